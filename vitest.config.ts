@@ -1,0 +1,34 @@
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
+import { defineConfig } from 'vitest/config';
+
+// Tests run inside workerd with the real bindings of wrangler.toml (D1, Durable Objects, Queues);
+// only the secrets are supplied here, fresh for each run.
+export default defineConfig(async () => {
+  const migrations = await readD1Migrations(path.join(import.meta.dirname, 'migrations'));
+  const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  // wrangler reads required secrets from process.env when there is no .dev.vars (fresh clone, CI).
+  process.env.ADMIN_TOKEN = 'test-admin-token';
+  process.env.JWT_SECRET = randomBytes(32).toString('base64');
+  process.env.DATA_ENCRYPTION_KEY = randomBytes(32).toString('base64');
+  process.env.PIX_SIGNING_KEY = JSON.stringify(privateKey.export({ format: 'jwk' }));
+  return {
+    plugins: [
+      cloudflareTest({
+        wrangler: { configPath: './wrangler.toml' },
+        miniflare: {
+          bindings: {
+            TEST_MIGRATIONS: migrations,
+          },
+        },
+      }),
+    ],
+    test: {
+      include: ['test/**/*.test.ts'],
+      setupFiles: ['./test/setup/apply-migrations.ts'],
+      testTimeout: 30_000,
+      hookTimeout: 30_000,
+    },
+  };
+});
