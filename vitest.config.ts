@@ -28,6 +28,9 @@ export default defineConfig(async () => {
       include: ['test/**/*.test.ts'],
       setupFiles: ['./test/setup/apply-migrations.ts'],
       testTimeout: 30_000,
+      // The gateway's structured request logs would drown test output; tests that assert on logs
+      // capture console themselves.
+      onConsoleLog: (line: string) => !line.startsWith('{"level":'),
       hookTimeout: 30_000,
     },
   };

@@ -1,5 +1,32 @@
+/**
+ * Worker entry points: HTTP (fetch), cron sweeps (scheduled) and queue consumers (queue). The
+ * Durable Object classes are exported from here for the runtime.
+ */
+import type { RequestContext } from './http/context';
+import { log } from './http/log';
+import { router } from './http/router';
+
+export { ClientLedger } from '../durable-objects/client-ledger';
+
 export default {
-  async fetch() {
-    return new Response('ok');
+  async fetch(request, env, ctx): Promise<Response> {
+    const rc: RequestContext = { env, ctx, requestId: crypto.randomUUID(), startedAt: Date.now() };
+    let response: Response = await router.fetch(request, rc);
+    if (response.headers.get('x-request-id') === null) {
+      try {
+        response.headers.set('x-request-id', rc.requestId);
+      } catch {
+        response = new Response(response.body, response);
+        response.headers.set('x-request-id', rc.requestId);
+      }
+    }
+    log('info', 'request', {
+      requestId: rc.requestId,
+      method: request.method,
+      path: new URL(request.url).pathname,
+      status: response.status,
+      durationMs: Date.now() - rc.startedAt,
+    });
+    return response;
   },
 } satisfies ExportedHandler<Env>;

@@ -1,0 +1,123 @@
+/**
+ * Storage of one client's ClientLedger Durable Object (SQLite). Every write of a business operation
+ * happens in one `transactionSync`, so state, ledger entries and outbox events move together.
+ * See docs/storage-schema.md.
+ */
+import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+
+/** Small facts about the object itself (its client id, onboarding data). */
+export const settings = sqliteTable('settings', {
+  key: text('key').primaryKey(),
+  value: text('value', { mode: 'json' }).notNull(),
+});
+
+export const accounts = sqliteTable('accounts', {
+  number: text('number').primaryKey(),
+  ispb: text('ispb').notNull(),
+  branch: text('branch').notNull(),
+  type: text('type', { enum: ['TRANSACTIONAL', 'PROPRIETARY'] }).notNull(),
+  /** Derived: equals the last entry's balanceAfter; kept for O(1) reads and checked by tests. */
+  balance: integer('balance').notNull().default(0),
+});
+
+/** The append-only ledger: the source of truth for every balance. */
+export const ledgerEntries = sqliteTable(
+  'ledger_entries',
+  {
+    seq: integer('seq').primaryKey({ autoIncrement: true }),
+    id: text('id').notNull().unique(),
+    accountNumber: text('account_number').notNull(),
+    type: text('type').notNull(),
+    typeRaw: text('type_raw'),
+    direction: text('direction', { enum: ['CREDIT', 'DEBIT'] }).notNull(),
+    amount: integer('amount').notNull(),
+    balanceAfter: integer('balance_after').notNull(),
+    description: text('description'),
+    endToEndId: text('end_to_end_id'),
+    originalEndToEndId: text('original_end_to_end_id'),
+    /** What caused it: `cash-in:<txid>`, `cash-out:<uuid>`, `rebalance:<id>`, `deposit:<id>`. */
+    ref: text('ref').notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [index('ledger_account_time_idx').on(t.accountNumber, t.createdAt, t.seq)],
+);
+
+export const cashIns = sqliteTable(
+  'cash_ins',
+  {
+    seq: integer('seq').primaryKey({ autoIncrement: true }),
+    transactionId: text('transaction_id').notNull().unique(),
+    internalCode: text('internal_code').notNull().unique(),
+    externalReference: text('external_reference').notNull(),
+    status: text('status', { enum: ['AWAITING_PAYMENT', 'PAID', 'EXPIRED', 'REFUNDED', 'CANCELLED'] }).notNull(),
+    amount: integer('amount').notNull(),
+    payerName: text('payer_name').notNull(),
+    payerDocument: text('payer_document').notNull(),
+    /** JSON {ispb, bank, branch, account} of the paying account, once settled. */
+    payerBank: text('payer_bank', { mode: 'json' }).$type<BankData>(),
+    partnerIspb: text('partner_ispb').notNull(),
+    /** JSON {ispb, bank, branch, account} of the gateway account that received the money. */
+    settlement: text('settlement', { mode: 'json' }).$type<BankData>(),
+    endToEndId: text('end_to_end_id'),
+    refundEndToEndId: text('refund_end_to_end_id'),
+    refundState: text('refund_state', { enum: ['NONE', 'PROCESSING', 'DONE'] })
+      .notNull()
+      .default('NONE'),
+    reason: text('reason'),
+    refundDescription: text('refund_description'),
+    webhookUrl: text('webhook_url'),
+    redirectUrl: text('redirect_url'),
+    flow: text('flow', { enum: ['PIX', 'OPEN_FINANCE'] }).notNull(),
+    requestedAt: integer('requested_at').notNull(),
+    expiresAt: integer('expires_at').notNull(),
+    paidAt: integer('paid_at'),
+    refundedAt: integer('refunded_at'),
+    cancelledAt: integer('cancelled_at'),
+  },
+  (t) => [
+    uniqueIndex('cash_ins_external_reference_idx').on(t.externalReference),
+    index('cash_ins_requested_idx').on(t.requestedAt, t.seq),
+    index('cash_ins_e2e_idx').on(t.endToEndId),
+    index('cash_ins_refund_e2e_idx').on(t.refundEndToEndId),
+    index('cash_ins_status_expires_idx').on(t.status, t.expiresAt),
+  ],
+);
+
+export interface BankData {
+  ispb: string;
+  bank: string;
+  branch: string;
+  account: string;
+}
+
+/** Stored successful responses, replayed for 24 h (spec §4.1). */
+export const idempotencyKeys = sqliteTable(
+  'idempotency_keys',
+  {
+    key: text('key').primaryKey(),
+    requestHash: text('request_hash').notNull(),
+    status: integer('status').notNull(),
+    body: text('body', { mode: 'json' }).notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [index('idempotency_created_idx').on(t.createdAt)],
+);
+
+/**
+ * Events written in the same transaction as the change that caused them; `seq` orders them per
+ * object and therefore per transaction. `publishedAt` is set once the event is handed to delivery.
+ */
+export const outbox = sqliteTable(
+  'outbox',
+  {
+    seq: integer('seq').primaryKey({ autoIncrement: true }),
+    eventId: text('event_id').notNull().unique(),
+    aggregateId: text('aggregate_id').notNull(),
+    eventType: text('event_type').notNull(),
+    data: text('data', { mode: 'json' }).notNull(),
+    webhookUrl: text('webhook_url'),
+    occurredAt: integer('occurred_at').notNull(),
+    publishedAt: integer('published_at'),
+  },
+  (t) => [index('outbox_unpublished_idx').on(t.publishedAt, t.seq)],
+);

@@ -1,0 +1,61 @@
+/**
+ * D1 holds what is global and read-mostly: clients and their (hashed or encrypted) credentials,
+ * the account directory, and sandbox partner faults. Per-client transactional state lives in the
+ * client's ClientLedger Durable Object. See docs/storage-schema.md.
+ */
+import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+
+export const clients = sqliteTable('clients', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  clientSecretHash: text('client_secret_hash').notNull(),
+  applicationTokenHash: text('application_token_hash').notNull().unique(),
+  applicationTokenActive: integer('application_token_active', { mode: 'boolean' }).notNull(),
+  /** AES-GCM envelope of the CryptoToken; null once deactivated. */
+  cryptoTokenSealed: text('crypto_token_sealed'),
+  webhookSecretSealed: text('webhook_secret_sealed').notNull(),
+  statementStartDate: text('statement_start_date').notNull(),
+  /** JSON array of partner ISPBs, in routing preference order. */
+  partners: text('partners', { mode: 'json' }).$type<string[]>().notNull(),
+  /** JSON object of withdrawal limits in centavos. */
+  limits: text('limits', { mode: 'json' }).$type<ClientLimits>().notNull(),
+  approvalThresholdCents: integer('approval_threshold_cents'),
+  blockedPayerDocuments: text('blocked_payer_documents', { mode: 'json' }).$type<string[]>().notNull(),
+  healthWebhookUrl: text('health_webhook_url'),
+  /** Requests per second the client may make before 429 RATE_LIMITED; null = platform default. */
+  rateLimitPerSecond: integer('rate_limit_per_second'),
+  createdAt: integer('created_at').notNull(),
+  updatedAt: integer('updated_at').notNull(),
+});
+
+export interface ClientLimits {
+  perTransaction?: number;
+  daily?: number;
+  monthly?: number;
+  perPayeeDaily?: number;
+}
+
+export const accounts = sqliteTable(
+  'accounts',
+  {
+    number: text('number').primaryKey(),
+    clientId: text('client_id')
+      .notNull()
+      .references(() => clients.id),
+    ispb: text('ispb').notNull(),
+    branch: text('branch').notNull(),
+    type: text('type', { enum: ['TRANSACTIONAL', 'PROPRIETARY'] }).notNull(),
+  },
+  (t) => [index('accounts_client_idx').on(t.clientId)],
+);
+
+export const partnerFaults = sqliteTable('partner_faults', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  ispb: text('ispb').notNull(),
+  operation: text('operation', { enum: ['CASH_IN', 'CASH_OUT'] }).notNull(),
+  failureRate: integer('failure_rate_ppm').notNull(),
+  failureCode: text('failure_code'),
+  latencyMs: integer('latency_ms').notNull(),
+  startsAt: integer('starts_at').notNull(),
+  endsAt: integer('ends_at').notNull(),
+});

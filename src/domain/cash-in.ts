@@ -1,0 +1,119 @@
+/**
+ * Cash-In as the API shows it (spec §2.2): which fields appear in which status is decided here and
+ * nowhere else, so GET, lists and events agree.
+ */
+import { amountFromCents } from './money';
+import { formatBrt } from './time';
+
+export type CashInStatus = 'AWAITING_PAYMENT' | 'PAID' | 'EXPIRED' | 'REFUNDED' | 'CANCELLED';
+
+export interface BankData {
+  ispb: string;
+  bank: string;
+  branch: string;
+  account: string;
+}
+
+export interface CashInRecord {
+  transactionId: string;
+  internalCode: string;
+  externalReference: string;
+  status: CashInStatus;
+  amount: number;
+  payerName: string;
+  payerDocument: string;
+  payerBank: BankData | null;
+  settlement: BankData | null;
+  endToEndId: string | null;
+  refundEndToEndId: string | null;
+  reason: string | null;
+  requestedAt: number;
+  expiresAt: number;
+  paidAt: number | null;
+  refundedAt: number | null;
+  cancelledAt: number | null;
+}
+
+export interface CashInView {
+  transactionId: string;
+  internalCode: string;
+  externalReference: string;
+  endToEndId?: string;
+  originalEndToEndId?: string;
+  status: CashInStatus;
+  reason?: string;
+  amount: number;
+  payer: { name: string; document: string; bankData?: BankData };
+  settlement?: BankData;
+  requestedAt: string;
+  paidAt?: string;
+  refundedAt?: string;
+  cancelledAt?: string;
+  expiredAt: string;
+}
+
+/** The object GET /cash-in/{id}, list items and events (except CASHIN_REQUESTED) carry. */
+export function cashInView(r: CashInRecord): CashInView {
+  const moneyMoved = r.status === 'PAID' || r.status === 'REFUNDED';
+  const view: CashInView = {
+    transactionId: r.transactionId,
+    internalCode: r.internalCode,
+    externalReference: r.externalReference,
+    status: r.status,
+    amount: amountFromCents(r.amount),
+    payer: { name: r.payerName, document: r.payerDocument },
+    requestedAt: formatBrt(r.requestedAt),
+    expiredAt: formatBrt(r.expiresAt),
+  };
+  if (r.status === 'REFUNDED' && r.refundEndToEndId) {
+    view.endToEndId = r.refundEndToEndId;
+    if (r.endToEndId) view.originalEndToEndId = r.endToEndId;
+  } else if (moneyMoved && r.endToEndId) {
+    view.endToEndId = r.endToEndId;
+  }
+  if (r.status === 'REFUNDED' && r.reason) view.reason = r.reason;
+  if (moneyMoved && r.payerBank) view.payer.bankData = r.payerBank;
+  if (moneyMoved && r.settlement) view.settlement = r.settlement;
+  if (moneyMoved && r.paidAt !== null) view.paidAt = formatBrt(r.paidAt);
+  if (r.status === 'REFUNDED' && r.refundedAt !== null) view.refundedAt = formatBrt(r.refundedAt);
+  if (r.status === 'CANCELLED' && r.cancelledAt !== null) view.cancelledAt = formatBrt(r.cancelledAt);
+  return orderKeys(view);
+}
+
+const KEY_ORDER = [
+  'transactionId',
+  'internalCode',
+  'externalReference',
+  'endToEndId',
+  'originalEndToEndId',
+  'status',
+  'reason',
+  'amount',
+  'payer',
+  'settlement',
+  'requestedAt',
+  'paidAt',
+  'refundedAt',
+  'cancelledAt',
+  'expiredAt',
+] as const;
+
+/** Stable key order so the same Cash-In serializes identically on GET, list and events. */
+function orderKeys(view: CashInView): CashInView {
+  const out: Record<string, unknown> = {};
+  for (const key of KEY_ORDER) if (view[key] !== undefined) out[key] = view[key];
+  return out as unknown as CashInView;
+}
+
+/** The creation response (spec §4.4): no settlement data yet, plus how to pay. */
+export interface CashInCreated {
+  transactionId: string;
+  internalCode: string;
+  externalReference: string;
+  status: 'AWAITING_PAYMENT';
+  amount: number;
+  payer: { name: string; document: string };
+  pixData?: { copyAndPaste: string; qrCodeImageBase64?: string };
+  openFinanceData?: { paymentUrl: string };
+  requestedAt: string;
+}

@@ -1,0 +1,106 @@
+// QR code of a BR Code as a base64 PNG (pixData.qrCodeImageBase64). qrcode-generator builds the module
+// matrix; the PNG is written here as 1-bit grayscale, which keeps the image around a kilobyte.
+import { zlibSync } from 'fflate';
+import qrcode from 'qrcode-generator';
+
+/** Pixels per module: 5 px keeps a ~110-character payload (45 modules) at 265 px, easy for phone cameras. */
+const SCALE = 5;
+/** The 4-module white border that the QR specification requires around the symbol. */
+const QUIET_ZONE = 4;
+
+const CRC32_TABLE = (() => {
+  const table = new Uint32Array(256);
+  for (let n = 0; n < 256; n++) {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    table[n] = c >>> 0;
+  }
+  return table;
+})();
+
+function crc32(bytes: Uint8Array, start: number, end: number): number {
+  let c = 0xffffffff;
+  for (let i = start; i < end; i++) c = CRC32_TABLE[(c ^ bytes[i]!) & 0xff]! ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+}
+
+const encoder = new TextEncoder();
+
+/** qrcode-generator's byte mode keeps only the low byte of each char, so feed it UTF-8 as one char per byte. */
+function utf8AsByteString(text: string): string {
+  if (!/[^\x00-\x7f]/.test(text)) return text;
+  let out = '';
+  for (const byte of encoder.encode(text)) out += String.fromCharCode(byte);
+  return out;
+}
+
+/** Raw scanlines: filter byte 0 then bits, 1 = white, 0 = black (grayscale bit depth 1). */
+function scanlines(qr: ReturnType<typeof qrcode>, size: number): Uint8Array {
+  const modules = qr.getModuleCount();
+  const stride = 1 + Math.ceil(size / 8);
+  const raw = new Uint8Array(stride * size).fill(0xff);
+  for (let y = 0; y < size; y++) {
+    const row = y * stride;
+    raw[row] = 0;
+    const my = Math.floor(y / SCALE) - QUIET_ZONE;
+    if (my < 0 || my >= modules) continue;
+    if (y % SCALE !== 0) {
+      // Every pixel row of a module row is identical: copy the first one.
+      raw.copyWithin(row + 1, row - stride + 1, row);
+      continue;
+    }
+    for (let mx = 0; mx < modules; mx++) {
+      if (!qr.isDark(my, mx)) continue;
+      const x0 = (mx + QUIET_ZONE) * SCALE;
+      for (let x = x0; x < x0 + SCALE; x++) raw[row + 1 + (x >> 3)]! &= ~(0x80 >> (x & 7));
+    }
+  }
+  return raw;
+}
+
+function chunk(out: Uint8Array, pos: number, type: string, data: Uint8Array): number {
+  const view = new DataView(out.buffer, out.byteOffset);
+  view.setUint32(pos, data.length);
+  for (let i = 0; i < 4; i++) out[pos + 4 + i] = type.charCodeAt(i);
+  out.set(data, pos + 8);
+  view.setUint32(pos + 8 + data.length, crc32(out, pos + 4, pos + 8 + data.length));
+  return pos + 12 + data.length;
+}
+
+const SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+
+/** PNG bytes of the QR code (level M, byte mode, smallest version that fits) of `text`. */
+export function qrPng(text: string): Uint8Array {
+  const qr = qrcode(0, 'M');
+  qr.addData(utf8AsByteString(text), 'Byte');
+  qr.make();
+  const size = (qr.getModuleCount() + 2 * QUIET_ZONE) * SCALE;
+
+  const ihdr = new Uint8Array(13);
+  const ihdrView = new DataView(ihdr.buffer);
+  ihdrView.setUint32(0, size);
+  ihdrView.setUint32(4, size);
+  ihdr[8] = 1; // bit depth; colour type 0 (grayscale), compression, filter and interlace all 0
+  const idat = zlibSync(scanlines(qr, size));
+
+  const png = new Uint8Array(SIGNATURE.length + 3 * 12 + ihdr.length + idat.length);
+  png.set(SIGNATURE);
+  let pos = chunk(png, SIGNATURE.length, 'IHDR', ihdr);
+  pos = chunk(png, pos, 'IDAT', idat);
+  chunk(png, pos, 'IEND', new Uint8Array(0));
+  return png;
+}
+
+/** Base64 without Node's Buffer; chunked so String.fromCharCode never gets too many arguments. */
+export function bytesToBase64(bytes: Uint8Array): string {
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) {
+    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  }
+  return btoa(binary);
+}
+
+/** Base64 PNG of the QR code of `text`, as sent in pixData.qrCodeImageBase64. */
+export function qrPngBase64(text: string): string {
+  return bytesToBase64(qrPng(text));
+}

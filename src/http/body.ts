@@ -1,0 +1,48 @@
+/**
+ * Reading a JSON request body defensively: size cap, media type, strict UTF-8, JSON object only.
+ * Every failure is a 400 VALIDATION_ERROR naming `body`, never a 500.
+ */
+import { validationError } from './validation';
+
+const MAX_BODY_BYTES = 64 * 1024;
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+
+const bodyError = (message: string) => validationError({ body: [message] }, message);
+
+/** Returns the parsed object and its raw text (the text feeds the idempotency fingerprint). */
+export async function readJsonObject(request: Request): Promise<Record<string, unknown>> {
+  const type = request.headers.get('content-type');
+  if (type !== null && !/^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(type)) {
+    throw bodyError('Content-Type must be application/json');
+  }
+  const declared = Number(request.headers.get('content-length') ?? '0');
+  if (declared > MAX_BODY_BYTES) throw bodyError(`body must be at most ${MAX_BODY_BYTES} bytes`);
+  const bytes = new Uint8Array(await request.arrayBuffer());
+  if (bytes.byteLength > MAX_BODY_BYTES) throw bodyError(`body must be at most ${MAX_BODY_BYTES} bytes`);
+  if (bytes.byteLength === 0) throw bodyError('body is required');
+  let text: string;
+  try {
+    text = strictUtf8.decode(bytes);
+  } catch {
+    throw bodyError('body must be UTF-8 encoded');
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw bodyError('body must be valid JSON');
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw bodyError('body must be a JSON object');
+  }
+  return parsed as Record<string, unknown>;
+}
+
+/** Bodies that are optional (sandbox actions): absent or empty means `{}`. */
+export async function readOptionalJsonObject(request: Request): Promise<Record<string, unknown>> {
+  const length = request.headers.get('content-length');
+  if (length === '0' || (length === null && request.body === null)) return {};
+  const clone = request.clone();
+  if ((await clone.arrayBuffer()).byteLength === 0) return {};
+  return readJsonObject(request);
+}

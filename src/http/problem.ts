@@ -1,0 +1,51 @@
+/**
+ * The one function that writes error bodies: RFC 7807 Problem Details (spec §7).
+ */
+import { ERROR_CATALOG, type ErrorCode } from './errors';
+
+const TYPE_BASE = 'https://connectpsp.com.br/problems/';
+export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
+
+export interface ProblemInit {
+  detail?: string;
+  errors?: Record<string, string[]>;
+  instance?: string;
+  traceId?: string;
+  headers?: Record<string, string>;
+}
+
+export function problem(code: ErrorCode, init: ProblemInit = {}): Response {
+  const { status, title } = ERROR_CATALOG[code];
+  const body: Record<string, unknown> = {
+    type: `${TYPE_BASE}${code.toLowerCase().replace(/_/g, '-')}`,
+    title,
+    status,
+    code,
+  };
+  if (init.detail !== undefined) body.detail = init.detail;
+  if (init.errors !== undefined) body.errors = init.errors;
+  if (init.instance !== undefined) body.instance = init.instance;
+  if (init.traceId !== undefined) body.traceId = init.traceId;
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': PROBLEM_CONTENT_TYPE, ...init.headers },
+  });
+}
+
+/**
+ * The ApplicationToken 401s of spec §5: Problem Details without `code`, the title saying whether
+ * the token is missing or invalid and `detail` saying why.
+ */
+export function applicationTokenProblem(kind: 'missing' | 'invalid', detail: string): Response {
+  const title = kind === 'missing' ? 'ApplicationToken header is missing' : 'ApplicationToken is invalid';
+  return new Response(
+    JSON.stringify({ type: `${TYPE_BASE}application-token-${kind}`, title, status: 401, detail }),
+    { status: 401, headers: { 'content-type': PROBLEM_CONTENT_TYPE } },
+  );
+}
+
+/** The JWT 401 of spec §5: no body, the reason in WWW-Authenticate. */
+export function bearerChallenge(reason?: string): Response {
+  const value = reason === undefined ? 'Bearer' : `Bearer error="invalid_token", error_description="${reason}"`;
+  return new Response(null, { status: 401, headers: { 'www-authenticate': value } });
+}

@@ -1,0 +1,80 @@
+/**
+ * The HTTP surface: every route of the spec and of decisions.md, registered once. Errors leave
+ * through one handler with three tiers: responses decided early (auth), our Problem errors, and
+ * anything unexpected (logged, 500 INTERNAL_ERROR with a trace id and nothing internal).
+ */
+import { Router } from 'itty-router';
+import { EarlyResponse } from './auth';
+import type { ApiRequest, RequestContext } from './context';
+import { ProblemError } from './errors';
+import { log } from './log';
+import { problem } from './problem';
+import {
+  handleCreateClient,
+  handleDeactivateApplicationToken,
+  handleDeactivateCryptoToken,
+  handleGetClient,
+  handlePatchClient,
+  handleRotateCryptoToken,
+} from './routes/admin-clients';
+import { handleIssueToken } from './routes/auth-token';
+import { handleCreateCashIn, handleGetCashIn } from './routes/cash-in';
+
+type Args = [RequestContext];
+
+function errorResponse(error: unknown, request: ApiRequest, rc: RequestContext): Response {
+  if (error instanceof EarlyResponse) return error.response;
+  if (error instanceof ProblemError) {
+    return problem(error.code, {
+      ...(error.detail !== undefined && { detail: error.detail }),
+      ...error.extras,
+    });
+  }
+  log('error', 'unhandled error', {
+    requestId: rc.requestId,
+    path: new URL(request.url).pathname,
+    error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+    stack: error instanceof Error ? error.stack : undefined,
+  });
+  return problem('INTERNAL_ERROR', {
+    detail: 'An unexpected error occurred; retry with backoff and quote the traceId to support',
+    traceId: rc.requestId,
+    instance: new URL(request.url).pathname,
+  });
+}
+
+export const router = Router<ApiRequest, Args>({
+  catch: errorResponse,
+});
+
+router
+  .post('/auth/token', handleIssueToken)
+  .post('/cash-in', handleCreateCashIn)
+  .get('/cash-in/:id', handleGetCashIn)
+  .post('/admin/clients', handleCreateClient)
+  .get('/admin/clients/:clientId', handleGetClient)
+  .patch('/admin/clients/:clientId', handlePatchClient)
+  .post('/admin/clients/:clientId/crypto-token', handleRotateCryptoToken)
+  .delete('/admin/clients/:clientId/crypto-token', handleDeactivateCryptoToken)
+  .delete('/admin/clients/:clientId/application-token', handleDeactivateApplicationToken);
+
+/** Methods registered for a path, to tell 405 from 404. */
+export function allowedMethods(pathname: string): string[] {
+  const methods = new Set<string>();
+  for (const [method, pattern] of router.routes) {
+    if (method !== 'ALL' && pattern.test(pathname)) methods.add(method);
+  }
+  return [...methods];
+}
+
+router.all('*', (request: ApiRequest) => {
+  const { pathname } = new URL(request.url);
+  const allowed = allowedMethods(pathname);
+  if (allowed.length > 0) {
+    return problem('METHOD_NOT_ALLOWED', {
+      detail: `${request.method} is not allowed on ${pathname}`,
+      headers: { allow: allowed.join(', ') },
+    });
+  }
+  return problem('NOT_FOUND', { detail: `No route for ${request.method} ${pathname}` });
+});

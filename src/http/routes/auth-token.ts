@@ -1,0 +1,23 @@
+/** POST /auth/token (spec §4.3, decisions §2). */
+import { loadCredentials } from '../../security/credentials';
+import { signAccessToken, TOKEN_LIFETIME_SECONDS } from '../../security/jwt';
+import { constantTimeEqual, sha256Hex } from '../../security/secrets';
+import { TokenRequestSchema } from '../../schemas/auth';
+import { readJsonObject } from '../body';
+import type { ApiRequest, RequestContext } from '../context';
+import { json } from '../json';
+import { parseWith } from '../validation';
+
+const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** The same answer whichever credential is wrong, so it reveals nothing. */
+const INVALID = { message: 'Invalid client credentials' };
+
+export async function handleIssueToken(request: ApiRequest, { env }: RequestContext): Promise<Response> {
+  const body = parseWith(TokenRequestSchema, await readJsonObject(request));
+  if (!GUID.test(body.clientSecret) || !GUID.test(body.clientId)) return json(INVALID, 401);
+  const credentials = await loadCredentials(env, body.clientId.toLowerCase());
+  const presented = await sha256Hex(body.clientSecret.toLowerCase());
+  if (!credentials || !constantTimeEqual(presented, credentials.clientSecretHash)) return json(INVALID, 401);
+  const accessToken = await signAccessToken(credentials.clientId, Date.now(), env.JWT_SECRET);
+  return json({ accessToken, tokenType: 'Bearer', expiresIn: TOKEN_LIFETIME_SECONDS });
+}

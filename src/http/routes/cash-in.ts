@@ -1,0 +1,63 @@
+/** Cash-In endpoints (spec §4.4–4.5). */
+import type { CashInCreated } from '../../domain/cash-in';
+import { clientKey } from '../../domain/location';
+import { centsFromAmount } from '../../domain/money';
+import { qrPngBase64 } from '../../domain/qr-png';
+import { CreateCashInSchema } from '../../schemas/cash-in';
+import { authenticate } from '../auth';
+import { readJsonObject } from '../body';
+import { type ApiRequest, ledgerOf, type RequestContext } from '../context';
+import { ProblemError } from '../errors';
+import { idempotencyKeyOf, requestFingerprint } from '../idempotency';
+import { json } from '../json';
+import { operationResponse } from '../respond';
+import { parseWith } from '../validation';
+
+/** Path ids are at most this long; anything longer cannot name a Cash-In. */
+const MAX_ID_LENGTH = 100;
+
+export function pathId(request: ApiRequest, name = 'id'): string | undefined {
+  const raw = request.params[name] ?? '';
+  try {
+    const id = decodeURIComponent(raw);
+    return id.length > 0 && id.length <= MAX_ID_LENGTH ? id : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export async function handleCreateCashIn(request: ApiRequest, { env }: RequestContext): Promise<Response> {
+  const principal = await authenticate(request, env);
+  const idempotencyKey = idempotencyKeyOf(request);
+  const raw = await readJsonObject(request);
+  const body = parseWith(CreateCashInSchema, raw);
+  const url = new URL(request.url);
+  const host = env.PIX_LOCATION_HOST || url.host;
+  const key = clientKey(principal.clientId);
+  const result = await ledgerOf(env, principal.clientId).createCashIn({
+    ...(idempotencyKey !== undefined && { idempotencyKey }),
+    requestHash: await requestFingerprint('POST /cash-in', '', raw),
+    amountCents: centsFromAmount(body.amount) as number,
+    externalReference: body.externalReference,
+    expirationInMinutes: body.expirationInMinutes,
+    ...(body.webhookUrl !== undefined && { webhookUrl: body.webhookUrl }),
+    payer: body.payer,
+    ...(body.openFinance !== undefined && { openFinanceRedirectUrl: body.openFinance.redirectUrl }),
+    locationPrefix: `${host}/pix/qr/${key}`,
+    paymentUrlPrefix: `${url.protocol}//${host}/open-finance/${key}`,
+  });
+  // The QR image is derived from the stored payload, so a replay renders the very same image.
+  return operationResponse(result, (created: CashInCreated) =>
+    body.includeQrCodeImage && created.pixData
+      ? { ...created, pixData: { ...created.pixData, qrCodeImageBase64: qrPngBase64(created.pixData.copyAndPaste) } }
+      : created,
+  );
+}
+
+export async function handleGetCashIn(request: ApiRequest, { env }: RequestContext): Promise<Response> {
+  const principal = await authenticate(request, env);
+  const id = pathId(request);
+  const cashIn = id === undefined ? null : await ledgerOf(env, principal.clientId).getCashIn(id);
+  if (!cashIn) throw new ProblemError('CASHIN_NOT_FOUND', 'No Cash-In matches this id');
+  return json(cashIn);
+}

@@ -1,0 +1,58 @@
+/**
+ * Operator-injected misbehaviour of sandbox partners (decisions §3), stored in D1 so every isolate
+ * and Durable Object sees the same faults; read through a short per-isolate cache.
+ */
+import { and, gt, lte } from 'drizzle-orm';
+import { drizzle } from 'drizzle-orm/d1';
+import { partnerFaults } from '../db/schema';
+
+export interface PartnerFault {
+  ispb: string;
+  operation: 'CASH_IN' | 'CASH_OUT';
+  /** Parts per million of calls that fail. */
+  failureRatePpm: number;
+  failureCode: string | null;
+  latencyMs: number;
+  endsAt: number;
+}
+
+const CACHE_MS = 1_000;
+let cached: { at: number; faults: PartnerFault[] } | undefined;
+
+export async function activeFaults(env: Env, now = Date.now()): Promise<PartnerFault[]> {
+  if (cached && now - cached.at < CACHE_MS) return cached.faults.filter((f) => f.endsAt > now);
+  const rows = await drizzle(env.DB)
+    .select()
+    .from(partnerFaults)
+    .where(and(lte(partnerFaults.startsAt, now), gt(partnerFaults.endsAt, now)))
+    .all();
+  const faults = rows.map((r) => ({
+    ispb: r.ispb,
+    operation: r.operation,
+    failureRatePpm: r.failureRate,
+    failureCode: r.failureCode,
+    latencyMs: r.latencyMs,
+    endsAt: r.endsAt,
+  }));
+  cached = { at: now, faults };
+  return faults;
+}
+
+export function forgetFaults(): void {
+  cached = undefined;
+}
+
+export async function injectFault(env: Env, fault: PartnerFault, now = Date.now()): Promise<void> {
+  await drizzle(env.DB)
+    .insert(partnerFaults)
+    .values({
+      ispb: fault.ispb,
+      operation: fault.operation,
+      failureRate: fault.failureRatePpm,
+      failureCode: fault.failureCode,
+      latencyMs: fault.latencyMs,
+      startsAt: now,
+      endsAt: fault.endsAt,
+    });
+  forgetFaults();
+}

@@ -1,0 +1,42 @@
+/**
+ * Field schemas shared by request bodies. Each is the single source of the rule for validation and
+ * for the OpenAPI document.
+ */
+import * as v from 'valibot';
+import { centsFromAmount } from '../domain/money';
+
+export const AmountSchema = v.pipe(
+  v.number('amount must be a number'),
+  v.check((n) => centsFromAmount(n) !== undefined, 'amount must have at most 2 decimal places'),
+  v.minValue(0.01, 'amount must be at least 0.01'),
+);
+
+export const DocumentSchema = v.pipe(
+  v.string('document must be a string'),
+  v.regex(/^(\d{11}|\d{14})$/, 'document must be a CPF (11 digits) or a CNPJ (14 digits), digits only'),
+);
+
+export const ExternalReferenceSchema = v.pipe(
+  v.string('externalReference must be a string'),
+  v.minLength(1, 'externalReference must not be empty'),
+  v.maxLength(50, 'externalReference must have at most 50 characters'),
+);
+
+export const NameSchema = v.pipe(
+  v.string('name must be a string'),
+  v.trim(),
+  v.minLength(1, 'name must not be empty'),
+  v.maxLength(140, 'name must have at most 140 characters'),
+);
+
+export const HttpUrlSchema = v.pipe(
+  v.string('must be a URL'),
+  v.maxLength(2048, 'must have at most 2048 characters'),
+  v.url('must be an absolute URL'),
+  v.check((u) => /^https?:\/\//i.test(u), 'must be an http or https URL'),
+);
+
+export const GuidSchema = v.pipe(
+  v.string(),
+  v.regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'must be a GUID'),
+);
