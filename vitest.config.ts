@@ -8,11 +8,15 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig(async () => {
   const migrations = await readD1Migrations(path.join(import.meta.dirname, 'migrations'));
   const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  // wrangler reads required secrets from process.env when there is no .dev.vars (fresh clone, CI).
-  process.env.ADMIN_TOKEN = 'test-admin-token';
-  process.env.JWT_SECRET = randomBytes(32).toString('base64');
-  process.env.DATA_ENCRYPTION_KEY = randomBytes(32).toString('base64');
-  process.env.PIX_SIGNING_KEY = JSON.stringify(privateKey.export({ format: 'jwk' }));
+  const secrets = {
+    ADMIN_TOKEN: 'test-admin-token',
+    JWT_SECRET: randomBytes(32).toString('base64'),
+    DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    PIX_SIGNING_KEY: JSON.stringify(privateKey.export({ format: 'jwk' })),
+  };
+  // Bindings win over a developer's .dev.vars; process.env satisfies wrangler's required-secrets
+  // check on a fresh clone where no .dev.vars exists.
+  Object.assign(process.env, secrets);
   return {
     plugins: [
       cloudflareTest({
@@ -20,6 +24,7 @@ export default defineConfig(async () => {
         miniflare: {
           bindings: {
             TEST_MIGRATIONS: migrations,
+            ...secrets,
           },
         },
       }),

@@ -137,7 +137,10 @@ export class ClientLedger extends DurableObject<Env> {
           expiresAt,
         });
         if (!registered.ok) {
-          return failure({ code: 'RULE_VIOLATION', detail: 'The settlement partner refused the charge; retry later' });
+          return failure({
+            code: 'RULE_VIOLATION',
+            detail: 'The settlement partner refused the charge; retry later',
+          });
         }
         const locator = `${command.locationPrefix}${internalCode}`;
         const created: CashInCreated = {
@@ -202,10 +205,20 @@ export class ClientLedger extends DurableObject<Env> {
     return row ? cashInView(row) : null;
   }
 
-  /** The TRANSACTIONAL account a charge settles into (used by the charge location payload). */
-  async chargeAccount(id: string) {
-    const row = findCashIn(this.db, id);
+  /** What the BR Code location serves for a charge, looked up by its internalCode only. */
+  async chargeLocation(internalCode: string) {
+    const row = this.db
+      .select()
+      .from(schema.cashIns)
+      .where(eq(schema.cashIns.internalCode, internalCode))
+      .get();
     if (!row) return null;
-    return { cashIn: cashInView(row), account: this.transactionalAccount(row.partnerIspb) ?? null };
+    return {
+      cashIn: cashInView(row),
+      amountCents: row.amount,
+      requestedAtMs: row.requestedAt,
+      expiresAtMs: row.expiresAt,
+      accountNumber: this.transactionalAccount(row.partnerIspb)?.number ?? row.partnerIspb,
+    };
   }
 }

@@ -30,13 +30,19 @@ export function findCashIn(db: Db, id: string): CashInRow | undefined {
 
 export function externalReferenceTaken(db: Db, externalReference: string): boolean {
   return (
-    db.select({ seq: cashIns.seq }).from(cashIns).where(eq(cashIns.externalReference, externalReference)).get() !==
-    undefined
+    db
+      .select({ seq: cashIns.seq })
+      .from(cashIns)
+      .where(eq(cashIns.externalReference, externalReference))
+      .get() !== undefined
   );
 }
 
 export function internalCodeTaken(db: Db, internalCode: string): boolean {
-  return db.select({ seq: cashIns.seq }).from(cashIns).where(eq(cashIns.internalCode, internalCode)).get() !== undefined;
+  return (
+    db.select({ seq: cashIns.seq }).from(cashIns).where(eq(cashIns.internalCode, internalCode)).get() !==
+    undefined
+  );
 }
 
 export function toRecord(row: CashInRow): CashInRecord {

@@ -30,15 +30,24 @@ export class IdempotencyKeys {
     const stored = this.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, key)).get();
     if (stored && stored.createdAt > now - REPLAY_WINDOW_MS) {
       if (stored.requestHash !== requestHash) {
-        return failure({ code: 'IDEMPOTENCY_KEY_REUSED', detail: 'This key was used with a different request body' });
+        return failure({
+          code: 'IDEMPOTENCY_KEY_REUSED',
+          detail: 'This key was used with a different request body',
+        });
       }
       return { ok: true, status: stored.status, body: stored.body as T, replayed: true };
     }
     const runningHash = this.running.get(key);
     if (runningHash !== undefined) {
       return runningHash === requestHash
-        ? failure({ code: 'IDEMPOTENCY_KEY_IN_PROGRESS', detail: 'The first request with this key is still running' })
-        : failure({ code: 'IDEMPOTENCY_KEY_REUSED', detail: 'This key was used with a different request body' });
+        ? failure({
+            code: 'IDEMPOTENCY_KEY_IN_PROGRESS',
+            detail: 'The first request with this key is still running',
+          })
+        : failure({
+            code: 'IDEMPOTENCY_KEY_REUSED',
+            detail: 'This key was used with a different request body',
+          });
     }
     this.running.set(key, requestHash);
     try {
@@ -46,7 +55,10 @@ export class IdempotencyKeys {
         this.db
           .insert(idempotencyKeys)
           .values({ key, requestHash, status, body, createdAt: now })
-          .onConflictDoUpdate({ target: idempotencyKeys.key, set: { requestHash, status, body, createdAt: now } })
+          .onConflictDoUpdate({
+            target: idempotencyKeys.key,
+            set: { requestHash, status, body, createdAt: now },
+          })
           .run();
       });
     } finally {
@@ -56,6 +68,9 @@ export class IdempotencyKeys {
 
   /** Drops responses older than the replay window. */
   purge(now: number): void {
-    this.db.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, now - REPLAY_WINDOW_MS)).run();
+    this.db
+      .delete(idempotencyKeys)
+      .where(lt(idempotencyKeys.createdAt, now - REPLAY_WINDOW_MS))
+      .run();
   }
 }

@@ -49,7 +49,9 @@ export const cashIns = sqliteTable(
     transactionId: text('transaction_id').notNull().unique(),
     internalCode: text('internal_code').notNull().unique(),
     externalReference: text('external_reference').notNull(),
-    status: text('status', { enum: ['AWAITING_PAYMENT', 'PAID', 'EXPIRED', 'REFUNDED', 'CANCELLED'] }).notNull(),
+    status: text('status', {
+      enum: ['AWAITING_PAYMENT', 'PAID', 'EXPIRED', 'REFUNDED', 'CANCELLED'],
+    }).notNull(),
     amount: integer('amount').notNull(),
     payerName: text('payer_name').notNull(),
     payerDocument: text('payer_document').notNull(),

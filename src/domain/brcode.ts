@@ -19,7 +19,8 @@ export interface Tlv {
 /** One EMV data object: 2-digit id, 2-digit character count, value (1 to 99 characters). */
 export function encodeTlv(id: string, value: string): string {
   if (!/^\d{2}$/.test(id)) throw new RangeError(`TLV id must be 2 digits: ${id}`);
-  if (value.length < 1 || value.length > 99) throw new RangeError(`TLV ${id} value must have 1-99 characters`);
+  if (value.length < 1 || value.length > 99)
+    throw new RangeError(`TLV ${id} value must have 1-99 characters`);
   return `${id}${value.length < 10 ? '0' : ''}${value.length}${value}`;
 }
 
@@ -93,7 +94,8 @@ export function buildDynamicBrCode(input: DynamicBrCodeInput): string {
   if (!/^\d{4}$/.test(mcc)) throw new RangeError('mcc must be 4 digits');
   const name = normaliseText(input.merchantName, MAX_NAME_LENGTH);
   const city = normaliseText(input.merchantCity, MAX_CITY_LENGTH);
-  if (!name || !city) throw new RangeError('merchantName and merchantCity must have ASCII-representable text');
+  if (!name || !city)
+    throw new RangeError('merchantName and merchantCity must have ASCII-representable text');
 
   const body =
     encodeTlv('00', '01') +

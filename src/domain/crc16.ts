@@ -12,18 +12,17 @@ const TABLE = (() => {
 })();
 
 const encoder = new TextEncoder();
-const NON_ASCII = /[^\x00-\x7f]/;
+const NON_ASCII = /[\u0080-\uffff]/;
 
 /** CRC16/CCITT-FALSE of the UTF-8 bytes of `text`, as 4 uppercase hex characters. */
 export function crc16(text: string): string {
   let crc = 0xffff;
-  // BR Codes are almost always ASCII: read char codes directly instead of allocating UTF-8 bytes.
-  if (NON_ASCII.test(text)) {
-    for (const byte of encoder.encode(text)) crc = ((crc << 8) ^ TABLE[((crc >>> 8) ^ byte) & 0xff]!) & 0xffff;
-  } else {
-    for (let i = 0; i < text.length; i++) {
-      crc = ((crc << 8) ^ TABLE[((crc >>> 8) ^ text.charCodeAt(i)) & 0xff]!) & 0xffff;
-    }
+  // BR Codes are almost always ASCII: then char codes are the UTF-8 bytes, no need to allocate them.
+  const bytes = NON_ASCII.test(text) ? encoder.encode(text) : undefined;
+  const length = bytes ? bytes.length : text.length;
+  for (let i = 0; i < length; i++) {
+    const byte = bytes ? bytes[i]! : text.charCodeAt(i);
+    crc = ((crc << 8) ^ TABLE[((crc >>> 8) ^ byte) & 0xff]!) & 0xffff;
   }
   return crc.toString(16).toUpperCase().padStart(4, '0');
 }

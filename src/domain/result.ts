@@ -9,5 +9,10 @@ export type OperationResult<T = unknown> =
   | { ok: true; status: number; body: T; replayed: boolean }
   | { ok: false; problem: ProblemShape };
 
-export const success = <T>(status: number, body: T): OperationResult<T> => ({ ok: true, status, body, replayed: false });
+export const success = <T>(status: number, body: T): OperationResult<T> => ({
+  ok: true,
+  status,
+  body,
+  replayed: false,
+});
 export const failure = (problem: ProblemShape): OperationResult<never> => ({ ok: false, problem });

@@ -40,7 +40,9 @@ export async function authenticate(request: Request, env: Env): Promise<Principa
 
   const appToken = request.headers.get('applicationtoken');
   if (appToken === null || appToken.trim() === '') {
-    throw new EarlyResponse(applicationTokenProblem('missing', 'Send the ApplicationToken header issued at onboarding'));
+    throw new EarlyResponse(
+      applicationTokenProblem('missing', 'Send the ApplicationToken header issued at onboarding'),
+    );
   }
   if (!GUID.test(appToken.trim())) {
     throw new EarlyResponse(applicationTokenProblem('invalid', 'ApplicationToken is not a GUID'));

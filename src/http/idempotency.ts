@@ -11,9 +11,13 @@ export function idempotencyKeyOf(request: Request): string | undefined {
   const key = request.headers.get('x-idempotency-key');
   if (key === null) return undefined;
   if (key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
-    throw new ProblemError('IDEMPOTENCY_KEY_INVALID', `X-Idempotency-Key must have at most ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`);
+    throw new ProblemError(
+      'IDEMPOTENCY_KEY_INVALID',
+      `X-Idempotency-Key must have at most ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`,
+    );
   }
-  if (key.trim() === '') throw new ProblemError('IDEMPOTENCY_KEY_INVALID', 'X-Idempotency-Key must not be blank');
+  if (key.trim() === '')
+    throw new ProblemError('IDEMPOTENCY_KEY_INVALID', 'X-Idempotency-Key must not be blank');
   return key;
 }
 

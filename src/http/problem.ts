@@ -46,6 +46,7 @@ export function applicationTokenProblem(kind: 'missing' | 'invalid', detail: str
 
 /** The JWT 401 of spec §5: no body, the reason in WWW-Authenticate. */
 export function bearerChallenge(reason?: string): Response {
-  const value = reason === undefined ? 'Bearer' : `Bearer error="invalid_token", error_description="${reason}"`;
+  const value =
+    reason === undefined ? 'Bearer' : `Bearer error="invalid_token", error_description="${reason}"`;
   return new Response(null, { status: 401, headers: { 'www-authenticate': value } });
 }

@@ -3,10 +3,16 @@ import type { OperationResult } from '../domain/result';
 import { json } from './json';
 import { problem } from './problem';
 
-export function operationResponse<T>(result: OperationResult<T>, present: (body: T) => unknown = (b) => b): Response {
+export function operationResponse<T>(
+  result: OperationResult<T>,
+  present: (body: T) => unknown = (b) => b,
+): Response {
   if (!result.ok) {
     const { code, detail, errors } = result.problem;
-    return problem(code, { ...(detail !== undefined && { detail }), ...(errors !== undefined && { errors }) });
+    return problem(code, {
+      ...(detail !== undefined && { detail }),
+      ...(errors !== undefined && { errors }),
+    });
   }
   return json(present(result.body), result.status, result.replayed ? { 'Idempotent-Replayed': 'true' } : {});
 }

@@ -17,8 +17,10 @@ import {
   handlePatchClient,
   handleRotateCryptoToken,
 } from './routes/admin-clients';
+import { handleInjectFault } from './routes/admin-partners';
 import { handleIssueToken } from './routes/auth-token';
 import { handleCreateCashIn, handleGetCashIn } from './routes/cash-in';
+import { handleChargeLocation, handleJwks } from './routes/pix-location';
 
 type Args = [RequestContext];
 
@@ -51,12 +53,15 @@ router
   .post('/auth/token', handleIssueToken)
   .post('/cash-in', handleCreateCashIn)
   .get('/cash-in/:id', handleGetCashIn)
+  .get('/pix/qr/:locator', handleChargeLocation)
+  .get('/.well-known/jwks.json', handleJwks)
   .post('/admin/clients', handleCreateClient)
   .get('/admin/clients/:clientId', handleGetClient)
   .patch('/admin/clients/:clientId', handlePatchClient)
   .post('/admin/clients/:clientId/crypto-token', handleRotateCryptoToken)
   .delete('/admin/clients/:clientId/crypto-token', handleDeactivateCryptoToken)
-  .delete('/admin/clients/:clientId/application-token', handleDeactivateApplicationToken);
+  .delete('/admin/clients/:clientId/application-token', handleDeactivateApplicationToken)
+  .post('/admin/partners/:ispb/faults', handleInjectFault);
 
 /** Methods registered for a path, to tell 405 from 404. */
 export function allowedMethods(pathname: string): string[] {

@@ -9,7 +9,8 @@ export function issuesToErrors(issues: readonly v.BaseIssue<unknown>[]): Record<
   const errors: Record<string, string[]> = {};
   for (const issue of issues) {
     const path = v.getDotPath(issue) ?? 'body';
-    const message = issue.input === undefined && issue.kind === 'schema' ? `${path} is required` : issue.message;
+    const message =
+      issue.input === undefined && issue.kind === 'schema' ? `${path} is required` : issue.message;
     const list = errors[path] ?? [];
     if (!list.includes(message)) list.push(message);
     errors[path] = list;

@@ -43,16 +43,14 @@ export function forgetFaults(): void {
 }
 
 export async function injectFault(env: Env, fault: PartnerFault, now = Date.now()): Promise<void> {
-  await drizzle(env.DB)
-    .insert(partnerFaults)
-    .values({
-      ispb: fault.ispb,
-      operation: fault.operation,
-      failureRate: fault.failureRatePpm,
-      failureCode: fault.failureCode,
-      latencyMs: fault.latencyMs,
-      startsAt: now,
-      endsAt: fault.endsAt,
-    });
+  await drizzle(env.DB).insert(partnerFaults).values({
+    ispb: fault.ispb,
+    operation: fault.operation,
+    failureRate: fault.failureRatePpm,
+    failureCode: fault.failureCode,
+    latencyMs: fault.latencyMs,
+    startsAt: now,
+    endsAt: fault.endsAt,
+  });
   forgetFaults();
 }

@@ -9,7 +9,9 @@ export interface ChargeRegistration {
   expiresAt: number;
 }
 
-export type PartnerOutcome<T> = { ok: true; value: T } | { ok: false; failureCode: string; retryable: boolean };
+export type PartnerOutcome<T> =
+  | { ok: true; value: T }
+  | { ok: false; failureCode: string; retryable: boolean };
 
 export interface SettlementPartnerPort {
   readonly ispb: string;

@@ -1,5 +1,6 @@
 /** Operator API bodies (decisions §3). */
 import * as v from 'valibot';
+import { FAILURE_CODES } from '../domain/failure-codes';
 import { SETTLEMENT_PARTNERS } from '../partners/catalog';
 import { AmountSchema, DocumentSchema, HttpUrlSchema } from './common';
 
@@ -8,11 +9,20 @@ const KNOWN_ISPBS = new Set(SETTLEMENT_PARTNERS.map((p) => p.ispb));
 const CalendarDate = v.pipe(
   v.string('must be a date YYYY-MM-DD'),
   v.isoDate('must be a date YYYY-MM-DD'),
-  v.check((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), 'must be a real calendar date'),
+  v.check(
+    (d) =>
+      !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d),
+    'must be a real calendar date',
+  ),
 );
 
 export const CreateClientSchema = v.object({
-  name: v.pipe(v.string('name must be a string'), v.trim(), v.minLength(1, 'name is required'), v.maxLength(100, 'name must have at most 100 characters')),
+  name: v.pipe(
+    v.string('name must be a string'),
+    v.trim(),
+    v.minLength(1, 'name is required'),
+    v.maxLength(100, 'name must have at most 100 characters'),
+  ),
   statementStartDate: v.optional(CalendarDate),
   partners: v.optional(
     v.pipe(
@@ -44,7 +54,9 @@ export const PatchClientSchema = v.object({
     ),
   ),
   approvalThreshold: OptionalAmount,
-  blockedPayerDocuments: v.optional(v.pipe(v.array(DocumentSchema, 'blockedPayerDocuments must be an array'), v.maxLength(10_000))),
+  blockedPayerDocuments: v.optional(
+    v.pipe(v.array(DocumentSchema, 'blockedPayerDocuments must be an array'), v.maxLength(10_000)),
+  ),
   healthWebhookUrl: v.optional(v.nullable(HttpUrlSchema)),
   rateLimitPerSecond: v.optional(
     v.nullable(v.pipe(v.number(), v.integer('must be an integer'), v.minValue(1), v.maxValue(1_000_000))),
@@ -52,3 +64,31 @@ export const PatchClientSchema = v.object({
 });
 
 export type PatchClientBody = v.InferOutput<typeof PatchClientSchema>;
+
+export const PartnerFaultSchema = v.object({
+  operation: v.picklist(['CASH_IN', 'CASH_OUT'], 'operation must be CASH_IN or CASH_OUT'),
+  failureRate: v.optional(
+    v.pipe(
+      v.number('failureRate must be a number'),
+      v.minValue(0, 'failureRate must be between 0 and 1'),
+      v.maxValue(1, 'failureRate must be between 0 and 1'),
+    ),
+    0,
+  ),
+  failureCode: v.optional(v.picklist(FAILURE_CODES, 'failureCode must be one of the Cash-Out failure codes')),
+  latencyMs: v.optional(
+    v.pipe(
+      v.number(),
+      v.integer('latencyMs must be an integer'),
+      v.minValue(0),
+      v.maxValue(60_000, 'latencyMs must be at most 60000'),
+    ),
+    0,
+  ),
+  minutes: v.pipe(
+    v.number('minutes is required'),
+    v.integer('minutes must be an integer'),
+    v.minValue(1),
+    v.maxValue(1440, 'minutes must be at most 1440'),
+  ),
+});

@@ -32,7 +32,9 @@ export async function loadCredentials(env: Env, clientId: string): Promise<Clien
         clientSecretHash: row.clientSecretHash,
         applicationTokenHash: row.applicationTokenHash,
         applicationTokenActive: row.applicationTokenActive,
-        cryptoToken: row.cryptoTokenSealed ? await decryptSecret(row.cryptoTokenSealed, env.DATA_ENCRYPTION_KEY) : null,
+        cryptoToken: row.cryptoTokenSealed
+          ? await decryptSecret(row.cryptoTokenSealed, env.DATA_ENCRYPTION_KEY)
+          : null,
         rateLimitPerSecond: row.rateLimitPerSecond,
       }
     : null;

@@ -19,7 +19,12 @@ const HEADER = toBase64Url(utf8(JSON.stringify({ alg: 'HS256', typ: 'JWT' })));
 
 export async function signAccessToken(clientId: string, nowMs: number, secret: string): Promise<string> {
   const iat = Math.floor(nowMs / 1000);
-  const claims: AccessClaims = { sub: clientId, iat, exp: iat + TOKEN_LIFETIME_SECONDS, jti: crypto.randomUUID() };
+  const claims: AccessClaims = {
+    sub: clientId,
+    iat,
+    exp: iat + TOKEN_LIFETIME_SECONDS,
+    jti: crypto.randomUUID(),
+  };
   const input = `${HEADER}.${toBase64Url(utf8(JSON.stringify(claims)))}`;
   const sig = await crypto.subtle.sign('HMAC', await hmacKey(secret), utf8(input));
   return `${input}.${toBase64Url(new Uint8Array(sig))}`;

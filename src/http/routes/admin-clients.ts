@@ -1,13 +1,20 @@
 /** Operator API for clients and their credentials (decisions §3). */
-import { type AccountRow, type ClientRow, findClient, insertClient, listClientAccounts, updateClient } from '../../db/clients';
+import {
+  type AccountRow,
+  type ClientRow,
+  findClient,
+  insertClient,
+  listClientAccounts,
+  updateClient,
+} from '../../db/clients';
 import type { ClientLimits } from '../../db/schema';
 import { newAccountNumber } from '../../domain/accounts';
 import { amountFromCents, centsFromAmount } from '../../domain/money';
 import { brtDate } from '../../domain/time';
 import { partnerByIspb, SETTLEMENT_PARTNERS } from '../../partners/catalog';
+import { CreateClientSchema, PatchClientSchema } from '../../schemas/admin';
 import { forgetCredentials } from '../../security/credentials';
 import { encryptSecret, newCryptoToken, newWebhookSecret, sha256Hex } from '../../security/secrets';
-import { CreateClientSchema, PatchClientSchema } from '../../schemas/admin';
 import { requireOperator } from '../admin-auth';
 import { readJsonObject } from '../body';
 import { type ApiRequest, ledgerOf, type RequestContext } from '../context';
@@ -16,12 +23,18 @@ import { json } from '../json';
 import { parseWith } from '../validation';
 
 function accountView(a: AccountRow) {
-  return { number: a.number, branch: a.branch, type: a.type, bank: { ispb: a.ispb, name: partnerByIspb(a.ispb)?.name ?? null } };
+  return {
+    number: a.number,
+    branch: a.branch,
+    type: a.type,
+    bank: { ispb: a.ispb, name: partnerByIspb(a.ispb)?.name ?? null },
+  };
 }
 
 function limitsView(limits: ClientLimits) {
   const out: Record<string, number> = {};
-  for (const [k, cents] of Object.entries(limits)) if (typeof cents === 'number') out[k] = amountFromCents(cents);
+  for (const [k, cents] of Object.entries(limits))
+    if (typeof cents === 'number') out[k] = amountFromCents(cents);
   return out;
 }
 
@@ -33,7 +46,9 @@ function clientView(c: ClientRow, accounts: AccountRow[]) {
     partners: c.partners.map((ispb) => ({ ispb, name: partnerByIspb(ispb)?.name ?? null })),
     accounts: accounts.map(accountView),
     limits: limitsView(c.limits),
-    ...(c.approvalThresholdCents !== null && { approvalThreshold: amountFromCents(c.approvalThresholdCents) }),
+    ...(c.approvalThresholdCents !== null && {
+      approvalThreshold: amountFromCents(c.approvalThresholdCents),
+    }),
     blockedPayerDocuments: c.blockedPayerDocuments,
     ...(c.healthWebhookUrl !== null && { healthWebhookUrl: c.healthWebhookUrl }),
     ...(c.rateLimitPerSecond !== null && { rateLimitPerSecond: c.rateLimitPerSecond }),
@@ -132,8 +147,10 @@ export async function handlePatchClient(request: ApiRequest, { env }: RequestCon
     }
     changes.limits = limits;
   }
-  if (body.approvalThreshold !== undefined) changes.approvalThresholdCents = toCents(body.approvalThreshold) ?? null;
-  if (body.blockedPayerDocuments !== undefined) changes.blockedPayerDocuments = [...new Set(body.blockedPayerDocuments)];
+  if (body.approvalThreshold !== undefined)
+    changes.approvalThresholdCents = toCents(body.approvalThreshold) ?? null;
+  if (body.blockedPayerDocuments !== undefined)
+    changes.blockedPayerDocuments = [...new Set(body.blockedPayerDocuments)];
   if (body.healthWebhookUrl !== undefined) changes.healthWebhookUrl = body.healthWebhookUrl;
   if (body.rateLimitPerSecond !== undefined) changes.rateLimitPerSecond = body.rateLimitPerSecond;
   const updated = (await updateClient(env, client.id, changes)) ?? client;
@@ -141,7 +158,10 @@ export async function handlePatchClient(request: ApiRequest, { env }: RequestCon
   return json(clientView(updated, await listClientAccounts(env, client.id)));
 }
 
-export async function handleRotateCryptoToken(request: ApiRequest, { env }: RequestContext): Promise<Response> {
+export async function handleRotateCryptoToken(
+  request: ApiRequest,
+  { env }: RequestContext,
+): Promise<Response> {
   requireOperator(request, env);
   const client = await requireClient(request, env);
   const cryptoToken = newCryptoToken();
@@ -153,7 +173,10 @@ export async function handleRotateCryptoToken(request: ApiRequest, { env }: Requ
   return json({ cryptoToken }, 201);
 }
 
-export async function handleDeactivateCryptoToken(request: ApiRequest, { env }: RequestContext): Promise<Response> {
+export async function handleDeactivateCryptoToken(
+  request: ApiRequest,
+  { env }: RequestContext,
+): Promise<Response> {
   requireOperator(request, env);
   const client = await requireClient(request, env);
   await updateClient(env, client.id, { cryptoTokenSealed: null, updatedAt: Date.now() });
@@ -161,7 +184,10 @@ export async function handleDeactivateCryptoToken(request: ApiRequest, { env }: 
   return new Response(null, { status: 204 });
 }
 
-export async function handleDeactivateApplicationToken(request: ApiRequest, { env }: RequestContext): Promise<Response> {
+export async function handleDeactivateApplicationToken(
+  request: ApiRequest,
+  { env }: RequestContext,
+): Promise<Response> {
   requireOperator(request, env);
   const client = await requireClient(request, env);
   await updateClient(env, client.id, { applicationTokenActive: false, updatedAt: Date.now() });

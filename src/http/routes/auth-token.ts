@@ -1,8 +1,9 @@
 /** POST /auth/token (spec §4.3, decisions §2). */
+
+import { TokenRequestSchema } from '../../schemas/auth';
 import { loadCredentials } from '../../security/credentials';
 import { signAccessToken, TOKEN_LIFETIME_SECONDS } from '../../security/jwt';
 import { constantTimeEqual, sha256Hex } from '../../security/secrets';
-import { TokenRequestSchema } from '../../schemas/auth';
 import { readJsonObject } from '../body';
 import type { ApiRequest, RequestContext } from '../context';
 import { json } from '../json';

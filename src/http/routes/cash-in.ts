@@ -49,7 +49,10 @@ export async function handleCreateCashIn(request: ApiRequest, { env }: RequestCo
   // The QR image is derived from the stored payload, so a replay renders the very same image.
   return operationResponse(result, (created: CashInCreated) =>
     body.includeQrCodeImage && created.pixData
-      ? { ...created, pixData: { ...created.pixData, qrCodeImageBase64: qrPngBase64(created.pixData.copyAndPaste) } }
+      ? {
+          ...created,
+          pixData: { ...created.pixData, qrCodeImageBase64: qrPngBase64(created.pixData.copyAndPaste) },
+        }
       : created,
   );
 }
