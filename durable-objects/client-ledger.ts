@@ -1,203 +1,112 @@
 /**
  * ClientLedger: one Durable Object per client. It serializes everything that must be exact for
  * that client — idempotency keys, externalReference uniqueness, transaction state machines, the
- * ledger and the outbox — so none of it needs locks. Business rules live in src/domain; this class
- * is storage and orchestration.
+ * ledger and the outbox — so none of it needs locks. Business rules live in src/domain and the
+ * operation modules beside this file; this class is storage, RPC and the alarm.
  */
 import { DurableObject } from 'cloudflare:workers';
-import { eq } from 'drizzle-orm';
-import { type DrizzleSqliteDODatabase, drizzle } from 'drizzle-orm/durable-sqlite';
+import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
+import { drizzle } from 'drizzle-orm/durable-sqlite';
 import { migrate } from 'drizzle-orm/durable-sqlite/migrator';
-import { buildDynamicBrCode } from '../src/domain/brcode';
+import { findClient } from '../src/db/clients';
 import { type CashInCreated, type CashInView, cashInView } from '../src/domain/cash-in';
-import { newCashInTxId, newInternalCode } from '../src/domain/ids';
-import { amountFromCents } from '../src/domain/money';
-import { failure, type OperationResult, success } from '../src/domain/result';
-import { formatBrt } from '../src/domain/time';
-import { partnerPort } from '../src/partners/port-registry';
-import { externalReferenceTaken, findCashIn, internalCodeTaken } from './ledger/cash-in-store';
+import { failure, type OperationResult } from '../src/domain/result';
+import { log } from '../src/http/log';
+import {
+  assignEndToEndId,
+  bankReturn,
+  type CreateCashInInput,
+  cancelCashIn,
+  createCashIn,
+  expireCashIn,
+  pollRefund,
+  type RefundBody,
+  type SettleInput,
+  settleCashIn,
+  startRefund,
+} from './ledger/cash-in-ops';
+import { type ListInput, listCashIns, summarizeCashIns } from './ledger/cash-in-queries';
+import { findCashIn } from './ledger/cash-in-store';
+import type { LedgerContext, Profile } from './ledger/context';
+import type { LedgerDb } from './ledger/db';
 import { IdempotencyKeys } from './ledger/idempotency';
+import { accountAt } from './ledger/ledger';
 import migrations from './ledger/migrations/migrations';
-import { appendEvent } from './ledger/outbox';
+import { Scheduler, type Task } from './ledger/scheduler';
 import * as schema from './ledger/schema';
 
-export interface OnboardCommand {
-  clientId: string;
-  name: string;
-  statementStartDate: string;
+export interface OnboardCommand extends Profile {
   accounts: { number: string; ispb: string; branch: string; type: 'TRANSACTIONAL' | 'PROPRIETARY' }[];
 }
 
-export interface CreateCashInCommand {
+export interface Idempotent {
   idempotencyKey?: string;
   requestHash: string;
-  amountCents: number;
-  externalReference: string;
-  expirationInMinutes: number;
-  webhookUrl?: string;
-  payer: { name: string; document: string };
-  openFinanceRedirectUrl?: string;
-  /** `host/pix/qr/<client key>`: the BR Code location prefix, without scheme. */
-  locationPrefix: string;
-  /** `https://host/open-finance/<client key>`: the payment page prefix. */
-  paymentUrlPrefix: string;
 }
 
-interface Profile {
-  clientId: string;
-  name: string;
-  statementStartDate: string;
-}
+const OUTBOX_BATCH = 100;
 
 export class ClientLedger extends DurableObject<Env> {
-  private readonly db: DrizzleSqliteDODatabase<typeof schema>;
+  private readonly db: LedgerDb;
   private readonly idempotency: IdempotencyKeys;
+  private readonly scheduler: Scheduler;
   /** externalReferences of Cash-Ins being created right now (spec §7: 409 also for those). */
-  private readonly creatingReferences = new Set<string>();
+  private readonly creatingCashIns = new Set<string>();
   private profile: Profile | undefined;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.db = drizzle(ctx.storage, { schema });
     this.idempotency = new IdempotencyKeys(this.db);
+    this.scheduler = new Scheduler(this.db, ctx.storage);
     ctx.blockConcurrencyWhile(async () => {
       await migrate(this.db, migrations);
-      this.profile = this.readProfile();
+      const row = this.db.select().from(schema.settings).where(eq(schema.settings.key, 'profile')).get();
+      this.profile = row?.value as Profile | undefined;
     });
   }
 
-  private readProfile(): Profile | undefined {
-    const row = this.db.select().from(schema.settings).where(eq(schema.settings.key, 'profile')).get();
-    return row?.value as Profile | undefined;
+  private context(): LedgerContext {
+    if (!this.profile) throw new Error('ClientLedger used before onboarding');
+    return { db: this.db, storage: this.ctx.storage, env: this.env, scheduler: this.scheduler, profile: this.profile };
+  }
+
+  /** Runs an operation, then points the alarm at whatever work it scheduled. */
+  private async withAlarm<T>(work: () => Promise<T> | T): Promise<T> {
+    try {
+      return await work();
+    } finally {
+      await this.scheduler.arm();
+    }
   }
 
   /** Idempotent: the admin API calls it at onboarding and may call it again after a failure. */
   async onboard(command: OnboardCommand): Promise<void> {
-    const profile: Profile = {
-      clientId: command.clientId,
-      name: command.name,
-      statementStartDate: command.statementStartDate,
-    };
+    const profile: Profile = { clientId: command.clientId, name: command.name, statementStartDate: command.statementStartDate };
     this.ctx.storage.transactionSync(() => {
       this.db
         .insert(schema.settings)
         .values({ key: 'profile', value: profile })
         .onConflictDoUpdate({ target: schema.settings.key, set: { value: profile } })
         .run();
-      for (const account of command.accounts) {
-        this.db.insert(schema.accounts).values(account).onConflictDoNothing().run();
-      }
+      for (const account of command.accounts) this.db.insert(schema.accounts).values(account).onConflictDoNothing().run();
     });
     this.profile = profile;
   }
 
-  private requireProfile(): Profile {
-    if (!this.profile) throw new Error('ClientLedger used before onboarding');
-    return this.profile;
+  private async blockedPayerDocuments(): Promise<string[]> {
+    return (await findClient(this.env, this.context().profile.clientId))?.blockedPayerDocuments ?? [];
   }
 
-  private transactionalAccount(ispb: string) {
-    const rows = this.db.select().from(schema.accounts).where(eq(schema.accounts.ispb, ispb)).all();
-    return rows.find((a) => a.type === 'TRANSACTIONAL');
-  }
+  // ── Cash-In ────────────────────────────────────────────────────────────────
 
-  /** The partner that receives a new charge: the client's first partner with an account. */
-  private chargePartner(): string {
-    const first = this.db
-      .select({ ispb: schema.accounts.ispb })
-      .from(schema.accounts)
-      .where(eq(schema.accounts.type, 'TRANSACTIONAL'))
-      .limit(1)
-      .get();
-    if (!first) throw new Error('client has no TRANSACTIONAL account');
-    return first.ispb;
-  }
-
-  async createCashIn(command: CreateCashInCommand): Promise<OperationResult<CashInCreated>> {
-    const profile = this.requireProfile();
-    const now = Date.now();
-    return this.idempotency.run(command.idempotencyKey, command.requestHash, now, async (remember) => {
-      const reference = command.externalReference;
-      if (this.creatingReferences.has(reference) || externalReferenceTaken(this.db, reference)) {
-        return failure({
-          code: 'DUPLICATED_EXTERNAL_REFERENCE',
-          detail: `externalReference '${reference}' was already used for a Cash-In`,
-        });
-      }
-      this.creatingReferences.add(reference);
-      try {
-        const transactionId = newCashInTxId();
-        let internalCode = newInternalCode();
-        while (internalCodeTaken(this.db, internalCode)) internalCode = newInternalCode();
-        const partnerIspb = this.chargePartner();
-        const expiresAt = now + command.expirationInMinutes * 60_000;
-        const registered = await partnerPort(this.env, partnerIspb).registerCharge({
-          txid: transactionId,
-          amountCents: command.amountCents,
-          expiresAt,
-        });
-        if (!registered.ok) {
-          return failure({
-            code: 'RULE_VIOLATION',
-            detail: 'The settlement partner refused the charge; retry later',
-          });
-        }
-        const locator = `${command.locationPrefix}${internalCode}`;
-        const created: CashInCreated = {
-          transactionId,
-          internalCode,
-          externalReference: reference,
-          status: 'AWAITING_PAYMENT',
-          amount: amountFromCents(command.amountCents),
-          payer: { name: command.payer.name, document: command.payer.document },
-          ...(command.openFinanceRedirectUrl
-            ? { openFinanceData: { paymentUrl: `${command.paymentUrlPrefix}${internalCode}` } }
-            : {
-                pixData: {
-                  copyAndPaste: buildDynamicBrCode({
-                    location: locator,
-                    amountCents: command.amountCents,
-                    merchantName: profile.name,
-                    merchantCity: 'SAO PAULO',
-                  }),
-                },
-              }),
-          requestedAt: formatBrt(now),
-        };
-        this.ctx.storage.transactionSync(() => {
-          const row = this.db
-            .insert(schema.cashIns)
-            .values({
-              transactionId,
-              internalCode,
-              externalReference: reference,
-              status: 'AWAITING_PAYMENT',
-              amount: command.amountCents,
-              payerName: command.payer.name,
-              payerDocument: command.payer.document,
-              partnerIspb,
-              webhookUrl: command.webhookUrl ?? null,
-              redirectUrl: command.openFinanceRedirectUrl ?? null,
-              flow: command.openFinanceRedirectUrl ? 'OPEN_FINANCE' : 'PIX',
-              requestedAt: now,
-              expiresAt,
-            })
-            .returning()
-            .get();
-          appendEvent(this.db, {
-            aggregateId: transactionId,
-            eventType: 'CASHIN_REQUESTED',
-            data: cashInView(row),
-            webhookUrl: row.webhookUrl,
-            occurredAt: now,
-          });
-          remember(201, created);
-        });
-        return success(201, created);
-      } finally {
-        this.creatingReferences.delete(reference);
-      }
-    });
+  async createCashIn(command: CreateCashInInput & Idempotent): Promise<OperationResult<CashInCreated>> {
+    const ctx = this.context();
+    return this.withAlarm(() =>
+      this.idempotency.run(command.idempotencyKey, command.requestHash, Date.now(), (remember) =>
+        createCashIn(ctx, command, this.creatingCashIns, remember),
+      ),
+    );
   }
 
   async getCashIn(id: string): Promise<CashInView | null> {
@@ -207,18 +116,138 @@ export class ClientLedger extends DurableObject<Env> {
 
   /** What the BR Code location serves for a charge, looked up by its internalCode only. */
   async chargeLocation(internalCode: string) {
-    const row = this.db
-      .select()
-      .from(schema.cashIns)
-      .where(eq(schema.cashIns.internalCode, internalCode))
-      .get();
+    const row = this.db.select().from(schema.cashIns).where(eq(schema.cashIns.internalCode, internalCode)).get();
     if (!row) return null;
+    const account = accountAt(this.db, row.partnerIspb, 'TRANSACTIONAL');
     return {
       cashIn: cashInView(row),
       amountCents: row.amount,
       requestedAtMs: row.requestedAt,
       expiresAtMs: row.expiresAt,
-      accountNumber: this.transactionalAccount(row.partnerIspb)?.number ?? row.partnerIspb,
+      accountNumber: account?.number ?? row.partnerIspb,
     };
+  }
+
+  async listCashIns(input: ListInput) {
+    return listCashIns(this.db, input);
+  }
+
+  async summarizeCashIns(from: number, to: number) {
+    return summarizeCashIns(this.db, from, to);
+  }
+
+  async refundCashIn(
+    command: Idempotent & { id: string; reason: string; description: string | null },
+  ): Promise<OperationResult<RefundBody>> {
+    const ctx = this.context();
+    return this.withAlarm(() =>
+      this.idempotency.run(command.idempotencyKey, command.requestHash, Date.now(), async (remember) => {
+        const row = findCashIn(this.db, command.id);
+        if (!row) return failure({ code: 'CASHIN_NOT_FOUND', detail: 'No Cash-In matches this id' });
+        return startRefund(ctx, row, command.reason, command.description, remember, command.idempotencyKey);
+      }),
+    );
+  }
+
+  async cancelCashIn(id: string): Promise<OperationResult<CashInView>> {
+    const ctx = this.context();
+    return this.withAlarm(() => cancelCashIn(ctx, id));
+  }
+
+  async settleCashIn(input: Omit<SettleInput, 'blockedPayerDocuments'>): Promise<OperationResult<CashInView>> {
+    const ctx = this.context();
+    const blockedPayerDocuments = await this.blockedPayerDocuments();
+    return this.withAlarm(() => settleCashIn(ctx, { ...input, blockedPayerDocuments }));
+  }
+
+  async returnCashIn(id: string, reason: string): Promise<OperationResult<CashInView>> {
+    const ctx = this.context();
+    return this.withAlarm(() => bankReturn(ctx, id, reason));
+  }
+
+  async expireCashInNow(id: string): Promise<OperationResult<CashInView>> {
+    const ctx = this.context();
+    return this.withAlarm(() => expireCashIn(ctx, id, true));
+  }
+
+  // ── Time-driven work ───────────────────────────────────────────────────────
+
+  override async alarm(): Promise<void> {
+    if (!this.profile) return;
+    await this.runDueTasks();
+  }
+
+  /** Cron backstop: runs anything overdue and re-arms the alarm. */
+  async sweep(): Promise<void> {
+    if (!this.profile) return;
+    await this.runDueTasks();
+  }
+
+  private async runDueTasks(): Promise<void> {
+    const now = Date.now();
+    try {
+      for (const task of this.scheduler.due(now)) {
+        try {
+          await this.runTask(task);
+        } catch (error) {
+          log('error', 'ledger task failed', { task: task.id, error: String(error) });
+          this.scheduler.retry(task, Date.now());
+        }
+      }
+      this.idempotency.purge(now);
+    } finally {
+      await this.scheduler.arm();
+    }
+  }
+
+  private async runTask(task: Task): Promise<void> {
+    const ctx = this.context();
+    switch (task.kind) {
+      case 'expire-cash-in':
+        this.scheduler.done(task);
+        expireCashIn(ctx, task.ref, false);
+        return;
+      case 'assign-e2e':
+        this.scheduler.done(task);
+        assignEndToEndId(ctx, task.ref);
+        return;
+      case 'poll-refund': {
+        const again = await pollRefund(ctx, task.ref);
+        if (again === undefined) this.scheduler.done(task);
+        else this.scheduler.schedule('poll-refund', task.ref, again);
+        return;
+      }
+      case 'flush-outbox':
+        await this.flushOutbox();
+        this.scheduler.done(task);
+        return;
+      default:
+        this.scheduler.done(task);
+    }
+  }
+
+  /**
+   * Hands health observations to their queue. A crash between send and mark re-sends them
+   * (at-least-once); the analyzer drops duplicates by event id. Webhook events stay in the outbox
+   * for the delivery pipeline.
+   */
+  private async flushOutbox(): Promise<void> {
+    for (;;) {
+      const rows = this.db
+        .select()
+        .from(schema.outbox)
+        .where(and(eq(schema.outbox.channel, 'health'), isNull(schema.outbox.publishedAt)))
+        .orderBy(asc(schema.outbox.seq))
+        .limit(OUTBOX_BATCH)
+        .all();
+      if (rows.length === 0) return;
+      await this.env.HEALTH_SIGNALS.sendBatch(rows.map((r) => ({ body: { id: r.eventId, ...(r.data as object) } })));
+      const now = Date.now();
+      this.db
+        .update(schema.outbox)
+        .set({ publishedAt: now })
+        .where(inArray(schema.outbox.seq, rows.map((r) => r.seq)))
+        .run();
+    }
   }
 }

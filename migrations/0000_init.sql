@@ -38,3 +38,17 @@ CREATE TABLE `partner_faults` (
 	`starts_at` integer NOT NULL,
 	`ends_at` integer NOT NULL
 );
+--> statement-breakpoint
+CREATE TABLE `sandbox_transfers` (
+	`ispb` text NOT NULL,
+	`idempotency_id` text NOT NULL,
+	`kind` text NOT NULL,
+	`amount` integer NOT NULL,
+	`requests` integer DEFAULT 1 NOT NULL,
+	`outcome` text NOT NULL,
+	`failure_code` text,
+	`end_to_end_id` text,
+	`created_at` integer NOT NULL,
+	`settles_at` integer NOT NULL,
+	PRIMARY KEY(`ispb`, `idempotency_id`)
+);

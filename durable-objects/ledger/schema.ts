@@ -92,6 +92,36 @@ export interface BankData {
   account: string;
 }
 
+/**
+ * Money set aside for an operation in flight (a refund being sent, a Cash-Out being executed):
+ * available = balance − active holds. A hold is consumed by the debit entry or released, in the
+ * same transaction as the outcome.
+ */
+export const holds = sqliteTable(
+  'holds',
+  {
+    id: text('id').primaryKey(),
+    accountNumber: text('account_number').notNull(),
+    amount: integer('amount').notNull(),
+    ref: text('ref').notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [index('holds_account_idx').on(t.accountNumber)],
+);
+
+/** Work due at a time (expiry, partner status polls, Cash-Out steps); the alarm runs what is due. */
+export const tasks = sqliteTable(
+  'tasks',
+  {
+    id: text('id').primaryKey(),
+    kind: text('kind').notNull(),
+    ref: text('ref').notNull(),
+    dueAt: integer('due_at').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+  },
+  (t) => [index('tasks_due_idx').on(t.dueAt)],
+);
+
 /** Stored successful responses, replayed for 24 h (spec §4.1). */
 export const idempotencyKeys = sqliteTable(
   'idempotency_keys',
@@ -115,11 +145,13 @@ export const outbox = sqliteTable(
     seq: integer('seq').primaryKey({ autoIncrement: true }),
     eventId: text('event_id').notNull().unique(),
     aggregateId: text('aggregate_id').notNull(),
+    /** `webhook` events for the client's receivers; `health` observations for the analyzer. */
+    channel: text('channel', { enum: ['webhook', 'health'] }).notNull(),
     eventType: text('event_type').notNull(),
     data: text('data', { mode: 'json' }).notNull(),
     webhookUrl: text('webhook_url'),
     occurredAt: integer('occurred_at').notNull(),
     publishedAt: integer('published_at'),
   },
-  (t) => [index('outbox_unpublished_idx').on(t.publishedAt, t.seq)],
+  (t) => [index('outbox_unpublished_idx').on(t.channel, t.publishedAt, t.seq)],
 );

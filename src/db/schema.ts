@@ -3,7 +3,7 @@
  * the account directory, and sandbox partner faults. Per-client transactional state lives in the
  * client's ClientLedger Durable Object. See docs/storage-schema.md.
  */
-import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 
 export const clients = sqliteTable('clients', {
   id: text('id').primaryKey(),
@@ -59,3 +59,25 @@ export const partnerFaults = sqliteTable('partner_faults', {
   startsAt: integer('starts_at').notNull(),
   endsAt: integer('ends_at').notNull(),
 });
+
+/**
+ * The sandbox partners' own books: every transfer they were asked to make, keyed by the
+ * partner-side idempotency id. A second request with the same id gets the first one back, as a
+ * real bank's idempotent API would; tests read it to prove no payment reached a partner twice.
+ */
+export const sandboxTransfers = sqliteTable(
+  'sandbox_transfers',
+  {
+    ispb: text('ispb').notNull(),
+    idempotencyId: text('idempotency_id').notNull(),
+    kind: text('kind', { enum: ['PAYMENT', 'DEVOLUTION'] }).notNull(),
+    amount: integer('amount').notNull(),
+    requests: integer('requests').notNull().default(1),
+    outcome: text('outcome', { enum: ['SETTLED', 'FAILED'] }).notNull(),
+    failureCode: text('failure_code'),
+    endToEndId: text('end_to_end_id'),
+    createdAt: integer('created_at').notNull(),
+    settlesAt: integer('settles_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.ispb, t.idempotencyId] })],
+);

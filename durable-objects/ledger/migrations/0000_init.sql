@@ -40,6 +40,15 @@ CREATE INDEX `cash_ins_requested_idx` ON `cash_ins` (`requested_at`,`seq`);--> s
 CREATE INDEX `cash_ins_e2e_idx` ON `cash_ins` (`end_to_end_id`);--> statement-breakpoint
 CREATE INDEX `cash_ins_refund_e2e_idx` ON `cash_ins` (`refund_end_to_end_id`);--> statement-breakpoint
 CREATE INDEX `cash_ins_status_expires_idx` ON `cash_ins` (`status`,`expires_at`);--> statement-breakpoint
+CREATE TABLE `holds` (
+	`id` text PRIMARY KEY NOT NULL,
+	`account_number` text NOT NULL,
+	`amount` integer NOT NULL,
+	`ref` text NOT NULL,
+	`created_at` integer NOT NULL
+);
+--> statement-breakpoint
+CREATE INDEX `holds_account_idx` ON `holds` (`account_number`);--> statement-breakpoint
 CREATE TABLE `idempotency_keys` (
 	`key` text PRIMARY KEY NOT NULL,
 	`request_hash` text NOT NULL,
@@ -71,6 +80,7 @@ CREATE TABLE `outbox` (
 	`seq` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
 	`event_id` text NOT NULL,
 	`aggregate_id` text NOT NULL,
+	`channel` text NOT NULL,
 	`event_type` text NOT NULL,
 	`data` text NOT NULL,
 	`webhook_url` text,
@@ -79,8 +89,18 @@ CREATE TABLE `outbox` (
 );
 --> statement-breakpoint
 CREATE UNIQUE INDEX `outbox_event_id_unique` ON `outbox` (`event_id`);--> statement-breakpoint
-CREATE INDEX `outbox_unpublished_idx` ON `outbox` (`published_at`,`seq`);--> statement-breakpoint
+CREATE INDEX `outbox_unpublished_idx` ON `outbox` (`channel`,`published_at`,`seq`);--> statement-breakpoint
 CREATE TABLE `settings` (
 	`key` text PRIMARY KEY NOT NULL,
 	`value` text NOT NULL
 );
+--> statement-breakpoint
+CREATE TABLE `tasks` (
+	`id` text PRIMARY KEY NOT NULL,
+	`kind` text NOT NULL,
+	`ref` text NOT NULL,
+	`due_at` integer NOT NULL,
+	`attempts` integer DEFAULT 0 NOT NULL
+);
+--> statement-breakpoint
+CREATE INDEX `tasks_due_idx` ON `tasks` (`due_at`);

@@ -1,0 +1,17 @@
+/** What every ClientLedger operation works with: its storage, bindings, clock-free scheduler. */
+import type { LedgerDb } from './db';
+import type { Scheduler } from './scheduler';
+
+export interface Profile {
+  clientId: string;
+  name: string;
+  statementStartDate: string;
+}
+
+export interface LedgerContext {
+  db: LedgerDb;
+  storage: DurableObjectStorage;
+  env: Env;
+  scheduler: Scheduler;
+  profile: Profile;
+}

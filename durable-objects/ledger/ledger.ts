@@ -1,0 +1,111 @@
+/**
+ * The client's double-entry side at its settlement partners: immutable entries with balanceAfter,
+ * holds for money in flight, and balances derived from both. Every function here runs inside the
+ * caller's storage transaction.
+ */
+import { and, eq, sql } from 'drizzle-orm';
+import type { LedgerDb } from './db';
+import { accounts, holds, ledgerEntries } from './schema';
+
+export type EntryType = 'PIX_IN' | 'PIX_OUT' | 'PIX_REFUND_IN' | 'PIX_REFUND_OUT' | 'TRANSFER_IN' | 'TRANSFER_OUT';
+
+const DIRECTION: Record<EntryType, 'CREDIT' | 'DEBIT'> = {
+  PIX_IN: 'CREDIT',
+  PIX_REFUND_IN: 'CREDIT',
+  TRANSFER_IN: 'CREDIT',
+  PIX_OUT: 'DEBIT',
+  PIX_REFUND_OUT: 'DEBIT',
+  TRANSFER_OUT: 'DEBIT',
+};
+
+/** The partner's own labels, kept as `typeRaw` the way a real statement carries them. */
+const RAW_LABEL: Record<EntryType, string> = {
+  PIX_IN: 'PIX RECEBIDO',
+  PIX_OUT: 'PIX ENVIADO',
+  PIX_REFUND_IN: 'DEVOLUCAO PIX RECEBIDA',
+  PIX_REFUND_OUT: 'DEVOLUCAO PIX ENVIADA',
+  TRANSFER_IN: 'TRANSFERENCIA RECEBIDA',
+  TRANSFER_OUT: 'TRANSFERENCIA ENVIADA',
+};
+
+export interface EntryInput {
+  accountNumber: string;
+  type: EntryType;
+  amount: number;
+  ref: string;
+  at: number;
+  description?: string | null;
+  endToEndId?: string | null;
+  originalEndToEndId?: string | null;
+}
+
+export type AccountRow = typeof accounts.$inferSelect;
+
+export function account(db: LedgerDb, number: string): AccountRow | undefined {
+  return db.select().from(accounts).where(eq(accounts.number, number)).get();
+}
+
+export function accountAt(db: LedgerDb, ispb: string, type: 'TRANSACTIONAL' | 'PROPRIETARY'): AccountRow | undefined {
+  return db
+    .select()
+    .from(accounts)
+    .where(and(eq(accounts.ispb, ispb), eq(accounts.type, type)))
+    .get();
+}
+
+export function heldAmount(db: LedgerDb, accountNumber: string): number {
+  const row = db
+    .select({ total: sql<number>`coalesce(sum(${holds.amount}), 0)` })
+    .from(holds)
+    .where(eq(holds.accountNumber, accountNumber))
+    .get();
+  return row?.total ?? 0;
+}
+
+/** Balance minus money already promised to operations in flight. */
+export function available(db: LedgerDb, accountNumber: string): number {
+  return (account(db, accountNumber)?.balance ?? 0) - heldAmount(db, accountNumber);
+}
+
+/** Appends one entry and moves the account balance with it; never lets a balance go negative. */
+export function postEntry(db: LedgerDb, input: EntryInput): { id: string; balanceAfter: number } {
+  const acc = account(db, input.accountNumber);
+  if (!acc) throw new Error(`unknown account ${input.accountNumber}`);
+  if (!Number.isSafeInteger(input.amount) || input.amount <= 0) throw new Error('entry amount must be positive');
+  const direction = DIRECTION[input.type];
+  const balanceAfter = direction === 'CREDIT' ? acc.balance + input.amount : acc.balance - input.amount;
+  if (balanceAfter < 0) throw new Error(`entry would overdraw account ${input.accountNumber}`);
+  const id = `ENT${crypto.randomUUID().replace(/-/g, '').slice(0, 24).toUpperCase()}`;
+  db.insert(ledgerEntries)
+    .values({
+      id,
+      accountNumber: input.accountNumber,
+      type: input.type,
+      typeRaw: RAW_LABEL[input.type],
+      direction,
+      amount: input.amount,
+      balanceAfter,
+      description: input.description ?? null,
+      endToEndId: input.endToEndId ?? null,
+      originalEndToEndId: input.originalEndToEndId ?? null,
+      ref: input.ref,
+      createdAt: input.at,
+    })
+    .run();
+  db.update(accounts).set({ balance: balanceAfter }).where(eq(accounts.number, input.accountNumber)).run();
+  return { id, balanceAfter };
+}
+
+export function placeHold(db: LedgerDb, hold: { id: string; accountNumber: string; amount: number; ref: string; at: number }) {
+  db.insert(holds)
+    .values({ id: hold.id, accountNumber: hold.accountNumber, amount: hold.amount, ref: hold.ref, createdAt: hold.at })
+    .run();
+}
+
+export function findHold(db: LedgerDb, id: string) {
+  return db.select().from(holds).where(eq(holds.id, id)).get();
+}
+
+export function releaseHold(db: LedgerDb, id: string): void {
+  db.delete(holds).where(eq(holds.id, id)).run();
+}

@@ -1,0 +1,58 @@
+/**
+ * Time-driven work of one client (expiry, partner status polls, outbox flushes, Cash-Out steps):
+ * tasks in storage, one alarm set to the earliest. The alarm is the primary path; the cron sweep
+ * only re-arms it, so nothing time-critical depends on cron.
+ */
+import { asc, eq, lte } from 'drizzle-orm';
+import type { LedgerDb } from './db';
+import { tasks } from './schema';
+
+export type TaskKind = 'expire-cash-in' | 'poll-refund' | 'assign-e2e' | 'flush-outbox' | 'cash-out-step';
+export type Task = typeof tasks.$inferSelect;
+
+export class Scheduler {
+  constructor(
+    private readonly db: LedgerDb,
+    private readonly storage: DurableObjectStorage,
+  ) {}
+
+  /** Adds (or moves) the task `kind:ref`; call inside the transaction that creates the need. */
+  schedule(kind: TaskKind, ref: string, dueAt: number): void {
+    const id = `${kind}:${ref}`;
+    this.db
+      .insert(tasks)
+      .values({ id, kind, ref, dueAt })
+      .onConflictDoUpdate({ target: tasks.id, set: { dueAt } })
+      .run();
+  }
+
+  cancel(kind: TaskKind, ref: string): void {
+    this.db.delete(tasks).where(eq(tasks.id, `${kind}:${ref}`)).run();
+  }
+
+  due(now: number, limit = 100): Task[] {
+    return this.db.select().from(tasks).where(lte(tasks.dueAt, now)).orderBy(asc(tasks.dueAt)).limit(limit).all();
+  }
+
+  done(task: Task): void {
+    this.db.delete(tasks).where(eq(tasks.id, task.id)).run();
+  }
+
+  /** A failed task runs again later, backing off up to a minute. */
+  retry(task: Task, now: number): void {
+    const delay = Math.min(60_000, 1_000 * 2 ** Math.min(task.attempts, 6));
+    this.db
+      .update(tasks)
+      .set({ dueAt: now + delay, attempts: task.attempts + 1 })
+      .where(eq(tasks.id, task.id))
+      .run();
+  }
+
+  /** Points the alarm at the earliest task (or clears it). */
+  async arm(): Promise<void> {
+    const next = this.db.select({ dueAt: tasks.dueAt }).from(tasks).orderBy(asc(tasks.dueAt)).limit(1).get();
+    if (!next) return;
+    const current = await this.storage.getAlarm();
+    if (current === null || current > next.dueAt) await this.storage.setAlarm(next.dueAt);
+  }
+}
