@@ -5,6 +5,7 @@
 import type { RequestContext } from './http/context';
 import { log } from './http/log';
 import { router } from './http/router';
+import { sweepAllClients } from './sweep';
 
 export { ClientLedger } from '../durable-objects/client-ledger';
 
@@ -28,5 +29,15 @@ export default {
       durationMs: Date.now() - rc.startedAt,
     });
     return response;
+  },
+
+  async scheduled(_controller, env, ctx): Promise<void> {
+    ctx.waitUntil(sweepAllClients(env));
+  },
+
+  async queue(batch, _env): Promise<void> {
+    // Health observations are consumed by the PIX health engine; until it is wired in they are
+    // acknowledged so the queue does not fill its dead-letter queue.
+    batch.ackAll();
   },
 } satisfies ExportedHandler<Env>;

@@ -19,7 +19,15 @@ import {
 } from './routes/admin-clients';
 import { handleInjectFault } from './routes/admin-partners';
 import { handleIssueToken } from './routes/auth-token';
-import { handleCreateCashIn, handleGetCashIn } from './routes/cash-in';
+import {
+  handleCancelCashIn,
+  handleCashInSummary,
+  handleCreateCashIn,
+  handleGetCashIn,
+  handleListCashIns,
+  handleRefundCashIn,
+} from './routes/cash-in';
+import { handleSandboxCashInReturn, handleSandboxExpire, handleSandboxPay } from './routes/sandbox';
 import { handleChargeLocation, handleJwks } from './routes/pix-location';
 
 type Args = [RequestContext];
@@ -52,7 +60,14 @@ export const router = Router<ApiRequest, Args>({
 router
   .post('/auth/token', handleIssueToken)
   .post('/cash-in', handleCreateCashIn)
+  .get('/cash-in', handleListCashIns)
+  .get('/cash-in/summary', handleCashInSummary)
   .get('/cash-in/:id', handleGetCashIn)
+  .post('/cash-in/:id/refund', handleRefundCashIn)
+  .post('/cash-in/:id/cancel', handleCancelCashIn)
+  .post('/sandbox/cash-in/:id/pay', handleSandboxPay)
+  .post('/sandbox/cash-in/:id/return', handleSandboxCashInReturn)
+  .post('/sandbox/cash-in/:id/expire', handleSandboxExpire)
   .get('/pix/qr/:locator', handleChargeLocation)
   .get('/.well-known/jwks.json', handleJwks)
   .post('/admin/clients', handleCreateClient)

@@ -1,15 +1,18 @@
-/** Cash-In endpoints (spec §4.4–4.5). */
+/** Cash-In endpoints (spec §4.4–4.8, decisions §5). */
 import type { CashInCreated } from '../../domain/cash-in';
 import { clientKey } from '../../domain/location';
 import { centsFromAmount } from '../../domain/money';
 import { qrPngBase64 } from '../../domain/qr-png';
+import { cashInBucket, summaryBody } from '../../domain/summary';
 import { CreateCashInSchema } from '../../schemas/cash-in';
-import { authenticate } from '../auth';
+import { RefundSchema } from '../../schemas/refund';
+import { authenticate, requireDigitalSignature } from '../auth';
 import { readJsonObject } from '../body';
 import { type ApiRequest, ledgerOf, type RequestContext } from '../context';
 import { ProblemError } from '../errors';
 import { idempotencyKeyOf, requestFingerprint } from '../idempotency';
 import { json } from '../json';
+import { pageBody, parseListQuery, parsePeriodQuery } from '../list-query';
 import { operationResponse } from '../respond';
 import { parseWith } from '../validation';
 
@@ -63,4 +66,49 @@ export async function handleGetCashIn(request: ApiRequest, { env }: RequestConte
   const cashIn = id === undefined ? null : await ledgerOf(env, principal.clientId).getCashIn(id);
   if (!cashIn) throw new ProblemError('CASHIN_NOT_FOUND', 'No Cash-In matches this id');
   return json(cashIn);
+}
+
+export async function handleListCashIns(request: ApiRequest, { env }: RequestContext): Promise<Response> {
+  const principal = await authenticate(request, env);
+  const query = await parseListQuery(request, 'cash-in', principal.clientId, env.JWT_SECRET);
+  const page = await ledgerOf(env, principal.clientId).listCashIns({
+    from: query.period.from,
+    to: query.period.to,
+    limit: query.limit,
+    order: query.order,
+    ...(query.position && { position: query.position }),
+  });
+  return json(await pageBody(page, query, principal.clientId, env.JWT_SECRET, ({ time: _t, seq: _s, ...item }) => item));
+}
+
+export async function handleCashInSummary(request: ApiRequest, { env }: RequestContext): Promise<Response> {
+  const principal = await authenticate(request, env);
+  const period = parsePeriodQuery(request);
+  const { byStatus, settlement } = await ledgerOf(env, principal.clientId).summarizeCashIns(period.from, period.to);
+  return json(summaryBody(period, byStatus, settlement, cashInBucket));
+}
+
+export async function handleRefundCashIn(request: ApiRequest, { env }: RequestContext): Promise<Response> {
+  const principal = await authenticate(request, env);
+  const idempotencyKey = idempotencyKeyOf(request);
+  const raw = await readJsonObject(request);
+  const body = parseWith(RefundSchema, raw);
+  await requireDigitalSignature(request, principal);
+  const id = pathId(request);
+  if (id === undefined) throw new ProblemError('CASHIN_NOT_FOUND', 'No Cash-In matches this id');
+  const result = await ledgerOf(env, principal.clientId).refundCashIn({
+    ...(idempotencyKey !== undefined && { idempotencyKey }),
+    requestHash: await requestFingerprint('POST /cash-in/refund', id, raw),
+    id,
+    reason: body.reason,
+    description: body.description ?? null,
+  });
+  return operationResponse(result);
+}
+
+export async function handleCancelCashIn(request: ApiRequest, { env }: RequestContext): Promise<Response> {
+  const principal = await authenticate(request, env);
+  const id = pathId(request);
+  if (id === undefined) throw new ProblemError('CASHIN_NOT_FOUND', 'No Cash-In matches this id');
+  return operationResponse(await ledgerOf(env, principal.clientId).cancelCashIn(id));
 }

@@ -1,0 +1,34 @@
+/** Cash-In helpers shared by lifecycle tests. */
+import { expect } from 'vitest';
+import { cashInBody, type Integrator } from './harness';
+
+export async function createCashIn(api: Integrator, overrides: Record<string, unknown> = {}) {
+  const res = await api.post('/cash-in', cashInBody({ includeQrCodeImage: false, ...overrides }));
+  expect(res.status).toBe(201);
+  return (await res.json()) as Record<string, any>;
+}
+
+export async function payCashIn(api: Integrator, id: string, body: Record<string, unknown> = {}) {
+  const res = await api.post(`/sandbox/cash-in/${id}/pay`, body);
+  expect(res.status).toBe(200);
+  return (await res.json()) as Record<string, any>;
+}
+
+export async function getCashIn(api: Integrator, id: string) {
+  const res = await api.get(`/cash-in/${encodeURIComponent(id)}`);
+  expect(res.status).toBe(200);
+  return (await res.json()) as Record<string, any>;
+}
+
+export async function waitFor<T>(probe: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 8_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (done(value) || Date.now() > deadline) return value;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+export async function problemCode(res: Response): Promise<string> {
+  return ((await res.json()) as { code: string }).code;
+}
