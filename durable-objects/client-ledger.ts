@@ -68,7 +68,13 @@ export class ClientLedger extends DurableObject<Env> {
 
   private context(): LedgerContext {
     if (!this.profile) throw new Error('ClientLedger used before onboarding');
-    return { db: this.db, storage: this.ctx.storage, env: this.env, scheduler: this.scheduler, profile: this.profile };
+    return {
+      db: this.db,
+      storage: this.ctx.storage,
+      env: this.env,
+      scheduler: this.scheduler,
+      profile: this.profile,
+    };
   }
 
   /** Runs an operation, then points the alarm at whatever work it scheduled. */
@@ -82,14 +88,19 @@ export class ClientLedger extends DurableObject<Env> {
 
   /** Idempotent: the admin API calls it at onboarding and may call it again after a failure. */
   async onboard(command: OnboardCommand): Promise<void> {
-    const profile: Profile = { clientId: command.clientId, name: command.name, statementStartDate: command.statementStartDate };
+    const profile: Profile = {
+      clientId: command.clientId,
+      name: command.name,
+      statementStartDate: command.statementStartDate,
+    };
     this.ctx.storage.transactionSync(() => {
       this.db
         .insert(schema.settings)
         .values({ key: 'profile', value: profile })
         .onConflictDoUpdate({ target: schema.settings.key, set: { value: profile } })
         .run();
-      for (const account of command.accounts) this.db.insert(schema.accounts).values(account).onConflictDoNothing().run();
+      for (const account of command.accounts)
+        this.db.insert(schema.accounts).values(account).onConflictDoNothing().run();
     });
     this.profile = profile;
   }
@@ -116,7 +127,11 @@ export class ClientLedger extends DurableObject<Env> {
 
   /** What the BR Code location serves for a charge, looked up by its internalCode only. */
   async chargeLocation(internalCode: string) {
-    const row = this.db.select().from(schema.cashIns).where(eq(schema.cashIns.internalCode, internalCode)).get();
+    const row = this.db
+      .select()
+      .from(schema.cashIns)
+      .where(eq(schema.cashIns.internalCode, internalCode))
+      .get();
     if (!row) return null;
     const account = accountAt(this.db, row.partnerIspb, 'TRANSACTIONAL');
     return {
@@ -154,7 +169,9 @@ export class ClientLedger extends DurableObject<Env> {
     return this.withAlarm(() => cancelCashIn(ctx, id));
   }
 
-  async settleCashIn(input: Omit<SettleInput, 'blockedPayerDocuments'>): Promise<OperationResult<CashInView>> {
+  async settleCashIn(
+    input: Omit<SettleInput, 'blockedPayerDocuments'>,
+  ): Promise<OperationResult<CashInView>> {
     const ctx = this.context();
     const blockedPayerDocuments = await this.blockedPayerDocuments();
     return this.withAlarm(() => settleCashIn(ctx, { ...input, blockedPayerDocuments }));
@@ -241,12 +258,19 @@ export class ClientLedger extends DurableObject<Env> {
         .limit(OUTBOX_BATCH)
         .all();
       if (rows.length === 0) return;
-      await this.env.HEALTH_SIGNALS.sendBatch(rows.map((r) => ({ body: { id: r.eventId, ...(r.data as object) } })));
+      await this.env.HEALTH_SIGNALS.sendBatch(
+        rows.map((r) => ({ body: { id: r.eventId, ...(r.data as object) } })),
+      );
       const now = Date.now();
       this.db
         .update(schema.outbox)
         .set({ publishedAt: now })
-        .where(inArray(schema.outbox.seq, rows.map((r) => r.seq)))
+        .where(
+          inArray(
+            schema.outbox.seq,
+            rows.map((r) => r.seq),
+          ),
+        )
         .run();
     }
   }

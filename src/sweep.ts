@@ -13,9 +13,12 @@ const CONCURRENCY = 25;
 export async function sweepAllClients(env: Env): Promise<void> {
   const ids = (await drizzle(env.DB).select({ id: clients.id }).from(clients).all()).map((r) => r.id);
   for (let i = 0; i < ids.length; i += CONCURRENCY) {
-    const results = await Promise.allSettled(ids.slice(i, i + CONCURRENCY).map((id) => ledgerOf(env, id).sweep()));
+    const results = await Promise.allSettled(
+      ids.slice(i, i + CONCURRENCY).map((id) => ledgerOf(env, id).sweep()),
+    );
     for (const [j, r] of results.entries()) {
-      if (r.status === 'rejected') log('error', 'sweep failed', { clientId: ids[i + j], error: String(r.reason) });
+      if (r.status === 'rejected')
+        log('error', 'sweep failed', { clientId: ids[i + j], error: String(r.reason) });
     }
   }
 }

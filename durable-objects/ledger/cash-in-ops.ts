@@ -27,7 +27,13 @@ const REFUND_POLL_MS = 500;
 const DEFAULT_PAYER_BANK = { ispb: '60701190', branch: '0001', account: '123456-7' };
 
 function emitCashIn(ctx: LedgerContext, row: CashInRow, eventType: string, at: number): void {
-  emitWebhook(ctx, { aggregateId: row.transactionId, eventType, data: cashInView(row), webhookUrl: row.webhookUrl, at });
+  emitWebhook(ctx, {
+    aggregateId: row.transactionId,
+    eventType,
+    data: cashInView(row),
+    webhookUrl: row.webhookUrl,
+    at,
+  });
 }
 
 function update(ctx: LedgerContext, seq: number, changes: Partial<CashInRow>): CashInRow {
@@ -89,7 +95,10 @@ export async function createCashIn(
       expiresAt,
     });
     if (!registered.ok) {
-      return failure({ code: 'RULE_VIOLATION', detail: 'The settlement partner refused the charge; retry later' });
+      return failure({
+        code: 'RULE_VIOLATION',
+        detail: 'The settlement partner refused the charge; retry later',
+      });
     }
     const created: CashInCreated = {
       transactionId,
@@ -145,7 +154,11 @@ export async function createCashIn(
 
 export interface SettleInput {
   id: string;
-  payer?: { name?: string; document?: string; bankData?: { ispb?: string; branch?: string; account?: string } };
+  payer?: {
+    name?: string;
+    document?: string;
+    bankData?: { ispb?: string; branch?: string; account?: string };
+  };
   /** When the payer's bank initiated the payment (late settlements inside the grace are accepted). */
   initiatedAt?: number;
   /** `sandbox`: the window must still be open; `network`: a settlement already in flight. */
@@ -155,17 +168,26 @@ export interface SettleInput {
   blockedPayerDocuments: string[];
 }
 
-export async function settleCashIn(ctx: LedgerContext, input: SettleInput): Promise<OperationResult<CashInView>> {
+export async function settleCashIn(
+  ctx: LedgerContext,
+  input: SettleInput,
+): Promise<OperationResult<CashInView>> {
   const now = Date.now();
   const row = findCashIn(ctx.db, input.id);
   if (!row) return notFound();
   if (row.status !== 'AWAITING_PAYMENT') {
-    return failure({ code: 'RULE_VIOLATION', detail: `The Cash-In is ${row.status}; only AWAITING_PAYMENT can be paid` });
+    return failure({
+      code: 'RULE_VIOLATION',
+      detail: `The Cash-In is ${row.status}; only AWAITING_PAYMENT can be paid`,
+    });
   }
   const initiatedAt = input.initiatedAt ?? now;
   const lateOk = input.source === 'network' && now <= row.expiresAt + LATE_SETTLEMENT_GRACE_MS;
   if (initiatedAt > row.expiresAt || (now > row.expiresAt && !lateOk)) {
-    return failure({ code: 'RULE_VIOLATION', detail: `The payment window ended at ${formatBrt(row.expiresAt)}` });
+    return failure({
+      code: 'RULE_VIOLATION',
+      detail: `The payment window ended at ${formatBrt(row.expiresAt)}`,
+    });
   }
   const partner = partnerByIspb(row.partnerIspb);
   const account = accountAt(ctx.db, row.partnerIspb, 'TRANSACTIONAL');
@@ -180,8 +202,18 @@ export async function settleCashIn(ctx: LedgerContext, input: SettleInput): Prom
       endToEndId,
       payerName: input.payer?.name ?? row.payerName,
       payerDocument,
-      payerBank: { ispb: bank.ispb, bank: institutionName(bank.ispb), branch: bank.branch, account: bank.account },
-      settlement: { ispb: row.partnerIspb, bank: partner?.name ?? row.partnerIspb, branch: account.branch, account: account.number },
+      payerBank: {
+        ispb: bank.ispb,
+        bank: institutionName(bank.ispb),
+        branch: bank.branch,
+        account: bank.account,
+      },
+      settlement: {
+        ispb: row.partnerIspb,
+        bank: partner?.name ?? row.partnerIspb,
+        branch: account.branch,
+        account: account.number,
+      },
     });
     postEntry(ctx.db, {
       accountNumber: account.number,
@@ -255,7 +287,10 @@ export async function startRefund(
     return failure({ code: 'REFUND_NOT_ALLOWED', detail: 'A refund of this Cash-In is already in progress' });
   }
   if (row.endToEndId === null) {
-    return failure({ code: 'MISSING_E2E', detail: 'The payment endToEndId is not available yet; retry later' });
+    return failure({
+      code: 'MISSING_E2E',
+      detail: 'The payment endToEndId is not available yet; retry later',
+    });
   }
   const account = accountAt(ctx.db, row.partnerIspb, 'TRANSACTIONAL');
   if (!account || available(ctx.db, account.number) < row.amount) {
@@ -277,8 +312,19 @@ export async function startRefund(
     message: 'Refund sent to the PIX network; CASHIN_REFUNDED follows when the devolution settles',
   };
   ctx.storage.transactionSync(() => {
-    placeHold(ctx.db, { id: `refund:${row.transactionId}`, accountNumber: account.number, amount: row.amount, ref: `cash-in:${row.transactionId}`, at: now });
-    update(ctx, row.seq, { refundState: 'PROCESSING', refundEndToEndId, reason, refundDescription: description });
+    placeHold(ctx.db, {
+      id: `refund:${row.transactionId}`,
+      accountNumber: account.number,
+      amount: row.amount,
+      ref: `cash-in:${row.transactionId}`,
+      at: now,
+    });
+    update(ctx, row.seq, {
+      refundState: 'PROCESSING',
+      refundEndToEndId,
+      reason,
+      refundDescription: description,
+    });
     // Polled even if we crash before sending: the poll re-sends under the same idempotency id.
     ctx.scheduler.schedule('poll-refund', row.transactionId, now + REFUND_POLL_MS);
     remember(202, body);
@@ -291,9 +337,15 @@ export async function startRefund(
   if (!sent.ok && !sent.retryable) {
     ctx.storage.transactionSync(() => {
       releaseHold(ctx.db, `refund:${row.transactionId}`);
-      update(ctx, row.seq, { refundState: 'NONE', refundEndToEndId: null, reason: null, refundDescription: null });
+      update(ctx, row.seq, {
+        refundState: 'NONE',
+        refundEndToEndId: null,
+        reason: null,
+        refundDescription: null,
+      });
       ctx.scheduler.cancel('poll-refund', row.transactionId);
-      if (idempotencyKey !== undefined) ctx.db.delete(idempotencyKeys).where(eq(idempotencyKeys.key, idempotencyKey)).run();
+      if (idempotencyKey !== undefined)
+        ctx.db.delete(idempotencyKeys).where(eq(idempotencyKeys.key, idempotencyKey)).run();
     });
     return failure({ code: 'RULE_VIOLATION', detail: 'The settlement partner refused the devolution' });
   }
@@ -309,7 +361,11 @@ export async function pollRefund(ctx: LedgerContext, transactionId: string): Pro
   const now = Date.now();
   if (status.state === 'PENDING') return now + REFUND_POLL_MS;
   if (status.state === 'UNKNOWN') {
-    await port.sendDevolution({ endToEndId: row.refundEndToEndId, originalEndToEndId: row.endToEndId, amountCents: row.amount });
+    await port.sendDevolution({
+      endToEndId: row.refundEndToEndId,
+      originalEndToEndId: row.endToEndId,
+      amountCents: row.amount,
+    });
     return now + REFUND_POLL_MS;
   }
   const account = accountAt(ctx.db, row.partnerIspb, 'TRANSACTIONAL');
@@ -317,7 +373,12 @@ export async function pollRefund(ctx: LedgerContext, transactionId: string): Pro
   ctx.storage.transactionSync(() => {
     releaseHold(ctx.db, `refund:${row.transactionId}`);
     if (status.state === 'FAILED') {
-      update(ctx, row.seq, { refundState: 'NONE', refundEndToEndId: null, reason: null, refundDescription: null });
+      update(ctx, row.seq, {
+        refundState: 'NONE',
+        refundEndToEndId: null,
+        reason: null,
+        refundDescription: null,
+      });
       return;
     }
     postEntry(ctx.db, {
@@ -348,11 +409,17 @@ export function bankReturn(ctx: LedgerContext, id: string, reason: string): Oper
   const row = findCashIn(ctx.db, id);
   if (!row) return notFound();
   if (row.status !== 'PAID' || row.refundState === 'PROCESSING' || row.endToEndId === null) {
-    return failure({ code: 'RULE_VIOLATION', detail: `Only a settled PAID Cash-In can be returned; this one is ${row.status}` });
+    return failure({
+      code: 'RULE_VIOLATION',
+      detail: `Only a settled PAID Cash-In can be returned; this one is ${row.status}`,
+    });
   }
   const account = accountAt(ctx.db, row.partnerIspb, 'TRANSACTIONAL');
   if (!account || available(ctx.db, account.number) < row.amount) {
-    return failure({ code: 'RULE_VIOLATION', detail: 'The TRANSACTIONAL balance cannot cover this devolution' });
+    return failure({
+      code: 'RULE_VIOLATION',
+      detail: 'The TRANSACTIONAL balance cannot cover this devolution',
+    });
   }
   const now = Date.now();
   const refundEndToEndId = newEndToEndId('D', row.partnerIspb, now);
@@ -391,7 +458,10 @@ export function cancelCashIn(ctx: LedgerContext, id: string): OperationResult<Ca
   const row = findCashIn(ctx.db, id);
   if (!row) return notFound();
   if (row.status !== 'AWAITING_PAYMENT') {
-    return failure({ code: 'RULE_VIOLATION', detail: `Only AWAITING_PAYMENT can be cancelled; this Cash-In is ${row.status}` });
+    return failure({
+      code: 'RULE_VIOLATION',
+      detail: `Only AWAITING_PAYMENT can be cancelled; this Cash-In is ${row.status}`,
+    });
   }
   const now = Date.now();
   const cancelled = ctx.storage.transactionSync(() => {
@@ -407,11 +477,18 @@ export function cancelCashIn(ctx: LedgerContext, id: string): OperationResult<Ca
  * Ends the payment window. `now: true` (sandbox) closes it at this instant; the task path runs
  * after the late-settlement grace. `expiredAt` stays the end of the window either way.
  */
-export function expireCashIn(ctx: LedgerContext, id: string, immediately: boolean): OperationResult<CashInView> {
+export function expireCashIn(
+  ctx: LedgerContext,
+  id: string,
+  immediately: boolean,
+): OperationResult<CashInView> {
   const row = findCashIn(ctx.db, id);
   if (!row) return notFound();
   if (row.status !== 'AWAITING_PAYMENT') {
-    return failure({ code: 'RULE_VIOLATION', detail: `Only AWAITING_PAYMENT can expire; this Cash-In is ${row.status}` });
+    return failure({
+      code: 'RULE_VIOLATION',
+      detail: `Only AWAITING_PAYMENT can expire; this Cash-In is ${row.status}`,
+    });
   }
   const now = Date.now();
   if (!immediately && now < row.expiresAt + LATE_SETTLEMENT_GRACE_MS) {
@@ -419,9 +496,17 @@ export function expireCashIn(ctx: LedgerContext, id: string, immediately: boolea
     return failure({ code: 'RULE_VIOLATION', detail: 'Still inside the late-settlement grace' });
   }
   const expired = ctx.storage.transactionSync(() => {
-    const updated = update(ctx, row.seq, { status: 'EXPIRED', ...(immediately && { expiresAt: Math.min(row.expiresAt, now) }) });
+    const updated = update(ctx, row.seq, {
+      status: 'EXPIRED',
+      ...(immediately && { expiresAt: Math.min(row.expiresAt, now) }),
+    });
     emitCashIn(ctx, updated, 'CASHIN_EXPIRED', now);
-    observe(ctx, row.transactionId, { operation: 'CASH_IN', partnerIspb: row.partnerIspb, event: 'EXPIRED', at: now });
+    observe(ctx, row.transactionId, {
+      operation: 'CASH_IN',
+      partnerIspb: row.partnerIspb,
+      event: 'EXPIRED',
+      at: now,
+    });
     ctx.scheduler.cancel('expire-cash-in', row.transactionId);
     return updated;
   });

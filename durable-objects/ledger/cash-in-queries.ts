@@ -13,7 +13,10 @@ export interface ListInput {
   position?: Position;
 }
 
-export function listCashIns(db: LedgerDb, input: ListInput): PageResult<CashInView & { time: number; seq: number }> {
+export function listCashIns(
+  db: LedgerDb,
+  input: ListInput,
+): PageResult<CashInView & { time: number; seq: number }> {
   const plan = planPage(input.order, input.position);
   const inPeriod = and(gte(cashIns.requestedAt, input.from), lte(cashIns.requestedAt, input.to));
   const after =
@@ -49,7 +52,11 @@ export interface SettlementBucket extends Bucket {
 export function summarizeCashIns(db: LedgerDb, from: number, to: number) {
   const inPeriod = and(gte(cashIns.requestedAt, from), lte(cashIns.requestedAt, to));
   const byStatus = db
-    .select({ status: cashIns.status, count: sql<number>`count(*)`, amount: sql<number>`sum(${cashIns.amount})` })
+    .select({
+      status: cashIns.status,
+      count: sql<number>`count(*)`,
+      amount: sql<number>`sum(${cashIns.amount})`,
+    })
     .from(cashIns)
     .where(inPeriod)
     .groupBy(cashIns.status)

@@ -7,7 +7,13 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { LedgerDb } from './db';
 import { accounts, holds, ledgerEntries } from './schema';
 
-export type EntryType = 'PIX_IN' | 'PIX_OUT' | 'PIX_REFUND_IN' | 'PIX_REFUND_OUT' | 'TRANSFER_IN' | 'TRANSFER_OUT';
+export type EntryType =
+  | 'PIX_IN'
+  | 'PIX_OUT'
+  | 'PIX_REFUND_IN'
+  | 'PIX_REFUND_OUT'
+  | 'TRANSFER_IN'
+  | 'TRANSFER_OUT';
 
 const DIRECTION: Record<EntryType, 'CREDIT' | 'DEBIT'> = {
   PIX_IN: 'CREDIT',
@@ -45,7 +51,11 @@ export function account(db: LedgerDb, number: string): AccountRow | undefined {
   return db.select().from(accounts).where(eq(accounts.number, number)).get();
 }
 
-export function accountAt(db: LedgerDb, ispb: string, type: 'TRANSACTIONAL' | 'PROPRIETARY'): AccountRow | undefined {
+export function accountAt(
+  db: LedgerDb,
+  ispb: string,
+  type: 'TRANSACTIONAL' | 'PROPRIETARY',
+): AccountRow | undefined {
   return db
     .select()
     .from(accounts)
@@ -71,7 +81,8 @@ export function available(db: LedgerDb, accountNumber: string): number {
 export function postEntry(db: LedgerDb, input: EntryInput): { id: string; balanceAfter: number } {
   const acc = account(db, input.accountNumber);
   if (!acc) throw new Error(`unknown account ${input.accountNumber}`);
-  if (!Number.isSafeInteger(input.amount) || input.amount <= 0) throw new Error('entry amount must be positive');
+  if (!Number.isSafeInteger(input.amount) || input.amount <= 0)
+    throw new Error('entry amount must be positive');
   const direction = DIRECTION[input.type];
   const balanceAfter = direction === 'CREDIT' ? acc.balance + input.amount : acc.balance - input.amount;
   if (balanceAfter < 0) throw new Error(`entry would overdraw account ${input.accountNumber}`);
@@ -96,9 +107,18 @@ export function postEntry(db: LedgerDb, input: EntryInput): { id: string; balanc
   return { id, balanceAfter };
 }
 
-export function placeHold(db: LedgerDb, hold: { id: string; accountNumber: string; amount: number; ref: string; at: number }) {
+export function placeHold(
+  db: LedgerDb,
+  hold: { id: string; accountNumber: string; amount: number; ref: string; at: number },
+) {
   db.insert(holds)
-    .values({ id: hold.id, accountNumber: hold.accountNumber, amount: hold.amount, ref: hold.ref, createdAt: hold.at })
+    .values({
+      id: hold.id,
+      accountNumber: hold.accountNumber,
+      amount: hold.amount,
+      ref: hold.ref,
+      createdAt: hold.at,
+    })
     .run();
 }
 

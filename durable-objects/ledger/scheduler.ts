@@ -27,11 +27,20 @@ export class Scheduler {
   }
 
   cancel(kind: TaskKind, ref: string): void {
-    this.db.delete(tasks).where(eq(tasks.id, `${kind}:${ref}`)).run();
+    this.db
+      .delete(tasks)
+      .where(eq(tasks.id, `${kind}:${ref}`))
+      .run();
   }
 
   due(now: number, limit = 100): Task[] {
-    return this.db.select().from(tasks).where(lte(tasks.dueAt, now)).orderBy(asc(tasks.dueAt)).limit(limit).all();
+    return this.db
+      .select()
+      .from(tasks)
+      .where(lte(tasks.dueAt, now))
+      .orderBy(asc(tasks.dueAt))
+      .limit(limit)
+      .all();
   }
 
   done(task: Task): void {

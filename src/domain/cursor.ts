@@ -45,12 +45,17 @@ export async function encodeCursor(state: CursorState, clientId: string, secret:
 }
 
 /** The state, or undefined when the cursor is malformed, forged or altered. */
-export async function decodeCursor(cursor: string, clientId: string, secret: string): Promise<CursorState | undefined> {
+export async function decodeCursor(
+  cursor: string,
+  clientId: string,
+  secret: string,
+): Promise<CursorState | undefined> {
   if (cursor.length > 512) return undefined;
   const [payload, tag, extra] = cursor.split('.');
   if (!payload || !tag || extra !== undefined) return undefined;
   const expected = await mac(payload, clientId, secret);
-  if (expected.length !== tag.length || !crypto.subtle.timingSafeEqual(utf8(expected), utf8(tag))) return undefined;
+  if (expected.length !== tag.length || !crypto.subtle.timingSafeEqual(utf8(expected), utf8(tag)))
+    return undefined;
   const bytes = fromBase64Url(payload);
   if (!bytes) return undefined;
   try {

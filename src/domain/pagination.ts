@@ -45,7 +45,11 @@ export interface PageResult<T> {
  * rows beyond the limit mean a page further in the scan direction; the page we came from always
  * lies behind us.
  */
-export function shapePage<T>(rows: (T & Keyed)[], limit: number, position: Position | undefined): PageResult<T & Keyed> {
+export function shapePage<T>(
+  rows: (T & Keyed)[],
+  limit: number,
+  position: Position | undefined,
+): PageResult<T & Keyed> {
   const more = rows.length > limit;
   const page = rows.slice(0, limit);
   const forward = !position || position.direction === 'next';
@@ -57,6 +61,7 @@ export function shapePage<T>(rows: (T & Keyed)[], limit: number, position: Posit
   return {
     items: page,
     ...(hasNext && last && { next: { direction: 'next' as const, time: last.time, seq: last.seq } }),
-    ...(hasPrevious && first && { previous: { direction: 'prev' as const, time: first.time, seq: first.seq } }),
+    ...(hasPrevious &&
+      first && { previous: { direction: 'prev' as const, time: first.time, seq: first.seq } }),
   };
 }

@@ -37,7 +37,12 @@ export function parsePeriodQuery(request: ApiRequest): Period {
   return parsed.period;
 }
 
-export async function parseListQuery(request: ApiRequest, list: string, clientId: string, secret: string): Promise<ListQuery> {
+export async function parseListQuery(
+  request: ApiRequest,
+  list: string,
+  clientId: string,
+  secret: string,
+): Promise<ListQuery> {
   const errors: Record<string, string[]> = {};
   let period: Period | undefined;
   try {
@@ -54,12 +59,14 @@ export async function parseListQuery(request: ApiRequest, list: string, clientId
     } else limit = Number(limitText);
   }
   const orderText = single(request, 'order', errors);
-  if (orderText !== undefined && orderText !== 'asc' && orderText !== 'desc') errors.order = ['order must be asc or desc'];
+  if (orderText !== undefined && orderText !== 'asc' && orderText !== 'desc')
+    errors.order = ['order must be asc or desc'];
   const cursorText = single(request, 'cursor', errors);
   let cursor: CursorState | undefined;
   if (cursorText !== undefined) {
     cursor = await decodeCursor(cursorText, clientId, secret);
-    if (!cursor || cursor.list !== list) errors.cursor = ['cursor is not valid for this list; copy it verbatim'];
+    if (!cursor || cursor.list !== list)
+      errors.cursor = ['cursor is not valid for this list; copy it verbatim'];
     else if (period && (cursor.from !== period.from || cursor.to !== period.to)) {
       errors.cursor = ['cursor belongs to another from/to; keep them identical across a walk'];
     }
@@ -67,7 +74,10 @@ export async function parseListQuery(request: ApiRequest, list: string, clientId
   if (Object.keys(errors).length > 0 || !period) throw validationError(errors, 'Invalid query parameters');
   const order = (orderText as Order | undefined) ?? cursor?.order ?? 'asc';
   if (cursor && cursor.order !== order) {
-    throw new ProblemError('LIST_ORDER_MISMATCH', `The cursor was issued for order=${cursor.order}; start a new walk to change it`);
+    throw new ProblemError(
+      'LIST_ORDER_MISMATCH',
+      `The cursor was issued for order=${cursor.order}; start a new walk to change it`,
+    );
   }
   return { list, period, limit, order, ...(cursor && { position: cursor.position }) };
 }
@@ -81,7 +91,11 @@ export async function pageBody<T>(
   present: (item: T) => unknown,
 ) {
   const cut = (position: Position) =>
-    encodeCursor({ list: query.list, order: query.order, from: query.period.from, to: query.period.to, position }, clientId, secret);
+    encodeCursor(
+      { list: query.list, order: query.order, from: query.period.from, to: query.period.to, position },
+      clientId,
+      secret,
+    );
   return {
     items: page.items.map(present),
     ...(page.next && { nextCursor: await cut(page.next) }),

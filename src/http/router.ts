@@ -27,8 +27,8 @@ import {
   handleListCashIns,
   handleRefundCashIn,
 } from './routes/cash-in';
-import { handleSandboxCashInReturn, handleSandboxExpire, handleSandboxPay } from './routes/sandbox';
 import { handleChargeLocation, handleJwks } from './routes/pix-location';
+import { handleSandboxCashInReturn, handleSandboxExpire, handleSandboxPay } from './routes/sandbox';
 
 type Args = [RequestContext];
 

@@ -10,7 +10,9 @@ export interface ChargeRegistration {
   expiresAt: number;
 }
 
-export type PartnerOutcome<T> = { ok: true; value: T } | { ok: false; failureCode: string; retryable: boolean };
+export type PartnerOutcome<T> =
+  | { ok: true; value: T }
+  | { ok: false; failureCode: string; retryable: boolean };
 
 export interface DevolutionRequest {
   /** The devolution's own end-to-end id (D…), which is also its idempotency id. */

@@ -69,7 +69,8 @@ export class SandboxPartner implements SettlementPartnerPort {
       .get();
     if (!row) return { state: 'UNKNOWN' };
     if (Date.now() < row.settlesAt) return { state: 'PENDING' };
-    if (row.outcome === 'FAILED') return { state: 'FAILED', failureCode: row.failureCode ?? 'PROCESSING_ERROR' };
+    if (row.outcome === 'FAILED')
+      return { state: 'FAILED', failureCode: row.failureCode ?? 'PROCESSING_ERROR' };
     return { state: 'SETTLED', endToEndId: row.endToEndId ?? idempotencyId, settledAt: row.settlesAt };
   }
 }

@@ -7,6 +7,9 @@ export const RefundSchema = v.object({
     'reason must be FRAUD, DUPLICATED_PAYMENT, CUSTOMER_REQUEST or MERCHANT_ERROR',
   ),
   description: v.optional(
-    v.pipe(v.string('description must be a string'), v.maxLength(140, 'description must have at most 140 characters')),
+    v.pipe(
+      v.string('description must be a string'),
+      v.maxLength(140, 'description must have at most 140 characters'),
+    ),
   ),
 });

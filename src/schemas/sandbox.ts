@@ -11,7 +11,9 @@ export const SandboxPaySchema = v.object({
         v.object({
           ispb: v.optional(v.pipe(v.string(), v.regex(/^\d{8}$/, 'ispb must have 8 digits'))),
           branch: v.optional(v.pipe(v.string(), v.regex(/^\d{1,10}$/, 'branch must be digits'))),
-          account: v.optional(v.pipe(v.string(), v.regex(/^[0-9A-Za-z-]{1,32}$/, 'account must be letters, digits or hyphen'))),
+          account: v.optional(
+            v.pipe(v.string(), v.regex(/^[0-9A-Za-z-]{1,32}$/, 'account must be letters, digits or hyphen')),
+          ),
         }),
       ),
     }),
@@ -21,7 +23,10 @@ export const SandboxPaySchema = v.object({
 });
 
 export const SandboxCashInReturnSchema = v.object({
-  reason: v.picklist(['FRAUD', 'CUSTOMER_REQUEST', 'OTHER'], 'reason must be FRAUD, CUSTOMER_REQUEST or OTHER'),
+  reason: v.picklist(
+    ['FRAUD', 'CUSTOMER_REQUEST', 'OTHER'],
+    'reason must be FRAUD, CUSTOMER_REQUEST or OTHER',
+  ),
 });
 
 export const SandboxCashOutReturnSchema = v.object({

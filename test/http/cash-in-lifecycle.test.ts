@@ -1,7 +1,7 @@
 import { runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import { admin, Integrator } from '../support/harness';
 import { createCashIn, getCashIn, payCashIn, problemCode, waitFor } from '../support/cash-in';
+import { admin, Integrator } from '../support/harness';
 import { ledgerStub, sqlRows } from '../support/ledger';
 
 const E2E = /^E\d{8}\d{12}[A-Za-z0-9]{11}$/;
@@ -17,7 +17,9 @@ async function events(clientId: string, transactionId: string) {
 }
 
 async function balance(clientId: string, number: string) {
-  return (await sqlRows<{ balance: number }>(clientId, 'SELECT balance FROM accounts WHERE number = ?', number))[0]!.balance;
+  return (
+    await sqlRows<{ balance: number }>(clientId, 'SELECT balance FROM accounts WHERE number = ?', number)
+  )[0]!.balance;
 }
 
 describe('Cash-In payment (AWAITING_PAYMENT → PAID)', () => {
@@ -31,13 +33,22 @@ describe('Cash-In payment (AWAITING_PAYMENT → PAID)', () => {
     expect(before.payer).not.toHaveProperty('bankData');
 
     const paid = await payCashIn(api, created.internalCode, {
-      payer: { name: 'João Pagador', document: '98765432100', bankData: { ispb: '18236120', branch: '0001', account: '99887-6' } },
+      payer: {
+        name: 'João Pagador',
+        document: '98765432100',
+        bankData: { ispb: '18236120', branch: '0001', account: '99887-6' },
+      },
     });
     expect(paid.status).toBe('PAID');
     expect(paid.endToEndId).toMatch(E2E);
     expect(paid.endToEndId.slice(1, 9)).toBe('18236120');
     expect(paid.paidAt).toMatch(/-03:00$/);
-    expect(paid.payer.bankData).toEqual({ ispb: '18236120', bank: 'Nu Pagamentos S.A.', branch: '0001', account: '99887-6' });
+    expect(paid.payer.bankData).toEqual({
+      ispb: '18236120',
+      bank: 'Nu Pagamentos S.A.',
+      branch: '0001',
+      account: '99887-6',
+    });
     const transactional = api.client.accounts.find((a) => a.type === 'TRANSACTIONAL')!;
     expect(paid.settlement).toEqual({
       ispb: transactional.bank.ispb,
@@ -65,11 +76,20 @@ describe('Cash-In payment (AWAITING_PAYMENT → PAID)', () => {
 
     const b = await createCashIn(api);
     expect((await api.post(`/cash-in/${b.internalCode}/cancel`, {})).status).toBe(200);
-    expect(await problemCode(await api.post(`/sandbox/cash-in/${b.internalCode}/pay`, {}))).toBe('RULE_VIOLATION');
+    expect(await problemCode(await api.post(`/sandbox/cash-in/${b.internalCode}/pay`, {}))).toBe(
+      'RULE_VIOLATION',
+    );
 
     const c = await createCashIn(api);
-    await sqlRows(api.client.clientId, 'UPDATE cash_ins SET expires_at = ? WHERE internal_code = ?', Date.now() - 1000, c.internalCode);
-    expect(await problemCode(await api.post(`/sandbox/cash-in/${c.internalCode}/pay`, {}))).toBe('RULE_VIOLATION');
+    await sqlRows(
+      api.client.clientId,
+      'UPDATE cash_ins SET expires_at = ? WHERE internal_code = ?',
+      Date.now() - 1000,
+      c.internalCode,
+    );
+    expect(await problemCode(await api.post(`/sandbox/cash-in/${c.internalCode}/pay`, {}))).toBe(
+      'RULE_VIOLATION',
+    );
   });
 
   it('refunds a blocked payer automatically with PAYER_NOT_ALLOWED', async () => {
@@ -77,7 +97,10 @@ describe('Cash-In payment (AWAITING_PAYMENT → PAID)', () => {
     await admin(`/admin/clients/${api.client.clientId}`, 'PATCH', { blockedPayerDocuments: ['11122233344'] });
     const created = await createCashIn(api, { amount: 10 });
     await payCashIn(api, created.internalCode, { payer: { document: '11122233344' } });
-    const done = await waitFor(() => getCashIn(api, created.internalCode), (c) => c.status === 'REFUNDED');
+    const done = await waitFor(
+      () => getCashIn(api, created.internalCode),
+      (c) => c.status === 'REFUNDED',
+    );
     expect(done.status).toBe('REFUNDED');
     expect(done.reason).toBe('PAYER_NOT_ALLOWED');
     expect(done.endToEndId).toMatch(D2E);
@@ -92,11 +115,23 @@ describe('POST /cash-in/{id}/refund (spec §4.6)', () => {
     const api = await Integrator.create();
     const created = await createCashIn(api, { amount: 40 });
     const paid = await payCashIn(api, created.internalCode);
-    const res = await api.signedPost(`/cash-in/${created.transactionId}/refund`, { reason: 'CUSTOMER_REQUEST', description: 'pedido cancelado' });
+    const res = await api.signedPost(`/cash-in/${created.transactionId}/refund`, {
+      reason: 'CUSTOMER_REQUEST',
+      description: 'pedido cancelado',
+    });
     expect(res.status).toBe(202);
     const body = (await res.json()) as Record<string, any>;
     expect(Object.keys(body).sort()).toEqual(
-      ['transactionId', 'internalCode', 'externalReference', 'endToEndId', 'status', 'amount', 'requestedAt', 'message'].sort(),
+      [
+        'transactionId',
+        'internalCode',
+        'externalReference',
+        'endToEndId',
+        'status',
+        'amount',
+        'requestedAt',
+        'message',
+      ].sort(),
     );
     expect(body.status).toBe('PROCESSING');
     expect(body.endToEndId).toMatch(D2E);
@@ -109,7 +144,10 @@ describe('POST /cash-in/{id}/refund (spec §4.6)', () => {
     expect(problem.code).toBe('REFUND_NOT_ALLOWED');
     expect(problem.detail).toMatch(/in progress/);
 
-    const done = await waitFor(() => getCashIn(api, created.internalCode), (c) => c.status === 'REFUNDED');
+    const done = await waitFor(
+      () => getCashIn(api, created.internalCode),
+      (c) => c.status === 'REFUNDED',
+    );
     expect(done.status).toBe('REFUNDED');
     expect(done.reason).toBe('CUSTOMER_REQUEST');
     expect(done.endToEndId).toBe(body.endToEndId);
@@ -172,7 +210,11 @@ describe('POST /cash-in/{id}/refund (spec §4.6)', () => {
     await payCashIn(api, created.internalCode);
     const transactional = api.client.accounts.find((a) => a.type === 'TRANSACTIONAL')!;
     // Someone else's money movement took the balance below the refund (e.g. a Cash-Out).
-    await sqlRows(api.client.clientId, "INSERT INTO holds VALUES ('test-hold', ?, 2000, 'test', 0)", transactional.number);
+    await sqlRows(
+      api.client.clientId,
+      "INSERT INTO holds VALUES ('test-hold', ?, 2000, 'test', 0)",
+      transactional.number,
+    );
     const res = await api.signedPost(`/cash-in/${created.internalCode}/refund`, { reason: 'FRAUD' });
     expect(res.status).toBe(422);
     expect(await problemCode(res)).toBe('RULE_VIOLATION');
@@ -200,7 +242,9 @@ describe('POST /cash-in/{id}/refund (spec §4.6)', () => {
     const noToken = await api.signedPost(path, { reason: 'FRAUD' });
     expect(noToken.status).toBe(403);
     expect(await problemCode(noToken)).toBe('CRYPTO_TOKEN_NOT_CONFIGURED');
-    const rotated = (await (await admin(`/admin/clients/${api.client.clientId}/crypto-token`, 'POST')).json()) as { cryptoToken: string };
+    const rotated = (await (
+      await admin(`/admin/clients/${api.client.clientId}/crypto-token`, 'POST')
+    ).json()) as { cryptoToken: string };
     api.client.cryptoToken = rotated.cryptoToken;
     expect((await api.signedPost(path, { reason: 'FRAUD' })).status).toBe(202);
   });
@@ -210,9 +254,17 @@ describe('POST /cash-in/{id}/refund (spec §4.6)', () => {
     const created = await createCashIn(api);
     await payCashIn(api, created.internalCode);
     const key = crypto.randomUUID();
-    const first = await api.signedPost(`/cash-in/${created.internalCode}/refund`, { reason: 'FRAUD' }, { 'x-idempotency-key': key });
+    const first = await api.signedPost(
+      `/cash-in/${created.internalCode}/refund`,
+      { reason: 'FRAUD' },
+      { 'x-idempotency-key': key },
+    );
     expect(first.status).toBe(202);
-    const replay = await api.signedPost(`/cash-in/${created.internalCode}/refund`, { reason: 'FRAUD' }, { 'x-idempotency-key': key });
+    const replay = await api.signedPost(
+      `/cash-in/${created.internalCode}/refund`,
+      { reason: 'FRAUD' },
+      { 'x-idempotency-key': key },
+    );
     expect(replay.status).toBe(202);
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     expect(await replay.json()).toEqual(await first.json());
@@ -268,7 +320,9 @@ describe('cancellation and expiry (decisions §5)', () => {
     const list = (await (await api.get(`/cash-in?from=2020-01-01&to=2100-01-01`)).json()) as { items: any[] };
     const evts = await events(api.client.clientId, created.transactionId);
     expect(got.expiredAt).toBe(expired.expiredAt);
-    expect(list.items.find((i) => i.transactionId === created.transactionId).expiredAt).toBe(expired.expiredAt);
+    expect(list.items.find((i) => i.transactionId === created.transactionId).expiredAt).toBe(
+      expired.expiredAt,
+    );
     expect(evts.at(-1)!.type).toBe('CASHIN_EXPIRED');
     expect(evts.at(-1)!.data.expiredAt).toBe(expired.expiredAt);
     expect(day).toBeTruthy();
@@ -280,11 +334,19 @@ describe('cancellation and expiry (decisions §5)', () => {
     const windowEnd = Date.now() - 6 * 60_000;
     // Move the clock of this charge back 6 minutes: the window ended, and so did the grace.
     await runInDurableObject(ledgerStub(api.client.clientId), async (_instance, state) => {
-      state.storage.sql.exec('UPDATE cash_ins SET expires_at = ? WHERE internal_code = ?', windowEnd, created.internalCode);
+      state.storage.sql.exec(
+        'UPDATE cash_ins SET expires_at = ? WHERE internal_code = ?',
+        windowEnd,
+        created.internalCode,
+      );
       state.storage.sql.exec("UPDATE tasks SET due_at = ? WHERE kind = 'expire-cash-in'", Date.now() + 100);
       await state.storage.setAlarm(Date.now() + 100);
     });
-    const done = await waitFor(() => getCashIn(api, created.internalCode), (c) => c.status === 'EXPIRED', 5_000);
+    const done = await waitFor(
+      () => getCashIn(api, created.internalCode),
+      (c) => c.status === 'EXPIRED',
+      5_000,
+    );
     expect(done.status).toBe('EXPIRED');
     expect(Date.parse(done.expiredAt)).toBe(windowEnd);
   });
@@ -293,7 +355,12 @@ describe('cancellation and expiry (decisions §5)', () => {
     const api = await Integrator.create();
     const created = await createCashIn(api);
     const windowEnd = Date.now() - 60_000;
-    await sqlRows(api.client.clientId, 'UPDATE cash_ins SET expires_at = ? WHERE internal_code = ?', windowEnd, created.internalCode);
+    await sqlRows(
+      api.client.clientId,
+      'UPDATE cash_ins SET expires_at = ? WHERE internal_code = ?',
+      windowEnd,
+      created.internalCode,
+    );
     expect((await api.post(`/sandbox/cash-in/${created.internalCode}/pay`, {})).status).toBe(422);
     const late = await runInDurableObject(ledgerStub(api.client.clientId), (instance: any) =>
       instance.settleCashIn({ id: created.internalCode, source: 'network', initiatedAt: windowEnd - 1000 }),

@@ -20,7 +20,11 @@ export async function getCashIn(api: Integrator, id: string) {
   return (await res.json()) as Record<string, any>;
 }
 
-export async function waitFor<T>(probe: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 8_000): Promise<T> {
+export async function waitFor<T>(
+  probe: () => Promise<T>,
+  done: (value: T) => boolean,
+  timeoutMs = 8_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

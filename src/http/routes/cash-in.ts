@@ -78,13 +78,18 @@ export async function handleListCashIns(request: ApiRequest, { env }: RequestCon
     order: query.order,
     ...(query.position && { position: query.position }),
   });
-  return json(await pageBody(page, query, principal.clientId, env.JWT_SECRET, ({ time: _t, seq: _s, ...item }) => item));
+  return json(
+    await pageBody(page, query, principal.clientId, env.JWT_SECRET, ({ time: _t, seq: _s, ...item }) => item),
+  );
 }
 
 export async function handleCashInSummary(request: ApiRequest, { env }: RequestContext): Promise<Response> {
   const principal = await authenticate(request, env);
   const period = parsePeriodQuery(request);
-  const { byStatus, settlement } = await ledgerOf(env, principal.clientId).summarizeCashIns(period.from, period.to);
+  const { byStatus, settlement } = await ledgerOf(env, principal.clientId).summarizeCashIns(
+    period.from,
+    period.to,
+  );
   return json(summaryBody(period, byStatus, settlement, cashInBucket));
 }
 

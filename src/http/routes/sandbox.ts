@@ -5,7 +5,7 @@
  */
 import { SandboxCashInReturnSchema, SandboxPaySchema } from '../../schemas/sandbox';
 import { authenticate } from '../auth';
-import { readOptionalJsonObject, readJsonObject } from '../body';
+import { readJsonObject, readOptionalJsonObject } from '../body';
 import { type ApiRequest, ledgerOf, type RequestContext } from '../context';
 import { ProblemError } from '../errors';
 import { operationResponse } from '../respond';
@@ -33,11 +33,16 @@ export async function handleSandboxPay(request: ApiRequest, { env }: RequestCont
   );
 }
 
-export async function handleSandboxCashInReturn(request: ApiRequest, { env }: RequestContext): Promise<Response> {
+export async function handleSandboxCashInReturn(
+  request: ApiRequest,
+  { env }: RequestContext,
+): Promise<Response> {
   requireStaging(request, env);
   const principal = await authenticate(request, env);
   const body = parseWith(SandboxCashInReturnSchema, await readJsonObject(request));
-  return operationResponse(await ledgerOf(env, principal.clientId).returnCashIn(cashInId(request), body.reason));
+  return operationResponse(
+    await ledgerOf(env, principal.clientId).returnCashIn(cashInId(request), body.reason),
+  );
 }
 
 export async function handleSandboxExpire(request: ApiRequest, { env }: RequestContext): Promise<Response> {

@@ -1,0 +1,130 @@
+import { evictDurableObject, runInDurableObject } from 'cloudflare:test';
+import { env } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+import { createCashIn, getCashIn, payCashIn, waitFor } from '../support/cash-in';
+import { Integrator } from '../support/harness';
+import { ledgerStub, sqlRows } from '../support/ledger';
+
+describe('GET /cash-in/{id} precedence (spec §4.5)', () => {
+  it('internalCode, then transactionId, then payment endToEndId, then externalReference', async () => {
+    const api = await Integrator.create();
+    const a = await createCashIn(api);
+    const paidA = await payCashIn(api, a.internalCode);
+    const byCode = await createCashIn(api, { externalReference: a.internalCode });
+    const byTx = await createCashIn(api, { externalReference: a.transactionId });
+    const byE2e = await createCashIn(api, { externalReference: paidA.endToEndId });
+    expect((await getCashIn(api, a.internalCode)).transactionId).toBe(a.transactionId);
+    expect((await getCashIn(api, a.transactionId)).transactionId).toBe(a.transactionId);
+    expect((await getCashIn(api, paidA.endToEndId)).transactionId).toBe(a.transactionId);
+    // Each reference still finds its own Cash-In when nothing ranks above it.
+    for (const c of [byCode, byTx, byE2e])
+      expect((await getCashIn(api, c.internalCode)).externalReference).toBe(c.externalReference);
+  });
+
+  it("another client's Cash-In answers exactly like a nonexistent one", async () => {
+    const owner = await Integrator.create();
+    const stranger = await Integrator.create();
+    const created = await createCashIn(owner);
+    for (const id of [created.internalCode, created.transactionId, created.externalReference]) {
+      const foreign = await stranger.get(`/cash-in/${encodeURIComponent(id)}`);
+      const missing = await stranger.get('/cash-in/NOSUCH1');
+      expect(foreign.status).toBe(404);
+      expect(await foreign.json()).toEqual(await missing.json());
+      const refund = await stranger.signedPost(`/cash-in/${encodeURIComponent(id)}/refund`, {
+        reason: 'FRAUD',
+      });
+      expect(refund.status).toBe(404);
+      expect(((await refund.json()) as { code: string }).code).toBe('CASHIN_NOT_FOUND');
+      expect((await stranger.post(`/cash-in/${encodeURIComponent(id)}/cancel`, {})).status).toBe(404);
+      expect((await stranger.post(`/sandbox/cash-in/${encodeURIComponent(id)}/pay`, {})).status).toBe(404);
+    }
+  });
+});
+
+describe('crashes between a state change and what follows it', () => {
+  it('an eviction right after payment loses no event or entry and duplicates none', async () => {
+    const api = await Integrator.create();
+    const created = await createCashIn(api, { amount: 12 });
+    await payCashIn(api, created.internalCode);
+    await evictDurableObject(ledgerStub(api.client.clientId));
+    expect((await getCashIn(api, created.internalCode)).status).toBe('PAID');
+    const events = await sqlRows(
+      api.client.clientId,
+      "SELECT event_type FROM outbox WHERE channel='webhook' ORDER BY seq",
+    );
+    expect(events.map((e) => e.event_type)).toEqual(['CASHIN_REQUESTED', 'CASHIN_PAID']);
+    const entries = await sqlRows(api.client.clientId, 'SELECT type, amount FROM ledger_entries');
+    expect(entries).toEqual([{ type: 'PIX_IN', amount: 1200 }]);
+  });
+
+  it('a refund whose object dies before the devolution was sent is re-sent once and settles once', async () => {
+    const api = await Integrator.create();
+    const created = await createCashIn(api, { amount: 8 });
+    const paid = await payCashIn(api, created.internalCode);
+    const transactional = api.client.accounts.find((a) => a.type === 'TRANSACTIONAL')!;
+    const refundE2e = `D${transactional.bank.ispb}202611211200CRASHTEST01`;
+    // The first transaction of a refund committed (hold, PROCESSING, poll task), then the object died
+    // before calling the partner.
+    await runInDurableObject(ledgerStub(api.client.clientId), (_i, state) => {
+      const sql = state.storage.sql;
+      sql.exec(
+        "INSERT INTO holds VALUES (?, ?, 800, 'crash', 0)",
+        `refund:${created.transactionId}`,
+        transactional.number,
+      );
+      sql.exec(
+        "UPDATE cash_ins SET refund_state = 'PROCESSING', refund_end_to_end_id = ?, reason = 'FRAUD' WHERE internal_code = ?",
+        refundE2e,
+        created.internalCode,
+      );
+      sql.exec(
+        "INSERT INTO tasks (id, kind, ref, due_at, attempts) VALUES (?, 'poll-refund', ?, ?, 0)",
+        `poll-refund:${created.transactionId}`,
+        created.transactionId,
+        Date.now(),
+      );
+    });
+    await evictDurableObject(ledgerStub(api.client.clientId));
+    await runInDurableObject(ledgerStub(api.client.clientId), (_i, state) =>
+      state.storage.setAlarm(Date.now() + 50),
+    );
+    const done = await waitFor(
+      () => getCashIn(api, created.internalCode),
+      (c) => c.status === 'REFUNDED',
+      8_000,
+    );
+    expect(done.status).toBe('REFUNDED');
+    expect(done.endToEndId).toBe(refundE2e);
+    expect(done.originalEndToEndId).toBe(paid.endToEndId);
+    const sent = await env.DB.prepare('SELECT requests FROM sandbox_transfers WHERE idempotency_id = ?')
+      .bind(refundE2e)
+      .all();
+    expect(sent.results).toEqual([{ requests: 1 }]);
+    const entries = await sqlRows(api.client.clientId, 'SELECT type FROM ledger_entries ORDER BY seq');
+    expect(entries.map((e) => e.type)).toEqual(['PIX_IN', 'PIX_REFUND_OUT']);
+    const events = await sqlRows(
+      api.client.clientId,
+      "SELECT event_type FROM outbox WHERE channel='webhook' ORDER BY seq",
+    );
+    expect(events.map((e) => e.event_type)).toEqual(['CASHIN_REQUESTED', 'CASHIN_PAID', 'CASHIN_REFUNDED']);
+    expect(await sqlRows(api.client.clientId, 'SELECT * FROM holds')).toEqual([]);
+  });
+
+  it('a refund evicted while in flight settles exactly once after restart', async () => {
+    const api = await Integrator.create();
+    const created = await createCashIn(api, { amount: 5 });
+    await payCashIn(api, created.internalCode);
+    expect(
+      (await api.signedPost(`/cash-in/${created.internalCode}/refund`, { reason: 'FRAUD' })).status,
+    ).toBe(202);
+    await evictDurableObject(ledgerStub(api.client.clientId));
+    const done = await waitFor(
+      () => getCashIn(api, created.internalCode),
+      (c) => c.status === 'REFUNDED',
+      8_000,
+    );
+    expect(done.status).toBe('REFUNDED');
+    const entries = await sqlRows(api.client.clientId, 'SELECT type FROM ledger_entries ORDER BY seq');
+    expect(entries.map((e) => e.type)).toEqual(['PIX_IN', 'PIX_REFUND_OUT']);
+  });
+});
