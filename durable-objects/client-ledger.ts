@@ -140,6 +140,9 @@ export class ClientLedger extends DurableObject<Env> {
       requestedAtMs: row.requestedAt,
       expiresAtMs: row.expiresAt,
       accountNumber: account?.number ?? row.partnerIspb,
+      merchantName: this.profile?.name ?? '',
+      flow: row.flow,
+      redirectUrl: row.redirectUrl,
     };
   }
 

@@ -27,6 +27,11 @@ import {
   handleListCashIns,
   handleRefundCashIn,
 } from './routes/cash-in';
+import {
+  handleOpenFinanceAuthorize,
+  handleOpenFinanceDecline,
+  handleOpenFinancePage,
+} from './routes/open-finance';
 import { handleChargeLocation, handleJwks } from './routes/pix-location';
 import { handleSandboxCashInReturn, handleSandboxExpire, handleSandboxPay } from './routes/sandbox';
 
@@ -70,6 +75,9 @@ router
   .post('/sandbox/cash-in/:id/expire', handleSandboxExpire)
   .get('/pix/qr/:locator', handleChargeLocation)
   .get('/.well-known/jwks.json', handleJwks)
+  .get('/open-finance/:locator', handleOpenFinancePage)
+  .post('/open-finance/:locator/authorize', handleOpenFinanceAuthorize)
+  .post('/open-finance/:locator/decline', handleOpenFinanceDecline)
   .post('/admin/clients', handleCreateClient)
   .get('/admin/clients/:clientId', handleGetClient)
   .patch('/admin/clients/:clientId', handlePatchClient)

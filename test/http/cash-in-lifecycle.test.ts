@@ -362,9 +362,10 @@ describe('cancellation and expiry (decisions §5)', () => {
       created.internalCode,
     );
     expect((await api.post(`/sandbox/cash-in/${created.internalCode}/pay`, {})).status).toBe(422);
-    const late = await runInDurableObject(ledgerStub(api.client.clientId), (instance: any) =>
-      instance.settleCashIn({ id: created.internalCode, source: 'network', initiatedAt: windowEnd - 1000 }),
-    );
+    const stub: any = ledgerStub(api.client.clientId);
+    const settle = (instance: any) =>
+      instance.settleCashIn({ id: created.internalCode, source: 'network', initiatedAt: windowEnd - 1000 });
+    const late: any = await (runInDurableObject as any)(stub, settle);
     expect(late.ok).toBe(true);
     expect((await getCashIn(api, created.internalCode)).status).toBe('PAID');
   });

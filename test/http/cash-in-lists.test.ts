@@ -144,11 +144,11 @@ describe('GET /cash-in/summary (spec §4.8)', () => {
     expect(body.settlement).toEqual([
       { ispb: transactional.bank.ispb, bank: transactional.bank.name, count: 2, amount: 120.5 },
     ]);
-    const [{ balance }] = await sqlRows<{ balance: number }>(
+    const [{ balance }] = (await sqlRows<{ balance: number }>(
       api.client.clientId,
       'SELECT balance FROM accounts WHERE number = ?',
       transactional.number,
-    );
+    )) as [{ balance: number }];
     expect(balance / 100).toBe(body.settlement[0].amount);
   });
 
