@@ -32,6 +32,7 @@ export default defineConfig(async () => {
     test: {
       include: ['test/**/*.test.ts'],
       setupFiles: ['./test/setup/apply-migrations.ts'],
+      globalSetup: ['./test/setup/webhook-receiver.ts'],
       testTimeout: 30_000,
       // The gateway's structured request logs would drown test output; tests that assert on logs
       // capture console themselves.

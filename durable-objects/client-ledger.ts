@@ -10,8 +10,10 @@ import { drizzle } from 'drizzle-orm/durable-sqlite';
 import { migrate } from 'drizzle-orm/durable-sqlite/migrator';
 import { findClient } from '../src/db/clients';
 import { type CashInCreated, type CashInView, cashInView } from '../src/domain/cash-in';
+import { type CashOutView, cashOutView } from '../src/domain/cash-out';
 import { failure, type OperationResult } from '../src/domain/result';
 import { log } from '../src/http/log';
+import type { AttemptOutcome, ClaimedWebhook } from '../src/webhooks/types';
 import {
   assignEndToEndId,
   bankReturn,
@@ -27,6 +29,17 @@ import {
 } from './ledger/cash-in-ops';
 import { type ListInput, listCashIns, summarizeCashIns } from './ledger/cash-in-queries';
 import { findCashIn } from './ledger/cash-in-store';
+import {
+  acceptCashOut,
+  approveCashOut,
+  type CashOutAccepted,
+  type CreateCashOutInput,
+  rejectCashOut,
+  returnCashOut,
+  stepCashOut,
+} from './ledger/cash-out-ops';
+import { listCashOuts, summarizeCashOuts } from './ledger/cash-out-queries';
+import { findCashOut } from './ledger/cash-out-store';
 import type { LedgerContext, Profile } from './ledger/context';
 import type { LedgerDb } from './ledger/db';
 import { IdempotencyKeys } from './ledger/idempotency';
@@ -34,6 +47,17 @@ import { accountAt } from './ledger/ledger';
 import migrations from './ledger/migrations/migrations';
 import { Scheduler, type Task } from './ledger/scheduler';
 import * as schema from './ledger/schema';
+import { type Balances, readBalances, readStatement, type StatementInput } from './ledger/statement-queries';
+import { type Deposit, deposit, type RebalanceInput, rebalance } from './ledger/transfer-ops';
+import {
+  claimWebhook,
+  type DeliveryListInput,
+  type DeliveryView,
+  dispatchWebhooks,
+  listDeliveries,
+  recordAttempt,
+  retryDelivery,
+} from './ledger/webhook-deliveries';
 
 export interface OnboardCommand extends Profile {
   accounts: { number: string; ispb: string; branch: string; type: 'TRANSACTIONAL' | 'PROPRIETARY' }[];
@@ -190,6 +214,86 @@ export class ClientLedger extends DurableObject<Env> {
     return this.withAlarm(() => expireCashIn(ctx, id, true));
   }
 
+  // ── Cash-Out ───────────────────────────────────────────────────────────────
+
+  async createCashOut(command: CreateCashOutInput & Idempotent): Promise<OperationResult<CashOutAccepted>> {
+    const ctx = this.context();
+    return this.withAlarm(() =>
+      this.idempotency.run(command.idempotencyKey, command.requestHash, Date.now(), async (remember) =>
+        acceptCashOut(ctx, command, remember),
+      ),
+    );
+  }
+
+  async getCashOut(id: string): Promise<CashOutView | null> {
+    const row = findCashOut(this.db, id);
+    return row ? cashOutView(row) : null;
+  }
+
+  async listCashOuts(input: ListInput) {
+    return listCashOuts(this.db, input);
+  }
+
+  async summarizeCashOuts(from: number, to: number) {
+    return summarizeCashOuts(this.db, from, to);
+  }
+
+  async approveCashOut(id: string): Promise<OperationResult<CashOutView>> {
+    const ctx = this.context();
+    return this.withAlarm(() => approveCashOut(ctx, id));
+  }
+
+  async rejectCashOut(id: string): Promise<OperationResult<CashOutView>> {
+    const ctx = this.context();
+    return this.withAlarm(() => rejectCashOut(ctx, id));
+  }
+
+  async returnCashOut(id: string, reason: string): Promise<OperationResult<CashOutView>> {
+    const ctx = this.context();
+    return this.withAlarm(() => returnCashOut(ctx, id, reason));
+  }
+
+  // ── Accounts: statement, balance, rebalance, sandbox deposit ───────────────
+
+  async statement(input: StatementInput) {
+    return readStatement(this.context(), input);
+  }
+
+  async balances(at: number | undefined): Promise<OperationResult<Balances>> {
+    return readBalances(this.context(), at);
+  }
+
+  async rebalance(command: RebalanceInput & Idempotent) {
+    const ctx = this.context();
+    return this.idempotency.run(command.idempotencyKey, command.requestHash, Date.now(), async (remember) =>
+      rebalance(ctx, command, remember),
+    );
+  }
+
+  async deposit(number: string, amountCents: number): Promise<OperationResult<Deposit>> {
+    return deposit(this.context(), number, amountCents);
+  }
+
+  // ── Webhook delivery (ledger/webhook-deliveries.ts; the POST is the queue consumer's) ─
+
+  async claimWebhook(eventId: string, dispatch: number): Promise<ClaimedWebhook | null> {
+    return claimWebhook(this.context(), eventId, dispatch, Date.now());
+  }
+
+  async recordWebhookAttempt(eventId: string, dispatch: number, outcome: AttemptOutcome): Promise<void> {
+    const ctx = this.context();
+    return this.withAlarm(() => recordAttempt(ctx, eventId, dispatch, outcome, Date.now()));
+  }
+
+  async listWebhookDeliveries(input: DeliveryListInput) {
+    return listDeliveries(this.db, input);
+  }
+
+  async retryWebhookDelivery(eventId: string): Promise<OperationResult<DeliveryView>> {
+    const ctx = this.context();
+    return this.withAlarm(() => retryDelivery(ctx, eventId, Date.now()));
+  }
+
   // ── Time-driven work ───────────────────────────────────────────────────────
 
   override async alarm(): Promise<void> {
@@ -203,7 +307,18 @@ export class ClientLedger extends DurableObject<Env> {
     await this.runDueTasks();
   }
 
+  /** The alarm and a cron sweep may overlap; tasks must never run twice at once. */
+  private runningTasks: Promise<void> | undefined;
+
   private async runDueTasks(): Promise<void> {
+    if (this.runningTasks) return this.runningTasks;
+    this.runningTasks = this.runTasksOnce().finally(() => {
+      this.runningTasks = undefined;
+    });
+    return this.runningTasks;
+  }
+
+  private async runTasksOnce(): Promise<void> {
     const now = Date.now();
     try {
       for (const task of this.scheduler.due(now)) {
@@ -237,6 +352,16 @@ export class ClientLedger extends DurableObject<Env> {
         else this.scheduler.schedule('poll-refund', task.ref, again);
         return;
       }
+      case 'cash-out-step': {
+        const again = await stepCashOut(ctx, task.ref, () => findClient(this.env, ctx.profile.clientId));
+        if (again === undefined) this.scheduler.done(task);
+        else this.scheduler.schedule('cash-out-step', task.ref, again);
+        return;
+      }
+      case 'dispatch-webhooks':
+        // Reschedules (or cancels) itself inside its own transaction.
+        await dispatchWebhooks(ctx);
+        return;
       case 'flush-outbox':
         await this.flushOutbox();
         this.scheduler.done(task);

@@ -6,6 +6,7 @@ import type { RequestContext } from './http/context';
 import { log } from './http/log';
 import { router } from './http/router';
 import { sweepAllClients } from './sweep';
+import { consumeWebhooks, WEBHOOK_QUEUES } from './webhooks/consumer';
 
 export { ClientLedger } from '../durable-objects/client-ledger';
 
@@ -35,7 +36,8 @@ export default {
     ctx.waitUntil(sweepAllClients(env));
   },
 
-  async queue(batch, _env): Promise<void> {
+  async queue(batch, env): Promise<void> {
+    if (WEBHOOK_QUEUES.has(batch.queue)) return consumeWebhooks(batch, env);
     // Health observations are consumed by the PIX health engine; until it is wired in they are
     // acknowledged so the queue does not fill its dead-letter queue.
     batch.ackAll();

@@ -1,6 +1,7 @@
 /**
  * Events and health observations leave through the outbox, written in the caller's transaction so
- * a state change and its event can never be separated; a flush task hands them to the queues.
+ * a state change and its event can never be separated; a flush task hands observations to their
+ * queue, the dispatch task hands webhook events to delivery.
  */
 import type { LedgerContext } from './context';
 import { outbox } from './schema';
@@ -39,7 +40,8 @@ export function emitWebhook(ctx: LedgerContext, event: WebhookEvent): void {
       occurredAt: event.at,
     })
     .run();
-  ctx.scheduler.schedule('flush-outbox', 'all', event.at);
+  // The delivery pipeline (webhook-deliveries.ts) adopts it and sends it when its turn comes.
+  ctx.scheduler.schedule('dispatch-webhooks', 'all', event.at);
 }
 
 export function observe(ctx: LedgerContext, aggregateId: string, input: ObservationInput): void {

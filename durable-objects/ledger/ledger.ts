@@ -3,7 +3,7 @@
  * holds for money in flight, and balances derived from both. Every function here runs inside the
  * caller's storage transaction.
  */
-import { and, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import type { LedgerDb } from './db';
 import { accounts, holds, ledgerEntries } from './schema';
 
@@ -77,7 +77,23 @@ export function available(db: LedgerDb, accountNumber: string): number {
   return (account(db, accountNumber)?.balance ?? 0) - heldAmount(db, accountNumber);
 }
 
-/** Appends one entry and moves the account balance with it; never lets a balance go negative. */
+/** Time of the account's latest entry (its statement order is (created_at, seq)). */
+function lastEntryAt(db: LedgerDb, accountNumber: string): number | undefined {
+  return db
+    .select({ at: ledgerEntries.createdAt })
+    .from(ledgerEntries)
+    .where(eq(ledgerEntries.accountNumber, accountNumber))
+    .orderBy(desc(ledgerEntries.createdAt), desc(ledgerEntries.seq))
+    .limit(1)
+    .get()?.at;
+}
+
+/**
+ * Appends one entry and moves the account balance with it; never lets a balance go negative.
+ * An entry never predates the account's previous one (an operation that read the clock before
+ * awaiting a partner may post after a later one): the statement order (date, seq) is then the
+ * posting order, so every balanceAfter follows from the one before it.
+ */
 export function postEntry(db: LedgerDb, input: EntryInput): { id: string; balanceAfter: number } {
   const acc = account(db, input.accountNumber);
   if (!acc) throw new Error(`unknown account ${input.accountNumber}`);
@@ -100,7 +116,7 @@ export function postEntry(db: LedgerDb, input: EntryInput): { id: string; balanc
       endToEndId: input.endToEndId ?? null,
       originalEndToEndId: input.originalEndToEndId ?? null,
       ref: input.ref,
-      createdAt: input.at,
+      createdAt: Math.max(input.at, lastEntryAt(db, input.accountNumber) ?? input.at),
     })
     .run();
   db.update(accounts).set({ balance: balanceAfter }).where(eq(accounts.number, input.accountNumber)).run();

@@ -7,7 +7,13 @@ import { asc, eq, lte } from 'drizzle-orm';
 import type { LedgerDb } from './db';
 import { tasks } from './schema';
 
-export type TaskKind = 'expire-cash-in' | 'poll-refund' | 'assign-e2e' | 'flush-outbox' | 'cash-out-step';
+export type TaskKind =
+  | 'expire-cash-in'
+  | 'poll-refund'
+  | 'assign-e2e'
+  | 'flush-outbox'
+  | 'cash-out-step'
+  | 'dispatch-webhooks';
 export type Task = typeof tasks.$inferSelect;
 
 export class Scheduler {

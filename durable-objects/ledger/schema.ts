@@ -3,6 +3,7 @@
  * happens in one `transactionSync`, so state, ledger entries and outbox events move together.
  * See docs/storage-schema.md.
  */
+import { sql } from 'drizzle-orm';
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 
 /** Small facts about the object itself (its client id, onboarding data). */
@@ -92,6 +93,63 @@ export interface BankData {
   account: string;
 }
 
+export const cashOuts = sqliteTable(
+  'cash_outs',
+  {
+    seq: integer('seq').primaryKey({ autoIncrement: true }),
+    transactionId: text('transaction_id').notNull().unique(),
+    internalCode: text('internal_code').notNull().unique(),
+    externalReference: text('external_reference').notNull(),
+    status: text('status', {
+      enum: ['PROCESSING', 'PENDING', 'COMPLETED', 'CANCELLED', 'REFUNDED'],
+    }).notNull(),
+    /** Where execution stands after the 202 (see cash-out-ops.ts). */
+    stage: text('stage', {
+      enum: ['RECEIVED', 'AWAITING_APPROVAL', 'APPROVED', 'SENDING', 'SENT', 'DONE'],
+    }).notNull(),
+    amount: integer('amount').notNull(),
+    description: text('description'),
+    webhookUrl: text('webhook_url'),
+    payeeName: text('payee_name').notNull(),
+    payeeDocument: text('payee_document').notNull(),
+    /** JSON destination exactly as requested: {type, pixKeyType, pixKey} or {type, bankAccount}. */
+    destination: text('destination', { mode: 'json' }).$type<CashOutDestination>().notNull(),
+    /** Key of the destination used by the per-payee limit and duplicate detection. */
+    destinationKey: text('destination_key').notNull(),
+    payeeBank: text('payee_bank', { mode: 'json' }).$type<BankData>(),
+    /** The settlement partner assigned by routing, once funds were reserved there. */
+    partnerIspb: text('partner_ispb'),
+    settlement: text('settlement', { mode: 'json' }).$type<BankData>(),
+    endToEndId: text('end_to_end_id'),
+    refundEndToEndId: text('refund_end_to_end_id'),
+    failureCode: text('failure_code'),
+    reason: text('reason'),
+    requestedAt: integer('requested_at').notNull(),
+    completedAt: integer('completed_at'),
+    cancelledAt: integer('cancelled_at'),
+    refundedAt: integer('refunded_at'),
+  },
+  (t) => [
+    uniqueIndex('cash_outs_external_reference_idx').on(t.externalReference),
+    index('cash_outs_requested_idx').on(t.requestedAt, t.seq),
+    index('cash_outs_e2e_idx').on(t.endToEndId),
+    index('cash_outs_refund_e2e_idx').on(t.refundEndToEndId),
+    index('cash_outs_destination_idx').on(t.destinationKey, t.requestedAt),
+  ],
+);
+
+export type CashOutDestination =
+  | { type: 'PIX'; pixKeyType: 'CPF' | 'CNPJ' | 'EMAIL' | 'PHONE' | 'EVP'; pixKey: string }
+  | {
+      type: 'BANK_ACCOUNT';
+      bankAccount: {
+        ispb: string;
+        branch: string;
+        account: string;
+        accountType: 'CACC' | 'SVGS' | 'PAYMENT';
+      };
+    };
+
 /**
  * Money set aside for an operation in flight (a refund being sent, a Cash-Out being executed):
  * available = balance − active holds. A hold is consumed by the debit entry or released, in the
@@ -154,4 +212,41 @@ export const outbox = sqliteTable(
     publishedAt: integer('published_at'),
   },
   (t) => [index('outbox_unpublished_idx').on(t.channel, t.publishedAt, t.seq)],
+);
+
+/**
+ * Delivery state of each `webhook` outbox event (the payload stays in the outbox). `dueAt` is when
+ * the dispatcher must look at it again: the next attempt (PENDING, FAILED) or the end of the lease
+ * of a dispatch that has not reported (IN_FLIGHT); null once final. Events of one aggregate go
+ * out in `seq` order, one at a time. See docs/storage-schema.md.
+ */
+export const webhookDeliveries = sqliteTable(
+  'webhook_deliveries',
+  {
+    eventId: text('event_id').primaryKey(),
+    /** The outbox seq: the order of events, per aggregate too. */
+    seq: integer('seq').notNull().unique(),
+    aggregateId: text('aggregate_id').notNull(),
+    eventType: text('event_type').notNull(),
+    url: text('url'),
+    status: text('status', {
+      enum: ['PENDING', 'IN_FLIGHT', 'DELIVERED', 'FAILED', 'GIVEN_UP', 'UNDELIVERABLE'],
+    }).notNull(),
+    /** Attempts that reached an outcome since the schedule (re)started. */
+    attempts: integer('attempts').notNull().default(0),
+    /** Dispatches to the queue so far; a message names its dispatch so stale ones are skipped. */
+    dispatches: integer('dispatches').notNull().default(0),
+    dueAt: integer('due_at'),
+    lastResponseStatus: integer('last_response_status'),
+    lastError: text('last_error'),
+    lastAttemptAt: integer('last_attempt_at'),
+    deliveredAt: integer('delivered_at'),
+    /** When the event happened (the outbox `occurredAt`). */
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (t) => [
+    index('webhook_deliveries_open_idx').on(t.aggregateId, t.seq).where(sql`${t.dueAt} IS NOT NULL`),
+    index('webhook_deliveries_status_idx').on(t.status, t.seq),
+  ],
 );

@@ -76,6 +76,12 @@ export const sandboxTransfers = sqliteTable(
     outcome: text('outcome', { enum: ['SETTLED', 'FAILED'] }).notNull(),
     failureCode: text('failure_code'),
     endToEndId: text('end_to_end_id'),
+    /** JSON {ispb, branch, account} of the receiving account a payment reached. */
+    payeeBank: text('payee_bank', { mode: 'json' }).$type<{
+      ispb: string;
+      branch: string;
+      account: string;
+    }>(),
     createdAt: integer('created_at').notNull(),
     settlesAt: integer('settles_at').notNull(),
   },

@@ -9,6 +9,8 @@ import type { ApiRequest, RequestContext } from './context';
 import { ProblemError } from './errors';
 import { log } from './log';
 import { problem } from './problem';
+import { handleBalance, handleStatement, handleSweep, handleTopUp } from './routes/account';
+import { handleApproveCashOut, handleRejectCashOut } from './routes/admin-cash-outs';
 import {
   handleCreateClient,
   handleDeactivateApplicationToken,
@@ -17,7 +19,8 @@ import {
   handlePatchClient,
   handleRotateCryptoToken,
 } from './routes/admin-clients';
-import { handleInjectFault } from './routes/admin-partners';
+import { handleClearFaults, handleInjectFault } from './routes/admin-partners';
+import { handleListWebhookDeliveries, handleRetryWebhookDelivery } from './routes/admin-webhooks';
 import { handleIssueToken } from './routes/auth-token';
 import {
   handleCancelCashIn,
@@ -28,12 +31,24 @@ import {
   handleRefundCashIn,
 } from './routes/cash-in';
 import {
+  handleCashOutSummary,
+  handleCreateCashOut,
+  handleGetCashOut,
+  handleListCashOuts,
+} from './routes/cash-out';
+import {
   handleOpenFinanceAuthorize,
   handleOpenFinanceDecline,
   handleOpenFinancePage,
 } from './routes/open-finance';
 import { handleChargeLocation, handleJwks } from './routes/pix-location';
-import { handleSandboxCashInReturn, handleSandboxExpire, handleSandboxPay } from './routes/sandbox';
+import {
+  handleSandboxCashInReturn,
+  handleSandboxCashOutReturn,
+  handleSandboxDeposit,
+  handleSandboxExpire,
+  handleSandboxPay,
+} from './routes/sandbox';
 
 type Args = [RequestContext];
 
@@ -70,9 +85,22 @@ router
   .get('/cash-in/:id', handleGetCashIn)
   .post('/cash-in/:id/refund', handleRefundCashIn)
   .post('/cash-in/:id/cancel', handleCancelCashIn)
+  .post('/cash-out', handleCreateCashOut)
+  .get('/cash-out', handleListCashOuts)
+  .get('/cash-out/summary', handleCashOutSummary)
+  .get('/cash-out/:id', handleGetCashOut)
+  .post('/sandbox/cash-out/:id/return', handleSandboxCashOutReturn)
+  .post('/admin/clients/:clientId/cash-out/:id/approve', handleApproveCashOut)
+  .post('/admin/clients/:clientId/cash-out/:id/reject', handleRejectCashOut)
   .post('/sandbox/cash-in/:id/pay', handleSandboxPay)
   .post('/sandbox/cash-in/:id/return', handleSandboxCashInReturn)
   .post('/sandbox/cash-in/:id/expire', handleSandboxExpire)
+  .post('/sandbox/accounts/:number/deposit', handleSandboxDeposit)
+  // Fixed paths first; none of them has the shape /account/{number}/statement anyway.
+  .get('/account/balance', handleBalance)
+  .post('/account/rebalance/top-up', handleTopUp)
+  .post('/account/rebalance/sweep', handleSweep)
+  .get('/account/:number/statement', handleStatement)
   .get('/pix/qr/:locator', handleChargeLocation)
   .get('/.well-known/jwks.json', handleJwks)
   .get('/open-finance/:locator', handleOpenFinancePage)
@@ -84,7 +112,10 @@ router
   .post('/admin/clients/:clientId/crypto-token', handleRotateCryptoToken)
   .delete('/admin/clients/:clientId/crypto-token', handleDeactivateCryptoToken)
   .delete('/admin/clients/:clientId/application-token', handleDeactivateApplicationToken)
-  .post('/admin/partners/:ispb/faults', handleInjectFault);
+  .get('/admin/clients/:clientId/webhook-deliveries', handleListWebhookDeliveries)
+  .post('/admin/clients/:clientId/webhook-deliveries/:eventId/retry', handleRetryWebhookDelivery)
+  .post('/admin/partners/:ispb/faults', handleInjectFault)
+  .delete('/admin/partners/:ispb/faults', handleClearFaults);
 
 /** Methods registered for a path, to tell 405 from 404. */
 export function allowedMethods(pathname: string): string[] {

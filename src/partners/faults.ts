@@ -2,7 +2,7 @@
  * Operator-injected misbehaviour of sandbox partners (decisions §3), stored in D1 so every isolate
  * and Durable Object sees the same faults; read through a short per-isolate cache.
  */
-import { and, gt, lte } from 'drizzle-orm';
+import { and, eq, gt, lte } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/d1';
 import { partnerFaults } from '../db/schema';
 
@@ -52,5 +52,11 @@ export async function injectFault(env: Env, fault: PartnerFault, now = Date.now(
     startsAt: now,
     endsAt: fault.endsAt,
   });
+  forgetFaults();
+}
+
+/** Ends every fault of a partner now (operators clearing an exercise). */
+export async function clearFaults(env: Env, ispb: string): Promise<void> {
+  await drizzle(env.DB).delete(partnerFaults).where(eq(partnerFaults.ispb, ispb));
   forgetFaults();
 }

@@ -21,9 +21,32 @@ export interface DevolutionRequest {
   amountCents: number;
 }
 
+export interface PaymentRequest {
+  /** Partner-side idempotency id: the Cash-Out transactionId. */
+  idempotencyId: string;
+  amountCents: number;
+  payee: {
+    name: string;
+    document: string;
+    destination:
+      | { type: 'PIX'; pixKeyType: string; pixKey: string }
+      | {
+          type: 'BANK_ACCOUNT';
+          bankAccount: { ispb: string; branch: string; account: string; accountType: string };
+        };
+  };
+  description: string | null;
+}
+
+export interface ReceivingAccount {
+  ispb: string;
+  branch: string;
+  account: string;
+}
+
 export type TransferStatus =
   | { state: 'PENDING' }
-  | { state: 'SETTLED'; endToEndId: string; settledAt: number }
+  | { state: 'SETTLED'; endToEndId: string; settledAt: number; payeeBank?: ReceivingAccount }
   | { state: 'FAILED'; failureCode: string }
   | { state: 'UNKNOWN' };
 
@@ -33,6 +56,8 @@ export interface SettlementPartnerPort {
   registerCharge(charge: ChargeRegistration): Promise<PartnerOutcome<{ registeredAt: number }>>;
   /** Sends a devolution (refund) of a received payment. */
   sendDevolution(request: DevolutionRequest): Promise<PartnerOutcome<{ acceptedAt: number }>>;
+  /** Sends a PIX payment (key lookup included); the outcome is read with `transferStatus`. */
+  sendPayment(request: PaymentRequest): Promise<PartnerOutcome<{ acceptedAt: number }>>;
   /** Where a transfer sent with this idempotency id stands at the partner. */
   transferStatus(idempotencyId: string): Promise<TransferStatus>;
 }

@@ -6,17 +6,52 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/d1';
 import { sandboxTransfers } from '../db/schema';
+import { FAILURE_CODES } from '../domain/failure-codes';
+import { newEndToEndId } from '../domain/ids';
+import { KNOWN_INSTITUTIONS } from './catalog';
 import { activeFaults, type PartnerFault } from './faults';
 import type {
   ChargeRegistration,
   DevolutionRequest,
   PartnerOutcome,
+  PaymentRequest,
+  ReceivingAccount,
   SettlementPartnerPort,
   TransferStatus,
 } from './port';
 
 /** How long the sandbox network takes to settle a devolution. */
 export const SANDBOX_DEVOLUTION_MS = 1_000;
+/** A sandbox payment settles within this window after it is sent ("within a few seconds"). */
+export const SANDBOX_PAYMENT_MS = { min: 800, max: 2_000 };
+
+const MAGIC_DOMAIN = '@sandbox.pix';
+
+/** decisions §4: an EMAIL key `<failure code in lowercase>@sandbox.pix` fails with that code. */
+export function magicFailure(request: PaymentRequest): string | undefined {
+  const d = request.payee.destination;
+  if (d.type !== 'PIX' || d.pixKeyType !== 'EMAIL' || !d.pixKey.toLowerCase().endsWith(MAGIC_DOMAIN))
+    return undefined;
+  const code = d.pixKey.slice(0, -MAGIC_DOMAIN.length).toUpperCase();
+  return (FAILURE_CODES as readonly string[]).includes(code) ? code : undefined;
+}
+
+/** The directory's answer for a key: a stable institution and account per key. */
+function resolveReceiver(request: PaymentRequest): ReceivingAccount {
+  const d = request.payee.destination;
+  if (d.type === 'BANK_ACCOUNT')
+    return { ispb: d.bankAccount.ispb, branch: d.bankAccount.branch, account: d.bankAccount.account };
+  let h = 2166136261;
+  for (const ch of d.pixKey) h = Math.imul(h ^ ch.charCodeAt(0), 16777619) >>> 0;
+  const ispbs = Object.keys(KNOWN_INSTITUTIONS);
+  const ispb = ispbs[h % ispbs.length] as string;
+  const digits = String(h % 10_000_000).padStart(7, '0');
+  return {
+    ispb,
+    branch: String(1 + (h % 9000)).padStart(4, '0'),
+    account: `${digits.slice(0, 6)}-${digits[6]}`,
+  };
+}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -61,6 +96,36 @@ export class SandboxPartner implements SettlementPartnerPort {
     return { ok: true, value: { acceptedAt: now } };
   }
 
+  async sendPayment(request: PaymentRequest): Promise<PartnerOutcome<{ acceptedAt: number }>> {
+    const fault = await this.fault('CASH_OUT');
+    await this.delay(fault);
+    const now = Date.now();
+    const magic = magicFailure(request);
+    const faulted = fault !== undefined && Math.random() * 1_000_000 < fault.failureRatePpm;
+    const failureCode = magic ?? (faulted ? (fault?.failureCode ?? 'PROVIDER_UNAVAILABLE') : undefined);
+    const span =
+      SANDBOX_PAYMENT_MS.min + Math.floor(Math.random() * (SANDBOX_PAYMENT_MS.max - SANDBOX_PAYMENT_MS.min));
+    await drizzle(this.env.DB)
+      .insert(sandboxTransfers)
+      .values({
+        ispb: this.ispb,
+        idempotencyId: request.idempotencyId,
+        kind: 'PAYMENT',
+        amount: request.amountCents,
+        outcome: failureCode ? 'FAILED' : 'SETTLED',
+        failureCode: failureCode ?? null,
+        endToEndId: failureCode ? null : newEndToEndId('E', this.ispb, now),
+        payeeBank: failureCode ? null : resolveReceiver(request),
+        createdAt: now,
+        settlesAt: now + span + (fault?.latencyMs ?? 0),
+      })
+      .onConflictDoUpdate({
+        target: [sandboxTransfers.ispb, sandboxTransfers.idempotencyId],
+        set: { requests: sql`${sandboxTransfers.requests} + 1` },
+      });
+    return { ok: true, value: { acceptedAt: now } };
+  }
+
   async transferStatus(idempotencyId: string): Promise<TransferStatus> {
     const row = await drizzle(this.env.DB)
       .select()
@@ -71,6 +136,11 @@ export class SandboxPartner implements SettlementPartnerPort {
     if (Date.now() < row.settlesAt) return { state: 'PENDING' };
     if (row.outcome === 'FAILED')
       return { state: 'FAILED', failureCode: row.failureCode ?? 'PROCESSING_ERROR' };
-    return { state: 'SETTLED', endToEndId: row.endToEndId ?? idempotencyId, settledAt: row.settlesAt };
+    return {
+      state: 'SETTLED',
+      endToEndId: row.endToEndId ?? idempotencyId,
+      settledAt: row.settlesAt,
+      ...(row.payeeBank && { payeeBank: row.payeeBank }),
+    };
   }
 }

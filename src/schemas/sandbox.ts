@@ -36,4 +36,7 @@ export const SandboxCashOutReturnSchema = v.object({
   ),
 });
 
-export const SandboxDepositSchema = v.object({ amount: AmountSchema });
+/** A sandbox deposit; capped so no balance can leave the range integers count exactly. */
+export const SandboxDepositSchema = v.object({
+  amount: v.pipe(AmountSchema, v.maxValue(1_000_000_000, 'amount must be at most 1000000000')),
+});

@@ -21,6 +21,7 @@ import { type ApiRequest, ledgerOf, type RequestContext } from '../context';
 import { ProblemError } from '../errors';
 import { json } from '../json';
 import { parseWith } from '../validation';
+import { requireAllowedWebhookUrl } from '../webhook-url';
 
 function accountView(a: AccountRow) {
   return {
@@ -59,7 +60,7 @@ function clientView(c: ClientRow, accounts: AccountRow[]) {
   };
 }
 
-async function requireClient(request: ApiRequest, env: Env): Promise<ClientRow> {
+export async function requireClient(request: ApiRequest, env: Env): Promise<ClientRow> {
   const id = String(request.params.clientId ?? '');
   const client = /^[0-9a-f-]{36}$/.test(id) ? await findClient(env, id) : undefined;
   if (!client) throw new ProblemError('CLIENT_NOT_FOUND', 'No client with this id');
@@ -151,6 +152,7 @@ export async function handlePatchClient(request: ApiRequest, { env }: RequestCon
     changes.approvalThresholdCents = toCents(body.approvalThreshold) ?? null;
   if (body.blockedPayerDocuments !== undefined)
     changes.blockedPayerDocuments = [...new Set(body.blockedPayerDocuments)];
+  if (body.healthWebhookUrl) requireAllowedWebhookUrl(env, body.healthWebhookUrl, 'healthWebhookUrl');
   if (body.healthWebhookUrl !== undefined) changes.healthWebhookUrl = body.healthWebhookUrl;
   if (body.rateLimitPerSecond !== undefined) changes.rateLimitPerSecond = body.rateLimitPerSecond;
   const updated = (await updateClient(env, client.id, changes)) ?? client;

@@ -1,6 +1,6 @@
-/** POST /admin/partners/{ispb}/faults (staging): make a sandbox partner misbehave for a while. */
+/** POST/DELETE /admin/partners/{ispb}/faults (staging): make a sandbox partner misbehave, or stop it. */
 import { partnerByIspb } from '../../partners/catalog';
-import { injectFault } from '../../partners/faults';
+import { clearFaults, injectFault } from '../../partners/faults';
 import { PartnerFaultSchema } from '../../schemas/admin';
 import { requireOperator } from '../admin-auth';
 import { readJsonObject } from '../body';
@@ -38,4 +38,13 @@ export async function handleInjectFault(request: ApiRequest, { env }: RequestCon
     },
     201,
   );
+}
+
+export async function handleClearFaults(request: ApiRequest, { env }: RequestContext): Promise<Response> {
+  requireStaging(request, env);
+  requireOperator(request, env);
+  const ispb = String(request.params.ispb ?? '');
+  if (!partnerByIspb(ispb)) throw new ProblemError('NOT_FOUND', `No settlement partner with ISPB ${ispb}`);
+  await clearFaults(env, ispb);
+  return new Response(null, { status: 204 });
 }

@@ -15,6 +15,7 @@ import { json } from '../json';
 import { pageBody, parseListQuery, parsePeriodQuery } from '../list-query';
 import { operationResponse } from '../respond';
 import { parseWith } from '../validation';
+import { requireAllowedWebhookUrl } from '../webhook-url';
 
 /** Path ids are at most this long; anything longer cannot name a Cash-In. */
 const MAX_ID_LENGTH = 100;
@@ -34,6 +35,7 @@ export async function handleCreateCashIn(request: ApiRequest, { env }: RequestCo
   const idempotencyKey = idempotencyKeyOf(request);
   const raw = await readJsonObject(request);
   const body = parseWith(CreateCashInSchema, raw);
+  if (body.webhookUrl !== undefined) requireAllowedWebhookUrl(env, body.webhookUrl);
   const url = new URL(request.url);
   const host = env.PIX_LOCATION_HOST || url.host;
   const key = clientKey(principal.clientId);

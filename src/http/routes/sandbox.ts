@@ -3,7 +3,13 @@
  * authenticated client. Settlement goes through the same ClientLedger path a bank notification
  * would take.
  */
-import { SandboxCashInReturnSchema, SandboxPaySchema } from '../../schemas/sandbox';
+import { centsFromAmount } from '../../domain/money';
+import {
+  SandboxCashInReturnSchema,
+  SandboxCashOutReturnSchema,
+  SandboxDepositSchema,
+  SandboxPaySchema,
+} from '../../schemas/sandbox';
 import { authenticate } from '../auth';
 import { readJsonObject, readOptionalJsonObject } from '../body';
 import { type ApiRequest, ledgerOf, type RequestContext } from '../context';
@@ -11,6 +17,7 @@ import { ProblemError } from '../errors';
 import { operationResponse } from '../respond';
 import { requireStaging } from '../staging';
 import { parseWith } from '../validation';
+import { accountNumberParam } from './account';
 import { pathId } from './cash-in';
 
 function cashInId(request: ApiRequest): string {
@@ -49,4 +56,31 @@ export async function handleSandboxExpire(request: ApiRequest, { env }: RequestC
   requireStaging(request, env);
   const principal = await authenticate(request, env);
   return operationResponse(await ledgerOf(env, principal.clientId).expireCashInNow(cashInId(request)));
+}
+
+/**
+ * Money arrives from outside on one of the client's own accounts (statement type TRANSFER_IN):
+ * 201 `{account, entry, balance, available}` where `entry` is the item exactly as the statement
+ * shows it. Another client's account answers like a nonexistent one: 404 ACCOUNT_NOT_FOUND.
+ */
+export async function handleSandboxDeposit(request: ApiRequest, { env }: RequestContext): Promise<Response> {
+  requireStaging(request, env);
+  const principal = await authenticate(request, env);
+  const number = accountNumberParam(request);
+  const body = parseWith(SandboxDepositSchema, await readJsonObject(request));
+  return operationResponse(
+    await ledgerOf(env, principal.clientId).deposit(number, centsFromAmount(body.amount) as number),
+  );
+}
+
+export async function handleSandboxCashOutReturn(
+  request: ApiRequest,
+  { env }: RequestContext,
+): Promise<Response> {
+  requireStaging(request, env);
+  const principal = await authenticate(request, env);
+  const body = parseWith(SandboxCashOutReturnSchema, await readJsonObject(request));
+  const id = pathId(request);
+  if (id === undefined) throw new ProblemError('CASHOUT_NOT_FOUND', 'No Cash-Out matches this id');
+  return operationResponse(await ledgerOf(env, principal.clientId).returnCashOut(id, body.reason));
 }

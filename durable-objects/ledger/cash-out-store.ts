@@ -1,0 +1,93 @@
+/** Cash-Out rows of one client: lookups (spec §4.10) and the sums withdrawal limits need. */
+import { and, eq, gte, lt, ne, sql } from 'drizzle-orm';
+import type { CashOutRecord } from '../../src/domain/cash-out';
+import type { LedgerDb } from './db';
+import { cashOuts } from './schema';
+
+export type CashOutRow = typeof cashOuts.$inferSelect;
+
+/** Same precedence as Cash-In: internalCode, transactionId, payment e2e, refund e2e, externalReference. */
+export function findCashOut(db: LedgerDb, id: string): CashOutRow | undefined {
+  return db
+    .select()
+    .from(cashOuts)
+    .where(
+      sql`${cashOuts.internalCode} = ${id} OR ${cashOuts.transactionId} = ${id} OR ${cashOuts.endToEndId} = ${id}
+        OR ${cashOuts.refundEndToEndId} = ${id} OR ${cashOuts.externalReference} = ${id}`,
+    )
+    .orderBy(
+      sql`CASE WHEN ${cashOuts.internalCode} = ${id} THEN 0 WHEN ${cashOuts.transactionId} = ${id} THEN 1
+        WHEN ${cashOuts.endToEndId} = ${id} THEN 2 WHEN ${cashOuts.refundEndToEndId} = ${id} THEN 3 ELSE 4 END`,
+      sql`${cashOuts.seq} DESC`,
+    )
+    .limit(1)
+    .get();
+}
+
+export function cashOutByTransactionId(db: LedgerDb, transactionId: string): CashOutRow | undefined {
+  return db.select().from(cashOuts).where(eq(cashOuts.transactionId, transactionId)).get();
+}
+
+export function cashOutReferenceTaken(db: LedgerDb, externalReference: string): boolean {
+  return (
+    db
+      .select({ seq: cashOuts.seq })
+      .from(cashOuts)
+      .where(eq(cashOuts.externalReference, externalReference))
+      .get() !== undefined
+  );
+}
+
+export function cashOutCodeTaken(db: LedgerDb, internalCode: string): boolean {
+  return (
+    db.select({ seq: cashOuts.seq }).from(cashOuts).where(eq(cashOuts.internalCode, internalCode)).get() !==
+    undefined
+  );
+}
+
+/** Centavos of other, not cancelled Cash-Outs requested in [from, to), optionally to one payee. */
+export function committedAmount(
+  db: LedgerDb,
+  except: number,
+  from: number,
+  to: number,
+  destinationKey?: string,
+): number {
+  const row = db
+    .select({ total: sql<number>`coalesce(sum(${cashOuts.amount}), 0)` })
+    .from(cashOuts)
+    .where(
+      and(
+        ne(cashOuts.seq, except),
+        ne(cashOuts.status, 'CANCELLED'),
+        gte(cashOuts.requestedAt, from),
+        lt(cashOuts.requestedAt, to),
+        destinationKey === undefined ? undefined : eq(cashOuts.destinationKey, destinationKey),
+      ),
+    )
+    .get();
+  return row?.total ?? 0;
+}
+
+/** An earlier, live Cash-Out of the same amount to the same payee within the window. */
+export function hasRecentTwin(db: LedgerDb, row: CashOutRow, windowMs: number): boolean {
+  return (
+    db
+      .select({ seq: cashOuts.seq })
+      .from(cashOuts)
+      .where(
+        and(
+          eq(cashOuts.destinationKey, row.destinationKey),
+          eq(cashOuts.amount, row.amount),
+          ne(cashOuts.status, 'CANCELLED'),
+          lt(cashOuts.seq, row.seq),
+          gte(cashOuts.requestedAt, row.requestedAt - windowMs),
+        ),
+      )
+      .get() !== undefined
+  );
+}
+
+export function toCashOutRecord(row: CashOutRow): CashOutRecord {
+  return row;
+}

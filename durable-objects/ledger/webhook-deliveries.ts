@@ -1,0 +1,319 @@
+/**
+ * Webhook delivery state (decisions §6), kept beside the events in the client's ledger so every
+ * change is one storage transaction. The dispatch task adopts new `webhook` outbox events, sends
+ * the head event of each aggregate that is due to the WEBHOOKS queue, and sets its own next run;
+ * the queue consumer claims an event, POSTs it and reports the outcome here.
+ *
+ * Per aggregate only the oldest open event (PENDING, FAILED or IN_FLIGHT) is ever dispatched, so a
+ * later event waits until the earlier one is DELIVERED, GIVEN_UP or UNDELIVERABLE. A dispatch is a
+ * lease: without a report within LEASE_MS it is sent again (duplicates carry the same webhook-id).
+ */
+import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, lte, min } from 'drizzle-orm';
+import { failure, type OperationResult, success } from '../../src/domain/result';
+import { formatUtc } from '../../src/domain/time';
+import { log } from '../../src/http/log';
+import { retryDelayAfter } from '../../src/webhooks/retry-schedule';
+import type { AttemptOutcome, ClaimedWebhook, DeliveryMessage } from '../../src/webhooks/types';
+import type { LedgerContext } from './context';
+import type { LedgerDb } from './db';
+import { webhookDeliveries as deliveries, outbox } from './schema';
+
+export type DeliveryRow = typeof deliveries.$inferSelect;
+export type DeliveryStatus = DeliveryRow['status'];
+export const DELIVERY_STATUSES: readonly DeliveryStatus[] = deliveries.status.enumValues;
+
+/** How long a dispatched event may go without a reported outcome before it is sent again. */
+export const LEASE_MS = 2 * 60_000;
+/** Queue.sendBatch takes at most 100 messages. */
+const DISPATCH_BATCH = 100;
+const ADOPT_BATCH = 500;
+
+/** The oldest open delivery of every aggregate. */
+function headSeqs(db: LedgerDb) {
+  return db
+    .select({ seq: min(deliveries.seq) })
+    .from(deliveries)
+    .where(isNotNull(deliveries.dueAt))
+    .groupBy(deliveries.aggregateId);
+}
+
+/** New `webhook` outbox events become deliveries. True when more are waiting. */
+function adoptNewEvents(db: LedgerDb, now: number): boolean {
+  const events = db
+    .select()
+    .from(outbox)
+    .where(and(eq(outbox.channel, 'webhook'), isNull(outbox.publishedAt)))
+    .orderBy(asc(outbox.seq))
+    .limit(ADOPT_BATCH)
+    .all();
+  if (events.length === 0) return false;
+  for (const event of events) {
+    const deliverable = event.webhookUrl !== null;
+    db.insert(deliveries)
+      .values({
+        eventId: event.eventId,
+        seq: event.seq,
+        aggregateId: event.aggregateId,
+        eventType: event.eventType,
+        url: event.webhookUrl,
+        status: deliverable ? 'PENDING' : 'UNDELIVERABLE',
+        dueAt: deliverable ? now : null,
+        lastError: deliverable ? null : 'no webhook URL was given for this transaction',
+        createdAt: event.occurredAt,
+        updatedAt: now,
+      })
+      .onConflictDoNothing()
+      .run();
+  }
+  db.update(outbox)
+    .set({ publishedAt: now })
+    .where(
+      inArray(
+        outbox.seq,
+        events.map((e) => e.seq),
+      ),
+    )
+    .run();
+  return events.length === ADOPT_BATCH;
+}
+
+/** Marks the due head events IN_FLIGHT under a fresh lease; returns their queue messages. */
+function takeDueHeads(db: LedgerDb, clientId: string, now: number): DeliveryMessage[] {
+  const due = db
+    .select()
+    .from(deliveries)
+    .where(and(inArray(deliveries.seq, headSeqs(db)), lte(deliveries.dueAt, now)))
+    .orderBy(asc(deliveries.dueAt))
+    .limit(DISPATCH_BATCH)
+    .all();
+  return due.map((row) => {
+    if (row.status === 'IN_FLIGHT') {
+      log('warn', 'webhook dispatch got no report in time; sending again', {
+        clientId,
+        eventId: row.eventId,
+        dispatch: row.dispatches,
+      });
+    }
+    const dispatch = row.dispatches + 1;
+    db.update(deliveries)
+      .set({ status: 'IN_FLIGHT', dispatches: dispatch, dueAt: now + LEASE_MS, updatedAt: now })
+      .where(eq(deliveries.eventId, row.eventId))
+      .run();
+    return { clientId, eventId: row.eventId, dispatch };
+  });
+}
+
+/** When the dispatcher must run next: the earliest due head, if any. */
+function nextDueAt(db: LedgerDb): number | undefined {
+  const row = db
+    .select({ at: min(deliveries.dueAt) })
+    .from(deliveries)
+    .where(inArray(deliveries.seq, headSeqs(db)))
+    .get();
+  return row?.at ?? undefined;
+}
+
+/** The `dispatch-webhooks` task: adopt, send what is due, schedule the next run. */
+export async function dispatchWebhooks(ctx: LedgerContext): Promise<void> {
+  const now = Date.now();
+  const messages = ctx.storage.transactionSync(() => {
+    const more = adoptNewEvents(ctx.db, now);
+    const taken = takeDueHeads(ctx.db, ctx.profile.clientId, now);
+    const wake = more ? now : nextDueAt(ctx.db);
+    if (wake === undefined) ctx.scheduler.cancel('dispatch-webhooks', 'all');
+    else ctx.scheduler.schedule('dispatch-webhooks', 'all', wake);
+    return taken;
+  });
+  if (messages.length === 0) return;
+  try {
+    await ctx.env.WEBHOOKS.sendBatch(messages.map((body) => ({ body })));
+  } catch (error) {
+    // Nothing was queued: end the leases now so the task's retry sends them again.
+    ctx.storage.transactionSync(() => {
+      for (const m of messages) {
+        ctx.db
+          .update(deliveries)
+          .set({ dueAt: now })
+          .where(and(eq(deliveries.eventId, m.eventId), eq(deliveries.dispatches, m.dispatch)))
+          .run();
+      }
+    });
+    throw error;
+  }
+}
+
+/** Something became due: the dispatch task runs now and works out its next run itself. */
+export function dispatchSoon(ctx: LedgerContext, now: number): void {
+  ctx.scheduler.schedule('dispatch-webhooks', 'all', now);
+}
+
+function find(db: LedgerDb, eventId: string): DeliveryRow | undefined {
+  return db.select().from(deliveries).where(eq(deliveries.eventId, eventId)).get();
+}
+
+/**
+ * The consumer is about to POST: hands out the event if this dispatch is still the live one, and
+ * restarts its lease. Null (nothing to do) when it was delivered, given up or re-dispatched.
+ */
+export function claimWebhook(
+  ctx: LedgerContext,
+  eventId: string,
+  dispatch: number,
+  now: number,
+): ClaimedWebhook | null {
+  const row = find(ctx.db, eventId);
+  if (row?.status !== 'IN_FLIGHT' || row.dispatches !== dispatch || row.url === null) return null;
+  const event = ctx.db.select({ data: outbox.data }).from(outbox).where(eq(outbox.eventId, eventId)).get();
+  if (!event) return null;
+  ctx.db
+    .update(deliveries)
+    .set({ dueAt: now + LEASE_MS, updatedAt: now })
+    .where(eq(deliveries.eventId, eventId))
+    .run();
+  return { eventId, eventType: row.eventType, data: event.data, url: row.url };
+}
+
+/**
+ * The outcome of one attempt. A success counts whichever dispatch it came from (the receiver has
+ * the event); a failure only from the live dispatch, so a late duplicate cannot spend an attempt.
+ */
+export function recordAttempt(
+  ctx: LedgerContext,
+  eventId: string,
+  dispatch: number,
+  outcome: AttemptOutcome,
+  now: number,
+): void {
+  const row = find(ctx.db, eventId);
+  if (!row) return;
+  const live = row.status === 'IN_FLIGHT' && row.dispatches === dispatch;
+  const attempted = {
+    attempts: live ? row.attempts + 1 : row.attempts,
+    lastAttemptAt: now,
+    updatedAt: now,
+  };
+  let changes: Partial<DeliveryRow>;
+  if (outcome.kind === 'delivered') {
+    if (row.status === 'DELIVERED') return;
+    changes = {
+      ...attempted,
+      status: 'DELIVERED',
+      dueAt: null,
+      deliveredAt: now,
+      lastResponseStatus: outcome.status,
+      lastError: null,
+    };
+  } else if (!live) {
+    return;
+  } else if (outcome.kind === 'refused') {
+    changes = { ...attempted, status: 'UNDELIVERABLE', dueAt: null, lastError: outcome.error };
+  } else {
+    const delay = retryDelayAfter(attempted.attempts);
+    changes = {
+      ...attempted,
+      status: delay === undefined ? 'GIVEN_UP' : 'FAILED',
+      dueAt: delay === undefined ? null : now + delay,
+      lastResponseStatus: outcome.status ?? null,
+      lastError: outcome.error,
+    };
+  }
+  ctx.storage.transactionSync(() => {
+    ctx.db.update(deliveries).set(changes).where(eq(deliveries.eventId, eventId)).run();
+    dispatchSoon(ctx, now);
+  });
+}
+
+/** Operator retry: a FAILED or GIVEN_UP event is due now, on a fresh schedule. */
+export function retryDelivery(
+  ctx: LedgerContext,
+  eventId: string,
+  now: number,
+): OperationResult<DeliveryView> {
+  const row = find(ctx.db, eventId);
+  if (!row) return failure({ code: 'NOT_FOUND', detail: 'No webhook delivery has this eventId' });
+  if (row.status !== 'FAILED' && row.status !== 'GIVEN_UP') {
+    return failure({
+      code: 'RULE_VIOLATION',
+      detail: `Only FAILED or GIVEN_UP deliveries can be retried; this one is ${row.status}`,
+    });
+  }
+  const updated = ctx.storage.transactionSync(() => {
+    const next = ctx.db
+      .update(deliveries)
+      .set({ status: 'PENDING', attempts: 0, dueAt: now, updatedAt: now })
+      .where(eq(deliveries.eventId, eventId))
+      .returning()
+      .get() as DeliveryRow;
+    dispatchSoon(ctx, now);
+    return next;
+  });
+  return success(200, deliveryView(updated));
+}
+
+export interface DeliveryView {
+  eventId: string;
+  eventType: string;
+  aggregateId: string;
+  url?: string;
+  status: DeliveryStatus;
+  attempts: number;
+  lastResponseStatus?: number;
+  lastError?: string;
+  nextAttemptAt?: string;
+  lastAttemptAt?: string;
+  deliveredAt?: string;
+  createdAt: string;
+}
+
+/** The operator's view; times in UTC like the rest of the operator API. */
+export function deliveryView(row: DeliveryRow): DeliveryView {
+  const waiting = (row.status === 'PENDING' || row.status === 'FAILED') && row.dueAt !== null;
+  return {
+    eventId: row.eventId,
+    eventType: row.eventType,
+    aggregateId: row.aggregateId,
+    ...(row.url !== null && { url: row.url }),
+    status: row.status,
+    attempts: row.attempts,
+    ...(row.lastResponseStatus !== null && { lastResponseStatus: row.lastResponseStatus }),
+    ...(row.lastError !== null && { lastError: row.lastError }),
+    ...(waiting && { nextAttemptAt: formatUtc(row.dueAt as number) }),
+    ...(row.lastAttemptAt !== null && { lastAttemptAt: formatUtc(row.lastAttemptAt) }),
+    ...(row.deliveredAt !== null && { deliveredAt: formatUtc(row.deliveredAt) }),
+    createdAt: formatUtc(row.createdAt),
+  };
+}
+
+export interface DeliveryListInput {
+  status?: DeliveryStatus;
+  aggregateId?: string;
+  limit: number;
+  /** Continue below this seq (the previous page's cursor). */
+  before?: number;
+}
+
+/** Newest first. */
+export function listDeliveries(
+  db: LedgerDb,
+  input: DeliveryListInput,
+): { items: DeliveryView[]; nextCursor?: string } {
+  const rows = db
+    .select()
+    .from(deliveries)
+    .where(
+      and(
+        input.status !== undefined ? eq(deliveries.status, input.status) : undefined,
+        input.aggregateId !== undefined ? eq(deliveries.aggregateId, input.aggregateId) : undefined,
+        input.before !== undefined ? lt(deliveries.seq, input.before) : undefined,
+      ),
+    )
+    .orderBy(desc(deliveries.seq))
+    .limit(input.limit + 1)
+    .all();
+  const page = rows.slice(0, input.limit);
+  const last = page.at(-1);
+  return {
+    items: page.map(deliveryView),
+    ...(rows.length > input.limit && last && { nextCursor: String(last.seq) }),
+  };
+}

@@ -1,0 +1,1 @@
+ALTER TABLE `sandbox_transfers` ADD `payee_bank` text;

@@ -1,0 +1,140 @@
+/**
+ * Cash-Out as the API shows it (spec §2.3) and the pure rules of its execution: which fields
+ * appear in which status, withdrawal limits, and the routing policy that picks a partner.
+ */
+import type { ClientLimits } from '../db/schema';
+import type { BankData } from './cash-in';
+import { type FailureCode, failureOf } from './failure-codes';
+import { amountFromCents } from './money';
+import { formatBrt } from './time';
+
+export type CashOutStatus = 'PROCESSING' | 'PENDING' | 'COMPLETED' | 'CANCELLED' | 'REFUNDED';
+export type PixKeyType = 'CPF' | 'CNPJ' | 'EMAIL' | 'PHONE' | 'EVP';
+
+export type Destination =
+  | { type: 'PIX'; pixKeyType: PixKeyType; pixKey: string }
+  | {
+      type: 'BANK_ACCOUNT';
+      bankAccount: {
+        ispb: string;
+        branch: string;
+        account: string;
+        accountType: 'CACC' | 'SVGS' | 'PAYMENT';
+      };
+    };
+
+export interface CashOutRecord {
+  transactionId: string;
+  internalCode: string;
+  externalReference: string;
+  status: CashOutStatus;
+  amount: number;
+  payeeName: string;
+  payeeDocument: string;
+  destination: Destination;
+  payeeBank: BankData | null;
+  settlement: BankData | null;
+  endToEndId: string | null;
+  refundEndToEndId: string | null;
+  failureCode: string | null;
+  reason: string | null;
+  requestedAt: number;
+  completedAt: number | null;
+  cancelledAt: number | null;
+  refundedAt: number | null;
+}
+
+export interface CashOutView {
+  transactionId: string;
+  internalCode: string;
+  externalReference: string;
+  endToEndId?: string;
+  originalEndToEndId?: string;
+  status: CashOutStatus;
+  amount: number;
+  failure?: { code: FailureCode; message: string };
+  reason?: string;
+  payee: { name: string; document: string; destination: Destination; bankData?: BankData };
+  settlement?: BankData;
+  requestedAt: string;
+  completedAt?: string;
+  cancelledAt?: string;
+  refundedAt?: string;
+}
+
+/** The object GET /cash-out/{id}, list items and every Cash-Out event carry. */
+export function cashOutView(r: CashOutRecord): CashOutView {
+  const settled = r.status === 'COMPLETED' || r.status === 'REFUNDED';
+  const view: CashOutView = {
+    transactionId: r.transactionId,
+    internalCode: r.internalCode,
+    externalReference: r.externalReference,
+    status: r.status,
+    amount: amountFromCents(r.amount),
+    payee: { name: r.payeeName, document: r.payeeDocument, destination: r.destination },
+    requestedAt: formatBrt(r.requestedAt),
+  };
+  if (r.status === 'REFUNDED' && r.refundEndToEndId) {
+    view.endToEndId = r.refundEndToEndId;
+    if (r.endToEndId) view.originalEndToEndId = r.endToEndId;
+  } else if ((r.status === 'COMPLETED' || r.status === 'CANCELLED') && r.endToEndId) {
+    view.endToEndId = r.endToEndId;
+  }
+  if (r.status === 'CANCELLED') view.failure = failureOf(r.failureCode ?? 'PROCESSING_ERROR');
+  if (r.status === 'REFUNDED' && r.reason) view.reason = r.reason;
+  if (settled && r.payeeBank) view.payee.bankData = r.payeeBank;
+  if ((settled || r.status === 'CANCELLED') && r.settlement) view.settlement = r.settlement;
+  if (settled && r.completedAt !== null) view.completedAt = formatBrt(r.completedAt);
+  if (r.status === 'CANCELLED' && r.cancelledAt !== null) view.cancelledAt = formatBrt(r.cancelledAt);
+  if (r.status === 'REFUNDED' && r.refundedAt !== null) view.refundedAt = formatBrt(r.refundedAt);
+  return view;
+}
+
+/** What identifies a payee for per-payee limits and duplicate detection. */
+export function destinationKey(d: Destination): string {
+  return d.type === 'PIX'
+    ? `PIX:${d.pixKeyType}:${d.pixKey.toLowerCase()}`
+    : `ACC:${d.bankAccount.ispb}:${d.bankAccount.branch}:${d.bankAccount.account}`;
+}
+
+export interface LimitUsage {
+  /** Centavos already committed (not cancelled) today, this month and to this payee today (BRT). */
+  day: number;
+  month: number;
+  payeeDay: number;
+}
+
+/** The first withdrawal limit this Cash-Out would break, in the order of spec §8. */
+export function limitViolation(
+  amount: number,
+  limits: ClientLimits,
+  usage: LimitUsage,
+): FailureCode | undefined {
+  if (limits.perTransaction !== undefined && amount > limits.perTransaction) return 'AMOUNT_ABOVE_MAXIMUM';
+  if (limits.daily !== undefined && usage.day + amount > limits.daily) return 'DAILY_LIMIT_EXCEEDED';
+  if (limits.monthly !== undefined && usage.month + amount > limits.monthly) return 'PERIOD_LIMIT_EXCEEDED';
+  if (limits.perPayeeDaily !== undefined && usage.payeeDay + amount > limits.perPayeeDaily)
+    return 'PAYEE_LIMIT_EXCEEDED';
+  return undefined;
+}
+
+export interface PartnerCandidate {
+  ispb: string;
+  /** TRANSACTIONAL balance minus holds at that partner. */
+  available: number;
+  /** An open PIX health incident is attributed to this partner. */
+  degraded: boolean;
+}
+
+/**
+ * Routing policy: among partners that can cover the amount, prefer healthy ones, then the most
+ * available balance (spreading load and keeping headroom); ties keep the client's partner order.
+ */
+export function choosePartner(candidates: PartnerCandidate[], amount: number): string | undefined {
+  const able = candidates.map((c, i) => ({ ...c, i })).filter((c) => c.available >= amount);
+  able.sort((a, b) => Number(a.degraded) - Number(b.degraded) || b.available - a.available || a.i - b.i);
+  return able[0]?.ispb;
+}
+
+/** Identical transfers (same payee and amount) this close together are refused as duplicates. */
+export const DUPLICATE_WINDOW_MS = 10_000;

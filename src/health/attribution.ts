@@ -1,0 +1,230 @@
+// Attribution: which slice of the traffic explains this window's anomalies in one metric family.
+//
+// The traffic has three independent dimensions (partner, institution, client). A fault lives in one
+// slice (one partner, one institution, one client), in a group of institutions (cohort) or everywhere.
+// Rules, in order:
+//  1. A slice is a candidate when it is anomalous and the rest of the platform ("complement") is not:
+//     it contains the whole anomaly.
+//  2. Two candidates of different dimensions are compared through their shared cells: if S without T is
+//     still hurt and T without S is not, T's anomaly lives inside S, so T is a symptom of S. When neither
+//     remainder is hurt the anomaly sits in the intersection and the narrower slice wins. Institution vs
+//     client (no shared cells kept) is decided by the larger relative impact: a symptom's impact is the
+//     cause's impact diluted by its share.
+//  3. Other anomalous slices explained by an origin are symptoms (never incidents of their own).
+//  4. Unexplained institutions that together contain the anomaly and cover at most maxCohortShare of the
+//     volume form a PAYER_COHORT; unexplained partners or clients that together contain it (while some
+//     of their peers are normal) are each an origin.
+//  5. Otherwise, if the platform as a whole is anomalous and the anomaly is broad (most partners, and
+//     most judged institutions and clients), the origin is platform-wide.
+import type { AnalyzerConfig } from './config';
+import type { Family } from './evaluate';
+import type { Operation } from './types';
+import {
+  type CellData,
+  complementView,
+  type EntityView,
+  isBad,
+  remainderView,
+  type SliceKind,
+  sumViews,
+} from './views';
+
+export type OriginKind = 'partner' | 'institution' | 'client' | 'cohort' | 'platform';
+
+export interface FamilyOrigin {
+  kind: OriginKind;
+  id: string;
+  /** Cohort member ISPBs (sorted); empty otherwise. */
+  members: string[];
+}
+
+export interface WindowContext {
+  cfg: AnalyzerConfig;
+  op: Operation;
+  windowStartMs: number;
+  platform: EntityView;
+  partners: EntityView[];
+  institutions: EntityView[];
+  clients: EntityView[];
+  cell(partnerId: string, kind: 'institution' | 'client', id: string): CellData | undefined;
+  /** A partner's cells of one kind, as [institution or client id, cell]. */
+  cellsOf(partnerId: string, kind: 'institution' | 'client'): Iterable<[string, CellData]>;
+  find(kind: SliceKind, id: string): EntityView | undefined;
+}
+
+/** Cells shared by a partner slice and an institution/client slice; null when no cell data links them. */
+export function sharedCells(ctx: WindowContext, a: EntityView, b: EntityView): CellData[] | null {
+  let partner: EntityView;
+  let other: EntityView;
+  if (a.kind === 'partner' && (b.kind === 'institution' || b.kind === 'client')) {
+    partner = a;
+    other = b;
+  } else if (b.kind === 'partner' && (a.kind === 'institution' || a.kind === 'client')) {
+    partner = b;
+    other = a;
+  } else {
+    return null;
+  }
+  const c = ctx.cell(partner.id, other.kind as 'institution' | 'client', other.id);
+  return c ? [c] : [];
+}
+
+function impactOf(v: EntityView, family: Family): number {
+  return v.evals[family]?.impact ?? 0;
+}
+
+/** True when `origin` accounts for the anomaly of `x` (x is a symptom). */
+function explains(ctx: WindowContext, family: Family, origin: EntityView, x: EntityView): boolean {
+  if (origin.kind === x.kind) return false;
+  const cells = sharedCells(ctx, x, origin);
+  if (cells !== null) return !isBad(remainderView(x, cells), family, ctx.cfg);
+  return impactOf(x, family) <= impactOf(origin, family) + 0.05;
+}
+
+function cohortExplains(
+  ctx: WindowContext,
+  family: Family,
+  members: readonly EntityView[],
+  cohortImpact: number,
+  x: EntityView,
+): boolean {
+  if (x.kind === 'institution') return members.includes(x);
+  if (x.kind === 'partner') {
+    const cells: CellData[] = [];
+    for (const m of members) {
+      const c = ctx.cell(x.id, 'institution', m.id);
+      if (c) cells.push(c);
+    }
+    return !isBad(remainderView(x, cells), family, ctx.cfg);
+  }
+  return impactOf(x, family) <= cohortImpact + 0.05;
+}
+
+/** Step 2: drop candidates whose anomaly lives inside another candidate of a different dimension. */
+function prune(ctx: WindowContext, family: Family, cands: EntityView[]): EntityView[] {
+  const dropped = new Set<EntityView>();
+  for (let i = 0; i < cands.length; i++) {
+    for (let j = i + 1; j < cands.length; j++) {
+      const s = cands[i]!;
+      const t = cands[j]!;
+      if (s.kind === t.kind || dropped.has(s) || dropped.has(t)) continue;
+      const cells = sharedCells(ctx, s, t);
+      if (cells === null) {
+        // institution vs client: the symptom's impact is diluted by its share of the cause.
+        const is = impactOf(s, family);
+        const it = impactOf(t, family);
+        if (is > it || (is === it && s.kind === 'institution')) dropped.add(t);
+        else dropped.add(s);
+        continue;
+      }
+      const sHurtWithoutT = isBad(remainderView(s, cells), family, ctx.cfg);
+      const tHurtWithoutS = isBad(remainderView(t, cells), family, ctx.cfg);
+      if (sHurtWithoutT && !tHurtWithoutS) dropped.add(t);
+      else if (!sHurtWithoutT && tHurtWithoutS) dropped.add(s);
+      else if (!sHurtWithoutT && !tHurtWithoutS) {
+        const ss = s.evals[family]?.size ?? 0;
+        const ts = t.evals[family]?.size ?? 0;
+        dropped.add(ss <= ts ? t : s);
+      }
+    }
+  }
+  return cands.filter((c) => !dropped.has(c));
+}
+
+function single(v: EntityView): FamilyOrigin {
+  return { kind: v.kind as OriginKind, id: v.id, members: [] };
+}
+
+/** Do these slices together contain the anomaly (the platform without them is not hurt)? */
+function groupContains(ctx: WindowContext, family: Family, group: readonly EntityView[]): boolean {
+  return !isBad(complementView(ctx.platform, sumViews(group)), family, ctx.cfg);
+}
+
+export function attributeFamily(ctx: WindowContext, family: Family): FamilyOrigin[] {
+  const { cfg, platform } = ctx;
+  const slices = [...ctx.partners, ...ctx.institutions, ...ctx.clients];
+  const anomalous = slices.filter((v) => v.evals[family]?.anomalous);
+  const platformAnomalous = platform.evals[family]?.anomalous === true;
+  if (anomalous.length === 0 && !platformAnomalous) return [];
+
+  // 1-2. Single slices that contain the anomaly, pruned against each other.
+  const candidates = anomalous.filter((v) => !isBad(complementView(platform, v), family, cfg));
+  const kept = prune(ctx, family, candidates);
+  const origins: FamilyOrigin[] = kept.map(single);
+
+  // 3. Symptoms of what was found.
+  let leftover = anomalous.filter((v) => !kept.includes(v) && !kept.some((o) => explains(ctx, family, o, v)));
+
+  // 4a. Cohort of institutions.
+  const institutionsLeft = [
+    ...kept.filter((v) => v.kind === 'institution'),
+    ...leftover.filter((v) => v.kind === 'institution'),
+  ];
+  if (institutionsLeft.length >= 2) {
+    const union = sumViews(institutionsLeft);
+    const unionSize = sizeOf(union, family);
+    const platformSize = sizeOf(platform, family);
+    if (platformSize > 0 && unionSize / platformSize <= cfg.maxCohortShare) {
+      if (groupContains(ctx, family, institutionsLeft)) {
+        const members = institutionsLeft.map((v) => v.id).sort();
+        for (let i = origins.length - 1; i >= 0; i--) {
+          if (origins[i]!.kind === 'institution') origins.splice(i, 1);
+        }
+        origins.push({ kind: 'cohort', id: members.join(','), members });
+        const impact = Math.max(...institutionsLeft.map((v) => impactOf(v, family)));
+        leftover = leftover.filter((v) => !cohortExplains(ctx, family, institutionsLeft, impact, v));
+      }
+    }
+  }
+
+  // 4b. Several partners (or clients) failing independently while their peers are fine.
+  for (const kind of ['partner', 'client'] as const) {
+    const group = leftover.filter((v) => v.kind === kind);
+    if (group.length < 2) continue;
+    const peers = (kind === 'partner' ? ctx.partners : ctx.clients).filter((v) => v.evals[family]?.evaluated);
+    if (group.length >= peers.length) continue;
+    if (!groupContains(ctx, family, group)) continue;
+    for (const v of group) origins.push(single(v));
+    leftover = leftover.filter((v) => v.kind !== kind);
+  }
+
+  // 5. Everything at once: the platform is anomalous and the anomaly is broad in every dimension that
+  // has data for this family (most partners, and most institutions and clients being judged).
+  if (origins.length === 0 && platformAnomalous && isBroad(ctx, family)) {
+    origins.push({ kind: 'platform', id: 'platform', members: [] });
+  }
+  return origins;
+}
+
+function isBroad(ctx: WindowContext, family: Family): boolean {
+  const share = (views: readonly EntityView[]) => {
+    const judged = views.filter((v) => v.evals[family]?.evaluated);
+    if (judged.length === 0) return null;
+    return judged.filter((v) => v.evals[family]?.anomalous).length / judged.length;
+  };
+  const partners = share(ctx.partners);
+  if (partners === null || partners < 2 / 3) return false;
+  const institutions = share(ctx.institutions);
+  const clients = share(ctx.clients);
+  return (institutions === null || institutions >= 0.5) && (clients === null || clients >= 0.5);
+}
+
+/** Comparable size of a slice in a family (expected events for volumes, outcomes for rates). */
+export function sizeOf(
+  view: { counts: EntityView['counts']; expCreated: number | null; expOutcomes: number | null },
+  family: Family,
+): number {
+  const c = view.counts;
+  switch (family) {
+    case 'created':
+      return view.expCreated ?? c.created;
+    case 'outcomes':
+      return view.expOutcomes ?? c.settled + c.failed;
+    case 'errors':
+      return c.settled + c.failed;
+    case 'latency':
+      return c.latN;
+    case 'expiry':
+      return c.settled + c.failed + c.expired;
+  }
+}

@@ -1,0 +1,245 @@
+// Robust z-scores per metric family, with the noise floors and volume gates that keep small counts quiet.
+import type { AnalyzerConfig } from './config';
+import type { Counts } from './counts';
+import type { Severity } from './types';
+
+/**
+ * Metric families. created: new transactions below expectation (intake); outcomes: transactions reaching
+ * SETTLED or FAILED below expectation (activity missing: silence, stalls); errors: failure rate above
+ * expectation (FAILED / (SETTLED + FAILED)); latency: mean settlement latency above expectation;
+ * expiry: CASH_IN expiry rate, a lagging echo of missing payments, used only to corroborate.
+ * Outcomes count failures too, so a failure that replaces a settlement is judged once (as errors), not
+ * twice; a silent bank or partner produces neither and shows up here.
+ */
+export type Family = 'created' | 'outcomes' | 'errors' | 'latency' | 'expiry';
+export const PRIMARY_FAMILIES: readonly Family[] = ['created', 'outcomes', 'errors', 'latency'];
+
+export const METRIC_NAME: Record<Family, string> = {
+  created: 'createdVolume',
+  outcomes: 'outcomeVolume',
+  errors: 'failureRate',
+  latency: 'settlementLatency',
+  expiry: 'expiryRate',
+};
+
+export interface Kappas {
+  created: number;
+  outcomes: number;
+  errors: number;
+  latency: number;
+  expiry: number;
+}
+
+/** Everything needed to judge one slice of traffic (entity, complement, remainder, union) in one window. */
+export interface SliceView {
+  counts: Counts;
+  ew: Counts;
+  expCreated: number | null;
+  expOutcomes: number | null;
+  k: Kappas;
+}
+
+export interface Eval {
+  family: Family;
+  /** False when gated out (not enough volume or history): then never anomalous. */
+  evaluated: boolean;
+  anomalous: boolean;
+  z: number;
+  deviation: number | null;
+  /** How bad, 0..1 for volumes and rates (share of the expected traffic lost), ratio for latency. */
+  impact: number;
+  /** Comparable size of the slice (expected events or outcomes), used to prefer the narrower explanation. */
+  size: number;
+  observed: number;
+  expected: number;
+}
+
+const MIN_EW_OUTCOMES = 50;
+
+function notEvaluated(family: Family, size: number): Eval {
+  return {
+    family,
+    evaluated: false,
+    anomalous: false,
+    z: 0,
+    deviation: null,
+    impact: 0,
+    size,
+    observed: 0,
+    expected: 0,
+  };
+}
+
+/** Volume drop: sigma = max(kappa * sqrt(E), relFloor * E); kappa >= 1 is the Poisson floor. */
+export function evalCount(
+  family: Family,
+  observed: number,
+  expected: number | null,
+  kappa: number,
+  cfg: AnalyzerConfig,
+  relaxed: boolean,
+): Eval {
+  const gate = relaxed ? cfg.minExpectedCount / 2 : cfg.minExpectedCount;
+  if (expected === null || expected < gate) return notEvaluated(family, expected ?? 0);
+  const sigma = Math.max(kappa * Math.sqrt(expected), cfg.relFloor * expected);
+  const z = (observed - expected) / sigma;
+  const deviation = (observed - expected) / expected;
+  const zt = relaxed ? cfg.zRelaxed : cfg.zThreshold;
+  const drop = relaxed ? cfg.minDropFraction / 2 : cfg.minDropFraction;
+  return {
+    family,
+    evaluated: true,
+    anomalous: z <= -zt && deviation <= -drop,
+    z,
+    deviation,
+    impact: Math.max(0, Math.min(1, -deviation)),
+    size: expected,
+    observed,
+    expected,
+  };
+}
+
+/**
+ * Rate rise (failures, expiries). The variance uses max(baseline, observed, floor): binomial counts of rare
+ * events have a heavy upper tail, and judging with the observed rate keeps 8 failures where 2.5 were
+ * expected from looking like 3 sigma.
+ */
+export function evalRate(
+  family: Family,
+  failures: number,
+  outcomes: number,
+  ewFailures: number,
+  ewOutcomes: number,
+  kappa: number,
+  cfg: AnalyzerConfig,
+  relaxed: boolean,
+): Eval {
+  const minN = relaxed ? cfg.minOutcomes / 2 : cfg.minOutcomes;
+  if (outcomes < minN || ewOutcomes < MIN_EW_OUTCOMES) return notEvaluated(family, outcomes);
+  const p0 = ewFailures / ewOutcomes;
+  const p = failures / outcomes;
+  const pv = Math.min(0.5, Math.max(p0, p, cfg.rateFloor));
+  const sigma = kappa * Math.sqrt((pv * (1 - pv)) / outcomes);
+  const z = (p - p0) / sigma;
+  const zt = relaxed ? cfg.zRelaxed : cfg.zThreshold;
+  const rise = relaxed ? cfg.minRateIncrease / 2 : cfg.minRateIncrease;
+  const minF = relaxed ? Math.ceil(cfg.minFailures / 2) : cfg.minFailures;
+  return {
+    family,
+    evaluated: true,
+    anomalous: z >= zt && p - p0 >= rise && failures >= minF,
+    z,
+    deviation: p0 > 0 ? (p - p0) / p0 : null,
+    impact: p0 < 1 ? Math.max(0, Math.min(1, (p - p0) / (1 - p0))) : 0,
+    size: outcomes,
+    observed: p,
+    expected: p0,
+  };
+}
+
+/** Mean settlement latency rise; sigma from the EW per-event variance, floored at latencyRelFloor * mean. */
+export function evalLatency(view: SliceView, cfg: AnalyzerConfig, relaxed: boolean): Eval {
+  const c = view.counts;
+  const ew = view.ew;
+  const minN = relaxed ? cfg.minLatencySamples / 2 : cfg.minLatencySamples;
+  if (c.latN < minN || ew.latN < MIN_EW_OUTCOMES) return notEvaluated('latency', c.latN);
+  const m0 = ew.latSum / ew.latN;
+  if (!(m0 > 0)) return notEvaluated('latency', c.latN);
+  const var0 = Math.max(0, ew.latSq / ew.latN - m0 * m0);
+  const mean = c.latSum / c.latN;
+  const sigma = Math.max(view.k.latency * Math.sqrt(var0 / c.latN), cfg.latencyRelFloor * m0);
+  const z = (mean - m0) / sigma;
+  const zt = relaxed ? cfg.zRelaxed : cfg.zThreshold;
+  const ratio = relaxed ? 1 + (cfg.minLatencyRatio - 1) / 2 : cfg.minLatencyRatio;
+  return {
+    family: 'latency',
+    evaluated: true,
+    anomalous: z >= zt && mean >= ratio * m0,
+    z,
+    deviation: (mean - m0) / m0,
+    impact: mean / m0,
+    size: c.latN,
+    observed: mean,
+    expected: m0,
+  };
+}
+
+export function evaluate(view: SliceView, family: Family, cfg: AnalyzerConfig, relaxed = false): Eval {
+  const c = view.counts;
+  const ew = view.ew;
+  switch (family) {
+    case 'created':
+      return evalCount(family, c.created, view.expCreated, view.k.created, cfg, relaxed);
+    case 'outcomes':
+      return evalCount(family, c.settled + c.failed, view.expOutcomes, view.k.outcomes, cfg, relaxed);
+    case 'errors':
+      return evalRate(
+        family,
+        c.failed,
+        c.settled + c.failed,
+        ew.failed,
+        ew.settled + ew.failed,
+        view.k.errors,
+        cfg,
+        relaxed,
+      );
+    case 'expiry':
+      return evalRate(
+        family,
+        c.expired,
+        c.settled + c.failed + c.expired,
+        ew.expired,
+        ew.settled + ew.failed + ew.expired,
+        view.k.expiry,
+        cfg,
+        relaxed,
+      );
+    case 'latency':
+      return evalLatency(view, cfg, relaxed);
+  }
+}
+
+/**
+ * Standardised residual of a normal window under the plain noise model (no kappa, no floors), fed to the
+ * entity's MAD ring; null when there is too little data. Counts are handled by the seasonal baseline.
+ */
+export function rawResidual(view: SliceView, family: 'errors' | 'expiry' | 'latency', cfg: AnalyzerConfig) {
+  const c = view.counts;
+  const ew = view.ew;
+  if (family === 'latency') {
+    if (c.latN < cfg.minLatencySamples || ew.latN < MIN_EW_OUTCOMES) return null;
+    const m0 = ew.latSum / ew.latN;
+    const var0 = ew.latSq / ew.latN - m0 * m0;
+    if (!(var0 > 0)) return null;
+    return (c.latSum / c.latN - m0) / Math.sqrt(var0 / c.latN);
+  }
+  const f = family === 'errors' ? c.failed : c.expired;
+  const n = family === 'errors' ? c.settled + c.failed : c.settled + c.failed + c.expired;
+  const ewF = family === 'errors' ? ew.failed : ew.expired;
+  const ewN = family === 'errors' ? ew.settled + ew.failed : ew.settled + ew.failed + ew.expired;
+  if (n < cfg.minOutcomes || ewN < MIN_EW_OUTCOMES) return null;
+  const p0 = ewF / ewN;
+  const pv = Math.min(0.5, Math.max(p0, cfg.rateFloor));
+  return (f / n - p0) / Math.sqrt((pv * (1 - pv)) / n);
+}
+
+const SEVERITY_RANK: Record<Severity, number> = { DEGRADED: 1, SEVERELY_DEGRADED: 2, UNAVAILABLE: 3 };
+
+export function severityRank(s: Severity): number {
+  return SEVERITY_RANK[s];
+}
+
+export function maxSeverity(a: Severity, b: Severity): Severity {
+  return SEVERITY_RANK[a] >= SEVERITY_RANK[b] ? a : b;
+}
+
+/**
+ * How far from expected: for volumes and rates the share of expected traffic lost (<50 % DEGRADED,
+ * <90 % SEVERELY_DEGRADED, else UNAVAILABLE); slowness alone is at most SEVERELY_DEGRADED (>= 3x).
+ */
+export function severityOf(e: Eval): Severity {
+  if (e.family === 'latency') return e.impact >= 3 ? 'SEVERELY_DEGRADED' : 'DEGRADED';
+  if (e.impact >= 0.9) return 'UNAVAILABLE';
+  if (e.impact >= 0.5) return 'SEVERELY_DEGRADED';
+  return 'DEGRADED';
+}

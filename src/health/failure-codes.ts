@@ -1,0 +1,65 @@
+// The 18-code catalog of §2.3 and the layer each code points at, used to confirm an attribution.
+
+export const FAILURE_CODES = [
+  'PROVIDER_UNAVAILABLE',
+  'PIX_KEY_NOT_FOUND',
+  'PIX_KEY_INVALID',
+  'PAYEE_DOCUMENT_MISMATCH',
+  'PAYEE_ACCOUNT_INVALID',
+  'PAYEE_ACCOUNT_UNAVAILABLE',
+  'PAYEE_BANK_UNAVAILABLE',
+  'PAYEE_BANK_REJECTED',
+  'FRAUD_SUSPECTED',
+  'INSUFFICIENT_FUNDS',
+  'AMOUNT_ABOVE_MAXIMUM',
+  'DAILY_LIMIT_EXCEEDED',
+  'PERIOD_LIMIT_EXCEEDED',
+  'PAYEE_LIMIT_EXCEEDED',
+  'PAYEE_NOT_ALLOWED',
+  'DUPLICATED_TRANSFER',
+  'APPROVAL_REJECTED',
+  'PROCESSING_ERROR',
+] as const;
+
+export type FailureCode = (typeof FAILURE_CODES)[number];
+export const FAILURE_CODE_COUNT = FAILURE_CODES.length;
+
+/**
+ * Which layer a code blames. PLATFORM = our own processing; PARTNER = the settlement partner reports
+ * itself down; INSTITUTION = the payee's bank; MERCHANT = the client's own limits/balance/approvals;
+ * END_USER = data typed by the client's users (keys, documents), normal background noise.
+ */
+export type CodeLayer = 'PLATFORM' | 'PARTNER' | 'INSTITUTION' | 'MERCHANT' | 'END_USER';
+
+const LAYER: Record<FailureCode, CodeLayer> = {
+  PROCESSING_ERROR: 'PLATFORM',
+  PROVIDER_UNAVAILABLE: 'PARTNER',
+  PAYEE_BANK_UNAVAILABLE: 'INSTITUTION',
+  PAYEE_BANK_REJECTED: 'INSTITUTION',
+  PAYEE_ACCOUNT_UNAVAILABLE: 'INSTITUTION',
+  INSUFFICIENT_FUNDS: 'MERCHANT',
+  AMOUNT_ABOVE_MAXIMUM: 'MERCHANT',
+  DAILY_LIMIT_EXCEEDED: 'MERCHANT',
+  PERIOD_LIMIT_EXCEEDED: 'MERCHANT',
+  PAYEE_LIMIT_EXCEEDED: 'MERCHANT',
+  APPROVAL_REJECTED: 'MERCHANT',
+  DUPLICATED_TRANSFER: 'MERCHANT',
+  PIX_KEY_NOT_FOUND: 'END_USER',
+  PIX_KEY_INVALID: 'END_USER',
+  PAYEE_DOCUMENT_MISMATCH: 'END_USER',
+  PAYEE_ACCOUNT_INVALID: 'END_USER',
+  PAYEE_NOT_ALLOWED: 'END_USER',
+  FRAUD_SUSPECTED: 'END_USER',
+};
+
+const INDEX = new Map<string, number>(FAILURE_CODES.map((c, i) => [c, i]));
+const PROCESSING_ERROR_INDEX = INDEX.get('PROCESSING_ERROR')!;
+
+/** Index in FAILURE_CODES; an unknown or missing code counts as PROCESSING_ERROR (§2.3). */
+export function failureCodeIndex(code: string | undefined): number {
+  return code === undefined ? PROCESSING_ERROR_INDEX : (INDEX.get(code) ?? PROCESSING_ERROR_INDEX);
+}
+
+export function codeLayer(index: number): CodeLayer {
+  return LAYER[FAILURE_CODES[index] ?? 'PROCESSING_ERROR'];
+}

@@ -1,0 +1,323 @@
+// Incident lifecycle (§3.3): a pattern seen in `confirmWindows` consecutive windows opens an incident
+// (ACTIVE); a severity rise makes it WORSENING (back to ACTIVE after `severityHoldWindows` windows without
+// a further rise); the first normal window makes it RECOVERING; `resolveWindows` normal windows in a row
+// resolve it. A relapse while RECOVERING returns it to ACTIVE (or WORSENING) and clears recoveredAt.
+import type { OriginKind } from './attribution';
+import type { AnalyzerConfig } from './config';
+import { confidenceRank, displayNameOf, type Hypothesis, originClassRank, type Signal } from './diagnosis';
+import { maxSeverity, severityRank } from './evaluate';
+import { incidentIdFor } from './ids';
+import { buildSummary } from './summary';
+import type { EvidenceItem, IncidentChange, IncidentRecord, Operation, Severity } from './types';
+import { isoZ, WINDOW_MS } from './window';
+
+export interface CandidateState {
+  /** `${operation}:${hypothesis key}` */
+  key: string;
+  firstWindow: number;
+  lastWindow: number;
+  run: number;
+  evidence: EvidenceItem[];
+}
+
+export interface OpenIncidentState {
+  record: IncidentRecord;
+  kind: OriginKind;
+  id: string;
+  members: string[];
+  pending: EvidenceItem[];
+  normalStreak: number;
+  /** Windows since the last severity rise while WORSENING. */
+  holdWindows: number;
+  /** Severities of consecutive anomalous windows below the current severity. */
+  lower: Severity[];
+  /** Severity of the previous window when it was above the current one (a rise waiting for confirmation). */
+  higher: Severity | null;
+  signal: Signal | null;
+  startedAtMs: number;
+  recoveredAtMs: number | null;
+}
+
+export interface TrackerState {
+  candidates: CandidateState[];
+  open: OpenIncidentState[];
+}
+
+export interface StepInput {
+  op: Operation;
+  windowIndex: number;
+  hypotheses: Hypothesis[];
+  /** No incident may open yet (baseline warm-up). */
+  warm: boolean;
+  /** Judge an open incident's origin when no hypothesis of this window names it. */
+  diagnoseOpen(o: OpenIncidentState): Hypothesis;
+  /** Clients whose traffic runs through this origin (for API scoping). */
+  clientsFor(h: Hypothesis): string[];
+}
+
+function pushCapped<T>(list: T[], items: readonly T[], cap: number): void {
+  list.push(...items);
+  if (list.length > cap) list.splice(0, list.length - cap);
+}
+
+function union(a: readonly string[], b: readonly string[]): string[] {
+  return [...new Set([...a, ...b])].sort();
+}
+
+export class IncidentTracker {
+  private candidates = new Map<string, CandidateState>();
+  private open = new Map<string, OpenIncidentState>();
+
+  constructor(private readonly cfg: AnalyzerConfig) {}
+
+  openIncidents(): OpenIncidentState[] {
+    return [...this.open.values()];
+  }
+
+  step(input: StepInput): IncidentChange[] {
+    const { op, windowIndex } = input;
+    const changes: IncidentChange[] = [];
+    const hyps = new Map(input.hypotheses.map((h) => [`${op}:${h.key}`, h]));
+
+    // Open incidents first: their origin decides whether the window is anomalous for them.
+    for (const [key, o] of this.open) {
+      if (o.record.operation !== op) continue;
+      const h = hyps.get(key) ?? input.diagnoseOpen(o);
+      hyps.delete(key);
+      const change =
+        h.families.length > 0
+          ? this.onAnomalous(o, h, windowIndex, input.clientsFor(h))
+          : this.onNormal(o, windowIndex);
+      if (change) changes.push(change);
+      if (o.record.status === 'RESOLVED') this.open.delete(key);
+    }
+
+    // Symptoms of an open incident never open their own (platform-wide covers all; a cohort its members).
+    for (const [key, h] of hyps) {
+      if (this.coveredByOpen(op, h)) hyps.delete(key);
+    }
+
+    // Candidates: consecutive windows of the same pattern.
+    for (const [key, h] of hyps) {
+      let c = this.candidates.get(key);
+      if (c && c.lastWindow === windowIndex - 1) {
+        c.run += 1;
+        c.lastWindow = windowIndex;
+      } else {
+        c = { key, firstWindow: windowIndex, lastWindow: windowIndex, run: 1, evidence: [] };
+        this.candidates.set(key, c);
+      }
+      pushCapped(c.evidence, h.evidence, this.cfg.maxEvidencePerIncident);
+      if (c.run >= this.cfg.confirmWindows && input.warm) {
+        changes.push(this.detect(op, key, c, h, windowIndex, input.clientsFor(h)));
+        this.candidates.delete(key);
+      }
+    }
+    for (const [key, c] of this.candidates) {
+      if (c.key.startsWith(`${op}:`) && c.lastWindow < windowIndex) this.candidates.delete(key);
+    }
+    return changes;
+  }
+
+  private coveredByOpen(op: Operation, h: Hypothesis): boolean {
+    for (const o of this.open.values()) {
+      if (o.record.operation !== op) continue;
+      if (o.kind === 'platform') return true;
+      if (o.kind === 'cohort' && h.kind === 'institution' && o.members.includes(h.id)) return true;
+    }
+    return false;
+  }
+
+  private detect(
+    op: Operation,
+    key: string,
+    c: CandidateState,
+    h: Hypothesis,
+    windowIndex: number,
+    clients: string[],
+  ): IncidentChange {
+    const startedAtMs = c.firstWindow * WINDOW_MS;
+    const startedAt = isoZ(startedAtMs);
+    const displayName = displayNameOf(h.originType, h.originId, h.members, this.cfg.names);
+    const record: IncidentRecord = {
+      incidentId: incidentIdFor(h.originType, h.key, op, startedAt),
+      origin: { type: h.originType, id: h.originId, displayName },
+      operation: op,
+      status: 'ACTIVE',
+      severity: h.severity,
+      confidence: h.confidence,
+      originClass: h.originClass,
+      startedAt,
+      detectedAt: isoZ((windowIndex + 1) * WINDOW_MS),
+      recoveredAt: null,
+      resolvedAt: null,
+      updatedAt: null,
+      affectedPartners: h.reachedPartners.length,
+      summary: '',
+      affectedClientIds: [...clients].sort(),
+      affectedPartnerIspbs: [...h.reachedPartners],
+      cohortIspbs: [...h.members],
+      patternKey: key,
+      evidence: [...c.evidence],
+    };
+    const o: OpenIncidentState = {
+      record,
+      kind: h.kind,
+      id: h.id,
+      members: [...h.members],
+      pending: [],
+      normalStreak: 0,
+      holdWindows: 0,
+      lower: [],
+      higher: null,
+      signal: h.signal,
+      startedAtMs,
+      recoveredAtMs: null,
+    };
+    this.refreshSummary(o);
+    this.open.set(key, o);
+    return { change: 'DETECTED', incident: structuredClone(record), evidence: [...c.evidence] };
+  }
+
+  private onAnomalous(
+    o: OpenIncidentState,
+    h: Hypothesis,
+    windowIndex: number,
+    clients: string[],
+  ): IncidentChange | null {
+    const r = o.record;
+    const cap = this.cfg.maxEvidencePerIncident;
+    pushCapped(r.evidence, h.evidence, cap);
+    pushCapped(o.pending, h.evidence, cap);
+    o.signal = h.signal ?? o.signal;
+    o.normalStreak = 0;
+    let changed = false;
+    const s = h.severity;
+
+    if (r.status === 'RECOVERING') {
+      r.status = severityRank(s) > severityRank(r.severity) ? 'WORSENING' : 'ACTIVE';
+      r.severity = maxSeverity(r.severity, s);
+      r.recoveredAt = null;
+      o.recoveredAtMs = null;
+      o.holdWindows = 0;
+      o.lower = [];
+      o.higher = null;
+      changed = true;
+    } else if (severityRank(s) > severityRank(r.severity) && o.higher !== null) {
+      // A rise counts when two consecutive windows confirm it (one noisy window is not a worsening).
+      r.severity = severityRank(s) < severityRank(o.higher) ? s : o.higher;
+      r.status = 'WORSENING';
+      o.holdWindows = 0;
+      o.lower = [];
+      o.higher = null;
+      changed = true;
+    } else {
+      o.higher = severityRank(s) > severityRank(r.severity) ? s : null;
+      if (r.status === 'WORSENING' && ++o.holdWindows >= this.cfg.severityHoldWindows) {
+        r.status = 'ACTIVE';
+        changed = true;
+      }
+      if (severityRank(s) < severityRank(r.severity)) {
+        o.lower.push(s);
+        if (o.lower.length >= this.cfg.severityHoldWindows) {
+          r.severity = o.lower.reduce(maxSeverity);
+          o.lower = [];
+          if (r.status === 'WORSENING') r.status = 'ACTIVE';
+          changed = true;
+        }
+      } else {
+        o.lower = [];
+      }
+    }
+
+    if (confidenceRank(h.confidence) > confidenceRank(r.confidence)) {
+      r.confidence = h.confidence;
+      changed = true;
+    }
+    if (originClassRank(h.originClass) > originClassRank(r.originClass)) {
+      r.originClass = h.originClass;
+      changed = true;
+    }
+    const partners = union(r.affectedPartnerIspbs, h.reachedPartners);
+    if (partners.length !== r.affectedPartnerIspbs.length) {
+      r.affectedPartnerIspbs = partners;
+      r.affectedPartners = partners.length;
+      changed = true;
+    }
+    r.affectedClientIds = union(r.affectedClientIds, clients);
+    if (h.kind === 'cohort') {
+      const members = union(r.cohortIspbs, h.members);
+      if (members.length !== r.cohortIspbs.length) {
+        // The cohort grew: name it by all its members (the incidentId stays the same).
+        r.cohortIspbs = members;
+        o.members = members;
+        r.origin = {
+          type: r.origin.type,
+          id: members.join(','),
+          displayName: displayNameOf(r.origin.type, members.join(','), members, this.cfg.names),
+        };
+        changed = true;
+      }
+    }
+    return changed ? this.emit(o, 'UPDATED', windowIndex) : null;
+  }
+
+  private onNormal(o: OpenIncidentState, windowIndex: number): IncidentChange | null {
+    const r = o.record;
+    if (r.status !== 'RECOVERING') {
+      r.status = 'RECOVERING';
+      o.recoveredAtMs = windowIndex * WINDOW_MS;
+      r.recoveredAt = isoZ(o.recoveredAtMs);
+      o.normalStreak = 1;
+      o.holdWindows = 0;
+      o.lower = [];
+      o.higher = null;
+    } else {
+      o.normalStreak += 1;
+    }
+    if (o.normalStreak >= this.cfg.resolveWindows) {
+      r.status = 'RESOLVED';
+      r.resolvedAt = isoZ((windowIndex + 1) * WINDOW_MS);
+      return this.emit(o, 'RESOLVED', windowIndex);
+    }
+    return o.normalStreak === 1 ? this.emit(o, 'UPDATED', windowIndex) : null;
+  }
+
+  private emit(o: OpenIncidentState, change: 'UPDATED' | 'RESOLVED', windowIndex: number): IncidentChange {
+    o.record.updatedAt = isoZ((windowIndex + 1) * WINDOW_MS);
+    this.refreshSummary(o);
+    const evidence = o.pending;
+    o.pending = [];
+    return { change, incident: structuredClone(o.record), evidence };
+  }
+
+  private refreshSummary(o: OpenIncidentState): void {
+    const r = o.record;
+    r.summary = buildSummary({
+      originType: r.origin.type,
+      originId: r.origin.id,
+      displayName: r.origin.displayName,
+      operation: r.operation,
+      status: r.status,
+      severity: r.severity,
+      originClass: r.originClass,
+      startedAtMs: o.startedAtMs,
+      recoveredAtMs: o.recoveredAtMs,
+      resolvedAtMs: r.resolvedAt === null ? null : Date.parse(r.resolvedAt),
+      affectedPartners: r.affectedPartners,
+      cohortNames: r.cohortIspbs.map((i) => this.cfg.names[i] ?? i),
+      signal: o.signal,
+    });
+  }
+
+  toJSON(): TrackerState {
+    return { candidates: [...this.candidates.values()], open: [...this.open.values()] };
+  }
+
+  static fromJSON(state: TrackerState, cfg: AnalyzerConfig): IncidentTracker {
+    const t = new IncidentTracker(cfg);
+    for (const c of state.candidates) t.candidates.set(c.key, c);
+    for (const o of state.open) t.open.set(o.record.patternKey, o);
+    return t;
+  }
+}

@@ -1,0 +1,114 @@
+// Portuguese diagnosis text (§2.5 `summary`). It names only the origin (a partner, a bank, the platform,
+// the PIX network); a MERCHANT summary speaks of "sua operação" and never names any client, so the text
+// is safe for every reader of the incident. Numbers are percentages and ratios, never volumes.
+import type { Signal } from './diagnosis';
+import type { IncidentStatus, Operation, OriginClass, OriginType, Severity } from './types';
+import { hhmmUtc } from './window';
+
+const OPERATION_TEXT: Record<Operation, string> = {
+  CASH_IN: 'recebimentos PIX (Cash-In)',
+  CASH_OUT: 'pagamentos PIX enviados (Cash-Out)',
+};
+
+const SEVERITY_TEXT: Record<Severity, string> = {
+  DEGRADED: 'Degradação',
+  SEVERELY_DEGRADED: 'Degradação severa',
+  UNAVAILABLE: 'Indisponibilidade',
+};
+
+function pct(x: number): string {
+  return `${Math.round(x * 100)}%`;
+}
+
+function rate(x: number): string {
+  return `${(Math.round(x * 1000) / 10).toString().replace('.', ',')}%`;
+}
+
+export function signalText(signal: Signal | null, operation: Operation): string {
+  if (!signal) return 'métricas fora do padrão esperado';
+  switch (signal.family) {
+    case 'created':
+      return `volume de novas transações ${pct(signal.impact)} abaixo do esperado`;
+    case 'outcomes':
+      return operation === 'CASH_IN'
+        ? `liquidações ${pct(signal.impact)} abaixo do esperado`
+        : `transferências concluídas (liquidadas ou recusadas) ${pct(signal.impact)} abaixo do esperado`;
+    case 'errors': {
+      const code = signal.code ? `, principalmente ${signal.code}` : '';
+      return `falhas em ${rate(signal.observed)} das transações (normal: ${rate(signal.expected)})${code}`;
+    }
+    case 'latency':
+      return `tempo de liquidação ${(Math.round(signal.impact * 10) / 10).toString().replace('.', ',')} vezes o normal`;
+    case 'expiry':
+      return `expiração de cobranças em ${rate(signal.observed)} (normal: ${rate(signal.expected)})`;
+  }
+}
+
+export interface SummaryInput {
+  originType: OriginType;
+  originId: string;
+  displayName: string;
+  operation: Operation;
+  status: IncidentStatus;
+  severity: Severity;
+  originClass: OriginClass;
+  startedAtMs: number;
+  recoveredAtMs: number | null;
+  resolvedAtMs: number | null;
+  affectedPartners: number;
+  cohortNames: string[];
+  signal: Signal | null;
+}
+
+function partnersText(n: number): string {
+  return n === 1 ? 'em 1 parceiro bancário' : `em ${n} parceiros bancários`;
+}
+
+export function buildSummary(s: SummaryInput): string {
+  const op = OPERATION_TEXT[s.operation];
+  const sev = SEVERITY_TEXT[s.severity];
+  const since = `desde ${hhmmUtc(s.startedAtMs)} UTC`;
+  const sig = signalText(s.signal, s.operation);
+  let text: string;
+  switch (s.originType) {
+    case 'BANKING_PARTNER':
+      text =
+        `${sev} no parceiro bancário ${s.displayName} (ISPB ${s.originId}) afeta ${op} ${since}: ${sig}. ` +
+        'O problema aparece nas transações desse parceiro com várias instituições; os demais parceiros operam normalmente.';
+      break;
+    case 'PAYER_INSTITUTION':
+      text =
+        s.originClass === 'INFERRED' && s.operation === 'CASH_IN'
+          ? `A instituição ${s.displayName} (ISPB ${s.originId}) deixou de liquidar ${op} ${since}: ${sig}, ` +
+            `${partnersText(s.affectedPartners)}. Os pagadores dessa instituição não estão conseguindo pagar; ` +
+            'a falha está na instituição, fora da ConnectPSP.'
+          : `${sev} na instituição ${s.displayName} (ISPB ${s.originId}) afeta ${op} ${since}: ${sig}, ` +
+            `${partnersText(s.affectedPartners)}. A falha está na instituição, fora da ConnectPSP.`;
+      break;
+    case 'PAYER_COHORT':
+      text =
+        `${sev} simultânea em um grupo de ${s.cohortNames.length} instituições (${s.cohortNames.join(', ')}) ` +
+        `afeta ${op} ${since}: ${sig}. As demais instituições operam normalmente; a falha está fora da ConnectPSP.`;
+      break;
+    case 'MERCHANT':
+      text =
+        `${sev} na sua operação de ${op} ${since}: ${sig}, enquanto o restante da plataforma opera normalmente. ` +
+        'Verifique sua integração e o fluxo dos seus usuários.';
+      break;
+    case 'CONNECTPSP':
+      text = `${sev} na plataforma ConnectPSP afeta ${op} ${since}: ${sig}, em todos os parceiros bancários.`;
+      break;
+    case 'PIX_SYSTEMIC':
+      text =
+        `${sev} generalizada no sistema PIX afeta ${op} ${since}: ${sig}, em todos os parceiros bancários e ` +
+        'instituições. A causa está fora da ConnectPSP.';
+      break;
+  }
+  if (s.status === 'WORSENING') text += ' A situação está piorando.';
+  if (s.status === 'RECOVERING' && s.recoveredAtMs !== null) {
+    text += ` As métricas voltaram ao normal às ${hhmmUtc(s.recoveredAtMs)} UTC; em observação.`;
+  }
+  if (s.status === 'RESOLVED' && s.resolvedAtMs !== null)
+    text += ` Resolvido às ${hhmmUtc(s.resolvedAtMs)} UTC.`;
+  return text;
+}

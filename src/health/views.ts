@@ -1,0 +1,114 @@
+// Slices of one window's traffic, built from cells: entities, complements ("everything but S"), remainders
+// ("S without its intersection with T") and unions (cohorts). Comparing these is how attribution tells a
+// cause from its symptoms.
+
+import type { AnalyzerConfig } from './config';
+import { Counts } from './counts';
+import { type Eval, evaluate, type Family, type Kappas, type SliceView } from './evaluate';
+
+export type SliceKind = 'platform' | 'partner' | 'institution' | 'client';
+
+/** One entity's traffic for one operation in the closing window. */
+export interface EntityView extends SliceView {
+  kind: SliceKind;
+  id: string;
+  /** Failures in this window by code index, and their EW history with its outcome denominator. */
+  codes: number[];
+  codeEw: number[];
+  codeEwN: number;
+  /** Strict evaluations per family (primary families and, on CASH_IN, expiry). */
+  evals: Partial<Record<Family, Eval>>;
+  /** Anomalous in at least one primary family. */
+  anomalous: boolean;
+  /** Hurt by the relaxed test in at least one primary family: the baseline must not learn from it. */
+  suspicious: boolean;
+}
+
+/** A cell's own counters (partner x institution, partner x client). */
+export interface CellData {
+  acc: Counts;
+  ew: Counts;
+}
+
+export function sumViews(views: readonly SliceView[]): SliceView {
+  const counts = new Counts();
+  const ew = new Counts();
+  let expCreated: number | null = 0;
+  let expOutcomes: number | null = 0;
+  const k: Kappas = { created: 1, outcomes: 1, errors: 1, latency: 1, expiry: 1 };
+  for (const v of views) {
+    counts.add(v.counts);
+    ew.add(v.ew);
+    expCreated = expCreated === null || v.expCreated === null ? null : expCreated + v.expCreated;
+    expOutcomes = expOutcomes === null || v.expOutcomes === null ? null : expOutcomes + v.expOutcomes;
+    k.created = Math.max(k.created, v.k.created);
+    k.outcomes = Math.max(k.outcomes, v.k.outcomes);
+    k.errors = Math.max(k.errors, v.k.errors);
+    k.latency = Math.max(k.latency, v.k.latency);
+    k.expiry = Math.max(k.expiry, v.k.expiry);
+  }
+  return { counts, ew, expCreated, expOutcomes, k };
+}
+
+function diffExp(a: number | null, b: number | null): number | null {
+  return a === null || b === null ? null : Math.max(0, a - b);
+}
+
+/** Everything in `whole` except `part` (part must be a subset of whole). */
+export function complementView(whole: SliceView, part: SliceView): SliceView {
+  return {
+    counts: whole.counts.clone().sub(part.counts),
+    ew: whole.ew.clone().sub(part.ew),
+    expCreated: diffExp(whole.expCreated, part.expCreated),
+    expOutcomes: diffExp(whole.expOutcomes, part.expOutcomes),
+    k: whole.k,
+  };
+}
+
+function shareOf(part: Counts, whole: Counts): number {
+  const w = whole.settled + whole.failed;
+  return w > 0 ? Math.min(1, (part.settled + part.failed) / w) : 0;
+}
+
+/** `slice` without the cells it shares with another slice; expected counts scale by the cells' EW share. */
+export function remainderView(slice: SliceView, cells: readonly CellData[]): SliceView {
+  const acc = new Counts();
+  const ew = new Counts();
+  for (const c of cells) {
+    acc.add(c.acc);
+    ew.add(c.ew);
+  }
+  const shareCreated = slice.ew.created > 0 ? Math.min(1, ew.created / slice.ew.created) : 0;
+  const shareOutcomes = shareOf(ew, slice.ew);
+  return {
+    counts: slice.counts.clone().sub(acc),
+    ew: slice.ew.clone().sub(ew),
+    expCreated: slice.expCreated === null ? null : slice.expCreated * (1 - shareCreated),
+    expOutcomes: slice.expOutcomes === null ? null : slice.expOutcomes * (1 - shareOutcomes),
+    k: slice.k,
+  };
+}
+
+/** The cells themselves seen as a slice of `parent` (for per-partner evidence of an institution, say). */
+export function cellsView(parent: SliceView, cells: readonly CellData[]): SliceView {
+  const acc = new Counts();
+  const ew = new Counts();
+  for (const c of cells) {
+    acc.add(c.acc);
+    ew.add(c.ew);
+  }
+  const shareCreated = parent.ew.created > 0 ? Math.min(1, ew.created / parent.ew.created) : 0;
+  const shareOutcomes = shareOf(ew, parent.ew);
+  return {
+    counts: acc,
+    ew,
+    expCreated: parent.expCreated === null ? null : parent.expCreated * shareCreated,
+    expOutcomes: parent.expOutcomes === null ? null : parent.expOutcomes * shareOutcomes,
+    k: parent.k,
+  };
+}
+
+/** Relaxed test: is this slice hurt in this family too (lower z, halved gates)? */
+export function isBad(view: SliceView, family: Family, cfg: AnalyzerConfig): boolean {
+  return evaluate(view, family, cfg, true).anomalous;
+}

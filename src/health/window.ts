@@ -1,0 +1,24 @@
+// 5-minute windows aligned to UTC (epoch-aligned, so every window starts at hh:m0 or hh:m5).
+
+export const WINDOW_MS = 5 * 60_000;
+export const HOUR_MS = 3_600_000;
+export const DAY_MS = 86_400_000;
+export const WINDOWS_PER_HOUR = HOUR_MS / WINDOW_MS;
+
+export function windowIndexOf(ms: number): number {
+  return Math.floor(ms / WINDOW_MS);
+}
+
+export function windowStartMs(index: number): number {
+  return index * WINDOW_MS;
+}
+
+/** UTC ISO with `Z`, seconds precision (health timestamps, §2.1). */
+export function isoZ(ms: number): string {
+  return `${new Date(ms).toISOString().slice(0, 19)}Z`;
+}
+
+/** "HH:MM" in UTC, for summaries. */
+export function hhmmUtc(ms: number): string {
+  return new Date(ms).toISOString().slice(11, 16);
+}

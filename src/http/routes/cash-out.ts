@@ -1,0 +1,65 @@
+/** Cash-Out endpoints (spec §4.8–4.11). */
+import { centsFromAmount } from '../../domain/money';
+import { summaryBody } from '../../domain/summary';
+import { CreateCashOutSchema } from '../../schemas/cash-out';
+import { authenticate, requireDigitalSignature } from '../auth';
+import { readJsonObject } from '../body';
+import { type ApiRequest, ledgerOf, type RequestContext } from '../context';
+import { ProblemError } from '../errors';
+import { idempotencyKeyOf, requestFingerprint } from '../idempotency';
+import { json } from '../json';
+import { pageBody, parseListQuery, parsePeriodQuery } from '../list-query';
+import { operationResponse } from '../respond';
+import { parseWith } from '../validation';
+import { pathId } from './cash-in';
+
+export async function handleCreateCashOut(request: ApiRequest, { env }: RequestContext): Promise<Response> {
+  const principal = await authenticate(request, env);
+  const idempotencyKey = idempotencyKeyOf(request);
+  const raw = await readJsonObject(request);
+  const body = parseWith(CreateCashOutSchema, raw);
+  await requireDigitalSignature(request, principal);
+  const result = await ledgerOf(env, principal.clientId).createCashOut({
+    ...(idempotencyKey !== undefined && { idempotencyKey }),
+    requestHash: await requestFingerprint('POST /cash-out', '', raw),
+    amountCents: centsFromAmount(body.amount) as number,
+    externalReference: body.externalReference,
+    ...(body.description !== undefined && { description: body.description }),
+    ...(body.webhookUrl !== undefined && { webhookUrl: body.webhookUrl }),
+    payee: body.payee,
+  });
+  return operationResponse(result);
+}
+
+export async function handleGetCashOut(request: ApiRequest, { env }: RequestContext): Promise<Response> {
+  const principal = await authenticate(request, env);
+  const id = pathId(request);
+  const cashOut = id === undefined ? null : await ledgerOf(env, principal.clientId).getCashOut(id);
+  if (!cashOut) throw new ProblemError('CASHOUT_NOT_FOUND', 'No Cash-Out matches this id');
+  return json(cashOut);
+}
+
+export async function handleListCashOuts(request: ApiRequest, { env }: RequestContext): Promise<Response> {
+  const principal = await authenticate(request, env);
+  const query = await parseListQuery(request, 'cash-out', principal.clientId, env.JWT_SECRET);
+  const page = await ledgerOf(env, principal.clientId).listCashOuts({
+    from: query.period.from,
+    to: query.period.to,
+    limit: query.limit,
+    order: query.order,
+    ...(query.position && { position: query.position }),
+  });
+  return json(
+    await pageBody(page, query, principal.clientId, env.JWT_SECRET, ({ time: _t, seq: _s, ...item }) => item),
+  );
+}
+
+export async function handleCashOutSummary(request: ApiRequest, { env }: RequestContext): Promise<Response> {
+  const principal = await authenticate(request, env);
+  const period = parsePeriodQuery(request);
+  const { byStatus, settlement } = await ledgerOf(env, principal.clientId).summarizeCashOuts(
+    period.from,
+    period.to,
+  );
+  return json(summaryBody(period, byStatus, settlement, (status) => status.toLowerCase()));
+}

@@ -1,0 +1,17 @@
+/**
+ * Request-time check of a webhook target (decisions §6), for every route that accepts one
+ * (POST /cash-in and POST /cash-out `webhookUrl`, PATCH /admin/clients `healthWebhookUrl`). Run it
+ * after schema validation; the same guard runs again at delivery.
+ */
+import { checkWebhookUrl } from '../webhooks/url-guard';
+import { validationError } from './validation';
+
+export function requireAllowedWebhookUrl(env: Env, url: string, field = 'webhookUrl'): void {
+  const verdict = checkWebhookUrl(url, { production: env.ENVIRONMENT === 'production' });
+  if (!verdict.ok) {
+    throw validationError(
+      { [field]: [`${field} ${verdict.reason}`] },
+      `${field} is not an allowed webhook URL`,
+    );
+  }
+}

@@ -1,0 +1,20 @@
+/**
+ * The posted body (spec §6): `{eventType, eventAt, data}`, `eventAt` being the time of sending.
+ * It follows the timestamp convention of the resource the event is about (spec §2.1): -03:00 for
+ * Cash-In and Cash-Out events, UTC for PIX health events.
+ */
+import { formatBrt, formatUtc } from '../domain/time';
+
+export interface Envelope {
+  eventType: string;
+  eventAt: string;
+  data: unknown;
+}
+
+export function eventAtFor(eventType: string, sentAt: number): string {
+  return eventType.startsWith('PIX_INCIDENT_') ? formatUtc(sentAt) : formatBrt(sentAt);
+}
+
+export function envelope(eventType: string, data: unknown, sentAt: number): Envelope {
+  return { eventType, eventAt: eventAtFor(eventType, sentAt), data };
+}
