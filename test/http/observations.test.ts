@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { createCashIn, payCashIn, waitFor } from '../support/cash-in';
+import { createCashOut, deposit, magicKey, settled } from '../support/cash-out';
+import { Integrator } from '../support/harness';
+import { sqlRows } from '../support/ledger';
+
+type Row = { data: string; published_at: number | null };
+
+async function observations(clientId: string) {
+  const rows = await sqlRows<Row>(
+    clientId,
+    "SELECT data, published_at FROM outbox WHERE channel = 'health' ORDER BY seq",
+  );
+  return rows.map((r) => ({ ...JSON.parse(r.data), published: r.published_at !== null }));
+}
+
+describe('health observations (decisions §7)', () => {
+  it('every Cash-In and Cash-Out outcome becomes one observation, handed to the health queue', async () => {
+    const api = await Integrator.create();
+    const transactional = api.client.accounts.find((a) => a.type === 'TRANSACTIONAL')!;
+    const paid = await createCashIn(api);
+    await payCashIn(api, paid.internalCode, { payer: { bankData: { ispb: '00360305' } } });
+    const expired = await createCashIn(api);
+    await api.post(`/sandbox/cash-in/${expired.internalCode}/expire`, {});
+    await api.post(`/sandbox/cash-in/${paid.internalCode}/return`, { reason: 'FRAUD' });
+    await deposit(api, 50);
+    const ok = await createCashOut(api, { amount: 5 });
+    const bad = await createCashOut(api, {
+      amount: 6,
+      payee: { name: 'A', document: '12345678909', destination: magicKey('PAYEE_BANK_REJECTED') },
+    });
+    await settled(api, ok.transactionId);
+    await settled(api, bad.transactionId);
+    const all = await waitFor(
+      () => observations(api.client.clientId),
+      (list) => list.length >= 9 && list.every((o) => o.published),
+    );
+    const summary = all.map((o) => `${o.operation}:${o.event}${o.failureCode ? `:${o.failureCode}` : ''}`);
+    expect(summary.slice(0, 5)).toEqual([
+      'CASH_IN:CREATED',
+      'CASH_IN:SETTLED',
+      'CASH_IN:CREATED',
+      'CASH_IN:EXPIRED',
+      'CASH_IN:RETURNED',
+    ]);
+    // The two Cash-Outs settle in whichever order the partner answers.
+    expect(summary.slice(5).sort()).toEqual([
+      'CASH_OUT:CREATED',
+      'CASH_OUT:CREATED',
+      'CASH_OUT:FAILED:PAYEE_BANK_REJECTED',
+      'CASH_OUT:SETTLED',
+    ]);
+    for (const o of all) {
+      expect(o.clientId).toBe(api.client.clientId);
+      expect(o.partnerIspb).toBe(transactional.bank.ispb);
+      expect(new Date(o.at).toISOString()).toBe(o.at);
+      expect(o.published).toBe(true);
+    }
+    expect(all[1].institutionIspb).toBe('00360305');
+    expect(all[1].latencyMs).toBeGreaterThanOrEqual(0);
+    expect(all.find((o) => o.operation === 'CASH_OUT' && o.event === 'SETTLED').institutionIspb).toMatch(
+      /^\d{8}$/,
+    );
+  });
+});
