@@ -352,6 +352,44 @@ export async function startRefund(
   return success(202, body);
 }
 
+/**
+ * The devolution reached the payer: the debit, REFUNDED, the event and the observation, inside
+ * the caller's transaction.
+ */
+function settleDevolution(
+  ctx: LedgerContext,
+  row: CashInRow,
+  accountNumber: string,
+  devolution: { endToEndId: string; reason?: string; at: number },
+): CashInRow {
+  postEntry(ctx.db, {
+    accountNumber,
+    type: 'PIX_REFUND_OUT',
+    amount: row.amount,
+    ref: `cash-in:${row.transactionId}`,
+    at: devolution.at,
+    description: `Devolucao PIX ${row.internalCode}`,
+    endToEndId: devolution.endToEndId,
+    originalEndToEndId: row.endToEndId,
+  });
+  const refunded = update(ctx, row.seq, {
+    status: 'REFUNDED',
+    refundState: 'DONE',
+    refundEndToEndId: devolution.endToEndId,
+    refundedAt: devolution.at,
+    ...(devolution.reason !== undefined && { reason: devolution.reason }),
+  });
+  emitCashIn(ctx, refunded, 'CASHIN_REFUNDED', devolution.at);
+  observe(ctx, row.transactionId, {
+    operation: 'CASH_IN',
+    partnerIspb: row.partnerIspb,
+    institutionIspb: row.payerBank?.ispb ?? null,
+    event: 'RETURNED',
+    at: devolution.at,
+  });
+  return refunded;
+}
+
 /** Poll task: settles, fails or re-sends the devolution in flight. Returns when to poll again. */
 export async function pollRefund(ctx: LedgerContext, transactionId: string): Promise<number | undefined> {
   const row = findCashIn(ctx.db, transactionId);
@@ -381,25 +419,7 @@ export async function pollRefund(ctx: LedgerContext, transactionId: string): Pro
       });
       return;
     }
-    postEntry(ctx.db, {
-      accountNumber: account.number,
-      type: 'PIX_REFUND_OUT',
-      amount: row.amount,
-      ref: `cash-in:${row.transactionId}`,
-      at: now,
-      description: `Devolucao PIX ${row.internalCode}`,
-      endToEndId: row.refundEndToEndId,
-      originalEndToEndId: row.endToEndId,
-    });
-    const refunded = update(ctx, row.seq, { status: 'REFUNDED', refundState: 'DONE', refundedAt: now });
-    emitCashIn(ctx, refunded, 'CASHIN_REFUNDED', now);
-    observe(ctx, row.transactionId, {
-      operation: 'CASH_IN',
-      partnerIspb: row.partnerIspb,
-      institutionIspb: row.payerBank?.ispb ?? null,
-      event: 'RETURNED',
-      at: now,
-    });
+    settleDevolution(ctx, row, account.number, { endToEndId: row.refundEndToEndId as string, at: now });
   });
   return undefined;
 }
@@ -423,34 +443,9 @@ export function bankReturn(ctx: LedgerContext, id: string, reason: string): Oper
   }
   const now = Date.now();
   const refundEndToEndId = newEndToEndId('D', row.partnerIspb, now);
-  const refunded = ctx.storage.transactionSync(() => {
-    postEntry(ctx.db, {
-      accountNumber: account.number,
-      type: 'PIX_REFUND_OUT',
-      amount: row.amount,
-      ref: `cash-in:${row.transactionId}`,
-      at: now,
-      description: `Devolucao PIX ${row.internalCode} (${reason})`,
-      endToEndId: refundEndToEndId,
-      originalEndToEndId: row.endToEndId,
-    });
-    const updated = update(ctx, row.seq, {
-      status: 'REFUNDED',
-      refundState: 'DONE',
-      refundEndToEndId,
-      reason,
-      refundedAt: now,
-    });
-    emitCashIn(ctx, updated, 'CASHIN_REFUNDED', now);
-    observe(ctx, row.transactionId, {
-      operation: 'CASH_IN',
-      partnerIspb: row.partnerIspb,
-      institutionIspb: row.payerBank?.ispb ?? null,
-      event: 'RETURNED',
-      at: now,
-    });
-    return updated;
-  });
+  const refunded = ctx.storage.transactionSync(() =>
+    settleDevolution(ctx, row, account.number, { endToEndId: refundEndToEndId, reason, at: now }),
+  );
   return success(200, cashInView(refunded));
 }
 

@@ -2,26 +2,13 @@
 import { and, eq, gte, lt, ne, sql } from 'drizzle-orm';
 import type { CashOutRecord } from '../../src/domain/cash-out';
 import type { LedgerDb } from './db';
+import { findByAnyId } from './lookup';
 import { cashOuts } from './schema';
 
 export type CashOutRow = typeof cashOuts.$inferSelect;
 
-/** Same precedence as Cash-In: internalCode, transactionId, payment e2e, refund e2e, externalReference. */
 export function findCashOut(db: LedgerDb, id: string): CashOutRow | undefined {
-  return db
-    .select()
-    .from(cashOuts)
-    .where(
-      sql`${cashOuts.internalCode} = ${id} OR ${cashOuts.transactionId} = ${id} OR ${cashOuts.endToEndId} = ${id}
-        OR ${cashOuts.refundEndToEndId} = ${id} OR ${cashOuts.externalReference} = ${id}`,
-    )
-    .orderBy(
-      sql`CASE WHEN ${cashOuts.internalCode} = ${id} THEN 0 WHEN ${cashOuts.transactionId} = ${id} THEN 1
-        WHEN ${cashOuts.endToEndId} = ${id} THEN 2 WHEN ${cashOuts.refundEndToEndId} = ${id} THEN 3 ELSE 4 END`,
-      sql`${cashOuts.seq} DESC`,
-    )
-    .limit(1)
-    .get();
+  return findByAnyId<CashOutRow>(db, cashOuts, cashOuts, id);
 }
 
 export function cashOutByTransactionId(db: LedgerDb, transactionId: string): CashOutRow | undefined {

@@ -82,13 +82,29 @@ export async function parseListQuery(
   return { list, period, limit, order, ...(cursor && { position: cursor.position }) };
 }
 
+/** The page request a ledger list method takes. */
+export function pageInput(query: ListQuery) {
+  return {
+    from: query.period.from,
+    to: query.period.to,
+    limit: query.limit,
+    order: query.order,
+    ...(query.position && { position: query.position }),
+  };
+}
+
+/** Drops the sort key the ledger attached to each item. */
+function withoutKey<T extends { time: number; seq: number }>({ time: _t, seq: _s, ...item }: T) {
+  return item;
+}
+
 /** `{items, nextCursor?, previousCursor?}` with cursors that bake in this walk's order and period. */
-export async function pageBody<T>(
+export async function pageBody<T extends { time: number; seq: number }>(
   page: PageResult<T>,
   query: ListQuery,
   clientId: string,
   secret: string,
-  present: (item: T) => unknown,
+  present: (item: T) => unknown = withoutKey,
 ) {
   const cut = (position: Position) =>
     encodeCursor(

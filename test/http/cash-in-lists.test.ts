@@ -93,7 +93,7 @@ describe('GET /cash-in cursor walk (spec §4.1, §4.7)', () => {
       ['from=2020-01-01&to=2100-12-31&limit=abc', 'limit'],
       ['from=2020-01-01&to=2100-12-31&order=up', 'order'],
       [
-        `from=2020-01-01&to=2100-12-31&cursor=${encodeURIComponent(p.nextCursor!.replace(/.$/, 'A'))}`,
+        `from=2020-01-01&to=2100-12-31&cursor=${encodeURIComponent(p.nextCursor!.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')))}`,
         'cursor',
       ],
       ['from=2020-01-01&to=2100-12-31&cursor=garbage', 'cursor'],

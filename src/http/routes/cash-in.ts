@@ -12,7 +12,7 @@ import { type ApiRequest, ledgerOf, type RequestContext } from '../context';
 import { ProblemError } from '../errors';
 import { idempotencyKeyOf, requestFingerprint } from '../idempotency';
 import { json } from '../json';
-import { pageBody, parseListQuery, parsePeriodQuery } from '../list-query';
+import { pageBody, pageInput, parseListQuery, parsePeriodQuery } from '../list-query';
 import { operationResponse } from '../respond';
 import { parseWith } from '../validation';
 import { requireAllowedWebhookUrl } from '../webhook-url';
@@ -73,16 +73,8 @@ export async function handleGetCashIn(request: ApiRequest, { env }: RequestConte
 export async function handleListCashIns(request: ApiRequest, { env }: RequestContext): Promise<Response> {
   const principal = await authenticate(request, env);
   const query = await parseListQuery(request, 'cash-in', principal.clientId, env.JWT_SECRET);
-  const page = await ledgerOf(env, principal.clientId).listCashIns({
-    from: query.period.from,
-    to: query.period.to,
-    limit: query.limit,
-    order: query.order,
-    ...(query.position && { position: query.position }),
-  });
-  return json(
-    await pageBody(page, query, principal.clientId, env.JWT_SECRET, ({ time: _t, seq: _s, ...item }) => item),
-  );
+  const page = await ledgerOf(env, principal.clientId).listCashIns(pageInput(query));
+  return json(await pageBody(page, query, principal.clientId, env.JWT_SECRET));
 }
 
 export async function handleCashInSummary(request: ApiRequest, { env }: RequestContext): Promise<Response> {

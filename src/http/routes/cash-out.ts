@@ -8,7 +8,7 @@ import { type ApiRequest, ledgerOf, type RequestContext } from '../context';
 import { ProblemError } from '../errors';
 import { idempotencyKeyOf, requestFingerprint } from '../idempotency';
 import { json } from '../json';
-import { pageBody, parseListQuery, parsePeriodQuery } from '../list-query';
+import { pageBody, pageInput, parseListQuery, parsePeriodQuery } from '../list-query';
 import { operationResponse } from '../respond';
 import { parseWith } from '../validation';
 import { pathId } from './cash-in';
@@ -42,16 +42,8 @@ export async function handleGetCashOut(request: ApiRequest, { env }: RequestCont
 export async function handleListCashOuts(request: ApiRequest, { env }: RequestContext): Promise<Response> {
   const principal = await authenticate(request, env);
   const query = await parseListQuery(request, 'cash-out', principal.clientId, env.JWT_SECRET);
-  const page = await ledgerOf(env, principal.clientId).listCashOuts({
-    from: query.period.from,
-    to: query.period.to,
-    limit: query.limit,
-    order: query.order,
-    ...(query.position && { position: query.position }),
-  });
-  return json(
-    await pageBody(page, query, principal.clientId, env.JWT_SECRET, ({ time: _t, seq: _s, ...item }) => item),
-  );
+  const page = await ledgerOf(env, principal.clientId).listCashOuts(pageInput(query));
+  return json(await pageBody(page, query, principal.clientId, env.JWT_SECRET));
 }
 
 export async function handleCashOutSummary(request: ApiRequest, { env }: RequestContext): Promise<Response> {

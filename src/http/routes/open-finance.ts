@@ -9,7 +9,7 @@ import { type ApiRequest, ledgerOf, type RequestContext } from '../context';
 import { ProblemError } from '../errors';
 import { requireStaging } from '../staging';
 
-const escape = (text: string) =>
+const escapeHtml = (text: string) =>
   text.replace(
     /[&<>"']/g,
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string,
@@ -17,7 +17,7 @@ const escape = (text: string) =>
 
 function page(title: string, body: string, status = 200): Response {
   const html = `<!doctype html><html lang="pt-BR"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${escape(title)}</title><style>
+<title>${escapeHtml(title)}</title><style>
 body{font-family:system-ui,sans-serif;background:#f3f5f9;margin:0;display:flex;min-height:100vh;align-items:center;justify-content:center}
 main{background:#fff;border-radius:12px;box-shadow:0 2px 12px #0002;padding:2rem;max-width:26rem;width:100%}
 h1{font-size:1.2rem;margin-top:0}.amount{font-size:2rem;font-weight:700;margin:.5rem 0 1rem}
@@ -49,7 +49,7 @@ export async function handleOpenFinancePage(request: ApiRequest, { env }: Reques
   if (found.cashIn.status !== 'AWAITING_PAYMENT') {
     return page(
       'Pagamento indisponível',
-      `<h1>Pagamento indisponível</h1><p class="muted">Esta cobrança está ${escape(found.cashIn.status)}.</p>`,
+      `<h1>Pagamento indisponível</h1><p class="muted">Esta cobrança está ${escapeHtml(found.cashIn.status)}.</p>`,
       410,
     );
   }
@@ -57,11 +57,11 @@ export async function handleOpenFinancePage(request: ApiRequest, { env }: Reques
   return page(
     'Autorizar pagamento',
     `<p class="muted">Banco do pagador · ambiente de testes</p>
-<h1>Autorizar pagamento para ${escape(found.merchantName)}</h1>
-<div class="amount" id="amount">${escape(amount)}</div>
-<p>Pagador: ${escape(found.cashIn.payer.name)}</p>
-<form method="post" action="${escape(action)}/authorize"><button class="ok" id="authorize" type="submit">Autorizar</button>
-<button class="no" id="decline" type="submit" formaction="${escape(action)}/decline">Cancelar</button></form>`,
+<h1>Autorizar pagamento para ${escapeHtml(found.merchantName)}</h1>
+<div class="amount" id="amount">${escapeHtml(amount)}</div>
+<p>Pagador: ${escapeHtml(found.cashIn.payer.name)}</p>
+<form method="post" action="${escapeHtml(action)}/authorize"><button class="ok" id="authorize" type="submit">Autorizar</button>
+<button class="no" id="decline" type="submit" formaction="${escapeHtml(action)}/decline">Cancelar</button></form>`,
   );
 }
 
@@ -77,7 +77,7 @@ export async function handleOpenFinanceAuthorize(
   if (!result.ok) {
     return page(
       'Pagamento não realizado',
-      `<h1>Pagamento não realizado</h1><p>${escape(result.problem.detail ?? '')}</p>`,
+      `<h1>Pagamento não realizado</h1><p>${escapeHtml(result.problem.detail ?? '')}</p>`,
       422,
     );
   }
