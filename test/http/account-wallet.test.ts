@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   accountOf,
@@ -426,5 +427,72 @@ describe('POST /sandbox/accounts/{number}/deposit (decisions §4)', () => {
     const malformed = await api.post(`/sandbox/accounts/${'9'.repeat(33)}/deposit`, { amount: 1 });
     expect(malformed.status).toBe(400);
     expect((await getBalance(api)).totals.total).toBe(0);
+  });
+});
+
+describe('fuzzing the account routes: no input answers 5xx', () => {
+  it('answers random paths, queries, bodies and credentials with < 500 and Problem Details', async () => {
+    const api = await Integrator.create();
+    const own = accountOf(api, 'TRANSACTIONAL').number;
+    await deposit(api, own, 5);
+    const signature = await sign(api.client.cryptoToken, api.token);
+    const templates = [
+      ['GET', '/account/{n}/statement'],
+      ['GET', '/account/balance'],
+      ['POST', '/account/rebalance/top-up'],
+      ['POST', '/account/rebalance/sweep'],
+      ['POST', '/sandbox/accounts/{n}/deposit'],
+    ] as const;
+    const segment = fc.oneof(
+      fc.constant(own),
+      fc.string({ maxLength: 40 }).map(encodeURIComponent),
+      fc.constantFrom('%', '%zz', '..', '%00', 'A'.repeat(300), '12345678-9'),
+    );
+    const value = fc.oneof(
+      fc.string({ maxLength: 30 }),
+      fc.constantFrom('2024-01-01', api.client.statementStartDate, '2100-12-31T23:59:59.999Z', '-1', '1e3'),
+    );
+    const query = fc.dictionary(fc.constantFrom('from', 'to', 'limit', 'order', 'cursor', 'at'), value, {
+      maxKeys: 5,
+    });
+    const body = fc.oneof(
+      fc.jsonValue().map((v) => JSON.stringify({ amount: v, ispb: v })),
+      fc
+        .record({ amount: fc.double(), ispb: fc.constantFrom('31880826', '00000000', '1') })
+        .map((b) => JSON.stringify(b)),
+      fc.json(),
+      fc.string({ maxLength: 50 }),
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...templates),
+        segment,
+        query,
+        body,
+        fc.boolean(),
+        async ([method, template], n, params, payload, signed) => {
+          const qs = new URLSearchParams(params).toString();
+          const res = await call(`${template.replace('{n}', n)}${qs ? `?${qs}` : ''}`, {
+            method,
+            headers: api.headers(signed ? { digitalsignature: signature } : {}),
+            ...(method === 'POST' && { body: payload }),
+          });
+          const text = await res.text();
+          expect(res.status, `${method} ${template} ${n} ${qs} ${payload}`).toBeLessThan(500);
+          if (res.status >= 400) {
+            expect(res.headers.get('content-type')).toBe('application/problem+json');
+            expect(JSON.parse(text).status).toBe(res.status);
+          }
+        },
+      ),
+      { numRuns: 250 },
+    );
+    // Whatever was accepted, the books still add up.
+    const items = await fullStatement(api, own);
+    const net = items.reduce(
+      (s, i) => s + (i.direction === 'CREDIT' ? 1 : -1) * Math.round(i.amount * 100),
+      0,
+    );
+    expect(Math.round(balanceOf(await getBalance(api), own).balance * 100)).toBe(net);
   });
 });
