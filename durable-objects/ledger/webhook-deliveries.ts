@@ -134,7 +134,13 @@ export async function dispatchWebhooks(ctx: LedgerContext): Promise<void> {
         ctx.db
           .update(deliveries)
           .set({ dueAt: now })
-          .where(and(eq(deliveries.eventId, m.eventId), eq(deliveries.dispatches, m.dispatch)))
+          .where(
+            and(
+              eq(deliveries.eventId, m.eventId),
+              eq(deliveries.status, 'IN_FLIGHT'),
+              eq(deliveries.dispatches, m.dispatch),
+            ),
+          )
           .run();
       }
     });
@@ -206,7 +212,8 @@ export function recordAttempt(
   } else if (!live) {
     return;
   } else if (outcome.kind === 'refused') {
-    changes = { ...attempted, status: 'UNDELIVERABLE', dueAt: null, lastError: outcome.error };
+    // Nothing was sent, so no attempt is counted.
+    changes = { status: 'UNDELIVERABLE', dueAt: null, lastError: outcome.error, updatedAt: now };
   } else {
     const delay = retryDelayAfter(attempted.attempts);
     changes = {

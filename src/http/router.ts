@@ -4,6 +4,7 @@
  * anything unexpected (logged, 500 INTERNAL_ERROR with a trace id and nothing internal).
  */
 import { Router } from 'itty-router';
+import { handleDocs, handleDocsScript, handleOpenApi } from '../openapi/routes';
 import { EarlyResponse } from './auth';
 import type { ApiRequest, RequestContext } from './context';
 import { ProblemError } from './errors';
@@ -115,7 +116,10 @@ router
   .get('/admin/clients/:clientId/webhook-deliveries', handleListWebhookDeliveries)
   .post('/admin/clients/:clientId/webhook-deliveries/:eventId/retry', handleRetryWebhookDelivery)
   .post('/admin/partners/:ispb/faults', handleInjectFault)
-  .delete('/admin/partners/:ispb/faults', handleClearFaults);
+  .delete('/admin/partners/:ispb/faults', handleClearFaults)
+  .get('/openapi.json', handleOpenApi)
+  .get('/docs', handleDocs)
+  .get('/docs/redoc.standalone.js', handleDocsScript);
 
 /** Methods registered for a path, to tell 405 from 404. */
 export function allowedMethods(pathname: string): string[] {

@@ -86,13 +86,15 @@ export async function deliveryOf(clientId: string, eventId: string): Promise<Del
   return rows[0]!;
 }
 
-export function waitForDelivery(
+export async function waitForDelivery(
   clientId: string,
   eventId: string,
   done: (row: DeliveryRow) => boolean,
   timeoutMs = 10_000,
-) {
-  return waitUntil(() => deliveryOf(clientId, eventId), done, timeoutMs);
+): Promise<DeliveryRow> {
+  const probe = async () =>
+    (await sqlRows<DeliveryRow>(clientId, 'SELECT * FROM webhook_deliveries WHERE event_id = ?', eventId))[0];
+  return (await waitUntil(probe, (row) => row !== undefined && done(row), timeoutMs)) as DeliveryRow;
 }
 
 /** Travels to the scheduled retry of `eventId`: it becomes due now and the alarm runs. */

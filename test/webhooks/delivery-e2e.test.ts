@@ -3,10 +3,14 @@
  * test/setup/webhook-receiver.ts, and the integrator side verifies with the standardwebhooks
  * library, as a client would.
  */
+
+import { runInDurableObject } from 'cloudflare:test';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
+import { emitWebhook } from '../../durable-objects/ledger/events';
 import { createCashIn, getCashIn, payCashIn } from '../support/cash-in';
 import { type Integrator as Api, Integrator } from '../support/harness';
+import { ledgerStub } from '../support/ledger';
 import {
   deliveryRows,
   newSink,
@@ -104,6 +108,37 @@ describe('webhook delivery, end to end over HTTP', () => {
       ['CASHIN_PAID', 'UNDELIVERABLE', 0, null],
     ]);
     expect(rows[0]!.last_error).toMatch(/no webhook URL/);
+  });
+});
+
+describe('the pipeline is generic over events and targets', () => {
+  it('delivers any event type to the URL the event names, PIX health events with a UTC eventAt', async () => {
+    const api = await Integrator.create();
+    const sink = newSink();
+    const data = { id: 'inc_1', status: 'ACTIVE', detectedAt: '2026-01-01T00:00:00.000Z' };
+    // What the health engine will do with the client's healthWebhookUrl.
+    await runInDurableObject(ledgerStub(api.client.clientId), async (instance: any, state) => {
+      state.storage.transactionSync(() =>
+        emitWebhook(instance.context(), {
+          aggregateId: 'inc_1',
+          eventType: 'PIX_INCIDENT_DETECTED',
+          data,
+          webhookUrl: sink.url,
+          at: Date.now(),
+        }),
+      );
+      await state.storage.setAlarm(Date.now());
+    });
+    const [request] = await waitForRequests(sink, 1);
+    const envelope = new Webhook(api.client.webhookSecret).verify(request!.body, request!.headers) as Record<
+      string,
+      unknown
+    >;
+    expect(envelope).toEqual({
+      eventType: 'PIX_INCIDENT_DETECTED',
+      eventAt: expect.stringMatching(/Z$/),
+      data,
+    });
   });
 });
 

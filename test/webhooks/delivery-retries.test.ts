@@ -3,13 +3,16 @@
  * schedule with the same webhook-id, the 10 s time-out, per-transaction ordering and giving up.
  * Long delays are travelled by making the scheduled retry due now and running the alarm.
  */
+import { runInDurableObject } from 'cloudflare:test';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import { RETRY_DELAYS_MS } from '../../src/webhooks/retry-schedule';
 import { createCashIn, payCashIn } from '../support/cash-in';
 import { admin, Integrator } from '../support/harness';
+import { ledgerStub, sqlRows } from '../support/ledger';
 import {
   deliveryOf,
+  deliveryRows,
   makeDueNow,
   newSink,
   outboxEvents,
@@ -50,7 +53,8 @@ describe('webhook retries', () => {
     expect(gap).toBeLessThan(9_000);
     // Each attempt is signed afresh (its own timestamp) and verifies.
     const wh = new Webhook(api.client.webhookSecret);
-    for (const r of requests) expect(typeOf(JSON.stringify(wh.verify(r.body, r.headers)))).toBe('CASHIN_REQUESTED');
+    for (const r of requests)
+      expect(typeOf(JSON.stringify(wh.verify(r.body, r.headers)))).toBe('CASHIN_REQUESTED');
   }, 30_000);
 
   it('treats a receiver that does not answer within 10 s as a failure and retries', async () => {
@@ -60,7 +64,12 @@ describe('webhook retries', () => {
     const created = await createCashIn(api, { webhookUrl: sink.url });
     const [requested] = await eventIds(api.client.clientId, created.transactionId);
 
-    const failed = await waitForDelivery(api.client.clientId, requested!, (r) => r.status === 'FAILED', 20_000);
+    const failed = await waitForDelivery(
+      api.client.clientId,
+      requested!,
+      (r) => r.status === 'FAILED',
+      20_000,
+    );
     expect(failed.last_error).toBe('no answer within 10 s');
     expect(failed.last_response_status).toBeNull();
     const requests = await waitForRequests(sink, 2, 15_000);
@@ -109,7 +118,11 @@ describe('webhook retries', () => {
     const [requested, paid] = await eventIds(clientId, created.transactionId);
 
     for (let attempt = 1; attempt <= 8; attempt++) {
-      const row = await waitForDelivery(clientId, requested!, (r) => r.attempts === attempt && r.status !== 'IN_FLIGHT');
+      const row = await waitForDelivery(
+        clientId,
+        requested!,
+        (r) => r.attempts === attempt && r.status !== 'IN_FLIGHT',
+      );
       if (attempt < 8) {
         expect(row.status).toBe('FAILED');
         expect(row.due_at! - row.last_attempt_at!).toBe(RETRY_DELAYS_MS[attempt - 1]);
@@ -152,7 +165,6 @@ describe('webhook delivery is at least once, never lost', () => {
     const first = await waitForDelivery(api.client.clientId, requested!, (r) => r.status === 'DELIVERED');
 
     // As if the delivery had been dispatched and its consumer died: IN_FLIGHT, lease over.
-    const { sqlRows } = await import('../support/ledger');
     await sqlRows(
       api.client.clientId,
       "UPDATE webhook_deliveries SET status = 'IN_FLIGHT', delivered_at = NULL WHERE event_id = ?",
@@ -163,6 +175,31 @@ describe('webhook delivery is at least once, never lost', () => {
     expect(requests.map((r) => r.headers['webhook-id'])).toEqual([requested, requested]);
     const again = await waitForDelivery(api.client.clientId, requested!, (r) => r.status === 'DELIVERED');
     expect(again.dispatches).toBe(first.dispatches + 1);
+  });
+
+  it('sends again when the queue refuses the batch', async () => {
+    const api = await Integrator.create();
+    const sink = newSink();
+    // The object's next sendBatch fails (and puts the real binding back).
+    const stub: any = ledgerStub(api.client.clientId);
+    await (runInDurableObject as any)(stub, (instance: any) => {
+      const env = instance.env;
+      instance.env = {
+        ...env,
+        WEBHOOKS: {
+          sendBatch: async () => {
+            instance.env = env;
+            throw new Error('queue unavailable');
+          },
+        },
+      };
+    });
+    const created = await createCashIn(api, { webhookUrl: sink.url });
+    const [requested] = await eventIds(api.client.clientId, created.transactionId);
+    const done = await waitForDelivery(api.client.clientId, requested!, (r) => r.status === 'DELIVERED');
+    expect(done.dispatches).toBe(2);
+    expect(done.attempts).toBe(1);
+    expect((await received(sink)).map((r) => r.headers['webhook-id'])).toEqual([requested]);
   });
 
   it('leaves no event behind when many transactions emit at once', async () => {
@@ -180,7 +217,7 @@ describe('webhook delivery is at least once, never lost', () => {
       expect(order).toEqual(['CASHIN_REQUESTED', 'CASHIN_PAID']);
     }
     await waitUntil(
-      async () => (await import('../support/webhooks')).deliveryRows(api.client.clientId),
+      () => deliveryRows(api.client.clientId),
       (rows) => rows.every((r) => r.status === 'DELIVERED'),
     );
   }, 30_000);

@@ -6,11 +6,19 @@ import { signWebhook } from '../../src/webhooks/signature';
 describe('signWebhook (Standard Webhooks v1)', () => {
   it('produces a signature the standardwebhooks library verifies', async () => {
     const secret = newWebhookSecret();
-    const body = JSON.stringify({ eventType: 'CASHIN_PAID', eventAt: '2026-01-01T00:00:00.000-03:00', data: {} });
+    const body = JSON.stringify({
+      eventType: 'CASHIN_PAID',
+      eventAt: '2026-01-01T00:00:00.000-03:00',
+      data: {},
+    });
     const timestamp = Math.floor(Date.now() / 1000);
     const signature = await signWebhook(secret, 'evt_1', timestamp, body);
     expect(signature).toMatch(/^v1,[A-Za-z0-9+/]{43}=$/);
-    const headers = { 'webhook-id': 'evt_1', 'webhook-timestamp': String(timestamp), 'webhook-signature': signature };
+    const headers = {
+      'webhook-id': 'evt_1',
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': signature,
+    };
     expect(new Webhook(secret).verify(body, headers)).toEqual(JSON.parse(body));
     expect(await signWebhook(secret, 'evt_1', timestamp, body)).toBe(
       new Webhook(secret).sign('evt_1', new Date(timestamp * 1000), body),

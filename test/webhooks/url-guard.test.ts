@@ -116,14 +116,21 @@ describe('webhook URL guard in production (decisions §6)', () => {
   });
 
   it('refuses what is not an absolute URL', () => {
-    expect(checkWebhookUrl('not a url', production)).toEqual({ ok: false, reason: 'must be an absolute URL' });
+    expect(checkWebhookUrl('not a url', production)).toEqual({
+      ok: false,
+      reason: 'must be an absolute URL',
+    });
     expect(allowed('/relative/path')).toBe(false);
   });
 });
 
 describe('webhook URL guard in staging', () => {
   it('lets local receivers through over http', () => {
-    for (const url of ['http://127.0.0.1:9000/hook', 'http://localhost:3000/x', 'https://hooks.example.com']) {
+    for (const url of [
+      'http://127.0.0.1:9000/hook',
+      'http://localhost:3000/x',
+      'https://hooks.example.com',
+    ]) {
       expect(allowed(url, staging), url).toBe(true);
     }
   });

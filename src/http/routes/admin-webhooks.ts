@@ -12,7 +12,7 @@ import { parseWith } from '../validation';
 import { requireClient } from './admin-clients';
 import { pathId } from './cash-in';
 
-const DeliveryQuerySchema = v.object({
+export const DeliveryQuerySchema = v.object({
   status: v.optional(v.picklist(DELIVERY_STATUSES, `status must be one of ${DELIVERY_STATUSES.join(', ')}`)),
   aggregateId: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(100))),
   limit: v.optional(

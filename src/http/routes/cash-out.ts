@@ -11,6 +11,7 @@ import { json } from '../json';
 import { pageBody, pageInput, parseListQuery, parsePeriodQuery } from '../list-query';
 import { operationResponse } from '../respond';
 import { parseWith } from '../validation';
+import { requireAllowedWebhookUrl } from '../webhook-url';
 import { pathId } from './cash-in';
 
 export async function handleCreateCashOut(request: ApiRequest, { env }: RequestContext): Promise<Response> {
@@ -18,6 +19,7 @@ export async function handleCreateCashOut(request: ApiRequest, { env }: RequestC
   const idempotencyKey = idempotencyKeyOf(request);
   const raw = await readJsonObject(request);
   const body = parseWith(CreateCashOutSchema, raw);
+  if (body.webhookUrl !== undefined) requireAllowedWebhookUrl(env, body.webhookUrl);
   await requireDigitalSignature(request, principal);
   const result = await ledgerOf(env, principal.clientId).createCashOut({
     ...(idempotencyKey !== undefined && { idempotencyKey }),

@@ -1,0 +1,133 @@
+/**
+ * The queue consumer called directly with crafted batches: redeliveries and stale dispatches are
+ * acknowledged without a POST, and the URL guard runs again at delivery.
+ */
+import {
+  createExecutionContext,
+  createMessageBatch,
+  getQueueResult,
+  runDurableObjectAlarm,
+  runInDurableObject,
+} from 'cloudflare:test';
+import { env } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+import worker from '../../src/index';
+import type { DeliveryMessage } from '../../src/webhooks/types';
+import { createCashIn } from '../support/cash-in';
+import { Integrator } from '../support/harness';
+import { ledgerStub, sqlRows } from '../support/ledger';
+import {
+  deliveryOf,
+  newSink,
+  outboxEvents,
+  received,
+  waitForDelivery,
+  waitForRequests,
+} from '../support/webhooks';
+
+async function consume(body: unknown, environment: Env = env) {
+  const id = crypto.randomUUID();
+  const batch = createMessageBatch('connectpsp-webhooks', [{ id, timestamp: Date.now(), attempts: 1, body }]);
+  const ctx = createExecutionContext();
+  const queue: ExportedHandlerQueueHandler<Env> = worker.queue;
+  await queue(batch, environment, ctx);
+  const result = await getQueueResult(batch, ctx);
+  return { id, result };
+}
+
+async function deliveredEvent() {
+  const api = await Integrator.create();
+  const sink = newSink();
+  const created = await createCashIn(api, { webhookUrl: sink.url });
+  const [event] = await outboxEvents(api.client.clientId, created.transactionId);
+  const row = await waitForDelivery(api.client.clientId, event!.eventId, (r) => r.status === 'DELIVERED');
+  await waitForRequests(sink, 1);
+  return { api, sink, eventId: event!.eventId, row };
+}
+
+describe('webhook queue consumer', () => {
+  it('acknowledges a redelivered message of a DELIVERED event without posting again', async () => {
+    const { api, sink, eventId, row } = await deliveredEvent();
+    const message: DeliveryMessage = { clientId: api.client.clientId, eventId, dispatch: row.dispatches };
+    const { id, result } = await consume(message);
+    expect(result.explicitAcks).toEqual([id]);
+    expect(result.retryMessages).toEqual([]);
+    expect(await received(sink)).toHaveLength(1);
+    expect(await deliveryOf(api.client.clientId, eventId)).toEqual(row);
+  });
+
+  it('skips a message of a superseded dispatch', async () => {
+    const { api, sink, eventId, row } = await deliveredEvent();
+    // A newer dispatch is in flight (lease far away, so the real dispatcher leaves it alone).
+    await sqlRows(
+      api.client.clientId,
+      "UPDATE webhook_deliveries SET status = 'IN_FLIGHT', dispatches = ?, due_at = ? WHERE event_id = ?",
+      row.dispatches + 1,
+      Date.now() + 3_600_000,
+      eventId,
+    );
+    const { id, result } = await consume({
+      clientId: api.client.clientId,
+      eventId,
+      dispatch: row.dispatches,
+    });
+    expect(result.explicitAcks).toEqual([id]);
+    expect(await received(sink)).toHaveLength(1);
+  });
+
+  it('drops a malformed message instead of retrying it forever', async () => {
+    const { id, result } = await consume({ nope: true });
+    expect(result.explicitAcks).toEqual([id]);
+  });
+
+  it('re-checks the URL at delivery: a production guard refusal is UNDELIVERABLE, not retried, nothing sent', async () => {
+    const { api, sink, eventId, row } = await deliveredEvent();
+    const dispatch = row.dispatches + 1;
+    await sqlRows(
+      api.client.clientId,
+      "UPDATE webhook_deliveries SET status = 'IN_FLIGHT', dispatches = ?, due_at = ? WHERE event_id = ?",
+      dispatch,
+      Date.now() + 3_600_000,
+      eventId,
+    );
+    const production = { ...env, ENVIRONMENT: 'production' } as Env;
+    const { id, result } = await consume({ clientId: api.client.clientId, eventId, dispatch }, production);
+    expect(result.explicitAcks).toEqual([id]);
+    const refused = await deliveryOf(api.client.clientId, eventId);
+    expect(refused.status).toBe('UNDELIVERABLE');
+    expect(refused.last_error).toBe('URL refused: must use https');
+    expect(refused.due_at).toBeNull();
+    expect(refused.attempts).toBe(row.attempts);
+    expect(await received(sink)).toHaveLength(1);
+  });
+
+  it('marks an event whose stored URL fails the guard UNDELIVERABLE through the normal pipeline', async () => {
+    const api = await Integrator.create();
+    const created = await createCashIn(api);
+    // A target no route would accept (stored by an older version, say): never POSTed.
+    await sqlRows(
+      api.client.clientId,
+      `INSERT INTO outbox (event_id, aggregate_id, channel, event_type, data, webhook_url, occurred_at)
+       VALUES ('evt_bad_url', ?, 'webhook', 'CASHIN_PAID', '{}', 'file:///etc/passwd', ?)`,
+      created.transactionId,
+      Date.now(),
+    );
+    await sqlRows(
+      api.client.clientId,
+      `INSERT INTO tasks (id, kind, ref, due_at, attempts) VALUES ('dispatch-webhooks:all', 'dispatch-webhooks', 'all', ?, 0)
+       ON CONFLICT (id) DO UPDATE SET due_at = excluded.due_at`,
+      Date.now(),
+    );
+    await runInDurableObject(ledgerStub(api.client.clientId), (_i, state) =>
+      state.storage.setAlarm(Date.now()),
+    );
+    await runDurableObjectAlarm(ledgerStub(api.client.clientId));
+    const row = await waitForDelivery(
+      api.client.clientId,
+      'evt_bad_url',
+      (r) => r.status === 'UNDELIVERABLE',
+    );
+    expect(row.last_error).toBe('URL refused: must be an http or https URL');
+    expect(row.attempts).toBe(0);
+  });
+});
