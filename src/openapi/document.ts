@@ -1,0 +1,121 @@
+/**
+ * The OpenAPI 3.1 document of the gateway, assembled from the operation declarations and the
+ * valibot schemas. Built once per isolate on first use (GET /openapi.json, GET /docs) and kept as
+ * a string, so requests that do not ask for it pay nothing.
+ */
+
+import { NAMED_SCHEMAS } from './components';
+import { withFieldNotes } from './field-notes';
+import { componentSchemas, type Schema } from './json-schema';
+import { type OperationSpec, operationObject } from './operation';
+import { accountOperations } from './paths-account';
+import { adminOperations } from './paths-admin';
+import { cashInOperations } from './paths-cash-in';
+import { cashOutOperations } from './paths-cash-out';
+import { publicOperations } from './paths-public';
+import { sandboxOperations } from './paths-sandbox';
+import { SharedComponents } from './problems';
+import { API_VERSION } from './version';
+import { webhooks } from './webhooks';
+
+/** Every documented operation, in the order the docs page shows them. */
+export const OPERATIONS: readonly OperationSpec[] = [
+  ...publicOperations.filter((op) => op.tag === 'Authentication'),
+  ...cashInOperations,
+  ...cashOutOperations,
+  ...accountOperations,
+  ...sandboxOperations,
+  ...publicOperations.filter((op) => op.tag !== 'Authentication'),
+  ...adminOperations,
+];
+
+const DESCRIPTION = `ConnectPSP is a gateway for Brazilian instant payments (PIX): receive payments (Cash-In, by BR Code or open finance), refund them, send payments (Cash-Out), list and summarize them, read account statements and balances, and move money between your accounts. All amounts are BRL.
+
+**Authentication.** Get a JWT from \`POST /auth/token\`, then send \`Authorization: Bearer <JWT>\` and \`ApplicationToken: <GUID>\` on every call. Financial operations (Cash-Out, refund, rebalance) also need \`DigitalSignature\`: the lowercase hex HMAC-SHA256 of the JWT exactly as sent (key: your CryptoToken). Checks run in this order: JWT, ApplicationToken, body validation, DigitalSignature.
+
+**Conventions.** A field with no value is omitted, never null. Cash-In, Cash-Out, summary and statement timestamps carry the offset -03:00 (America/Sao_Paulo); operator timestamps are UTC. Errors are RFC 7807 Problem Details (\`application/problem+json\`); handle them on \`code\`. Two documented exceptions: the JWT 401 has no body (reason in \`WWW-Authenticate\`), the ApplicationToken 401 has no \`code\`; the login 401 is a plain \`{message}\`. An unknown path answers 404 \`NOT_FOUND\`, a known path with another method 405 \`METHOD_NOT_ALLOWED\` with \`Allow\`.
+
+**Events.** Transaction events are POSTed to the \`webhookUrl\` of the creating request, signed with Standard Webhooks headers (\`webhook-id\`, \`webhook-timestamp\`, \`webhook-signature\`); see *Webhooks*.`;
+
+const TAGS = [
+  ['Authentication', 'Access tokens.'],
+  ['Cash-In', 'Receive payments: BR Code (copy and paste, QR) or open finance; refunds.'],
+  ['Cash-Out', 'Send payments to a PIX key or bank account; accepted asynchronously.'],
+  ['Account', 'Statement, consolidated balance and rebalancing between your accounts.'],
+  ['Sandbox', "Staging only: play the payment network's side."],
+  ['PIX location', 'What wallets fetch after reading a BR Code.'],
+  ['Open finance (staging)', "The payer bank's consent page of the open-finance flow, simulated in staging."],
+  ['Documentation', 'This document and its rendering.'],
+  ['Operator', 'Operator API: onboarding, credentials, approvals, deliveries, fault injection.'],
+].map(([name, description]) => ({ name, description }));
+
+const SECURITY_SCHEMES = {
+  bearerAuth: {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+    description: 'Access token from POST /auth/token (3600 s).',
+  },
+  applicationToken: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'ApplicationToken',
+    description: 'Fixed GUID issued at onboarding that identifies the integration.',
+  },
+  digitalSignature: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'DigitalSignature',
+    description:
+      'Lowercase hex of HMAC-SHA256(key = UTF-8 bytes of your CryptoToken, message = UTF-8 bytes of the JWT exactly as sent after `Bearer `).',
+  },
+  operatorToken: {
+    type: 'http',
+    scheme: 'bearer',
+    description:
+      'Operator API: `Bearer <ADMIN_TOKEN>`. While ADMIN_TOKEN is unset the operator API answers 503.',
+  },
+};
+
+function paths(shared: SharedComponents): Record<string, Record<string, Schema>> {
+  const out: Record<string, Record<string, Schema>> = {};
+  for (const op of OPERATIONS) {
+    const item = out[op.path] ?? {};
+    if (item[op.method]) throw new Error(`duplicate operation ${op.method.toUpperCase()} ${op.path}`);
+    item[op.method] = operationObject(op, shared);
+    out[op.path] = item;
+  }
+  return out;
+}
+
+export function buildOpenApiDocument(): Schema {
+  const shared = new SharedComponents();
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'ConnectPSP PIX gateway API',
+      version: API_VERSION,
+      description: DESCRIPTION,
+      license: { name: 'Proprietary', identifier: 'LicenseRef-ConnectPSP-Proprietary' },
+    },
+    servers: [{ url: '/', description: 'The deployment serving this document.' }],
+    tags: TAGS,
+    security: [{ bearerAuth: [], applicationToken: [] }],
+    paths: paths(shared),
+    webhooks: webhooks(),
+    components: {
+      schemas: withFieldNotes(componentSchemas(NAMED_SCHEMAS)),
+      responses: shared.responses,
+      examples: shared.examples,
+      securitySchemes: SECURITY_SCHEMES,
+    },
+  };
+}
+
+let cached: string | undefined;
+
+/** The document as JSON text, built on first use in this isolate. */
+export function openApiJson(): string {
+  cached ??= JSON.stringify(buildOpenApiDocument());
+  return cached;
+}

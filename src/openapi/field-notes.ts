@@ -1,0 +1,89 @@
+/**
+ * What the request schemas cannot say by themselves: the meaning of their fields (spec §4,
+ * decisions §3–5), added to the converted JSON Schemas as property descriptions, and readable
+ * wording for custom checks whose error message would read oddly as documentation.
+ */
+import { CreateClientSchema } from '../schemas/admin';
+import { CreateCashOutSchema } from '../schemas/cash-out';
+import { describeCheck, type Schema } from './json-schema';
+
+const [pixDestination] = CreateCashOutSchema.entries.payee.entries.destination.options;
+describeCheck(
+  pixDestination.pipe[1],
+  'pixKey must match pixKeyType: CPF 11 digits; CNPJ 14 digits; EMAIL an e-mail address of at most 77 characters; PHONE +55 and 10 or 11 digits; EVP a UUID',
+);
+describeCheck(
+  CreateClientSchema.entries.partners.wrapped.pipe[0].item.pipe[1],
+  'The ISPB of one of the configured settlement partners',
+);
+
+const NOTES: Record<string, Record<string, string>> = {
+  CreateCashIn: {
+    amount: 'BRL, at least 0.01.',
+    externalReference:
+      'Your own reference, unique per client (409 DUPLICATED_EXTERNAL_REFERENCE otherwise); also accepted as `{id}` on GET /cash-in/{id}.',
+    expirationInMinutes: 'Payment window in minutes; `expiredAt` = creation + this.',
+    webhookUrl:
+      'Receives the events of this Cash-In. Production: https to a public host only; staging also allows http://127.0.0.1 and localhost.',
+    payer: 'Who pays: `name` and `document` (CPF 11 or CNPJ 14 digits, digits only).',
+    openFinance:
+      'When present, selects the open-finance flow; `redirectUrl` is where the payer goes after paying.',
+    includeQrCodeImage: 'When true the answer includes the QR code as a Base64 PNG.',
+  },
+  CreateCashOut: {
+    amount: 'BRL, at least 0.01. Balance and limits are checked after the 202.',
+    externalReference:
+      'Unique per client even when the earlier Cash-Out was cancelled (send a new one to retry); also accepted as `{id}` on GET /cash-out/{id}.',
+    description: "May appear on the payee's bank statement.",
+    webhookUrl: 'Receives CASHOUT_COMPLETED, CASHOUT_FAILED and CASHOUT_REFUNDED.',
+    payee: 'Who receives: `name`, `document` (CPF or CNPJ, digits only) and `destination`.',
+  },
+  Refund: {
+    reason: 'Why the money goes back; echoed as the Cash-In `reason` once REFUNDED.',
+    description: 'Internal audit note; not sent to the payer.',
+  },
+  Rebalance: {
+    amount:
+      'BRL with at most 2 decimal places; must be greater than zero (422 INVALID_AMOUNT after the signature check).',
+    ispb: "Settlement partner whose two accounts are used; default: the client's first partner.",
+  },
+  SandboxPay: {
+    payer: 'Who pays; every field has a default.',
+    deferEndToEndId:
+      'Simulates a partner that confirms the payment before it knows the endToEndId (refunds then answer 422 MISSING_E2E for a moment).',
+  },
+  CreateClient: {
+    name: 'Legal or trade name.',
+    statementStartDate: 'First day with statement data; default today in America/Sao_Paulo.',
+    partners: 'ISPBs of the settlement partners to open accounts at; default all configured partners.',
+  },
+  PatchClient: {
+    limits: 'Withdrawal limits in BRL (`null` removes one); exceeding them ends a Cash-Out CANCELLED.',
+    approvalThreshold:
+      'Cash-Outs at or above this amount wait for operator approval (PENDING); `null` removes it.',
+    blockedPayerDocuments: 'Payers whose Cash-Ins are refunded automatically with PAYER_NOT_ALLOWED.',
+    healthWebhookUrl: 'Receives PIX_INCIDENT_* events; `null` removes it.',
+    rateLimitPerSecond: 'Request budget per second (stored; not enforced yet); `null` removes it.',
+  },
+  PartnerFaultRequest: {
+    operation: 'Which traffic of the sandbox partner misbehaves.',
+    failureRate: 'Share of operations that fail, 0 to 1.',
+    failureCode: 'Cash-Out failure code of the failures (Cash-Out only).',
+    latencyMs: 'Extra latency per operation.',
+    minutes: 'How long the fault lasts.',
+  },
+};
+
+/** Adds the field descriptions to converted component schemas (a `$ref` keeps its target's rules). */
+export function withFieldNotes(schemas: Record<string, Schema>): Record<string, Schema> {
+  for (const [name, notes] of Object.entries(NOTES)) {
+    const properties = schemas[name]?.properties as Record<string, Schema> | undefined;
+    if (!properties) throw new Error(`field notes for unknown schema ${name}`);
+    for (const [field, description] of Object.entries(notes)) {
+      const property = properties[field];
+      if (!property) throw new Error(`field note for unknown field ${name}.${field}`);
+      properties[field] = { ...property, description };
+    }
+  }
+  return schemas;
+}

@@ -1,0 +1,54 @@
+/** Field schemas shared by the response shapes (spec §2.1 conventions). */
+import * as v from 'valibot';
+
+export const BrtTimestamp = v.pipe(
+  v.string(),
+  v.isoTimestamp(),
+  v.description('ISO 8601 in America/Sao_Paulo: offset -03:00, with milliseconds.'),
+  v.examples(['2026-11-21T10:15:30.123-03:00']),
+);
+
+export const UtcTimestamp = v.pipe(
+  v.string(),
+  v.isoTimestamp(),
+  v.description('ISO 8601 in UTC (suffix Z).'),
+  v.examples(['2026-11-21T13:15:30.123Z']),
+);
+
+export const Money = v.pipe(
+  v.number(),
+  v.description('BRL as a decimal number with at most 2 decimal places.'),
+  v.examples([150.25]),
+);
+
+export const Count = v.pipe(v.number(), v.integer(), v.minValue(0), v.metadata({ format: 'int64' }));
+
+export const Ispb = v.pipe(
+  v.string(),
+  v.regex(/^\d{8}$/),
+  v.description('8-digit ISPB of the institution.'),
+  v.examples(['31880826']),
+);
+
+export const EndToEndId = v.pipe(
+  v.string(),
+  v.description(
+    'End-to-end id issued by the central bank settlement system: `E` for a payment, `D` for a devolution.',
+  ),
+  v.examples(['E3188082620261121131512345678901']),
+);
+
+export const Cursor = v.pipe(
+  v.string(),
+  v.description('Opaque; copy it verbatim into `cursor` to move to the next or previous page.'),
+);
+
+export const AccountType = v.picklist(['TRANSACTIONAL', 'PROPRIETARY']);
+
+/** Bank coordinates of an account (payer, payee or the service's settlement account). */
+export const BankData = v.object({
+  ispb: Ispb,
+  bank: v.pipe(v.string(), v.examples(['Banco Alfa Liquidações S.A.'])),
+  branch: v.pipe(v.string(), v.examples(['0001'])),
+  account: v.pipe(v.string(), v.examples(['12345-6'])),
+});

@@ -1,0 +1,120 @@
+/**
+ * Valibot → JSON Schema (draft 2020-12, the dialect of OpenAPI 3.1) for the document's
+ * `components.schemas`. Named schemas become `$ref`s wherever another schema uses them, so a rule
+ * such as AmountSchema is written once in src/schemas and appears once in the document.
+ *
+ * What JSON Schema cannot say is not dropped silently: a `check` (custom rule) adds its message to
+ * the description, `trim` is ignored (it normalizes, it does not reject), and a case-insensitive
+ * regex is rewritten as an explicit case-insensitive pattern. Anything else unsupported throws, so
+ * a new valibot feature in a request schema fails the build of the document instead of vanishing.
+ */
+import {
+  type ConversionConfig,
+  type JsonSchema,
+  type OverrideActionContext,
+  toJsonSchema,
+  toJsonSchemaDefs,
+} from '@valibot/to-json-schema';
+import type * as v from 'valibot';
+
+export type Schema = Record<string, unknown>;
+type AnySchema = v.GenericSchema;
+
+const REF_PREFIX = '#/components/schemas/';
+
+export const ref = (name: string): Schema => ({ $ref: `${REF_PREFIX}${name}` });
+
+/** `[a-f]` → `[a-fA-F]`, `x` → `[xX]`: the `i` flag spelled out, which JSON Schema patterns lack. */
+export function caseInsensitivePattern(source: string): string {
+  let out = '';
+  let inClass = false;
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i] as string;
+    if (c === '\\') {
+      out += c + (source[i + 1] ?? '');
+      i++;
+      continue;
+    }
+    if (inClass) {
+      if (c === ']') inClass = false;
+      const range = source.slice(i, i + 3);
+      if (/^[a-z]-[a-z]$/.test(range) || /^[A-Z]-[A-Z]$/.test(range)) {
+        out += `${range.toLowerCase()}${range.toUpperCase()}`;
+        i += 2;
+      } else if (/[a-zA-Z]/.test(c)) out += `${c.toLowerCase()}${c.toUpperCase()}`;
+      else out += c;
+      continue;
+    }
+    if (c === '[') inClass = true;
+    out += /[a-zA-Z]/.test(c) ? `[${c.toLowerCase()}${c.toUpperCase()}]` : c;
+  }
+  return out;
+}
+
+function appendDescription(schema: JsonSchema, sentence: string): JsonSchema {
+  const text = sentence.endsWith('.') ? sentence : `${sentence}.`;
+  return { ...schema, description: schema.description ? `${schema.description} ${text}` : text };
+}
+
+/** Custom checks whose error message does not read well as documentation get their own text. */
+const checkDescriptions = new WeakMap<object, string>();
+
+export function describeCheck(action: unknown, text: string): void {
+  if (typeof action !== 'object' || action === null || (action as { type?: unknown }).type !== 'check') {
+    throw new Error('describeCheck expects a valibot check action');
+  }
+  checkDescriptions.set(action, text);
+}
+
+function overrideAction({ valibotAction, jsonSchema }: OverrideActionContext): JsonSchema | undefined {
+  const action = valibotAction as { type: string; message?: unknown; requirement?: unknown };
+  if (action.type === 'check') {
+    const text = checkDescriptions.get(valibotAction) ?? action.message;
+    return typeof text === 'string' ? appendDescription(jsonSchema, text) : jsonSchema;
+  }
+  if (action.type === 'regex' && action.requirement instanceof RegExp && action.requirement.flags) {
+    const { source, flags } = action.requirement;
+    if (flags.replace(/[iu]/g, '') !== '') throw new Error(`regex flags ${flags} have no JSON Schema form`);
+    return { ...jsonSchema, pattern: flags.includes('i') ? caseInsensitivePattern(source) : source };
+  }
+  return undefined;
+}
+
+const CONFIG: ConversionConfig = {
+  target: 'draft-2020-12',
+  typeMode: 'input',
+  errorMode: 'throw',
+  ignoreActions: ['trim'],
+  overrideAction,
+};
+
+/**
+ * JSON Schemas of named valibot schemas, referencing one another through `#/components/schemas`.
+ * `typeMode: 'input'`: request schemas are documented as what the client sends (before defaults
+ * and transformations); response schemas have no transformations, so input = output for them.
+ */
+export function componentSchemas(named: Record<string, AnySchema>): Record<string, Schema> {
+  const defs = toJsonSchemaDefs(named, {
+    ...CONFIG,
+    overrideRef: ({ referenceId }) => `${REF_PREFIX}${referenceId}`,
+  });
+  return tidy(defs) as Record<string, Schema>;
+}
+
+/** Drops the empty `required: []` the converter leaves on objects whose fields are all optional. */
+function tidy(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(tidy);
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, inner] of Object.entries(value)) {
+    if (key === 'required' && Array.isArray(inner) && inner.length === 0) continue;
+    out[key] = tidy(inner);
+  }
+  return out;
+}
+
+/** One schema converted on its own (parameters): everything inline, no `$schema`. */
+export function inlineSchema(schema: AnySchema): Schema {
+  const { $schema: _dialect, ...rest } = toJsonSchema(schema, { ...CONFIG });
+  return tidy(rest) as Schema;
+}

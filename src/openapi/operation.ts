@@ -1,0 +1,111 @@
+/**
+ * One documented operation, declared once and expanded into an OpenAPI Operation Object: security
+ * and the error responses that follow from its kind of authentication, idempotency and staging
+ * gate are added here, so every route of a kind documents them the same way.
+ */
+import type { ErrorCode } from '../http/errors';
+import { ref, type Schema } from './json-schema';
+import { idempotencyKeyParameter, replayedHeader } from './parameters';
+import { type AuthKind, errorResponses, type SharedComponents } from './problems';
+
+export type Method = 'get' | 'post' | 'patch' | 'delete';
+
+export interface Example {
+  summary: string;
+  value: unknown;
+}
+
+export interface ResponseSpec {
+  description: string;
+  /** A component name, or a literal schema. */
+  schema?: string | Schema;
+  contentType?: string;
+  examples?: Record<string, Example>;
+  headers?: Record<string, Schema>;
+}
+
+export interface OperationSpec {
+  method: Method;
+  path: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  tag: string;
+  auth: AuthKind;
+  /** Off in production: answers 404 NOT_FOUND there like any unknown route (decisions §1). */
+  stagingOnly?: boolean;
+  /** Accepts X-Idempotency-Key (spec §4.1). */
+  idempotent?: boolean;
+  parameters?: Schema[];
+  body?: { schema: string; required?: boolean; examples: Record<string, Example> };
+  success: Record<string, ResponseSpec>;
+  errors?: ErrorCode[];
+}
+
+const SECURITY: Record<AuthKind, Schema[]> = {
+  none: [],
+  client: [{ bearerAuth: [], applicationToken: [] }],
+  signed: [{ bearerAuth: [], applicationToken: [], digitalSignature: [] }],
+  operator: [{ operatorToken: [] }],
+};
+
+const IMPLIED_ERRORS: Record<AuthKind, ErrorCode[]> = {
+  none: [],
+  client: [],
+  signed: ['DIGITAL_SIGNATURE_REQUIRED', 'DIGITAL_SIGNATURE_INVALID', 'CRYPTO_TOKEN_NOT_CONFIGURED'],
+  operator: ['UNAUTHORIZED', 'SERVICE_UNAVAILABLE'],
+};
+
+const STAGING_NOTE = '**Staging only**: with `ENVIRONMENT=production` this route answers 404 `NOT_FOUND`.';
+
+function response(spec: ResponseSpec, replayable: boolean): Schema {
+  const headers = { ...spec.headers, ...(replayable && replayedHeader) };
+  return {
+    description: spec.description,
+    ...(Object.keys(headers).length > 0 && { headers }),
+    ...(spec.schema !== undefined && {
+      content: {
+        [spec.contentType ?? 'application/json']: {
+          schema: typeof spec.schema === 'string' ? ref(spec.schema) : spec.schema,
+          ...(spec.examples && { examples: spec.examples }),
+        },
+      },
+    }),
+  };
+}
+
+/** The error codes an operation can answer, implied ones included (the `code` enum per status). */
+export function operationErrors(spec: OperationSpec): ErrorCode[] {
+  return [
+    ...(spec.errors ?? []),
+    ...IMPLIED_ERRORS[spec.auth],
+    ...(spec.idempotent
+      ? (['IDEMPOTENCY_KEY_INVALID', 'IDEMPOTENCY_KEY_IN_PROGRESS', 'IDEMPOTENCY_KEY_REUSED'] as const)
+      : []),
+    ...(spec.stagingOnly ? (['NOT_FOUND'] as const) : []),
+    'INTERNAL_ERROR',
+  ];
+}
+
+export function operationObject(spec: OperationSpec, shared: SharedComponents): Schema {
+  const description = [spec.description, spec.stagingOnly && STAGING_NOTE].filter(Boolean).join('\n\n');
+  const parameters = [...(spec.parameters ?? []), ...(spec.idempotent ? [idempotencyKeyParameter] : [])];
+  const success = Object.fromEntries(
+    Object.entries(spec.success).map(([status, r]) => [status, response(r, !!spec.idempotent)]),
+  );
+  return {
+    operationId: spec.operationId,
+    summary: spec.summary,
+    ...(description && { description }),
+    tags: [spec.tag],
+    security: SECURITY[spec.auth],
+    ...(parameters.length > 0 && { parameters }),
+    ...(spec.body && {
+      requestBody: {
+        required: spec.body.required ?? true,
+        content: { 'application/json': { schema: ref(spec.body.schema), examples: spec.body.examples } },
+      },
+    }),
+    responses: { ...success, ...errorResponses(shared, spec.auth, operationErrors(spec)) },
+  };
+}

@@ -1,0 +1,120 @@
+/**
+ * Response shapes of the operator API (decisions §3), the token endpoint (decisions §2) and the
+ * public key set. Operator timestamps are UTC.
+ */
+import * as v from 'valibot';
+import { DELIVERY_STATUSES } from '../../durable-objects/ledger/webhook-deliveries';
+import { FAILURE_CODES } from '../domain/failure-codes';
+import { AccountType, Ispb, Money, UtcTimestamp } from './fields';
+
+const Guid = v.pipe(v.string(), v.uuid());
+
+export const TokenIssued = v.object({
+  accessToken: v.pipe(v.string(), v.description('JWT (HS256); claims sub = clientId, iat, exp, jti.')),
+  tokenType: v.literal('Bearer'),
+  expiresIn: v.pipe(v.number(), v.integer(), v.description('Lifetime in seconds.'), v.examples([3600])),
+});
+
+export const LoginFailure = v.pipe(
+  v.object({ message: v.pipe(v.string(), v.examples(['Invalid client credentials'])) }),
+  v.description('Plain object, not Problem Details: the same message whichever credential is wrong.'),
+);
+
+const OnboardedAccount = v.object({
+  number: v.string(),
+  branch: v.string(),
+  type: AccountType,
+  bank: v.object({ ispb: Ispb, name: v.nullable(v.string()) }),
+});
+
+export const ClientCreated = v.object({
+  clientId: Guid,
+  clientSecret: v.pipe(Guid, v.description('Shown only in this answer.')),
+  applicationToken: v.pipe(Guid, v.description('Shown only in this answer.')),
+  cryptoToken: v.pipe(
+    v.string(),
+    v.description('Key of the DigitalSignature HMAC; shown only in this answer.'),
+  ),
+  webhookSecret: v.pipe(
+    v.string(),
+    v.regex(/^whsec_/),
+    v.description('Standard Webhooks signing secret: `whsec_` + base64 of 32 bytes; shown only here.'),
+  ),
+  statementStartDate: v.pipe(v.string(), v.isoDate()),
+  accounts: v.pipe(
+    v.array(OnboardedAccount),
+    v.description('One TRANSACTIONAL and one PROPRIETARY account per partner.'),
+  ),
+});
+
+export const Client = v.object({
+  clientId: Guid,
+  name: v.string(),
+  statementStartDate: v.pipe(v.string(), v.isoDate()),
+  partners: v.array(v.object({ ispb: Ispb, name: v.nullable(v.string()) })),
+  accounts: v.array(OnboardedAccount),
+  limits: v.object({
+    perTransaction: v.optional(Money),
+    daily: v.optional(Money),
+    monthly: v.optional(Money),
+    perPayeeDaily: v.optional(Money),
+  }),
+  approvalThreshold: v.optional(
+    v.pipe(Money, v.description('Cash-Outs at or above this amount wait for approval (PENDING).')),
+  ),
+  blockedPayerDocuments: v.array(v.string()),
+  healthWebhookUrl: v.optional(v.string()),
+  rateLimitPerSecond: v.optional(v.pipe(v.number(), v.integer())),
+  applicationTokenActive: v.boolean(),
+  cryptoTokenActive: v.boolean(),
+  createdAt: UtcTimestamp,
+  updatedAt: UtcTimestamp,
+});
+
+export const CryptoTokenIssued = v.object({
+  cryptoToken: v.pipe(v.string(), v.description('The new CryptoToken; the previous one stops working.')),
+});
+
+export const PartnerFault = v.object({
+  ispb: Ispb,
+  operation: v.picklist(['CASH_IN', 'CASH_OUT']),
+  failureRate: v.pipe(v.number(), v.minValue(0), v.maxValue(1)),
+  failureCode: v.optional(v.picklist(FAILURE_CODES)),
+  latencyMs: v.pipe(v.number(), v.integer()),
+  startsAt: UtcTimestamp,
+  endsAt: UtcTimestamp,
+});
+
+export const WebhookDelivery = v.object({
+  eventId: v.pipe(v.string(), v.description('The `webhook-id` header of every attempt.')),
+  eventType: v.pipe(v.string(), v.examples(['CASHIN_PAID'])),
+  aggregateId: v.pipe(v.string(), v.description('transactionId of the Cash-In or Cash-Out.')),
+  url: v.optional(v.string()),
+  status: v.picklist(DELIVERY_STATUSES),
+  attempts: v.pipe(v.number(), v.integer()),
+  lastResponseStatus: v.optional(v.pipe(v.number(), v.integer())),
+  lastError: v.optional(v.string()),
+  nextAttemptAt: v.optional(UtcTimestamp),
+  lastAttemptAt: v.optional(UtcTimestamp),
+  deliveredAt: v.optional(UtcTimestamp),
+  createdAt: UtcTimestamp,
+});
+
+export const WebhookDeliveryPage = v.object({
+  items: v.array(WebhookDelivery),
+  nextCursor: v.optional(v.pipe(v.string(), v.description('Send as `cursor` for the next (older) page.'))),
+});
+
+export const Jwks = v.object({
+  keys: v.array(
+    v.object({
+      kty: v.literal('EC'),
+      crv: v.literal('P-256'),
+      x: v.string(),
+      y: v.string(),
+      kid: v.string(),
+      use: v.literal('sig'),
+      alg: v.literal('ES256'),
+    }),
+  ),
+});

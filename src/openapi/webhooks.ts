@@ -1,0 +1,83 @@
+/**
+ * Events posted to the integrator (spec §6, decisions §6), as OpenAPI 3.1 `webhooks`: the
+ * envelope `{eventType, eventAt, data}` and the Standard Webhooks headers that sign it.
+ */
+
+import { cashInPaid, cashOutCompleted } from './examples';
+import { ref, type Schema } from './json-schema';
+
+const SIGNATURE_HEADERS = [
+  ['webhook-id', 'Unique per event; the same on every retry (deduplicate on it).'],
+  ['webhook-timestamp', 'Unix seconds of this attempt.'],
+  [
+    'webhook-signature',
+    '`v1,` + base64 of HMAC-SHA256 over `{webhook-id}.{webhook-timestamp}.{body}` with your `webhookSecret` (the bytes after `whsec_`, base64-decoded). Any Standard Webhooks library verifies it.',
+  ],
+].map(([name, description]) => ({
+  name,
+  in: 'header',
+  required: true,
+  description,
+  schema: { type: 'string' },
+}));
+
+const DELIVERY = `Delivered at least once, in the order the events of one transaction happened. Answer 2xx within 10 s; anything else is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h, then given up (kept for the operator).`;
+
+function event(summary: string, types: string[], data: string, sample: unknown, description: string): Schema {
+  return {
+    post: {
+      operationId: `${data.charAt(0).toLowerCase()}${data.slice(1)}Event`,
+      summary,
+      description: `${description}\n\n${DELIVERY}`,
+      tags: [data === 'CashIn' ? 'Cash-In' : 'Cash-Out'],
+      security: [],
+      parameters: SIGNATURE_HEADERS,
+      requestBody: {
+        required: true,
+        content: {
+          'application/json': {
+            schema: {
+              type: 'object',
+              required: ['eventType', 'eventAt', 'data'],
+              properties: {
+                eventType: { type: 'string', enum: types },
+                eventAt: {
+                  type: 'string',
+                  format: 'date-time',
+                  description: 'When this event was sent (not when the fact happened), offset -03:00.',
+                },
+                data: ref(data),
+              },
+            },
+            examples: {
+              [types[1] as string]: {
+                summary: types[1],
+                value: { eventType: types[1], eventAt: '2026-11-21T10:18:03.102-03:00', data: sample },
+              },
+            },
+          },
+        },
+      },
+      responses: { '200': { description: 'Any 2xx acknowledges the event.' } },
+    },
+  };
+}
+
+export function webhooks(): Record<string, Schema> {
+  return {
+    cashInEvent: event(
+      'Cash-In event',
+      ['CASHIN_REQUESTED', 'CASHIN_PAID', 'CASHIN_REFUNDED', 'CASHIN_EXPIRED', 'CASHIN_CANCELLED'],
+      'CashIn',
+      cashInPaid,
+      '`data` is the Cash-In exactly as GET /cash-in/{id} returns it at that moment (CASHIN_REQUESTED: status AWAITING_PAYMENT). CASHIN_EXPIRED is sent 5 to 7 minutes after `expiredAt`.',
+    ),
+    cashOutEvent: event(
+      'Cash-Out event',
+      ['CASHOUT_REQUESTED', 'CASHOUT_COMPLETED', 'CASHOUT_FAILED', 'CASHOUT_REFUNDED'],
+      'CashOut',
+      cashOutCompleted,
+      '`data` is the Cash-Out exactly as GET /cash-out/{id} returns it. The outcome of every accepted Cash-Out arrives as an event: CASHOUT_COMPLETED, or CASHOUT_FAILED (status CANCELLED, with `failure`), and later possibly CASHOUT_REFUNDED.',
+    ),
+  };
+}

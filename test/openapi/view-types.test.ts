@@ -1,0 +1,51 @@
+/**
+ * The documented response schemas (src/openapi/responses*.ts) and the types the code builds its
+ * responses from must have the same fields, with the same optionality, at every depth. This is a
+ * compile-time check: `npm run check` (tsc) fails when a view gains, loses or re-optionalizes a
+ * field without the document following. Value formats are checked at runtime by conformance tests.
+ */
+import type * as v from 'valibot';
+import { expectTypeOf, it } from 'vitest';
+import type { RefundBody } from '../../durable-objects/ledger/cash-in-ops';
+import type { CashOutAccepted as CashOutAcceptedBody } from '../../durable-objects/ledger/cash-out-ops';
+import type { Deposit as DepositBody } from '../../durable-objects/ledger/transfer-ops';
+import type { DeliveryView } from '../../durable-objects/ledger/webhook-deliveries';
+import type { CashInCreated as CashInCreatedBody, CashInView } from '../../src/domain/cash-in';
+import type { CashOutView } from '../../src/domain/cash-out';
+import type { AccountView, StatementItem as StatementItemView } from '../../src/domain/statement';
+import type { balanceBody, Rebalance as RebalanceBody } from '../../src/domain/wallet';
+import type * as cash from '../../src/openapi/responses';
+import type * as account from '../../src/openapi/responses-account';
+import type * as admin from '../../src/openapi/responses-admin';
+
+/** Field names and optionality at every depth; leaf value types are left to the runtime tests. */
+type Shape<T> = T extends readonly (infer U)[]
+  ? Shape<U>[]
+  : T extends object
+    ? { [K in keyof T]: Shape<T[K]> }
+    : 'leaf';
+
+type Documented<S extends v.GenericSchema> = Shape<v.InferOutput<S>>;
+
+it('Cash-In views match the documented shapes', () => {
+  expectTypeOf<Shape<CashInView>>().toEqualTypeOf<Documented<typeof cash.CashIn>>();
+  expectTypeOf<Shape<CashInCreatedBody>>().toEqualTypeOf<Documented<typeof cash.CashInCreated>>();
+  expectTypeOf<Shape<RefundBody>>().toEqualTypeOf<Documented<typeof cash.RefundAccepted>>();
+});
+
+it('Cash-Out views match the documented shapes', () => {
+  expectTypeOf<Shape<CashOutView>>().toEqualTypeOf<Documented<typeof cash.CashOut>>();
+  expectTypeOf<Shape<CashOutAcceptedBody>>().toEqualTypeOf<Documented<typeof cash.CashOutAccepted>>();
+});
+
+it('account views match the documented shapes', () => {
+  expectTypeOf<Shape<StatementItemView>>().toEqualTypeOf<Documented<typeof account.StatementItem>>();
+  expectTypeOf<Shape<AccountView>>().toEqualTypeOf<Documented<typeof account.Statement>['account']>();
+  expectTypeOf<Shape<ReturnType<typeof balanceBody>>>().toEqualTypeOf<Documented<typeof account.Balance>>();
+  expectTypeOf<Shape<RebalanceBody>>().toEqualTypeOf<Documented<typeof account.Rebalance>>();
+  expectTypeOf<Shape<DepositBody>>().toEqualTypeOf<Documented<typeof account.Deposit>>();
+});
+
+it('operator views match the documented shapes', () => {
+  expectTypeOf<Shape<DeliveryView>>().toEqualTypeOf<Documented<typeof admin.WebhookDelivery>>();
+});
