@@ -2,8 +2,9 @@
 import { runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 
-export function ledgerStub(clientId: string) {
-  return env.CLIENT_LEDGER.getByName(clientId);
+/** Untyped on purpose: the RPC-typed stub makes runInDurableObject's types explode. */
+export function ledgerStub(clientId: string): DurableObjectStub {
+  return env.CLIENT_LEDGER.getByName(clientId) as unknown as DurableObjectStub;
 }
 
 export function sqlRows<T = Record<string, unknown>>(
