@@ -1,7 +1,7 @@
-// QR code of a BR Code as a base64 PNG (pixData.qrCodeImageBase64). qrcode-generator builds the module
-// matrix; the PNG is written here as 1-bit grayscale, which keeps the image around a kilobyte.
+// QR code of a BR Code as a base64 PNG (pixData.qrCodeImageBase64). ./qr/encode builds the module matrix
+// (level M, byte mode); the PNG is written here as 1-bit grayscale, which keeps the image around a kilobyte.
 import { zlibSync } from 'fflate';
-import qrcode from 'qrcode-generator';
+import { encodeQr } from './qr/encode';
 
 /** Pixels per module: 5 px keeps a ~110-character payload (45 modules) at 265 px, easy for phone cameras. */
 const SCALE = 5;
@@ -26,21 +26,12 @@ function crc32(bytes: Uint8Array, start: number, end: number): number {
 
 const encoder = new TextEncoder();
 
-/** qrcode-generator's byte mode keeps only the low byte of each char, so feed it UTF-8 as one char per byte. */
-function utf8AsByteString(text: string): string {
-  if (!/[\u0080-\uffff]/.test(text)) return text;
-  let out = '';
-  for (const byte of encoder.encode(text)) out += String.fromCharCode(byte);
-  return out;
-}
-
 /**
  * Raw scanlines: a filter byte then bits, 1 = white, 0 = black (grayscale, bit depth 1). The pixel rows of one
  * module row are identical, so all but the first use filter 2 ("Up"): all zeros, which deflates to almost
  * nothing and halves the compression time.
  */
-function scanlines(qr: ReturnType<typeof qrcode>, size: number): Uint8Array {
-  const modules = qr.getModuleCount();
+function scanlines(matrix: Uint8Array, modules: number, size: number): Uint8Array {
   const stride = 1 + Math.ceil(size / 8);
   const raw = new Uint8Array(stride * size).fill(0xff);
   for (let y = 0; y < size; y++) {
@@ -53,8 +44,8 @@ function scanlines(qr: ReturnType<typeof qrcode>, size: number): Uint8Array {
       raw.fill(0, row + 1, row + stride);
       continue;
     }
-    for (let mx = 0; mx < modules; mx++) {
-      if (!qr.isDark(my, mx)) continue;
+    for (let mx = 0, i = my * modules; mx < modules; mx++, i++) {
+      if (matrix[i] === 0) continue;
       const x0 = (mx + QUIET_ZONE) * SCALE;
       for (let x = x0; x < x0 + SCALE; x++) raw[row + 1 + (x >> 3)]! &= ~(0x80 >> (x & 7));
     }
@@ -73,19 +64,20 @@ function chunk(out: Uint8Array, pos: number, type: string, data: Uint8Array): nu
 
 const SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
-/** PNG bytes of the QR code (level M, byte mode, smallest version that fits) of `text`. */
+/**
+ * PNG bytes of the QR code (level M, byte mode of the UTF-8 bytes, smallest version that fits) of `text`.
+ * RangeError if the text is longer than 2331 UTF-8 bytes, the capacity of version 40-M.
+ */
 export function qrPng(text: string): Uint8Array {
-  const qr = qrcode(0, 'M');
-  qr.addData(utf8AsByteString(text), 'Byte');
-  qr.make();
-  const size = (qr.getModuleCount() + 2 * QUIET_ZONE) * SCALE;
+  const qr = encodeQr(encoder.encode(text));
+  const size = (qr.size + 2 * QUIET_ZONE) * SCALE;
 
   const ihdr = new Uint8Array(13);
   const ihdrView = new DataView(ihdr.buffer);
   ihdrView.setUint32(0, size);
   ihdrView.setUint32(4, size);
   ihdr[8] = 1; // bit depth; colour type 0 (grayscale), compression, filter and interlace all 0
-  const idat = zlibSync(scanlines(qr, size));
+  const idat = zlibSync(scanlines(qr.modules, qr.size, size));
 
   const png = new Uint8Array(SIGNATURE.length + 3 * 12 + ihdr.length + idat.length);
   png.set(SIGNATURE);
