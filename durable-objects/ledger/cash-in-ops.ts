@@ -393,7 +393,7 @@ function settleDevolution(
 /** Poll task: settles, fails or re-sends the devolution in flight. Returns when to poll again. */
 export async function pollRefund(ctx: LedgerContext, transactionId: string): Promise<number | undefined> {
   const row = findCashIn(ctx.db, transactionId);
-  if (!row || row.refundState !== 'PROCESSING' || !row.refundEndToEndId || !row.endToEndId) return undefined;
+  if (row?.refundState !== 'PROCESSING' || !row.refundEndToEndId || !row.endToEndId) return undefined;
   const port = partnerPort(ctx.env, row.partnerIspb);
   const status = await port.transferStatus(row.refundEndToEndId);
   const now = Date.now();

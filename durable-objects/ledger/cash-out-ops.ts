@@ -283,8 +283,7 @@ export async function stepCashOut(
       const config = await client();
       // Re-read: another step may have run while we awaited.
       const fresh = cashOutByTransactionId(ctx.db, transactionId);
-      if (!fresh || fresh.stage !== 'RECEIVED')
-        return fresh && fresh.stage !== 'DONE' ? Date.now() : undefined;
+      if (fresh?.stage !== 'RECEIVED') return fresh && fresh.stage !== 'DONE' ? Date.now() : undefined;
       return reserve(ctx, fresh, config);
     }
     case 'APPROVED':

@@ -18,7 +18,7 @@ export function parseLocator(locator: string): { clientId: string; internalCode:
   const match = LOCATOR.exec(locator);
   if (!match) return undefined;
   const bytes = fromBase64Url(match[1] as string);
-  if (!bytes || bytes.length !== 16) return undefined;
+  if (bytes?.length !== 16) return undefined;
   const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
   const clientId = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
   return { clientId, internalCode: match[2] as string };

@@ -14,7 +14,7 @@ import { parseInstant } from './observation';
 import { kappa, newRing, type Ring, ringPush } from './stats';
 import type { IncidentChange, IncidentRecord, Observation, Operation } from './types';
 import type { CellData, EntityView, SliceKind } from './views';
-import { WINDOW_MS } from './window';
+import { isoZ, WINDOW_MS } from './window';
 
 type OpIndex = 0 | 1;
 const OPS: readonly [Operation, Operation] = ['CASH_IN', 'CASH_OUT'];
@@ -281,12 +281,26 @@ export class Analyzer {
         const origins = mergeOrigins(PRIMARY_FAMILIES.map((f) => attributeFamily(ctx, f)));
         hypotheses = origins.map((o) => diagnose(ctx, o)).filter((h) => h.families.length > 0);
       }
+      if (this.cfg.onWindow) {
+        this.cfg.onWindow({
+          windowStart: isoZ(startMs),
+          operation: OPS[op],
+          anomalous: [ctx.platform, ...ctx.partners, ...ctx.institutions, ...ctx.clients]
+            .map((v) => ({
+              kind: v.kind,
+              id: v.id,
+              families: (Object.keys(v.evals) as Family[]).filter((f) => v.evals[f]?.anomalous),
+            }))
+            .filter((v) => v.families.length > 0),
+          origins: hypotheses.map((h) => h.key),
+        });
+      }
       const stepChanges = this.tracker.step({
         op: OPS[op],
         windowIndex: w,
         hypotheses,
         warm: this.isWarm(w),
-        diagnoseOpen: (o) => diagnose(ctx, { kind: o.kind, id: o.id, members: o.members }),
+        diagnoseOpen: (o) => diagnose(ctx, { kind: o.kind, id: o.id, members: o.members }, o.families),
         clientsFor: (h) => this.clientsFor(op, h),
       });
       for (const c of stepChanges) changes.push(c);
@@ -331,6 +345,7 @@ export class Analyzer {
       codeEw: eo.codeEw,
       codeEwN: eo.codeEwN,
       evals: {},
+      loose: {},
       anomalous: false,
       suspicious: false,
     };
@@ -341,10 +356,9 @@ export class Analyzer {
       if (ev.anomalous && f !== 'expiry') v.anomalous = true;
     }
     for (const f of PRIMARY_FAMILIES) {
-      if (v.anomalous || (v.evals[f]?.evaluated && evaluate(v, f, this.cfg, true).anomalous)) {
-        v.suspicious = true;
-        break;
-      }
+      const loose = evaluate(v, f, this.cfg, true);
+      v.loose[f] = loose;
+      if (loose.anomalous || v.evals[f]?.anomalous) v.suspicious = true;
     }
     return v;
   }

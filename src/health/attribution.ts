@@ -12,10 +12,10 @@
 //     cause's impact diluted by its share.
 //  3. Other anomalous slices explained by an origin are symptoms (never incidents of their own).
 //  4. Unexplained institutions that together contain the anomaly and cover at most maxCohortShare of the
-//     volume form a PAYER_COHORT; unexplained partners or clients that together contain it (while some
-//     of their peers are normal) are each an origin.
-//  5. Otherwise, if the platform as a whole is anomalous and the anomaly is broad (most partners, and
-//     most judged institutions and clients), the origin is platform-wide.
+//     volume form a PAYER_COHORT; unexplained partners or clients that together contain it (at most half
+//     of their judged peers) are each an origin.
+//  5. Otherwise, if the platform as a whole is anomalous and the anomaly is broad (two thirds of the
+//     judged partners, institutions and clients hurt), the origin is platform-wide.
 import type { AnalyzerConfig } from './config';
 import type { Family } from './evaluate';
 import type { Operation } from './types';
@@ -155,11 +155,26 @@ export function attributeFamily(ctx: WindowContext, family: Family): FamilyOrigi
   // 3. Symptoms of what was found.
   let leftover = anomalous.filter((v) => !kept.includes(v) && !kept.some((o) => explains(ctx, family, o, v)));
 
-  // 4a. Cohort of institutions.
-  const institutionsLeft = [
-    ...kept.filter((v) => v.kind === 'institution'),
-    ...leftover.filter((v) => v.kind === 'institution'),
-  ];
+  // 4a. Cohort of institutions. With two or more anomalous institutions (candidates or not), or one that
+  // does not contain the anomaly alone, the group also takes the institutions merely hurt (relaxed test)
+  // that no origin explains. One institution that contains the anomaly stays a single origin.
+  const instKept = kept.filter((v) => v.kind === 'institution');
+  const strictLeft = leftover.filter((v) => v.kind === 'institution');
+  const strictCount = instKept.length + strictLeft.length;
+  const institutionsLeft =
+    strictCount >= 2 || (strictCount === 1 && instKept.length === 0)
+      ? [
+          ...instKept,
+          ...strictLeft,
+          ...ctx.institutions.filter(
+            (v) =>
+              !instKept.includes(v) &&
+              !strictLeft.includes(v) &&
+              v.loose[family]?.anomalous &&
+              !kept.some((o) => explains(ctx, family, o, v)),
+          ),
+        ]
+      : [];
   if (institutionsLeft.length >= 2) {
     const union = sumViews(institutionsLeft);
     const unionSize = sizeOf(union, family);
@@ -177,12 +192,12 @@ export function attributeFamily(ctx: WindowContext, family: Family): FamilyOrigi
     }
   }
 
-  // 4b. Several partners (or clients) failing independently while their peers are fine.
+  // 4b. A few partners (or clients) failing independently while most of their peers are fine.
   for (const kind of ['partner', 'client'] as const) {
     const group = leftover.filter((v) => v.kind === kind);
     if (group.length < 2) continue;
     const peers = (kind === 'partner' ? ctx.partners : ctx.clients).filter((v) => v.evals[family]?.evaluated);
-    if (group.length >= peers.length) continue;
+    if (group.length * 2 > peers.length) continue;
     if (!groupContains(ctx, family, group)) continue;
     for (const v of group) origins.push(single(v));
     leftover = leftover.filter((v) => v.kind !== kind);
@@ -196,17 +211,18 @@ export function attributeFamily(ctx: WindowContext, family: Family): FamilyOrigi
   return origins;
 }
 
+/** At least two thirds of the judged partners, institutions and clients are hurt (relaxed test). */
 function isBroad(ctx: WindowContext, family: Family): boolean {
   const share = (views: readonly EntityView[]) => {
-    const judged = views.filter((v) => v.evals[family]?.evaluated);
+    const judged = views.filter((v) => v.loose[family]?.evaluated);
     if (judged.length === 0) return null;
-    return judged.filter((v) => v.evals[family]?.anomalous).length / judged.length;
+    return judged.filter((v) => v.loose[family]?.anomalous).length / judged.length;
   };
   const partners = share(ctx.partners);
   if (partners === null || partners < 2 / 3) return false;
   const institutions = share(ctx.institutions);
   const clients = share(ctx.clients);
-  return (institutions === null || institutions >= 0.5) && (clients === null || clients >= 0.5);
+  return (institutions === null || institutions >= 2 / 3) && (clients === null || clients >= 2 / 3);
 }
 
 /** Comparable size of a slice in a family (expected events for volumes, outcomes for rates). */

@@ -1,3 +1,15 @@
+import type { Operation } from './types';
+
+/** What the analyzer saw in one closed window for one operation (diagnostics, tests). */
+export interface WindowReport {
+  windowStart: string;
+  operation: Operation;
+  /** Slices anomalous on their own (strict test), with the families that were (expiry included). */
+  anomalous: { kind: 'platform' | 'partner' | 'institution' | 'client'; id: string; families: string[] }[];
+  /** Pattern keys of this window's attributed origins (before lifecycle and symptom-of-open-incident rules). */
+  origins: string[];
+}
+
 // Tunables of the analyzer. Defaults are what production and the tests use; see README.md for the reasoning.
 
 export interface AnalyzerConfig {
@@ -45,6 +57,8 @@ export interface AnalyzerConfig {
   /** Observations older than the open window by at most this much are still counted in it. */
   allowedLatenessMs: number;
   maxEvidencePerIncident: number;
+  /** Optional diagnostics hook, called for every closed window and operation (not persisted). */
+  onWindow?: (report: WindowReport) => void;
   /** Display names by ISPB for partners and institutions (the worker passes its partner catalogue). */
   names: Record<string, string>;
 }

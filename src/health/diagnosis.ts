@@ -280,9 +280,15 @@ function originTypeOf(kind: Exclude<OriginKind, 'platform'>): OriginType {
 
 /**
  * Judge one origin in the closing window. Used for this window's attributed origins and, for open
- * incidents that were not attributed this window, to see whether their origin still looks anomalous.
+ * incidents that were not attributed this window, to see whether their origin still looks anomalous:
+ * then `continuing` lists the incident's families, judged with the relaxed test (hysteresis: strict to
+ * open, relaxed to stay open, so a fault hovering around the gates does not flap to RECOVERING).
  */
-export function diagnose(ctx: WindowContext, o: FamilyOrigin): Hypothesis {
+export function diagnose(
+  ctx: WindowContext,
+  o: FamilyOrigin,
+  continuing: readonly Family[] = [],
+): Hypothesis {
   const { cfg } = ctx;
   const key = patternKey(o.kind, o.id);
   const slice = originSlice(ctx, o);
@@ -307,7 +313,9 @@ export function diagnose(ctx: WindowContext, o: FamilyOrigin): Hypothesis {
   const evals = new Map<Family, Eval>();
   const families: Family[] = ctx.op === 'CASH_IN' ? [...PRIMARY_FAMILIES, 'expiry'] : [...PRIMARY_FAMILIES];
   for (const f of families) {
-    const e = single?.evals[f] ?? evaluate(slice.view, f, cfg);
+    const e = continuing.includes(f)
+      ? evaluate(slice.view, f, cfg, true)
+      : (single?.evals[f] ?? evaluate(slice.view, f, cfg));
     if (e.anomalous) evals.set(f, e);
   }
   const primary = PRIMARY_FAMILIES.filter((f) => evals.has(f));

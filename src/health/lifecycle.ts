@@ -5,7 +5,7 @@
 import type { OriginKind } from './attribution';
 import type { AnalyzerConfig } from './config';
 import { confidenceRank, displayNameOf, type Hypothesis, originClassRank, type Signal } from './diagnosis';
-import { maxSeverity, severityRank } from './evaluate';
+import { type Family, maxSeverity, severityRank } from './evaluate';
 import { incidentIdFor } from './ids';
 import { buildSummary } from './summary';
 import type { EvidenceItem, IncidentChange, IncidentRecord, Operation, Severity } from './types';
@@ -18,6 +18,8 @@ export interface CandidateState {
   lastWindow: number;
   run: number;
   evidence: EvidenceItem[];
+  /** Cohort members seen in the previous window of the run. */
+  members: string[];
 }
 
 export interface OpenIncidentState {
@@ -34,6 +36,10 @@ export interface OpenIncidentState {
   /** Severity of the previous window when it was above the current one (a rise waiting for confirmation). */
   higher: Severity | null;
   signal: Signal | null;
+  /** Primary families seen anomalous at the origin during the incident (judged relaxed to continue). */
+  families: Family[];
+  /** Cohort: consecutive windows each candidate member has been seen; two make it a member. */
+  memberStreak: Record<string, number>;
   startedAtMs: number;
   recoveredAtMs: number | null;
 }
@@ -104,13 +110,18 @@ export class IncidentTracker {
         c.run += 1;
         c.lastWindow = windowIndex;
       } else {
-        c = { key, firstWindow: windowIndex, lastWindow: windowIndex, run: 1, evidence: [] };
+        c = { key, firstWindow: windowIndex, lastWindow: windowIndex, run: 1, evidence: [], members: [] };
         this.candidates.set(key, c);
       }
       pushCapped(c.evidence, h.evidence, this.cfg.maxEvidencePerIncident);
       if (c.run >= this.cfg.confirmWindows && input.warm) {
-        changes.push(this.detect(op, key, c, h, windowIndex, input.clientsFor(h)));
+        // A cohort is named by the members seen in both confirming windows (one noisy window adds none).
+        const steady = h.members.filter((m) => c.members.includes(m));
+        const confirmed = steady.length >= 2 ? { ...h, members: steady } : h;
+        changes.push(this.detect(op, key, c, confirmed, windowIndex, input.clientsFor(h)));
         this.candidates.delete(key);
+      } else {
+        c.members = [...h.members];
       }
     }
     for (const [key, c] of this.candidates) {
@@ -171,6 +182,8 @@ export class IncidentTracker {
       lower: [],
       higher: null,
       signal: h.signal,
+      families: [...h.families],
+      memberStreak: Object.fromEntries(h.members.map((m) => [m, 2])),
       startedAtMs,
       recoveredAtMs: null,
     };
@@ -191,6 +204,7 @@ export class IncidentTracker {
     pushCapped(o.pending, h.evidence, cap);
     o.signal = h.signal ?? o.signal;
     o.normalStreak = 0;
+    for (const f of h.families) if (!o.families.includes(f)) o.families.push(f);
     let changed = false;
     const s = h.severity;
 
@@ -246,7 +260,10 @@ export class IncidentTracker {
     }
     r.affectedClientIds = union(r.affectedClientIds, clients);
     if (h.kind === 'cohort') {
-      const members = union(r.cohortIspbs, h.members);
+      for (const m of Object.keys(o.memberStreak)) if (!h.members.includes(m)) o.memberStreak[m] = 0;
+      for (const m of h.members) o.memberStreak[m] = (o.memberStreak[m] ?? 0) + 1;
+      const steady = Object.keys(o.memberStreak).filter((m) => o.memberStreak[m]! >= 2);
+      const members = union(r.cohortIspbs, steady);
       if (members.length !== r.cohortIspbs.length) {
         // The cohort grew: name it by all its members (the incidentId stays the same).
         r.cohortIspbs = members;
@@ -296,7 +313,7 @@ export class IncidentTracker {
     r.summary = buildSummary({
       originType: r.origin.type,
       originId: r.origin.id,
-      displayName: r.origin.displayName,
+      knownName: this.cfg.names[r.origin.id] ?? null,
       operation: r.operation,
       status: r.status,
       severity: r.severity,
@@ -305,7 +322,7 @@ export class IncidentTracker {
       recoveredAtMs: o.recoveredAtMs,
       resolvedAtMs: r.resolvedAt === null ? null : Date.parse(r.resolvedAt),
       affectedPartners: r.affectedPartners,
-      cohortNames: r.cohortIspbs.map((i) => this.cfg.names[i] ?? i),
+      cohortNames: r.cohortIspbs.map((i) => this.cfg.names[i] ?? `ISPB ${i}`),
       signal: o.signal,
     });
   }

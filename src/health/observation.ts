@@ -12,7 +12,7 @@ const EVENTS = new Set<string>(['CREATED', 'SETTLED', 'FAILED', 'EXPIRED', 'RETU
 /** Milliseconds of an ISO 8601 timestamp with explicit offset, or NaN. */
 export function parseInstant(value: string): number {
   const fast = parseCanonicalUtc(value);
-  if (fast === fast) return fast;
+  if (!Number.isNaN(fast)) return fast;
   return ISO_UTC.test(value) ? Date.parse(value) : Number.NaN;
 }
 
@@ -40,7 +40,7 @@ function parseCanonicalUtc(s: string): number {
   else {
     const prefix = s.slice(0, 13);
     hourMs = Date.parse(`${prefix}:00:00Z`);
-    if (hourMs !== hourMs || !ISO_UTC.test(s)) return Number.NaN;
+    if (Number.isNaN(hourMs) || !ISO_UTC.test(s)) return Number.NaN;
     cachedHourPrefix = prefix;
     cachedHourMs = hourMs;
   }

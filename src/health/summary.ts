@@ -47,7 +47,8 @@ export function signalText(signal: Signal | null, operation: Operation): string 
 export interface SummaryInput {
   originType: OriginType;
   originId: string;
-  displayName: string;
+  /** The origin's registered name, when the engine was given one (never a client's name). */
+  knownName: string | null;
   operation: Operation;
   status: IncidentStatus;
   severity: Severity;
@@ -69,20 +70,21 @@ export function buildSummary(s: SummaryInput): string {
   const sev = SEVERITY_TEXT[s.severity];
   const since = `desde ${hhmmUtc(s.startedAtMs)} UTC`;
   const sig = signalText(s.signal, s.operation);
+  const who = s.knownName ? `${s.knownName} (ISPB ${s.originId})` : `de ISPB ${s.originId}`;
   let text: string;
   switch (s.originType) {
     case 'BANKING_PARTNER':
       text =
-        `${sev} no parceiro bancário ${s.displayName} (ISPB ${s.originId}) afeta ${op} ${since}: ${sig}. ` +
+        `${sev} no parceiro bancário ${who} afeta ${op} ${since}: ${sig}. ` +
         'O problema aparece nas transações desse parceiro com várias instituições; os demais parceiros operam normalmente.';
       break;
     case 'PAYER_INSTITUTION':
       text =
         s.originClass === 'INFERRED' && s.operation === 'CASH_IN'
-          ? `A instituição ${s.displayName} (ISPB ${s.originId}) deixou de liquidar ${op} ${since}: ${sig}, ` +
+          ? `A instituição ${who} deixou de liquidar ${op} ${since}: ${sig}, ` +
             `${partnersText(s.affectedPartners)}. Os pagadores dessa instituição não estão conseguindo pagar; ` +
             'a falha está na instituição, fora da ConnectPSP.'
-          : `${sev} na instituição ${s.displayName} (ISPB ${s.originId}) afeta ${op} ${since}: ${sig}, ` +
+          : `${sev} na instituição ${who} afeta ${op} ${since}: ${sig}, ` +
             `${partnersText(s.affectedPartners)}. A falha está na instituição, fora da ConnectPSP.`;
       break;
     case 'PAYER_COHORT':

@@ -18,6 +18,8 @@ export interface EntityView extends SliceView {
   codeEwN: number;
   /** Strict evaluations per family (primary families and, on CASH_IN, expiry). */
   evals: Partial<Record<Family, Eval>>;
+  /** Relaxed evaluations of the primary families (is this slice hurt at all?). */
+  loose: Partial<Record<Family, Eval>>;
   /** Anomalous in at least one primary family. */
   anomalous: boolean;
   /** Hurt by the relaxed test in at least one primary family: the baseline must not learn from it. */
