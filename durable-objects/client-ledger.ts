@@ -9,6 +9,7 @@ import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/durable-sqlite';
 import { migrate } from 'drizzle-orm/durable-sqlite/migrator';
 import { findClient } from '../src/db/clients';
+import { degradedPartners } from '../src/db/health';
 import { type CashInCreated, type CashInView, cashInView } from '../src/domain/cash-in';
 import { type CashOutView, cashOutView } from '../src/domain/cash-out';
 import { failure, type OperationResult } from '../src/domain/result';
@@ -42,6 +43,7 @@ import { listCashOuts, summarizeCashOuts } from './ledger/cash-out-queries';
 import { findCashOut } from './ledger/cash-out-store';
 import type { LedgerContext, Profile } from './ledger/context';
 import type { LedgerDb } from './ledger/db';
+import { emitWebhook } from './ledger/events';
 import { IdempotencyKeys } from './ledger/idempotency';
 import { accountAt } from './ledger/ledger';
 import migrations from './ledger/migrations/migrations';
@@ -294,6 +296,44 @@ export class ClientLedger extends DurableObject<Env> {
     return this.withAlarm(() => retryDelivery(ctx, eventId, Date.now()));
   }
 
+  // ── PIX health events ──────────────────────────────────────────────────────
+
+  private degradedCache: { at: number; partners: ReadonlySet<string> } | undefined;
+
+  /** Partners with an open Cash-Out incident, read at most every 10 s: routing avoids them. */
+  private async degradedCashOutPartners(): Promise<ReadonlySet<string>> {
+    const now = Date.now();
+    if (this.degradedCache && now - this.degradedCache.at < 10_000) return this.degradedCache.partners;
+    try {
+      this.degradedCache = { at: now, partners: await degradedPartners(this.env, 'CASH_OUT') };
+    } catch {
+      // Health is advice: without it, route on balance alone.
+      this.degradedCache = { at: now, partners: new Set() };
+    }
+    return this.degradedCache.partners;
+  }
+
+  /** An incident change for this client's healthWebhookUrl, through the same outbox as the rest. */
+  async emitHealthEvent(event: {
+    eventType: string;
+    incidentId: string;
+    data: unknown;
+    webhookUrl: string;
+  }): Promise<void> {
+    const ctx = this.context();
+    await this.withAlarm(() => {
+      ctx.storage.transactionSync(() =>
+        emitWebhook(ctx, {
+          aggregateId: `incident:${event.incidentId}`,
+          eventType: event.eventType,
+          data: event.data,
+          webhookUrl: event.webhookUrl,
+          at: Date.now(),
+        }),
+      );
+    });
+  }
+
   // ── Time-driven work ───────────────────────────────────────────────────────
 
   override async alarm(): Promise<void> {
@@ -353,7 +393,12 @@ export class ClientLedger extends DurableObject<Env> {
         return;
       }
       case 'cash-out-step': {
-        const again = await stepCashOut(ctx, task.ref, () => findClient(this.env, ctx.profile.clientId));
+        const again = await stepCashOut(
+          ctx,
+          task.ref,
+          () => findClient(this.env, ctx.profile.clientId),
+          () => this.degradedCashOutPartners(),
+        );
         if (again === undefined) this.scheduler.done(task);
         else this.scheduler.schedule('cash-out-step', task.ref, again);
         return;

@@ -2,6 +2,8 @@
  * Worker entry points: HTTP (fetch), cron sweeps (scheduled) and queue consumers (queue). The
  * Durable Object classes are exported from here for the runtime.
  */
+
+import { consumeObservations, HEALTH_QUEUES } from './health/consumer';
 import type { RequestContext } from './http/context';
 import { log } from './http/log';
 import { router } from './http/router';
@@ -9,6 +11,7 @@ import { sweepAllClients } from './sweep';
 import { consumeWebhooks, WEBHOOK_QUEUES } from './webhooks/consumer';
 
 export { ClientLedger } from '../durable-objects/client-ledger';
+export { HealthAnalyzer } from '../durable-objects/health-analyzer';
 
 export default {
   async fetch(request, env, ctx): Promise<Response> {
@@ -38,8 +41,7 @@ export default {
 
   async queue(batch, env): Promise<void> {
     if (WEBHOOK_QUEUES.has(batch.queue)) return consumeWebhooks(batch, env);
-    // Health observations are consumed by the PIX health engine; until it is wired in they are
-    // acknowledged so the queue does not fill its dead-letter queue.
+    if (HEALTH_QUEUES.has(batch.queue)) return consumeObservations(batch, env);
     batch.ackAll();
   },
 } satisfies ExportedHandler<Env>;

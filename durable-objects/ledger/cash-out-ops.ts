@@ -187,7 +187,12 @@ function complete(
 
 /** Limits, duplicates, routing and the reservation: one synchronous section, so concurrent
  * Cash-Outs can never both count the same money. */
-function reserve(ctx: LedgerContext, row: CashOutRow, client: ClientRow | undefined): number | undefined {
+function reserve(
+  ctx: LedgerContext,
+  row: CashOutRow,
+  client: ClientRow | undefined,
+  degraded: ReadonlySet<string>,
+): number | undefined {
   const day = brtStartOfDay(brtDate(row.requestedAt));
   const monthStart = brtStartOfDay(`${brtDate(row.requestedAt).slice(0, 7)}-01`);
   const usage = {
@@ -211,7 +216,11 @@ function reserve(ctx: LedgerContext, row: CashOutRow, client: ClientRow | undefi
     .orderBy(sql`rowid`)
     .all();
   const ispb = choosePartner(
-    transactional.map((a) => ({ ispb: a.ispb, available: available(ctx.db, a.number), degraded: false })),
+    transactional.map((a) => ({
+      ispb: a.ispb,
+      available: available(ctx.db, a.number),
+      degraded: degraded.has(a.ispb),
+    })),
     row.amount,
   );
   if (!ispb) {
@@ -275,16 +284,17 @@ export async function stepCashOut(
   ctx: LedgerContext,
   transactionId: string,
   client: () => Promise<ClientRow | undefined>,
+  degradedPartners: () => Promise<ReadonlySet<string>> = async () => new Set(),
 ): Promise<number | undefined> {
   const row = cashOutByTransactionId(ctx.db, transactionId);
   if (!row) return undefined;
   switch (row.stage) {
     case 'RECEIVED': {
-      const config = await client();
+      const [config, degraded] = await Promise.all([client(), degradedPartners()]);
       // Re-read: another step may have run while we awaited.
       const fresh = cashOutByTransactionId(ctx.db, transactionId);
       if (fresh?.stage !== 'RECEIVED') return fresh && fresh.stage !== 'DONE' ? Date.now() : undefined;
-      return reserve(ctx, fresh, config);
+      return reserve(ctx, fresh, config, degraded);
     }
     case 'APPROVED':
       return send(ctx, row);

@@ -87,3 +87,44 @@ export const sandboxTransfers = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.ispb, t.idempotencyId] })],
 );
+
+/**
+ * PIX health incidents as the engine last published them: the public §2.5 object, plus the
+ * internal scope (clients with affected traffic) that decides who may see institution and cohort
+ * incidents. Written only by the HealthAnalyzer Durable Object.
+ */
+export const healthIncidents = sqliteTable(
+  'health_incidents',
+  {
+    id: text('id').primaryKey(),
+    originType: text('origin_type').notNull(),
+    originId: text('origin_id').notNull(),
+    operation: text('operation').notNull(),
+    status: text('status').notNull(),
+    incident: text('incident', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
+    affectedClientIds: text('affected_client_ids', { mode: 'json' }).$type<string[]>().notNull(),
+    startedAt: integer('started_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (t) => [
+    index('health_incidents_started_idx').on(t.startedAt),
+    index('health_incidents_status_idx').on(t.status),
+  ],
+);
+
+/** Evidence items of an incident (§2.5), oldest first by `seq`; never raw platform volumes. */
+export const healthEvidence = sqliteTable(
+  'health_evidence',
+  {
+    seq: integer('seq').primaryKey({ autoIncrement: true }),
+    incidentId: text('incident_id').notNull(),
+    item: text('item', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
+  },
+  (t) => [index('health_evidence_incident_idx').on(t.incidentId, t.seq)],
+);
+
+/** Engine facts the API needs: when the first picture was produced (204 before it). */
+export const healthState = sqliteTable('health_state', {
+  key: text('key').primaryKey(),
+  value: text('value', { mode: 'json' }).notNull(),
+});

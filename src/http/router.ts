@@ -37,6 +37,7 @@ import {
   handleGetCashOut,
   handleListCashOuts,
 } from './routes/cash-out';
+import { handleGetIncident, handleHealthPicture, handleListIncidents } from './routes/health';
 import {
   handleOpenFinanceAuthorize,
   handleOpenFinanceDecline,
@@ -86,6 +87,9 @@ router
   .get('/cash-in/:id', handleGetCashIn)
   .post('/cash-in/:id/refund', handleRefundCashIn)
   .post('/cash-in/:id/cancel', handleCancelCashIn)
+  .get('/health/pix', handleHealthPicture)
+  .get('/health/pix/incidents', handleListIncidents)
+  .get('/health/pix/incidents/:id', handleGetIncident)
   .post('/cash-out', handleCreateCashOut)
   .get('/cash-out', handleListCashOuts)
   .get('/cash-out/summary', handleCashOutSummary)

@@ -28,6 +28,7 @@ import { ApplicationTokenProblem, Problem } from './problems';
 import * as cash from './responses';
 import * as account from './responses-account';
 import * as admin from './responses-admin';
+import * as health from './responses-health';
 
 const destination = CreateCashOutSchema.entries.payee.entries.destination;
 const [pixDestination, bankAccountDestination] = destination.options;
@@ -72,6 +73,9 @@ export const NAMED_SCHEMAS: Record<string, v.GenericSchema> = {
   CashOutAccepted: cash.CashOutAccepted,
   CashOutPage: cash.CashOutPage,
   CashOutSummary: cash.CashOutSummary,
+  HealthPicture: health.HealthPicture,
+  IncidentPage: health.IncidentPage,
+  IncidentDetail: health.IncidentDetail,
   StatementItem: account.StatementItem,
   Statement: account.Statement,
   Balance: account.Balance,

@@ -12,6 +12,7 @@ import { accountOperations } from './paths-account';
 import { adminOperations } from './paths-admin';
 import { cashInOperations } from './paths-cash-in';
 import { cashOutOperations } from './paths-cash-out';
+import { healthOperations } from './paths-health';
 import { publicOperations } from './paths-public';
 import { sandboxOperations } from './paths-sandbox';
 import { SharedComponents } from './problems';
@@ -23,6 +24,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
   ...publicOperations.filter((op) => op.tag === 'Authentication'),
   ...cashInOperations,
   ...cashOutOperations,
+  ...healthOperations,
   ...accountOperations,
   ...sandboxOperations,
   ...publicOperations.filter((op) => op.tag !== 'Authentication'),

@@ -17,6 +17,8 @@ export interface ClientCredentials {
   /** Decrypted only in memory; null when the client has no active CryptoToken. */
   cryptoToken: string | null;
   rateLimitPerSecond: number | null;
+  /** Settlement partners the client routes through (PIX health scope). */
+  partners: string[];
 }
 
 const cache = new Map<string, { value: ClientCredentials | null; expiresAt: number }>();
@@ -36,6 +38,7 @@ export async function loadCredentials(env: Env, clientId: string): Promise<Clien
           ? await decryptSecret(row.cryptoTokenSealed, env.DATA_ENCRYPTION_KEY)
           : null,
         rateLimitPerSecond: row.rateLimitPerSecond,
+        partners: row.partners,
       }
     : null;
   if (cache.size > 50_000) cache.clear();
