@@ -3,7 +3,7 @@
  * Durable Object classes are exported from here for the runtime.
  */
 
-import { consumeObservations, HEALTH_QUEUES } from './health/consumer';
+import { consumeObservations, HEALTH_QUEUES } from './queues/health-consumer';
 import type { RequestContext } from './http/context';
 import { log } from './http/log';
 import { router } from './http/router';
