@@ -3,10 +3,10 @@
  * Durable Object classes are exported from here for the runtime.
  */
 
-import { consumeObservations, HEALTH_QUEUES } from './queues/health-consumer';
 import type { RequestContext } from './http/context';
 import { log } from './http/log';
 import { router } from './http/router';
+import { consumeObservations, HEALTH_QUEUES } from './queues/health-consumer';
 import { sweepAllClients } from './sweep';
 import { consumeWebhooks, WEBHOOK_QUEUES } from './webhooks/consumer';
 
