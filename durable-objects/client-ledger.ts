@@ -13,7 +13,7 @@ import { degradedPartners } from '../src/db/health';
 import { type CashInCreated, type CashInView, cashInView } from '../src/domain/cash-in';
 import { type CashOutView, cashOutView } from '../src/domain/cash-out';
 import { failure, type OperationResult } from '../src/domain/result';
-import { log } from '../src/http/log';
+import { errorFields, log } from '../src/http/log';
 import type { AttemptOutcome, ClaimedWebhook } from '../src/webhooks/types';
 import {
   assignEndToEndId,
@@ -365,7 +365,7 @@ export class ClientLedger extends DurableObject<Env> {
         try {
           await this.runTask(task);
         } catch (error) {
-          log('error', 'ledger task failed', { task: task.id, error: String(error) });
+          log('error', 'ledger task failed', { task: task.id, ...errorFields(error) });
           this.scheduler.retry(task, Date.now());
         }
       }

@@ -21,7 +21,7 @@ import {
   WINDOW_MS,
 } from '../src/health';
 import { ledgerOf } from '../src/http/context';
-import { log } from '../src/http/log';
+import { errorFields, log } from '../src/http/log';
 import { institutionName, KNOWN_INSTITUTIONS, SETTLEMENT_PARTNERS } from '../src/partners/catalog';
 
 /** How long after a window ends it is closed: observations may arrive this late. */
@@ -158,7 +158,7 @@ export class HealthAnalyzer extends DurableObject<Env> {
           log('error', 'health event fan-out failed', {
             clientId: client.id,
             incidentId: data.incidentId,
-            error: String(error),
+            ...errorFields(error),
           });
         }
       }

@@ -3,31 +3,13 @@
 // (workerd with local D1, Durable Objects, Queues and alarms), migrations applied,
 // ENVIRONMENT=staging. Creates .dev.vars with fresh secrets when it is missing.
 import { spawn, spawnSync } from 'node:child_process';
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { ensureDevVars } from './dev-vars.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
-const devVars = path.join(root, '.dev.vars');
 const wrangler = path.join(root, 'node_modules', '.bin', 'wrangler');
 
-if (!existsSync(devVars)) {
-  const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  const jwk = JSON.stringify(privateKey.export({ format: 'jwk' }));
-  writeFileSync(
-    devVars,
-    [
-      '# Local secrets for `npm start` (git-ignored). Delete this file to get fresh ones.',
-      'ADMIN_TOKEN=dev-admin-token',
-      `JWT_SECRET=${randomBytes(32).toString('base64')}`,
-      `DATA_ENCRYPTION_KEY=${randomBytes(32).toString('base64')}`,
-      `PIX_SIGNING_KEY='${jwk}'`,
-      '',
-    ].join('\n'),
-    { mode: 0o600 },
-  );
-  console.log('Created .dev.vars with ADMIN_TOKEN=dev-admin-token and fresh random secrets.');
-}
+ensureDevVars(root);
 
 const migrate = spawnSync(wrangler, ['d1', 'migrations', 'apply', 'DB', '--local'], {
   cwd: root,

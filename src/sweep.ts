@@ -6,7 +6,7 @@
 import { drizzle } from 'drizzle-orm/d1';
 import { clients } from './db/schema';
 import { ledgerOf } from './http/context';
-import { log } from './http/log';
+import { errorFields, log } from './http/log';
 
 const CONCURRENCY = 25;
 
@@ -18,7 +18,7 @@ export async function sweepAllClients(env: Env): Promise<void> {
     );
     for (const [j, r] of results.entries()) {
       if (r.status === 'rejected')
-        log('error', 'sweep failed', { clientId: ids[i + j], error: String(r.reason) });
+        log('error', 'sweep failed', { clientId: ids[i + j], ...errorFields(r.reason) });
     }
   }
 }

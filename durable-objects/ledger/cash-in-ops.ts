@@ -17,6 +17,7 @@ import type { LedgerContext } from './context';
 import { emitWebhook, observe } from './events';
 import type { Remember } from './idempotency';
 import { accountAt, available, placeHold, postEntry, releaseHold } from './ledger';
+import { ph, prepared } from './prepared';
 import { accounts, cashIns, idempotencyKeys } from './schema';
 
 /** Late settlements already in flight are accepted this long after `expiredAt` (decisions §5). */
@@ -57,15 +58,42 @@ export interface CreateCashInInput {
 
 /** The partner that receives a new charge: the client's first partner. */
 function chargePartner(ctx: LedgerContext): string {
-  const account = ctx.db
-    .select({ ispb: accounts.ispb })
-    .from(accounts)
-    .where(eq(accounts.type, 'TRANSACTIONAL'))
-    .orderBy(sql`rowid`)
-    .limit(1)
-    .get();
+  const account = prepared(ctx.db, 'accounts.firstTransactional', () =>
+    ctx.db
+      .select({ ispb: accounts.ispb })
+      .from(accounts)
+      .where(eq(accounts.type, 'TRANSACTIONAL'))
+      .orderBy(sql`rowid`)
+      .limit(1)
+      .prepare(),
+  ).get();
   if (!account) throw new Error('client has no TRANSACTIONAL account');
   return account.ispb;
+}
+
+/** The insert of a new Cash-In, built once per object (it runs on every POST /cash-in). */
+function insertCashIn(ctx: LedgerContext) {
+  return prepared(ctx.db, 'cashIns.insert', () =>
+    ctx.db
+      .insert(cashIns)
+      .values({
+        transactionId: ph('transactionId'),
+        internalCode: ph('internalCode'),
+        externalReference: ph('externalReference'),
+        status: ph('status'),
+        amount: ph('amount'),
+        payerName: ph('payerName'),
+        payerDocument: ph('payerDocument'),
+        partnerIspb: ph('partnerIspb'),
+        webhookUrl: ph('webhookUrl'),
+        redirectUrl: ph('redirectUrl'),
+        flow: ph('flow'),
+        requestedAt: ph('requestedAt'),
+        expiresAt: ph('expiresAt'),
+      })
+      .returning()
+      .prepare(),
+  );
 }
 
 export async function createCashIn(
@@ -122,25 +150,21 @@ export async function createCashIn(
       requestedAt: formatBrt(now),
     };
     ctx.storage.transactionSync(() => {
-      const row = ctx.db
-        .insert(cashIns)
-        .values({
-          transactionId,
-          internalCode,
-          externalReference: reference,
-          status: 'AWAITING_PAYMENT',
-          amount: input.amountCents,
-          payerName: input.payer.name,
-          payerDocument: input.payer.document,
-          partnerIspb,
-          webhookUrl: input.webhookUrl ?? null,
-          redirectUrl: input.openFinanceRedirectUrl ?? null,
-          flow: input.openFinanceRedirectUrl ? 'OPEN_FINANCE' : 'PIX',
-          requestedAt: now,
-          expiresAt,
-        })
-        .returning()
-        .get();
+      const row = insertCashIn(ctx).get({
+        transactionId,
+        internalCode,
+        externalReference: reference,
+        status: 'AWAITING_PAYMENT',
+        amount: input.amountCents,
+        payerName: input.payer.name,
+        payerDocument: input.payer.document,
+        partnerIspb,
+        webhookUrl: input.webhookUrl ?? null,
+        redirectUrl: input.openFinanceRedirectUrl ?? null,
+        flow: input.openFinanceRedirectUrl ? 'OPEN_FINANCE' : 'PIX',
+        requestedAt: now,
+        expiresAt,
+      }) as CashInRow;
       emitCashIn(ctx, row, 'CASHIN_REQUESTED', now);
       observe(ctx, transactionId, { operation: 'CASH_IN', partnerIspb, event: 'CREATED', at: now });
       ctx.scheduler.schedule('expire-cash-in', transactionId, expiresAt + LATE_SETTLEMENT_GRACE_MS);

@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import type { CashInRecord } from '../../src/domain/cash-in';
 import type { LedgerDb } from './db';
 import { findByAnyId } from './lookup';
+import { ph, prepared } from './prepared';
 import { cashIns } from './schema';
 
 export type CashInRow = typeof cashIns.$inferSelect;
@@ -13,20 +14,25 @@ export function findCashIn(db: Db, id: string): CashInRow | undefined {
 }
 
 export function externalReferenceTaken(db: Db, externalReference: string): boolean {
-  return (
+  const query = prepared(db, 'cashIns.byExternalReference', () =>
     db
       .select({ seq: cashIns.seq })
       .from(cashIns)
-      .where(eq(cashIns.externalReference, externalReference))
-      .get() !== undefined
+      .where(eq(cashIns.externalReference, ph('externalReference')))
+      .prepare(),
   );
+  return query.get({ externalReference }) !== undefined;
 }
 
 export function internalCodeTaken(db: Db, internalCode: string): boolean {
-  return (
-    db.select({ seq: cashIns.seq }).from(cashIns).where(eq(cashIns.internalCode, internalCode)).get() !==
-    undefined
+  const query = prepared(db, 'cashIns.byInternalCode', () =>
+    db
+      .select({ seq: cashIns.seq })
+      .from(cashIns)
+      .where(eq(cashIns.internalCode, ph('internalCode')))
+      .prepare(),
   );
+  return query.get({ internalCode }) !== undefined;
 }
 
 export function toRecord(row: CashInRow): CashInRecord {

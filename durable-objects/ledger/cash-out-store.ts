@@ -3,6 +3,7 @@ import { and, eq, gte, lt, ne, sql } from 'drizzle-orm';
 import type { CashOutRecord } from '../../src/domain/cash-out';
 import type { LedgerDb } from './db';
 import { findByAnyId } from './lookup';
+import { ph, prepared } from './prepared';
 import { cashOuts } from './schema';
 
 export type CashOutRow = typeof cashOuts.$inferSelect;
@@ -12,7 +13,14 @@ export function findCashOut(db: LedgerDb, id: string): CashOutRow | undefined {
 }
 
 export function cashOutByTransactionId(db: LedgerDb, transactionId: string): CashOutRow | undefined {
-  return db.select().from(cashOuts).where(eq(cashOuts.transactionId, transactionId)).get();
+  const query = prepared(db, 'cashOuts.byTransactionId', () =>
+    db
+      .select()
+      .from(cashOuts)
+      .where(eq(cashOuts.transactionId, ph('transactionId')))
+      .prepare(),
+  );
+  return query.get({ transactionId });
 }
 
 export function cashOutReferenceTaken(db: LedgerDb, externalReference: string): boolean {
@@ -40,19 +48,23 @@ export function committedAmount(
   to: number,
   destinationKey?: string,
 ): number {
-  const row = db
-    .select({ total: sql<number>`coalesce(sum(${cashOuts.amount}), 0)` })
-    .from(cashOuts)
-    .where(
-      and(
-        ne(cashOuts.seq, except),
-        ne(cashOuts.status, 'CANCELLED'),
-        gte(cashOuts.requestedAt, from),
-        lt(cashOuts.requestedAt, to),
-        destinationKey === undefined ? undefined : eq(cashOuts.destinationKey, destinationKey),
-      ),
-    )
-    .get();
+  const perPayee = destinationKey !== undefined;
+  const query = prepared(db, `cashOuts.committed:${perPayee}`, () =>
+    db
+      .select({ total: sql<number>`coalesce(sum(${cashOuts.amount}), 0)` })
+      .from(cashOuts)
+      .where(
+        and(
+          ne(cashOuts.seq, ph('except')),
+          ne(cashOuts.status, 'CANCELLED'),
+          gte(cashOuts.requestedAt, ph('from')),
+          lt(cashOuts.requestedAt, ph('to')),
+          perPayee ? eq(cashOuts.destinationKey, ph('destinationKey')) : undefined,
+        ),
+      )
+      .prepare(),
+  );
+  const row = query.get(perPayee ? { except, from, to, destinationKey } : { except, from, to });
   return row?.total ?? 0;
 }
 

@@ -4,6 +4,7 @@
  * queue, the dispatch task hands webhook events to delivery.
  */
 import type { LedgerContext } from './context';
+import { ph, prepared } from './prepared';
 import { outbox } from './schema';
 
 export interface WebhookEvent {
@@ -27,19 +28,35 @@ export interface ObservationInput {
 
 const newEventId = () => `evt_${crypto.randomUUID().replace(/-/g, '')}`;
 
+type OutboxRow = typeof outbox.$inferInsert;
+
+function insertOutbox(ctx: LedgerContext, row: Required<Omit<OutboxRow, 'seq' | 'publishedAt'>>): void {
+  prepared(ctx.db, 'outbox.insert', () =>
+    ctx.db
+      .insert(outbox)
+      .values({
+        eventId: ph('eventId'),
+        channel: ph('channel'),
+        aggregateId: ph('aggregateId'),
+        eventType: ph('eventType'),
+        data: ph('data'),
+        webhookUrl: ph('webhookUrl'),
+        occurredAt: ph('occurredAt'),
+      })
+      .prepare(),
+  ).run(row);
+}
+
 export function emitWebhook(ctx: LedgerContext, event: WebhookEvent): void {
-  ctx.db
-    .insert(outbox)
-    .values({
-      eventId: newEventId(),
-      channel: 'webhook',
-      aggregateId: event.aggregateId,
-      eventType: event.eventType,
-      data: event.data,
-      webhookUrl: event.webhookUrl,
-      occurredAt: event.at,
-    })
-    .run();
+  insertOutbox(ctx, {
+    eventId: newEventId(),
+    channel: 'webhook',
+    aggregateId: event.aggregateId,
+    eventType: event.eventType,
+    data: event.data,
+    webhookUrl: event.webhookUrl,
+    occurredAt: event.at,
+  });
   // The delivery pipeline (webhook-deliveries.ts) adopts it and sends it when its turn comes.
   ctx.scheduler.schedule('dispatch-webhooks', 'all', event.at);
 }
@@ -55,17 +72,14 @@ export function observe(ctx: LedgerContext, aggregateId: string, input: Observat
     ...(input.failureCode !== undefined && { failureCode: input.failureCode }),
     ...(input.latencyMs !== undefined && { latencyMs: input.latencyMs }),
   };
-  ctx.db
-    .insert(outbox)
-    .values({
-      eventId: newEventId(),
-      channel: 'health',
-      aggregateId,
-      eventType: `OBSERVATION_${input.event}`,
-      data: observation,
-      webhookUrl: null,
-      occurredAt: input.at,
-    })
-    .run();
+  insertOutbox(ctx, {
+    eventId: newEventId(),
+    channel: 'health',
+    aggregateId,
+    eventType: `OBSERVATION_${input.event}`,
+    data: observation,
+    webhookUrl: null,
+    occurredAt: input.at,
+  });
   ctx.scheduler.schedule('flush-outbox', 'all', input.at);
 }

@@ -1,8 +1,9 @@
 /** Keyset pagination over any table with a (time, seq) order: one query, limit + 1 rows. */
-import { and, asc, desc, gte, lte, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, getTableName, gte, lte, type SQL, sql } from 'drizzle-orm';
 import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core';
 import { type Order, type PageResult, type Position, planPage, shapePage } from '../../src/domain/pagination';
 import type { LedgerDb } from './db';
+import { prepared } from './prepared';
 
 export interface PageInput {
   from: number;
@@ -10,6 +11,38 @@ export interface PageInput {
   limit: number;
   order: Order;
   position?: Position;
+}
+
+interface PageQuery {
+  all(values: Record<string, number>): unknown;
+}
+
+/**
+ * Lists run on every page request, so the query of each shape (table, key columns, scan direction,
+ * whether a cursor position bounds it) is built once per object (./prepared.ts) with the period,
+ * position and limit as placeholders. Lists with an extra `scope` condition are built each time.
+ */
+function pageQuery(
+  db: LedgerDb,
+  table: SQLiteTable,
+  time: SQLiteColumn,
+  seq: SQLiteColumn,
+  scan: 'ASC' | 'DESC',
+  comparison: string | null,
+  scope: SQL | undefined,
+): PageQuery {
+  const inPeriod = and(gte(time, sql.placeholder('from')), lte(time, sql.placeholder('to')), scope);
+  const beyond = comparison
+    ? sql`(${time}, ${seq}) ${sql.raw(comparison)} (${sql.placeholder('positionTime')}, ${sql.placeholder('positionSeq')})`
+    : undefined;
+  const dir = scan === 'ASC' ? asc : desc;
+  return db
+    .select({ row: table, keyTime: time, keySeq: seq } as never)
+    .from(table)
+    .where(and(inPeriod, beyond))
+    .orderBy(dir(time), dir(seq))
+    .limit(sql.placeholder('limit'))
+    .prepare() as unknown as PageQuery;
 }
 
 export function keysetPage<Row extends Record<string, unknown>, T>(
@@ -22,19 +55,20 @@ export function keysetPage<Row extends Record<string, unknown>, T>(
   scope?: SQL,
 ): PageResult<T & { time: number; seq: number }> {
   const plan = planPage(input.order, input.position);
-  const inPeriod = and(gte(time, input.from), lte(time, input.to), scope);
-  const beyond =
-    plan.comparison && input.position
-      ? sql`(${time}, ${seq}) ${sql.raw(plan.comparison)} (${input.position.time}, ${input.position.seq})`
-      : undefined;
-  const dir = plan.scan === 'ASC' ? asc : desc;
-  const rows = db
-    .select({ row: table, keyTime: time, keySeq: seq } as never)
-    .from(table)
-    .where(and(inPeriod, beyond))
-    .orderBy(dir(time), dir(seq))
-    .limit(input.limit + 1)
-    .all() as unknown as { row: Row; keyTime: number; keySeq: number }[];
+  const comparison = plan.comparison && input.position ? plan.comparison : null;
+  const values: Record<string, number> = { from: input.from, to: input.to, limit: input.limit + 1 };
+  if (comparison && input.position) {
+    values.positionTime = input.position.time;
+    values.positionSeq = input.position.seq;
+  }
+  const query = scope
+    ? pageQuery(db, table, time, seq, plan.scan, comparison, scope)
+    : prepared(
+        db,
+        `page:${getTableName(table)}:${time.name}:${seq.name}:${plan.scan}:${comparison ?? ''}`,
+        () => pageQuery(db, table, time, seq, plan.scan, comparison, undefined),
+      );
+  const rows = query.all(values) as { row: Row; keyTime: number; keySeq: number }[];
   return shapePage(
     rows.map((r) => ({ ...present(r.row), time: r.keyTime, seq: r.keySeq })),
     input.limit,

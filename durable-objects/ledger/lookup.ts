@@ -3,13 +3,13 @@
  * internalCode, then transactionId, then payment endToEndId, then refund endToEndId, then
  * externalReference; within a level the newest wins.
  *
- * The query is built once per table and object (a drizzle prepared query with an `id` placeholder):
- * it runs on every GET by id and every state change, and building it each time cost more CPU than
- * running it.
+ * The query is built once per table and object (./prepared.ts): it runs on every GET by id and
+ * every state change, and building it each time cost more CPU than running it.
  */
-import { sql } from 'drizzle-orm';
+import { getTableName, sql } from 'drizzle-orm';
 import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { LedgerDb } from './db';
+import { ph, prepared } from './prepared';
 
 export interface IdColumns {
   internalCode: SQLiteColumn;
@@ -20,22 +20,10 @@ export interface IdColumns {
   seq: SQLiteColumn;
 }
 
-interface LookupQuery {
-  get(values: { id: string }): unknown;
-}
-
-const prepared = new WeakMap<LedgerDb, Map<SQLiteTable, LookupQuery>>();
-
-function lookupQuery(db: LedgerDb, table: SQLiteTable, c: IdColumns): LookupQuery {
-  let byTable = prepared.get(db);
-  if (!byTable) {
-    byTable = new Map();
-    prepared.set(db, byTable);
-  }
-  let query = byTable.get(table);
-  if (!query) {
-    const id = sql.placeholder('id');
-    query = db
+function lookupQuery(db: LedgerDb, table: SQLiteTable, c: IdColumns) {
+  return prepared(db, `lookup:${getTableName(table)}`, () => {
+    const id = ph('id');
+    return db
       .select()
       .from(table)
       .where(
@@ -49,9 +37,7 @@ function lookupQuery(db: LedgerDb, table: SQLiteTable, c: IdColumns): LookupQuer
       )
       .limit(1)
       .prepare();
-    byTable.set(table, query);
-  }
-  return query;
+  });
 }
 
 export function findByAnyId<Row>(

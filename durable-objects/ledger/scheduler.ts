@@ -3,8 +3,9 @@
  * tasks in storage, one alarm set to the earliest. The alarm is the primary path; the cron sweep
  * only re-arms it, so nothing time-critical depends on cron.
  */
-import { asc, eq, lte } from 'drizzle-orm';
+import { asc, eq, lte, sql } from 'drizzle-orm';
 import type { LedgerDb } from './db';
+import { ph, prepared } from './prepared';
 import { tasks } from './schema';
 
 export type TaskKind =
@@ -24,12 +25,13 @@ export class Scheduler {
 
   /** Adds (or moves) the task `kind:ref`; call inside the transaction that creates the need. */
   schedule(kind: TaskKind, ref: string, dueAt: number): void {
-    const id = `${kind}:${ref}`;
-    this.db
-      .insert(tasks)
-      .values({ id, kind, ref, dueAt })
-      .onConflictDoUpdate({ target: tasks.id, set: { dueAt } })
-      .run();
+    prepared(this.db, 'tasks.schedule', () =>
+      this.db
+        .insert(tasks)
+        .values({ id: ph('id'), kind: ph('kind'), ref: ph('ref'), dueAt: ph('dueAt') })
+        .onConflictDoUpdate({ target: tasks.id, set: { dueAt: sql`excluded.due_at` } })
+        .prepare(),
+    ).run({ id: `${kind}:${ref}`, kind, ref, dueAt });
   }
 
   cancel(kind: TaskKind, ref: string): void {
@@ -50,7 +52,12 @@ export class Scheduler {
   }
 
   done(task: Task): void {
-    this.db.delete(tasks).where(eq(tasks.id, task.id)).run();
+    prepared(this.db, 'tasks.done', () =>
+      this.db
+        .delete(tasks)
+        .where(eq(tasks.id, ph('id')))
+        .prepare(),
+    ).run({ id: task.id });
   }
 
   /** A failed task runs again later, backing off up to a minute. */
@@ -65,7 +72,9 @@ export class Scheduler {
 
   /** Points the alarm at the earliest task (or clears it). */
   async arm(): Promise<void> {
-    const next = this.db.select({ dueAt: tasks.dueAt }).from(tasks).orderBy(asc(tasks.dueAt)).limit(1).get();
+    const next = prepared(this.db, 'tasks.next', () =>
+      this.db.select({ dueAt: tasks.dueAt }).from(tasks).orderBy(asc(tasks.dueAt)).limit(1).prepare(),
+    ).get();
     if (!next) return;
     const current = await this.storage.getAlarm();
     if (current === null || current > next.dueAt) await this.storage.setAlarm(next.dueAt);

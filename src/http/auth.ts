@@ -5,7 +5,7 @@
  */
 import { type ClientCredentials, loadCredentials } from '../security/credentials';
 import { fromHex, utf8 } from '../security/encoding';
-import { verifyAccessToken } from '../security/jwt';
+import { type AccessClaims, type VerifyResult, verifyAccessToken } from '../security/jwt';
 import { constantTimeEqual, hmacKey, sha256Hex } from '../security/secrets';
 import { ProblemError } from './errors';
 import { applicationTokenProblem, bearerChallenge } from './problem';
@@ -26,12 +26,53 @@ export interface Principal {
   credentials: ClientCredentials;
 }
 
+/**
+ * Access tokens this isolate has already verified, per signing secret, until they expire: an
+ * integrator sends the same token for up to an hour, and a Map lookup replaces the base64, JSON
+ * and HMAC work of every repeat. Only exact token strings that passed verification are kept, and
+ * expiry is still checked on every use.
+ */
+const verifiedTokens = new Map<string, Map<string, AccessClaims>>();
+const MAX_VERIFIED_TOKENS = 10_000;
+
+async function verifyToken(token: string, secret: string): Promise<VerifyResult> {
+  const now = Date.now();
+  let bySecret = verifiedTokens.get(secret);
+  const hit = bySecret?.get(token);
+  if (hit && hit.exp * 1000 > now) return { ok: true, claims: hit };
+  const verified = await verifyAccessToken(token, now, secret);
+  if (verified.ok) {
+    if (!bySecret) {
+      bySecret = new Map();
+      verifiedTokens.set(secret, bySecret);
+    }
+    if (bySecret.size >= MAX_VERIFIED_TOKENS) bySecret.clear();
+    bySecret.set(token, verified.claims);
+  } else if (hit) {
+    bySecret?.delete(token);
+  }
+  return verified;
+}
+
+/** SHA-256 of ApplicationTokens seen by this isolate (a pure function of the token, so safe to keep). */
+const appTokenHashes = new Map<string, string>();
+
+async function appTokenHash(appToken: string): Promise<string> {
+  let hash = appTokenHashes.get(appToken);
+  if (hash === undefined) {
+    hash = await sha256Hex(appToken);
+    if (appTokenHashes.size >= MAX_VERIFIED_TOKENS) appTokenHashes.clear();
+    appTokenHashes.set(appToken, hash);
+  }
+  return hash;
+}
+
 export async function authenticate(request: Request, env: Env): Promise<Principal> {
   const header = request.headers.get('authorization');
   const match = header ? /^Bearer +(\S+)\s*$/i.exec(header) : null;
   if (!match) throw new EarlyResponse(bearerChallenge());
   const accessToken = match[1] as string;
-  const verified = await verifyAccessToken(accessToken, Date.now(), env.JWT_SECRET);
+  const verified = await verifyToken(accessToken, env.JWT_SECRET);
   if (!verified.ok) throw new EarlyResponse(bearerChallenge(verified.reason));
 
   const credentials = await loadCredentials(env, verified.claims.sub);
@@ -47,7 +88,7 @@ export async function authenticate(request: Request, env: Env): Promise<Principa
   if (!GUID.test(appToken.trim())) {
     throw new EarlyResponse(applicationTokenProblem('invalid', 'ApplicationToken is not a GUID'));
   }
-  const hash = await sha256Hex(appToken.trim().toLowerCase());
+  const hash = await appTokenHash(appToken.trim().toLowerCase());
   if (!constantTimeEqual(hash, credentials.applicationTokenHash)) {
     throw new EarlyResponse(applicationTokenProblem('invalid', 'ApplicationToken not found'));
   }

@@ -8,7 +8,7 @@ import { handleDocs, handleDocsScript, handleOpenApi } from '../openapi/routes';
 import { EarlyResponse } from './auth';
 import type { ApiRequest, RequestContext } from './context';
 import { ProblemError } from './errors';
-import { log } from './log';
+import { errorFields, log } from './log';
 import { problem } from './problem';
 import { handleBalance, handleStatement, handleSweep, handleTopUp } from './routes/account';
 import { handleApproveCashOut, handleRejectCashOut } from './routes/admin-cash-outs';
@@ -65,8 +65,7 @@ function errorResponse(error: unknown, request: ApiRequest, rc: RequestContext):
   log('error', 'unhandled error', {
     requestId: rc.requestId,
     path: new URL(request.url).pathname,
-    error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
-    stack: error instanceof Error ? error.stack : undefined,
+    ...errorFields(error),
   });
   return problem('INTERNAL_ERROR', {
     detail: 'An unexpected error occurred; retry with backoff and quote the traceId to support',

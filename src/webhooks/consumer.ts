@@ -6,7 +6,7 @@
  * that fails.
  */
 import { ledgerOf } from '../http/context';
-import { log } from '../http/log';
+import { errorFields, log } from '../http/log';
 import { postWebhook } from './post';
 import { webhookSecretOf } from './signing-secret';
 import { type AttemptOutcome, type ClaimedWebhook, parseDeliveryMessage } from './types';
@@ -48,7 +48,7 @@ async function consumeOne(message: Message<unknown>, env: Env): Promise<void> {
     log('error', 'webhook delivery step failed', {
       clientId: ref.clientId,
       eventId: ref.eventId,
-      error: String(error),
+      ...errorFields(error),
     });
     message.retry({ delaySeconds: 5 });
   }

@@ -1,0 +1,264 @@
+#!/usr/bin/env node
+// `npm run bench`: throughput and latency of the hot paths on the production-like local runtime
+// (`npm run serve`, runtime/local-runtime.mjs), against the reference worker served by the same
+// workerd (runtime/reference-worker.mjs): hello world as the ceiling, and a bare Durable Object RPC
+// doing one SQLite read / one write as the floor of any request backed by a Durable Object. Each
+// scenario: autocannon, 50 connections, a short warm-up then a bounded measured run, after the
+// runtime is idle again. Besides req/s and latency it reports workerd's CPU time per request, which
+// other load on the machine disturbs far less. Fresh state in a temporary directory (tmpfs when
+// there is one); nothing of `npm start` / `npm run serve` is touched. Raw results: .bench/results.json.
+//
+//   npm run bench                        # 50 connections, 10 s per scenario
+//   BENCH_DURATION=5 BENCH_CONNECTIONS=20 npm run bench
+//   npm run bench -- --only=get-by-id,ceiling
+//   npm run bench -- --build-dir=/tmp/patched-build     # A/B: serve a prebuilt (patched) bundle
+import { spawn } from 'node:child_process';
+import {
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import net from 'node:net';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { writeDevVars } from '../scripts/dev-vars.mjs';
+import { prepareScenarios } from './scenarios.mjs';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const { values: args } = parseArgs({
+  options: {
+    only: { type: 'string' },
+    duration: { type: 'string', default: process.env.BENCH_DURATION || '10' },
+    warmup: { type: 'string', default: process.env.BENCH_WARMUP || '3' },
+    connections: { type: 'string', default: process.env.BENCH_CONNECTIONS || '50' },
+    // A/B experiments: serve an already built bundle (e.g. a patched copy of .wrangler/build).
+    'build-dir': { type: 'string' },
+  },
+});
+const DURATION = Number(args.duration);
+const WARMUP = Number(args.warmup);
+const CONNECTIONS = Number(args.connections);
+const ONLY = args.only ? new Set(args.only.split(',')) : undefined;
+const ADMIN_TOKEN = 'dev-admin-token';
+
+/** A free TCP port on 127.0.0.1. */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitFor(url, child, seconds = 120) {
+  const deadline = Date.now() + seconds * 1000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`serve exited with ${child.exitCode}`);
+    try {
+      await fetch(url);
+      return;
+    } catch {
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+  throw new Error(`${url} did not answer within ${seconds} s`);
+}
+
+// ── Runtime ──────────────────────────────────────────────────────────────────
+
+// Fresh state for every run. By default on tmpfs (/dev/shm) when there is one: the local SQLite
+// files of D1 and the Durable Objects fsync every commit, so on a virtual disk the disk's flush
+// latency, not the gateway, would set the pace. BENCH_STATE_DIR=<dir> measures on that disk.
+const stateParent =
+  process.env.BENCH_STATE_DIR ||
+  (existsSync('/dev/shm') && process.platform === 'linux' ? '/dev/shm' : tmpdir());
+const stateDir = mkdtempSync(path.join(stateParent, 'connectpsp-bench-'));
+const logDir = path.join(ROOT, '.bench');
+mkdirSync(logDir, { recursive: true });
+const [port, helloPort] = [await freePort(), await freePort()];
+const serveLog = path.join(logDir, 'serve.log');
+// The worker's own request logs go to a file, as a log shipper would take them from stdout.
+const child = spawn(
+  process.execPath,
+  [
+    path.join(ROOT, 'scripts', 'serve.mjs'),
+    `--port=${port}`,
+    `--hello-port=${helloPort}`,
+    `--persist-to=${stateDir}`,
+    ...(args['build-dir'] ? ['--no-build', `--build-dir=${args['build-dir']}`] : []),
+    // Secrets for this run only: the bench never reads or writes the developer's .dev.vars.
+    `--vars-file=${writeDevVars(path.join(stateDir, 'bench.vars'))}`,
+  ],
+  {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  },
+);
+const logStream = createWriteStream(serveLog);
+child.stdout.pipe(logStream);
+child.stderr.pipe(logStream);
+const stopServe = () => {
+  if (child.exitCode === null) child.kill('SIGTERM');
+};
+/** Stops serve.mjs and waits for it (it ends its workerd itself, forcibly after 5 s). */
+const stopServeAndWait = () =>
+  child.exitCode !== null
+    ? Promise.resolve()
+    : new Promise((resolve) => {
+        child.once('exit', resolve);
+        setTimeout(resolve, 10_000);
+        stopServe();
+      });
+process.on('exit', () => {
+  stopServe();
+  rmSync(stateDir, { recursive: true, force: true });
+});
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(130));
+
+const BASE = `http://127.0.0.1:${port}`;
+const HELLO = `http://127.0.0.1:${helloPort}`;
+console.log(`Starting the runtime (bundle + workerd) … log: ${path.relative(ROOT, serveLog)}`);
+await waitFor(`${HELLO}/`, child);
+await waitFor(`${BASE}/.well-known/jwks.json`, child);
+
+const { scenarios } = await prepareScenarios({ base: BASE, hello: HELLO, adminToken: ADMIN_TOKEN });
+
+/**
+ * CPU seconds used so far by workerd (the runtime's only process on the request path) and by the
+ * serve.mjs process (log forwarding), from /proc: CPU per request is far steadier than req/s on a
+ * machine shared with other work.
+ */
+function cpuSeconds() {
+  const read = (pid) => {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in clock ticks
+    } catch {
+      return Number.NaN;
+    }
+  };
+  let children = [];
+  try {
+    children = readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8').trim().split(/\s+/);
+  } catch {}
+  return { workerd: children.reduce((sum, pid) => sum + read(pid), 0), serve: read(child.pid) };
+}
+
+function cannon(scenario, duration) {
+  return autocannon({
+    url: scenario.url ?? BASE,
+    connections: CONNECTIONS,
+    duration,
+    requests: scenario.requests,
+    timeout: 10,
+  });
+}
+
+/**
+ * Waits until workerd is idle (under 10 % of a core over half a second, at most 60 s): the work a
+ * scenario leaves behind — alarms dispatching webhooks, outbox flushes, queue consumers, Cash-Out
+ * settlement — must not be billed to the next scenario.
+ */
+async function settle() {
+  const started = Date.now();
+  for (let previous = cpuSeconds().workerd; Date.now() - started < 60_000; ) {
+    await new Promise((r) => setTimeout(r, 500));
+    const now = cpuSeconds().workerd;
+    if (Number.isNaN(now) || now - previous < 0.05) break;
+    previous = now;
+  }
+  return (Date.now() - started) / 1000;
+}
+
+const results = [];
+for (const scenario of scenarios) {
+  if (ONLY && !ONLY.has(scenario.key)) continue;
+  if (scenario.skip) {
+    console.log(`- ${scenario.name}: ${scenario.skip}`);
+    results.push({ ...scenario });
+    continue;
+  }
+  const settled = await settle();
+  process.stdout.write(
+    `- ${scenario.name}: idle after ${settled.toFixed(1)} s; warm-up ${WARMUP} s, measuring ${DURATION} s … `,
+  );
+  if (WARMUP > 0) await cannon(scenario, WARMUP);
+  const cpuBefore = cpuSeconds();
+  const r = await cannon(scenario, DURATION);
+  const cpuAfter = cpuSeconds();
+  const total = r.requests.total;
+  const ok = r['2xx'];
+  const result = {
+    key: scenario.key,
+    name: scenario.name,
+    rps: total / r.duration,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    ok,
+    failed: total - ok,
+    workerdCpuUs: ((cpuAfter.workerd - cpuBefore.workerd) * 1e6) / total,
+    serveCpuUs: ((cpuAfter.serve - cpuBefore.serve) * 1e6) / total,
+    errors: r.errors,
+    statusCodes: Object.fromEntries(Object.entries(r.statusCodeStats).map(([s, v]) => [s, v.count])),
+  };
+  results.push(result);
+  console.log(`${Math.round(result.rps)} req/s`);
+}
+
+// ── Report ───────────────────────────────────────────────────────────────────
+
+const ceiling = results.find((r) => r.key === 'ceiling')?.rps;
+const TARGETS = { 'get-by-id': 0.4, 'cash-in': 0.2 };
+const rows = results.map((r) => {
+  if (r.skip) return [r.name, '—', '—', '—', '—', '—', '—', r.skip];
+  const ratio = ceiling ? r.rps / ceiling : undefined;
+  const notes = [];
+  if (TARGETS[r.key] !== undefined && ratio !== undefined) {
+    notes.push(`target ≥ ${TARGETS[r.key] * 100} % ${ratio >= TARGETS[r.key] ? 'met' : 'MISSED'}`);
+  }
+  if (!['ceiling', 'floor', 'floor-write'].includes(r.key))
+    notes.push(`p99 < 50 ms ${r.p99 < 50 ? 'met' : 'MISSED'}`);
+  if (r.failed > 0 || r.errors > 0) {
+    notes.push(`${r.failed} non-2xx ${JSON.stringify(r.statusCodes)}, ${r.errors} errors`);
+  }
+  return [
+    r.name,
+    String(Math.round(r.rps)),
+    ratio === undefined ? '—' : `${(ratio * 100).toFixed(1)} %`,
+    `${r.p50} ms`,
+    `${r.p99} ms`,
+    Number.isNaN(r.workerdCpuUs) ? '—' : `${Math.round(r.workerdCpuUs)} µs`,
+    String(r.ok),
+    notes.join('; '),
+  ];
+});
+const header = ['scenario', 'req/s', 'of ceiling', 'p50', 'p99', 'CPU/req', '2xx', 'notes'];
+const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
+const line = (cells) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
+const machine =
+  `${cpus().length} × ${cpus()[0]?.model.trim() ?? 'CPU'}, Node ${process.version}, ` +
+  `load average ${loadavg()[0].toFixed(1)} at the end`;
+console.log(
+  `\nConnectPSP benchmark — ${new Date().toISOString().slice(0, 10)}, ${machine}; ` +
+    `${CONNECTIONS} connections, ${DURATION} s per scenario after ${WARMUP} s warm-up, ` +
+    `state in ${stateParent}\n`,
+);
+console.log(line(header));
+// CPU/req: workerd CPU time per request (worker + Durable Objects + SQLite + HTTP), all threads.
+console.log(line(widths.map((w) => '-'.repeat(w))));
+for (const row of rows) console.log(line(row));
+writeFileSync(
+  path.join(logDir, 'results.json'),
+  JSON.stringify({ date: new Date().toISOString(), machine, CONNECTIONS, DURATION, results }, null, 2),
+);
+await stopServeAndWait();
+process.exit(0);

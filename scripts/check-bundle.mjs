@@ -1,0 +1,127 @@
+#!/usr/bin/env node
+// `npm run check:bundle` (part of `npm test`, and run before `npm run deploy`): a broken production
+// bundle never lands. Offline, on a clean clone, nothing uploaded:
+//   1. wrangler.toml's production environment has what production needs (below);
+//   2. `wrangler deploy --dry-run --env production --outdir <tmp>` bundles it;
+//   3. that very bundle starts in workerd with the production bindings (throwaway secrets and
+//      state) and answers requests: module graph, top-level code and routing all load.
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseEnv } from 'node:util';
+import { gzipSync } from 'node:zlib';
+import { unstable_readConfig } from 'wrangler';
+import { bundleWorker, ROOT, startLocalRuntime } from '../runtime/local-runtime.mjs';
+import { writeDevVars } from './dev-vars.mjs';
+
+const ENV = 'production';
+/** Workers' limit on the compressed size of a script (paid plan). */
+const MAX_GZIP_BYTES = 10 * 1024 * 1024;
+
+const problems = [];
+const check = (ok, message) => {
+  if (!ok) problems.push(message);
+};
+
+// 1. Configuration of the production environment.
+const top = unstable_readConfig({ config: path.join(ROOT, 'wrangler.toml'), env: undefined });
+const prod = unstable_readConfig({ config: path.join(ROOT, 'wrangler.toml'), env: ENV });
+check(prod.vars?.ENVIRONMENT === 'production', 'vars.ENVIRONMENT must be "production" (sandbox routes off)');
+check((prod.triggers?.crons ?? []).length > 0, 'a cron trigger is required (backstop sweeps)');
+check(prod.observability?.enabled === true, 'observability must be enabled');
+const bindingNames = (list, key) => new Set((list ?? []).map((b) => b[key]));
+for (const [label, key, topList, prodList] of [
+  ['D1 database', 'binding', top.d1_databases, prod.d1_databases],
+  ['Durable Object', 'name', top.durable_objects?.bindings, prod.durable_objects?.bindings],
+  ['queue producer', 'binding', top.queues?.producers, prod.queues?.producers],
+]) {
+  const missing = [...bindingNames(topList, key)].filter((name) => !bindingNames(prodList, key).has(name));
+  check(missing.length === 0, `${label} binding(s) missing in production: ${missing.join(', ')}`);
+}
+const producedQueues = bindingNames(prod.queues?.producers, 'queue');
+for (const consumer of prod.queues?.consumers ?? []) {
+  check(Boolean(consumer.dead_letter_queue), `queue consumer ${consumer.queue} has no dead_letter_queue`);
+  check(producedQueues.has(consumer.queue), `queue consumer ${consumer.queue} consumes no produced queue`);
+}
+for (const queue of producedQueues) {
+  check(
+    (prod.queues?.consumers ?? []).some((c) => c.queue === queue),
+    `queue ${queue} has a producer but no consumer in production`,
+  );
+}
+const requiredSecrets = new Set(prod.secrets?.required ?? []);
+for (const secret of top.secrets?.required ?? []) {
+  check(requiredSecrets.has(secret), `secret ${secret} is not declared in production's secrets.required`);
+}
+for (const db of prod.d1_databases ?? []) {
+  check(Boolean(db.migrations_dir), `D1 database ${db.binding} has no migrations_dir`);
+}
+
+// 2. The bundle, exactly as `wrangler deploy --env production` would upload it.
+const work = mkdtempSync(path.join(tmpdir(), 'connectpsp-bundle-'));
+let runtime;
+const logLines = [];
+try {
+  const outdir = path.join(work, 'bundle');
+  bundleWorker({ outdir, env: ENV, quiet: true });
+  const entry = path.join(outdir, 'index.js');
+  const gzipBytes = gzipSync(readFileSync(entry)).length;
+  check(gzipBytes < MAX_GZIP_BYTES, `bundle is ${gzipBytes} bytes gzipped (limit ${MAX_GZIP_BYTES})`);
+
+  // 3. It starts and serves, with the production bindings. Throwaway secrets, also in process.env
+  // so wrangler does not warn about (or read) a developer's own.
+  const varsFile = writeDevVars(path.join(work, 'vars'));
+  Object.assign(process.env, parseEnv(readFileSync(varsFile, 'utf8')));
+  runtime = await startLocalRuntime({
+    env: ENV,
+    port: 0,
+    build: false,
+    buildDir: outdir,
+    persistTo: path.join(work, 'state'),
+    varsFile,
+    cron: false,
+    log: () => {},
+    onLog: ({ level, message }) => logLines.push({ level, message }),
+  });
+  const unknown = await fetch(`${runtime.url}/no-such-route`);
+  check(
+    unknown.status === 404 && (await unknown.json()).code === 'NOT_FOUND',
+    `GET /no-such-route answered ${unknown.status}, not a 404 Problem Details`,
+  );
+  check(Boolean(unknown.headers.get('x-request-id')), 'responses carry no x-request-id');
+  const jwks = await fetch(`${runtime.url}/.well-known/jwks.json`);
+  check(jwks.status === 200, `GET /.well-known/jwks.json answered ${jwks.status}`);
+  const sandbox = await fetch(`${runtime.url}/sandbox/accounts/1/deposit`, { method: 'POST' });
+  check(sandbox.status === 404, `sandbox routes answer ${sandbox.status} in production, not 404`);
+
+  // Every line the worker wrote is one structured JSON object with a request id (observability).
+  for (const { message } of logLines) {
+    let line;
+    try {
+      line = JSON.parse(message);
+    } catch {}
+    check(
+      typeof line?.requestId === 'string',
+      `log line is not JSON with a requestId: ${message.slice(0, 120)}`,
+    );
+  }
+  check(logLines.length >= 3, `expected one log line per request, got ${logLines.length}`);
+
+  if (problems.length === 0) {
+    const kib = (bytes) => `${(bytes / 1024).toFixed(0)} KiB`;
+    console.log(
+      `check:bundle: production bundle OK (${kib(statSync(entry).size)}, ${kib(gzipBytes)} gzipped); ` +
+        'it starts in workerd and serves',
+    );
+  }
+} catch (error) {
+  problems.push(String(error instanceof Error ? error.message : error));
+} finally {
+  await runtime?.dispose();
+  rmSync(work, { recursive: true, force: true });
+}
+
+if (problems.length > 0) {
+  console.error(`check:bundle: the production bundle must not be deployed:\n- ${problems.join('\n- ')}`);
+  process.exit(1);
+}

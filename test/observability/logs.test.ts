@@ -1,0 +1,212 @@
+/**
+ * Observability: every request leaves one structured JSON log line with its request id, and no log
+ * line — request lines, unexpected-error lines, Durable Object lines — ever carries a secret, a
+ * token, a signature or a full CPF/CNPJ, whatever the requests contained.
+ */
+import { DrizzleQueryError } from 'drizzle-orm';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { errorFields, redact } from '../../src/http/log';
+import { waitFor } from '../support/cash-in';
+import { cashOutBody, deposit, settled } from '../support/cash-out';
+import { ADMIN_TOKEN, admin, call, cashInBody, Integrator, sign } from '../support/harness';
+import { sqlRows } from '../support/ledger';
+
+const CPF = '52998224725';
+const CPF_FORMATTED = '529.982.247-25';
+const CNPJ = '11222333000181';
+const CNPJ_FORMATTED = '11.222.333/0001-81';
+
+let lines: string[] = [];
+const spies: ReturnType<typeof vi.spyOn>[] = [];
+
+beforeEach(() => {
+  lines = [];
+  for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) {
+    spies.push(
+      vi.spyOn(console, method).mockImplementation((...args: unknown[]) => {
+        lines.push(args.map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(' '));
+      }),
+    );
+  }
+});
+
+afterEach(() => {
+  for (const spy of spies.splice(0)) spy.mockRestore();
+});
+
+/** Every captured line must be free of each of these strings (and of their lowercase forms). */
+function expectAbsent(secrets: Record<string, string>) {
+  const all = lines.join('\n');
+  for (const [name, value] of Object.entries(secrets)) {
+    expect(value.length, name).toBeGreaterThan(6);
+    expect(all.includes(value) || all.toLowerCase().includes(value.toLowerCase()), `${name} leaked`).toBe(
+      false,
+    );
+  }
+}
+
+function requestLines(): Record<string, unknown>[] {
+  return lines
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l) as Record<string, unknown>)
+    .filter((l) => l.message === 'request');
+}
+
+describe('request logs (observability)', () => {
+  it('one JSON line per request, with the request id the response carries', async () => {
+    const res = await call('/no-such-route');
+    const requestId = res.headers.get('x-request-id');
+    const logged = requestLines();
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toMatchObject({
+      level: 'info',
+      requestId,
+      method: 'GET',
+      path: '/no-such-route',
+      status: 404,
+    });
+    expect(typeof logged[0]?.durationMs).toBe('number');
+    expect(typeof logged[0]?.time).toBe('string');
+  });
+
+  it('never logs secrets, tokens, signatures or documents, on success or failure', async () => {
+    const api = await Integrator.create({ name: 'Loja Sigilosa Ltda' });
+    const { client, token } = api;
+    const signature = await sign(client.cryptoToken, token);
+    const patched = await admin(`/admin/clients/${client.clientId}`, 'PATCH', {
+      blockedPayerDocuments: [CNPJ],
+    });
+    expect(patched.status).toBe(200);
+
+    // Successes carrying documents in bodies and in the path.
+    const created = await api.post('/cash-in', cashInBody({ payer: { name: 'Maria', document: CPF } }));
+    expect(created.status).toBe(201);
+    const byCnpj = await api.post(
+      '/cash-in',
+      cashInBody({ externalReference: CPF, payer: { name: 'Empresa', document: CNPJ } }),
+    );
+    expect(byCnpj.status).toBe(201);
+    expect((await api.get(`/cash-in/${CPF}`)).status).toBe(200);
+    const { transactionId } = (await created.json()) as { transactionId: string };
+    const paid = await api.post(`/sandbox/cash-in/${transactionId}/pay`, {
+      payer: {
+        name: 'Maria',
+        document: CPF,
+        bankData: { ispb: '60701190', branch: '0001', account: '123456-7' },
+      },
+    });
+    expect(paid.status).toBe(200);
+    await deposit(api, 1_000);
+    const cashOut = await api.signedPost(
+      '/cash-out',
+      cashOutBody({
+        payee: {
+          name: 'Empresa',
+          document: CNPJ,
+          destination: { type: 'PIX', pixKeyType: 'CPF', pixKey: CPF },
+        },
+      }),
+    );
+    expect(cashOut.status).toBe(202);
+    await settled(api, ((await cashOut.json()) as { transactionId: string }).transactionId);
+
+    // Failures: bad credentials, a forged signature, a document in an invalid body, and an
+    // unexpected 500 while a document is in flight.
+    expect(
+      (
+        await call('/auth/token', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ clientId: client.clientId, clientSecret: `${client.clientSecret}x` }),
+        })
+      ).status,
+    ).toBe(401);
+    expect((await call('/cash-in/x', { headers: { authorization: `Bearer ${token}x` } })).status).toBe(401);
+    expect(
+      (await api.post('/cash-out', cashOutBody(), { digitalsignature: `${signature.slice(0, -1)}0` })).status,
+    ).toBeGreaterThanOrEqual(400);
+    expect(
+      (await api.post('/cash-in', cashInBody({ payer: { name: 'X', document: CPF_FORMATTED }, amount: -1 })))
+        .status,
+    ).toBe(400);
+    await sqlRows(client.clientId, 'ALTER TABLE cash_ins RENAME TO cash_ins_broken');
+    try {
+      const broken = await api.post('/cash-in', cashInBody({ payer: { name: 'Maria', document: CPF } }));
+      expect(broken.status).toBe(500);
+    } finally {
+      await sqlRows(client.clientId, 'ALTER TABLE cash_ins_broken RENAME TO cash_ins');
+    }
+    // Background work (webhooks, health observations) logs too: let it run.
+    await waitFor(
+      async () => lines.length,
+      () => false,
+      500,
+    );
+
+    expect(requestLines().length).toBeGreaterThanOrEqual(12);
+    expect(lines.some((l) => l.includes('"unhandled error"'))).toBe(true);
+    expectAbsent({
+      ADMIN_TOKEN,
+      clientSecret: client.clientSecret,
+      applicationToken: client.applicationToken,
+      cryptoToken: client.cryptoToken,
+      webhookSecret: client.webhookSecret,
+      accessToken: token,
+      accessTokenSignature: token.split('.')[2] as string,
+      digitalSignature: signature,
+      CPF,
+      CPF_FORMATTED,
+      CNPJ,
+      CNPJ_FORMATTED,
+    });
+  });
+});
+
+describe('log redaction (second line of defence)', () => {
+  it('masks tokens, secrets, signatures and documents wherever they appear in a string', () => {
+    const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJl';
+    const hex = 'a'.repeat(64);
+    const text = redact(
+      `Bearer ${jwt} whsec_AAAA/BBB+CC= v1.AAAAAAAAAAAA.BBBBBBBBBBBB ${hex} ${CPF} ${CNPJ} ${CPF_FORMATTED} ${CNPJ_FORMATTED}`,
+    );
+    for (const secret of [
+      jwt,
+      'whsec_AAAA',
+      'v1.AAAAAAAAAAAA',
+      hex,
+      CPF,
+      CNPJ,
+      CPF_FORMATTED,
+      CNPJ_FORMATTED,
+    ]) {
+      expect(text).not.toContain(secret);
+    }
+  });
+
+  it('leaves identifiers alone: request ids, transaction ids, end-to-end ids, paths', () => {
+    for (const text of [
+      '/cash-in/Zrtka9BA8B2u0V3YgQ9H0jfHkaHhvCBv',
+      'E31880826202611211234abcdefghijk',
+      '0b34741a-3192-4a30-aa43-e8705cec59b6',
+      '/account/34186597-4/statement',
+    ]) {
+      expect(redact(text)).toBe(text);
+    }
+  });
+
+  it('logs a failed query without the values bound to it', () => {
+    const error = new DrizzleQueryError(
+      'insert into "clients" ("id", "client_secret_hash", "blocked") values (?, ?, ?)',
+      ['c1', 'f'.repeat(64), JSON.stringify([CPF])],
+      new Error('D1_ERROR: UNIQUE constraint failed: clients.id'),
+    );
+    const fields = errorFields(error);
+    const logged = JSON.stringify(fields);
+    expect(fields.error).toContain('Failed query: insert into "clients"');
+    expect(fields.cause).toContain('UNIQUE constraint failed');
+    expect(logged).not.toContain('params');
+    expect(logged).not.toContain(CPF);
+    expect(logged).not.toContain('f'.repeat(64));
+    expect(fields.stack ?? '').not.toContain('Failed query');
+  });
+});
