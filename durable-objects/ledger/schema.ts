@@ -5,6 +5,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import type { Destination } from '../../src/domain/cash-out';
 
 /** Small facts about the object itself (its client id, onboarding data). */
 export const settings = sqliteTable('settings', {
@@ -113,7 +114,7 @@ export const cashOuts = sqliteTable(
     payeeName: text('payee_name').notNull(),
     payeeDocument: text('payee_document').notNull(),
     /** JSON destination exactly as requested: {type, pixKeyType, pixKey} or {type, bankAccount}. */
-    destination: text('destination', { mode: 'json' }).$type<CashOutDestination>().notNull(),
+    destination: text('destination', { mode: 'json' }).$type<Destination>().notNull(),
     /** Key of the destination used by the per-payee limit and duplicate detection. */
     destinationKey: text('destination_key').notNull(),
     payeeBank: text('payee_bank', { mode: 'json' }).$type<BankData>(),
@@ -137,18 +138,6 @@ export const cashOuts = sqliteTable(
     index('cash_outs_destination_idx').on(t.destinationKey, t.requestedAt),
   ],
 );
-
-export type CashOutDestination =
-  | { type: 'PIX'; pixKeyType: 'CPF' | 'CNPJ' | 'EMAIL' | 'PHONE' | 'EVP'; pixKey: string }
-  | {
-      type: 'BANK_ACCOUNT';
-      bankAccount: {
-        ispb: string;
-        branch: string;
-        account: string;
-        accountType: 'CACC' | 'SVGS' | 'PAYMENT';
-      };
-    };
 
 /**
  * Money set aside for an operation in flight (a refund being sent, a Cash-Out being executed):
