@@ -1,6 +1,5 @@
 /** Cash-In rows of one client: lookups with the precedence of spec §4.5. */
 import { eq } from 'drizzle-orm';
-import type { CashInRecord } from '../../src/domain/cash-in';
 import type { LedgerDb } from './db';
 import { findByAnyId } from './lookup';
 import { ph, prepared } from './prepared';
@@ -33,8 +32,4 @@ export function internalCodeTaken(db: Db, internalCode: string): boolean {
       .prepare(),
   );
   return query.get({ internalCode }) !== undefined;
-}
-
-export function toRecord(row: CashInRow): CashInRecord {
-  return row;
 }

@@ -319,15 +319,22 @@ export async function stepCashOut(
   }
 }
 
-export function approveCashOut(ctx: LedgerContext, id: string): OperationResult<CashOutView> {
+/** The Cash-Out an operator decision applies to, or why there is none. */
+function awaitingApproval(ctx: LedgerContext, id: string, verb: 'approved' | 'rejected') {
   const row = findCashOut(ctx.db, id);
   if (!row) return failure({ code: 'CASHOUT_NOT_FOUND', detail: 'No Cash-Out matches this id' });
   if (row.stage !== 'AWAITING_APPROVAL') {
     return failure({
       code: 'RULE_VIOLATION',
-      detail: `Only a PENDING Cash-Out awaiting approval can be approved; this one is ${row.status}`,
+      detail: `Only a PENDING Cash-Out awaiting approval can be ${verb}; this one is ${row.status}`,
     });
   }
+  return row;
+}
+
+export function approveCashOut(ctx: LedgerContext, id: string): OperationResult<CashOutView> {
+  const row = awaitingApproval(ctx, id, 'approved');
+  if ('ok' in row) return row;
   const approved = ctx.storage.transactionSync(() => {
     const updated = update(ctx, row.seq, { stage: 'APPROVED', status: 'PROCESSING' });
     ctx.scheduler.schedule('cash-out-step', row.transactionId, Date.now());
@@ -337,14 +344,8 @@ export function approveCashOut(ctx: LedgerContext, id: string): OperationResult<
 }
 
 export function rejectCashOut(ctx: LedgerContext, id: string): OperationResult<CashOutView> {
-  const row = findCashOut(ctx.db, id);
-  if (!row) return failure({ code: 'CASHOUT_NOT_FOUND', detail: 'No Cash-Out matches this id' });
-  if (row.stage !== 'AWAITING_APPROVAL') {
-    return failure({
-      code: 'RULE_VIOLATION',
-      detail: `Only a PENDING Cash-Out awaiting approval can be rejected; this one is ${row.status}`,
-    });
-  }
+  const row = awaitingApproval(ctx, id, 'rejected');
+  if ('ok' in row) return row;
   return success(200, cashOutView(cancel(ctx, row, 'APPROVAL_REJECTED')));
 }
 

@@ -1,6 +1,5 @@
 /** Cash-Out rows of one client: lookups (spec §4.10) and the sums withdrawal limits need. */
 import { and, eq, gte, lt, ne, sql } from 'drizzle-orm';
-import type { CashOutRecord } from '../../src/domain/cash-out';
 import type { LedgerDb } from './db';
 import { findByAnyId } from './lookup';
 import { ph, prepared } from './prepared';
@@ -85,8 +84,4 @@ export function hasRecentTwin(db: LedgerDb, row: CashOutRow, windowMs: number): 
       )
       .get() !== undefined
   );
-}
-
-export function toCashOutRecord(row: CashOutRow): CashOutRecord {
-  return row;
 }

@@ -2,6 +2,7 @@
 // "Manual de Padrões para Iniciação do Pix". The gateway issues only the dynamic form (decisions §5):
 // a Cash-In TxId does not fit 62.05, so the charge is named by a location URL in 26.25.
 import { crc16 } from './crc16';
+import { formatCents } from './money';
 
 const PIX_GUI = 'br.gov.bcb.pix';
 /** 26 holds at most 99 characters; GUI "0014br.gov.bcb.pix" (18) and the "25LL" header (4) leave 77. */
@@ -44,9 +45,7 @@ export function formatAmountCents(amountCents: number): string {
   if (!Number.isSafeInteger(amountCents) || amountCents <= 0) {
     throw new RangeError('amountCents must be a positive safe integer');
   }
-  const reais = Math.trunc(amountCents / 100);
-  const cents = amountCents % 100;
-  const text = `${reais}.${cents < 10 ? '0' : ''}${cents}`;
+  const text = formatCents(amountCents);
   if (text.length > MAX_AMOUNT_LENGTH) throw new RangeError('amount does not fit BR Code field 54');
   return text;
 }
