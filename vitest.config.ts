@@ -3,6 +3,22 @@ import path from 'node:path';
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Test files that inject sandbox partner faults (POST /admin/partners/{ispb}/faults). A fault is
+ * partner-wide state in D1, so these files run one at a time, after every other file has finished:
+ * their faults never fail or slow another file's Cash-Ins and Cash-Outs, and one file's DELETE never
+ * clears another's fault early.
+ */
+const PARTNER_FAULT_FILES = [
+  'test/crash/partner-faults.test.ts',
+  'test/health/queue-e2e.test.ts',
+  'test/http/cash-out.test.ts',
+  'test/http/fuzz.test.ts',
+  'test/http/idempotency.test.ts',
+  'test/openapi/conformance-operator.test.ts',
+  'test/soak/soak-short.test.ts',
+];
+
 // Tests run inside workerd with the real bindings of wrangler.toml (D1, Durable Objects, Queues);
 // only the secrets are supplied here, fresh for each run.
 export default defineConfig(async () => {
@@ -30,7 +46,26 @@ export default defineConfig(async () => {
       }),
     ],
     test: {
-      include: ['test/**/*.test.ts'],
+      projects: [
+        {
+          extends: true,
+          test: {
+            name: 'parallel',
+            include: ['test/**/*.test.ts'],
+            exclude: PARTNER_FAULT_FILES,
+            sequence: { groupOrder: 0 },
+          },
+        },
+        {
+          extends: true,
+          test: {
+            name: 'partner-faults',
+            include: PARTNER_FAULT_FILES,
+            fileParallelism: false,
+            sequence: { groupOrder: 1 },
+          },
+        },
+      ],
       setupFiles: ['./test/setup/apply-migrations.ts'],
       globalSetup: ['./test/setup/webhook-receiver.ts'],
       testTimeout: 30_000,

@@ -81,6 +81,12 @@ export async function prepareScenarios({ base, hello, adminToken = 'dev-admin-to
             requests: [{ method: 'GET', path: '/' }],
           },
           {
+            key: 'floor-rpc',
+            name: 'bare DO RPC, no SQL (floor)',
+            url: hello,
+            requests: [{ method: 'GET', path: '/do-rpc' }],
+          },
+          {
             key: 'floor',
             name: 'bare DO RPC + 1 SQL read (floor)',
             url: hello,

@@ -13,6 +13,7 @@ import { degradedPartners } from '../src/db/health';
 import { type CashInCreated, type CashInView, cashInView } from '../src/domain/cash-in';
 import { type CashOutView, cashOutView } from '../src/domain/cash-out';
 import { failure, type OperationResult } from '../src/domain/result';
+import { fullBucket, type TokenBucket, type TokenGrant, takeTokens } from '../src/domain/token-bucket';
 import { errorFields, log } from '../src/http/log';
 import type { AttemptOutcome, ClaimedWebhook } from '../src/webhooks/types';
 import {
@@ -42,6 +43,7 @@ import {
 import { listCashOuts, summarizeCashOuts } from './ledger/cash-out-queries';
 import { findCashOut } from './ledger/cash-out-store';
 import type { LedgerContext, Profile } from './ledger/context';
+import { type CrashPoint, CrashPoints } from './ledger/crash-points';
 import type { LedgerDb } from './ledger/db';
 import { emitWebhook } from './ledger/events';
 import { IdempotencyKeys } from './ledger/idempotency';
@@ -76,6 +78,7 @@ export class ClientLedger extends DurableObject<Env> {
   private readonly db: LedgerDb;
   private readonly idempotency: IdempotencyKeys;
   private readonly scheduler: Scheduler;
+  private readonly crashes: CrashPoints;
   /** externalReferences of Cash-Ins being created right now (spec §7: 409 also for those). */
   private readonly creatingCashIns = new Set<string>();
   private profile: Profile | undefined;
@@ -85,6 +88,7 @@ export class ClientLedger extends DurableObject<Env> {
     this.db = drizzle(ctx.storage, { schema });
     this.idempotency = new IdempotencyKeys(this.db);
     this.scheduler = new Scheduler(this.db, ctx.storage);
+    this.crashes = new CrashPoints(ctx.storage, (reason) => ctx.abort(reason));
     ctx.blockConcurrencyWhile(async () => {
       await migrate(this.db, migrations);
       const row = this.db.select().from(schema.settings).where(eq(schema.settings.key, 'profile')).get();
@@ -100,6 +104,7 @@ export class ClientLedger extends DurableObject<Env> {
       env: this.env,
       scheduler: this.scheduler,
       profile: this.profile,
+      crashes: this.crashes,
     };
   }
 
@@ -296,6 +301,21 @@ export class ClientLedger extends DurableObject<Env> {
     return this.withAlarm(() => retryDelivery(ctx, eventId, Date.now()));
   }
 
+  // ── Request budget (src/http/rate-limit.ts) ────────────────────────────────
+
+  /**
+   * The one bucket of this client's rateLimitPerSecond, in memory only: no storage write per
+   * request. An evicted object starts again with a full bucket, at most one extra second's budget.
+   */
+  private requestBudget: TokenBucket | undefined;
+
+  /** Grants an isolate up to `want` requests of the budget at `ratePerSecond` (the caller's view). */
+  leaseRequestTokens(ratePerSecond: number, want: number): TokenGrant {
+    const now = Date.now();
+    this.requestBudget ??= fullBucket(ratePerSecond, now);
+    return takeTokens(this.requestBudget, ratePerSecond, want, now);
+  }
+
   // ── PIX health events ──────────────────────────────────────────────────────
 
   private degradedCache: { at: number; partners: ReadonlySet<string> } | undefined;
@@ -332,6 +352,12 @@ export class ClientLedger extends DurableObject<Env> {
         }),
       );
     });
+  }
+
+  /** Staging only (recovery tests): the object dies the next time it reaches `point`. */
+  armCrash(point: CrashPoint): void {
+    if (this.env.ENVIRONMENT !== 'staging') throw new Error('crash injection is staging-only');
+    this.crashes.arm(point);
   }
 
   // ── Time-driven work ───────────────────────────────────────────────────────
@@ -434,6 +460,7 @@ export class ClientLedger extends DurableObject<Env> {
       await this.env.HEALTH_SIGNALS.sendBatch(
         rows.map((r) => ({ body: { id: r.eventId, ...(r.data as object) } })),
       );
+      await this.crashes.reach('outbox.health-sent');
       const now = Date.now();
       this.db
         .update(schema.outbox)

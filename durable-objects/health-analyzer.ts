@@ -4,7 +4,9 @@
  * when traffic stops (silence is a signal). Its rolling state is the engine snapshot, saved in the
  * same storage transaction as the ids of the observations it already counted, so a redelivered
  * batch never counts twice. Incidents go to D1 for the API and, as events, to every client in
- * scope through that client's ClientLedger outbox.
+ * scope through that client's ClientLedger outbox. History older than anything a warming-up
+ * analyzer has seen bootstraps it (src/health/bootstrap.ts): recent observations wait in `parked`
+ * and the alarm leaves the windows alone until the history has stopped arriving.
  */
 import { DurableObject } from 'cloudflare:workers';
 import { isNotNull } from 'drizzle-orm';
@@ -16,10 +18,12 @@ import {
   type AnalyzerSnapshot,
   type IncidentChange,
   isVisibleTo,
+  type Observation,
   parseObservation,
   toPublicIncident,
   WINDOW_MS,
 } from '../src/health';
+import { type Bootstrap, bootstrapDone, newBootstrap, startsBootstrap } from '../src/health/bootstrap';
 import { ledgerOf } from '../src/http/context';
 import { errorFields, log } from '../src/http/log';
 import { institutionName, KNOWN_INSTITUTIONS, SETTLEMENT_PARTNERS } from '../src/partners/catalog';
@@ -46,11 +50,22 @@ export interface IngestResult {
   accepted: number;
   duplicates: number;
   rejected: number;
+  /** Recent observations held back while the analyzer bootstraps from history (part of accepted). */
+  parked: number;
   changes: number;
 }
 
+function newAnalyzer(): Analyzer {
+  return new Analyzer({ names: displayNames() });
+}
+
+type Parsed = ReturnType<typeof parseObservation> & { ok: true };
+
 export class HealthAnalyzer extends DurableObject<Env> {
-  private analyzer: Analyzer = new Analyzer({ names: displayNames() });
+  private analyzer: Analyzer = newAnalyzer();
+  private bootstrap: Bootstrap | null = null;
+  /** Totals since the object was created: what the queue delivered that was not counted. */
+  private counters = { duplicates: 0, rejected: 0 };
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -58,20 +73,34 @@ export class HealthAnalyzer extends DurableObject<Env> {
       const sql = ctx.storage.sql;
       sql.exec('CREATE TABLE IF NOT EXISTS state (key TEXT PRIMARY KEY, value TEXT NOT NULL)');
       sql.exec('CREATE TABLE IF NOT EXISTS seen (id TEXT PRIMARY KEY, at INTEGER NOT NULL)');
-      const row = sql.exec<{ value: string }>("SELECT value FROM state WHERE key = 'snapshot'").toArray()[0];
-      if (row)
-        this.analyzer = Analyzer.restore(JSON.parse(row.value) as AnalyzerSnapshot, {
+      sql.exec(
+        'CREATE TABLE IF NOT EXISTS parked (seq INTEGER PRIMARY KEY AUTOINCREMENT, at INTEGER NOT NULL, body TEXT NOT NULL)',
+      );
+      const state = new Map(
+        sql
+          .exec<{ key: string; value: string }>('SELECT key, value FROM state')
+          .toArray()
+          .map((r) => [r.key, r.value]),
+      );
+      const snapshot = state.get('snapshot');
+      if (snapshot)
+        this.analyzer = Analyzer.restore(JSON.parse(snapshot) as AnalyzerSnapshot, {
           names: displayNames(),
         });
+      const bootstrap = state.get('bootstrap');
+      if (bootstrap) this.bootstrap = JSON.parse(bootstrap) as Bootstrap;
+      const counters = state.get('counters');
+      if (counters) this.counters = JSON.parse(counters) as typeof this.counters;
     });
   }
 
   /** A queue batch of observations (decisions §7 shape plus the outbox `id`). */
   async ingest(bodies: unknown[]): Promise<IngestResult> {
     const sql = this.ctx.storage.sql;
-    const fresh: { id: string | undefined; value: ReturnType<typeof parseObservation> & { ok: true } }[] = [];
+    const fresh: { id: string | undefined; value: Parsed }[] = [];
     let duplicates = 0;
     let rejected = 0;
+    const batchIds = new Set<string>();
     for (const body of bodies) {
       const parsed = parseObservation(body);
       if (!parsed.ok) {
@@ -79,31 +108,115 @@ export class HealthAnalyzer extends DurableObject<Env> {
         continue;
       }
       const id = typeof (body as { id?: unknown }).id === 'string' ? (body as { id: string }).id : undefined;
-      if (id && sql.exec('SELECT 1 FROM seen WHERE id = ?', id).toArray().length > 0) {
+      if (id && (batchIds.has(id) || sql.exec('SELECT 1 FROM seen WHERE id = ?', id).toArray().length > 0)) {
         duplicates++;
         continue;
       }
+      if (id) batchIds.add(id);
       fresh.push({ id, value: parsed });
     }
     fresh.sort((a, b) => a.value.atMs - b.value.atMs);
-    const changes: IncidentChange[] = [];
-    for (const { value } of fresh) changes.push(...this.analyzer.ingest(value.value, value.atMs));
     const now = Date.now();
+    const changes: IncidentChange[] = [];
+    const parked: Parsed[] = [];
+    for (const { value } of fresh) {
+      if (!this.bootstrap && startsBootstrap(this.analyzer, value.atMs, now)) {
+        this.analyzer = newAnalyzer();
+        this.bootstrap = newBootstrap(now);
+        log('info', 'health analyzer bootstrapping from history', {
+          from: new Date(value.atMs).toISOString(),
+          liveFrom: new Date(this.bootstrap.liveFrom).toISOString(),
+        });
+      }
+      if (this.bootstrap && value.atMs >= this.bootstrap.liveFrom) {
+        parked.push(value);
+        continue;
+      }
+      if (this.bootstrap) this.bootstrap.lastHistoryAt = now;
+      changes.push(...this.analyzer.ingest(value.value, value.atMs));
+    }
+    this.counters.duplicates += duplicates;
+    this.counters.rejected += rejected;
     this.ctx.storage.transactionSync(() => {
       for (const { id } of fresh)
         if (id) sql.exec('INSERT OR IGNORE INTO seen (id, at) VALUES (?, ?)', id, now);
-      this.saveSnapshot();
+      for (const p of parked)
+        sql.exec('INSERT INTO parked (at, body) VALUES (?, ?)', p.atMs, JSON.stringify(p.value));
+      this.saveState();
     });
     await this.publish(changes);
     await this.armWindowAlarm();
-    return { accepted: fresh.length, duplicates, rejected, changes: changes.length };
+    return { accepted: fresh.length, duplicates, rejected, parked: parked.length, changes: changes.length };
   }
 
-  /** Closes every window that ended before `time` (the alarm, or a test driving time). */
+  /** Closes every window that ended before `time` (a test or an operator driving time). */
   async advance(time: number): Promise<number> {
-    const changes = this.analyzer.advanceTo(time);
+    return this.closeWindows(time, true);
+  }
+
+  override async alarm(): Promise<void> {
+    await this.closeWindows(Date.now() - LATENESS_MS, false);
+    await this.armWindowAlarm();
+  }
+
+  stats() {
+    const parked = this.ctx.storage.sql.exec<{ n: number }>('SELECT count(*) AS n FROM parked').one().n;
+    return {
+      ...this.analyzer.getStats(),
+      warm: this.analyzer.warm,
+      ...this.counters,
+      bootstrapping: this.bootstrap !== null,
+      /** While bootstrapping: observations at or after this instant (ms) are parked. */
+      liveFrom: this.bootstrap?.liveFrom ?? null,
+      parked,
+    };
+  }
+
+  /** How many of these observation ids were delivered here (counted, or parked to be counted). */
+  countSeen(ids: string[]): number {
+    const sql = this.ctx.storage.sql;
+    let n = 0;
+    for (let i = 0; i < ids.length; i += 50) {
+      const chunk = ids.slice(i, i + 50);
+      n += sql
+        .exec<{ n: number }>(
+          `SELECT count(*) AS n FROM seen WHERE id IN (${chunk.map(() => '?').join(',')})`,
+          ...chunk,
+        )
+        .one().n;
+    }
+    return n;
+  }
+
+  /**
+   * Forgets the learned state (a cold analyzer again, e.g. after a mistaken bootstrap). The seen ids
+   * stay, so redeliveries remain harmless; incidents already in D1 are left as they are.
+   */
+  async reset(): Promise<void> {
+    this.analyzer = newAnalyzer();
+    this.bootstrap = null;
     this.ctx.storage.transactionSync(() => {
-      this.saveSnapshot();
+      this.ctx.storage.sql.exec('DELETE FROM parked');
+      this.saveState();
+    });
+    await this.ctx.storage.deleteAlarm();
+  }
+
+  /**
+   * The alarm (`force` false) leaves a bootstrap alone while its history is still arriving: closing
+   * windows on wall-clock time would make the rest of it too late. An explicit advance ends it.
+   */
+  private async closeWindows(time: number, force: boolean): Promise<number> {
+    const changes: IncidentChange[] = [];
+    const wasBootstrapping = this.bootstrap !== null;
+    if (wasBootstrapping) {
+      if (!force && !bootstrapDone(this.bootstrap as Bootstrap, Date.now())) return 0;
+      changes.push(...this.endBootstrap());
+    }
+    changes.push(...this.analyzer.advanceTo(time));
+    this.ctx.storage.transactionSync(() => {
+      if (wasBootstrapping) this.ctx.storage.sql.exec('DELETE FROM parked');
+      this.saveState();
       this.ctx.storage.sql.exec('DELETE FROM seen WHERE at < ?', Date.now() - SEEN_TTL_MS);
     });
     await this.publish(changes);
@@ -111,20 +224,31 @@ export class HealthAnalyzer extends DurableObject<Env> {
     return changes.length;
   }
 
-  override async alarm(): Promise<void> {
-    await this.advance(Date.now() - LATENESS_MS);
-    await this.armWindowAlarm();
+  /** The parked observations follow the history, in time order (the caller saves and clears them). */
+  private endBootstrap(): IncidentChange[] {
+    const rows = this.ctx.storage.sql
+      .exec<{ at: number; body: string }>('SELECT at, body FROM parked ORDER BY at, seq')
+      .toArray();
+    const changes: IncidentChange[] = [];
+    for (const row of rows)
+      changes.push(...this.analyzer.ingest(JSON.parse(row.body) as Observation, row.at));
+    this.bootstrap = null;
+    log('info', 'health analyzer bootstrapped', { replayed: rows.length, ...this.analyzer.getStats() });
+    return changes;
   }
 
-  stats() {
-    return { ...this.analyzer.getStats(), warm: this.analyzer.warm };
-  }
-
-  private saveSnapshot(): void {
-    this.ctx.storage.sql.exec(
-      "INSERT INTO state (key, value) VALUES ('snapshot', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-      JSON.stringify(this.analyzer.snapshot()),
-    );
+  /** Snapshot, bootstrap and counters; always inside the caller's storage transaction. */
+  private saveState(): void {
+    const put = (key: string, value: unknown) =>
+      this.ctx.storage.sql.exec(
+        'INSERT INTO state (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
+        key,
+        JSON.stringify(value),
+      );
+    put('snapshot', this.analyzer.snapshot());
+    put('counters', this.counters);
+    if (this.bootstrap) put('bootstrap', this.bootstrap);
+    else this.ctx.storage.sql.exec("DELETE FROM state WHERE key = 'bootstrap'");
   }
 
   private async armWindowAlarm(): Promise<void> {

@@ -1,6 +1,7 @@
 // Reference worker of the benchmark, served beside the gateway in the same workerd by
 // `node scripts/serve.mjs --hello-port <port>`:
 //   GET /    hello world: the ceiling of this runtime on this machine;
+//   GET /do-rpc    one Durable Object RPC that touches no storage: the cost of the hop alone;
 //   GET /do        one Durable Object RPC that reads one row from SQLite: the floor of any request
 //                  that reads a Durable Object, before authentication, routing, validation or logging;
 //   GET /do-write  the same RPC inserting one row instead (a durable write): the floor of a request
@@ -18,6 +19,10 @@ export class Reference extends DurableObject {
     return this.ctx.storage.sql.exec('SELECT * FROM t WHERE id = ?', id).one();
   }
 
+  ping() {
+    return { ok: true };
+  }
+
   write() {
     this.ctx.storage.sql.exec('INSERT INTO t VALUES (?, ?)', crypto.randomUUID(), 'hello');
     return { ok: true };
@@ -27,6 +32,7 @@ export class Reference extends DurableObject {
 export default {
   async fetch(request, env) {
     if (request.url.endsWith('/do')) return Response.json(await env.REFERENCE.getByName('bench').read('a'));
+    if (request.url.endsWith('/do-rpc')) return Response.json(await env.REFERENCE.getByName('bench').ping());
     if (request.url.endsWith('/do-write'))
       return Response.json(await env.REFERENCE.getByName('bench').write());
     return new Response('Hello World!');

@@ -122,6 +122,7 @@ export async function createCashIn(
       amountCents: input.amountCents,
       expiresAt,
     });
+    await ctx.crashes.reach('cash-in.charge-registered');
     if (!registered.ok) {
       return failure({
         code: 'RULE_VIOLATION',
@@ -219,6 +220,7 @@ export async function settleCashIn(
   const bank = { ...DEFAULT_PAYER_BANK, ...input.payer?.bankData };
   const payerDocument = input.payer?.document ?? row.payerDocument;
   const endToEndId = input.deferEndToEndId ? null : newEndToEndId('E', bank.ispb, now);
+  const blocked = input.blockedPayerDocuments.includes(payerDocument);
   const paid = ctx.storage.transactionSync(() => {
     const updated = update(ctx, row.seq, {
       status: 'PAID',
@@ -259,12 +261,20 @@ export async function settleCashIn(
     });
     ctx.scheduler.cancel('expire-cash-in', row.transactionId);
     if (endToEndId === null) ctx.scheduler.schedule('assign-e2e', row.transactionId, now + 2_000);
+    // A payer the client does not accept gets the money back (decisions §4). Held in the payment's
+    // own transaction, so no crash can separate them and nothing can spend it meanwhile; the poll
+    // sends the devolution as soon as the payment endToEndId is known.
+    if (blocked) {
+      holdRefund(ctx, updated, account.number, {
+        endToEndId: newEndToEndId('D', row.partnerIspb, now),
+        reason: 'PAYER_NOT_ALLOWED',
+        description: null,
+        at: now,
+        pollAt: now,
+      });
+    }
     return updated;
   });
-  if (input.blockedPayerDocuments.includes(payerDocument) && endToEndId !== null) {
-    const refunded = await startRefund(ctx, paid, 'PAYER_NOT_ALLOWED', null, () => {});
-    if (!refunded.ok) return refunded;
-  }
   return success(200, cashInView(findCashIn(ctx.db, row.transactionId) ?? paid));
 }
 
@@ -295,6 +305,32 @@ const REFUSAL: Partial<Record<CashInRow['status'], string>> = {
   CANCELLED: 'The Cash-In was cancelled',
   REFUNDED: 'The Cash-In was already refunded',
 };
+
+/**
+ * Sets the refund's money aside and records it PROCESSING, inside the caller's transaction. The
+ * poll task sends the devolution if nobody did (or a crash lost it) and settles it.
+ */
+function holdRefund(
+  ctx: LedgerContext,
+  row: CashInRow,
+  accountNumber: string,
+  refund: { endToEndId: string; reason: string; description: string | null; at: number; pollAt: number },
+): void {
+  placeHold(ctx.db, {
+    id: `refund:${row.transactionId}`,
+    accountNumber,
+    amount: row.amount,
+    ref: `cash-in:${row.transactionId}`,
+    at: refund.at,
+  });
+  update(ctx, row.seq, {
+    refundState: 'PROCESSING',
+    refundEndToEndId: refund.endToEndId,
+    reason: refund.reason,
+    refundDescription: refund.description,
+  });
+  ctx.scheduler.schedule('poll-refund', row.transactionId, refund.pollAt);
+}
 
 /** Checks, holds the money, records PROCESSING and sends the devolution to the network. */
 export async function startRefund(
@@ -336,28 +372,23 @@ export async function startRefund(
     message: 'Refund sent to the PIX network; CASHIN_REFUNDED follows when the devolution settles',
   };
   ctx.storage.transactionSync(() => {
-    placeHold(ctx.db, {
-      id: `refund:${row.transactionId}`,
-      accountNumber: account.number,
-      amount: row.amount,
-      ref: `cash-in:${row.transactionId}`,
-      at: now,
-    });
-    update(ctx, row.seq, {
-      refundState: 'PROCESSING',
-      refundEndToEndId,
-      reason,
-      refundDescription: description,
-    });
     // Polled even if we crash before sending: the poll re-sends under the same idempotency id.
-    ctx.scheduler.schedule('poll-refund', row.transactionId, now + REFUND_POLL_MS);
+    holdRefund(ctx, row, account.number, {
+      endToEndId: refundEndToEndId,
+      reason,
+      description,
+      at: now,
+      pollAt: now + REFUND_POLL_MS,
+    });
     remember(202, body);
   });
+  await ctx.crashes.reach('refund.held');
   const sent = await partnerPort(ctx.env, row.partnerIspb).sendDevolution({
     endToEndId: refundEndToEndId,
     originalEndToEndId: row.endToEndId,
     amountCents: row.amount,
   });
+  await ctx.crashes.reach('refund.sent');
   if (!sent.ok && !sent.retryable) {
     ctx.storage.transactionSync(() => {
       releaseHold(ctx.db, `refund:${row.transactionId}`);
@@ -417,9 +448,12 @@ function settleDevolution(
 /** Poll task: settles, fails or re-sends the devolution in flight. Returns when to poll again. */
 export async function pollRefund(ctx: LedgerContext, transactionId: string): Promise<number | undefined> {
   const row = findCashIn(ctx.db, transactionId);
-  if (row?.refundState !== 'PROCESSING' || !row.refundEndToEndId || !row.endToEndId) return undefined;
+  if (row?.refundState !== 'PROCESSING' || !row.refundEndToEndId) return undefined;
+  // An automatic refund waits for the payment endToEndId a partner confirms later (assign-e2e).
+  if (!row.endToEndId) return Date.now() + REFUND_POLL_MS;
   const port = partnerPort(ctx.env, row.partnerIspb);
   const status = await port.transferStatus(row.refundEndToEndId);
+  await ctx.crashes.reach('refund.status-read');
   const now = Date.now();
   if (status.state === 'PENDING') return now + REFUND_POLL_MS;
   if (status.state === 'UNKNOWN') {

@@ -260,13 +260,16 @@ function reserve(
 }
 
 async function send(ctx: LedgerContext, row: CashOutRow): Promise<number | undefined> {
+  await ctx.crashes.reach('cash-out.approved');
   ctx.storage.transactionSync(() => update(ctx, row.seq, { stage: 'SENDING' }));
+  await ctx.crashes.reach('cash-out.sending');
   const sent = await partnerPort(ctx.env, row.partnerIspb as string).sendPayment({
     idempotencyId: row.transactionId,
     amountCents: row.amount,
     payee: { name: row.payeeName, document: row.payeeDocument, destination: row.destination },
     description: row.description,
   });
+  await ctx.crashes.reach('cash-out.payment-sent');
   if (!sent.ok) {
     if (sent.retryable) return Date.now() + 5_000;
     cancel(ctx, row, sent.failureCode);
@@ -291,6 +294,7 @@ export async function stepCashOut(
   switch (row.stage) {
     case 'RECEIVED': {
       const [config, degraded] = await Promise.all([client(), degradedPartners()]);
+      await ctx.crashes.reach('cash-out.checked');
       // Re-read: another step may have run while we awaited.
       const fresh = cashOutByTransactionId(ctx.db, transactionId);
       if (fresh?.stage !== 'RECEIVED') return fresh && fresh.stage !== 'DONE' ? Date.now() : undefined;
@@ -302,6 +306,7 @@ export async function stepCashOut(
     case 'SENT': {
       // After a crash in SENDING we do not know whether the partner got it: ask, never guess.
       const status = await partnerPort(ctx.env, row.partnerIspb as string).transferStatus(row.transactionId);
+      await ctx.crashes.reach('cash-out.status-read');
       const fresh = cashOutByTransactionId(ctx.db, transactionId);
       if (!fresh || fresh.stage === 'DONE') return undefined;
       if (status.state === 'UNKNOWN') return send(ctx, fresh);

@@ -1,4 +1,5 @@
 /** What every ClientLedger operation works with: its storage, bindings, clock-free scheduler. */
+import type { CrashPoints } from './crash-points';
 import type { LedgerDb } from './db';
 import type { Scheduler } from './scheduler';
 
@@ -14,4 +15,6 @@ export interface LedgerContext {
   env: Env;
   scheduler: Scheduler;
   profile: Profile;
+  /** Staging-only crash injection (crash-points.ts); inert in production. */
+  crashes: CrashPoints;
 }

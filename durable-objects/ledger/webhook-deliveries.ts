@@ -125,6 +125,7 @@ export async function dispatchWebhooks(ctx: LedgerContext): Promise<void> {
     return taken;
   });
   if (messages.length === 0) return;
+  await ctx.crashes.reach('webhooks.leased');
   try {
     await ctx.env.WEBHOOKS.sendBatch(messages.map((body) => ({ body })));
   } catch (error) {

@@ -22,7 +22,7 @@ export const clients = sqliteTable('clients', {
   approvalThresholdCents: integer('approval_threshold_cents'),
   blockedPayerDocuments: text('blocked_payer_documents', { mode: 'json' }).$type<string[]>().notNull(),
   healthWebhookUrl: text('health_webhook_url'),
-  /** Requests per second the client may make before 429 RATE_LIMITED; null = platform default. */
+  /** Requests per second the client may make before 429 RATE_LIMITED; null = no limit. */
   rateLimitPerSecond: integer('rate_limit_per_second'),
   createdAt: integer('created_at').notNull(),
   updatedAt: integer('updated_at').notNull(),

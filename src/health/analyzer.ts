@@ -208,6 +208,11 @@ export class Analyzer {
     return this.openWindow === null ? null : this.openWindow * WINDOW_MS;
   }
 
+  /** Start of the first window this analyzer ever saw (ms), or null before any input. */
+  get firstWindowStartMs(): number | null {
+    return this.firstWindow === null ? null : this.firstWindow * WINDOW_MS;
+  }
+
   /** True once the warm-up has passed for the open window (incidents may be opened). */
   get warm(): boolean {
     return this.openWindow !== null && this.isWarm(this.openWindow);

@@ -1,7 +1,7 @@
 /**
- * Request authentication in the order of spec §5: JWT, then ApplicationToken; the body is
- * validated by the route before `requireDigitalSignature` runs. Each failure has its own
- * documented form.
+ * Request authentication in the order of spec §5: JWT, then ApplicationToken, then the client's
+ * request budget (429 RATE_LIMITED); the body is validated by the route before
+ * `requireDigitalSignature` runs. Each failure has its own documented form.
  */
 import { type ClientCredentials, loadCredentials } from '../security/credentials';
 import { fromHex, utf8 } from '../security/encoding';
@@ -9,6 +9,7 @@ import { type AccessClaims, type VerifyResult, verifyAccessToken } from '../secu
 import { constantTimeEqual, hmacKey, sha256Hex } from '../security/secrets';
 import { ProblemError } from './errors';
 import { applicationTokenProblem, bearerChallenge } from './problem';
+import { spendRequestToken } from './rate-limit';
 
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -95,6 +96,8 @@ export async function authenticate(request: Request, env: Env): Promise<Principa
   if (!credentials.applicationTokenActive) {
     throw new EarlyResponse(applicationTokenProblem('invalid', 'ApplicationToken is inactive'));
   }
+  // Only once the caller is known to be this client does a request count against its budget.
+  await spendRequestToken(env, credentials.clientId, credentials.rateLimitPerSecond);
   return { clientId: credentials.clientId, accessToken, credentials };
 }
 

@@ -1,10 +1,16 @@
 /**
- * Reading a JSON request body defensively: size cap, media type, strict UTF-8, JSON object only.
- * Every failure is a 400 VALIDATION_ERROR naming `body`, never a 500.
+ * Reading a JSON request body defensively: size cap, media type, strict UTF-8, nesting cap, JSON
+ * object only. Every failure is a 400 VALIDATION_ERROR naming `body`, never a 500.
  */
 import { validationError } from './validation';
 
 const MAX_BODY_BYTES = 64 * 1024;
+/**
+ * Far deeper than any body of the API (a Cash-Out destination is 4 levels down), far shallower
+ * than the call stack: code that walks a whole body (the idempotency fingerprint) recurses once per
+ * level, and 30,000 levels fit in 64 KiB.
+ */
+const MAX_NESTING = 32;
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
 const bodyError = (message: string) => validationError({ body: [message] }, message);
@@ -32,6 +38,8 @@ export async function readJsonObject(request: Request): Promise<Record<string, u
   } catch {
     throw bodyError('body must be valid JSON');
   }
+  if (nestingDepth(text) > MAX_NESTING)
+    throw bodyError(`body must be nested at most ${MAX_NESTING} levels deep`);
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
     throw bodyError('body must be a JSON object');
   }
@@ -45,4 +53,22 @@ export async function readOptionalJsonObject(request: Request): Promise<Record<s
   const clone = request.clone();
   if ((await clone.arrayBuffer()).byteLength === 0) return {};
   return readJsonObject(request);
+}
+
+/** Deepest array/object nesting of valid JSON text, found without recursion. */
+function nestingDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c)
+        i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) deepest = Math.max(deepest, ++depth);
+    else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return deepest;
 }

@@ -24,6 +24,53 @@ export function validationError(errors: Record<string, string[]>, detail = 'One 
 
 export function parseWith<S extends v.GenericSchema>(schema: S, input: unknown): v.InferOutput<S> {
   const result = v.safeParse(schema, input, { abortEarly: false });
-  if (!result.success) throw validationError(issuesToErrors(result.issues));
+  const errors = result.success ? {} : issuesToErrors(result.issues);
+  arraysForObjects(schema, input, '', errors);
+  if (!result.success || Object.keys(errors).length > 0) throw validationError(errors);
   return result.output;
+}
+
+/** The parts of a valibot schema this walk reads. */
+interface SchemaNode {
+  type: string;
+  entries?: Record<string, SchemaNode>;
+  wrapped?: SchemaNode;
+  item?: SchemaNode;
+}
+
+const WRAPPERS = new Set([
+  'optional',
+  'exact_optional',
+  'nullable',
+  'nullish',
+  'non_nullable',
+  'non_optional',
+]);
+
+/**
+ * valibot's `object` takes an array for an object (both are `typeof 'object'`), so `limits: []`
+ * would pass as `{}`; the contract (and the document's `type: object`) does not. Names each place
+ * where the input has an array and the schema an object.
+ */
+function arraysForObjects(schema: unknown, input: unknown, path: string, errors: Record<string, string[]>) {
+  let node = schema as SchemaNode;
+  while (WRAPPERS.has(node.type) && node.wrapped) node = node.wrapped;
+  if (node.entries && Array.isArray(input)) {
+    errors[path || 'body'] = [`${path || 'body'} must be an object`];
+  } else if (node.entries && input !== null && typeof input === 'object') {
+    for (const [key, entry] of Object.entries(node.entries)) {
+      if (Object.hasOwn(input, key)) {
+        arraysForObjects(
+          entry,
+          (input as Record<string, unknown>)[key],
+          path ? `${path}.${key}` : key,
+          errors,
+        );
+      }
+    }
+  } else if (node.type === 'array' && node.item && Array.isArray(input)) {
+    input.forEach((item, i) => {
+      arraysForObjects(node.item, item, `${path}.${i}`, errors);
+    });
+  }
 }

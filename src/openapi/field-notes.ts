@@ -3,6 +3,7 @@
  * decisions §3–5), added to the converted JSON Schemas as property descriptions, and readable
  * wording for custom checks whose error message would read oddly as documentation.
  */
+import { PARTNER_TIMEOUT_MS } from '../partners/timeout';
 import { CreateClientSchema } from '../schemas/admin';
 import { CreateCashOutSchema } from '../schemas/cash-out';
 import { describeCheck, type Schema } from './json-schema';
@@ -63,13 +64,14 @@ const NOTES: Record<string, Record<string, string>> = {
       'Cash-Outs at or above this amount wait for operator approval (PENDING); `null` removes it.',
     blockedPayerDocuments: 'Payers whose Cash-Ins are refunded automatically with PAYER_NOT_ALLOWED.',
     healthWebhookUrl: 'Receives PIX_INCIDENT_* events; `null` removes it.',
-    rateLimitPerSecond: 'Request budget per second (stored; not enforced yet); `null` removes it.',
+    rateLimitPerSecond:
+      "Requests per second the client may make (bursts up to one second's worth, refilled continuously); beyond it every authenticated request and POST /auth/token for this client answers 429 `RATE_LIMITED` with `Retry-After`. A change applies everywhere within 2 s; `null` (the default) removes the limit.",
   },
   PartnerFaultRequest: {
     operation: 'Which traffic of the sandbox partner misbehaves.',
     failureRate: 'Share of operations that fail, 0 to 1.',
     failureCode: 'Cash-Out failure code of the failures (Cash-Out only).',
-    latencyMs: 'Extra latency per operation.',
+    latencyMs: `Extra latency per call to the partner. Beyond ${PARTNER_TIMEOUT_MS} ms the gateway stops waiting: a charge registration answers 422 RULE_VIOLATION; a payment or devolution may still have reached the partner, so the gateway asks it, then sends again under the same idempotency id, and the partner makes it once.`,
     minutes: 'How long the fault lasts.',
   },
 };

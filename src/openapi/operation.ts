@@ -51,8 +51,14 @@ const SECURITY: Record<AuthKind, Schema[]> = {
 
 const IMPLIED_ERRORS: Record<AuthKind, ErrorCode[]> = {
   none: [],
-  client: [],
-  signed: ['DIGITAL_SIGNATURE_REQUIRED', 'DIGITAL_SIGNATURE_INVALID', 'CRYPTO_TOKEN_NOT_CONFIGURED'],
+  // Every authenticated client request spends the client's request budget (src/http/rate-limit.ts).
+  client: ['RATE_LIMITED'],
+  signed: [
+    'RATE_LIMITED',
+    'DIGITAL_SIGNATURE_REQUIRED',
+    'DIGITAL_SIGNATURE_INVALID',
+    'CRYPTO_TOKEN_NOT_CONFIGURED',
+  ],
   operator: ['UNAUTHORIZED', 'SERVICE_UNAVAILABLE'],
 };
 

@@ -52,7 +52,8 @@ export const publicOperations: OperationSpec[] = [
         examples: { invalid: example('Invalid credentials', { message: 'Invalid client credentials' }) },
       },
     },
-    errors: ['VALIDATION_ERROR'],
+    // Attempts for an existing client spend its request budget, so the secret cannot be brute-forced.
+    errors: ['VALIDATION_ERROR', 'RATE_LIMITED'],
   },
   {
     method: 'get',

@@ -47,6 +47,7 @@ const SAMPLE_DETAIL: Partial<Record<ErrorCode, string>> = {
   CASHOUT_NOT_FOUND: 'No Cash-Out matches this id',
   REFUND_NOT_ALLOWED: 'The Cash-In is not paid yet',
   DUPLICATED_EXTERNAL_REFERENCE: "externalReference 'pedido-1' was already used",
+  RATE_LIMITED: 'Request budget of 20 per second exceeded; retry after 1 s',
   INTERNAL_ERROR: 'An unexpected error occurred; retry with backoff and quote the traceId to support',
 };
 
@@ -187,6 +188,7 @@ const STATUS_TEXT: Record<number, string> = {
   404: 'Not found.',
   409: 'Conflict.',
   422: 'Business rule violation.',
+  429: "Over the client's request budget (`rateLimitPerSecond`, set by the operator); wait `Retry-After` seconds.",
   500: 'Unexpected error; retry with backoff and quote `traceId` to support.',
   503: 'Unavailable.',
 };
@@ -204,6 +206,14 @@ function problemResponse(shared: SharedComponents, status: number, codes: ErrorC
     description: `${STATUS_TEXT[status] ?? 'Error.'} Codes: ${codes.map((c) => `\`${c}\``).join(', ')}.`,
     ...(codes.includes('PIX_HEALTH_UNAVAILABLE') && {
       headers: { 'Retry-After': { description: 'Seconds to wait: 60.', schema: { type: 'integer' } } },
+    }),
+    ...(codes.includes('RATE_LIMITED') && {
+      headers: {
+        'Retry-After': {
+          description: 'Whole seconds (at least 1) until the budget admits a request again.',
+          schema: { type: 'integer', minimum: 1 },
+        },
+      },
     }),
     content: { [PROBLEM_CONTENT_TYPE]: { schema: problemOf(codes), examples: codeExamples(shared, codes) } },
   });

@@ -20,7 +20,7 @@ import {
 import { createCashIn, getCashIn, payCashIn, waitFor } from '../support/cash-in';
 import { cashOutBody, settled } from '../support/cash-out';
 import { Integrator } from '../support/harness';
-import { sqlRows } from '../support/ledger';
+import { assertBooks } from '../support/invariants';
 
 type Command =
   | { kind: 'deposit'; account: number; amount: number }
@@ -273,29 +273,15 @@ async function reconcile(model: Model): Promise<void> {
     expect(items.length === 0 ? 0 : cents(items.at(-1)!.balanceAfter!)).toBe(expected);
   }
 
-  // Storage agrees: the derived balance is the last balanceAfter, and nothing ever went below zero.
-  const stored = await sqlRows<{
-    number: string;
-    balance: number;
-    last: number | null;
-    low: number | null;
-    n: number;
-  }>(
-    api.client.clientId,
-    `SELECT a.number, a.balance,
-            (SELECT balance_after FROM ledger_entries e WHERE e.account_number = a.number
-              ORDER BY created_at DESC, seq DESC LIMIT 1) AS last,
-            (SELECT min(balance_after) FROM ledger_entries e WHERE e.account_number = a.number) AS low,
-            (SELECT count(*) FROM ledger_entries e WHERE e.account_number = a.number) AS n
-       FROM accounts a`,
-  );
-  for (const row of stored) {
-    expect(row.balance).toBe(model.balance.get(row.number));
-    expect(row.last ?? 0).toBe(row.balance);
-    expect(row.low ?? 0).toBeGreaterThanOrEqual(0);
-    expect(row.n).toBe(statements.get(row.number)!.length);
+  // Storage agrees (every balanceAfter chained, none below zero, the balance the last one, no hold
+  // left), and so do each transaction's events and the partner's books (test/support/invariants.ts).
+  const books = await assertBooks(api);
+  for (const number of model.numbers) {
+    expect(books.balances.get(number)).toBe(model.balance.get(number));
+    expect(books.entries.filter((e) => e.account_number === number)).toHaveLength(
+      statements.get(number)!.length,
+    );
   }
-  expect(await sqlRows(api.client.clientId, 'SELECT id FROM holds')).toEqual([]);
 
   // Totals, and conservation of money across every flow.
   const f = model.flows;

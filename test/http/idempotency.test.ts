@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { admin, cashInBody, Integrator } from '../support/harness';
 import { sqlRows } from '../support/ledger';
 
@@ -20,6 +20,10 @@ async function slowPartner(api: Integrator, latencyMs: number) {
     minutes: 1,
   });
   expect(res.status).toBe(201);
+  // Faults are partner-wide: leave none behind for the next test file.
+  onTestFinished(async () => {
+    await admin(`/admin/partners/${ispb}/faults`, 'DELETE');
+  });
 }
 
 describe('X-Idempotency-Key on POST /cash-in (spec §4.1)', () => {

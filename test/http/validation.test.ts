@@ -73,4 +73,22 @@ describe('malformed bodies answer 400 VALIDATION_ERROR on body', () => {
     await expectValidation(await raw(api, JSON.stringify({ pad: 'x'.repeat(70_000) })), ['body']);
     await expectValidation(await raw(api, `${'['.repeat(100_000)}${']'.repeat(100_000)}`), ['body']);
   });
+
+  it('a valid body with an extra field nested 30,000 deep (it once overflowed the fingerprint: 500)', async () => {
+    const api = await Integrator.create();
+    const deep = `${'['.repeat(30_000)}${']'.repeat(30_000)}`;
+    const body = JSON.stringify(cashInBody()).replace(/\}$/, `,"extra":${deep}}`);
+    await expectValidation(await raw(api, body), ['body']);
+    const shallow = JSON.stringify(cashInBody({ extra: JSON.parse(`${'['.repeat(30)}${']'.repeat(30)}`) }));
+    expect((await raw(api, shallow)).status).toBe(201);
+  });
+
+  it('an array where the contract has an object, even one whose fields are all optional', async () => {
+    const api = await Integrator.create();
+    const created = (await (await api.post('/cash-in', cashInBody())).json()) as { internalCode: string };
+    const pay = await api.post(`/sandbox/cash-in/${created.internalCode}/pay`, { payer: [] });
+    await expectValidation(pay, ['payer']);
+    const bank = await api.post(`/sandbox/cash-in/${created.internalCode}/pay`, { payer: { bankData: [] } });
+    await expectValidation(bank, ['payer.bankData']);
+  });
 });

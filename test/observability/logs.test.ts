@@ -10,6 +10,14 @@ import { waitFor } from '../support/cash-in';
 import { cashOutBody, deposit, settled } from '../support/cash-out';
 import { ADMIN_TOKEN, admin, call, cashInBody, Integrator, sign } from '../support/harness';
 import { sqlRows } from '../support/ledger';
+import {
+  deliveryRows,
+  makeDueNow,
+  newSink,
+  setPlan,
+  waitForDelivery,
+  waitForRequests,
+} from '../support/webhooks';
 
 const CPF = '52998224725';
 const CPF_FORMATTED = '529.982.247-25';
@@ -158,6 +166,113 @@ describe('request logs (observability)', () => {
       CPF_FORMATTED,
       CNPJ,
       CNPJ_FORMATTED,
+    });
+  });
+});
+
+describe('a full flow leaves no secret in the logs (issue 9, item 4)', () => {
+  it('onboarding, login, Cash-In with a BR Code, Cash-Out to a CPF key, webhook deliveries and a retry', async () => {
+    // Onboarding answers every secret once; the login answers the access token.
+    const created = await admin('/admin/clients', 'POST', { name: 'Loja Fluxo Completo Ltda' });
+    expect(created.status).toBe(201);
+    const client = (await created.json()) as Record<string, string>;
+    const login = await call('/auth/token', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ clientId: client.clientId, clientSecret: client.clientSecret }),
+    });
+    const { accessToken } = (await login.json()) as { accessToken: string };
+    const signature = await sign(client.cryptoToken as string, accessToken);
+    const headers = {
+      authorization: `Bearer ${accessToken}`,
+      applicationtoken: client.applicationToken as string,
+      digitalsignature: signature,
+      'content-type': 'application/json',
+    };
+    const post = (path: string, body: unknown) =>
+      call(path, { method: 'POST', headers, body: JSON.stringify(body) });
+    const ok = newSink();
+    const failing = newSink();
+    await setPlan(failing, [500, 200]);
+
+    // A signed Cash-In with the payer's CPF, its BR Code, QR image and signed charge payload.
+    const cashIn = await post(
+      '/cash-in',
+      cashInBody({ webhookUrl: ok.url, payer: { name: 'Maria', document: CPF } }),
+    );
+    expect(cashIn.status).toBe(201);
+    const { internalCode, pixData } = (await cashIn.json()) as Record<string, any>;
+    // The location (field 26.25) ends with the 29-character locator; field 52 follows it.
+    const location = /pix\/qr\/[A-Za-z0-9_-]{29}/.exec(pixData.copyAndPaste)![0];
+    const charge = await call(`/${location}`);
+    expect(charge.status).toBe(200);
+    const jws = await charge.text();
+    const payer = {
+      name: 'Empresa',
+      document: CNPJ,
+      bankData: { ispb: '60701190', branch: '1', account: '1-1' },
+    };
+    expect((await post(`/sandbox/cash-in/${internalCode}/pay`, { payer })).status).toBe(200);
+    const retried = await post(
+      '/cash-in',
+      cashInBody({ webhookUrl: failing.url, payer: { name: 'Ana', document: CPF } }),
+    );
+    expect(retried.status).toBe(201);
+
+    // A Cash-Out to a CPF key, settled.
+    const account = (client.accounts as unknown as { number: string; type: string }[]).find(
+      (a) => a.type === 'TRANSACTIONAL',
+    )!;
+    expect((await post(`/sandbox/accounts/${account.number}/deposit`, { amount: 100 })).status).toBe(201);
+    const cashOut = await post(
+      '/cash-out',
+      cashOutBody({
+        webhookUrl: ok.url,
+        payee: { name: 'Ana', document: CPF, destination: { type: 'PIX', pixKeyType: 'CPF', pixKey: CPF } },
+      }),
+    );
+    expect(cashOut.status).toBe(202);
+
+    // Deliveries: CASHIN_REQUESTED, CASHIN_PAID, CASHOUT_REQUESTED, CASHOUT_COMPLETED; and a retry.
+    const delivered = await waitForRequests(ok, 4, 15_000);
+    await waitForRequests(failing, 1);
+    const [first] = (await deliveryRows(client.clientId as string)).filter((d) => d.url === failing.url);
+    await waitForDelivery(
+      client.clientId as string,
+      first!.event_id,
+      (d) => d.attempts >= 1 && d.due_at !== null,
+    );
+    await makeDueNow(client.clientId as string, first!.event_id);
+    await waitForRequests(failing, 2);
+    expect(await (await admin(`/admin/clients/${client.clientId}/webhook-deliveries`)).text()).toContain(
+      'DELIVERED',
+    );
+
+    expect(lines.length).toBeGreaterThan(10);
+    expectAbsent({
+      ADMIN_TOKEN,
+      clientSecret: client.clientSecret as string,
+      applicationToken: client.applicationToken as string,
+      cryptoToken: client.cryptoToken as string,
+      webhookSecret: client.webhookSecret as string,
+      webhookSecretKey: (client.webhookSecret as string).slice('whsec_'.length),
+      accessToken,
+      accessTokenSignature: accessToken.split('.')[2] as string,
+      digitalSignature: signature,
+      CPF,
+      CPF_FORMATTED,
+      CNPJ,
+      CNPJ_FORMATTED,
+      brCode: pixData.copyAndPaste,
+      qrImage: (pixData.qrCodeImageBase64 as string).slice(0, 80),
+      chargePayload: jws,
+      chargePayloadSignature: jws.split('.')[2] as string,
+      ...Object.fromEntries(
+        delivered.map((request, i) => [
+          `webhook-signature ${i}`,
+          request.headers['webhook-signature'] as string,
+        ]),
+      ),
     });
   });
 });

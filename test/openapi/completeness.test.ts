@@ -41,7 +41,6 @@ const NO_CLIENT_ERROR = [
 /** Catalog codes no routed operation answers yet (405 is documented once, in the API description). */
 const NOT_ROUTED_CODES = [
   'METHOD_NOT_ALLOWED',
-  'RATE_LIMITED',
   'PIX_INCIDENT_NOT_FOUND',
   'PIX_HEALTH_UNAVAILABLE',
   'invalid-window',

@@ -7,6 +7,7 @@ import { constantTimeEqual, sha256Hex } from '../../security/secrets';
 import { readJsonObject } from '../body';
 import type { ApiRequest, RequestContext } from '../context';
 import { json } from '../json';
+import { spendRequestToken } from '../rate-limit';
 import { parseWith } from '../validation';
 
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -17,6 +18,9 @@ export async function handleIssueToken(request: ApiRequest, { env }: RequestCont
   const body = parseWith(TokenRequestSchema, await readJsonObject(request));
   if (!GUID.test(body.clientSecret) || !GUID.test(body.clientId)) return json(INVALID, 401);
   const credentials = await loadCredentials(env, body.clientId.toLowerCase());
+  // Every attempt for an existing client spends its budget, right or wrong: no brute force of the
+  // secret faster than the client's own rate.
+  if (credentials) await spendRequestToken(env, credentials.clientId, credentials.rateLimitPerSecond);
   const presented = await sha256Hex(body.clientSecret.toLowerCase());
   if (!credentials || !constantTimeEqual(presented, credentials.clientSecretHash)) return json(INVALID, 401);
   const accessToken = await signAccessToken(credentials.clientId, Date.now(), env.JWT_SECRET);

@@ -3,8 +3,8 @@
  * the payer's bank consent screen; authorizing pays the Cash-In through the same settlement path
  * as the network and sends the payer to the integrator's `redirectUrl`.
  */
-import { parseLocator } from '../../domain/location';
 import { formatCents } from '../../domain/money';
+import { chargeAt } from '../charge-locator';
 import { type ApiRequest, ledgerOf, type RequestContext } from '../context';
 import { ProblemError } from '../errors';
 import { requireStaging } from '../staging';
@@ -36,11 +36,10 @@ button{font-size:1rem;padding:.7rem 1.2rem;border-radius:8px;border:0;cursor:poi
 
 async function charge(request: ApiRequest, env: Env) {
   requireStaging(request, env);
-  const locator = parseLocator(String(request.params.locator ?? ''));
-  const found = locator ? await ledgerOf(env, locator.clientId).chargeLocation(locator.internalCode) : null;
-  if (!locator || !found || found.flow !== 'OPEN_FINANCE')
+  const located = await chargeAt(env, String(request.params.locator ?? ''));
+  if (located?.found.flow !== 'OPEN_FINANCE')
     throw new ProblemError('NOT_FOUND', 'No payment at this address');
-  return { locator, found };
+  return located;
 }
 
 export async function handleOpenFinancePage(request: ApiRequest, { env }: RequestContext): Promise<Response> {

@@ -3,10 +3,10 @@
  * JWS, and the key that verifies it.
  */
 import { chargePayload } from '../../domain/charge-payload';
-import { parseLocator } from '../../domain/location';
 import { toHex, utf8 } from '../../security/encoding';
 import { signingKey, signJws } from '../../security/jws';
-import { type ApiRequest, ledgerOf, type RequestContext } from '../context';
+import { chargeAt } from '../charge-locator';
+import type { ApiRequest, RequestContext } from '../context';
 import { ProblemError } from '../errors';
 import { json } from '../json';
 
@@ -17,10 +17,10 @@ async function receiverKey(accountNumber: string): Promise<string> {
 }
 
 export async function handleChargeLocation(request: ApiRequest, { env }: RequestContext): Promise<Response> {
-  const locator = parseLocator(String(request.params.locator ?? ''));
-  const found = locator ? await ledgerOf(env, locator.clientId).chargeLocation(locator.internalCode) : null;
-  if (!found) throw new ProblemError('NOT_FOUND', 'No charge at this location');
+  const charge = await chargeAt(env, String(request.params.locator ?? ''));
+  if (!charge) throw new ProblemError('NOT_FOUND', 'No charge at this location');
   const url = new URL(request.url);
+  const { found } = charge;
   const payload = chargePayload({
     ...found,
     receiverKey: await receiverKey(found.accountNumber),

@@ -1,0 +1,36 @@
+// Types of runtime/local-runtime.mjs for TypeScript callers (scripts/soak/run.ts).
+
+/** The D1 binding as miniflare hands it to Node. */
+export interface NodeD1Database {
+  prepare(query: string): {
+    bind(...values: unknown[]): { all<T = Record<string, unknown>>(): Promise<{ results: T[] }> };
+  };
+}
+
+export interface LocalRuntime {
+  url: string;
+  extraUrls: Record<string, string>;
+  miniflare: { getD1Database(binding: string): Promise<NodeD1Database> };
+  crons: string[];
+  dispose(): Promise<void>;
+}
+
+export interface LocalRuntimeOptions {
+  env?: string;
+  host?: string;
+  port?: number;
+  persistTo: string;
+  buildDir?: string;
+  build?: boolean;
+  extraWorkers?: { name: string; script: string; port: number; options?: Record<string, unknown> }[];
+  cron?: boolean;
+  verbose?: boolean;
+  varsFile?: string;
+  inspectorPort?: number;
+  onLog?: (line: { level: string; message: string }) => void;
+  log?: (line: string) => void;
+}
+
+export const ROOT: string;
+export function bundleWorker(options: { outdir: string; env?: string; quiet?: boolean }): string;
+export function startLocalRuntime(options: LocalRuntimeOptions): Promise<LocalRuntime>;

@@ -1,0 +1,377 @@
+/**
+ * The soak's invariants, pure functions of a Snapshot: every one returns what it checked and each
+ * violation in words. Nothing here trusts the gateway's own bookkeeping: statements are re-added,
+ * every ledger entry must be explained by exactly one operation the driver made, every transaction
+ * must end where its scenario says with exactly the events of that end, and the partners' books
+ * must show each payment once.
+ */
+import { FAULT_SLACK_MS, HISTORIES, isFinal, type Outcome } from './plan';
+import type { AccountSnapshot, Snapshot, TxSnapshot, TxView } from './snapshot';
+
+export interface InvariantResult {
+  name: string;
+  /** How many things were looked at (responses, entries, transactions…). */
+  checked: number;
+  failures: string[];
+  /** Facts worth printing that are not violations. */
+  notes?: string[];
+}
+
+const brl = (cents: number) => (cents / 100).toFixed(2);
+const describe = (o: Outcome | TxView) =>
+  [o.status, o.failureCode, o.reason, 'ispb' in o ? o.ispb : undefined].filter(Boolean).join('/');
+
+/** (1) No answer the scenario did not expect, and never a 5xx. */
+function responses(s: Snapshot): InvariantResult {
+  return {
+    name: 'no unexpected responses (5xx, network)',
+    checked: s.requests,
+    failures: s.unexpected.map((u) =>
+      `${u.op}: ${u.method} ${u.path} → ${u.status} ${u.code ?? ''} ${u.detail ?? ''}`.trim(),
+    ),
+  };
+}
+
+/** (2) Each account: the statement adds up, chains, never goes negative, and equals the balance. */
+function accounts(s: Snapshot): InvariantResult {
+  const failures: string[] = [];
+  let checked = 0;
+  for (const a of s.accounts) {
+    const where = `account ${a.number} (${a.type} at ${a.ispb})`;
+    const ids = new Set<string>();
+    let running = 0;
+    let credits = 0;
+    let debits = 0;
+    let previousDate = '';
+    for (const e of a.statement) {
+      checked += 1;
+      if (ids.has(e.id)) failures.push(`${where}: entry ${e.id} appears twice in the statement walk`);
+      ids.add(e.id);
+      if (e.date < previousDate) failures.push(`${where}: entry ${e.id} is out of order (${e.date})`);
+      previousDate = e.date;
+      if (!(e.amountCents > 0)) failures.push(`${where}: entry ${e.id} has amount ${brl(e.amountCents)}`);
+      if (e.direction === 'CREDIT') credits += e.amountCents;
+      else debits += e.amountCents;
+      running += e.direction === 'CREDIT' ? e.amountCents : -e.amountCents;
+      if (e.balanceAfterCents !== running) {
+        failures.push(
+          `${where}: entry ${e.id} shows balanceAfter ${brl(e.balanceAfterCents ?? Number.NaN)}, ` +
+            `the entries before it add up to ${brl(running)}`,
+        );
+        running = e.balanceAfterCents ?? running;
+      }
+      if (running < 0) failures.push(`${where}: balance negative (${brl(running)}) after entry ${e.id}`);
+    }
+    const last = a.statement.at(-1)?.balanceAfterCents ?? 0;
+    if (a.balanceCents === undefined) {
+      failures.push(`${where}: missing from GET /account/balance`);
+      continue;
+    }
+    if (credits - debits !== a.balanceCents || last !== a.balanceCents) {
+      failures.push(
+        `${where}: credits − debits = ${brl(credits - debits)}, last balanceAfter = ${brl(last)}, ` +
+          `GET /account/balance = ${brl(a.balanceCents)}`,
+      );
+    }
+    if (a.availableCents !== a.balanceCents) {
+      failures.push(
+        `${where}: available ${brl(a.availableCents ?? Number.NaN)} ≠ balance ${brl(a.balanceCents)} with nothing pending`,
+      );
+    }
+  }
+  return { name: 'accounts reconcile (statement = balance)', checked, failures };
+}
+
+interface ExpectedEntry {
+  what: string;
+  account?: string;
+  direction: 'CREDIT' | 'DEBIT';
+  amountCents: number;
+  originalEndToEndId?: string;
+}
+
+/** The ledger entries the driver's operations must have produced, by a key a statement item yields. */
+function expectedEntries(s: Snapshot): Map<string, ExpectedEntry> {
+  const out = new Map<string, ExpectedEntry>();
+  for (const d of s.deposits) {
+    out.set(`deposit:${d.entryId}`, {
+      what: `deposit ${d.entryId}`,
+      account: d.accountNumber,
+      direction: 'CREDIT',
+      amountCents: d.amountCents,
+    });
+  }
+  for (const r of s.rebalances) {
+    const base = { amountCents: r.amountCents };
+    out.set(`rebalance:${r.rebalanceId}:OUT`, {
+      ...base,
+      what: `rebalance ${r.rebalanceId} out`,
+      account: r.fromNumber,
+      direction: 'DEBIT',
+    });
+    out.set(`rebalance:${r.rebalanceId}:IN`, {
+      ...base,
+      what: `rebalance ${r.rebalanceId} in`,
+      account: r.toNumber,
+      direction: 'CREDIT',
+    });
+  }
+  for (const tx of s.transactions) {
+    const v = tx.view;
+    if (!v) continue;
+    const base = { account: v.settlement?.account, amountCents: tx.amountCents } as const;
+    const name = `${tx.kind === 'CASH_IN' ? 'Cash-In' : 'Cash-Out'} ${tx.transactionId}`;
+    const paymentE2e = v.status === 'REFUNDED' ? v.originalEndToEndId : v.endToEndId;
+    const settled = tx.kind === 'CASH_IN' ? ['PAID', 'REFUNDED'] : ['COMPLETED', 'REFUNDED'];
+    if (!settled.includes(v.status)) continue;
+    const [pay, back] = tx.kind === 'CASH_IN' ? ['PIX_IN', 'PIX_REFUND_OUT'] : ['PIX_OUT', 'PIX_REFUND_IN'];
+    const payDirection = tx.kind === 'CASH_IN' ? 'CREDIT' : 'DEBIT';
+    out.set(`${pay}:${paymentE2e}`, { ...base, what: `${name} ${pay}`, direction: payDirection });
+    if (v.status === 'REFUNDED') {
+      out.set(`${back}:${v.endToEndId}`, {
+        ...base,
+        what: `${name} ${back}`,
+        direction: payDirection === 'CREDIT' ? 'DEBIT' : 'CREDIT',
+        ...(paymentE2e !== undefined && { originalEndToEndId: paymentE2e }),
+      });
+    }
+  }
+  return out;
+}
+
+/** (2b) Every entry of every statement is explained by exactly one operation, and vice versa. */
+function ledgerMatchesOperations(s: Snapshot): InvariantResult {
+  const expected = expectedEntries(s);
+  const depositIds = new Set(s.deposits.map((d) => d.entryId));
+  const seen = new Set<string>();
+  const failures: string[] = [];
+  let checked = 0;
+  const keyOf = (e: AccountSnapshot['statement'][number]) => {
+    if (depositIds.has(e.id)) return `deposit:${e.id}`;
+    const rebalance = /RB[0-9A-F]{32}/.exec(e.description ?? '');
+    if (e.type.startsWith('TRANSFER_') && rebalance)
+      return `rebalance:${rebalance[0]}:${e.type === 'TRANSFER_OUT' ? 'OUT' : 'IN'}`;
+    return e.endToEndId ? `${e.type}:${e.endToEndId}` : `unexplained:${e.id}`;
+  };
+  for (const a of s.accounts) {
+    for (const e of a.statement) {
+      checked += 1;
+      const key = keyOf(e);
+      const want = expected.get(key);
+      const entry = `${e.type} ${e.direction} ${brl(e.amountCents)} (${e.id}) on ${a.number}`;
+      if (!want) {
+        failures.push(`${entry} matches no operation of the run`);
+        continue;
+      }
+      if (seen.has(key)) failures.push(`${entry} is a second entry for ${want.what}`);
+      seen.add(key);
+      if (want.account !== a.number || want.amountCents !== e.amountCents || want.direction !== e.direction) {
+        failures.push(
+          `${entry} does not match ${want.what}: ${want.direction} ${brl(want.amountCents)} on ${want.account}`,
+        );
+      }
+      if (want.originalEndToEndId !== undefined && e.originalEndToEndId !== want.originalEndToEndId) {
+        failures.push(`${entry}: originalEndToEndId ${e.originalEndToEndId} ≠ ${want.originalEndToEndId}`);
+      }
+    }
+  }
+  for (const [key, want] of expected) {
+    if (!seen.has(key)) failures.push(`${want.what}: no entry in the statement of ${want.account}`);
+  }
+  return { name: 'every entry is one operation, every operation its entries', checked, failures };
+}
+
+/**
+ * What a transaction may end as: its scenario's outcome, or the injected fault's where it met it
+ * (or, with `foreign`, a failure the partner's books show it answered, at that partner).
+ */
+export function allowedOutcomes(
+  tx: TxSnapshot,
+  s: Pick<Snapshot, 'faults' | 'partner' | 'tolerateForeignFaults'>,
+): Outcome[] {
+  const reachesPartner =
+    tx.kind === 'CASH_OUT' && !['cashout.rejected', 'cashout.insufficient'].includes(tx.scenario);
+  if (!reachesPartner) return tx.expected;
+  const out = [...tx.expected];
+  for (const f of s.faults) {
+    const met = tx.createdAt >= f.from - FAULT_SLACK_MS.before && tx.createdAt <= f.to + FAULT_SLACK_MS.after;
+    if (f.operation === 'CASH_OUT' && f.failureCode && met)
+      out.push({ status: 'CANCELLED', failureCode: f.failureCode, ispb: f.ispb });
+  }
+  if (s.tolerateForeignFaults) {
+    for (const r of s.partner) {
+      if (
+        r.kind === 'PAYMENT' &&
+        r.idempotencyId === tx.transactionId &&
+        r.outcome === 'FAILED' &&
+        r.failureCode
+      )
+        out.push({ status: 'CANCELLED', failureCode: r.failureCode, ispb: r.ispb });
+    }
+  }
+  return out;
+}
+
+const matches = (o: Outcome, v: TxView) =>
+  o.status === v.status &&
+  (o.failureCode === undefined || o.failureCode === v.failureCode) &&
+  (o.reason === undefined || o.reason === v.reason) &&
+  (o.ispb === undefined || o.ispb === v.settlement?.ispb);
+
+/** (3) Each transaction ended as its scenario says, is listed once, and has exactly that history. */
+function transactions(s: Snapshot): InvariantResult {
+  const failures: string[] = [];
+  for (const tx of s.transactions) {
+    const name = `${tx.scenario} ${tx.transactionId}`;
+    const v = tx.view;
+    if (!v) {
+      failures.push(`${name}: never read back`);
+      continue;
+    }
+    if (!isFinal(tx.kind, v.status, tx.expectsRefund)) failures.push(`${name}: still ${v.status}, not final`);
+    const allowed = allowedOutcomes(tx, s);
+    if (!allowed.some((o) => matches(o, v)))
+      failures.push(`${name}: ended ${describe(v)}, expected ${allowed.map(describe).join(' or ')}`);
+    if (v.amountCents !== tx.amountCents)
+      failures.push(`${name}: amount ${brl(v.amountCents)} ≠ ${brl(tx.amountCents)}`);
+    if (tx.listed.length !== 1) failures.push(`${name}: listed ${tx.listed.length} times`);
+    else if (tx.listed[0] !== v.status)
+      failures.push(`${name}: list says ${tx.listed[0]}, GET says ${v.status}`);
+    const history = HISTORIES[tx.kind][v.status];
+    if (!history || history.join() !== tx.events.join()) {
+      failures.push(
+        `${name}: ${v.status} with events [${tx.events.join(', ')}], expected [${history?.join(', ')}]`,
+      );
+    }
+  }
+  for (const stray of s.strayListed) {
+    failures.push(
+      `${stray.kind} ${stray.transactionId} (${stray.externalReference}) is listed but the run never created it`,
+    );
+  }
+  return {
+    name: 'transactions end as planned, with a valid event history',
+    checked: s.transactions.length,
+    failures,
+  };
+}
+
+/** (4) No payment reached a partner twice; the partners' books agree with the ledger. */
+function partnerBooks(s: Snapshot): InvariantResult {
+  const failures: string[] = [];
+  const payments = new Map<string, Snapshot['partner']>();
+  const devolutions = new Map<string, Snapshot['partner']>();
+  for (const row of s.partner) {
+    const into = row.kind === 'PAYMENT' ? payments : devolutions;
+    into.set(row.idempotencyId, [...(into.get(row.idempotencyId) ?? []), row]);
+  }
+  for (const [id, rows] of payments) {
+    if (rows.length > 1)
+      failures.push(`Cash-Out ${id} reached ${rows.length} partners: ${rows.map((r) => r.ispb)}`);
+  }
+  let checked = 0;
+  for (const tx of s.transactions) {
+    const v = tx.view;
+    if (!v) continue;
+    if (tx.kind === 'CASH_OUT') {
+      checked += 1;
+      const settled = (payments.get(tx.transactionId) ?? []).filter((r) => r.outcome === 'SETTLED');
+      if (v.status === 'COMPLETED' || v.status === 'REFUNDED') {
+        const e2e = v.status === 'REFUNDED' ? v.originalEndToEndId : v.endToEndId;
+        const [row] = settled;
+        if (settled.length !== 1 || !row)
+          failures.push(
+            `Cash-Out ${tx.transactionId} ${v.status}: ${settled.length} settled payments at partners`,
+          );
+        else if (
+          row.amountCents !== tx.amountCents ||
+          row.ispb !== v.settlement?.ispb ||
+          row.endToEndId !== e2e
+        )
+          failures.push(
+            `Cash-Out ${tx.transactionId}: partner paid ${brl(row.amountCents)} at ${row.ispb} as ${row.endToEndId}`,
+          );
+      } else if (v.status === 'CANCELLED' && settled.length > 0) {
+        failures.push(`Cash-Out ${tx.transactionId} is CANCELLED but a partner settled its payment`);
+      }
+    } else if (v.status === 'REFUNDED' && v.endToEndId) {
+      checked += 1;
+      const rows = devolutions.get(v.endToEndId) ?? [];
+      // A client refund is sent to the partner once; a bank-initiated return is not sent at all.
+      const want = tx.scenario === 'cashin.refunded' ? 1 : 0;
+      if (rows.length !== want)
+        failures.push(`Cash-In ${tx.transactionId} (${tx.scenario}): ${rows.length} devolutions sent`);
+      else if (rows[0] && (rows[0].amountCents !== tx.amountCents || rows[0].outcome !== 'SETTLED'))
+        failures.push(
+          `Cash-In ${tx.transactionId}: devolution ${brl(rows[0].amountCents)} ${rows[0].outcome}`,
+        );
+    }
+  }
+  const paid = new Map<string, number>();
+  for (const r of s.partner)
+    if (r.kind === 'PAYMENT' && r.outcome === 'SETTLED')
+      paid.set(r.ispb, (paid.get(r.ispb) ?? 0) + r.amountCents);
+  const booked = new Map<string, number>();
+  for (const a of s.accounts)
+    for (const e of a.statement)
+      if (e.type === 'PIX_OUT') booked.set(a.ispb, (booked.get(a.ispb) ?? 0) + e.amountCents);
+  for (const ispb of new Set([...paid.keys(), ...booked.keys()])) {
+    if ((paid.get(ispb) ?? 0) !== (booked.get(ispb) ?? 0))
+      failures.push(
+        `partner ${ispb} paid ${brl(paid.get(ispb) ?? 0)}, PIX_OUT entries there total ${brl(booked.get(ispb) ?? 0)}`,
+      );
+  }
+  const resent = s.partner.filter((r) => r.requests > 1).length;
+  return {
+    name: 'no payment reached a partner twice; partner totals = PIX_OUT',
+    checked,
+    failures,
+    notes: resent > 0 ? [`${resent} transfers were re-sent to a partner under the same id (idempotent)`] : [],
+  };
+}
+
+/** (5) A retried request (same X-Idempotency-Key) made one transaction. */
+function idempotentRetries(s: Snapshot): InvariantResult {
+  const failures: string[] = [];
+  for (const r of s.retries) {
+    const ok = r.answers.filter((a) => a.status >= 200 && a.status < 300);
+    const ids = new Set(ok.map((a) => a.transactionId));
+    const name = `${r.kind} ${r.externalReference}`;
+    if (ok.length !== r.answers.length)
+      failures.push(`${name}: a retry never got through (${r.answers.map((a) => a.status)})`);
+    if (ids.size !== 1) failures.push(`${name}: ${ids.size} different transactions for one idempotency key`);
+    const firsts = ok.filter((a) => !a.replayed).length;
+    if (firsts !== 1)
+      failures.push(`${name}: ${firsts} answers were first executions (the rest must be replays)`);
+    const extra = s.strayListed.filter(
+      (x) => x.clientId === r.clientId && x.externalReference === r.externalReference,
+    );
+    if (extra.length > 0) failures.push(`${name}: ${extra.length} more transactions listed for it`);
+  }
+  return { name: 'idempotent retries made one transaction', checked: s.retries.length, failures };
+}
+
+/** (6) Background work (alarms, queues, cron) failed nowhere: the worker logged no error line. */
+function workerLog(log: NonNullable<Snapshot['workerLog']>): InvariantResult {
+  return {
+    name: 'the worker logged no error',
+    checked: log.lines,
+    failures: log.errors.map((line) => line.slice(0, 300)),
+    notes:
+      log.warnings > 0
+        ? [`${log.warnings} warning lines in the worker's console (workerd's own included)`]
+        : [],
+  };
+}
+
+export function checkInvariants(s: Snapshot): InvariantResult[] {
+  return [
+    responses(s),
+    accounts(s),
+    ledgerMatchesOperations(s),
+    transactions(s),
+    partnerBooks(s),
+    idempotentRetries(s),
+    ...(s.workerLog ? [workerLog(s.workerLog)] : []),
+  ];
+}

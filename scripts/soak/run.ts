@@ -1,0 +1,95 @@
+/**
+ * `npm run soak -- --minutes N [--clients K] [--concurrency C] [--seed S] [--no-faults]`: starts
+ * the production-like local runtime in this process (runtime/local-runtime.mjs: the deploy bundle
+ * in workerd with D1, Durable Objects + alarms, queues, cron) on fresh state, drives mixed traffic
+ * from several clients for N minutes with partner faults for part of it, checks every invariant
+ * (scripts/soak/invariants.ts) and prints the figures. Exit code 1 when an invariant fails.
+ * The worker's own logs go to .soak/worker.log, the figures also to .soak/report.txt.
+ */
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { ROOT, startLocalRuntime } from '../../runtime/local-runtime.mjs';
+import { writeDevVars } from '../dev-vars.mjs';
+import { d1PartnerBooks } from './partner-books';
+import { runSoak } from './soak';
+
+const { values } = parseArgs({
+  options: {
+    minutes: { type: 'string', default: '1' },
+    clients: { type: 'string', default: '4' },
+    concurrency: { type: 'string', default: '12' },
+    seed: { type: 'string' },
+    'no-faults': { type: 'boolean', default: false },
+  },
+});
+const minutes = Number(values.minutes);
+const clients = Number(values.clients);
+const concurrency = Number(values.concurrency);
+if (!(minutes > 0) || !(clients >= 1) || !(concurrency >= 1)) {
+  console.error(
+    'usage: npm run soak -- --minutes N [--clients K] [--concurrency C] [--seed S] [--no-faults]',
+  );
+  process.exit(2);
+}
+
+// Fresh state on tmpfs when there is one (SQLite fsyncs every commit; see bench/run.mjs).
+const stateParent = existsSync('/dev/shm') && process.platform === 'linux' ? '/dev/shm' : tmpdir();
+const stateDir = mkdtempSync(path.join(stateParent, 'connectpsp-soak-'));
+const outDir = path.join(ROOT, '.soak');
+mkdirSync(outDir, { recursive: true });
+const logFile = createWriteStream(path.join(outDir, 'worker.log'));
+const say = (line: string) => console.error(`[soak] ${line}`);
+const workerLog = { lines: 0, warnings: 0, errors: [] as string[] };
+
+say(`starting the runtime (bundle + workerd), state in ${stateDir}`);
+const runtime = await startLocalRuntime({
+  port: 0,
+  persistTo: stateDir,
+  // Its own bundle directory: `npm run serve` / `npm run bench` may be using .wrangler/build.
+  buildDir: path.join(stateDir, 'build'),
+  // Secrets for this run only: the developer's .dev.vars is never read or written.
+  varsFile: writeDevVars(path.join(stateDir, 'soak.vars')),
+  onLog: ({ level, message }) => {
+    logFile.write(`${message}\n`);
+    workerLog.lines += 1;
+    if (level === 'warn') workerLog.warnings += 1;
+    if (level === 'error') workerLog.errors.push(message);
+  },
+  log: (line) => say(line),
+});
+let exitCode = 1;
+const cleanUp = async () => {
+  await runtime.dispose().catch(() => undefined);
+  logFile.end();
+  rmSync(stateDir, { recursive: true, force: true });
+};
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    void cleanUp().finally(() => process.exit(130));
+  });
+}
+try {
+  const result = await runSoak({
+    fetch: (request) => fetch(request),
+    baseUrl: runtime.url,
+    adminToken: 'dev-admin-token',
+    durationMs: minutes * 60_000,
+    clients,
+    concurrency,
+    ...(values.seed !== undefined && { seed: Number(values.seed) }),
+    faults: !values['no-faults'],
+    readPartnerBooks: d1PartnerBooks(await runtime.miniflare.getD1Database('DB')),
+    workerLog: () => workerLog,
+    progress: say,
+  });
+  console.log(`\n${result.report}`);
+  writeFileSync(path.join(outDir, 'report.txt'), `${result.report}\n`);
+  exitCode = result.ok ? 0 : 1;
+} catch (error) {
+  console.error(error);
+} finally {
+  await cleanUp();
+}
+process.exit(exitCode);

@@ -1,0 +1,53 @@
+/**
+ * A bound on every call to a settlement partner. Without it a bank that never answers would hold
+ * the integrator's request (a Cash-In, a refund) and the client's scheduled work (its tasks run one
+ * after another) for as long as it pleases. A money-moving call that times out may still have
+ * reached the partner, so it is answered as a retryable failure: the caller's recovery asks the
+ * partner (`transferStatus`) before sending again under the same idempotency id. A status read that
+ * times out throws, and the task that asked runs again later.
+ */
+import type { PartnerOutcome, SettlementPartnerPort } from './port';
+
+/** How long the gateway waits for a partner's answer. */
+export const PARTNER_TIMEOUT_MS = 5_000;
+
+export class PartnerTimeout extends Error {
+  constructor(ispb: string, call: string, ms: number) {
+    super(`settlement partner ${ispb} did not answer ${call} within ${ms} ms`);
+    this.name = 'PartnerTimeout';
+  }
+}
+
+async function within<T>(call: Promise<T>, ms: number, timeout: () => PartnerTimeout): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(timeout()), ms);
+  });
+  try {
+    return await Promise.race([call, expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+const UNANSWERED = { ok: false, failureCode: 'PROVIDER_UNAVAILABLE', retryable: true } as const;
+
+export function withTimeout(port: SettlementPartnerPort, ms = PARTNER_TIMEOUT_MS): SettlementPartnerPort {
+  const bounded = <T>(name: string, call: Promise<T>) =>
+    within(call, ms, () => new PartnerTimeout(port.ispb, name, ms));
+  const orUnanswered = async <T>(name: string, call: Promise<PartnerOutcome<T>>) => {
+    try {
+      return await bounded(name, call);
+    } catch (error) {
+      if (error instanceof PartnerTimeout) return UNANSWERED;
+      throw error;
+    }
+  };
+  return {
+    ispb: port.ispb,
+    registerCharge: (charge) => orUnanswered('registerCharge', port.registerCharge(charge)),
+    sendDevolution: (request) => orUnanswered('sendDevolution', port.sendDevolution(request)),
+    sendPayment: (request) => orUnanswered('sendPayment', port.sendPayment(request)),
+    transferStatus: (idempotencyId) => bounded('transferStatus', port.transferStatus(idempotencyId)),
+  };
+}

@@ -1,0 +1,62 @@
+/**
+ * The sandbox payment, the expiry and the cancellation of one Cash-In fired together (issue 9,
+ * races): exactly one of them happens — PAID, EXPIRED or CANCELLED — the other two are refused with
+ * 422 RULE_VIOLATION, money arrives only if it was paid, and the Cash-In has exactly the event of
+ * the transition that won.
+ */
+import { describe, expect, it } from 'vitest';
+import { sleep } from '../support/account';
+import { createCashIn, getCashIn, problemCode } from '../support/cash-in';
+import { Integrator } from '../support/harness';
+import { assertBooks } from '../support/invariants';
+import { sqlRows } from '../support/ledger';
+
+const WINNER_OF = { pay: 'PAID', expire: 'EXPIRED', cancel: 'CANCELLED' } as const;
+
+describe('pay vs expire vs cancel on one Cash-In', () => {
+  it('exactly one outcome wins each race, and money arrives only when it is PAID', async () => {
+    const api = await Integrator.create();
+    const created = [];
+    for (let i = 0; i < 15; i++) created.push(await createCashIn(api, { amount: 10 + i }));
+    const winners: string[] = [];
+    for (const [i, c] of created.entries()) {
+      // Rotate who goes first, with a growing head start, so each transition gets its chance to
+      // win (the payment reads the client's blocked payers first, so without a head start it loses).
+      const headStart = [0, 2, 10, 30, 60][Math.floor(i / 3)]!;
+      const calls = {
+        pay: () => api.post(`/sandbox/cash-in/${c.internalCode}/pay`, {}),
+        expire: () => api.post(`/sandbox/cash-in/${c.internalCode}/expire`, {}),
+        cancel: () => api.post(`/cash-in/${c.internalCode}/cancel`, {}),
+      };
+      const order = (['pay', 'expire', 'cancel'] as const).map((_, k, all) => all[(i + k) % 3]!);
+      const responses = await Promise.all(
+        order.map((name, k) => (k === 0 ? calls[name]() : sleep(headStart).then(calls[name]))),
+      );
+      const won = order.filter((_, k) => responses[k]!.status === 200);
+      expect(won, `round ${i}: ${responses.map((r) => r.status)}`).toHaveLength(1);
+      for (const [k, r] of responses.entries()) {
+        if (r.status === 200) {
+          expect(((await r.json()) as { status: string }).status).toBe(WINNER_OF[order[k]!]);
+        } else {
+          expect(r.status).toBe(422);
+          expect(await problemCode(r)).toBe('RULE_VIOLATION');
+        }
+      }
+      const final = await getCashIn(api, c.internalCode);
+      expect(final.status).toBe(WINNER_OF[won[0]!]);
+      winners.push(final.status);
+    }
+    expect(new Set(winners)).toEqual(new Set(['PAID', 'EXPIRED', 'CANCELLED']));
+    const books = await assertBooks(api);
+    const paid = created.filter((_, i) => winners[i] === 'PAID');
+    expect(books.entries.map((e) => e.ref).sort()).toEqual(
+      paid.map((c) => `cash-in:${c.transactionId}`).sort(),
+    );
+    const balance = [...books.balances.values()].reduce((s, b) => s + b, 0);
+    expect(balance).toBe(paid.reduce((s, c) => s + Math.round(c.amount * 100), 0));
+    // Nothing is left to happen later: no expiry is still scheduled for any of them.
+    expect(await sqlRows(api.client.clientId, "SELECT id FROM tasks WHERE kind = 'expire-cash-in'")).toEqual(
+      [],
+    );
+  });
+});

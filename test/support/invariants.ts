@@ -1,0 +1,337 @@
+/**
+ * The money invariants every race and crash test ends on, read from the client's ledger storage
+ * and from the sandbox partner's own books (D1 `sandbox_transfers`):
+ *
+ * - every account reconciles: each balanceAfter follows from the one before, none is negative, the
+ *   last one is the account balance, and GET /account/balance says the same;
+ * - every hold belongs to an operation still in flight (none once everything settled);
+ * - each transaction's webhook events are its state history, one event per state change;
+ * - each transaction moved money exactly as its state says (one PIX_IN per paid Cash-In, one
+ *   PIX_OUT per completed Cash-Out, …) and no PIX entry belongs to no transaction;
+ * - the partner paid what the ledger debited, once: one PAYMENT per completed Cash-Out with its
+ *   endToEndId and amount, none settled for a cancelled one, one DEVOLUTION per refund it made.
+ */
+import { env } from 'cloudflare:workers';
+import { expect } from 'vitest';
+import { waitFor } from './cash-in';
+import type { Integrator } from './harness';
+import { sqlRows } from './ledger';
+
+interface EntryRow {
+  seq: number;
+  account_number: string;
+  type: string;
+  direction: 'CREDIT' | 'DEBIT';
+  amount: number;
+  balance_after: number;
+  ref: string;
+  end_to_end_id: string | null;
+  created_at: number;
+}
+
+interface CashInRow {
+  transaction_id: string;
+  status: string;
+  amount: number;
+  end_to_end_id: string | null;
+  refund_end_to_end_id: string | null;
+  refund_state: string;
+}
+
+interface CashOutRow {
+  transaction_id: string;
+  status: string;
+  stage: string;
+  amount: number;
+  partner_ispb: string | null;
+  end_to_end_id: string | null;
+  failure_code: string | null;
+}
+
+interface PartnerRow {
+  ispb: string;
+  idempotency_id: string;
+  kind: 'PAYMENT' | 'DEVOLUTION';
+  amount: number;
+  requests: number;
+  outcome: 'SETTLED' | 'FAILED';
+  failure_code: string | null;
+  end_to_end_id: string | null;
+  settles_at: number;
+}
+
+/** The webhook events a transaction in each status has sent, in order: one per state change. */
+const CASH_IN_HISTORY: Record<string, string[]> = {
+  AWAITING_PAYMENT: ['CASHIN_REQUESTED'],
+  PAID: ['CASHIN_REQUESTED', 'CASHIN_PAID'],
+  EXPIRED: ['CASHIN_REQUESTED', 'CASHIN_EXPIRED'],
+  CANCELLED: ['CASHIN_REQUESTED', 'CASHIN_CANCELLED'],
+  REFUNDED: ['CASHIN_REQUESTED', 'CASHIN_PAID', 'CASHIN_REFUNDED'],
+};
+const CASH_OUT_HISTORY: Record<string, string[]> = {
+  PROCESSING: ['CASHOUT_REQUESTED'],
+  PENDING: ['CASHOUT_REQUESTED'],
+  COMPLETED: ['CASHOUT_REQUESTED', 'CASHOUT_COMPLETED'],
+  CANCELLED: ['CASHOUT_REQUESTED', 'CASHOUT_FAILED'],
+  REFUNDED: ['CASHOUT_REQUESTED', 'CASHOUT_COMPLETED', 'CASHOUT_REFUNDED'],
+};
+/** The status each event's `data` carries. */
+const EVENT_STATUS: Record<string, string> = {
+  CASHIN_REQUESTED: 'AWAITING_PAYMENT',
+  CASHIN_PAID: 'PAID',
+  CASHIN_EXPIRED: 'EXPIRED',
+  CASHIN_CANCELLED: 'CANCELLED',
+  CASHIN_REFUNDED: 'REFUNDED',
+  CASHOUT_REQUESTED: 'PROCESSING',
+  CASHOUT_COMPLETED: 'COMPLETED',
+  CASHOUT_FAILED: 'CANCELLED',
+  CASHOUT_REFUNDED: 'REFUNDED',
+};
+
+export interface Books {
+  /** Centavos per account number. */
+  balances: Map<string, number>;
+  entries: EntryRow[];
+  cashIns: CashInRow[];
+  cashOuts: CashOutRow[];
+  /** The sandbox partner's rows for this client's transactions. */
+  partner: PartnerRow[];
+}
+
+async function readBooks(clientId: string): Promise<Books> {
+  const entries = await sqlRows<EntryRow>(
+    clientId,
+    'SELECT seq, account_number, type, direction, amount, balance_after, ref, end_to_end_id, created_at FROM ledger_entries ORDER BY seq',
+  );
+  const accounts = await sqlRows<{ number: string; balance: number }>(
+    clientId,
+    'SELECT number, balance FROM accounts',
+  );
+  const cashIns = await sqlRows<CashInRow>(
+    clientId,
+    'SELECT transaction_id, status, amount, end_to_end_id, refund_end_to_end_id, refund_state FROM cash_ins',
+  );
+  const cashOuts = await sqlRows<CashOutRow>(
+    clientId,
+    'SELECT transaction_id, status, stage, amount, partner_ispb, end_to_end_id, failure_code FROM cash_outs',
+  );
+  const ids = [
+    ...cashOuts.map((c) => c.transaction_id),
+    ...cashIns.flatMap((c) => (c.refund_end_to_end_id ? [c.refund_end_to_end_id] : [])),
+  ];
+  const partner: PartnerRow[] = [];
+  for (let i = 0; i < ids.length; i += 50) {
+    const chunk = ids.slice(i, i + 50);
+    const { results } = await env.DB.prepare(
+      `SELECT ispb, idempotency_id, kind, amount, requests, outcome, failure_code, end_to_end_id, settles_at
+         FROM sandbox_transfers WHERE idempotency_id IN (${chunk.map(() => '?').join(',')})`,
+    )
+      .bind(...chunk)
+      .all<PartnerRow>();
+    partner.push(...results);
+  }
+  return {
+    balances: new Map(accounts.map((a) => [a.number, a.balance])),
+    entries,
+    cashIns,
+    cashOuts,
+    partner,
+  };
+}
+
+/** Σ credits − Σ debits = balance = last balanceAfter, every step of the way, never below zero. */
+function checkAccounts(books: Books): void {
+  for (const [number, balance] of books.balances) {
+    const seqOrder = books.entries.filter((e) => e.account_number === number);
+    // The statement order (created_at, seq) is the posting order.
+    const statementOrder = [...seqOrder].sort((a, b) => a.created_at - b.created_at || a.seq - b.seq);
+    expect(
+      statementOrder.map((e) => e.seq),
+      `statement order of ${number}`,
+    ).toEqual(seqOrder.map((e) => e.seq));
+    let running = 0;
+    for (const e of seqOrder) {
+      expect(e.amount, `entry ${e.seq}`).toBeGreaterThan(0);
+      running += e.direction === 'CREDIT' ? e.amount : -e.amount;
+      expect(e.balance_after, `balanceAfter of entry ${e.seq} on ${number}`).toBe(running);
+      expect(e.balance_after).toBeGreaterThanOrEqual(0);
+    }
+    expect(balance, `balance of ${number}`).toBe(running);
+  }
+}
+
+/** Each transaction's events are its state history, and each moved money as its state says. */
+function checkTransactions(books: Books, events: Map<string, { type: string; status: string }[]>): void {
+  const entriesOf = (ref: string, type: string) =>
+    books.entries.filter((e) => e.ref === ref && e.type === type);
+  for (const c of books.cashIns) {
+    const history = events.get(c.transaction_id) ?? [];
+    expect(
+      history.map((e) => e.type),
+      `events of Cash-In ${c.transaction_id}`,
+    ).toEqual(CASH_IN_HISTORY[c.status]);
+    const ref = `cash-in:${c.transaction_id}`;
+    const moved = ['PAID', 'REFUNDED'].includes(c.status);
+    const pixIn = entriesOf(ref, 'PIX_IN');
+    expect(
+      pixIn.map((e) => e.amount),
+      `PIX_IN of ${c.transaction_id}`,
+    ).toEqual(moved ? [c.amount] : []);
+    const refundOut = entriesOf(ref, 'PIX_REFUND_OUT');
+    expect(
+      refundOut.map((e) => [e.amount, e.end_to_end_id]),
+      `PIX_REFUND_OUT of ${c.transaction_id}`,
+    ).toEqual(c.status === 'REFUNDED' ? [[c.amount, c.refund_end_to_end_id]] : []);
+  }
+  for (const c of books.cashOuts) {
+    const history = events.get(c.transaction_id) ?? [];
+    expect(
+      history.map((e) => e.type),
+      `events of Cash-Out ${c.transaction_id}`,
+    ).toEqual(CASH_OUT_HISTORY[c.status]);
+    const ref = `cash-out:${c.transaction_id}`;
+    const paid = ['COMPLETED', 'REFUNDED'].includes(c.status);
+    expect(
+      entriesOf(ref, 'PIX_OUT').map((e) => [e.amount, e.end_to_end_id]),
+      `PIX_OUT of ${c.transaction_id}`,
+    ).toEqual(paid ? [[c.amount, c.end_to_end_id]] : []);
+    expect(entriesOf(ref, 'PIX_REFUND_IN').map((e) => e.amount)).toEqual(
+      c.status === 'REFUNDED' ? [c.amount] : [],
+    );
+  }
+  for (const list of events.values())
+    for (const e of list) expect(e.status, `data.status of ${e.type}`).toBe(EVENT_STATUS[e.type]);
+  // No PIX money without its transaction; both legs of every rebalance.
+  const known = new Set([
+    ...books.cashIns.map((c) => `cash-in:${c.transaction_id}`),
+    ...books.cashOuts.map((c) => `cash-out:${c.transaction_id}`),
+  ]);
+  for (const e of books.entries.filter((x) => x.type.startsWith('PIX_')))
+    expect(known.has(e.ref), `owner of entry ${e.seq} (${e.ref})`).toBe(true);
+  const rebalances = new Set(books.entries.filter((e) => e.ref.startsWith('rebalance:')).map((e) => e.ref));
+  for (const ref of rebalances) {
+    const legs = books.entries.filter((e) => e.ref === ref);
+    expect(legs.map((e) => e.type).sort(), ref).toEqual(['TRANSFER_IN', 'TRANSFER_OUT']);
+    expect(legs[0]!.amount).toBe(legs[1]!.amount);
+  }
+}
+
+/** The partner paid what the ledger debited and nothing else. */
+function checkPartnerBooks(books: Books): void {
+  for (const c of books.cashOuts) {
+    const rows = books.partner.filter((p) => p.kind === 'PAYMENT' && p.idempotency_id === c.transaction_id);
+    expect(rows.length, `partner payments of ${c.transaction_id}`).toBeLessThanOrEqual(1);
+    const row = rows[0];
+    if (['COMPLETED', 'REFUNDED'].includes(c.status)) {
+      expect(row, `partner payment of ${c.transaction_id}`).toMatchObject({
+        ispb: c.partner_ispb,
+        amount: c.amount,
+        outcome: 'SETTLED',
+        end_to_end_id: c.end_to_end_id,
+      });
+    } else if (c.status === 'CANCELLED' && row) {
+      // Cancelled after reaching the partner: only because the partner failed it.
+      expect(row).toMatchObject({ outcome: 'FAILED', failure_code: c.failure_code, amount: c.amount });
+    }
+  }
+  for (const c of books.cashIns) {
+    const rows = books.partner.filter(
+      (p) => p.kind === 'DEVOLUTION' && p.idempotency_id === c.refund_end_to_end_id,
+    );
+    expect(rows.length).toBeLessThanOrEqual(1);
+    if (rows[0]) {
+      expect(rows[0].amount).toBe(c.amount);
+      // A devolution the partner made ends the Cash-In REFUNDED once our poll has seen it.
+      if (c.refund_state !== 'PROCESSING') expect(c.status, `Cash-In ${c.transaction_id}`).toBe('REFUNDED');
+    }
+  }
+}
+
+/** Holds belong to operations in flight only. */
+async function checkHolds(clientId: string, books: Books): Promise<{ ref: string; amount: number }[]> {
+  const holds = await sqlRows<{ id: string; ref: string; amount: number }>(
+    clientId,
+    'SELECT id, ref, amount FROM holds',
+  );
+  for (const h of holds) {
+    const [kind, id] = h.ref.split(':') as [string, string];
+    if (kind === 'cash-out') {
+      const c = books.cashOuts.find((x) => x.transaction_id === id);
+      expect(c && c.stage !== 'DONE', `hold ${h.id} of a finished Cash-Out`).toBe(true);
+      expect(h.amount).toBe(c!.amount);
+    } else {
+      const c = books.cashIns.find((x) => x.transaction_id === id);
+      expect(c?.refund_state, `hold ${h.id} without a refund in flight`).toBe('PROCESSING');
+      expect(h.amount).toBe(c!.amount);
+    }
+  }
+  return holds;
+}
+
+async function webhookEvents(clientId: string) {
+  const rows = await sqlRows<{ aggregate_id: string; event_type: string; data: string }>(
+    clientId,
+    "SELECT aggregate_id, event_type, data FROM outbox WHERE channel = 'webhook' ORDER BY seq",
+  );
+  const events = new Map<string, { type: string; status: string }[]>();
+  for (const r of rows) {
+    // Health incident events (aggregate `incident:…`) are not transaction history.
+    if (!/^CASH(IN|OUT)_/.test(r.event_type)) continue;
+    const list = events.get(r.aggregate_id) ?? [];
+    list.push({ type: r.event_type, status: (JSON.parse(r.data) as { status: string }).status });
+    events.set(r.aggregate_id, list);
+  }
+  return events;
+}
+
+/**
+ * Asserts every invariant above and returns the books for the test's own expectations. With
+ * `settled` (the default) nothing may still be in flight: no Cash-Out PROCESSING, no refund
+ * PROCESSING, and no hold but those of Cash-Outs PENDING approval.
+ */
+export async function assertBooks(api: Integrator, { settled = true } = {}): Promise<Books> {
+  const clientId = api.client.clientId;
+  const books = await readBooks(clientId);
+  checkAccounts(books);
+  checkTransactions(books, await webhookEvents(clientId));
+  checkPartnerBooks(books);
+  const holds = await checkHolds(clientId, books);
+  if (settled) {
+    const pending = new Set(
+      books.cashOuts.filter((c) => c.status === 'PENDING').map((c) => `cash-out:${c.transaction_id}`),
+    );
+    expect(
+      holds.filter((h) => !pending.has(h.ref)),
+      'holds left',
+    ).toEqual([]);
+    expect(books.cashOuts.filter((c) => c.status === 'PROCESSING')).toEqual([]);
+    expect(books.cashIns.filter((c) => c.refund_state === 'PROCESSING')).toEqual([]);
+  }
+  // The API reports the same balances.
+  const res = await api.get('/account/balance');
+  expect(res.status).toBe(200);
+  const body = (await res.json()) as { partners: { accounts: { number: string; balance: number }[] }[] };
+  for (const a of body.partners.flatMap((p) => p.accounts))
+    expect(Math.round(a.balance * 100), `reported balance of ${a.number}`).toBe(books.balances.get(a.number));
+  return books;
+}
+
+/** Waits until nothing is in flight: no Cash-Out PROCESSING, no refund PROCESSING, no holds. */
+export async function quiesce(api: Integrator, timeoutMs = 20_000): Promise<void> {
+  const busy = async () =>
+    (
+      await sqlRows<{ n: number }>(
+        api.client.clientId,
+        `SELECT (SELECT count(*) FROM cash_outs WHERE status = 'PROCESSING')
+              + (SELECT count(*) FROM cash_ins WHERE refund_state = 'PROCESSING')
+              + (SELECT count(*) FROM holds h JOIN cash_outs c ON h.ref = 'cash-out:' || c.transaction_id
+                  WHERE c.status <> 'PENDING') AS n`,
+      )
+    )[0]!.n;
+  const left = await waitFor(busy, (n) => n === 0, timeoutMs);
+  expect(left, 'operations still in flight').toBe(0);
+}
+
+/** Sum of a list of entry amounts of one type. */
+export const total = (books: Books, type: string) =>
+  books.entries.filter((e) => e.type === type).reduce((s, e) => s + e.amount, 0);
