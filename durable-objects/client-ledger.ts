@@ -72,7 +72,13 @@ export interface Idempotent {
   requestHash: string;
 }
 
-const OUTBOX_BATCH = 100;
+/**
+ * Rows per outbox flush: one queue batch (at most 100 messages) and one UPDATE … IN (…) whose bound
+ * values (the seqs plus the timestamp) must stay within a Durable Object query's 100.
+ */
+const OUTBOX_BATCH = 50;
+/** A single task running longer than this is logged as stalled (partner calls time out at 5 s). */
+const TASK_STALL_MS = 30_000;
 
 export class ClientLedger extends DurableObject<Env> {
   private readonly db: LedgerDb;
@@ -376,8 +382,17 @@ export class ClientLedger extends DurableObject<Env> {
   /** The alarm and a cron sweep may overlap; tasks must never run twice at once. */
   private runningTasks: Promise<void> | undefined;
 
+  /** The task being run and since when: a run that never ends is reported, not silently waited on. */
+  private currentTask: { id: string; since: number } | undefined;
+
   private async runDueTasks(): Promise<void> {
-    if (this.runningTasks) return this.runningTasks;
+    if (this.runningTasks) {
+      const age = this.currentTask ? Date.now() - this.currentTask.since : 0;
+      if (age > TASK_STALL_MS) {
+        log('error', 'ledger task stalled', { task: this.currentTask?.id, runningForMs: age });
+      }
+      return this.runningTasks;
+    }
     this.runningTasks = this.runTasksOnce().finally(() => {
       this.runningTasks = undefined;
     });
@@ -388,11 +403,14 @@ export class ClientLedger extends DurableObject<Env> {
     const now = Date.now();
     try {
       for (const task of this.scheduler.due(now)) {
+        this.currentTask = { id: task.id, since: Date.now() };
         try {
           await this.runTask(task);
         } catch (error) {
           log('error', 'ledger task failed', { task: task.id, ...errorFields(error) });
           this.scheduler.retry(task, Date.now());
+        } finally {
+          this.currentTask = undefined;
         }
       }
       this.idempotency.purge(now);

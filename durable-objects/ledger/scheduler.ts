@@ -77,6 +77,9 @@ export class Scheduler {
     ).get();
     if (!next) return;
     const current = await this.storage.getAlarm();
-    if (current === null || current > next.dueAt) await this.storage.setAlarm(next.dueAt);
+    // An alarm still pending a minute after its time was lost (the runtime gave up retrying it, or
+    // its record went missing): leaving it would leave the tasks to the cron backstop alone.
+    const lost = current !== null && current < Date.now() - 60_000;
+    if (current === null || current > next.dueAt || lost) await this.storage.setAlarm(next.dueAt);
   }
 }

@@ -26,7 +26,8 @@ export const DELIVERY_STATUSES: readonly DeliveryStatus[] = deliveries.status.en
 export const LEASE_MS = 2 * 60_000;
 /** Queue.sendBatch takes at most 100 messages. */
 const DISPATCH_BATCH = 100;
-const ADOPT_BATCH = 500;
+/** Events adopted per pass: the UPDATE … IN (…) that marks them binds one value each (max 100). */
+const ADOPT_BATCH = 50;
 
 /** The oldest open delivery of every aggregate. */
 function headSeqs(db: LedgerDb) {
