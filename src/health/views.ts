@@ -72,40 +72,38 @@ function shareOf(part: Counts, whole: Counts): number {
   return w > 0 ? Math.min(1, (part.settled + part.failed) / w) : 0;
 }
 
-/** `slice` without the cells it shares with another slice; expected counts scale by the cells' EW share. */
-export function remainderView(slice: SliceView, cells: readonly CellData[]): SliceView {
+/** The cells' summed counts, and their share of `of`'s expected created volume and outcomes (EW). */
+function cellsShare(of: SliceView, cells: readonly CellData[]) {
   const acc = new Counts();
   const ew = new Counts();
   for (const c of cells) {
     acc.add(c.acc);
     ew.add(c.ew);
   }
-  const shareCreated = slice.ew.created > 0 ? Math.min(1, ew.created / slice.ew.created) : 0;
-  const shareOutcomes = shareOf(ew, slice.ew);
+  const created = of.ew.created > 0 ? Math.min(1, ew.created / of.ew.created) : 0;
+  return { acc, ew, created, outcomes: shareOf(ew, of.ew) };
+}
+
+/** `slice` without the cells it shares with another slice; expected counts scale by the cells' EW share. */
+export function remainderView(slice: SliceView, cells: readonly CellData[]): SliceView {
+  const share = cellsShare(slice, cells);
   return {
-    counts: slice.counts.clone().sub(acc),
-    ew: slice.ew.clone().sub(ew),
-    expCreated: slice.expCreated === null ? null : slice.expCreated * (1 - shareCreated),
-    expOutcomes: slice.expOutcomes === null ? null : slice.expOutcomes * (1 - shareOutcomes),
+    counts: slice.counts.clone().sub(share.acc),
+    ew: slice.ew.clone().sub(share.ew),
+    expCreated: slice.expCreated === null ? null : slice.expCreated * (1 - share.created),
+    expOutcomes: slice.expOutcomes === null ? null : slice.expOutcomes * (1 - share.outcomes),
     k: slice.k,
   };
 }
 
 /** The cells themselves seen as a slice of `parent` (for per-partner evidence of an institution, say). */
 export function cellsView(parent: SliceView, cells: readonly CellData[]): SliceView {
-  const acc = new Counts();
-  const ew = new Counts();
-  for (const c of cells) {
-    acc.add(c.acc);
-    ew.add(c.ew);
-  }
-  const shareCreated = parent.ew.created > 0 ? Math.min(1, ew.created / parent.ew.created) : 0;
-  const shareOutcomes = shareOf(ew, parent.ew);
+  const share = cellsShare(parent, cells);
   return {
-    counts: acc,
-    ew,
-    expCreated: parent.expCreated === null ? null : parent.expCreated * shareCreated,
-    expOutcomes: parent.expOutcomes === null ? null : parent.expOutcomes * shareOutcomes,
+    counts: share.acc,
+    ew: share.ew,
+    expCreated: parent.expCreated === null ? null : parent.expCreated * share.created,
+    expOutcomes: parent.expOutcomes === null ? null : parent.expOutcomes * share.outcomes,
     k: parent.k,
   };
 }

@@ -11,35 +11,15 @@
 import { env } from 'cloudflare:workers';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
-import type { HealthAnalyzer } from '../../durable-objects/health-analyzer';
 import { WINDOW_MS } from '../../src/health';
-import { defaultWorld, faults, generateArray, type World } from '../../src/health/generator';
+import { faults, generateArray } from '../../src/health/generator';
 import { createCashOut, deposit, settled } from '../support/cash-out';
 import { admin, Integrator } from '../support/harness';
 import { newSink, received, waitUntil } from '../support/webhooks';
+import { ALFA, analyzer, BETA, GAMA, HOUR, windowStart, worldWith } from './worker-world';
 
-const HOUR = 3_600_000;
-const ALFA = '31880826';
-const BETA = '42273459';
-const GAMA = '56431109';
-
-function analyzer(name: string) {
-  return (env.HEALTH_ANALYZER as DurableObjectNamespace<HealthAnalyzer>).getByName(name);
-}
-
-/** The reference world, routed through our sandbox partners, with `clientId` as one of its clients. */
-function worldWith(clientId: string): World {
-  // Busy enough that the failing partner clears the volume gate even in the small hours (~4 a.m.).
-  const world = defaultWorld(360);
-  const map: Record<string, string> = { '90000001': ALFA, '90000002': BETA, '90000003': GAMA };
-  world.partners = world.partners.map((p) => ({ ...p, ispb: map[p.ispb] as string }));
-  world.clients = world.clients.map((c, i) => ({
-    ...c,
-    clientId: i === 1 ? clientId : c.clientId,
-    partners: Object.fromEntries(Object.entries(c.partners).map(([k, v]) => [map[k] as string, v])),
-  }));
-  return world;
-}
+/** Busy enough that the failing partner clears the volume gate even in the small hours (~4 a.m.). */
+const PEAK_PER_MINUTE = 360;
 
 async function feed(name: string, observations: unknown[]) {
   for (let i = 0; i < observations.length; i += 5_000) {
@@ -54,8 +34,8 @@ describe('PIX health in the Worker', () => {
     const bystander = await Integrator.create({ partners: [GAMA] });
     await admin(`/admin/clients/${affected.client.clientId}`, 'PATCH', { healthWebhookUrl: sink.url });
 
-    const end = Math.floor(Date.now() / WINDOW_MS) * WINDOW_MS - WINDOW_MS;
-    const world = worldWith(affected.client.clientId);
+    const end = windowStart(Date.now()) - WINDOW_MS;
+    const world = worldWith(affected.client.clientId, PEAK_PER_MINUTE);
     const fault = faults.partnerFailure(BETA, 'CASH_OUT', end - 60 * 60_000, end, 0.9);
     const observations = generateArray({
       world,

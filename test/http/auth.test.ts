@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { toBase64Url } from '../../src/security/encoding';
 import { signAccessToken } from '../../src/security/jwt';
+import { b64, hmacJwt } from '../security/forged';
 import { admin, call, cashInBody, Integrator, onboardClient } from '../support/harness';
 
 const login = (body: unknown) =>
@@ -10,21 +10,6 @@ const login = (body: unknown) =>
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
   });
-
-const b64 = (value: unknown) => toBase64Url(new TextEncoder().encode(JSON.stringify(value)));
-
-async function hmacJwt(header: unknown, claims: unknown, secret: string, hash = 'SHA-256'): Promise<string> {
-  const input = `${b64(header)}.${b64(claims)}`;
-  const key = await crypto.subtle.importKey(
-    'raw',
-    new TextEncoder().encode(secret),
-    { name: 'HMAC', hash },
-    false,
-    ['sign'],
-  );
-  const sig = new Uint8Array(await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(input)));
-  return `${input}.${toBase64Url(sig)}`;
-}
 
 function readAs(token: string, appToken: string, path = '/cash-in/ABCDEFG') {
   return call(path, { headers: { authorization: `Bearer ${token}`, applicationtoken: appToken } });

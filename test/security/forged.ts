@@ -7,7 +7,8 @@ import { toBase64Url } from '../../src/security/encoding';
 import { signAccessToken } from '../../src/security/jwt';
 import { type Integrator, sign } from '../support/harness';
 
-const b64 = (value: unknown) => toBase64Url(new TextEncoder().encode(JSON.stringify(value)));
+/** base64url of a value's JSON: a JWT header or claims segment. */
+export const b64 = (value: unknown) => toBase64Url(new TextEncoder().encode(JSON.stringify(value)));
 
 export async function hmacJwt(header: unknown, claims: unknown, secret: string, hash = 'SHA-256') {
   const input = `${b64(header)}.${b64(claims)}`;

@@ -1,19 +1,9 @@
 /** Account helpers: statements, balances, deposits and rebalances through the API. */
 import { expect } from 'vitest';
+import type { StatementItem } from '../../src/domain/statement';
 import type { Integrator } from './harness';
 
-export interface StatementItem {
-  id: string;
-  date: string;
-  direction: 'CREDIT' | 'DEBIT';
-  type: string;
-  typeRaw?: string;
-  amount: number;
-  balanceAfter?: number;
-  description?: string;
-  endToEndId?: string;
-  originalEndToEndId?: string;
-}
+export type { StatementItem };
 
 export interface StatementPage {
   account: { number: string; branch: string; type: string; bank: { ispb: string; name: string } };
