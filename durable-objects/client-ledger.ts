@@ -48,6 +48,7 @@ import type { LedgerDb } from './ledger/db';
 import { emitWebhook } from './ledger/events';
 import { IdempotencyKeys } from './ledger/idempotency';
 import { accountAt } from './ledger/ledger';
+import { pruneLimitTotals } from './ledger/limit-totals';
 import migrations from './ledger/migrations/migrations';
 import { Scheduler, type Task } from './ledger/scheduler';
 import * as schema from './ledger/schema';
@@ -414,6 +415,7 @@ export class ClientLedger extends DurableObject<Env> {
         }
       }
       this.idempotency.purge(now);
+      pruneLimitTotals(this.db, now);
     } finally {
       await this.scheduler.arm();
     }

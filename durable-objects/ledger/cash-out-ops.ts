@@ -17,7 +17,7 @@ import {
 } from '../../src/domain/cash-out';
 import { newEndToEndId, newInternalCode, newUuid } from '../../src/domain/ids';
 import { failure, type OperationResult, success } from '../../src/domain/result';
-import { brtDate, brtStartOfDay, formatBrt } from '../../src/domain/time';
+import { formatBrt } from '../../src/domain/time';
 import { institutionName, partnerByIspb } from '../../src/partners/catalog';
 import type { TransferStatus } from '../../src/partners/port';
 import { partnerPort } from '../../src/partners/port-registry';
@@ -26,7 +26,6 @@ import {
   cashOutByTransactionId,
   cashOutCodeTaken,
   cashOutReferenceTaken,
-  committedAmount,
   findCashOut,
   hasRecentTwin,
 } from './cash-out-store';
@@ -34,6 +33,7 @@ import type { LedgerContext } from './context';
 import { emitWebhook, observe } from './events';
 import type { Remember } from './idempotency';
 import { accountAt, available, findHold, placeHold, postEntry, releaseHold } from './ledger';
+import { countTowardLimits, limitUsage } from './limit-totals';
 import { accounts, cashOuts } from './schema';
 
 /** How often a payment in flight is checked at the partner. */
@@ -123,7 +123,11 @@ export function acceptCashOut(
 function cancel(ctx: LedgerContext, row: CashOutRow, failureCode: string): CashOutRow {
   const now = Date.now();
   return ctx.storage.transactionSync(() => {
-    if (findHold(ctx.db, holdId(row.transactionId))) releaseHold(ctx.db, holdId(row.transactionId));
+    // A hold exists exactly while a reserved Cash-Out is unsettled: it counted toward the limits.
+    if (findHold(ctx.db, holdId(row.transactionId))) {
+      releaseHold(ctx.db, holdId(row.transactionId));
+      countTowardLimits(ctx.db, row.requestedAt, row.destinationKey, -row.amount);
+    }
     const cancelled = update(ctx, row.seq, {
       status: 'CANCELLED',
       stage: 'DONE',
@@ -193,13 +197,7 @@ function reserve(
   client: ClientRow | undefined,
   degraded: ReadonlySet<string>,
 ): number | undefined {
-  const day = brtStartOfDay(brtDate(row.requestedAt));
-  const monthStart = brtStartOfDay(`${brtDate(row.requestedAt).slice(0, 7)}-01`);
-  const usage = {
-    day: committedAmount(ctx.db, row.seq, day, day + 86_400_000),
-    month: committedAmount(ctx.db, row.seq, monthStart, row.requestedAt + 1),
-    payeeDay: committedAmount(ctx.db, row.seq, day, day + 86_400_000, row.destinationKey),
-  };
+  const usage = limitUsage(ctx.db, row.requestedAt, row.destinationKey);
   const violation = limitViolation(row.amount, client?.limits ?? {}, usage);
   if (violation) {
     cancel(ctx, row, violation);
@@ -231,6 +229,7 @@ function reserve(
   const needsApproval = client?.approvalThresholdCents != null && row.amount >= client.approvalThresholdCents;
   const now = Date.now();
   ctx.storage.transactionSync(() => {
+    countTowardLimits(ctx.db, row.requestedAt, row.destinationKey, row.amount);
     placeHold(ctx.db, {
       id: holdId(row.transactionId),
       accountNumber: account.number,

@@ -1,5 +1,5 @@
-/** Cash-Out rows of one client: lookups (spec §4.10) and the sums withdrawal limits need. */
-import { and, eq, gte, lt, ne, sql } from 'drizzle-orm';
+/** Cash-Out rows of one client: lookups (spec §4.10) and duplicate detection. */
+import { and, eq, gte, lt, ne } from 'drizzle-orm';
 import type { LedgerDb } from './db';
 import { findByAnyId } from './lookup';
 import { ph, prepared } from './prepared';
@@ -37,34 +37,6 @@ export function cashOutCodeTaken(db: LedgerDb, internalCode: string): boolean {
     db.select({ seq: cashOuts.seq }).from(cashOuts).where(eq(cashOuts.internalCode, internalCode)).get() !==
     undefined
   );
-}
-
-/** Centavos of other, not cancelled Cash-Outs requested in [from, to), optionally to one payee. */
-export function committedAmount(
-  db: LedgerDb,
-  except: number,
-  from: number,
-  to: number,
-  destinationKey?: string,
-): number {
-  const perPayee = destinationKey !== undefined;
-  const query = prepared(db, `cashOuts.committed:${perPayee}`, () =>
-    db
-      .select({ total: sql<number>`coalesce(sum(${cashOuts.amount}), 0)` })
-      .from(cashOuts)
-      .where(
-        and(
-          ne(cashOuts.seq, ph('except')),
-          ne(cashOuts.status, 'CANCELLED'),
-          gte(cashOuts.requestedAt, ph('from')),
-          lt(cashOuts.requestedAt, ph('to')),
-          perPayee ? eq(cashOuts.destinationKey, ph('destinationKey')) : undefined,
-        ),
-      )
-      .prepare(),
-  );
-  const row = query.get(perPayee ? { except, from, to, destinationKey } : { except, from, to });
-  return row?.total ?? 0;
 }
 
 /** An earlier, live Cash-Out of the same amount to the same payee within the window. */

@@ -140,6 +140,23 @@ export const cashOuts = sqliteTable(
 );
 
 /**
+ * Running totals behind the withdrawal limits: centavos of the Cash-Outs that passed their limits
+ * (reserved, not cancelled), per BRT day (`D|2026-11-24`), BRT month (`M|2026-11`) and payee-day
+ * (`P|2026-11-24|<destinationKey>`). Kept in the reservation's and the cancellation's transaction,
+ * so a limit check reads three rows whatever the client's history. `period` (the day or month)
+ * lets old rows be pruned once no limit can ask for them.
+ */
+export const limitTotals = sqliteTable(
+  'limit_totals',
+  {
+    key: text('key').primaryKey(),
+    period: text('period').notNull(),
+    cents: integer('cents').notNull(),
+  },
+  (t) => [index('limit_totals_period_idx').on(t.period)],
+);
+
+/**
  * Money set aside for an operation in flight (a refund being sent, a Cash-Out being executed):
  * available = balance − active holds. A hold is consumed by the debit entry or released, in the
  * same transaction as the outcome.

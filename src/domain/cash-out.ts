@@ -90,11 +90,39 @@ export function cashOutView(r: CashOutRecord): CashOutView {
   return view;
 }
 
-/** What identifies a payee for per-payee limits and duplicate detection. */
+/** Digits (and an account's X check digit) without separators or leading zeros; "0" stays "0". */
+function withoutLeadingZeros(text: string): string {
+  return text
+    .replace(/[^0-9X]/gi, '')
+    .toUpperCase()
+    .replace(/^0+(?=.)/, '');
+}
+
+/** A PIX key as the DICT stores it (decisions §5): one payee however the client wrote it. */
+function normalizedPixKey(type: PixKeyType, key: string): string {
+  const trimmed = key.trim();
+  switch (type) {
+    case 'EMAIL':
+    case 'EVP':
+      return trimmed.toLowerCase();
+    case 'PHONE': {
+      const digits = trimmed.replace(/\D/g, '');
+      return `+${digits.startsWith('55') && digits.length >= 12 ? digits : `55${digits}`}`;
+    }
+    default:
+      return trimmed.replace(/\D/g, '');
+  }
+}
+
+/**
+ * What identifies a payee for per-payee limits and duplicate detection (decisions §5): PIX keys as
+ * the DICT stores them; bank accounts as (ispb, branch, account with its check digit), numbers
+ * without separators or leading zeros, so `0001`/`1` and `0012345-6`/`123456` are one payee.
+ */
 export function destinationKey(d: Destination): string {
-  return d.type === 'PIX'
-    ? `PIX:${d.pixKeyType}:${d.pixKey.toLowerCase()}`
-    : `ACC:${d.bankAccount.ispb}:${d.bankAccount.branch}:${d.bankAccount.account}`;
+  if (d.type === 'PIX') return `PIX:${d.pixKeyType}:${normalizedPixKey(d.pixKeyType, d.pixKey)}`;
+  const { ispb, branch, account } = d.bankAccount;
+  return `ACC:${ispb}:${withoutLeadingZeros(branch)}:${withoutLeadingZeros(account)}`;
 }
 
 export interface LimitUsage {

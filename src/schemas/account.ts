@@ -1,6 +1,7 @@
 /** Wallet bodies (spec §4.13, decisions §5). */
 import * as v from 'valibot';
-import { centsFromAmount } from '../domain/money';
+import { centsFromAmount, MAX_AMOUNT } from '../domain/money';
+import { AMOUNT_MAX_MESSAGE } from './common';
 
 /**
  * A rebalance amount: any JSON number with at most 2 decimal places. Zero and negative amounts
@@ -10,6 +11,7 @@ import { centsFromAmount } from '../domain/money';
 export const RebalanceAmountSchema = v.pipe(
   v.number('amount must be a number'),
   v.check((n) => centsFromAmount(n) !== undefined, 'amount must have at most 2 decimal places'),
+  v.maxValue(MAX_AMOUNT, AMOUNT_MAX_MESSAGE),
 );
 
 /** POST /account/rebalance/top-up and /sweep body. */

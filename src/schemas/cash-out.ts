@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { isValidDocument } from '../domain/documents';
 import { AmountSchema, DocumentSchema, ExternalReferenceSchema, HttpUrlSchema, NameSchema } from './common';
 
 const PIX_KEY_FORMATS: Record<string, [RegExp, string]> = {
@@ -30,6 +31,13 @@ const PixDestination = v.pipe(
       const format = PIX_KEY_FORMATS[d.pixKeyType];
       return format ? format[0].test(d.pixKey) : false;
     }, 'pixKey does not match pixKeyType'),
+    ['pixKey'],
+  ),
+  v.forward(
+    v.check(
+      (d) => (d.pixKeyType !== 'CPF' && d.pixKeyType !== 'CNPJ') || isValidDocument(d.pixKey),
+      'pixKey check digits are invalid',
+    ),
     ['pixKey'],
   ),
 );

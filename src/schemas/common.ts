@@ -3,17 +3,23 @@
  * for the OpenAPI document.
  */
 import * as v from 'valibot';
-import { centsFromAmount } from '../domain/money';
+import { isValidDocument } from '../domain/documents';
+import { centsFromAmount, MAX_AMOUNT } from '../domain/money';
+
+/** Decisions §5: the largest amount BR Code field 54 holds; every balance stays an exact integer. */
+export const AMOUNT_MAX_MESSAGE = `amount must be at most ${MAX_AMOUNT.toFixed(2)}`;
 
 export const AmountSchema = v.pipe(
   v.number('amount must be a number'),
   v.check((n) => centsFromAmount(n) !== undefined, 'amount must have at most 2 decimal places'),
   v.minValue(0.01, 'amount must be at least 0.01'),
+  v.maxValue(MAX_AMOUNT, AMOUNT_MAX_MESSAGE),
 );
 
 export const DocumentSchema = v.pipe(
   v.string('document must be a string'),
   v.regex(/^(\d{11}|\d{14})$/, 'document must be a CPF (11 digits) or a CNPJ (14 digits), digits only'),
+  v.check(isValidDocument, 'document check digits are invalid'),
 );
 
 export const ExternalReferenceSchema = v.pipe(

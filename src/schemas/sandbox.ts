@@ -36,7 +36,7 @@ export const SandboxCashOutReturnSchema = v.object({
   ),
 });
 
-/** A sandbox deposit; capped so no balance can leave the range integers count exactly. */
+/** A sandbox deposit: the one amount cap of decisions §5, like every amount a client sends. */
 export const SandboxDepositSchema = v.object({
-  amount: v.pipe(AmountSchema, v.maxValue(1_000_000_000, 'amount must be at most 1000000000')),
+  amount: AmountSchema,
 });

@@ -143,7 +143,7 @@ describe('automatic refund of a blocked payer (decisions §4)', () => {
   async function blockedClient() {
     const api = await Integrator.create();
     const res = await admin(`/admin/clients/${api.client.clientId}`, 'PATCH', {
-      blockedPayerDocuments: ['11122233344'],
+      blockedPayerDocuments: ['11122233396'],
     });
     expect(res.status).toBe(200);
     return api;
@@ -153,7 +153,7 @@ describe('automatic refund of a blocked payer (decisions §4)', () => {
     const api = await blockedClient();
     const created = await createCashIn(api, { amount: 12 });
     await armCrash(api, 'refund.status-read');
-    await payCashIn(api, created.internalCode, { payer: { document: '11122233344' } });
+    await payCashIn(api, created.internalCode, { payer: { document: '11122233396' } });
     const done = await refunded(api, created.internalCode);
     expect(await crashedAt(api, 'refund.status-read')).toBeDefined();
     expect(done).toMatchObject({ status: 'REFUNDED', reason: 'PAYER_NOT_ALLOWED' });
@@ -167,7 +167,7 @@ describe('automatic refund of a blocked payer (decisions §4)', () => {
     const api = await blockedClient();
     const created = await createCashIn(api, { amount: 12 });
     const paid = await payCashIn(api, created.internalCode, {
-      payer: { document: '11122233344' },
+      payer: { document: '11122233396' },
       deferEndToEndId: true,
     });
     expect(paid.status).toBe('PAID');

@@ -94,9 +94,9 @@ describe('Cash-In payment (AWAITING_PAYMENT → PAID)', () => {
 
   it('refunds a blocked payer automatically with PAYER_NOT_ALLOWED', async () => {
     const api = await Integrator.create();
-    await admin(`/admin/clients/${api.client.clientId}`, 'PATCH', { blockedPayerDocuments: ['11122233344'] });
+    await admin(`/admin/clients/${api.client.clientId}`, 'PATCH', { blockedPayerDocuments: ['11122233396'] });
     const created = await createCashIn(api, { amount: 10 });
-    await payCashIn(api, created.internalCode, { payer: { document: '11122233344' } });
+    await payCashIn(api, created.internalCode, { payer: { document: '11122233396' } });
     const done = await waitFor(
       () => getCashIn(api, created.internalCode),
       (c) => c.status === 'REFUNDED',

@@ -268,6 +268,29 @@ async function checkHolds(clientId: string, books: Books): Promise<{ ref: string
   return holds;
 }
 
+/**
+ * The withdrawal limits' running totals (limit_totals) equal a recount of the Cash-Outs they stand
+ * for: reserved (a partner assigned) and not cancelled, by BRT day, BRT month and payee-day.
+ */
+export async function checkLimitTotals(clientId: string): Promise<void> {
+  const stored = await sqlRows<{ key: string; cents: number }>(
+    clientId,
+    'SELECT key, cents FROM limit_totals WHERE cents <> 0 ORDER BY key',
+  );
+  const recount = await sqlRows<{ key: string; cents: number }>(
+    clientId,
+    `WITH counted AS (
+       SELECT date(requested_at / 1000 - 10800, 'unixepoch') AS d, destination_key AS k, amount
+       FROM cash_outs WHERE status <> 'CANCELLED' AND partner_ispb IS NOT NULL)
+     SELECT key, cents FROM (
+       SELECT 'D|' || d AS key, sum(amount) AS cents FROM counted GROUP BY d
+       UNION ALL SELECT 'M|' || substr(d, 1, 7), sum(amount) FROM counted GROUP BY substr(d, 1, 7)
+       UNION ALL SELECT 'P|' || d || '|' || k, sum(amount) FROM counted GROUP BY d, k)
+     ORDER BY key`,
+  );
+  expect(stored, 'limit running totals equal a recount of the Cash-Outs').toEqual(recount);
+}
+
 async function webhookEvents(clientId: string) {
   const rows = await sqlRows<{ aggregate_id: string; event_type: string; data: string }>(
     clientId,
@@ -296,6 +319,7 @@ export async function assertBooks(api: Integrator, { settled = true } = {}): Pro
   checkTransactions(books, await webhookEvents(clientId));
   checkPartnerBooks(books);
   const holds = await checkHolds(clientId, books);
+  await checkLimitTotals(clientId);
   if (settled) {
     const pending = new Set(
       books.cashOuts.filter((c) => c.status === 'PENDING').map((c) => `cash-out:${c.transaction_id}`),
