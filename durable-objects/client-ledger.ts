@@ -4,14 +4,17 @@
  * ledger and the outbox — so none of it needs locks. Business rules live in src/domain and the
  * operation modules beside this file; this class is storage, RPC and the alarm.
  */
+
 import { DurableObject } from 'cloudflare:workers';
 import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/durable-sqlite';
 import { migrate } from 'drizzle-orm/durable-sqlite/migrator';
+import { isStaging } from '../src/config';
 import { findClient } from '../src/db/clients';
 import { degradedPartners } from '../src/db/health';
 import { type CashInCreated, type CashInView, cashInView } from '../src/domain/cash-in';
 import { type CashOutView, cashOutView } from '../src/domain/cash-out';
+import { merchantFields } from '../src/domain/merchant';
 import { failure, type OperationResult } from '../src/domain/result';
 import { fullBucket, type TokenBucket, type TokenGrant, takeTokens } from '../src/domain/token-bucket';
 import { errorFields, log } from '../src/http/log';
@@ -130,6 +133,8 @@ export class ClientLedger extends DurableObject<Env> {
       clientId: command.clientId,
       name: command.name,
       statementStartDate: command.statementStartDate,
+      ...(command.merchantName !== undefined && { merchantName: command.merchantName }),
+      ...(command.merchantCity !== undefined && { merchantCity: command.merchantCity }),
     };
     this.ctx.storage.transactionSync(() => {
       this.db
@@ -140,6 +145,14 @@ export class ClientLedger extends DurableObject<Env> {
       for (const account of command.accounts)
         this.db.insert(schema.accounts).values(account).onConflictDoNothing().run();
     });
+    this.profile = profile;
+  }
+
+  /** PATCH merchantName / merchantCity: the BR Codes of new Cash-Ins carry the new text. */
+  async setMerchantText(text: { merchantName?: string; merchantCity?: string }): Promise<void> {
+    const { merchantName: _n, merchantCity: _c, ...rest } = this.context().profile;
+    const profile: Profile = { ...rest, ...text };
+    this.db.update(schema.settings).set({ value: profile }).where(eq(schema.settings.key, 'profile')).run();
     this.profile = profile;
   }
 
@@ -178,7 +191,7 @@ export class ClientLedger extends DurableObject<Env> {
       requestedAtMs: row.requestedAt,
       expiresAtMs: row.expiresAt,
       accountNumber: account?.number ?? row.partnerIspb,
-      merchantName: this.profile?.name ?? '',
+      merchantName: this.profile ? merchantFields(this.profile).merchantName : '',
       flow: row.flow,
       redirectUrl: row.redirectUrl,
     };
@@ -363,7 +376,7 @@ export class ClientLedger extends DurableObject<Env> {
 
   /** Staging only (recovery tests): the object dies the next time it reaches `point`. */
   armCrash(point: CrashPoint): void {
-    if (this.env.ENVIRONMENT !== 'staging') throw new Error('crash injection is staging-only');
+    if (!isStaging(this.env)) throw new Error('crash injection is staging-only');
     this.crashes.arm(point);
   }
 

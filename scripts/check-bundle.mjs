@@ -5,7 +5,7 @@
 //   2. `wrangler deploy --dry-run --env production --outdir <tmp>` bundles it;
 //   3. that very bundle starts in workerd with the production bindings (throwaway secrets and
 //      state) and answers requests: module graph, top-level code and routing all load.
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseEnv } from 'node:util';
@@ -27,6 +27,16 @@ const check = (ok, message) => {
 const top = unstable_readConfig({ config: path.join(ROOT, 'wrangler.toml'), env: undefined });
 const prod = unstable_readConfig({ config: path.join(ROOT, 'wrangler.toml'), env: ENV });
 check(prod.vars?.ENVIRONMENT === 'production', 'vars.ENVIRONMENT must be "production" (sandbox routes off)');
+// Decisions §5: ENVIRONMENT is exactly staging or production everywhere; the location host is
+// required in production, as a secret the deploy refuses to go without.
+check(
+  ['staging', 'production'].includes(top.vars?.ENVIRONMENT),
+  `top-level vars.ENVIRONMENT must be "staging" or "production", not ${JSON.stringify(top.vars?.ENVIRONMENT)}`,
+);
+check(
+  (prod.secrets?.required ?? []).includes('PIX_LOCATION_HOST') || Boolean(prod.vars?.PIX_LOCATION_HOST),
+  'PIX_LOCATION_HOST must be set or required in production (BR Code location host)',
+);
 check((prod.triggers?.crons ?? []).length > 0, 'a cron trigger is required (backstop sweeps)');
 check(prod.observability?.enabled === true, 'observability must be enabled');
 const bindingNames = (list, key) => new Set((list ?? []).map((b) => b[key]));
@@ -72,6 +82,26 @@ try {
   // so wrangler does not warn about (or read) a developer's own.
   const varsFile = writeDevVars(path.join(work, 'vars'));
   Object.assign(process.env, parseEnv(readFileSync(varsFile, 'utf8')));
+  // Without PIX_LOCATION_HOST the production bundle must refuse to start (fails closed).
+  const refused = await startLocalRuntime({
+    env: ENV,
+    port: 0,
+    build: false,
+    buildDir: outdir,
+    persistTo: path.join(work, 'state-refused'),
+    varsFile,
+    cron: false,
+    log: () => {},
+    onLog: () => {},
+  }).then(
+    async (started) => {
+      await started.dispose();
+      return false;
+    },
+    (error) => /refuses to start/.test(String(error?.message ?? error)),
+  );
+  check(refused, 'the production bundle started without PIX_LOCATION_HOST');
+  appendFileSync(varsFile, 'PIX_LOCATION_HOST=pix.example.com.br\n');
   runtime = await startLocalRuntime({
     env: ENV,
     port: 0,

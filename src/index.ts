@@ -3,6 +3,8 @@
  * Durable Object classes are exported from here for the runtime.
  */
 
+import { env as startupEnv } from 'cloudflare:workers';
+import { assertConfig } from './config';
 import type { RequestContext } from './http/context';
 import { log } from './http/log';
 import { router } from './http/router';
@@ -13,8 +15,12 @@ import { consumeWebhooks, WEBHOOK_QUEUES } from './webhooks/consumer';
 export { ClientLedger } from '../durable-objects/client-ledger';
 export { HealthAnalyzer } from '../durable-objects/health-analyzer';
 
+// A misconfigured deployment refuses to start at all (decisions §5): nothing is served from it.
+assertConfig(startupEnv);
+
 export default {
   async fetch(request, env, ctx): Promise<Response> {
+    assertConfig(env);
     const rc: RequestContext = { env, ctx, requestId: crypto.randomUUID(), startedAt: Date.now() };
     let response: Response = await router.fetch(request, rc);
     if (response.headers.get('x-request-id') === null) {
@@ -36,10 +42,12 @@ export default {
   },
 
   async scheduled(_controller, env, ctx): Promise<void> {
+    assertConfig(env);
     ctx.waitUntil(sweepAllClients(env));
   },
 
   async queue(batch, env): Promise<void> {
+    assertConfig(env);
     if (WEBHOOK_QUEUES.has(batch.queue)) return consumeWebhooks(batch, env);
     if (HEALTH_QUEUES.has(batch.queue)) return consumeObservations(batch, env);
     batch.ackAll();

@@ -3,10 +3,12 @@
  * Durable Object. Each transition is one storage transaction that moves state, ledger entries,
  * the outbox event and the health observation together.
  */
+
 import { eq, sql } from 'drizzle-orm';
 import { buildDynamicBrCode } from '../../src/domain/brcode';
 import { type CashInCreated, type CashInView, cashInView } from '../../src/domain/cash-in';
 import { newCashInTxId, newEndToEndId, newInternalCode } from '../../src/domain/ids';
+import { merchantFields } from '../../src/domain/merchant';
 import { amountFromCents } from '../../src/domain/money';
 import { failure, type OperationResult, success } from '../../src/domain/result';
 import { formatBrt } from '../../src/domain/time';
@@ -117,6 +119,18 @@ export async function createCashIn(
     while (internalCodeTaken(ctx.db, internalCode)) internalCode = newInternalCode();
     const partnerIspb = chargePartner(ctx);
     const expiresAt = now + input.expirationInMinutes * 60_000;
+    // Everything that could refuse this Cash-In runs before the charge exists at the partner.
+    const payment = input.openFinanceRedirectUrl
+      ? { openFinanceData: { paymentUrl: `${input.paymentUrlPrefix}${internalCode}` } }
+      : {
+          pixData: {
+            copyAndPaste: buildDynamicBrCode({
+              location: `${input.locationPrefix}${internalCode}`,
+              amountCents: input.amountCents,
+              ...merchantFields(ctx.profile),
+            }),
+          },
+        };
     const registered = await partnerPort(ctx.env, partnerIspb).registerCharge({
       txid: transactionId,
       amountCents: input.amountCents,
@@ -136,18 +150,7 @@ export async function createCashIn(
       status: 'AWAITING_PAYMENT',
       amount: amountFromCents(input.amountCents),
       payer: { name: input.payer.name, document: input.payer.document },
-      ...(input.openFinanceRedirectUrl
-        ? { openFinanceData: { paymentUrl: `${input.paymentUrlPrefix}${internalCode}` } }
-        : {
-            pixData: {
-              copyAndPaste: buildDynamicBrCode({
-                location: `${input.locationPrefix}${internalCode}`,
-                amountCents: input.amountCents,
-                merchantName: ctx.profile.name,
-                merchantCity: 'SAO PAULO',
-              }),
-            },
-          }),
+      ...payment,
       requestedAt: formatBrt(now),
     };
     ctx.storage.transactionSync(() => {

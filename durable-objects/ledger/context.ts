@@ -7,6 +7,9 @@ export interface Profile {
   clientId: string;
   name: string;
   statementStartDate: string;
+  /** BR Code fields 59 and 60 as the operator set them (decisions §5); absent = defaults. */
+  merchantName?: string;
+  merchantCity?: string;
 }
 
 export interface LedgerContext {

@@ -102,6 +102,10 @@ export function postEntry(db: LedgerDb, input: EntryInput): { id: string; balanc
   const direction = DIRECTION[input.type];
   const balanceAfter = direction === 'CREDIT' ? acc.balance + input.amount : acc.balance - input.amount;
   if (balanceAfter < 0) throw new Error(`entry would overdraw account ${input.accountNumber}`);
+  // Amounts are capped (decisions §5) so this never happens in practice; if it did, a balance
+  // past 2^53 centavos would silently round, so the entry is refused instead.
+  if (!Number.isSafeInteger(balanceAfter))
+    throw new Error(`entry would take account ${input.accountNumber} past an exact integer of centavos`);
   const id = `ENT${crypto.randomUUID().replace(/-/g, '').slice(0, 24).toUpperCase()}`;
   db.insert(ledgerEntries)
     .values({

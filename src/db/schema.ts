@@ -8,6 +8,9 @@ import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlit
 export const clients = sqliteTable('clients', {
   id: text('id').primaryKey(),
   name: text('name').notNull(),
+  /** BR Code merchant text as the operator set it (decisions §5); null = name / SAO PAULO. */
+  merchantName: text('merchant_name'),
+  merchantCity: text('merchant_city'),
   clientSecretHash: text('client_secret_hash').notNull(),
   applicationTokenHash: text('application_token_hash').notNull().unique(),
   applicationTokenActive: integer('application_token_active', { mode: 'boolean' }).notNull(),

@@ -2,6 +2,7 @@
 // "Manual de Padrões para Iniciação do Pix". The gateway issues only the dynamic form (decisions §5):
 // a Cash-In TxId does not fit 62.05, so the charge is named by a location URL in 26.25.
 import { crc16 } from './crc16';
+import { MAX_MERCHANT_CITY, MAX_MERCHANT_NAME, merchantCityText, merchantNameText } from './merchant';
 import { formatCents } from './money';
 
 const PIX_GUI = 'br.gov.bcb.pix';
@@ -9,8 +10,6 @@ const PIX_GUI = 'br.gov.bcb.pix';
 export const MAX_LOCATION_LENGTH = 77;
 /** Field 54 holds at most 13 characters ("9999999999.99"). */
 const MAX_AMOUNT_LENGTH = 13;
-const MAX_NAME_LENGTH = 25;
-const MAX_CITY_LENGTH = 15;
 
 export interface Tlv {
   id: string;
@@ -50,22 +49,6 @@ export function formatAmountCents(amountCents: number): string {
   return text;
 }
 
-/**
- * Names and cities go to wallets that may only render ASCII: fold diacritics ("São" -> "SAO"), drop what
- * has no ASCII form, collapse spaces and truncate to the field limit.
- */
-function normaliseText(text: string, max: number): string {
-  return text
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
-    .toUpperCase()
-    .replace(/[^\x20-\x7e]/g, '')
-    .replace(/ +/g, ' ')
-    .trim()
-    .slice(0, max)
-    .trimEnd();
-}
-
 function normaliseLocation(location: string): string {
   const url = location.replace(/^https:\/\//i, '');
   if (url.length === 0 || url.length > MAX_LOCATION_LENGTH) {
@@ -91,8 +74,8 @@ export interface DynamicBrCodeInput {
 export function buildDynamicBrCode(input: DynamicBrCodeInput): string {
   const mcc = input.mcc ?? '0000';
   if (!/^\d{4}$/.test(mcc)) throw new RangeError('mcc must be 4 digits');
-  const name = normaliseText(input.merchantName, MAX_NAME_LENGTH);
-  const city = normaliseText(input.merchantCity, MAX_CITY_LENGTH);
+  const name = merchantNameText(input.merchantName);
+  const city = merchantCityText(input.merchantCity);
   if (!name || !city)
     throw new RangeError('merchantName and merchantCity must have ASCII-representable text');
 
@@ -185,8 +168,8 @@ export function parseBrCode(payload: string): BrCodeParseResult {
   if (!mcc || !/^\d{4}$/.test(mcc)) return fail('field 52 must be 4 digits');
   if (currency !== '986') return fail('field 53 must be "986"');
   if (country !== 'BR') return fail('field 58 must be "BR"');
-  if (!name || name.length > MAX_NAME_LENGTH) return fail('field 59 must have 1-25 characters');
-  if (!city || city.length > MAX_CITY_LENGTH) return fail('field 60 must have 1-15 characters');
+  if (!name || name.length > MAX_MERCHANT_NAME) return fail('field 59 must have 1-25 characters');
+  if (!city || city.length > MAX_MERCHANT_CITY) return fail('field 60 must have 1-15 characters');
 
   const amount = top.get('54');
   const amountCents = amount === undefined ? undefined : parseAmountCents(amount);

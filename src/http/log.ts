@@ -15,7 +15,9 @@ const MASKS: [RegExp, string][] = [
   [/\bbearer\s+\S+/gi, 'Bearer [credential]'],
   [/(?<![0-9a-z])[0-9a-f]{64}(?![0-9a-z])/gi, '[hex64]'],
   [/\d{2}\.\d{3}\.\d{3}\/\d{4}-\d{2}|\d{3}\.\d{3}\.\d{3}-\d{2}/g, '[document]'],
-  [/(?<![\w.-])(?:\d{14}|\d{11})(?![\w-])/g, '[document]'],
+  // Any 11- or 14-digit run bounded by non-digits, wherever it stands (`pedido-12345678909`,
+  // `cpf_98765432100`, `?doc=…`): a CPF or CNPJ inside an id is still a document.
+  [/(?<!\d)(?:\d{14}|\d{11})(?!\d)/g, '[document]'],
 ];
 
 /** `text` with every secret-looking or document-looking part masked. */

@@ -1,8 +1,9 @@
-/** Sandbox and fault-injection routes exist only outside production (decisions §1). */
+/** Sandbox and fault-injection routes exist only under ENVIRONMENT=staging (decisions §1, §5). */
+import { isStaging } from '../config';
 import { ProblemError } from './errors';
 
 export function requireStaging(request: Request, env: Env): void {
-  if (env.ENVIRONMENT === 'production') {
+  if (!isStaging(env)) {
     const { pathname } = new URL(request.url);
     throw new ProblemError('NOT_FOUND', `No route for ${request.method} ${pathname}`);
   }

@@ -3,11 +3,12 @@
  * (POST /cash-in and POST /cash-out `webhookUrl`, PATCH /admin/clients `healthWebhookUrl`). Run it
  * after schema validation; the same guard runs again at delivery.
  */
+import { isStaging } from '../config';
 import { checkWebhookUrl } from '../webhooks/url-guard';
 import { validationError } from './validation';
 
 export function requireAllowedWebhookUrl(env: Env, url: string, field = 'webhookUrl'): void {
-  const verdict = checkWebhookUrl(url, { production: env.ENVIRONMENT === 'production' });
+  const verdict = checkWebhookUrl(url, { production: !isStaging(env) });
   if (!verdict.ok) {
     throw validationError(
       { [field]: [`${field} ${verdict.reason}`] },

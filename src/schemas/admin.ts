@@ -1,6 +1,7 @@
 /** Operator API bodies (decisions §3). */
 import * as v from 'valibot';
 import { FAILURE_CODES } from '../domain/failure-codes';
+import { merchantCityText, merchantNameText } from '../domain/merchant';
 import { SETTLEMENT_PARTNERS } from '../partners/catalog';
 import { AmountSchema, DocumentSchema, HttpUrlSchema } from './common';
 
@@ -16,13 +17,30 @@ const CalendarDate = v.pipe(
   ),
 );
 
-export const CreateClientSchema = v.object({
+/** BR Code merchant text (decisions §5): something must be left after transliteration. */
+const merchantText = (field: string, toBrCode: (text: string) => string) =>
+  v.pipe(
+    v.string(`${field} must be a string`),
+    v.trim(),
+    v.minLength(1, `${field} must not be empty`),
+    v.maxLength(100, `${field} must have at most 100 characters`),
+    v.check(
+      (text) => toBrCode(text) !== '',
+      `${field} has no character a BR Code can carry (Latin letters, digits, punctuation)`,
+    ),
+  );
+const MerchantName = merchantText('merchantName', merchantNameText);
+const MerchantCity = merchantText('merchantCity', merchantCityText);
+
+const CreateClientFields = v.object({
   name: v.pipe(
     v.string('name must be a string'),
     v.trim(),
     v.minLength(1, 'name is required'),
     v.maxLength(100, 'name must have at most 100 characters'),
   ),
+  merchantName: v.optional(MerchantName),
+  merchantCity: v.optional(MerchantCity),
   statementStartDate: v.optional(CalendarDate),
   partners: v.optional(
     v.pipe(
@@ -38,6 +56,18 @@ export const CreateClientSchema = v.object({
     ),
   ),
 });
+
+/** POST /admin/clients: without a merchantName the name itself becomes BR Code field 59. */
+export const CreateClientSchema = v.pipe(
+  CreateClientFields,
+  v.forward(
+    v.check(
+      (c) => c.merchantName !== undefined || merchantNameText(c.name) !== '',
+      'name has no character a BR Code can carry: send a merchantName',
+    ),
+    ['name'],
+  ),
+);
 
 const OptionalAmount = v.optional(v.nullable(AmountSchema));
 
@@ -58,6 +88,8 @@ export const PatchClientSchema = v.object({
     v.pipe(v.array(DocumentSchema, 'blockedPayerDocuments must be an array'), v.maxLength(10_000)),
   ),
   healthWebhookUrl: v.optional(v.nullable(HttpUrlSchema)),
+  merchantName: v.optional(MerchantName),
+  merchantCity: v.optional(MerchantCity),
   rateLimitPerSecond: v.optional(
     v.nullable(v.pipe(v.number(), v.integer('must be an integer'), v.minValue(1), v.maxValue(1_000_000))),
   ),

@@ -5,6 +5,7 @@
  * the queue when the ledger could not be reached, and the ledger's lease re-sends it if even
  * that fails.
  */
+import { isStaging } from '../config';
 import { ledgerOf } from '../http/context';
 import { errorFields, log } from '../http/log';
 import { postWebhook } from './post';
@@ -55,7 +56,7 @@ async function consumeOne(message: Message<unknown>, env: Env): Promise<void> {
 }
 
 async function attempt(env: Env, clientId: string, event: ClaimedWebhook): Promise<AttemptOutcome> {
-  const verdict = checkWebhookUrl(event.url, { production: env.ENVIRONMENT === 'production' });
+  const verdict = checkWebhookUrl(event.url, { production: !isStaging(env) });
   if (!verdict.ok) return { kind: 'refused', error: `URL refused: ${verdict.reason}` };
   const secret = await webhookSecretOf(env, clientId);
   if (secret === undefined) return { kind: 'failed', error: 'client not found' };

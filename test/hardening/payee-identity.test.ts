@@ -5,8 +5,8 @@
  */
 import { runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import { destinationKey } from '../../src/domain/cash-out';
 import { countTowardLimits, limitKeys, limitUsage } from '../../durable-objects/ledger/limit-totals';
+import { destinationKey } from '../../src/domain/cash-out';
 import { createCashOut, deposit, settled } from '../support/cash-out';
 import { admin, Integrator } from '../support/harness';
 import { assertBooks, checkLimitTotals } from '../support/invariants';
@@ -36,7 +36,9 @@ describe('payee identity (decisions §5)', () => {
     expect(key({ type: 'PIX', pixKeyType: 'EVP', pixKey: evp.toUpperCase() })).toBe(
       key({ type: 'PIX', pixKeyType: 'EVP', pixKey: evp }),
     );
-    expect(key({ type: 'PIX', pixKeyType: 'PHONE', pixKey: '+5511987654321' })).toBe('PIX:PHONE:+5511987654321');
+    expect(key({ type: 'PIX', pixKeyType: 'PHONE', pixKey: '+5511987654321' })).toBe(
+      'PIX:PHONE:+5511987654321',
+    );
     expect(key({ type: 'PIX', pixKeyType: 'CPF', pixKey: '12345678909' })).toBe('PIX:CPF:12345678909');
     // Another account, branch or bank is another payee.
     expect(key(account('0001', '12345-7'))).not.toBe(accounts[0]);
@@ -59,7 +61,12 @@ describe('payee identity (decisions §5)', () => {
       const done = await settled(api, accepted.transactionId);
       outcomes.push(done.status === 'COMPLETED' ? 'COMPLETED' : done.failure.code);
     }
-    expect(outcomes).toEqual(['COMPLETED', 'PAYEE_LIMIT_EXCEEDED', 'PAYEE_LIMIT_EXCEEDED', 'PAYEE_LIMIT_EXCEEDED']);
+    expect(outcomes).toEqual([
+      'COMPLETED',
+      'PAYEE_LIMIT_EXCEEDED',
+      'PAYEE_LIMIT_EXCEEDED',
+      'PAYEE_LIMIT_EXCEEDED',
+    ]);
     await assertBooks(api);
   });
 
@@ -85,9 +92,21 @@ describe('payee identity (decisions §5)', () => {
       at('2026-12-31T23:59:59.999-03:00'),
       at('2027-01-01T00:00:00.000-03:00'),
     ];
-    expect(limitKeys(moments[0]!, 'k').map((k) => k.key)).toEqual(['D|2026-10-31', 'M|2026-10', 'P|2026-10-31|k']);
-    expect(limitKeys(moments[1]!, 'k').map((k) => k.key)).toEqual(['D|2026-11-01', 'M|2026-11', 'P|2026-11-01|k']);
-    expect(limitKeys(moments[5]!, 'k').map((k) => k.key)).toEqual(['D|2027-01-01', 'M|2027-01', 'P|2027-01-01|k']);
+    expect(limitKeys(moments[0]!, 'k').map((k) => k.key)).toEqual([
+      'D|2026-10-31',
+      'M|2026-10',
+      'P|2026-10-31|k',
+    ]);
+    expect(limitKeys(moments[1]!, 'k').map((k) => k.key)).toEqual([
+      'D|2026-11-01',
+      'M|2026-11',
+      'P|2026-11-01|k',
+    ]);
+    expect(limitKeys(moments[5]!, 'k').map((k) => k.key)).toEqual([
+      'D|2027-01-01',
+      'M|2027-01',
+      'P|2027-01-01|k',
+    ]);
     await runInDurableObject(ledgerStub(api.client.clientId), (instance, state) => {
       const db = (instance as unknown as { db: Parameters<typeof limitUsage>[0] }).db;
       let seq = 0;

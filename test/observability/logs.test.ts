@@ -95,6 +95,10 @@ describe('request logs (observability)', () => {
     );
     expect(byCnpj.status).toBe(201);
     expect((await api.get(`/cash-in/${CPF}`)).status).toBe(200);
+    // Documents inside ids and queries, bounded by word characters, not only by separators.
+    expect((await api.get(`/cash-in/pedido-${CPF}`)).status).toBe(404);
+    expect((await api.get(`/cash-in/cpf_${CNPJ}`)).status).toBe(404);
+    expect((await api.get(`/cash-in?from=x${CPF}`)).status).toBe(400);
     const { transactionId } = (await created.json()) as { transactionId: string };
     const paid = await api.post(`/sandbox/cash-in/${transactionId}/pay`, {
       payer: {
@@ -282,7 +286,8 @@ describe('log redaction (second line of defence)', () => {
     const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJl';
     const hex = 'a'.repeat(64);
     const text = redact(
-      `Bearer ${jwt} whsec_AAAA/BBB+CC= v1.AAAAAAAAAAAA.BBBBBBBBBBBB ${hex} ${CPF} ${CNPJ} ${CPF_FORMATTED} ${CNPJ_FORMATTED}`,
+      `Bearer ${jwt} whsec_AAAA/BBB+CC= v1.AAAAAAAAAAAA.BBBBBBBBBBBB ${hex} ${CPF} ${CNPJ} ${CPF_FORMATTED} ${CNPJ_FORMATTED}` +
+        ` /cash-in/pedido-${CPF} /cash-in/cpf_${CNPJ}x ?doc=a${CPF}&n=1 {"ref":"ref${CNPJ}"}`,
     );
     for (const secret of [
       jwt,

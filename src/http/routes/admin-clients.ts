@@ -9,6 +9,7 @@ import {
 } from '../../db/clients';
 import type { ClientLimits } from '../../db/schema';
 import { newAccountNumber } from '../../domain/accounts';
+import { DEFAULT_MERCHANT_CITY } from '../../domain/merchant';
 import { amountFromCents, centsFromAmount } from '../../domain/money';
 import { brtDate } from '../../domain/time';
 import { partnerByIspb, SETTLEMENT_PARTNERS } from '../../partners/catalog';
@@ -43,6 +44,8 @@ function clientView(c: ClientRow, accounts: AccountRow[]) {
   return {
     clientId: c.id,
     name: c.name,
+    merchantName: c.merchantName ?? c.name,
+    merchantCity: c.merchantCity ?? DEFAULT_MERCHANT_CITY,
     statementStartDate: c.statementStartDate,
     partners: c.partners.map((ispb) => ({ ispb, name: partnerByIspb(ispb)?.name ?? null })),
     accounts: accounts.map(accountView),
@@ -57,6 +60,14 @@ function clientView(c: ClientRow, accounts: AccountRow[]) {
     cryptoTokenActive: c.cryptoTokenSealed !== null,
     createdAt: new Date(c.createdAt).toISOString(),
     updatedAt: new Date(c.updatedAt).toISOString(),
+  };
+}
+
+/** The merchant text the client's object renders into BR Codes (absent = defaults). */
+function merchantProfile(c: ClientRow): { merchantName?: string; merchantCity?: string } {
+  return {
+    ...(c.merchantName !== null && { merchantName: c.merchantName }),
+    ...(c.merchantCity !== null && { merchantCity: c.merchantCity }),
   };
 }
 
@@ -89,6 +100,8 @@ export async function handleCreateClient(request: ApiRequest, { env }: RequestCo
   const client: ClientRow = {
     id: clientId,
     name: body.name,
+    merchantName: body.merchantName ?? null,
+    merchantCity: body.merchantCity ?? null,
     clientSecretHash: await sha256Hex(clientSecret),
     applicationTokenHash: await sha256Hex(applicationToken),
     applicationTokenActive: true,
@@ -108,6 +121,7 @@ export async function handleCreateClient(request: ApiRequest, { env }: RequestCo
   await ledgerOf(env, clientId).onboard({
     clientId,
     name: client.name,
+    ...merchantProfile(client),
     statementStartDate: client.statementStartDate,
     accounts: accounts.map(({ number, ispb, branch, type }) => ({ number, ispb, branch, type })),
   });
@@ -155,7 +169,11 @@ export async function handlePatchClient(request: ApiRequest, { env }: RequestCon
   if (body.healthWebhookUrl) requireAllowedWebhookUrl(env, body.healthWebhookUrl, 'healthWebhookUrl');
   if (body.healthWebhookUrl !== undefined) changes.healthWebhookUrl = body.healthWebhookUrl;
   if (body.rateLimitPerSecond !== undefined) changes.rateLimitPerSecond = body.rateLimitPerSecond;
+  if (body.merchantName !== undefined) changes.merchantName = body.merchantName;
+  if (body.merchantCity !== undefined) changes.merchantCity = body.merchantCity;
   const updated = (await updateClient(env, client.id, changes)) ?? client;
+  if (body.merchantName !== undefined || body.merchantCity !== undefined)
+    await ledgerOf(env, client.id).setMerchantText(merchantProfile(updated));
   forgetCredentials(client.id);
   return json(clientView(updated, await listClientAccounts(env, client.id)));
 }

@@ -1,6 +1,6 @@
 /** Cash-In endpoints (spec §4.4–4.8, decisions §5). */
 import type { CashInCreated } from '../../domain/cash-in';
-import { clientKey } from '../../domain/location';
+import { clientKey, locationHost } from '../../domain/location';
 import { centsFromAmount } from '../../domain/money';
 import { qrPngBase64 } from '../../domain/qr-png';
 import { cashInBucket, summaryBody } from '../../domain/summary';
@@ -37,7 +37,7 @@ export async function handleCreateCashIn(request: ApiRequest, { env }: RequestCo
   const body = parseWith(CreateCashInSchema, raw);
   if (body.webhookUrl !== undefined) requireAllowedWebhookUrl(env, body.webhookUrl);
   const url = new URL(request.url);
-  const host = env.PIX_LOCATION_HOST || url.host;
+  const host = locationHost(env.PIX_LOCATION_HOST, url);
   const key = clientKey(principal.clientId);
   const result = await ledgerOf(env, principal.clientId).createCashIn({
     ...(idempotencyKey !== undefined && { idempotencyKey }),

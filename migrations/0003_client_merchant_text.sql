@@ -1,0 +1,2 @@
+ALTER TABLE `clients` ADD `merchant_name` text;--> statement-breakpoint
+ALTER TABLE `clients` ADD `merchant_city` text;

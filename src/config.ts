@@ -1,0 +1,45 @@
+/**
+ * Deployment configuration that must be right before the Worker serves anything (decisions §5).
+ * It fails closed: only `ENVIRONMENT=staging` opens the sandbox and relaxes the webhook URL rules,
+ * any value but `staging` or `production` refuses to start, and production refuses to start
+ * without a valid PIX_LOCATION_HOST.
+ */
+import { isValidLocationHost } from './domain/location';
+
+export type Environment = 'staging' | 'production';
+
+interface ConfigEnv {
+  ENVIRONMENT?: unknown;
+  PIX_LOCATION_HOST?: unknown;
+}
+
+/** What is wrong with this configuration, in words an operator can act on; empty when nothing. */
+export function configProblems(env: ConfigEnv): string[] {
+  const problems: string[] = [];
+  if (env.ENVIRONMENT !== 'staging' && env.ENVIRONMENT !== 'production')
+    problems.push(
+      `ENVIRONMENT must be exactly "staging" or "production", not ${JSON.stringify(env.ENVIRONMENT)}`,
+    );
+  const host = typeof env.PIX_LOCATION_HOST === 'string' ? env.PIX_LOCATION_HOST : '';
+  if (env.ENVIRONMENT === 'production' && !host)
+    problems.push('PIX_LOCATION_HOST is required in production (the host BR Codes name as charge location)');
+  if (host && !isValidLocationHost(host))
+    problems.push(`PIX_LOCATION_HOST must be a host[:port] that fits the BR Code location, not "${host}"`);
+  return problems;
+}
+
+let checked: string | undefined;
+
+/** Throws unless the configuration is valid; cheap after the first call with the same values. */
+export function assertConfig(env: ConfigEnv): void {
+  const key = `${String(env.ENVIRONMENT)}\n${String(env.PIX_LOCATION_HOST)}`;
+  if (checked === key) return;
+  const problems = configProblems(env);
+  if (problems.length > 0) throw new Error(`ConnectPSP refuses to start: ${problems.join('; ')}`);
+  checked = key;
+}
+
+/** The sandbox, fault injection and relaxed webhook rules exist only here. */
+export function isStaging(env: ConfigEnv): boolean {
+  return env.ENVIRONMENT === 'staging';
+}
