@@ -52,7 +52,7 @@ export default defineConfig(async () => {
           test: {
             name: 'parallel',
             include: ['test/**/*.test.ts'],
-            exclude: PARTNER_FAULT_FILES,
+            exclude: [...PARTNER_FAULT_FILES, 'test/node/**'],
             sequence: { groupOrder: 0 },
           },
         },

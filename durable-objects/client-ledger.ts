@@ -14,7 +14,6 @@ import { findClient } from '../src/db/clients';
 import { degradedPartners } from '../src/db/health';
 import { type CashInCreated, type CashInView, cashInView } from '../src/domain/cash-in';
 import { type CashOutView, cashOutView } from '../src/domain/cash-out';
-import { merchantFields } from '../src/domain/merchant';
 import { failure, type OperationResult } from '../src/domain/result';
 import { fullBucket, type TokenBucket, type TokenGrant, takeTokens } from '../src/domain/token-bucket';
 import { errorFields, log } from '../src/http/log';
@@ -191,7 +190,7 @@ export class ClientLedger extends DurableObject<Env> {
       requestedAtMs: row.requestedAt,
       expiresAtMs: row.expiresAt,
       accountNumber: account?.number ?? row.partnerIspb,
-      merchantName: this.profile ? merchantFields(this.profile).merchantName : '',
+      merchantName: this.profile?.name ?? '',
       flow: row.flow,
       redirectUrl: row.redirectUrl,
     };

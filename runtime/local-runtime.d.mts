@@ -29,6 +29,8 @@ export interface LocalRuntimeOptions {
   inspectorPort?: number;
   onLog?: (line: { level: string; message: string }) => void;
   log?: (line: string) => void;
+  /** Replaces DNS for the outbound guard (runtime/outbound-guard.mjs), for tests. */
+  outboundLookup?: (host: string) => Promise<{ address: string; family: number }[]>;
 }
 
 export const ROOT: string;

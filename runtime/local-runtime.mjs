@@ -14,6 +14,7 @@ import path from 'node:path';
 import { parseEnv } from 'node:util';
 import { convertV4MiniflareOptions, Log, LogLevel, Miniflare } from 'miniflare';
 import { unstable_getMiniflareWorkerOptions, unstable_readConfig, unstable_splitSqlQuery } from 'wrangler';
+import { createOutboundGuard } from './outbound-guard.mjs';
 
 export const ROOT = path.resolve(import.meta.dirname, '..');
 // Run by this very Node (wrangler needs a newer one than the system's may be), not by its shebang.
@@ -166,6 +167,7 @@ const untilNextMinute = () => 60_000 - (Date.now() % 60_000);
  * - `onLog`: receives the worker's console output, `{ level, message }` per line (default: stdout,
  *   warn/error to stderr).
  * - `inspectorPort`: opens the V8 inspector (DevTools, CPU profiles: bench/profile.mjs).
+ * - `outboundLookup`: replaces DNS for the outbound guard (runtime/outbound-guard.mjs), for tests.
  */
 export async function startLocalRuntime({
   env = '',
@@ -181,6 +183,7 @@ export async function startLocalRuntime({
   inspectorPort,
   onLog = logSink(),
   log = (line) => console.error(`[serve] ${line}`),
+  outboundLookup,
 } = {}) {
   if (build) bundleWorker({ outdir: buildDir, env, quiet: true });
   const config = unstable_readConfig({ config: CONFIG, env: env || undefined });
@@ -216,6 +219,12 @@ export async function startLocalRuntime({
           modules: bundleModules(buildDir, modulesRules),
           modulesRoot: buildDir,
           unsafeDirectSockets: [{ host, port }],
+          // Every outbound fetch (webhooks, partners) is checked after DNS resolution.
+          outboundService: createOutboundGuard({
+            allowLoopbackLiterals: config.vars?.ENVIRONMENT === 'staging',
+            lookup: outboundLookup,
+            log,
+          }),
         },
         ...extraWorkers.map((w) => ({
           name: w.name,

@@ -50,6 +50,18 @@ export const ClientCreated = v.object({
 export const Client = v.object({
   clientId: Guid,
   name: v.string(),
+  merchantName: v.pipe(
+    v.string(),
+    v.description(
+      'BR Code field 59 as set (default: name); rendered transliterated (no accents, upper case) and cut to 25 characters.',
+    ),
+  ),
+  merchantCity: v.pipe(
+    v.string(),
+    v.description(
+      'BR Code field 60 as set (default SAO PAULO); rendered transliterated and cut to 15 characters.',
+    ),
+  ),
   statementStartDate: v.pipe(v.string(), v.isoDate()),
   partners: v.array(v.object({ ispb: Ispb, name: v.nullable(v.string()) })),
   accounts: v.array(OnboardedAccount),

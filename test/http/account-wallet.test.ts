@@ -419,7 +419,7 @@ describe('POST /sandbox/accounts/{number}/deposit (decisions §4)', () => {
     expect((body as { code: string }).code).toBe('ACCOUNT_NOT_FOUND');
     expect((await getBalance(other)).totals.total).toBe(0);
     const number = accountOf(api, 'TRANSACTIONAL').number;
-    for (const amount of [0, -1, '1', 1.001, null, 1_000_000_000.01]) {
+    for (const amount of [0, -1, '1', 1.001, null, 10_000_000_000]) {
       const res = await api.post(`/sandbox/accounts/${number}/deposit`, { amount });
       expect(res.status, String(amount)).toBe(400);
       expect(await problemCode(res)).toBe('VALIDATION_ERROR');

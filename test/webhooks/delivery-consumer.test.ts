@@ -90,7 +90,7 @@ describe('webhook queue consumer', () => {
       Date.now() + 3_600_000,
       eventId,
     );
-    const production = { ...env, ENVIRONMENT: 'production' } as Env;
+    const production = { ...env, ENVIRONMENT: 'production', PIX_LOCATION_HOST: 'pix.example.com.br' } as Env;
     const { id, result } = await consume({ clientId: api.client.clientId, eventId, dispatch }, production);
     expect(result.explicitAcks).toEqual([id]);
     const refused = await deliveryOf(api.client.clientId, eventId);

@@ -10,7 +10,7 @@ import worker from '../../src/index';
 import { ADMIN_TOKEN, admin, BASE, cashInBody, Integrator } from '../support/harness';
 import { newSink } from '../support/webhooks';
 
-const production = { ...env, ENVIRONMENT: 'production' } as Env;
+const production = { ...env, ENVIRONMENT: 'production', PIX_LOCATION_HOST: 'pix.example.com.br' } as Env;
 
 function inProduction(path: string, init: RequestInit): Promise<Response> {
   const request = new Request(`${BASE}${path}`, init) as Request<unknown, IncomingRequestCfProperties>;
