@@ -54,7 +54,11 @@ const NOTES: Record<string, Record<string, string>> = {
       'Simulates a partner that confirms the payment before it knows the endToEndId (refunds then answer 422 MISSING_E2E for a moment).',
   },
   CreateClient: {
-    name: 'Legal or trade name.',
+    name: 'Legal or trade name. Without a merchantName it is BR Code field 59, so it must keep a character a BR Code can carry (400 naming it otherwise).',
+    merchantName:
+      'BR Code field 59 (default: name). Rendered transliterated (accents removed, upper case, other characters dropped) and cut to 25 characters; something must remain, else 400 naming it.',
+    merchantCity:
+      'BR Code field 60 (default SAO PAULO). Rendered transliterated and cut to 15 characters; something must remain, else 400 naming it.',
     statementStartDate: 'First day with statement data; default today in America/Sao_Paulo.',
     partners: 'ISPBs of the settlement partners to open accounts at; default all configured partners.',
   },
@@ -64,6 +68,10 @@ const NOTES: Record<string, Record<string, string>> = {
       'Cash-Outs at or above this amount wait for operator approval (PENDING); `null` removes it.',
     blockedPayerDocuments: 'Payers whose Cash-Ins are refunded automatically with PAYER_NOT_ALLOWED.',
     healthWebhookUrl: 'Receives PIX_INCIDENT_* events; `null` removes it.',
+    merchantName:
+      'BR Code field 59 (default: the client name). Rendered transliterated (accents removed, upper case, other characters dropped) and cut to 25 characters; something must remain, else 400 naming it.',
+    merchantCity:
+      'BR Code field 60 (default SAO PAULO). Rendered transliterated and cut to 15 characters; something must remain, else 400 naming it.',
     rateLimitPerSecond:
       "Requests per second the client may make (bursts up to one second's worth, refilled continuously); beyond it every authenticated request and POST /auth/token for this client answers 429 `RATE_LIMITED` with `Retry-After`. A change applies everywhere within 2 s; `null` (the default) removes the limit.",
   },
@@ -71,7 +79,7 @@ const NOTES: Record<string, Record<string, string>> = {
     operation: 'Which traffic of the sandbox partner misbehaves.',
     failureRate: 'Share of operations that fail, 0 to 1.',
     failureCode: 'Cash-Out failure code of the failures (Cash-Out only).',
-    latencyMs: `Extra latency per call to the partner. Beyond ${PARTNER_TIMEOUT_MS} ms the gateway stops waiting: a charge registration answers 422 RULE_VIOLATION; a payment or devolution may still have reached the partner, so the gateway asks it, then sends again under the same idempotency id, and the partner makes it once.`,
+    latencyMs: `Extra latency per call to the partner. Beyond $PARTNER_TIMEOUT_MSms the gateway stops waiting: a charge registration answers 422 RULE_VIOLATION; a payment or devolution may still have reached the partner, so the gateway asks it, then sends again under the same idempotency id, and the partner makes it once.`,
     minutes: 'How long the fault lasts.',
   },
 };
@@ -83,7 +91,7 @@ export function withFieldNotes(schemas: Record<string, Schema>): Record<string, 
     if (!properties) throw new Error(`field notes for unknown schema ${name}`);
     for (const [field, description] of Object.entries(notes)) {
       const property = properties[field];
-      if (!property) throw new Error(`field note for unknown field ${name}.${field}`);
+      if (!property) throw new Error(`field note for unknown field ${name}.$field`);
       properties[field] = { ...property, description };
     }
   }

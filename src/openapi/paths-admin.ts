@@ -36,6 +36,8 @@ const ACCOUNTS = [
 const CLIENT = {
   clientId: '3f9a2c1b-7d4e-4f8a-9b6c-1e2d3c4b5a69',
   name: 'Loja Exemplo Ltda',
+  merchantName: 'Loja Exemplo',
+  merchantCity: 'Ribeirão Preto',
   statementStartDate: '2026-11-01',
   partners: [{ ispb: '31880826', name: 'Banco Alfa Liquidações S.A.' }],
   accounts: ACCOUNTS,

@@ -36,7 +36,7 @@ const PixDestination = v.pipe(
   v.forward(
     v.check(
       (d) => (d.pixKeyType !== 'CPF' && d.pixKeyType !== 'CNPJ') || isValidDocument(d.pixKey),
-      'pixKey check digits are invalid',
+      'a CPF or CNPJ pixKey must have valid check digits',
     ),
     ['pixKey'],
   ),

@@ -19,7 +19,7 @@ export const AmountSchema = v.pipe(
 export const DocumentSchema = v.pipe(
   v.string('document must be a string'),
   v.regex(/^(\d{11}|\d{14})$/, 'document must be a CPF (11 digits) or a CNPJ (14 digits), digits only'),
-  v.check(isValidDocument, 'document check digits are invalid'),
+  v.check(isValidDocument, 'document must be a CPF or CNPJ whose check digits are valid'),
 );
 
 export const ExternalReferenceSchema = v.pipe(

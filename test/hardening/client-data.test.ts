@@ -4,6 +4,7 @@
  * checked, and CPF/CNPJ check digits are verified for payer and payee.
  */
 import { exports } from 'cloudflare:workers';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseBrCode } from '../../src/domain/brcode';
 import { cashOutBody } from '../support/cash-out';
@@ -105,6 +106,41 @@ describe('BR Code location host (decisions §5)', () => {
     const url = await createWithHost(api, long);
     expect(url).toMatch(/^localhost\/pix\/qr\/[A-Za-z0-9_-]{29}$/);
     expect(url.length).toBeLessThanOrEqual(77);
+  });
+});
+
+describe('odd Host headers (fuzz)', () => {
+  it('never fail a Cash-In: any host gives a BR Code whose location fits 77 characters', async () => {
+    const api = await Integrator.create();
+    const odd = fc.oneof(
+      fc.constantFrom(
+        `${'a'.repeat(70)}.example`,
+        'localhost:99999'.replace('99999', '65535'),
+        '[::1]:8787',
+        'xn--caf-dma.example',
+        'UPPER.Example.COM',
+        '127.0.0.1',
+        `${'b'.repeat(39)}:1`,
+        `${'c'.repeat(40)}`,
+      ),
+      fc.domain(),
+      fc.tuple(fc.domain(), fc.integer({ min: 1, max: 65535 })).map(([d, p]) => `${d}:${p}`),
+    );
+    await fc.assert(
+      fc.asyncProperty(odd, async (host) => {
+        const res = await exports.default.fetch(
+          new Request(`http://${host}/cash-in`, {
+            method: 'POST',
+            headers: api.headers(),
+            body: JSON.stringify(cashInBody()),
+          }),
+        );
+        expect(res.status, host).toBe(201);
+        const url = brCodeOf(await res.json()).merchantAccount.url as string;
+        expect(url.length).toBeLessThanOrEqual(77);
+      }),
+      { numRuns: 40, seed: 19 },
+    );
   });
 });
 
