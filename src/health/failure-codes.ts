@@ -1,27 +1,9 @@
-// The 18-code catalog of §2.3 and the layer each code points at, used to confirm an attribution.
+// The layer each code of the §2.3 catalog (one home: src/domain/failure-codes.ts) points at, used to
+// confirm an attribution.
 
-export const FAILURE_CODES = [
-  'PROVIDER_UNAVAILABLE',
-  'PIX_KEY_NOT_FOUND',
-  'PIX_KEY_INVALID',
-  'PAYEE_DOCUMENT_MISMATCH',
-  'PAYEE_ACCOUNT_INVALID',
-  'PAYEE_ACCOUNT_UNAVAILABLE',
-  'PAYEE_BANK_UNAVAILABLE',
-  'PAYEE_BANK_REJECTED',
-  'FRAUD_SUSPECTED',
-  'INSUFFICIENT_FUNDS',
-  'AMOUNT_ABOVE_MAXIMUM',
-  'DAILY_LIMIT_EXCEEDED',
-  'PERIOD_LIMIT_EXCEEDED',
-  'PAYEE_LIMIT_EXCEEDED',
-  'PAYEE_NOT_ALLOWED',
-  'DUPLICATED_TRANSFER',
-  'APPROVAL_REJECTED',
-  'PROCESSING_ERROR',
-] as const;
+import { FAILURE_CODES, type FailureCode } from '../domain/failure-codes';
 
-export type FailureCode = (typeof FAILURE_CODES)[number];
+export { FAILURE_CODES, type FailureCode };
 export const FAILURE_CODE_COUNT = FAILURE_CODES.length;
 
 /**

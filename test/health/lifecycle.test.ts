@@ -2,10 +2,10 @@
 import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../src/health/config';
 import type { Hypothesis } from '../../src/health/diagnosis';
-import { faults } from '../../src/health/generator';
 import { IncidentTracker } from '../../src/health/lifecycle';
 import { healthPicture, isVisibleTo, toPublicEvidence, toPublicIncident } from '../../src/health/scope';
 import { isoZ, WINDOW_MS } from '../../src/health/window';
+import { faults } from '../support/health';
 import { BANKS, describeChange, F0, F1, MINUTE, onlyIncident, PARTNERS, runScenario } from './helpers';
 
 const PUBLIC_KEYS = [
