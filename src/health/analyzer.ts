@@ -8,6 +8,7 @@ import { type AnalyzerConfig, resolveConfig } from './config';
 import { Counts } from './counts';
 import { diagnose, type Hypothesis, mergeOrigins } from './diagnosis';
 import { evaluate, type Family, PRIMARY_FAMILIES, rawResidual } from './evaluate';
+import { countsAgainst } from './evidence-rules';
 import { FAILURE_CODE_COUNT, failureCodeIndex } from './failure-codes';
 import { IncidentTracker, type TrackerState } from './lifecycle';
 import { parseInstant } from './observation';
@@ -357,6 +358,7 @@ export class Analyzer {
     const families: readonly Family[] = op === 0 ? [...PRIMARY_FAMILIES, 'expiry'] : PRIMARY_FAMILIES;
     for (const f of families) {
       const ev = evaluate(v, f, this.cfg);
+      if (ev.anomalous && !countsAgainst(e.kind, OPS[op], f, ev)) ev.anomalous = false;
       v.evals[f] = ev;
       if (ev.anomalous && f !== 'expiry') v.anomalous = true;
     }

@@ -6,6 +6,7 @@ import type { OriginKind } from './attribution';
 import type { AnalyzerConfig } from './config';
 import { confidenceRank, displayNameOf, type Hypothesis, originClassRank, type Signal } from './diagnosis';
 import { type Family, maxSeverity, severityRank } from './evaluate';
+import { windowsToConfirm } from './evidence-rules';
 import { incidentIdFor } from './ids';
 import { buildSummary } from './summary';
 import type { EvidenceItem, IncidentChange, IncidentRecord, Operation, Severity } from './types';
@@ -114,7 +115,7 @@ export class IncidentTracker {
         this.candidates.set(key, c);
       }
       pushCapped(c.evidence, h.evidence, this.cfg.maxEvidencePerIncident);
-      if (c.run >= this.cfg.confirmWindows && input.warm) {
+      if (c.run >= windowsToConfirm(this.cfg.confirmWindows, h) && input.warm) {
         // A cohort is named by the members seen in both confirming windows (one noisy window adds none).
         const steady = h.members.filter((m) => c.members.includes(m));
         const confirmed = steady.length >= 2 ? { ...h, members: steady } : h;

@@ -1,0 +1,54 @@
+// Which evidence may blame which origin, and how much of it is needed. Every threshold is named here
+// with the reason for its value (issue 18: an alarm must be earned).
+import type { Eval, Family } from './evaluate';
+import type { Operation } from './types';
+import type { SliceKind } from './views';
+
+/**
+ * A merchant's own volume swings with its business (campaigns, a betting client's matches, a slow
+ * drift of its conversion): a MERCHANT is blamed for missing traffic only when at least half of it is
+ * gone (an integration that stopped, not a quiet hour). Partners and banks keep the 20 % gate.
+ */
+export const MERCHANT_MIN_DROP = 0.5;
+
+/**
+ * Settlement latency is produced by partners, banks and the network, never by a merchant: a slow
+ * merchant is always a symptom of something upstream, so latency never makes a MERCHANT anomalous.
+ */
+export const MERCHANT_LATENCY_EVIDENCE = false;
+
+/**
+ * A Cash-In failure is a charge the partner could not register, or payer behaviour (expirations,
+ * returns): weak evidence. It can point at a partner or the platform (they register charges), never on
+ * its own at a merchant or a payer bank, whose Cash-In is judged on settlements that stop arriving.
+ */
+export const CASH_IN_ERRORS_BLAME_LEAVES = false;
+
+/**
+ * A leaf origin (merchant, payer bank, cohort) blamed only for missing activity (INFERRED) must show it
+ * in one more consecutive window than §3.3's two: absence at a leaf is the noisiest signal there is
+ * (night volumes, weekday and holiday shifts the baseline has not seen yet), and errors or slowness
+ * observed at the origin still open in two.
+ */
+export const LEAF_INFERRED_EXTRA_WINDOWS = 1;
+
+/** Does this strict evaluation count as evidence against this kind of slice? */
+export function countsAgainst(kind: SliceKind, op: Operation, family: Family, e: Eval): boolean {
+  if (!e.anomalous) return false;
+  if (kind !== 'client' && kind !== 'institution') return true;
+  if (family === 'errors' && op === 'CASH_IN') return CASH_IN_ERRORS_BLAME_LEAVES;
+  if (kind !== 'client') return true;
+  if (family === 'latency') return MERCHANT_LATENCY_EVIDENCE;
+  if (family === 'created' || family === 'outcomes') return (e.deviation ?? 0) <= -MERCHANT_MIN_DROP;
+  return true;
+}
+
+/** Consecutive windows a pattern needs before it opens an incident. */
+export function windowsToConfirm(
+  base: number,
+  h: { kind: string; families: readonly Family[] },
+): number {
+  const leaf = h.kind === 'client' || h.kind === 'institution' || h.kind === 'cohort';
+  const inferredOnly = !h.families.includes('errors') && !h.families.includes('latency');
+  return leaf && inferredOnly ? base + LEAF_INFERRED_EXTRA_WINDOWS : base;
+}
