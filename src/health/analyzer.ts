@@ -2,7 +2,7 @@
 // (`ingest`), let time pass (`advanceTo`, silence is a signal), persist it (`snapshot` / `restore`).
 // Pure: no bindings, no I/O, deterministic for a given input, so the Durable Object and the replay CLI
 // produce the same incidents.
-import { attributeFamily, type WindowContext } from './attribution';
+import { attributeFamily, explainedByPartner, type WindowContext } from './attribution';
 import { expectedCount, newSeasonal, type SeasonalState, updateSeasonal } from './baseline';
 import { type AnalyzerConfig, resolveConfig } from './config';
 import { Counts } from './counts';
@@ -286,6 +286,14 @@ export class Analyzer {
       if (anyAnomaly) {
         const origins = mergeOrigins(PRIMARY_FAMILIES.map((f) => attributeFamily(ctx, f)));
         hypotheses = origins.map((o) => diagnose(ctx, o)).filter((h) => h.families.length > 0);
+        // What a parent (a partner origin, now or open) explains does not open children.
+        const parents = new Set(hypotheses.filter((h) => h.kind === 'partner').map((h) => h.id));
+        for (const o of this.tracker.openIncidents()) {
+          if (o.kind === 'partner' && o.record.operation === OPS[op]) parents.add(o.id);
+        }
+        if (parents.size > 0) {
+          hypotheses = hypotheses.filter((h) => !explainedByPartner(ctx, h, [...parents]));
+        }
       }
       if (this.cfg.onWindow) {
         this.cfg.onWindow({

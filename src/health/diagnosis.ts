@@ -13,7 +13,7 @@ import {
   severityOf,
   severityRank,
 } from './evaluate';
-import { type CodeLayer, codeLayer, FAILURE_CODE_COUNT, FAILURE_CODES } from './failure-codes';
+import { type CodeLayer, dominantCode, FAILURE_CODE_COUNT, FAILURE_CODES } from './failure-codes';
 import { round } from './stats';
 import type { Confidence, EvidenceEntity, EvidenceItem, OriginClass, OriginType, Severity } from './types';
 import { cellsView, complementView, type EntityView, isBad, sumViews } from './views';
@@ -111,31 +111,6 @@ function originSlice(ctx: WindowContext, o: FamilyOrigin): OriginSlice | null {
     codeEwN += e.codeEwN;
   }
   return { view, codes, codeEw, codeEwN, entities };
-}
-
-interface CodeExcess {
-  index: number;
-  layer: CodeLayer;
-}
-
-/** The failure code with the largest excess over its own baseline share in this window. */
-function dominantCode(
-  codes: number[],
-  codeEw: number[],
-  codeEwN: number,
-  outcomes: number,
-): CodeExcess | null {
-  let best = -1;
-  let bestExcess = 0;
-  for (let k = 0; k < codes.length; k++) {
-    const p = codeEwN > 0 ? (codeEw[k] ?? 0) / codeEwN : 0;
-    const excess = (codes[k] ?? 0) - outcomes * p;
-    if (excess > bestExcess) {
-      best = k;
-      bestExcess = excess;
-    }
-  }
-  return best < 0 ? null : { index: best, layer: codeLayer(best) };
 }
 
 const CONFIRMING_LAYERS: Record<OriginKind, readonly CodeLayer[]> = {

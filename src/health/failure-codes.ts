@@ -45,3 +45,28 @@ export function failureCodeIndex(code: string | undefined): number {
 export function codeLayer(index: number): CodeLayer {
   return LAYER[FAILURE_CODES[index] ?? 'PROCESSING_ERROR'];
 }
+
+export interface CodeExcess {
+  index: number;
+  layer: CodeLayer;
+}
+
+/** The failure code with the largest excess over its own baseline share in this window. */
+export function dominantCode(
+  codes: readonly number[],
+  codeEw: readonly number[],
+  codeEwN: number,
+  outcomes: number,
+): CodeExcess | null {
+  let best = -1;
+  let bestExcess = 0;
+  for (let k = 0; k < codes.length; k++) {
+    const p = codeEwN > 0 ? (codeEw[k] ?? 0) / codeEwN : 0;
+    const excess = (codes[k] ?? 0) - outcomes * p;
+    if (excess > bestExcess) {
+      best = k;
+      bestExcess = excess;
+    }
+  }
+  return best < 0 ? null : { index: best, layer: codeLayer(best) };
+}
