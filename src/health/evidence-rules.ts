@@ -44,10 +44,7 @@ export function countsAgainst(kind: SliceKind, op: Operation, family: Family, e:
 }
 
 /** Consecutive windows a pattern needs before it opens an incident. */
-export function windowsToConfirm(
-  base: number,
-  h: { kind: string; families: readonly Family[] },
-): number {
+export function windowsToConfirm(base: number, h: { kind: string; families: readonly Family[] }): number {
   const leaf = h.kind === 'client' || h.kind === 'institution' || h.kind === 'cohort';
   const inferredOnly = !h.families.includes('errors') && !h.families.includes('latency');
   return leaf && inferredOnly ? base + LEAF_INFERRED_EXTRA_WINDOWS : base;
