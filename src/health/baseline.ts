@@ -123,7 +123,8 @@ export function updateSeasonal(
   if (expected !== null) observed = Math.min(observed, BURST_CAP * expected + 3 * Math.sqrt(expected));
   s.hourSum += observed;
   s.hourN += 1;
-  (s.hourVals ??= []).push(observed);
+  s.hourVals ??= [];
+  s.hourVals.push(observed);
   const shape = shapeAt(s, startMs, 1);
   if (shape !== null) {
     ringPush(s.levelObs, observed, cfg.levelWindows);
