@@ -8,7 +8,7 @@ import { type AnalyzerConfig, resolveConfig } from './config';
 import { Counts } from './counts';
 import { diagnose, type Hypothesis, mergeOrigins } from './diagnosis';
 import { evaluate, type Family, PRIMARY_FAMILIES, rawResidual } from './evaluate';
-import { countsAgainst } from './evidence-rules';
+import { countsAgainst, intakeRatio } from './evidence-rules';
 import { FAILURE_CODE_COUNT, failureCodeIndex } from './failure-codes';
 import { IncidentTracker, type TrackerState } from './lifecycle';
 import { parseInstant } from './observation';
@@ -339,15 +339,25 @@ export class Analyzer {
     return [...out].sort();
   }
 
-  private entityView(e: Entity, op: OpIndex, counts: Counts, ew: Counts, startMs: number): EntityView {
+  private entityView(
+    e: Entity,
+    op: OpIndex,
+    counts: Counts,
+    ew: Counts,
+    startMs: number,
+    intake?: number,
+  ): EntityView {
     const eo = e.ops[op];
+    const expCreated = expectedCount(eo.created, startMs, this.cfg);
+    const expOutcomesRaw = expectedCount(eo.outcomes, startMs, this.cfg);
     const v: EntityView = {
       kind: e.kind,
       id: e.id,
       counts,
       ew,
-      expCreated: expectedCount(eo.created, startMs, this.cfg),
-      expOutcomes: expectedCount(eo.outcomes, startMs, this.cfg),
+      expCreated,
+      expOutcomes:
+        expOutcomesRaw === null ? null : expOutcomesRaw * (intake ?? intakeRatio(counts.created, expCreated)),
       k: {
         created: kappa(eo.created.resid, KAPPA_MIN_VALUES, KAPPA_CAP),
         outcomes: kappa(eo.outcomes.resid, KAPPA_MIN_VALUES, KAPPA_CAP),
@@ -406,7 +416,14 @@ export class Analyzer {
       platformEw.add(ew);
       partnerViews.push(this.entityView(p.entity, op, counts, ew, startMs));
     }
-    const institutions = [...instSums].map(([e, [c, ew]]) => this.entityView(e, op, c, ew, startMs));
+    // A Cash-In charge has no bank until paid: banks' outcomes are scaled by the platform's intake.
+    const platformIntake = intakeRatio(
+      platformCounts.created,
+      expectedCount(this.platform.ops[op].created, startMs, this.cfg),
+    );
+    const institutions = [...instSums].map(([e, [c, ew]]) =>
+      this.entityView(e, op, c, ew, startMs, platformIntake),
+    );
     const clients = [...clientSums].map(([e, [c, ew]]) => this.entityView(e, op, c, ew, startMs));
     const platform = this.entityView(this.platform, op, platformCounts, platformEw, startMs);
     const index = new Map<string, EntityView>();

@@ -32,9 +32,31 @@ export const CASH_IN_ERRORS_BLAME_LEAVES = false;
  */
 export const LEAF_INFERRED_EXTRA_WINDOWS = 1;
 
+/**
+ * New transactions are created by merchants at our gateway: fewer of them is evidence against a merchant
+ * (its intake) or the platform (ours), never against a partner or a bank, which only see a transaction
+ * after it exists. Their own activity is judged on outcomes, scaled by the intake (INTAKE_PRIOR).
+ */
+export const CREATED_BLAMES: readonly SliceKind[] = ['client', 'platform'];
+
+/**
+ * Outcomes follow intake: a quiet holiday, a client's campaign or burst moves both. A slice's expected
+ * outcomes are scaled by its intake ratio (created observed / expected; for a bank, the platform's, as a
+ * Cash-In charge has no bank yet), so only outcomes missing beyond what intake explains are judged. The
+ * ratio is shrunk towards 1 by this many pseudo-transactions, so a handful of charges at night cannot
+ * swing it.
+ */
+export const INTAKE_PRIOR = 10;
+
+export function intakeRatio(created: number, expCreated: number | null): number {
+  if (expCreated === null) return 1;
+  return (created + INTAKE_PRIOR) / (expCreated + INTAKE_PRIOR);
+}
+
 /** Does this strict evaluation count as evidence against this kind of slice? */
 export function countsAgainst(kind: SliceKind, op: Operation, family: Family, e: Eval): boolean {
   if (!e.anomalous) return false;
+  if (family === 'created' && !CREATED_BLAMES.includes(kind)) return false;
   if (kind !== 'client' && kind !== 'institution') return true;
   if (family === 'errors' && op === 'CASH_IN') return CASH_IN_ERRORS_BLAME_LEAVES;
   if (kind !== 'client') return true;

@@ -16,6 +16,8 @@ export interface FaultEffect {
   volumeFactor?: number;
   /** Multiplies settlement latency. */
   latencyFactor?: number;
+  /** Cash-Out: probability that a matching transfer never gets an outcome (a partner that stopped answering). */
+  stallRate?: number;
 }
 
 export interface Fault extends FaultEffect {
@@ -36,6 +38,7 @@ export interface Matched {
   payFactor: number;
   volumeFactor: number;
   latencyFactor: number;
+  stallRate: number;
 }
 
 export const NO_EFFECT: Matched = {
@@ -44,6 +47,7 @@ export const NO_EFFECT: Matched = {
   payFactor: 1,
   volumeFactor: 1,
   latencyFactor: 1,
+  stallRate: 0,
 };
 
 function effectAt(f: Fault, at: number): FaultEffect {
@@ -86,6 +90,7 @@ export function matchFaults(
     m.payFactor *= e.payFactor ?? 1;
     m.volumeFactor *= e.volumeFactor ?? 1;
     m.latencyFactor *= e.latencyFactor ?? 1;
+    m.stallRate = Math.max(m.stallRate, e.stallRate ?? 0);
   }
   return m ?? NO_EFFECT;
 }
@@ -98,11 +103,11 @@ export const faults = {
   partnerFailure(partnerIspb: string, operation: Operation, from: number, to: number, failRate = 1): Fault {
     return { from, to, operation, partnerIspb, failRate, failureCodes: ['PROVIDER_UNAVAILABLE'] };
   },
-  /** A partner that stops answering: nothing settles or fails through it (silent). */
+  /** A partner that stops answering: transactions are created but nothing settles or fails through it. */
   partnerSilence(partnerIspb: string, operation: Operation, from: number, to: number): Fault {
     return operation === 'CASH_IN'
       ? { from, to, operation, partnerIspb, payFactor: 0 }
-      : { from, to, operation, partnerIspb, volumeFactor: 0 };
+      : { from, to, operation, partnerIspb, stallRate: 1 };
   },
   /** Payers of one bank cannot pay (Cash-In): nothing settles from it, charges expire later. */
   institutionSilence(ispb: string, from: number, to: number): Fault {

@@ -241,6 +241,7 @@ export function* generateObservations(opts: GenerateOptions): Generator<Observat
             const m = matchFaults(allFaults, outcomeAt0, op, partner, institution, cid, uCode);
             const latency = Math.round(base * m.latencyFactor);
             const outcomeAt = created + latency;
+            if (m.stallRate > 0 && uReturn < m.stallRate) continue;
             const common = {
               clientId: cid,
               operation: op,
