@@ -4,6 +4,7 @@
 // produce the same incidents.
 import { attributeFamily, explainedByPartner, type WindowContext } from './attribution';
 import { expectedCount, newSeasonal, type SeasonalState, updateSeasonal } from './baseline';
+import { pooledCohort, shortInstitutions } from './cohort';
 import { type AnalyzerConfig, resolveConfig } from './config';
 import { Counts } from './counts';
 import { diagnose, type Hypothesis, mergeOrigins } from './diagnosis';
@@ -94,6 +95,7 @@ export interface AnalyzerSnapshot {
   institutions: unknown[];
   clients: unknown[];
   tracker: TrackerState;
+  shortBefore?: [string[], string[]];
 }
 
 export class Analyzer {
@@ -106,6 +108,8 @@ export class Analyzer {
   private openWindow: number | null = null;
   private firstWindow: number | null = null;
   private stats: AnalyzerStats = { ingested: 0, late: 0, droppedLate: 0, windowsClosed: 0 };
+  /** Per operation, the banks short in the last closed window (selection of the pooled cohort test). */
+  private shortBefore: [string[], string[]] = [[], []];
 
   constructor(config: Partial<AnalyzerConfig> = {}) {
     this.cfg = resolveConfig(config);
@@ -283,9 +287,16 @@ export class Analyzer {
         ctx.institutions.some((v) => v.anomalous) ||
         ctx.clients.some((v) => v.anomalous);
       let hypotheses: Hypothesis[] = [];
-      if (anyAnomaly) {
-        const origins = mergeOrigins(PRIMARY_FAMILIES.map((f) => attributeFamily(ctx, f)));
-        hypotheses = origins.map((o) => diagnose(ctx, o)).filter((h) => h.families.length > 0);
+      const cohort = pooledCohort(ctx, this.shortBefore[op]);
+      this.shortBefore[op] = shortInstitutions(ctx);
+      if (anyAnomaly || cohort) {
+        const perFamily = PRIMARY_FAMILIES.map((f) => attributeFamily(ctx, f));
+        if (cohort) perFamily.push([cohort]);
+        const origins = mergeOrigins(perFamily);
+        // The pooled cohort was found on the relaxed outcome test (see cohort.ts): judge it the same way.
+        hypotheses = origins
+          .map((o) => diagnose(ctx, o, cohort && o.kind === 'cohort' ? ['outcomes'] : []))
+          .filter((h) => h.families.length > 0);
         // What a parent (a partner origin, now or open) explains does not open children.
         const parents = new Set(hypotheses.filter((h) => h.kind === 'partner').map((h) => h.id));
         for (const o of this.tracker.openIncidents()) {
@@ -526,6 +537,7 @@ export class Analyzer {
       institutions: [...this.institutions.values()].map(entity),
       clients: [...this.clients.values()].map(entity),
       tracker: this.tracker.toJSON(),
+      shortBefore: this.shortBefore,
     };
     return JSON.parse(JSON.stringify(state)) as AnalyzerSnapshot;
   }
@@ -554,6 +566,7 @@ export class Analyzer {
       a.partners.set(p.entity.id, p);
     }
     a.tracker = IncidentTracker.fromJSON(s.tracker, a.cfg);
+    a.shortBefore = s.shortBefore ?? [[], []];
     return a;
   }
 }
@@ -579,4 +592,5 @@ interface SnapshotShape {
   institutions: EntityJSON[];
   clients: EntityJSON[];
   tracker: TrackerState;
+  shortBefore?: [string[], string[]];
 }
