@@ -9,8 +9,8 @@ import { type AnalyzerConfig, resolveConfig } from './config';
 import { Counts } from './counts';
 import { diagnose, type Hypothesis, mergeOrigins } from './diagnosis';
 import { evaluate, type Family, PRIMARY_FAMILIES, rawResidual } from './evaluate';
-import { countsAgainst, intakeRatio } from './evidence-rules';
-import { FAILURE_CODE_COUNT, failureCodeIndex } from './failure-codes';
+import { CREATED_BLAMES, countsAgainst, intakeRatio } from './evidence-rules';
+import { dominantCode, FAILURE_CODE_COUNT, failureCodeIndex } from './failure-codes';
 import { IncidentTracker, type TrackerState } from './lifecycle';
 import { parseInstant } from './observation';
 import { kappa, newRing, type Ring, ringPush } from './stats';
@@ -387,13 +387,22 @@ export class Analyzer {
     const families: readonly Family[] = op === 0 ? [...PRIMARY_FAMILIES, 'expiry'] : PRIMARY_FAMILIES;
     for (const f of families) {
       const ev = evaluate(v, f, this.cfg);
-      if (ev.anomalous && !countsAgainst(e.kind, OPS[op], f, ev)) ev.anomalous = false;
+      if (ev.anomalous) {
+        const layer =
+          f === 'errors'
+            ? (dominantCode(eo.codes, eo.codeEw, eo.codeEwN, counts.settled + counts.failed)?.layer ?? null)
+            : null;
+        if (!countsAgainst(e.kind, OPS[op], f, ev, layer)) ev.anomalous = false;
+      }
       v.evals[f] = ev;
       if (ev.anomalous && f !== 'expiry') v.anomalous = true;
     }
     for (const f of PRIMARY_FAMILIES) {
       const loose = evaluate(v, f, this.cfg, true);
       v.loose[f] = loose;
+      // Only evidence that may blame this kind of slice keeps its baseline from learning: a bank or a
+      // partner with fewer new transactions on a holiday is not hurt, and must learn the quieter day.
+      if (f === 'created' && !CREATED_BLAMES.includes(e.kind)) continue;
       if (loose.anomalous || v.evals[f]?.anomalous) v.suspicious = true;
     }
     return v;

@@ -1,6 +1,7 @@
 // Which evidence may blame which origin, and how much of it is needed. Every threshold is named here
 // with the reason for its value (issue 18: an alarm must be earned).
 import type { Eval, Family } from './evaluate';
+import type { CodeLayer } from './failure-codes';
 import type { Operation } from './types';
 import type { SliceKind } from './views';
 
@@ -40,6 +41,14 @@ export const LEAF_INFERRED_EXTRA_WINDOWS = 1;
 export const CREATED_BLAMES: readonly SliceKind[] = ['client', 'platform'];
 
 /**
+ * A calendar day (a holiday, a bridge day, a final on TV) removes up to half of the whole platform's new
+ * transactions for every client alike, exactly like a partial failure of our intake would, and calendar
+ * effects compound (a holiday on a Sunday keeps ~40 % of a weekday's intake). Our own intake failing stops
+ * most requests: without a calendar, the platform is blamed for missing intake only beyond 75 %.
+ */
+export const PLATFORM_INTAKE_MIN_DROP = 0.75;
+
+/**
  * Outcomes follow intake: a quiet holiday, a client's campaign or burst moves both. A slice's expected
  * outcomes are scaled by its intake ratio (created observed / expected; for a bank, the platform's, as a
  * Cash-In charge has no bank yet), so only outcomes missing beyond what intake explains are judged. The
@@ -53,10 +62,28 @@ export function intakeRatio(created: number, expCreated: number | null): number 
   return (created + INTAKE_PRIOR) / (expCreated + INTAKE_PRIOR);
 }
 
+/**
+ * Failures blame a merchant or a bank only when the codes in excess are theirs (or their users'):
+ * PROVIDER_UNAVAILABLE on a merchant's transfers is its partner failing, PROCESSING_ERROR is ours.
+ */
+export const ERROR_LAYERS_BLAMING: Partial<Record<SliceKind, readonly CodeLayer[]>> = {
+  client: ['MERCHANT', 'END_USER'],
+  institution: ['INSTITUTION', 'END_USER'],
+};
+
 /** Does this strict evaluation count as evidence against this kind of slice? */
-export function countsAgainst(kind: SliceKind, op: Operation, family: Family, e: Eval): boolean {
+export function countsAgainst(
+  kind: SliceKind,
+  op: Operation,
+  family: Family,
+  e: Eval,
+  codeLayer: CodeLayer | null = null,
+): boolean {
   if (!e.anomalous) return false;
+  const layers = ERROR_LAYERS_BLAMING[kind];
+  if (family === 'errors' && layers && codeLayer !== null && !layers.includes(codeLayer)) return false;
   if (family === 'created' && !CREATED_BLAMES.includes(kind)) return false;
+  if (family === 'created' && kind === 'platform') return (e.deviation ?? 0) <= -PLATFORM_INTAKE_MIN_DROP;
   if (kind !== 'client' && kind !== 'institution') return true;
   if (family === 'errors' && op === 'CASH_IN') return CASH_IN_ERRORS_BLAME_LEAVES;
   if (kind !== 'client') return true;
