@@ -357,9 +357,11 @@ export class Analyzer {
     ew: Counts,
     startMs: number,
     intake?: number,
+    createdScale = 1,
   ): EntityView {
     const eo = e.ops[op];
-    const expCreated = expectedCount(eo.created, startMs, this.cfg);
+    const expCreatedRaw = expectedCount(eo.created, startMs, this.cfg);
+    const expCreated = expCreatedRaw === null ? null : expCreatedRaw * createdScale;
     const expOutcomesRaw = expectedCount(eo.outcomes, startMs, this.cfg);
     const v: EntityView = {
       kind: e.kind,
@@ -368,7 +370,9 @@ export class Analyzer {
       ew,
       expCreated,
       expOutcomes:
-        expOutcomesRaw === null ? null : expOutcomesRaw * (intake ?? intakeRatio(counts.created, expCreated)),
+        expOutcomesRaw === null
+          ? null
+          : expOutcomesRaw * (intake ?? intakeRatio(counts.created, expCreatedRaw)),
       k: {
         created: kappa(eo.created.resid, KAPPA_MIN_VALUES, KAPPA_CAP),
         outcomes: kappa(eo.outcomes.resid, KAPPA_MIN_VALUES, KAPPA_CAP),
@@ -441,10 +445,21 @@ export class Analyzer {
       platformCounts.created,
       expectedCount(this.platform.ops[op].created, startMs, this.cfg),
     );
+
     const institutions = [...instSums].map(([e, [c, ew]]) =>
       this.entityView(e, op, c, ew, startMs, platformIntake),
     );
-    const clients = [...clientSums].map(([e, [c, ew]]) => this.entityView(e, op, c, ew, startMs));
+    // A merchant's intake is judged against the rest of the platform's: a holiday or our own outage lowers
+    // every client alike and is explained by the parent, not by each merchant.
+    const platformExpCreated = expectedCount(this.platform.ops[op].created, startMs, this.cfg);
+    const clients = [...clientSums].map(([e, [c, ew]]) => {
+      const own = expectedCount(e.ops[op].created, startMs, this.cfg);
+      const common =
+        own === null || platformExpCreated === null
+          ? 1
+          : intakeRatio(platformCounts.created - c.created, Math.max(0, platformExpCreated - own));
+      return this.entityView(e, op, c, ew, startMs, undefined, Math.min(1, common));
+    });
     const platform = this.entityView(this.platform, op, platformCounts, platformEw, startMs);
     const index = new Map<string, EntityView>();
     for (const v of [...partnerViews, ...institutions, ...clients]) index.set(`${v.kind}:${v.id}`, v);

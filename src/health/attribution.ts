@@ -234,7 +234,8 @@ function isBroad(ctx: WindowContext, family: Family): boolean {
   const partners = share(ctx.partners);
   if (partners === null || partners < 2 / 3) return false;
   const institutions = share(ctx.institutions);
-  const clients = share(ctx.clients);
+  // Merchants' intake is judged against the rest of the platform (analyzer): it cannot show breadth.
+  const clients = family === 'created' ? null : share(ctx.clients);
   return (institutions === null || institutions >= 2 / 3) && (clients === null || clients >= 2 / 3);
 }
 
