@@ -21,13 +21,21 @@ const a = new Analyzer({
 });
 const anyA = a as any;
 const orig = anyA.entityView.bind(a);
-anyA.entityView = (e: any, op: number, counts: any, ew: any, startMs: number, intake?: number) => {
-  const v = orig(e, op, counts, ew, startMs, intake);
+anyA.entityView = (e: any, op: number, counts: any, ew: any, startMs: number, intake?: number, cs?: number) => {
+  const v = orig(e, op, counts, ew, startMs, intake, cs);
   const opName = op === 0 ? 'CASH_IN' : 'CASH_OUT';
   if ((e.id === l.originId || (e.kind === 'platform' && l.originId === 'CONNECTPSP')) && opName === l.operation && startMs >= l.from - 600e3 && startMs <= l.to) {
     const f = (x: any) => x ? `${x.observed?.toFixed?.(3)}/${x.expected?.toFixed?.(3)} z${x.z.toFixed(1)}${x.anomalous ? '!' : ''}${x.evaluated ? '' : '(ne)'}` : '-';
-    console.log('   ', e.kind, 'created', f(v.evals.created), 'out', f(v.evals.outcomes), 'err', f(v.evals.errors), 'k', v.k.errors.toFixed(2));
+    console.log("   ", cs, e.kind, "created", f(v.evals.created), 'out', f(v.evals.outcomes), 'err', f(v.evals.errors), 'k', v.k.errors.toFixed(2));
   }
   return v;
+};
+const tr = anyA.tracker;
+const step = tr.step.bind(tr);
+tr.step = (input: any) => {
+  const ch = step(input);
+  const t = input.windowIndex * 300000;
+  if (input.op === l.operation && t >= l.from - 600e3 && t <= l.to + 600e3) console.log('   step', input.hypotheses.map((h: any) => h.key + ':' + h.families), ch.map((c: any) => c.change + ' ' + c.incident.origin.id));
+  return ch;
 };
 for (const o of generateObservations({ world, seed, from: start, to: day + DAY_MS, faults: c.faults })) a.ingest(o);

@@ -9,7 +9,7 @@ import { type AnalyzerConfig, resolveConfig } from './config';
 import { Counts } from './counts';
 import { diagnose, type Hypothesis, mergeOrigins } from './diagnosis';
 import { evaluate, type Family, PRIMARY_FAMILIES, rawResidual } from './evaluate';
-import { CREATED_BLAMES, countsAgainst, intakeRatio } from './evidence-rules';
+import { COMMON_DIP, CREATED_BLAMES, countsAgainst, intakeRatio } from './evidence-rules';
 import { dominantCode, FAILURE_CODE_COUNT, failureCodeIndex } from './failure-codes';
 import { IncidentTracker, type TrackerState } from './lifecycle';
 import { parseInstant } from './observation';
@@ -458,7 +458,7 @@ export class Analyzer {
         own === null || platformExpCreated === null
           ? 1
           : intakeRatio(platformCounts.created - c.created, Math.max(0, platformExpCreated - own));
-      return this.entityView(e, op, c, ew, startMs, undefined, Math.min(1, common));
+      return this.entityView(e, op, c, ew, startMs, undefined, common < COMMON_DIP ? common : 1);
     });
     const platform = this.entityView(this.platform, op, platformCounts, platformEw, startMs);
     const index = new Map<string, EntityView>();

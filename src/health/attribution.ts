@@ -161,7 +161,11 @@ export function attributeFamily(ctx: WindowContext, family: Family): FamilyOrigi
   if (anomalous.length === 0 && !platformAnomalous) return [];
 
   // 1-2. Single slices that contain the anomaly, pruned against each other.
-  const candidates = anomalous.filter((v) => !isBad(complementView(platform, v), family, cfg));
+  // A merchant's intake is already judged against the rest of the platform's (analyzer): it contains
+  // its own drop by construction, and its complement's expectation is not comparable.
+  const candidates = anomalous.filter(
+    (v) => (family === 'created' && v.kind === 'client') || !isBad(complementView(platform, v), family, cfg),
+  );
   const kept = prune(ctx, family, candidates);
   const origins: FamilyOrigin[] = kept.map(single);
 

@@ -57,6 +57,13 @@ export const PLATFORM_INTAKE_MIN_DROP = 0.75;
  */
 export const INTAKE_PRIOR = 10;
 
+/**
+ * A merchant's intake is judged against the rest of the platform's only when the rest is clearly down
+ * (a holiday, our own outage: below 80 % of its expectation). Above that, scaling would add the rest's
+ * own noise to every merchant's test and hide a merchant that stopped.
+ */
+export const COMMON_DIP = 0.8;
+
 export function intakeRatio(created: number, expCreated: number | null): number {
   if (expCreated === null) return 1;
   return (created + INTAKE_PRIOR) / (expCreated + INTAKE_PRIOR);
