@@ -50,6 +50,8 @@ export interface Hypothesis {
   originId: string;
   /** Primary families anomalous at the origin in this window; empty = the origin looks normal. */
   families: Family[];
+  /** Some family could be judged at the origin in this window (false: no data, e.g. total silence). */
+  judged: boolean;
   severity: Severity;
   confidence: Confidence;
   originClass: OriginClass;
@@ -96,6 +98,7 @@ export function diagnose(
     originType: o.kind === 'platform' ? 'PIX_SYSTEMIC' : originTypeOf(o.kind),
     originId: o.kind === 'platform' ? 'PIX' : o.id,
     families: [],
+    judged: false,
     severity: 'DEGRADED',
     confidence: 'LOW',
     originClass: 'UNKNOWN',
@@ -112,6 +115,7 @@ export function diagnose(
     const e = continuing.includes(f)
       ? evaluate(slice.view, f, cfg, true)
       : (single?.evals[f] ?? evaluate(slice.view, f, cfg));
+    if (e.evaluated) base.judged = true;
     if (e.anomalous) evals.set(f, e);
   }
   const primary = PRIMARY_FAMILIES.filter((f) => evals.has(f));

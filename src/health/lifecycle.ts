@@ -91,10 +91,14 @@ export class IncidentTracker {
       if (o.record.operation !== op) continue;
       const h = hyps.get(key) ?? input.diagnoseOpen(o);
       hyps.delete(key);
+      // Recovery needs evidence: a window where nothing could be judged at the origin (total silence,
+      // which the platform's own intake test covers) neither confirms nor clears the incident.
       const change =
         h.families.length > 0
           ? this.onAnomalous(o, h, windowIndex, input.clientsFor(h))
-          : this.onNormal(o, windowIndex);
+          : h.judged
+            ? this.onNormal(o, windowIndex)
+            : null;
       if (change) changes.push(change);
       if (o.record.status === 'RESOLVED') this.open.delete(key);
     }

@@ -115,6 +115,7 @@ describe('one-window blips at the pattern level', () => {
     originType: 'BANKING_PARTNER',
     originId: '90000001',
     families: ['errors'],
+    judged: true,
     severity: 'UNAVAILABLE',
     confidence: 'HIGH',
     originClass: 'OBSERVED',
