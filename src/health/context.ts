@@ -4,7 +4,7 @@ import type { WindowContext } from './attribution';
 import { expectedCount } from './baseline';
 import type { AnalyzerConfig } from './config';
 import { Counts } from './counts';
-import { evaluate, type Family, PRIMARY_FAMILIES } from './evaluate';
+import { type Eval, evalRate, evaluate, type Family, PRIMARY_FAMILIES } from './evaluate';
 import { COMMON_DIP, CREATED_BLAMES, countsAgainst, intakeRatio } from './evidence-rules';
 import { dominantCode } from './failure-codes';
 import { type Cell, type Entity, type HealthState, OPS, type OpIndex } from './state';
@@ -14,6 +14,30 @@ import type { CellData, EntityView } from './views';
 /** Standardised residuals needed before the MAD dispersion replaces the Poisson floor, and its cap. */
 const KAPPA_MIN_VALUES = 8;
 const KAPPA_CAP = 10;
+
+/**
+ * Evidence that persists: failures pooled over this window and the previous one, judged strictly, count
+ * when this window alone is at least relaxed-anomalous (so a fault that ended does not linger). A small
+ * partner whose failure rate climbs (a ramp) or flickers between 10 % and 70 % every few minutes
+ * reaches z 3 a window or two earlier than on single windows.
+ */
+function pooledErrors(v: EntityView, prev: [number, number] | undefined, cfg: AnalyzerConfig): Eval | null {
+  if (!prev || prev[1] === 0) return null;
+  const c = v.counts;
+  if (!evaluate(v, 'errors', cfg, true).anomalous) return null;
+  const ew = v.ew;
+  const pooled = evalRate(
+    'errors',
+    c.failed + prev[0],
+    c.settled + c.failed + prev[1],
+    ew.failed,
+    ew.settled + ew.failed,
+    v.k.errors,
+    cfg,
+    false,
+  );
+  return pooled.anomalous ? pooled : null;
+}
 
 export function entityView(
   cfg: AnalyzerConfig,
@@ -56,7 +80,8 @@ export function entityView(
   };
   const families: readonly Family[] = op === 0 ? [...PRIMARY_FAMILIES, 'expiry'] : PRIMARY_FAMILIES;
   for (const f of families) {
-    const ev = evaluate(v, f, cfg);
+    let ev = evaluate(v, f, cfg);
+    if (f === 'errors' && !ev.anomalous) ev = pooledErrors(v, eo.prev, cfg) ?? ev;
     if (ev.anomalous) {
       const layer =
         f === 'errors'

@@ -112,6 +112,8 @@ export function diagnose(
   const evals = new Map<Family, Eval>();
   const families: Family[] = ctx.op === 'CASH_IN' ? [...PRIMARY_FAMILIES, 'expiry'] : [...PRIMARY_FAMILIES];
   for (const f of families) {
+    // Fewer new transactions never blame (nor clear) a partner, a bank or a cohort (evidence-rules.ts).
+    if (f === 'created' && o.kind !== 'client' && o.kind !== 'platform') continue;
     const e = continuing.includes(f)
       ? evaluate(slice.view, f, cfg, true)
       : (single?.evals[f] ?? evaluate(slice.view, f, cfg));

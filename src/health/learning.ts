@@ -38,6 +38,7 @@ export function learn(
     const eo = e.ops[op];
     const abnormal = v.suspicious || frozen.has(`${v.kind}:${v.id}`);
     eo.streak = abnormal ? eo.streak + 1 : 0;
+    eo.prev = [v.counts.failed, v.counts.settled + v.counts.failed];
     const normal = !abnormal || eo.streak > cfg.rebaselineAfterWindows;
     e.learn[op] = normal;
     updateSeasonal(eo.created, startMs, v.counts.created, v.expCreated, normal, cfg);

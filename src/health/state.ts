@@ -22,6 +22,8 @@ export interface EntityOp {
   rExp: Ring;
   /** Consecutive anomalous windows (for the re-baseline escape hatch). */
   streak: number;
+  /** Failures and outcomes of the previous window (two-window pooled failure test); absent in old snapshots. */
+  prev?: [number, number];
 }
 
 export interface Entity {
