@@ -21,7 +21,18 @@ export interface CandidateState {
   evidence: EvidenceItem[];
   /** Cohort members seen in the previous window of the run. */
   members: string[];
+  /** The origin and families of the run (to judge a gap window); absent in old snapshots. */
+  origin?: { kind: OriginKind; id: string; members: string[]; families: Family[] };
+  /** The run is being held through a gap window (at most MAX_HELD_WINDOWS in a row). */
+  held?: number;
 }
+
+/**
+ * A candidate survives one window where its origin is only hurt by the relaxed test (a small partner
+ * whose ramping failure rate dips below z 3 for one window): the gap does not count towards §3.3's two
+ * windows, but it does not restart the run either. Two gaps in a row, or a normal window, end it.
+ */
+export const MAX_HELD_WINDOWS = 1;
 
 export interface OpenIncidentState {
   record: IncidentRecord;
@@ -57,7 +68,7 @@ export interface StepInput {
   /** No incident may open yet (baseline warm-up). */
   warm: boolean;
   /** Judge an open incident's origin when no hypothesis of this window names it. */
-  diagnoseOpen(o: OpenIncidentState): Hypothesis;
+  diagnoseOpen(o: { kind: OriginKind; id: string; members: string[]; families: Family[] }): Hypothesis;
   /** Clients whose traffic runs through this origin (for API scoping). */
   clientsFor(h: Hypothesis): string[];
 }
@@ -118,6 +129,8 @@ export class IncidentTracker {
         c = { key, firstWindow: windowIndex, lastWindow: windowIndex, run: 1, evidence: [], members: [] };
         this.candidates.set(key, c);
       }
+      c.held = 0;
+      c.origin = { kind: h.kind, id: h.id, members: [...h.members], families: [...h.families] };
       pushCapped(c.evidence, h.evidence, this.cfg.maxEvidencePerIncident);
       if (c.run >= windowsToConfirm(this.cfg.confirmWindows, h) && input.warm) {
         // A cohort is named by the members seen in both confirming windows (one noisy window adds none).
@@ -130,7 +143,19 @@ export class IncidentTracker {
       }
     }
     for (const [key, c] of this.candidates) {
-      if (c.key.startsWith(`${op}:`) && c.lastWindow < windowIndex) this.candidates.delete(key);
+      if (!c.key.startsWith(`${op}:`) || c.lastWindow >= windowIndex) continue;
+      const held = (c.held ?? 0) + 1;
+      const hurt =
+        c.origin !== undefined &&
+        c.lastWindow === windowIndex - 1 &&
+        held <= MAX_HELD_WINDOWS &&
+        input.diagnoseOpen(c.origin).families.length > 0;
+      if (hurt) {
+        c.held = held;
+        c.lastWindow = windowIndex;
+      } else {
+        this.candidates.delete(key);
+      }
     }
     return changes;
   }
