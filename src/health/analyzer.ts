@@ -2,7 +2,7 @@
 // (`ingest`), let time pass (`advanceTo`, silence is a signal), persist it (`snapshot` / `restore`).
 // Pure: no bindings, no I/O, deterministic for a given input, so the Durable Object and the replay CLI
 // produce the same incidents.
-import { shortInstitutions } from './cohort';
+import { type BankTally, shortInstitutions, tallyInstitutions } from './cohort';
 import { type AnalyzerConfig, resolveConfig } from './config';
 import { buildContext } from './context';
 import { diagnose, type Hypothesis } from './diagnosis';
@@ -46,7 +46,7 @@ export interface AnalyzerSnapshot {
   institutions: unknown[];
   clients: unknown[];
   tracker: TrackerState;
-  shortBefore?: [string[], string[]];
+  tallies?: [BankTally[], BankTally[]];
 }
 
 export class Analyzer {
@@ -57,7 +57,8 @@ export class Analyzer {
   private firstWindow: number | null = null;
   private stats: AnalyzerStats = { ingested: 0, late: 0, droppedLate: 0, windowsClosed: 0 };
   /** Per operation, the banks short in the last closed window (selection of the pooled cohort test). */
-  private shortBefore: [string[], string[]] = [[], []];
+  /** Per operation, the small banks' outcomes in the last three closed windows (newest first). */
+  private tallies: [BankTally[], BankTally[]] = [[], []];
 
   constructor(config: Partial<AnalyzerConfig> = {}) {
     this.cfg = resolveConfig(config);
@@ -229,8 +230,15 @@ export class Analyzer {
     const changes: IncidentChange[] = [];
     for (const op of [0, 1] as const) {
       const ctx = buildContext(this.state, this.cfg, op, startMs);
-      const hypotheses = judgeWindow(ctx, this.shortBefore[op], this.tracker.openIncidents());
-      this.shortBefore[op] = shortInstitutions(ctx);
+      const hypotheses = judgeWindow(
+        ctx,
+        shortInstitutions(this.tallies[op][1] ?? {}, this.tallies[op][2] ?? {}),
+        this.tallies[op][0] ?? {},
+        this.tracker.openIncidents(),
+      );
+      // Tallies of t-1, t-2, t-3: select on (t-3, t-2), test on (t-1, t) (cohort.ts).
+      const [t1 = {}, t2 = {}] = this.tallies[op];
+      this.tallies[op] = [tallyInstitutions(ctx), t1, t2];
       const stepChanges = this.tracker.step({
         op: OPS[op],
         windowIndex: w,
@@ -272,7 +280,7 @@ export class Analyzer {
       stats: this.stats,
       ...stateToJSON(this.state),
       tracker: this.tracker.toJSON(),
-      shortBefore: this.shortBefore,
+      tallies: this.tallies,
     };
     return JSON.parse(JSON.stringify(snap)) as AnalyzerSnapshot;
   }
@@ -286,7 +294,7 @@ export class Analyzer {
     a.stats = s.stats;
     a.state = stateFromJSON(s);
     a.tracker = IncidentTracker.fromJSON(s.tracker, a.cfg);
-    a.shortBefore = s.shortBefore ?? [[], []];
+    a.tallies = s.tallies ?? [[], []];
     return a;
   }
 }

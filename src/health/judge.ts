@@ -1,16 +1,17 @@
 // Judging one closed window of one operation: which origins explain its anomalies, as hypotheses
 // for the lifecycle (attribution per family, the pooled cohort test, diagnosis, explaining away).
 import { attributeFamily, explainedByPartner, type WindowContext } from './attribution';
-import { pooledCohort } from './cohort';
+import { type BankTally, pooledCohort } from './cohort';
 import { diagnose, type Hypothesis, mergeOrigins } from './diagnosis';
 import { type Family, PRIMARY_FAMILIES } from './evaluate';
 import type { OpenIncidentState } from './lifecycle';
 import { isoZ } from './window';
 
-/** `shortBefore`: the small banks short in the previous window (selection of the pooled cohort test). */
+/** `shortBefore`: small banks short in windows t-3 and t-2; `last`: their tally of t-1 (pooled cohort test). */
 export function judgeWindow(
   ctx: WindowContext,
   shortBefore: readonly string[],
+  last: BankTally,
   open: readonly OpenIncidentState[],
 ): Hypothesis[] {
   const anyAnomaly =
@@ -19,7 +20,7 @@ export function judgeWindow(
     ctx.institutions.some((v) => v.anomalous) ||
     ctx.clients.some((v) => v.anomalous);
   let hypotheses: Hypothesis[] = [];
-  const cohort = pooledCohort(ctx, shortBefore);
+  const cohort = pooledCohort(ctx, shortBefore, last);
   if (anyAnomaly || cohort) {
     const perFamily = PRIMARY_FAMILIES.map((f) => attributeFamily(ctx, f));
     if (cohort) perFamily.push([cohort]);
