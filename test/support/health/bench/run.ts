@@ -67,7 +67,6 @@ export function runSeed(seed: number, opts: SeedRunOptions): SeedResult {
     );
     collect(b.advanceTo(branchDay + DAY_MS), got);
     // Incidents that started before the branch belong to the clean run (scored there).
-    if (process.env.DEBUG_SCORE) console.log([...got.values()].map((i) => `${i.origin.type}:${i.origin.id} ${i.operation} ${i.startedAt} ${i.detectedAt}`));
     const own = [...got.values()].filter((i) => Date.parse(i.startedAt) >= branchDay);
     const s = scoreCase(seed, c.name, c.labels, own);
     outcomes.push(...s.outcomes);
