@@ -2,30 +2,17 @@
 // (ACTIVE); a severity rise makes it WORSENING (back to ACTIVE after `severityHoldWindows` windows without
 // a further rise); the first normal window makes it RECOVERING; `resolveWindows` normal windows in a row
 // resolve it. A relapse while RECOVERING returns it to ACTIVE (or WORSENING) and clears recoveredAt.
-import type { OriginKind } from './attribution';
 import type { AnalyzerConfig } from './config';
-import { confidenceRank, displayNameOf, type Hypothesis, originClassRank, type Signal } from './diagnosis';
-import { type Family, maxSeverity, severityRank } from './evaluate';
+import { confidenceRank, displayNameOf, type Hypothesis, originClassRank } from './diagnosis';
+import { maxSeverity, severityRank } from './evaluate';
 import { windowsToConfirm } from './evidence-rules';
 import { incidentIdFor } from './ids';
 import { buildSummary } from './summary';
-import type { EvidenceItem, IncidentChange, IncidentRecord, Operation, Severity } from './types';
+import type { CandidateState, OpenIncidentState, StepInput, TrackerState } from './tracker-state';
+import type { IncidentChange, IncidentRecord, Operation } from './types';
 import { isoZ, WINDOW_MS } from './window';
 
-export interface CandidateState {
-  /** `${operation}:${hypothesis key}` */
-  key: string;
-  firstWindow: number;
-  lastWindow: number;
-  run: number;
-  evidence: EvidenceItem[];
-  /** Cohort members seen in the previous window of the run. */
-  members: string[];
-  /** The origin and families of the run (to judge a gap window); absent in old snapshots. */
-  origin?: { kind: OriginKind; id: string; members: string[]; families: Family[] };
-  /** The run is being held through a gap window (at most MAX_HELD_WINDOWS in a row). */
-  held?: number;
-}
+export type { CandidateState, OpenIncidentState, StepInput, TrackerState } from './tracker-state';
 
 /**
  * A candidate survives one window where its origin is only hurt by the relaxed test (a small partner
@@ -33,45 +20,6 @@ export interface CandidateState {
  * windows, but it does not restart the run either. Two gaps in a row, or a normal window, end it.
  */
 export const MAX_HELD_WINDOWS = 1;
-
-export interface OpenIncidentState {
-  record: IncidentRecord;
-  kind: OriginKind;
-  id: string;
-  members: string[];
-  pending: EvidenceItem[];
-  normalStreak: number;
-  /** Windows since the last severity rise while WORSENING. */
-  holdWindows: number;
-  /** Severities of consecutive anomalous windows below the current severity. */
-  lower: Severity[];
-  /** Severity of the previous window when it was above the current one (a rise waiting for confirmation). */
-  higher: Severity | null;
-  signal: Signal | null;
-  /** Primary families seen anomalous at the origin during the incident (judged relaxed to continue). */
-  families: Family[];
-  /** Cohort: consecutive windows each candidate member has been seen; two make it a member. */
-  memberStreak: Record<string, number>;
-  startedAtMs: number;
-  recoveredAtMs: number | null;
-}
-
-export interface TrackerState {
-  candidates: CandidateState[];
-  open: OpenIncidentState[];
-}
-
-export interface StepInput {
-  op: Operation;
-  windowIndex: number;
-  hypotheses: Hypothesis[];
-  /** No incident may open yet (baseline warm-up). */
-  warm: boolean;
-  /** Judge an open incident's origin when no hypothesis of this window names it. */
-  diagnoseOpen(o: { kind: OriginKind; id: string; members: string[]; families: Family[] }): Hypothesis;
-  /** Clients whose traffic runs through this origin (for API scoping). */
-  clientsFor(h: Hypothesis): string[];
-}
 
 function pushCapped<T>(list: T[], items: readonly T[], cap: number): void {
   list.push(...items);
