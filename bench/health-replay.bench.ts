@@ -5,8 +5,8 @@
 //   replay  NDJSON line -> JSON.parse -> parseObservation -> ingest (what `npm run health:replay` runs)
 // Target: >= 250,000 observations/s on the core.
 
-import { faults, generateArray, scaledWorld, worldNames } from '../src/health/generator';
 import { Analyzer, ReplaySession } from '../src/health/index';
+import { faults, generateArray, scaledWorld, worldNames } from '../test/support/health';
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;

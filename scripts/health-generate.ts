@@ -2,8 +2,7 @@
 // Writes synthetic decisions §7 observations (NDJSON) to try the replay: several days of seasonal traffic
 // over 3 partners, 10 banks and 6 clients, with the scenario's fault on the last day, 14:00-16:00 UTC.
 import { createWriteStream } from 'node:fs';
-import { defaultWorld, generateObservations } from '../src/health/generator';
-import { SCENARIOS } from '../src/health/scenarios';
+import { defaultWorld, generateObservations, SCENARIOS } from '../test/support/health';
 
 const DAY = 86_400_000;
 

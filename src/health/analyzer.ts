@@ -2,77 +2,30 @@
 // (`ingest`), let time pass (`advanceTo`, silence is a signal), persist it (`snapshot` / `restore`).
 // Pure: no bindings, no I/O, deterministic for a given input, so the Durable Object and the replay CLI
 // produce the same incidents.
-import { attributeFamily, type WindowContext } from './attribution';
-import { expectedCount, newSeasonal, type SeasonalState, updateSeasonal } from './baseline';
+import { type BankTally, shortInstitutions, tallyInstitutions } from './cohort';
 import { type AnalyzerConfig, resolveConfig } from './config';
-import { Counts } from './counts';
-import { diagnose, type Hypothesis, mergeOrigins } from './diagnosis';
-import { evaluate, type Family, PRIMARY_FAMILIES, rawResidual } from './evaluate';
-import { FAILURE_CODE_COUNT, failureCodeIndex } from './failure-codes';
+import { buildContext } from './context';
+import { diagnose, type Hypothesis } from './diagnosis';
+import { failureCodeIndex } from './failure-codes';
+import { judgeWindow } from './judge';
+import { learn } from './learning';
 import { IncidentTracker, type TrackerState } from './lifecycle';
 import { parseInstant } from './observation';
-import { kappa, newRing, type Ring, ringPush } from './stats';
-import type { IncidentChange, IncidentRecord, Observation, Operation } from './types';
-import type { CellData, EntityView, SliceKind } from './views';
-import { isoZ, WINDOW_MS } from './window';
+import { stateFromJSON, stateToJSON } from './snapshot';
+import {
+  Cell,
+  type Entity,
+  type HealthState,
+  newEntity,
+  newState,
+  OPS,
+  type OpIndex,
+  type Partner,
+} from './state';
+import type { IncidentChange, IncidentRecord, Observation } from './types';
+import { WINDOW_MS } from './window';
 
-type OpIndex = 0 | 1;
-const OPS: readonly [Operation, Operation] = ['CASH_IN', 'CASH_OUT'];
 const EMPTY: readonly IncidentChange[] = Object.freeze([]);
-const KAPPA_MIN_VALUES = 8;
-const KAPPA_CAP = 10;
-
-interface EntityOp {
-  /** Failures by code in the open window; EW history of the same and of outcomes. */
-  codes: number[];
-  codeEw: number[];
-  codeEwN: number;
-  created: SeasonalState;
-  outcomes: SeasonalState;
-  rErr: Ring;
-  rLat: Ring;
-  rExp: Ring;
-  /** Consecutive anomalous windows (for the re-baseline escape hatch). */
-  streak: number;
-}
-
-interface Entity {
-  kind: SliceKind;
-  id: string;
-  ops: [EntityOp, EntityOp];
-  /** Transient, set while a window closes: may this entity's baseline learn from the window? */
-  learn: [boolean, boolean];
-}
-
-class Cell {
-  acc: [Counts, Counts] = [new Counts(), new Counts()];
-  ew: [Counts, Counts] = [new Counts(), new Counts()];
-  constructor(readonly col: Entity | null) {}
-}
-
-interface Partner {
-  entity: Entity;
-  inst: Map<string, Cell>;
-  clients: Map<string, Cell>;
-}
-
-function newEntityOp(): EntityOp {
-  return {
-    codes: new Array<number>(FAILURE_CODE_COUNT).fill(0),
-    codeEw: new Array<number>(FAILURE_CODE_COUNT).fill(0),
-    codeEwN: 0,
-    created: newSeasonal(),
-    outcomes: newSeasonal(),
-    rErr: newRing(),
-    rLat: newRing(),
-    rExp: newRing(),
-    streak: 0,
-  };
-}
-
-function newEntity(kind: SliceKind, id: string): Entity {
-  return { kind, id, ops: [newEntityOp(), newEntityOp()], learn: [true, true] };
-}
 
 export interface AnalyzerStats {
   ingested: number;
@@ -93,18 +46,19 @@ export interface AnalyzerSnapshot {
   institutions: unknown[];
   clients: unknown[];
   tracker: TrackerState;
+  tallies?: [BankTally[], BankTally[]];
 }
 
 export class Analyzer {
   readonly cfg: AnalyzerConfig;
-  private platform = newEntity('platform', 'platform');
-  private partners = new Map<string, Partner>();
-  private institutions = new Map<string, Entity>();
-  private clients = new Map<string, Entity>();
+  private state: HealthState = newState();
   private tracker: IncidentTracker;
   private openWindow: number | null = null;
   private firstWindow: number | null = null;
   private stats: AnalyzerStats = { ingested: 0, late: 0, droppedLate: 0, windowsClosed: 0 };
+  /** Per operation, the banks short in the last closed window (selection of the pooled cohort test). */
+  /** Per operation, the small banks' outcomes in the last three closed windows (newest first). */
+  private tallies: [BankTally[], BankTally[]] = [[], []];
 
   constructor(config: Partial<AnalyzerConfig> = {}) {
     this.cfg = resolveConfig(config);
@@ -129,7 +83,7 @@ export class Analyzer {
       this.stats.late++;
     }
     const op: OpIndex = obs.operation === 'CASH_IN' ? 0 : 1;
-    let partner = this.partners.get(obs.partnerIspb);
+    let partner = this.state.partners.get(obs.partnerIspb);
     if (partner === undefined) partner = this.addPartner(obs.partnerIspb);
     const instId = obs.institutionIspb ?? '';
     let ic = partner.inst.get(instId);
@@ -162,7 +116,7 @@ export class Analyzer {
         a.failed++;
         b.failed++;
         const k = failureCodeIndex(obs.failureCode);
-        this.platform.ops[op].codes[k]!++;
+        this.state.platform.ops[op].codes[k]!++;
         partner.entity.ops[op].codes[k]!++;
         if (ic.col) ic.col.ops[op].codes[k]!++;
         cc.col!.ops[op].codes[k]!++;
@@ -233,17 +187,17 @@ export class Analyzer {
 
   private addPartner(ispb: string): Partner {
     const p: Partner = { entity: newEntity('partner', ispb), inst: new Map(), clients: new Map() };
-    this.partners.set(ispb, p);
+    this.state.partners.set(ispb, p);
     return p;
   }
 
   private addInstitutionCell(p: Partner, id: string): Cell {
     let col: Entity | null = null;
     if (id !== '') {
-      col = this.institutions.get(id) ?? null;
+      col = this.state.institutions.get(id) ?? null;
       if (col === null) {
         col = newEntity('institution', id);
-        this.institutions.set(id, col);
+        this.state.institutions.set(id, col);
       }
     }
     const c = new Cell(col);
@@ -252,10 +206,10 @@ export class Analyzer {
   }
 
   private addClientCell(p: Partner, id: string): Cell {
-    let col = this.clients.get(id);
+    let col = this.state.clients.get(id);
     if (!col) {
       col = newEntity('client', id);
-      this.clients.set(id, col);
+      this.state.clients.set(id, col);
     }
     const c = new Cell(col);
     p.clients.set(id, c);
@@ -275,31 +229,16 @@ export class Analyzer {
     const startMs = w * WINDOW_MS;
     const changes: IncidentChange[] = [];
     for (const op of [0, 1] as const) {
-      const ctx = this.buildContext(op, startMs);
-      const anyAnomaly =
-        ctx.platform.anomalous ||
-        ctx.partners.some((v) => v.anomalous) ||
-        ctx.institutions.some((v) => v.anomalous) ||
-        ctx.clients.some((v) => v.anomalous);
-      let hypotheses: Hypothesis[] = [];
-      if (anyAnomaly) {
-        const origins = mergeOrigins(PRIMARY_FAMILIES.map((f) => attributeFamily(ctx, f)));
-        hypotheses = origins.map((o) => diagnose(ctx, o)).filter((h) => h.families.length > 0);
-      }
-      if (this.cfg.onWindow) {
-        this.cfg.onWindow({
-          windowStart: isoZ(startMs),
-          operation: OPS[op],
-          anomalous: [ctx.platform, ...ctx.partners, ...ctx.institutions, ...ctx.clients]
-            .map((v) => ({
-              kind: v.kind,
-              id: v.id,
-              families: (Object.keys(v.evals) as Family[]).filter((f) => v.evals[f]?.anomalous),
-            }))
-            .filter((v) => v.families.length > 0),
-          origins: hypotheses.map((h) => h.key),
-        });
-      }
+      const ctx = buildContext(this.state, this.cfg, op, startMs);
+      const hypotheses = judgeWindow(
+        ctx,
+        shortInstitutions(this.tallies[op][1] ?? {}, this.tallies[op][2] ?? {}),
+        this.tallies[op][0] ?? {},
+        this.tracker.openIncidents(),
+      );
+      // Tallies of t-1, t-2, t-3: select on (t-3, t-2), test on (t-1, t) (cohort.ts).
+      const [t1 = {}, t2 = {}] = this.tallies[op];
+      this.tallies[op] = [tallyInstitutions(ctx), t1, t2];
       const stepChanges = this.tracker.step({
         op: OPS[op],
         windowIndex: w,
@@ -309,7 +248,7 @@ export class Analyzer {
         clientsFor: (h) => this.clientsFor(op, h),
       });
       for (const c of stepChanges) changes.push(c);
-      this.learn(op, ctx, startMs);
+      learn(this.state, this.cfg, this.tracker.openIncidents(), op, ctx, startMs);
     }
     this.stats.windowsClosed++;
     return changes;
@@ -323,233 +262,39 @@ export class Analyzer {
       const a = c.acc[op];
       return e.created + e.settled + e.failed + a.created + a.settled + a.failed > 0;
     };
-    for (const [pid, p] of this.partners) {
+    for (const [pid, p] of this.state.partners) {
       if (h.kind === 'partner' && pid !== h.id) continue;
       for (const [cid, c] of p.clients) if (active(c)) out.add(cid);
     }
     return [...out].sort();
   }
 
-  private entityView(e: Entity, op: OpIndex, counts: Counts, ew: Counts, startMs: number): EntityView {
-    const eo = e.ops[op];
-    const v: EntityView = {
-      kind: e.kind,
-      id: e.id,
-      counts,
-      ew,
-      expCreated: expectedCount(eo.created, startMs, this.cfg),
-      expOutcomes: expectedCount(eo.outcomes, startMs, this.cfg),
-      k: {
-        created: kappa(eo.created.resid, KAPPA_MIN_VALUES, KAPPA_CAP),
-        outcomes: kappa(eo.outcomes.resid, KAPPA_MIN_VALUES, KAPPA_CAP),
-        errors: kappa(eo.rErr, KAPPA_MIN_VALUES, KAPPA_CAP),
-        latency: kappa(eo.rLat, KAPPA_MIN_VALUES, KAPPA_CAP),
-        expiry: kappa(eo.rExp, KAPPA_MIN_VALUES, KAPPA_CAP),
-      },
-      codes: eo.codes,
-      codeEw: eo.codeEw,
-      codeEwN: eo.codeEwN,
-      evals: {},
-      loose: {},
-      anomalous: false,
-      suspicious: false,
-    };
-    const families: readonly Family[] = op === 0 ? [...PRIMARY_FAMILIES, 'expiry'] : PRIMARY_FAMILIES;
-    for (const f of families) {
-      const ev = evaluate(v, f, this.cfg);
-      v.evals[f] = ev;
-      if (ev.anomalous && f !== 'expiry') v.anomalous = true;
-    }
-    for (const f of PRIMARY_FAMILIES) {
-      const loose = evaluate(v, f, this.cfg, true);
-      v.loose[f] = loose;
-      if (loose.anomalous || v.evals[f]?.anomalous) v.suspicious = true;
-    }
-    return v;
-  }
-
-  private buildContext(op: OpIndex, startMs: number): WindowContext {
-    const instSums = new Map<Entity, [Counts, Counts]>();
-    const clientSums = new Map<Entity, [Counts, Counts]>();
-    const platformCounts = new Counts();
-    const platformEw = new Counts();
-    const partnerViews: EntityView[] = [];
-    const accumulate = (sums: Map<Entity, [Counts, Counts]>, e: Entity, c: Cell) => {
-      let s = sums.get(e);
-      if (!s) {
-        s = [new Counts(), new Counts()];
-        sums.set(e, s);
-      }
-      s[0].add(c.acc[op]);
-      s[1].add(c.ew[op]);
-    };
-    for (const p of this.partners.values()) {
-      const counts = new Counts();
-      const ew = new Counts();
-      for (const c of p.inst.values()) {
-        counts.add(c.acc[op]);
-        ew.add(c.ew[op]);
-        if (c.col) accumulate(instSums, c.col, c);
-      }
-      for (const c of p.clients.values()) accumulate(clientSums, c.col!, c);
-      platformCounts.add(counts);
-      platformEw.add(ew);
-      partnerViews.push(this.entityView(p.entity, op, counts, ew, startMs));
-    }
-    const institutions = [...instSums].map(([e, [c, ew]]) => this.entityView(e, op, c, ew, startMs));
-    const clients = [...clientSums].map(([e, [c, ew]]) => this.entityView(e, op, c, ew, startMs));
-    const platform = this.entityView(this.platform, op, platformCounts, platformEw, startMs);
-    const index = new Map<string, EntityView>();
-    for (const v of [...partnerViews, ...institutions, ...clients]) index.set(`${v.kind}:${v.id}`, v);
-    const partners = this.partners;
-    return {
-      cfg: this.cfg,
-      op: OPS[op],
-      windowStartMs: startMs,
-      platform,
-      partners: partnerViews,
-      institutions,
-      clients,
-      cell(partnerId, kind, id): CellData | undefined {
-        const p = partners.get(partnerId);
-        const c = kind === 'institution' ? p?.inst.get(id) : p?.clients.get(id);
-        return c ? { acc: c.acc[op], ew: c.ew[op] } : undefined;
-      },
-      *cellsOf(partnerId, kind) {
-        const p = partners.get(partnerId);
-        if (!p) return;
-        for (const [id, c] of kind === 'institution' ? p.inst : p.clients) {
-          yield [id, { acc: c.acc[op], ew: c.ew[op] }] as [string, CellData];
-        }
-      },
-      find(kind, id) {
-        return kind === 'platform' ? platform : index.get(`${kind}:${id}`);
-      },
-    };
-  }
-
-  /**
-   * Baselines learn only from windows where the entity looked normal: not anomalous, not even hurt by the
-   * relaxed test, and not the origin of an open incident (a fault that the z-score starts to tolerate
-   * must not teach the baseline that it is normal). After `rebaselineAfterWindows` such windows in a row
-   * the baseline follows the data again (a lasting change of level).
-   */
-  private learn(op: OpIndex, ctx: WindowContext, startMs: number): void {
-    const cfg = this.cfg;
-    const decay = 1 - 1 / cfg.ewWindows;
-    const frozen = new Set<string>();
-    for (const o of this.tracker.openIncidents()) {
-      if (o.record.operation !== OPS[op]) continue;
-      if (o.kind === 'cohort') for (const m of o.members) frozen.add(`institution:${m}`);
-      else frozen.add(`${o.kind}:${o.id}`);
-    }
-    const views: [Entity, EntityView][] = [[this.platform, ctx.platform]];
-    for (const v of ctx.partners) views.push([this.partners.get(v.id)!.entity, v]);
-    for (const v of ctx.institutions) views.push([this.institutions.get(v.id)!, v]);
-    for (const v of ctx.clients) views.push([this.clients.get(v.id)!, v]);
-    for (const [e, v] of views) {
-      const eo = e.ops[op];
-      const abnormal = v.suspicious || frozen.has(`${v.kind}:${v.id}`);
-      eo.streak = abnormal ? eo.streak + 1 : 0;
-      const normal = !abnormal || eo.streak > cfg.rebaselineAfterWindows;
-      e.learn[op] = normal;
-      updateSeasonal(eo.created, startMs, v.counts.created, v.expCreated, normal, cfg);
-      updateSeasonal(eo.outcomes, startMs, v.counts.settled + v.counts.failed, v.expOutcomes, normal, cfg);
-      if (normal) {
-        const rErr = rawResidual(v, 'errors', cfg);
-        if (rErr !== null) ringPush(eo.rErr, rErr, cfg.residualWindows);
-        const rLat = rawResidual(v, 'latency', cfg);
-        if (rLat !== null) ringPush(eo.rLat, rLat, cfg.residualWindows);
-        const rExp = rawResidual(v, 'expiry', cfg);
-        if (rExp !== null) ringPush(eo.rExp, rExp, cfg.residualWindows);
-        for (let k = 0; k < FAILURE_CODE_COUNT; k++) eo.codeEw[k] = eo.codeEw[k]! * decay + eo.codes[k]!;
-        eo.codeEwN = eo.codeEwN * decay + v.counts.settled + v.counts.failed;
-      }
-    }
-    for (const p of this.partners.values()) {
-      const partnerNormal = p.entity.learn[op];
-      for (const cells of [p.inst, p.clients]) {
-        for (const c of cells.values()) {
-          if (partnerNormal && (c.col === null || c.col.learn[op])) c.ew[op].decayAdd(c.acc[op], decay);
-          c.acc[op].reset();
-        }
-      }
-    }
-    for (const [e] of views) e.ops[op].codes.fill(0);
-  }
-
   // ---- persistence -------------------------------------------------------------------------------
 
   /** Plain JSON-serialisable state (a deep copy). Persist it; `Analyzer.restore` continues identically. */
   snapshot(): AnalyzerSnapshot {
-    const entity = (e: Entity) => ({ kind: e.kind, id: e.id, ops: e.ops });
-    const cells = (m: Map<string, Cell>) =>
-      [...m].map(([id, c]) => [id, { acc: c.acc.map((x) => x.toJSON()), ew: c.ew.map((x) => x.toJSON()) }]);
-    const state: AnalyzerSnapshot = {
+    const snap: AnalyzerSnapshot = {
       version: 1,
       openWindow: this.openWindow,
       firstWindow: this.firstWindow,
       stats: this.stats,
-      platform: entity(this.platform),
-      partners: [...this.partners.values()].map((p) => ({
-        entity: entity(p.entity),
-        inst: cells(p.inst),
-        clients: cells(p.clients),
-      })),
-      institutions: [...this.institutions.values()].map(entity),
-      clients: [...this.clients.values()].map(entity),
+      ...stateToJSON(this.state),
       tracker: this.tracker.toJSON(),
+      tallies: this.tallies,
     };
-    return JSON.parse(JSON.stringify(state)) as AnalyzerSnapshot;
+    return JSON.parse(JSON.stringify(snap)) as AnalyzerSnapshot;
   }
 
   static restore(snapshot: AnalyzerSnapshot, config: Partial<AnalyzerConfig> = {}): Analyzer {
     if (snapshot?.version !== 1) throw new Error('unsupported health analyzer snapshot');
-    const s = JSON.parse(JSON.stringify(snapshot)) as SnapshotShape;
+    const s = JSON.parse(JSON.stringify(snapshot)) as AnalyzerSnapshot;
     const a = new Analyzer(config);
-    const entity = (j: EntityJSON): Entity => ({ kind: j.kind, id: j.id, ops: j.ops, learn: [true, true] });
     a.openWindow = s.openWindow;
     a.firstWindow = s.firstWindow;
     a.stats = s.stats;
-    a.platform = entity(s.platform);
-    for (const e of s.institutions) a.institutions.set(e.id, entity(e));
-    for (const e of s.clients) a.clients.set(e.id, entity(e));
-    const cell = (col: Entity | null, j: CellJSON): Cell => {
-      const c = new Cell(col);
-      c.acc = [Counts.fromJSON(j.acc[0]), Counts.fromJSON(j.acc[1])];
-      c.ew = [Counts.fromJSON(j.ew[0]), Counts.fromJSON(j.ew[1])];
-      return c;
-    };
-    for (const pj of s.partners) {
-      const p: Partner = { entity: entity(pj.entity), inst: new Map(), clients: new Map() };
-      for (const [id, cj] of pj.inst) p.inst.set(id, cell(id === '' ? null : a.institutions.get(id)!, cj));
-      for (const [id, cj] of pj.clients) p.clients.set(id, cell(a.clients.get(id)!, cj));
-      a.partners.set(p.entity.id, p);
-    }
+    a.state = stateFromJSON(s);
     a.tracker = IncidentTracker.fromJSON(s.tracker, a.cfg);
+    a.tallies = s.tallies ?? [[], []];
     return a;
   }
-}
-
-interface EntityJSON {
-  kind: SliceKind;
-  id: string;
-  ops: [EntityOp, EntityOp];
-}
-
-interface CellJSON {
-  acc: [number[], number[]];
-  ew: [number[], number[]];
-}
-
-interface SnapshotShape {
-  version: 1;
-  openWindow: number | null;
-  firstWindow: number | null;
-  stats: AnalyzerStats;
-  platform: EntityJSON;
-  partners: { entity: EntityJSON; inst: [string, CellJSON][]; clients: [string, CellJSON][] }[];
-  institutions: EntityJSON[];
-  clients: EntityJSON[];
-  tracker: TrackerState;
 }

@@ -18,6 +18,7 @@
 //     judged partners, institutions and clients hurt), the origin is platform-wide.
 import type { AnalyzerConfig } from './config';
 import type { Family } from './evaluate';
+import { dominantCode } from './failure-codes';
 import type { Operation } from './types';
 import {
   type CellData,
@@ -122,6 +123,18 @@ function prune(ctx: WindowContext, family: Family, cands: EntityView[]): EntityV
       if (sHurtWithoutT && !tHurtWithoutS) dropped.add(t);
       else if (!sHurtWithoutT && tHurtWithoutS) dropped.add(s);
       else if (!sHurtWithoutT && !tHurtWithoutS) {
+        // The anomaly sits in the intersection. Failures whose dominant code is the partner's own
+        // (PROVIDER_UNAVAILABLE) or the platform's name the partner as the layer that failed; otherwise
+        // the narrower slice wins (a single-homed client collapsing is MERCHANT, not its partner).
+        const partner = s.kind === 'partner' ? s : t.kind === 'partner' ? t : null;
+        if (family === 'errors' && partner) {
+          const n = partner.counts.settled + partner.counts.failed;
+          const layer = dominantCode(partner.codes, partner.codeEw, partner.codeEwN, n)?.layer;
+          if (layer === 'PARTNER' || layer === 'PLATFORM') {
+            dropped.add(partner === s ? t : s);
+            continue;
+          }
+        }
         const ss = s.evals[family]?.size ?? 0;
         const ts = t.evals[family]?.size ?? 0;
         dropped.add(ss <= ts ? t : s);
@@ -148,7 +161,11 @@ export function attributeFamily(ctx: WindowContext, family: Family): FamilyOrigi
   if (anomalous.length === 0 && !platformAnomalous) return [];
 
   // 1-2. Single slices that contain the anomaly, pruned against each other.
-  const candidates = anomalous.filter((v) => !isBad(complementView(platform, v), family, cfg));
+  // A merchant's intake is already judged against the rest of the platform's (analyzer): it contains
+  // its own drop by construction, and its complement's expectation is not comparable.
+  const candidates = anomalous.filter(
+    (v) => (family === 'created' && v.kind === 'client') || !isBad(complementView(platform, v), family, cfg),
+  );
   const kept = prune(ctx, family, candidates);
   const origins: FamilyOrigin[] = kept.map(single);
 
@@ -221,7 +238,8 @@ function isBroad(ctx: WindowContext, family: Family): boolean {
   const partners = share(ctx.partners);
   if (partners === null || partners < 2 / 3) return false;
   const institutions = share(ctx.institutions);
-  const clients = share(ctx.clients);
+  // Merchants' intake is judged against the rest of the platform (analyzer): it cannot show breadth.
+  const clients = family === 'created' ? null : share(ctx.clients);
   return (institutions === null || institutions >= 2 / 3) && (clients === null || clients >= 2 / 3);
 }
 
@@ -243,4 +261,33 @@ export function sizeOf(
     case 'expiry':
       return c.settled + c.failed + c.expired;
   }
+}
+
+/**
+ * Explaining away along the hierarchy, across families: a partner that is an origin (this window or an
+ * open incident) explains a bank, cohort or merchant hypothesis when that slice without its cells on
+ * the partner is not hurt in any of the hypothesis's families (e.g. a partner failing Cash-In charges
+ * makes the largest payer bank's settlements drop: that drop is the partner's, not the bank's).
+ */
+export function explainedByPartner(
+  ctx: WindowContext,
+  h: { kind: OriginKind; id: string; members: readonly string[]; families: readonly Family[] },
+  partnerIds: readonly string[],
+): boolean {
+  if (h.kind !== 'institution' && h.kind !== 'client' && h.kind !== 'cohort') return false;
+  const kind = h.kind === 'client' ? 'client' : 'institution';
+  const ids = h.kind === 'cohort' ? h.members : [h.id];
+  const views = ids.map((id) => ctx.find(kind, id)).filter((v): v is EntityView => v !== undefined);
+  if (views.length === 0) return false;
+  const whole = views.length === 1 ? views[0]! : sumViews(views);
+  const cells: CellData[] = [];
+  for (const p of partnerIds) {
+    for (const id of ids) {
+      const c = ctx.cell(p, kind, id);
+      if (c) cells.push(c);
+    }
+  }
+  if (cells.length === 0) return false;
+  const rest = remainderView(whole, cells);
+  return h.families.every((f) => !isBad(rest, f, ctx.cfg));
 }

@@ -16,10 +16,20 @@ export interface SeasonalState {
   hour: number;
   hourSum: number;
   hourN: number;
+  /** The hour's normal window counts (for the trimmed hour mean). */
+  hourVals?: number[];
   levelObs: Ring;
   levelShape: Ring;
   resid: Ring;
 }
+
+/**
+ * A window counted above BURST_CAP x its expectation (+ 3 Poisson sigmas) is an event (a betting client
+ * at the end of a match, a campaign), not the new normal: it feeds the level and the daily shape at that
+ * cap. A lasting rise is still learnt (at up to 2x per window, within a few hours), but a 15-minute burst
+ * can no longer lift the expectation of the hours after it, which then read as a drop.
+ */
+export const BURST_CAP = 2;
 
 export function newSeasonal(): SeasonalState {
   return {
@@ -27,6 +37,7 @@ export function newSeasonal(): SeasonalState {
     hour: -1,
     hourSum: 0,
     hourN: 0,
+    hourVals: [],
     levelObs: newRing(),
     levelShape: newRing(),
     resid: newRing(),
@@ -46,11 +57,33 @@ export function shapeAt(s: SeasonalState, startMs: number, minDays: number): num
   return (1 - frac) * median(a) + frac * median(b);
 }
 
+/**
+ * Share of the highest and lowest values left out of the hour means and of the recent level (an
+ * interquartile mean): a 15-minute burst or dip is 3 of an hour's 12 windows, so it moves neither, while
+ * symmetric noise is averaged as before.
+ */
+export const TRIM_SHARE = 0.25;
+
+function trimmedMean(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const cut = Math.floor(sorted.length * TRIM_SHARE);
+  let sum = 0;
+  for (let i = cut; i < sorted.length - cut; i++) sum += sorted[i]!;
+  return sum / (sorted.length - 2 * cut);
+}
+
 export function levelOf(s: SeasonalState): number {
+  const n = s.levelObs.v.length;
+  const order = Array.from({ length: n }, (_, i) => i);
+  const ratio = (i: number) => s.levelObs.v[i]! / Math.max(1e-9, s.levelShape.v[i]!);
+  order.sort((a, b) => ratio(a) - ratio(b));
+  const cut = Math.floor(n * TRIM_SHARE);
   let obs = 0;
   let shape = 0;
-  for (const v of s.levelObs.v) obs += v;
-  for (const v of s.levelShape.v) shape += v;
+  for (let k = cut; k < n - cut; k++) {
+    obs += s.levelObs.v[order[k]!]!;
+    shape += s.levelShape.v[order[k]!]!;
+  }
   if (shape < 1) return 1;
   const level = obs / shape;
   return Math.max(0.2, Math.min(5, level));
@@ -78,15 +111,20 @@ export function updateSeasonal(
   const hour = Math.floor(startMs / HOUR_MS);
   if (hour !== s.hour) {
     if (s.hour >= 0 && s.hourN >= WINDOWS_PER_HOUR / 2) {
-      ringPush(s.slots[((s.hour % 24) + 24) % 24]!, s.hourSum / s.hourN, cfg.historyDays);
+      const mean = s.hourVals?.length ? trimmedMean(s.hourVals) : s.hourSum / s.hourN;
+      ringPush(s.slots[((s.hour % 24) + 24) % 24]!, mean, cfg.historyDays);
     }
     s.hour = hour;
     s.hourSum = 0;
     s.hourN = 0;
+    s.hourVals = [];
   }
   if (!normal) return;
+  if (expected !== null) observed = Math.min(observed, BURST_CAP * expected + 3 * Math.sqrt(expected));
   s.hourSum += observed;
   s.hourN += 1;
+  s.hourVals ??= [];
+  s.hourVals.push(observed);
   const shape = shapeAt(s, startMs, 1);
   if (shape !== null) {
     ringPush(s.levelObs, observed, cfg.levelWindows);

@@ -1,6 +1,18 @@
 // From per-family origins to hypotheses: one per origin, with the public classification (origin type,
 // originClass, confidence, severity), the partners reached and the evidence of this window.
 import type { FamilyOrigin, OriginKind, WindowContext } from './attribution';
+import { cellBreadth, originSlice, peersNormal, reachedPartners, trafficOf } from './breadth';
+import { originTypeOf, patternKey } from './origins';
+
+export {
+  confidenceRank,
+  displayNameOf,
+  mergeOrigins,
+  originClassRank,
+  originTypeOf,
+  patternKey,
+} from './origins';
+
 import {
   type Eval,
   evalRate,
@@ -9,14 +21,13 @@ import {
   METRIC_NAME,
   maxSeverity,
   PRIMARY_FAMILIES,
-  type SliceView,
   severityOf,
   severityRank,
 } from './evaluate';
-import { type CodeLayer, codeLayer, FAILURE_CODE_COUNT, FAILURE_CODES } from './failure-codes';
+import { type CodeLayer, dominantCode, FAILURE_CODES } from './failure-codes';
 import { round } from './stats';
 import type { Confidence, EvidenceEntity, EvidenceItem, OriginClass, OriginType, Severity } from './types';
-import { cellsView, complementView, type EntityView, isBad, sumViews } from './views';
+import { complementView, isBad } from './views';
 import { isoZ } from './window';
 
 /** What the summary describes: the worst family at the origin in its latest anomalous window. */
@@ -39,103 +50,14 @@ export interface Hypothesis {
   originId: string;
   /** Primary families anomalous at the origin in this window; empty = the origin looks normal. */
   families: Family[];
+  /** Some family could be judged at the origin in this window (false: no data, e.g. total silence). */
+  judged: boolean;
   severity: Severity;
   confidence: Confidence;
   originClass: OriginClass;
   reachedPartners: string[];
   signal: Signal | null;
   evidence: EvidenceItem[];
-}
-
-export function patternKey(kind: OriginKind, id: string): string {
-  switch (kind) {
-    case 'partner':
-      return `BANKING_PARTNER:${id}`;
-    case 'institution':
-      return `PAYER_INSTITUTION:${id}`;
-    case 'client':
-      return `MERCHANT:${id}`;
-    case 'cohort':
-      return 'PAYER_COHORT';
-    case 'platform':
-      return 'PLATFORM';
-  }
-}
-
-/** Merge the origins found per family into one list of distinct origins (cohort members are united). */
-export function mergeOrigins(perFamily: readonly FamilyOrigin[][]): FamilyOrigin[] {
-  const byKey = new Map<string, FamilyOrigin>();
-  for (const list of perFamily) {
-    for (const o of list) {
-      const key = patternKey(o.kind, o.id);
-      const prev = byKey.get(key);
-      if (!prev) byKey.set(key, { ...o, members: [...o.members] });
-      else if (o.kind === 'cohort') {
-        prev.members = [...new Set([...prev.members, ...o.members])].sort();
-        prev.id = prev.members.join(',');
-      }
-    }
-  }
-  return [...byKey.values()];
-}
-
-interface OriginSlice {
-  view: SliceView;
-  codes: number[];
-  codeEw: number[];
-  codeEwN: number;
-  entities: EntityView[];
-}
-
-function originSlice(ctx: WindowContext, o: FamilyOrigin): OriginSlice | null {
-  let entities: EntityView[];
-  if (o.kind === 'platform') entities = [ctx.platform];
-  else if (o.kind === 'cohort') {
-    entities = o.members
-      .map((m) => ctx.find('institution', m))
-      .filter((v): v is EntityView => v !== undefined);
-  } else {
-    const v = ctx.find(o.kind, o.id);
-    entities = v ? [v] : [];
-  }
-  if (entities.length === 0) return null;
-  const view = entities.length === 1 ? entities[0]! : sumViews(entities);
-  const codes = new Array<number>(FAILURE_CODE_COUNT).fill(0);
-  const codeEw = new Array<number>(FAILURE_CODE_COUNT).fill(0);
-  let codeEwN = 0;
-  for (const e of entities) {
-    for (let k = 0; k < FAILURE_CODE_COUNT; k++) {
-      codes[k]! += e.codes[k] ?? 0;
-      codeEw[k]! += e.codeEw[k] ?? 0;
-    }
-    codeEwN += e.codeEwN;
-  }
-  return { view, codes, codeEw, codeEwN, entities };
-}
-
-interface CodeExcess {
-  index: number;
-  layer: CodeLayer;
-}
-
-/** The failure code with the largest excess over its own baseline share in this window. */
-function dominantCode(
-  codes: number[],
-  codeEw: number[],
-  codeEwN: number,
-  outcomes: number,
-): CodeExcess | null {
-  let best = -1;
-  let bestExcess = 0;
-  for (let k = 0; k < codes.length; k++) {
-    const p = codeEwN > 0 ? (codeEw[k] ?? 0) / codeEwN : 0;
-    const excess = (codes[k] ?? 0) - outcomes * p;
-    if (excess > bestExcess) {
-      best = k;
-      bestExcess = excess;
-    }
-  }
-  return best < 0 ? null : { index: best, layer: codeLayer(best) };
 }
 
 const CONFIRMING_LAYERS: Record<OriginKind, readonly CodeLayer[]> = {
@@ -146,94 +68,8 @@ const CONFIRMING_LAYERS: Record<OriginKind, readonly CodeLayer[]> = {
   platform: ['PLATFORM'],
 };
 
-const CONFIDENCE_RANK: Record<Confidence, number> = { LOW: 0, MEDIUM: 1, HIGH: 2 };
-const CLASS_RANK: Record<OriginClass, number> = {
-  UNKNOWN: 0,
-  INFERRED: 1,
-  OBSERVED: 2,
-  CORROBORATED: 3,
-  CONFIRMED: 4,
-};
-
-export function confidenceRank(c: Confidence): number {
-  return CONFIDENCE_RANK[c];
-}
-
-export function originClassRank(c: OriginClass): number {
-  return CLASS_RANK[c];
-}
-
 function familyGroup(f: Family): number {
   return f === 'latency' ? 1 : f === 'expiry' ? 2 : 0;
-}
-
-function trafficOf(c: { created: number; settled: number; failed: number; expired: number }): number {
-  return c.created + c.settled + c.failed + c.expired;
-}
-
-/** Partners through which at least 5 % of the origin's recent traffic flows. */
-function reachedPartners(ctx: WindowContext, o: FamilyOrigin, slice: OriginSlice): string[] {
-  if (o.kind === 'partner') return [o.id];
-  const total = trafficOf(slice.view.ew);
-  if (total <= 0) return [];
-  const out: string[] = [];
-  for (const p of ctx.partners) {
-    let t = 0;
-    if (o.kind === 'platform') t = trafficOf(p.ew);
-    else if (o.kind === 'cohort') {
-      for (const m of o.members) {
-        const c = ctx.cell(p.id, 'institution', m);
-        if (c) t += trafficOf(c.ew);
-      }
-    } else {
-      const c = ctx.cell(p.id, o.kind, o.id);
-      if (c) t = trafficOf(c.ew);
-    }
-    if (t / total >= 0.05) out.push(p.id);
-  }
-  return out.sort();
-}
-
-/** How many cells of the origin (per partner, or per institution/client of a partner) are hurt too. */
-function cellBreadth(
-  ctx: WindowContext,
-  o: FamilyOrigin,
-  slice: OriginSlice,
-  families: readonly Family[],
-): { evaluated: number; bad: number; items: { view: SliceView; partner: string; id: string }[] } {
-  const items: { view: SliceView; partner: string; id: string }[] = [];
-  const parent = slice.view;
-  if (o.kind === 'partner') {
-    for (const kind of ['institution', 'client'] as const) {
-      for (const [id, cell] of ctx.cellsOf(o.id, kind)) {
-        if (kind === 'institution' && id === '') continue;
-        items.push({ view: cellsView(parent, [cell]), partner: o.id, id: `${kind}:${id}` });
-      }
-    }
-  } else if (o.kind === 'institution' || o.kind === 'client') {
-    for (const p of ctx.partners) {
-      const cell = ctx.cell(p.id, o.kind, o.id);
-      if (cell) items.push({ view: cellsView(parent, [cell]), partner: p.id, id: o.id });
-    }
-  }
-  let evaluated = 0;
-  let bad = 0;
-  for (const it of items) {
-    let ev = false;
-    let hurt = false;
-    for (const f of families) {
-      const e = evaluate(it.view, f, ctx.cfg, true);
-      ev ||= e.evaluated;
-      hurt ||= e.anomalous;
-    }
-    if (ev) evaluated++;
-    if (hurt) bad++;
-  }
-  return { evaluated, bad, items };
-}
-
-function peersNormal(peers: readonly EntityView[], self: readonly EntityView[], families: readonly Family[]) {
-  return peers.some((p) => !self.includes(p) && families.some((f) => p.evals[f]?.evaluated) && !p.anomalous);
 }
 
 function evidenceItem(ctx: WindowContext, metric: string, entity: EvidenceEntity, e: Eval): EvidenceItem {
@@ -246,44 +82,6 @@ function evidenceItem(ctx: WindowContext, metric: string, entity: EvidenceEntity
   };
 }
 
-export function displayNameOf(
-  type: OriginType,
-  id: string,
-  members: readonly string[],
-  names: Record<string, string>,
-) {
-  switch (type) {
-    case 'BANKING_PARTNER':
-      return names[id] ?? `Parceiro ${id}`;
-    case 'PAYER_INSTITUTION':
-      return names[id] ?? `Instituição ${id}`;
-    case 'PAYER_COHORT':
-      return `Grupo de ${members.length} instituições`;
-    case 'MERCHANT':
-      return 'Sua operação';
-    case 'CONNECTPSP':
-      return 'ConnectPSP';
-    case 'PIX_SYSTEMIC':
-      return 'Sistema PIX (SPI)';
-  }
-}
-
-function originTypeOf(kind: Exclude<OriginKind, 'platform'>): OriginType {
-  return kind === 'partner'
-    ? 'BANKING_PARTNER'
-    : kind === 'institution'
-      ? 'PAYER_INSTITUTION'
-      : kind === 'client'
-        ? 'MERCHANT'
-        : 'PAYER_COHORT';
-}
-
-/**
- * Judge one origin in the closing window. Used for this window's attributed origins and, for open
- * incidents that were not attributed this window, to see whether their origin still looks anomalous:
- * then `continuing` lists the incident's families, judged with the relaxed test (hysteresis: strict to
- * open, relaxed to stay open, so a fault hovering around the gates does not flap to RECOVERING).
- */
 export function diagnose(
   ctx: WindowContext,
   o: FamilyOrigin,
@@ -300,6 +98,7 @@ export function diagnose(
     originType: o.kind === 'platform' ? 'PIX_SYSTEMIC' : originTypeOf(o.kind),
     originId: o.kind === 'platform' ? 'PIX' : o.id,
     families: [],
+    judged: false,
     severity: 'DEGRADED',
     confidence: 'LOW',
     originClass: 'UNKNOWN',
@@ -313,9 +112,12 @@ export function diagnose(
   const evals = new Map<Family, Eval>();
   const families: Family[] = ctx.op === 'CASH_IN' ? [...PRIMARY_FAMILIES, 'expiry'] : [...PRIMARY_FAMILIES];
   for (const f of families) {
+    // Fewer new transactions never blame (nor clear) a partner, a bank or a cohort (evidence-rules.ts).
+    if (f === 'created' && o.kind !== 'client' && o.kind !== 'platform') continue;
     const e = continuing.includes(f)
       ? evaluate(slice.view, f, cfg, true)
       : (single?.evals[f] ?? evaluate(slice.view, f, cfg));
+    if (e.evaluated) base.judged = true;
     if (e.anomalous) evals.set(f, e);
   }
   const primary = PRIMARY_FAMILIES.filter((f) => evals.has(f));

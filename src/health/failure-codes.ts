@@ -1,27 +1,9 @@
-// The 18-code catalog of §2.3 and the layer each code points at, used to confirm an attribution.
+// The layer each code of the §2.3 catalog (one home: src/domain/failure-codes.ts) points at, used to
+// confirm an attribution.
 
-export const FAILURE_CODES = [
-  'PROVIDER_UNAVAILABLE',
-  'PIX_KEY_NOT_FOUND',
-  'PIX_KEY_INVALID',
-  'PAYEE_DOCUMENT_MISMATCH',
-  'PAYEE_ACCOUNT_INVALID',
-  'PAYEE_ACCOUNT_UNAVAILABLE',
-  'PAYEE_BANK_UNAVAILABLE',
-  'PAYEE_BANK_REJECTED',
-  'FRAUD_SUSPECTED',
-  'INSUFFICIENT_FUNDS',
-  'AMOUNT_ABOVE_MAXIMUM',
-  'DAILY_LIMIT_EXCEEDED',
-  'PERIOD_LIMIT_EXCEEDED',
-  'PAYEE_LIMIT_EXCEEDED',
-  'PAYEE_NOT_ALLOWED',
-  'DUPLICATED_TRANSFER',
-  'APPROVAL_REJECTED',
-  'PROCESSING_ERROR',
-] as const;
+import { FAILURE_CODES, type FailureCode } from '../domain/failure-codes';
 
-export type FailureCode = (typeof FAILURE_CODES)[number];
+export { FAILURE_CODES, type FailureCode };
 export const FAILURE_CODE_COUNT = FAILURE_CODES.length;
 
 /**
@@ -62,4 +44,29 @@ export function failureCodeIndex(code: string | undefined): number {
 
 export function codeLayer(index: number): CodeLayer {
   return LAYER[FAILURE_CODES[index] ?? 'PROCESSING_ERROR'];
+}
+
+export interface CodeExcess {
+  index: number;
+  layer: CodeLayer;
+}
+
+/** The failure code with the largest excess over its own baseline share in this window. */
+export function dominantCode(
+  codes: readonly number[],
+  codeEw: readonly number[],
+  codeEwN: number,
+  outcomes: number,
+): CodeExcess | null {
+  let best = -1;
+  let bestExcess = 0;
+  for (let k = 0; k < codes.length; k++) {
+    const p = codeEwN > 0 ? (codeEw[k] ?? 0) / codeEwN : 0;
+    const excess = (codes[k] ?? 0) - outcomes * p;
+    if (excess > bestExcess) {
+      best = k;
+      bestExcess = excess;
+    }
+  }
+  return best < 0 ? null : { index: best, layer: codeLayer(best) };
 }

@@ -2,64 +2,24 @@
 // (ACTIVE); a severity rise makes it WORSENING (back to ACTIVE after `severityHoldWindows` windows without
 // a further rise); the first normal window makes it RECOVERING; `resolveWindows` normal windows in a row
 // resolve it. A relapse while RECOVERING returns it to ACTIVE (or WORSENING) and clears recoveredAt.
-import type { OriginKind } from './attribution';
 import type { AnalyzerConfig } from './config';
-import { confidenceRank, displayNameOf, type Hypothesis, originClassRank, type Signal } from './diagnosis';
-import { type Family, maxSeverity, severityRank } from './evaluate';
+import { confidenceRank, displayNameOf, type Hypothesis, originClassRank } from './diagnosis';
+import { maxSeverity, severityRank } from './evaluate';
+import { windowsToConfirm } from './evidence-rules';
 import { incidentIdFor } from './ids';
 import { buildSummary } from './summary';
-import type { EvidenceItem, IncidentChange, IncidentRecord, Operation, Severity } from './types';
+import type { CandidateState, OpenIncidentState, StepInput, TrackerState } from './tracker-state';
+import type { IncidentChange, IncidentRecord, Operation } from './types';
 import { isoZ, WINDOW_MS } from './window';
 
-export interface CandidateState {
-  /** `${operation}:${hypothesis key}` */
-  key: string;
-  firstWindow: number;
-  lastWindow: number;
-  run: number;
-  evidence: EvidenceItem[];
-  /** Cohort members seen in the previous window of the run. */
-  members: string[];
-}
+export type { CandidateState, OpenIncidentState, StepInput, TrackerState } from './tracker-state';
 
-export interface OpenIncidentState {
-  record: IncidentRecord;
-  kind: OriginKind;
-  id: string;
-  members: string[];
-  pending: EvidenceItem[];
-  normalStreak: number;
-  /** Windows since the last severity rise while WORSENING. */
-  holdWindows: number;
-  /** Severities of consecutive anomalous windows below the current severity. */
-  lower: Severity[];
-  /** Severity of the previous window when it was above the current one (a rise waiting for confirmation). */
-  higher: Severity | null;
-  signal: Signal | null;
-  /** Primary families seen anomalous at the origin during the incident (judged relaxed to continue). */
-  families: Family[];
-  /** Cohort: consecutive windows each candidate member has been seen; two make it a member. */
-  memberStreak: Record<string, number>;
-  startedAtMs: number;
-  recoveredAtMs: number | null;
-}
-
-export interface TrackerState {
-  candidates: CandidateState[];
-  open: OpenIncidentState[];
-}
-
-export interface StepInput {
-  op: Operation;
-  windowIndex: number;
-  hypotheses: Hypothesis[];
-  /** No incident may open yet (baseline warm-up). */
-  warm: boolean;
-  /** Judge an open incident's origin when no hypothesis of this window names it. */
-  diagnoseOpen(o: OpenIncidentState): Hypothesis;
-  /** Clients whose traffic runs through this origin (for API scoping). */
-  clientsFor(h: Hypothesis): string[];
-}
+/**
+ * A candidate survives one window where its origin is only hurt by the relaxed test (a small partner
+ * whose ramping failure rate dips below z 3 for one window): the gap does not count towards §3.3's two
+ * windows, but it does not restart the run either. Two gaps in a row, or a normal window, end it.
+ */
+export const MAX_HELD_WINDOWS = 1;
 
 function pushCapped<T>(list: T[], items: readonly T[], cap: number): void {
   list.push(...items);
@@ -90,10 +50,14 @@ export class IncidentTracker {
       if (o.record.operation !== op) continue;
       const h = hyps.get(key) ?? input.diagnoseOpen(o);
       hyps.delete(key);
+      // Recovery needs evidence: a window where nothing could be judged at the origin (total silence,
+      // which the platform's own intake test covers) neither confirms nor clears the incident.
       const change =
         h.families.length > 0
           ? this.onAnomalous(o, h, windowIndex, input.clientsFor(h))
-          : this.onNormal(o, windowIndex);
+          : h.judged
+            ? this.onNormal(o, windowIndex)
+            : null;
       if (change) changes.push(change);
       if (o.record.status === 'RESOLVED') this.open.delete(key);
     }
@@ -113,8 +77,10 @@ export class IncidentTracker {
         c = { key, firstWindow: windowIndex, lastWindow: windowIndex, run: 1, evidence: [], members: [] };
         this.candidates.set(key, c);
       }
+      c.held = 0;
+      c.origin = { kind: h.kind, id: h.id, members: [...h.members], families: [...h.families] };
       pushCapped(c.evidence, h.evidence, this.cfg.maxEvidencePerIncident);
-      if (c.run >= this.cfg.confirmWindows && input.warm) {
+      if (c.run >= windowsToConfirm(this.cfg.confirmWindows, h) && input.warm) {
         // A cohort is named by the members seen in both confirming windows (one noisy window adds none).
         const steady = h.members.filter((m) => c.members.includes(m));
         const confirmed = steady.length >= 2 ? { ...h, members: steady } : h;
@@ -125,7 +91,19 @@ export class IncidentTracker {
       }
     }
     for (const [key, c] of this.candidates) {
-      if (c.key.startsWith(`${op}:`) && c.lastWindow < windowIndex) this.candidates.delete(key);
+      if (!c.key.startsWith(`${op}:`) || c.lastWindow >= windowIndex) continue;
+      const held = (c.held ?? 0) + 1;
+      const hurt =
+        c.origin !== undefined &&
+        c.lastWindow === windowIndex - 1 &&
+        held <= MAX_HELD_WINDOWS &&
+        input.diagnoseOpen(c.origin).families.length > 0;
+      if (hurt) {
+        c.held = held;
+        c.lastWindow = windowIndex;
+      } else {
+        this.candidates.delete(key);
+      }
     }
     return changes;
   }

@@ -1,9 +1,9 @@
 // Each origin type of §2.5 detected and attributed on generated traffic, and symptoms kept quiet.
 import { describe, expect, it } from 'vitest';
 import type { WindowReport } from '../../src/health/config';
-import { faults } from '../../src/health/generator';
 import type { IncidentChange } from '../../src/health/types';
 import { isoZ } from '../../src/health/window';
+import { faults } from '../support/health';
 import {
   BANKS,
   DAY3,

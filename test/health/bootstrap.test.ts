@@ -7,7 +7,7 @@ import { runDurableObjectAlarm } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { WINDOW_MS } from '../../src/health';
 import { bootstrapDone } from '../../src/health/bootstrap';
-import { generateArray } from '../../src/health/generator';
+import { generateArray } from '../support/health';
 import { ALFA, analyzer, DAY, HOUR, windowStart, worldWith } from './worker-world';
 
 function live(at: number) {

@@ -1,8 +1,8 @@
 // The synthetic traffic itself: seasonal, Poisson, Zipf-sized, realistic outcomes, deterministic.
 import { describe, expect, it } from 'vitest';
 import { FAILURE_CODES } from '../../src/health/failure-codes';
-import { dailyShape, faults, generateArray, poisson } from '../../src/health/generator';
 import type { Observation } from '../../src/health/types';
+import { dailyShape, faults, generateArray, poisson } from '../support/health';
 import { DAY3, HOUR, MINUTE, PARTNERS, START, WORLD } from './helpers';
 
 const day = generateArray({ world: WORLD, seed: 11, from: START + 6 * HOUR, to: START + 30 * HOUR });

@@ -12,9 +12,9 @@ import { env } from 'cloudflare:workers';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import { WINDOW_MS } from '../../src/health';
-import { faults, generateArray } from '../../src/health/generator';
 import { createCashOut, deposit, settled } from '../support/cash-out';
 import { admin, Integrator } from '../support/harness';
+import { faults, generateArray } from '../support/health';
 import { newSink, received, waitUntil } from '../support/webhooks';
 import { ALFA, analyzer, BETA, GAMA, HOUR, windowStart, worldWith } from './worker-world';
 

@@ -2,14 +2,8 @@
 // each test only simulates the hours it needs) and small accessors on incident changes.
 import { Analyzer, type AnalyzerSnapshot } from '../../src/health/analyzer';
 import type { AnalyzerConfig } from '../../src/health/config';
-import {
-  defaultWorld,
-  type Fault,
-  generateObservations,
-  type World,
-  worldNames,
-} from '../../src/health/generator';
 import type { IncidentChange, Operation, OriginType } from '../../src/health/types';
+import { defaultWorld, type Fault, generateObservations, type World, worldNames } from '../support/health';
 
 export const MINUTE = 60_000;
 export const HOUR = 3_600_000;

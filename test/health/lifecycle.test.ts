@@ -2,10 +2,10 @@
 import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../src/health/config';
 import type { Hypothesis } from '../../src/health/diagnosis';
-import { faults } from '../../src/health/generator';
 import { IncidentTracker } from '../../src/health/lifecycle';
 import { healthPicture, isVisibleTo, toPublicEvidence, toPublicIncident } from '../../src/health/scope';
 import { isoZ, WINDOW_MS } from '../../src/health/window';
+import { faults } from '../support/health';
 import { BANKS, describeChange, F0, F1, MINUTE, onlyIncident, PARTNERS, runScenario } from './helpers';
 
 const PUBLIC_KEYS = [
@@ -115,6 +115,7 @@ describe('one-window blips at the pattern level', () => {
     originType: 'BANKING_PARTNER',
     originId: '90000001',
     families: ['errors'],
+    judged: true,
     severity: 'UNAVAILABLE',
     confidence: 'HIGH',
     originClass: 'OBSERVED',

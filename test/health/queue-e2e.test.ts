@@ -27,11 +27,11 @@ import { env } from 'cloudflare:workers';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import { WINDOW_MS } from '../../src/health';
-import { dailyShape, faults, generateArray } from '../../src/health/generator';
 import { isoZ } from '../../src/health/window';
 import { waitFor } from '../support/cash-in';
 import { createCashOut, deposit, settled } from '../support/cash-out';
 import { admin, Integrator } from '../support/harness';
+import { dailyShape, faults, generateArray } from '../support/health';
 import { ledgerStub, sqlRows } from '../support/ledger';
 import { newSink, received, waitUntil } from '../support/webhooks';
 import {

@@ -1,6 +1,6 @@
 // No incident on normal traffic: whole days, low-volume nights, and one-window blips.
 import { describe, expect, it } from 'vitest';
-import { faults } from '../../src/health/generator';
+import { faults } from '../support/health';
 import {
   analyzerAt,
   BANKS,

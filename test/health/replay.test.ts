@@ -1,10 +1,10 @@
 // Replay (decisions §7) and persistence: same core, same incidents, deterministic, restorable.
 import { describe, expect, it } from 'vitest';
 import { Analyzer } from '../../src/health/analyzer';
-import { faults, generateArray, worldNames } from '../../src/health/generator';
 import { ReplaySession } from '../../src/health/replay';
 import { toPublicIncident } from '../../src/health/scope';
 import type { IncidentChange } from '../../src/health/types';
+import { faults, generateArray, worldNames } from '../support/health';
 import { analyzerAt, DAY3, F0, F1, feed, HOUR, MINUTE, QUIET_WORLD, START, WORLD } from './helpers';
 
 const names = worldNames(QUIET_WORLD);

@@ -3,8 +3,8 @@
 import { env } from 'cloudflare:workers';
 import type { HealthAnalyzer } from '../../durable-objects/health-analyzer';
 import { WINDOW_MS } from '../../src/health';
-import { defaultWorld, type World } from '../../src/health/generator';
 import type { Observation } from '../../src/health/types';
+import { defaultWorld, type World } from '../support/health';
 
 export const ALFA = '31880826';
 export const BETA = '42273459';

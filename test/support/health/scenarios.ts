@@ -1,6 +1,7 @@
 // Named fault scenarios for `npm run health:generate -- --scenario <name>` and the docs. Each one puts its
 // fault on the last generated day, 14:00-16:00 UTC (11:00-13:00 in Sao Paulo), after the baseline warm-up.
-import { type Fault, faults, type World } from './generator';
+import { type Fault, faults } from './faults';
+import type { World } from './world';
 
 const HOUR = 3_600_000;
 const MINUTE = 60_000;

@@ -1,0 +1,187 @@
+// One window's view of the traffic for one operation: every entity's counts, expectations (seasonal,
+// scaled by what intake explains), dispersion and evaluations, plus cell access for attribution.
+import type { WindowContext } from './attribution';
+import { expectedCount } from './baseline';
+import type { AnalyzerConfig } from './config';
+import { Counts } from './counts';
+import { type Eval, evalRate, evaluate, type Family, PRIMARY_FAMILIES } from './evaluate';
+import { COMMON_DIP, CREATED_BLAMES, countsAgainst, intakeRatio } from './evidence-rules';
+import { dominantCode } from './failure-codes';
+import { type Cell, type Entity, type HealthState, OPS, type OpIndex } from './state';
+import { kappa } from './stats';
+import type { CellData, EntityView } from './views';
+
+/** Standardised residuals needed before the MAD dispersion replaces the Poisson floor, and its cap. */
+const KAPPA_MIN_VALUES = 8;
+const KAPPA_CAP = 10;
+
+/**
+ * Evidence that persists: failures pooled over this window and the previous one, judged strictly, count
+ * when this window alone is at least relaxed-anomalous (so a fault that ended does not linger). A small
+ * partner whose failure rate climbs (a ramp) or flickers between 10 % and 70 % every few minutes
+ * reaches z 3 a window or two earlier than on single windows.
+ */
+function pooledErrors(v: EntityView, prev: [number, number] | undefined, cfg: AnalyzerConfig): Eval | null {
+  if (!prev || prev[1] === 0) return null;
+  const c = v.counts;
+  if (!evaluate(v, 'errors', cfg, true).anomalous) return null;
+  const ew = v.ew;
+  const pooled = evalRate(
+    'errors',
+    c.failed + prev[0],
+    c.settled + c.failed + prev[1],
+    ew.failed,
+    ew.settled + ew.failed,
+    v.k.errors,
+    cfg,
+    false,
+  );
+  return pooled.anomalous ? pooled : null;
+}
+
+export function entityView(
+  cfg: AnalyzerConfig,
+  e: Entity,
+  op: OpIndex,
+  counts: Counts,
+  ew: Counts,
+  startMs: number,
+  intake?: number,
+  createdScale = 1,
+): EntityView {
+  const eo = e.ops[op];
+  const expCreatedRaw = expectedCount(eo.created, startMs, cfg);
+  const expCreated = expCreatedRaw === null ? null : expCreatedRaw * createdScale;
+  const expOutcomesRaw = expectedCount(eo.outcomes, startMs, cfg);
+  const v: EntityView = {
+    kind: e.kind,
+    id: e.id,
+    counts,
+    ew,
+    expCreated,
+    expOutcomes:
+      expOutcomesRaw === null
+        ? null
+        : expOutcomesRaw * (intake ?? intakeRatio(counts.created, expCreatedRaw)),
+    k: {
+      created: kappa(eo.created.resid, KAPPA_MIN_VALUES, KAPPA_CAP),
+      outcomes: kappa(eo.outcomes.resid, KAPPA_MIN_VALUES, KAPPA_CAP),
+      errors: kappa(eo.rErr, KAPPA_MIN_VALUES, KAPPA_CAP),
+      latency: kappa(eo.rLat, KAPPA_MIN_VALUES, KAPPA_CAP),
+      expiry: kappa(eo.rExp, KAPPA_MIN_VALUES, KAPPA_CAP),
+    },
+    codes: eo.codes,
+    codeEw: eo.codeEw,
+    codeEwN: eo.codeEwN,
+    evals: {},
+    loose: {},
+    anomalous: false,
+    suspicious: false,
+  };
+  const families: readonly Family[] = op === 0 ? [...PRIMARY_FAMILIES, 'expiry'] : PRIMARY_FAMILIES;
+  for (const f of families) {
+    let ev = evaluate(v, f, cfg);
+    if (f === 'errors' && !ev.anomalous) ev = pooledErrors(v, eo.prev, cfg) ?? ev;
+    if (ev.anomalous) {
+      const layer =
+        f === 'errors'
+          ? (dominantCode(eo.codes, eo.codeEw, eo.codeEwN, counts.settled + counts.failed)?.layer ?? null)
+          : null;
+      if (!countsAgainst(e.kind, OPS[op], f, ev, layer)) ev.anomalous = false;
+    }
+    v.evals[f] = ev;
+    if (ev.anomalous && f !== 'expiry') v.anomalous = true;
+  }
+  for (const f of PRIMARY_FAMILIES) {
+    const loose = evaluate(v, f, cfg, true);
+    v.loose[f] = loose;
+    // Only evidence that may blame this kind of slice keeps its baseline from learning: a bank or a
+    // partner with fewer new transactions on a holiday is not hurt, and must learn the quieter day.
+    if (f === 'created' && !CREATED_BLAMES.includes(e.kind)) continue;
+    if (loose.anomalous || v.evals[f]?.anomalous) v.suspicious = true;
+  }
+  return v;
+}
+
+export function buildContext(
+  state: HealthState,
+  cfg: AnalyzerConfig,
+  op: OpIndex,
+  startMs: number,
+): WindowContext {
+  const instSums = new Map<Entity, [Counts, Counts]>();
+  const clientSums = new Map<Entity, [Counts, Counts]>();
+  const platformCounts = new Counts();
+  const platformEw = new Counts();
+  const partnerViews: EntityView[] = [];
+  const accumulate = (sums: Map<Entity, [Counts, Counts]>, e: Entity, c: Cell) => {
+    let s = sums.get(e);
+    if (!s) {
+      s = [new Counts(), new Counts()];
+      sums.set(e, s);
+    }
+    s[0].add(c.acc[op]);
+    s[1].add(c.ew[op]);
+  };
+  for (const p of state.partners.values()) {
+    const counts = new Counts();
+    const ew = new Counts();
+    for (const c of p.inst.values()) {
+      counts.add(c.acc[op]);
+      ew.add(c.ew[op]);
+      if (c.col) accumulate(instSums, c.col, c);
+    }
+    for (const c of p.clients.values()) accumulate(clientSums, c.col!, c);
+    platformCounts.add(counts);
+    platformEw.add(ew);
+    partnerViews.push(entityView(cfg, p.entity, op, counts, ew, startMs));
+  }
+  // A Cash-In charge has no bank until paid: banks' outcomes are scaled by the platform's intake.
+  const platformIntake = intakeRatio(
+    platformCounts.created,
+    expectedCount(state.platform.ops[op].created, startMs, cfg),
+  );
+
+  const institutions = [...instSums].map(([e, [c, ew]]) =>
+    entityView(cfg, e, op, c, ew, startMs, platformIntake),
+  );
+  // A merchant's intake is judged against the rest of the platform's: a holiday or our own outage lowers
+  // every client alike and is explained by the parent, not by each merchant.
+  const platformExpCreated = expectedCount(state.platform.ops[op].created, startMs, cfg);
+  const clients = [...clientSums].map(([e, [c, ew]]) => {
+    const own = expectedCount(e.ops[op].created, startMs, cfg);
+    const common =
+      own === null || platformExpCreated === null
+        ? 1
+        : intakeRatio(platformCounts.created - c.created, Math.max(0, platformExpCreated - own));
+    return entityView(cfg, e, op, c, ew, startMs, undefined, common < COMMON_DIP ? common : 1);
+  });
+  const platform = entityView(cfg, state.platform, op, platformCounts, platformEw, startMs);
+  const index = new Map<string, EntityView>();
+  for (const v of [...partnerViews, ...institutions, ...clients]) index.set(`${v.kind}:${v.id}`, v);
+  const partners = state.partners;
+  return {
+    cfg: cfg,
+    op: OPS[op],
+    windowStartMs: startMs,
+    platform,
+    partners: partnerViews,
+    institutions,
+    clients,
+    cell(partnerId, kind, id): CellData | undefined {
+      const p = partners.get(partnerId);
+      const c = kind === 'institution' ? p?.inst.get(id) : p?.clients.get(id);
+      return c ? { acc: c.acc[op], ew: c.ew[op] } : undefined;
+    },
+    *cellsOf(partnerId, kind) {
+      const p = partners.get(partnerId);
+      if (!p) return;
+      for (const [id, c] of kind === 'institution' ? p.inst : p.clients) {
+        yield [id, { acc: c.acc[op], ew: c.ew[op] }] as [string, CellData];
+      }
+    },
+    find(kind, id) {
+      return kind === 'platform' ? platform : index.get(`${kind}:${id}`);
+    },
+  };
+}

@@ -1,0 +1,107 @@
+// Which evidence may blame which origin, and how much of it is needed. Every threshold is named here
+// with the reason for its value (issue 18: an alarm must be earned).
+import type { Eval, Family } from './evaluate';
+import type { CodeLayer } from './failure-codes';
+import type { Operation } from './types';
+import type { SliceKind } from './views';
+
+/**
+ * A merchant's own volume swings with its business (campaigns, a betting client's matches, a slow
+ * drift of its conversion): a MERCHANT is blamed for missing traffic only when at least half of it is
+ * gone (an integration that stopped, not a quiet hour). Partners and banks keep the 20 % gate.
+ */
+export const MERCHANT_MIN_DROP = 0.5;
+
+/**
+ * Settlement latency is produced by partners, banks and the network, never by a merchant: a slow
+ * merchant is always a symptom of something upstream, so latency never makes a MERCHANT anomalous.
+ */
+export const MERCHANT_LATENCY_EVIDENCE = false;
+
+/**
+ * A Cash-In failure is a charge the partner could not register, or payer behaviour (expirations,
+ * returns): weak evidence. It can point at a partner or the platform (they register charges), never on
+ * its own at a merchant or a payer bank, whose Cash-In is judged on settlements that stop arriving.
+ */
+export const CASH_IN_ERRORS_BLAME_LEAVES = false;
+
+/**
+ * A leaf origin (merchant, payer bank, cohort) blamed only for missing activity (INFERRED) must show it
+ * in one more consecutive window than §3.3's two: absence at a leaf is the noisiest signal there is
+ * (night volumes, weekday and holiday shifts the baseline has not seen yet), and errors or slowness
+ * observed at the origin still open in two.
+ */
+export const LEAF_INFERRED_EXTRA_WINDOWS = 1;
+
+/**
+ * New transactions are created by merchants at our gateway: fewer of them is evidence against a merchant
+ * (its intake) or the platform (ours), never against a partner or a bank, which only see a transaction
+ * after it exists. Their own activity is judged on outcomes, scaled by the intake (INTAKE_PRIOR).
+ */
+export const CREATED_BLAMES: readonly SliceKind[] = ['client', 'platform'];
+
+/**
+ * A calendar day (a holiday, a bridge day, a final on TV) removes up to half of the whole platform's new
+ * transactions for every client alike, exactly like a partial failure of our intake would, and calendar
+ * effects compound (a holiday on a Sunday keeps ~40 % of a weekday's intake). Our own intake failing stops
+ * most requests: without a calendar, the platform is blamed for missing intake only beyond 75 %.
+ */
+export const PLATFORM_INTAKE_MIN_DROP = 0.75;
+
+/**
+ * Outcomes follow intake: a quiet holiday, a client's campaign or burst moves both. A slice's expected
+ * outcomes are scaled by its intake ratio (created observed / expected; for a bank, the platform's, as a
+ * Cash-In charge has no bank yet), so only outcomes missing beyond what intake explains are judged. The
+ * ratio is shrunk towards 1 by this many pseudo-transactions, so a handful of charges at night cannot
+ * swing it.
+ */
+export const INTAKE_PRIOR = 10;
+
+/**
+ * A merchant's intake is judged against the rest of the platform's only when the rest is clearly down
+ * (a holiday, our own outage: below 80 % of its expectation). Above that, scaling would add the rest's
+ * own noise to every merchant's test and hide a merchant that stopped.
+ */
+export const COMMON_DIP = 0.8;
+
+export function intakeRatio(created: number, expCreated: number | null): number {
+  if (expCreated === null) return 1;
+  return (created + INTAKE_PRIOR) / (expCreated + INTAKE_PRIOR);
+}
+
+/**
+ * Failures blame a merchant or a bank only when the codes in excess are theirs (or their users'):
+ * PROVIDER_UNAVAILABLE on a merchant's transfers is its partner failing, PROCESSING_ERROR is ours.
+ */
+export const ERROR_LAYERS_BLAMING: Partial<Record<SliceKind, readonly CodeLayer[]>> = {
+  client: ['MERCHANT', 'END_USER'],
+  institution: ['INSTITUTION', 'END_USER'],
+};
+
+/** Does this strict evaluation count as evidence against this kind of slice? */
+export function countsAgainst(
+  kind: SliceKind,
+  op: Operation,
+  family: Family,
+  e: Eval,
+  codeLayer: CodeLayer | null = null,
+): boolean {
+  if (!e.anomalous) return false;
+  const layers = ERROR_LAYERS_BLAMING[kind];
+  if (family === 'errors' && layers && codeLayer !== null && !layers.includes(codeLayer)) return false;
+  if (family === 'created' && !CREATED_BLAMES.includes(kind)) return false;
+  if (family === 'created' && kind === 'platform') return (e.deviation ?? 0) <= -PLATFORM_INTAKE_MIN_DROP;
+  if (kind !== 'client' && kind !== 'institution') return true;
+  if (family === 'errors' && op === 'CASH_IN') return CASH_IN_ERRORS_BLAME_LEAVES;
+  if (kind !== 'client') return true;
+  if (family === 'latency') return MERCHANT_LATENCY_EVIDENCE;
+  if (family === 'created' || family === 'outcomes') return (e.deviation ?? 0) <= -MERCHANT_MIN_DROP;
+  return true;
+}
+
+/** Consecutive windows a pattern needs before it opens an incident. */
+export function windowsToConfirm(base: number, h: { kind: string; families: readonly Family[] }): number {
+  const leaf = h.kind === 'client' || h.kind === 'institution' || h.kind === 'cohort';
+  const inferredOnly = !h.families.includes('errors') && !h.families.includes('latency');
+  return leaf && inferredOnly ? base + LEAF_INFERRED_EXTRA_WINDOWS : base;
+}

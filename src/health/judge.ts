@@ -1,0 +1,56 @@
+// Judging one closed window of one operation: which origins explain its anomalies, as hypotheses
+// for the lifecycle (attribution per family, the pooled cohort test, diagnosis, explaining away).
+import { attributeFamily, explainedByPartner, type WindowContext } from './attribution';
+import { type BankTally, pooledCohort } from './cohort';
+import { diagnose, type Hypothesis, mergeOrigins } from './diagnosis';
+import { type Family, PRIMARY_FAMILIES } from './evaluate';
+import type { OpenIncidentState } from './lifecycle';
+import { isoZ } from './window';
+
+/** `shortBefore`: small banks short in windows t-3 and t-2; `last`: their tally of t-1 (pooled cohort test). */
+export function judgeWindow(
+  ctx: WindowContext,
+  shortBefore: readonly string[],
+  last: BankTally,
+  open: readonly OpenIncidentState[],
+): Hypothesis[] {
+  const anyAnomaly =
+    ctx.platform.anomalous ||
+    ctx.partners.some((v) => v.anomalous) ||
+    ctx.institutions.some((v) => v.anomalous) ||
+    ctx.clients.some((v) => v.anomalous);
+  let hypotheses: Hypothesis[] = [];
+  const cohort = pooledCohort(ctx, shortBefore, last);
+  if (anyAnomaly || cohort) {
+    const perFamily = PRIMARY_FAMILIES.map((f) => attributeFamily(ctx, f));
+    if (cohort) perFamily.push([cohort]);
+    const origins = mergeOrigins(perFamily);
+    // The pooled cohort was found on the relaxed outcome test (see cohort.ts): judge it the same way.
+    hypotheses = origins
+      .map((o) => diagnose(ctx, o, cohort && o.kind === 'cohort' ? ['outcomes'] : []))
+      .filter((h) => h.families.length > 0);
+    // What a parent (a partner origin, now or open) explains does not open children.
+    const parents = new Set(hypotheses.filter((h) => h.kind === 'partner').map((h) => h.id));
+    for (const o of open) {
+      if (o.kind === 'partner' && o.record.operation === ctx.op) parents.add(o.id);
+    }
+    if (parents.size > 0) {
+      hypotheses = hypotheses.filter((h) => !explainedByPartner(ctx, h, [...parents]));
+    }
+  }
+  if (ctx.cfg.onWindow) {
+    ctx.cfg.onWindow({
+      windowStart: isoZ(ctx.windowStartMs),
+      operation: ctx.op,
+      anomalous: [ctx.platform, ...ctx.partners, ...ctx.institutions, ...ctx.clients]
+        .map((v) => ({
+          kind: v.kind,
+          id: v.id,
+          families: (Object.keys(v.evals) as Family[]).filter((f) => v.evals[f]?.anomalous),
+        }))
+        .filter((v) => v.families.length > 0),
+      origins: hypotheses.map((h) => h.key),
+    });
+  }
+  return hypotheses;
+}
