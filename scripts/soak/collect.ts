@@ -59,6 +59,11 @@ function viewOf(body: Json): TxView {
     ...(body.settlement !== undefined && {
       settlement: { ispb: body.settlement.ispb, account: body.settlement.account },
     }),
+    ...(typeof body.requestedAt === 'string' && { requestedAtMs: Date.parse(body.requestedAt) }),
+    ...(typeof (body.completedAt ?? body.cancelledAt) === 'string' && {
+      endedAtMs: Date.parse(body.completedAt ?? body.cancelledAt),
+    }),
+    readAtMs: Date.now(),
   };
 }
 

@@ -5,7 +5,7 @@
  * must end where its scenario says with exactly the events of that end, and the partners' books
  * must show each payment once.
  */
-import { FAULT_SLACK_MS, HISTORIES, isFinal, type Outcome } from './plan';
+import { FAULT_SLACK_MS, HISTORIES, isFinal, MAX_PROCESSING_MS, type Outcome } from './plan';
 import type { AccountSnapshot, Snapshot, TxSnapshot, TxView } from './snapshot';
 
 export interface InvariantResult {
@@ -73,13 +73,60 @@ function accounts(s: Snapshot): InvariantResult {
           `GET /account/balance = ${brl(a.balanceCents)}`,
       );
     }
-    if (a.availableCents !== a.balanceCents) {
+    // A Cash-Out still PENDING or PROCESSING holds its amount; its own invariant says whether it
+    // should still be there. Anything else held is money the ledger lost track of.
+    const held = heldBy(s, a.number);
+    if (a.availableCents !== a.balanceCents - held) {
       failures.push(
-        `${where}: available ${brl(a.availableCents ?? Number.NaN)} ≠ balance ${brl(a.balanceCents)} with nothing pending`,
+        `${where}: available ${brl(a.availableCents ?? Number.NaN)} ≠ balance ${brl(a.balanceCents)} ` +
+          `− ${brl(held)} held by Cash-Outs still PENDING or PROCESSING`,
       );
     }
   }
   return { name: 'accounts reconcile (statement = balance)', checked, failures };
+}
+
+function heldBy(s: Snapshot, accountNumber: string): number {
+  let held = 0;
+  for (const tx of s.transactions) {
+    const v = tx.view;
+    if (tx.kind !== 'CASH_OUT' || !v || v.settlement?.account !== accountNumber) continue;
+    if (v.status === 'PENDING' || v.status === 'PROCESSING') held += v.amountCents;
+  }
+  return held;
+}
+
+/**
+ * (7) No Cash-Out stays PROCESSING longer than the partner time-out plus its retries: from
+ * requestedAt to completedAt/cancelledAt, or to when it was last read still PROCESSING. Cash-Outs
+ * that waited for an operator (PENDING) are left out: their time is the operator's.
+ */
+function processingBounded(s: Snapshot): InvariantResult {
+  const failures: string[] = [];
+  let checked = 0;
+  let longest = 0;
+  for (const tx of s.transactions) {
+    const v = tx.view;
+    if (tx.kind !== 'CASH_OUT' || !v?.requestedAtMs) continue;
+    if (tx.scenario === 'cashout.approved' || tx.scenario === 'cashout.rejected') continue;
+    const until = v.status === 'PROCESSING' ? v.readAtMs : v.endedAtMs;
+    if (until === undefined) continue;
+    checked += 1;
+    const spent = until - v.requestedAtMs;
+    longest = Math.max(longest, spent);
+    if (spent > MAX_PROCESSING_MS) {
+      failures.push(
+        `${tx.transactionId} (${tx.scenario}): PROCESSING for ${(spent / 1000).toFixed(1)} s` +
+          `${v.status === 'PROCESSING' ? ' and still' : ` before ${v.status}`} (bound ${MAX_PROCESSING_MS / 1000} s)`,
+      );
+    }
+  }
+  return {
+    name: 'no Cash-Out PROCESSING beyond the partner time-out and retries',
+    checked,
+    failures,
+    notes: [`longest PROCESSING ${(longest / 1000).toFixed(1)} s (bound ${MAX_PROCESSING_MS / 1000} s)`],
+  };
 }
 
 interface ExpectedEntry {
@@ -370,6 +417,7 @@ export function checkInvariants(s: Snapshot): InvariantResult[] {
     accounts(s),
     ledgerMatchesOperations(s),
     transactions(s),
+    processingBounded(s),
     partnerBooks(s),
     idempotentRetries(s),
     ...(s.workerLog ? [workerLog(s.workerLog)] : []),

@@ -122,6 +122,14 @@ export function faultWindow(durationMs: number): { startMs: number; endMs: numbe
   return { startMs: Math.round(durationMs * 0.25), endMs: Math.round(durationMs * 0.6) };
 }
 
+/**
+ * The longest a Cash-Out may stay PROCESSING (issue 19): the gateway's partner time-out (5 s,
+ * src/partners/timeout.ts) for the payment, the 5 s before a retryable one is sent again, a
+ * second time-out, then the sandbox's slowest settlement (2 s, src/partners/sandbox.ts) plus the
+ * injected latency, and two status polls (500 ms apart) to notice it.
+ */
+export const MAX_PROCESSING_MS = 5_000 + 5_000 + 5_000 + 2_000 + 150 + 2 * 500;
+
 /** A Cash-Out sent this close to a fault window may have met the fault (faults are cached ~1 s). */
 export const FAULT_SLACK_MS = { before: 60_000, after: 10_000 };
 

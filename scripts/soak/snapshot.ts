@@ -28,6 +28,11 @@ export interface TxView {
   failureCode?: string;
   reason?: string;
   settlement?: { ispb: string; account: string };
+  /** Milliseconds since the epoch, from the view's requestedAt / completedAt / cancelledAt. */
+  requestedAtMs?: number;
+  endedAtMs?: number;
+  /** When this view was read (a Cash-Out still PROCESSING has been so at least until then). */
+  readAtMs?: number;
 }
 
 export interface TxSnapshot extends TxRecord {

@@ -197,6 +197,7 @@ const LEDGER = 'every entry is one operation, every operation its entries';
 const TRANSACTIONS = 'transactions end as planned, with a valid event history';
 const PARTNER = 'no payment reached a partner twice; partner totals = PIX_OUT';
 const RETRIES = 'idempotent retries made one transaction';
+const PROCESSING = 'no Cash-Out PROCESSING beyond the partner time-out and retries';
 
 describe('soak invariant checker', () => {
   it('passes a consistent state', () => {
@@ -235,6 +236,33 @@ describe('soak invariant checker', () => {
     }
     const accounts = checkInvariants(s).find((r) => r.name === ACCOUNTS)!;
     expect(accounts.failures).toEqual([expect.stringContaining('balance negative (-20.00) after entry e5')]);
+  });
+
+  it('fails on a Cash-Out PROCESSING past the partner time-out and its retries (issue 19)', () => {
+    const t0 = Date.parse('2026-11-21T10:00:00.000-03:00');
+    const co = (s: Snapshot) => s.transactions.find((tx) => tx.transactionId === 'co1')!.view!;
+    expect(failedAfter((s) => Object.assign(co(s), { requestedAtMs: t0, endedAtMs: t0 + 3_000 }))).toEqual(
+      [],
+    );
+    expect(failedAfter((s) => Object.assign(co(s), { requestedAtMs: t0, endedAtMs: t0 + 40_000 }))).toEqual([
+      PROCESSING,
+    ]);
+    // Still PROCESSING when last read, 40 s in: it also holds its amount, which accounts counts.
+    expect(
+      failedAfter((s) => {
+        Object.assign(co(s), { status: 'PROCESSING', requestedAtMs: t0, readAtMs: t0 + 40_000 });
+        s.accounts[0]!.availableCents = (s.accounts[0]!.balanceCents as number) - 2_000;
+      }),
+    ).toContain(PROCESSING);
+  });
+
+  it('counts the holds of Cash-Outs still PENDING as not available (issue 19)', () => {
+    const held = failedAfter((s) => {
+      const v = s.transactions.find((tx) => tx.transactionId === 'co1')!.view!;
+      v.status = 'PENDING';
+      s.accounts[0]!.availableCents = (s.accounts[0]!.balanceCents as number) - 2_000;
+    });
+    expect(held).not.toContain(ACCOUNTS);
   });
 
   it('fails on money no operation explains, and on an operation without its entry', () => {
