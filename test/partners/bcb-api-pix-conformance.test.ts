@@ -25,7 +25,11 @@ describe('BCB API Pix conformance', () => {
       method: 'PUT',
       body: JSON.stringify({ calendario: { expiracao: 60 }, valor: { original: 10 }, chave: 'k' }),
     });
-    const problem = { type: 'https://pix.bcb.gov.br/api/v2/error/CobOperacaoInvalida', title: 'x', status: 400 };
+    const problem = {
+      type: 'https://pix.bcb.gov.br/api/v2/error/CobOperacaoInvalida',
+      title: 'x',
+      status: 400,
+    };
     const response = new Response(JSON.stringify(problem), {
       status: 400,
       headers: { 'content-type': 'application/problem+json' },

@@ -54,10 +54,12 @@ export class OpenApiValidator {
   ): { tpl: string; op: any; params: Record<string, string> } | undefined {
     for (const tpl of Object.keys(this.doc.paths)) {
       const names: string[] = [];
-      const re = new RegExp(`^${tpl.replace(/\{(\w+)\}/g, (_, n) => {
-        names.push(n);
-        return '([^/]+)';
-      })}$`);
+      const re = new RegExp(
+        `^${tpl.replace(/\{(\w+)\}/g, (_, n) => {
+          names.push(n);
+          return '([^/]+)';
+        })}$`,
+      );
       const m = re.exec(path);
       const op = m && this.doc.paths[tpl]?.[method.toLowerCase()];
       if (m && op)
