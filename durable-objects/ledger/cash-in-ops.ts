@@ -393,6 +393,11 @@ export async function startRefund(
   });
   await ctx.crashes.reach('refund.sent');
   if (!sent.ok && !sent.retryable) {
+    // Other events ran while the partner answered (the poll, a late settlement): reset only the
+    // refund this call started, as it still stands.
+    const current = findCashIn(ctx.db, row.transactionId);
+    if (current?.refundState !== 'PROCESSING' || current.refundEndToEndId !== refundEndToEndId)
+      return success(202, body);
     ctx.storage.transactionSync(() => {
       releaseHold(ctx.db, `refund:${row.transactionId}`);
       update(ctx, row.seq, {

@@ -1,0 +1,144 @@
+/**
+ * The settlement-partner port over a PSP that implements the central bank's API Pix standard.
+ * Charges are `PUT /cob/{txid}` with our TxId; refunds are `PUT /pix/{e2eid}/devolucao/{id}` with
+ * the devolution's end-to-end id as `id`. Payments (Cash-Out) are not part of the standard: a
+ * partner declares a payout adapter for them, and without one `sendPayment` refuses.
+ * The read calls (`chargeStatus`, `receivedPix`, `receivedPixBetween`, `devolutionStatus`) are what
+ * inbound callbacks and the reconciliation sweep re-read before any money moves.
+ */
+import type {
+  ChargeRegistration,
+  DevolutionRequest,
+  PartnerOutcome,
+  PaymentRequest,
+  SettlementPartnerPort,
+  TransferStatus,
+} from '../port';
+import { type BcbAnswer, BcbApiPixClient, type BcbClientConfig } from './client';
+import { centsToDecimal, decimalToCents } from './money';
+
+export interface BcbPartnerConfig extends BcbClientConfig {
+  ispb: string;
+  /** The partner's Pix key that receives our charges. */
+  pixKey: string;
+}
+
+export interface ReceivedPix {
+  endToEndId: string;
+  txid: string | undefined;
+  amountCents: number;
+  paidAt: number;
+  devolutions: { id: string; amountCents: number; status: string }[];
+}
+
+function outcome<T>(answer: BcbAnswer, value: T): PartnerOutcome<T> {
+  return answer.ok
+    ? { ok: true, value }
+    : { ok: false, failureCode: answer.failureCode, retryable: answer.retryable };
+}
+
+/** A received Pix as the standard's `Pix` schema carries it, or undefined when malformed. */
+export function parsePix(body: unknown): ReceivedPix | undefined {
+  const p = body as Record<string, unknown> | null;
+  const amountCents = decimalToCents(p?.valor);
+  if (!p || typeof p.endToEndId !== 'string' || amountCents === undefined || typeof p.horario !== 'string')
+    return undefined;
+  const devolutions = Array.isArray(p.devolucoes) ? p.devolucoes : [];
+  return {
+    endToEndId: p.endToEndId,
+    txid: typeof p.txid === 'string' ? p.txid : undefined,
+    amountCents,
+    paidAt: Date.parse(p.horario),
+    devolutions: devolutions.map((d: Record<string, unknown>) => ({
+      id: String(d.id),
+      amountCents: decimalToCents(d.valor) ?? 0,
+      status: String(d.status),
+    })),
+  };
+}
+
+export class BcbApiPixPartner implements SettlementPartnerPort {
+  readonly ispb: string;
+  private readonly client: BcbApiPixClient;
+
+  constructor(private readonly config: BcbPartnerConfig) {
+    this.ispb = config.ispb;
+    this.client = new BcbApiPixClient(config);
+  }
+
+  async registerCharge(charge: ChargeRegistration): Promise<PartnerOutcome<{ registeredAt: number }>> {
+    const expiracao = Math.max(1, Math.ceil((charge.expiresAt - Date.now()) / 1000));
+    const answer = await this.client.call('PUT', `/cob/${encodeURIComponent(charge.txid)}`, {
+      calendario: { expiracao },
+      valor: { original: centsToDecimal(charge.amountCents) },
+      chave: this.config.pixKey,
+    });
+    return outcome(answer, { registeredAt: Date.now() });
+  }
+
+  /** The charge as the PSP has it: status ATIVA, CONCLUIDA, REMOVIDA_PELO_USUARIO_RECEBEDOR, … */
+  async chargeStatus(txid: string): Promise<PartnerOutcome<{ status: string; pix: ReceivedPix[] }>> {
+    const answer = await this.client.call('GET', `/cob/${encodeURIComponent(txid)}`);
+    const body = answer.ok ? (answer.body as { status?: unknown; pix?: unknown[] }) : {};
+    const pix = (body.pix ?? []).map(parsePix).filter((p): p is ReceivedPix => p !== undefined);
+    return outcome(answer, { status: String(body.status), pix });
+  }
+
+  async receivedPix(endToEndId: string): Promise<PartnerOutcome<ReceivedPix | undefined>> {
+    const answer = await this.client.call('GET', `/pix/${encodeURIComponent(endToEndId)}`);
+    return outcome(answer, answer.ok ? parsePix(answer.body) : undefined);
+  }
+
+  /** Pix received in [from, to): the reconciliation sweep's source for lost callbacks (first page). */
+  async receivedPixBetween(from: Date, to: Date): Promise<PartnerOutcome<ReceivedPix[]>> {
+    const query = `inicio=${encodeURIComponent(from.toISOString())}&fim=${encodeURIComponent(to.toISOString())}`;
+    const answer = await this.client.call('GET', `/pix?${query}`);
+    const list = answer.ok ? ((answer.body as { pix?: unknown[] }).pix ?? []) : [];
+    return outcome(
+      answer,
+      list.map(parsePix).filter((p): p is ReceivedPix => p !== undefined),
+    );
+  }
+
+  async sendDevolution(request: DevolutionRequest): Promise<PartnerOutcome<{ acceptedAt: number }>> {
+    const path = `/pix/${encodeURIComponent(request.originalEndToEndId)}/devolucao/${encodeURIComponent(request.endToEndId)}`;
+    const answer = await this.client.call('PUT', path, { valor: centsToDecimal(request.amountCents) });
+    return outcome(answer, { acceptedAt: Date.now() });
+  }
+
+  /** A devolution's state: EM_PROCESSAMENTO (pending), DEVOLVIDO (settled), NAO_REALIZADO (failed). */
+  async devolutionStatus(originalEndToEndId: string, id: string): Promise<TransferStatus> {
+    const path = `/pix/${encodeURIComponent(originalEndToEndId)}/devolucao/${encodeURIComponent(id)}`;
+    const answer = await this.client.call('GET', path);
+    if (!answer.ok) return answer.status === 404 ? { state: 'UNKNOWN' } : { state: 'PENDING' };
+    const d = answer.body as { status?: string; rtrId?: string; horario?: { liquidacao?: string } };
+    if (d.status === 'DEVOLVIDO')
+      return {
+        state: 'SETTLED',
+        endToEndId: String(d.rtrId),
+        settledAt: Date.parse(d.horario?.liquidacao ?? ''),
+      };
+    if (d.status === 'NAO_REALIZADO') return { state: 'FAILED', failureCode: 'PAYEE_BANK_REJECTED' };
+    return { state: 'PENDING' };
+  }
+
+  async registerWebhook(webhookUrl: string): Promise<PartnerOutcome<null>> {
+    const answer = await this.client.call('PUT', `/webhook/${encodeURIComponent(this.config.pixKey)}`, {
+      webhookUrl,
+    });
+    return outcome(answer, null);
+  }
+
+  async sendPayment(_request: PaymentRequest): Promise<PartnerOutcome<{ acceptedAt: number }>> {
+    // API Pix has no payment operation: this partner needs a payout adapter for Cash-Outs.
+    return { ok: false, failureCode: 'PROVIDER_UNAVAILABLE', retryable: false };
+  }
+
+  /**
+   * The port's status by id alone. API Pix addresses a devolution under its original payment, which
+   * the port's signature does not carry, so callers with a devolution use `devolutionStatus`.
+   */
+  async transferStatus(_idempotencyId: string): Promise<TransferStatus> {
+    return { state: 'UNKNOWN' };
+  }
+}

@@ -1,0 +1,100 @@
+/**
+ * HTTP client of one API Pix PSP: OAuth2 client credentials (token cached, refreshed a margin
+ * before expiry and once more on a 401), mTLS through the `mtls_certificates` binding (passed in as
+ * the fetcher), a time-out per attempt, and retries of the same request. Every write of the standard
+ * is a PUT addressed by our id (txid, devolution id), so repeating it cannot act twice.
+ */
+import { mapProblem } from './problems';
+
+export type Fetcher = (request: Request) => Promise<Response>;
+
+export interface BcbClientConfig {
+  baseUrl: string;
+  tokenUrl: string;
+  clientId: string;
+  clientSecret: string;
+  fetcher: Fetcher;
+  timeoutMs?: number;
+  attempts?: number;
+  now?: () => number;
+}
+
+export type BcbAnswer =
+  | { ok: true; status: number; body: unknown }
+  | { ok: false; status: number; failureCode: string; retryable: boolean; body: unknown };
+
+/** Refresh this long before the PSP says the token expires. */
+const REFRESH_MARGIN_MS = 60_000;
+
+export class BcbApiPixClient {
+  private token: { value: string; expiresAt: number } | undefined;
+  private readonly now: () => number;
+
+  constructor(private readonly config: BcbClientConfig) {
+    this.now = config.now ?? Date.now;
+  }
+
+  private async accessToken(force: boolean): Promise<string> {
+    if (!force && this.token && this.token.expiresAt - REFRESH_MARGIN_MS > this.now())
+      return this.token.value;
+    const basic = btoa(`${this.config.clientId}:${this.config.clientSecret}`);
+    const response = await this.send(
+      new Request(this.config.tokenUrl, {
+        method: 'POST',
+        headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'grant_type=client_credentials',
+      }),
+    );
+    if (!response.ok) throw new Error(`API Pix token endpoint answered ${response.status}`);
+    const body = (await response.json()) as { access_token?: unknown; expires_in?: unknown };
+    if (typeof body.access_token !== 'string') throw new Error('API Pix token answer has no access_token');
+    const seconds = typeof body.expires_in === 'number' ? body.expires_in : 300;
+    this.token = { value: body.access_token, expiresAt: this.now() + seconds * 1000 };
+    return this.token.value;
+  }
+
+  private async send(request: Request): Promise<Response> {
+    const signal = AbortSignal.timeout(this.config.timeoutMs ?? 4_000);
+    return this.config.fetcher(new Request(request, { signal }));
+  }
+
+  /** One API call: retried on a network failure, a time-out or a retryable problem. */
+  async call(method: 'GET' | 'PUT', path: string, body?: unknown): Promise<BcbAnswer> {
+    const attempts = this.config.attempts ?? 3;
+    let last: BcbAnswer = {
+      ok: false,
+      status: 0,
+      failureCode: 'PROVIDER_UNAVAILABLE',
+      retryable: true,
+      body: null,
+    };
+    let refreshed = false;
+    for (let i = 0; i < attempts; i++) {
+      let response: Response;
+      try {
+        const token = await this.accessToken(false);
+        response = await this.send(
+          new Request(`${this.config.baseUrl}${path}`, {
+            method,
+            headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+            body: body === undefined ? undefined : JSON.stringify(body),
+          }),
+        );
+      } catch {
+        continue; // unanswered: the same id may be sent again
+      }
+      const payload = await response.json().catch(() => null);
+      if (response.ok) return { ok: true, status: response.status, body: payload };
+      if (response.status === 401 && !refreshed) {
+        refreshed = true;
+        this.token = undefined;
+        i--; // an expired token is not an attempt
+        continue;
+      }
+      const mapped = mapProblem(response.status, payload);
+      last = { ok: false, status: response.status, body: payload, ...mapped };
+      if (!mapped.retryable) return last;
+    }
+    return last;
+  }
+}

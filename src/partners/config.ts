@@ -1,0 +1,91 @@
+/**
+ * Partners as configuration. The operator declares real partners in the `PARTNERS` var (JSON array,
+ * wrangler.toml `[env.production.vars]`), their OAuth2 credentials as secrets
+ * `PARTNER_<ISPB>_CLIENT_ID` / `PARTNER_<ISPB>_CLIENT_SECRET` (`wrangler secret put`), and the mTLS
+ * client certificate as an `mtls_certificates` binding named by `certificate`. A partner that is not
+ * declared keeps the sandbox (the staging default). Configuration fails closed: a declared partner
+ * with a missing field, secret or certificate binding refuses with the exact name that is missing.
+ */
+import type { Fetcher as HttpFetcher } from './bcb-api-pix/client';
+
+export type AdapterKind = 'sandbox' | 'bcb-api-pix';
+
+export interface DeclaredPartner {
+  ispb: string;
+  name: string;
+  branch: string;
+  kind: AdapterKind;
+  baseUrl?: string;
+  tokenUrl?: string;
+  pixKey?: string;
+  certificate?: string;
+}
+
+export interface ResolvedBcbPartner extends DeclaredPartner {
+  kind: 'bcb-api-pix';
+  baseUrl: string;
+  tokenUrl: string;
+  pixKey: string;
+  clientId: string;
+  clientSecret: string;
+  fetcher: HttpFetcher;
+}
+
+export class PartnerConfigError extends Error {
+  constructor(message: string) {
+    super(`partner configuration: ${message}`);
+    this.name = 'PartnerConfigError';
+  }
+}
+
+const ISPB = /^\d{8}$/;
+
+/** The declared partners, validated; none declared means the sandbox catalog serves. */
+export function declaredPartners(env: unknown): DeclaredPartner[] {
+  const raw = (env as Record<string, unknown>).PARTNERS;
+  if (raw === undefined || raw === '') return [];
+  let list: unknown;
+  try {
+    list = typeof raw === 'string' ? JSON.parse(raw) : raw;
+  } catch {
+    throw new PartnerConfigError('PARTNERS is not valid JSON');
+  }
+  if (!Array.isArray(list)) throw new PartnerConfigError('PARTNERS must be an array');
+  return list.map((p: Record<string, unknown>, i) => {
+    const at = `PARTNERS[${i}]`;
+    if (typeof p.ispb !== 'string' || !ISPB.test(p.ispb))
+      throw new PartnerConfigError(`${at}.ispb must be 8 digits`);
+    if (typeof p.name !== 'string' || p.name === '') throw new PartnerConfigError(`${at}.name is required`);
+    if (p.kind !== 'sandbox' && p.kind !== 'bcb-api-pix')
+      throw new PartnerConfigError(`${at}.kind must be "sandbox" or "bcb-api-pix"`);
+    if (p.kind === 'bcb-api-pix')
+      for (const field of ['baseUrl', 'tokenUrl', 'pixKey', 'certificate'] as const)
+        if (typeof p[field] !== 'string' || p[field] === '')
+          throw new PartnerConfigError(`${at}.${field} is required`);
+    return { ...p, branch: typeof p.branch === 'string' ? p.branch : '0001' } as DeclaredPartner;
+  });
+}
+
+/** Everything the BCB adapter needs for one declared partner, or a precise refusal. */
+export function resolveBcbPartner(env: unknown, partner: DeclaredPartner): ResolvedBcbPartner {
+  const bag = env as Record<string, unknown>;
+  const secret = (name: string) => {
+    const value = bag[name];
+    if (typeof value !== 'string' || value === '')
+      throw new PartnerConfigError(`partner ${partner.ispb} needs the secret ${name}`);
+    return value;
+  };
+  const clientId = secret(`PARTNER_${partner.ispb}_CLIENT_ID`);
+  const clientSecret = secret(`PARTNER_${partner.ispb}_CLIENT_SECRET`);
+  const binding = bag[partner.certificate as string] as { fetch?: HttpFetcher } | undefined;
+  if (typeof binding?.fetch !== 'function')
+    throw new PartnerConfigError(
+      `partner ${partner.ispb} needs the mtls_certificates binding ${partner.certificate}`,
+    );
+  return {
+    ...(partner as ResolvedBcbPartner),
+    clientId,
+    clientSecret,
+    fetcher: (request) => binding.fetch!.call(binding, request),
+  };
+}

@@ -1,0 +1,360 @@
+/**
+ * Conformance against the vendored API Pix document (test/fixtures/bcb-pix-api/openapi.yaml):
+ * a validator of every request and response against the document, a local fake PSP, and a driver
+ * that runs the BCB adapter through every operation it uses. Shared by `npm run partner:conformance`
+ * and test/partners/bcb-api-pix-conformance.test.ts.
+ */
+import { Validator } from '@cfworker/json-schema';
+import { BcbApiPixPartner, type ReceivedPix } from '../../src/partners/bcb-api-pix/adapter';
+import { centsToDecimal } from '../../src/partners/bcb-api-pix/money';
+
+type Doc = { paths: Record<string, Record<string, any>>; components: Record<string, any> };
+const ERR = 'https://pix.bcb.gov.br/api/v2/error/';
+export const BASE = 'https://psp.test/api/v2';
+export const TOKEN_URL = 'https://psp.test/oauth/token';
+
+export class OpenApiValidator {
+  readonly invalid: string[] = [];
+  requests = 0;
+  readonly operations = new Set<string>();
+  private readonly cache = new Map<string, Validator>();
+  constructor(private readonly doc: Doc) {}
+
+  private deref(node: any): any {
+    while (node?.$ref)
+      node = node.$ref
+        .slice(2)
+        .split('/')
+        .reduce((n: any, k: string) => n[k], this.doc);
+    return node;
+  }
+  private check(where: string, schema: any, value: unknown): void {
+    const key = JSON.stringify(schema);
+    let v = this.cache.get(key);
+    if (!v) {
+      v = new Validator(
+        { ...schema, components: { schemas: this.doc.components.schemas } },
+        '2019-09',
+        false,
+      );
+      this.cache.set(key, v);
+    }
+    const result = v.validate(value);
+    if (!result.valid)
+      this.invalid.push(
+        `${where}: ${result.errors
+          .map((e) => e.error)
+          .slice(-3)
+          .join('; ')}`,
+      );
+  }
+  private match(
+    method: string,
+    path: string,
+  ): { tpl: string; op: any; params: Record<string, string> } | undefined {
+    for (const tpl of Object.keys(this.doc.paths)) {
+      const names: string[] = [];
+      const re = new RegExp(
+        `^${tpl.replace(/\{(\w+)\}/g, (_, n) => {
+          names.push(n);
+          return '([^/]+)';
+        })}$`,
+      );
+      const m = re.exec(path);
+      const op = m && this.doc.paths[tpl]?.[method.toLowerCase()];
+      if (m && op)
+        return {
+          tpl,
+          op,
+          params: Object.fromEntries(names.map((n, i) => [n, decodeURIComponent(m[i + 1] ?? '')])),
+        };
+    }
+    return undefined;
+  }
+
+  /** Validates one exchange; the token endpoint (securitySchemes.OAuth2.tokenUrl) has no schema. */
+  async exchange(request: Request, response: Response): Promise<void> {
+    this.requests++;
+    const url = new URL(request.url);
+    if (request.url.startsWith(TOKEN_URL)) return;
+    const path = url.pathname.slice(new URL(BASE).pathname.length);
+    const found = this.match(request.method, path);
+    const where = `${request.method} ${path}`;
+    if (!found) return void this.invalid.push(`${where}: no such operation in the document`);
+    this.operations.add(`${request.method} ${found.tpl}`);
+    const declared = [...(this.doc.paths[found.tpl]?.parameters ?? []), ...(found.op.parameters ?? [])].map(
+      (p) => this.deref(p),
+    );
+    for (const p of declared) {
+      const raw =
+        p.in === 'path' ? found.params[p.name] : p.in === 'query' ? url.searchParams.get(p.name) : null;
+      if (raw == null) {
+        if (p.required) this.invalid.push(`${where}: missing ${p.in} parameter ${p.name}`);
+      } else if (p.schema) this.check(`${where} ${p.name}`, p.schema, raw);
+    }
+    const rb = this.deref(found.op.requestBody);
+    if (rb) {
+      const text = await request.clone().text();
+      this.check(`${where} request`, rb.content['application/json'].schema, JSON.parse(text || 'null'));
+    }
+    const declaredResponse = this.deref(found.op.responses[String(response.status)]);
+    if (!declaredResponse) return void this.invalid.push(`${where}: undeclared status ${response.status}`);
+    const content = declaredResponse.content ?? {};
+    if (Object.keys(content).length === 0) {
+      if ((await response.clone().text()) !== '')
+        this.invalid.push(`${where} ${response.status}: body where none is declared`);
+      return;
+    }
+    const type = (response.headers.get('content-type') ?? '').split(';')[0] ?? '';
+    const media = content[type];
+    if (!media) return void this.invalid.push(`${where} ${response.status}: undeclared media type ${type}`);
+    if (media.schema) this.check(`${where} ${response.status}`, media.schema, await response.clone().json());
+  }
+}
+
+const json = (status: number, body: unknown, type = 'application/json') =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': type } });
+const problem = (status: number, name: string, title: string) =>
+  json(status, { type: `${ERR}${name}`, title, status, detail: title }, 'application/problem+json');
+
+/** A PSP that keeps its books in memory and answers as the document says. */
+export class FakeBcbPsp {
+  now = Date.parse('2026-11-25T12:00:00Z');
+  tokensIssued = 0;
+  tokenSeconds = 3600;
+  private readonly tokens = new Map<string, number>();
+  readonly cobs = new Map<string, any>();
+  readonly pix = new Map<string, any>();
+  readonly webhooks = new Map<string, string>();
+  private faults: Response[] = [];
+
+  /** The next API answer (not the token endpoint) is this one. */
+  failNext(status: number, name: string): void {
+    this.faults.push(problem(status, name, name));
+  }
+  /** A payer pays the charge: the PSP records a received Pix. */
+  pay(txid: string, e2eid: string): any {
+    const cob = this.cobs.get(txid);
+    const p = {
+      endToEndId: e2eid,
+      txid,
+      valor: cob.valor.original,
+      horario: new Date(this.now).toISOString(),
+      devolucoes: [],
+    };
+    cob.status = 'CONCLUIDA';
+    this.pix.set(e2eid, p);
+    return p;
+  }
+  /** The network settles (or refuses) a devolution. */
+  settleDevolution(e2eid: string, id: string, ok: boolean): void {
+    const d = this.pix.get(e2eid).devolucoes.find((x: any) => x.id === id);
+    d.status = ok ? 'DEVOLVIDO' : 'NAO_REALIZADO';
+    if (ok) d.horario.liquidacao = new Date(this.now).toISOString();
+  }
+
+  async handle(request: Request): Promise<Response> {
+    const url = new URL(request.url);
+    if (request.url.startsWith(TOKEN_URL)) {
+      if (!request.headers.get('authorization')?.startsWith('Basic '))
+        return json(401, { error: 'invalid_client' });
+      const token = `t${++this.tokensIssued}`;
+      this.tokens.set(token, this.now + this.tokenSeconds * 1000);
+      return json(200, {
+        access_token: token,
+        token_type: 'Bearer',
+        expires_in: this.tokenSeconds,
+        scope: 'cob.write',
+      });
+    }
+    const bearer = request.headers.get('authorization')?.replace('Bearer ', '') ?? '';
+    if ((this.tokens.get(bearer) ?? 0) <= this.now) return problem(403, 'AcessoNegado', 'Acesso negado');
+    const fault = this.faults.shift();
+    if (fault) return fault;
+    const path = url.pathname.slice(new URL(BASE).pathname.length).split('/').map(decodeURIComponent);
+    const body = request.method === 'PUT' ? await request.json<any>() : undefined;
+    const [, root, a = '', sub, b = ''] = path;
+    if (root === 'cob' && request.method === 'PUT') {
+      const cob = this.cobs.get(a) ?? {
+        calendario: { criacao: new Date(this.now).toISOString(), expiracao: body.calendario.expiracao },
+        txid: a,
+        revisao: 0,
+        loc: {
+          id: this.cobs.size + 1,
+          txid: a,
+          location: `https://psp.test/qr/v2/${a}`,
+          tipoCob: 'cob',
+          criacao: new Date(this.now).toISOString(),
+        },
+        location: `https://psp.test/qr/v2/${a}`,
+        status: 'ATIVA',
+        valor: { original: body.valor.original },
+        chave: body.chave,
+        pixCopiaECola: `00020101021226830014br.gov.bcb.pix2561psp.test/qr/v2/${a}5204000053039865802BR5909CONNECTPSP6009SAO PAULO62070503***6304ABCD`,
+      };
+      this.cobs.set(a, cob);
+      return json(201, cob);
+    }
+    if (root === 'cob') {
+      const cob = this.cobs.get(a);
+      if (!cob) return problem(404, 'NaoEncontrado', 'Cobrança não encontrada');
+      const pix = [...this.pix.values()].filter((p) => p.txid === a);
+      return json(200, pix.length ? { ...cob, pix } : cob);
+    }
+    if (root === 'pix' && a === '') {
+      const from = Date.parse(url.searchParams.get('inicio')!);
+      const to = Date.parse(url.searchParams.get('fim')!);
+      const pix = [...this.pix.values()].filter(
+        (p) => Date.parse(p.horario) >= from && Date.parse(p.horario) < to,
+      );
+      const parametros = {
+        inicio: new Date(from).toISOString(),
+        fim: new Date(to).toISOString(),
+        paginacao: {
+          paginaAtual: 0,
+          itensPorPagina: 100,
+          quantidadeDePaginas: 1,
+          quantidadeTotalDeItens: pix.length,
+        },
+      };
+      // 2.8.2's PixConsultados lists "cobs" as required (a slip of the document): send it empty.
+      return json(200, { parametros, cobs: [], pix });
+    }
+    if (root === 'pix') {
+      const p = this.pix.get(a);
+      if (!p) return problem(404, 'NaoEncontrado', 'Pix não encontrado');
+      if (sub === undefined) return json(200, p);
+      let d = p.devolucoes.find((x: any) => x.id === b);
+      if (request.method === 'GET')
+        return d ? json(200, d) : problem(404, 'NaoEncontrado', 'Devolução não encontrada');
+      if (!d) {
+        const given = p.devolucoes.reduce((s: number, x: any) => s + Number(x.valor.replace('.', '')), 0);
+        if (given + Number(body.valor.replace('.', '')) > Number(p.valor.replace('.', '')))
+          return problem(400, 'PixDevolucaoInvalida', 'Valor acima do disponível');
+        d = {
+          id: b,
+          rtrId: `D${b.slice(1)}`,
+          valor: body.valor,
+          horario: { solicitacao: new Date(this.now).toISOString() },
+          status: 'EM_PROCESSAMENTO',
+        };
+        p.devolucoes.push(d);
+      }
+      return json(201, d);
+    }
+    if (root === 'webhook') {
+      this.webhooks.set(a, body.webhookUrl);
+      return new Response(null, { status: 200 });
+    }
+    return problem(404, 'NaoEncontrado', 'Recurso não encontrado');
+  }
+}
+
+export interface ConformanceResult {
+  operations: number;
+  requests: number;
+  invalid: string[];
+  failures: string[];
+}
+
+/** Runs the adapter through charge, query, received Pix, refund, webhook, error answers, token expiry. */
+export async function runConformance(doc: Doc): Promise<ConformanceResult> {
+  const psp = new FakeBcbPsp();
+  const validator = new OpenApiValidator(doc);
+  const failures: string[] = [];
+  const expect = (what: string, ok: boolean) => ok || failures.push(what);
+  const fetcher = async (request: Request) => {
+    const sent = request.clone();
+    const response = await psp.handle(request);
+    await validator
+      .exchange(sent, response.clone())
+      .catch((e) => validator.invalid.push(`${sent.method} ${sent.url}: ${e}`));
+    return response;
+  };
+  const partner = new BcbApiPixPartner({
+    ispb: '09089356',
+    pixKey: 'cobranca@connectpsp.example',
+    baseUrl: BASE,
+    tokenUrl: TOKEN_URL,
+    clientId: 'client',
+    clientSecret: 'secret',
+    fetcher,
+    now: () => psp.now,
+    attempts: 3,
+  });
+  const txid = 'CPSPtx0000000000000000000000001';
+  const charge = await partner.registerCharge({
+    txid,
+    amountCents: 12_345,
+    expiresAt: Date.now() + 3_600_000,
+  });
+  expect('charge registered', charge.ok);
+  expect('charge amount exact', psp.cobs.get(txid)?.valor.original === centsToDecimal(12_345));
+  const again = await partner.registerCharge({
+    txid,
+    amountCents: 12_345,
+    expiresAt: Date.now() + 3_600_000,
+  });
+  expect('charge retried under the same txid', again.ok && psp.cobs.size === 1);
+  const e2e = 'E09089356202611251200abcdefghijk';
+  psp.pay(txid, e2e);
+  const status = await partner.chargeStatus(txid);
+  expect(
+    'charge CONCLUIDA with its pix',
+    status.ok && status.value.status === 'CONCLUIDA' && status.value.pix.length === 1,
+  );
+  const pix = await partner.receivedPix(e2e);
+  expect('received pix re-read', pix.ok && (pix.value as ReceivedPix).amountCents === 12_345);
+  const list = await partner.receivedPixBetween(new Date(psp.now - 60_000), new Date(psp.now + 60_000));
+  expect('received pix listed', list.ok && list.value.length === 1);
+  const devId = 'D09089356202611251201abcdefghijk';
+  const dev = await partner.sendDevolution({
+    endToEndId: devId,
+    originalEndToEndId: e2e,
+    amountCents: 2_345,
+  });
+  expect('devolution accepted', dev.ok);
+  expect('devolution pending', (await partner.devolutionStatus(e2e, devId)).state === 'PENDING');
+  psp.settleDevolution(e2e, devId, true);
+  expect('devolution settled', (await partner.devolutionStatus(e2e, devId)).state === 'SETTLED');
+  const over = await partner.sendDevolution({
+    endToEndId: 'D09089356202611251202abcdefghijk',
+    originalEndToEndId: e2e,
+    amountCents: 20_000,
+  });
+  expect(
+    'devolution above remaining refused',
+    !over.ok && over.failureCode === 'PAYEE_BANK_REJECTED' && !over.retryable,
+  );
+  expect(
+    'webhook registered',
+    (await partner.registerWebhook('https://gw.example/partners/09089356/webhook')).ok,
+  );
+  psp.failNext(503, 'ServicoIndisponivel');
+  const retried = await partner.chargeStatus(txid);
+  expect('503 retried then answered', retried.ok);
+  for (let i = 0; i < 3; i++) psp.failNext(503, 'ServicoIndisponivel');
+  const down = await partner.registerCharge({
+    txid: 'CPSPtx0000000000000000000000002',
+    amountCents: 100,
+    expiresAt: Date.now() + 60_000,
+  });
+  expect(
+    '503 three times: retryable PROVIDER_UNAVAILABLE',
+    !down.ok && down.failureCode === 'PROVIDER_UNAVAILABLE' && down.retryable,
+  );
+  const missing = await partner.chargeStatus('CPSPtx0000000000000000000000404');
+  expect('404 mapped', !missing.ok && missing.failureCode === 'PROCESSING_ERROR');
+  const before = psp.tokensIssued;
+  psp.now += 3_600_000 - 30_000; // inside the refresh margin: the adapter asks for a new token first
+  expect(
+    'token refreshed before expiry',
+    (await partner.receivedPix(e2e)).ok && psp.tokensIssued === before + 1,
+  );
+  return {
+    operations: validator.operations.size,
+    requests: validator.requests,
+    invalid: validator.invalid,
+    failures,
+  };
+}
