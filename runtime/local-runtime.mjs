@@ -237,7 +237,14 @@ export async function startLocalRuntime({
       ],
     }),
   );
-  const entry = await mf.ready;
+  let entry;
+  try {
+    entry = await mf.ready;
+  } catch (error) {
+    // A Worker that refuses to start (src/config.ts) must not leave workerd running behind it.
+    await mf.dispose().catch(() => {});
+    throw error;
+  }
 
   const url = await mf.unsafeGetDirectURL(config.name);
   const extraUrls = {};

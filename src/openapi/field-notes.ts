@@ -79,7 +79,7 @@ const NOTES: Record<string, Record<string, string>> = {
     operation: 'Which traffic of the sandbox partner misbehaves.',
     failureRate: 'Share of operations that fail, 0 to 1.',
     failureCode: 'Cash-Out failure code of the failures (Cash-Out only).',
-    latencyMs: `Extra latency per call to the partner. Beyond $PARTNER_TIMEOUT_MSms the gateway stops waiting: a charge registration answers 422 RULE_VIOLATION; a payment or devolution may still have reached the partner, so the gateway asks it, then sends again under the same idempotency id, and the partner makes it once.`,
+    latencyMs: `Extra latency per call to the partner. Beyond ${PARTNER_TIMEOUT_MS} ms the gateway stops waiting: a charge registration answers 422 RULE_VIOLATION; a payment or devolution may still have reached the partner, so the gateway asks it, then sends again under the same idempotency id, and the partner makes it once.`,
     minutes: 'How long the fault lasts.',
   },
 };
@@ -91,7 +91,7 @@ export function withFieldNotes(schemas: Record<string, Schema>): Record<string, 
     if (!properties) throw new Error(`field notes for unknown schema ${name}`);
     for (const [field, description] of Object.entries(notes)) {
       const property = properties[field];
-      if (!property) throw new Error(`field note for unknown field ${name}.$field`);
+      if (!property) throw new Error(`field note for unknown field ${name}.${field}`);
       properties[field] = { ...property, description };
     }
   }
