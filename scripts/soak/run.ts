@@ -1,6 +1,6 @@
 /**
- * `npm run soak -- --minutes N [--clients K] [--concurrency C] [--seed S] [--no-faults]`: starts
- * the production-like local runtime in this process (runtime/local-runtime.mjs: the deploy bundle
+ * `npm run soak -- --minutes N [--clients K] [--concurrency C] [--seed S] [--no-faults]
+ * [--state tmpfs|disk]`: starts the production-like local runtime in this process (runtime/local-runtime.mjs: the deploy bundle
  * in workerd with D1, Durable Objects + alarms, queues, cron) on fresh state, drives mixed traffic
  * from several clients for N minutes with partner faults for part of it, checks every invariant
  * (scripts/soak/invariants.ts) and prints the figures. Exit code 1 when an invariant fails.
@@ -22,20 +22,25 @@ const { values } = parseArgs({
     concurrency: { type: 'string', default: '12' },
     seed: { type: 'string' },
     'no-faults': { type: 'boolean', default: false },
+    // tmpfs (default where there is one) or disk: the soak must pass on both.
+    state: { type: 'string', default: 'tmpfs' },
   },
 });
 const minutes = Number(values.minutes);
 const clients = Number(values.clients);
 const concurrency = Number(values.concurrency);
-if (!(minutes > 0) || !(clients >= 1) || !(concurrency >= 1)) {
+if (!(minutes > 0) || !(clients >= 1) || !(concurrency >= 1) || !['tmpfs', 'disk'].includes(values.state)) {
   console.error(
-    'usage: npm run soak -- --minutes N [--clients K] [--concurrency C] [--seed S] [--no-faults]',
+    'usage: npm run soak -- --minutes N [--clients K] [--concurrency C] [--seed S] [--no-faults] [--state tmpfs|disk]',
   );
   process.exit(2);
 }
 
-// Fresh state on tmpfs when there is one (SQLite fsyncs every commit; see bench/run.mjs).
-const stateParent = existsSync('/dev/shm') && process.platform === 'linux' ? '/dev/shm' : tmpdir();
+// Fresh state on tmpfs when there is one (SQLite fsyncs every commit; see bench/run.mjs), or on
+// disk under .soak/ when asked: fsync latency is what changes timing there.
+const onTmpfs = values.state === 'tmpfs' && existsSync('/dev/shm') && process.platform === 'linux';
+const stateParent = onTmpfs ? '/dev/shm' : values.state === 'disk' ? path.join(ROOT, '.soak') : tmpdir();
+mkdirSync(stateParent, { recursive: true });
 const stateDir = mkdtempSync(path.join(stateParent, 'connectpsp-soak-'));
 const outDir = path.join(ROOT, '.soak');
 mkdirSync(outDir, { recursive: true });
