@@ -26,7 +26,9 @@ import {
 import { type Bootstrap, bootstrapDone, newBootstrap, startsBootstrap } from '../src/health/bootstrap';
 import { ledgerOf } from '../src/http/context';
 import { errorFields, log } from '../src/http/log';
+import { addToSeries, type SeriesPoint } from '../src/health/series';
 import { institutionName, KNOWN_INSTITUTIONS, SETTLEMENT_PARTNERS } from '../src/partners/catalog';
+import { createSeriesTable, pruneSeries, readSeries, saveSeries } from './health/series-store';
 
 /** How long after a window ends it is closed: observations may arrive this late. */
 export const LATENESS_MS = 60_000;
@@ -65,7 +67,7 @@ export class HealthAnalyzer extends DurableObject<Env> {
   private analyzer: Analyzer = newAnalyzer();
   private bootstrap: Bootstrap | null = null;
   /** Totals since the object was created: what the queue delivered that was not counted. */
-  private counters = { duplicates: 0, rejected: 0 };
+  private counters = { accepted: 0, duplicates: 0, rejected: 0 };
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -76,6 +78,7 @@ export class HealthAnalyzer extends DurableObject<Env> {
       sql.exec(
         'CREATE TABLE IF NOT EXISTS parked (seq INTEGER PRIMARY KEY AUTOINCREMENT, at INTEGER NOT NULL, body TEXT NOT NULL)',
       );
+      createSeriesTable(sql);
       const state = new Map(
         sql
           .exec<{ key: string; value: string }>('SELECT key, value FROM state')
@@ -90,7 +93,7 @@ export class HealthAnalyzer extends DurableObject<Env> {
       const bootstrap = state.get('bootstrap');
       if (bootstrap) this.bootstrap = JSON.parse(bootstrap) as Bootstrap;
       const counters = state.get('counters');
-      if (counters) this.counters = JSON.parse(counters) as typeof this.counters;
+      if (counters) this.counters = { ...this.counters, ...(JSON.parse(counters) as typeof this.counters) };
     });
   }
 
@@ -117,6 +120,8 @@ export class HealthAnalyzer extends DurableObject<Env> {
     }
     fresh.sort((a, b) => a.value.atMs - b.value.atMs);
     const now = Date.now();
+    const series = new Map<string, SeriesPoint>();
+    for (const { value } of fresh) addToSeries(series, value.value, value.atMs);
     const changes: IncidentChange[] = [];
     const parked: Parsed[] = [];
     for (const { value } of fresh) {
@@ -135,6 +140,7 @@ export class HealthAnalyzer extends DurableObject<Env> {
       if (this.bootstrap) this.bootstrap.lastHistoryAt = now;
       changes.push(...this.analyzer.ingest(value.value, value.atMs));
     }
+    this.counters.accepted += fresh.length;
     this.counters.duplicates += duplicates;
     this.counters.rejected += rejected;
     this.ctx.storage.transactionSync(() => {
@@ -142,6 +148,7 @@ export class HealthAnalyzer extends DurableObject<Env> {
         if (id) sql.exec('INSERT OR IGNORE INTO seen (id, at) VALUES (?, ?)', id, now);
       for (const p of parked)
         sql.exec('INSERT INTO parked (at, body) VALUES (?, ?)', p.atMs, JSON.stringify(p.value));
+      saveSeries(sql, series.values(), now);
       this.saveState();
     });
     await this.publish(changes);
@@ -170,6 +177,11 @@ export class HealthAnalyzer extends DurableObject<Env> {
       liveFrom: this.bootstrap?.liveFrom ?? null,
       parked,
     };
+  }
+
+  /** Per-window traffic since `from` of every partner and the busiest institutions (operator console). */
+  series(from: number, topInstitutions: number): SeriesPoint[] {
+    return readSeries(this.ctx.storage.sql, from, topInstitutions);
   }
 
   /** How many of these observation ids were delivered here (counted, or parked to be counted). */
@@ -218,6 +230,7 @@ export class HealthAnalyzer extends DurableObject<Env> {
       if (wasBootstrapping) this.ctx.storage.sql.exec('DELETE FROM parked');
       this.saveState();
       this.ctx.storage.sql.exec('DELETE FROM seen WHERE at < ?', Date.now() - SEEN_TTL_MS);
+      pruneSeries(this.ctx.storage.sql, Date.now());
     });
     await this.publish(changes);
     if (this.analyzer.getStats().windowsClosed > 0) await markPicture(this.env, Date.now());

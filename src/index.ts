@@ -5,6 +5,7 @@
 
 import { env as startupEnv } from 'cloudflare:workers';
 import { assertConfig } from './config';
+import { handleConsole, isConsolePath } from './console/routes';
 import type { RequestContext } from './http/context';
 import { log } from './http/log';
 import { router } from './http/router';
@@ -22,7 +23,10 @@ export default {
   async fetch(request, env, ctx): Promise<Response> {
     assertConfig(env);
     const rc: RequestContext = { env, ctx, requestId: crypto.randomUUID(), startedAt: Date.now() };
-    let response: Response = await router.fetch(request, rc);
+    // The operator console is HTML with its own session auth, outside the JSON API's router.
+    let response: Response = isConsolePath(new URL(request.url).pathname)
+      ? await handleConsole(request, env)
+      : await router.fetch(request, rc);
     if (response.headers.get('x-request-id') === null) {
       try {
         response.headers.set('x-request-id', rc.requestId);

@@ -5,31 +5,38 @@
  */
 import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 
-export const clients = sqliteTable('clients', {
-  id: text('id').primaryKey(),
-  name: text('name').notNull(),
-  /** BR Code merchant text as the operator set it (decisions §5); null = name / SAO PAULO. */
-  merchantName: text('merchant_name'),
-  merchantCity: text('merchant_city'),
-  clientSecretHash: text('client_secret_hash').notNull(),
-  applicationTokenHash: text('application_token_hash').notNull().unique(),
-  applicationTokenActive: integer('application_token_active', { mode: 'boolean' }).notNull(),
-  /** AES-GCM envelope of the CryptoToken; null once deactivated. */
-  cryptoTokenSealed: text('crypto_token_sealed'),
-  webhookSecretSealed: text('webhook_secret_sealed').notNull(),
-  statementStartDate: text('statement_start_date').notNull(),
-  /** JSON array of partner ISPBs, in routing preference order. */
-  partners: text('partners', { mode: 'json' }).$type<string[]>().notNull(),
-  /** JSON object of withdrawal limits in centavos. */
-  limits: text('limits', { mode: 'json' }).$type<ClientLimits>().notNull(),
-  approvalThresholdCents: integer('approval_threshold_cents'),
-  blockedPayerDocuments: text('blocked_payer_documents', { mode: 'json' }).$type<string[]>().notNull(),
-  healthWebhookUrl: text('health_webhook_url'),
-  /** Requests per second the client may make before 429 RATE_LIMITED; null = no limit. */
-  rateLimitPerSecond: integer('rate_limit_per_second'),
-  createdAt: integer('created_at').notNull(),
-  updatedAt: integer('updated_at').notNull(),
-});
+export const clients = sqliteTable(
+  'clients',
+  {
+    id: text('id').primaryKey(),
+    name: text('name').notNull(),
+    /** BR Code merchant text as the operator set it (decisions §5); null = name / SAO PAULO. */
+    merchantName: text('merchant_name'),
+    merchantCity: text('merchant_city'),
+    clientSecretHash: text('client_secret_hash').notNull(),
+    applicationTokenHash: text('application_token_hash').notNull().unique(),
+    applicationTokenActive: integer('application_token_active', { mode: 'boolean' }).notNull(),
+    /** AES-GCM envelope of the CryptoToken; null once deactivated. */
+    cryptoTokenSealed: text('crypto_token_sealed'),
+    webhookSecretSealed: text('webhook_secret_sealed').notNull(),
+    statementStartDate: text('statement_start_date').notNull(),
+    /** JSON array of partner ISPBs, in routing preference order. */
+    partners: text('partners', { mode: 'json' }).$type<string[]>().notNull(),
+    /** JSON object of withdrawal limits in centavos. */
+    limits: text('limits', { mode: 'json' }).$type<ClientLimits>().notNull(),
+    approvalThresholdCents: integer('approval_threshold_cents'),
+    blockedPayerDocuments: text('blocked_payer_documents', { mode: 'json' }).$type<string[]>().notNull(),
+    healthWebhookUrl: text('health_webhook_url'),
+    /** Requests per second the client may make before 429 RATE_LIMITED; null = no limit. */
+    rateLimitPerSecond: integer('rate_limit_per_second'),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (t) => [
+    // The operator console pages through clients newest first.
+    index('clients_created_idx').on(t.createdAt, t.id),
+  ],
+);
 
 export interface ClientLimits {
   perTransaction?: number;

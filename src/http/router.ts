@@ -20,6 +20,7 @@ import {
   handlePatchClient,
   handleRotateCryptoToken,
 } from './routes/admin-clients';
+import { handleAdvanceAnalyzer, handleAnalyzerState, handleImportObservations } from './routes/admin-health';
 import { handleClearFaults, handleInjectFault } from './routes/admin-partners';
 import { handleListWebhookDeliveries, handleRetryWebhookDelivery } from './routes/admin-webhooks';
 import { handleIssueToken } from './routes/auth-token';
@@ -120,6 +121,9 @@ router
   .post('/admin/clients/:clientId/webhook-deliveries/:eventId/retry', handleRetryWebhookDelivery)
   .post('/admin/partners/:ispb/faults', handleInjectFault)
   .delete('/admin/partners/:ispb/faults', handleClearFaults)
+  .post('/admin/health/observations', handleImportObservations)
+  .get('/admin/health/analyzer', handleAnalyzerState)
+  .post('/admin/health/analyzer/advance', handleAdvanceAnalyzer)
   .get('/openapi.json', handleOpenApi)
   .get('/docs', handleDocs)
   .get('/docs/redoc.standalone.js', handleDocsScript);

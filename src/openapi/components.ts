@@ -6,6 +6,7 @@
 import type * as v from 'valibot';
 import { RebalanceSchema } from '../schemas/account';
 import { CreateClientSchema, PartnerFaultSchema, PatchClientSchema } from '../schemas/admin';
+import { AdvanceAnalyzerSchema, ImportObservationsSchema } from '../schemas/admin-health';
 import { TokenRequestSchema } from '../schemas/auth';
 import { CreateCashInSchema } from '../schemas/cash-in';
 import { CreateCashOutSchema } from '../schemas/cash-out';
@@ -56,6 +57,8 @@ export const NAMED_SCHEMAS: Record<string, v.GenericSchema> = {
   CreateClient: CreateClientSchema,
   PatchClient: PatchClientSchema,
   PartnerFaultRequest: PartnerFaultSchema,
+  ImportObservationsRequest: ImportObservationsSchema,
+  AdvanceAnalyzerRequest: AdvanceAnalyzerSchema,
   // Responses.
   Problem,
   ApplicationTokenProblem,
@@ -88,4 +91,7 @@ export const NAMED_SCHEMAS: Record<string, v.GenericSchema> = {
   WebhookDelivery: admin.WebhookDelivery,
   WebhookDeliveryPage: admin.WebhookDeliveryPage,
   Jwks: admin.Jwks,
+  ObservationsQueued: admin.ObservationsQueued,
+  AnalyzerState: admin.AnalyzerState,
+  AnalyzerAdvanced: admin.AnalyzerAdvanced,
 };

@@ -10,6 +10,7 @@ import { componentSchemas, type Schema } from './json-schema';
 import { type OperationSpec, operationObject } from './operation';
 import { accountOperations } from './paths-account';
 import { adminOperations } from './paths-admin';
+import { adminHealthOperations } from './paths-admin-health';
 import { cashInOperations } from './paths-cash-in';
 import { cashOutOperations } from './paths-cash-out';
 import { healthOperations } from './paths-health';
@@ -29,6 +30,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
   ...sandboxOperations,
   ...publicOperations.filter((op) => op.tag !== 'Authentication'),
   ...adminOperations,
+  ...adminHealthOperations,
 ];
 
 const DESCRIPTION = `ConnectPSP is a gateway for Brazilian instant payments (PIX): receive payments (Cash-In, by BR Code or open finance), refund them, send payments (Cash-Out), list and summarize them, read account statements and balances, and move money between your accounts. All amounts are BRL.

@@ -1,16 +1,10 @@
-// The generator's reference world routed through this deployment's sandbox partners, for the tests
-// that feed the HealthAnalyzer Durable Object.
+// The generator's reference world on our sandbox partners (test/support/health/our-partners.ts), and
+// the HealthAnalyzer Durable Object the Workers tests feed.
 import { env } from 'cloudflare:workers';
 import type { HealthAnalyzer } from '../../durable-objects/health-analyzer';
 import { WINDOW_MS } from '../../src/health';
-import type { Observation } from '../../src/health/types';
-import { defaultWorld, type World } from '../support/health';
 
-export const ALFA = '31880826';
-export const BETA = '42273459';
-export const GAMA = '56431109';
-export const HOUR = 3_600_000;
-export const DAY = 86_400_000;
+export * from '../support/health/our-partners';
 
 export function analyzer(name: string) {
   return (env.HEALTH_ANALYZER as DurableObjectNamespace<HealthAnalyzer>).getByName(name);
@@ -18,34 +12,4 @@ export function analyzer(name: string) {
 
 export function windowStart(ms: number): number {
   return Math.floor(ms / WINDOW_MS) * WINDOW_MS;
-}
-
-/** defaultWorld on our partners; `clientId` takes the place of client-b (single-homed on Beta). */
-export function worldWith(clientId: string, peakPerMinute: number): World {
-  const world = defaultWorld(peakPerMinute);
-  const map: Record<string, string> = { '90000001': ALFA, '90000002': BETA, '90000003': GAMA };
-  world.partners = world.partners.map((p) => ({ ...p, ispb: map[p.ispb] as string }));
-  world.clients = world.clients.map((c, i) => ({
-    ...c,
-    clientId: i === 1 ? clientId : c.clientId,
-    partners: Object.fromEntries(Object.entries(c.partners).map(([k, v]) => [map[k] as string, v])),
-  }));
-  return world;
-}
-
-/** Share of the world's transactions that are Cash-Outs routed through `ispb`. */
-export function cashOutShare(world: World, ispb: string): number {
-  let share = 0;
-  let total = 0;
-  for (const c of world.clients) {
-    const routes = Object.values(c.partners).reduce((s, w) => s + w, 0);
-    share += (c.weight * (1 - c.cashInShare) * (c.partners[ispb] ?? 0)) / routes;
-    total += c.weight;
-  }
-  return share / total;
-}
-
-/** Outbox-like ids, so a test can tell when the queue has delivered every one of them. */
-export function withIds(observations: Observation[], prefix: string): (Observation & { id: string })[] {
-  return observations.map((o, i) => ({ id: `${prefix}:${i}`, ...o }));
 }

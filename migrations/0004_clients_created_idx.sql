@@ -1,0 +1,1 @@
+CREATE INDEX `clients_created_idx` ON `clients` (`created_at`,`id`);

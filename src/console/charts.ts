@@ -1,0 +1,91 @@
+/**
+ * The plots' data, built on the server: one chart per entity (partner, large bank) and operation, a
+ * point per 5-minute window of the last day (null where nothing happened: a gap, not a zero), and
+ * the incidents of that entity drawn as bands on the same time axis.
+ */
+import type { StoredIncident } from '../db/health';
+import { type SeriesPoint, successRate } from '../health/series';
+import type { Operation } from '../health/types';
+import { WINDOW_MS } from '../health/window';
+
+export interface ChartBand {
+  /** Seconds (uPlot's time unit). */
+  from: number;
+  to: number;
+  label: string;
+  incidentId: string;
+}
+
+export interface Chart {
+  key: string;
+  title: string;
+  kind: 'partner' | 'institution';
+  operation: Operation;
+  x: number[];
+  successPercent: (number | null)[];
+  volume: number[];
+  bands: ChartBand[];
+}
+
+const OPERATION_TEXT: Record<Operation, string> = { CASH_IN: 'Cash-In', CASH_OUT: 'Cash-Out' };
+
+/** Which entity's chart an incident belongs on (platform-wide ones on every chart of the operation). */
+function onChart(incident: StoredIncident, kind: Chart['kind'], id: string): boolean {
+  const origin = incident.origin;
+  if (origin.type === 'BANKING_PARTNER') return kind === 'partner' && origin.id === id;
+  if (origin.type === 'PAYER_INSTITUTION') return kind === 'institution' && origin.id === id;
+  return origin.type === 'CONNECTPSP' || origin.type === 'PIX_SYSTEMIC';
+}
+
+export function buildCharts(
+  series: readonly SeriesPoint[],
+  incidents: readonly StoredIncident[],
+  names: Readonly<Record<string, string>>,
+  from: number,
+  to: number,
+): Chart[] {
+  const first = Math.floor(from / WINDOW_MS) * WINDOW_MS;
+  const windows = Math.max(1, Math.floor((to - first) / WINDOW_MS) + 1);
+  const x = Array.from({ length: windows }, (_, i) => (first + i * WINDOW_MS) / 1000);
+  const charts = new Map<string, Chart>();
+  for (const p of series) {
+    const key = `${p.kind}:${p.id}:${p.operation}`;
+    let chart = charts.get(key);
+    if (!chart) {
+      chart = {
+        key,
+        title: `${names[p.id] ?? p.id} · ${OPERATION_TEXT[p.operation]}`,
+        kind: p.kind,
+        operation: p.operation,
+        x,
+        successPercent: new Array<number | null>(windows).fill(null),
+        volume: new Array<number>(windows).fill(0),
+        bands: [],
+      };
+      charts.set(key, chart);
+    }
+    const i = (p.window - first) / WINDOW_MS;
+    if (i < 0 || i >= windows) continue;
+    const rate = successRate(p);
+    chart.successPercent[i] = rate === null ? null : Math.round(rate * 1000) / 10;
+    chart.volume[i] = p.created;
+  }
+  for (const chart of charts.values()) {
+    const id = chart.key.split(':')[1] as string;
+    for (const incident of incidents) {
+      if (incident.operation !== chart.operation || !onChart(incident, chart.kind, id)) continue;
+      const start = Date.parse(incident.startedAt);
+      const end = incident.resolvedAt ? Date.parse(incident.resolvedAt) : to;
+      chart.bands.push({
+        from: Math.max(start, first) / 1000,
+        to: Math.max(end, start + WINDOW_MS) / 1000,
+        label: `${incident.origin.type} ${incident.status}`,
+        incidentId: incident.incidentId,
+      });
+    }
+  }
+  // Partners first, then banks by name; Cash-In before Cash-Out.
+  return [...charts.values()].sort(
+    (a, b) => (a.kind === b.kind ? 0 : a.kind === 'partner' ? -1 : 1) || a.title.localeCompare(b.title),
+  );
+}

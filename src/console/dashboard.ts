@@ -1,0 +1,158 @@
+/** The console's one page: clients and limits, a client's webhook deliveries, health plots, incidents. */
+import type { DeliveryView } from '../../durable-objects/ledger/webhook-deliveries';
+import { formatCents } from '../domain/money';
+import type { Chart } from './charts';
+import type { ClientPage, ClientSummary, HealthView } from './data';
+import { esc, frame, scriptJson } from './html';
+import { CONSOLE_PATH } from './session';
+
+export interface DashboardModel {
+  csrf: string;
+  clients: ClientPage;
+  clientsBefore?: string;
+  selected?: ClientSummary;
+  deliveries: DeliveryView[];
+  charts: Chart[];
+  health: HealthView;
+  notice?: string;
+}
+
+const money = (cents: number | undefined | null) => (cents == null ? '—' : `R$ ${formatCents(cents)}`);
+
+function limitsText(c: ClientSummary): string {
+  const l = c.limits;
+  return [
+    `per transaction ${money(l.perTransaction)}`,
+    `daily ${money(l.daily)}`,
+    `monthly ${money(l.monthly)}`,
+    `per payee daily ${money(l.perPayeeDaily)}`,
+    `approval above ${money(c.approvalThresholdCents)}`,
+    `rate ${c.rateLimitPerSecond == null ? 'unlimited' : `${c.rateLimitPerSecond}/s`}`,
+  ].join(' · ');
+}
+
+function clientsSection(m: DashboardModel): string {
+  const rows = m.clients.items
+    .map(
+      (c) => `<tr${c.id === m.selected?.id ? ' class="selected"' : ''}>
+<td><a href="${CONSOLE_PATH}?client=${encodeURIComponent(c.id)}">${esc(c.name)}</a><div class="muted mono">${esc(c.id)}</div></td>
+<td>${esc(c.partners.join(', '))}</td>
+<td class="limits">${esc(limitsText(c))}</td>
+<td>${c.applicationTokenActive ? 'active' : '<span class="error">token off</span>'}</td>
+</tr>`,
+    )
+    .join('\n');
+  const older = m.clients.next
+    ? `<a class="button" href="${CONSOLE_PATH}?before=${encodeURIComponent(m.clients.next)}">Older clients</a>`
+    : '';
+  return `<section class="card" id="clients">
+<h2>Clients</h2>
+${m.clients.items.length === 0 ? '<p class="muted">No clients yet: onboard one with POST /admin/clients.</p>' : ''}
+<div class="scroll"><table>
+<thead><tr><th>Client</th><th>Partners</th><th>Limits</th><th>Access</th></tr></thead>
+<tbody>
+${rows}
+</tbody></table></div>
+${older}
+</section>`;
+}
+
+const RETRYABLE = new Set(['FAILED', 'GIVEN_UP']);
+
+function deliveriesSection(m: DashboardModel): string {
+  if (!m.selected) return '';
+  const client = m.selected;
+  const rows = m.deliveries
+    .map(
+      (d) => `<tr data-event-id="${esc(d.eventId)}" data-status="${esc(d.status)}">
+<td>${esc(d.eventType)}<div class="muted mono">${esc(d.eventId)}</div></td>
+<td class="mono">${esc(d.aggregateId)}</td>
+<td><span class="status status-${esc(d.status.toLowerCase())}">${esc(d.status)}</span></td>
+<td>${d.attempts}${d.lastResponseStatus ? ` · HTTP ${d.lastResponseStatus}` : ''}${d.lastError ? `<div class="muted">${esc(d.lastError)}</div>` : ''}</td>
+<td>${esc(d.nextAttemptAt ?? d.deliveredAt ?? d.lastAttemptAt ?? '')}</td>
+<td>${
+        RETRYABLE.has(d.status)
+          ? `<form method="post" action="${CONSOLE_PATH}/redeliver">
+<input type="hidden" name="csrf" value="${esc(m.csrf)}">
+<input type="hidden" name="clientId" value="${esc(client.id)}">
+<input type="hidden" name="eventId" value="${esc(d.eventId)}">
+<button type="submit">Redeliver</button></form>`
+          : ''
+      }</td>
+</tr>`,
+    )
+    .join('\n');
+  return `<section class="card" id="deliveries">
+<h2>Webhook deliveries · ${esc(client.name)}</h2>
+<p class="muted">Failed and given up first (they can be redelivered), then the latest.</p>
+<p class="muted">${esc(limitsText(client))}</p>
+${m.deliveries.length === 0 ? '<p class="muted">No deliveries yet.</p>' : ''}
+<div class="scroll"><table>
+<thead><tr><th>Event</th><th>Transaction</th><th>Status</th><th>Attempts</th><th>Next / last</th><th></th></tr></thead>
+<tbody>
+${rows}
+</tbody></table></div>
+</section>`;
+}
+
+function chartsSection(m: DashboardModel): string {
+  const cards = m.charts
+    .map(
+      (c) => `<figure class="chart-card">
+<figcaption>${esc(c.title)}</figcaption>
+<div class="chart" data-chart="${esc(c.key)}" data-bands="${c.bands.length}"></div>
+${c.bands.map((b) => `<p class="band-note">Incident <a href="#incident-${esc(b.incidentId)}">${esc(b.label)}</a></p>`).join('')}
+</figure>`,
+    )
+    .join('\n');
+  return `<section class="card" id="health">
+<h2>Partner and bank health · last 24 h</h2>
+<p class="muted">Per 5-minute window: success rate (line, left axis) and transactions created (bars, right axis). Shaded: incidents.</p>
+${m.charts.length === 0 ? '<p class="muted">No traffic in the last 24 hours.</p>' : ''}
+<div class="charts">${cards}</div>
+<script type="application/json" id="chart-data">${scriptJson(m.charts)}</script>
+</section>`;
+}
+
+function incidentsSection(m: DashboardModel): string {
+  const items = m.health.incidents
+    .map(
+      (
+        i,
+      ) => `<article class="incident" id="incident-${esc(i.incidentId)}" data-origin="${esc(`${i.origin.type}:${i.origin.id}`)}">
+<h3><span class="status status-${esc(i.status.toLowerCase())}">${esc(i.status)}</span> ${esc(i.origin.displayName)} · ${esc(i.operation)}</h3>
+<p>${esc(i.summary)}</p>
+<p class="muted">${esc(i.origin.type)} (${esc(i.originClass)}), severity ${esc(i.severity)}, confidence ${esc(i.confidence)}; started ${esc(i.startedAt)}, detected ${esc(i.detectedAt)}${i.resolvedAt ? `, resolved ${esc(i.resolvedAt)}` : ''}; ${i.affectedClientIds.length} client(s) affected.</p>
+<details><summary>Evidence (${i.evidence.length})</summary><div class="scroll"><table>
+<thead><tr><th>Window</th><th>Metric</th><th>Entity</th><th>Deviation</th><th>z</th></tr></thead><tbody>
+${i.evidence
+  .map(
+    (e) =>
+      `<tr><td>${esc(e.observedAt)}</td><td>${esc(e.metric)}</td><td>${esc(`${e.entity.type} ${e.entity.id}`)}</td><td>${e.deviationPercent === null ? '—' : `${esc(e.deviationPercent)} %`}</td><td>${esc(e.z)}</td></tr>`,
+  )
+  .join('\n')}
+</tbody></table></div></details>
+</article>`,
+    )
+    .join('\n');
+  return `<section class="card" id="incidents">
+<h2>Incidents · open and last 24 h</h2>
+${m.health.incidents.length === 0 ? '<p class="muted">None.</p>' : items}
+</section>`;
+}
+
+export function dashboardPage(m: DashboardModel): string {
+  return frame(
+    'Overview',
+    `<div class="bar">
+<nav><a href="#clients">Clients</a> <a href="#deliveries">Deliveries</a> <a href="#health">Health</a> <a href="#incidents">Incidents</a></nav>
+<form method="post" action="${CONSOLE_PATH}/logout"><input type="hidden" name="csrf" value="${esc(m.csrf)}"><button type="submit" class="link">Sign out</button></form>
+</div>
+${m.notice ? `<p class="notice" role="status">${esc(m.notice)}</p>` : ''}
+${clientsSection(m)}
+${deliveriesSection(m)}
+${chartsSection(m)}
+${incidentsSection(m)}`,
+    { charts: true },
+  );
+}

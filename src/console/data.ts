@@ -1,0 +1,121 @@
+/**
+ * What the console page shows, read once per page view: every read is bounded (a page of clients by
+ * index, 20 deliveries, a day of per-window series, the last day's incidents).
+ */
+import { and, desc, eq, lt, or } from 'drizzle-orm';
+import { drizzle } from 'drizzle-orm/d1';
+import type { DeliveryView } from '../../durable-objects/ledger/webhook-deliveries';
+import { incidentsIn, incidentWithEvidence, openIncidents, type StoredIncident } from '../db/health';
+import { type ClientLimits, clients } from '../db/schema';
+import type { SeriesPoint } from '../health/series';
+import type { EvidenceItem } from '../health/types';
+import { ledgerOf } from '../http/context';
+import { institutionName } from '../partners/catalog';
+import { healthAnalyzer } from '../queues/health-consumer';
+
+export const CLIENTS_PER_PAGE = 25;
+export const DELIVERIES_SHOWN = 20;
+export const LARGE_BANKS = 4;
+const DAY_MS = 24 * 60 * 60 * 1000;
+const INCIDENTS_WITH_EVIDENCE = 20;
+
+export interface ClientSummary {
+  id: string;
+  name: string;
+  partners: string[];
+  limits: ClientLimits;
+  approvalThresholdCents: number | null;
+  rateLimitPerSecond: number | null;
+  applicationTokenActive: boolean;
+  createdAt: number;
+}
+
+export interface ClientPage {
+  items: ClientSummary[];
+  /** `createdAt.id` of the last row, when there are older clients. */
+  next?: string;
+}
+
+/** Newest first, keyset-paged on (created_at, id): the clients_created_idx index. */
+export async function clientPage(env: Env, before: string | undefined): Promise<ClientPage> {
+  const match = before ? /^(\d{1,15})\.([\w-]{1,100})$/.exec(before) : null;
+  const rows = await drizzle(env.DB)
+    .select({
+      id: clients.id,
+      name: clients.name,
+      partners: clients.partners,
+      limits: clients.limits,
+      approvalThresholdCents: clients.approvalThresholdCents,
+      rateLimitPerSecond: clients.rateLimitPerSecond,
+      applicationTokenActive: clients.applicationTokenActive,
+      createdAt: clients.createdAt,
+    })
+    .from(clients)
+    .where(
+      match
+        ? or(
+            lt(clients.createdAt, Number(match[1])),
+            and(eq(clients.createdAt, Number(match[1])), lt(clients.id, match[2] as string)),
+          )
+        : undefined,
+    )
+    .orderBy(desc(clients.createdAt), desc(clients.id))
+    .limit(CLIENTS_PER_PAGE + 1)
+    .all();
+  const items = rows.slice(0, CLIENTS_PER_PAGE);
+  const last = items.at(-1);
+  return {
+    items,
+    ...(rows.length > CLIENTS_PER_PAGE && last && { next: `${last.createdAt}.${last.id}` }),
+  };
+}
+
+/**
+ * What needs the operator first (FAILED, GIVEN_UP: the redeliver button), then the most recent of
+ * all; each read by the (status, seq) index or the seq order, newest first.
+ */
+export async function recentDeliveries(env: Env, clientId: string): Promise<DeliveryView[]> {
+  const ledger = ledgerOf(env, clientId);
+  const [failed, givenUp, recent] = await Promise.all([
+    ledger.listWebhookDeliveries({ status: 'FAILED', limit: DELIVERIES_SHOWN }),
+    ledger.listWebhookDeliveries({ status: 'GIVEN_UP', limit: DELIVERIES_SHOWN }),
+    ledger.listWebhookDeliveries({ limit: DELIVERIES_SHOWN }),
+  ]);
+  const seen = new Set<string>();
+  return [...failed.items, ...givenUp.items, ...recent.items].filter(
+    (d) => !seen.has(d.eventId) && seen.add(d.eventId),
+  );
+}
+
+export interface HealthView {
+  series: SeriesPoint[];
+  names: Record<string, string>;
+  incidents: (StoredIncident & { evidence: EvidenceItem[] })[];
+  from: number;
+  to: number;
+}
+
+/** The last 24 h: partners and the busiest banks per window, and every incident open or started since. */
+export async function healthView(env: Env, now: number): Promise<HealthView> {
+  const from = now - DAY_MS;
+  const [series, open, recent] = await Promise.all([
+    healthAnalyzer(env).series(from, LARGE_BANKS),
+    openIncidents(env),
+    incidentsIn(env, from, now, []),
+  ]);
+  const byId = new Map<string, StoredIncident>();
+  for (const incident of [...open, ...recent]) byId.set(incident.incidentId, incident);
+  const listed = [...byId.values()]
+    .sort((a, b) => b.startedAt.localeCompare(a.startedAt))
+    .slice(0, INCIDENTS_WITH_EVIDENCE);
+  const incidents = await Promise.all(
+    listed.map(async (incident) => ({
+      ...incident,
+      evidence: ((await incidentWithEvidence(env, incident.incidentId))?.evidence ??
+        []) as unknown as EvidenceItem[],
+    })),
+  );
+  const names: Record<string, string> = {};
+  for (const p of series) names[p.id] ??= institutionName(p.id);
+  return { series, names, incidents, from, to: now };
+}

@@ -1,0 +1,53 @@
+/**
+ * Operator health bodies: importing observations (a new deployment warms its analyzer from the
+ * history of the platform it replaces; bootstrap in src/health/bootstrap.ts) and, in staging,
+ * closing windows on demand.
+ */
+import * as v from 'valibot';
+
+/** About 200 bytes each: 250 fit the 64 KiB body cap of every JSON request (src/http/body.ts). */
+export const MAX_IMPORTED_OBSERVATIONS = 250;
+
+const Ispb8 = v.pipe(v.string(), v.regex(/^\d{8}$/, 'must be 8 digits'));
+
+/** Decisions §7's observation plus the id that makes a repeated import harmless. */
+/** Decisions §7's observation plus the id that makes a repeated import harmless. The analyzer's own
+ * parser (exact timestamp forms) runs after this in the handler, with the item's index in the error. */
+export const ImportedObservationSchema = v.looseObject({
+  id: v.pipe(
+    v.string('id is required: the analyzer counts an id once'),
+    v.minLength(1, 'id is required: the analyzer counts an id once'),
+    v.maxLength(120, 'id must have at most 120 characters'),
+  ),
+  at: v.pipe(v.string('at must be an ISO 8601 instant with offset'), v.maxLength(40)),
+  clientId: v.pipe(v.string('clientId is required'), v.minLength(1), v.maxLength(100)),
+  customerId: v.optional(v.pipe(v.string(), v.maxLength(100))),
+  operation: v.picklist(['CASH_IN', 'CASH_OUT'], 'operation must be CASH_IN or CASH_OUT'),
+  partnerIspb: Ispb8,
+  institutionIspb: v.optional(Ispb8),
+  event: v.picklist(
+    ['CREATED', 'SETTLED', 'FAILED', 'EXPIRED', 'RETURNED'],
+    'event must be CREATED, SETTLED, FAILED, EXPIRED or RETURNED',
+  ),
+  failureCode: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(60))),
+  latencyMs: v.optional(v.pipe(v.number(), v.minValue(0))),
+});
+
+export const ImportObservationsSchema = v.object({
+  observations: v.pipe(
+    v.array(ImportedObservationSchema, 'observations must be an array'),
+    v.minLength(1, 'observations must not be empty'),
+    v.maxLength(
+      MAX_IMPORTED_OBSERVATIONS,
+      `observations must have at most ${MAX_IMPORTED_OBSERVATIONS} items`,
+    ),
+  ),
+});
+
+export const AdvanceAnalyzerSchema = v.object({
+  until: v.pipe(
+    v.string('until is required'),
+    v.isoTimestamp('until must be an ISO 8601 timestamp'),
+    v.check((s) => Number.isFinite(Date.parse(s)), 'until must be a real instant'),
+  ),
+});

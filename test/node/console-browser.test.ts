@@ -1,0 +1,291 @@
+/**
+ * The operator console in a real browser (Debian's Chromium driven by playwright-core) against the
+ * real runtime over HTTP (runtime/local-runtime.mjs: the deploy bundle in workerd, staging).
+ *
+ * The incident on the plot comes the production way: history imported through the operator API warms
+ * the analyzer (bootstrap), an operator fault on the sandbox partner Beta fails real Cash-Outs, and
+ * closing their window opens a BANKING_PARTNER incident (the same shape as
+ * test/health/queue-e2e.test.ts: Beta also fails in the generated window before, so the second
+ * anomalous window in a row is the real one). The test signs in, sees a client, sees the incident
+ * drawn on Beta's Cash-Out plot, redelivers a FAILED webhook, and saves screenshots (paths printed).
+ */
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { type Browser, chromium } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { ROOT, startLocalRuntime } from '../../runtime/local-runtime.mjs';
+import { writeDevVars } from '../../scripts/dev-vars.mjs';
+import { ClientSession, Gateway, type Onboarded } from '../../scripts/soak/api';
+import { dailyShape, faults, generateArray } from '../support/health';
+import { BETA, cashOutShare, DAY, HOUR, withIds, worldWith } from '../support/health/our-partners';
+
+const ADMIN = 'dev-admin-token';
+const WINDOW_MS = 5 * 60_000;
+const SHOTS = path.join(ROOT, 'test-artifacts', 'console');
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const windowStart = (ms: number) => Math.floor(ms / WINDOW_MS) * WINDOW_MS;
+
+let runtime: Awaited<ReturnType<typeof startLocalRuntime>>;
+let browser: Browser;
+let receiver: Server;
+let receiverUrl = '';
+let failHooks = true;
+const work = mkdtempSync(path.join(tmpdir(), 'connectpsp-console-'));
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM} (apt-get install chromium)`);
+  mkdirSync(SHOTS, { recursive: true });
+  receiver = createServer((req, res) => {
+    req.resume();
+    res.writeHead(failHooks ? 500 : 200).end();
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+  runtime = await startLocalRuntime({
+    port: 0,
+    persistTo: path.join(work, 'state'),
+    buildDir: path.join(work, 'build'),
+    varsFile: writeDevVars(path.join(work, 'vars')),
+    cron: false,
+    onLog: () => {},
+    log: () => {},
+  });
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await runtime?.dispose();
+  await new Promise<void>((resolve) => receiver?.close(() => resolve()));
+  rmSync(work, { recursive: true, force: true });
+});
+
+const gateway = () => new Gateway((request) => fetch(request), runtime.url, ADMIN);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function until<T>(probe: () => Promise<T>, done: (v: T) => boolean, ms: number): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`timed out: ${JSON.stringify(value)}`);
+    await sleep(250);
+  }
+}
+
+async function onboard(gw: Gateway, name: string): Promise<ClientSession> {
+  const res = await gw.admin('onboard', 'POST', '/admin/clients', { name, partners: [BETA] }, [201]);
+  return new ClientSession(gw, res.body as Onboarded);
+}
+
+async function analyzerState(gw: Gateway) {
+  return (await gw.admin('analyzer', 'GET', '/admin/health/analyzer', undefined, [200])).body;
+}
+
+/** Imports through the operator API and waits until the analyzer has taken all of them. */
+async function importObservations(gw: Gateway, observations: unknown[]): Promise<void> {
+  const before = await analyzerState(gw);
+  for (let i = 0; i < observations.length; i += 250) {
+    const observationsChunk = observations.slice(i, i + 250);
+    await gw.admin(
+      'import',
+      'POST',
+      '/admin/health/observations',
+      { observations: observationsChunk },
+      [202],
+    );
+  }
+  await until(
+    () => analyzerState(gw),
+    (s) => s.accepted - before.accepted >= observations.length,
+    60_000,
+  );
+}
+
+async function makeIncident(gw: Gateway, affected: ClientSession, peer: ClientSession): Promise<number> {
+  const world = worldWith(affected.client.clientId, 10);
+  const run = crypto.randomUUID();
+  // 1. Three days of history up to two hours ago: the analyzer bootstraps from it.
+  const historyEnd = windowStart(Date.now()) - 2 * HOUR;
+  await importObservations(
+    gw,
+    withIds(generateArray({ world, seed: 11, from: historyEnd - 3 * DAY, to: historyEnd }), `${run}:h`),
+  );
+  const afterHistory = await analyzerState(gw);
+  expect(afterHistory.bootstrapping).toBe(true);
+  // 2. The operator's fault on Beta, and real Cash-Outs through it, well inside one window.
+  const untilNext = windowStart(Date.now()) + WINDOW_MS - Date.now();
+  if (untilNext < 60_000) await sleep(untilNext + 1_000);
+  const liveWindow = windowStart(Date.now());
+  await gw.admin(
+    'fault',
+    'POST',
+    `/admin/partners/${BETA}/faults`,
+    { operation: 'CASH_OUT', failureRate: 0.9, failureCode: 'PROVIDER_UNAVAILABLE', minutes: 2 },
+    [201],
+  );
+  const senders = [...Array(20).fill(affected), ...Array(15).fill(peer)] as ClientSession[];
+  const ids = await Promise.all(
+    senders.map(async (s, i) => {
+      const body = {
+        amount: 1,
+        externalReference: `console-${run}-${i}`,
+        payee: {
+          name: 'Ana Beneficiária',
+          document: '12345678909',
+          destination: { type: 'PIX', pixKeyType: 'EVP', pixKey: crypto.randomUUID() },
+        },
+      };
+      const res = await s.post('cash-out', '/cash-out', body, {
+        expect: [202],
+        signed: true,
+        headers: { 'x-idempotency-key': crypto.randomUUID() },
+      });
+      return res.body.transactionId as string;
+    }),
+  );
+  const outcomes = await Promise.all(
+    ids.map((id, i) =>
+      until(
+        async () => (await senders[i]!.get('get', `/cash-out/${id}`)).body,
+        (c) => ['COMPLETED', 'CANCELLED'].includes(c.status),
+        60_000,
+      ),
+    ),
+  );
+  await gw.admin('clear', 'DELETE', `/admin/partners/${BETA}/faults`, undefined, [204]);
+  expect(outcomes.filter((o) => o.status === 'CANCELLED').length).toBeGreaterThanOrEqual(20);
+  // Their observations (created + outcome) leave through the ledger outboxes and the queue.
+  await until(
+    () => analyzerState(gw),
+    (s) => s.accepted - afterHistory.accepted >= 2 * ids.length,
+    30_000,
+  );
+  // 3. The rest of the history: Beta failing in the window before the real failures, normal elsewhere.
+  const faultFrom = liveWindow - WINDOW_MS;
+  const peak = Math.ceil(40 / (5 * dailyShape(faultFrom + WINDOW_MS / 2) * cashOutShare(world, BETA)));
+  await importObservations(
+    gw,
+    withIds(
+      [
+        ...generateArray({ world, seed: 11, from: historyEnd, to: faultFrom }),
+        ...generateArray({
+          world: { ...world, peakPerMinute: Math.max(world.peakPerMinute, peak) },
+          seed: 11,
+          from: faultFrom,
+          to: liveWindow,
+          faults: [faults.partnerFailure(BETA, 'CASH_OUT', faultFrom, liveWindow, 0.9)],
+        }),
+      ],
+      `${run}:t`,
+    ),
+  );
+  // 4. Close the real failures' window: the second anomalous window in a row.
+  await gw.admin(
+    'advance',
+    'POST',
+    '/admin/health/analyzer/advance',
+    { until: new Date(liveWindow + WINDOW_MS).toISOString() },
+    [200],
+  );
+  return faultFrom;
+}
+
+it('signs in, shows clients, plots an incident from the fault API, redelivers a failed webhook', async () => {
+  const gw = gateway();
+  const affected = await onboard(gw, 'Apostas Exemplo Ltda');
+  const peer = await onboard(gw, 'Carteira Digital Beta S.A.');
+  for (const s of [affected, peer]) {
+    const account = s.client.accounts.find((a) => a.type === 'TRANSACTIONAL')!;
+    await s.post(
+      'deposit',
+      `/sandbox/accounts/${account.number}/deposit`,
+      { amount: 100 },
+      { expect: [200, 201] },
+    );
+  }
+  // A Cash-In whose webhook receiver answers 500: its delivery ends FAILED, waiting for a retry.
+  const cashIn = await affected.post(
+    'cash-in',
+    '/cash-in',
+    {
+      amount: 12.5,
+      externalReference: `pedido-${crypto.randomUUID()}`,
+      payer: { name: 'Maria da Silva', document: '12345678909' },
+      includeQrCodeImage: false,
+      webhookUrl: receiverUrl,
+    },
+    { expect: [201], headers: { 'x-idempotency-key': crypto.randomUUID() } },
+  );
+  const deliveries = `/admin/clients/${affected.client.clientId}/webhook-deliveries`;
+  const failed: any[] = await until(
+    async () => (await gw.admin('list', 'GET', `${deliveries}?status=FAILED`, undefined, [200])).body.items,
+    (items: any[]) => items.length === 1,
+    20_000,
+  );
+  expect(failed[0].aggregateId).toBe(cashIn.body.transactionId);
+  const faultFrom = await makeIncident(gw, affected, peer);
+  const incidents = (await affected.get('incidents', '/health/pix/incidents')).body.items as any[];
+  const incident = incidents.find((i) => i.origin.type === 'BANKING_PARTNER' && i.origin.id === BETA);
+  expect(incident, JSON.stringify(incidents)).toBeDefined();
+  expect(Date.parse(incident.startedAt)).toBe(faultFrom);
+
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await page.goto(`${runtime.url}/admin/console`);
+  await page.fill('input[name="token"]', ADMIN);
+  await Promise.all([page.waitForURL(/\/admin\/console$/), page.click('button[type="submit"]')]);
+  await expect.poll(() => page.textContent('#clients')).toContain('Apostas Exemplo Ltda');
+  // uPlot drew Beta's Cash-Out plot with the incident band on it.
+  const chart = page.locator(`.chart[data-chart="partner:${BETA}:CASH_OUT"]`);
+  await chart.waitFor();
+  await expect.poll(() => chart.getAttribute('data-rendered')).toBe('true');
+  expect(Number(await chart.getAttribute('data-incidents'))).toBeGreaterThanOrEqual(1);
+  expect(Number(await chart.getAttribute('data-drawn-bands'))).toBeGreaterThanOrEqual(1);
+  // The console's own stylesheet applied (served as text by the Worker, allowed by its CSP).
+  expect(
+    await page.evaluate<string>('getComputedStyle(document.querySelector(".top")).backgroundColor'),
+  ).toBe('rgb(15, 23, 42)');
+  expect(await chart.locator('canvas').count()).toBe(1);
+  expect(await page.textContent(`#incident-${incident.incidentId}`)).toContain('BANKING_PARTNER');
+  await page.screenshot({ path: path.join(SHOTS, 'dashboard.png'), fullPage: true });
+  await chart.screenshot({ path: path.join(SHOTS, 'beta-cash-out-incident.png') });
+
+  // Redeliver the failed webhook: the receiver is fixed first, so the redelivery succeeds.
+  failHooks = false;
+  await page.goto(`${runtime.url}/admin/console?client=${affected.client.clientId}`);
+  const row = page.locator(`tr[data-event-id="${failed[0].eventId}"]`);
+  expect(await row.getAttribute('data-status')).toBe('FAILED');
+  await Promise.all([page.waitForURL(/notice=redelivered/), row.locator('button').click()]);
+  await expect.poll(() => page.textContent('.notice')).toContain('queued again');
+  await until(
+    async () =>
+      (
+        await gw.admin(
+          'list',
+          'GET',
+          `${deliveries}?aggregateId=${cashIn.body.transactionId}`,
+          undefined,
+          [200],
+        )
+      ).body.items,
+    (items: any[]) => items.some((d) => d.eventId === failed[0].eventId && d.status === 'DELIVERED'),
+    20_000,
+  );
+  await page.screenshot({ path: path.join(SHOTS, 'redelivered.png'), fullPage: true });
+
+  // Readable on a phone: one column, nothing wider than the screen.
+  const phone = await browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true });
+  await phone.context().addCookies(await page.context().cookies());
+  await phone.goto(`${runtime.url}/admin/console`);
+  await phone.locator('.chart[data-rendered="true"]').first().waitFor();
+  // A string, evaluated in the page: this file is type-checked without the DOM library.
+  const overflow = await phone.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
+  expect(overflow).toBeLessThanOrEqual(0);
+  await phone.screenshot({ path: path.join(SHOTS, 'phone.png'), fullPage: true });
+  for (const name of ['dashboard.png', 'beta-cash-out-incident.png', 'redelivered.png', 'phone.png']) {
+    console.log(`console screenshot: ${path.relative(ROOT, path.join(SHOTS, name))}`);
+  }
+}, 600_000);
