@@ -16,7 +16,7 @@ import { type CashInCreated, type CashInView, cashInView } from '../src/domain/c
 import { type CashOutView, cashOutView } from '../src/domain/cash-out';
 import { failure, type OperationResult } from '../src/domain/result';
 import { fullBucket, type TokenBucket, type TokenGrant, takeTokens } from '../src/domain/token-bucket';
-import { errorFields, log } from '../src/http/log';
+import { errorFields, log } from '../src/infra/log';
 import type { AttemptOutcome, ClaimedWebhook } from '../src/webhooks/types';
 import {
   assignEndToEndId,

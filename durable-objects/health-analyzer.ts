@@ -24,11 +24,11 @@ import {
   WINDOW_MS,
 } from '../src/health';
 import { type Bootstrap, bootstrapDone, newBootstrap, startsBootstrap } from '../src/health/bootstrap';
-import { ledgerOf } from '../src/http/context';
-import { errorFields, log } from '../src/http/log';
 import { addToSeries, type SeriesPoint } from '../src/health/series';
+import { errorFields, log } from '../src/infra/log';
 import { institutionName, KNOWN_INSTITUTIONS, SETTLEMENT_PARTNERS } from '../src/partners/catalog';
 import { createSeriesTable, pruneSeries, readSeries, saveSeries } from './health/series-store';
+import { ledgerOf } from './stubs';
 
 /** How long after a window ends it is closed: observations may arrive this late. */
 export const LATENESS_MS = 60_000;

@@ -7,11 +7,11 @@ import { env as startupEnv } from 'cloudflare:workers';
 import { assertConfig } from './config';
 import { handleConsole, isConsolePath } from './console/routes';
 import type { RequestContext } from './http/context';
-import { log } from './http/log';
 import { router } from './http/router';
+import { log } from './infra/log';
 import { consumeObservations, HEALTH_QUEUES } from './queues/health-consumer';
+import { consumeWebhooks, WEBHOOK_QUEUES } from './queues/webhook-consumer';
 import { sweepAllClients } from './sweep';
-import { consumeWebhooks, WEBHOOK_QUEUES } from './webhooks/consumer';
 
 export { ClientLedger } from '../durable-objects/client-ledger';
 export { HealthAnalyzer } from '../durable-objects/health-analyzer';

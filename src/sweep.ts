@@ -4,9 +4,9 @@
  * was lost.
  */
 import { drizzle } from 'drizzle-orm/d1';
+import { ledgerOf } from '../durable-objects/stubs';
 import { clients } from './db/schema';
-import { ledgerOf } from './http/context';
-import { errorFields, log } from './http/log';
+import { errorFields, log } from './infra/log';
 
 const CONCURRENCY = 25;
 

@@ -6,6 +6,7 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import type { Destination } from '../../src/domain/cash-out';
+import { DELIVERY_STATUSES } from '../../src/domain/webhook-delivery';
 
 /** Small facts about the object itself (its client id, onboarding data). */
 export const settings = sqliteTable('settings', {
@@ -236,7 +237,7 @@ export const webhookDeliveries = sqliteTable(
     eventType: text('event_type').notNull(),
     url: text('url'),
     status: text('status', {
-      enum: ['PENDING', 'IN_FLIGHT', 'DELIVERED', 'FAILED', 'GIVEN_UP', 'UNDELIVERABLE'],
+      enum: DELIVERY_STATUSES,
     }).notNull(),
     /** Attempts that reached an outcome since the schedule (re)started. */
     attempts: integer('attempts').notNull().default(0),

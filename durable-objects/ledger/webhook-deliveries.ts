@@ -11,7 +11,8 @@
 import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, lte, min } from 'drizzle-orm';
 import { failure, type OperationResult, success } from '../../src/domain/result';
 import { formatUtc } from '../../src/domain/time';
-import { log } from '../../src/http/log';
+import type { DeliveryStatus } from '../../src/domain/webhook-delivery';
+import { log } from '../../src/infra/log';
 import { retryDelayAfter } from '../../src/webhooks/retry-schedule';
 import type { AttemptOutcome, ClaimedWebhook, DeliveryMessage } from '../../src/webhooks/types';
 import type { LedgerContext } from './context';
@@ -19,8 +20,6 @@ import type { LedgerDb } from './db';
 import { webhookDeliveries as deliveries, outbox } from './schema';
 
 export type DeliveryRow = typeof deliveries.$inferSelect;
-export type DeliveryStatus = DeliveryRow['status'];
-export const DELIVERY_STATUSES: readonly DeliveryStatus[] = deliveries.status.enumValues;
 
 /** How long a dispatched event may go without a reported outcome before it is sent again. */
 export const LEASE_MS = 2 * 60_000;

@@ -4,14 +4,15 @@
  */
 import { and, desc, eq, lt, or } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/d1';
+import { healthAnalyzer } from '../../durable-objects/health-stub';
 import type { DeliveryView } from '../../durable-objects/ledger/webhook-deliveries';
+import { ledgerOf } from '../../durable-objects/stubs';
 import { incidentsIn, incidentWithEvidence, openIncidents, type StoredIncident } from '../db/health';
-import { type ClientLimits, clients } from '../db/schema';
+import { clients } from '../db/schema';
+import type { ClientLimits } from '../domain/limits';
 import type { SeriesPoint } from '../health/series';
 import type { EvidenceItem } from '../health/types';
-import { ledgerOf } from '../http/context';
 import { institutionName } from '../partners/catalog';
-import { healthAnalyzer } from '../queues/health-consumer';
 
 export const CLIENTS_PER_PAGE = 25;
 export const DELIVERIES_SHOWN = 20;

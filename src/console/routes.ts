@@ -5,9 +5,9 @@
  * session's CSRF token. Without ADMIN_TOKEN the console is closed, like the operator API.
  */
 import { Router } from 'itty-router';
+import { ledgerOf } from '../../durable-objects/stubs';
 import { findClient } from '../db/clients';
-import { ledgerOf } from '../http/context';
-import { log } from '../http/log';
+import { log } from '../infra/log';
 import { constantTimeEqual } from '../security/secrets';
 import { ASSETS } from './assets';
 import { buildCharts } from './charts';

@@ -4,6 +4,7 @@
  * client's ClientLedger Durable Object. See docs/storage-schema.md.
  */
 import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import type { ClientLimits } from '../domain/limits';
 
 export const clients = sqliteTable(
   'clients',
@@ -37,13 +38,6 @@ export const clients = sqliteTable(
     index('clients_created_idx').on(t.createdAt, t.id),
   ],
 );
-
-export interface ClientLimits {
-  perTransaction?: number;
-  daily?: number;
-  monthly?: number;
-  perPayeeDaily?: number;
-}
 
 export const accounts = sqliteTable(
   'accounts',

@@ -2,9 +2,10 @@
  * Cash-Out as the API shows it (spec §2.3) and the pure rules of its execution: which fields
  * appear in which status, withdrawal limits, and the routing policy that picks a partner.
  */
-import type { ClientLimits } from '../db/schema';
+
 import type { BankData } from './cash-in';
 import { type FailureCode, failureOf } from './failure-codes';
+import type { ClientLimits } from './limits';
 import { amountFromCents } from './money';
 import { formatBrt } from './time';
 

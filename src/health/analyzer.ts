@@ -2,11 +2,12 @@
 // (`ingest`), let time pass (`advanceTo`, silence is a signal), persist it (`snapshot` / `restore`).
 // Pure: no bindings, no I/O, deterministic for a given input, so the Durable Object and the replay CLI
 // produce the same incidents.
+
+import { failureCodeIndex } from './code-layers';
 import { type BankTally, shortInstitutions, tallyInstitutions } from './cohort';
 import { type AnalyzerConfig, resolveConfig } from './config';
 import { buildContext } from './context';
 import { diagnose, type Hypothesis } from './diagnosis';
-import { failureCodeIndex } from './failure-codes';
 import { judgeWindow } from './judge';
 import { learn } from './learning';
 import { IncidentTracker, type TrackerState } from './lifecycle';

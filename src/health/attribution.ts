@@ -16,9 +16,10 @@
 //     of their judged peers) are each an origin.
 //  5. Otherwise, if the platform as a whole is anomalous and the anomaly is broad (two thirds of the
 //     judged partners, institutions and clients hurt), the origin is platform-wide.
+
+import { dominantCode } from './code-layers';
 import type { AnalyzerConfig } from './config';
 import type { Family } from './evaluate';
-import { dominantCode } from './failure-codes';
 import type { Operation } from './types';
 import {
   type CellData,

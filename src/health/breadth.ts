@@ -1,8 +1,8 @@
 // Where an origin's traffic flows: its slice of the window, the partners it reaches, and how many of
 // its cells are hurt too (the cross-checks behind confidence and the per-partner evidence).
 import type { FamilyOrigin, WindowContext } from './attribution';
+import { FAILURE_CODE_COUNT } from './code-layers';
 import { evaluate, type Family, type SliceView } from './evaluate';
-import { FAILURE_CODE_COUNT } from './failure-codes';
 import { cellsView, type EntityView, sumViews } from './views';
 
 export interface OriginSlice {

@@ -2,11 +2,11 @@
 // scaled by what intake explains), dispersion and evaluations, plus cell access for attribution.
 import type { WindowContext } from './attribution';
 import { expectedCount } from './baseline';
+import { dominantCode } from './code-layers';
 import type { AnalyzerConfig } from './config';
 import { Counts } from './counts';
 import { type Eval, evalRate, evaluate, type Family, PRIMARY_FAMILIES } from './evaluate';
 import { COMMON_DIP, CREATED_BLAMES, countsAgainst, intakeRatio } from './evidence-rules';
-import { dominantCode } from './failure-codes';
 import { type Cell, type Entity, type HealthState, OPS, type OpIndex } from './state';
 import { kappa } from './stats';
 import type { CellData, EntityView } from './views';

@@ -13,6 +13,8 @@ export {
   patternKey,
 } from './origins';
 
+import { FAILURE_CODES } from '../domain/failure-codes';
+import { type CodeLayer, dominantCode } from './code-layers';
 import {
   type Eval,
   evalRate,
@@ -24,7 +26,6 @@ import {
   severityOf,
   severityRank,
 } from './evaluate';
-import { type CodeLayer, dominantCode, FAILURE_CODES } from './failure-codes';
 import { round } from './stats';
 import type { Confidence, EvidenceEntity, EvidenceItem, OriginClass, OriginType, Severity } from './types';
 import { complementView, isBad } from './views';

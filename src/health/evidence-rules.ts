@@ -1,7 +1,8 @@
 // Which evidence may blame which origin, and how much of it is needed. Every threshold is named here
 // with the reason for its value (issue 18: an alarm must be earned).
+
+import type { CodeLayer } from './code-layers';
 import type { Eval, Family } from './evaluate';
-import type { CodeLayer } from './failure-codes';
 import type { Operation } from './types';
 import type { SliceKind } from './views';
 

@@ -1,7 +1,8 @@
 // Public surface of the PIX health engine for the worker, the Durable Object and the replay CLI.
+
+export { FAILURE_CODES } from '../domain/failure-codes';
 export { Analyzer, type AnalyzerSnapshot, type AnalyzerStats } from './analyzer';
 export { type AnalyzerConfig, DEFAULT_CONFIG, type WindowReport } from './config';
-export { FAILURE_CODES } from './failure-codes';
 export { type ParseResult, parseInstant, parseObservation } from './observation';
 export { formatChange, type ReplayOptions, ReplaySession, type ReplaySummary } from './replay';
 export {

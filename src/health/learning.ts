@@ -1,9 +1,9 @@
 // What the baselines learn from a closed window (and what they must not).
 import type { WindowContext } from './attribution';
 import { updateSeasonal } from './baseline';
+import { FAILURE_CODE_COUNT } from './code-layers';
 import type { AnalyzerConfig } from './config';
 import { rawResidual } from './evaluate';
-import { FAILURE_CODE_COUNT } from './failure-codes';
 import type { OpenIncidentState } from './lifecycle';
 import { type Entity, type HealthState, OPS, type OpIndex } from './state';
 import { ringPush } from './stats';

@@ -1,8 +1,8 @@
 // The analyzer's mutable state: entities (platform, partners, banks, clients) with their baselines, and
 // cells (partner x bank, partner x client), the only counters touched per observation.
 import { newSeasonal, type SeasonalState } from './baseline';
+import { FAILURE_CODE_COUNT } from './code-layers';
 import { Counts } from './counts';
-import { FAILURE_CODE_COUNT } from './failure-codes';
 import { newRing, type Ring } from './stats';
 import type { Operation } from './types';
 import type { SliceKind } from './views';

@@ -3,7 +3,7 @@
  * request budget (429 RATE_LIMITED); the body is validated by the route before
  * `requireDigitalSignature` runs. Each failure has its own documented form.
  */
-import { type ClientCredentials, loadCredentials } from '../security/credentials';
+import { type ClientCredentials, loadCredentials } from '../db/credentials';
 import { fromHex, utf8 } from '../security/encoding';
 import { type AccessClaims, type VerifyResult, verifyAccessToken } from '../security/jwt';
 import { constantTimeEqual, hmacKey, sha256Hex } from '../security/secrets';

@@ -3,9 +3,10 @@
  * carry the client's id, so the client must exist before its Durable Object is touched: otherwise
  * any well-formed locator would bring a new, empty ClientLedger (and its storage) into being.
  */
+
+import { ledgerOf } from '../../durable-objects/stubs';
+import { loadCredentials } from '../db/credentials';
 import { parseLocator } from '../domain/location';
-import { loadCredentials } from '../security/credentials';
-import { ledgerOf } from './context';
 
 export async function chargeAt(env: Env, raw: string) {
   const locator = parseLocator(raw);

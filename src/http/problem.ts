@@ -1,10 +1,9 @@
 /**
  * The one function that writes error bodies: RFC 7807 Problem Details (spec §7).
  */
-import { ERROR_CATALOG, type ErrorCode } from './errors';
+import { ERROR_CATALOG, type ErrorCode, PROBLEM_CONTENT_TYPE } from '../domain/problems';
 
 const TYPE_BASE = 'https://connectpsp.com.br/problems/';
-export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
 export interface ProblemInit {
   detail?: string;

@@ -6,6 +6,8 @@
  * (src/domain/token-lease.ts) and asks the Durable Object again only when its pool is empty;
  * concurrent requests of one client in one isolate share a single lease call.
  */
+
+import { ledgerOf } from '../../durable-objects/stubs';
 import { retryAfterSeconds, type TokenGrant } from '../domain/token-bucket';
 import {
   addLease,
@@ -15,7 +17,6 @@ import {
   leaseWant,
   takeFromPool,
 } from '../domain/token-lease';
-import { ledgerOf } from './context';
 import { ProblemError } from './errors';
 
 interface ClientPool {

@@ -4,11 +4,11 @@
  * anything unexpected (logged, 500 INTERNAL_ERROR with a trace id and nothing internal).
  */
 import { Router } from 'itty-router';
+import { errorFields, log } from '../infra/log';
 import { handleDocs, handleDocsScript, handleOpenApi } from '../openapi/routes';
 import { EarlyResponse } from './auth';
 import type { ApiRequest, RequestContext } from './context';
 import { ProblemError } from './errors';
-import { errorFields, log } from './log';
 import { problem } from './problem';
 import { handleBalance, handleStatement, handleSweep, handleTopUp } from './routes/account';
 import { handleApproveCashOut, handleRejectCashOut } from './routes/admin-cash-outs';

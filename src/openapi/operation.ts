@@ -3,7 +3,7 @@
  * and the error responses that follow from its kind of authentication, idempotency and staging
  * gate are added here, so every route of a kind documents them the same way.
  */
-import type { ErrorCode } from '../http/errors';
+import type { ErrorCode } from '../domain/problems';
 import { ref, type Schema } from './json-schema';
 import { idempotencyKeyParameter, replayedHeader } from './parameters';
 import { type AuthKind, errorResponses, type SharedComponents } from './problems';

@@ -5,7 +5,7 @@
  */
 import * as v from 'valibot';
 import { ACCOUNT_NUMBER } from '../domain/statement';
-import { DeliveryQuerySchema } from '../http/routes/admin-webhooks';
+import { DeliveryQuerySchema } from '../schemas/admin';
 import { inlineSchema, type Schema } from './json-schema';
 
 type In = 'path' | 'query' | 'header';

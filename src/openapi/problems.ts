@@ -4,8 +4,7 @@
  * operation can answer, with one example per code.
  */
 import * as v from 'valibot';
-import { ERROR_CATALOG, type ErrorCode } from '../http/errors';
-import { PROBLEM_CONTENT_TYPE } from '../http/problem';
+import { ERROR_CATALOG, type ErrorCode, PROBLEM_CONTENT_TYPE } from '../domain/problems';
 import { ref, type Schema } from './json-schema';
 
 const TYPE_BASE = 'https://connectpsp.com.br/problems/';

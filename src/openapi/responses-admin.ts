@@ -3,8 +3,8 @@
  * public key set. Operator timestamps are UTC.
  */
 import * as v from 'valibot';
-import { DELIVERY_STATUSES } from '../../durable-objects/ledger/webhook-deliveries';
 import { FAILURE_CODES } from '../domain/failure-codes';
+import { DELIVERY_STATUSES } from '../domain/webhook-delivery';
 import { AccountType, Ispb, Money, UtcTimestamp } from './fields';
 
 const Guid = v.pipe(v.string(), v.uuid());

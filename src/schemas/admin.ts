@@ -2,6 +2,7 @@
 import * as v from 'valibot';
 import { FAILURE_CODES } from '../domain/failure-codes';
 import { merchantCityText, merchantNameText } from '../domain/merchant';
+import { DELIVERY_STATUSES } from '../domain/webhook-delivery';
 import { SETTLEMENT_PARTNERS } from '../partners/catalog';
 import { AmountSchema, DocumentSchema, HttpUrlSchema } from './common';
 
@@ -122,5 +123,24 @@ export const PartnerFaultSchema = v.object({
     v.integer('minutes must be an integer'),
     v.minValue(1),
     v.maxValue(1440, 'minutes must be at most 1440'),
+  ),
+});
+
+/** GET /admin/clients/{clientId}/webhook-deliveries query. */
+export const DeliveryQuerySchema = v.object({
+  status: v.optional(v.picklist(DELIVERY_STATUSES, `status must be one of ${DELIVERY_STATUSES.join(', ')}`)),
+  aggregateId: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(100))),
+  limit: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d{1,4}$/, 'limit must be an integer from 1 to 500'),
+      v.transform(Number),
+      v.minValue(1, 'limit must be an integer from 1 to 500'),
+      v.maxValue(500, 'limit must be an integer from 1 to 500'),
+    ),
+    '50',
+  ),
+  cursor: v.optional(
+    v.pipe(v.string(), v.regex(/^\d{1,15}$/, 'cursor must be copied from nextCursor'), v.transform(Number)),
   ),
 });

@@ -1,6 +1,6 @@
 // The synthetic traffic itself: seasonal, Poisson, Zipf-sized, realistic outcomes, deterministic.
 import { describe, expect, it } from 'vitest';
-import { FAILURE_CODES } from '../../src/health/failure-codes';
+import { FAILURE_CODES } from '../../src/domain/failure-codes';
 import type { Observation } from '../../src/health/types';
 import { dailyShape, faults, generateArray, poisson } from '../support/health';
 import { DAY3, HOUR, MINUTE, PARTNERS, START, WORLD } from './helpers';

@@ -1,6 +1,7 @@
 // The decisions §7 observation shape and the UTC 5-minute windows.
 import { describe, expect, it } from 'vitest';
-import { FAILURE_CODES, failureCodeIndex } from '../../src/health/failure-codes';
+import { FAILURE_CODES } from '../../src/domain/failure-codes';
+import { failureCodeIndex } from '../../src/health/code-layers';
 import { parseInstant, parseObservation } from '../../src/health/observation';
 import { isoZ, WINDOW_MS, windowIndexOf, windowStartMs } from '../../src/health/window';
 

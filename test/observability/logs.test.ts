@@ -5,7 +5,7 @@
  */
 import { DrizzleQueryError } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { errorFields, redact } from '../../src/http/log';
+import { errorFields, redact } from '../../src/infra/log';
 import { waitFor } from '../support/cash-in';
 import { cashOutBody, deposit, settled } from '../support/cash-out';
 import { ADMIN_TOKEN, admin, call, cashInBody, Integrator, sign } from '../support/harness';

@@ -4,7 +4,7 @@
  * cannot know about (error responses, path parameters, codes from the catalog).
  */
 import { describe, expect, it } from 'vitest';
-import { ERROR_CATALOG } from '../../src/http/errors';
+import { ERROR_CATALOG } from '../../src/domain/problems';
 import { router } from '../../src/http/router';
 import { buildOpenApiDocument } from '../../src/openapi/document';
 import { call } from '../support/harness';

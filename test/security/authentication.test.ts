@@ -7,7 +7,7 @@
  */
 import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CACHE_TTL_MS } from '../../src/security/credentials';
+import { CACHE_TTL_MS } from '../../src/db/credentials';
 import { ADMIN_TOKEN, admin, call, Integrator, issueToken, sign } from '../support/harness';
 import { type JwtCase, jwtCases, type SignatureCase, signatureCases } from './forged';
 import { type Answer, answerOf, expectDocumentedAnswer, ROUTES, type Route } from './routes';

@@ -2,6 +2,8 @@
  * Account endpoints: the statement (spec §4.12), the consolidated balance and the rebalance
  * operations (spec §4.13, decisions §5).
  */
+
+import { ledgerOf } from '../../../durable-objects/stubs';
 import { centsFromAmount } from '../../domain/money';
 import { parseBound } from '../../domain/period';
 import { ACCOUNT_NUMBER } from '../../domain/statement';
@@ -10,7 +12,7 @@ import { balanceBody, type RebalanceDirection } from '../../domain/wallet';
 import { RebalanceSchema } from '../../schemas/account';
 import { authenticate, requireDigitalSignature } from '../auth';
 import { readJsonObject } from '../body';
-import { type ApiRequest, ledgerOf, type RequestContext } from '../context';
+import type { ApiRequest, RequestContext } from '../context';
 import { ProblemError } from '../errors';
 import { idempotencyKeyOf, requestFingerprint } from '../idempotency';
 import { json } from '../json';

@@ -1,7 +1,9 @@
 /** Operator approval of PENDING Cash-Outs (decisions §3). */
+
+import { ledgerOf } from '../../../durable-objects/stubs';
 import { findClient } from '../../db/clients';
 import { requireOperator } from '../admin-auth';
-import { type ApiRequest, ledgerOf, type RequestContext } from '../context';
+import type { ApiRequest, RequestContext } from '../context';
 import { ProblemError } from '../errors';
 import { operationResponse } from '../respond';
 import { pathId } from './cash-in';

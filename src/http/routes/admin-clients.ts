@@ -1,4 +1,6 @@
 /** Operator API for clients and their credentials (decisions §3). */
+
+import { ledgerOf } from '../../../durable-objects/stubs';
 import {
   type AccountRow,
   type ClientRow,
@@ -7,18 +9,18 @@ import {
   listClientAccounts,
   updateClient,
 } from '../../db/clients';
-import type { ClientLimits } from '../../db/schema';
+import { forgetCredentials } from '../../db/credentials';
 import { newAccountNumber } from '../../domain/accounts';
+import type { ClientLimits } from '../../domain/limits';
 import { DEFAULT_MERCHANT_CITY } from '../../domain/merchant';
 import { amountFromCents, centsFromAmount } from '../../domain/money';
 import { brtDate } from '../../domain/time';
 import { partnerByIspb, SETTLEMENT_PARTNERS } from '../../partners/catalog';
 import { CreateClientSchema, PatchClientSchema } from '../../schemas/admin';
-import { forgetCredentials } from '../../security/credentials';
 import { encryptSecret, newCryptoToken, newWebhookSecret, sha256Hex } from '../../security/secrets';
 import { requireOperator } from '../admin-auth';
 import { readJsonObject } from '../body';
-import { type ApiRequest, ledgerOf, type RequestContext } from '../context';
+import type { ApiRequest, RequestContext } from '../context';
 import { ProblemError } from '../errors';
 import { json } from '../json';
 import { parseWith } from '../validation';

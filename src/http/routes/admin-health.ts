@@ -3,8 +3,9 @@
  * deployment from history; ids make a repeated import harmless), read the analyzer's state, and in
  * staging close windows on demand instead of waiting for the 5-minute alarm.
  */
+
+import { healthAnalyzer } from '../../../durable-objects/health-stub';
 import { parseObservation } from '../../health/observation';
-import { healthAnalyzer } from '../../queues/health-consumer';
 import { AdvanceAnalyzerSchema, ImportObservationsSchema } from '../../schemas/admin-health';
 import { requireOperator } from '../admin-auth';
 import { readJsonObject } from '../body';

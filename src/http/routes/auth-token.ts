@@ -1,7 +1,7 @@
 /** POST /auth/token (spec §4.3, decisions §2). */
 
+import { loadCredentials } from '../../db/credentials';
 import { TokenRequestSchema } from '../../schemas/auth';
-import { loadCredentials } from '../../security/credentials';
 import { signAccessToken, TOKEN_LIFETIME_SECONDS } from '../../security/jwt';
 import { constantTimeEqual, sha256Hex } from '../../security/secrets';
 import { readJsonObject } from '../body';

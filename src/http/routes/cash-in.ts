@@ -1,4 +1,6 @@
 /** Cash-In endpoints (spec §4.4–4.8, decisions §5). */
+
+import { ledgerOf } from '../../../durable-objects/stubs';
 import type { CashInCreated } from '../../domain/cash-in';
 import { clientKey, locationHost } from '../../domain/location';
 import { centsFromAmount } from '../../domain/money';
@@ -8,7 +10,7 @@ import { CreateCashInSchema } from '../../schemas/cash-in';
 import { RefundSchema } from '../../schemas/refund';
 import { authenticate, requireDigitalSignature } from '../auth';
 import { readJsonObject } from '../body';
-import { type ApiRequest, ledgerOf, type RequestContext } from '../context';
+import type { ApiRequest, RequestContext } from '../context';
 import { ProblemError } from '../errors';
 import { idempotencyKeyOf, requestFingerprint } from '../idempotency';
 import { json } from '../json';

@@ -1,10 +1,12 @@
 /** Cash-Out endpoints (spec §4.8–4.11). */
+
+import { ledgerOf } from '../../../durable-objects/stubs';
 import { centsFromAmount } from '../../domain/money';
 import { summaryBody } from '../../domain/summary';
 import { CreateCashOutSchema } from '../../schemas/cash-out';
 import { authenticate, requireDigitalSignature } from '../auth';
 import { readJsonObject } from '../body';
-import { type ApiRequest, ledgerOf, type RequestContext } from '../context';
+import type { ApiRequest, RequestContext } from '../context';
 import { ProblemError } from '../errors';
 import { idempotencyKeyOf, requestFingerprint } from '../idempotency';
 import { json } from '../json';

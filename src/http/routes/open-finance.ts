@@ -3,9 +3,11 @@
  * the payer's bank consent screen; authorizing pays the Cash-In through the same settlement path
  * as the network and sends the payer to the integrator's `redirectUrl`.
  */
+
+import { ledgerOf } from '../../../durable-objects/stubs';
 import { formatCents } from '../../domain/money';
 import { chargeAt } from '../charge-locator';
-import { type ApiRequest, ledgerOf, type RequestContext } from '../context';
+import type { ApiRequest, RequestContext } from '../context';
 import { ProblemError } from '../errors';
 import { requireStaging } from '../staging';
 

@@ -3,6 +3,8 @@
  * authenticated client. Settlement goes through the same ClientLedger path a bank notification
  * would take.
  */
+
+import { ledgerOf } from '../../../durable-objects/stubs';
 import { centsFromAmount } from '../../domain/money';
 import {
   SandboxCashInReturnSchema,
@@ -12,7 +14,7 @@ import {
 } from '../../schemas/sandbox';
 import { authenticate } from '../auth';
 import { readJsonObject, readOptionalJsonObject } from '../body';
-import { type ApiRequest, ledgerOf, type RequestContext } from '../context';
+import type { ApiRequest, RequestContext } from '../context';
 import { ProblemError } from '../errors';
 import { operationResponse } from '../respond';
 import { requireStaging } from '../staging';

@@ -1,9 +1,8 @@
-// The layer each code of the §2.3 catalog (one home: src/domain/failure-codes.ts) points at, used to
-// confirm an attribution.
+// The layer each code of the §2.3 catalog (its one home: src/domain/failure-codes.ts) points at, used
+// to confirm an attribution.
 
 import { FAILURE_CODES, type FailureCode } from '../domain/failure-codes';
 
-export { FAILURE_CODES, type FailureCode };
 export const FAILURE_CODE_COUNT = FAILURE_CODES.length;
 
 /**

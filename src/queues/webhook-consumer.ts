@@ -5,13 +5,14 @@
  * the queue when the ledger could not be reached, and the ledger's lease re-sends it if even
  * that fails.
  */
+
+import { ledgerOf } from '../../durable-objects/stubs';
 import { isStaging } from '../config';
-import { ledgerOf } from '../http/context';
-import { errorFields, log } from '../http/log';
-import { postWebhook } from './post';
-import { webhookSecretOf } from './signing-secret';
-import { type AttemptOutcome, type ClaimedWebhook, parseDeliveryMessage } from './types';
-import { checkWebhookUrl } from './url-guard';
+import { errorFields, log } from '../infra/log';
+import { postWebhook } from '../webhooks/post';
+import { webhookSecretOf } from '../webhooks/signing-secret';
+import { type AttemptOutcome, type ClaimedWebhook, parseDeliveryMessage } from '../webhooks/types';
+import { checkWebhookUrl } from '../webhooks/url-guard';
 
 /** The webhook queue of each environment (wrangler.toml). */
 export const WEBHOOK_QUEUES = new Set(['connectpsp-webhooks', 'connectpsp-webhooks-production']);

@@ -4,8 +4,9 @@
  * made through another isolate takes effect everywhere within that time, and at once in the
  * isolate that made it (it evicts its own entry).
  */
-import { findClient } from '../db/clients';
-import { decryptSecret } from './secrets';
+
+import { decryptSecret } from '../security/secrets';
+import { findClient } from './clients';
 
 export const CACHE_TTL_MS = 2_000;
 

@@ -1,0 +1,127 @@
+/**
+ * `npm run check:structure` (part of `npm run check`): the structure map, measured on the import
+ * graph of src/ and durable-objects/ (every `import`/`export … from`, type-only ones included).
+ * Fails on an import that runs up a layer or sideways between directories of one layer, on any
+ * circle of imports, and on a source file over 400 lines. Layers, lowest first; a module may import
+ * its own directory and anything in a lower layer:
+ *
+ *   0 security                  Web Crypto helpers
+ *   1 domain                    pure rules: money, documents, BR Code, transaction state, error codes
+ *   2 health, infra, config     the pure PIX health engine; logging; configuration checks
+ *   3 db                        D1 stores (drizzle)
+ *   4 partners, webhooks        settlement partner adapters; webhook signing and sending
+ *   5 schemas                   valibot request schemas
+ *   6 durable-objects           ClientLedger, HealthAnalyzer and their stores
+ *   7 openapi                   the document, built from the schemas
+ *   8 http, console, queues, sweep   the edges: API router, operator console, queue consumers, cron
+ *   9 index                     the Worker's entry points
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const MAX_LINES = 400;
+const LAYERS = [
+  ['src/security'],
+  ['src/domain'],
+  ['src/health', 'src/infra', 'src/config.ts'],
+  ['src/db'],
+  ['src/partners', 'src/webhooks'],
+  ['src/schemas'],
+  ['durable-objects'],
+  ['src/openapi'],
+  ['src/http', 'src/console', 'src/queues', 'src/sweep.ts'],
+  ['src/index.ts'],
+];
+
+function sources(dir) {
+  return readdirSync(path.join(ROOT, dir)).flatMap((name) => {
+    const rel = `${dir}/${name}`;
+    if (statSync(path.join(ROOT, rel)).isDirectory()) return sources(rel);
+    return /\.ts$/.test(name) && !name.endsWith('.d.ts') ? [rel] : [];
+  });
+}
+
+/** The directory (or root file) of the layer table a module belongs to. */
+function home(file) {
+  for (const [level, layer] of LAYERS.entries()) {
+    for (const part of layer) if (file === part || file.startsWith(`${part}/`)) return { level, part };
+  }
+  return undefined;
+}
+
+function resolve(from, spec) {
+  const base = path.posix.normalize(path.posix.join(path.posix.dirname(from), spec));
+  for (const candidate of [base, `${base}.ts`, `${base}/index.ts`]) {
+    try {
+      if (statSync(path.join(ROOT, candidate)).isFile()) return candidate;
+    } catch {}
+  }
+  return undefined;
+}
+
+const IMPORT = /^(?:import|export)\s[^;]*?\sfrom\s+'(\.[^']+)'|^import\s+'(\.[^']+)'/gms;
+const files = [...sources('src'), ...sources('durable-objects')];
+const graph = new Map();
+const problems = [];
+for (const file of files) {
+  const text = readFileSync(path.join(ROOT, file), 'utf8');
+  const lines = text.split('\n').length;
+  if (lines > MAX_LINES) problems.push(`${file}: ${lines} lines (at most ${MAX_LINES})`);
+  const targets = [];
+  for (const match of text.matchAll(IMPORT)) {
+    const spec = match[1] ?? match[2];
+    const target = resolve(file, spec);
+    if (!target) continue; // text assets (.sql, .css) and the like
+    if (target.endsWith('.ts')) targets.push(target);
+  }
+  graph.set(file, targets);
+  const from = home(file);
+  for (const target of targets) {
+    const to = home(target);
+    if (!from || !to) {
+      problems.push(`${file} -> ${target}: not in the layer table`);
+      continue;
+    }
+    if (to.level > from.level) problems.push(`${file} -> ${target}: imports up (layer ${from.level} -> ${to.level})`);
+    else if (to.level === from.level && to.part !== from.part)
+      problems.push(`${file} -> ${target}: imports sideways within layer ${from.level}`);
+  }
+}
+
+// Circles: Tarjan's strongly connected components of more than one module (or a self-import).
+let index = 0;
+const stack = [];
+const state = new Map();
+function connect(v) {
+  state.set(v, { index, low: index, onStack: true });
+  index++;
+  stack.push(v);
+  for (const w of graph.get(v) ?? []) {
+    if (!state.has(w)) {
+      connect(w);
+      state.get(v).low = Math.min(state.get(v).low, state.get(w).low);
+    } else if (state.get(w).onStack) state.get(v).low = Math.min(state.get(v).low, state.get(w).index);
+  }
+  if (state.get(v).low === state.get(v).index) {
+    const component = [];
+    let w;
+    do {
+      w = stack.pop();
+      state.get(w).onStack = false;
+      component.push(w);
+    } while (w !== v);
+    if (component.length > 1 || (graph.get(v) ?? []).includes(v))
+      problems.push(`circle of imports: ${component.sort().join(', ')}`);
+  }
+}
+for (const file of graph.keys()) if (!state.has(file)) connect(file);
+
+const edges = [...graph.values()].reduce((n, t) => n + t.length, 0);
+if (problems.length > 0) {
+  for (const p of problems) console.error(`structure: ${p}`);
+  console.error(`structure: ${problems.length} problem(s) in ${files.length} modules, ${edges} imports`);
+  process.exit(1);
+}
+console.log(`structure: ${files.length} modules, ${edges} imports, 0 up, 0 sideways, 0 circles, none over ${MAX_LINES} lines`);
