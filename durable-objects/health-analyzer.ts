@@ -27,7 +27,8 @@ import { type Bootstrap, bootstrapDone, newBootstrap, startsBootstrap } from '..
 import { addToSeries, type SeriesPoint } from '../src/health/series';
 import { errorFields, log } from '../src/infra/log';
 import { institutionName, KNOWN_INSTITUTIONS, SETTLEMENT_PARTNERS } from '../src/partners/catalog';
-import { createSeriesTable, pruneSeries, readSeries, saveSeries } from './health/series-store';
+import { pruneSeries, readSeries, saveSeries } from './health/series-store';
+import { AnalyzerStore } from './health/store';
 import { ledgerOf } from './stubs';
 
 /** How long after a window ends it is closed: observations may arrive this late. */
@@ -68,23 +69,13 @@ export class HealthAnalyzer extends DurableObject<Env> {
   private bootstrap: Bootstrap | null = null;
   /** Totals since the object was created: what the queue delivered that was not counted. */
   private counters = { accepted: 0, duplicates: 0, rejected: 0 };
+  private store!: AnalyzerStore;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     ctx.blockConcurrencyWhile(async () => {
-      const sql = ctx.storage.sql;
-      sql.exec('CREATE TABLE IF NOT EXISTS state (key TEXT PRIMARY KEY, value TEXT NOT NULL)');
-      sql.exec('CREATE TABLE IF NOT EXISTS seen (id TEXT PRIMARY KEY, at INTEGER NOT NULL)');
-      sql.exec(
-        'CREATE TABLE IF NOT EXISTS parked (seq INTEGER PRIMARY KEY AUTOINCREMENT, at INTEGER NOT NULL, body TEXT NOT NULL)',
-      );
-      createSeriesTable(sql);
-      const state = new Map(
-        sql
-          .exec<{ key: string; value: string }>('SELECT key, value FROM state')
-          .toArray()
-          .map((r) => [r.key, r.value]),
-      );
+      this.store = await AnalyzerStore.open(ctx.storage);
+      const state = this.store.loadState();
       const snapshot = state.get('snapshot');
       if (snapshot)
         this.analyzer = Analyzer.restore(JSON.parse(snapshot) as AnalyzerSnapshot, {
@@ -99,7 +90,7 @@ export class HealthAnalyzer extends DurableObject<Env> {
 
   /** A queue batch of observations (decisions §7 shape plus the outbox `id`). */
   async ingest(bodies: unknown[]): Promise<IngestResult> {
-    const sql = this.ctx.storage.sql;
+    const store = this.store;
     const fresh: { id: string | undefined; value: Parsed }[] = [];
     let duplicates = 0;
     let rejected = 0;
@@ -111,7 +102,7 @@ export class HealthAnalyzer extends DurableObject<Env> {
         continue;
       }
       const id = typeof (body as { id?: unknown }).id === 'string' ? (body as { id: string }).id : undefined;
-      if (id && (batchIds.has(id) || sql.exec('SELECT 1 FROM seen WHERE id = ?', id).toArray().length > 0)) {
+      if (id && (batchIds.has(id) || store.isSeen(id))) {
         duplicates++;
         continue;
       }
@@ -144,11 +135,9 @@ export class HealthAnalyzer extends DurableObject<Env> {
     this.counters.duplicates += duplicates;
     this.counters.rejected += rejected;
     this.ctx.storage.transactionSync(() => {
-      for (const { id } of fresh)
-        if (id) sql.exec('INSERT OR IGNORE INTO seen (id, at) VALUES (?, ?)', id, now);
-      for (const p of parked)
-        sql.exec('INSERT INTO parked (at, body) VALUES (?, ?)', p.atMs, JSON.stringify(p.value));
-      saveSeries(sql, series.values(), now);
+      for (const { id } of fresh) if (id) store.markSeen(id, now);
+      for (const p of parked) store.park(p.atMs, p.value);
+      saveSeries(this.ctx.storage.sql, series.values(), now);
       this.saveState();
     });
     await this.publish(changes);
@@ -167,7 +156,7 @@ export class HealthAnalyzer extends DurableObject<Env> {
   }
 
   stats() {
-    const parked = this.ctx.storage.sql.exec<{ n: number }>('SELECT count(*) AS n FROM parked').one().n;
+    const parked = this.store.parkedCount();
     return {
       ...this.analyzer.getStats(),
       warm: this.analyzer.warm,
@@ -186,18 +175,7 @@ export class HealthAnalyzer extends DurableObject<Env> {
 
   /** How many of these observation ids were delivered here (counted, or parked to be counted). */
   countSeen(ids: string[]): number {
-    const sql = this.ctx.storage.sql;
-    let n = 0;
-    for (let i = 0; i < ids.length; i += 50) {
-      const chunk = ids.slice(i, i + 50);
-      n += sql
-        .exec<{ n: number }>(
-          `SELECT count(*) AS n FROM seen WHERE id IN (${chunk.map(() => '?').join(',')})`,
-          ...chunk,
-        )
-        .one().n;
-    }
-    return n;
+    return this.store.countSeen(ids);
   }
 
   /**
@@ -208,7 +186,7 @@ export class HealthAnalyzer extends DurableObject<Env> {
     this.analyzer = newAnalyzer();
     this.bootstrap = null;
     this.ctx.storage.transactionSync(() => {
-      this.ctx.storage.sql.exec('DELETE FROM parked');
+      this.store.clearParked();
       this.saveState();
     });
     await this.ctx.storage.deleteAlarm();
@@ -227,9 +205,9 @@ export class HealthAnalyzer extends DurableObject<Env> {
     }
     changes.push(...this.analyzer.advanceTo(time));
     this.ctx.storage.transactionSync(() => {
-      if (wasBootstrapping) this.ctx.storage.sql.exec('DELETE FROM parked');
+      if (wasBootstrapping) this.store.clearParked();
       this.saveState();
-      this.ctx.storage.sql.exec('DELETE FROM seen WHERE at < ?', Date.now() - SEEN_TTL_MS);
+      this.store.forgetSeenBefore(Date.now() - SEEN_TTL_MS);
       pruneSeries(this.ctx.storage.sql, Date.now());
     });
     await this.publish(changes);
@@ -239,9 +217,7 @@ export class HealthAnalyzer extends DurableObject<Env> {
 
   /** The parked observations follow the history, in time order (the caller saves and clears them). */
   private endBootstrap(): IncidentChange[] {
-    const rows = this.ctx.storage.sql
-      .exec<{ at: number; body: string }>('SELECT at, body FROM parked ORDER BY at, seq')
-      .toArray();
+    const rows = this.store.parkedRows();
     const changes: IncidentChange[] = [];
     for (const row of rows)
       changes.push(...this.analyzer.ingest(JSON.parse(row.body) as Observation, row.at));
@@ -252,16 +228,10 @@ export class HealthAnalyzer extends DurableObject<Env> {
 
   /** Snapshot, bootstrap and counters; always inside the caller's storage transaction. */
   private saveState(): void {
-    const put = (key: string, value: unknown) =>
-      this.ctx.storage.sql.exec(
-        'INSERT INTO state (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
-        key,
-        JSON.stringify(value),
-      );
-    put('snapshot', this.analyzer.snapshot());
-    put('counters', this.counters);
-    if (this.bootstrap) put('bootstrap', this.bootstrap);
-    else this.ctx.storage.sql.exec("DELETE FROM state WHERE key = 'bootstrap'");
+    this.store.putState('snapshot', this.analyzer.snapshot());
+    this.store.putState('counters', this.counters);
+    if (this.bootstrap) this.store.putState('bootstrap', this.bootstrap);
+    else this.store.deleteState('bootstrap');
   }
 
   private async armWindowAlarm(): Promise<void> {

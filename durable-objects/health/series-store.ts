@@ -1,17 +1,9 @@
 /**
- * The HealthAnalyzer's store of per-window traffic (src/health/series.ts) for the operator console.
- * The primary key leads with the window, so the pruning delete and the last-day reads are range scans.
+ * The HealthAnalyzer's store of per-window traffic (src/health/series.ts) for the operator console;
+ * the table is in schema.ts. The primary key leads with the window, so the pruning delete and the last-day reads are range scans.
  */
 import { SERIES_RETENTION_MS, type SeriesKind, type SeriesPoint } from '../../src/health/series';
 import type { Operation } from '../../src/health/types';
-
-export function createSeriesTable(sql: SqlStorage): void {
-  sql.exec(`CREATE TABLE IF NOT EXISTS series (
-    window INTEGER NOT NULL, kind TEXT NOT NULL, id TEXT NOT NULL, operation TEXT NOT NULL,
-    created INTEGER NOT NULL, settled INTEGER NOT NULL, failed INTEGER NOT NULL,
-    expired INTEGER NOT NULL, returned INTEGER NOT NULL,
-    PRIMARY KEY (window, kind, id, operation)) WITHOUT ROWID`);
-}
 
 /** Adds a batch's counts; points older than the retention are history the console never shows. */
 export function saveSeries(sql: SqlStorage, points: Iterable<SeriesPoint>, nowMs: number): void {
