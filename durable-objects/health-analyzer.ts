@@ -9,10 +9,8 @@
  * and the alarm leaves the windows alone until the history has stopped arriving.
  */
 import { DurableObject } from 'cloudflare:workers';
-import { isNotNull } from 'drizzle-orm';
-import { drizzle } from 'drizzle-orm/d1';
+import { healthEventReceivers } from '../src/db/clients';
 import { markPicture, saveChange } from '../src/db/health';
-import { clients } from '../src/db/schema';
 import {
   Analyzer,
   type AnalyzerSnapshot,
@@ -245,11 +243,7 @@ export class HealthAnalyzer extends DurableObject<Env> {
     if (changes.length === 0) return;
     const now = Date.now();
     for (const change of changes) await saveChange(this.env, change, now);
-    const receivers = await drizzle(this.env.DB)
-      .select({ id: clients.id, partners: clients.partners, url: clients.healthWebhookUrl })
-      .from(clients)
-      .where(isNotNull(clients.healthWebhookUrl))
-      .all();
+    const receivers = await healthEventReceivers(this.env);
     for (const change of changes) {
       const data = toPublicIncident(change.incident);
       for (const client of receivers) {

@@ -3,22 +3,23 @@
  * its alarm. Alarms are the primary path; this only guarantees nothing waits forever if an alarm
  * was lost.
  */
-import { drizzle } from 'drizzle-orm/d1';
 import { ledgerOf } from '../durable-objects/stubs';
-import { clients } from './db/schema';
+import { clientIdsAfter } from './db/clients';
 import { errorFields, log } from './infra/log';
 
 const CONCURRENCY = 25;
 
+/** Pages of client ids by primary key: memory stays flat however many clients there are. */
 export async function sweepAllClients(env: Env): Promise<void> {
-  const ids = (await drizzle(env.DB).select({ id: clients.id }).from(clients).all()).map((r) => r.id);
-  for (let i = 0; i < ids.length; i += CONCURRENCY) {
-    const results = await Promise.allSettled(
-      ids.slice(i, i + CONCURRENCY).map((id) => ledgerOf(env, id).sweep()),
-    );
+  let after = '';
+  for (;;) {
+    const ids = await clientIdsAfter(env, after, CONCURRENCY);
+    if (ids.length === 0) return;
+    const results = await Promise.allSettled(ids.map((id) => ledgerOf(env, id).sweep()));
     for (const [j, r] of results.entries()) {
       if (r.status === 'rejected')
-        log('error', 'sweep failed', { clientId: ids[i + j], ...errorFields(r.reason) });
+        log('error', 'sweep failed', { clientId: ids[j], ...errorFields(r.reason) });
     }
+    after = ids.at(-1) as string;
   }
 }

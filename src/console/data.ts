@@ -2,74 +2,20 @@
  * What the console page shows, read once per page view: every read is bounded (a page of clients by
  * index, 20 deliveries, a day of per-window series, the last day's incidents).
  */
-import { and, desc, eq, lt, or } from 'drizzle-orm';
-import { drizzle } from 'drizzle-orm/d1';
 import { healthAnalyzer } from '../../durable-objects/health-stub';
 import type { DeliveryView } from '../../durable-objects/ledger/webhook-deliveries';
 import { ledgerOf } from '../../durable-objects/stubs';
+import { type ClientPage, type ClientSummary, clientPage } from '../db/clients';
 import { incidentsIn, incidentWithEvidence, openIncidents, type StoredIncident } from '../db/health';
 import { clients } from '../db/schema';
-import type { ClientLimits } from '../domain/limits';
 import type { SeriesPoint } from '../health/series';
 import type { EvidenceItem } from '../health/types';
 import { institutionName } from '../partners/catalog';
 
-export const CLIENTS_PER_PAGE = 25;
 export const DELIVERIES_SHOWN = 20;
 export const LARGE_BANKS = 4;
 const DAY_MS = 24 * 60 * 60 * 1000;
 const INCIDENTS_WITH_EVIDENCE = 20;
-
-export interface ClientSummary {
-  id: string;
-  name: string;
-  partners: string[];
-  limits: ClientLimits;
-  approvalThresholdCents: number | null;
-  rateLimitPerSecond: number | null;
-  applicationTokenActive: boolean;
-  createdAt: number;
-}
-
-export interface ClientPage {
-  items: ClientSummary[];
-  /** `createdAt.id` of the last row, when there are older clients. */
-  next?: string;
-}
-
-/** Newest first, keyset-paged on (created_at, id): the clients_created_idx index. */
-export async function clientPage(env: Env, before: string | undefined): Promise<ClientPage> {
-  const match = before ? /^(\d{1,15})\.([\w-]{1,100})$/.exec(before) : null;
-  const rows = await drizzle(env.DB)
-    .select({
-      id: clients.id,
-      name: clients.name,
-      partners: clients.partners,
-      limits: clients.limits,
-      approvalThresholdCents: clients.approvalThresholdCents,
-      rateLimitPerSecond: clients.rateLimitPerSecond,
-      applicationTokenActive: clients.applicationTokenActive,
-      createdAt: clients.createdAt,
-    })
-    .from(clients)
-    .where(
-      match
-        ? or(
-            lt(clients.createdAt, Number(match[1])),
-            and(eq(clients.createdAt, Number(match[1])), lt(clients.id, match[2] as string)),
-          )
-        : undefined,
-    )
-    .orderBy(desc(clients.createdAt), desc(clients.id))
-    .limit(CLIENTS_PER_PAGE + 1)
-    .all();
-  const items = rows.slice(0, CLIENTS_PER_PAGE);
-  const last = items.at(-1);
-  return {
-    items,
-    ...(rows.length > CLIENTS_PER_PAGE && last && { next: `${last.createdAt}.${last.id}` }),
-  };
-}
 
 /**
  * What needs the operator first (FAILED, GIVEN_UP: the redeliver button), then the most recent of
@@ -120,3 +66,5 @@ export async function healthView(env: Env, now: number): Promise<HealthView> {
   for (const p of series) names[p.id] ??= institutionName(p.id);
   return { series, names, incidents, from, to: now };
 }
+
+export { type ClientPage, type ClientSummary, clientPage };

@@ -1,6 +1,7 @@
 /** D1 queries for clients and their account directory. */
-import { eq } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, isNotNull, lt, or } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/d1';
+import type { ClientLimits } from '../domain/limits';
 import { accounts, clients } from './schema';
 
 export type ClientRow = typeof clients.$inferSelect;
@@ -27,4 +28,78 @@ export async function updateClient(
   changes: Partial<Omit<ClientRow, 'id'>>,
 ): Promise<ClientRow | undefined> {
   return d1(env).update(clients).set(changes).where(eq(clients.id, clientId)).returning().get();
+}
+
+/** One page of client ids in id order (the primary key), for sweeps that visit every client. */
+export async function clientIdsAfter(env: Env, after: string, limit: number): Promise<string[]> {
+  const rows = await d1(env)
+    .select({ id: clients.id })
+    .from(clients)
+    .where(gt(clients.id, after))
+    .orderBy(asc(clients.id))
+    .limit(limit)
+    .all();
+  return rows.map((r) => r.id);
+}
+
+/** Clients that receive PIX_INCIDENT_* events (by the partial index on health_webhook_url). */
+export async function healthEventReceivers(env: Env) {
+  return d1(env)
+    .select({ id: clients.id, partners: clients.partners, url: clients.healthWebhookUrl })
+    .from(clients)
+    .where(isNotNull(clients.healthWebhookUrl))
+    .all();
+}
+
+export const CLIENTS_PER_PAGE = 25;
+
+export interface ClientSummary {
+  id: string;
+  name: string;
+  partners: string[];
+  limits: ClientLimits;
+  approvalThresholdCents: number | null;
+  rateLimitPerSecond: number | null;
+  applicationTokenActive: boolean;
+  createdAt: number;
+}
+
+export interface ClientPage {
+  items: ClientSummary[];
+  /** `createdAt.id` of the last row, when there are older clients. */
+  next?: string;
+}
+
+/** Newest first, keyset-paged on (created_at, id): the clients_created_idx index. */
+export async function clientPage(env: Env, before: string | undefined): Promise<ClientPage> {
+  const match = before ? /^(\d{1,15})\.([\w-]{1,100})$/.exec(before) : null;
+  const rows = await d1(env)
+    .select({
+      id: clients.id,
+      name: clients.name,
+      partners: clients.partners,
+      limits: clients.limits,
+      approvalThresholdCents: clients.approvalThresholdCents,
+      rateLimitPerSecond: clients.rateLimitPerSecond,
+      applicationTokenActive: clients.applicationTokenActive,
+      createdAt: clients.createdAt,
+    })
+    .from(clients)
+    .where(
+      match
+        ? or(
+            lt(clients.createdAt, Number(match[1])),
+            and(eq(clients.createdAt, Number(match[1])), lt(clients.id, match[2] as string)),
+          )
+        : undefined,
+    )
+    .orderBy(desc(clients.createdAt), desc(clients.id))
+    .limit(CLIENTS_PER_PAGE + 1)
+    .all();
+  const items = rows.slice(0, CLIENTS_PER_PAGE);
+  const last = items.at(-1);
+  return {
+    items,
+    ...(rows.length > CLIENTS_PER_PAGE && last && { next: `${last.createdAt}.${last.id}` }),
+  };
 }

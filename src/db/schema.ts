@@ -3,6 +3,7 @@
  * the account directory, and sandbox partner faults. Per-client transactional state lives in the
  * client's ClientLedger Durable Object. See docs/storage-schema.md.
  */
+import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import type { ClientLimits } from '../domain/limits';
 
@@ -36,6 +37,8 @@ export const clients = sqliteTable(
   (t) => [
     // The operator console pages through clients newest first.
     index('clients_created_idx').on(t.createdAt, t.id),
+    // Incident fan-out reads only the clients that have a health webhook.
+    index('clients_health_webhook_idx').on(t.id).where(sql`${t.healthWebhookUrl} IS NOT NULL`),
   ],
 );
 

@@ -2,9 +2,7 @@
  * Operator-injected misbehaviour of sandbox partners (decisions §3), stored in D1 so every isolate
  * and Durable Object sees the same faults; read through a short per-isolate cache.
  */
-import { and, eq, gt, lte } from 'drizzle-orm';
-import { drizzle } from 'drizzle-orm/d1';
-import { partnerFaults } from '../db/schema';
+import { deleteFaultsOf, faultsActiveAt, insertFault } from '../db/partner-faults';
 
 export interface PartnerFault {
   ispb: string;
@@ -21,11 +19,7 @@ let cached: { at: number; faults: PartnerFault[] } | undefined;
 
 export async function activeFaults(env: Env, now = Date.now()): Promise<PartnerFault[]> {
   if (cached && now - cached.at < CACHE_MS) return cached.faults.filter((f) => f.endsAt > now);
-  const rows = await drizzle(env.DB)
-    .select()
-    .from(partnerFaults)
-    .where(and(lte(partnerFaults.startsAt, now), gt(partnerFaults.endsAt, now)))
-    .all();
+  const rows = await faultsActiveAt(env, now);
   const faults = rows.map((r) => ({
     ispb: r.ispb,
     operation: r.operation,
@@ -43,7 +37,7 @@ export function forgetFaults(): void {
 }
 
 export async function injectFault(env: Env, fault: PartnerFault, now = Date.now()): Promise<void> {
-  await drizzle(env.DB).insert(partnerFaults).values({
+  await insertFault(env, {
     ispb: fault.ispb,
     operation: fault.operation,
     failureRate: fault.failureRatePpm,
@@ -57,6 +51,6 @@ export async function injectFault(env: Env, fault: PartnerFault, now = Date.now(
 
 /** Ends every fault of a partner now (operators clearing an exercise). */
 export async function clearFaults(env: Env, ispb: string): Promise<void> {
-  await drizzle(env.DB).delete(partnerFaults).where(eq(partnerFaults.ispb, ispb));
+  await deleteFaultsOf(env, ispb);
   forgetFaults();
 }

@@ -3,9 +3,7 @@
  * asynchronous settlement, idempotent transfer requests — plus the faults the operator injected.
  * Its books live in D1 (`sandbox_transfers`) so every isolate sees the same bank.
  */
-import { and, eq, sql } from 'drizzle-orm';
-import { drizzle } from 'drizzle-orm/d1';
-import { sandboxTransfers } from '../db/schema';
+import { findSandboxTransfer, recordSandboxTransfer } from '../db/sandbox-transfers';
 import { FAILURE_CODES } from '../domain/failure-codes';
 import { newEndToEndId } from '../domain/ids';
 import { KNOWN_INSTITUTIONS } from './catalog';
@@ -77,22 +75,16 @@ export class SandboxPartner implements SettlementPartnerPort {
   async sendDevolution(request: DevolutionRequest): Promise<PartnerOutcome<{ acceptedAt: number }>> {
     await this.delay(await this.fault('CASH_IN'));
     const now = Date.now();
-    await drizzle(this.env.DB)
-      .insert(sandboxTransfers)
-      .values({
-        ispb: this.ispb,
-        idempotencyId: request.endToEndId,
-        kind: 'DEVOLUTION',
-        amount: request.amountCents,
-        outcome: 'SETTLED',
-        endToEndId: request.endToEndId,
-        createdAt: now,
-        settlesAt: now + SANDBOX_DEVOLUTION_MS,
-      })
-      .onConflictDoUpdate({
-        target: [sandboxTransfers.ispb, sandboxTransfers.idempotencyId],
-        set: { requests: sql`${sandboxTransfers.requests} + 1` },
-      });
+    await recordSandboxTransfer(this.env, {
+      ispb: this.ispb,
+      idempotencyId: request.endToEndId,
+      kind: 'DEVOLUTION',
+      amount: request.amountCents,
+      outcome: 'SETTLED',
+      endToEndId: request.endToEndId,
+      createdAt: now,
+      settlesAt: now + SANDBOX_DEVOLUTION_MS,
+    });
     return { ok: true, value: { acceptedAt: now } };
   }
 
@@ -105,33 +97,23 @@ export class SandboxPartner implements SettlementPartnerPort {
     const failureCode = magic ?? (faulted ? (fault?.failureCode ?? 'PROVIDER_UNAVAILABLE') : undefined);
     const span =
       SANDBOX_PAYMENT_MS.min + Math.floor(Math.random() * (SANDBOX_PAYMENT_MS.max - SANDBOX_PAYMENT_MS.min));
-    await drizzle(this.env.DB)
-      .insert(sandboxTransfers)
-      .values({
-        ispb: this.ispb,
-        idempotencyId: request.idempotencyId,
-        kind: 'PAYMENT',
-        amount: request.amountCents,
-        outcome: failureCode ? 'FAILED' : 'SETTLED',
-        failureCode: failureCode ?? null,
-        endToEndId: failureCode ? null : newEndToEndId('E', this.ispb, now),
-        payeeBank: failureCode ? null : resolveReceiver(request),
-        createdAt: now,
-        settlesAt: now + span + (fault?.latencyMs ?? 0),
-      })
-      .onConflictDoUpdate({
-        target: [sandboxTransfers.ispb, sandboxTransfers.idempotencyId],
-        set: { requests: sql`${sandboxTransfers.requests} + 1` },
-      });
+    await recordSandboxTransfer(this.env, {
+      ispb: this.ispb,
+      idempotencyId: request.idempotencyId,
+      kind: 'PAYMENT',
+      amount: request.amountCents,
+      outcome: failureCode ? 'FAILED' : 'SETTLED',
+      failureCode: failureCode ?? null,
+      endToEndId: failureCode ? null : newEndToEndId('E', this.ispb, now),
+      payeeBank: failureCode ? null : resolveReceiver(request),
+      createdAt: now,
+      settlesAt: now + span + (fault?.latencyMs ?? 0),
+    });
     return { ok: true, value: { acceptedAt: now } };
   }
 
   async transferStatus(idempotencyId: string): Promise<TransferStatus> {
-    const row = await drizzle(this.env.DB)
-      .select()
-      .from(sandboxTransfers)
-      .where(and(eq(sandboxTransfers.ispb, this.ispb), eq(sandboxTransfers.idempotencyId, idempotencyId)))
-      .get();
+    const row = await findSandboxTransfer(this.env, this.ispb, idempotencyId);
     if (!row) return { state: 'UNKNOWN' };
     if (Date.now() < row.settlesAt) return { state: 'PENDING' };
     if (row.outcome === 'FAILED')

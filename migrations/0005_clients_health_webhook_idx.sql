@@ -1,0 +1,1 @@
+CREATE INDEX `clients_health_webhook_idx` ON `clients` (`id`) WHERE "clients"."health_webhook_url" IS NOT NULL;
