@@ -83,6 +83,45 @@ export async function incidentsIn(
   return rows.map(stored);
 }
 
+/**
+ * A superset of the incidents that overlap [from, to]: started by `to` and either still open or
+ * changed since a day before `from` (a resolution is their last change; the day covers an engine
+ * whose clock runs ahead of the save). Both halves are index range reads, so the cost follows the
+ * window, not the platform's whole history. Callers apply the exact rule (resolvedAt >= from).
+ */
+export async function incidentsOverlapping(
+  env: Env,
+  from: number,
+  to: number,
+  statuses: string[],
+): Promise<StoredIncident[]> {
+  const db = drizzle(env.DB);
+  const statusRule = statuses.length > 0 ? inArray(healthIncidents.status, statuses) : sql`1`;
+  const [open, changed] = await Promise.all([
+    db
+      .select()
+      .from(healthIncidents)
+      .where(and(ne(healthIncidents.status, 'RESOLVED'), lte(healthIncidents.startedAt, to), statusRule))
+      .all(),
+    db
+      .select()
+      .from(healthIncidents)
+      .where(
+        and(
+          gte(healthIncidents.updatedAt, from - 86_400_000),
+          lte(healthIncidents.startedAt, to),
+          statusRule,
+        ),
+      )
+      .all(),
+  ]);
+  const byId = new Map<string, (typeof open)[number]>();
+  for (const row of [...open, ...changed]) byId.set(row.id, row);
+  return [...byId.values()]
+    .sort((a, b) => b.startedAt - a.startedAt || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
+    .map(stored);
+}
+
 export async function incidentWithEvidence(env: Env, id: string) {
   const db = drizzle(env.DB);
   const row = await db.select().from(healthIncidents).where(eq(healthIncidents.id, id)).get();

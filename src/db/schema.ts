@@ -116,6 +116,8 @@ export const healthIncidents = sqliteTable(
   (t) => [
     index('health_incidents_started_idx').on(t.startedAt),
     index('health_incidents_status_idx').on(t.status),
+    // Incidents that ended inside a window are found by their last change, not by a full scan.
+    index('health_incidents_updated_idx').on(t.updatedAt),
   ],
 );
 

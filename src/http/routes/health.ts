@@ -4,7 +4,7 @@
  * 503 PIX_HEALTH_UNAVAILABLE with Retry-After, never a 500.
  */
 import {
-  incidentsIn,
+  incidentsOverlapping,
   incidentWithEvidence,
   openIncidents,
   pictureState,
@@ -41,12 +41,27 @@ async function read<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * The picture is polled (once a minute is plenty) by every client, and it changes only when a
+ * 5-minute window closes: each isolate reads the open incidents from D1 at most once per
+ * PICTURE_TTL_MS and scopes them per client from memory.
+ */
+export const PICTURE_TTL_MS = 5_000;
+let platformPicture: { at: number; open: IncidentRecord[] | null } | undefined;
+
+async function openIncidentsCached(env: Env, now: number): Promise<IncidentRecord[] | null> {
+  if (platformPicture && now - platformPicture.at < PICTURE_TTL_MS) return platformPicture.open;
+  const open = (await pictureState(env)) ? ((await openIncidents(env)) as unknown as IncidentRecord[]) : null;
+  platformPicture = { at: now, open };
+  return open;
+}
+
 export async function handleHealthPicture(request: ApiRequest, { env }: RequestContext): Promise<Response> {
   const principal = await authenticate(request, env);
+  const now = Date.now();
   const picture = await read(async () => {
-    if (!(await pictureState(env))) return undefined;
-    const open = (await openIncidents(env)) as unknown as IncidentRecord[];
-    return healthPicture(open, scopeOf(principal), Date.now());
+    const open = await openIncidentsCached(env, now);
+    return open === null ? undefined : healthPicture(open, scopeOf(principal), now);
   });
   return picture ? json(picture) : new Response(null, { status: 204 });
 }
@@ -95,7 +110,7 @@ export async function handleListIncidents(request: ApiRequest, { env }: RequestC
   const page = integerParam(one(request, 'page'), 1, 'invalid-page', (n) => n >= 1);
   const pageSize = integerParam(one(request, 'pageSize'), 50, 'invalid-page-size', (n) => n >= 1 && n <= 200);
   const matches = await read(async () =>
-    (await incidentsIn(env, 0, to, statuses)).filter(
+    (await incidentsOverlapping(env, from, to, statuses)).filter(
       (r) => visible(principal)(r) && (r.resolvedAt === null || Date.parse(r.resolvedAt) >= from),
     ),
   );

@@ -1,0 +1,1 @@
+CREATE INDEX `health_incidents_updated_idx` ON `health_incidents` (`updated_at`);
