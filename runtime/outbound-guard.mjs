@@ -10,6 +10,8 @@ import { BlockList, isIP } from 'node:net';
 import { Response } from 'miniflare';
 import { Agent, fetch } from 'undici';
 
+const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
+
 const BLOCKED = new BlockList();
 for (const [net, bits] of [
   ['0.0.0.0', 8],
@@ -100,7 +102,12 @@ export function createOutboundGuard({ allowLoopbackLiterals = false, lookup, log
         redirect: 'manual',
         dispatcher,
       });
-      return new Response(await answer.arrayBuffer(), { status: answer.status, headers: answer.headers });
+      // 204/205/304 (and any answer to HEAD) carry no body: a Response with one would throw.
+      const empty = NULL_BODY_STATUSES.has(answer.status) || request.method === 'HEAD';
+      return new Response(empty ? null : await answer.arrayBuffer(), {
+        status: answer.status,
+        headers: answer.headers,
+      });
     } finally {
       dispatcher.close().catch(() => {});
     }

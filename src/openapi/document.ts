@@ -5,6 +5,7 @@
  */
 
 import { NAMED_SCHEMAS } from './components';
+import { defaultsInWords } from './defaults';
 import { withFieldNotes } from './field-notes';
 import { componentSchemas, type Schema } from './json-schema';
 import { type OperationSpec, operationObject } from './operation';
@@ -110,7 +111,7 @@ export function buildOpenApiDocument(): Schema {
     paths: paths(shared),
     webhooks: webhooks(),
     components: {
-      schemas: withFieldNotes(componentSchemas(NAMED_SCHEMAS)),
+      schemas: defaultsInWords(withFieldNotes(componentSchemas(NAMED_SCHEMAS))) as Record<string, Schema>,
       responses: shared.responses,
       examples: shared.examples,
       securitySchemes: SECURITY_SCHEMES,

@@ -16,7 +16,8 @@ const received: string[] = [];
 beforeAll(async () => {
   server = createServer((req, res) => {
     received.push(`${req.method} ${req.headers.host} ${req.url}`);
-    res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+    if (req.url === '/no-content') res.writeHead(204).end();
+    else res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   port = (server.address() as AddressInfo).port;
@@ -74,6 +75,14 @@ describe('outbound guard (runtime/outbound-guard.mjs)', () => {
     expect((await production(post(`http://127.0.0.1:${port}/hook`))).status).toBe(502);
     expect((await production(post(`http://localhost:${port}/hook`))).status).toBe(502);
     expect(received).toHaveLength(2);
+  });
+
+  it("passes on a receiver's 204 No Content (a body-less status) instead of failing it", async () => {
+    const staging = createOutboundGuard({ allowLoopbackLiterals: true, lookup });
+    const res = await staging(post(`http://127.0.0.1:${port}/no-content`));
+    expect(res.status).toBe(204);
+    expect(await res.text()).toBe('');
+    received.length = 0;
   });
 
   it('classifies addresses', () => {
