@@ -7,7 +7,6 @@ import type { DeliveryView } from '../../durable-objects/ledger/webhook-deliveri
 import { ledgerOf } from '../../durable-objects/stubs';
 import { type ClientPage, type ClientSummary, clientPage } from '../db/clients';
 import { incidentsIn, incidentWithEvidence, openIncidents, type StoredIncident } from '../db/health';
-import { clients } from '../db/schema';
 import type { SeriesPoint } from '../health/series';
 import type { EvidenceItem } from '../health/types';
 import { institutionName } from '../partners/catalog';
