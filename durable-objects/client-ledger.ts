@@ -6,7 +6,7 @@
  */
 
 import { DurableObject } from 'cloudflare:workers';
-import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/durable-sqlite';
 import { migrate } from 'drizzle-orm/durable-sqlite/migrator';
 import { isStaging } from '../src/config';
@@ -16,20 +16,14 @@ import { type CashInCreated, type CashInView, cashInView } from '../src/domain/c
 import { type CashOutView, cashOutView } from '../src/domain/cash-out';
 import { failure, type OperationResult } from '../src/domain/result';
 import { fullBucket, type TokenBucket, type TokenGrant, takeTokens } from '../src/domain/token-bucket';
-import { errorFields, log } from '../src/infra/log';
 import type { AttemptOutcome, ClaimedWebhook } from '../src/webhooks/types';
 import {
-  assignEndToEndId,
-  bankReturn,
   type CreateCashInInput,
   cancelCashIn,
   createCashIn,
   expireCashIn,
-  pollRefund,
-  type RefundBody,
   type SettleInput,
   settleCashIn,
-  startRefund,
 } from './ledger/cash-in-ops';
 import { type ListInput, listCashIns, summarizeCashIns } from './ledger/cash-in-queries';
 import { findCashIn } from './ledger/cash-in-store';
@@ -40,7 +34,6 @@ import {
   type CreateCashOutInput,
   rejectCashOut,
   returnCashOut,
-  stepCashOut,
 } from './ledger/cash-out-ops';
 import { listCashOuts, summarizeCashOuts } from './ledger/cash-out-queries';
 import { findCashOut } from './ledger/cash-out-store';
@@ -50,17 +43,17 @@ import type { LedgerDb } from './ledger/db';
 import { emitWebhook } from './ledger/events';
 import { IdempotencyKeys } from './ledger/idempotency';
 import { accountAt } from './ledger/ledger';
-import { pruneLimitTotals } from './ledger/limit-totals';
 import migrations from './ledger/migrations/migrations';
-import { Scheduler, type Task } from './ledger/scheduler';
+import { bankReturn, type RefundBody, startRefund } from './ledger/refund-ops';
+import { Scheduler } from './ledger/scheduler';
 import * as schema from './ledger/schema';
 import { type Balances, readBalances, readStatement, type StatementInput } from './ledger/statement-queries';
+import { TaskRunner } from './ledger/tasks';
 import { type Deposit, deposit, type RebalanceInput, rebalance } from './ledger/transfer-ops';
 import {
   claimWebhook,
   type DeliveryListInput,
   type DeliveryView,
-  dispatchWebhooks,
   listDeliveries,
   recordAttempt,
   retryDelivery,
@@ -75,19 +68,12 @@ export interface Idempotent {
   requestHash: string;
 }
 
-/**
- * Rows per outbox flush: one queue batch (at most 100 messages) and one UPDATE … IN (…) whose bound
- * values (the seqs plus the timestamp) must stay within a Durable Object query's 100.
- */
-const OUTBOX_BATCH = 50;
-/** A single task running longer than this is logged as stalled (partner calls time out at 5 s). */
-const TASK_STALL_MS = 30_000;
-
 export class ClientLedger extends DurableObject<Env> {
   private readonly db: LedgerDb;
   private readonly idempotency: IdempotencyKeys;
   private readonly scheduler: Scheduler;
   private readonly crashes: CrashPoints;
+  private readonly tasks: TaskRunner;
   /** externalReferences of Cash-Ins being created right now (spec §7: 409 also for those). */
   private readonly creatingCashIns = new Set<string>();
   private profile: Profile | undefined;
@@ -98,6 +84,11 @@ export class ClientLedger extends DurableObject<Env> {
     this.idempotency = new IdempotencyKeys(this.db);
     this.scheduler = new Scheduler(this.db, ctx.storage);
     this.crashes = new CrashPoints(ctx.storage, (reason) => ctx.abort(reason));
+    this.tasks = new TaskRunner(
+      () => this.context(),
+      (now) => this.idempotency.purge(now),
+      () => this.degradedCashOutPartners(),
+    );
     ctx.blockConcurrencyWhile(async () => {
       await migrate(this.db, migrations);
       const row = this.db.select().from(schema.settings).where(eq(schema.settings.key, 'profile')).get();
@@ -383,127 +374,12 @@ export class ClientLedger extends DurableObject<Env> {
 
   override async alarm(): Promise<void> {
     if (!this.profile) return;
-    await this.runDueTasks();
+    await this.tasks.runDue();
   }
 
   /** Cron backstop: runs anything overdue and re-arms the alarm. */
   async sweep(): Promise<void> {
     if (!this.profile) return;
-    await this.runDueTasks();
-  }
-
-  /** The alarm and a cron sweep may overlap; tasks must never run twice at once. */
-  private runningTasks: Promise<void> | undefined;
-
-  /** The task being run and since when: a run that never ends is reported, not silently waited on. */
-  private currentTask: { id: string; since: number } | undefined;
-
-  private async runDueTasks(): Promise<void> {
-    if (this.runningTasks) {
-      const age = this.currentTask ? Date.now() - this.currentTask.since : 0;
-      if (age > TASK_STALL_MS) {
-        log('error', 'ledger task stalled', { task: this.currentTask?.id, runningForMs: age });
-      }
-      return this.runningTasks;
-    }
-    this.runningTasks = this.runTasksOnce().finally(() => {
-      this.runningTasks = undefined;
-    });
-    return this.runningTasks;
-  }
-
-  private async runTasksOnce(): Promise<void> {
-    const now = Date.now();
-    try {
-      for (const task of this.scheduler.due(now)) {
-        this.currentTask = { id: task.id, since: Date.now() };
-        try {
-          await this.runTask(task);
-        } catch (error) {
-          log('error', 'ledger task failed', { task: task.id, ...errorFields(error) });
-          this.scheduler.retry(task, Date.now());
-        } finally {
-          this.currentTask = undefined;
-        }
-      }
-      this.idempotency.purge(now);
-      pruneLimitTotals(this.db, now);
-    } finally {
-      await this.scheduler.arm();
-    }
-  }
-
-  private async runTask(task: Task): Promise<void> {
-    const ctx = this.context();
-    switch (task.kind) {
-      case 'expire-cash-in':
-        this.scheduler.done(task);
-        expireCashIn(ctx, task.ref, false);
-        return;
-      case 'assign-e2e':
-        this.scheduler.done(task);
-        assignEndToEndId(ctx, task.ref);
-        return;
-      case 'poll-refund': {
-        const again = await pollRefund(ctx, task.ref);
-        if (again === undefined) this.scheduler.done(task);
-        else this.scheduler.schedule('poll-refund', task.ref, again);
-        return;
-      }
-      case 'cash-out-step': {
-        const again = await stepCashOut(
-          ctx,
-          task.ref,
-          () => findClient(this.env, ctx.profile.clientId),
-          () => this.degradedCashOutPartners(),
-        );
-        if (again === undefined) this.scheduler.done(task);
-        else this.scheduler.schedule('cash-out-step', task.ref, again);
-        return;
-      }
-      case 'dispatch-webhooks':
-        // Reschedules (or cancels) itself inside its own transaction.
-        await dispatchWebhooks(ctx);
-        return;
-      case 'flush-outbox':
-        await this.flushOutbox();
-        this.scheduler.done(task);
-        return;
-      default:
-        this.scheduler.done(task);
-    }
-  }
-
-  /**
-   * Hands health observations to their queue. A crash between send and mark re-sends them
-   * (at-least-once); the analyzer drops duplicates by event id. Webhook events stay in the outbox
-   * for the delivery pipeline.
-   */
-  private async flushOutbox(): Promise<void> {
-    for (;;) {
-      const rows = this.db
-        .select()
-        .from(schema.outbox)
-        .where(and(eq(schema.outbox.channel, 'health'), isNull(schema.outbox.publishedAt)))
-        .orderBy(asc(schema.outbox.seq))
-        .limit(OUTBOX_BATCH)
-        .all();
-      if (rows.length === 0) return;
-      await this.env.HEALTH_SIGNALS.sendBatch(
-        rows.map((r) => ({ body: { id: r.eventId, ...(r.data as object) } })),
-      );
-      await this.crashes.reach('outbox.health-sent');
-      const now = Date.now();
-      this.db
-        .update(schema.outbox)
-        .set({ publishedAt: now })
-        .where(
-          inArray(
-            schema.outbox.seq,
-            rows.map((r) => r.seq),
-          ),
-        )
-        .run();
-    }
+    await this.tasks.runDue();
   }
 }

@@ -14,38 +14,27 @@ import { failure, type OperationResult, success } from '../../src/domain/result'
 import { formatBrt } from '../../src/domain/time';
 import { institutionName, partnerByIspb } from '../../src/partners/catalog';
 import { partnerPort } from '../../src/partners/port-registry';
-import { type CashInRow, externalReferenceTaken, findCashIn, internalCodeTaken } from './cash-in-store';
+import {
+  type CashInRow,
+  cashInNotFound,
+  emitCashIn,
+  externalReferenceTaken,
+  findCashIn,
+  internalCodeTaken,
+  updateCashIn,
+} from './cash-in-store';
 import type { LedgerContext } from './context';
-import { emitWebhook, observe } from './events';
+import { observe } from './events';
 import type { Remember } from './idempotency';
-import { accountAt, available, placeHold, postEntry, releaseHold } from './ledger';
+import { accountAt, postEntry } from './ledger';
 import { ph, prepared } from './prepared';
-import { accounts, cashIns, idempotencyKeys } from './schema';
+import { holdRefund } from './refund-ops';
+import { accounts, cashIns } from './schema';
 
 /** Late settlements already in flight are accepted this long after `expiredAt` (decisions §5). */
 export const LATE_SETTLEMENT_GRACE_MS = 5 * 60_000;
-/** How soon a refund in flight is checked at the partner. */
-const REFUND_POLL_MS = 500;
 
 const DEFAULT_PAYER_BANK = { ispb: '60701190', branch: '0001', account: '123456-7' };
-
-function emitCashIn(ctx: LedgerContext, row: CashInRow, eventType: string, at: number): void {
-  emitWebhook(ctx, {
-    aggregateId: row.transactionId,
-    eventType,
-    data: cashInView(row),
-    webhookUrl: row.webhookUrl,
-    at,
-  });
-}
-
-function update(ctx: LedgerContext, seq: number, changes: Partial<CashInRow>): CashInRow {
-  return ctx.db.update(cashIns).set(changes).where(eq(cashIns.seq, seq)).returning().get() as CashInRow;
-}
-
-function notFound() {
-  return failure({ code: 'CASHIN_NOT_FOUND', detail: 'No Cash-In matches this id' });
-}
 
 export interface CreateCashInInput {
   amountCents: number;
@@ -202,7 +191,7 @@ export async function settleCashIn(
 ): Promise<OperationResult<CashInView>> {
   const now = Date.now();
   const row = findCashIn(ctx.db, input.id);
-  if (!row) return notFound();
+  if (!row) return cashInNotFound();
   if (row.status !== 'AWAITING_PAYMENT') {
     return failure({
       code: 'RULE_VIOLATION',
@@ -225,7 +214,7 @@ export async function settleCashIn(
   const endToEndId = input.deferEndToEndId ? null : newEndToEndId('E', bank.ispb, now);
   const blocked = input.blockedPayerDocuments.includes(payerDocument);
   const paid = ctx.storage.transactionSync(() => {
-    const updated = update(ctx, row.seq, {
+    const updated = updateCashIn(ctx, row.seq, {
       status: 'PAID',
       paidAt: now,
       endToEndId,
@@ -287,237 +276,13 @@ export function assignEndToEndId(ctx: LedgerContext, transactionId: string): voi
   if (!row || row.endToEndId !== null || row.paidAt === null) return;
   const bank = row.payerBank ?? { ispb: DEFAULT_PAYER_BANK.ispb };
   ctx.storage.transactionSync(() => {
-    update(ctx, row.seq, { endToEndId: newEndToEndId('E', bank.ispb, row.paidAt as number) });
+    updateCashIn(ctx, row.seq, { endToEndId: newEndToEndId('E', bank.ispb, row.paidAt as number) });
   });
-}
-
-export interface RefundBody {
-  transactionId: string;
-  internalCode: string;
-  externalReference: string;
-  endToEndId: string;
-  status: 'PROCESSING';
-  amount: number;
-  requestedAt: string;
-  message: string;
-}
-
-const REFUSAL: Partial<Record<CashInRow['status'], string>> = {
-  AWAITING_PAYMENT: 'The Cash-In is not paid yet',
-  EXPIRED: 'The Cash-In expired without payment',
-  CANCELLED: 'The Cash-In was cancelled',
-  REFUNDED: 'The Cash-In was already refunded',
-};
-
-/**
- * Sets the refund's money aside and records it PROCESSING, inside the caller's transaction. The
- * poll task sends the devolution if nobody did (or a crash lost it) and settles it.
- */
-function holdRefund(
-  ctx: LedgerContext,
-  row: CashInRow,
-  accountNumber: string,
-  refund: { endToEndId: string; reason: string; description: string | null; at: number; pollAt: number },
-): void {
-  placeHold(ctx.db, {
-    id: `refund:${row.transactionId}`,
-    accountNumber,
-    amount: row.amount,
-    ref: `cash-in:${row.transactionId}`,
-    at: refund.at,
-  });
-  update(ctx, row.seq, {
-    refundState: 'PROCESSING',
-    refundEndToEndId: refund.endToEndId,
-    reason: refund.reason,
-    refundDescription: refund.description,
-  });
-  ctx.scheduler.schedule('poll-refund', row.transactionId, refund.pollAt);
-}
-
-/** Checks, holds the money, records PROCESSING and sends the devolution to the network. */
-export async function startRefund(
-  ctx: LedgerContext,
-  row: CashInRow,
-  reason: string,
-  description: string | null,
-  remember: Remember,
-  idempotencyKey?: string,
-): Promise<OperationResult<RefundBody>> {
-  const refusal = REFUSAL[row.status];
-  if (refusal) return failure({ code: 'REFUND_NOT_ALLOWED', detail: refusal });
-  if (row.refundState === 'PROCESSING') {
-    return failure({ code: 'REFUND_NOT_ALLOWED', detail: 'A refund of this Cash-In is already in progress' });
-  }
-  if (row.endToEndId === null) {
-    return failure({
-      code: 'MISSING_E2E',
-      detail: 'The payment endToEndId is not available yet; retry later',
-    });
-  }
-  const account = accountAt(ctx.db, row.partnerIspb, 'TRANSACTIONAL');
-  if (!account || available(ctx.db, account.number) < row.amount) {
-    return failure({
-      code: 'RULE_VIOLATION',
-      detail: 'The TRANSACTIONAL balance at the settlement partner cannot cover this refund',
-    });
-  }
-  const now = Date.now();
-  const refundEndToEndId = newEndToEndId('D', row.partnerIspb, now);
-  const body: RefundBody = {
-    transactionId: row.transactionId,
-    internalCode: row.internalCode,
-    externalReference: row.externalReference,
-    endToEndId: refundEndToEndId,
-    status: 'PROCESSING',
-    amount: amountFromCents(row.amount),
-    requestedAt: formatBrt(now),
-    message: 'Refund sent to the PIX network; CASHIN_REFUNDED follows when the devolution settles',
-  };
-  ctx.storage.transactionSync(() => {
-    // Polled even if we crash before sending: the poll re-sends under the same idempotency id.
-    holdRefund(ctx, row, account.number, {
-      endToEndId: refundEndToEndId,
-      reason,
-      description,
-      at: now,
-      pollAt: now + REFUND_POLL_MS,
-    });
-    remember(202, body);
-  });
-  await ctx.crashes.reach('refund.held');
-  const sent = await partnerPort(ctx.env, row.partnerIspb).sendDevolution({
-    endToEndId: refundEndToEndId,
-    originalEndToEndId: row.endToEndId,
-    amountCents: row.amount,
-  });
-  await ctx.crashes.reach('refund.sent');
-  if (!sent.ok && !sent.retryable) {
-    // Other events ran while the partner answered (the poll, a late settlement): reset only the
-    // refund this call started, as it still stands.
-    const current = findCashIn(ctx.db, row.transactionId);
-    if (current?.refundState !== 'PROCESSING' || current.refundEndToEndId !== refundEndToEndId)
-      return success(202, body);
-    ctx.storage.transactionSync(() => {
-      releaseHold(ctx.db, `refund:${row.transactionId}`);
-      update(ctx, row.seq, {
-        refundState: 'NONE',
-        refundEndToEndId: null,
-        reason: null,
-        refundDescription: null,
-      });
-      ctx.scheduler.cancel('poll-refund', row.transactionId);
-      if (idempotencyKey !== undefined)
-        ctx.db.delete(idempotencyKeys).where(eq(idempotencyKeys.key, idempotencyKey)).run();
-    });
-    return failure({ code: 'RULE_VIOLATION', detail: 'The settlement partner refused the devolution' });
-  }
-  return success(202, body);
-}
-
-/**
- * The devolution reached the payer: the debit, REFUNDED, the event and the observation, inside
- * the caller's transaction.
- */
-function settleDevolution(
-  ctx: LedgerContext,
-  row: CashInRow,
-  accountNumber: string,
-  devolution: { endToEndId: string; reason?: string; at: number },
-): CashInRow {
-  postEntry(ctx.db, {
-    accountNumber,
-    type: 'PIX_REFUND_OUT',
-    amount: row.amount,
-    ref: `cash-in:${row.transactionId}`,
-    at: devolution.at,
-    description: `Devolucao PIX ${row.internalCode}`,
-    endToEndId: devolution.endToEndId,
-    originalEndToEndId: row.endToEndId,
-  });
-  const refunded = update(ctx, row.seq, {
-    status: 'REFUNDED',
-    refundState: 'DONE',
-    refundEndToEndId: devolution.endToEndId,
-    refundedAt: devolution.at,
-    ...(devolution.reason !== undefined && { reason: devolution.reason }),
-  });
-  emitCashIn(ctx, refunded, 'CASHIN_REFUNDED', devolution.at);
-  observe(ctx, row.transactionId, {
-    operation: 'CASH_IN',
-    partnerIspb: row.partnerIspb,
-    institutionIspb: row.payerBank?.ispb ?? null,
-    event: 'RETURNED',
-    at: devolution.at,
-  });
-  return refunded;
-}
-
-/** Poll task: settles, fails or re-sends the devolution in flight. Returns when to poll again. */
-export async function pollRefund(ctx: LedgerContext, transactionId: string): Promise<number | undefined> {
-  const row = findCashIn(ctx.db, transactionId);
-  if (row?.refundState !== 'PROCESSING' || !row.refundEndToEndId) return undefined;
-  // An automatic refund waits for the payment endToEndId a partner confirms later (assign-e2e).
-  if (!row.endToEndId) return Date.now() + REFUND_POLL_MS;
-  const port = partnerPort(ctx.env, row.partnerIspb);
-  const status = await port.transferStatus(row.refundEndToEndId);
-  await ctx.crashes.reach('refund.status-read');
-  const now = Date.now();
-  if (status.state === 'PENDING') return now + REFUND_POLL_MS;
-  if (status.state === 'UNKNOWN') {
-    await port.sendDevolution({
-      endToEndId: row.refundEndToEndId,
-      originalEndToEndId: row.endToEndId,
-      amountCents: row.amount,
-    });
-    return now + REFUND_POLL_MS;
-  }
-  const account = accountAt(ctx.db, row.partnerIspb, 'TRANSACTIONAL');
-  if (!account) throw new Error(`no TRANSACTIONAL account at ${row.partnerIspb}`);
-  ctx.storage.transactionSync(() => {
-    releaseHold(ctx.db, `refund:${row.transactionId}`);
-    if (status.state === 'FAILED') {
-      update(ctx, row.seq, {
-        refundState: 'NONE',
-        refundEndToEndId: null,
-        reason: null,
-        refundDescription: null,
-      });
-      return;
-    }
-    settleDevolution(ctx, row, account.number, { endToEndId: row.refundEndToEndId as string, at: now });
-  });
-  return undefined;
-}
-
-/** A devolution initiated by a bank (MED claim or customer request): PAID → REFUNDED now. */
-export function bankReturn(ctx: LedgerContext, id: string, reason: string): OperationResult<CashInView> {
-  const row = findCashIn(ctx.db, id);
-  if (!row) return notFound();
-  if (row.status !== 'PAID' || row.refundState === 'PROCESSING' || row.endToEndId === null) {
-    return failure({
-      code: 'RULE_VIOLATION',
-      detail: `Only a settled PAID Cash-In can be returned; this one is ${row.status}`,
-    });
-  }
-  const account = accountAt(ctx.db, row.partnerIspb, 'TRANSACTIONAL');
-  if (!account || available(ctx.db, account.number) < row.amount) {
-    return failure({
-      code: 'RULE_VIOLATION',
-      detail: 'The TRANSACTIONAL balance cannot cover this devolution',
-    });
-  }
-  const now = Date.now();
-  const refundEndToEndId = newEndToEndId('D', row.partnerIspb, now);
-  const refunded = ctx.storage.transactionSync(() =>
-    settleDevolution(ctx, row, account.number, { endToEndId: refundEndToEndId, reason, at: now }),
-  );
-  return success(200, cashInView(refunded));
 }
 
 export function cancelCashIn(ctx: LedgerContext, id: string): OperationResult<CashInView> {
   const row = findCashIn(ctx.db, id);
-  if (!row) return notFound();
+  if (!row) return cashInNotFound();
   if (row.status !== 'AWAITING_PAYMENT') {
     return failure({
       code: 'RULE_VIOLATION',
@@ -526,7 +291,7 @@ export function cancelCashIn(ctx: LedgerContext, id: string): OperationResult<Ca
   }
   const now = Date.now();
   const cancelled = ctx.storage.transactionSync(() => {
-    const updated = update(ctx, row.seq, { status: 'CANCELLED', cancelledAt: now });
+    const updated = updateCashIn(ctx, row.seq, { status: 'CANCELLED', cancelledAt: now });
     emitCashIn(ctx, updated, 'CASHIN_CANCELLED', now);
     ctx.scheduler.cancel('expire-cash-in', row.transactionId);
     return updated;
@@ -544,7 +309,7 @@ export function expireCashIn(
   immediately: boolean,
 ): OperationResult<CashInView> {
   const row = findCashIn(ctx.db, id);
-  if (!row) return notFound();
+  if (!row) return cashInNotFound();
   if (row.status !== 'AWAITING_PAYMENT') {
     return failure({
       code: 'RULE_VIOLATION',
@@ -557,7 +322,7 @@ export function expireCashIn(
     return failure({ code: 'RULE_VIOLATION', detail: 'Still inside the late-settlement grace' });
   }
   const expired = ctx.storage.transactionSync(() => {
-    const updated = update(ctx, row.seq, {
+    const updated = updateCashIn(ctx, row.seq, {
       status: 'EXPIRED',
       ...(immediately && { expiresAt: Math.min(row.expiresAt, now) }),
     });

@@ -1,6 +1,10 @@
 /** Cash-In rows of one client: lookups with the precedence of spec §4.5. */
 import { eq } from 'drizzle-orm';
+import { cashInView } from '../../src/domain/cash-in';
+import { failure } from '../../src/domain/result';
+import type { LedgerContext } from './context';
 import type { LedgerDb } from './db';
+import { emitWebhook } from './events';
 import { findByAnyId } from './lookup';
 import { ph, prepared } from './prepared';
 import { cashIns } from './schema';
@@ -32,4 +36,24 @@ export function internalCodeTaken(db: Db, internalCode: string): boolean {
       .prepare(),
   );
   return query.get({ internalCode }) !== undefined;
+}
+
+/** The Cash-In event of a transition, for its webhookUrl (same transaction). */
+export function emitCashIn(ctx: LedgerContext, row: CashInRow, eventType: string, at: number): void {
+  emitWebhook(ctx, {
+    aggregateId: row.transactionId,
+    eventType,
+    data: cashInView(row),
+    webhookUrl: row.webhookUrl,
+    at,
+  });
+}
+
+/** One Cash-In row changed by its seq, returned as stored. */
+export function updateCashIn(ctx: LedgerContext, seq: number, changes: Partial<CashInRow>): CashInRow {
+  return ctx.db.update(cashIns).set(changes).where(eq(cashIns.seq, seq)).returning().get() as CashInRow;
+}
+
+export function cashInNotFound() {
+  return failure({ code: 'CASHIN_NOT_FOUND', detail: 'No Cash-In matches this id' });
 }

@@ -6,8 +6,8 @@
  */
 import type * as v from 'valibot';
 import { expectTypeOf, it } from 'vitest';
-import type { RefundBody } from '../../durable-objects/ledger/cash-in-ops';
 import type { CashOutAccepted as CashOutAcceptedBody } from '../../durable-objects/ledger/cash-out-ops';
+import type { RefundBody } from '../../durable-objects/ledger/refund-ops';
 import type { Deposit as DepositBody } from '../../durable-objects/ledger/transfer-ops';
 import type { DeliveryView } from '../../durable-objects/ledger/webhook-deliveries';
 import type { CashInCreated as CashInCreatedBody, CashInView } from '../../src/domain/cash-in';

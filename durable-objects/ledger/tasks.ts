@@ -1,0 +1,150 @@
+/**
+ * The ClientLedger's time-driven work: what each scheduled task does (expiry, end-to-end ids, refund
+ * polls, Cash-Out steps, webhook dispatch, the health outbox). The alarm runs due tasks one at a time
+ * (client-ledger.ts); each step here is its own storage transaction.
+ */
+import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
+import { findClient } from '../../src/db/clients';
+import { errorFields, log } from '../../src/infra/log';
+import { assignEndToEndId, expireCashIn } from './cash-in-ops';
+import { stepCashOut } from './cash-out-ops';
+import type { LedgerContext } from './context';
+import { pruneLimitTotals } from './limit-totals';
+import { pollRefund } from './refund-ops';
+import type { Task } from './scheduler';
+import * as schema from './schema';
+import { dispatchWebhooks } from './webhook-deliveries';
+
+/**
+ * Rows per outbox flush: one queue batch (at most 100 messages) and one UPDATE … IN (…) whose bound
+ * values (the seqs plus the timestamp) must stay within a Durable Object query's 100.
+ */
+const OUTBOX_BATCH = 50;
+/** A single task running longer than this is logged as stalled (partner calls time out at 5 s). */
+const TASK_STALL_MS = 30_000;
+
+/** Runs the due tasks, one run at a time: the alarm and a cron sweep may overlap. */
+export class TaskRunner {
+  private running: Promise<void> | undefined;
+  /** The task being run and since when: a run that never ends is reported, not silently waited on. */
+  private current: { id: string; since: number } | undefined;
+
+  constructor(
+    private readonly context: () => LedgerContext,
+    /** Housekeeping after the tasks (expired idempotency keys, …), in bounded steps. */
+    private readonly housekeeping: (now: number) => void,
+    private readonly degradedCashOutPartners: () => Promise<ReadonlySet<string>>,
+  ) {}
+
+  runDue(): Promise<void> {
+    if (this.running) {
+      const age = this.current ? Date.now() - this.current.since : 0;
+      if (age > TASK_STALL_MS)
+        log('error', 'ledger task stalled', { task: this.current?.id, runningForMs: age });
+      return this.running;
+    }
+    this.running = this.runOnce().finally(() => {
+      this.running = undefined;
+    });
+    return this.running;
+  }
+
+  private async runOnce(): Promise<void> {
+    const ctx = this.context();
+    const now = Date.now();
+    try {
+      for (const task of ctx.scheduler.due(now)) {
+        this.current = { id: task.id, since: Date.now() };
+        try {
+          await runTask(ctx, task, this.degradedCashOutPartners);
+        } catch (error) {
+          log('error', 'ledger task failed', { task: task.id, ...errorFields(error) });
+          ctx.scheduler.retry(task, Date.now());
+        } finally {
+          this.current = undefined;
+        }
+      }
+      this.housekeeping(now);
+      pruneLimitTotals(ctx.db, now);
+    } finally {
+      await ctx.scheduler.arm();
+    }
+  }
+}
+
+export async function runTask(
+  ctx: LedgerContext,
+  task: Task,
+  degradedCashOutPartners: () => Promise<ReadonlySet<string>>,
+): Promise<void> {
+  switch (task.kind) {
+    case 'expire-cash-in':
+      ctx.scheduler.done(task);
+      expireCashIn(ctx, task.ref, false);
+      return;
+    case 'assign-e2e':
+      ctx.scheduler.done(task);
+      assignEndToEndId(ctx, task.ref);
+      return;
+    case 'poll-refund': {
+      const again = await pollRefund(ctx, task.ref);
+      if (again === undefined) ctx.scheduler.done(task);
+      else ctx.scheduler.schedule('poll-refund', task.ref, again);
+      return;
+    }
+    case 'cash-out-step': {
+      const again = await stepCashOut(
+        ctx,
+        task.ref,
+        () => findClient(ctx.env, ctx.profile.clientId),
+        degradedCashOutPartners,
+      );
+      if (again === undefined) ctx.scheduler.done(task);
+      else ctx.scheduler.schedule('cash-out-step', task.ref, again);
+      return;
+    }
+    case 'dispatch-webhooks':
+      // Reschedules (or cancels) itself inside its own transaction.
+      await dispatchWebhooks(ctx);
+      return;
+    case 'flush-outbox':
+      await flushHealthOutbox(ctx);
+      ctx.scheduler.done(task);
+      return;
+    default:
+      ctx.scheduler.done(task);
+  }
+}
+
+/**
+ * Hands health observations to their queue. A crash between send and mark re-sends them
+ * (at-least-once); the analyzer drops duplicates by event id. Webhook events stay in the outbox
+ * for the delivery pipeline.
+ */
+export async function flushHealthOutbox(ctx: LedgerContext): Promise<void> {
+  for (;;) {
+    const rows = ctx.db
+      .select()
+      .from(schema.outbox)
+      .where(and(eq(schema.outbox.channel, 'health'), isNull(schema.outbox.publishedAt)))
+      .orderBy(asc(schema.outbox.seq))
+      .limit(OUTBOX_BATCH)
+      .all();
+    if (rows.length === 0) return;
+    await ctx.env.HEALTH_SIGNALS.sendBatch(
+      rows.map((r) => ({ body: { id: r.eventId, ...(r.data as object) } })),
+    );
+    await ctx.crashes.reach('outbox.health-sent');
+    const now = Date.now();
+    ctx.db
+      .update(schema.outbox)
+      .set({ publishedAt: now })
+      .where(
+        inArray(
+          schema.outbox.seq,
+          rows.map((r) => r.seq),
+        ),
+      )
+      .run();
+  }
+}
