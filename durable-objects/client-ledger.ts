@@ -44,6 +44,7 @@ import { emitWebhook } from './ledger/events';
 import { IdempotencyKeys } from './ledger/idempotency';
 import { accountAt } from './ledger/ledger';
 import migrations from './ledger/migrations/migrations';
+import { pruneFull, pruneOnce } from './ledger/prune';
 import { bankReturn, type RefundBody, startRefund } from './ledger/refund-ops';
 import { Scheduler } from './ledger/scheduler';
 import * as schema from './ledger/schema';
@@ -86,7 +87,7 @@ export class ClientLedger extends DurableObject<Env> {
     this.crashes = new CrashPoints(ctx.storage, (reason) => ctx.abort(reason));
     this.tasks = new TaskRunner(
       () => this.context(),
-      (now) => this.idempotency.purge(now),
+      (now) => this.prune(now),
       () => this.degradedCashOutPartners(),
     );
     ctx.blockConcurrencyWhile(async () => {
@@ -106,6 +107,12 @@ export class ClientLedger extends DurableObject<Env> {
       profile: this.profile,
       crashes: this.crashes,
     };
+  }
+
+  /** One bounded pruning step (ledger/prune.ts) after the due tasks; more soon if it was full. */
+  private prune(now: number): void {
+    const step = this.ctx.storage.transactionSync(() => pruneOnce(this.db, now));
+    if (pruneFull(step)) this.scheduler.schedule('prune', 'all', now + 1_000);
   }
 
   /** Runs an operation, then points the alarm at whatever work it scheduled. */

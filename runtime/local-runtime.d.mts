@@ -12,6 +12,8 @@ export interface LocalRuntime {
   extraUrls: Record<string, string>;
   miniflare: { getD1Database(binding: string): Promise<NodeD1Database> };
   crons: string[];
+  /** Fires every cron trigger once now; resolves to each one's outcome ("ok" on success). */
+  scheduled(): Promise<string[]>;
   dispose(): Promise<void>;
 }
 

@@ -5,7 +5,7 @@
  * transaction as its state change, so a crash can never leave a created resource without its
  * replayable response (or the reverse).
  */
-import { eq, lt } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { DrizzleSqliteDODatabase } from 'drizzle-orm/durable-sqlite';
 import { failure, type OperationResult } from '../../src/domain/result';
 import { idempotencyKeys } from './schema';
@@ -64,13 +64,5 @@ export class IdempotencyKeys {
     } finally {
       this.running.delete(key);
     }
-  }
-
-  /** Drops responses older than the replay window. */
-  purge(now: number): void {
-    this.db
-      .delete(idempotencyKeys)
-      .where(lt(idempotencyKeys.createdAt, now - REPLAY_WINDOW_MS))
-      .run();
   }
 }

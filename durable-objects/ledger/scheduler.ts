@@ -14,7 +14,9 @@ export type TaskKind =
   | 'assign-e2e'
   | 'flush-outbox'
   | 'cash-out-step'
-  | 'dispatch-webhooks';
+  | 'dispatch-webhooks'
+  /** Another pruning step right away (the last one was full); the runner prunes after every run. */
+  | 'prune';
 export type Task = typeof tasks.$inferSelect;
 
 export class Scheduler {

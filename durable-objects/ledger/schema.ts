@@ -255,5 +255,7 @@ export const webhookDeliveries = sqliteTable(
   (t) => [
     index('webhook_deliveries_open_idx').on(t.aggregateId, t.seq).where(sql`${t.dueAt} IS NOT NULL`),
     index('webhook_deliveries_status_idx').on(t.status, t.seq),
+    // Pruning finds deliveries that ended long enough ago (prune.ts).
+    index('webhook_deliveries_finished_idx').on(t.status, t.updatedAt),
   ],
 );

@@ -31,7 +31,7 @@ export class TaskRunner {
 
   constructor(
     private readonly context: () => LedgerContext,
-    /** Housekeeping after the tasks (expired idempotency keys, …), in bounded steps. */
+    /** Housekeeping after the tasks (pruning, ledger/prune.ts), in bounded steps. */
     private readonly housekeeping: (now: number) => void,
     private readonly degradedCashOutPartners: () => Promise<ReadonlySet<string>>,
   ) {}

@@ -1,0 +1,135 @@
+/**
+ * How many bytes a transaction keeps in its client's object (issue 16): 1,500 paid Cash-Ins through
+ * the HTTP API of the real runtime, measured in used SQLite pages of the object's own database file
+ * (page_count − freelist_count, not the file size; read with node:sqlite while the runtime is down),
+ * once the outbox has drained, and again once the transient rows' windows have passed (time moved
+ * by back-dating rows in the file) and the ledger's housekeeping pruned them (cron sweeps).
+ */
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { afterAll, expect, it } from 'vitest';
+import { startLocalRuntime } from '../../runtime/local-runtime.mjs';
+import { writeDevVars } from '../../scripts/dev-vars.mjs';
+
+const N = 1_500;
+const DAY = 86_400_000;
+const ADMIN = { authorization: 'Bearer dev-admin-token', 'content-type': 'application/json' };
+const work = mkdtempSync(path.join(tmpdir(), 'connectpsp-footprint-'));
+const state = path.join(work, 'state');
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+const start = () =>
+  startLocalRuntime({
+    port: 0,
+    persistTo: state,
+    buildDir: path.join(work, 'build'),
+    varsFile: writeDevVars(path.join(work, 'vars')),
+    cron: false,
+    onLog: () => {},
+    log: () => {},
+  });
+
+/** The one ClientLedger database of this runtime (one client is onboarded). */
+function ledgerFile(): string {
+  const root = path.join(state, 'v3', 'do');
+  const dir = readdirSync(root).find((d) => d.endsWith('-ClientLedger')) as string;
+  const file = readdirSync(path.join(root, dir)).find((f) => f.endsWith('.sqlite')) as string;
+  return path.join(root, dir, file);
+}
+
+function inspect(edit?: (db: DatabaseSync) => void) {
+  const db = new DatabaseSync(ledgerFile());
+  try {
+    edit?.(db);
+    const one = (q: string) => Number(Object.values(db.prepare(q).get() as object)[0]);
+    return {
+      bytes: (one('PRAGMA page_count') - one('PRAGMA freelist_count')) * one('PRAGMA page_size'),
+      outbox: one('SELECT count(*) FROM outbox'),
+      unpublished: one("SELECT count(*) FROM outbox WHERE channel = 'health' AND published_at IS NULL"),
+      deliveries: one('SELECT count(*) FROM webhook_deliveries'),
+      keys: one('SELECT count(*) FROM idempotency_keys'),
+      cashIns: one("SELECT count(*) FROM cash_ins WHERE status = 'PAID'"),
+    };
+  } finally {
+    db.close();
+  }
+}
+
+it(`keeps at most 1,800 live bytes per paid Cash-In once its transient rows are gone (${N} over HTTP)`, async () => {
+  let runtime = await start();
+  const api = (p: string, init: RequestInit = {}) => fetch(`${runtime.url}${p}`, init);
+  const client = (await (
+    await api('/admin/clients', { method: 'POST', headers: ADMIN, body: '{"name":"Loja Medida Ltda"}' })
+  ).json()) as { clientId: string; clientSecret: string; applicationToken: string };
+  const login = await api('/auth/token', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ clientId: client.clientId, clientSecret: client.clientSecret }),
+  });
+  const { accessToken } = (await login.json()) as { accessToken: string };
+  const headers = {
+    authorization: `Bearer ${accessToken}`,
+    applicationtoken: client.applicationToken,
+    'content-type': 'application/json',
+  };
+  for (let i = 0; i < N; i += 25) {
+    await Promise.all(
+      Array.from({ length: Math.min(25, N - i) }, async (_, j) => {
+        const created = await api('/cash-in', {
+          method: 'POST',
+          headers: { ...headers, 'x-idempotency-key': crypto.randomUUID() },
+          body: JSON.stringify({
+            amount: 10 + ((i + j) % 90),
+            externalReference: `medida-${i + j}`,
+            payer: { name: 'Maria da Silva', document: '12345678909' },
+            includeQrCodeImage: false,
+          }),
+        });
+        expect(created.status).toBe(201);
+        const { internalCode } = (await created.json()) as { internalCode: string };
+        expect((await api(`/sandbox/cash-in/${internalCode}/pay`, { method: 'POST', headers })).status).toBe(
+          200,
+        );
+      }),
+    );
+  }
+  // Drained: the analyzer took every observation (created + settled of each).
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    const analyzer = (await (await api('/admin/health/analyzer', { headers: ADMIN })).json()) as {
+      accepted: number;
+    };
+    if (analyzer.accepted >= 2 * N) break;
+    if (Date.now() > deadline) throw new Error(`outbox not drained: ${analyzer.accepted}`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  await new Promise((r) => setTimeout(r, 2_000));
+  await runtime.dispose();
+
+  const drained = inspect();
+  expect(drained).toMatchObject({ unpublished: 0, cashIns: N });
+  // The windows pass: health observations (1 h), ended deliveries (7 days), idempotency keys (24 h).
+  inspect((db) => {
+    db.exec(`UPDATE outbox SET published_at = published_at - ${DAY} WHERE channel = 'health'`);
+    db.exec(`UPDATE webhook_deliveries SET updated_at = updated_at - ${8 * DAY}`);
+    db.exec(`UPDATE idempotency_keys SET created_at = created_at - ${2 * DAY}`);
+  });
+  runtime = await start();
+  // Cron sweeps run each ledger's housekeeping; a full pruning step schedules the next one itself.
+  for (let i = 0; i < 8; i++) {
+    expect(await runtime.scheduled()).toEqual(['ok']);
+    await new Promise((r) => setTimeout(r, 1_500));
+  }
+  await runtime.dispose();
+  const pruned = inspect();
+  expect(pruned).toMatchObject({ outbox: 0, deliveries: 0, keys: 0, cashIns: N });
+  const perTx = (bytes: number) => Math.round(bytes / N);
+  console.log(
+    `footprint: ${N} paid Cash-Ins, ${perTx(drained.bytes)} live bytes each once drained ` +
+      `(outbox ${drained.outbox}, deliveries ${drained.deliveries}, keys ${drained.keys}), ` +
+      `${perTx(pruned.bytes)} once pruned`,
+  );
+  expect(perTx(pruned.bytes)).toBeLessThanOrEqual(1_800);
+}, 420_000);

@@ -1,0 +1,160 @@
+/**
+ * Transient rows leave when their job is done (issue 16, durable-objects/ledger/prune.ts), from the
+ * ledger's own housekeeping after its tasks: ended webhook deliveries 7 days after they ended, with
+ * their outbox events; health observations 1 h after the queue took them; idempotency keys after
+ * the 24 h replay window. What still has work to do stays, and each step is bounded. Time is moved
+ * by back-dating rows (the object's clock cannot be moved), then the housekeeping runs (sweep).
+ */
+import { runInDurableObject } from 'cloudflare:test';
+import { describe, expect, it } from 'vitest';
+import { PRUNE_BATCH, pruneFull, pruneOnce } from '../../durable-objects/ledger/prune';
+import { createCashIn, payCashIn } from '../support/cash-in';
+import { Integrator } from '../support/harness';
+import { ledgerStub, sqlRows } from '../support/ledger';
+import { newSink, outboxEvents, setPlan, waitForDelivery, waitUntil } from '../support/webhooks';
+
+const DAY = 86_400_000;
+
+async function count(clientId: string, query: string, ...binds: unknown[]): Promise<number> {
+  return (await sqlRows<{ n: number }>(clientId, `SELECT count(*) AS n FROM (${query})`, ...binds))[0]!.n;
+}
+
+async function sweep(clientId: string): Promise<void> {
+  await (ledgerStub(clientId) as unknown as { sweep(): Promise<void> }).sweep();
+}
+
+describe('pruning transient rows', () => {
+  it('drops ended deliveries after 7 days with their events, keeps FAILED ones and anything younger', async () => {
+    const api = await Integrator.create();
+    const { clientId } = api.client;
+    const good = newSink();
+    const bad = newSink();
+    await setPlan(bad, [500]);
+    const delivered = await createCashIn(api, { webhookUrl: good.url });
+    const failing = await createCashIn(api, { webhookUrl: bad.url });
+    const silent = await createCashIn(api);
+    const [deliveredEvent] = await outboxEvents(clientId, delivered.transactionId);
+    const [failingEvent] = await outboxEvents(clientId, failing.transactionId);
+    const [silentEvent] = await outboxEvents(clientId, silent.transactionId);
+    await waitForDelivery(clientId, deliveredEvent!.eventId, (r) => r.status === 'DELIVERED');
+    await waitForDelivery(clientId, failingEvent!.eventId, (r) => r.status === 'FAILED');
+    await waitForDelivery(clientId, silentEvent!.eventId, (r) => r.status === 'UNDELIVERABLE');
+
+    // Six days on, nothing goes; eight days on, the ended ones go with their events.
+    await runInDurableObject(ledgerStub(clientId), (_i, state) => {
+      state.storage.sql.exec('UPDATE webhook_deliveries SET updated_at = updated_at - ?', 6 * DAY);
+    });
+    await sweep(clientId);
+    expect(await count(clientId, 'SELECT 1 FROM webhook_deliveries')).toBe(3);
+    await runInDurableObject(ledgerStub(clientId), (_i, state) => {
+      state.storage.sql.exec('UPDATE webhook_deliveries SET updated_at = updated_at - ?', 2 * DAY);
+    });
+    await sweep(clientId);
+    const left = await sqlRows<{ event_id: string; status: string }>(
+      clientId,
+      'SELECT event_id, status FROM webhook_deliveries',
+    );
+    expect(left).toEqual([{ event_id: failingEvent!.eventId, status: 'FAILED' }]);
+    const events = await sqlRows<{ event_id: string }>(
+      clientId,
+      "SELECT event_id FROM outbox WHERE channel = 'webhook'",
+    );
+    expect(events.map((e) => e.event_id)).toEqual([failingEvent!.eventId]);
+    // The transactions themselves and the money are untouched.
+    expect((await api.get(`/cash-in/${delivered.internalCode}`)).status).toBe(200);
+    expect((await api.get(`/cash-in/${silent.internalCode}`)).status).toBe(200);
+  });
+
+  it('drops health observations an hour after the queue took them, never before', async () => {
+    const api = await Integrator.create();
+    const { clientId } = api.client;
+    const cashIn = await createCashIn(api);
+    await payCashIn(api, cashIn.internalCode);
+    const published = "SELECT 1 FROM outbox WHERE channel = 'health' AND published_at IS NOT NULL";
+    await waitUntil(
+      () => count(clientId, published),
+      (n) => n >= 2,
+      15_000,
+    );
+    await sweep(clientId);
+    expect(await count(clientId, published)).toBeGreaterThanOrEqual(2);
+    await runInDurableObject(ledgerStub(clientId), (_i, state) => {
+      state.storage.sql.exec(
+        "UPDATE outbox SET published_at = published_at - 3600001 WHERE channel = 'health'",
+      );
+      // One not yet handed to the queue: it must stay, however old.
+      state.storage.sql.exec(
+        `INSERT INTO outbox (event_id, aggregate_id, channel, event_type, data, occurred_at)
+         VALUES ('obs_unpublished', 'x', 'health', 'OBSERVATION', '{}', 0)`,
+      );
+    });
+    await sweep(clientId);
+    expect(await count(clientId, published)).toBe(0);
+    expect(await count(clientId, "SELECT 1 FROM outbox WHERE event_id = 'obs_unpublished'")).toBe(1);
+  });
+
+  it('forgets an idempotency key after 24 h: the key then starts a new request', async () => {
+    const api = await Integrator.create();
+    const { clientId } = api.client;
+    const key = crypto.randomUUID();
+    const first = await api.post(
+      '/cash-in',
+      { amount: 10, externalReference: `idem-${key}`, payer: { name: 'Maria', document: '12345678909' } },
+      { 'x-idempotency-key': key },
+    );
+    expect(first.status).toBe(201);
+    const replay = await api.post(
+      '/cash-in',
+      { amount: 10, externalReference: `idem-${key}`, payer: { name: 'Maria', document: '12345678909' } },
+      { 'x-idempotency-key': key },
+    );
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    await runInDurableObject(ledgerStub(clientId), (_i, state) => {
+      state.storage.sql.exec(
+        'UPDATE idempotency_keys SET created_at = created_at - ? WHERE key = ?',
+        DAY + 1,
+        key,
+      );
+    });
+    await sweep(clientId);
+    expect(await count(clientId, 'SELECT 1 FROM idempotency_keys WHERE key = ?', key)).toBe(0);
+    const fresh = await api.post(
+      '/cash-in',
+      { amount: 11, externalReference: `idem2-${key}`, payer: { name: 'Maria', document: '12345678909' } },
+      { 'x-idempotency-key': key },
+    );
+    expect(fresh.status).toBe(201);
+    expect(fresh.headers.get('idempotent-replayed')).toBeNull();
+  });
+
+  it('deletes at most a batch per step, by index, and asks for another step when a batch was full', async () => {
+    const api = await Integrator.create();
+    const { clientId } = api.client;
+    const result = await runInDurableObject(ledgerStub(clientId), (instance, state) => {
+      const old = Date.now() - 2 * DAY;
+      for (let i = 0; i < PRUNE_BATCH + 20; i++)
+        state.storage.sql.exec(
+          "INSERT INTO idempotency_keys (key, request_hash, status, body, created_at) VALUES (?, 'h', 201, '{}', ?)",
+          `old-${i}`,
+          old,
+        );
+      const plan = state.storage.sql
+        .exec<{ detail: string }>(
+          'EXPLAIN QUERY PLAN SELECT key FROM idempotency_keys WHERE created_at < ? ORDER BY created_at LIMIT 5',
+          Date.now(),
+        )
+        .toArray()
+        .map((r) => r.detail)
+        .join(' | ');
+      const db = (instance as unknown as { db: Parameters<typeof pruneOnce>[0] }).db;
+      const first = pruneOnce(db, Date.now());
+      const second = pruneOnce(db, Date.now());
+      return { plan, first, second };
+    });
+    expect(result.plan).toContain('idempotency_created_idx');
+    expect(result.first.idempotencyKeys).toBe(PRUNE_BATCH);
+    expect(pruneFull(result.first)).toBe(true);
+    expect(result.second.idempotencyKeys).toBe(20);
+    expect(pruneFull(result.second)).toBe(false);
+  });
+});
