@@ -3,4 +3,3 @@ declare module 'redoc/bundles/redoc.standalone.js' {
   const source: string;
   export default source;
 }
-
