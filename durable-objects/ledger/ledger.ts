@@ -3,7 +3,9 @@
  * holds for money in flight, and balances derived from both. Every function here runs inside the
  * caller's storage transaction.
  */
+
 import { and, desc, eq, sql } from 'drizzle-orm';
+import { BANK_RETURN_LABEL } from '../../src/domain/statement';
 import type { LedgerDb } from './db';
 import { accounts, holds, ledgerEntries } from './schema';
 
@@ -40,6 +42,8 @@ export interface EntryInput {
   amount: number;
   ref: string;
   at: number;
+  /** A money fact reported by the bank: recorded even if it takes the balance below zero. */
+  bankFact?: boolean;
   description?: string | null;
   endToEndId?: string | null;
   originalEndToEndId?: string | null;
@@ -89,7 +93,9 @@ function lastEntryAt(db: LedgerDb, accountNumber: string): number | undefined {
 }
 
 /**
- * Appends one entry and moves the account balance with it; never lets a balance go negative.
+ * Appends one entry and moves the account balance with it. Our own operations never take a balance
+ * below zero (they check `available` first, and this refuses them if they did not); a fact the bank
+ * reports (`bankFact`) is recorded anyway: the balance then goes negative, visibly.
  * An entry never predates the account's previous one (an operation that read the clock before
  * awaiting a partner may post after a later one): the statement order (date, seq) is then the
  * posting order, so every balanceAfter follows from the one before it.
@@ -101,7 +107,8 @@ export function postEntry(db: LedgerDb, input: EntryInput): { id: string; balanc
     throw new Error('entry amount must be positive');
   const direction = DIRECTION[input.type];
   const balanceAfter = direction === 'CREDIT' ? acc.balance + input.amount : acc.balance - input.amount;
-  if (balanceAfter < 0) throw new Error(`entry would overdraw account ${input.accountNumber}`);
+  if (balanceAfter < 0 && !input.bankFact)
+    throw new Error(`entry would overdraw account ${input.accountNumber}`);
   // Amounts are capped (decisions §5) so this never happens in practice; if it did, a balance
   // past 2^53 centavos would silently round, so the entry is refused instead.
   if (!Number.isSafeInteger(balanceAfter))
@@ -112,7 +119,7 @@ export function postEntry(db: LedgerDb, input: EntryInput): { id: string; balanc
       id,
       accountNumber: input.accountNumber,
       type: input.type,
-      typeRaw: RAW_LABEL[input.type],
+      typeRaw: input.bankFact ? BANK_RETURN_LABEL : RAW_LABEL[input.type],
       direction,
       amount: input.amount,
       balanceAfter,

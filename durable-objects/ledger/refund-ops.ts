@@ -11,6 +11,7 @@ import { newEndToEndId } from '../../src/domain/ids';
 import { amountFromCents } from '../../src/domain/money';
 import { failure, type OperationResult, success } from '../../src/domain/result';
 import { formatBrt } from '../../src/domain/time';
+import { log } from '../../src/infra/log';
 import { partnerPort } from '../../src/partners/port-registry';
 import { type CashInRow, cashInNotFound, emitCashIn, findCashIn, updateCashIn } from './cash-in-store';
 import type { LedgerContext } from './context';
@@ -154,9 +155,10 @@ function settleDevolution(
   ctx: LedgerContext,
   row: CashInRow,
   accountNumber: string,
-  devolution: { endToEndId: string; reason?: string; at: number },
+  devolution: { endToEndId: string; reason?: string; at: number; bankFact?: boolean },
 ): CashInRow {
   postEntry(ctx.db, {
+    ...(devolution.bankFact && { bankFact: true }),
     accountNumber,
     type: 'PIX_REFUND_OUT',
     amount: row.amount,
@@ -221,27 +223,75 @@ export async function pollRefund(ctx: LedgerContext, transactionId: string): Pro
   return undefined;
 }
 
-/** A devolution initiated by a bank (MED claim or customer request): PAID → REFUNDED now. */
+/**
+ * A devolution the bank made (MED claim or customer request at the payer bank): PAID → REFUNDED now.
+ * It is a fact, never refused: if the balance cannot cover it, the balance goes negative (and
+ * Cash-Outs wait for money to come in); if the client's own refund is in flight, the return
+ * supersedes it: its hold goes, and its devolution is followed to the end: should the partner settle
+ * it too, that second outflow is recorded as well (pollSupersededDevolution).
+ */
 export function bankReturn(ctx: LedgerContext, id: string, reason: string): OperationResult<CashInView> {
   const row = findCashIn(ctx.db, id);
   if (!row) return cashInNotFound();
-  if (row.status !== 'PAID' || row.refundState === 'PROCESSING' || row.endToEndId === null) {
+  // Only money received can be returned: nothing to give back for an unpaid or already returned one.
+  if (row.status !== 'PAID' || row.endToEndId === null) {
     return failure({
       code: 'RULE_VIOLATION',
       detail: `Only a settled PAID Cash-In can be returned; this one is ${row.status}`,
     });
   }
   const account = accountAt(ctx.db, row.partnerIspb, 'TRANSACTIONAL');
-  if (!account || available(ctx.db, account.number) < row.amount) {
-    return failure({
-      code: 'RULE_VIOLATION',
-      detail: 'The TRANSACTIONAL balance cannot cover this devolution',
-    });
-  }
+  if (!account) throw new Error(`no TRANSACTIONAL account at ${row.partnerIspb}`);
   const now = Date.now();
-  const refundEndToEndId = newEndToEndId('D', row.partnerIspb, now);
-  const refunded = ctx.storage.transactionSync(() =>
-    settleDevolution(ctx, row, account.number, { endToEndId: refundEndToEndId, reason, at: now }),
-  );
+  const returnEndToEndId = newEndToEndId('D', row.partnerIspb, now);
+  const refunded = ctx.storage.transactionSync(() => {
+    if (row.refundState === 'PROCESSING' && row.refundEndToEndId) {
+      releaseHold(ctx.db, `refund:${row.transactionId}`);
+      ctx.scheduler.cancel('poll-refund', row.transactionId);
+      ctx.scheduler.schedule(
+        'poll-superseded-devolution',
+        `${row.transactionId}|${row.refundEndToEndId}`,
+        now + REFUND_POLL_MS,
+      );
+    }
+    return settleDevolution(ctx, row, account.number, {
+      endToEndId: returnEndToEndId,
+      reason,
+      at: now,
+      bankFact: true,
+    });
+  });
   return success(200, cashInView(refunded));
+}
+
+/**
+ * Follows a client devolution that a bank return overtook. Never sends it again; if the partner
+ * settled it anyway, the money left twice and the books say so (a second PIX_REFUND_OUT, a bank
+ * fact). The entry and the end of this task are one transaction, so a crash cannot post it twice.
+ */
+export async function pollSupersededDevolution(ctx: LedgerContext, ref: string): Promise<number | undefined> {
+  const [transactionId, devolutionId] = ref.split('|') as [string, string];
+  const row = findCashIn(ctx.db, transactionId);
+  if (!row) return undefined;
+  const status = await partnerPort(ctx.env, row.partnerIspb).transferStatus(devolutionId);
+  if (status.state === 'PENDING') return Date.now() + REFUND_POLL_MS;
+  if (status.state !== 'SETTLED') return undefined;
+  const account = accountAt(ctx.db, row.partnerIspb, 'TRANSACTIONAL');
+  if (!account) throw new Error(`no TRANSACTIONAL account at ${row.partnerIspb}`);
+  ctx.storage.transactionSync(() => {
+    postEntry(ctx.db, {
+      accountNumber: account.number,
+      type: 'PIX_REFUND_OUT',
+      amount: row.amount,
+      ref: `cash-in:${row.transactionId}`,
+      at: Date.now(),
+      description: `Devolucao PIX ${row.internalCode} (apos retorno do banco)`,
+      endToEndId: devolutionId,
+      originalEndToEndId: row.endToEndId,
+      bankFact: true,
+    });
+    ctx.scheduler.cancel('poll-superseded-devolution', ref);
+  });
+  log('warn', 'a devolution settled after a bank return of the same payment', { transactionId });
+  return undefined;
 }

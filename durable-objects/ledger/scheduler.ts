@@ -15,6 +15,8 @@ export type TaskKind =
   | 'flush-outbox'
   | 'cash-out-step'
   | 'dispatch-webhooks'
+  /** A client devolution a bank return overtook, followed to its end (refund-ops.ts). */
+  | 'poll-superseded-devolution'
   /** Another pruning step right away (the last one was full); the runner prunes after every run. */
   | 'prune';
 export type Task = typeof tasks.$inferSelect;

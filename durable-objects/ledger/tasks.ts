@@ -10,7 +10,7 @@ import { assignEndToEndId, expireCashIn } from './cash-in-ops';
 import { stepCashOut } from './cash-out-ops';
 import type { LedgerContext } from './context';
 import { pruneLimitTotals } from './limit-totals';
-import { pollRefund } from './refund-ops';
+import { pollRefund, pollSupersededDevolution } from './refund-ops';
 import type { Task } from './scheduler';
 import * as schema from './schema';
 import { dispatchWebhooks } from './webhook-deliveries';
@@ -86,6 +86,12 @@ export async function runTask(
       ctx.scheduler.done(task);
       assignEndToEndId(ctx, task.ref);
       return;
+    case 'poll-superseded-devolution': {
+      const again = await pollSupersededDevolution(ctx, task.ref);
+      if (again === undefined) ctx.scheduler.done(task);
+      else ctx.scheduler.schedule('poll-superseded-devolution', task.ref, again);
+      return;
+    }
     case 'poll-refund': {
       const again = await pollRefund(ctx, task.ref);
       if (again === undefined) ctx.scheduler.done(task);

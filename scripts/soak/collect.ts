@@ -162,6 +162,7 @@ async function collectAccounts(o: CollectOptions): Promise<AccountSnapshot[]> {
             date: item.date,
             direction: item.direction,
             type: item.type,
+            ...(item.typeRaw !== undefined && { typeRaw: item.typeRaw }),
             amountCents: cents(item.amount),
             ...(item.balanceAfter !== undefined && { balanceAfterCents: cents(item.balanceAfter) }),
             ...(item.description !== undefined && { description: item.description }),

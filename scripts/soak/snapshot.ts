@@ -91,6 +91,8 @@ export interface StatementEntry {
   date: string;
   direction: 'CREDIT' | 'DEBIT';
   type: string;
+  /** The partner's label: marks the devolutions a bank made on its own (ledger BANK_RETURN_LABEL). */
+  typeRaw?: string;
   amountCents: number;
   balanceAfterCents?: number;
   description?: string;

@@ -93,3 +93,9 @@ export function statementCutoff(statementStartDate: string): number {
 export function cutoffDetail(statementStartDate: string, what: string): string {
   return `${what} is available from ${statementStartDate} (${formatBrt(statementCutoff(statementStartDate))})`;
 }
+
+/**
+ * The partner's label of a devolution the bank made without us asking (a MED claim, a customer
+ * request at the payer bank): a fact, posted even when the balance cannot cover it.
+ */
+export const BANK_RETURN_LABEL = 'DEVOLUCAO PIX PELO BANCO';

@@ -50,7 +50,7 @@ export const sandboxOperations: OperationSpec[] = [
     operationId: 'sandboxReturnCashIn',
     summary: 'Bank-initiated devolution of a paid Cash-In',
     description:
-      'A MED claim or a customer request at the payer bank: PAID → REFUNDED with the given `reason`.',
+      "A MED claim or a customer request at the payer bank: PAID → REFUNDED with the given `reason`. A bank's devolution is a fact: it is never refused for a short balance (the TRANSACTIONAL balance goes negative, its statement entry labelled `typeRaw` `DEVOLUCAO PIX PELO BANCO`, and Cash-Outs wait for money to come in) nor while the client's own refund is in flight (the return supersedes it; if the partner settles that refund too, the second outflow is booked as well). Only a Cash-In that is not PAID answers 422 RULE_VIOLATION.",
     parameters: [cashInIdParameter],
     body: { schema: 'SandboxCashInReturn', examples: { fraud: example('MED claim', { reason: 'FRAUD' }) } },
     success: {
