@@ -217,15 +217,29 @@ for (const scenario of scenarios) {
 // ── Report ───────────────────────────────────────────────────────────────────
 
 const ceiling = results.find((r) => r.key === 'ceiling')?.rps;
-const TARGETS = { 'get-by-id': 0.4, 'cash-in': 0.2 };
+// Issue 15's targets: req/s as a share of the matching bare Durable Object floor, measured in this run.
+const FLOOR_OF = {
+  'cash-in': 'floor-write',
+  'cash-out': 'floor-write',
+  'get-by-id': 'floor',
+  list: 'floor',
+  health: 'floor',
+};
+const TARGETS = { 'get-by-id': 0.75, list: 0.4, health: 0.75, 'cash-in': 0.25, 'cash-out': 0.2 };
+const rpsOf = (key) => results.find((r) => r.key === key && !r.skip)?.rps;
 const rows = results.map((r) => {
-  if (r.skip) return [r.name, '—', '—', '—', '—', '—', '—', r.skip];
+  if (r.skip) return [r.name, '—', '—', '—', '—', '—', '—', '—', r.skip];
   const ratio = ceiling ? r.rps / ceiling : undefined;
+  const floor = FLOOR_OF[r.key] && rpsOf(FLOOR_OF[r.key]);
+  const share = floor ? r.rps / floor : undefined;
+  r.floorShare = share;
   const notes = [];
-  if (TARGETS[r.key] !== undefined && ratio !== undefined) {
-    notes.push(`target ≥ ${TARGETS[r.key] * 100} % ${ratio >= TARGETS[r.key] ? 'met' : 'MISSED'}`);
+  if (TARGETS[r.key] !== undefined && share !== undefined) {
+    notes.push(
+      `≥ ${TARGETS[r.key] * 100} % of ${FLOOR_OF[r.key]} ${share >= TARGETS[r.key] ? 'met' : 'MISSED'}`,
+    );
   }
-  if (!['ceiling', 'floor', 'floor-write'].includes(r.key))
+  if (!['ceiling', 'floor-rpc', 'floor', 'floor-write'].includes(r.key))
     notes.push(`p99 < 50 ms ${r.p99 < 50 ? 'met' : 'MISSED'}`);
   if (r.failed > 0 || r.errors > 0) {
     notes.push(`${r.failed} non-2xx ${JSON.stringify(r.statusCodes)}, ${r.errors} errors`);
@@ -234,6 +248,7 @@ const rows = results.map((r) => {
     r.name,
     String(Math.round(r.rps)),
     ratio === undefined ? '—' : `${(ratio * 100).toFixed(1)} %`,
+    share === undefined ? '—' : `${(share * 100).toFixed(1)} %`,
     `${r.p50} ms`,
     `${r.p99} ms`,
     Number.isNaN(r.workerdCpuUs) ? '—' : `${Math.round(r.workerdCpuUs)} µs`,
@@ -241,7 +256,7 @@ const rows = results.map((r) => {
     notes.join('; '),
   ];
 });
-const header = ['scenario', 'req/s', 'of ceiling', 'p50', 'p99', 'CPU/req', '2xx', 'notes'];
+const header = ['scenario', 'req/s', 'of ceiling', 'of floor', 'p50', 'p99', 'CPU/req', '2xx', 'notes'];
 const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
 const line = (cells) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
 const machine =
