@@ -11,6 +11,7 @@ import { defineConfig } from 'vitest/config';
  */
 const PARTNER_FAULT_FILES = [
   'test/crash/partner-faults.test.ts',
+  'test/crash/refund-failure.test.ts',
   'test/health/queue-e2e.test.ts',
   'test/http/cash-out.test.ts',
   'test/http/fuzz.test.ts',

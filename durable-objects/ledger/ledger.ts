@@ -107,7 +107,8 @@ export function postEntry(db: LedgerDb, input: EntryInput): { id: string; balanc
     throw new Error('entry amount must be positive');
   const direction = DIRECTION[input.type];
   const balanceAfter = direction === 'CREDIT' ? acc.balance + input.amount : acc.balance - input.amount;
-  if (balanceAfter < 0 && !input.bankFact)
+  // Only our own debits are refused below zero: a credit always helps, whatever the balance was.
+  if (direction === 'DEBIT' && balanceAfter < 0 && !input.bankFact)
     throw new Error(`entry would overdraw account ${input.accountNumber}`);
   // Amounts are capped (decisions §5) so this never happens in practice; if it did, a balance
   // past 2^53 centavos would silently round, so the entry is refused instead.

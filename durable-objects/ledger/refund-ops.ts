@@ -49,7 +49,14 @@ export function holdRefund(
   ctx: LedgerContext,
   row: CashInRow,
   accountNumber: string,
-  refund: { endToEndId: string; reason: string; description: string | null; at: number; pollAt: number },
+  refund: {
+    endToEndId: string;
+    reason: string;
+    description: string | null;
+    at: number;
+    pollAt: number;
+    idempotencyKey?: string;
+  },
 ): void {
   placeHold(ctx.db, {
     id: `refund:${row.transactionId}`,
@@ -63,6 +70,8 @@ export function holdRefund(
     refundEndToEndId: refund.endToEndId,
     reason: refund.reason,
     refundDescription: refund.description,
+    refundFailureCode: null,
+    refundIdempotencyKey: refund.idempotencyKey ?? null,
   });
   ctx.scheduler.schedule('poll-refund', row.transactionId, refund.pollAt);
 }
@@ -114,6 +123,7 @@ export async function startRefund(
       description,
       at: now,
       pollAt: now + REFUND_POLL_MS,
+      ...(idempotencyKey !== undefined && { idempotencyKey }),
     });
     remember(202, body);
   });
@@ -171,6 +181,7 @@ function settleDevolution(
   const refunded = updateCashIn(ctx, row.seq, {
     status: 'REFUNDED',
     refundState: 'DONE',
+    refundIdempotencyKey: null,
     refundEndToEndId: devolution.endToEndId,
     refundedAt: devolution.at,
     ...(devolution.reason !== undefined && { reason: devolution.reason }),
@@ -210,12 +221,19 @@ export async function pollRefund(ctx: LedgerContext, transactionId: string): Pro
   ctx.storage.transactionSync(() => {
     releaseHold(ctx.db, `refund:${row.transactionId}`);
     if (status.state === 'FAILED') {
-      updateCashIn(ctx, row.seq, {
-        refundState: 'NONE',
+      // The client hears of it and can act: PAID again with refundFailure, CASHIN_REFUND_FAILED, and
+      // the refund's idempotency key forgotten so that a retry with it runs again.
+      const failed = updateCashIn(ctx, row.seq, {
+        refundState: 'FAILED',
+        refundFailureCode: status.failureCode,
         refundEndToEndId: null,
         reason: null,
         refundDescription: null,
+        refundIdempotencyKey: null,
       });
+      if (row.refundIdempotencyKey !== null)
+        ctx.db.delete(idempotencyKeys).where(eq(idempotencyKeys.key, row.refundIdempotencyKey)).run();
+      emitCashIn(ctx, failed, 'CASHIN_REFUND_FAILED', now);
       return;
     }
     settleDevolution(ctx, row, account.number, { endToEndId: row.refundEndToEndId as string, at: now });

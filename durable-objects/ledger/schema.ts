@@ -65,9 +65,14 @@ export const cashIns = sqliteTable(
     settlement: text('settlement', { mode: 'json' }).$type<BankData>(),
     endToEndId: text('end_to_end_id'),
     refundEndToEndId: text('refund_end_to_end_id'),
-    refundState: text('refund_state', { enum: ['NONE', 'PROCESSING', 'DONE'] })
+    /** FAILED: the last refund's devolution failed at the partner; the Cash-In is PAID again. */
+    refundState: text('refund_state', { enum: ['NONE', 'PROCESSING', 'DONE', 'FAILED'] })
       .notNull()
       .default('NONE'),
+    /** Why the last refund failed (a §2.3 failure code), while refundState is FAILED. */
+    refundFailureCode: text('refund_failure_code'),
+    /** The X-Idempotency-Key of the refund in flight: forgotten if it fails, so a retry runs again. */
+    refundIdempotencyKey: text('refund_idempotency_key'),
     reason: text('reason'),
     refundDescription: text('refund_description'),
     webhookUrl: text('webhook_url'),

@@ -2,6 +2,7 @@
  * Cash-In as the API shows it (spec §2.2): which fields appear in which status is decided here and
  * nowhere else, so GET, lists and events agree.
  */
+import { failureOf } from './failure-codes';
 import { amountFromCents } from './money';
 import { formatBrt } from './time';
 
@@ -27,6 +28,9 @@ export interface CashInRecord {
   endToEndId: string | null;
   refundEndToEndId: string | null;
   reason: string | null;
+  /** FAILED while the last refund's failure is the latest word (the Cash-In is PAID again). */
+  refundState: string;
+  refundFailureCode: string | null;
   requestedAt: number;
   expiresAt: number;
   paidAt: number | null;
@@ -42,6 +46,8 @@ export interface CashInView {
   originalEndToEndId?: string;
   status: CashInStatus;
   reason?: string;
+  /** Only on PAID after a refund failed at the network: why, so the client can try again. */
+  refundFailure?: { code: string; message: string };
   amount: number;
   payer: { name: string; document: string; bankData?: BankData };
   settlement?: BankData;
@@ -72,6 +78,8 @@ export function cashInView(r: CashInRecord): CashInView {
     view.endToEndId = r.endToEndId;
   }
   if (r.status === 'REFUNDED' && r.reason) view.reason = r.reason;
+  if (r.status === 'PAID' && r.refundState === 'FAILED' && r.refundFailureCode)
+    view.refundFailure = failureOf(r.refundFailureCode);
   if (moneyMoved && r.payerBank) view.payer.bankData = r.payerBank;
   if (moneyMoved && r.settlement) view.settlement = r.settlement;
   if (moneyMoved && r.paidAt !== null) view.paidAt = formatBrt(r.paidAt);
@@ -88,6 +96,7 @@ const KEY_ORDER = [
   'originalEndToEndId',
   'status',
   'reason',
+  'refundFailure',
   'amount',
   'payer',
   'settlement',

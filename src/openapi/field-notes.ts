@@ -77,8 +77,10 @@ const NOTES: Record<string, Record<string, string>> = {
   },
   PartnerFaultRequest: {
     operation: 'Which traffic of the sandbox partner misbehaves.',
-    failureRate: 'Share of operations that fail, 0 to 1.',
-    failureCode: 'Cash-Out failure code of the failures (Cash-Out only).',
+    failureRate:
+      'Share of operations that fail, 0 to 1: Cash-Out payments for CASH_OUT, refund devolutions for CASH_IN.',
+    failureCode:
+      'Failure code of the failures: Cash-Out payments (CASH_OUT), or refund devolutions (CASH_IN; default PROVIDER_UNAVAILABLE).',
     latencyMs: `Extra latency per call to the partner. Beyond ${PARTNER_TIMEOUT_MS} ms the gateway stops waiting: a charge registration answers 422 RULE_VIOLATION; a payment or devolution may still have reached the partner, so the gateway asks it, then sends again under the same idempotency id, and the partner makes it once.`,
     minutes: 'How long the fault lasts.',
   },

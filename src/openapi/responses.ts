@@ -48,6 +48,17 @@ export const CashIn = v.object({
   ),
   status: CashInStatus,
   reason: v.optional(CashInReason),
+  refundFailure: v.optional(
+    v.pipe(
+      v.object({
+        code: v.pipe(v.picklist(FAILURE_CODES), v.description('Why the devolution failed at the network.')),
+        message: v.pipe(v.string(), v.description('Fixed English text per code; do not parse it.')),
+      }),
+      v.description(
+        'Only on PAID, after a refund failed at the PIX network (`CASHIN_REFUND_FAILED` was sent): the money is available again and a new refund may be requested (its idempotency key is forgotten, so the same key starts a new attempt).',
+      ),
+    ),
+  ),
   amount: Money,
   payer: v.object({
     name: v.string(),

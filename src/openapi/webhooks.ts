@@ -67,10 +67,17 @@ export function webhooks(): Record<string, Schema> {
   return {
     cashInEvent: event(
       'Cash-In event',
-      ['CASHIN_REQUESTED', 'CASHIN_PAID', 'CASHIN_REFUNDED', 'CASHIN_EXPIRED', 'CASHIN_CANCELLED'],
+      [
+        'CASHIN_REQUESTED',
+        'CASHIN_PAID',
+        'CASHIN_REFUNDED',
+        'CASHIN_REFUND_FAILED',
+        'CASHIN_EXPIRED',
+        'CASHIN_CANCELLED',
+      ],
       'CashIn',
       cashInPaid,
-      '`data` is the Cash-In exactly as GET /cash-in/{id} returns it at that moment (CASHIN_REQUESTED: status AWAITING_PAYMENT). CASHIN_EXPIRED is sent 5 to 7 minutes after `expiredAt`.',
+      "`data` is the Cash-In exactly as GET /cash-in/{id} returns it at that moment (CASHIN_REQUESTED: status AWAITING_PAYMENT). CASHIN_EXPIRED is sent 5 to 7 minutes after `expiredAt`. CASHIN_REFUND_FAILED: a refund accepted with 202 failed at the PIX network; `data` is PAID again with `refundFailure` (code and message), the money is available again, and a new refund may be requested (the failed one's idempotency key no longer replays).",
     ),
     cashOutEvent: event(
       'Cash-Out event',

@@ -73,14 +73,18 @@ export class SandboxPartner implements SettlementPartnerPort {
   }
 
   async sendDevolution(request: DevolutionRequest): Promise<PartnerOutcome<{ acceptedAt: number }>> {
-    await this.delay(await this.fault('CASH_IN'));
+    const fault = await this.fault('CASH_IN');
+    await this.delay(fault);
     const now = Date.now();
+    // A Cash-In fault with a failure rate fails devolutions at the network (the refund then fails).
+    const failed = fault !== undefined && Math.random() * 1_000_000 < fault.failureRatePpm;
     await recordSandboxTransfer(this.env, {
       ispb: this.ispb,
       idempotencyId: request.endToEndId,
       kind: 'DEVOLUTION',
       amount: request.amountCents,
-      outcome: 'SETTLED',
+      outcome: failed ? 'FAILED' : 'SETTLED',
+      failureCode: failed ? (fault?.failureCode ?? 'PROVIDER_UNAVAILABLE') : null,
       endToEndId: request.endToEndId,
       createdAt: now,
       settlesAt: now + SANDBOX_DEVOLUTION_MS,

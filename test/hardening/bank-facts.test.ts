@@ -48,6 +48,10 @@ describe('bank returns are facts', () => {
     const next = await createCashOut(api, { amount: 10 });
     const outcome = await settled(api, next.transactionId);
     expect(outcome).toMatchObject({ status: 'CANCELLED', failure: { code: 'INSUFFICIENT_FUNDS' } });
+    // Money coming in is credited whatever the balance: a payment brings it back toward zero.
+    const later = await createCashIn(api, { amount: 30 });
+    await payCashIn(api, later.internalCode);
+    expect((await getBalance(api)).totals.transactional).toBe(-50);
     await assertBooks(api);
   });
 

@@ -172,7 +172,8 @@ describe('GET /account/{number}/statement (spec §4.12, §2.4)', () => {
       date: expect.stringMatching(BRT_DATE),
       direction: 'DEBIT',
       type: 'PIX_REFUND_OUT',
-      typeRaw: 'DEVOLUCAO PIX ENVIADA',
+      // A return the payer's bank made on its own (the sandbox return) carries the bank's label.
+      typeRaw: 'DEVOLUCAO PIX PELO BANCO',
       amount: 80,
       balanceAfter: 0,
       description: expect.any(String),

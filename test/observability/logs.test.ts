@@ -60,6 +60,9 @@ function requestLines(): Record<string, unknown>[] {
     .filter((l) => l.message === 'request');
 }
 
+/** The signature with its last hex digit changed (always a different one: 1 in 16 ends in 0). */
+const forged = (signature: string) => `${signature.slice(0, -1)}${signature.endsWith('0') ? '1' : '0'}`;
+
 describe('request logs (observability)', () => {
   it('one JSON line per request, with the request id the response carries', async () => {
     const res = await call('/no-such-route');
@@ -135,7 +138,7 @@ describe('request logs (observability)', () => {
     ).toBe(401);
     expect((await call('/cash-in/x', { headers: { authorization: `Bearer ${token}x` } })).status).toBe(401);
     expect(
-      (await api.post('/cash-out', cashOutBody(), { digitalsignature: `${signature.slice(0, -1)}0` })).status,
+      (await api.post('/cash-out', cashOutBody(), { digitalsignature: forged(signature) })).status,
     ).toBeGreaterThanOrEqual(400);
     expect(
       (await api.post('/cash-in', cashInBody({ payer: { name: 'X', document: CPF_FORMATTED }, amount: -1 })))

@@ -4,6 +4,7 @@ import m0001 from './0001_cash_outs.sql';
 import m0002 from './0002_webhook_deliveries.sql';
 import m0003 from './0003_limit_totals.sql';
 import m0004 from './0004_webhook_deliveries_finished_idx.sql';
+import m0005 from './0005_cash_in_refund_failure.sql';
 
   export default {
     journal,
@@ -12,7 +13,8 @@ import m0004 from './0004_webhook_deliveries_finished_idx.sql';
 m0001,
 m0002,
 m0003,
-m0004
+m0004,
+m0005
     }
   }
   
