@@ -254,18 +254,22 @@ export async function startLocalRuntime({
   // through miniflare's trigger endpoint on its entry socket (loopback only, random port). A plain
   // async HTTP call: miniflare's binding proxies wait synchronously, which would freeze this
   // process (signals included) while workerd is saturated.
+  /** Fires one cron trigger now; resolves to its outcome ("ok" on success). */
+  const fireCron = async (schedule) => {
+    const trigger = new URL('/cdn-cgi/local/scheduled', entry);
+    trigger.search = new URLSearchParams({
+      cron: schedule,
+      time: String(Date.now()),
+      format: 'json',
+    }).toString();
+    return (await (await fetch(trigger)).json()).outcome;
+  };
   let timer;
   const fireCrons = async () => {
     timer = setTimeout(fireCrons, untilNextMinute());
     for (const schedule of crons) {
       try {
-        const trigger = new URL('/cdn-cgi/local/scheduled', entry);
-        trigger.search = new URLSearchParams({
-          cron: schedule,
-          time: String(Date.now()),
-          format: 'json',
-        }).toString();
-        const { outcome } = await (await fetch(trigger)).json();
+        const outcome = await fireCron(schedule);
         if (outcome !== 'ok') log(`cron ${schedule}: ${outcome}`);
         else if (verbose) log(`cron ${schedule}: ok`);
       } catch (error) {
@@ -283,15 +287,7 @@ export async function startLocalRuntime({
     /** Fires every cron trigger once now (tests; the timer does it on the minute). */
     async scheduled() {
       const outcomes = [];
-      for (const schedule of crons) {
-        const trigger = new URL('/cdn-cgi/local/scheduled', entry);
-        trigger.search = new URLSearchParams({
-          cron: schedule,
-          time: String(Date.now()),
-          format: 'json',
-        }).toString();
-        outcomes.push((await (await fetch(trigger)).json()).outcome);
-      }
+      for (const schedule of crons) outcomes.push(await fireCron(schedule));
       return outcomes;
     },
     async dispose() {
