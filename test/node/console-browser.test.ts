@@ -16,11 +16,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ROOT, startLocalRuntime } from '../../runtime/local-runtime.mjs';
-import { writeDevVars } from '../../scripts/dev-vars.mjs';
+import { ROOT } from '../../runtime/local-runtime.mjs';
 import { ClientSession, Gateway, type Onboarded } from '../../scripts/soak/api';
 import { dailyShape, faults, generateArray } from '../support/health';
 import { BETA, cashOutShare, DAY, HOUR, withIds, worldWith } from '../support/health/our-partners';
+import { startTestRuntime } from './support/runtime';
 
 const ADMIN = 'dev-admin-token';
 const WINDOW_MS = 5 * 60_000;
@@ -28,7 +28,7 @@ const SHOTS = path.join(ROOT, 'test-artifacts', 'console');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const windowStart = (ms: number) => Math.floor(ms / WINDOW_MS) * WINDOW_MS;
 
-let runtime: Awaited<ReturnType<typeof startLocalRuntime>>;
+let runtime: Awaited<ReturnType<typeof startTestRuntime>>;
 let browser: Browser;
 let receiver: Server;
 let receiverUrl = '';
@@ -44,15 +44,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
-  runtime = await startLocalRuntime({
-    port: 0,
-    persistTo: path.join(work, 'state'),
-    buildDir: path.join(work, 'build'),
-    varsFile: writeDevVars(path.join(work, 'vars')),
-    cron: false,
-    onLog: () => {},
-    log: () => {},
-  });
+  runtime = await startTestRuntime(work);
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
 }, 180_000);
 

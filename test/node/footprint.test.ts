@@ -10,8 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, expect, it } from 'vitest';
-import { startLocalRuntime } from '../../runtime/local-runtime.mjs';
-import { writeDevVars } from '../../scripts/dev-vars.mjs';
+import { startTestRuntime } from './support/runtime';
 
 const N = 1_500;
 const DAY = 86_400_000;
@@ -20,16 +19,7 @@ const work = mkdtempSync(path.join(tmpdir(), 'connectpsp-footprint-'));
 const state = path.join(work, 'state');
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-const start = () =>
-  startLocalRuntime({
-    port: 0,
-    persistTo: state,
-    buildDir: path.join(work, 'build'),
-    varsFile: writeDevVars(path.join(work, 'vars')),
-    cron: false,
-    onLog: () => {},
-    log: () => {},
-  });
+const start = () => startTestRuntime(work);
 
 /** The one ClientLedger database of this runtime (one client is onboarded). */
 function ledgerFile(): string {

@@ -9,13 +9,12 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startLocalRuntime } from '../../runtime/local-runtime.mjs';
-import { writeDevVars } from '../../scripts/dev-vars.mjs';
+import { startTestRuntime } from './support/runtime';
 
 let receiver: Server;
 let port = 0;
 const hits: string[] = [];
-let runtime: Awaited<ReturnType<typeof startLocalRuntime>>;
+let runtime: Awaited<ReturnType<typeof startTestRuntime>>;
 const work = mkdtempSync(path.join(tmpdir(), 'connectpsp-outbound-'));
 
 beforeAll(async () => {
@@ -26,14 +25,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   port = (receiver.address() as AddressInfo).port;
-  runtime = await startLocalRuntime({
-    port: 0,
-    persistTo: path.join(work, 'state'),
-    buildDir: path.join(work, 'build'),
-    varsFile: writeDevVars(path.join(work, 'vars')),
-    cron: false,
-    onLog: () => {},
-    log: () => {},
+  runtime = await startTestRuntime(work, {
     outboundLookup: async (host: string) => {
       if (host === 'rebind.test') return [{ address: '127.0.0.1', family: 4 }];
       throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });

@@ -13,9 +13,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ROOT, startLocalRuntime } from '../../runtime/local-runtime.mjs';
-import { writeDevVars } from '../../scripts/dev-vars.mjs';
+import { ROOT } from '../../runtime/local-runtime.mjs';
 import { readmeParts } from './support/readme';
+import { startTestRuntime } from './support/runtime';
 
 const run = promisify(execFile);
 const BIN = path.join(ROOT, 'node_modules', '.bin');
@@ -23,22 +23,14 @@ const env = { ...process.env, PATH: `${BIN}:${process.env.PATH}` };
 /** openapi-typescript 7 needs TypeScript 5's compiler API, which the project's TypeScript 7 lacks. */
 const GENERATOR = ['--yes', '--package=openapi-typescript@7.13.0', '--package=typescript@5.9.3', '--'];
 
-let runtime: Awaited<ReturnType<typeof startLocalRuntime>>;
+let runtime: Awaited<ReturnType<typeof startTestRuntime>>;
 const work = mkdtempSync(path.join(tmpdir(), 'connectpsp-readme-'));
 // Inside the repository, so the snippets resolve `standardwebhooks` and @types/node from node_modules.
 const snippetsDir = path.join(ROOT, '.readme-snippets');
 const parts = readmeParts(ROOT);
 
 beforeAll(async () => {
-  runtime = await startLocalRuntime({
-    port: 0,
-    persistTo: path.join(work, 'state'),
-    buildDir: path.join(work, 'build'),
-    varsFile: writeDevVars(path.join(work, 'vars')),
-    cron: false,
-    onLog: () => {},
-    log: () => {},
-  });
+  runtime = await startTestRuntime(work);
   rmSync(snippetsDir, { recursive: true, force: true });
   mkdirSync(snippetsDir, { recursive: true });
 }, 180_000);
