@@ -84,7 +84,8 @@ for (const file of files) {
       problems.push(`${file} -> ${target}: not in the layer table`);
       continue;
     }
-    if (to.level > from.level) problems.push(`${file} -> ${target}: imports up (layer ${from.level} -> ${to.level})`);
+    if (to.level > from.level)
+      problems.push(`${file} -> ${target}: imports up (layer ${from.level} -> ${to.level})`);
     else if (to.level === from.level && to.part !== from.part)
       problems.push(`${file} -> ${target}: imports sideways within layer ${from.level}`);
   }
@@ -124,4 +125,6 @@ if (problems.length > 0) {
   console.error(`structure: ${problems.length} problem(s) in ${files.length} modules, ${edges} imports`);
   process.exit(1);
 }
-console.log(`structure: ${files.length} modules, ${edges} imports, 0 up, 0 sideways, 0 circles, none over ${MAX_LINES} lines`);
+console.log(
+  `structure: ${files.length} modules, ${edges} imports, 0 up, 0 sideways, 0 circles, none over ${MAX_LINES} lines`,
+);

@@ -3,8 +3,15 @@
 // Pure: no bindings, no I/O, deterministic for a given input, so the Durable Object and the replay CLI
 // produce the same incidents.
 
+import type { WindowContext } from './attribution';
 import { failureCodeIndex } from './code-layers';
-import { type BankTally, shortInstitutions, tallyInstitutions } from './cohort';
+import {
+  type BankTally,
+  COHORT_TALLY_WINDOWS,
+  pooledOutcomes,
+  shortInstitutions,
+  tallyInstitutions,
+} from './cohort';
 import { type AnalyzerConfig, resolveConfig } from './config';
 import { buildContext } from './context';
 import { diagnose, type Hypothesis } from './diagnosis';
@@ -57,8 +64,7 @@ export class Analyzer {
   private openWindow: number | null = null;
   private firstWindow: number | null = null;
   private stats: AnalyzerStats = { ingested: 0, late: 0, droppedLate: 0, windowsClosed: 0 };
-  /** Per operation, the banks short in the last closed window (selection of the pooled cohort test). */
-  /** Per operation, the small banks' outcomes in the last three closed windows (newest first). */
+  /** Per operation, the small banks' outcomes in the last COHORT_TALLY_WINDOWS closed windows (newest first). */
   private tallies: [BankTally[], BankTally[]] = [[], []];
 
   constructor(config: Partial<AnalyzerConfig> = {}) {
@@ -231,21 +237,36 @@ export class Analyzer {
     const changes: IncidentChange[] = [];
     for (const op of [0, 1] as const) {
       const ctx = buildContext(this.state, this.cfg, op, startMs);
+      // Tallies of t-1..t-4, newest first: select on (t-4, t-3), test on (t-2, t-1, t) (cohort.ts).
+      const tallies = this.tallies[op];
+      const sel = COHORT_TALLY_WINDOWS - 2;
       const hypotheses = judgeWindow(
         ctx,
-        shortInstitutions(this.tallies[op][1] ?? {}, this.tallies[op][2] ?? {}),
-        this.tallies[op][0] ?? {},
+        shortInstitutions(tallies[sel] ?? {}, tallies[sel + 1] ?? {}),
+        tallies,
         this.tracker.openIncidents(),
       );
-      // Tallies of t-1, t-2, t-3: select on (t-3, t-2), test on (t-1, t) (cohort.ts).
-      const [t1 = {}, t2 = {}] = this.tallies[op];
-      this.tallies[op] = [tallyInstitutions(ctx), t1, t2];
+      // Banks of a cohort being confirmed do not teach their baselines the drop meanwhile.
+      for (const h of hypotheses) {
+        if (h.kind !== 'cohort') continue;
+        for (const m of h.members) {
+          const v = ctx.find('institution', m);
+          if (v) v.suspicious = true;
+        }
+      }
+      this.tallies[op] = [tallyInstitutions(ctx), ...tallies].slice(0, COHORT_TALLY_WINDOWS);
       const stepChanges = this.tracker.step({
         op: OPS[op],
         windowIndex: w,
         hypotheses,
         warm: this.isWarm(w),
-        diagnoseOpen: (o) => diagnose(ctx, { kind: o.kind, id: o.id, members: o.members }, o.families),
+        // An open cohort stays judged on its members' outcomes pooled over the test windows.
+        diagnoseOpen: (o) =>
+          diagnose(
+            ctx,
+            { kind: o.kind, id: o.id, members: o.members, ...this.openCohortEval(ctx, o, tallies) },
+            o.families,
+          ),
         clientsFor: (h) => this.clientsFor(op, h),
       });
       for (const c of stepChanges) changes.push(c);
@@ -253,6 +274,11 @@ export class Analyzer {
     }
     this.stats.windowsClosed++;
     return changes;
+  }
+
+  private openCohortEval(ctx: WindowContext, o: { kind: string; members: string[] }, tallies: BankTally[]) {
+    const p = o.kind === 'cohort' ? pooledOutcomes(ctx, o.members, tallies, true) : null;
+    return p ? { pooled: p.eval } : {};
   }
 
   private clientsFor(op: OpIndex, h: Hypothesis): string[] {

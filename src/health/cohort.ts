@@ -1,13 +1,13 @@
 // Pooled test for cohorts of small banks. A bank expecting a few payments per window is below every
 // volume gate on its own, so 3-4 small banks that together lose most of their settlements (and show no
-// errors) are invisible one by one. They are pooled: the banks short over two earlier windows (t-3, t-2)
-// are selected, and their union is tested on the two latest (t-1, t). Selecting on some windows and
+// errors) are invisible one by one. They are pooled: the banks short over two earlier windows (t-4, t-3)
+// are selected, and their union is tested on the three latest (t-2, t-1, t). Selecting on some windows and
 // testing on others keeps the test honest (picking the lowest banks of a window and testing them on
 // that same window would find a "cohort" in pure noise); the lifecycle then asks for three such windows
 // in a row.
 import type { FamilyOrigin, WindowContext } from './attribution';
 import { sizeOf } from './attribution';
-import { evalCount } from './evaluate';
+import { type Eval, evalCount } from './evaluate';
 import { complementView, type EntityView, isBad, sumViews } from './views';
 
 /** A bank is selected when at least half of its expected outcomes were missing over two earlier windows. */
@@ -16,14 +16,11 @@ export const COHORT_MEMBER_DROP = 0.5;
 export const COHORT_MEMBER_MIN_EXPECTED = 1;
 /** The pooled members must miss at least 40 % of their outcomes over the two latest windows (strict z). */
 export const COHORT_MIN_DROP = 0.4;
-/** A member is named in the incident when it is at least 20 % short in the current window as well. */
-export const COHORT_NAMED_DROP = 0.2;
-
-function shortfall(v: EntityView): number | null {
-  const e = v.expOutcomes;
-  if (e === null || e < COHORT_MEMBER_MIN_EXPECTED) return null;
-  return (v.counts.settled + v.counts.failed - e) / e;
-}
+/**
+ * A selected bank is named a member only when it is also at least 40 % short over the test windows:
+ * a bank that merely had two quiet windows before the cohort's test is not one of its banks.
+ */
+export const COHORT_NAMED_DROP = 0.4;
 
 /** Outcomes observed and expected per small bank in one window (kept for the next window's selection). */
 export type BankTally = Record<string, [number, number]>;
@@ -54,33 +51,78 @@ export function shortInstitutions(now: BankTally, before: BankTally): string[] {
   return out.sort();
 }
 
-/** The cohort of the banks selected in the previous window, if their union is anomalous now. */
+/**
+ * The selected banks' union is tested on this many latest windows pooled (t-2, t-1, t), after being
+ * selected on the two before them. Three small banks expecting 3 payments each and losing 70 % of them
+ * miss 6-7 of 9 in one window: over two windows that is z -2.4 at best, over three z -3.4 (evidence
+ * that persists, where one window of three small banks cannot be told from chance).
+ */
+export const COHORT_TEST_WINDOWS = 3;
+/**
+ * The pooled test's dispersion factor: Poisson (1), not the members' own MAD factors. Those measure a
+ * small bank's single windows, where the baseline's error (a few payments an hour) dominates the spread;
+ * the union over three windows chosen independently of the data that selected them averages it out, and
+ * COHORT_MIN_DROP (40 %, twice the noise of a 3-payment bank's baseline) is the guard against a skewed
+ * expectation.
+ */
+export const COHORT_KAPPA = 1;
+/** Closed windows whose tallies are kept: the selection's two and the test's earlier ones. */
+export const COHORT_TALLY_WINDOWS = 2 + COHORT_TEST_WINDOWS - 1;
+
+/** The given banks' outcomes over the test windows pooled (`earlier`: tallies of t-1, t-2, newest first). */
+export function pooledOutcomes(
+  ctx: WindowContext,
+  ids: readonly string[],
+  earlier: readonly BankTally[],
+  relaxed: boolean,
+): { eval: Eval; views: EntityView[]; short: EntityView[] } | null {
+  const tests = earlier.slice(0, COHORT_TEST_WINDOWS - 1);
+  const views = ids.map((id) => ctx.find('institution', id)).filter((v): v is EntityView => v !== undefined);
+  let observed = 0;
+  let expected = 0;
+  const short: EntityView[] = [];
+  for (const v of views) {
+    let o = v.counts.settled + v.counts.failed;
+    let e = v.expOutcomes ?? 0;
+    for (const t of tests) {
+      o += t[v.id]?.[0] ?? 0;
+      e += t[v.id]?.[1] ?? 0;
+    }
+    observed += o;
+    expected += e;
+    if (e >= COHORT_MEMBER_MIN_EXPECTED && (o - e) / e <= -COHORT_NAMED_DROP) short.push(v);
+  }
+  if (expected <= 0) return null;
+  return { eval: evalCount('outcomes', observed, expected, COHORT_KAPPA, ctx.cfg, relaxed), views, short };
+}
+
+/**
+ * The cohort of the banks selected on windows t-4, t-3 (`selected`), if their union is anomalous over
+ * the test windows (strict z and COHORT_MIN_DROP) while the rest of the platform is not. A member is
+ * named only when it is itself short over the test windows too.
+ */
 export function pooledCohort(
   ctx: WindowContext,
   selected: readonly string[],
-  last: BankTally,
+  earlier: readonly BankTally[],
 ): FamilyOrigin | null {
   if (selected.length < 2) return null;
-  const views = selected
-    .map((id) => ctx.find('institution', id))
-    .filter((v): v is EntityView => v !== undefined);
-  if (views.length < 2) return null;
-  let observed = 0;
-  let expected = 0;
-  let k = 1;
-  for (const v of views) {
-    observed += v.counts.settled + v.counts.failed + (last[v.id]?.[0] ?? 0);
-    expected += (v.expOutcomes ?? 0) + (last[v.id]?.[1] ?? 0);
-    k = Math.max(k, v.k.outcomes);
-  }
-  // Strict test on the two latest windows pooled, with the effect gate.
-  const e = evalCount('outcomes', observed, expected, k, ctx.cfg, false);
+  const p = pooledOutcomes(ctx, selected, earlier, false);
+  if (!p || p.short.length < 2) return null;
+  const e = p.eval;
   if (!e.anomalous || (e.deviation ?? 0) > -COHORT_MIN_DROP) return null;
-  const union = sumViews(views);
+  const union = sumViews(p.views);
   const platformSize = sizeOf(ctx.platform, 'outcomes');
   if (platformSize <= 0 || sizeOf(union, 'outcomes') / platformSize > ctx.cfg.maxCohortShare) return null;
   if (isBad(complementView(ctx.platform, union), 'outcomes', ctx.cfg)) return null;
-  const named = views.filter((v) => (shortfall(v) ?? 0) <= -COHORT_NAMED_DROP).map((v) => v.id);
-  const members = (named.length >= 2 ? named : views.map((v) => v.id)).sort();
-  return { kind: 'cohort', id: members.join(','), members };
+  // Named by the short members; judged on their pooled outcomes when those alone pass (a truer severity),
+  // else on the selection's, which is the test that was passed.
+  const q = pooledOutcomes(
+    ctx,
+    p.short.map((v) => v.id),
+    earlier,
+    false,
+  );
+  const members = p.short.map((v) => v.id).sort();
+  return { kind: 'cohort', id: members.join(','), members, pooled: q?.eval.anomalous ? q.eval : e };
 }

@@ -5,7 +5,7 @@ import { expectedCount } from './baseline';
 import { dominantCode } from './code-layers';
 import type { AnalyzerConfig } from './config';
 import { Counts } from './counts';
-import { type Eval, evalRate, evaluate, type Family, PRIMARY_FAMILIES } from './evaluate';
+import { type Eval, evalCount, evalRate, evaluate, type Family, PRIMARY_FAMILIES } from './evaluate';
 import { COMMON_DIP, CREATED_BLAMES, countsAgainst, intakeRatio } from './evidence-rules';
 import { type Cell, type Entity, type HealthState, OPS, type OpIndex } from './state';
 import { kappa } from './stats';
@@ -36,6 +36,28 @@ function pooledErrors(v: EntityView, prev: [number, number] | undefined, cfg: An
     cfg,
     false,
   );
+  return pooled.anomalous ? pooled : null;
+}
+
+/**
+ * The same persistence for volumes: an entity whose intake or outcomes stay low for two windows (a
+ * merchant whose integration stopped, expecting 11 charges and seeing none twice: z 2.9 alone, 4.1
+ * pooled) is judged on both windows pooled, strictly, when this window alone passes the strict volume
+ * gate and is at least relaxed-anomalous.
+ */
+function pooledCount(
+  v: EntityView,
+  family: 'created' | 'outcomes',
+  prev: [number, number, number, number] | undefined,
+  cfg: AnalyzerConfig,
+): Eval | null {
+  const [o0, e0] = family === 'created' ? [prev?.[0], prev?.[1]] : [prev?.[2], prev?.[3]];
+  if (o0 === undefined || e0 === undefined || e0 < 0) return null;
+  const e = family === 'created' ? v.expCreated : v.expOutcomes;
+  if (e === null || e < cfg.minExpectedCount) return null;
+  if (!evaluate(v, family, cfg, true).anomalous) return null;
+  const o = family === 'created' ? v.counts.created : v.counts.settled + v.counts.failed;
+  const pooled = evalCount(family, o + o0, e + e0, v.k[family], cfg, false);
   return pooled.anomalous ? pooled : null;
 }
 
@@ -82,6 +104,8 @@ export function entityView(
   for (const f of families) {
     let ev = evaluate(v, f, cfg);
     if (f === 'errors' && !ev.anomalous) ev = pooledErrors(v, eo.prev, cfg) ?? ev;
+    if ((f === 'created' || f === 'outcomes') && !ev.anomalous)
+      ev = pooledCount(v, f, eo.prevCounts, cfg) ?? ev;
     if (ev.anomalous) {
       const layer =
         f === 'errors'

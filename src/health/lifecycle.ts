@@ -21,6 +21,13 @@ export type { CandidateState, OpenIncidentState, StepInput, TrackerState } from 
  */
 export const MAX_HELD_WINDOWS = 1;
 
+/**
+ * A bank joins an open cohort after being named in this many consecutive windows: as many as opening a
+ * cohort takes (§3.3's two plus LEAF_INFERRED_EXTRA_WINDOWS). A bank of the tail that happens to be
+ * quiet for two windows while a cohort is open would otherwise be blamed with it.
+ */
+export const COHORT_GROWTH_WINDOWS = 3;
+
 function pushCapped<T>(list: T[], items: readonly T[], cap: number): void {
   list.push(...items);
   if (list.length > cap) list.splice(0, list.length - cap);
@@ -161,7 +168,7 @@ export class IncidentTracker {
       higher: null,
       signal: h.signal,
       families: [...h.families],
-      memberStreak: Object.fromEntries(h.members.map((m) => [m, 2])),
+      memberStreak: Object.fromEntries(h.members.map((m) => [m, COHORT_GROWTH_WINDOWS])),
       startedAtMs,
       recoveredAtMs: null,
     };
@@ -240,7 +247,7 @@ export class IncidentTracker {
     if (h.kind === 'cohort') {
       for (const m of Object.keys(o.memberStreak)) if (!h.members.includes(m)) o.memberStreak[m] = 0;
       for (const m of h.members) o.memberStreak[m] = (o.memberStreak[m] ?? 0) + 1;
-      const steady = Object.keys(o.memberStreak).filter((m) => o.memberStreak[m]! >= 2);
+      const steady = Object.keys(o.memberStreak).filter((m) => o.memberStreak[m]! >= COHORT_GROWTH_WINDOWS);
       const members = union(r.cohortIspbs, steady);
       if (members.length !== r.cohortIspbs.length) {
         // The cohort grew: name it by all its members (the incidentId stays the same).

@@ -24,6 +24,8 @@ export interface EntityOp {
   streak: number;
   /** Failures and outcomes of the previous window (two-window pooled failure test); absent in old snapshots. */
   prev?: [number, number];
+  /** Created, its expectation, outcomes, their expectation, of the previous window (-1: no expectation). */
+  prevCounts?: [number, number, number, number];
 }
 
 export interface Entity {
