@@ -15,6 +15,7 @@ import {
 import { type AnalyzerConfig, resolveConfig } from './config';
 import { buildContext } from './context';
 import { diagnose, type Hypothesis } from './diagnosis';
+import { CUSUM_HOLD } from './evidence-rules';
 import { judgeWindow } from './judge';
 import { learn } from './learning';
 import { IncidentTracker, type TrackerState } from './lifecycle';
@@ -267,6 +268,10 @@ export class Analyzer {
             { kind: o.kind, id: o.id, members: o.members, ...this.openCohortEval(ctx, o, tallies) },
             o.families,
           ),
+        persists: (o) => {
+          const v = o.kind === 'cohort' ? undefined : ctx.find(o.kind, o.id);
+          return v !== undefined && v.cusum >= CUSUM_HOLD && v.llr > 0;
+        },
         clientsFor: (h) => this.clientsFor(op, h),
       });
       for (const c of stepChanges) changes.push(c);

@@ -5,8 +5,24 @@ import { expectedCount } from './baseline';
 import { dominantCode } from './code-layers';
 import type { AnalyzerConfig } from './config';
 import { Counts } from './counts';
-import { type Eval, evalCount, evalRate, evaluate, type Family, PRIMARY_FAMILIES } from './evaluate';
-import { COMMON_DIP, CREATED_BLAMES, countsAgainst, intakeRatio } from './evidence-rules';
+import {
+  type Eval,
+  evalCount,
+  evalRate,
+  evaluate,
+  type Family,
+  MIN_EW_OUTCOMES,
+  PRIMARY_FAMILIES,
+} from './evaluate';
+import {
+  COMMON_DIP,
+  CREATED_BLAMES,
+  CUSUM_CAP,
+  CUSUM_SUSPECT,
+  countsAgainst,
+  intakeRatio,
+  rateLlr,
+} from './evidence-rules';
 import { type Cell, type Entity, type HealthState, OPS, type OpIndex } from './state';
 import { kappa } from './stats';
 import type { CellData, EntityView } from './views';
@@ -99,7 +115,15 @@ export function entityView(
     loose: {},
     anomalous: false,
     suspicious: false,
+    cusum: 0,
+    llr: 0,
   };
+  const n = counts.settled + counts.failed;
+  const ewN = ew.settled + ew.failed;
+  if (ewN >= MIN_EW_OUTCOMES) {
+    v.llr = rateLlr(counts.failed, n, ew.failed / ewN, cfg.rateFloor);
+    v.cusum = Math.min(CUSUM_CAP, Math.max(0, (eo.cusum ?? 0) + v.llr));
+  }
   const families: readonly Family[] = op === 0 ? [...PRIMARY_FAMILIES, 'expiry'] : PRIMARY_FAMILIES;
   for (const f of families) {
     let ev = evaluate(v, f, cfg);
@@ -124,6 +148,7 @@ export function entityView(
     if (f === 'created' && !CREATED_BLAMES.includes(e.kind)) continue;
     if (loose.anomalous || v.evals[f]?.anomalous) v.suspicious = true;
   }
+  if (v.cusum >= CUSUM_SUSPECT) v.suspicious = true;
   return v;
 }
 

@@ -39,6 +39,7 @@ export function learn(
     const abnormal = v.suspicious || frozen.has(`${v.kind}:${v.id}`);
     eo.streak = abnormal ? eo.streak + 1 : 0;
     eo.prev = [v.counts.failed, v.counts.settled + v.counts.failed];
+    eo.cusum = v.cusum;
     eo.prevCounts = [
       v.counts.created,
       v.expCreated ?? -1,

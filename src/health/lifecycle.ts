@@ -16,8 +16,9 @@ export type { CandidateState, OpenIncidentState, StepInput, TrackerState } from 
 
 /**
  * A candidate survives one window where its origin is only hurt by the relaxed test (a small partner
- * whose ramping failure rate dips below z 3 for one window): the gap does not count towards §3.3's two
- * windows, but it does not restart the run either. Two gaps in a row, or a normal window, end it.
+ * whose ramping failure rate dips below z 3 for one window), or where its failure CUSUM still holds
+ * (CUSUM_HOLD): the gap does not count towards §3.3's two windows, but it does not restart the run
+ * either. Two gaps in a row, or a normal window, end it.
  */
 export const MAX_HELD_WINDOWS = 1;
 
@@ -104,7 +105,8 @@ export class IncidentTracker {
         c.origin !== undefined &&
         c.lastWindow === windowIndex - 1 &&
         held <= MAX_HELD_WINDOWS &&
-        input.diagnoseOpen(c.origin).families.length > 0;
+        (input.diagnoseOpen(c.origin).families.length > 0 ||
+          (c.origin.families.includes('errors') && input.persists?.(c.origin) === true));
       if (hurt) {
         c.held = held;
         c.lastWindow = windowIndex;

@@ -26,6 +26,8 @@ export interface EntityOp {
   prev?: [number, number];
   /** Created, its expectation, outcomes, their expectation, of the previous window (-1: no expectation). */
   prevCounts?: [number, number, number, number];
+  /** CUSUM of the failure rate's log-likelihood ratio (evidence-rules.ts); absent in old snapshots. */
+  cusum?: number;
 }
 
 export interface Entity {
