@@ -5,13 +5,7 @@
 
 import type { WindowContext } from './attribution';
 import { failureCodeIndex } from './code-layers';
-import {
-  type BankTally,
-  COHORT_TALLY_WINDOWS,
-  pooledOutcomes,
-  shortInstitutions,
-  tallyInstitutions,
-} from './cohort';
+import { type BankTally, COHORT_TALLY_WINDOWS, pooledOutcomes, tallyInstitutions } from './cohort';
 import { type AnalyzerConfig, resolveConfig } from './config';
 import { buildContext } from './context';
 import { diagnose, type Hypothesis } from './diagnosis';
@@ -238,15 +232,9 @@ export class Analyzer {
     const changes: IncidentChange[] = [];
     for (const op of [0, 1] as const) {
       const ctx = buildContext(this.state, this.cfg, op, startMs);
-      // Tallies of t-1..t-4, newest first: select on (t-4, t-3), test on (t-2, t-1, t) (cohort.ts).
+      // The small banks' tallies of t-1, t-2 .., newest first (cohort.ts).
       const tallies = this.tallies[op];
-      const sel = COHORT_TALLY_WINDOWS - 2;
-      const hypotheses = judgeWindow(
-        ctx,
-        shortInstitutions(tallies[sel] ?? {}, tallies[sel + 1] ?? {}),
-        tallies,
-        this.tracker.openIncidents(),
-      );
+      const hypotheses = judgeWindow(ctx, tallies, this.tracker.openIncidents());
       // Banks of a cohort being confirmed do not teach their baselines the drop meanwhile.
       for (const h of hypotheses) {
         if (h.kind !== 'cohort') continue;

@@ -1,7 +1,7 @@
 // Pooled test for cohorts of small banks. A bank expecting a few payments per window is below every
 // volume gate on its own, so 3-4 small banks that together lose most of their settlements (and show no
-// errors) are invisible one by one. They are pooled: the banks short over two earlier windows (t-4, t-3)
-// are selected, and their union is tested on the three latest (t-2, t-1, t). Selecting on some windows and
+// errors) are invisible one by one. They are pooled: the banks short over two earlier windows are
+// selected, and their union is tested on the latest three (or six) windows. Selecting on some windows and
 // testing on others keeps the test honest (picking the lowest banks of a window and testing them on
 // that same window would find a "cohort" in pure noise); the lifecycle then asks for three such windows
 // in a row.
@@ -52,31 +52,36 @@ export function shortInstitutions(now: BankTally, before: BankTally): string[] {
 }
 
 /**
- * The selected banks' union is tested on this many latest windows pooled (t-2, t-1, t), after being
- * selected on the two before them. Three small banks expecting 3 payments each and losing 70 % of them
- * miss 6-7 of 9 in one window: over two windows that is z -2.4 at best, over three z -3.4 (evidence
- * that persists, where one window of three small banks cannot be told from chance).
+ * The selected banks' union is tested on the latest h windows pooled (t-h+1 .. t), after being selected
+ * on the two before them (t-h-1, t-h), for each horizon h here. Three small banks expecting 3 payments
+ * each and losing 70 % of them miss 6-7 of 9 in one window: over two windows that is z -2.4 at best,
+ * over three z -3.4 (evidence that persists, where one window of three small banks cannot be told from
+ * chance). Four banks expecting one payment each in the evening need six windows (z -3.5). Each horizon
+ * is an independent selection and test; the lifecycle then asks for three passing windows in a row.
  */
+export const COHORT_TEST_HORIZONS: readonly number[] = [3, 6];
+/** Windows an open cohort is re-judged on (relaxed): the short horizon, so that it resolves promptly. */
 export const COHORT_TEST_WINDOWS = 3;
 /**
  * The pooled test's dispersion factor: Poisson (1), not the members' own MAD factors. Those measure a
  * small bank's single windows, where the baseline's error (a few payments an hour) dominates the spread;
- * the union over three windows chosen independently of the data that selected them averages it out, and
- * COHORT_MIN_DROP (40 %, twice the noise of a 3-payment bank's baseline) is the guard against a skewed
- * expectation.
+ * the union over several windows chosen independently of the data that selected them averages it out,
+ * and COHORT_MIN_DROP (40 %, twice the noise of a 3-payment bank's baseline) is the guard against a
+ * skewed expectation.
  */
 export const COHORT_KAPPA = 1;
-/** Closed windows whose tallies are kept: the selection's two and the test's earlier ones. */
-export const COHORT_TALLY_WINDOWS = 2 + COHORT_TEST_WINDOWS - 1;
+/** Closed windows whose tallies are kept: the longest horizon's test and selection, minus the current one. */
+export const COHORT_TALLY_WINDOWS = Math.max(...COHORT_TEST_HORIZONS) + 1;
 
-/** The given banks' outcomes over the test windows pooled (`earlier`: tallies of t-1, t-2, newest first). */
+/** The given banks' outcomes over the latest `windows` windows pooled (`earlier`: tallies of t-1, t-2 ..). */
 export function pooledOutcomes(
   ctx: WindowContext,
   ids: readonly string[],
   earlier: readonly BankTally[],
   relaxed: boolean,
+  windows = COHORT_TEST_WINDOWS,
 ): { eval: Eval; views: EntityView[]; short: EntityView[] } | null {
-  const tests = earlier.slice(0, COHORT_TEST_WINDOWS - 1);
+  const tests = earlier.slice(0, windows - 1);
   const views = ids.map((id) => ctx.find('institution', id)).filter((v): v is EntityView => v !== undefined);
   let observed = 0;
   let expected = 0;
@@ -96,18 +101,29 @@ export function pooledOutcomes(
   return { eval: evalCount('outcomes', observed, expected, COHORT_KAPPA, ctx.cfg, relaxed), views, short };
 }
 
+/** The first horizon's cohort found (`earlier`: tallies of t-1, t-2 .., newest first). */
+export function pooledCohort(ctx: WindowContext, earlier: readonly BankTally[]): FamilyOrigin | null {
+  for (const h of COHORT_TEST_HORIZONS) {
+    const selected = shortInstitutions(earlier[h - 1] ?? {}, earlier[h] ?? {});
+    const found = cohortOn(ctx, selected, earlier, h);
+    if (found) return found;
+  }
+  return null;
+}
+
 /**
- * The cohort of the banks selected on windows t-4, t-3 (`selected`), if their union is anomalous over
- * the test windows (strict z and COHORT_MIN_DROP) while the rest of the platform is not. A member is
- * named only when it is itself short over the test windows too.
+ * The cohort of the `selected` banks, if their union is anomalous over the latest `windows` windows
+ * (strict z and COHORT_MIN_DROP) while the rest of the platform is not. A member is named only when it
+ * is itself short over the test windows too.
  */
-export function pooledCohort(
+function cohortOn(
   ctx: WindowContext,
   selected: readonly string[],
   earlier: readonly BankTally[],
+  windows: number,
 ): FamilyOrigin | null {
   if (selected.length < 2) return null;
-  const p = pooledOutcomes(ctx, selected, earlier, false);
+  const p = pooledOutcomes(ctx, selected, earlier, false, windows);
   if (!p || p.short.length < 2) return null;
   const e = p.eval;
   if (!e.anomalous || (e.deviation ?? 0) > -COHORT_MIN_DROP) return null;
@@ -122,6 +138,7 @@ export function pooledCohort(
     p.short.map((v) => v.id),
     earlier,
     false,
+    windows,
   );
   const members = p.short.map((v) => v.id).sort();
   return { kind: 'cohort', id: members.join(','), members, pooled: q?.eval.anomalous ? q.eval : e };

@@ -7,10 +7,9 @@ import { type Family, PRIMARY_FAMILIES } from './evaluate';
 import type { OpenIncidentState } from './lifecycle';
 import { isoZ } from './window';
 
-/** `shortBefore`: small banks short in windows t-4 and t-3; `earlier`: tallies of t-1, t-2 (cohort.ts). */
+/** `earlier`: the small banks' tallies of t-1, t-2 .., newest first (pooled cohort test, cohort.ts). */
 export function judgeWindow(
   ctx: WindowContext,
-  shortBefore: readonly string[],
   earlier: readonly BankTally[],
   open: readonly OpenIncidentState[],
 ): Hypothesis[] {
@@ -20,7 +19,7 @@ export function judgeWindow(
     ctx.institutions.some((v) => v.anomalous) ||
     ctx.clients.some((v) => v.anomalous);
   let hypotheses: Hypothesis[] = [];
-  const cohort = pooledCohort(ctx, shortBefore, earlier);
+  const cohort = pooledCohort(ctx, earlier);
   if (anyAnomaly || cohort) {
     const perFamily = PRIMARY_FAMILIES.map((f) => attributeFamily(ctx, f));
     if (cohort) perFamily.unshift([cohort]);

@@ -28,6 +28,13 @@ export const MAX_HELD_WINDOWS = 1;
  * quiet for two windows while a cohort is open would otherwise be blamed with it.
  */
 export const COHORT_GROWTH_WINDOWS = 3;
+/**
+ * ...and only while the cohort is young (within this many windows of its start). The banks of one fault
+ * go quiet together: a member missed at detection is selected and named within the pooled test's
+ * five windows after the start. A tail bank that goes quiet half an hour later is another event (in the
+ * bench, a bank dipping by chance in the no-fault world, z -4 over 30 minutes) and is judged on its own.
+ */
+export const COHORT_GROWTH_HORIZON_WINDOWS = 6;
 
 function pushCapped<T>(list: T[], items: readonly T[], cap: number): void {
   list.push(...items);
@@ -249,8 +256,9 @@ export class IncidentTracker {
     if (h.kind === 'cohort') {
       for (const m of Object.keys(o.memberStreak)) if (!h.members.includes(m)) o.memberStreak[m] = 0;
       for (const m of h.members) o.memberStreak[m] = (o.memberStreak[m] ?? 0) + 1;
+      const young = windowIndex * WINDOW_MS - o.startedAtMs < COHORT_GROWTH_HORIZON_WINDOWS * WINDOW_MS;
       const steady = Object.keys(o.memberStreak).filter((m) => o.memberStreak[m]! >= COHORT_GROWTH_WINDOWS);
-      const members = union(r.cohortIspbs, steady);
+      const members = young ? union(r.cohortIspbs, steady) : r.cohortIspbs;
       if (members.length !== r.cohortIspbs.length) {
         // The cohort grew: name it by all its members (the incidentId stays the same).
         r.cohortIspbs = members;
