@@ -23,6 +23,14 @@ export type { CandidateState, OpenIncidentState, StepInput, TrackerState } from 
 export const MAX_HELD_WINDOWS = 1;
 
 /**
+ * Hysteresis both ways: strict to open, relaxed to stay open, strict again to relapse once the origin
+ * looked normal. A merchant back to normal whose next windows swing by half (over-dispersed traffic:
+ * 15 charges where 30 were expected, z -2.3) is not failing again; it would otherwise restart the three
+ * normal windows of §3.3 and resolve late.
+ */
+export const RELAPSE_NEEDS_STRICT = true;
+
+/**
  * A bank joins an open cohort after being named in this many consecutive windows: as many as opening a
  * cohort takes (§3.3's two plus LEAF_INFERRED_EXTRA_WINDOWS). A bank of the tail that happens to be
  * quiet for two windows while a cohort is open would otherwise be blamed with it.
@@ -63,14 +71,19 @@ export class IncidentTracker {
     // Open incidents first: their origin decides whether the window is anomalous for them.
     for (const [key, o] of this.open) {
       if (o.record.operation !== op) continue;
-      const h = hyps.get(key) ?? input.diagnoseOpen(o);
+      const strict = hyps.get(key);
+      const h = strict ?? input.diagnoseOpen(o);
       hyps.delete(key);
       // Recovery needs evidence: a window where nothing could be judged at the origin (total silence,
-      // which the platform's own intake test covers) neither confirms nor clears the incident.
+      // which the platform's own intake test covers) neither confirms nor clears the incident. Once
+      // RECOVERING, only a strict anomaly is a relapse (RELAPSE_NEEDS_STRICT); a window merely hurt by the
+      // relaxed test neither relapses nor counts towards resolution.
+      const hurt = h.families.length > 0;
+      const relapse = strict !== undefined || !(RELAPSE_NEEDS_STRICT && o.record.status === 'RECOVERING');
       const change =
-        h.families.length > 0
+        hurt && relapse
           ? this.onAnomalous(o, h, windowIndex, input.clientsFor(h))
-          : h.judged
+          : h.judged && !hurt
             ? this.onNormal(o, windowIndex)
             : null;
       if (change) changes.push(change);
