@@ -17,8 +17,11 @@ import {
 import {
   COMMON_DIP,
   CREATED_BLAMES,
+  CUSUM_ALARM,
+  CUSUM_ALARM_KINDS,
   CUSUM_CAP,
   CUSUM_SUSPECT,
+  CUSUM_TREND_WINDOWS,
   countsAgainst,
   intakeRatio,
   rateLlr,
@@ -77,6 +80,15 @@ function pooledCount(
   return pooled.anomalous ? pooled : null;
 }
 
+/** The failure CUSUM is evidence on its own (CUSUM_ALARM, CUSUM_TREND_WINDOWS, CUSUM_ALARM_KINDS). */
+function trending(v: EntityView, upBefore: number, cfg: AnalyzerConfig): boolean {
+  if (!CUSUM_ALARM_KINDS.includes(v.kind)) return false;
+  const n = v.counts.settled + v.counts.failed;
+  const ewN = v.ew.settled + v.ew.failed;
+  const rise = n > 0 && ewN > 0 ? v.counts.failed / n - v.ew.failed / ewN : 0;
+  return v.cusum >= CUSUM_ALARM && rise >= cfg.minRateIncrease && upBefore >= CUSUM_TREND_WINDOWS;
+}
+
 export function entityView(
   cfg: AnalyzerConfig,
   e: Entity,
@@ -117,17 +129,22 @@ export function entityView(
     suspicious: false,
     cusum: 0,
     llr: 0,
+    cusumUp: 0,
   };
   const n = counts.settled + counts.failed;
   const ewN = ew.settled + ew.failed;
   if (ewN >= MIN_EW_OUTCOMES) {
     v.llr = rateLlr(counts.failed, n, ew.failed / ewN, cfg.rateFloor);
     v.cusum = Math.min(CUSUM_CAP, Math.max(0, (eo.cusum ?? 0) + v.llr));
+    v.cusumUp = v.llr > 0 ? (eo.cusumUp ?? 0) + 1 : 0;
   }
   const families: readonly Family[] = op === 0 ? [...PRIMARY_FAMILIES, 'expiry'] : PRIMARY_FAMILIES;
   for (const f of families) {
     let ev = evaluate(v, f, cfg);
     if (f === 'errors' && !ev.anomalous) ev = pooledErrors(v, eo.prev, cfg) ?? ev;
+    if (f === 'errors' && !ev.anomalous && ev.evaluated && trending(v, eo.cusumUp ?? 0, cfg)) {
+      ev = { ...ev, anomalous: true };
+    }
     if ((f === 'created' || f === 'outcomes') && !ev.anomalous)
       ev = pooledCount(v, f, eo.prevCounts, cfg) ?? ev;
     if (ev.anomalous) {

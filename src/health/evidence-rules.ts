@@ -129,8 +129,30 @@ export const CUSUM_SUSPECT = 3;
  * not count towards them either, so a one-window blip still never opens anything.
  */
 export const CUSUM_HOLD = 5;
-/** The CUSUM is capped so that, once a fault ends, it is forgotten within a few windows. */
-export const CUSUM_CAP = 20;
+/**
+ * Above this (e^10: a fault 22 000 times likelier than none) the CUSUM is itself evidence: a window that
+ * still shows a rise is anomalous in failures although too small to reach z 3 alone (a small partner's
+ * ramp at 2 failures of 11, after 6 of 13). Only when the CUSUM_TREND_WINDOWS windows just before also
+ * favoured the fault (llr > 0): a trend, not one bad window (a one-window blip takes the CUSUM to its
+ * cap at once, and must still never open anything), nor the noise after a fault ended (its first normal
+ * window breaks the trend while the CUSUM is still high).
+ */
+export const CUSUM_ALARM = 10;
+export const CUSUM_TREND_WINDOWS = 2;
+/**
+ * ...for partners and the platform only, and only while the window's own rate is at least
+ * minRateIncrease above the baseline. A bank's or merchant's CUSUM also grows with the failures of the
+ * partner they use (a symptom, explained away while the partner's incident is open), and must not
+ * outlive it as an incident of its own; after a fault ends the rate is back and the CUSUM, still high,
+ * must not keep the incident open.
+ */
+export const CUSUM_ALARM_KINDS: readonly SliceKind[] = ['partner', 'platform'];
+/**
+ * The CUSUM is capped just above CUSUM_ALARM: once a fault ends, one normal window (llr about -3 for a
+ * partner with 30 transfers a window) takes it below the alarm, so the memory that finds a ramp early
+ * does not keep a finished fault open (observed: a flicker relapsing on 3 failures of 30 after its end).
+ */
+export const CUSUM_CAP = 12;
 
 /** This window's failure-rate log-likelihood ratio (fault: baseline + CUSUM_RISE) for a slice. */
 export function rateLlr(failed: number, outcomes: number, p0: number, rateFloor: number): number {

@@ -40,6 +40,7 @@ export function learn(
     eo.streak = abnormal ? eo.streak + 1 : 0;
     eo.prev = [v.counts.failed, v.counts.settled + v.counts.failed];
     eo.cusum = v.cusum;
+    eo.cusumUp = v.cusumUp;
     eo.prevCounts = [
       v.counts.created,
       v.expCreated ?? -1,

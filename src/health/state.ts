@@ -28,6 +28,8 @@ export interface EntityOp {
   prevCounts?: [number, number, number, number];
   /** CUSUM of the failure rate's log-likelihood ratio (evidence-rules.ts); absent in old snapshots. */
   cusum?: number;
+  /** Consecutive windows up to the last closed one whose own llr was positive (a trend). */
+  cusumUp?: number;
 }
 
 export interface Entity {

@@ -27,6 +27,8 @@ export interface EntityView extends SliceView {
   /** Failure-rate CUSUM after this window, and this window's own log-likelihood ratio (evidence-rules.ts). */
   cusum: number;
   llr: number;
+  /** Consecutive windows with a positive llr, this one included. */
+  cusumUp: number;
 }
 
 /** A cell's own counters (partner x institution, partner x client). */
