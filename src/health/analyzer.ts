@@ -3,11 +3,13 @@
 // Pure: no bindings, no I/O, deterministic for a given input, so the Durable Object and the replay CLI
 // produce the same incidents.
 
+import type { WindowContext } from './attribution';
 import { failureCodeIndex } from './code-layers';
-import { type BankTally, shortInstitutions, tallyInstitutions } from './cohort';
+import { type BankTally, COHORT_TALLY_WINDOWS, pooledOutcomes, tallyInstitutions } from './cohort';
 import { type AnalyzerConfig, resolveConfig } from './config';
 import { buildContext } from './context';
 import { diagnose, type Hypothesis } from './diagnosis';
+import { CUSUM_HOLD } from './evidence-rules';
 import { judgeWindow } from './judge';
 import { learn } from './learning';
 import { IncidentTracker, type TrackerState } from './lifecycle';
@@ -57,8 +59,7 @@ export class Analyzer {
   private openWindow: number | null = null;
   private firstWindow: number | null = null;
   private stats: AnalyzerStats = { ingested: 0, late: 0, droppedLate: 0, windowsClosed: 0 };
-  /** Per operation, the banks short in the last closed window (selection of the pooled cohort test). */
-  /** Per operation, the small banks' outcomes in the last three closed windows (newest first). */
+  /** Per operation, the small banks' outcomes in the last COHORT_TALLY_WINDOWS closed windows (newest first). */
   private tallies: [BankTally[], BankTally[]] = [[], []];
 
   constructor(config: Partial<AnalyzerConfig> = {}) {
@@ -231,21 +232,34 @@ export class Analyzer {
     const changes: IncidentChange[] = [];
     for (const op of [0, 1] as const) {
       const ctx = buildContext(this.state, this.cfg, op, startMs);
-      const hypotheses = judgeWindow(
-        ctx,
-        shortInstitutions(this.tallies[op][1] ?? {}, this.tallies[op][2] ?? {}),
-        this.tallies[op][0] ?? {},
-        this.tracker.openIncidents(),
-      );
-      // Tallies of t-1, t-2, t-3: select on (t-3, t-2), test on (t-1, t) (cohort.ts).
-      const [t1 = {}, t2 = {}] = this.tallies[op];
-      this.tallies[op] = [tallyInstitutions(ctx), t1, t2];
+      // The small banks' tallies of t-1, t-2 .., newest first (cohort.ts).
+      const tallies = this.tallies[op];
+      const hypotheses = judgeWindow(ctx, tallies, this.tracker.openIncidents());
+      // Banks of a cohort being confirmed do not teach their baselines the drop meanwhile.
+      for (const h of hypotheses) {
+        if (h.kind !== 'cohort') continue;
+        for (const m of h.members) {
+          const v = ctx.find('institution', m);
+          if (v) v.suspicious = true;
+        }
+      }
+      this.tallies[op] = [tallyInstitutions(ctx), ...tallies].slice(0, COHORT_TALLY_WINDOWS);
       const stepChanges = this.tracker.step({
         op: OPS[op],
         windowIndex: w,
         hypotheses,
         warm: this.isWarm(w),
-        diagnoseOpen: (o) => diagnose(ctx, { kind: o.kind, id: o.id, members: o.members }, o.families),
+        // An open cohort stays judged on its members' outcomes pooled over the test windows.
+        diagnoseOpen: (o) =>
+          diagnose(
+            ctx,
+            { kind: o.kind, id: o.id, members: o.members, ...this.openCohortEval(ctx, o, tallies) },
+            o.families,
+          ),
+        persists: (o) => {
+          const v = o.kind === 'cohort' ? undefined : ctx.find(o.kind, o.id);
+          return v !== undefined && v.cusum >= CUSUM_HOLD && v.llr > 0;
+        },
         clientsFor: (h) => this.clientsFor(op, h),
       });
       for (const c of stepChanges) changes.push(c);
@@ -253,6 +267,11 @@ export class Analyzer {
     }
     this.stats.windowsClosed++;
     return changes;
+  }
+
+  private openCohortEval(ctx: WindowContext, o: { kind: string; members: string[] }, tallies: BankTally[]) {
+    const p = o.kind === 'cohort' ? pooledOutcomes(ctx, o.members, tallies, true) : null;
+    return p ? { pooled: p.eval } : {};
   }
 
   private clientsFor(op: OpIndex, h: Hypothesis): string[] {

@@ -19,7 +19,7 @@
 
 import { dominantCode } from './code-layers';
 import type { AnalyzerConfig } from './config';
-import type { Family } from './evaluate';
+import type { Eval, Family } from './evaluate';
 import type { Operation } from './types';
 import {
   type CellData,
@@ -38,6 +38,8 @@ export interface FamilyOrigin {
   id: string;
   /** Cohort member ISPBs (sorted); empty otherwise. */
   members: string[];
+  /** A pooled cohort's outcomes over its test windows (cohort.ts): judged instead of this window alone. */
+  pooled?: Eval;
 }
 
 export interface WindowContext {

@@ -1,13 +1,13 @@
 // Pooled test for cohorts of small banks. A bank expecting a few payments per window is below every
 // volume gate on its own, so 3-4 small banks that together lose most of their settlements (and show no
-// errors) are invisible one by one. They are pooled: the banks short over two earlier windows (t-3, t-2)
-// are selected, and their union is tested on the two latest (t-1, t). Selecting on some windows and
+// errors) are invisible one by one. They are pooled: the banks short over two earlier windows are
+// selected, and their union is tested on the latest three (or six) windows. Selecting on some windows and
 // testing on others keeps the test honest (picking the lowest banks of a window and testing them on
 // that same window would find a "cohort" in pure noise); the lifecycle then asks for three such windows
 // in a row.
 import type { FamilyOrigin, WindowContext } from './attribution';
 import { sizeOf } from './attribution';
-import { evalCount } from './evaluate';
+import { type Eval, evalCount } from './evaluate';
 import { complementView, type EntityView, isBad, sumViews } from './views';
 
 /** A bank is selected when at least half of its expected outcomes were missing over two earlier windows. */
@@ -16,14 +16,11 @@ export const COHORT_MEMBER_DROP = 0.5;
 export const COHORT_MEMBER_MIN_EXPECTED = 1;
 /** The pooled members must miss at least 40 % of their outcomes over the two latest windows (strict z). */
 export const COHORT_MIN_DROP = 0.4;
-/** A member is named in the incident when it is at least 20 % short in the current window as well. */
-export const COHORT_NAMED_DROP = 0.2;
-
-function shortfall(v: EntityView): number | null {
-  const e = v.expOutcomes;
-  if (e === null || e < COHORT_MEMBER_MIN_EXPECTED) return null;
-  return (v.counts.settled + v.counts.failed - e) / e;
-}
+/**
+ * A selected bank is named a member only when it is also at least 40 % short over the test windows:
+ * a bank that merely had two quiet windows before the cohort's test is not one of its banks.
+ */
+export const COHORT_NAMED_DROP = 0.4;
 
 /** Outcomes observed and expected per small bank in one window (kept for the next window's selection). */
 export type BankTally = Record<string, [number, number]>;
@@ -54,33 +51,95 @@ export function shortInstitutions(now: BankTally, before: BankTally): string[] {
   return out.sort();
 }
 
-/** The cohort of the banks selected in the previous window, if their union is anomalous now. */
-export function pooledCohort(
+/**
+ * The selected banks' union is tested on the latest h windows pooled (t-h+1 .. t), after being selected
+ * on the two before them (t-h-1, t-h), for each horizon h here. Three small banks expecting 3 payments
+ * each and losing 70 % of them miss 6-7 of 9 in one window: over two windows that is z -2.4 at best,
+ * over three z -3.4 (evidence that persists, where one window of three small banks cannot be told from
+ * chance). Four banks expecting one payment each in the evening need six windows (z -3.5). Each horizon
+ * is an independent selection and test; the lifecycle then asks for three passing windows in a row.
+ */
+export const COHORT_TEST_HORIZONS: readonly number[] = [3, 6];
+/** Windows an open cohort is re-judged on (relaxed): the short horizon, so that it resolves promptly. */
+export const COHORT_TEST_WINDOWS = 3;
+/**
+ * The pooled test's dispersion factor: Poisson (1), not the members' own MAD factors. Those measure a
+ * small bank's single windows, where the baseline's error (a few payments an hour) dominates the spread;
+ * the union over several windows chosen independently of the data that selected them averages it out,
+ * and COHORT_MIN_DROP (40 %, twice the noise of a 3-payment bank's baseline) is the guard against a
+ * skewed expectation.
+ */
+export const COHORT_KAPPA = 1;
+/** Closed windows whose tallies are kept: the longest horizon's test and selection, minus the current one. */
+export const COHORT_TALLY_WINDOWS = Math.max(...COHORT_TEST_HORIZONS) + 1;
+
+/** The given banks' outcomes over the latest `windows` windows pooled (`earlier`: tallies of t-1, t-2 ..). */
+export function pooledOutcomes(
   ctx: WindowContext,
-  selected: readonly string[],
-  last: BankTally,
-): FamilyOrigin | null {
-  if (selected.length < 2) return null;
-  const views = selected
-    .map((id) => ctx.find('institution', id))
-    .filter((v): v is EntityView => v !== undefined);
-  if (views.length < 2) return null;
+  ids: readonly string[],
+  earlier: readonly BankTally[],
+  relaxed: boolean,
+  windows = COHORT_TEST_WINDOWS,
+): { eval: Eval; views: EntityView[]; short: EntityView[] } | null {
+  const tests = earlier.slice(0, windows - 1);
+  const views = ids.map((id) => ctx.find('institution', id)).filter((v): v is EntityView => v !== undefined);
   let observed = 0;
   let expected = 0;
-  let k = 1;
+  const short: EntityView[] = [];
   for (const v of views) {
-    observed += v.counts.settled + v.counts.failed + (last[v.id]?.[0] ?? 0);
-    expected += (v.expOutcomes ?? 0) + (last[v.id]?.[1] ?? 0);
-    k = Math.max(k, v.k.outcomes);
+    let o = v.counts.settled + v.counts.failed;
+    let e = v.expOutcomes ?? 0;
+    for (const t of tests) {
+      o += t[v.id]?.[0] ?? 0;
+      e += t[v.id]?.[1] ?? 0;
+    }
+    observed += o;
+    expected += e;
+    if (e >= COHORT_MEMBER_MIN_EXPECTED && (o - e) / e <= -COHORT_NAMED_DROP) short.push(v);
   }
-  // Strict test on the two latest windows pooled, with the effect gate.
-  const e = evalCount('outcomes', observed, expected, k, ctx.cfg, false);
+  if (expected <= 0) return null;
+  return { eval: evalCount('outcomes', observed, expected, COHORT_KAPPA, ctx.cfg, relaxed), views, short };
+}
+
+/** The first horizon's cohort found (`earlier`: tallies of t-1, t-2 .., newest first). */
+export function pooledCohort(ctx: WindowContext, earlier: readonly BankTally[]): FamilyOrigin | null {
+  for (const h of COHORT_TEST_HORIZONS) {
+    const selected = shortInstitutions(earlier[h - 1] ?? {}, earlier[h] ?? {});
+    const found = cohortOn(ctx, selected, earlier, h);
+    if (found) return found;
+  }
+  return null;
+}
+
+/**
+ * The cohort of the `selected` banks, if their union is anomalous over the latest `windows` windows
+ * (strict z and COHORT_MIN_DROP) while the rest of the platform is not. A member is named only when it
+ * is itself short over the test windows too.
+ */
+function cohortOn(
+  ctx: WindowContext,
+  selected: readonly string[],
+  earlier: readonly BankTally[],
+  windows: number,
+): FamilyOrigin | null {
+  if (selected.length < 2) return null;
+  const p = pooledOutcomes(ctx, selected, earlier, false, windows);
+  if (!p || p.short.length < 2) return null;
+  const e = p.eval;
   if (!e.anomalous || (e.deviation ?? 0) > -COHORT_MIN_DROP) return null;
-  const union = sumViews(views);
+  const union = sumViews(p.views);
   const platformSize = sizeOf(ctx.platform, 'outcomes');
   if (platformSize <= 0 || sizeOf(union, 'outcomes') / platformSize > ctx.cfg.maxCohortShare) return null;
   if (isBad(complementView(ctx.platform, union), 'outcomes', ctx.cfg)) return null;
-  const named = views.filter((v) => (shortfall(v) ?? 0) <= -COHORT_NAMED_DROP).map((v) => v.id);
-  const members = (named.length >= 2 ? named : views.map((v) => v.id)).sort();
-  return { kind: 'cohort', id: members.join(','), members };
+  // Named by the short members; judged on their pooled outcomes when those alone pass (a truer severity),
+  // else on the selection's, which is the test that was passed.
+  const q = pooledOutcomes(
+    ctx,
+    p.short.map((v) => v.id),
+    earlier,
+    false,
+    windows,
+  );
+  const members = p.short.map((v) => v.id).sort();
+  return { kind: 'cohort', id: members.join(','), members, pooled: q?.eval.anomalous ? q.eval : e };
 }

@@ -5,8 +5,27 @@ import { expectedCount } from './baseline';
 import { dominantCode } from './code-layers';
 import type { AnalyzerConfig } from './config';
 import { Counts } from './counts';
-import { type Eval, evalRate, evaluate, type Family, PRIMARY_FAMILIES } from './evaluate';
-import { COMMON_DIP, CREATED_BLAMES, countsAgainst, intakeRatio } from './evidence-rules';
+import {
+  type Eval,
+  evalCount,
+  evalRate,
+  evaluate,
+  type Family,
+  MIN_EW_OUTCOMES,
+  PRIMARY_FAMILIES,
+} from './evaluate';
+import {
+  COMMON_DIP,
+  CREATED_BLAMES,
+  CUSUM_ALARM,
+  CUSUM_ALARM_KINDS,
+  CUSUM_CAP,
+  CUSUM_SUSPECT,
+  CUSUM_TREND_WINDOWS,
+  countsAgainst,
+  intakeRatio,
+  rateLlr,
+} from './evidence-rules';
 import { type Cell, type Entity, type HealthState, OPS, type OpIndex } from './state';
 import { kappa } from './stats';
 import type { CellData, EntityView } from './views';
@@ -37,6 +56,37 @@ function pooledErrors(v: EntityView, prev: [number, number] | undefined, cfg: An
     false,
   );
   return pooled.anomalous ? pooled : null;
+}
+
+/**
+ * The same persistence for volumes: an entity whose intake or outcomes stay low for two windows (a
+ * merchant whose integration stopped, expecting 11 charges and seeing none twice: z 2.9 alone, 4.1
+ * pooled) is judged on both windows pooled, strictly, when this window alone passes the strict volume
+ * gate and is at least relaxed-anomalous.
+ */
+function pooledCount(
+  v: EntityView,
+  family: 'created' | 'outcomes',
+  prev: [number, number, number, number] | undefined,
+  cfg: AnalyzerConfig,
+): Eval | null {
+  const [o0, e0] = family === 'created' ? [prev?.[0], prev?.[1]] : [prev?.[2], prev?.[3]];
+  if (o0 === undefined || e0 === undefined || e0 < 0) return null;
+  const e = family === 'created' ? v.expCreated : v.expOutcomes;
+  if (e === null || e < cfg.minExpectedCount) return null;
+  if (!evaluate(v, family, cfg, true).anomalous) return null;
+  const o = family === 'created' ? v.counts.created : v.counts.settled + v.counts.failed;
+  const pooled = evalCount(family, o + o0, e + e0, v.k[family], cfg, false);
+  return pooled.anomalous ? pooled : null;
+}
+
+/** The failure CUSUM is evidence on its own (CUSUM_ALARM, CUSUM_TREND_WINDOWS, CUSUM_ALARM_KINDS). */
+function trending(v: EntityView, upBefore: number, cfg: AnalyzerConfig): boolean {
+  if (!CUSUM_ALARM_KINDS.includes(v.kind)) return false;
+  const n = v.counts.settled + v.counts.failed;
+  const ewN = v.ew.settled + v.ew.failed;
+  const rise = n > 0 && ewN > 0 ? v.counts.failed / n - v.ew.failed / ewN : 0;
+  return v.cusum >= CUSUM_ALARM && rise >= cfg.minRateIncrease && upBefore >= CUSUM_TREND_WINDOWS;
 }
 
 export function entityView(
@@ -77,11 +127,26 @@ export function entityView(
     loose: {},
     anomalous: false,
     suspicious: false,
+    cusum: 0,
+    llr: 0,
+    cusumUp: 0,
   };
+  const n = counts.settled + counts.failed;
+  const ewN = ew.settled + ew.failed;
+  if (ewN >= MIN_EW_OUTCOMES) {
+    v.llr = rateLlr(counts.failed, n, ew.failed / ewN, cfg.rateFloor);
+    v.cusum = Math.min(CUSUM_CAP, Math.max(0, (eo.cusum ?? 0) + v.llr));
+    v.cusumUp = v.llr > 0 ? (eo.cusumUp ?? 0) + 1 : 0;
+  }
   const families: readonly Family[] = op === 0 ? [...PRIMARY_FAMILIES, 'expiry'] : PRIMARY_FAMILIES;
   for (const f of families) {
     let ev = evaluate(v, f, cfg);
     if (f === 'errors' && !ev.anomalous) ev = pooledErrors(v, eo.prev, cfg) ?? ev;
+    if (f === 'errors' && !ev.anomalous && ev.evaluated && trending(v, eo.cusumUp ?? 0, cfg)) {
+      ev = { ...ev, anomalous: true };
+    }
+    if ((f === 'created' || f === 'outcomes') && !ev.anomalous)
+      ev = pooledCount(v, f, eo.prevCounts, cfg) ?? ev;
     if (ev.anomalous) {
       const layer =
         f === 'errors'
@@ -100,6 +165,7 @@ export function entityView(
     if (f === 'created' && !CREATED_BLAMES.includes(e.kind)) continue;
     if (loose.anomalous || v.evals[f]?.anomalous) v.suspicious = true;
   }
+  if (v.cusum >= CUSUM_SUSPECT) v.suspicious = true;
   return v;
 }
 

@@ -115,9 +115,12 @@ export function diagnose(
   for (const f of families) {
     // Fewer new transactions never blame (nor clear) a partner, a bank or a cohort (evidence-rules.ts).
     if (f === 'created' && o.kind !== 'client' && o.kind !== 'platform') continue;
-    const e = continuing.includes(f)
-      ? evaluate(slice.view, f, cfg, true)
-      : (single?.evals[f] ?? evaluate(slice.view, f, cfg));
+    const e =
+      f === 'outcomes' && o.pooled
+        ? o.pooled
+        : continuing.includes(f)
+          ? evaluate(slice.view, f, cfg, true)
+          : (single?.evals[f] ?? evaluate(slice.view, f, cfg));
     if (e.evaluated) base.judged = true;
     if (e.anomalous) evals.set(f, e);
   }

@@ -54,7 +54,7 @@ export interface Eval {
   expected: number;
 }
 
-const MIN_EW_OUTCOMES = 50;
+export const MIN_EW_OUTCOMES = 50;
 
 function notEvaluated(family: Family, size: number): Eval {
   return {

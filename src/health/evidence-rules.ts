@@ -106,3 +106,58 @@ export function windowsToConfirm(base: number, h: { kind: string; families: read
   const inferredOnly = !h.families.includes('errors') && !h.families.includes('latency');
   return leaf && inferredOnly ? base + LEAF_INFERRED_EXTRA_WINDOWS : base;
 }
+
+/**
+ * Evidence that persists across windows, for failure rates: a CUSUM of the log-likelihood ratio of
+ * "the rate is CUSUM_RISE above its baseline" against "it is at its baseline", window by window
+ * (S = max(0, S + llr)). A ramp climbing from 0 % shows in it windows before any single window reaches
+ * z 3. 10 points is twice the smallest rise judged (minRateIncrease): the size of fault worth waking
+ * someone for.
+ */
+export const CUSUM_RISE = 0.1;
+/**
+ * Above this (a likelihood ratio of e^3 = 20:1 for a fault) the entity's rate and dispersion baselines
+ * stop learning: a ramp's early windows, each too mild to be anomalous, otherwise raise the expected
+ * rate and its spread, and the ramp hides behind its own beginning (observed: +1.3 points and kappa
+ * 1.0 -> 1.2 within 20 minutes).
+ */
+export const CUSUM_SUSPECT = 3;
+/**
+ * Above this (e^5 = 150:1) a candidate survives a window that is not anomalous on its own, when that
+ * window still favours the fault (its own llr > 0): a small partner's ramp with 3 failures out of 15
+ * in one window (20 % where 3 % is usual, z 1.9) does not restart §3.3's two windows. The window does
+ * not count towards them either, so a one-window blip still never opens anything.
+ */
+export const CUSUM_HOLD = 5;
+/**
+ * Above this (e^10: a fault 22 000 times likelier than none) the CUSUM is itself evidence: a window that
+ * still shows a rise is anomalous in failures although too small to reach z 3 alone (a small partner's
+ * ramp at 2 failures of 11, after 6 of 13). Only when the CUSUM_TREND_WINDOWS windows just before also
+ * favoured the fault (llr > 0): a trend, not one bad window (a one-window blip takes the CUSUM to its
+ * cap at once, and must still never open anything), nor the noise after a fault ended (its first normal
+ * window breaks the trend while the CUSUM is still high).
+ */
+export const CUSUM_ALARM = 10;
+export const CUSUM_TREND_WINDOWS = 2;
+/**
+ * ...for partners and the platform only, and only while the window's own rate is at least
+ * minRateIncrease above the baseline. A bank's or merchant's CUSUM also grows with the failures of the
+ * partner they use (a symptom, explained away while the partner's incident is open), and must not
+ * outlive it as an incident of its own; after a fault ends the rate is back and the CUSUM, still high,
+ * must not keep the incident open.
+ */
+export const CUSUM_ALARM_KINDS: readonly SliceKind[] = ['partner', 'platform'];
+/**
+ * The CUSUM is capped just above CUSUM_ALARM: once a fault ends, one normal window (llr about -3 for a
+ * partner with 30 transfers a window) takes it below the alarm, so the memory that finds a ramp early
+ * does not keep a finished fault open (observed: a flicker relapsing on 3 failures of 30 after its end).
+ */
+export const CUSUM_CAP = 12;
+
+/** This window's failure-rate log-likelihood ratio (fault: baseline + CUSUM_RISE) for a slice. */
+export function rateLlr(failed: number, outcomes: number, p0: number, rateFloor: number): number {
+  if (outcomes <= 0) return 0;
+  const q0 = Math.min(0.98, Math.max(p0, rateFloor));
+  const q1 = Math.min(0.99, q0 + CUSUM_RISE);
+  return failed * Math.log(q1 / q0) + (outcomes - failed) * Math.log((1 - q1) / (1 - q0));
+}

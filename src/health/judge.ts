@@ -7,11 +7,10 @@ import { type Family, PRIMARY_FAMILIES } from './evaluate';
 import type { OpenIncidentState } from './lifecycle';
 import { isoZ } from './window';
 
-/** `shortBefore`: small banks short in windows t-3 and t-2; `last`: their tally of t-1 (pooled cohort test). */
+/** `earlier`: the small banks' tallies of t-1, t-2 .., newest first (pooled cohort test, cohort.ts). */
 export function judgeWindow(
   ctx: WindowContext,
-  shortBefore: readonly string[],
-  last: BankTally,
+  earlier: readonly BankTally[],
   open: readonly OpenIncidentState[],
 ): Hypothesis[] {
   const anyAnomaly =
@@ -20,10 +19,10 @@ export function judgeWindow(
     ctx.institutions.some((v) => v.anomalous) ||
     ctx.clients.some((v) => v.anomalous);
   let hypotheses: Hypothesis[] = [];
-  const cohort = pooledCohort(ctx, shortBefore, last);
+  const cohort = pooledCohort(ctx, earlier);
   if (anyAnomaly || cohort) {
     const perFamily = PRIMARY_FAMILIES.map((f) => attributeFamily(ctx, f));
-    if (cohort) perFamily.push([cohort]);
+    if (cohort) perFamily.unshift([cohort]);
     const origins = mergeOrigins(perFamily);
     // The pooled cohort was found on the relaxed outcome test (see cohort.ts): judge it the same way.
     hypotheses = origins

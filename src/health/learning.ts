@@ -39,6 +39,14 @@ export function learn(
     const abnormal = v.suspicious || frozen.has(`${v.kind}:${v.id}`);
     eo.streak = abnormal ? eo.streak + 1 : 0;
     eo.prev = [v.counts.failed, v.counts.settled + v.counts.failed];
+    eo.cusum = v.cusum;
+    eo.cusumUp = v.cusumUp;
+    eo.prevCounts = [
+      v.counts.created,
+      v.expCreated ?? -1,
+      v.counts.settled + v.counts.failed,
+      v.expOutcomes ?? -1,
+    ];
     const normal = !abnormal || eo.streak > cfg.rebaselineAfterWindows;
     e.learn[op] = normal;
     updateSeasonal(eo.created, startMs, v.counts.created, v.expCreated, normal, cfg);

@@ -16,10 +16,33 @@ export type { CandidateState, OpenIncidentState, StepInput, TrackerState } from 
 
 /**
  * A candidate survives one window where its origin is only hurt by the relaxed test (a small partner
- * whose ramping failure rate dips below z 3 for one window): the gap does not count towards §3.3's two
- * windows, but it does not restart the run either. Two gaps in a row, or a normal window, end it.
+ * whose ramping failure rate dips below z 3 for one window), or where its failure CUSUM still holds
+ * (CUSUM_HOLD): the gap does not count towards §3.3's two windows, but it does not restart the run
+ * either. Two gaps in a row, or a normal window, end it.
  */
 export const MAX_HELD_WINDOWS = 1;
+
+/**
+ * Hysteresis both ways: strict to open, relaxed to stay open, strict again to relapse once the origin
+ * looked normal. A merchant back to normal whose next windows swing by half (over-dispersed traffic:
+ * 15 charges where 30 were expected, z -2.3) is not failing again; it would otherwise restart the three
+ * normal windows of §3.3 and resolve late.
+ */
+export const RELAPSE_NEEDS_STRICT = true;
+
+/**
+ * A bank joins an open cohort after being named in this many consecutive windows: as many as opening a
+ * cohort takes (§3.3's two plus LEAF_INFERRED_EXTRA_WINDOWS). A bank of the tail that happens to be
+ * quiet for two windows while a cohort is open would otherwise be blamed with it.
+ */
+export const COHORT_GROWTH_WINDOWS = 3;
+/**
+ * ...and only while the cohort is young (within this many windows of its start). The banks of one fault
+ * go quiet together: a member missed at detection is selected and named within the pooled test's
+ * five windows after the start. A tail bank that goes quiet half an hour later is another event (in the
+ * bench, a bank dipping by chance in the no-fault world, z -4 over 30 minutes) and is judged on its own.
+ */
+export const COHORT_GROWTH_HORIZON_WINDOWS = 6;
 
 function pushCapped<T>(list: T[], items: readonly T[], cap: number): void {
   list.push(...items);
@@ -48,14 +71,19 @@ export class IncidentTracker {
     // Open incidents first: their origin decides whether the window is anomalous for them.
     for (const [key, o] of this.open) {
       if (o.record.operation !== op) continue;
-      const h = hyps.get(key) ?? input.diagnoseOpen(o);
+      const strict = hyps.get(key);
+      const h = strict ?? input.diagnoseOpen(o);
       hyps.delete(key);
       // Recovery needs evidence: a window where nothing could be judged at the origin (total silence,
-      // which the platform's own intake test covers) neither confirms nor clears the incident.
+      // which the platform's own intake test covers) neither confirms nor clears the incident. Once
+      // RECOVERING, only a strict anomaly is a relapse (RELAPSE_NEEDS_STRICT); a window merely hurt by the
+      // relaxed test neither relapses nor counts towards resolution.
+      const hurt = h.families.length > 0;
+      const relapse = strict !== undefined || !(RELAPSE_NEEDS_STRICT && o.record.status === 'RECOVERING');
       const change =
-        h.families.length > 0
+        hurt && relapse
           ? this.onAnomalous(o, h, windowIndex, input.clientsFor(h))
-          : h.judged
+          : h.judged && !hurt
             ? this.onNormal(o, windowIndex)
             : null;
       if (change) changes.push(change);
@@ -97,7 +125,8 @@ export class IncidentTracker {
         c.origin !== undefined &&
         c.lastWindow === windowIndex - 1 &&
         held <= MAX_HELD_WINDOWS &&
-        input.diagnoseOpen(c.origin).families.length > 0;
+        (input.diagnoseOpen(c.origin).families.length > 0 ||
+          (c.origin.families.includes('errors') && input.persists?.(c.origin) === true));
       if (hurt) {
         c.held = held;
         c.lastWindow = windowIndex;
@@ -161,7 +190,7 @@ export class IncidentTracker {
       higher: null,
       signal: h.signal,
       families: [...h.families],
-      memberStreak: Object.fromEntries(h.members.map((m) => [m, 2])),
+      memberStreak: Object.fromEntries(h.members.map((m) => [m, COHORT_GROWTH_WINDOWS])),
       startedAtMs,
       recoveredAtMs: null,
     };
@@ -240,8 +269,9 @@ export class IncidentTracker {
     if (h.kind === 'cohort') {
       for (const m of Object.keys(o.memberStreak)) if (!h.members.includes(m)) o.memberStreak[m] = 0;
       for (const m of h.members) o.memberStreak[m] = (o.memberStreak[m] ?? 0) + 1;
-      const steady = Object.keys(o.memberStreak).filter((m) => o.memberStreak[m]! >= 2);
-      const members = union(r.cohortIspbs, steady);
+      const young = windowIndex * WINDOW_MS - o.startedAtMs < COHORT_GROWTH_HORIZON_WINDOWS * WINDOW_MS;
+      const steady = Object.keys(o.memberStreak).filter((m) => o.memberStreak[m]! >= COHORT_GROWTH_WINDOWS);
+      const members = young ? union(r.cohortIspbs, steady) : r.cohortIspbs;
       if (members.length !== r.cohortIspbs.length) {
         // The cohort grew: name it by all its members (the incidentId stays the same).
         r.cohortIspbs = members;

@@ -29,6 +29,7 @@ export function mergeOrigins(perFamily: readonly FamilyOrigin[][]): FamilyOrigin
       else if (o.kind === 'cohort') {
         prev.members = [...new Set([...prev.members, ...o.members])].sort();
         prev.id = prev.members.join(',');
+        if (o.pooled) prev.pooled = o.pooled;
       }
     }
   }

@@ -24,6 +24,12 @@ export interface EntityOp {
   streak: number;
   /** Failures and outcomes of the previous window (two-window pooled failure test); absent in old snapshots. */
   prev?: [number, number];
+  /** Created, its expectation, outcomes, their expectation, of the previous window (-1: no expectation). */
+  prevCounts?: [number, number, number, number];
+  /** CUSUM of the failure rate's log-likelihood ratio (evidence-rules.ts); absent in old snapshots. */
+  cusum?: number;
+  /** Consecutive windows up to the last closed one whose own llr was positive (a trend). */
+  cusumUp?: number;
 }
 
 export interface Entity {

@@ -24,6 +24,11 @@ export interface EntityView extends SliceView {
   anomalous: boolean;
   /** Hurt by the relaxed test in at least one primary family: the baseline must not learn from it. */
   suspicious: boolean;
+  /** Failure-rate CUSUM after this window, and this window's own log-likelihood ratio (evidence-rules.ts). */
+  cusum: number;
+  llr: number;
+  /** Consecutive windows with a positive llr, this one included. */
+  cusumUp: number;
 }
 
 /** A cell's own counters (partner x institution, partner x client). */
