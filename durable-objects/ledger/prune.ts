@@ -5,12 +5,13 @@
  *   crash between send and mark re-sends before they are marked, never after);
  * - webhook deliveries that ended (DELIVERED, GIVEN_UP, UNDELIVERABLE) and their outbox events:
  *   7 days after they ended, the window the operator API and the console show (a GIVEN_UP one can
- *   be retried until then); PENDING, IN_FLIGHT and FAILED ones stay, whatever their age;
+ *   be retried until then); PENDING, IN_FLIGHT and FAILED ones stay, whatever their age; the
+ *   payloads of DELIVERED and UNDELIVERABLE ones already 1 h after they ended (prune-payloads.ts);
  * - idempotency keys: 24 h after they were stored, the replay window (spec §4.1).
  * Finished tasks are deleted by the scheduler as they finish. What no rule names stays: unpublished
  * observations, webhook events not yet adopted by a delivery, open deliveries, running idempotency
  * keys (memory only, idempotency.ts), and everything money is made of. The caller runs a step in one
- * storage transaction (an event never outlives or predeceases its delivery row). Every step deletes
+ * storage transaction (an event never outlives its delivery row). Every step deletes
  * at most PRUNE_BATCH rows per table, by index, so pruning never stalls a request; `nextPruneAt`
  * tells when to run again: soon when a batch was full, else when the oldest kept row ages out, so
  * an idle object still sheds its rows from its own alarm.
@@ -18,6 +19,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { LedgerDb } from './db';
 import { REPLAY_WINDOW_MS } from './idempotency';
+import { nextSentPayloadAt, pruneSentPayloads } from './prune-payloads';
 import type { Scheduler } from './scheduler';
 
 export const PRUNE_BATCH = 500;
@@ -25,10 +27,11 @@ export const HEALTH_OUTBOX_KEEP_MS = 60 * 60 * 1000;
 export const FINISHED_DELIVERY_KEEP_MS = 7 * 24 * 60 * 60 * 1000;
 const FINISHED = ['DELIVERED', 'GIVEN_UP', 'UNDELIVERABLE'] as const;
 
-/** Rows deleted per table in this step. */
+/** Rows deleted per rule in this step (sent payloads: ended deliveries looked at). */
 export interface PruneStep {
   healthOutbox: number;
   deliveries: number;
+  sentPayloads: number;
   idempotencyKeys: number;
 }
 
@@ -67,14 +70,16 @@ export function pruneOnce(db: LedgerDb, now: number, batch = PRUNE_BATCH): Prune
     if (deliveries >= batch) break;
   }
 
+  const sentPayloads = pruneSentPayloads(db, now, batch);
+
   db.run(sql`DELETE FROM idempotency_keys WHERE key IN (${prunable.keys(now, batch)})`);
   const idempotencyKeys = changes(db);
-  return { healthOutbox, deliveries, idempotencyKeys };
+  return { healthOutbox, deliveries, sentPayloads, idempotencyKeys };
 }
 
 /** Whether a step hit its batch limit somewhere: there may be more to prune right away. */
 export function pruneFull(step: PruneStep, batch = PRUNE_BATCH): boolean {
-  return step.healthOutbox >= batch || step.deliveries >= batch || step.idempotencyKeys >= batch;
+  return Object.values(step).some((rows) => rows >= batch);
 }
 
 /** Soonest a step after a full one runs again: the rest of the backlog, without hogging the object. */
@@ -95,6 +100,7 @@ export function nextPruneAt(db: LedgerDb, now: number, step: PruneStep): number 
       head(sql`SELECT updated_at + ${FINISHED_DELIVERY_KEEP_MS} AS at FROM webhook_deliveries
           WHERE status = ${status} ORDER BY updated_at LIMIT 1`),
     ),
+    nextSentPayloadAt(db),
     head(
       sql`SELECT created_at + ${REPLAY_WINDOW_MS} AS at FROM idempotency_keys ORDER BY created_at LIMIT 1`,
     ),

@@ -19,6 +19,12 @@ import {
   pruneFull,
   pruneOnce,
 } from '../../durable-objects/ledger/prune';
+import {
+  nextSentPayloadAt,
+  pruneSentPayloads,
+  SENT_PAYLOAD_KEEP_MS,
+  sentAfter,
+} from '../../durable-objects/ledger/prune-payloads';
 import { payCashIn } from '../support/cash-in';
 import { admin, cashInBody, Integrator } from '../support/harness';
 import { ledgerStub, sqlRows } from '../support/ledger';
@@ -70,32 +76,41 @@ describe('pruning steps', () => {
       15_000,
     );
     const heads = (
-      await sqlRows<{ published: number; keyAt: number; ended: number; deliveries: number }>(
+      await sqlRows<{ published: number; lastPublished: number; keyAt: number } & Record<string, number>>(
         clientId,
         `SELECT (SELECT min(published_at) FROM outbox WHERE channel = 'health') AS published,
+                (SELECT max(published_at) FROM outbox WHERE channel = 'health') AS lastPublished,
                 (SELECT created_at FROM idempotency_keys WHERE key = ?) AS keyAt,
                 (SELECT min(updated_at) FROM webhook_deliveries WHERE status = 'UNDELIVERABLE') AS ended,
-                (SELECT count(*) FROM webhook_deliveries) AS deliveries`,
+                (SELECT max(updated_at) FROM webhook_deliveries WHERE status = 'UNDELIVERABLE') AS lastEnded,
+                (SELECT count(*) FROM webhook_deliveries WHERE status = 'UNDELIVERABLE') AS deliveries,
+                (SELECT count(*) FROM outbox WHERE channel = 'webhook') AS payloads`,
         key,
       )
     )[0]!;
     expect(heads.deliveries).toBeGreaterThanOrEqual(1);
+    expect(heads.payloads).toBe(heads.deliveries);
     expect(await count(clientId, "SELECT 1 FROM outbox WHERE channel = 'health'")).toBe(2);
     expect(await count(clientId, 'SELECT 1 FROM outbox WHERE published_at IS NULL')).toBe(0);
-    // The object's alarm is set for the first row to age out: the observations, 1 h on.
-    const first = heads.published + HEALTH_OUTBOX_KEEP_MS + 1;
+    // The object's alarm is set for the first row to age out: an observation or the payload of an
+    // ended delivery, 1 h on.
+    const first = Math.min(heads.published, heads.ended!) + HEALTH_OUTBOX_KEEP_MS + 1;
+    expect(SENT_PAYLOAD_KEEP_MS).toBe(HEALTH_OUTBOX_KEEP_MS);
     expect(await pruneTask(clientId)).toBe(first);
     expect(await runInDurableObject(ledgerStub(clientId), (_i, state) => state.storage.getAlarm())).toBe(
       first,
     );
 
-    // One hour on: the observations go, nothing else; next wake-up when the key's 24 h end.
-    let shifted = first - Date.now() + 1;
+    // An hour after the last of them: the observations and the payloads of the ended deliveries go;
+    // the deliveries stay (the operator list); next wake-up when the key's 24 h end.
+    let shifted = Math.max(heads.lastPublished, heads.lastEnded!) + HEALTH_OUTBOX_KEEP_MS + 1 - Date.now();
     await travel(clientId, shifted);
     expect(await runDurableObjectAlarm(ledgerStub(clientId))).toBe(true);
-    expect(await count(clientId, "SELECT 1 FROM outbox WHERE channel = 'health'")).toBe(0);
+    expect(await count(clientId, 'SELECT 1 FROM outbox')).toBe(0);
     expect(await count(clientId, 'SELECT 1 FROM idempotency_keys')).toBe(1);
     expect(await count(clientId, 'SELECT 1 FROM webhook_deliveries')).toBe(heads.deliveries);
+    const listed = await admin(`/admin/clients/${clientId}/webhook-deliveries`);
+    expect(((await listed.json()) as { items: unknown[] }).items).toHaveLength(heads.deliveries!);
     const keyGoes = heads.keyAt - shifted + REPLAY_WINDOW_MS + 1;
     expect(await pruneTask(clientId)).toBe(keyGoes);
     // Inside the 24 h (a pruning step has run): the same request replays the original answer.
@@ -115,14 +130,13 @@ describe('pruning steps', () => {
     expect(again.status).toBe(409);
     expect(((await again.json()) as { code: string }).code).toBe('DUPLICATED_EXTERNAL_REFERENCE');
     expect(again.headers.get('idempotent-replayed')).toBeNull();
-    const dueAt = heads.ended - shifted + FINISHED_DELIVERY_KEEP_MS + 1;
+    const dueAt = heads.ended! - shifted + FINISHED_DELIVERY_KEEP_MS + 1;
     expect(await pruneTask(clientId)).toBe(dueAt);
 
     // 7 days after they ended: the deliveries go with their events; nothing is left to wake for.
     await travel(clientId, dueAt - Date.now() + 1);
     expect(await runDurableObjectAlarm(ledgerStub(clientId))).toBe(true);
     expect(await count(clientId, 'SELECT 1 FROM webhook_deliveries')).toBe(0);
-    expect(await count(clientId, 'SELECT 1 FROM outbox')).toBe(0);
     expect(await sqlRows(clientId, 'SELECT id FROM tasks')).toEqual([]);
     expect(
       await runInDurableObject(ledgerStub(clientId), (_i, state) => state.storage.getAlarm()),
@@ -178,8 +192,13 @@ describe('pruning steps', () => {
         "INSERT INTO idempotency_keys (key, request_hash, status, body, created_at) VALUES ('young', 'h', 201, '{}', ?)",
         now - REPLAY_WINDOW_MS + 60_000,
       );
-      delivery('done-young', 'DELIVERED', null);
+      delivery('done-young', 'GIVEN_UP', null);
       store.exec("UPDATE webhook_deliveries SET updated_at = ? WHERE event_id = 'done-young'", now - DAY);
+      delivery('sent-young', 'DELIVERED', null);
+      store.exec(
+        "UPDATE webhook_deliveries SET updated_at = ? WHERE event_id = 'sent-young'",
+        now - 30 * 60_000,
+      );
 
       const db = (instance as unknown as { db: Db }).db;
       // The plans of the deletes a step runs, on the statements prune.ts builds.
@@ -195,6 +214,9 @@ describe('pruning steps', () => {
           sql`DELETE FROM webhook_deliveries WHERE seq IN (${prunable.deliveries('GIVEN_UP', now, PRUNE_BATCH)})`,
         ),
         plan(sql`DELETE FROM idempotency_keys WHERE key IN (${prunable.keys(now, PRUNE_BATCH)})`),
+        plan(
+          sql`DELETE FROM outbox WHERE seq IN (SELECT seq FROM (${sentAfter('DELIVERED', [5, 5], now, 9)}))`,
+        ),
       ];
       const steps = [pruneOnce(db, now), pruneOnce(db, now), pruneOnce(db, now)];
       const after = nextPruneAt(db, now, steps[2]!);
@@ -214,16 +236,17 @@ describe('pruning steps', () => {
         keys: left('idempotency_keys', 'key'),
       };
     });
-    console.log(result.plans.join('\n'));
     expect(result.plans[0]).toContain('outbox_unpublished_idx');
     expect(result.plans[1]).toContain('webhook_deliveries_finished_idx');
     expect(result.plans[2]).toContain('webhook_deliveries_finished_idx');
     expect(result.plans[3]).toContain('idempotency_created_idx');
+    expect(result.plans[4]).toContain('webhook_deliveries_finished_idx');
     for (const plan of result.plans) expect(plan).not.toMatch(/SCAN|TEMP B-TREE/);
     expect(result.steps).toEqual([
-      { healthOutbox: PRUNE_BATCH, deliveries: PRUNE_BATCH, idempotencyKeys: PRUNE_BATCH },
-      { healthOutbox: 20, deliveries: 20, idempotencyKeys: 20 },
-      { healthOutbox: 0, deliveries: 0, idempotencyKeys: 0 },
+      // The 20 ended deliveries the 7-day rule left for the next step lose their payloads first.
+      { healthOutbox: PRUNE_BATCH, deliveries: PRUNE_BATCH, sentPayloads: 20, idempotencyKeys: PRUNE_BATCH },
+      { healthOutbox: 20, deliveries: 20, sentPayloads: 0, idempotencyKeys: 20 },
+      { healthOutbox: 0, deliveries: 0, sentPayloads: 0, idempotencyKeys: 0 },
     ]);
     expect(result.full).toEqual([true, false, false]);
     expect(result.againAfterFull).toBe(PRUNE_AGAIN_MS);
@@ -237,9 +260,68 @@ describe('pruning steps', () => {
       'open-failed',
       'open-in-flight',
       'open-pending',
+      'sent-young',
     ]);
-    expect(result.deliveries).toEqual(['done-young', 'open-failed', 'open-in-flight', 'open-pending']);
+    expect(result.deliveries).toEqual([
+      'done-young',
+      'open-failed',
+      'open-in-flight',
+      'open-pending',
+      'sent-young',
+    ]);
     expect(result.keys).toEqual(['young']);
+  });
+
+  it('payloads of sent events go 1 h after their delivery ended, along a watermark, a bounded batch at a time', async () => {
+    const api = await Integrator.create();
+    const result = await runInDurableObject(ledgerStub(api.client.clientId), (instance, state) => {
+      const store = state.storage.sql;
+      const now = Date.now();
+      const old = now - 2 * SENT_PAYLOAD_KEEP_MS;
+      const delivery = (id: string, status: string, updatedAt: number) => {
+        store.exec(
+          `INSERT INTO outbox (event_id, aggregate_id, channel, event_type, data, occurred_at, published_at)
+           VALUES (?, 'agg', 'webhook', 'T', '{}', 0, 0)`,
+          id,
+        );
+        store.exec(
+          `INSERT INTO webhook_deliveries (event_id, seq, aggregate_id, event_type, status, created_at, updated_at)
+           SELECT event_id, seq, 'agg', 'T', ?, 0, ? FROM outbox WHERE event_id = ?`,
+          status,
+          updatedAt,
+          id,
+        );
+      };
+      // Three ended in the same millisecond: a batch of 2 stops between them.
+      delivery('d1', 'DELIVERED', old);
+      delivery('d2', 'DELIVERED', old + 1);
+      delivery('d3', 'DELIVERED', old + 1);
+      delivery('d4', 'DELIVERED', old + 1);
+      delivery('d5', 'DELIVERED', old + 2);
+      delivery('u1', 'UNDELIVERABLE', old);
+      delivery('u2', 'UNDELIVERABLE', old + 5);
+      // Kept: retryable (GIVEN_UP), still open (FAILED), ended less than an hour ago.
+      delivery('g1', 'GIVEN_UP', old);
+      delivery('f1', 'FAILED', old);
+      delivery('young', 'DELIVERED', now - 60_000);
+      const db = (instance as unknown as { db: Db }).db;
+      const steps: number[] = [];
+      for (let i = 0; i < 6; i++) steps.push(pruneSentPayloads(db, now, 2));
+      return {
+        steps,
+        payloads: store
+          .exec<{ id: string }>("SELECT event_id AS id FROM outbox WHERE channel = 'webhook' ORDER BY id")
+          .toArray()
+          .map((r) => r.id),
+        deliveries: store.exec<{ n: number }>('SELECT count(*) AS n FROM webhook_deliveries').one().n,
+        next: (nextSentPayloadAt(db) as number) - now,
+      };
+    });
+    // At most 2 looked at per step; every sent payload old enough goes exactly once.
+    expect(result.steps).toEqual([2, 2, 2, 1, 0, 0]);
+    expect(result.payloads).toEqual(['f1', 'g1', 'young']);
+    expect(result.deliveries).toBe(10);
+    expect(result.next).toBe(SENT_PAYLOAD_KEEP_MS - 60_000);
   });
 
   it('a GIVEN_UP delivery can be retried until its 7 days end; then it is gone (404), a FAILED one never', async () => {
