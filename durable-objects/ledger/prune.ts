@@ -11,10 +11,10 @@
  * Finished tasks are deleted by the scheduler as they finish. What no rule names stays: unpublished
  * observations, webhook events not yet adopted by a delivery, open deliveries, running idempotency
  * keys (memory only, idempotency.ts), and everything money is made of. The caller runs a step in one
- * storage transaction (an event never outlives its delivery row). Every step deletes
- * at most PRUNE_BATCH rows per table, by index, so pruning never stalls a request; `nextPruneAt`
- * tells when to run again: soon when a batch was full, else when the oldest kept row ages out, so
- * an idle object still sheds its rows from its own alarm.
+ * storage transaction (an event never outlives its delivery row). Every step deletes at most
+ * PRUNE_BATCH rows per rule, by index, so pruning never stalls a request; `nextPruneAt` tells when
+ * to run again: soon when a batch was full, else when the oldest kept row ages out, so an idle
+ * object still sheds its rows from its own alarm.
  */
 import { type SQL, sql } from 'drizzle-orm';
 import type { LedgerDb } from './db';
