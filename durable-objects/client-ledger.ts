@@ -44,7 +44,7 @@ import { emitWebhook } from './ledger/events';
 import { IdempotencyKeys } from './ledger/idempotency';
 import { accountAt } from './ledger/ledger';
 import migrations from './ledger/migrations/migrations';
-import { pruneFull, pruneOnce } from './ledger/prune';
+import { armPrune, pruneOnce } from './ledger/prune';
 import { bankReturn, type RefundBody, startRefund } from './ledger/refund-ops';
 import { Scheduler } from './ledger/scheduler';
 import * as schema from './ledger/schema';
@@ -109,10 +109,9 @@ export class ClientLedger extends DurableObject<Env> {
     };
   }
 
-  /** One bounded pruning step (ledger/prune.ts) after the due tasks; more soon if it was full. */
+  /** One bounded pruning step (ledger/prune.ts) after the due tasks; the alarm brings the next. */
   private prune(now: number): void {
-    const step = this.ctx.storage.transactionSync(() => pruneOnce(this.db, now));
-    if (pruneFull(step)) this.scheduler.schedule('prune', 'all', now + 1_000);
+    this.ctx.storage.transactionSync(() => armPrune(this.db, this.scheduler, now, pruneOnce(this.db, now)));
   }
 
   /** Runs an operation, then points the alarm at whatever work it scheduled. */

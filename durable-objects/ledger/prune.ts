@@ -5,26 +5,33 @@
  *   crash between send and mark re-sends before they are marked, never after);
  * - webhook deliveries that ended (DELIVERED, GIVEN_UP, UNDELIVERABLE) and their outbox events:
  *   7 days after they ended, the window the operator API and the console show (a GIVEN_UP one can
- *   be retried until then); PENDING, IN_FLIGHT and FAILED ones stay, whatever their age;
+ *   be retried until then); PENDING, IN_FLIGHT and FAILED ones stay, whatever their age; the
+ *   payloads of DELIVERED and UNDELIVERABLE ones already 1 h after they ended (prune-payloads.ts);
  * - idempotency keys: 24 h after they were stored, the replay window (spec §4.1).
- * Finished tasks are deleted by the scheduler as they finish. The caller runs a step in one storage
- * transaction (an event never outlives or predeceases its delivery row). Every step deletes at most
- * PRUNE_BATCH rows per table, by index, so pruning never stalls a request; when a batch was full
- * the caller schedules another run soon.
+ * Finished tasks are deleted by the scheduler as they finish. What no rule names stays: unpublished
+ * observations, webhook events not yet adopted by a delivery, open deliveries, running idempotency
+ * keys (memory only, idempotency.ts), and everything money is made of. The caller runs a step in one
+ * storage transaction (an event never outlives its delivery row). Every step deletes at most
+ * PRUNE_BATCH rows per rule, by index, so pruning never stalls a request; `nextPruneAt` tells when
+ * to run again: soon when a batch was full, else when the oldest kept row ages out, so an idle
+ * object still sheds its rows from its own alarm.
  */
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { LedgerDb } from './db';
 import { REPLAY_WINDOW_MS } from './idempotency';
+import { nextSentPayloadAt, pruneSentPayloads } from './prune-payloads';
+import type { Scheduler } from './scheduler';
 
 export const PRUNE_BATCH = 500;
 export const HEALTH_OUTBOX_KEEP_MS = 60 * 60 * 1000;
 export const FINISHED_DELIVERY_KEEP_MS = 7 * 24 * 60 * 60 * 1000;
 const FINISHED = ['DELIVERED', 'GIVEN_UP', 'UNDELIVERABLE'] as const;
 
-/** Rows deleted per table in this step. */
+/** Rows deleted per rule in this step (sent payloads: ended deliveries looked at). */
 export interface PruneStep {
   healthOutbox: number;
   deliveries: number;
+  sentPayloads: number;
   idempotencyKeys: number;
 }
 
@@ -32,35 +39,86 @@ function changes(db: LedgerDb): number {
   return db.get<{ n: number }>(sql`SELECT changes() AS n`)?.n ?? 0;
 }
 
+/** What each rule may delete at `now`, oldest first, through its index (also what the tests explain). */
+export const prunable = {
+  /** outbox_unpublished_idx (channel, published_at, seq): a range on published_at. */
+  health: (now: number, limit: number) =>
+    sql`SELECT seq FROM outbox WHERE channel = 'health' AND published_at IS NOT NULL
+        AND published_at < ${now - HEALTH_OUTBOX_KEEP_MS} ORDER BY published_at LIMIT ${limit}`,
+  /** webhook_deliveries_finished_idx (status, updated_at): one final status at a time. */
+  deliveries: (status: (typeof FINISHED)[number], now: number, limit: number) =>
+    sql`SELECT seq FROM webhook_deliveries WHERE status = ${status}
+        AND updated_at < ${now - FINISHED_DELIVERY_KEEP_MS} ORDER BY updated_at LIMIT ${limit}`,
+  /** idempotency_created_idx. */
+  keys: (now: number, limit: number) =>
+    sql`SELECT key FROM idempotency_keys WHERE created_at < ${now - REPLAY_WINDOW_MS}
+        ORDER BY created_at LIMIT ${limit}`,
+};
+
 export function pruneOnce(db: LedgerDb, now: number, batch = PRUNE_BATCH): PruneStep {
-  // By outbox_unpublished_idx (channel, published_at, seq): a range on published_at.
-  db.run(sql`DELETE FROM outbox WHERE seq IN (
-      SELECT seq FROM outbox WHERE channel = 'health' AND published_at IS NOT NULL
-        AND published_at < ${now - HEALTH_OUTBOX_KEEP_MS} ORDER BY published_at LIMIT ${batch})`);
+  db.run(sql`DELETE FROM outbox WHERE seq IN (${prunable.health(now, batch)})`);
   const healthOutbox = changes(db);
 
-  // By webhook_deliveries_finished_idx (status, updated_at): each ended delivery with its event.
-  // Subqueries, not bound lists: a Durable Object query binds at most 100 values.
+  // Each ended delivery with its event. Subqueries, not bound lists: a Durable Object query binds
+  // at most 100 values.
   let deliveries = 0;
-  const cutoff = now - FINISHED_DELIVERY_KEEP_MS;
   for (const status of FINISHED) {
-    const ended = sql`SELECT seq FROM webhook_deliveries WHERE status = ${status} AND updated_at < ${cutoff}
-        ORDER BY updated_at, seq LIMIT ${batch - deliveries}`;
+    const ended = prunable.deliveries(status, now, batch - deliveries);
     db.run(sql`DELETE FROM outbox WHERE seq IN (${ended})`);
     db.run(sql`DELETE FROM webhook_deliveries WHERE seq IN (${ended})`);
     deliveries += changes(db);
     if (deliveries >= batch) break;
   }
 
-  // By idempotency_created_idx.
-  db.run(sql`DELETE FROM idempotency_keys WHERE key IN (
-      SELECT key FROM idempotency_keys WHERE created_at < ${now - REPLAY_WINDOW_MS}
-        ORDER BY created_at LIMIT ${batch})`);
+  const sentPayloads = pruneSentPayloads(db, now, batch);
+
+  db.run(sql`DELETE FROM idempotency_keys WHERE key IN (${prunable.keys(now, batch)})`);
   const idempotencyKeys = changes(db);
-  return { healthOutbox, deliveries, idempotencyKeys };
+  return { healthOutbox, deliveries, sentPayloads, idempotencyKeys };
 }
 
 /** Whether a step hit its batch limit somewhere: there may be more to prune right away. */
 export function pruneFull(step: PruneStep, batch = PRUNE_BATCH): boolean {
-  return step.healthOutbox >= batch || step.deliveries >= batch || step.idempotencyKeys >= batch;
+  return Object.values(step).some((rows) => rows >= batch);
+}
+
+/** Soonest a step after a full one runs again: the rest of the backlog, without hogging the object. */
+export const PRUNE_AGAIN_MS = 1_000;
+
+/**
+ * When the next step has something to delete: soon after a full step, else just after the oldest
+ * row each rule keeps ages out (each read is the head of the index its delete uses); null when
+ * nothing is waiting to age out.
+ */
+export function nextPruneAt(db: LedgerDb, now: number, step: PruneStep): number | null {
+  if (pruneFull(step)) return now + PRUNE_AGAIN_MS;
+  const head = (query: SQL) => db.get<{ at: number }>(query)?.at;
+  const ages = [
+    head(sql`SELECT published_at + ${HEALTH_OUTBOX_KEEP_MS} AS at FROM outbox
+        WHERE channel = 'health' AND published_at IS NOT NULL ORDER BY published_at LIMIT 1`),
+    ...FINISHED.map((status) =>
+      head(sql`SELECT updated_at + ${FINISHED_DELIVERY_KEEP_MS} AS at FROM webhook_deliveries
+          WHERE status = ${status} ORDER BY updated_at LIMIT 1`),
+    ),
+    nextSentPayloadAt(db),
+    head(
+      sql`SELECT created_at + ${REPLAY_WINDOW_MS} AS at FROM idempotency_keys ORDER BY created_at LIMIT 1`,
+    ),
+  ].filter((at): at is number => at !== undefined);
+  // Every rule deletes rows strictly older than its cutoff: one millisecond past the age.
+  return ages.length === 0 ? null : Math.max(now + PRUNE_AGAIN_MS, Math.min(...ages) + 1);
+}
+
+/**
+ * Points the `prune:all` task at the next step (see nextPruneAt); writes only when that time moved,
+ * so the step after every run of the object's tasks costs a few index reads, not a write.
+ */
+export function armPrune(db: LedgerDb, scheduler: Scheduler, now: number, step: PruneStep): void {
+  const at = nextPruneAt(db, now, step);
+  const current = db.get<{ dueAt: number }>(
+    sql`SELECT due_at AS dueAt FROM tasks WHERE id = 'prune:all'`,
+  )?.dueAt;
+  if (at === null) {
+    if (current !== undefined) scheduler.cancel('prune', 'all');
+  } else if (current !== at) scheduler.schedule('prune', 'all', at);
 }

@@ -17,7 +17,7 @@ export type TaskKind =
   | 'dispatch-webhooks'
   /** A client devolution a bank return overtook, followed to its end (refund-ops.ts). */
   | 'poll-superseded-devolution'
-  /** Another pruning step right away (the last one was full); the runner prunes after every run. */
+  /** The next pruning step: soon if the last was full, else when the oldest kept row ages out (prune.ts). */
   | 'prune';
 export type Task = typeof tasks.$inferSelect;
 

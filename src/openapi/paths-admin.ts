@@ -195,7 +195,8 @@ export const adminOperations: OperationSpec[] = [
     path: '/admin/clients/{clientId}/webhook-deliveries',
     operationId: 'listWebhookDeliveries',
     summary: "List a client's webhook deliveries",
-    description: 'Newest first: what was sent where, how it went, what is waiting.',
+    description:
+      'Newest first: what was sent where, how it went, what is waiting. A delivery that ended (DELIVERED, GIVEN_UP, UNDELIVERABLE) is listed for 7 days after it ended, then removed; PENDING, IN_FLIGHT and FAILED ones are listed until they end.',
     parameters: [clientIdParameter, ...deliveryQueryParameters],
     success: {
       '200': {
@@ -228,7 +229,8 @@ export const adminOperations: OperationSpec[] = [
     path: '/admin/clients/{clientId}/webhook-deliveries/{eventId}/retry',
     operationId: 'retryWebhookDelivery',
     summary: 'Retry a FAILED or GIVEN_UP delivery now',
-    description: 'Any other state answers 422 RULE_VIOLATION; an unknown eventId 404 NOT_FOUND.',
+    description:
+      'Any other state answers 422 RULE_VIOLATION; an unknown eventId 404 NOT_FOUND, as does a GIVEN_UP delivery whose 7 days after it ended have passed (it is no longer kept).',
     parameters: [clientIdParameter, eventIdParameter],
     success: { '200': { description: 'The delivery, PENDING again.', schema: 'WebhookDelivery' } },
     errors: ['CLIENT_NOT_FOUND', 'NOT_FOUND', 'RULE_VIOLATION'],

@@ -1,0 +1,371 @@
+/**
+ * Pruning as the object runs it (issue 16, durable-objects/ledger/prune.ts): each rule deletes at
+ * most a batch per step through its index and keeps what still has work to do; the object's own
+ * alarm brings the next step when the oldest kept row ages out, so an idle client sheds its rows
+ * without traffic or cron; replays inside 24 h still replay. The clock is moved by shifting every
+ * stored time of the object back (rows and tasks alike), then its alarm runs.
+ */
+import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
+import { type SQL, sql } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { REPLAY_WINDOW_MS } from '../../durable-objects/ledger/idempotency';
+import {
+  FINISHED_DELIVERY_KEEP_MS,
+  HEALTH_OUTBOX_KEEP_MS,
+  nextPruneAt,
+  PRUNE_AGAIN_MS,
+  PRUNE_BATCH,
+  prunable,
+  pruneFull,
+  pruneOnce,
+} from '../../durable-objects/ledger/prune';
+import {
+  nextSentPayloadAt,
+  pruneSentPayloads,
+  SENT_PAYLOAD_KEEP_MS,
+  sentAfter,
+} from '../../durable-objects/ledger/prune-payloads';
+import { payCashIn } from '../support/cash-in';
+import { admin, cashInBody, Integrator } from '../support/harness';
+import { ledgerStub, sqlRows } from '../support/ledger';
+import { newSink, outboxEvents, setPlan, waitForDelivery, waitUntil } from '../support/webhooks';
+
+const DAY = 86_400_000;
+type Db = Parameters<typeof pruneOnce>[0];
+
+async function count(clientId: string, query: string, ...binds: unknown[]): Promise<number> {
+  return (await sqlRows<{ n: number }>(clientId, `SELECT count(*) AS n FROM (${query})`, ...binds))[0]!.n;
+}
+
+async function pruneTask(clientId: string): Promise<number | undefined> {
+  return (await sqlRows<{ due_at: number }>(clientId, "SELECT due_at FROM tasks WHERE id = 'prune:all'"))[0]
+    ?.due_at;
+}
+
+/** The clock moves `ms` ahead for this object: every stored time goes `ms` back, its alarm too. */
+async function travel(clientId: string, ms: number): Promise<void> {
+  await runInDurableObject(ledgerStub(clientId), async (_i, state) => {
+    const store = state.storage.sql;
+    store.exec('UPDATE outbox SET occurred_at = occurred_at - ?1, published_at = published_at - ?1', ms);
+    store.exec(
+      `UPDATE webhook_deliveries SET created_at = created_at - ?1, updated_at = updated_at - ?1,
+         due_at = due_at - ?1, last_attempt_at = last_attempt_at - ?1, delivered_at = delivered_at - ?1`,
+      ms,
+    );
+    store.exec('UPDATE idempotency_keys SET created_at = created_at - ?', ms);
+    store.exec('UPDATE tasks SET due_at = due_at - ?', ms);
+    const next = store.exec<{ at: number | null }>('SELECT min(due_at) AS at FROM tasks').one().at;
+    if (next !== null) await state.storage.setAlarm(next);
+  });
+}
+
+describe('pruning steps', () => {
+  it('an idle object prunes from its own alarm as each window ends; replays inside 24 h still replay', async () => {
+    const api = await Integrator.create();
+    const { clientId } = api.client;
+    const body = cashInBody({ includeQrCodeImage: false });
+    const key = crypto.randomUUID();
+    const created = await api.post('/cash-in', body, { 'x-idempotency-key': key });
+    expect(created.status).toBe(201);
+    const original = await created.json();
+    await payCashIn(api, (original as { internalCode: string }).internalCode);
+    // Idle: observations handed to the queue, deliveries ended (no webhookUrl), only pruning left.
+    await waitUntil(
+      () => sqlRows<{ id: string }>(clientId, 'SELECT id FROM tasks'),
+      (rows) => rows.length === 1 && rows[0]!.id === 'prune:all',
+      15_000,
+    );
+    const heads = (
+      await sqlRows<{ published: number; lastPublished: number; keyAt: number } & Record<string, number>>(
+        clientId,
+        `SELECT (SELECT min(published_at) FROM outbox WHERE channel = 'health') AS published,
+                (SELECT max(published_at) FROM outbox WHERE channel = 'health') AS lastPublished,
+                (SELECT created_at FROM idempotency_keys WHERE key = ?) AS keyAt,
+                (SELECT min(updated_at) FROM webhook_deliveries WHERE status = 'UNDELIVERABLE') AS ended,
+                (SELECT max(updated_at) FROM webhook_deliveries WHERE status = 'UNDELIVERABLE') AS lastEnded,
+                (SELECT count(*) FROM webhook_deliveries WHERE status = 'UNDELIVERABLE') AS deliveries,
+                (SELECT count(*) FROM outbox WHERE channel = 'webhook') AS payloads`,
+        key,
+      )
+    )[0]!;
+    expect(heads.deliveries).toBeGreaterThanOrEqual(1);
+    expect(heads.payloads).toBe(heads.deliveries);
+    expect(await count(clientId, "SELECT 1 FROM outbox WHERE channel = 'health'")).toBe(2);
+    expect(await count(clientId, 'SELECT 1 FROM outbox WHERE published_at IS NULL')).toBe(0);
+    // The object's alarm is set for the first row to age out: an observation or the payload of an
+    // ended delivery, 1 h on.
+    const first = Math.min(heads.published, heads.ended!) + HEALTH_OUTBOX_KEEP_MS + 1;
+    expect(SENT_PAYLOAD_KEEP_MS).toBe(HEALTH_OUTBOX_KEEP_MS);
+    expect(await pruneTask(clientId)).toBe(first);
+    expect(await runInDurableObject(ledgerStub(clientId), (_i, state) => state.storage.getAlarm())).toBe(
+      first,
+    );
+
+    // An hour after the last of them: the observations and the payloads of the ended deliveries go;
+    // the deliveries stay (the operator list); next wake-up when the key's 24 h end.
+    let shifted = Math.max(heads.lastPublished, heads.lastEnded!) + HEALTH_OUTBOX_KEEP_MS + 1 - Date.now();
+    await travel(clientId, shifted);
+    expect(await runDurableObjectAlarm(ledgerStub(clientId))).toBe(true);
+    expect(await count(clientId, 'SELECT 1 FROM outbox')).toBe(0);
+    expect(await count(clientId, 'SELECT 1 FROM idempotency_keys')).toBe(1);
+    expect(await count(clientId, 'SELECT 1 FROM webhook_deliveries')).toBe(heads.deliveries);
+    const listed = await admin(`/admin/clients/${clientId}/webhook-deliveries`);
+    expect(((await listed.json()) as { items: unknown[] }).items).toHaveLength(heads.deliveries!);
+    const keyGoes = heads.keyAt - shifted + REPLAY_WINDOW_MS + 1;
+    expect(await pruneTask(clientId)).toBe(keyGoes);
+    // Inside the 24 h (a pruning step has run): the same request replays the original answer.
+    const replay = await api.post('/cash-in', body, { 'x-idempotency-key': key });
+    expect(replay.status).toBe(201);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(await replay.json()).toEqual(original);
+
+    // 24 h on: the key goes. The same key is then a new request (spec §4.1: the replay window is
+    // 24 h), which its externalReference refuses; the Cash-In itself stays.
+    const moved = keyGoes - Date.now() + 1;
+    await travel(clientId, moved);
+    shifted += moved;
+    expect(await runDurableObjectAlarm(ledgerStub(clientId))).toBe(true);
+    expect(await count(clientId, 'SELECT 1 FROM idempotency_keys')).toBe(0);
+    const again = await api.post('/cash-in', body, { 'x-idempotency-key': key });
+    expect(again.status).toBe(409);
+    expect(((await again.json()) as { code: string }).code).toBe('DUPLICATED_EXTERNAL_REFERENCE');
+    expect(again.headers.get('idempotent-replayed')).toBeNull();
+    const dueAt = heads.ended! - shifted + FINISHED_DELIVERY_KEEP_MS + 1;
+    expect(await pruneTask(clientId)).toBe(dueAt);
+
+    // 7 days after they ended: the deliveries go with their events; nothing is left to wake for.
+    await travel(clientId, dueAt - Date.now() + 1);
+    expect(await runDurableObjectAlarm(ledgerStub(clientId))).toBe(true);
+    expect(await count(clientId, 'SELECT 1 FROM webhook_deliveries')).toBe(0);
+    expect(await sqlRows(clientId, 'SELECT id FROM tasks')).toEqual([]);
+    expect(
+      await runInDurableObject(ledgerStub(clientId), (_i, state) => state.storage.getAlarm()),
+    ).toBeNull();
+    // The transaction and its money are untouched.
+    const id = (original as { transactionId: string }).transactionId;
+    expect(((await (await api.get(`/cash-in/${id}`)).json()) as { status: string }).status).toBe('PAID');
+    expect(await count(clientId, 'SELECT 1 FROM ledger_entries WHERE ref = ?', `cash-in:${id}`)).toBe(1);
+  });
+
+  it('each rule deletes at most a batch per step, through its index, and keeps what has work left', async () => {
+    const api = await Integrator.create();
+    const result = await runInDurableObject(ledgerStub(api.client.clientId), (instance, state) => {
+      const store = state.storage.sql;
+      const now = Date.now();
+      const extra = 20;
+      const event = (id: string, channel: string, publishedAt: number | null) =>
+        store.exec(
+          `INSERT INTO outbox (event_id, aggregate_id, channel, event_type, data, occurred_at, published_at)
+           VALUES (?, 'agg', ?, 'T', '{}', 0, ?)`,
+          id,
+          channel,
+          publishedAt,
+        );
+      const delivery = (id: string, status: string, dueAt: number | null) => {
+        event(id, 'webhook', 0);
+        store.exec(
+          `INSERT INTO webhook_deliveries (event_id, seq, aggregate_id, event_type, status, due_at, created_at, updated_at)
+           SELECT event_id, seq, 'agg', 'T', ?, ?, 0, 0 FROM outbox WHERE event_id = ?`,
+          status,
+          dueAt,
+          id,
+        );
+      };
+      for (let i = 0; i < PRUNE_BATCH + extra; i++) {
+        event(`obs-${i}`, 'health', now - 2 * HEALTH_OUTBOX_KEEP_MS);
+        delivery(`done-${i}`, ['DELIVERED', 'GIVEN_UP', 'UNDELIVERABLE'][i % 3]!, null);
+        store.exec(
+          "INSERT INTO idempotency_keys (key, request_hash, status, body, created_at) VALUES (?, 'h', 201, '{}', ?)",
+          `old-${i}`,
+          now - 2 * DAY,
+        );
+      }
+      // Still at work, however old: unsent observations, events no delivery adopted yet, open deliveries.
+      event('obs-unsent', 'health', null);
+      event('evt-unadopted', 'webhook', null);
+      delivery('open-pending', 'PENDING', now);
+      delivery('open-in-flight', 'IN_FLIGHT', now);
+      delivery('open-failed', 'FAILED', now);
+      // Young: inside their windows.
+      event('obs-young', 'health', now - HEALTH_OUTBOX_KEEP_MS + 60_000);
+      store.exec(
+        "INSERT INTO idempotency_keys (key, request_hash, status, body, created_at) VALUES ('young', 'h', 201, '{}', ?)",
+        now - REPLAY_WINDOW_MS + 60_000,
+      );
+      delivery('done-young', 'GIVEN_UP', null);
+      store.exec("UPDATE webhook_deliveries SET updated_at = ? WHERE event_id = 'done-young'", now - DAY);
+      delivery('sent-young', 'DELIVERED', null);
+      store.exec(
+        "UPDATE webhook_deliveries SET updated_at = ? WHERE event_id = 'sent-young'",
+        now - 30 * 60_000,
+      );
+
+      const db = (instance as unknown as { db: Db }).db;
+      // The plans of the deletes a step runs, on the statements prune.ts builds.
+      const plan = (statement: SQL) =>
+        db
+          .all<{ detail: string }>(sql`EXPLAIN QUERY PLAN ${statement}`)
+          .map((r) => r.detail)
+          .join(' | ');
+      const plans = [
+        plan(sql`DELETE FROM outbox WHERE seq IN (${prunable.health(now, PRUNE_BATCH)})`),
+        plan(sql`DELETE FROM outbox WHERE seq IN (${prunable.deliveries('DELIVERED', now, PRUNE_BATCH)})`),
+        plan(
+          sql`DELETE FROM webhook_deliveries WHERE seq IN (${prunable.deliveries('GIVEN_UP', now, PRUNE_BATCH)})`,
+        ),
+        plan(sql`DELETE FROM idempotency_keys WHERE key IN (${prunable.keys(now, PRUNE_BATCH)})`),
+        plan(
+          sql`DELETE FROM outbox WHERE seq IN (SELECT seq FROM (${sentAfter('DELIVERED', [5, 5], now, 9)}))`,
+        ),
+      ];
+      const steps = [pruneOnce(db, now), pruneOnce(db, now), pruneOnce(db, now)];
+      const after = nextPruneAt(db, now, steps[2]!);
+      const left = (table: string, column: string) =>
+        store
+          .exec<{ id: string }>(`SELECT ${column} AS id FROM ${table} ORDER BY ${column}`)
+          .toArray()
+          .map((r) => r.id);
+      return {
+        plans,
+        steps,
+        full: steps.map((s) => pruneFull(s)),
+        againAfterFull: (nextPruneAt(db, now, steps[0]!) as number) - now,
+        after: after === null ? null : after - now,
+        outbox: left('outbox', 'event_id'),
+        deliveries: left('webhook_deliveries', 'event_id'),
+        keys: left('idempotency_keys', 'key'),
+      };
+    });
+    expect(result.plans[0]).toContain('outbox_unpublished_idx');
+    expect(result.plans[1]).toContain('webhook_deliveries_finished_idx');
+    expect(result.plans[2]).toContain('webhook_deliveries_finished_idx');
+    expect(result.plans[3]).toContain('idempotency_created_idx');
+    expect(result.plans[4]).toContain('webhook_deliveries_finished_idx');
+    for (const plan of result.plans) expect(plan).not.toMatch(/SCAN|TEMP B-TREE/);
+    expect(result.steps).toEqual([
+      // The 20 ended deliveries the 7-day rule left for the next step lose their payloads first.
+      { healthOutbox: PRUNE_BATCH, deliveries: PRUNE_BATCH, sentPayloads: 20, idempotencyKeys: PRUNE_BATCH },
+      { healthOutbox: 20, deliveries: 20, sentPayloads: 0, idempotencyKeys: 20 },
+      { healthOutbox: 0, deliveries: 0, sentPayloads: 0, idempotencyKeys: 0 },
+    ]);
+    expect(result.full).toEqual([true, false, false]);
+    expect(result.againAfterFull).toBe(PRUNE_AGAIN_MS);
+    // Next: the young observation's hour ends first (a minute from now).
+    expect(result.after).toBe(60_000 + 1);
+    expect(result.outbox).toEqual([
+      'done-young',
+      'evt-unadopted',
+      'obs-unsent',
+      'obs-young',
+      'open-failed',
+      'open-in-flight',
+      'open-pending',
+      'sent-young',
+    ]);
+    expect(result.deliveries).toEqual([
+      'done-young',
+      'open-failed',
+      'open-in-flight',
+      'open-pending',
+      'sent-young',
+    ]);
+    expect(result.keys).toEqual(['young']);
+  });
+
+  it('payloads of sent events go 1 h after their delivery ended, along a watermark, a bounded batch at a time', async () => {
+    const api = await Integrator.create();
+    const result = await runInDurableObject(ledgerStub(api.client.clientId), (instance, state) => {
+      const store = state.storage.sql;
+      const now = Date.now();
+      const old = now - 2 * SENT_PAYLOAD_KEEP_MS;
+      const delivery = (id: string, status: string, updatedAt: number) => {
+        store.exec(
+          `INSERT INTO outbox (event_id, aggregate_id, channel, event_type, data, occurred_at, published_at)
+           VALUES (?, 'agg', 'webhook', 'T', '{}', 0, 0)`,
+          id,
+        );
+        store.exec(
+          `INSERT INTO webhook_deliveries (event_id, seq, aggregate_id, event_type, status, created_at, updated_at)
+           SELECT event_id, seq, 'agg', 'T', ?, 0, ? FROM outbox WHERE event_id = ?`,
+          status,
+          updatedAt,
+          id,
+        );
+      };
+      // Three ended in the same millisecond: a batch of 2 stops between them.
+      delivery('d1', 'DELIVERED', old);
+      delivery('d2', 'DELIVERED', old + 1);
+      delivery('d3', 'DELIVERED', old + 1);
+      delivery('d4', 'DELIVERED', old + 1);
+      delivery('d5', 'DELIVERED', old + 2);
+      delivery('u1', 'UNDELIVERABLE', old);
+      delivery('u2', 'UNDELIVERABLE', old + 5);
+      // Kept: retryable (GIVEN_UP), still open (FAILED), ended less than an hour ago.
+      delivery('g1', 'GIVEN_UP', old);
+      delivery('f1', 'FAILED', old);
+      delivery('young', 'DELIVERED', now - 60_000);
+      const db = (instance as unknown as { db: Db }).db;
+      const steps: number[] = [];
+      for (let i = 0; i < 6; i++) steps.push(pruneSentPayloads(db, now, 2));
+      return {
+        steps,
+        payloads: store
+          .exec<{ id: string }>("SELECT event_id AS id FROM outbox WHERE channel = 'webhook' ORDER BY id")
+          .toArray()
+          .map((r) => r.id),
+        deliveries: store.exec<{ n: number }>('SELECT count(*) AS n FROM webhook_deliveries').one().n,
+        next: (nextSentPayloadAt(db) as number) - now,
+      };
+    });
+    // At most 2 looked at per step; every sent payload old enough goes exactly once.
+    expect(result.steps).toEqual([2, 2, 2, 1, 0, 0]);
+    expect(result.payloads).toEqual(['f1', 'g1', 'young']);
+    expect(result.deliveries).toBe(10);
+    expect(result.next).toBe(SENT_PAYLOAD_KEEP_MS - 60_000);
+  });
+
+  it('a GIVEN_UP delivery can be retried until its 7 days end; then it is gone (404), a FAILED one never', async () => {
+    const api = await Integrator.create();
+    const { clientId } = api.client;
+    const sink = newSink();
+    await setPlan(sink, [500, 500, 500, 500]);
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await api.post('/cash-in', cashInBody({ includeQrCodeImage: false, webhookUrl: sink.url }));
+      expect(res.status).toBe(201);
+      const [event] = await outboxEvents(
+        clientId,
+        ((await res.json()) as { transactionId: string }).transactionId,
+      );
+      ids.push(event!.eventId);
+    }
+    for (const id of ids) await waitForDelivery(clientId, id, (r) => r.status === 'FAILED');
+    const [young, old, failed] = ids as [string, string, string];
+    // Two ran out of attempts (given up 6 and 8 days ago); one keeps failing for 30 days.
+    await runInDurableObject(ledgerStub(clientId), (_i, state) => {
+      const store = state.storage.sql;
+      const giveUp = (id: string, ago: number) =>
+        store.exec(
+          "UPDATE webhook_deliveries SET status = 'GIVEN_UP', due_at = NULL, updated_at = ? WHERE event_id = ?",
+          Date.now() - ago,
+          id,
+        );
+      giveUp(young, 6 * DAY);
+      giveUp(old, 8 * DAY);
+      store.exec(
+        'UPDATE webhook_deliveries SET updated_at = ? WHERE event_id = ?',
+        Date.now() - 30 * DAY,
+        failed,
+      );
+    });
+    await (ledgerStub(clientId) as unknown as { sweep(): Promise<void> }).sweep();
+    const base = `/admin/clients/${clientId}/webhook-deliveries`;
+    const listed = ((await (await admin(base)).json()) as { items: { eventId: string }[] }).items;
+    expect(listed.map((d) => d.eventId).sort()).toEqual([young, failed].sort());
+    expect((await admin(`${base}/${old}/retry`, 'POST')).status).toBe(404);
+    const retried = await admin(`${base}/${young}/retry`, 'POST');
+    expect(retried.status).toBe(200);
+    expect(((await retried.json()) as { status: string }).status).toBe('PENDING');
+    expect((await admin(`${base}/${failed}/retry`, 'POST')).status).toBe(200);
+  });
+});
