@@ -14,6 +14,9 @@ import { consumeWebhooks, WEBHOOK_QUEUES } from './queues/webhook-consumer';
 import { sweepAllClients } from './sweep';
 
 export { ClientLedger } from '../durable-objects/client-ledger';
+
+import { reconcilePartnerPix } from '../durable-objects/partner-notices';
+
 export { HealthAnalyzer } from '../durable-objects/health-analyzer';
 
 // A misconfigured deployment refuses to start at all (decisions §5): nothing is served from it.
@@ -48,6 +51,7 @@ export default {
   async scheduled(_controller, env, ctx): Promise<void> {
     assertConfig(env);
     ctx.waitUntil(sweepAllClients(env));
+    ctx.waitUntil(reconcilePartnerPix(env));
   },
 
   async queue(batch, env): Promise<void> {

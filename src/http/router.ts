@@ -44,6 +44,7 @@ import {
   handleOpenFinanceDecline,
   handleOpenFinancePage,
 } from './routes/open-finance';
+import { handlePartnerPixCallback } from './routes/partner-webhook';
 import { handleChargeLocation, handleJwks } from './routes/pix-location';
 import {
   handleSandboxCashInReturn,
@@ -119,6 +120,8 @@ router
   .delete('/admin/clients/:clientId/application-token', handleDeactivateApplicationToken)
   .get('/admin/clients/:clientId/webhook-deliveries', handleListWebhookDeliveries)
   .post('/admin/clients/:clientId/webhook-deliveries/:eventId/retry', handleRetryWebhookDelivery)
+  .post('/partners/:ispb/webhook/pix', handlePartnerPixCallback)
+  .post('/partners/:ispb/webhook/:secret/pix', handlePartnerPixCallback)
   .post('/admin/partners/:ispb/faults', handleInjectFault)
   .delete('/admin/partners/:ispb/faults', handleClearFaults)
   .post('/admin/health/observations', handleImportObservations)

@@ -204,17 +204,20 @@ export class FakeBcbPsp {
     if (root === 'pix' && a === '') {
       const from = Date.parse(url.searchParams.get('inicio')!);
       const to = Date.parse(url.searchParams.get('fim')!);
-      const pix = [...this.pix.values()].filter(
+      const all = [...this.pix.values()].filter(
         (p) => Date.parse(p.horario) >= from && Date.parse(p.horario) < to,
       );
+      const page = Number(url.searchParams.get('paginacao.paginaAtual') ?? 0);
+      const size = Number(url.searchParams.get('paginacao.itensPorPagina') ?? 100);
+      const pix = all.slice(page * size, (page + 1) * size);
       const parametros = {
         inicio: new Date(from).toISOString(),
         fim: new Date(to).toISOString(),
         paginacao: {
-          paginaAtual: 0,
-          itensPorPagina: 100,
-          quantidadeDePaginas: 1,
-          quantidadeTotalDeItens: pix.length,
+          paginaAtual: page,
+          itensPorPagina: size,
+          quantidadeDePaginas: Math.max(1, Math.ceil(all.length / size)),
+          quantidadeTotalDeItens: all.length,
         },
       };
       // 2.8.2's PixConsultados lists "cobs" as required (a slip of the document): send it empty.
@@ -305,8 +308,10 @@ export async function runConformance(doc: Doc): Promise<ConformanceResult> {
   );
   const pix = await partner.receivedPix(e2e);
   expect('received pix re-read', pix.ok && (pix.value as ReceivedPix).amountCents === 12_345);
-  const list = await partner.receivedPixBetween(new Date(psp.now - 60_000), new Date(psp.now + 60_000));
-  expect('received pix listed', list.ok && list.value.length === 1);
+  const list = await partner.receivedPixPage(new Date(psp.now - 60_000), new Date(psp.now + 60_000), 0);
+  expect('received pix listed', list.ok && list.value.pix.length === 1 && list.value.pages === 1);
+  const beyond = await partner.receivedPixPage(new Date(psp.now - 60_000), new Date(psp.now + 60_000), 1);
+  expect('a page past the end is empty', beyond.ok && beyond.value.pix.length === 0);
   const devId = 'D09089356202611251201abcdefghijk';
   const dev = await partner.sendDevolution({
     endToEndId: devId,
