@@ -16,6 +16,11 @@ export const PixCallbackSchema = v.object({
           v.string('endToEndId must be a string'),
           v.regex(/^[a-zA-Z0-9]{32}$/, 'endToEndId must be 32 letters or digits'),
         ),
+        // The standard's other fields, named for the document; read again from the partner instead.
+        txid: v.optional(v.unknown()),
+        valor: v.optional(v.unknown()),
+        horario: v.optional(v.unknown()),
+        devolucoes: v.optional(v.unknown()),
       }),
       'pix must be an array of Pix',
     ),

@@ -72,6 +72,12 @@ export class OpenApiValidator {
     return undefined;
   }
 
+  /** Validates a callback body the PSP posts to `{webhookUrl}/pix` (requestBodies.WebhookPixBody). */
+  callback(body: unknown): void {
+    const schema = this.doc.components.requestBodies.WebhookPixBody.content['application/json'].schema;
+    this.check('POST {webhookUrl}/pix callback', schema, body);
+  }
+
   /** Validates one exchange; the token endpoint (securitySchemes.OAuth2.tokenUrl) has no schema. */
   async exchange(request: Request, response: Response): Promise<void> {
     this.requests++;
@@ -90,7 +96,11 @@ export class OpenApiValidator {
         p.in === 'path' ? found.params[p.name] : p.in === 'query' ? url.searchParams.get(p.name) : null;
       if (raw == null) {
         if (p.required) this.invalid.push(`${where}: missing ${p.in} parameter ${p.name}`);
-      } else if (p.schema) this.check(`${where} ${p.name}`, p.schema, raw);
+      } else if (p.schema) {
+        // On the wire every parameter is text: a numeric one is checked as the number it spells.
+        const numeric = ['integer', 'number'].includes(p.schema.type) && /^-?\d+(\.\d+)?$/.test(raw);
+        this.check(`${where} ${p.name}`, p.schema, numeric ? Number(raw) : raw);
+      }
     }
     const rb = this.deref(found.op.requestBody);
     if (rb) {
@@ -133,18 +143,38 @@ export class FakeBcbPsp {
     this.faults.push(problem(status, name, name));
   }
   /** A payer pays the charge: the PSP records a received Pix. */
-  pay(txid: string, e2eid: string): any {
+  pay(txid: string, e2eid: string, valor?: string): any {
     const cob = this.cobs.get(txid);
     const p = {
       endToEndId: e2eid,
       txid,
-      valor: cob.valor.original,
+      valor: valor ?? cob.valor.original,
       horario: new Date(this.now).toISOString(),
       devolucoes: [],
     };
     cob.status = 'CONCLUIDA';
     this.pix.set(e2eid, p);
     return p;
+  }
+  /** The bank returns (part of) a payment itself: a MED claim or a devolution made at the PSP. */
+  bankReturn(e2eid: string, id: string, valor: string, natureza: string): any {
+    const d = {
+      id,
+      rtrId: `D${e2eid.slice(1, 9)}${new Date(this.now).toISOString().replace(/\D/g, '').slice(0, 12)}${id.padEnd(11, '0').slice(0, 11)}`,
+      valor,
+      natureza,
+      horario: {
+        solicitacao: new Date(this.now).toISOString(),
+        liquidacao: new Date(this.now).toISOString(),
+      },
+      status: 'DEVOLVIDO',
+    };
+    this.pix.get(e2eid).devolucoes.push(d);
+    return d;
+  }
+  /** The body of the callback the PSP posts for these Pix (as it has them now). */
+  callbackBody(e2eids: string[]): { pix: any[] } {
+    return { pix: e2eids.map((e) => this.pix.get(e)) };
   }
   /** The network settles (or refuses) a devolution. */
   settleDevolution(e2eid: string, id: string, ok: boolean): void {
@@ -231,7 +261,10 @@ export class FakeBcbPsp {
       if (request.method === 'GET')
         return d ? json(200, d) : problem(404, 'NaoEncontrado', 'Devolução não encontrada');
       if (!d) {
-        const given = p.devolucoes.reduce((s: number, x: any) => s + Number(x.valor.replace('.', '')), 0);
+        // A devolution that was not made (NAO_REALIZADO) leaves its amount returnable.
+        const given = p.devolucoes
+          .filter((x: any) => x.status !== 'NAO_REALIZADO')
+          .reduce((s: number, x: any) => s + Number(x.valor.replace('.', '')), 0);
         if (given + Number(body.valor.replace('.', '')) > Number(p.valor.replace('.', '')))
           return problem(400, 'PixDevolucaoInvalida', 'Valor acima do disponível');
         d = {
@@ -331,6 +364,7 @@ export async function runConformance(doc: Doc): Promise<ConformanceResult> {
     'devolution above remaining refused',
     !over.ok && over.failureCode === 'PAYEE_BANK_REJECTED' && !over.retryable,
   );
+  validator.callback(psp.callbackBody([e2e]));
   expect(
     'webhook registered',
     (await partner.registerWebhook('https://gw.example/partners/09089356/webhook')).ok,
