@@ -10,7 +10,7 @@ import { env } from 'cloudflare:workers';
 import { afterAll, describe, expect, it } from 'vitest';
 import { reconcilePartnerPix } from '../../durable-objects/partner-notices';
 import { BANK_RETURN_LABEL } from '../../src/domain/statement';
-import { accountOf, fullStatement, getBalance, rebalance } from '../support/account';
+import { accountOf, fullStatement, getBalance, rebalance, sleep } from '../support/account';
 import { createCashIn, getCashIn, waitFor } from '../support/cash-in';
 import { FAKE_PSP_ISPB, fakePspEnvironment } from '../support/fake-psp-env';
 import { call, Integrator } from '../support/harness';
@@ -217,6 +217,31 @@ describe('bank returns through partner callbacks', () => {
     ]);
     expect(statement.slice(1).every((e) => e.typeRaw === BANK_RETURN_LABEL)).toBe(true);
     expect((await getBalance(api)).totals.transactional).toBe(-150.25);
+    await assertBooks(api);
+  });
+
+  it('are not undone by a refund the partner refuses after the return came in (startRefund re-reads)', async () => {
+    const api = await onboard();
+    const { cashIn, e2e } = await paidAtPsp(api, 25);
+    await callback(e2e);
+    await psp('refuse-next-devolution', { ms: 600 });
+    const refunding = api.signedPost(`/cash-in/${cashIn.internalCode}/refund`, { reason: 'MERCHANT_ERROR' });
+    await sleep(200); // the refund now waits on the partner, its money held
+    const med = await psp('return', {
+      endToEndId: e2e,
+      id: 'MEDfraude0002',
+      valor: '25.00',
+      natureza: 'MED_FRAUDE',
+    });
+    expect((await callback(e2e))[0]?.outcomes).toEqual(['already-paid', 'returned']);
+    // The refund the call started was overtaken, not refused: nothing of the return is reset.
+    expect((await refunding).status).toBe(202);
+    expect(await getCashIn(api, cashIn.internalCode)).toMatchObject({
+      status: 'REFUNDED',
+      reason: 'FRAUD',
+      endToEndId: med.rtrId,
+    });
+    expect((await getBalance(api)).totals.transactional).toBe(0);
     await assertBooks(api);
   });
 

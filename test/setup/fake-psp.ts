@@ -9,6 +9,8 @@
  * - `POST /__control/return {endToEndId, id, valor, natureza}`: the bank returns (part of) a payment.
  * - `POST /__control/devolution {endToEndId, id, ok}`: the network settles or refuses a devolution.
  * - `POST /__control/callback {endToEndIds}`: the callback body the PSP would post (validated).
+ * - `POST /__control/refuse-next-devolution {ms}`: the next devolution request is answered, after
+ *   `ms`, with the standard's PixDevolucaoInvalida (a slow refusal other events can overtake).
  * - `GET /__control/pix/<e2eid>`, `GET /__control/invalid` (every invalid exchange so far).
  */
 import { readFileSync } from 'node:fs';
@@ -22,6 +24,7 @@ export function fakePspFetcher(openapiPath: string): (request: Request) => Promi
     typeof OpenApiValidator
   >[0];
   const psp = new FakeBcbPsp();
+  let refuseNextDevolutionMs: number | undefined;
   const validator = new OpenApiValidator(doc);
   const json = (body: unknown) =>
     new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json' } });
@@ -38,6 +41,10 @@ export function fakePspFetcher(openapiPath: string): (request: Request) => Promi
       validator.callback(callback);
       return json(callback);
     }
+    if (path === 'refuse-next-devolution') {
+      refuseNextDevolutionMs = body.ms;
+      return json({});
+    }
     if (path.startsWith('pix/')) return json(psp.pix.get(path.slice(4)) ?? null);
     if (path === 'invalid') return json({ invalid: validator.invalid, requests: validator.requests });
     return new Response('no such control', { status: 404 });
@@ -48,6 +55,15 @@ export function fakePspFetcher(openapiPath: string): (request: Request) => Promi
     if (url.pathname.startsWith('/__control/'))
       return control(url.pathname.slice('/__control/'.length), request);
     const sent = request.clone();
+    if (
+      refuseNextDevolutionMs !== undefined &&
+      request.method === 'PUT' &&
+      url.pathname.includes('/devolucao/')
+    ) {
+      await new Promise((r) => setTimeout(r, refuseNextDevolutionMs));
+      refuseNextDevolutionMs = undefined;
+      psp.failNext(400, 'PixDevolucaoInvalida');
+    }
     const response = await psp.handle(request);
     await validator
       .exchange(sent, response.clone())
