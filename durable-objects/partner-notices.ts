@@ -44,7 +44,7 @@ export async function applyPixHints(
 /** Sweep windows end this long before now: a PSP may list a Pix a little after its `horario`. */
 export const SWEEP_LAG_MS = 60_000;
 /** Each window starts this long before the previous one ended, for Pix listed late. */
-export const SWEEP_OVERLAP_MS = 5 * 60_000;
+export const SWEEP_OVERLAP_MS = 60_000;
 /** A window is at most this long, so a partner down for a day is caught up window by window. */
 export const SWEEP_MAX_WINDOW_MS = 15 * 60_000;
 /** Pages read per partner per run; the cursor keeps the page, so the next run goes on from there. */

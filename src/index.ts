@@ -8,6 +8,7 @@ import { assertConfig } from './config';
 import { handleConsole, isConsolePath } from './console/routes';
 import type { RequestContext } from './http/context';
 import { router } from './http/router';
+import { loggablePath } from './http/routes/partner-webhook';
 import { log } from './infra/log';
 import { consumeObservations, HEALTH_QUEUES } from './queues/health-consumer';
 import { consumeWebhooks, WEBHOOK_QUEUES } from './queues/webhook-consumer';
@@ -41,7 +42,7 @@ export default {
     log('info', 'request', {
       requestId: rc.requestId,
       method: request.method,
-      path: new URL(request.url).pathname,
+      path: loggablePath(new URL(request.url).pathname),
       status: response.status,
       durationMs: Date.now() - rc.startedAt,
     });

@@ -44,7 +44,7 @@ import {
   handleOpenFinanceDecline,
   handleOpenFinancePage,
 } from './routes/open-finance';
-import { handlePartnerPixCallback } from './routes/partner-webhook';
+import { handlePartnerPixCallback, loggablePath } from './routes/partner-webhook';
 import { handleChargeLocation, handleJwks } from './routes/pix-location';
 import {
   handleSandboxCashInReturn,
@@ -66,7 +66,7 @@ function errorResponse(error: unknown, request: ApiRequest, rc: RequestContext):
   }
   log('error', 'unhandled error', {
     requestId: rc.requestId,
-    path: new URL(request.url).pathname,
+    path: loggablePath(new URL(request.url).pathname),
     ...errorFields(error),
   });
   return problem('INTERNAL_ERROR', {

@@ -7,7 +7,7 @@
  * the vendored bacen/pix-api document.
  */
 import { env } from 'cloudflare:workers';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { reconcilePartnerPix } from '../../durable-objects/partner-notices';
 import { BANK_RETURN_LABEL } from '../../src/domain/statement';
 import { accountOf, fullStatement, getBalance, rebalance, sleep } from '../support/account';
@@ -312,10 +312,20 @@ describe('callback authentication', () => {
     expect(await res.json()).toMatchObject({ code: 'UNAUTHORIZED' });
   });
 
-  it('accepts the secret path and refuses a wrong one', async () => {
-    expect((await postCallback(body, { secret: SECRET })).status).toBe(200);
-    const wrong = await postCallback(body, { secret: `${SECRET.slice(0, -1)}x` });
-    expect(wrong.status).toBe(401);
+  it('accepts the secret path and refuses a wrong one, logging neither', async () => {
+    const lines: string[] = [];
+    const spies = (['log', 'warn', 'error'] as const).map((method) =>
+      vi.spyOn(console, method).mockImplementation((line: unknown) => void lines.push(String(line))),
+    );
+    const wrongSecret = `${SECRET.slice(0, -1)}x`;
+    try {
+      expect((await postCallback(body, { secret: SECRET })).status).toBe(200);
+      expect((await postCallback(body, { secret: wrongSecret })).status).toBe(401);
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+    }
+    expect(lines.some((l) => l.includes('/webhook/***/pix'))).toBe(true);
+    expect(lines.filter((l) => l.includes(SECRET.slice(3, -3)) || l.includes(wrongSecret))).toEqual([]);
   });
 
   it('answers an undeclared or sandbox partner like an unknown route', async () => {

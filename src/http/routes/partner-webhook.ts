@@ -17,6 +17,13 @@ import { ProblemError } from '../errors';
 import { json } from '../json';
 import { parseWith } from '../validation';
 
+const SECRET_PATH = /^(\/partners\/[^/]+\/webhook\/)[^/]+(\/pix)$/;
+
+/** The path as logs may show it: a partner's webhook secret segment masked. */
+export function loggablePath(pathname: string): string {
+  return pathname.replace(SECRET_PATH, '$1***$2');
+}
+
 function adapterOf(env: Env, ispb: string) {
   try {
     return bcbPartner(env, ispb);
