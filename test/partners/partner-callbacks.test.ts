@@ -2,73 +2,29 @@
  * A real partner's Pix callbacks (issue 17 §4) against the fake API Pix PSP of test/setup/fake-psp.ts,
  * through real HTTP: a callback is a hint, so money moves only on what the partner answers when read
  * again, and once; refunds settle or fail through it; a bank return is recorded whatever the balance
- * or a refund in flight (§5); the reconciliation sweep finds a Pix whose callback never came; a
- * callback that does not authenticate is refused. Every exchange with the PSP validates against
+ * or a refund in flight (§5); the reconciliation sweep finds a Pix whose callback never came.
+ * Authentication: partner-callback-auth.test.ts. Every exchange with the PSP validates against
  * the vendored bacen/pix-api document.
  */
 import { env } from 'cloudflare:workers';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { reconcilePartnerPix } from '../../durable-objects/partner-notices';
 import { BANK_RETURN_LABEL } from '../../src/domain/statement';
-import { accountOf, fullStatement, getBalance, rebalance, sleep } from '../support/account';
+import { getBalance, rebalance, sleep } from '../support/account';
 import { createCashIn, getCashIn, waitFor } from '../support/cash-in';
-import { FAKE_PSP_ISPB, fakePspEnvironment } from '../support/fake-psp-env';
-import { call, Integrator } from '../support/harness';
+import { FAKE_PSP_ISPB } from '../support/fake-psp-env';
 import { assertBooks } from '../support/invariants';
+import {
+  callback,
+  newE2e,
+  onboard,
+  paidAtPsp,
+  postCallback,
+  psp,
+  SECRET,
+  statementOf,
+} from '../support/partner-psp';
 import { newSink, received, waitUntil } from '../support/webhooks';
-
-const SECRET = fakePspEnvironment('')[`PARTNER_${FAKE_PSP_ISPB}_WEBHOOK_SECRET`] as string;
-const CERT = {
-  certPresented: '1',
-  certVerified: 'SUCCESS',
-  certRevoked: '0',
-  certSubjectDN: 'CN=webhooks.psp.test,O=PSP de Testes S.A.,C=BR',
-  certIssuerDN: 'CN=PSP de Testes CA,O=PSP de Testes S.A.,C=BR',
-};
-
-async function psp(path: string, body?: unknown): Promise<any> {
-  const res = await env.TEST_PSP_CERT.fetch(`https://psp.test/__control/${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    ...(body !== undefined && { body: JSON.stringify(body) }),
-  });
-  expect(res.status).toBe(200);
-  return res.json();
-}
-
-let serial = 0;
-/** An end-to-end id as the payer's bank (Itaú) would make it. */
-const newE2e = () =>
-  `E60701190202611251200${String(++serial).padStart(3, '0')}${crypto.randomUUID().slice(0, 8)}`;
-
-function postCallback(body: unknown, auth: { secret?: string; cert?: Record<string, string> } = {}) {
-  const path =
-    auth.secret === undefined
-      ? `/partners/${FAKE_PSP_ISPB}/webhook/pix`
-      : `/partners/${FAKE_PSP_ISPB}/webhook/${auth.secret}/pix`;
-  return call(path, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-    ...(auth.cert && { cf: { tlsClientAuth: auth.cert } }),
-  } as RequestInit);
-}
-
-/** The callback the PSP would post for these Pix, as the partner has them now. */
-async function callback(...endToEndIds: string[]): Promise<{ endToEndId: string; outcomes: string[] }[]> {
-  const res = await postCallback(await psp('callback', { endToEndIds }), { secret: SECRET });
-  expect(res.status, await res.clone().text()).toBe(200);
-  return ((await res.json()) as { pix: { endToEndId: string; outcomes: string[] }[] }).pix;
-}
-
-async function paidAtPsp(api: Integrator, amount: number, extra: Record<string, unknown> = {}) {
-  const cashIn = await createCashIn(api, { amount, ...extra });
-  const e2e = newE2e();
-  await psp('pay', { txid: cashIn.transactionId, endToEndId: e2e });
-  return { cashIn, e2e };
-}
-
-const onboard = () => Integrator.create({ partners: [FAKE_PSP_ISPB] });
-const statementOf = (api: Integrator) => fullStatement(api, accountOf(api, 'TRANSACTIONAL').number);
 
 afterAll(async () => {
   expect((await psp('invalid')).invalid).toEqual([]);
@@ -291,54 +247,5 @@ describe('the reconciliation sweep', () => {
     expect(await getCashIn(api, cashIn.internalCode)).toMatchObject({ status: 'PAID', endToEndId: e2e });
     await reconcilePartnerPix(env, Date.now() + 150_000);
     expect((await statementOf(api)).filter((e) => e.type === 'PIX_IN')).toHaveLength(1);
-  });
-});
-
-describe('callback authentication', () => {
-  const body = { pix: [] };
-  it('accepts the partner certificate by subject and issuer', async () => {
-    expect((await postCallback(body, { cert: CERT })).status).toBe(200);
-  });
-
-  it.each([
-    ['no certificate', undefined],
-    ['a certificate the edge did not verify', { ...CERT, certVerified: 'FAILED:self signed certificate' }],
-    ['a revoked certificate', { ...CERT, certRevoked: '1' }],
-    ['another subject', { ...CERT, certSubjectDN: 'CN=someone.else,O=Other,C=BR' }],
-    ['another issuer', { ...CERT, certIssuerDN: 'CN=Other CA,O=Other,C=BR' }],
-  ])('refuses %s with 401 UNAUTHORIZED', async (_, cert) => {
-    const res = await postCallback(body, cert ? { cert } : {});
-    expect(res.status).toBe(401);
-    expect(await res.json()).toMatchObject({ code: 'UNAUTHORIZED' });
-  });
-
-  it('accepts the secret path and refuses a wrong one, logging neither', async () => {
-    const lines: string[] = [];
-    const spies = (['log', 'warn', 'error'] as const).map((method) =>
-      vi.spyOn(console, method).mockImplementation((line: unknown) => void lines.push(String(line))),
-    );
-    const wrongSecret = `${SECRET.slice(0, -1)}x`;
-    try {
-      expect((await postCallback(body, { secret: SECRET })).status).toBe(200);
-      expect((await postCallback(body, { secret: wrongSecret })).status).toBe(401);
-    } finally {
-      for (const spy of spies) spy.mockRestore();
-    }
-    expect(lines.some((l) => l.includes('/webhook/***/pix'))).toBe(true);
-    expect(lines.filter((l) => l.includes(SECRET.slice(3, -3)) || l.includes(wrongSecret))).toEqual([]);
-  });
-
-  it('answers an undeclared or sandbox partner like an unknown route', async () => {
-    for (const ispb of ['12345678', '31880826']) {
-      const res = await call(`/partners/${ispb}/webhook/pix`, { method: 'POST', body: '{"pix":[]}' });
-      expect(res.status).toBe(404);
-      expect(await res.json()).toMatchObject({ code: 'NOT_FOUND' });
-    }
-  });
-
-  it('refuses a body that is not a list of Pix', async () => {
-    const res = await postCallback({ pix: [{ endToEndId: 'short' }] }, { secret: SECRET });
-    expect(res.status).toBe(400);
-    expect(await res.json()).toMatchObject({ code: 'VALIDATION_ERROR' });
   });
 });

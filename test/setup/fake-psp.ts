@@ -15,7 +15,8 @@
  */
 import { readFileSync } from 'node:fs';
 import yaml from 'js-yaml';
-import { FakeBcbPsp, OpenApiValidator } from '../support/bcb-pix-conformance';
+import { OpenApiValidator } from '../support/bcb-pix-conformance';
+import { FakeBcbPsp } from '../support/fake-bcb-psp';
 
 export { fakePspEnvironment } from '../support/fake-psp-env';
 
