@@ -5,7 +5,7 @@
  * Everything is idempotent by end-to-end id and devolution id: the same report twice moves nothing.
  */
 
-import { log } from '../../src/infra/log';
+import { errorFields, log } from '../../src/infra/log';
 import type { ReceivedDevolution, ReceivedPix } from '../../src/partners/bcb-api-pix/adapter';
 import { bankReturn, bookLateDevolution } from './bank-returns';
 import { settleCashIn } from './cash-in-ops';
@@ -41,8 +41,14 @@ async function applyDevolution(
   const row = findCashIn(ctx.db, transactionId);
   if (!row) return undefined;
   if (devolution.id === row.refundEndToEndId && row.refundState === 'PROCESSING') {
-    await pollRefund(ctx, transactionId); // re-reads the devolution at the partner
-    return 'refund-checked';
+    try {
+      await pollRefund(ctx, transactionId); // re-reads the devolution at the partner
+      return 'refund-checked';
+    } catch (error) {
+      // The partner did not answer now; the refund's own poll keeps asking.
+      log('warn', 'refund check after a partner callback failed', { transactionId, ...errorFields(error) });
+      return undefined;
+    }
   }
   // Only a settled devolution moved money; ours in flight or failed is the refund poll's business.
   if (devolution.status !== 'DEVOLVIDO') return undefined;
