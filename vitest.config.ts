@@ -2,6 +2,7 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
 import { defineConfig } from 'vitest/config';
+import { fakePspEnvironment, fakePspFetcher } from './test/setup/fake-psp';
 
 /**
  * Test files that inject sandbox partner faults (POST /admin/partners/{ispb}/faults). A fault is
@@ -42,6 +43,13 @@ export default defineConfig(async () => {
           bindings: {
             TEST_MIGRATIONS: migrations,
             ...secrets,
+            // One real-bank partner (API Pix) backed by a validating fake PSP: test/setup/fake-psp.ts.
+            ...fakePspEnvironment('TEST_PSP_CERT'),
+          },
+          serviceBindings: {
+            TEST_PSP_CERT: fakePspFetcher(
+              path.join(import.meta.dirname, 'test/fixtures/bcb-pix-api/openapi.yaml'),
+            ),
           },
         },
       }),

@@ -17,6 +17,7 @@ import { type CashOutView, cashOutView } from '../src/domain/cash-out';
 import { failure, type OperationResult } from '../src/domain/result';
 import { fullBucket, type TokenBucket, type TokenGrant, takeTokens } from '../src/domain/token-bucket';
 import type { AttemptOutcome, ClaimedWebhook } from '../src/webhooks/types';
+import { bankReturn } from './ledger/bank-returns';
 import {
   type CreateCashInInput,
   cancelCashIn,
@@ -44,8 +45,9 @@ import { emitWebhook } from './ledger/events';
 import { IdempotencyKeys } from './ledger/idempotency';
 import { accountAt } from './ledger/ledger';
 import migrations from './ledger/migrations/migrations';
+import { applyPartnerPix, type PixOutcome, type ReceivedPix } from './ledger/partner-pix-ops';
 import { armPrune, pruneOnce } from './ledger/prune';
-import { bankReturn, type RefundBody, startRefund } from './ledger/refund-ops';
+import { type RefundBody, startRefund } from './ledger/refund-ops';
 import { Scheduler } from './ledger/scheduler';
 import * as schema from './ledger/schema';
 import { type Balances, readBalances, readStatement, type StatementInput } from './ledger/statement-queries';
@@ -228,13 +230,17 @@ export class ClientLedger extends DurableObject<Env> {
   }
 
   async returnCashIn(id: string, reason: string): Promise<OperationResult<CashInView>> {
-    const ctx = this.context();
-    return this.withAlarm(() => bankReturn(ctx, id, reason));
+    return this.withAlarm(() => bankReturn(this.context(), id, reason));
+  }
+
+  /** A received Pix a real partner reported (ledger/partner-pix-ops.ts). */
+  async partnerPix(ispb: string, pix: ReceivedPix): Promise<PixOutcome[]> {
+    const [ctx, blocked] = [this.context(), await this.blockedPayerDocuments()];
+    return this.withAlarm(() => applyPartnerPix(ctx, ispb, pix, blocked));
   }
 
   async expireCashInNow(id: string): Promise<OperationResult<CashInView>> {
-    const ctx = this.context();
-    return this.withAlarm(() => expireCashIn(ctx, id, true));
+    return this.withAlarm(() => expireCashIn(this.context(), id, true));
   }
 
   // ── Cash-Out ───────────────────────────────────────────────────────────────

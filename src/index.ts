@@ -8,12 +8,16 @@ import { assertConfig } from './config';
 import { handleConsole, isConsolePath } from './console/routes';
 import type { RequestContext } from './http/context';
 import { router } from './http/router';
+import { loggablePath } from './http/routes/partner-webhook';
 import { log } from './infra/log';
 import { consumeObservations, HEALTH_QUEUES } from './queues/health-consumer';
 import { consumeWebhooks, WEBHOOK_QUEUES } from './queues/webhook-consumer';
 import { sweepAllClients } from './sweep';
 
 export { ClientLedger } from '../durable-objects/client-ledger';
+
+import { reconcilePartnerPix } from '../durable-objects/partner-notices';
+
 export { HealthAnalyzer } from '../durable-objects/health-analyzer';
 
 // A misconfigured deployment refuses to start at all (decisions §5): nothing is served from it.
@@ -38,7 +42,7 @@ export default {
     log('info', 'request', {
       requestId: rc.requestId,
       method: request.method,
-      path: new URL(request.url).pathname,
+      path: loggablePath(new URL(request.url).pathname),
       status: response.status,
       durationMs: Date.now() - rc.startedAt,
     });
@@ -48,6 +52,7 @@ export default {
   async scheduled(_controller, env, ctx): Promise<void> {
     assertConfig(env);
     ctx.waitUntil(sweepAllClients(env));
+    ctx.waitUntil(reconcilePartnerPix(env));
   },
 
   async queue(batch, env): Promise<void> {

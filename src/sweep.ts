@@ -1,7 +1,8 @@
 /**
  * Cron backstop (every minute): asks every client's ClientLedger to run overdue work and re-arm
  * its alarm. Alarms are the primary path; this only guarantees nothing waits forever if an alarm
- * was lost.
+ * was lost. The same cron (index.ts) reconciles real partners' received Pix
+ * (durable-objects/partner-notices.ts).
  */
 import { ledgerOf } from '../durable-objects/stubs';
 import { clientIdsAfter } from './db/clients';

@@ -12,7 +12,8 @@ import { merchantFields } from '../../src/domain/merchant';
 import { amountFromCents } from '../../src/domain/money';
 import { failure, type OperationResult, success } from '../../src/domain/result';
 import { formatBrt } from '../../src/domain/time';
-import { institutionName, partnerByIspb } from '../../src/partners/catalog';
+import { institutionName } from '../../src/partners/catalog';
+import { settlementPartner } from '../../src/partners/config';
 import { partnerPort } from '../../src/partners/port-registry';
 import {
   type CashInRow,
@@ -103,7 +104,7 @@ export async function createCashIn(
   }
   creating.add(reference);
   try {
-    const transactionId = newCashInTxId();
+    const transactionId = newCashInTxId(ctx.profile.clientId);
     let internalCode = newInternalCode();
     while (internalCodeTaken(ctx.db, internalCode)) internalCode = newInternalCode();
     const partnerIspb = chargePartner(ctx);
@@ -182,6 +183,11 @@ export interface SettleInput {
   source: 'sandbox' | 'network';
   /** The end-to-end id reaches us later (a partner that confirms before it knows it). */
   deferEndToEndId?: boolean;
+  /**
+   * The payment's end-to-end id as a real partner reports it. Its ISPB (characters 2–9) is the
+   * payer's institution; API Pix gives no payer branch or account, so none is shown.
+   */
+  endToEndId?: string;
   blockedPayerDocuments: string[];
 }
 
@@ -206,12 +212,17 @@ export async function settleCashIn(
       detail: `The payment window ended at ${formatBrt(row.expiresAt)}`,
     });
   }
-  const partner = partnerByIspb(row.partnerIspb);
+  const partner = settlementPartner(ctx.env, row.partnerIspb);
   const account = accountAt(ctx.db, row.partnerIspb, 'TRANSACTIONAL');
   if (!account) throw new Error(`no TRANSACTIONAL account at ${row.partnerIspb}`);
-  const bank = { ...DEFAULT_PAYER_BANK, ...input.payer?.bankData };
+  const reported = input.endToEndId;
+  const bank = {
+    ...DEFAULT_PAYER_BANK,
+    ...(reported && { ispb: reported.slice(1, 9) }),
+    ...input.payer?.bankData,
+  };
   const payerDocument = input.payer?.document ?? row.payerDocument;
-  const endToEndId = input.deferEndToEndId ? null : newEndToEndId('E', bank.ispb, now);
+  const endToEndId = reported ?? (input.deferEndToEndId ? null : newEndToEndId('E', bank.ispb, now));
   const blocked = input.blockedPayerDocuments.includes(payerDocument);
   const paid = ctx.storage.transactionSync(() => {
     const updated = updateCashIn(ctx, row.seq, {
@@ -220,12 +231,10 @@ export async function settleCashIn(
       endToEndId,
       payerName: input.payer?.name ?? row.payerName,
       payerDocument,
-      payerBank: {
-        ispb: bank.ispb,
-        bank: institutionName(bank.ispb),
-        branch: bank.branch,
-        account: bank.account,
-      },
+      payerBank:
+        reported && !input.payer?.bankData
+          ? null
+          : { ispb: bank.ispb, bank: institutionName(bank.ispb), branch: bank.branch, account: bank.account },
       settlement: {
         ispb: row.partnerIspb,
         bank: partner?.name ?? row.partnerIspb,

@@ -47,6 +47,8 @@ export interface EntryInput {
   description?: string | null;
   endToEndId?: string | null;
   originalEndToEndId?: string | null;
+  /** A fixed id makes the entry once-only: bank facts that may be reported twice carry one. */
+  id?: string;
 }
 
 export type AccountRow = typeof accounts.$inferSelect;
@@ -114,7 +116,7 @@ export function postEntry(db: LedgerDb, input: EntryInput): { id: string; balanc
   // past 2^53 centavos would silently round, so the entry is refused instead.
   if (!Number.isSafeInteger(balanceAfter))
     throw new Error(`entry would take account ${input.accountNumber} past an exact integer of centavos`);
-  const id = `ENT${crypto.randomUUID().replace(/-/g, '').slice(0, 24).toUpperCase()}`;
+  const id = input.id ?? `ENT${crypto.randomUUID().replace(/-/g, '').slice(0, 24).toUpperCase()}`;
   db.insert(ledgerEntries)
     .values({
       id,
@@ -133,6 +135,26 @@ export function postEntry(db: LedgerDb, input: EntryInput): { id: string; balanc
     .run();
   db.update(accounts).set({ balance: balanceAfter }).where(eq(accounts.number, input.accountNumber)).run();
   return { id, balanceAfter };
+}
+
+export function entryExists(db: LedgerDb, id: string): boolean {
+  return (
+    db.select({ id: ledgerEntries.id }).from(ledgerEntries).where(eq(ledgerEntries.id, id)).get() !==
+    undefined
+  );
+}
+
+/**
+ * The once-only id of a devolution's entry, from the payment it returns and the devolution's id at
+ * the partner (the statement's `ENT` + 24 hex form): a devolution reported again finds its entry.
+ */
+export async function devolutionEntryId(originalEndToEndId: string, devolutionId: string): Promise<string> {
+  const digest = await crypto.subtle.digest(
+    'SHA-256',
+    new TextEncoder().encode(`${originalEndToEndId}:${devolutionId}`),
+  );
+  const hex = Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
+  return `ENT${hex.slice(0, 24).toUpperCase()}`;
 }
 
 export function placeHold(

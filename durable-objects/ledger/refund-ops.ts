@@ -1,23 +1,21 @@
 /**
- * Refunds of a paid Cash-In (spec §4.6) and bank-initiated returns: the money is held, the
- * devolution is sent under its own end-to-end id (its idempotency id at the partner), polled, and
- * settled as one transaction with its ledger entry and CASHIN_REFUNDED. `REFUSAL` is the table of
- * states that cannot be refunded.
+ * Refunds of a paid Cash-In (spec §4.6): the money is held, the devolution is sent under its own
+ * end-to-end id (its idempotency id at the partner), polled, and settled as one transaction with
+ * its ledger entry and CASHIN_REFUNDED. `REFUSAL` is the table of states that cannot be refunded.
+ * Bank-initiated returns are in bank-returns.ts.
  */
 
 import { eq } from 'drizzle-orm';
-import { type CashInView, cashInView } from '../../src/domain/cash-in';
 import { newEndToEndId } from '../../src/domain/ids';
 import { amountFromCents } from '../../src/domain/money';
 import { failure, type OperationResult, success } from '../../src/domain/result';
 import { formatBrt } from '../../src/domain/time';
-import { log } from '../../src/infra/log';
 import { partnerPort } from '../../src/partners/port-registry';
-import { type CashInRow, cashInNotFound, emitCashIn, findCashIn, updateCashIn } from './cash-in-store';
+import { type CashInRow, emitCashIn, findCashIn, updateCashIn } from './cash-in-store';
 import type { LedgerContext } from './context';
 import { observe } from './events';
 import type { Remember } from './idempotency';
-import { accountAt, available, placeHold, postEntry, releaseHold } from './ledger';
+import { accountAt, available, devolutionEntryId, placeHold, postEntry, releaseHold } from './ledger';
 import { idempotencyKeys } from './schema';
 
 /** How soon a refund in flight is checked at the partner. */
@@ -159,19 +157,28 @@ export async function startRefund(
 
 /**
  * The devolution reached the payer: the debit, REFUNDED, the event and the observation, inside
- * the caller's transaction.
+ * the caller's transaction. `entryId` (devolutionEntryId) makes the debit once-only; `amount` is
+ * what the bank says it returned, the whole payment unless it says otherwise.
  */
-function settleDevolution(
+export function settleDevolution(
   ctx: LedgerContext,
   row: CashInRow,
   accountNumber: string,
-  devolution: { endToEndId: string; reason?: string; at: number; bankFact?: boolean },
+  devolution: {
+    endToEndId: string;
+    entryId: string;
+    reason?: string;
+    at: number;
+    bankFact?: boolean;
+    amount?: number;
+  },
 ): CashInRow {
   postEntry(ctx.db, {
     ...(devolution.bankFact && { bankFact: true }),
+    id: devolution.entryId,
     accountNumber,
     type: 'PIX_REFUND_OUT',
-    amount: row.amount,
+    amount: devolution.amount ?? row.amount,
     ref: `cash-in:${row.transactionId}`,
     at: devolution.at,
     description: `Devolucao PIX ${row.internalCode}`,
@@ -204,7 +211,7 @@ export async function pollRefund(ctx: LedgerContext, transactionId: string): Pro
   // An automatic refund waits for the payment endToEndId a partner confirms later (assign-e2e).
   if (!row.endToEndId) return Date.now() + REFUND_POLL_MS;
   const port = partnerPort(ctx.env, row.partnerIspb);
-  const status = await port.transferStatus(row.refundEndToEndId);
+  const status = await port.devolutionStatus(row.endToEndId, row.refundEndToEndId);
   await ctx.crashes.reach('refund.status-read');
   const now = Date.now();
   if (status.state === 'PENDING') return now + REFUND_POLL_MS;
@@ -218,6 +225,11 @@ export async function pollRefund(ctx: LedgerContext, transactionId: string): Pro
   }
   const account = accountAt(ctx.db, row.partnerIspb, 'TRANSACTIONAL');
   if (!account) throw new Error(`no TRANSACTIONAL account at ${row.partnerIspb}`);
+  const entryId = await devolutionEntryId(row.endToEndId, row.refundEndToEndId);
+  // A partner callback may have run this same poll while we awaited: act only on the refund as read.
+  const current = findCashIn(ctx.db, transactionId);
+  if (current?.refundState !== 'PROCESSING' || current.refundEndToEndId !== row.refundEndToEndId)
+    return undefined;
   ctx.storage.transactionSync(() => {
     releaseHold(ctx.db, `refund:${row.transactionId}`);
     if (status.state === 'FAILED') {
@@ -236,80 +248,11 @@ export async function pollRefund(ctx: LedgerContext, transactionId: string): Pro
       emitCashIn(ctx, failed, 'CASHIN_REFUND_FAILED', now);
       return;
     }
-    settleDevolution(ctx, row, account.number, { endToEndId: row.refundEndToEndId as string, at: now });
-  });
-  return undefined;
-}
-
-/**
- * A devolution the bank made (MED claim or customer request at the payer bank): PAID → REFUNDED now.
- * It is a fact, never refused: if the balance cannot cover it, the balance goes negative (and
- * Cash-Outs wait for money to come in); if the client's own refund is in flight, the return
- * supersedes it: its hold goes, and its devolution is followed to the end: should the partner settle
- * it too, that second outflow is recorded as well (pollSupersededDevolution).
- */
-export function bankReturn(ctx: LedgerContext, id: string, reason: string): OperationResult<CashInView> {
-  const row = findCashIn(ctx.db, id);
-  if (!row) return cashInNotFound();
-  // Only money received can be returned: nothing to give back for an unpaid or already returned one.
-  if (row.status !== 'PAID' || row.endToEndId === null) {
-    return failure({
-      code: 'RULE_VIOLATION',
-      detail: `Only a settled PAID Cash-In can be returned; this one is ${row.status}`,
-    });
-  }
-  const account = accountAt(ctx.db, row.partnerIspb, 'TRANSACTIONAL');
-  if (!account) throw new Error(`no TRANSACTIONAL account at ${row.partnerIspb}`);
-  const now = Date.now();
-  const returnEndToEndId = newEndToEndId('D', row.partnerIspb, now);
-  const refunded = ctx.storage.transactionSync(() => {
-    if (row.refundState === 'PROCESSING' && row.refundEndToEndId) {
-      releaseHold(ctx.db, `refund:${row.transactionId}`);
-      ctx.scheduler.cancel('poll-refund', row.transactionId);
-      ctx.scheduler.schedule(
-        'poll-superseded-devolution',
-        `${row.transactionId}|${row.refundEndToEndId}`,
-        now + REFUND_POLL_MS,
-      );
-    }
-    return settleDevolution(ctx, row, account.number, {
-      endToEndId: returnEndToEndId,
-      reason,
+    settleDevolution(ctx, row, account.number, {
+      endToEndId: row.refundEndToEndId as string,
+      entryId,
       at: now,
-      bankFact: true,
     });
   });
-  return success(200, cashInView(refunded));
-}
-
-/**
- * Follows a client devolution that a bank return overtook. Never sends it again; if the partner
- * settled it anyway, the money left twice and the books say so (a second PIX_REFUND_OUT, a bank
- * fact). The entry and the end of this task are one transaction, so a crash cannot post it twice.
- */
-export async function pollSupersededDevolution(ctx: LedgerContext, ref: string): Promise<number | undefined> {
-  const [transactionId, devolutionId] = ref.split('|') as [string, string];
-  const row = findCashIn(ctx.db, transactionId);
-  if (!row) return undefined;
-  const status = await partnerPort(ctx.env, row.partnerIspb).transferStatus(devolutionId);
-  if (status.state === 'PENDING') return Date.now() + REFUND_POLL_MS;
-  if (status.state !== 'SETTLED') return undefined;
-  const account = accountAt(ctx.db, row.partnerIspb, 'TRANSACTIONAL');
-  if (!account) throw new Error(`no TRANSACTIONAL account at ${row.partnerIspb}`);
-  ctx.storage.transactionSync(() => {
-    postEntry(ctx.db, {
-      accountNumber: account.number,
-      type: 'PIX_REFUND_OUT',
-      amount: row.amount,
-      ref: `cash-in:${row.transactionId}`,
-      at: Date.now(),
-      description: `Devolucao PIX ${row.internalCode} (apos retorno do banco)`,
-      endToEndId: devolutionId,
-      originalEndToEndId: row.endToEndId,
-      bankFact: true,
-    });
-    ctx.scheduler.cancel('poll-superseded-devolution', ref);
-  });
-  log('warn', 'a devolution settled after a bank return of the same payment', { transactionId });
   return undefined;
 }

@@ -6,11 +6,12 @@
 import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
 import { findClient } from '../../src/db/clients';
 import { errorFields, log } from '../../src/infra/log';
+import { pollSupersededDevolution } from './bank-returns';
 import { assignEndToEndId, expireCashIn } from './cash-in-ops';
 import { stepCashOut } from './cash-out-ops';
 import type { LedgerContext } from './context';
 import { pruneLimitTotals } from './limit-totals';
-import { pollRefund, pollSupersededDevolution } from './refund-ops';
+import { pollRefund } from './refund-ops';
 import type { Task } from './scheduler';
 import * as schema from './schema';
 import { dispatchWebhooks } from './webhook-deliveries';

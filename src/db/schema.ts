@@ -96,6 +96,19 @@ export const sandboxTransfers = sqliteTable(
 );
 
 /**
+ * Where the reconciliation sweep stands in each real partner's list of received Pix (`GET /pix`):
+ * the window [windowFrom, windowTo) being read and its next page; `page` -1 means the window was
+ * read to the end. One row per partner.
+ */
+export const partnerPixCursors = sqliteTable('partner_pix_cursors', {
+  ispb: text('ispb').primaryKey(),
+  windowFrom: integer('window_from').notNull(),
+  windowTo: integer('window_to').notNull(),
+  page: integer('page').notNull(),
+  updatedAt: integer('updated_at').notNull(),
+});
+
+/**
  * PIX health incidents as the engine last published them: the public §2.5 object, plus the
  * internal scope (clients with affected traffic) that decides who may see institution and cohort
  * incidents. Written only by the HealthAnalyzer Durable Object.

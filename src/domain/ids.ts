@@ -18,9 +18,31 @@ function randomString(alphabet: string, length: number): string {
   return out;
 }
 
-/** Cash-In TxId: the PIX charge txid, 26–35 alphanumerics (we issue 32). */
-export function newCashInTxId(): string {
-  return randomString(ALNUM, 32);
+/** The client UUID's 128 bits in base 62, 22 characters (the TxId's first part). */
+function clientPart(clientId: string): string {
+  let n = BigInt(`0x${clientId.replace(/-/g, '')}`);
+  let out = '';
+  for (let i = 0; i < 22; i++, n /= 62n) out = ALNUM[Number(n % 62n)] + out;
+  return out;
+}
+
+/**
+ * Cash-In TxId: the PIX charge txid, 26–35 alphanumerics. We issue 35: the client (22 base-62
+ * characters) + 13 random ones (77 bits), so a partner's notification naming a txid reaches its
+ * client's ClientLedger without a lookup table, like the BR Code locator (location.ts).
+ */
+export function newCashInTxId(clientId: string): string {
+  return clientPart(clientId) + randomString(ALNUM, 13);
+}
+
+/** The client a TxId we issued belongs to, or undefined for any other txid. */
+export function clientIdOfTxId(txid: string): string | undefined {
+  if (!/^[A-Za-z0-9]{35}$/.test(txid)) return undefined;
+  let n = 0n;
+  for (const c of txid.slice(0, 22)) n = n * 62n + BigInt(ALNUM.indexOf(c));
+  if (n >= 1n << 128n) return undefined;
+  const hex = n.toString(16).padStart(32, '0');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 /** 7-character service code used for polling. */

@@ -44,6 +44,7 @@ import {
   handleOpenFinanceDecline,
   handleOpenFinancePage,
 } from './routes/open-finance';
+import { handlePartnerPixCallback, loggablePath } from './routes/partner-webhook';
 import { handleChargeLocation, handleJwks } from './routes/pix-location';
 import {
   handleSandboxCashInReturn,
@@ -65,7 +66,7 @@ function errorResponse(error: unknown, request: ApiRequest, rc: RequestContext):
   }
   log('error', 'unhandled error', {
     requestId: rc.requestId,
-    path: new URL(request.url).pathname,
+    path: loggablePath(new URL(request.url).pathname),
     ...errorFields(error),
   });
   return problem('INTERNAL_ERROR', {
@@ -119,6 +120,8 @@ router
   .delete('/admin/clients/:clientId/application-token', handleDeactivateApplicationToken)
   .get('/admin/clients/:clientId/webhook-deliveries', handleListWebhookDeliveries)
   .post('/admin/clients/:clientId/webhook-deliveries/:eventId/retry', handleRetryWebhookDelivery)
+  .post('/partners/:ispb/webhook/pix', handlePartnerPixCallback)
+  .post('/partners/:ispb/webhook/:secret/pix', handlePartnerPixCallback)
   .post('/admin/partners/:ispb/faults', handleInjectFault)
   .delete('/admin/partners/:ispb/faults', handleClearFaults)
   .post('/admin/health/observations', handleImportObservations)

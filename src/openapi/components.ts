@@ -3,6 +3,7 @@
  * the response shapes (src/openapi/responses*.ts). A schema used inside another one is written as
  * a `$ref` to its entry here.
  */
+
 import type * as v from 'valibot';
 import { RebalanceSchema } from '../schemas/account';
 import { CreateClientSchema, PartnerFaultSchema, PatchClientSchema } from '../schemas/admin';
@@ -17,6 +18,7 @@ import {
   HttpUrlSchema,
   NameSchema,
 } from '../schemas/common';
+import { PixCallbackSchema } from '../schemas/partner-callback';
 import { RefundSchema } from '../schemas/refund';
 import {
   SandboxCashInReturnSchema,
@@ -59,6 +61,7 @@ export const NAMED_SCHEMAS: Record<string, v.GenericSchema> = {
   PartnerFaultRequest: PartnerFaultSchema,
   ImportObservationsRequest: ImportObservationsSchema,
   AdvanceAnalyzerRequest: AdvanceAnalyzerSchema,
+  PartnerPixCallback: PixCallbackSchema,
   // Responses.
   Problem,
   ApplicationTokenProblem,

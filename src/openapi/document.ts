@@ -15,6 +15,7 @@ import { adminHealthOperations } from './paths-admin-health';
 import { cashInOperations } from './paths-cash-in';
 import { cashOutOperations } from './paths-cash-out';
 import { healthOperations } from './paths-health';
+import { partnerOperations } from './paths-partners';
 import { publicOperations } from './paths-public';
 import { sandboxOperations } from './paths-sandbox';
 import { SharedComponents } from './problems';
@@ -32,6 +33,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
   ...publicOperations.filter((op) => op.tag !== 'Authentication'),
   ...adminOperations,
   ...adminHealthOperations,
+  ...partnerOperations,
 ];
 
 const DESCRIPTION = `ConnectPSP is a gateway for Brazilian instant payments (PIX): receive payments (Cash-In, by BR Code or open finance), refund them, send payments (Cash-Out), list and summarize them, read account statements and balances, and move money between your accounts. All amounts are BRL.
@@ -54,6 +56,7 @@ const TAGS = [
   ['Open finance (staging)', "The payer bank's consent page of the open-finance flow, simulated in staging."],
   ['Documentation', 'This document and its rendering.'],
   ['Operator', 'Operator API: onboarding, credentials, approvals, deliveries, fault injection.'],
+  ['Settlement partners', 'Callbacks from real banks (API Pix webhooks); not for integrators.'],
 ].map(([name, description]) => ({ name, description }));
 
 const SECURITY_SCHEMES = {
@@ -75,6 +78,11 @@ const SECURITY_SCHEMES = {
     name: 'DigitalSignature',
     description:
       'Lowercase hex of HMAC-SHA256(key = UTF-8 bytes of your CryptoToken, message = UTF-8 bytes of the JWT exactly as sent after `Bearer `).',
+  },
+  partnerMutualTls: {
+    type: 'mutualTLS',
+    description:
+      "A settlement partner's client certificate, verified by Cloudflare at the edge and matched to the partner's configured subject (and issuer) DN.",
   },
   operatorToken: {
     type: 'http',

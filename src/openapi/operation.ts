@@ -47,6 +47,9 @@ const SECURITY: Record<AuthKind, Schema[]> = {
   client: [{ bearerAuth: [], applicationToken: [] }],
   signed: [{ bearerAuth: [], applicationToken: [], digitalSignature: [] }],
   operator: [{ operatorToken: [] }],
+  partner: [{ partnerMutualTls: [] }],
+  // The secret travels in the path, which OpenAPI security schemes cannot name.
+  partnerSecret: [],
 };
 
 const IMPLIED_ERRORS: Record<AuthKind, ErrorCode[]> = {
@@ -60,6 +63,8 @@ const IMPLIED_ERRORS: Record<AuthKind, ErrorCode[]> = {
     'CRYPTO_TOKEN_NOT_CONFIGURED',
   ],
   operator: ['UNAUTHORIZED', 'SERVICE_UNAVAILABLE'],
+  partner: ['UNAUTHORIZED'],
+  partnerSecret: ['UNAUTHORIZED'],
 };
 
 const STAGING_NOTE = '**Staging only**: with `ENVIRONMENT=production` this route answers 404 `NOT_FOUND`.';

@@ -131,7 +131,8 @@ function appTokenExamples(shared: SharedComponents) {
   );
 }
 
-export type AuthKind = 'client' | 'signed' | 'operator' | 'none';
+/** `partner`: a partner's client certificate; `partnerSecret`: its secret path segment. */
+export type AuthKind = 'client' | 'signed' | 'operator' | 'partner' | 'partnerSecret' | 'none';
 
 const WWW_AUTHENTICATE = {
   'WWW-Authenticate': {
@@ -145,14 +146,19 @@ const UNAUTHORIZED_NAME: Record<AuthKind, string> = {
   client: 'Unauthorized',
   signed: 'UnauthorizedSigned',
   operator: 'OperatorUnauthorized',
+  partner: 'PartnerUnauthorized',
+  partnerSecret: 'PartnerUnauthorized',
   none: 'Unauthorized',
 };
 
 function unauthorized(shared: SharedComponents, auth: AuthKind, codes: readonly ErrorCode[]): Schema {
   return shared.response(UNAUTHORIZED_NAME[auth], () => {
-    if (auth === 'operator') {
+    if (auth === 'operator' || auth === 'partner' || auth === 'partnerSecret') {
       return {
-        description: 'Missing or wrong operator token.',
+        description:
+          auth === 'operator'
+            ? 'Missing or wrong operator token.'
+            : "The request is not authenticated as the partner (see the operation's description).",
         content: {
           [PROBLEM_CONTENT_TYPE]: { schema: problemOf(codes), examples: codeExamples(shared, codes) },
         },

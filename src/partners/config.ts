@@ -7,6 +7,7 @@
  * with a missing field, secret or certificate binding refuses with the exact name that is missing.
  */
 import type { Fetcher as HttpFetcher } from './bcb-api-pix/client';
+import { partnerByIspb, type SettlementPartner } from './catalog';
 
 export type AdapterKind = 'sandbox' | 'bcb-api-pix';
 
@@ -19,6 +20,10 @@ export interface DeclaredPartner {
   tokenUrl?: string;
   pixKey?: string;
   certificate?: string;
+  /** Subject DN of the client certificate the partner's callbacks present over mTLS. */
+  webhookCertSubject?: string;
+  /** Issuer DN of that certificate, checked too when set. */
+  webhookCertIssuer?: string;
 }
 
 export interface ResolvedBcbPartner extends DeclaredPartner {
@@ -40,9 +45,24 @@ export class PartnerConfigError extends Error {
 
 const ISPB = /^\d{8}$/;
 
-/** The declared partners, validated; none declared means the sandbox catalog serves. */
+let parsed: { raw: unknown; list: DeclaredPartner[] } | undefined;
+
+/** The declared partners, validated (once per value of the var); none declared: the sandbox catalog. */
 export function declaredPartners(env: unknown): DeclaredPartner[] {
   const raw = (env as Record<string, unknown>).PARTNERS;
+  if (parsed && parsed.raw === raw) return parsed.list;
+  const list = parsePartners(raw);
+  parsed = { raw, list };
+  return list;
+}
+
+/** A settlement partner by ISPB: a declared one, else the sandbox catalog's. */
+export function settlementPartner(env: unknown, ispb: string): SettlementPartner | undefined {
+  const declared = declaredPartners(env).find((p) => p.ispb === ispb);
+  return declared ? { ispb, name: declared.name, branch: declared.branch } : partnerByIspb(ispb);
+}
+
+function parsePartners(raw: unknown): DeclaredPartner[] {
   if (raw === undefined || raw === '') return [];
   let list: unknown;
   try {
@@ -64,6 +84,26 @@ export function declaredPartners(env: unknown): DeclaredPartner[] {
           throw new PartnerConfigError(`${at}.${field} is required`);
     return { ...p, branch: typeof p.branch === 'string' ? p.branch : '0001' } as DeclaredPartner;
   });
+}
+
+/**
+ * How a partner's Pix callbacks authenticate (src/partners/inbound-auth.ts): the client certificate
+ * named by subject (and issuer) DN, and/or the secret `PARTNER_<ISPB>_WEBHOOK_SECRET` as a path
+ * segment. Neither configured means every callback is refused.
+ */
+export interface WebhookAuth {
+  certSubject?: string;
+  certIssuer?: string;
+  secret?: string;
+}
+
+export function webhookAuthOf(env: unknown, partner: DeclaredPartner): WebhookAuth {
+  const secret = (env as Record<string, unknown>)[`PARTNER_${partner.ispb}_WEBHOOK_SECRET`];
+  return {
+    ...(partner.webhookCertSubject && { certSubject: partner.webhookCertSubject }),
+    ...(partner.webhookCertIssuer && { certIssuer: partner.webhookCertIssuer }),
+    ...(typeof secret === 'string' && secret !== '' && { secret }),
+  };
 }
 
 /** Everything the BCB adapter needs for one declared partner, or a precise refusal. */

@@ -1,6 +1,8 @@
 /**
  * Which adapter serves a partner: the one its declaration names (config.ts), the sandbox simulator
  * for an undeclared partner (the staging default). Every call is bounded by the partner time-out.
+ * A BCB adapter is kept per isolate (per environment and ISPB), so its OAuth2 token is reused
+ * until it is due for refresh rather than fetched for every call.
  */
 import { BcbApiPixPartner } from './bcb-api-pix/adapter';
 import { declaredPartners, resolveBcbPartner } from './config';
@@ -8,9 +10,22 @@ import type { SettlementPartnerPort } from './port';
 import { SandboxPartner } from './sandbox';
 import { withTimeout } from './timeout';
 
-export function partnerPort(env: Env, ispb: string): SettlementPartnerPort {
+const adapters = new WeakMap<object, Map<string, { declaration: unknown; adapter: BcbApiPixPartner }>>();
+
+/** The API Pix adapter of a declared `bcb-api-pix` partner, or undefined for any other ISPB. */
+export function bcbPartner(env: Env, ispb: string): BcbApiPixPartner | undefined {
   const declared = declaredPartners(env).find((p) => p.ispb === ispb);
-  if (declared?.kind === 'bcb-api-pix')
-    return withTimeout(new BcbApiPixPartner(resolveBcbPartner(env, declared)));
-  return withTimeout(new SandboxPartner(ispb, env));
+  if (declared?.kind !== 'bcb-api-pix') return undefined;
+  const byIspb = adapters.get(env) ?? new Map();
+  adapters.set(env, byIspb);
+  const cached = byIspb.get(ispb);
+  if (cached?.declaration === declared) return cached.adapter;
+  const adapter = new BcbApiPixPartner(resolveBcbPartner(env, declared));
+  byIspb.set(ispb, { declaration: declared, adapter });
+  return adapter;
+}
+
+export function partnerPort(env: Env, ispb: string): SettlementPartnerPort {
+  const bcb = bcbPartner(env, ispb);
+  return withTimeout(bcb ?? new SandboxPartner(ispb, env));
 }

@@ -60,4 +60,9 @@ export interface SettlementPartnerPort {
   sendPayment(request: PaymentRequest): Promise<PartnerOutcome<{ acceptedAt: number }>>;
   /** Where a transfer sent with this idempotency id stands at the partner. */
   transferStatus(idempotencyId: string): Promise<TransferStatus>;
+  /**
+   * Where a devolution stands. API Pix addresses a devolution under the payment it returns, so
+   * refunds ask here rather than `transferStatus`.
+   */
+  devolutionStatus(originalEndToEndId: string, devolutionId: string): Promise<TransferStatus>;
 }

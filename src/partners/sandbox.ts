@@ -116,6 +116,11 @@ export class SandboxPartner implements SettlementPartnerPort {
     return { ok: true, value: { acceptedAt: now } };
   }
 
+  /** The sandbox keeps devolutions by their own id, like payments. */
+  devolutionStatus(_originalEndToEndId: string, devolutionId: string): Promise<TransferStatus> {
+    return this.transferStatus(devolutionId);
+  }
+
   async transferStatus(idempotencyId: string): Promise<TransferStatus> {
     const row = await findSandboxTransfer(this.env, this.ispb, idempotencyId);
     if (!row) return { state: 'UNKNOWN' };

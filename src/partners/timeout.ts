@@ -49,5 +49,6 @@ export function withTimeout(port: SettlementPartnerPort, ms = PARTNER_TIMEOUT_MS
     sendDevolution: (request) => orUnanswered('sendDevolution', port.sendDevolution(request)),
     sendPayment: (request) => orUnanswered('sendPayment', port.sendPayment(request)),
     transferStatus: (idempotencyId) => bounded('transferStatus', port.transferStatus(idempotencyId)),
+    devolutionStatus: (original, id) => bounded('devolutionStatus', port.devolutionStatus(original, id)),
   };
 }

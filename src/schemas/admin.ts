@@ -6,7 +6,7 @@ import { DELIVERY_STATUSES } from '../domain/webhook-delivery';
 import { SETTLEMENT_PARTNERS } from '../partners/catalog';
 import { AmountSchema, DocumentSchema, HttpUrlSchema } from './common';
 
-const KNOWN_ISPBS = new Set(SETTLEMENT_PARTNERS.map((p) => p.ispb));
+const CATALOG_ISPBS = new Set(SETTLEMENT_PARTNERS.map((p) => p.ispb));
 
 const CalendarDate = v.pipe(
   v.string('must be a date YYYY-MM-DD'),
@@ -33,42 +33,48 @@ const merchantText = (field: string, toBrCode: (text: string) => string) =>
 const MerchantName = merchantText('merchantName', merchantNameText);
 const MerchantCity = merchantText('merchantCity', merchantCityText);
 
-const CreateClientFields = v.object({
-  name: v.pipe(
-    v.string('name must be a string'),
-    v.trim(),
-    v.minLength(1, 'name is required'),
-    v.maxLength(100, 'name must have at most 100 characters'),
-  ),
-  merchantName: v.optional(MerchantName),
-  merchantCity: v.optional(MerchantCity),
-  statementStartDate: v.optional(CalendarDate),
-  partners: v.optional(
-    v.pipe(
-      v.array(
-        v.pipe(
-          v.string('each partner must be an ISPB string'),
-          v.check((ispb) => KNOWN_ISPBS.has(ispb), 'unknown settlement partner ISPB'),
-        ),
-        'partners must be an array of ISPBs',
-      ),
-      v.minLength(1, 'partners must not be empty'),
-      v.check((list) => new Set(list).size === list.length, 'partners must not repeat'),
+/** The create body, for a given test of "is a settlement partner" (the catalog plus declared ones). */
+const createClientFields = (isPartner: (ispb: string) => boolean) =>
+  v.object({
+    name: v.pipe(
+      v.string('name must be a string'),
+      v.trim(),
+      v.minLength(1, 'name is required'),
+      v.maxLength(100, 'name must have at most 100 characters'),
     ),
-  ),
-});
+    merchantName: v.optional(MerchantName),
+    merchantCity: v.optional(MerchantCity),
+    statementStartDate: v.optional(CalendarDate),
+    partners: v.optional(
+      v.pipe(
+        v.array(
+          v.pipe(
+            v.string('each partner must be an ISPB string'),
+            v.check(isPartner, 'unknown settlement partner ISPB'),
+          ),
+          'partners must be an array of ISPBs',
+        ),
+        v.minLength(1, 'partners must not be empty'),
+        v.check((list) => new Set(list).size === list.length, 'partners must not repeat'),
+      ),
+    ),
+  });
 
 /** POST /admin/clients: without a merchantName the name itself becomes BR Code field 59. */
-export const CreateClientSchema = v.pipe(
-  CreateClientFields,
-  v.forward(
-    v.check(
-      (c) => c.merchantName !== undefined || merchantNameText(c.name) !== '',
-      'name has no character a BR Code can carry: send a merchantName',
+export const createClientSchema = (isPartner: (ispb: string) => boolean) =>
+  v.pipe(
+    createClientFields(isPartner),
+    v.forward(
+      v.check(
+        (c) => c.merchantName !== undefined || merchantNameText(c.name) !== '',
+        'name has no character a BR Code can carry: send a merchantName',
+      ),
+      ['name'],
     ),
-    ['name'],
-  ),
-);
+  );
+
+/** The create body as documented: the sandbox catalog (a deployment adds its declared partners). */
+export const CreateClientSchema = createClientSchema((ispb) => CATALOG_ISPBS.has(ispb));
 
 const OptionalAmount = v.optional(v.nullable(AmountSchema));
 

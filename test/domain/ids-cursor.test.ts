@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { accountCheckDigit, newAccountNumber } from '../../src/domain/accounts';
 import { decodeCursor, encodeCursor } from '../../src/domain/cursor';
 import {
+  clientIdOfTxId,
   END_TO_END_ID,
   newCashInTxId,
   newEndToEndId,
@@ -14,10 +15,17 @@ import { planPage, shapePage } from '../../src/domain/pagination';
 
 describe('identifiers', () => {
   it('issues TxIds of 26–35 alphanumerics, 7-char internal codes, UUIDs', () => {
-    expect(newCashInTxId()).toMatch(/^[A-Za-z0-9]{26,35}$/);
+    const clientId = '0f8e2a4c-1b3d-4e5f-8a9b-0c1d2e3f4a5b';
+    expect(newCashInTxId(clientId)).toMatch(/^[A-Za-z0-9]{26,35}$/);
+    expect(clientIdOfTxId(newCashInTxId(clientId))).toBe(clientId);
+    expect(clientIdOfTxId(newCashInTxId('ffffffff-ffff-ffff-ffff-ffffffffffff'))).toBe(
+      'ffffffff-ffff-ffff-ffff-ffffffffffff',
+    );
+    expect(clientIdOfTxId('abc')).toBeUndefined();
+    expect(clientIdOfTxId('z'.repeat(35))).toBeUndefined();
     expect(newInternalCode()).toMatch(/^[A-Z0-9]{7}$/);
     expect(newUuid()).toMatch(UUID);
-    expect(new Set(Array.from({ length: 1000 }, newCashInTxId)).size).toBe(1000);
+    expect(new Set(Array.from({ length: 1000 }, () => newCashInTxId(clientId))).size).toBe(1000);
   });
 
   it('builds end-to-end ids as E/D + ISPB + yyyyMMddHHmm UTC + 11 alphanumerics', () => {

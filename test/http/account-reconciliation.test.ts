@@ -111,10 +111,12 @@ class Model {
     return this.balance.get(number)! - (this.held.get(number) ?? 0);
   }
 
-  /** Our operations never overdraw; a devolution the bank made on its own may (a fact). */
+  /**
+   * Our debits never overdraw; a devolution the bank made on its own may (a fact), and money coming
+   * in is credited whatever the balance, so a credit may leave a negative balance still negative.
+   */
   move(number: string, delta: number, bankFact = false) {
     const after = this.balance.get(number)! + delta;
-    // A credit may leave a balance a bank return overdrew still below zero.
     if (!bankFact && delta < 0) expect(after).toBeGreaterThanOrEqual(0);
     this.balance.set(number, after);
   }

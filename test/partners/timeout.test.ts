@@ -15,6 +15,7 @@ const silentBank: SettlementPartnerPort = {
   sendDevolution: never,
   sendPayment: never,
   transferStatus: never,
+  devolutionStatus: never,
 };
 
 const payment = {

@@ -7,11 +7,11 @@
 import { Validator } from '@cfworker/json-schema';
 import { BcbApiPixPartner, type ReceivedPix } from '../../src/partners/bcb-api-pix/adapter';
 import { centsToDecimal } from '../../src/partners/bcb-api-pix/money';
+import { BASE, FakeBcbPsp, TOKEN_URL } from './fake-bcb-psp';
+
+export { BASE, FakeBcbPsp, TOKEN_URL };
 
 type Doc = { paths: Record<string, Record<string, any>>; components: Record<string, any> };
-const ERR = 'https://pix.bcb.gov.br/api/v2/error/';
-export const BASE = 'https://psp.test/api/v2';
-export const TOKEN_URL = 'https://psp.test/oauth/token';
 
 export class OpenApiValidator {
   readonly invalid: string[] = [];
@@ -72,6 +72,12 @@ export class OpenApiValidator {
     return undefined;
   }
 
+  /** Validates a callback body the PSP posts to `{webhookUrl}/pix` (requestBodies.WebhookPixBody). */
+  callback(body: unknown): void {
+    const schema = this.doc.components.requestBodies.WebhookPixBody.content['application/json'].schema;
+    this.check('POST {webhookUrl}/pix callback', schema, body);
+  }
+
   /** Validates one exchange; the token endpoint (securitySchemes.OAuth2.tokenUrl) has no schema. */
   async exchange(request: Request, response: Response): Promise<void> {
     this.requests++;
@@ -90,7 +96,11 @@ export class OpenApiValidator {
         p.in === 'path' ? found.params[p.name] : p.in === 'query' ? url.searchParams.get(p.name) : null;
       if (raw == null) {
         if (p.required) this.invalid.push(`${where}: missing ${p.in} parameter ${p.name}`);
-      } else if (p.schema) this.check(`${where} ${p.name}`, p.schema, raw);
+      } else if (p.schema) {
+        // On the wire every parameter is text: a numeric one is checked as the number it spells.
+        const numeric = ['integer', 'number'].includes(p.schema.type) && /^-?\d+(\.\d+)?$/.test(raw);
+        this.check(`${where} ${p.name}`, p.schema, numeric ? Number(raw) : raw);
+      }
     }
     const rb = this.deref(found.op.requestBody);
     if (rb) {
@@ -109,144 +119,6 @@ export class OpenApiValidator {
     const media = content[type];
     if (!media) return void this.invalid.push(`${where} ${response.status}: undeclared media type ${type}`);
     if (media.schema) this.check(`${where} ${response.status}`, media.schema, await response.clone().json());
-  }
-}
-
-const json = (status: number, body: unknown, type = 'application/json') =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': type } });
-const problem = (status: number, name: string, title: string) =>
-  json(status, { type: `${ERR}${name}`, title, status, detail: title }, 'application/problem+json');
-
-/** A PSP that keeps its books in memory and answers as the document says. */
-export class FakeBcbPsp {
-  now = Date.parse('2026-11-25T12:00:00Z');
-  tokensIssued = 0;
-  tokenSeconds = 3600;
-  private readonly tokens = new Map<string, number>();
-  readonly cobs = new Map<string, any>();
-  readonly pix = new Map<string, any>();
-  readonly webhooks = new Map<string, string>();
-  private faults: Response[] = [];
-
-  /** The next API answer (not the token endpoint) is this one. */
-  failNext(status: number, name: string): void {
-    this.faults.push(problem(status, name, name));
-  }
-  /** A payer pays the charge: the PSP records a received Pix. */
-  pay(txid: string, e2eid: string): any {
-    const cob = this.cobs.get(txid);
-    const p = {
-      endToEndId: e2eid,
-      txid,
-      valor: cob.valor.original,
-      horario: new Date(this.now).toISOString(),
-      devolucoes: [],
-    };
-    cob.status = 'CONCLUIDA';
-    this.pix.set(e2eid, p);
-    return p;
-  }
-  /** The network settles (or refuses) a devolution. */
-  settleDevolution(e2eid: string, id: string, ok: boolean): void {
-    const d = this.pix.get(e2eid).devolucoes.find((x: any) => x.id === id);
-    d.status = ok ? 'DEVOLVIDO' : 'NAO_REALIZADO';
-    if (ok) d.horario.liquidacao = new Date(this.now).toISOString();
-  }
-
-  async handle(request: Request): Promise<Response> {
-    const url = new URL(request.url);
-    if (request.url.startsWith(TOKEN_URL)) {
-      if (!request.headers.get('authorization')?.startsWith('Basic '))
-        return json(401, { error: 'invalid_client' });
-      const token = `t${++this.tokensIssued}`;
-      this.tokens.set(token, this.now + this.tokenSeconds * 1000);
-      return json(200, {
-        access_token: token,
-        token_type: 'Bearer',
-        expires_in: this.tokenSeconds,
-        scope: 'cob.write',
-      });
-    }
-    const bearer = request.headers.get('authorization')?.replace('Bearer ', '') ?? '';
-    if ((this.tokens.get(bearer) ?? 0) <= this.now) return problem(403, 'AcessoNegado', 'Acesso negado');
-    const fault = this.faults.shift();
-    if (fault) return fault;
-    const path = url.pathname.slice(new URL(BASE).pathname.length).split('/').map(decodeURIComponent);
-    const body = request.method === 'PUT' ? await request.json<any>() : undefined;
-    const [, root, a = '', sub, b = ''] = path;
-    if (root === 'cob' && request.method === 'PUT') {
-      const cob = this.cobs.get(a) ?? {
-        calendario: { criacao: new Date(this.now).toISOString(), expiracao: body.calendario.expiracao },
-        txid: a,
-        revisao: 0,
-        loc: {
-          id: this.cobs.size + 1,
-          txid: a,
-          location: `https://psp.test/qr/v2/${a}`,
-          tipoCob: 'cob',
-          criacao: new Date(this.now).toISOString(),
-        },
-        location: `https://psp.test/qr/v2/${a}`,
-        status: 'ATIVA',
-        valor: { original: body.valor.original },
-        chave: body.chave,
-        pixCopiaECola: `00020101021226830014br.gov.bcb.pix2561psp.test/qr/v2/${a}5204000053039865802BR5909CONNECTPSP6009SAO PAULO62070503***6304ABCD`,
-      };
-      this.cobs.set(a, cob);
-      return json(201, cob);
-    }
-    if (root === 'cob') {
-      const cob = this.cobs.get(a);
-      if (!cob) return problem(404, 'NaoEncontrado', 'Cobrança não encontrada');
-      const pix = [...this.pix.values()].filter((p) => p.txid === a);
-      return json(200, pix.length ? { ...cob, pix } : cob);
-    }
-    if (root === 'pix' && a === '') {
-      const from = Date.parse(url.searchParams.get('inicio')!);
-      const to = Date.parse(url.searchParams.get('fim')!);
-      const pix = [...this.pix.values()].filter(
-        (p) => Date.parse(p.horario) >= from && Date.parse(p.horario) < to,
-      );
-      const parametros = {
-        inicio: new Date(from).toISOString(),
-        fim: new Date(to).toISOString(),
-        paginacao: {
-          paginaAtual: 0,
-          itensPorPagina: 100,
-          quantidadeDePaginas: 1,
-          quantidadeTotalDeItens: pix.length,
-        },
-      };
-      // 2.8.2's PixConsultados lists "cobs" as required (a slip of the document): send it empty.
-      return json(200, { parametros, cobs: [], pix });
-    }
-    if (root === 'pix') {
-      const p = this.pix.get(a);
-      if (!p) return problem(404, 'NaoEncontrado', 'Pix não encontrado');
-      if (sub === undefined) return json(200, p);
-      let d = p.devolucoes.find((x: any) => x.id === b);
-      if (request.method === 'GET')
-        return d ? json(200, d) : problem(404, 'NaoEncontrado', 'Devolução não encontrada');
-      if (!d) {
-        const given = p.devolucoes.reduce((s: number, x: any) => s + Number(x.valor.replace('.', '')), 0);
-        if (given + Number(body.valor.replace('.', '')) > Number(p.valor.replace('.', '')))
-          return problem(400, 'PixDevolucaoInvalida', 'Valor acima do disponível');
-        d = {
-          id: b,
-          rtrId: `D${b.slice(1)}`,
-          valor: body.valor,
-          horario: { solicitacao: new Date(this.now).toISOString() },
-          status: 'EM_PROCESSAMENTO',
-        };
-        p.devolucoes.push(d);
-      }
-      return json(201, d);
-    }
-    if (root === 'webhook') {
-      this.webhooks.set(a, body.webhookUrl);
-      return new Response(null, { status: 200 });
-    }
-    return problem(404, 'NaoEncontrado', 'Recurso não encontrado');
   }
 }
 
@@ -305,8 +177,10 @@ export async function runConformance(doc: Doc): Promise<ConformanceResult> {
   );
   const pix = await partner.receivedPix(e2e);
   expect('received pix re-read', pix.ok && (pix.value as ReceivedPix).amountCents === 12_345);
-  const list = await partner.receivedPixBetween(new Date(psp.now - 60_000), new Date(psp.now + 60_000));
-  expect('received pix listed', list.ok && list.value.length === 1);
+  const list = await partner.receivedPixPage(new Date(psp.now - 60_000), new Date(psp.now + 60_000), 0);
+  expect('received pix listed', list.ok && list.value.pix.length === 1 && list.value.pages === 1);
+  const beyond = await partner.receivedPixPage(new Date(psp.now - 60_000), new Date(psp.now + 60_000), 1);
+  expect('a page past the end is empty', beyond.ok && beyond.value.pix.length === 0);
   const devId = 'D09089356202611251201abcdefghijk';
   const dev = await partner.sendDevolution({
     endToEndId: devId,
@@ -326,6 +200,7 @@ export async function runConformance(doc: Doc): Promise<ConformanceResult> {
     'devolution above remaining refused',
     !over.ok && over.failureCode === 'PAYEE_BANK_REJECTED' && !over.retryable,
   );
+  validator.callback(psp.callbackBody([e2e]));
   expect(
     'webhook registered',
     (await partner.registerWebhook('https://gw.example/partners/09089356/webhook')).ok,

@@ -15,8 +15,9 @@ import type { ClientLimits } from '../../domain/limits';
 import { DEFAULT_MERCHANT_CITY } from '../../domain/merchant';
 import { amountFromCents, centsFromAmount } from '../../domain/money';
 import { brtDate } from '../../domain/time';
-import { partnerByIspb, SETTLEMENT_PARTNERS } from '../../partners/catalog';
-import { CreateClientSchema, PatchClientSchema } from '../../schemas/admin';
+import { SETTLEMENT_PARTNERS } from '../../partners/catalog';
+import { settlementPartner } from '../../partners/config';
+import { createClientSchema, PatchClientSchema } from '../../schemas/admin';
 import { encryptSecret, newCryptoToken, newWebhookSecret, sha256Hex } from '../../security/secrets';
 import { requireOperator } from '../admin-auth';
 import { readJsonObject } from '../body';
@@ -26,12 +27,12 @@ import { json } from '../json';
 import { parseWith } from '../validation';
 import { requireAllowedWebhookUrl } from '../webhook-url';
 
-function accountView(a: AccountRow) {
+function accountView(env: Env, a: AccountRow) {
   return {
     number: a.number,
     branch: a.branch,
     type: a.type,
-    bank: { ispb: a.ispb, name: partnerByIspb(a.ispb)?.name ?? null },
+    bank: { ispb: a.ispb, name: settlementPartner(env, a.ispb)?.name ?? null },
   };
 }
 
@@ -42,15 +43,15 @@ function limitsView(limits: ClientLimits) {
   return out;
 }
 
-function clientView(c: ClientRow, accounts: AccountRow[]) {
+function clientView(env: Env, c: ClientRow, accounts: AccountRow[]) {
   return {
     clientId: c.id,
     name: c.name,
     merchantName: c.merchantName ?? c.name,
     merchantCity: c.merchantCity ?? DEFAULT_MERCHANT_CITY,
     statementStartDate: c.statementStartDate,
-    partners: c.partners.map((ispb) => ({ ispb, name: partnerByIspb(ispb)?.name ?? null })),
-    accounts: accounts.map(accountView),
+    partners: c.partners.map((ispb) => ({ ispb, name: settlementPartner(env, ispb)?.name ?? null })),
+    accounts: accounts.map((a) => accountView(env, a)),
     limits: limitsView(c.limits),
     ...(c.approvalThresholdCents !== null && {
       approvalThreshold: amountFromCents(c.approvalThresholdCents),
@@ -82,7 +83,8 @@ export async function requireClient(request: ApiRequest, env: Env): Promise<Clie
 
 export async function handleCreateClient(request: ApiRequest, { env }: RequestContext): Promise<Response> {
   requireOperator(request, env);
-  const body = parseWith(CreateClientSchema, await readJsonObject(request));
+  const isPartner = (ispb: string) => settlementPartner(env, ispb) !== undefined;
+  const body = parseWith(createClientSchema(isPartner), await readJsonObject(request));
   const now = Date.now();
   const clientId = crypto.randomUUID();
   const clientSecret = crypto.randomUUID();
@@ -95,7 +97,7 @@ export async function handleCreateClient(request: ApiRequest, { env }: RequestCo
       number: newAccountNumber(),
       clientId,
       ispb,
-      branch: partnerByIspb(ispb)?.branch ?? '0001',
+      branch: settlementPartner(env, ispb)?.branch ?? '0001',
       type,
     })),
   );
@@ -135,7 +137,7 @@ export async function handleCreateClient(request: ApiRequest, { env }: RequestCo
       cryptoToken,
       webhookSecret,
       statementStartDate: client.statementStartDate,
-      accounts: accounts.map(accountView),
+      accounts: accounts.map((a) => accountView(env, a)),
     },
     201,
   );
@@ -144,7 +146,7 @@ export async function handleCreateClient(request: ApiRequest, { env }: RequestCo
 export async function handleGetClient(request: ApiRequest, { env }: RequestContext): Promise<Response> {
   requireOperator(request, env);
   const client = await requireClient(request, env);
-  return json(clientView(client, await listClientAccounts(env, client.id)));
+  return json(clientView(env, client, await listClientAccounts(env, client.id)));
 }
 
 const toCents = (amount: number | null | undefined) =>
@@ -177,7 +179,7 @@ export async function handlePatchClient(request: ApiRequest, { env }: RequestCon
   if (body.merchantName !== undefined || body.merchantCity !== undefined)
     await ledgerOf(env, client.id).setMerchantText(merchantProfile(updated));
   forgetCredentials(client.id);
-  return json(clientView(updated, await listClientAccounts(env, client.id)));
+  return json(clientView(env, updated, await listClientAccounts(env, client.id)));
 }
 
 export async function handleRotateCryptoToken(

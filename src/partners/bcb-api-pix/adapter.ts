@@ -28,8 +28,29 @@ export interface ReceivedPix {
   txid: string | undefined;
   amountCents: number;
   paidAt: number;
-  devolutions: { id: string; amountCents: number; status: string }[];
+  devolutions: ReceivedDevolution[];
 }
+
+export interface ReceivedDevolution {
+  /** Its id at the PSP: ours (the refund's end-to-end id) when we asked for it. */
+  id: string;
+  /** pacs.004 RtrId. */
+  endToEndId: string;
+  amountCents: number;
+  /** EM_PROCESSAMENTO, DEVOLVIDO or NAO_REALIZADO. */
+  status: string;
+  /** ORIGINAL, RETIRADA, MED_OPERACIONAL, MED_FRAUDE, … (absent means ORIGINAL). */
+  nature: string;
+}
+
+/** One page of received Pix and how many pages the window has. */
+export interface ReceivedPixPage {
+  pix: ReceivedPix[];
+  pages: number;
+}
+
+/** Items per page asked of `GET /pix` (the standard's default is 100). */
+const PAGE_SIZE = 100;
 
 function outcome<T>(answer: BcbAnswer, value: T): PartnerOutcome<T> {
   return answer.ok
@@ -51,8 +72,10 @@ export function parsePix(body: unknown): ReceivedPix | undefined {
     paidAt: Date.parse(p.horario),
     devolutions: devolutions.map((d: Record<string, unknown>) => ({
       id: String(d.id),
+      endToEndId: String(d.rtrId),
       amountCents: decimalToCents(d.valor) ?? 0,
       status: String(d.status),
+      nature: typeof d.natureza === 'string' ? d.natureza : 'ORIGINAL',
     })),
   };
 }
@@ -89,15 +112,24 @@ export class BcbApiPixPartner implements SettlementPartnerPort {
     return outcome(answer, answer.ok ? parsePix(answer.body) : undefined);
   }
 
-  /** Pix received in [from, to): the reconciliation sweep's source for lost callbacks (first page). */
-  async receivedPixBetween(from: Date, to: Date): Promise<PartnerOutcome<ReceivedPix[]>> {
-    const query = `inicio=${encodeURIComponent(from.toISOString())}&fim=${encodeURIComponent(to.toISOString())}`;
+  /** Page `page` (from 0) of the Pix received in [from, to): the reconciliation sweep's source. */
+  async receivedPixPage(from: Date, to: Date, page: number): Promise<PartnerOutcome<ReceivedPixPage>> {
+    const query = new URLSearchParams({
+      inicio: from.toISOString(),
+      fim: to.toISOString(),
+      'paginacao.paginaAtual': String(page),
+      'paginacao.itensPorPagina': String(PAGE_SIZE),
+    });
     const answer = await this.client.call('GET', `/pix?${query}`);
-    const list = answer.ok ? ((answer.body as { pix?: unknown[] }).pix ?? []) : [];
-    return outcome(
-      answer,
-      list.map(parsePix).filter((p): p is ReceivedPix => p !== undefined),
-    );
+    const body = (answer.ok ? answer.body : {}) as {
+      pix?: unknown[];
+      parametros?: { paginacao?: { quantidadeDePaginas?: unknown } };
+    };
+    const pages = body.parametros?.paginacao?.quantidadeDePaginas;
+    return outcome(answer, {
+      pix: (body.pix ?? []).map(parsePix).filter((p): p is ReceivedPix => p !== undefined),
+      pages: typeof pages === 'number' ? pages : 1,
+    });
   }
 
   async sendDevolution(request: DevolutionRequest): Promise<PartnerOutcome<{ acceptedAt: number }>> {

@@ -1,0 +1,94 @@
+/**
+ * Callbacks from real settlement partners (API Pix `{webhookUrl}/pix`, src/http/routes/
+ * partner-webhook.ts). Their body is a hint only: nothing in it is trusted.
+ */
+import * as v from 'valibot';
+import { example } from './examples';
+import { inlineSchema } from './json-schema';
+import type { OperationSpec } from './operation';
+import { ispbParameter, parameter } from './parameters';
+
+const OUTCOMES = [
+  'paid',
+  'already-paid',
+  'unmatched',
+  'amount-mismatch',
+  'not-payable',
+  'refund-checked',
+  'returned',
+  'devolution-recorded',
+  'already-recorded',
+  'not-confirmed',
+] as const;
+
+const Result = inlineSchema(
+  v.object({
+    pix: v.array(
+      v.object({
+        endToEndId: v.string(),
+        outcomes: v.pipe(
+          v.array(v.picklist(OUTCOMES)),
+          v.description(
+            'What the partner confirmed and what was done: `paid` (Cash-In PAID, `CASHIN_PAID` sent), `already-paid`, `unmatched` (no Cash-In of ours), `amount-mismatch` and `not-payable` (logged for the operator, nothing moved), `refund-checked` (our refund read again at the partner), `returned` (a bank return: Cash-In REFUNDED), `devolution-recorded` (a further devolution booked), `already-recorded`, `not-confirmed` (the partner does not know this Pix: nothing moved).',
+          ),
+        ),
+      }),
+    ),
+  }),
+);
+
+const DESCRIPTION = `A real partner's API Pix webhook: a POST of \`{ "pix": [ … ] }\` whenever Pix are received or a devolution ends. The body is a **hint** only: each \`endToEndId\` is read again from the partner (\`GET /pix/{e2eid}\`) and only the partner's answer moves money, once (by end-to-end id and devolution id), so a forged or replayed callback moves nothing. An ISPB that is not a declared \`bcb-api-pix\` partner answers 404 \`NOT_FOUND\` like any unknown route; a callback that does not authenticate answers 401 \`UNAUTHORIZED\`; 503 \`SERVICE_UNAVAILABLE\` (\`Retry-After\`) when the partner could not be asked about some Pix (the others are applied), so the PSP sends it again.`;
+
+const callback = (spec: Pick<OperationSpec, 'path' | 'operationId' | 'summary' | 'auth' | 'parameters'>) =>
+  ({
+    method: 'post',
+    tag: 'Settlement partners',
+    description: `${DESCRIPTION}\n\n${
+      spec.auth === 'partner'
+        ? "Authentication: the partner's client certificate (mTLS at the edge; the partner's `webhookCertSubject`, and `webhookCertIssuer` when set, must match)."
+        : "Authentication: the partner's secret `PARTNER_<ISPB>_WEBHOOK_SECRET` as the `secret` path segment, for partners that cannot present a client certificate."
+    }`,
+    body: {
+      schema: 'PartnerPixCallback',
+      examples: {
+        received: example('One Pix received', {
+          pix: [
+            {
+              endToEndId: 'E60701190202611251200abcdefghijk',
+              txid: 'K3b9Qe2LmN8pR4sT6uV1wXyZa0cDfGhJk',
+              valor: '150.25',
+              horario: '2026-11-25T15:00:00.000Z',
+            },
+          ],
+        }),
+      },
+    },
+    success: { '200': { description: 'Every Pix named was read again and applied.', schema: Result } },
+    errors: ['VALIDATION_ERROR', 'NOT_FOUND', 'SERVICE_UNAVAILABLE'],
+    ...spec,
+  }) satisfies OperationSpec;
+
+export const partnerOperations: OperationSpec[] = [
+  callback({
+    path: '/partners/{ispb}/webhook/pix',
+    operationId: 'partnerPixCallback',
+    summary: 'Pix callback from a partner (mTLS)',
+    auth: 'partner',
+    parameters: [ispbParameter],
+  }),
+  callback({
+    path: '/partners/{ispb}/webhook/{secret}/pix',
+    operationId: 'partnerPixCallbackSecretPath',
+    summary: 'Pix callback from a partner (secret path)',
+    auth: 'partnerSecret',
+    parameters: [
+      ispbParameter,
+      parameter(
+        'secret',
+        'path',
+        v.string(),
+        "The partner's webhook secret (PARTNER_<ISPB>_WEBHOOK_SECRET).",
+      ),
+    ],
+  }),
+];

@@ -1,0 +1,74 @@
+/**
+ * The fake API Pix PSP the Workers tests reach through a declared `bcb-api-pix` partner. It runs in
+ * Node (vitest.config.ts binds it as the partner's certificate fetcher, like an `mtls_certificates`
+ * binding), keeps its books in memory (test/support/bcb-pix-conformance.ts) and validates every
+ * exchange against the vendored bacen/pix-api document. Tests drive the PSP's side through
+ * `/__control/…` on the same binding:
+ *
+ * - `POST /__control/pay {txid, endToEndId, valor?}`: a payer pays the charge (another amount: a PSP bug).
+ * - `POST /__control/return {endToEndId, id, valor, natureza}`: the bank returns (part of) a payment.
+ * - `POST /__control/devolution {endToEndId, id, ok}`: the network settles or refuses a devolution.
+ * - `POST /__control/callback {endToEndIds}`: the callback body the PSP would post (validated).
+ * - `POST /__control/refuse-next-devolution {ms}`: the next devolution request is answered, after
+ *   `ms`, with the standard's PixDevolucaoInvalida (a slow refusal other events can overtake).
+ * - `GET /__control/pix/<e2eid>`, `GET /__control/invalid` (every invalid exchange so far).
+ */
+import { readFileSync } from 'node:fs';
+import yaml from 'js-yaml';
+import { OpenApiValidator } from '../support/bcb-pix-conformance';
+import { FakeBcbPsp } from '../support/fake-bcb-psp';
+
+export { fakePspEnvironment } from '../support/fake-psp-env';
+
+export function fakePspFetcher(openapiPath: string): (request: Request) => Promise<Response> {
+  const doc = yaml.load(readFileSync(openapiPath, 'utf8')) as ConstructorParameters<
+    typeof OpenApiValidator
+  >[0];
+  const psp = new FakeBcbPsp();
+  let refuseNextDevolutionMs: number | undefined;
+  const validator = new OpenApiValidator(doc);
+  const json = (body: unknown) =>
+    new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json' } });
+  async function control(path: string, request: Request): Promise<Response> {
+    const body = request.method === 'POST' ? ((await request.json()) as Record<string, any>) : {};
+    if (path === 'pay') return json(psp.pay(body.txid, body.endToEndId, body.valor));
+    if (path === 'return') return json(psp.bankReturn(body.endToEndId, body.id, body.valor, body.natureza));
+    if (path === 'devolution') {
+      psp.settleDevolution(body.endToEndId, body.id, body.ok);
+      return json(psp.pix.get(body.endToEndId));
+    }
+    if (path === 'callback') {
+      const callback = psp.callbackBody(body.endToEndIds);
+      validator.callback(callback);
+      return json(callback);
+    }
+    if (path === 'refuse-next-devolution') {
+      refuseNextDevolutionMs = body.ms;
+      return json({});
+    }
+    if (path.startsWith('pix/')) return json(psp.pix.get(path.slice(4)) ?? null);
+    if (path === 'invalid') return json({ invalid: validator.invalid, requests: validator.requests });
+    return new Response('no such control', { status: 404 });
+  }
+  return async (request) => {
+    psp.now = Date.now(); // the PSP's clock is the tests' clock: payments fall inside charge windows
+    const url = new URL(request.url);
+    if (url.pathname.startsWith('/__control/'))
+      return control(url.pathname.slice('/__control/'.length), request);
+    const sent = request.clone();
+    if (
+      refuseNextDevolutionMs !== undefined &&
+      request.method === 'PUT' &&
+      url.pathname.includes('/devolucao/')
+    ) {
+      await new Promise((r) => setTimeout(r, refuseNextDevolutionMs));
+      refuseNextDevolutionMs = undefined;
+      psp.failNext(400, 'PixDevolucaoInvalida');
+    }
+    const response = await psp.handle(request);
+    await validator
+      .exchange(sent, response.clone())
+      .catch((e) => validator.invalid.push(`${sent.method} ${sent.url}: ${e}`));
+    return response;
+  };
+}

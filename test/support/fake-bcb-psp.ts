@@ -1,0 +1,172 @@
+/**
+ * A PSP implementing the central bank's API Pix that keeps its books in memory and answers as the
+ * vendored document says (test/fixtures/bcb-pix-api/openapi.yaml): the counterpart of
+ * bcb-pix-conformance.ts and of the Workers tests' fake partner (test/setup/fake-psp.ts).
+ */
+const ERR = 'https://pix.bcb.gov.br/api/v2/error/';
+export const BASE = 'https://psp.test/api/v2';
+export const TOKEN_URL = 'https://psp.test/oauth/token';
+
+const json = (status: number, body: unknown, type = 'application/json') =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': type } });
+const problem = (status: number, name: string, title: string) =>
+  json(status, { type: `${ERR}${name}`, title, status, detail: title }, 'application/problem+json');
+
+/** A PSP that keeps its books in memory and answers as the document says. */
+export class FakeBcbPsp {
+  now = Date.parse('2026-11-25T12:00:00Z');
+  tokensIssued = 0;
+  tokenSeconds = 3600;
+  private readonly tokens = new Map<string, number>();
+  readonly cobs = new Map<string, any>();
+  readonly pix = new Map<string, any>();
+  readonly webhooks = new Map<string, string>();
+  private faults: Response[] = [];
+
+  /** The next API answer (not the token endpoint) is this one. */
+  failNext(status: number, name: string): void {
+    this.faults.push(problem(status, name, name));
+  }
+  /** A payer pays the charge: the PSP records a received Pix. */
+  pay(txid: string, e2eid: string, valor?: string): any {
+    const cob = this.cobs.get(txid);
+    const p = {
+      endToEndId: e2eid,
+      txid,
+      valor: valor ?? cob.valor.original,
+      horario: new Date(this.now).toISOString(),
+      devolucoes: [],
+    };
+    cob.status = 'CONCLUIDA';
+    this.pix.set(e2eid, p);
+    return p;
+  }
+  /** The bank returns (part of) a payment itself: a MED claim or a devolution made at the PSP. */
+  bankReturn(e2eid: string, id: string, valor: string, natureza: string): any {
+    const d = {
+      id,
+      rtrId: `D${e2eid.slice(1, 9)}${new Date(this.now).toISOString().replace(/\D/g, '').slice(0, 12)}${id.padEnd(11, '0').slice(0, 11)}`,
+      valor,
+      natureza,
+      horario: {
+        solicitacao: new Date(this.now).toISOString(),
+        liquidacao: new Date(this.now).toISOString(),
+      },
+      status: 'DEVOLVIDO',
+    };
+    this.pix.get(e2eid).devolucoes.push(d);
+    return d;
+  }
+  /** The body of the callback the PSP posts for these Pix (as it has them now). */
+  callbackBody(e2eids: string[]): { pix: any[] } {
+    return { pix: e2eids.map((e) => this.pix.get(e)) };
+  }
+  /** The network settles (or refuses) a devolution. */
+  settleDevolution(e2eid: string, id: string, ok: boolean): void {
+    const d = this.pix.get(e2eid).devolucoes.find((x: any) => x.id === id);
+    d.status = ok ? 'DEVOLVIDO' : 'NAO_REALIZADO';
+    if (ok) d.horario.liquidacao = new Date(this.now).toISOString();
+  }
+
+  async handle(request: Request): Promise<Response> {
+    const url = new URL(request.url);
+    if (request.url.startsWith(TOKEN_URL)) {
+      if (!request.headers.get('authorization')?.startsWith('Basic '))
+        return json(401, { error: 'invalid_client' });
+      const token = `t${++this.tokensIssued}`;
+      this.tokens.set(token, this.now + this.tokenSeconds * 1000);
+      return json(200, {
+        access_token: token,
+        token_type: 'Bearer',
+        expires_in: this.tokenSeconds,
+        scope: 'cob.write',
+      });
+    }
+    const bearer = request.headers.get('authorization')?.replace('Bearer ', '') ?? '';
+    if ((this.tokens.get(bearer) ?? 0) <= this.now) return problem(403, 'AcessoNegado', 'Acesso negado');
+    const fault = this.faults.shift();
+    if (fault) return fault;
+    const path = url.pathname.slice(new URL(BASE).pathname.length).split('/').map(decodeURIComponent);
+    const body = request.method === 'PUT' ? await request.json<any>() : undefined;
+    const [, root, a = '', sub, b = ''] = path;
+    if (root === 'cob' && request.method === 'PUT') {
+      const cob = this.cobs.get(a) ?? {
+        calendario: { criacao: new Date(this.now).toISOString(), expiracao: body.calendario.expiracao },
+        txid: a,
+        revisao: 0,
+        loc: {
+          id: this.cobs.size + 1,
+          txid: a,
+          location: `https://psp.test/qr/v2/${a}`,
+          tipoCob: 'cob',
+          criacao: new Date(this.now).toISOString(),
+        },
+        location: `https://psp.test/qr/v2/${a}`,
+        status: 'ATIVA',
+        valor: { original: body.valor.original },
+        chave: body.chave,
+        pixCopiaECola: `00020101021226830014br.gov.bcb.pix2561psp.test/qr/v2/${a}5204000053039865802BR5909CONNECTPSP6009SAO PAULO62070503***6304ABCD`,
+      };
+      this.cobs.set(a, cob);
+      return json(201, cob);
+    }
+    if (root === 'cob') {
+      const cob = this.cobs.get(a);
+      if (!cob) return problem(404, 'NaoEncontrado', 'Cobrança não encontrada');
+      const pix = [...this.pix.values()].filter((p) => p.txid === a);
+      return json(200, pix.length ? { ...cob, pix } : cob);
+    }
+    if (root === 'pix' && a === '') {
+      const from = Date.parse(url.searchParams.get('inicio')!);
+      const to = Date.parse(url.searchParams.get('fim')!);
+      const all = [...this.pix.values()].filter(
+        (p) => Date.parse(p.horario) >= from && Date.parse(p.horario) < to,
+      );
+      const page = Number(url.searchParams.get('paginacao.paginaAtual') ?? 0);
+      const size = Number(url.searchParams.get('paginacao.itensPorPagina') ?? 100);
+      const pix = all.slice(page * size, (page + 1) * size);
+      const parametros = {
+        inicio: new Date(from).toISOString(),
+        fim: new Date(to).toISOString(),
+        paginacao: {
+          paginaAtual: page,
+          itensPorPagina: size,
+          quantidadeDePaginas: Math.max(1, Math.ceil(all.length / size)),
+          quantidadeTotalDeItens: all.length,
+        },
+      };
+      // 2.8.2's PixConsultados lists "cobs" as required (a slip of the document): send it empty.
+      return json(200, { parametros, cobs: [], pix });
+    }
+    if (root === 'pix') {
+      const p = this.pix.get(a);
+      if (!p) return problem(404, 'NaoEncontrado', 'Pix não encontrado');
+      if (sub === undefined) return json(200, p);
+      let d = p.devolucoes.find((x: any) => x.id === b);
+      if (request.method === 'GET')
+        return d ? json(200, d) : problem(404, 'NaoEncontrado', 'Devolução não encontrada');
+      if (!d) {
+        // A devolution that was not made (NAO_REALIZADO) leaves its amount returnable.
+        const given = p.devolucoes
+          .filter((x: any) => x.status !== 'NAO_REALIZADO')
+          .reduce((s: number, x: any) => s + Number(x.valor.replace('.', '')), 0);
+        if (given + Number(body.valor.replace('.', '')) > Number(p.valor.replace('.', '')))
+          return problem(400, 'PixDevolucaoInvalida', 'Valor acima do disponível');
+        d = {
+          id: b,
+          rtrId: `D${b.slice(1)}`,
+          valor: body.valor,
+          horario: { solicitacao: new Date(this.now).toISOString() },
+          status: 'EM_PROCESSAMENTO',
+        };
+        p.devolucoes.push(d);
+      }
+      return json(201, d);
+    }
+    if (root === 'webhook') {
+      this.webhooks.set(a, body.webhookUrl);
+      return new Response(null, { status: 200 });
+    }
+    return problem(404, 'NaoEncontrado', 'Recurso não encontrado');
+  }
+}
