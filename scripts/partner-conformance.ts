@@ -1,19 +1,27 @@
 /**
- * npm run partner:conformance — drives the BCB API Pix adapter through every operation it uses
- * against a local fake PSP, validating every request and response against the vendored
- * bacen/pix-api openapi.yaml. Exit 0 only with 0 invalid exchanges and every expectation met.
+ * npm run partner:conformance — drives the partner adapters through every operation they use
+ * against local fakes: the BCB API Pix adapter with every request and response validated against
+ * the vendored bacen/pix-api openapi.yaml, and the payout adapter (Efí Pix Send) against Efí's SDK
+ * schemas and documented answers. Exit 0 only with 0 invalid exchanges and every expectation met.
  */
 import { readFileSync } from 'node:fs';
 import yaml from 'js-yaml';
 import { runConformance } from '../test/support/bcb-pix-conformance';
+import { runPayoutConformance } from '../test/support/efi-payout-conformance';
 
 const doc = yaml.load(
   readFileSync(new URL('../test/fixtures/bcb-pix-api/openapi.yaml', import.meta.url), 'utf8'),
 );
-const result = await runConformance(doc as Parameters<typeof runConformance>[0]);
-for (const line of result.invalid) console.log(`invalid: ${line}`);
-for (const line of result.failures) console.log(`unexpected: ${line}`);
+const results = [
+  await runConformance(doc as Parameters<typeof runConformance>[0]),
+  await runPayoutConformance(),
+];
+const invalid = results.flatMap((r) => r.invalid);
+const failures = results.flatMap((r) => r.failures);
+for (const line of invalid) console.log(`invalid: ${line}`);
+for (const line of failures) console.log(`unexpected: ${line}`);
+const sum = (key: 'operations' | 'requests') => results.reduce((s, r) => s + r[key], 0);
 console.log(
-  `partners: ${result.operations} operations, ${result.requests} requests, ${result.invalid.length} invalid`,
+  `partners: ${sum('operations')} operations, ${sum('requests')} requests, ${invalid.length} invalid`,
 );
-process.exit(result.invalid.length === 0 && result.failures.length === 0 ? 0 : 1);
+process.exit(invalid.length === 0 && failures.length === 0 ? 0 : 1);

@@ -24,6 +24,17 @@ export interface DeclaredPartner {
   webhookCertSubject?: string;
   /** Issuer DN of that certificate, checked too when set. */
   webhookCertIssuer?: string;
+  /** Where Cash-Outs go: API Pix has no payment operation, so a bank's own payout API. */
+  payout?: DeclaredPayout;
+}
+
+/** Efí's Pix Send (src/partners/efi-pix-send), with the partner's OAuth2 credentials and certificate. */
+export interface DeclaredPayout {
+  kind: 'efi-pix-send';
+  /** Host of the payout API (`https://pix.api.efipay.com.br`); paths carry their own version. */
+  baseUrl: string;
+  /** Our Pix key at the partner that pays. */
+  payerKey: string;
 }
 
 export interface ResolvedBcbPartner extends DeclaredPartner {
@@ -80,10 +91,30 @@ function parsePartners(raw: unknown): DeclaredPartner[] {
       throw new PartnerConfigError(`${at}.kind must be "sandbox" or "bcb-api-pix"`);
     if (p.kind === 'bcb-api-pix')
       for (const field of ['baseUrl', 'tokenUrl', 'pixKey', 'certificate'] as const)
-        if (typeof p[field] !== 'string' || p[field] === '')
+        if ((typeof p[field] !== 'string' || p[field] === '') && !(field === 'certificate' && localMock(p)))
           throw new PartnerConfigError(`${at}.${field} is required`);
+    if (p.payout !== undefined) {
+      if (p.kind !== 'bcb-api-pix') throw new PartnerConfigError(`${at}.payout needs kind "bcb-api-pix"`);
+      checkPayout(p.payout, `${at}.payout`);
+    }
     return { ...p, branch: typeof p.branch === 'string' ? p.branch : '0001' } as DeclaredPartner;
   });
+}
+
+/** Every URL of the declaration on this machine: a local mock, which has no certificate to ask for. */
+function localMock(p: Record<string, unknown>): boolean {
+  const payout = p.payout as Record<string, unknown> | undefined;
+  return [p.baseUrl, p.tokenUrl, ...(payout ? [payout.baseUrl] : [])].every(
+    (u) => typeof u === 'string' && LOOPBACK.test(`${u}/`),
+  );
+}
+
+function checkPayout(payout: unknown, at: string): void {
+  const p = payout as Record<string, unknown> | null;
+  if (p?.kind !== 'efi-pix-send') throw new PartnerConfigError(`${at}.kind must be "efi-pix-send"`);
+  for (const field of ['baseUrl', 'payerKey'] as const)
+    if (typeof p[field] !== 'string' || p[field] === '')
+      throw new PartnerConfigError(`${at}.${field} is required`);
 }
 
 /**
@@ -117,15 +148,32 @@ export function resolveBcbPartner(env: unknown, partner: DeclaredPartner): Resol
   };
   const clientId = secret(`PARTNER_${partner.ispb}_CLIENT_ID`);
   const clientSecret = secret(`PARTNER_${partner.ispb}_CLIENT_SECRET`);
+  return {
+    ...(partner as ResolvedBcbPartner),
+    clientId,
+    clientSecret,
+    fetcher: certificateFetcher(bag, partner),
+  };
+}
+
+/** A PSP simulator on this machine (`npm start` against a local mock): no certificate to present. */
+const LOOPBACK = /^http:\/\/(127\.0\.0\.1|localhost)(:\d+)?\//;
+
+/**
+ * The fetcher that presents the partner's client certificate. Only a staging deployment whose
+ * partner URLs all point at this machine may go without one (workerd has no local mTLS binding);
+ * anywhere else a missing binding refuses, and production refuses loopback URLs outright.
+ */
+function certificateFetcher(bag: Record<string, unknown>, partner: DeclaredPartner): HttpFetcher {
+  const urls = [partner.baseUrl, partner.tokenUrl, partner.payout?.baseUrl].filter((u) => u !== undefined);
+  const local = urls.every((u) => LOOPBACK.test(`${u}/`));
+  if (urls.some((u) => LOOPBACK.test(`${u}/`)) && bag.ENVIRONMENT === 'production')
+    throw new PartnerConfigError(`partner ${partner.ispb} points at this machine in production`);
+  if (local && partner.certificate === undefined) return (request) => fetch(request);
   const binding = bag[partner.certificate as string] as { fetch?: HttpFetcher } | undefined;
   if (typeof binding?.fetch !== 'function')
     throw new PartnerConfigError(
       `partner ${partner.ispb} needs the mtls_certificates binding ${partner.certificate}`,
     );
-  return {
-    ...(partner as ResolvedBcbPartner),
-    clientId,
-    clientSecret,
-    fetcher: (request) => binding.fetch!.call(binding, request),
-  };
+  return (request) => binding.fetch!.call(binding, request);
 }

@@ -61,4 +61,43 @@ describe('partner configuration', () => {
     );
     expect(() => declaredPartners({ PARTNERS: '{' })).toThrow('PARTNERS is not valid JSON');
   });
+
+  it('a payout API is declared with its kind, host and payer key, on a bcb-api-pix partner only', () => {
+    const payout = {
+      kind: 'efi-pix-send',
+      baseUrl: 'https://pix.api.efipay.com.br',
+      payerKey: 'k@x.example',
+    };
+    const [p] = declaredPartners({ PARTNERS: JSON.stringify([{ ...bcb, payout }]) });
+    expect(p?.payout).toEqual(payout);
+    expect(() =>
+      declaredPartners({ PARTNERS: JSON.stringify([{ ...bcb, payout: { ...payout, kind: 'pix-send' } }]) }),
+    ).toThrow('PARTNERS[0].payout.kind must be "efi-pix-send"');
+    expect(() =>
+      declaredPartners({ PARTNERS: JSON.stringify([{ ...bcb, payout: { ...payout, payerKey: '' } }]) }),
+    ).toThrow('PARTNERS[0].payout.payerKey is required');
+    expect(() =>
+      declaredPartners({ PARTNERS: JSON.stringify([{ ...bcb, kind: 'sandbox', payout }]) }),
+    ).toThrow('PARTNERS[0].payout needs kind "bcb-api-pix"');
+  });
+
+  it('only a staging partner whose every URL is on this machine may go without a certificate', () => {
+    const local = {
+      ...bcb,
+      baseUrl: 'http://127.0.0.1:9400/v2',
+      tokenUrl: 'http://127.0.0.1:9400/oauth/token',
+      certificate: undefined,
+    };
+    const secrets = { PARTNER_09089356_CLIENT_ID: 'id', PARTNER_09089356_CLIENT_SECRET: 'secret' };
+    const staging = { ...secrets, ENVIRONMENT: 'staging', PARTNERS: JSON.stringify([local]) };
+    const [p] = declaredPartners(staging);
+    expect(typeof resolveBcbPartner(staging, p!).fetcher).toBe('function');
+    const production = { ...staging, ENVIRONMENT: 'production' };
+    expect(() => resolveBcbPartner(production, p!)).toThrow('points at this machine in production');
+    // One remote URL: the certificate is required again.
+    const mixed = { ...local, tokenUrl: 'https://pix.api.efipay.com.br/oauth/token' };
+    expect(() => declaredPartners({ PARTNERS: JSON.stringify([mixed]) })).toThrow(
+      'PARTNERS[0].certificate is required',
+    );
+  });
 });

@@ -13,6 +13,7 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { clientKey } from '../../src/domain/location';
 import { ADMIN_TOKEN, call, Integrator, sign } from '../support/harness';
+import { SECRET } from '../support/partner-psp';
 import { newSink } from '../support/webhooks';
 import { clientWithHistory, type History, idsOf } from './fixtures';
 import { jwtCases, signatureCases } from './forged';
@@ -31,7 +32,7 @@ import { answerOf, documentedBodyAccepts, expectDocumentedAnswer, ROUTES, type R
 const RUNS_PER_ROUTE = 100;
 const PARAMS = { numRuns: RUNS_PER_ROUTE };
 /** Path parameter names this file knows how to fill; a new one fails `coverage` until added. */
-const PARAM_NAMES = ['id', 'number', 'clientId', 'eventId', 'ispb', 'locator'];
+const PARAM_NAMES = ['id', 'number', 'clientId', 'eventId', 'ispb', 'locator', 'secret'];
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD', 'QUERY'];
 
 let history: History;
@@ -79,6 +80,8 @@ beforeAll(async () => {
     eventId: [],
     // Never a real partner: a valid fault injection would disturb every other test file.
     ispb: ['99999999'],
+    // A partner callback's path secret: a wrong one and the test partner's real one (on ispb above).
+    secret: ['0000000000000000', SECRET],
     locator: [history.awaiting, history.paid].map(
       (c) => `${clientKey(api.client.clientId)}${c.internalCode}`,
     ),

@@ -11,11 +11,15 @@
  * - `POST /__control/callback {endToEndIds}`: the callback body the PSP would post (validated).
  * - `POST /__control/refuse-next-devolution {ms}`: the next devolution request is answered, after
  *   `ms`, with the standard's PixDevolucaoInvalida (a slow refusal other events can overtake).
- * - `GET /__control/pix/<e2eid>`, `GET /__control/invalid` (every invalid exchange so far).
+ * - `POST /__control/payout {transactionId, ok}`: the network settles (REALIZADO) or refuses
+ *   (NAO_REALIZADO) the Cash-Out sent through the payout API (Efí Pix Send).
+ * - `GET /__control/pix/<e2eid>`, `GET /__control/sent/<transactionId>` (the payout as Efí has it),
+ *   `GET /__control/invalid` (every invalid exchange so far, both contracts).
  */
 import { readFileSync } from 'node:fs';
 import yaml from 'js-yaml';
 import { OpenApiValidator } from '../support/bcb-pix-conformance';
+import { EfiContractValidator } from '../support/efi-contract';
 import { FakeBcbPsp } from '../support/fake-bcb-psp';
 
 export { fakePspEnvironment } from '../support/fake-psp-env';
@@ -27,6 +31,8 @@ export function fakePspFetcher(openapiPath: string): (request: Request) => Promi
   const psp = new FakeBcbPsp();
   let refuseNextDevolutionMs: number | undefined;
   const validator = new OpenApiValidator(doc);
+  const efi = new EfiContractValidator();
+  const idEnvio = (transactionId: string) => String(transactionId).replace(/-/g, '');
   const json = (body: unknown) =>
     new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json' } });
   async function control(path: string, request: Request): Promise<Response> {
@@ -46,8 +52,14 @@ export function fakePspFetcher(openapiPath: string): (request: Request) => Promi
       refuseNextDevolutionMs = body.ms;
       return json({});
     }
+    if (path === 'payout') return json(psp.payout.settle(idEnvio(body.transactionId), body.ok));
     if (path.startsWith('pix/')) return json(psp.pix.get(path.slice(4)) ?? null);
-    if (path === 'invalid') return json({ invalid: validator.invalid, requests: validator.requests });
+    if (path.startsWith('sent/')) return json(psp.payout.sent.get(idEnvio(path.slice(5))) ?? null);
+    if (path === 'invalid')
+      return json({
+        invalid: [...validator.invalid, ...efi.invalid],
+        requests: validator.requests + efi.requests,
+      });
     return new Response('no such control', { status: 404 });
   }
   return async (request) => {
@@ -66,6 +78,10 @@ export function fakePspFetcher(openapiPath: string): (request: Request) => Promi
       psp.failNext(400, 'PixDevolucaoInvalida');
     }
     const response = await psp.handle(request);
+    if (EfiContractValidator.covers(sent.url)) {
+      await efi.exchange(sent, response.clone());
+      return response;
+    }
     await validator
       .exchange(sent, response.clone())
       .catch((e) => validator.invalid.push(`${sent.method} ${sent.url}: ${e}`));

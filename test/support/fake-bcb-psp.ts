@@ -3,6 +3,8 @@
  * vendored document says (test/fixtures/bcb-pix-api/openapi.yaml): the counterpart of
  * bcb-pix-conformance.ts and of the Workers tests' fake partner (test/setup/fake-psp.ts).
  */
+import { FakeEfiPayout } from './fake-efi-payout';
+
 const ERR = 'https://pix.bcb.gov.br/api/v2/error/';
 export const BASE = 'https://psp.test/api/v2';
 export const TOKEN_URL = 'https://psp.test/oauth/token';
@@ -22,6 +24,8 @@ export class FakeBcbPsp {
   readonly pix = new Map<string, any>();
   readonly webhooks = new Map<string, string>();
   private faults: Response[] = [];
+  /** The same PSP's payout API (Efí Pix Send), on the same host and tokens. */
+  readonly payout = new FakeEfiPayout('09089356', () => this.now);
 
   /** The next API answer (not the token endpoint) is this one. */
   failNext(status: number, name: string): void {
@@ -84,6 +88,7 @@ export class FakeBcbPsp {
     }
     const bearer = request.headers.get('authorization')?.replace('Bearer ', '') ?? '';
     if ((this.tokens.get(bearer) ?? 0) <= this.now) return problem(403, 'AcessoNegado', 'Acesso negado');
+    if (this.payout.handles(url.pathname)) return this.payout.handle(request, url.pathname);
     const fault = this.faults.shift();
     if (fault) return fault;
     const path = url.pathname.slice(new URL(BASE).pathname.length).split('/').map(decodeURIComponent);

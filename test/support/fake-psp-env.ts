@@ -19,6 +19,12 @@ export function fakePspEnvironment(certificateBinding: string) {
         certificate: certificateBinding,
         webhookCertSubject: 'CN=webhooks.psp.test,O=PSP de Testes S.A.,C=BR',
         webhookCertIssuer: 'CN=PSP de Testes CA,O=PSP de Testes S.A.,C=BR',
+        // Cash-Outs through the same PSP's payout API (Efí Pix Send, test/support/fake-efi-payout.ts).
+        payout: {
+          kind: 'efi-pix-send',
+          baseUrl: 'https://psp.test',
+          payerKey: 'pagamentos@connectpsp.example',
+        },
       },
     ]),
     [`PARTNER_${FAKE_PSP_ISPB}_CLIENT_ID`]: 'connectpsp-test',

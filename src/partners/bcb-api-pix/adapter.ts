@@ -2,10 +2,14 @@
  * The settlement-partner port over a PSP that implements the central bank's API Pix standard.
  * Charges are `PUT /cob/{txid}` with our TxId; refunds are `PUT /pix/{e2eid}/devolucao/{id}` with
  * the devolution's end-to-end id as `id`. Payments (Cash-Out) are not part of the standard: a
- * partner declares a payout adapter for them, and without one `sendPayment` refuses.
+ * partner declares a payout API for them (src/partners/efi-pix-send), and without one
+ * `sendPayment` refuses.
  * The read calls (`chargeStatus`, `receivedPix`, `receivedPixBetween`, `devolutionStatus`) are what
  * inbound callbacks and the reconciliation sweep re-read before any money moves.
  */
+
+import type { DeclaredPayout } from '../config';
+import { EfiPixSendPayout } from '../efi-pix-send/adapter';
 import type {
   ChargeRegistration,
   DevolutionRequest,
@@ -21,6 +25,7 @@ export interface BcbPartnerConfig extends BcbClientConfig {
   ispb: string;
   /** The partner's Pix key that receives our charges. */
   pixKey: string;
+  payout?: DeclaredPayout;
 }
 
 export interface ReceivedPix {
@@ -83,10 +88,14 @@ export function parsePix(body: unknown): ReceivedPix | undefined {
 export class BcbApiPixPartner implements SettlementPartnerPort {
   readonly ispb: string;
   private readonly client: BcbApiPixClient;
+  private readonly payout: EfiPixSendPayout | undefined;
 
   constructor(private readonly config: BcbPartnerConfig) {
     this.ispb = config.ispb;
     this.client = new BcbApiPixClient(config);
+    this.payout =
+      config.payout &&
+      new EfiPixSendPayout({ ...config, baseUrl: config.payout.baseUrl, payerKey: config.payout.payerKey });
   }
 
   async registerCharge(charge: ChargeRegistration): Promise<PartnerOutcome<{ registeredAt: number }>> {
@@ -161,16 +170,17 @@ export class BcbApiPixPartner implements SettlementPartnerPort {
     return outcome(answer, null);
   }
 
-  async sendPayment(_request: PaymentRequest): Promise<PartnerOutcome<{ acceptedAt: number }>> {
-    // API Pix has no payment operation: this partner needs a payout adapter for Cash-Outs.
-    return { ok: false, failureCode: 'PROVIDER_UNAVAILABLE', retryable: false };
+  async sendPayment(request: PaymentRequest): Promise<PartnerOutcome<{ acceptedAt: number }>> {
+    // API Pix has no payment operation: without a payout API this partner cannot send.
+    if (!this.payout) return { ok: false, failureCode: 'PROVIDER_UNAVAILABLE', retryable: false };
+    return this.payout.sendPayment(request);
   }
 
   /**
-   * The port's status by id alone. API Pix addresses a devolution under its original payment, which
-   * the port's signature does not carry, so callers with a devolution use `devolutionStatus`.
+   * A Cash-Out's state at the payout API. API Pix addresses a devolution under its original payment,
+   * which the port's signature does not carry, so callers with a devolution use `devolutionStatus`.
    */
-  async transferStatus(_idempotencyId: string): Promise<TransferStatus> {
-    return { state: 'UNKNOWN' };
+  async transferStatus(idempotencyId: string): Promise<TransferStatus> {
+    return this.payout ? this.payout.transferStatus(idempotencyId) : { state: 'UNKNOWN' };
   }
 }

@@ -17,6 +17,8 @@ export interface BcbClientConfig {
   timeoutMs?: number;
   attempts?: number;
   now?: () => number;
+  /** How a refusal maps to our failure codes: the API Pix problem table unless a partner API has its own. */
+  mapProblem?: (status: number, body: unknown) => { failureCode: string; retryable: boolean };
 }
 
 export type BcbAnswer =
@@ -91,7 +93,7 @@ export class BcbApiPixClient {
         i--; // an expired token is not an attempt
         continue;
       }
-      const mapped = mapProblem(response.status, payload);
+      const mapped = (this.config.mapProblem ?? mapProblem)(response.status, payload);
       last = { ok: false, status: response.status, body: payload, ...mapped };
       if (!mapped.retryable) return last;
     }

@@ -1,0 +1,96 @@
+/**
+ * Cash-Outs through Efí's Pix Send (a bank payout API: payments are not part of API Pix).
+ * `PUT /v3/gn/pix/{idEnvio}` sends, `GET /v2/gn/pix/enviados/id-envio/{idEnvio}` reads where it
+ * stands. `idEnvio` must match `^[a-zA-Z0-9]{1,35}$`, so it is the Cash-Out's UUID without its
+ * hyphens: still unique, and the same on every retry, so a repeated send cannot pay twice (Efí
+ * answers the repeat 409 `id_envio_duplicado`, which we read as "already accepted" and then ask).
+ * OAuth2 and mTLS are the partner's own (same credentials and certificate as its API Pix).
+ */
+import { type BcbAnswer, BcbApiPixClient, type BcbClientConfig } from '../bcb-api-pix/client';
+import { centsToDecimal } from '../bcb-api-pix/money';
+import type { PartnerOutcome, PaymentRequest, TransferStatus } from '../port';
+import { DUPLICATE_ID, mapEfiRefusal, NOT_MADE } from './problems';
+
+export interface EfiPayoutConfig extends Omit<BcbClientConfig, 'mapProblem'> {
+  /** Our Pix key at Efí: the payer of every Pix Send (it must have a webhook registered there). */
+  payerKey: string;
+}
+
+export const idEnvioOf = (transactionId: string) => transactionId.replace(/-/g, '');
+
+/** Efí's account types are `cacc` and `svgs` only: a payment account cannot be paid through it. */
+const ACCOUNT_TYPES: Readonly<Record<string, 'cacc' | 'svgs'>> = { CACC: 'cacc', SVGS: 'svgs' };
+
+/** The request body (PixSendBodySchema), or the failure code when Efí cannot express the payee. */
+export function pixSendBody(request: PaymentRequest, payerKey: string): object | { refused: string } {
+  const { payee } = request;
+  const holder = payee.document.length === 11 ? { cpf: payee.document } : { cnpj: payee.document };
+  const pagador = {
+    chave: payerKey,
+    ...(request.description !== null && { infoPagador: request.description }),
+  };
+  const valor = centsToDecimal(request.amountCents);
+  const d = payee.destination;
+  // The key's holder document travels with the key: Efí refuses a key whose holder differs.
+  if (d.type === 'PIX') return { valor, pagador, favorecido: { chave: d.pixKey, ...holder } };
+  const tipoConta = ACCOUNT_TYPES[d.bankAccount.accountType];
+  if (!tipoConta) return { refused: 'PAYEE_ACCOUNT_INVALID' };
+  return {
+    valor,
+    pagador,
+    favorecido: {
+      contaBanco: {
+        nome: payee.name,
+        ...holder,
+        codigoBanco: d.bankAccount.ispb,
+        agencia: d.bankAccount.branch,
+        conta: d.bankAccount.account.replace('-', ''),
+        tipoConta,
+      },
+    },
+  };
+}
+
+function refusal(answer: BcbAnswer & { ok: false }): PartnerOutcome<never> {
+  return { ok: false, failureCode: answer.failureCode, retryable: answer.retryable };
+}
+
+export class EfiPixSendPayout {
+  private readonly client: BcbApiPixClient;
+
+  constructor(private readonly config: EfiPayoutConfig) {
+    this.client = new BcbApiPixClient({ ...config, mapProblem: mapEfiRefusal });
+  }
+
+  async sendPayment(request: PaymentRequest): Promise<PartnerOutcome<{ acceptedAt: number }>> {
+    const body = pixSendBody(request, this.config.payerKey);
+    if ('refused' in body) return { ok: false, failureCode: body.refused, retryable: false };
+    const id = idEnvioOf(request.idempotencyId);
+    const answer = await this.client.call('PUT', `/v3/gn/pix/${id}`, body);
+    if (answer.ok) return { ok: true, value: { acceptedAt: Date.now() } };
+    if (answer.status === 409 && (answer.body as { nome?: unknown } | null)?.nome === DUPLICATE_ID)
+      return { ok: true, value: { acceptedAt: Date.now() } };
+    return refusal(answer);
+  }
+
+  /** REALIZADO: settled; NAO_REALIZADO: failed; EM_PROCESSAMENTO: pending; 404: never arrived. */
+  async transferStatus(transactionId: string): Promise<TransferStatus> {
+    const answer = await this.client.call('GET', `/v2/gn/pix/enviados/id-envio/${idEnvioOf(transactionId)}`);
+    if (!answer.ok) return answer.status === 404 ? { state: 'UNKNOWN' } : { state: 'PENDING' };
+    const sent = answer.body as {
+      status?: unknown;
+      endToEndId?: unknown;
+      horario?: { liquidacao?: unknown };
+    };
+    if (sent.status === 'REALIZADO' && typeof sent.endToEndId === 'string') {
+      const settledAt = Date.parse(String(sent.horario?.liquidacao ?? ''));
+      return {
+        state: 'SETTLED',
+        endToEndId: sent.endToEndId,
+        settledAt: Number.isNaN(settledAt) ? Date.now() : settledAt,
+      };
+    }
+    if (sent.status === 'NAO_REALIZADO') return { state: 'FAILED', failureCode: NOT_MADE.failureCode };
+    return { state: 'PENDING' };
+  }
+}

@@ -1,0 +1,71 @@
+/**
+ * Validates Pix Send exchanges against Efí's own published contract: the zod schemas of its official
+ * SDK (`sdk-node-apis-efi`, MIT: PixSendParams/Body/Response, PixSendDetailIdResponse) and, for
+ * what the SDK leaves open, the documented rules quoted in test/fixtures/efi-pix-send/README.md
+ * (idEnvio `^[a-zA-Z0-9]{1,35}$`, refusals `{nome, mensagem}`, 404 as a problem). Node only.
+ */
+import {
+  PixSendBodySchema,
+  PixSendDetailIdResponseSchema,
+  PixSendParamsSchema,
+  PixSendResponseSchema,
+} from 'sdk-node-apis-efi';
+import { EFI_SEND, EFI_SENT } from './fake-efi-payout';
+
+const ID_ENVIO = /^[a-zA-Z0-9]{1,35}$/;
+
+interface Check {
+  safeParse(value: unknown): { success: boolean; error?: { message: string } };
+}
+
+export class EfiContractValidator {
+  readonly invalid: string[] = [];
+  readonly operations = new Set<string>();
+  requests = 0;
+
+  static covers(url: string): boolean {
+    const { pathname } = new URL(url);
+    return pathname.startsWith(EFI_SEND) || pathname.startsWith(EFI_SENT);
+  }
+
+  private check(what: string, schema: Check, value: unknown): void {
+    const result = schema.safeParse(value);
+    if (!result.success) this.invalid.push(`${what}: ${result.error?.message}`);
+  }
+
+  async exchange(request: Request, response: Response): Promise<void> {
+    this.requests++;
+    const { pathname } = new URL(request.url);
+    const status = response.status;
+    const body = await response.json().catch(() => undefined);
+    const where = `${request.method} ${pathname} ${status}`;
+    if (request.method === 'PUT' && pathname.startsWith(EFI_SEND)) {
+      this.operations.add(`PUT ${EFI_SEND}{idEnvio}`);
+      const idEnvio = decodeURIComponent(pathname.slice(EFI_SEND.length));
+      this.check(`${where} params`, PixSendParamsSchema, { idEnvio });
+      if (!ID_ENVIO.test(idEnvio)) this.invalid.push(`${where}: idEnvio ${idEnvio} is not [a-zA-Z0-9]{1,35}`);
+      this.check(`${where} request`, PixSendBodySchema, await request.json().catch(() => undefined));
+      if (status === 201) this.check(`${where} response`, PixSendResponseSchema, body);
+      else this.refusal(where, body);
+      return;
+    }
+    if (request.method === 'GET' && pathname.startsWith(EFI_SENT)) {
+      this.operations.add(`GET ${EFI_SENT}{idEnvio}`);
+      if (status === 200) this.check(`${where} response`, PixSendDetailIdResponseSchema, body);
+      else if (status === 404) this.problem(where, body);
+      else this.refusal(where, body);
+      return;
+    }
+    this.invalid.push(`${where}: not an operation of Pix Send`);
+  }
+
+  private refusal(where: string, body: any): void {
+    if (typeof body?.nome !== 'string' || typeof body?.mensagem !== 'string')
+      this.invalid.push(`${where}: a refusal is {nome, mensagem}`);
+  }
+
+  private problem(where: string, body: any): void {
+    if (typeof body?.type !== 'string' || typeof body?.title !== 'string' || body?.status !== 404)
+      this.invalid.push(`${where}: a 404 is a problem {type, title, status, detail}`);
+  }
+}

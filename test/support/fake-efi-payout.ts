@@ -1,0 +1,101 @@
+/**
+ * Efí's Pix Send as its documentation records it (test/fixtures/efi-pix-send/README.md), books in
+ * memory: `PUT /v3/gn/pix/{idEnvio}` and `GET /v2/gn/pix/enviados/id-envio/{idEnvio}`. Runs inside
+ * FakeBcbPsp (same host, same OAuth2 tokens), in Node or workerd; its exchanges are validated
+ * against Efí's SDK schemas by test/support/efi-contract.ts on the Node side.
+ */
+const json = (status: number, body: unknown, type = 'application/json') =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': type } });
+const refusal = (status: number, nome: string, mensagem: string) => json(status, { nome, mensagem });
+
+export const EFI_SEND = '/v3/gn/pix/';
+export const EFI_SENT = '/v2/gn/pix/enviados/id-envio/';
+
+export class FakeEfiPayout {
+  readonly sent = new Map<string, any>();
+  private faults: Response[] = [];
+  private serial = 0;
+
+  constructor(
+    private readonly ispb: string,
+    private readonly clock: () => number,
+  ) {}
+
+  /** The next Pix Send answer is this refusal (as documented: 400, 409, 422, 500 bodies). */
+  failNext(status: number, nome: string): void {
+    this.faults.push(refusal(status, nome, nome));
+  }
+
+  /** The network settles (REALIZADO) or refuses (NAO_REALIZADO) a send still EM_PROCESSAMENTO. */
+  settle(idEnvio: string, ok: boolean): any {
+    const s = this.sent.get(idEnvio);
+    s.status = ok ? 'REALIZADO' : 'NAO_REALIZADO';
+    if (ok) s.horario.liquidacao = new Date(this.clock()).toISOString();
+    return s;
+  }
+
+  handles(pathname: string): boolean {
+    return pathname.startsWith(EFI_SEND) || pathname.startsWith(EFI_SENT);
+  }
+
+  async handle(request: Request, pathname: string): Promise<Response> {
+    if (pathname.startsWith(EFI_SENT)) {
+      const s = this.sent.get(decodeURIComponent(pathname.slice(EFI_SENT.length)));
+      if (!s)
+        return json(
+          404,
+          {
+            type: 'https://pix.bcb.gov.br/api/v2/error/PixEnviadoNaoEncontrado',
+            title: 'Não Encontrado',
+            status: 404,
+            detail: 'Pix enviado não encontrado para o idEnvio informado.',
+          },
+          'application/problem+json',
+        );
+      return json(200, s);
+    }
+    const fault = this.faults.shift();
+    if (fault) return fault;
+    const idEnvio = decodeURIComponent(pathname.slice(EFI_SEND.length));
+    if (this.sent.has(idEnvio))
+      return refusal(
+        409,
+        'id_envio_duplicado',
+        'O id de envio informado já foi utilizado em outro pagamento',
+      );
+    const body = (await request.json()) as any;
+    const at = new Date(this.clock()).toISOString();
+    const stamp = at.replace(/\D/g, '').slice(0, 12);
+    const endToEndId = `E${this.ispb}${stamp}API${String(++this.serial).padStart(8, '0')}`;
+    const favorecido = body.favorecido.chave
+      ? { chave: body.favorecido.chave }
+      : {
+          contaBanco: {
+            nome: body.favorecido.contaBanco.nome,
+            ...(body.favorecido.contaBanco.cpf
+              ? { cpf: body.favorecido.contaBanco.cpf }
+              : { cnpj: body.favorecido.contaBanco.cnpj }),
+            agencia: body.favorecido.contaBanco.agencia,
+            conta: body.favorecido.contaBanco.conta,
+            tipoConta: body.favorecido.contaBanco.tipoConta,
+          },
+        };
+    this.sent.set(idEnvio, {
+      endToEndId,
+      idEnvio,
+      valor: body.valor,
+      chave: body.pagador.chave,
+      status: 'EM_PROCESSAMENTO',
+      ...(body.pagador.infoPagador !== undefined && { infoPagador: body.pagador.infoPagador }),
+      horario: { solicitacao: at },
+      favorecido,
+    });
+    return json(201, {
+      endToEndId,
+      idEnvio,
+      valor: body.valor,
+      horario: { solicitacao: at },
+      status: 'EM_PROCESSAMENTO',
+    });
+  }
+}
