@@ -21,7 +21,7 @@ import {
   handleRotateCryptoToken,
 } from './routes/admin-clients';
 import { handleAdvanceAnalyzer, handleAnalyzerState, handleImportObservations } from './routes/admin-health';
-import { handleClearFaults, handleInjectFault } from './routes/admin-partners';
+import { handleClearFaults, handleInjectFault, handleRegisterPartnerWebhook } from './routes/admin-partners';
 import { handleListWebhookDeliveries, handleRetryWebhookDelivery } from './routes/admin-webhooks';
 import { handleIssueToken } from './routes/auth-token';
 import {
@@ -124,6 +124,7 @@ router
   .post('/partners/:ispb/webhook/:secret/pix', handlePartnerPixCallback)
   .post('/admin/partners/:ispb/faults', handleInjectFault)
   .delete('/admin/partners/:ispb/faults', handleClearFaults)
+  .put('/admin/partners/:ispb/webhook', handleRegisterPartnerWebhook)
   .post('/admin/health/observations', handleImportObservations)
   .get('/admin/health/analyzer', handleAnalyzerState)
   .post('/admin/health/analyzer/advance', handleAdvanceAnalyzer)

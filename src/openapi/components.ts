@@ -6,7 +6,12 @@
 
 import type * as v from 'valibot';
 import { RebalanceSchema } from '../schemas/account';
-import { CreateClientSchema, PartnerFaultSchema, PatchClientSchema } from '../schemas/admin';
+import {
+  CreateClientSchema,
+  PartnerFaultSchema,
+  PartnerWebhookSchema,
+  PatchClientSchema,
+} from '../schemas/admin';
 import { AdvanceAnalyzerSchema, ImportObservationsSchema } from '../schemas/admin-health';
 import { TokenRequestSchema } from '../schemas/auth';
 import { CreateCashInSchema } from '../schemas/cash-in';
@@ -59,6 +64,7 @@ export const NAMED_SCHEMAS: Record<string, v.GenericSchema> = {
   CreateClient: CreateClientSchema,
   PatchClient: PatchClientSchema,
   PartnerFaultRequest: PartnerFaultSchema,
+  PartnerWebhookRequest: PartnerWebhookSchema,
   ImportObservationsRequest: ImportObservationsSchema,
   AdvanceAnalyzerRequest: AdvanceAnalyzerSchema,
   PartnerPixCallback: PixCallbackSchema,
@@ -91,6 +97,7 @@ export const NAMED_SCHEMAS: Record<string, v.GenericSchema> = {
   Client: admin.Client,
   CryptoTokenIssued: admin.CryptoTokenIssued,
   PartnerFault: admin.PartnerFault,
+  PartnerWebhook: admin.PartnerWebhook,
   WebhookDelivery: admin.WebhookDelivery,
   WebhookDeliveryPage: admin.WebhookDeliveryPage,
   Jwks: admin.Jwks,

@@ -84,6 +84,10 @@ const NOTES: Record<string, Record<string, string>> = {
     latencyMs: `Extra latency per call to the partner. Beyond ${PARTNER_TIMEOUT_MS} ms the gateway stops waiting: a charge registration answers 422 RULE_VIOLATION; a payment or devolution may still have reached the partner, so the gateway asks it, then sends again under the same idempotency id, and the partner makes it once.`,
     minutes: 'How long the fault lasts.',
   },
+  PartnerWebhookRequest: {
+    baseUrl:
+      "This gateway's public origin as the partner reaches it. The partner is told `{baseUrl}/partners/{ispb}/webhook` (mTLS) or `{baseUrl}/partners/{ispb}/webhook/{secret}` (secret path) and posts to it + `/pix`.",
+  },
   ImportObservationsRequest: {
     observations:
       'Decisions §7 observations, each with a unique `id` (an id already counted is skipped, so a repeated import is harmless). Older than the analyzer has seen, they bootstrap it: recent live traffic waits until the history stops arriving.',

@@ -8,7 +8,7 @@ import { ref, type Schema } from './json-schema';
 import { idempotencyKeyParameter, replayedHeader } from './parameters';
 import { type AuthKind, errorResponses, type SharedComponents } from './problems';
 
-export type Method = 'get' | 'post' | 'patch' | 'delete';
+export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 export interface Example {
   summary: string;

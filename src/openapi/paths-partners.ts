@@ -91,4 +91,34 @@ export const partnerOperations: OperationSpec[] = [
       ),
     ],
   }),
+  {
+    method: 'put',
+    path: '/admin/partners/{ispb}/webhook',
+    operationId: 'registerPartnerWebhook',
+    tag: 'Settlement partners',
+    auth: 'operator',
+    summary: "Register this gateway's callback URL at a real partner",
+    description:
+      "Calls the partner's API Pix `PUT /webhook/{chave}` for its charge key, with the URL its callbacks must use: the secret path when `PARTNER_<ISPB>_WEBHOOK_SECRET` is set, else the mTLS path (which needs `webhookCertSubject`). A partner with neither answers 422 `RULE_VIOLATION` (a URL nobody could authenticate is never registered). An ISPB that is not a declared `bcb-api-pix` partner answers 404 `NOT_FOUND`; a partner that refuses or cannot be reached, 503 `SERVICE_UNAVAILABLE`. Repeating it is harmless.",
+    parameters: [ispbParameter],
+    body: {
+      schema: 'PartnerWebhookRequest',
+      examples: { origin: example('The public origin', { baseUrl: 'https://api.connectpsp.example' }) },
+    },
+    success: {
+      '200': {
+        description: 'The partner accepted the URL.',
+        schema: 'PartnerWebhook',
+        examples: {
+          registered: example('Registered with a secret path', {
+            ispb: '09089356',
+            webhookUrl: 'https://api.connectpsp.example/partners/09089356/webhook/***',
+            authentication: 'secretPath',
+            registeredAt: '2026-11-25T12:00:00.000Z',
+          }),
+        },
+      },
+    },
+    errors: ['VALIDATION_ERROR', 'NOT_FOUND', 'RULE_VIOLATION', 'SERVICE_UNAVAILABLE'],
+  },
 ];

@@ -164,3 +164,18 @@ export const AnalyzerAdvanced = v.object({
   changes: v.pipe(Count, v.description('Incidents detected, updated or resolved by the windows closed.')),
   analyzer: AnalyzerState,
 });
+
+export const PartnerWebhook = v.object({
+  ispb: Ispb,
+  webhookUrl: v.pipe(
+    v.string(),
+    v.description(
+      'The URL registered at the partner (a secret path segment shown as `***`); it posts to it + `/pix`.',
+    ),
+  ),
+  authentication: v.pipe(
+    v.picklist(['mTLS', 'secretPath']),
+    v.description("How the partner's callbacks authenticate: its client certificate, or the secret path."),
+  ),
+  registeredAt: UtcTimestamp,
+});

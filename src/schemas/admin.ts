@@ -150,3 +150,14 @@ export const DeliveryQuerySchema = v.object({
     v.pipe(v.string(), v.regex(/^\d{1,15}$/, 'cursor must be copied from nextCursor'), v.transform(Number)),
   ),
 });
+
+/** PUT /admin/partners/{ispb}/webhook: where this gateway is reachable from the partner. */
+export const PartnerWebhookSchema = v.object({
+  baseUrl: v.pipe(
+    v.string('baseUrl must be a string'),
+    v.regex(
+      /^https?:\/\/[^/?#\s]+\/?$/,
+      'baseUrl must be a scheme and host only, e.g. https://api.example.com',
+    ),
+  ),
+});

@@ -13,6 +13,9 @@
  *   `ms`, with the standard's PixDevolucaoInvalida (a slow refusal other events can overtake).
  * - `POST /__control/payout {transactionId, ok}`: the network settles (REALIZADO) or refuses
  *   (NAO_REALIZADO) the Cash-Out sent through the payout API (Efí Pix Send).
+ * - `POST /__control/fail-next {match, status, name}`: the next API Pix request whose path contains
+ *   `match` is answered with that problem (other test files' requests pass untouched).
+ * - `GET /__control/webhook/<chave>`: the webhook URL registered for a key.
  * - `GET /__control/pix/<e2eid>`, `GET /__control/sent/<transactionId>` (the payout as Efí has it),
  *   `GET /__control/invalid` (every invalid exchange so far, both contracts).
  */
@@ -30,6 +33,7 @@ export function fakePspFetcher(openapiPath: string): (request: Request) => Promi
   >[0];
   const psp = new FakeBcbPsp();
   let refuseNextDevolutionMs: number | undefined;
+  let failNext: { match: string; status: number; name: string } | undefined;
   const validator = new OpenApiValidator(doc);
   const efi = new EfiContractValidator();
   const idEnvio = (transactionId: string) => String(transactionId).replace(/-/g, '');
@@ -52,6 +56,12 @@ export function fakePspFetcher(openapiPath: string): (request: Request) => Promi
       refuseNextDevolutionMs = body.ms;
       return json({});
     }
+    if (path === 'fail-next') {
+      failNext = { match: body.match, status: body.status, name: body.name };
+      return json({});
+    }
+    if (path.startsWith('webhook/'))
+      return json({ webhookUrl: psp.webhooks.get(decodeURIComponent(path.slice(8))) ?? null });
     if (path === 'payout') return json(psp.payout.settle(idEnvio(body.transactionId), body.ok));
     if (path.startsWith('pix/')) return json(psp.pix.get(path.slice(4)) ?? null);
     if (path.startsWith('sent/')) return json(psp.payout.sent.get(idEnvio(path.slice(5))) ?? null);
@@ -76,6 +86,10 @@ export function fakePspFetcher(openapiPath: string): (request: Request) => Promi
       await new Promise((r) => setTimeout(r, refuseNextDevolutionMs));
       refuseNextDevolutionMs = undefined;
       psp.failNext(400, 'PixDevolucaoInvalida');
+    }
+    if (failNext && url.pathname.includes(failNext.match)) {
+      psp.failNext(failNext.status, failNext.name);
+      failNext = undefined;
     }
     const response = await psp.handle(request);
     if (EfiContractValidator.covers(sent.url)) {
