@@ -22,7 +22,13 @@ const env = {
 
 ensureDevVars(root);
 
-const migrate = spawnSync(wrangler, ['d1', 'migrations', 'apply', 'DB', '--local'], {
+// Arguments after `npm start --` go to wrangler dev (e.g. `--var 'PARTNERS:[…]'` to declare a
+// partner, see `npm run mock:psp`); a `--persist-to <dir>` among them is the migrations' state too.
+const extra = process.argv.slice(2);
+const persistAt = extra.indexOf('--persist-to');
+const persist = persistAt >= 0 ? ['--persist-to', extra[persistAt + 1]] : [];
+
+const migrate = spawnSync(wrangler, ['d1', 'migrations', 'apply', 'DB', '--local', ...persist], {
   cwd: root,
   stdio: 'inherit',
   env: { ...env, CI: 'true' },
@@ -35,7 +41,16 @@ const base = `http://127.0.0.1:${port}`;
 // does not apply.
 const dev = spawn(
   wrangler,
-  ['dev', '--ip', '127.0.0.1', '--port', port, '--show-interactive-dev-session=false', '--test-scheduled'],
+  [
+    'dev',
+    '--ip',
+    '127.0.0.1',
+    '--port',
+    port,
+    '--show-interactive-dev-session=false',
+    '--test-scheduled',
+    ...extra,
+  ],
   { cwd: root, stdio: 'inherit', env },
 );
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => dev.kill(signal));
