@@ -12,8 +12,10 @@ import { merchantFields } from '../../src/domain/merchant';
 import { amountFromCents } from '../../src/domain/money';
 import { failure, type OperationResult, success } from '../../src/domain/result';
 import { formatBrt } from '../../src/domain/time';
+import { log } from '../../src/infra/log';
 import { institutionName } from '../../src/partners/catalog';
 import { settlementPartner } from '../../src/partners/config';
+import { CHARGE_PAID } from '../../src/partners/port';
 import { partnerPort } from '../../src/partners/port-registry';
 import {
   type CashInRow,
@@ -289,20 +291,45 @@ export function assignEndToEndId(ctx: LedgerContext, transactionId: string): voi
   });
 }
 
-export function cancelCashIn(ctx: LedgerContext, id: string): OperationResult<CashInView> {
+const notCancellable = (status: string) =>
+  failure({
+    code: 'RULE_VIOLATION',
+    detail: `Only AWAITING_PAYMENT can be cancelled; this Cash-In is ${status}`,
+  });
+
+/**
+ * Cancels an unpaid Cash-In. A real partner still holds its charge open (expiry needs nothing: the
+ * PSP's own `calendario.expiracao` ends it at the same instant), so it is taken down first: a
+ * charge the partner reports paid is not cancelled (the payment is a fact, on its way to being
+ * recorded); a partner that cannot answer now is asked again by a task.
+ */
+export async function cancelCashIn(ctx: LedgerContext, id: string): Promise<OperationResult<CashInView>> {
   const row = findCashIn(ctx.db, id);
   if (!row) return cashInNotFound();
-  if (row.status !== 'AWAITING_PAYMENT') {
+  if (row.status !== 'AWAITING_PAYMENT') return notCancellable(row.status);
+  const port = partnerPort(ctx.env, row.partnerIspb);
+  const removed = port.removeCharge ? await port.removeCharge(row.transactionId) : undefined;
+  if (removed && !removed.ok && removed.failureCode === CHARGE_PAID)
     return failure({
       code: 'RULE_VIOLATION',
-      detail: `Only AWAITING_PAYMENT can be cancelled; this Cash-In is ${row.status}`,
+      detail:
+        'This Cash-In was paid at the partner; the payment is being recorded, so it cannot be cancelled',
     });
-  }
+  if (removed && !removed.ok && !removed.retryable)
+    log('error', 'the partner refused to remove a cancelled charge', {
+      transactionId: row.transactionId,
+      failureCode: removed.failureCode,
+    });
+  // Re-read: a payment may have been recorded while the partner was asked.
+  const fresh = findCashIn(ctx.db, id)!;
+  if (fresh.status !== 'AWAITING_PAYMENT') return notCancellable(fresh.status);
   const now = Date.now();
   const cancelled = ctx.storage.transactionSync(() => {
-    const updated = updateCashIn(ctx, row.seq, { status: 'CANCELLED', cancelledAt: now });
+    const updated = updateCashIn(ctx, fresh.seq, { status: 'CANCELLED', cancelledAt: now });
     emitCashIn(ctx, updated, 'CASHIN_CANCELLED', now);
-    ctx.scheduler.cancel('expire-cash-in', row.transactionId);
+    ctx.scheduler.cancel('expire-cash-in', fresh.transactionId);
+    if (removed && !removed.ok && removed.retryable)
+      ctx.scheduler.schedule('remove-charge', fresh.transactionId, now);
     return updated;
   });
   return success(200, cashInView(cancelled));

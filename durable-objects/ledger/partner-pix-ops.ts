@@ -7,6 +7,7 @@
 
 import { errorFields, log } from '../../src/infra/log';
 import type { ReceivedDevolution, ReceivedPix } from '../../src/partners/bcb-api-pix/adapter';
+import { partnerPort } from '../../src/partners/port-registry';
 import { bankReturn, bookLateDevolution } from './bank-returns';
 import { settleCashIn } from './cash-in-ops';
 import { findCashIn } from './cash-in-store';
@@ -113,4 +114,28 @@ export async function applyPartnerPix(
     if (outcome) outcomes.push(outcome);
   }
   return outcomes;
+}
+
+/** How long before asking a partner again to take a cancelled charge down. */
+const REMOVE_CHARGE_RETRY_MS = 30_000;
+
+/**
+ * Takes a cancelled Cash-In's charge down at its partner, after the partner could not answer at
+ * cancellation; when to try again (undefined: done). A refusal is logged for the operator: a
+ * payment made meanwhile, when reported, is logged too and books nothing against a CANCELLED Cash-In.
+ */
+export async function removeCharge(ctx: LedgerContext, transactionId: string): Promise<number | undefined> {
+  const row = findCashIn(ctx.db, transactionId);
+  if (!row || row.status !== 'CANCELLED') return undefined;
+  const port = partnerPort(ctx.env, row.partnerIspb);
+  if (!port.removeCharge) return undefined;
+  const removed = await port.removeCharge(row.transactionId);
+  if (removed.ok) return undefined;
+  if (removed.retryable) return Date.now() + REMOVE_CHARGE_RETRY_MS;
+  log('error', 'the partner kept a cancelled Cash-In charge open', {
+    transactionId,
+    ispb: row.partnerIspb,
+    failureCode: removed.failureCode,
+  });
+  return undefined;
 }

@@ -18,7 +18,9 @@ export type TaskKind =
   /** A client devolution a bank return overtook, followed to its end (refund-ops.ts). */
   | 'poll-superseded-devolution'
   /** The next pruning step: soon if the last was full, else when the oldest kept row ages out (prune.ts). */
-  | 'prune';
+  | 'prune'
+  /** A cancelled Cash-In's charge taken down at its partner, so no payer can pay it (partner-pix-ops.ts). */
+  | 'remove-charge';
 export type Task = typeof tasks.$inferSelect;
 
 export class Scheduler {

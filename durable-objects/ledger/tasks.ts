@@ -11,6 +11,7 @@ import { assignEndToEndId, expireCashIn } from './cash-in-ops';
 import { stepCashOut } from './cash-out-ops';
 import type { LedgerContext } from './context';
 import { pruneLimitTotals } from './limit-totals';
+import { removeCharge } from './partner-pix-ops';
 import { pollRefund } from './refund-ops';
 import type { Task } from './scheduler';
 import * as schema from './schema';
@@ -97,6 +98,12 @@ export async function runTask(
       const again = await pollRefund(ctx, task.ref);
       if (again === undefined) ctx.scheduler.done(task);
       else ctx.scheduler.schedule('poll-refund', task.ref, again);
+      return;
+    }
+    case 'remove-charge': {
+      const again = await removeCharge(ctx, task.ref);
+      if (again === undefined) ctx.scheduler.done(task);
+      else ctx.scheduler.schedule('remove-charge', task.ref, again);
       return;
     }
     case 'cash-out-step': {

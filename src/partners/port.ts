@@ -10,6 +10,9 @@ export interface ChargeRegistration {
   expiresAt: number;
 }
 
+/** `removeCharge` refused because the charge was paid: the payment is a fact, so nothing is cancelled. */
+export const CHARGE_PAID = 'CHARGE_PAID';
+
 export type PartnerOutcome<T> =
   | { ok: true; value: T }
   | { ok: false; failureCode: string; retryable: boolean };
@@ -54,6 +57,11 @@ export interface SettlementPartnerPort {
   readonly ispb: string;
   /** Registers a dynamic charge so the PIX network routes its payment to the partner account. */
   registerCharge(charge: ChargeRegistration): Promise<PartnerOutcome<{ registeredAt: number }>>;
+  /**
+   * Takes a registered charge down (a Cash-In cancelled here), so payers can no longer pay it.
+   * Absent where charges live nowhere else (the sandbox keeps none).
+   */
+  removeCharge?(txid: string): Promise<PartnerOutcome<null>>;
   /** Sends a devolution (refund) of a received payment. */
   sendDevolution(request: DevolutionRequest): Promise<PartnerOutcome<{ acceptedAt: number }>>;
   /** Sends a PIX payment (key lookup included); the outcome is read with `transferStatus`. */

@@ -46,6 +46,9 @@ export function withTimeout(port: SettlementPartnerPort, ms = PARTNER_TIMEOUT_MS
   return {
     ispb: port.ispb,
     registerCharge: (charge) => orUnanswered('registerCharge', port.registerCharge(charge)),
+    ...(port.removeCharge && {
+      removeCharge: (txid: string) => orUnanswered('removeCharge', port.removeCharge!(txid)),
+    }),
     sendDevolution: (request) => orUnanswered('sendDevolution', port.sendDevolution(request)),
     sendPayment: (request) => orUnanswered('sendPayment', port.sendPayment(request)),
     transferStatus: (idempotencyId) => bounded('transferStatus', port.transferStatus(idempotencyId)),

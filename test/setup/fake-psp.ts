@@ -13,9 +13,11 @@
  *   `ms`, with the standard's PixDevolucaoInvalida (a slow refusal other events can overtake).
  * - `POST /__control/payout {transactionId, ok}`: the network settles (REALIZADO) or refuses
  *   (NAO_REALIZADO) the Cash-Out sent through the payout API (Efí Pix Send).
- * - `POST /__control/fail-next {match, status, name}`: the next API Pix request whose path contains
- *   `match` is answered with that problem (other test files' requests pass untouched).
+ * - `POST /__control/fail-next {match, status, name, times?}`: the next (`times`, default 1) API Pix
+ *   requests whose path contains `match` are answered with that problem (other test files' requests
+ *   pass untouched).
  * - `GET /__control/webhook/<chave>`: the webhook URL registered for a key.
+ * - `GET /__control/cob/<txid>`: the charge as the PSP has it.
  * - `GET /__control/pix/<e2eid>`, `GET /__control/sent/<transactionId>` (the payout as Efí has it),
  *   `GET /__control/invalid` (every invalid exchange so far, both contracts).
  */
@@ -33,7 +35,7 @@ export function fakePspFetcher(openapiPath: string): (request: Request) => Promi
   >[0];
   const psp = new FakeBcbPsp();
   let refuseNextDevolutionMs: number | undefined;
-  let failNext: { match: string; status: number; name: string } | undefined;
+  let failNext: { match: string; status: number; name: string; times: number } | undefined;
   const validator = new OpenApiValidator(doc);
   const efi = new EfiContractValidator();
   const idEnvio = (transactionId: string) => String(transactionId).replace(/-/g, '');
@@ -57,13 +59,14 @@ export function fakePspFetcher(openapiPath: string): (request: Request) => Promi
       return json({});
     }
     if (path === 'fail-next') {
-      failNext = { match: body.match, status: body.status, name: body.name };
+      failNext = { match: body.match, status: body.status, name: body.name, times: body.times ?? 1 };
       return json({});
     }
     if (path.startsWith('webhook/'))
       return json({ webhookUrl: psp.webhooks.get(decodeURIComponent(path.slice(8))) ?? null });
     if (path === 'payout') return json(psp.payout.settle(idEnvio(body.transactionId), body.ok));
     if (path.startsWith('pix/')) return json(psp.pix.get(path.slice(4)) ?? null);
+    if (path.startsWith('cob/')) return json(psp.cobs.get(path.slice(4)) ?? null);
     if (path.startsWith('sent/')) return json(psp.payout.sent.get(idEnvio(path.slice(5))) ?? null);
     if (path === 'invalid')
       return json({
@@ -89,7 +92,7 @@ export function fakePspFetcher(openapiPath: string): (request: Request) => Promi
     }
     if (failNext && url.pathname.includes(failNext.match)) {
       psp.failNext(failNext.status, failNext.name);
-      failNext = undefined;
+      if (--failNext.times === 0) failNext = undefined;
     }
     const response = await psp.handle(request);
     if (EfiContractValidator.covers(sent.url)) {

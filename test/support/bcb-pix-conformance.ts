@@ -168,8 +168,14 @@ export async function runConformance(doc: Doc): Promise<ConformanceResult> {
     expiresAt: Date.now() + 3_600_000,
   });
   expect('charge retried under the same txid', again.ok && psp.cobs.size === 1);
+  const gone = 'CPSPtx0000000000000000000000003';
+  await partner.registerCharge({ txid: gone, amountCents: 500, expiresAt: Date.now() + 3_600_000 });
+  expect('charge removed', (await partner.removeCharge(gone)).ok);
+  expect('a removed charge cannot be paid', psp.pay(gone, 'E09089356202611251200removed0001') === null);
   const e2e = 'E09089356202611251200abcdefghijk';
   psp.pay(txid, e2e);
+  const paidGone = await partner.removeCharge(txid);
+  expect('a paid charge is not removed', !paidGone.ok && !paidGone.retryable);
   const status = await partner.chargeStatus(txid);
   expect(
     'charge CONCLUIDA with its pix',

@@ -34,6 +34,8 @@ export class FakeBcbPsp {
   /** A payer pays the charge: the PSP records a received Pix. */
   pay(txid: string, e2eid: string, valor?: string): any {
     const cob = this.cobs.get(txid);
+    // The network routes no payment to a charge that is gone (removed or never registered).
+    if (!cob || String(cob.status).startsWith('REMOVIDA')) return null;
     const p = {
       endToEndId: e2eid,
       txid,
@@ -92,7 +94,8 @@ export class FakeBcbPsp {
     const fault = this.faults.shift();
     if (fault) return fault;
     const path = url.pathname.slice(new URL(BASE).pathname.length).split('/').map(decodeURIComponent);
-    const body = request.method === 'PUT' ? await request.json<any>() : undefined;
+    const body =
+      request.method === 'PUT' || request.method === 'PATCH' ? await request.json<any>() : undefined;
     const [, root, a = '', sub, b = ''] = path;
     if (root === 'cob' && request.method === 'PUT') {
       const cob = this.cobs.get(a) ?? {
@@ -114,6 +117,15 @@ export class FakeBcbPsp {
       };
       this.cobs.set(a, cob);
       return json(201, cob);
+    }
+    if (root === 'cob' && request.method === 'PATCH') {
+      const cob = this.cobs.get(a);
+      if (!cob) return problem(404, 'NaoEncontrado', 'Cobrança não encontrada');
+      // A paid charge cannot be taken down (the standard's CobOperacaoInvalida).
+      if (cob.status !== 'ATIVA') return problem(400, 'CobOperacaoInvalida', `Cobrança ${cob.status}`);
+      cob.status = body.status;
+      cob.revisao += 1;
+      return json(200, cob);
     }
     if (root === 'cob') {
       const cob = this.cobs.get(a);

@@ -10,13 +10,14 @@
 
 import type { DeclaredPayout } from '../config';
 import { EfiPixSendPayout } from '../efi-pix-send/adapter';
-import type {
-  ChargeRegistration,
-  DevolutionRequest,
-  PartnerOutcome,
-  PaymentRequest,
-  SettlementPartnerPort,
-  TransferStatus,
+import {
+  CHARGE_PAID,
+  type ChargeRegistration,
+  type DevolutionRequest,
+  type PartnerOutcome,
+  type PaymentRequest,
+  type SettlementPartnerPort,
+  type TransferStatus,
 } from '../port';
 import { type BcbAnswer, BcbApiPixClient, type BcbClientConfig } from './client';
 import { centsToDecimal, decimalToCents } from './money';
@@ -106,6 +107,24 @@ export class BcbApiPixPartner implements SettlementPartnerPort {
       chave: this.config.pixKey,
     });
     return outcome(answer, { registeredAt: Date.now() });
+  }
+
+  /** `PATCH /cob/{txid}` status REMOVIDA_PELO_USUARIO_RECEBEDOR: the PSP refuses payments of it from now on. */
+  async removeCharge(txid: string): Promise<PartnerOutcome<null>> {
+    const answer = await this.client.call('PATCH', `/cob/${encodeURIComponent(txid)}`, {
+      status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR',
+    });
+    if (answer.ok || answer.retryable) return outcome(answer, null);
+    // Refused: say why from the charge itself. Paid is a fact the caller must not cancel over;
+    // already gone (removed, or never registered) is what was wanted.
+    const charge = await this.chargeStatus(txid);
+    if (charge.ok && charge.value.status === 'CONCLUIDA')
+      return { ok: false, failureCode: CHARGE_PAID, retryable: false };
+    const gone = charge.ok
+      ? charge.value.status.startsWith('REMOVIDA')
+      : charge.failureCode === 'PROCESSING_ERROR'; // NaoEncontrado: never registered there
+    if (gone) return { ok: true, value: null };
+    return outcome(answer, null);
   }
 
   /** The charge as the PSP has it: status ATIVA, CONCLUIDA, REMOVIDA_PELO_USUARIO_RECEBEDOR, … */
