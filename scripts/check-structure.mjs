@@ -13,8 +13,14 @@
  *   5 schemas                   valibot request schemas
  *   6 durable-objects           ClientLedger, HealthAnalyzer and their stores
  *   7 openapi                   the document, built from the schemas
- *   8 http, console, queues, sweep   the edges: API router, operator console, queue consumers, cron
- *   9 index                     the Worker's entry points
+ *   8 http, console, queues, sweep   the edges: HTTP plumbing, operator console, queue consumers, cron
+ *   9 api                       the route table: router and document built from the resources
+ *  10 index                     the Worker's entry points
+ *
+ * A resource module (src/api/<resource>/) is a vertical slice: each file sits in the layer of its
+ * role, so the slice's files still only import down: `schemas*.ts` with the request schemas (5),
+ * `openapi*.ts` with the documented operations (7), `handlers*.ts` with the HTTP handlers (8),
+ * `routes.ts` binding each operation to its handler (9).
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -32,7 +38,15 @@ const LAYERS = [
   ['durable-objects'],
   ['src/openapi'],
   ['src/http', 'src/console', 'src/queues', 'src/sweep.ts'],
+  ['src/api'],
   ['src/index.ts'],
+];
+
+/** The layer part a resource module's file belongs to by its role (see the header). */
+const ROLES = [
+  [/^schemas[\w-]*\.ts$/, 'src/schemas'],
+  [/^openapi[\w-]*\.ts$/, 'src/openapi'],
+  [/^handlers[\w-]*\.ts$/, 'src/http'],
 ];
 
 function sources(dir) {
@@ -45,6 +59,9 @@ function sources(dir) {
 
 /** The directory (or root file) of the layer table a module belongs to. */
 function home(file) {
+  const slice = /^src\/api\/[^/]+\/([^/]+)$/.exec(file);
+  const role = slice && ROLES.find(([pattern]) => pattern.test(slice[1]));
+  if (role) file = `${role[1]}/${slice[1]}`;
   for (const [level, layer] of LAYERS.entries()) {
     for (const part of layer) if (file === part || file.startsWith(`${part}/`)) return { level, part };
   }

@@ -2,7 +2,7 @@
 // (built from the same code, no server needed) to `file`, or to stdout without one.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { buildOpenApiDocument } from '../src/openapi/document';
+import { buildOpenApiDocument } from '../src/api/document';
 
 const text = `${JSON.stringify(buildOpenApiDocument(), null, 2)}\n`;
 const out = process.argv[2];

@@ -4,11 +4,11 @@
  */
 
 import { env as startupEnv } from 'cloudflare:workers';
+import { loggablePath } from './api/partners/handlers';
+import { router } from './api/router';
 import { assertConfig } from './config';
 import { handleConsole, isConsolePath } from './console/routes';
 import type { RequestContext } from './http/context';
-import { router } from './http/router';
-import { loggablePath } from './http/routes/partner-webhook';
 import { log } from './infra/log';
 import { consumeObservations, HEALTH_QUEUES } from './queues/health-consumer';
 import { consumeWebhooks, WEBHOOK_QUEUES } from './queues/webhook-consumer';

@@ -5,17 +5,25 @@
  */
 
 import type * as v from 'valibot';
-import { RebalanceSchema } from '../schemas/account';
+import { RebalanceSchema } from '../api/account/schemas';
 import {
   CreateClientSchema,
   PartnerFaultSchema,
   PartnerWebhookSchema,
   PatchClientSchema,
-} from '../schemas/admin';
-import { AdvanceAnalyzerSchema, ImportObservationsSchema } from '../schemas/admin-health';
-import { TokenRequestSchema } from '../schemas/auth';
-import { CreateCashInSchema } from '../schemas/cash-in';
-import { CreateCashOutSchema } from '../schemas/cash-out';
+} from '../api/admin/schemas';
+import { AdvanceAnalyzerSchema, ImportObservationsSchema } from '../api/admin-health/schemas';
+import { TokenRequestSchema } from '../api/auth/schemas';
+import { CreateCashInSchema } from '../api/cash-in/schemas';
+import { RefundSchema } from '../api/cash-in/schemas-refund';
+import { CreateCashOutSchema } from '../api/cash-out/schemas';
+import { PixCallbackSchema } from '../api/partners/schemas';
+import {
+  SandboxCashInReturnSchema,
+  SandboxCashOutReturnSchema,
+  SandboxDepositSchema,
+  SandboxPaySchema,
+} from '../api/sandbox/schemas';
 import {
   AmountSchema,
   DocumentSchema,
@@ -23,14 +31,6 @@ import {
   HttpUrlSchema,
   NameSchema,
 } from '../schemas/common';
-import { PixCallbackSchema } from '../schemas/partner-callback';
-import { RefundSchema } from '../schemas/refund';
-import {
-  SandboxCashInReturnSchema,
-  SandboxCashOutReturnSchema,
-  SandboxDepositSchema,
-  SandboxPaySchema,
-} from '../schemas/sandbox';
 import { BankData } from './fields';
 import { ApplicationTokenProblem, Problem } from './problems';
 import * as cash from './responses';

@@ -1,7 +1,6 @@
 /**
- * The OpenAPI 3.1 document of the gateway, assembled from the operation declarations and the
- * valibot schemas. Built once per isolate on first use (GET /openapi.json, GET /docs) and kept as
- * a string, so requests that do not ask for it pay nothing.
+ * The OpenAPI 3.1 document of the gateway, assembled from operation declarations (the routed ones:
+ * src/api/document.ts) and the valibot schemas.
  */
 
 import { NAMED_SCHEMAS } from './components';
@@ -9,32 +8,9 @@ import { defaultsInWords } from './defaults';
 import { withFieldNotes } from './field-notes';
 import { componentSchemas, type Schema } from './json-schema';
 import { type OperationSpec, operationObject } from './operation';
-import { accountOperations } from './paths-account';
-import { adminOperations } from './paths-admin';
-import { adminHealthOperations } from './paths-admin-health';
-import { cashInOperations } from './paths-cash-in';
-import { cashOutOperations } from './paths-cash-out';
-import { healthOperations } from './paths-health';
-import { partnerOperations } from './paths-partners';
-import { publicOperations } from './paths-public';
-import { sandboxOperations } from './paths-sandbox';
 import { SharedComponents } from './problems';
 import { API_VERSION } from './version';
 import { webhooks } from './webhooks';
-
-/** Every documented operation, in the order the docs page shows them. */
-export const OPERATIONS: readonly OperationSpec[] = [
-  ...publicOperations.filter((op) => op.tag === 'Authentication'),
-  ...cashInOperations,
-  ...cashOutOperations,
-  ...healthOperations,
-  ...accountOperations,
-  ...sandboxOperations,
-  ...publicOperations.filter((op) => op.tag !== 'Authentication'),
-  ...adminOperations,
-  ...adminHealthOperations,
-  ...partnerOperations,
-];
 
 const DESCRIPTION = `ConnectPSP is a gateway for Brazilian instant payments (PIX): receive payments (Cash-In, by BR Code or open finance), refund them, send payments (Cash-Out), list and summarize them, read account statements and balances, and move money between your accounts. All amounts are BRL.
 
@@ -92,9 +68,12 @@ const SECURITY_SCHEMES = {
   },
 };
 
-function paths(shared: SharedComponents): Record<string, Record<string, Schema>> {
+function paths(
+  operations: readonly OperationSpec[],
+  shared: SharedComponents,
+): Record<string, Record<string, Schema>> {
   const out: Record<string, Record<string, Schema>> = {};
-  for (const op of OPERATIONS) {
+  for (const op of operations) {
     const item = out[op.path] ?? {};
     if (item[op.method]) throw new Error(`duplicate operation ${op.method.toUpperCase()} ${op.path}`);
     item[op.method] = operationObject(op, shared);
@@ -103,7 +82,8 @@ function paths(shared: SharedComponents): Record<string, Record<string, Schema>>
   return out;
 }
 
-export function buildOpenApiDocument(): Schema {
+/** The document of these operations (src/api/document.ts passes the routed ones). */
+export function assembleDocument(operations: readonly OperationSpec[]): Schema {
   const shared = new SharedComponents();
   return {
     openapi: '3.1.0',
@@ -116,7 +96,7 @@ export function buildOpenApiDocument(): Schema {
     servers: [{ url: '/', description: 'The deployment serving this document.' }],
     tags: TAGS,
     security: [{ bearerAuth: [], applicationToken: [] }],
-    paths: paths(shared),
+    paths: paths(operations, shared),
     webhooks: webhooks(),
     components: {
       schemas: defaultsInWords(withFieldNotes(componentSchemas(NAMED_SCHEMAS))) as Record<string, Schema>,
@@ -125,12 +105,4 @@ export function buildOpenApiDocument(): Schema {
       securitySchemes: SECURITY_SCHEMES,
     },
   };
-}
-
-let cached: string | undefined;
-
-/** The document as JSON text, built on first use in this isolate. */
-export function openApiJson(): string {
-  cached ??= JSON.stringify(buildOpenApiDocument());
-  return cached;
 }

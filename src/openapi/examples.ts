@@ -3,8 +3,8 @@
  * shape (and Redocly's no-invalid-media-type-examples checks them against the document).
  */
 import type * as v from 'valibot';
-import type { CreateCashInSchema } from '../schemas/cash-in';
-import type { CreateCashOutSchema } from '../schemas/cash-out';
+import type { CreateCashInSchema } from '../api/cash-in/schemas';
+import type { CreateCashOutSchema } from '../api/cash-out/schemas';
 import type {
   CashIn,
   CashInCreated,

@@ -3,9 +3,10 @@
  * decisions §3–5), added to the converted JSON Schemas as property descriptions, and readable
  * wording for custom checks whose error message would read oddly as documentation.
  */
+
+import { CreateClientSchema } from '../api/admin/schemas';
+import { CreateCashOutSchema } from '../api/cash-out/schemas';
 import { PARTNER_TIMEOUT_MS } from '../partners/timeout';
-import { CreateClientSchema } from '../schemas/admin';
-import { CreateCashOutSchema } from '../schemas/cash-out';
 import { describeCheck, type Schema } from './json-schema';
 
 const [pixDestination] = CreateCashOutSchema.entries.payee.entries.destination.options;

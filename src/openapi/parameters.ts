@@ -4,8 +4,8 @@
  * the same rules for the document, and test/openapi checks them against the live endpoints.
  */
 import * as v from 'valibot';
+import { DeliveryQuerySchema } from '../api/admin/schemas';
 import { ACCOUNT_NUMBER } from '../domain/statement';
-import { DeliveryQuerySchema } from '../schemas/admin';
 import { inlineSchema, type Schema } from './json-schema';
 
 type In = 'path' | 'query' | 'header';

@@ -5,8 +5,8 @@
  * exactly these keys; test/openapi/view-types.test.ts fails to compile when they drift apart.
  */
 import * as v from 'valibot';
+import { CreateCashOutSchema } from '../api/cash-out/schemas';
 import { FAILURE_CODES, FAILURE_MESSAGES } from '../domain/failure-codes';
-import { CreateCashOutSchema } from '../schemas/cash-out';
 import { BankData, BrtTimestamp, Count, Cursor, EndToEndId, Money } from './fields';
 
 const TransactionIdentity = {

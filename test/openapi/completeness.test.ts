@@ -4,9 +4,9 @@
  * cannot know about (error responses, path parameters, codes from the catalog).
  */
 import { describe, expect, it } from 'vitest';
+import { buildOpenApiDocument } from '../../src/api/document';
+import { router } from '../../src/api/router';
 import { ERROR_CATALOG } from '../../src/domain/problems';
-import { router } from '../../src/http/router';
-import { buildOpenApiDocument } from '../../src/openapi/document';
 import { call } from '../support/harness';
 import { servedDocument } from './conformance';
 

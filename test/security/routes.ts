@@ -7,8 +7,8 @@
  */
 import { Validator } from '@cfworker/json-schema';
 import { expect } from 'vitest';
-import { router } from '../../src/http/router';
-import { buildOpenApiDocument, OPERATIONS } from '../../src/openapi/document';
+import { buildOpenApiDocument, OPERATIONS } from '../../src/api/document';
+import { router } from '../../src/api/router';
 import type { OperationSpec } from '../../src/openapi/operation';
 
 type Json = Record<string, any>;

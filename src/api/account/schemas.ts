@@ -1,0 +1,23 @@
+/** Wallet bodies (spec §4.13, decisions §5). */
+import * as v from 'valibot';
+import { centsFromAmount, MAX_AMOUNT } from '../../domain/money';
+import { AMOUNT_MAX_MESSAGE } from '../../schemas/common';
+
+/**
+ * A rebalance amount: any JSON number with at most 2 decimal places. Zero and negative amounts
+ * pass validation on purpose: they are the business rule 422 INVALID_AMOUNT (spec §7), checked
+ * after the DigitalSignature.
+ */
+export const RebalanceAmountSchema = v.pipe(
+  v.number('amount must be a number'),
+  v.check((n) => centsFromAmount(n) !== undefined, 'amount must have at most 2 decimal places'),
+  v.maxValue(MAX_AMOUNT, AMOUNT_MAX_MESSAGE),
+);
+
+/** POST /account/rebalance/top-up and /sweep body. */
+export const RebalanceSchema = v.object({
+  amount: RebalanceAmountSchema,
+  ispb: v.optional(v.pipe(v.string('ispb must be a string'), v.regex(/^\d{8}$/, 'ispb must have 8 digits'))),
+});
+
+export type RebalanceBody = v.InferOutput<typeof RebalanceSchema>;

@@ -1,0 +1,115 @@
+/** Cash-In endpoints (spec §4.4–4.8, decisions §5). */
+
+import { ledgerOf } from '../../../durable-objects/stubs';
+import type { CashInCreated } from '../../domain/cash-in';
+import { clientKey, locationHost } from '../../domain/location';
+import { centsFromAmount } from '../../domain/money';
+import { qrPngBase64 } from '../../domain/qr-png';
+import { cashInBucket, summaryBody } from '../../domain/summary';
+import { authenticate, requireDigitalSignature } from '../../http/auth';
+import { readJsonObject } from '../../http/body';
+import type { ApiRequest, RequestContext } from '../../http/context';
+import { ProblemError } from '../../http/errors';
+import { idempotencyKeyOf, requestFingerprint } from '../../http/idempotency';
+import { json } from '../../http/json';
+import { pageBody, pageInput, parseListQuery, parsePeriodQuery } from '../../http/list-query';
+import { operationResponse } from '../../http/respond';
+import { parseWith } from '../../http/validation';
+import { requireAllowedWebhookUrl } from '../../http/webhook-url';
+import { CreateCashInSchema } from './schemas';
+import { RefundSchema } from './schemas-refund';
+
+/** Path ids are at most this long; anything longer cannot name a Cash-In. */
+const MAX_ID_LENGTH = 100;
+
+export function pathId(request: ApiRequest, name = 'id'): string | undefined {
+  const raw = request.params[name] ?? '';
+  try {
+    const id = decodeURIComponent(raw);
+    return id.length > 0 && id.length <= MAX_ID_LENGTH ? id : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export async function handleCreateCashIn(request: ApiRequest, { env }: RequestContext): Promise<Response> {
+  const principal = await authenticate(request, env);
+  const idempotencyKey = idempotencyKeyOf(request);
+  const raw = await readJsonObject(request);
+  const body = parseWith(CreateCashInSchema, raw);
+  if (body.webhookUrl !== undefined) requireAllowedWebhookUrl(env, body.webhookUrl);
+  const url = new URL(request.url);
+  const host = locationHost(env.PIX_LOCATION_HOST, url);
+  const key = clientKey(principal.clientId);
+  const result = await ledgerOf(env, principal.clientId).createCashIn({
+    ...(idempotencyKey !== undefined && { idempotencyKey }),
+    requestHash: await requestFingerprint('POST /cash-in', '', raw),
+    amountCents: centsFromAmount(body.amount) as number,
+    externalReference: body.externalReference,
+    expirationInMinutes: body.expirationInMinutes,
+    ...(body.webhookUrl !== undefined && { webhookUrl: body.webhookUrl }),
+    payer: body.payer,
+    ...(body.openFinance !== undefined && { openFinanceRedirectUrl: body.openFinance.redirectUrl }),
+    locationPrefix: `${host}/pix/qr/${key}`,
+    paymentUrlPrefix: `${url.protocol}//${host}/open-finance/${key}`,
+  });
+  // The QR image is derived from the stored payload, so a replay renders the very same image.
+  return operationResponse(result, (created: CashInCreated) =>
+    body.includeQrCodeImage && created.pixData
+      ? {
+          ...created,
+          pixData: { ...created.pixData, qrCodeImageBase64: qrPngBase64(created.pixData.copyAndPaste) },
+        }
+      : created,
+  );
+}
+
+export async function handleGetCashIn(request: ApiRequest, { env }: RequestContext): Promise<Response> {
+  const principal = await authenticate(request, env);
+  const id = pathId(request);
+  const cashIn = id === undefined ? null : await ledgerOf(env, principal.clientId).getCashIn(id);
+  if (!cashIn) throw new ProblemError('CASHIN_NOT_FOUND', 'No Cash-In matches this id');
+  return json(cashIn);
+}
+
+export async function handleListCashIns(request: ApiRequest, { env }: RequestContext): Promise<Response> {
+  const principal = await authenticate(request, env);
+  const query = await parseListQuery(request, 'cash-in', principal.clientId, env.JWT_SECRET);
+  const page = await ledgerOf(env, principal.clientId).listCashIns(pageInput(query));
+  return json(await pageBody(page, query, principal.clientId, env.JWT_SECRET));
+}
+
+export async function handleCashInSummary(request: ApiRequest, { env }: RequestContext): Promise<Response> {
+  const principal = await authenticate(request, env);
+  const period = parsePeriodQuery(request);
+  const { byStatus, settlement } = await ledgerOf(env, principal.clientId).summarizeCashIns(
+    period.from,
+    period.to,
+  );
+  return json(summaryBody(period, byStatus, settlement, cashInBucket));
+}
+
+export async function handleRefundCashIn(request: ApiRequest, { env }: RequestContext): Promise<Response> {
+  const principal = await authenticate(request, env);
+  const idempotencyKey = idempotencyKeyOf(request);
+  const raw = await readJsonObject(request);
+  const body = parseWith(RefundSchema, raw);
+  await requireDigitalSignature(request, principal);
+  const id = pathId(request);
+  if (id === undefined) throw new ProblemError('CASHIN_NOT_FOUND', 'No Cash-In matches this id');
+  const result = await ledgerOf(env, principal.clientId).refundCashIn({
+    ...(idempotencyKey !== undefined && { idempotencyKey }),
+    requestHash: await requestFingerprint('POST /cash-in/refund', id, raw),
+    id,
+    reason: body.reason,
+    description: body.description ?? null,
+  });
+  return operationResponse(result);
+}
+
+export async function handleCancelCashIn(request: ApiRequest, { env }: RequestContext): Promise<Response> {
+  const principal = await authenticate(request, env);
+  const id = pathId(request);
+  if (id === undefined) throw new ProblemError('CASHIN_NOT_FOUND', 'No Cash-In matches this id');
+  return operationResponse(await ledgerOf(env, principal.clientId).cancelCashIn(id));
+}

@@ -1,0 +1,145 @@
+/** Cash-In operations (spec §4.4–4.8, decisions §5). */
+import * as ex from '../../openapi/examples';
+import { example } from '../../openapi/examples';
+import type { OperationSpec } from '../../openapi/operation';
+import { cashInIdParameter, listParameters, periodParameters } from '../../openapi/parameters';
+
+const TAG = 'Cash-In';
+
+export const cashInOperations: OperationSpec[] = [
+  {
+    method: 'post',
+    path: '/cash-in',
+    operationId: 'createCashIn',
+    summary: 'Create a Cash-In',
+    description:
+      'Creates a charge. Standard flow: the answer carries `pixData.copyAndPaste` (a dynamic BR Code whose location serves the signed charge) and, unless `includeQrCodeImage` is false, the QR code as Base64 PNG. With `openFinance` the answer carries `openFinanceData.paymentUrl` instead. `CASHIN_PAID` is posted to `webhookUrl` when the payment is confirmed.',
+    tag: TAG,
+    auth: 'client',
+    idempotent: true,
+    body: {
+      schema: 'CreateCashIn',
+      examples: {
+        pix: example('PIX (BR Code) flow', ex.createCashInRequest),
+        openFinance: example('Open-finance flow', ex.createOpenFinanceCashInRequest),
+      },
+    },
+    success: {
+      '201': {
+        description: 'Created: status AWAITING_PAYMENT.',
+        schema: 'CashInCreated',
+        examples: { created: example('BR Code without image', ex.cashInCreated) },
+      },
+    },
+    errors: ['VALIDATION_ERROR', 'DUPLICATED_EXTERNAL_REFERENCE', 'RULE_VIOLATION'],
+  },
+  {
+    method: 'get',
+    path: '/cash-in',
+    operationId: 'listCashIns',
+    summary: 'List Cash-Ins',
+    description: 'Cash-Ins created in the period (by creation time), cursor-paginated. There is no total.',
+    tag: TAG,
+    auth: 'client',
+    parameters: listParameters,
+    success: {
+      '200': {
+        description: 'One page; each item as GET /cash-in/{id}.',
+        schema: 'CashInPage',
+        examples: { page: example('A page with more to come', ex.cashInPage) },
+      },
+    },
+    errors: ['VALIDATION_ERROR', 'LIST_ORDER_MISMATCH'],
+  },
+  {
+    method: 'get',
+    path: '/cash-in/summary',
+    operationId: 'summarizeCashIns',
+    summary: 'Aggregate Cash-Ins',
+    description:
+      'Counts and amounts per status bucket and per settlement bank for Cash-Ins created in the period.',
+    tag: TAG,
+    auth: 'client',
+    parameters: periodParameters,
+    success: {
+      '200': {
+        description: 'The summary.',
+        schema: 'CashInSummary',
+        examples: { summary: example('November', ex.cashInSummary) },
+      },
+    },
+    errors: ['VALIDATION_ERROR'],
+  },
+  {
+    method: 'get',
+    path: '/cash-in/{id}',
+    operationId: 'getCashIn',
+    summary: 'Read one Cash-In',
+    tag: TAG,
+    auth: 'client',
+    parameters: [cashInIdParameter],
+    success: {
+      '200': {
+        description: 'The Cash-In (without `pixData`/`openFinanceData`).',
+        schema: 'CashIn',
+        examples: {
+          awaiting: example('Awaiting payment', ex.cashInAwaiting),
+          paid: example('Paid', ex.cashInPaid),
+          refunded: example('Refunded', ex.cashInRefunded),
+        },
+      },
+    },
+    errors: ['CASHIN_NOT_FOUND'],
+  },
+  {
+    method: 'post',
+    path: '/cash-in/{id}/refund',
+    operationId: 'refundCashIn',
+    summary: 'Refund a paid Cash-In',
+    description:
+      'Full refund only. Answers 202 with the devolution `endToEndId` (starts with `D`) and status PROCESSING; the Cash-In stays PAID until the devolution settles, then becomes REFUNDED and `CASHIN_REFUNDED` is sent. A second refund meanwhile answers 422 REFUND_NOT_ALLOWED. If the network fails the devolution, `CASHIN_REFUND_FAILED` is sent and the Cash-In is PAID again with `refundFailure`; the idempotency key of the failed refund is forgotten, so the same key starts a new attempt.',
+    tag: TAG,
+    auth: 'signed',
+    idempotent: true,
+    parameters: [cashInIdParameter],
+    body: {
+      schema: 'Refund',
+      examples: {
+        refund: example('Customer asked for it', { reason: 'CUSTOMER_REQUEST', description: 'Ticket 4711' }),
+      },
+    },
+    success: {
+      '202': {
+        description: 'Accepted: the devolution was sent to the PIX network.',
+        schema: 'RefundAccepted',
+        examples: { accepted: example('Refund in progress', ex.refundAccepted) },
+      },
+    },
+    errors: ['VALIDATION_ERROR', 'CASHIN_NOT_FOUND', 'REFUND_NOT_ALLOWED', 'MISSING_E2E', 'RULE_VIOLATION'],
+  },
+  {
+    method: 'post',
+    path: '/cash-in/{id}/cancel',
+    operationId: 'cancelCashIn',
+    summary: 'Cancel an unpaid Cash-In',
+    description:
+      'Only from AWAITING_PAYMENT (else 422 RULE_VIOLATION). The Cash-In becomes CANCELLED with `cancelledAt`; `CASHIN_CANCELLED` is sent. With a real settlement partner the charge is first taken down there, so no payer can pay it afterwards; if the partner reports it already paid, the answer is 422 RULE_VIOLATION and the payment is recorded (the Cash-In becomes PAID).',
+    tag: TAG,
+    auth: 'client',
+    parameters: [cashInIdParameter],
+    success: {
+      '200': {
+        description: 'The Cash-In as GET returns it, CANCELLED.',
+        schema: 'CashIn',
+        examples: {
+          cancelled: example('Cancelled', {
+            ...ex.cashInAwaiting,
+            status: 'CANCELLED',
+            cancelledAt: '2026-11-21T10:30:00.000-03:00',
+          }),
+        },
+      },
+    },
+    errors: ['CASHIN_NOT_FOUND', 'RULE_VIOLATION'],
+  },
+];

@@ -1,0 +1,37 @@
+import * as v from 'valibot';
+import {
+  AmountSchema,
+  DocumentSchema,
+  ExternalReferenceSchema,
+  HttpUrlSchema,
+  NameSchema,
+} from '../../schemas/common';
+
+/** POST /cash-in body (spec §4.4). */
+export const CreateCashInSchema = v.object({
+  amount: AmountSchema,
+  externalReference: ExternalReferenceSchema,
+  expirationInMinutes: v.optional(
+    v.pipe(
+      v.number('expirationInMinutes must be an integer'),
+      v.integer('expirationInMinutes must be an integer'),
+      v.minValue(1, 'expirationInMinutes must be between 1 and 43200'),
+      v.maxValue(43200, 'expirationInMinutes must be between 1 and 43200'),
+    ),
+    1440,
+  ),
+  webhookUrl: v.optional(HttpUrlSchema),
+  payer: v.object(
+    {
+      name: NameSchema,
+      document: DocumentSchema,
+    },
+    'payer must be an object',
+  ),
+  openFinance: v.optional(
+    v.object({ redirectUrl: HttpUrlSchema }, 'openFinance must be an object with redirectUrl'),
+  ),
+  includeQrCodeImage: v.optional(v.boolean('includeQrCodeImage must be a boolean'), true),
+});
+
+export type CreateCashInBody = v.InferOutput<typeof CreateCashInSchema>;

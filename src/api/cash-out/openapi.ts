@@ -1,0 +1,99 @@
+/** Cash-Out operations (spec §4.9–4.11, §4.8). */
+import * as ex from '../../openapi/examples';
+import { example } from '../../openapi/examples';
+import type { OperationSpec } from '../../openapi/operation';
+import { cashOutIdParameter, listParameters, periodParameters } from '../../openapi/parameters';
+
+const TAG = 'Cash-Out';
+
+export const cashOutOperations: OperationSpec[] = [
+  {
+    method: 'post',
+    path: '/cash-out',
+    operationId: 'createCashOut',
+    summary: 'Create a Cash-Out',
+    description:
+      'Accepted asynchronously: 202 only means accepted for processing. Balance, withdrawal limits, PIX key lookup, security rules and the receiving institution are checked after the 202, so an accepted Cash-Out can end CANCELLED with `failure.code` (for example INSUFFICIENT_FUNDS); insufficient balance is never an HTTP error here. The outcome always arrives as an event (`CASHOUT_COMPLETED`, `CASHOUT_FAILED`, later `CASHOUT_REFUNDED`).\n\nStaging: a PIX key of type EMAIL equal to `<failure code in lowercase>@sandbox.pix` ends CANCELLED with that code.',
+    tag: TAG,
+    auth: 'signed',
+    idempotent: true,
+    body: {
+      schema: 'CreateCashOut',
+      examples: {
+        pix: example('To a PIX key', ex.createCashOutRequest),
+        bankAccount: example('To bank account data', ex.createBankAccountCashOutRequest),
+      },
+    },
+    success: {
+      '202': {
+        description: 'Accepted: status PROCESSING.',
+        schema: 'CashOutAccepted',
+        examples: { accepted: example('Accepted', ex.cashOutAccepted) },
+      },
+    },
+    errors: ['VALIDATION_ERROR', 'DUPLICATED_EXTERNAL_REFERENCE'],
+  },
+  {
+    method: 'get',
+    path: '/cash-out',
+    operationId: 'listCashOuts',
+    summary: 'List Cash-Outs',
+    description: 'Cash-Outs created in the period (by creation time), cursor-paginated. There is no total.',
+    tag: TAG,
+    auth: 'client',
+    parameters: listParameters,
+    success: {
+      '200': {
+        description: 'One page; each item as GET /cash-out/{id}.',
+        schema: 'CashOutPage',
+        examples: { page: example('Last page', { items: [ex.cashOutCompleted, ex.cashOutCancelled] }) },
+      },
+    },
+    errors: ['VALIDATION_ERROR', 'LIST_ORDER_MISMATCH'],
+  },
+  {
+    method: 'get',
+    path: '/cash-out/summary',
+    operationId: 'summarizeCashOuts',
+    summary: 'Aggregate Cash-Outs',
+    tag: TAG,
+    auth: 'client',
+    parameters: periodParameters,
+    success: {
+      '200': {
+        description: 'The summary; failed Cash-Outs count under `cancelled`.',
+        schema: 'CashOutSummary',
+        examples: {
+          summary: example('November', {
+            from: '2026-11-01T00:00:00.000-03:00',
+            to: '2026-11-30T23:59:59.999-03:00',
+            currency: 'BRL',
+            totals: { completed: { count: 8, amount: 2200 }, cancelled: { count: 1, amount: 5000 } },
+            settlement: [{ ispb: '31880826', bank: 'Banco Alfa Liquidações S.A.', count: 8, amount: 2200 }],
+          }),
+        },
+      },
+    },
+    errors: ['VALIDATION_ERROR'],
+  },
+  {
+    method: 'get',
+    path: '/cash-out/{id}',
+    operationId: 'getCashOut',
+    summary: 'Read one Cash-Out',
+    tag: TAG,
+    auth: 'client',
+    parameters: [cashOutIdParameter],
+    success: {
+      '200': {
+        description: 'The Cash-Out.',
+        schema: 'CashOut',
+        examples: {
+          completed: example('Completed', ex.cashOutCompleted),
+          cancelled: example('Cancelled after the 202', ex.cashOutCancelled),
+        },
+      },
+    },
+    errors: ['CASHOUT_NOT_FOUND'],
+  },
+];

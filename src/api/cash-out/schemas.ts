@@ -1,0 +1,98 @@
+import * as v from 'valibot';
+import { isValidDocument } from '../../domain/documents';
+import {
+  AmountSchema,
+  DocumentSchema,
+  ExternalReferenceSchema,
+  HttpUrlSchema,
+  NameSchema,
+} from '../../schemas/common';
+
+const PIX_KEY_FORMATS: Record<string, [RegExp, string]> = {
+  CPF: [/^\d{11}$/, 'a CPF key is 11 digits'],
+  CNPJ: [/^\d{14}$/, 'a CNPJ key is 14 digits'],
+  EMAIL: [
+    /^(?=.{3,77}$)[^\s@]+@[^\s@]+\.[^\s@]+$/,
+    'an EMAIL key is an e-mail address of at most 77 characters',
+  ],
+  PHONE: [/^\+55\d{10,11}$/, 'a PHONE key is +55 followed by the area code and number (10 or 11 digits)'],
+  EVP: [/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'an EVP key is a UUID'],
+};
+
+const PixDestination = v.pipe(
+  v.object({
+    type: v.literal('PIX'),
+    pixKeyType: v.picklist(
+      ['CPF', 'CNPJ', 'EMAIL', 'PHONE', 'EVP'],
+      'pixKeyType must be CPF, CNPJ, EMAIL, PHONE or EVP',
+    ),
+    pixKey: v.pipe(
+      v.string('pixKey must be a string'),
+      v.minLength(1, 'pixKey is required'),
+      v.maxLength(77),
+    ),
+  }),
+  v.forward(
+    v.check((d) => {
+      const format = PIX_KEY_FORMATS[d.pixKeyType];
+      return format ? format[0].test(d.pixKey) : false;
+    }, 'pixKey does not match pixKeyType'),
+    ['pixKey'],
+  ),
+  v.forward(
+    v.check(
+      (d) => (d.pixKeyType !== 'CPF' && d.pixKeyType !== 'CNPJ') || isValidDocument(d.pixKey),
+      'a CPF or CNPJ pixKey must have valid check digits',
+    ),
+    ['pixKey'],
+  ),
+);
+
+const BankAccountDestination = v.object({
+  type: v.literal('BANK_ACCOUNT'),
+  bankAccount: v.object(
+    {
+      ispb: v.pipe(v.string('ispb must be a string'), v.regex(/^\d{8}$/, 'ispb must have 8 digits')),
+      branch: v.pipe(
+        v.string('branch must be a string'),
+        v.regex(/^\d{1,4}$/, 'branch is 1 to 4 digits, without check digit'),
+      ),
+      account: v.pipe(
+        v.string('account must be a string'),
+        v.regex(/^\d{1,19}-?[\dXx]$/, 'account is digits with its check digit (e.g. 12345-6)'),
+      ),
+      accountType: v.optional(
+        v.picklist(['CACC', 'SVGS', 'PAYMENT'], 'accountType must be CACC, SVGS or PAYMENT'),
+        'CACC',
+      ),
+    },
+    'bankAccount is required when type is BANK_ACCOUNT',
+  ),
+});
+
+/** POST /cash-out body (spec §4.9, §2.3). */
+export const CreateCashOutSchema = v.object({
+  amount: AmountSchema,
+  externalReference: ExternalReferenceSchema,
+  description: v.optional(
+    v.pipe(
+      v.string('description must be a string'),
+      v.maxLength(140, 'description must have at most 140 characters'),
+    ),
+  ),
+  webhookUrl: v.optional(HttpUrlSchema),
+  payee: v.object(
+    {
+      name: NameSchema,
+      document: DocumentSchema,
+      destination: v.variant(
+        'type',
+        [PixDestination, BankAccountDestination],
+        'destination.type must be PIX or BANK_ACCOUNT',
+      ),
+    },
+    'payee must be an object',
+  ),
+});
+
+export type CreateCashOutBody = v.InferOutput<typeof CreateCashOutSchema>;

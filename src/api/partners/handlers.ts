@@ -1,0 +1,70 @@
+/**
+ * A real partner's Pix webhook callbacks (API Pix `{webhookUrl}/pix`): `POST
+ * /partners/{ispb}/webhook/pix` over mTLS, or `POST /partners/{ispb}/webhook/{secret}/pix`. An
+ * ISPB that is not a declared `bcb-api-pix` partner answers 404 NOT_FOUND like any unknown route;
+ * a declared partner's callback that does not authenticate answers 401 UNAUTHORIZED. Each Pix
+ * named is read again from the partner before anything moves (durable-objects/partner-notices.ts).
+ */
+import { applyPixHints } from '../../../durable-objects/partner-notices';
+import { readJsonObject } from '../../http/body';
+import type { ApiRequest, RequestContext } from '../../http/context';
+import { ProblemError } from '../../http/errors';
+import { json } from '../../http/json';
+import { parseWith } from '../../http/validation';
+import { errorFields, log } from '../../infra/log';
+import { declaredPartners, PartnerConfigError, webhookAuthOf } from '../../partners/config';
+import { callbackAuthentic } from '../../partners/inbound-auth';
+import { bcbPartner } from '../../partners/port-registry';
+import { PixCallbackSchema } from './schemas';
+
+const SECRET_PATH = /^(\/partners\/[^/]+\/webhook\/)[^/]+(\/pix)$/;
+
+/** The path as logs may show it: a partner's webhook secret segment masked. */
+export function loggablePath(pathname: string): string {
+  return pathname.replace(SECRET_PATH, '$1***$2');
+}
+
+function adapterOf(env: Env, ispb: string) {
+  try {
+    return bcbPartner(env, ispb);
+  } catch (error) {
+    if (!(error instanceof PartnerConfigError)) throw error;
+    log('error', 'partner callback for a partner configured incompletely', { ispb, ...errorFields(error) });
+    throw new ProblemError('SERVICE_UNAVAILABLE', 'This partner cannot be reached now; retry later');
+  }
+}
+
+export async function handlePartnerPixCallback(
+  request: ApiRequest,
+  { env }: RequestContext,
+): Promise<Response> {
+  const ispb = String(request.params.ispb ?? '');
+  const pathname = new URL(request.url).pathname;
+  const declared = declaredPartners(env).find((p) => p.ispb === ispb && p.kind === 'bcb-api-pix');
+  if (!declared) throw new ProblemError('NOT_FOUND', `No route for ${request.method} ${pathname}`);
+  const secret = request.params.secret === undefined ? undefined : String(request.params.secret);
+  if (!callbackAuthentic(request, webhookAuthOf(env, declared), secret)) {
+    log('warn', 'partner callback refused: not authenticated', { ispb, secretPath: secret !== undefined });
+    throw new ProblemError('UNAUTHORIZED', 'This callback is not authenticated as the partner');
+  }
+  const body = parseWith(PixCallbackSchema, await readJsonObject(request));
+  const partner = adapterOf(env, ispb);
+  if (!partner) throw new ProblemError('NOT_FOUND', `No route for ${request.method} ${pathname}`);
+  const results = await applyPixHints(
+    env,
+    partner,
+    body.pix.map((p) => p.endToEndId),
+  );
+  const pix = Object.entries(results).map(([endToEndId, outcomes]) => ({ endToEndId, outcomes }));
+  // The partner could not confirm some of them now: a non-2xx makes the PSP send the callback
+  // again later (the rest are applied already and apply once), and the sweep catches them anyway.
+  if (pix.some((p) => p.outcomes.includes('unavailable')))
+    throw new ProblemError(
+      'SERVICE_UNAVAILABLE',
+      'The partner could not confirm every Pix now; retry later',
+      {
+        headers: { 'retry-after': '60' },
+      },
+    );
+  return json({ pix });
+}

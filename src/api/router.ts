@@ -1,0 +1,69 @@
+/**
+ * The HTTP surface: every route of the route table (./routes.ts), registered once. Errors leave
+ * through one handler with three tiers: responses decided early (auth), our Problem errors, and
+ * anything unexpected (logged, 500 INTERNAL_ERROR with a trace id and nothing internal).
+ */
+import { Router } from 'itty-router';
+import { EarlyResponse } from '../http/auth';
+import type { ApiRequest, RequestContext } from '../http/context';
+import { ProblemError } from '../http/errors';
+import { problem } from '../http/problem';
+import { errorFields, log } from '../infra/log';
+import { loggablePath } from './partners/handlers';
+import { ROUTES } from './routes';
+
+type Args = [RequestContext];
+
+function errorResponse(error: unknown, request: ApiRequest, rc: RequestContext): Response {
+  if (error instanceof EarlyResponse) return error.response;
+  if (error instanceof ProblemError) {
+    return problem(error.code, {
+      ...(error.detail !== undefined && { detail: error.detail }),
+      ...error.extras,
+    });
+  }
+  log('error', 'unhandled error', {
+    requestId: rc.requestId,
+    path: loggablePath(new URL(request.url).pathname),
+    ...errorFields(error),
+  });
+  return problem('INTERNAL_ERROR', {
+    detail: 'An unexpected error occurred; retry with backoff and quote the traceId to support',
+    traceId: rc.requestId,
+    instance: new URL(request.url).pathname,
+  });
+}
+
+export const router = Router<ApiRequest, Args>({
+  catch: errorResponse,
+});
+
+/** `{param}` as itty-router writes it. */
+const ittyPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
+const params = (path: string) => (path.match(/\{/g) ?? []).length;
+
+// Fixed paths before parameterised ones (itty-router takes the first match): /cash-in/summary
+// before /cash-in/{id}. The sort is stable, so the table's order decides among equals.
+for (const { spec, handler } of [...ROUTES].sort((a, b) => params(a.spec.path) - params(b.spec.path)))
+  router[spec.method](ittyPath(spec.path), handler);
+
+/** Methods registered for a path, to tell 405 from 404. */
+export function allowedMethods(pathname: string): string[] {
+  const methods = new Set<string>();
+  for (const [method, pattern] of router.routes) {
+    if (method !== 'ALL' && pattern.test(pathname)) methods.add(method);
+  }
+  return [...methods];
+}
+
+router.all('*', (request: ApiRequest) => {
+  const { pathname } = new URL(request.url);
+  const allowed = allowedMethods(pathname);
+  if (allowed.length > 0) {
+    return problem('METHOD_NOT_ALLOWED', {
+      detail: `${request.method} is not allowed on ${pathname}`,
+      headers: { allow: allowed.join(', ') },
+    });
+  }
+  return problem('NOT_FOUND', { detail: `No route for ${request.method} ${pathname}` });
+});

@@ -1,0 +1,88 @@
+/**
+ * Sandbox API (decisions §4, staging only): the payment network's side of things, scoped to the
+ * authenticated client. Settlement goes through the same ClientLedger path a bank notification
+ * would take.
+ */
+
+import { ledgerOf } from '../../../durable-objects/stubs';
+import { centsFromAmount } from '../../domain/money';
+import { authenticate } from '../../http/auth';
+import { readJsonObject, readOptionalJsonObject } from '../../http/body';
+import type { ApiRequest, RequestContext } from '../../http/context';
+import { ProblemError } from '../../http/errors';
+import { operationResponse } from '../../http/respond';
+import { requireStaging } from '../../http/staging';
+import { parseWith } from '../../http/validation';
+import { accountNumberParam } from '../account/handlers';
+import { pathId } from '../cash-in/handlers';
+import {
+  SandboxCashInReturnSchema,
+  SandboxCashOutReturnSchema,
+  SandboxDepositSchema,
+  SandboxPaySchema,
+} from './schemas';
+
+function cashInId(request: ApiRequest): string {
+  const id = pathId(request);
+  if (id === undefined) throw new ProblemError('CASHIN_NOT_FOUND', 'No Cash-In matches this id');
+  return id;
+}
+
+export async function handleSandboxPay(request: ApiRequest, { env }: RequestContext): Promise<Response> {
+  requireStaging(request, env);
+  const principal = await authenticate(request, env);
+  const body = parseWith(SandboxPaySchema, await readOptionalJsonObject(request));
+  return operationResponse(
+    await ledgerOf(env, principal.clientId).settleCashIn({
+      id: cashInId(request),
+      source: 'sandbox',
+      ...(body.payer && { payer: body.payer }),
+      ...(body.deferEndToEndId && { deferEndToEndId: true }),
+    }),
+  );
+}
+
+export async function handleSandboxCashInReturn(
+  request: ApiRequest,
+  { env }: RequestContext,
+): Promise<Response> {
+  requireStaging(request, env);
+  const principal = await authenticate(request, env);
+  const body = parseWith(SandboxCashInReturnSchema, await readJsonObject(request));
+  return operationResponse(
+    await ledgerOf(env, principal.clientId).returnCashIn(cashInId(request), body.reason),
+  );
+}
+
+export async function handleSandboxExpire(request: ApiRequest, { env }: RequestContext): Promise<Response> {
+  requireStaging(request, env);
+  const principal = await authenticate(request, env);
+  return operationResponse(await ledgerOf(env, principal.clientId).expireCashInNow(cashInId(request)));
+}
+
+/**
+ * Money arrives from outside on one of the client's own accounts (statement type TRANSFER_IN):
+ * 201 `{account, entry, balance, available}` where `entry` is the item exactly as the statement
+ * shows it. Another client's account answers like a nonexistent one: 404 ACCOUNT_NOT_FOUND.
+ */
+export async function handleSandboxDeposit(request: ApiRequest, { env }: RequestContext): Promise<Response> {
+  requireStaging(request, env);
+  const principal = await authenticate(request, env);
+  const number = accountNumberParam(request);
+  const body = parseWith(SandboxDepositSchema, await readJsonObject(request));
+  return operationResponse(
+    await ledgerOf(env, principal.clientId).deposit(number, centsFromAmount(body.amount) as number),
+  );
+}
+
+export async function handleSandboxCashOutReturn(
+  request: ApiRequest,
+  { env }: RequestContext,
+): Promise<Response> {
+  requireStaging(request, env);
+  const principal = await authenticate(request, env);
+  const body = parseWith(SandboxCashOutReturnSchema, await readJsonObject(request));
+  const id = pathId(request);
+  if (id === undefined) throw new ProblemError('CASHOUT_NOT_FOUND', 'No Cash-Out matches this id');
+  return operationResponse(await ledgerOf(env, principal.clientId).returnCashOut(id, body.reason));
+}

@@ -1,0 +1,149 @@
+/** Sandbox operations (decisions §4): the payment network's side, staging only, no DigitalSignature. */
+import * as ex from '../../openapi/examples';
+import { example } from '../../openapi/examples';
+import type { OperationSpec } from '../../openapi/operation';
+import { accountNumberParameter, cashInIdParameter, cashOutIdParameter } from '../../openapi/parameters';
+
+const TAG = 'Sandbox';
+
+const sandbox = (spec: Omit<OperationSpec, 'tag' | 'auth' | 'stagingOnly'>): OperationSpec => ({
+  ...spec,
+  tag: TAG,
+  auth: 'client',
+  stagingOnly: true,
+});
+
+export const sandboxOperations: OperationSpec[] = [
+  sandbox({
+    method: 'post',
+    path: '/sandbox/cash-in/{id}/pay',
+    operationId: 'sandboxPayCashIn',
+    summary: 'Pay a Cash-In now',
+    description:
+      'The network confirms the payment now: PAID and `CASHIN_PAID` sent. Only from AWAITING_PAYMENT before `expiredAt`, else 422 RULE_VIOLATION. A payer in `blockedPayerDocuments` is refunded automatically (`PAYER_NOT_ALLOWED`). The body is optional; defaults are supplied.',
+    parameters: [cashInIdParameter],
+    body: {
+      schema: 'SandboxPay',
+      required: false,
+      examples: {
+        payer: example('A specific payer bank', {
+          payer: {
+            name: 'Maria da Silva',
+            document: '12345678909',
+            bankData: { ispb: '60701190', branch: '0001', account: '123456-7' },
+          },
+        }),
+      },
+    },
+    success: {
+      '200': {
+        description: 'The Cash-In as GET returns it, PAID.',
+        schema: 'CashIn',
+        examples: { paid: example('Paid', ex.cashInPaid) },
+      },
+    },
+    errors: ['VALIDATION_ERROR', 'CASHIN_NOT_FOUND', 'RULE_VIOLATION'],
+  }),
+  sandbox({
+    method: 'post',
+    path: '/sandbox/cash-in/{id}/return',
+    operationId: 'sandboxReturnCashIn',
+    summary: 'Bank-initiated devolution of a paid Cash-In',
+    description:
+      "A MED claim or a customer request at the payer bank: PAID → REFUNDED with the given `reason`. A bank's devolution is a fact: it is never refused for a short balance (the TRANSACTIONAL balance goes negative, its statement entry labelled `typeRaw` `DEVOLUCAO PIX PELO BANCO`, and Cash-Outs wait for money to come in) nor while the client's own refund is in flight (the return supersedes it; if the partner settles that refund too, the second outflow is booked as well). Only a Cash-In that is not PAID answers 422 RULE_VIOLATION.",
+    parameters: [cashInIdParameter],
+    body: { schema: 'SandboxCashInReturn', examples: { fraud: example('MED claim', { reason: 'FRAUD' }) } },
+    success: {
+      '200': {
+        description: 'The Cash-In as GET returns it, REFUNDED.',
+        schema: 'CashIn',
+        examples: { refunded: example('Refunded', { ...ex.cashInRefunded, reason: 'FRAUD' }) },
+      },
+    },
+    errors: ['VALIDATION_ERROR', 'CASHIN_NOT_FOUND', 'RULE_VIOLATION'],
+  }),
+  sandbox({
+    method: 'post',
+    path: '/sandbox/cash-in/{id}/expire',
+    operationId: 'sandboxExpireCashIn',
+    summary: 'End the payment window now',
+    description:
+      'The Cash-In becomes EXPIRED at once and `CASHIN_EXPIRED` is sent; `expiredAt` keeps the end of the original window.',
+    parameters: [cashInIdParameter],
+    success: {
+      '200': {
+        description: 'The Cash-In as GET returns it, EXPIRED.',
+        schema: 'CashIn',
+        examples: { expired: example('Expired', { ...ex.cashInAwaiting, status: 'EXPIRED' }) },
+      },
+    },
+    errors: ['CASHIN_NOT_FOUND', 'RULE_VIOLATION'],
+  }),
+  sandbox({
+    method: 'post',
+    path: '/sandbox/cash-out/{id}/return',
+    operationId: 'sandboxReturnCashOut',
+    summary: "The payee's bank returns a completed Cash-Out",
+    description:
+      'COMPLETED → REFUNDED with the given `reason`; the money comes back to the TRANSACTIONAL account and `CASHOUT_REFUNDED` is sent.',
+    parameters: [cashOutIdParameter],
+    body: {
+      schema: 'SandboxCashOutReturn',
+      examples: { payee: example('Payee asked for it', { reason: 'PAYEE_REQUESTED' }) },
+    },
+    success: {
+      '200': {
+        description: 'The Cash-Out as GET returns it, REFUNDED.',
+        schema: 'CashOut',
+        examples: {
+          refunded: example('Refunded', {
+            ...ex.cashOutCompleted,
+            endToEndId: 'D1823612020261121140012345678901',
+            originalEndToEndId: ex.cashOutCompleted.endToEndId,
+            status: 'REFUNDED',
+            reason: 'PAYEE_REQUESTED',
+            refundedAt: '2026-11-21T11:00:00.000-03:00',
+          }),
+        },
+      },
+    },
+    errors: ['VALIDATION_ERROR', 'CASHOUT_NOT_FOUND', 'RULE_VIOLATION'],
+  }),
+  sandbox({
+    method: 'post',
+    path: '/sandbox/accounts/{number}/deposit',
+    operationId: 'sandboxDeposit',
+    summary: 'Credit one of the client accounts',
+    description: 'Money arrives from outside (statement type TRANSFER_IN).',
+    parameters: [accountNumberParameter],
+    body: { schema: 'SandboxDeposit', examples: { deposit: example('R$ 1.000,00', { amount: 1000 }) } },
+    success: {
+      '201': {
+        description: 'Credited.',
+        schema: 'Deposit',
+        examples: {
+          deposit: example('Deposit', {
+            account: {
+              number: '10000001-5',
+              type: 'TRANSACTIONAL',
+              bank: { ispb: '31880826', name: 'Banco Alfa Liquidações S.A.' },
+            },
+            entry: {
+              id: 'LE0000000002',
+              date: '2026-11-21T09:00:00.000-03:00',
+              direction: 'CREDIT',
+              type: 'TRANSFER_IN',
+              typeRaw: 'TRANSFER_IN',
+              amount: 1000,
+              balanceAfter: 1000,
+              description: 'Deposito sandbox',
+            },
+            balance: 1000,
+            available: 1000,
+          }),
+        },
+      },
+    },
+    errors: ['VALIDATION_ERROR', 'ACCOUNT_NOT_FOUND'],
+  }),
+];

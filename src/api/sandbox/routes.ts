@@ -1,0 +1,18 @@
+/** The sandbox resource's route table: each operation of ./openapi bound to its handler. */
+import { bindRoutes } from '../route-table';
+import {
+  handleSandboxCashInReturn,
+  handleSandboxCashOutReturn,
+  handleSandboxDeposit,
+  handleSandboxExpire,
+  handleSandboxPay,
+} from './handlers';
+import { sandboxOperations } from './openapi';
+
+export const sandboxRoutes = bindRoutes(sandboxOperations, {
+  sandboxPayCashIn: handleSandboxPay,
+  sandboxReturnCashIn: handleSandboxCashInReturn,
+  sandboxExpireCashIn: handleSandboxExpire,
+  sandboxReturnCashOut: handleSandboxCashOutReturn,
+  sandboxDeposit: handleSandboxDeposit,
+});

@@ -1,0 +1,42 @@
+/** Sandbox bodies (decisions §4). */
+import * as v from 'valibot';
+import { AmountSchema, DocumentSchema } from '../../schemas/common';
+
+export const SandboxPaySchema = v.object({
+  payer: v.optional(
+    v.object({
+      name: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(140))),
+      document: v.optional(DocumentSchema),
+      bankData: v.optional(
+        v.object({
+          ispb: v.optional(v.pipe(v.string(), v.regex(/^\d{8}$/, 'ispb must have 8 digits'))),
+          branch: v.optional(v.pipe(v.string(), v.regex(/^\d{1,10}$/, 'branch must be digits'))),
+          account: v.optional(
+            v.pipe(v.string(), v.regex(/^[0-9A-Za-z-]{1,32}$/, 'account must be letters, digits or hyphen')),
+          ),
+        }),
+      ),
+    }),
+  ),
+  /** Simulates a partner that confirms the payment before it knows the endToEndId. */
+  deferEndToEndId: v.optional(v.boolean()),
+});
+
+export const SandboxCashInReturnSchema = v.object({
+  reason: v.picklist(
+    ['FRAUD', 'CUSTOMER_REQUEST', 'OTHER'],
+    'reason must be FRAUD, CUSTOMER_REQUEST or OTHER',
+  ),
+});
+
+export const SandboxCashOutReturnSchema = v.object({
+  reason: v.picklist(
+    ['PAYEE_REQUESTED', 'FRAUD', 'OPERATIONAL_ERROR', 'REVERSED_BY_INSTITUTION', 'OTHER'],
+    'reason must be one of the Cash-Out return reasons',
+  ),
+});
+
+/** A sandbox deposit: the one amount cap of decisions §5, like every amount a client sends. */
+export const SandboxDepositSchema = v.object({
+  amount: AmountSchema,
+});
