@@ -26,7 +26,6 @@ import {
   type SettleInput,
   settleCashIn,
 } from './ledger/cash-in-ops';
-import { type ListInput, listCashIns, summarizeCashIns } from './ledger/cash-in-queries';
 import { findCashIn } from './ledger/cash-in-store';
 import {
   acceptCashOut,
@@ -36,7 +35,6 @@ import {
   rejectCashOut,
   returnCashOut,
 } from './ledger/cash-out-ops';
-import { listCashOuts, summarizeCashOuts } from './ledger/cash-out-queries';
 import { findCashOut } from './ledger/cash-out-store';
 import type { LedgerContext, Profile } from './ledger/context';
 import { type CrashPoint, CrashPoints } from './ledger/crash-points';
@@ -52,6 +50,12 @@ import { Scheduler } from './ledger/scheduler';
 import * as schema from './ledger/schema';
 import { type Balances, readBalances, readStatement, type StatementInput } from './ledger/statement-queries';
 import { TaskRunner } from './ledger/tasks';
+import {
+  type ListInput,
+  listTransactions,
+  summarizeTransactions,
+  type TransactionKind,
+} from './ledger/transaction-queries';
 import { type Deposit, deposit, type RebalanceInput, rebalance } from './ledger/transfer-ops';
 import {
   claimWebhook,
@@ -195,12 +199,12 @@ export class ClientLedger extends DurableObject<Env> {
     };
   }
 
-  async listCashIns(input: ListInput) {
-    return listCashIns(this.db, input);
+  async listTransactions(kind: TransactionKind, input: ListInput) {
+    return listTransactions(this.db, kind, input);
   }
 
-  async summarizeCashIns(from: number, to: number) {
-    return summarizeCashIns(this.db, from, to);
+  async summarizeTransactions(kind: TransactionKind, from: number, to: number) {
+    return summarizeTransactions(this.db, kind, from, to);
   }
 
   async refundCashIn(
@@ -257,14 +261,6 @@ export class ClientLedger extends DurableObject<Env> {
   async getCashOut(id: string): Promise<CashOutView | null> {
     const row = findCashOut(this.db, id);
     return row ? cashOutView(row) : null;
-  }
-
-  async listCashOuts(input: ListInput) {
-    return listCashOuts(this.db, input);
-  }
-
-  async summarizeCashOuts(from: number, to: number) {
-    return summarizeCashOuts(this.db, from, to);
   }
 
   async approveCashOut(id: string): Promise<OperationResult<CashOutView>> {

@@ -126,7 +126,7 @@ const REMOVE_CHARGE_RETRY_MS = 30_000;
  */
 export async function removeCharge(ctx: LedgerContext, transactionId: string): Promise<number | undefined> {
   const row = findCashIn(ctx.db, transactionId);
-  if (!row || row.status !== 'CANCELLED') return undefined;
+  if (row?.status !== 'CANCELLED') return undefined;
   const port = partnerPort(ctx.env, row.partnerIspb);
   if (!port.removeCharge) return undefined;
   const removed = await port.removeCharge(row.transactionId);

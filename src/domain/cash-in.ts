@@ -3,8 +3,8 @@
  * nowhere else, so GET, lists and events agree.
  */
 import { failureOf } from './failure-codes';
-import { amountFromCents } from './money';
 import { formatBrt } from './time';
+import { endToEndIds, viewHead } from './transaction-view';
 
 export type CashInStatus = 'AWAITING_PAYMENT' | 'PAID' | 'EXPIRED' | 'REFUNDED' | 'CANCELLED';
 
@@ -62,21 +62,12 @@ export interface CashInView {
 export function cashInView(r: CashInRecord): CashInView {
   const moneyMoved = r.status === 'PAID' || r.status === 'REFUNDED';
   const view: CashInView = {
-    transactionId: r.transactionId,
-    internalCode: r.internalCode,
-    externalReference: r.externalReference,
-    status: r.status,
-    amount: amountFromCents(r.amount),
+    ...viewHead(r),
     payer: { name: r.payerName, document: r.payerDocument },
     requestedAt: formatBrt(r.requestedAt),
     expiredAt: formatBrt(r.expiresAt),
+    ...endToEndIds(r, moneyMoved),
   };
-  if (r.status === 'REFUNDED' && r.refundEndToEndId) {
-    view.endToEndId = r.refundEndToEndId;
-    if (r.endToEndId) view.originalEndToEndId = r.endToEndId;
-  } else if (moneyMoved && r.endToEndId) {
-    view.endToEndId = r.endToEndId;
-  }
   if (r.status === 'REFUNDED' && r.reason) view.reason = r.reason;
   if (r.status === 'PAID' && r.refundState === 'FAILED' && r.refundFailureCode)
     view.refundFailure = failureOf(r.refundFailureCode);

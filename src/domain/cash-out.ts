@@ -6,8 +6,8 @@
 import type { BankData } from './cash-in';
 import { type FailureCode, failureOf } from './failure-codes';
 import type { ClientLimits } from './limits';
-import { amountFromCents } from './money';
 import { formatBrt } from './time';
+import { endToEndIds, viewHead } from './transaction-view';
 
 export type CashOutStatus = 'PROCESSING' | 'PENDING' | 'COMPLETED' | 'CANCELLED' | 'REFUNDED';
 export type PixKeyType = 'CPF' | 'CNPJ' | 'EMAIL' | 'PHONE' | 'EVP';
@@ -67,20 +67,11 @@ export interface CashOutView {
 export function cashOutView(r: CashOutRecord): CashOutView {
   const settled = r.status === 'COMPLETED' || r.status === 'REFUNDED';
   const view: CashOutView = {
-    transactionId: r.transactionId,
-    internalCode: r.internalCode,
-    externalReference: r.externalReference,
-    status: r.status,
-    amount: amountFromCents(r.amount),
+    ...viewHead(r),
     payee: { name: r.payeeName, document: r.payeeDocument, destination: r.destination },
     requestedAt: formatBrt(r.requestedAt),
+    ...endToEndIds(r, r.status === 'COMPLETED' || r.status === 'CANCELLED'),
   };
-  if (r.status === 'REFUNDED' && r.refundEndToEndId) {
-    view.endToEndId = r.refundEndToEndId;
-    if (r.endToEndId) view.originalEndToEndId = r.endToEndId;
-  } else if ((r.status === 'COMPLETED' || r.status === 'CANCELLED') && r.endToEndId) {
-    view.endToEndId = r.endToEndId;
-  }
   if (r.status === 'CANCELLED') view.failure = failureOf(r.failureCode ?? 'PROCESSING_ERROR');
   if (r.status === 'REFUNDED' && r.reason) view.reason = r.reason;
   if (settled && r.payeeBank) view.payee.bankData = r.payeeBank;

@@ -6,7 +6,7 @@ import { requireOperator } from '../../http/admin-auth';
 import type { ApiRequest, RequestContext } from '../../http/context';
 import { ProblemError } from '../../http/errors';
 import { operationResponse } from '../../http/respond';
-import { pathId } from '../cash-in/handlers';
+import { pathId } from '../../http/transaction-reads';
 
 async function target(request: ApiRequest, env: Env) {
   requireOperator(request, env);

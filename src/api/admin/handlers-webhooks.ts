@@ -8,8 +8,8 @@ import { requireOperator } from '../../http/admin-auth';
 import type { ApiRequest, RequestContext } from '../../http/context';
 import { json } from '../../http/json';
 import { operationResponse } from '../../http/respond';
+import { pathId } from '../../http/transaction-reads';
 import { parseWith } from '../../http/validation';
-import { pathId } from '../cash-in/handlers';
 import { requireClient } from './handlers-clients';
 import { DeliveryQuerySchema } from './schemas';
 

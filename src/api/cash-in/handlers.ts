@@ -5,32 +5,17 @@ import type { CashInCreated } from '../../domain/cash-in';
 import { clientKey, locationHost } from '../../domain/location';
 import { centsFromAmount } from '../../domain/money';
 import { qrPngBase64 } from '../../domain/qr-png';
-import { cashInBucket, summaryBody } from '../../domain/summary';
 import { authenticate, requireDigitalSignature } from '../../http/auth';
 import { readJsonObject } from '../../http/body';
 import type { ApiRequest, RequestContext } from '../../http/context';
 import { ProblemError } from '../../http/errors';
 import { idempotencyKeyOf, requestFingerprint } from '../../http/idempotency';
-import { json } from '../../http/json';
-import { pageBody, pageInput, parseListQuery, parsePeriodQuery } from '../../http/list-query';
 import { operationResponse } from '../../http/respond';
+import { getHandler, listHandler, pathId, summaryHandler } from '../../http/transaction-reads';
 import { parseWith } from '../../http/validation';
 import { requireAllowedWebhookUrl } from '../../http/webhook-url';
 import { CreateCashInSchema } from './schemas';
 import { RefundSchema } from './schemas-refund';
-
-/** Path ids are at most this long; anything longer cannot name a Cash-In. */
-const MAX_ID_LENGTH = 100;
-
-export function pathId(request: ApiRequest, name = 'id'): string | undefined {
-  const raw = request.params[name] ?? '';
-  try {
-    const id = decodeURIComponent(raw);
-    return id.length > 0 && id.length <= MAX_ID_LENGTH ? id : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 export async function handleCreateCashIn(request: ApiRequest, { env }: RequestContext): Promise<Response> {
   const principal = await authenticate(request, env);
@@ -64,30 +49,11 @@ export async function handleCreateCashIn(request: ApiRequest, { env }: RequestCo
   );
 }
 
-export async function handleGetCashIn(request: ApiRequest, { env }: RequestContext): Promise<Response> {
-  const principal = await authenticate(request, env);
-  const id = pathId(request);
-  const cashIn = id === undefined ? null : await ledgerOf(env, principal.clientId).getCashIn(id);
-  if (!cashIn) throw new ProblemError('CASHIN_NOT_FOUND', 'No Cash-In matches this id');
-  return json(cashIn);
-}
+export const handleGetCashIn = getHandler('cash-in');
 
-export async function handleListCashIns(request: ApiRequest, { env }: RequestContext): Promise<Response> {
-  const principal = await authenticate(request, env);
-  const query = await parseListQuery(request, 'cash-in', principal.clientId, env.JWT_SECRET);
-  const page = await ledgerOf(env, principal.clientId).listCashIns(pageInput(query));
-  return json(await pageBody(page, query, principal.clientId, env.JWT_SECRET));
-}
+export const handleListCashIns = listHandler('cash-in');
 
-export async function handleCashInSummary(request: ApiRequest, { env }: RequestContext): Promise<Response> {
-  const principal = await authenticate(request, env);
-  const period = parsePeriodQuery(request);
-  const { byStatus, settlement } = await ledgerOf(env, principal.clientId).summarizeCashIns(
-    period.from,
-    period.to,
-  );
-  return json(summaryBody(period, byStatus, settlement, cashInBucket));
-}
+export const handleCashInSummary = summaryHandler('cash-in');
 
 export async function handleRefundCashIn(request: ApiRequest, { env }: RequestContext): Promise<Response> {
   const principal = await authenticate(request, env);

@@ -2,9 +2,11 @@
 import * as ex from '../../openapi/examples';
 import { example } from '../../openapi/examples';
 import type { OperationSpec } from '../../openapi/operation';
-import { cashInIdParameter, listParameters, periodParameters } from '../../openapi/parameters';
+import { cashInIdParameter } from '../../openapi/parameters';
+import { listOperation, summaryOperation } from '../../openapi/transaction-operations';
 
 const TAG = 'Cash-In';
+const KIND = { label: TAG, path: '/cash-in' } as const;
 
 export const cashInOperations: OperationSpec[] = [
   {
@@ -33,43 +35,16 @@ export const cashInOperations: OperationSpec[] = [
     },
     errors: ['VALIDATION_ERROR', 'DUPLICATED_EXTERNAL_REFERENCE', 'RULE_VIOLATION'],
   },
-  {
-    method: 'get',
-    path: '/cash-in',
-    operationId: 'listCashIns',
-    summary: 'List Cash-Ins',
-    description: 'Cash-Ins created in the period (by creation time), cursor-paginated. There is no total.',
-    tag: TAG,
-    auth: 'client',
-    parameters: listParameters,
-    success: {
-      '200': {
-        description: 'One page; each item as GET /cash-in/{id}.',
-        schema: 'CashInPage',
-        examples: { page: example('A page with more to come', ex.cashInPage) },
-      },
+  listOperation(KIND, example('A page with more to come', ex.cashInPage)),
+  summaryOperation(
+    KIND,
+    {
+      description:
+        'Counts and amounts per status bucket and per settlement bank for Cash-Ins created in the period.',
+      success: 'The summary.',
     },
-    errors: ['VALIDATION_ERROR', 'LIST_ORDER_MISMATCH'],
-  },
-  {
-    method: 'get',
-    path: '/cash-in/summary',
-    operationId: 'summarizeCashIns',
-    summary: 'Aggregate Cash-Ins',
-    description:
-      'Counts and amounts per status bucket and per settlement bank for Cash-Ins created in the period.',
-    tag: TAG,
-    auth: 'client',
-    parameters: periodParameters,
-    success: {
-      '200': {
-        description: 'The summary.',
-        schema: 'CashInSummary',
-        examples: { summary: example('November', ex.cashInSummary) },
-      },
-    },
-    errors: ['VALIDATION_ERROR'],
-  },
+    example('November', ex.cashInSummary),
+  ),
   {
     method: 'get',
     path: '/cash-in/{id}',

@@ -2,9 +2,11 @@
 import * as ex from '../../openapi/examples';
 import { example } from '../../openapi/examples';
 import type { OperationSpec } from '../../openapi/operation';
-import { cashOutIdParameter, listParameters, periodParameters } from '../../openapi/parameters';
+import { cashOutIdParameter } from '../../openapi/parameters';
+import { listOperation, summaryOperation } from '../../openapi/transaction-operations';
 
 const TAG = 'Cash-Out';
+const KIND = { label: TAG, path: '/cash-out' } as const;
 
 export const cashOutOperations: OperationSpec[] = [
   {
@@ -33,49 +35,18 @@ export const cashOutOperations: OperationSpec[] = [
     },
     errors: ['VALIDATION_ERROR', 'DUPLICATED_EXTERNAL_REFERENCE'],
   },
-  {
-    method: 'get',
-    path: '/cash-out',
-    operationId: 'listCashOuts',
-    summary: 'List Cash-Outs',
-    description: 'Cash-Outs created in the period (by creation time), cursor-paginated. There is no total.',
-    tag: TAG,
-    auth: 'client',
-    parameters: listParameters,
-    success: {
-      '200': {
-        description: 'One page; each item as GET /cash-out/{id}.',
-        schema: 'CashOutPage',
-        examples: { page: example('Last page', { items: [ex.cashOutCompleted, ex.cashOutCancelled] }) },
-      },
-    },
-    errors: ['VALIDATION_ERROR', 'LIST_ORDER_MISMATCH'],
-  },
-  {
-    method: 'get',
-    path: '/cash-out/summary',
-    operationId: 'summarizeCashOuts',
-    summary: 'Aggregate Cash-Outs',
-    tag: TAG,
-    auth: 'client',
-    parameters: periodParameters,
-    success: {
-      '200': {
-        description: 'The summary; failed Cash-Outs count under `cancelled`.',
-        schema: 'CashOutSummary',
-        examples: {
-          summary: example('November', {
-            from: '2026-11-01T00:00:00.000-03:00',
-            to: '2026-11-30T23:59:59.999-03:00',
-            currency: 'BRL',
-            totals: { completed: { count: 8, amount: 2200 }, cancelled: { count: 1, amount: 5000 } },
-            settlement: [{ ispb: '31880826', bank: 'Banco Alfa Liquidações S.A.', count: 8, amount: 2200 }],
-          }),
-        },
-      },
-    },
-    errors: ['VALIDATION_ERROR'],
-  },
+  listOperation(KIND, example('Last page', { items: [ex.cashOutCompleted, ex.cashOutCancelled] })),
+  summaryOperation(
+    KIND,
+    { success: 'The summary; failed Cash-Outs count under `cancelled`.' },
+    example('November', {
+      from: '2026-11-01T00:00:00.000-03:00',
+      to: '2026-11-30T23:59:59.999-03:00',
+      currency: 'BRL',
+      totals: { completed: { count: 8, amount: 2200 }, cancelled: { count: 1, amount: 5000 } },
+      settlement: [{ ispb: '31880826', bank: 'Banco Alfa Liquidações S.A.', count: 8, amount: 2200 }],
+    }),
+  ),
   {
     method: 'get',
     path: '/cash-out/{id}',

@@ -1,8 +1,3 @@
-/**
- * Operations outside the authenticated API: what wallets and payers open (BR Code location, key
- * set, open-finance page) and this documentation.
- */
-import { example } from '../../openapi/examples';
 import type { OperationSpec } from '../../openapi/operation';
 import { locatorParameter } from '../../openapi/parameters';
 

@@ -12,9 +12,9 @@ import type { ApiRequest, RequestContext } from '../../http/context';
 import { ProblemError } from '../../http/errors';
 import { operationResponse } from '../../http/respond';
 import { requireStaging } from '../../http/staging';
+import { pathId } from '../../http/transaction-reads';
 import { parseWith } from '../../http/validation';
 import { accountNumberParam } from '../account/handlers';
-import { pathId } from '../cash-in/handlers';
 import {
   SandboxCashInReturnSchema,
   SandboxCashOutReturnSchema,

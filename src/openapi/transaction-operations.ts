@@ -1,0 +1,56 @@
+/**
+ * The list and summary operations of Cash-In and Cash-Out, declared once: the two kinds differ in
+ * name, examples and wording of the summary, never in shape.
+ */
+import type { Example, OperationSpec } from './operation';
+import { listParameters, periodParameters } from './parameters';
+
+interface Kind {
+  /** `Cash-In` or `Cash-Out`: the tag and the words. */
+  label: 'Cash-In' | 'Cash-Out';
+  path: '/cash-in' | '/cash-out';
+}
+
+const nameOf = (kind: Kind) => kind.label.replace('-', '');
+
+export function listOperation(kind: Kind, page: Example): OperationSpec {
+  return {
+    method: 'get',
+    path: kind.path,
+    operationId: `list${nameOf(kind)}s`,
+    summary: `List ${kind.label}s`,
+    description: `${kind.label}s created in the period (by creation time), cursor-paginated. There is no total.`,
+    tag: kind.label,
+    auth: 'client',
+    parameters: listParameters,
+    success: {
+      '200': {
+        description: `One page; each item as GET ${kind.path}/{id}.`,
+        schema: `${nameOf(kind)}Page`,
+        examples: { page },
+      },
+    },
+    errors: ['VALIDATION_ERROR', 'LIST_ORDER_MISMATCH'],
+  };
+}
+
+export function summaryOperation(
+  kind: Kind,
+  words: { description?: string; success: string },
+  summary: Example,
+): OperationSpec {
+  return {
+    method: 'get',
+    path: `${kind.path}/summary`,
+    operationId: `summarize${nameOf(kind)}s`,
+    summary: `Aggregate ${kind.label}s`,
+    ...(words.description !== undefined && { description: words.description }),
+    tag: kind.label,
+    auth: 'client',
+    parameters: periodParameters,
+    success: {
+      '200': { description: words.success, schema: `${nameOf(kind)}Summary`, examples: { summary } },
+    },
+    errors: ['VALIDATION_ERROR'],
+  };
+}
