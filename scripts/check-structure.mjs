@@ -10,7 +10,7 @@
  *   2 health, infra, config     the pure PIX health engine; logging; configuration checks
  *   3 db                        D1 stores (drizzle)
  *   4 partners, webhooks        settlement partner adapters; webhook signing and sending
- *   5 schemas                   valibot request schemas
+ *   5 schemas, contract         valibot request schemas; the HTTP answer of each error code
  *   6 durable-objects           ClientLedger, HealthAnalyzer and their stores
  *   7 openapi                   the document, built from the schemas
  *   8 http, console, queues, sweep   the edges: HTTP plumbing, operator console, queue consumers, cron
@@ -34,7 +34,7 @@ const LAYERS = [
   ['src/health', 'src/infra', 'src/config.ts'],
   ['src/db'],
   ['src/partners', 'src/webhooks'],
-  ['src/schemas'],
+  ['src/schemas', 'src/contract'],
   ['durable-objects'],
   ['src/openapi'],
   ['src/http', 'src/console', 'src/queues', 'src/sweep.ts'],

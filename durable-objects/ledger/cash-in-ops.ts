@@ -12,6 +12,7 @@ import { merchantFields } from '../../src/domain/merchant';
 import { amountFromCents } from '../../src/domain/money';
 import { failure, type OperationResult, success } from '../../src/domain/result';
 import { formatBrt } from '../../src/domain/time';
+import { unpaidOnly } from '../../src/domain/transitions';
 import { log } from '../../src/infra/log';
 import { institutionName } from '../../src/partners/catalog';
 import { settlementPartner } from '../../src/partners/config';
@@ -291,12 +292,6 @@ export function assignEndToEndId(ctx: LedgerContext, transactionId: string): voi
   });
 }
 
-const notCancellable = (status: string) =>
-  failure({
-    code: 'RULE_VIOLATION',
-    detail: `Only AWAITING_PAYMENT can be cancelled; this Cash-In is ${status}`,
-  });
-
 /**
  * Cancels an unpaid Cash-In. A real partner still holds its charge open (expiry needs nothing: the
  * PSP's own `calendario.expiracao` ends it at the same instant), so it is taken down first: a
@@ -306,7 +301,8 @@ const notCancellable = (status: string) =>
 export async function cancelCashIn(ctx: LedgerContext, id: string): Promise<OperationResult<CashInView>> {
   const row = findCashIn(ctx.db, id);
   if (!row) return cashInNotFound();
-  if (row.status !== 'AWAITING_PAYMENT') return notCancellable(row.status);
+  const refusal = unpaidOnly(row.status, 'cancelled');
+  if (refusal) return failure(refusal);
   const port = partnerPort(ctx.env, row.partnerIspb);
   const removed = port.removeCharge ? await port.removeCharge(row.transactionId) : undefined;
   if (removed && !removed.ok && removed.failureCode === CHARGE_PAID)
@@ -322,7 +318,8 @@ export async function cancelCashIn(ctx: LedgerContext, id: string): Promise<Oper
     });
   // Re-read: a payment may have been recorded while the partner was asked.
   const fresh = findCashIn(ctx.db, id)!;
-  if (fresh.status !== 'AWAITING_PAYMENT') return notCancellable(fresh.status);
+  const late = unpaidOnly(fresh.status, 'cancelled');
+  if (late) return failure(late);
   const now = Date.now();
   const cancelled = ctx.storage.transactionSync(() => {
     const updated = updateCashIn(ctx, fresh.seq, { status: 'CANCELLED', cancelledAt: now });
@@ -346,12 +343,8 @@ export function expireCashIn(
 ): OperationResult<CashInView> {
   const row = findCashIn(ctx.db, id);
   if (!row) return cashInNotFound();
-  if (row.status !== 'AWAITING_PAYMENT') {
-    return failure({
-      code: 'RULE_VIOLATION',
-      detail: `Only AWAITING_PAYMENT can expire; this Cash-In is ${row.status}`,
-    });
-  }
+  const refusal = unpaidOnly(row.status, 'expire');
+  if (refusal) return failure(refusal);
   const now = Date.now();
   if (!immediately && now < row.expiresAt + LATE_SETTLEMENT_GRACE_MS) {
     ctx.scheduler.schedule('expire-cash-in', row.transactionId, row.expiresAt + LATE_SETTLEMENT_GRACE_MS);

@@ -18,6 +18,7 @@ import {
 import { newEndToEndId, newInternalCode, newUuid } from '../../src/domain/ids';
 import { failure, type OperationResult, success } from '../../src/domain/result';
 import { formatBrt } from '../../src/domain/time';
+import { needsApproval } from '../../src/domain/transitions';
 import { institutionName, partnerByIspb } from '../../src/partners/catalog';
 import type { TransferStatus } from '../../src/partners/port';
 import { partnerPort } from '../../src/partners/port-registry';
@@ -226,7 +227,7 @@ function reserve(
     return undefined;
   }
   const account = transactional.find((a) => a.ispb === ispb) as (typeof transactional)[number];
-  const needsApproval = client?.approvalThresholdCents != null && row.amount >= client.approvalThresholdCents;
+  const approval = needsApproval(row.amount, client?.approvalThresholdCents);
   const now = Date.now();
   ctx.storage.transactionSync(() => {
     countTowardLimits(ctx.db, row.requestedAt, row.destinationKey, row.amount);
@@ -245,8 +246,8 @@ function reserve(
         branch: account.branch,
         account: account.number,
       },
-      stage: needsApproval ? 'AWAITING_APPROVAL' : 'APPROVED',
-      status: needsApproval ? 'PENDING' : 'PROCESSING',
+      stage: approval ? 'AWAITING_APPROVAL' : 'APPROVED',
+      status: approval ? 'PENDING' : 'PROCESSING',
     });
     observe(ctx, row.transactionId, {
       operation: 'CASH_OUT',
@@ -255,7 +256,7 @@ function reserve(
       at: row.requestedAt,
     });
   });
-  return needsApproval ? undefined : now;
+  return approval ? undefined : now;
 }
 
 async function send(ctx: LedgerContext, row: CashOutRow): Promise<number | undefined> {

@@ -1,7 +1,7 @@
 /**
  * Refunds of a paid Cash-In (spec §4.6): the money is held, the devolution is sent under its own
  * end-to-end id (its idempotency id at the partner), polled, and settled as one transaction with
- * its ledger entry and CASHIN_REFUNDED. `REFUSAL` is the table of states that cannot be refunded.
+ * its ledger entry and CASHIN_REFUNDED. Which states can be refunded is src/domain/transitions.ts.
  * Bank-initiated returns are in bank-returns.ts.
  */
 
@@ -10,6 +10,7 @@ import { newEndToEndId } from '../../src/domain/ids';
 import { amountFromCents } from '../../src/domain/money';
 import { failure, type OperationResult, success } from '../../src/domain/result';
 import { formatBrt } from '../../src/domain/time';
+import { refundRefusal } from '../../src/domain/transitions';
 import { partnerPort } from '../../src/partners/port-registry';
 import { type CashInRow, emitCashIn, findCashIn, updateCashIn } from './cash-in-store';
 import type { LedgerContext } from './context';
@@ -31,13 +32,6 @@ export interface RefundBody {
   requestedAt: string;
   message: string;
 }
-
-const REFUSAL: Partial<Record<CashInRow['status'], string>> = {
-  AWAITING_PAYMENT: 'The Cash-In is not paid yet',
-  EXPIRED: 'The Cash-In expired without payment',
-  CANCELLED: 'The Cash-In was cancelled',
-  REFUNDED: 'The Cash-In was already refunded',
-};
 
 /**
  * Sets the refund's money aside and records it PROCESSING, inside the caller's transaction. The
@@ -83,17 +77,8 @@ export async function startRefund(
   remember: Remember,
   idempotencyKey?: string,
 ): Promise<OperationResult<RefundBody>> {
-  const refusal = REFUSAL[row.status];
-  if (refusal) return failure({ code: 'REFUND_NOT_ALLOWED', detail: refusal });
-  if (row.refundState === 'PROCESSING') {
-    return failure({ code: 'REFUND_NOT_ALLOWED', detail: 'A refund of this Cash-In is already in progress' });
-  }
-  if (row.endToEndId === null) {
-    return failure({
-      code: 'MISSING_E2E',
-      detail: 'The payment endToEndId is not available yet; retry later',
-    });
-  }
+  const refusal = refundRefusal(row);
+  if (refusal) return failure(refusal);
   const account = accountAt(ctx.db, row.partnerIspb, 'TRANSACTIONAL');
   if (!account || available(ctx.db, account.number) < row.amount) {
     return failure({
@@ -128,7 +113,7 @@ export async function startRefund(
   await ctx.crashes.reach('refund.held');
   const sent = await partnerPort(ctx.env, row.partnerIspb).sendDevolution({
     endToEndId: refundEndToEndId,
-    originalEndToEndId: row.endToEndId,
+    originalEndToEndId: row.endToEndId as string, // refundRefusal refused one without it
     amountCents: row.amount,
   });
   await ctx.crashes.reach('refund.sent');

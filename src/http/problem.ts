@@ -1,7 +1,8 @@
 /**
  * The one function that writes error bodies: RFC 7807 Problem Details (spec §7).
  */
-import { ERROR_CATALOG, type ErrorCode, PROBLEM_CONTENT_TYPE } from '../domain/problems';
+import { ERROR_CATALOG, PROBLEM_CONTENT_TYPE } from '../contract/problems';
+import type { ErrorCode } from '../domain/problems';
 
 const TYPE_BASE = 'https://connectpsp.com.br/problems/';
 

@@ -4,7 +4,8 @@
  * operation can answer, with one example per code.
  */
 import * as v from 'valibot';
-import { ERROR_CATALOG, type ErrorCode, PROBLEM_CONTENT_TYPE } from '../domain/problems';
+import { ERROR_CATALOG, PROBLEM_CONTENT_TYPE } from '../contract/problems';
+import type { ErrorCode } from '../domain/problems';
 import { ref, type Schema } from './json-schema';
 
 const TYPE_BASE = 'https://connectpsp.com.br/problems/';

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildOpenApiDocument } from '../../src/api/document';
 import { router } from '../../src/api/router';
-import { ERROR_CATALOG } from '../../src/domain/problems';
+import { ERROR_CATALOG } from '../../src/contract/problems';
 import { call } from '../support/harness';
 import { servedDocument } from './conformance';
 
