@@ -61,7 +61,8 @@ const NOTES: Record<string, Record<string, string>> = {
     merchantCity:
       'BR Code field 60 (default SAO PAULO). Rendered transliterated and cut to 15 characters; something must remain, else 400 naming it.',
     statementStartDate: 'First day with statement data; default today in America/Sao_Paulo.',
-    partners: 'ISPBs of the settlement partners to open accounts at; default all configured partners.',
+    partners:
+      'ISPBs of the settlement partners to open accounts at. Default: in staging the sandbox partners, in production every partner the deployment declares (none declared: 503 SERVICE_UNAVAILABLE). Production never accepts a sandbox partner.',
   },
   PatchClient: {
     limits: 'Withdrawal limits in BRL (`null` removes one); exceeding them ends a Cash-Out CANCELLED.',

@@ -6,8 +6,9 @@
  * declared keeps the sandbox (the staging default). Configuration fails closed: a declared partner
  * with a missing field, secret or certificate binding refuses with the exact name that is missing.
  */
+import { isStaging } from '../config';
 import type { Fetcher as HttpFetcher } from './bcb-api-pix/client';
-import { partnerByIspb, type SettlementPartner } from './catalog';
+import { partnerByIspb, SETTLEMENT_PARTNERS, type SettlementPartner } from './catalog';
 
 export type AdapterKind = 'sandbox' | 'bcb-api-pix';
 
@@ -63,14 +64,30 @@ export function declaredPartners(env: unknown): DeclaredPartner[] {
   const raw = (env as Record<string, unknown>).PARTNERS;
   if (parsed && parsed.raw === raw) return parsed.list;
   const list = parsePartners(raw);
+  const simulated = list.findIndex((p) => p.kind === 'sandbox');
+  if (simulated >= 0 && !isStaging(env as { ENVIRONMENT?: unknown }))
+    throw new PartnerConfigError(
+      `PARTNERS[${simulated}] is a sandbox partner: only staging simulates a bank`,
+    );
   parsed = { raw, list };
   return list;
 }
 
-/** A settlement partner by ISPB: a declared one, else the sandbox catalog's. */
+/**
+ * A settlement partner by ISPB: a declared one, else (staging only) the sandbox catalog's. Production
+ * never settles with a simulator: an undeclared ISPB is no partner there.
+ */
 export function settlementPartner(env: unknown, ispb: string): SettlementPartner | undefined {
   const declared = declaredPartners(env).find((p) => p.ispb === ispb);
-  return declared ? { ispb, name: declared.name, branch: declared.branch } : partnerByIspb(ispb);
+  if (declared) return { ispb, name: declared.name, branch: declared.branch };
+  return isStaging(env as { ENVIRONMENT?: unknown }) ? partnerByIspb(ispb) : undefined;
+}
+
+/** The partners a client gets when its onboarding names none: staging's sandbox catalog, else every declared one. */
+export function defaultPartners(env: unknown): string[] {
+  return isStaging(env as { ENVIRONMENT?: unknown })
+    ? SETTLEMENT_PARTNERS.map((p) => p.ispb)
+    : declaredPartners(env).map((p) => p.ispb);
 }
 
 function parsePartners(raw: unknown): DeclaredPartner[] {

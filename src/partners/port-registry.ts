@@ -4,8 +4,10 @@
  * A BCB adapter is kept per isolate (per environment and ISPB), so its OAuth2 token is reused
  * until it is due for refresh rather than fetched for every call.
  */
+
+import { isStaging } from '../config';
 import { BcbApiPixPartner } from './bcb-api-pix/adapter';
-import { declaredPartners, resolveBcbPartner } from './config';
+import { declaredPartners, PartnerConfigError, resolveBcbPartner } from './config';
 import type { SettlementPartnerPort } from './port';
 import { SandboxPartner } from './sandbox';
 import { withTimeout } from './timeout';
@@ -25,7 +27,10 @@ export function bcbPartner(env: Env, ispb: string): BcbApiPixPartner | undefined
   return adapter;
 }
 
+/** The partner's adapter; outside staging an undeclared partner refuses rather than being simulated. */
 export function partnerPort(env: Env, ispb: string): SettlementPartnerPort {
   const bcb = bcbPartner(env, ispb);
-  return withTimeout(bcb ?? new SandboxPartner(ispb, env));
+  if (bcb) return withTimeout(bcb);
+  if (!isStaging(env)) throw new PartnerConfigError(`partner ${ispb} is not declared in PARTNERS`);
+  return withTimeout(new SandboxPartner(ispb, env));
 }

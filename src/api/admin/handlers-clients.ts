@@ -22,8 +22,7 @@ import { ProblemError } from '../../http/errors';
 import { json } from '../../http/json';
 import { parseWith } from '../../http/validation';
 import { requireAllowedWebhookUrl } from '../../http/webhook-url';
-import { SETTLEMENT_PARTNERS } from '../../partners/catalog';
-import { settlementPartner } from '../../partners/config';
+import { defaultPartners, settlementPartner } from '../../partners/config';
 import { encryptSecret, newCryptoToken, newWebhookSecret, sha256Hex } from '../../security/secrets';
 import { createClientSchema, PatchClientSchema } from './schemas';
 
@@ -91,7 +90,12 @@ export async function handleCreateClient(request: ApiRequest, { env }: RequestCo
   const applicationToken = crypto.randomUUID();
   const cryptoToken = newCryptoToken();
   const webhookSecret = newWebhookSecret();
-  const partners = body.partners ?? SETTLEMENT_PARTNERS.map((p) => p.ispb);
+  const partners = body.partners ?? defaultPartners(env);
+  if (partners.length === 0)
+    throw new ProblemError(
+      'SERVICE_UNAVAILABLE',
+      'No settlement partner is declared in this deployment: the operator sets PARTNERS first',
+    );
   const accounts: AccountRow[] = partners.flatMap((ispb) =>
     (['TRANSACTIONAL', 'PROPRIETARY'] as const).map((type) => ({
       number: newAccountNumber(),
