@@ -4,7 +4,6 @@
  * the outbox event and the health observation together.
  */
 
-import { eq, sql } from 'drizzle-orm';
 import { buildDynamicBrCode } from '../../src/domain/brcode';
 import { type CashInCreated, type CashInView, cashInView } from '../../src/domain/cash-in';
 import { newCashInTxId, newEndToEndId, newInternalCode } from '../../src/domain/ids';
@@ -24,16 +23,15 @@ import {
   emitCashIn,
   externalReferenceTaken,
   findCashIn,
+  insertCashIn,
   internalCodeTaken,
   updateCashIn,
 } from './cash-in-store';
 import type { LedgerContext } from './context';
 import { observe } from './events';
 import type { Remember } from './idempotency';
-import { accountAt, postEntry } from './ledger';
-import { ph, prepared } from './prepared';
+import { accountAt, postEntry, transactionalAccounts } from './ledger';
 import { holdRefund } from './refund-ops';
-import { accounts, cashIns } from './schema';
 
 /** Late settlements already in flight are accepted this long after `expiredAt` (decisions §5). */
 export const LATE_SETTLEMENT_GRACE_MS = 5 * 60_000;
@@ -53,42 +51,9 @@ export interface CreateCashInInput {
 
 /** The partner that receives a new charge: the client's first partner. */
 function chargePartner(ctx: LedgerContext): string {
-  const account = prepared(ctx.db, 'accounts.firstTransactional', () =>
-    ctx.db
-      .select({ ispb: accounts.ispb })
-      .from(accounts)
-      .where(eq(accounts.type, 'TRANSACTIONAL'))
-      .orderBy(sql`rowid`)
-      .limit(1)
-      .prepare(),
-  ).get();
+  const account = transactionalAccounts(ctx.db)[0];
   if (!account) throw new Error('client has no TRANSACTIONAL account');
   return account.ispb;
-}
-
-/** The insert of a new Cash-In, built once per object (it runs on every POST /cash-in). */
-function insertCashIn(ctx: LedgerContext) {
-  return prepared(ctx.db, 'cashIns.insert', () =>
-    ctx.db
-      .insert(cashIns)
-      .values({
-        transactionId: ph('transactionId'),
-        internalCode: ph('internalCode'),
-        externalReference: ph('externalReference'),
-        status: ph('status'),
-        amount: ph('amount'),
-        payerName: ph('payerName'),
-        payerDocument: ph('payerDocument'),
-        partnerIspb: ph('partnerIspb'),
-        webhookUrl: ph('webhookUrl'),
-        redirectUrl: ph('redirectUrl'),
-        flow: ph('flow'),
-        requestedAt: ph('requestedAt'),
-        expiresAt: ph('expiresAt'),
-      })
-      .returning()
-      .prepare(),
-  );
 }
 
 export async function createCashIn(
@@ -147,7 +112,7 @@ export async function createCashIn(
       requestedAt: formatBrt(now),
     };
     ctx.storage.transactionSync(() => {
-      const row = insertCashIn(ctx).get({
+      const row = insertCashIn(ctx.db).get({
         transactionId,
         internalCode,
         externalReference: reference,

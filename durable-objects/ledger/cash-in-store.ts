@@ -57,3 +57,28 @@ export function updateCashIn(ctx: LedgerContext, seq: number, changes: Partial<C
 export function cashInNotFound() {
   return failure({ code: 'CASHIN_NOT_FOUND', detail: 'No Cash-In matches this id' });
 }
+
+/** The insert of a new Cash-In, built once per object (it runs on every POST /cash-in). */
+export function insertCashIn(db: Db) {
+  return prepared(db, 'cashIns.insert', () =>
+    db
+      .insert(cashIns)
+      .values({
+        transactionId: ph('transactionId'),
+        internalCode: ph('internalCode'),
+        externalReference: ph('externalReference'),
+        status: ph('status'),
+        amount: ph('amount'),
+        payerName: ph('payerName'),
+        payerDocument: ph('payerDocument'),
+        partnerIspb: ph('partnerIspb'),
+        webhookUrl: ph('webhookUrl'),
+        redirectUrl: ph('redirectUrl'),
+        flow: ph('flow'),
+        requestedAt: ph('requestedAt'),
+        expiresAt: ph('expiresAt'),
+      })
+      .returning()
+      .prepare(),
+  );
+}

@@ -1,10 +1,3 @@
-/**
- * Cash-Out execution (spec §3.2, decisions §4): accepted with a 202, then executed step by step by
- * the object's scheduler — limits, routing and reservation, approval, sending, settlement — each
- * step one storage transaction. The partner-side idempotency id (the transactionId) makes every
- * send safe to repeat, so a crash anywhere can never pay twice: recovery asks the partner first.
- */
-import { eq, sql } from 'drizzle-orm';
 import type { ClientRow } from '../../src/db/clients';
 import {
   type CashOutView,
@@ -29,13 +22,22 @@ import {
   cashOutReferenceTaken,
   findCashOut,
   hasRecentTwin,
+  insertCashOut,
+  updateCashOut,
 } from './cash-out-store';
 import type { LedgerContext } from './context';
 import { emitWebhook, observe } from './events';
 import type { Remember } from './idempotency';
-import { accountAt, available, findHold, placeHold, postEntry, releaseHold } from './ledger';
+import {
+  accountAt,
+  available,
+  findHold,
+  placeHold,
+  postEntry,
+  releaseHold,
+  transactionalAccounts,
+} from './ledger';
 import { countTowardLimits, limitUsage } from './limit-totals';
-import { accounts, cashOuts } from './schema';
 
 /** How often a payment in flight is checked at the partner. */
 const POLL_MS = 500;
@@ -58,7 +60,7 @@ export interface CashOutAccepted {
 }
 
 function update(ctx: LedgerContext, seq: number, changes: Partial<CashOutRow>): CashOutRow {
-  return ctx.db.update(cashOuts).set(changes).where(eq(cashOuts.seq, seq)).returning().get() as CashOutRow;
+  return updateCashOut(ctx.db, seq, changes);
 }
 
 function emitCashOut(ctx: LedgerContext, row: CashOutRow, eventType: string, at: number): void {
@@ -94,25 +96,21 @@ export function acceptCashOut(
     requestedAt: formatBrt(now),
   };
   ctx.storage.transactionSync(() => {
-    const row = ctx.db
-      .insert(cashOuts)
-      .values({
-        transactionId,
-        internalCode,
-        externalReference: input.externalReference,
-        status: 'PROCESSING',
-        stage: 'RECEIVED',
-        amount: input.amountCents,
-        description: input.description ?? null,
-        webhookUrl: input.webhookUrl ?? null,
-        payeeName: input.payee.name,
-        payeeDocument: input.payee.document,
-        destination: input.payee.destination,
-        destinationKey: destinationKey(input.payee.destination),
-        requestedAt: now,
-      })
-      .returning()
-      .get();
+    const row = insertCashOut(ctx.db, {
+      transactionId,
+      internalCode,
+      externalReference: input.externalReference,
+      status: 'PROCESSING',
+      stage: 'RECEIVED',
+      amount: input.amountCents,
+      description: input.description ?? null,
+      webhookUrl: input.webhookUrl ?? null,
+      payeeName: input.payee.name,
+      payeeDocument: input.payee.document,
+      destination: input.payee.destination,
+      destinationKey: destinationKey(input.payee.destination),
+      requestedAt: now,
+    });
     emitCashOut(ctx, row, 'CASHOUT_REQUESTED', now);
     ctx.scheduler.schedule('cash-out-step', transactionId, now);
     remember(202, accepted);
@@ -208,12 +206,7 @@ function reserve(
     cancel(ctx, row, 'DUPLICATED_TRANSFER');
     return undefined;
   }
-  const transactional = ctx.db
-    .select()
-    .from(accounts)
-    .where(eq(accounts.type, 'TRANSACTIONAL'))
-    .orderBy(sql`rowid`)
-    .all();
+  const transactional = transactionalAccounts(ctx.db);
   const ispb = choosePartner(
     transactional.map((a) => ({
       ispb: a.ispb,

@@ -57,3 +57,11 @@ export function hasRecentTwin(db: LedgerDb, row: CashOutRow, windowMs: number): 
       .get() !== undefined
   );
 }
+
+export function insertCashOut(db: LedgerDb, row: typeof cashOuts.$inferInsert): CashOutRow {
+  return db.insert(cashOuts).values(row).returning().get();
+}
+
+export function updateCashOut(db: LedgerDb, seq: number, changes: Partial<CashOutRow>): CashOutRow {
+  return db.update(cashOuts).set(changes).where(eq(cashOuts.seq, seq)).returning().get() as CashOutRow;
+}

@@ -3,6 +3,7 @@
  * a state change and its event can never be separated; a flush task hands observations to their
  * queue, the dispatch task hands webhook events to delivery.
  */
+import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
 import type { LedgerContext } from './context';
 import { ph, prepared } from './prepared';
 import { outbox } from './schema';
@@ -82,4 +83,19 @@ export function observe(ctx: LedgerContext, aggregateId: string, input: Observat
     occurredAt: input.at,
   });
   ctx.scheduler.schedule('flush-outbox', 'all', input.at);
+}
+
+/** The oldest health observations not yet handed to their queue, at most `limit`. */
+export function unpublishedObservations(ctx: LedgerContext, limit: number) {
+  return ctx.db
+    .select()
+    .from(outbox)
+    .where(and(eq(outbox.channel, 'health'), isNull(outbox.publishedAt)))
+    .orderBy(asc(outbox.seq))
+    .limit(limit)
+    .all();
+}
+
+export function markPublished(ctx: LedgerContext, seqs: number[], at: number): void {
+  ctx.db.update(outbox).set({ publishedAt: at }).where(inArray(outbox.seq, seqs)).run();
 }

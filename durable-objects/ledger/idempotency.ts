@@ -66,3 +66,11 @@ export class IdempotencyKeys {
     }
   }
 }
+
+/** Forgets a stored answer, so the same key runs again (a refund the network failed). */
+export function forgetIdempotencyKey(
+  db: DrizzleSqliteDODatabase<Record<string, unknown>>,
+  key: string,
+): void {
+  db.delete(idempotencyKeys).where(eq(idempotencyKeys.key, key)).run();
+}

@@ -7,6 +7,7 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { BANK_RETURN_LABEL } from '../../src/domain/statement';
 import type { LedgerDb } from './db';
+import { prepared } from './prepared';
 import { accounts, holds, ledgerEntries } from './schema';
 
 export type EntryType =
@@ -52,6 +53,25 @@ export interface EntryInput {
 }
 
 export type AccountRow = typeof accounts.$inferSelect;
+
+/** The client's TRANSACTIONAL accounts in onboarding order (its partners' order). */
+export function transactionalAccounts(db: LedgerDb): AccountRow[] {
+  return prepared(db, 'accounts.transactional', () =>
+    db.select().from(accounts).where(eq(accounts.type, 'TRANSACTIONAL')).orderBy(sql`rowid`).prepare(),
+  ).all();
+}
+
+/** The client's first partner (onboarding order), or undefined before onboarding. */
+export function firstPartnerIspb(db: LedgerDb): string | undefined {
+  return prepared(db, 'accounts.first', () =>
+    db.select({ ispb: accounts.ispb }).from(accounts).orderBy(sql`rowid`).limit(1).prepare(),
+  ).get()?.ispb;
+}
+
+/** One entry by its id (a posting's result as the statement shows it). */
+export function entryById(db: LedgerDb, id: string) {
+  return db.select().from(ledgerEntries).where(eq(ledgerEntries.id, id)).get();
+}
 
 export function account(db: LedgerDb, number: string): AccountRow | undefined {
   return db.select().from(accounts).where(eq(accounts.number, number)).get();

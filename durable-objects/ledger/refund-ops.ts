@@ -5,7 +5,6 @@
  * Bank-initiated returns are in bank-returns.ts.
  */
 
-import { eq } from 'drizzle-orm';
 import { newEndToEndId } from '../../src/domain/ids';
 import { amountFromCents } from '../../src/domain/money';
 import { failure, type OperationResult, success } from '../../src/domain/result';
@@ -15,9 +14,8 @@ import { partnerPort } from '../../src/partners/port-registry';
 import { type CashInRow, emitCashIn, findCashIn, updateCashIn } from './cash-in-store';
 import type { LedgerContext } from './context';
 import { observe } from './events';
-import type { Remember } from './idempotency';
+import { forgetIdempotencyKey, type Remember } from './idempotency';
 import { accountAt, available, devolutionEntryId, placeHold, postEntry, releaseHold } from './ledger';
-import { idempotencyKeys } from './schema';
 
 /** How soon a refund in flight is checked at the partner. */
 export const REFUND_POLL_MS = 500;
@@ -132,8 +130,7 @@ export async function startRefund(
         refundDescription: null,
       });
       ctx.scheduler.cancel('poll-refund', row.transactionId);
-      if (idempotencyKey !== undefined)
-        ctx.db.delete(idempotencyKeys).where(eq(idempotencyKeys.key, idempotencyKey)).run();
+      if (idempotencyKey !== undefined) forgetIdempotencyKey(ctx.db, idempotencyKey);
     });
     return failure({ code: 'RULE_VIOLATION', detail: 'The settlement partner refused the devolution' });
   }
@@ -228,8 +225,7 @@ export async function pollRefund(ctx: LedgerContext, transactionId: string): Pro
         refundDescription: null,
         refundIdempotencyKey: null,
       });
-      if (row.refundIdempotencyKey !== null)
-        ctx.db.delete(idempotencyKeys).where(eq(idempotencyKeys.key, row.refundIdempotencyKey)).run();
+      if (row.refundIdempotencyKey !== null) forgetIdempotencyKey(ctx.db, row.refundIdempotencyKey);
       emitCashIn(ctx, failed, 'CASHIN_REFUND_FAILED', now);
       return;
     }

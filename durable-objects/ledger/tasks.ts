@@ -1,20 +1,14 @@
-/**
- * The ClientLedger's time-driven work: what each scheduled task does (expiry, end-to-end ids, refund
- * polls, Cash-Out steps, webhook dispatch, the health outbox). The alarm runs due tasks one at a time
- * (client-ledger.ts); each step here is its own storage transaction.
- */
-import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
 import { findClient } from '../../src/db/clients';
 import { errorFields, log } from '../../src/infra/log';
 import { pollSupersededDevolution } from './bank-returns';
 import { assignEndToEndId, expireCashIn } from './cash-in-ops';
 import { stepCashOut } from './cash-out-ops';
 import type { LedgerContext } from './context';
+import { markPublished, unpublishedObservations } from './events';
 import { pruneLimitTotals } from './limit-totals';
 import { removeCharge } from './partner-pix-ops';
 import { pollRefund } from './refund-ops';
 import type { Task } from './scheduler';
-import * as schema from './schema';
 import { dispatchWebhooks } from './webhook-deliveries';
 
 /**
@@ -137,28 +131,17 @@ export async function runTask(
  */
 export async function flushHealthOutbox(ctx: LedgerContext): Promise<void> {
   for (;;) {
-    const rows = ctx.db
-      .select()
-      .from(schema.outbox)
-      .where(and(eq(schema.outbox.channel, 'health'), isNull(schema.outbox.publishedAt)))
-      .orderBy(asc(schema.outbox.seq))
-      .limit(OUTBOX_BATCH)
-      .all();
+    const rows = unpublishedObservations(ctx, OUTBOX_BATCH);
     if (rows.length === 0) return;
     await ctx.env.HEALTH_SIGNALS.sendBatch(
       rows.map((r) => ({ body: { id: r.eventId, ...(r.data as object) } })),
     );
     await ctx.crashes.reach('outbox.health-sent');
     const now = Date.now();
-    ctx.db
-      .update(schema.outbox)
-      .set({ publishedAt: now })
-      .where(
-        inArray(
-          schema.outbox.seq,
-          rows.map((r) => r.seq),
-        ),
-      )
-      .run();
+    markPublished(
+      ctx,
+      rows.map((r) => r.seq),
+      now,
+    );
   }
 }

@@ -1,9 +1,3 @@
-/**
- * Non-PIX money movements on the client's own accounts: rebalances between a partner's PROPRIETARY
- * and TRANSACTIONAL accounts (decisions §5) and sandbox deposits (decisions §4). Each is one storage
- * transaction; a rebalance posts both legs (TRANSFER_OUT, then TRANSFER_IN) or neither.
- */
-import { eq, sql } from 'drizzle-orm';
 import { amountFromCents } from '../../src/domain/money';
 import { failure, type OperationResult, success } from '../../src/domain/result';
 import type { StatementItem } from '../../src/domain/statement';
@@ -12,8 +6,7 @@ import { formatBrt } from '../../src/domain/time';
 import { newRebalanceId, REBALANCE, type Rebalance, type RebalanceDirection } from '../../src/domain/wallet';
 import type { LedgerContext } from './context';
 import type { Remember } from './idempotency';
-import { account, accountAt, available, postEntry } from './ledger';
-import { accounts, ledgerEntries } from './schema';
+import { account, accountAt, available, entryById, firstPartnerIspb, postEntry } from './ledger';
 import { accountNotFound, accountView } from './statement-queries';
 
 export interface RebalanceInput {
@@ -25,7 +18,7 @@ export interface RebalanceInput {
 
 /** The client's first partner: the one its first account was opened at. */
 function firstPartner(ctx: LedgerContext): string | undefined {
-  return ctx.db.select({ ispb: accounts.ispb }).from(accounts).orderBy(sql`rowid`).limit(1).get()?.ispb;
+  return firstPartnerIspb(ctx.db);
 }
 
 export function rebalance(
@@ -114,7 +107,7 @@ export function deposit(ctx: LedgerContext, number: string, amountCents: number)
       at: now,
       description: 'Deposito sandbox',
     });
-    const entry = ctx.db.select().from(ledgerEntries).where(eq(ledgerEntries.id, posted.id)).get();
+    const entry = entryById(ctx.db, posted.id);
     if (!entry) throw new Error('posted entry vanished');
     const view = accountView(row);
     return success(201, {
