@@ -14,9 +14,9 @@ const PARTNER_FAULT_FILES = [
   'test/crash/partner-faults.test.ts',
   'test/crash/refund-failure.test.ts',
   'test/health/queue-e2e.test.ts',
-  'test/http/cash-out.test.ts',
-  'test/http/fuzz.test.ts',
-  'test/http/idempotency.test.ts',
+  'test/api/cash-out/happy.test.ts',
+  'test/security/fuzz-no-5xx.test.ts',
+  'test/api/cash-in/happy-idempotency.test.ts',
   'test/openapi/conformance-operator.test.ts',
   'test/soak/soak-short.test.ts',
 ];

@@ -4,7 +4,7 @@
  * recorded — and recovers through the client's retry, the runtime's retry of a failed alarm or the
  * cron sweep. After recovery: one Cash-In per request, one devolution at the partner, one
  * PIX_REFUND_OUT, the hold gone, one event per state change. (Eviction right after payment: see
- * test/http/cash-in-lookup.test.ts.)
+ * test/api/cash-in/happy-lookup.test.ts.)
  */
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';

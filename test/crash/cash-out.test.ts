@@ -4,7 +4,7 @@
  * SENDING, after the partner accepted the payment, after reading its outcome) and recovers by
  * itself, through the runtime's retry of the failed alarm. Whatever the point: one payment at the
  * partner, requested once (recovery asks before sending again), one PIX_OUT, no hold left, one
- * final event. test/http/cash-out-crash.test.ts covers the same stages by rewriting storage.
+ * final event. test/api/cash-out/error-crash-steps.test.ts covers the same stages by rewriting storage.
  */
 import { evictDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';

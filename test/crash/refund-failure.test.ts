@@ -6,6 +6,7 @@
  * idempotency key no longer replays the 202: the same key starts a new attempt, which succeeds.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import type { CashInBody } from '../../src/api/cash-in/openapi';
 import { accountOf, getBalance } from '../support/account';
 import { createCashIn, payCashIn, waitFor } from '../support/cash-in';
 import { admin, Integrator } from '../support/harness';
@@ -24,8 +25,7 @@ describe('a refund the network fails', () => {
     const sink = newSink();
     const cashIn = await createCashIn(api, { amount: 42, webhookUrl: sink.url });
     await payCashIn(api, cashIn.internalCode);
-    const get = async () =>
-      (await (await api.get(`/cash-in/${cashIn.internalCode}`)).json()) as Record<string, any>;
+    const get = async () => (await (await api.get(`/cash-in/${cashIn.internalCode}`)).json()) as CashInBody;
     await waitFor(get, (c) => c.endToEndId !== undefined, 5_000);
     const fault = await admin(`/admin/partners/${GAMA}/faults`, 'POST', {
       operation: 'CASH_IN',

@@ -59,7 +59,7 @@ describe('payee identity (decisions §5)', () => {
     for (const [branch, number] of ways) {
       const accepted = await createCashOut(api, { amount: 100, payee: payee(account(branch!, number!)) });
       const done = await settled(api, accepted.transactionId);
-      outcomes.push(done.status === 'COMPLETED' ? 'COMPLETED' : done.failure.code);
+      outcomes.push(done.status === 'COMPLETED' ? 'COMPLETED' : done.failure!.code);
     }
     expect(outcomes).toEqual([
       'COMPLETED',
@@ -76,7 +76,7 @@ describe('payee identity (decisions §5)', () => {
     const first = await createCashOut(api, { amount: 10, payee: payee(account('0001', '12345-6')) });
     const twin = await createCashOut(api, { amount: 10, payee: payee(account('1', '0012345-6')) });
     expect((await settled(api, first.transactionId)).status).toBe('COMPLETED');
-    expect((await settled(api, twin.transactionId)).failure.code).toBe('DUPLICATED_TRANSFER');
+    expect((await settled(api, twin.transactionId)).failure!.code).toBe('DUPLICATED_TRANSFER');
     await assertBooks(api);
   });
 

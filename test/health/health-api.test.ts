@@ -11,6 +11,7 @@
 import { env } from 'cloudflare:workers';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
+import type { HealthPictureBody, IncidentPageBody } from '../../src/api/health/openapi';
 import { WINDOW_MS } from '../../src/health';
 import { createCashOut, deposit, settled } from '../support/cash-out';
 import { admin, Integrator } from '../support/harness';
@@ -83,9 +84,9 @@ describe('PIX health in the Worker', () => {
 
     const picture = await affected.get('/health/pix');
     expect(picture.status).toBe(200);
-    const pic = (await picture.json()) as any;
+    const pic = (await picture.json()) as HealthPictureBody;
     expect(pic.incidents.map((i: any) => i.incidentId)).toContain(incident.incidentId);
-    expect(pic.blocks.find((b: any) => b.operation === 'CASH_OUT').status).not.toBe('HEALTHY');
+    expect(pic.blocks.find((b: any) => b.operation === 'CASH_OUT')!.status).not.toBe('HEALTHY');
 
     const detail = await affected.get(`/health/pix/incidents/${incident.incidentId}`);
     expect(detail.status).toBe(200);
@@ -137,7 +138,7 @@ describe('PIX health in the Worker', () => {
     }
     const ok = await api.get('/health/pix/incidents?status=active,Resolved&page=2&pageSize=200');
     expect(ok.status).toBe(200);
-    const body = (await ok.json()) as any;
+    const body = (await ok.json()) as IncidentPageBody;
     expect(body.page).toBe(2);
     expect(body.pageSize).toBe(200);
     expect(Date.parse(body.to) - Date.parse(body.from)).toBe(7 * 24 * HOUR);
@@ -190,7 +191,7 @@ describe('PIX health in the Worker', () => {
       const accepted = await createCashOut(api, { amount: 10 });
       const done = await settled(api, accepted.transactionId);
       expect(done.status).toBe('COMPLETED');
-      expect(done.settlement.ispb).toBe(GAMA);
+      expect(done.settlement!.ispb).toBe(GAMA);
     } finally {
       await env.DB.prepare('DELETE FROM health_incidents WHERE id = ?').bind(id).run();
     }

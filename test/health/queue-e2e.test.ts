@@ -26,6 +26,7 @@ import { runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
+import type { HealthPictureBody } from '../../src/api/health/openapi';
 import { WINDOW_MS } from '../../src/health';
 import { isoZ } from '../../src/health/window';
 import { waitFor } from '../support/cash-in';
@@ -152,7 +153,7 @@ describe('PIX health end to end through the queue', () => {
       const outcomes = await Promise.all(ids.map((id, i) => settled(senders[i]!, id, FINAL, 20_000)));
       const failed = outcomes.filter((o) => o.status === 'CANCELLED');
       expect(failed.length).toBeGreaterThanOrEqual(25);
-      for (const o of failed) expect(o.failure.code).toBe('PROVIDER_UNAVAILABLE');
+      for (const o of failed) expect(o.failure!.code).toBe('PROVIDER_UNAVAILABLE');
 
       // Their observations leave through the ledger outboxes and the queue.
       const published = async (api: Integrator, n: number) =>
@@ -234,9 +235,9 @@ describe('PIX health end to end through the queue', () => {
       });
       expect(['ACTIVE', 'WORSENING']).toContain(incident.status);
 
-      const picture = (await (await affected.get('/health/pix')).json()) as any;
+      const picture = (await (await affected.get('/health/pix')).json()) as HealthPictureBody;
       expect(picture.incidents.map((i: any) => i.incidentId)).toContain(incident.incidentId);
-      expect(picture.blocks.find((b: any) => b.operation === 'CASH_OUT').status).not.toBe('HEALTHY');
+      expect(picture.blocks.find((b: any) => b.operation === 'CASH_OUT')!.status).not.toBe('HEALTHY');
 
       const detail = await affected.get(`/health/pix/incidents/${incident.incidentId}`);
       expect(detail.status).toBe(200);
@@ -257,7 +258,7 @@ describe('PIX health end to end through the queue', () => {
       const theirs = ((await (await bystander.get('/health/pix/incidents')).json()) as { items: any[] })
         .items;
       expect(theirs.map((i) => i.incidentId)).not.toContain(incident.incidentId);
-      const theirPicture = (await (await bystander.get('/health/pix')).json()) as any;
+      const theirPicture = (await (await bystander.get('/health/pix')).json()) as HealthPictureBody;
       expect(
         [...theirPicture.incidents, ...theirPicture.externalIncidents].map((i: any) => i.incidentId),
       ).not.toContain(incident.incidentId);

@@ -5,6 +5,7 @@
  */
 import { DrizzleQueryError } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { CashInCreatedBody } from '../../src/api/cash-in/openapi';
 import { errorFields, redact } from '../../src/infra/log';
 import { waitFor } from '../support/cash-in';
 import { cashOutBody, deposit, settled } from '../support/cash-out';
@@ -208,7 +209,9 @@ describe('a full flow leaves no secret in the logs (issue 9, item 4)', () => {
       cashInBody({ webhookUrl: ok.url, payer: { name: 'Maria', document: CPF } }),
     );
     expect(cashIn.status).toBe(201);
-    const { internalCode, pixData } = (await cashIn.json()) as Record<string, any>;
+    const { internalCode, pixData } = (await cashIn.json()) as CashInCreatedBody & {
+      pixData: { copyAndPaste: string; qrCodeImageBase64?: string };
+    };
     // The location (field 26.25) ends with the 29-character locator; field 52 follows it.
     const location = /pix\/qr\/[A-Za-z0-9_-]{29}/.exec(pixData.copyAndPaste)![0];
     const charge = await call(`/${location}`);

@@ -1,5 +1,6 @@
 /** Real Cash-In responses, every status of the lifecycle, against the served OpenAPI document. */
 import { describe, expect, it } from 'vitest';
+import type { CashInCreatedBody } from '../../src/api/cash-in/openapi';
 import { waitFor } from '../support/cash-in';
 import { cashInBody, Integrator } from '../support/harness';
 import { expectDocumented } from './conformance';
@@ -64,7 +65,7 @@ describe('Cash-In responses conform to the document', () => {
     expect(refunded.status).toBe('REFUNDED');
     await expectDocumented(await api.get(`/cash-in/${created?.internalCode}`), 'get', '/cash-in/{id}');
 
-    const toCancel = (await (await api.post('/cash-in', cashInBody())).json()) as Record<string, any>;
+    const toCancel = (await (await api.post('/cash-in', cashInBody())).json()) as CashInCreatedBody;
     const cancelled = await expectDocumented(
       await api.post(`/cash-in/${toCancel.internalCode}/cancel`, {}),
       'post',
@@ -72,7 +73,7 @@ describe('Cash-In responses conform to the document', () => {
     );
     expect(cancelled?.cancelledAt).toBeTypeOf('string');
 
-    const toExpire = (await (await api.post('/cash-in', cashInBody())).json()) as Record<string, any>;
+    const toExpire = (await (await api.post('/cash-in', cashInBody())).json()) as CashInCreatedBody;
     const expired = await expectDocumented(
       await api.post(`/sandbox/cash-in/${toExpire.internalCode}/expire`, {}),
       'post',
@@ -80,7 +81,7 @@ describe('Cash-In responses conform to the document', () => {
     );
     expect(expired?.status).toBe('EXPIRED');
 
-    const toReturn = (await (await api.post('/cash-in', cashInBody())).json()) as Record<string, any>;
+    const toReturn = (await (await api.post('/cash-in', cashInBody())).json()) as CashInCreatedBody;
     await api.post(`/sandbox/cash-in/${toReturn.internalCode}/pay`, {});
     const returned = await expectDocumented(
       await api.post(`/sandbox/cash-in/${toReturn.internalCode}/return`, { reason: 'OTHER' }),

@@ -1,5 +1,7 @@
 /** Operator API and public (unauthenticated) endpoints against the served OpenAPI document. */
 import { describe, expect, it } from 'vitest';
+import type { CashInCreatedBody } from '../../src/api/cash-in/openapi';
+import type { CashOutAcceptedBody } from '../../src/api/cash-out/openapi';
 import { parseBrCode } from '../../src/domain/brcode';
 import { createCashIn } from '../support/cash-in';
 import { cashOutBody, deposit, settled } from '../support/cash-out';
@@ -49,8 +51,8 @@ describe('operator responses conform to the document', () => {
     const path = `/admin/clients/${api.client.clientId}`;
     await deposit(api, 100);
     await admin(path, 'PATCH', { approvalThreshold: 1 });
-    const a = (await (await api.signedPost('/cash-out', cashOutBody())).json()) as Record<string, any>;
-    const b = (await (await api.signedPost('/cash-out', cashOutBody())).json()) as Record<string, any>;
+    const a = (await (await api.signedPost('/cash-out', cashOutBody())).json()) as CashOutAcceptedBody;
+    const b = (await (await api.signedPost('/cash-out', cashOutBody())).json()) as CashOutAcceptedBody;
     await settled(api, a.transactionId, ['PENDING']);
     await settled(api, b.transactionId, ['PENDING']);
     await admin(path, 'PATCH', { approvalThreshold: null });
@@ -104,7 +106,7 @@ describe('public endpoints conform to the document', () => {
       '/auth/token',
     );
     const charge = await createCashIn(api);
-    const brCode = parseBrCode(charge.pixData.copyAndPaste);
+    const brCode = parseBrCode(charge.pixData!.copyAndPaste);
     const location = new URL(`http://${brCode.ok ? brCode.fields.merchantAccount.url : ''}`);
     await expectDocumented(await call(location.pathname), 'get', '/pix/qr/{locator}');
     await expectDocumented(await call('/pix/qr/AAAAAAAAAAAAAAAAAAAAAAZZZZZZZ'), 'get', '/pix/qr/{locator}');
@@ -115,8 +117,8 @@ describe('public endpoints conform to the document', () => {
         '/cash-in',
         cashInBody({ openFinance: { redirectUrl: 'https://loja.example.com.br/retorno' } }),
       )
-    ).json()) as Record<string, any>;
-    const page = new URL(open.openFinanceData.paymentUrl).pathname;
+    ).json()) as CashInCreatedBody;
+    const page = new URL(open.openFinanceData!.paymentUrl).pathname;
     await expectDocumented(await call(page), 'get', '/open-finance/{locator}');
     await expectDocumented(
       await call(`${page}/decline`, { method: 'POST', redirect: 'manual' }),

@@ -1,6 +1,6 @@
 /**
  * Cash-Outs with one externalReference or one idempotency key fired together (issue 9, races; the
- * Cash-In side is in test/http/idempotency.test.ts): one Cash-Out is created and paid once, every
+ * Cash-In side is in test/api/cash-in/happy-idempotency.test.ts): one Cash-Out is created and paid once, every
  * other request gets the contract's answer.
  */
 import { describe, expect, it } from 'vitest';

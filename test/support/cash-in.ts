@@ -1,23 +1,24 @@
 /** Cash-In helpers shared by lifecycle tests. */
 import { expect } from 'vitest';
+import type { CashInBody, CashInCreatedBody } from '../../src/api/cash-in/openapi';
 import { cashInBody, type Integrator } from './harness';
 
 export async function createCashIn(api: Integrator, overrides: Record<string, unknown> = {}) {
   const res = await api.post('/cash-in', cashInBody({ includeQrCodeImage: false, ...overrides }));
   expect(res.status).toBe(201);
-  return (await res.json()) as Record<string, any>;
+  return (await res.json()) as CashInCreatedBody;
 }
 
 export async function payCashIn(api: Integrator, id: string, body: Record<string, unknown> = {}) {
   const res = await api.post(`/sandbox/cash-in/${id}/pay`, body);
   expect(res.status).toBe(200);
-  return (await res.json()) as Record<string, any>;
+  return (await res.json()) as CashInBody;
 }
 
 export async function getCashIn(api: Integrator, id: string) {
   const res = await api.get(`/cash-in/${encodeURIComponent(id)}`);
   expect(res.status).toBe(200);
-  return (await res.json()) as Record<string, any>;
+  return (await res.json()) as CashInBody;
 }
 
 export async function waitFor<T>(

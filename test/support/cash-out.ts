@@ -1,5 +1,6 @@
 /** Cash-Out helpers shared by tests. */
 import { expect } from 'vitest';
+import type { CashOutAcceptedBody, CashOutBody } from '../../src/api/cash-out/openapi';
 import { waitFor } from './cash-in';
 import type { Integrator } from './harness';
 
@@ -39,13 +40,13 @@ export async function createCashOut(
 ) {
   const res = await api.signedPost('/cash-out', cashOutBody(overrides), headers);
   expect(res.status).toBe(202);
-  return (await res.json()) as Record<string, any>;
+  return (await res.json()) as CashOutAcceptedBody;
 }
 
 export async function getCashOut(api: Integrator, id: string) {
   const res = await api.get(`/cash-out/${encodeURIComponent(id)}`);
   expect(res.status).toBe(200);
-  return (await res.json()) as Record<string, any>;
+  return (await res.json()) as CashOutBody;
 }
 
 const FINAL = ['COMPLETED', 'CANCELLED', 'REFUNDED'];

@@ -1,8 +1,10 @@
 /** Account operations: statement (spec §4.12), balance and rebalance (spec §4.13, decisions §5). */
+import type * as v from 'valibot';
 import * as ex from '../../openapi/examples';
 import { example } from '../../openapi/examples';
 import type { OperationSpec } from '../../openapi/operation';
 import { accountNumberParameter, balanceParameters, listParameters } from '../../openapi/parameters';
+import type * as account from '../../openapi/responses-account';
 
 const TAG = 'Account';
 
@@ -83,3 +85,9 @@ export const accountOperations: OperationSpec[] = [
     errors: ['VALIDATION_ERROR', 'ACCOUNT_NOT_FOUND', 'LIST_ORDER_MISMATCH', 'LIST_FROM_BEFORE_CUTOFF'],
   },
 ];
+
+/** The response bodies of this resource, as documented (clients and tests type with these). */
+export type StatementBody = v.InferOutput<typeof account.Statement>;
+export type BalanceBody = v.InferOutput<typeof account.Balance>;
+export type RebalanceBody = v.InferOutput<typeof account.Rebalance>;
+export type DepositBody = v.InferOutput<typeof account.Deposit>;

@@ -1,8 +1,10 @@
 /** Cash-In operations (spec §4.4–4.8, decisions §5). */
+import type * as v from 'valibot';
 import * as ex from '../../openapi/examples';
 import { example } from '../../openapi/examples';
 import type { OperationSpec } from '../../openapi/operation';
 import { cashInIdParameter } from '../../openapi/parameters';
+import type * as cash from '../../openapi/responses';
 import { listOperation, summaryOperation } from '../../openapi/transaction-operations';
 
 const TAG = 'Cash-In';
@@ -118,3 +120,10 @@ export const cashInOperations: OperationSpec[] = [
     errors: ['CASHIN_NOT_FOUND', 'RULE_VIOLATION'],
   },
 ];
+
+/** The response bodies of this resource, as documented (clients and tests type with these). */
+export type CashInBody = v.InferOutput<typeof cash.CashIn>;
+export type CashInCreatedBody = v.InferOutput<typeof cash.CashInCreated>;
+export type RefundAcceptedBody = v.InferOutput<typeof cash.RefundAccepted>;
+export type CashInPageBody = v.InferOutput<typeof cash.CashInPage>;
+export type CashInSummaryBody = v.InferOutput<typeof cash.CashInSummary>;

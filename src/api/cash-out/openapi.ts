@@ -1,8 +1,10 @@
 /** Cash-Out operations (spec §4.9–4.11, §4.8). */
+import type * as v from 'valibot';
 import * as ex from '../../openapi/examples';
 import { example } from '../../openapi/examples';
 import type { OperationSpec } from '../../openapi/operation';
 import { cashOutIdParameter } from '../../openapi/parameters';
+import type * as cash from '../../openapi/responses';
 import { listOperation, summaryOperation } from '../../openapi/transaction-operations';
 
 const TAG = 'Cash-Out';
@@ -68,3 +70,9 @@ export const cashOutOperations: OperationSpec[] = [
     errors: ['CASHOUT_NOT_FOUND'],
   },
 ];
+
+/** The response bodies of this resource, as documented (clients and tests type with these). */
+export type CashOutBody = v.InferOutput<typeof cash.CashOut>;
+export type CashOutAcceptedBody = v.InferOutput<typeof cash.CashOutAccepted>;
+export type CashOutPageBody = v.InferOutput<typeof cash.CashOutPage>;
+export type CashOutSummaryBody = v.InferOutput<typeof cash.CashOutSummary>;

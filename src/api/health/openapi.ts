@@ -3,6 +3,7 @@ import * as v from 'valibot';
 import { example } from '../../openapi/examples';
 import type { OperationSpec } from '../../openapi/operation';
 import { parameter } from '../../openapi/parameters';
+import type * as health from '../../openapi/responses-health';
 
 const TAG = 'PIX health';
 
@@ -159,3 +160,8 @@ export const healthOperations: OperationSpec[] = [
     errors: ['PIX_INCIDENT_NOT_FOUND', 'invalid-incident-id', 'PIX_HEALTH_UNAVAILABLE'],
   },
 ];
+
+/** The response bodies of this resource, as documented (clients and tests type with these). */
+export type HealthPictureBody = v.InferOutput<typeof health.HealthPicture>;
+export type IncidentPageBody = v.InferOutput<typeof health.IncidentPage>;
+export type IncidentDetailBody = v.InferOutput<typeof health.IncidentDetail>;

@@ -1,6 +1,6 @@
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { admin, cashInBody, Integrator } from '../support/harness';
-import { sqlRows } from '../support/ledger';
+import { admin, cashInBody, Integrator } from '../../support/harness';
+import { sqlRows } from '../../support/ledger';
 
 const countCashIns = async (clientId: string, reference: string) =>
   (

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createCashIn, payCashIn } from '../support/cash-in';
-import { Integrator } from '../support/harness';
-import { sqlRows } from '../support/ledger';
+import type { CashInSummaryBody } from '../../../src/api/cash-in/openapi';
+import { createCashIn, payCashIn } from '../../support/cash-in';
+import { Integrator } from '../../support/harness';
+import { sqlRows } from '../../support/ledger';
 
 type Page = {
   items: { transactionId: string; requestedAt: string }[];
@@ -131,7 +132,7 @@ describe('GET /cash-in/summary (spec §4.8)', () => {
 
     const res = await api.get('/cash-in/summary?from=2020-01-01&to=2100-12-31');
     expect(res.status).toBe(200);
-    const body = (await res.json()) as any;
+    const body = (await res.json()) as CashInSummaryBody;
     expect(body.currency).toBe('BRL');
     expect(body.from).toBe('2020-01-01T00:00:00.000-03:00');
     expect(body.to).toBe('2100-12-31T23:59:59.999-03:00');
@@ -149,12 +150,14 @@ describe('GET /cash-in/summary (spec §4.8)', () => {
       'SELECT balance FROM accounts WHERE number = ?',
       transactional.number,
     )) as [{ balance: number }];
-    expect(balance / 100).toBe(body.settlement[0].amount);
+    expect(balance / 100).toBe(body.settlement[0]!.amount);
   });
 
   it('omits empty buckets', async () => {
     const api = await Integrator.create();
-    const body = (await (await api.get('/cash-in/summary?from=2020-01-01&to=2100-12-31')).json()) as any;
+    const body = (await (
+      await api.get('/cash-in/summary?from=2020-01-01&to=2100-12-31')
+    ).json()) as CashInSummaryBody;
     expect(body.totals).toEqual({});
     expect(body.settlement).toEqual([]);
   });

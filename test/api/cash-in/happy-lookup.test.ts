@@ -1,9 +1,9 @@
 import { evictDurableObject, runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { createCashIn, getCashIn, payCashIn, waitFor } from '../support/cash-in';
-import { Integrator } from '../support/harness';
-import { ledgerStub, sqlRows } from '../support/ledger';
+import { createCashIn, getCashIn, payCashIn, waitFor } from '../../support/cash-in';
+import { Integrator } from '../../support/harness';
+import { ledgerStub, sqlRows } from '../../support/ledger';
 
 describe('GET /cash-in/{id} precedence (spec §4.5)', () => {
   it('internalCode, then transactionId, then payment endToEndId, then externalReference', async () => {
@@ -15,7 +15,7 @@ describe('GET /cash-in/{id} precedence (spec §4.5)', () => {
     const byE2e = await createCashIn(api, { externalReference: paidA.endToEndId });
     expect((await getCashIn(api, a.internalCode)).transactionId).toBe(a.transactionId);
     expect((await getCashIn(api, a.transactionId)).transactionId).toBe(a.transactionId);
-    expect((await getCashIn(api, paidA.endToEndId)).transactionId).toBe(a.transactionId);
+    expect((await getCashIn(api, paidA.endToEndId!)).transactionId).toBe(a.transactionId);
     // Each reference still finds its own Cash-In when nothing ranks above it.
     for (const c of [byCode, byTx, byE2e])
       expect((await getCashIn(api, c.internalCode)).externalReference).toBe(c.externalReference);

@@ -9,10 +9,10 @@ import {
   type StatementPage,
   statementPage,
   walkStatement,
-} from '../support/account';
-import { createCashIn, payCashIn, problemCode } from '../support/cash-in';
-import { call, Integrator } from '../support/harness';
-import { sqlRows } from '../support/ledger';
+} from '../../support/account';
+import { createCashIn, payCashIn, problemCode } from '../../support/cash-in';
+import { call, Integrator } from '../../support/harness';
+import { sqlRows } from '../../support/ledger';
 
 const ids = (p: StatementPage) => p.items.map((i) => i.id);
 

@@ -9,7 +9,8 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BANK_RETURN_LABEL } from '../../src/domain/statement';
+import type { CashInSummaryBody } from '../../../src/api/cash-in/openapi';
+import { BANK_RETURN_LABEL } from '../../../src/domain/statement';
 import {
   balanceOf,
   cents,
@@ -18,11 +19,11 @@ import {
   getBalance,
   type StatementItem,
   walkStatement,
-} from '../support/account';
-import { createCashIn, getCashIn, payCashIn, waitFor } from '../support/cash-in';
-import { cashOutBody, settled } from '../support/cash-out';
-import { Integrator } from '../support/harness';
-import { assertBooks } from '../support/invariants';
+} from '../../support/account';
+import { createCashIn, getCashIn, payCashIn, waitFor } from '../../support/cash-in';
+import { cashOutBody, settled } from '../../support/cash-out';
+import { Integrator } from '../../support/harness';
+import { assertBooks } from '../../support/invariants';
 
 type Command =
   | { kind: 'deposit'; account: number; amount: number }
@@ -217,7 +218,7 @@ async function run(model: Model, command: Command): Promise<void> {
         return;
       }
       expect(final.status).toBe('COMPLETED');
-      const account = final.settlement.account as string;
+      const account = final.settlement!.account as string;
       expect(able).toContain(account);
       model.move(account, -amount);
       model.flows.pixOut += amount;
@@ -313,7 +314,9 @@ async function reconcile(model: Model): Promise<void> {
   );
 
   // The Cash-In summary's settlement is the PIX money still in the ledger (spec §4.8).
-  const summary = (await (await api.get(`/cash-in/summary?from=2020-01-01&to=${FAR_TO}`)).json()) as any;
+  const summary = (await (
+    await api.get(`/cash-in/summary?from=2020-01-01&to=${FAR_TO}`)
+  ).json()) as CashInSummaryBody;
   const t0Items = statements.get(model.account(0, 'TRANSACTIONAL'))!;
   const netPix = sum(t0Items, (i) => i.type === 'PIX_IN') - sum(t0Items, (i) => i.type === 'PIX_REFUND_OUT');
   const paid = model.cashIns.filter((c) => c.state === 'PAID');

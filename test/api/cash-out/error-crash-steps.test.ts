@@ -1,10 +1,10 @@
 import { evictDurableObject, runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { SandboxPartner } from '../../src/partners/sandbox';
-import { createCashOut, deposit, settled } from '../support/cash-out';
-import { admin, Integrator } from '../support/harness';
-import { ledgerStub, sqlRows } from '../support/ledger';
+import { SandboxPartner } from '../../../src/partners/sandbox';
+import { createCashOut, deposit, settled } from '../../support/cash-out';
+import { admin, Integrator } from '../../support/harness';
+import { ledgerStub, sqlRows } from '../../support/ledger';
 
 /**
  * Parks a real Cash-Out right after its reservation (approval threshold), then rewrites its stage

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { call, cashInBody, Integrator } from '../support/harness';
+import { call, cashInBody, Integrator } from '../../support/harness';
 
 type Problem = { status: number; code: string; errors?: Record<string, string[]>; detail?: string };
 

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import type { DepositBody, RebalanceBody } from '../../../src/api/account/openapi';
 import {
   accountOf,
   BRT_DATE,
@@ -9,10 +10,10 @@ import {
   getBalance,
   rebalance,
   sleep,
-} from '../support/account';
-import { createCashIn, payCashIn, problemCode } from '../support/cash-in';
-import { admin, call, Integrator, sign } from '../support/harness';
-import { sqlRows } from '../support/ledger';
+} from '../../support/account';
+import { createCashIn, payCashIn, problemCode } from '../../support/cash-in';
+import { admin, call, Integrator, sign } from '../../support/harness';
+import { sqlRows } from '../../support/ledger';
 
 const PARTNERS = ['31880826', '42273459', '56431109'];
 
@@ -147,7 +148,7 @@ describe('POST /account/rebalance/top-up and /sweep (decisions §5)', () => {
 
     const topUp = await rebalance(api, 'top-up', { amount: 40.1 });
     expect(topUp.status).toBe(201);
-    const body = (await topUp.json()) as Record<string, any>;
+    const body = (await topUp.json()) as RebalanceBody;
     expect(body).toEqual({
       rebalanceId: expect.stringMatching(/^RB[0-9A-F]{32}$/),
       direction: 'TOP_UP',
@@ -373,7 +374,7 @@ describe('POST /sandbox/accounts/{number}/deposit (decisions §4)', () => {
     const p1 = accountOf(api, 'PROPRIETARY', 1);
     const first = await api.post(`/sandbox/accounts/${p1.number}/deposit`, { amount: 12.34 });
     expect(first.status).toBe(201);
-    const body = (await first.json()) as Record<string, any>;
+    const body = (await first.json()) as DepositBody;
     expect(body).toEqual({
       account: { number: p1.number, type: 'PROPRIETARY', bank: { ispb: PARTNERS[1], name: p1.bank.name } },
       entry: {

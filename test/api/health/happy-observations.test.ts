@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createCashIn, payCashIn, waitFor } from '../support/cash-in';
-import { createCashOut, deposit, magicKey, settled } from '../support/cash-out';
-import { Integrator } from '../support/harness';
-import { sqlRows } from '../support/ledger';
+import { createCashIn, payCashIn, waitFor } from '../../support/cash-in';
+import { createCashOut, deposit, magicKey, settled } from '../../support/cash-out';
+import { Integrator } from '../../support/harness';
+import { sqlRows } from '../../support/ledger';
 
 type Row = { data: string; published_at: number | null };
 

@@ -1,10 +1,11 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { FAILURE_CODES, FAILURE_MESSAGES } from '../../src/domain/failure-codes';
-import { problemCode } from '../support/cash-in';
-import { cashOutBody, createCashOut, deposit, getCashOut, magicKey, settled } from '../support/cash-out';
-import { admin, Integrator } from '../support/harness';
-import { sqlRows } from '../support/ledger';
+import type { CashOutBody, CashOutPageBody, CashOutSummaryBody } from '../../../src/api/cash-out/openapi';
+import { FAILURE_CODES, FAILURE_MESSAGES } from '../../../src/domain/failure-codes';
+import { problemCode } from '../../support/cash-in';
+import { cashOutBody, createCashOut, deposit, getCashOut, magicKey, settled } from '../../support/cash-out';
+import { admin, Integrator } from '../../support/harness';
+import { sqlRows } from '../../support/ledger';
 
 const E2E = /^E\d{8}\d{12}[A-Za-z0-9]{11}$/;
 const D2E = /^D\d{8}\d{12}[A-Za-z0-9]{11}$/;
@@ -196,7 +197,7 @@ describe('Cash-Out execution outcomes (spec §3.2)', () => {
     });
     expect(done).not.toHaveProperty('failure');
     for (const id of [accepted.internalCode, accepted.externalReference, done.endToEndId])
-      expect(await getCashOut(api, id)).toEqual(done);
+      expect(await getCashOut(api, id!)).toEqual(done);
     expect(await ledger(api.client.clientId)).toEqual([
       { type: 'TRANSFER_IN', amount: 10000, balance_after: 10000 },
       { type: 'PIX_OUT', amount: 3050, balance_after: 6950 },
@@ -239,7 +240,7 @@ describe('Cash-Out execution outcomes (spec §3.2)', () => {
       reason: 'PAYEE_REQUESTED',
     });
     expect(res.status).toBe(200);
-    const refunded = (await res.json()) as Record<string, any>;
+    const refunded = (await res.json()) as CashOutBody;
     expect(refunded.status).toBe('REFUNDED');
     expect(refunded.reason).toBe('PAYEE_REQUESTED');
     expect(refunded.endToEndId).toMatch(D2E);
@@ -247,7 +248,7 @@ describe('Cash-Out execution outcomes (spec §3.2)', () => {
     expect(refunded.completedAt).toBe(completed.completedAt);
     expect(refunded.refundedAt).toMatch(/-03:00$/);
     expect(refunded.settlement).toEqual(completed.settlement);
-    expect(await getCashOut(api, refunded.endToEndId)).toEqual(refunded);
+    expect(await getCashOut(api, refunded.endToEndId!)).toEqual(refunded);
     expect((await ledger(api.client.clientId)).map((e) => [e.type, e.balance_after])).toEqual([
       ['TRANSFER_IN', 2000],
       ['PIX_OUT', 0],
@@ -276,21 +277,21 @@ describe('withdrawal limits, duplicates and approval (decisions §3–§4)', () 
       destination: { type: 'PIX', pixKeyType: 'CPF', pixKey: '12345678909' },
     };
     const above = await createCashOut(api, { amount: 500.01 });
-    expect((await settled(api, above.transactionId)).failure.code).toBe('AMOUNT_ABOVE_MAXIMUM');
+    expect((await settled(api, above.transactionId)).failure!.code).toBe('AMOUNT_ABOVE_MAXIMUM');
     const p1 = await createCashOut(api, { amount: 200, payee });
     const p1Done = await settled(api, p1.transactionId);
     expect(p1Done.status, JSON.stringify(p1Done.failure)).toBe('COMPLETED');
     const p2 = await createCashOut(api, { amount: 100.01, payee });
-    expect((await settled(api, p2.transactionId)).failure.code).toBe('PAYEE_LIMIT_EXCEEDED');
+    expect((await settled(api, p2.transactionId)).failure!.code).toBe('PAYEE_LIMIT_EXCEEDED');
     for (const amount of [300, 300]) {
       const ok = await settled(api, (await createCashOut(api, { amount })).transactionId);
       expect(ok.status, JSON.stringify(ok.failure)).toBe('COMPLETED');
     }
     const daily = await createCashOut(api, { amount: 0.01 });
-    expect((await settled(api, daily.transactionId)).failure.code).toBe('DAILY_LIMIT_EXCEEDED');
+    expect((await settled(api, daily.transactionId)).failure!.code).toBe('DAILY_LIMIT_EXCEEDED');
     await admin(`/admin/clients/${api.client.clientId}`, 'PATCH', { limits: { daily: null, monthly: 850 } });
     const monthly = await createCashOut(api, { amount: 60 });
-    expect((await settled(api, monthly.transactionId)).failure.code).toBe('PERIOD_LIMIT_EXCEEDED');
+    expect((await settled(api, monthly.transactionId)).failure!.code).toBe('PERIOD_LIMIT_EXCEEDED');
     const fits = await createCashOut(api, { amount: 50 });
     expect((await settled(api, fits.transactionId)).status).toBe('COMPLETED');
   });
@@ -306,7 +307,7 @@ describe('withdrawal limits, duplicates and approval (decisions §3–§4)', () 
     const first = await createCashOut(api, { amount: 9.99, payee });
     const twin = await createCashOut(api, { amount: 9.99, payee });
     expect((await settled(api, first.transactionId)).status).toBe('COMPLETED');
-    expect((await settled(api, twin.transactionId)).failure.code).toBe('DUPLICATED_TRANSFER');
+    expect((await settled(api, twin.transactionId)).failure!.code).toBe('DUPLICATED_TRANSFER');
   });
 
   it('holds amounts at or above the approval threshold in PENDING; approve completes, reject cancels', async () => {
@@ -331,9 +332,9 @@ describe('withdrawal limits, duplicates and approval (decisions §3–§4)', () 
       'POST',
     );
     expect(rejected.status).toBe(200);
-    const body = (await rejected.json()) as Record<string, any>;
+    const body = (await rejected.json()) as CashOutBody;
     expect(body.status).toBe('CANCELLED');
-    expect(body.failure.code).toBe('APPROVAL_REJECTED');
+    expect(body.failure!.code).toBe('APPROVAL_REJECTED');
     expect(body.settlement).toBeDefined();
     expect(await holds(api.client.clientId)).toEqual([]);
     const small = await createCashOut(api, { amount: 99.99 });
@@ -364,7 +365,7 @@ describe('money safety', () => {
     expect(total).toBeLessThanOrEqual(50_000);
     expect(completed.length).toBeGreaterThan(0);
     for (const o of outcomes.filter((x) => x.status !== 'COMPLETED'))
-      expect(o.failure.code).toBe('INSUFFICIENT_FUNDS');
+      expect(o.failure!.code).toBe('INSUFFICIENT_FUNDS');
     const entries = await ledger(api.client.clientId);
     expect(entries.filter((e) => e.type === 'PIX_OUT')).toHaveLength(completed.length);
     expect(entries.at(-1)!.balance_after).toBe(50_000 - total);
@@ -382,7 +383,7 @@ describe('money safety', () => {
     });
     expect(fault.status).toBe(201);
     const failed = await createCashOut(api, { amount: 5 });
-    expect((await settled(api, failed.transactionId)).failure.code).toBe('PAYEE_BANK_UNAVAILABLE');
+    expect((await settled(api, failed.transactionId)).failure!.code).toBe('PAYEE_BANK_UNAVAILABLE');
     expect((await admin('/admin/partners/56431109/faults', 'DELETE')).status).toBe(204);
     const ok = await createCashOut(api, { amount: 6 });
     expect((await settled(api, ok.transactionId)).status).toBe('COMPLETED');
@@ -406,18 +407,22 @@ describe('GET /cash-out list and summary (spec §4.11, §4.8)', () => {
     });
     const poor = await createCashOut(api, { amount: 1000 });
     for (const c of [ok, fail, poor]) await settled(api, c.transactionId);
-    const list = (await (await api.get('/cash-out?from=2020-01-01&to=2100-01-01&limit=2')).json()) as any;
+    const list = (await (
+      await api.get('/cash-out?from=2020-01-01&to=2100-01-01&limit=2')
+    ).json()) as CashOutPageBody;
     expect(list.items.map((i: any) => i.transactionId)).toEqual([ok.transactionId, fail.transactionId]);
     expect(list.nextCursor).toBeDefined();
     expect(list.previousCursor).toBeUndefined();
     const next = (await (
       await api.get(
-        `/cash-out?from=2020-01-01&to=2100-01-01&limit=2&cursor=${encodeURIComponent(list.nextCursor)}`,
+        `/cash-out?from=2020-01-01&to=2100-01-01&limit=2&cursor=${encodeURIComponent(list.nextCursor!)}`,
       )
-    ).json()) as any;
+    ).json()) as CashOutPageBody;
     expect(next.items.map((i: any) => i.transactionId)).toEqual([poor.transactionId]);
     expect(next.nextCursor).toBeUndefined();
-    const summary = (await (await api.get('/cash-out/summary?from=2020-01-01&to=2100-01-01')).json()) as any;
+    const summary = (await (
+      await api.get('/cash-out/summary?from=2020-01-01&to=2100-01-01')
+    ).json()) as CashOutSummaryBody;
     expect(summary.totals).toEqual({
       completed: { count: 1, amount: 40 },
       cancelled: { count: 2, amount: 1002 },

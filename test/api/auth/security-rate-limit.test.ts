@@ -4,10 +4,10 @@
  * burst: a bucket of rate r admits at most r (one second's burst) plus r per second elapsed.
  */
 import { describe, expect, it } from 'vitest';
-import { expectDocumented, servedDocument } from '../openapi/conformance';
-import { cashOutBody } from '../support/cash-out';
-import { admin, call, cashInBody, Integrator } from '../support/harness';
-import { sqlRows } from '../support/ledger';
+import { expectDocumented, servedDocument } from '../../openapi/conformance';
+import { cashOutBody } from '../../support/cash-out';
+import { admin, call, cashInBody, Integrator } from '../../support/harness';
+import { sqlRows } from '../../support/ledger';
 
 type Json = Record<string, any>;
 

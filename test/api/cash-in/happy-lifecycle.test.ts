@@ -1,8 +1,9 @@
 import { runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import { createCashIn, getCashIn, payCashIn, problemCode, waitFor } from '../support/cash-in';
-import { admin, Integrator } from '../support/harness';
-import { ledgerStub, sqlRows } from '../support/ledger';
+import type { CashInBody, RefundAcceptedBody } from '../../../src/api/cash-in/openapi';
+import { createCashIn, getCashIn, payCashIn, problemCode, waitFor } from '../../support/cash-in';
+import { admin, Integrator } from '../../support/harness';
+import { ledgerStub, sqlRows } from '../../support/ledger';
 
 const E2E = /^E\d{8}\d{12}[A-Za-z0-9]{11}$/;
 const D2E = /^D\d{8}\d{12}[A-Za-z0-9]{11}$/;
@@ -41,7 +42,7 @@ describe('Cash-In payment (AWAITING_PAYMENT → PAID)', () => {
     });
     expect(paid.status).toBe('PAID');
     expect(paid.endToEndId).toMatch(E2E);
-    expect(paid.endToEndId.slice(1, 9)).toBe('18236120');
+    expect(paid.endToEndId!.slice(1, 9)).toBe('18236120');
     expect(paid.paidAt).toMatch(/-03:00$/);
     expect(paid.payer.bankData).toEqual({
       ispb: '18236120',
@@ -57,7 +58,7 @@ describe('Cash-In payment (AWAITING_PAYMENT → PAID)', () => {
       account: transactional.number,
     });
     expect(paid).not.toHaveProperty('reason');
-    expect(await getCashIn(api, paid.endToEndId)).toEqual(paid);
+    expect(await getCashIn(api, paid.endToEndId!)).toEqual(paid);
     expect(await balance(api.client.clientId, transactional.number)).toBe(9990);
 
     const evts = await events(api.client.clientId, created.transactionId);
@@ -120,7 +121,7 @@ describe('POST /cash-in/{id}/refund (spec §4.6)', () => {
       description: 'pedido cancelado',
     });
     expect(res.status).toBe(202);
-    const body = (await res.json()) as Record<string, any>;
+    const body = (await res.json()) as RefundAcceptedBody;
     expect(Object.keys(body).sort()).toEqual(
       [
         'transactionId',
@@ -279,7 +280,7 @@ describe('bank-initiated returns (decisions §4)', () => {
       const paid = await payCashIn(api, created.internalCode);
       const res = await api.post(`/sandbox/cash-in/${created.internalCode}/return`, { reason });
       expect(res.status).toBe(200);
-      const body = (await res.json()) as Record<string, any>;
+      const body = (await res.json()) as CashInBody;
       expect(body.status).toBe('REFUNDED');
       expect(body.reason).toBe(reason);
       expect(body.endToEndId).toMatch(D2E);
@@ -294,7 +295,7 @@ describe('cancellation and expiry (decisions §5)', () => {
     const created = await createCashIn(api);
     const res = await api.post(`/cash-in/${created.internalCode}/cancel`, {});
     expect(res.status).toBe(200);
-    const body = (await res.json()) as Record<string, any>;
+    const body = (await res.json()) as CashInBody;
     expect(body.status).toBe('CANCELLED');
     expect(body.cancelledAt).toMatch(/-03:00$/);
     expect(body).not.toHaveProperty('settlement');
@@ -312,7 +313,7 @@ describe('cancellation and expiry (decisions §5)', () => {
     const created = await createCashIn(api);
     const res = await api.post(`/sandbox/cash-in/${created.internalCode}/expire`, {});
     expect(res.status).toBe(200);
-    const expired = (await res.json()) as Record<string, any>;
+    const expired = (await res.json()) as CashInBody;
     expect(expired.status).toBe('EXPIRED');
     expect(expired).not.toHaveProperty('settlement');
     const got = await getCashIn(api, created.internalCode);

@@ -1,14 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { parseBrCode } from '../../src/domain/brcode';
-import { fromBase64Url } from '../../src/security/encoding';
-import { createCashIn, getCashIn } from '../support/cash-in';
-import { call, cashInBody, Integrator } from '../support/harness';
+import type { CashInCreatedBody } from '../../../src/api/cash-in/openapi';
+import { parseBrCode } from '../../../src/domain/brcode';
+import { fromBase64Url } from '../../../src/security/encoding';
+import { createCashIn, getCashIn } from '../../support/cash-in';
+import { call, cashInBody, Integrator } from '../../support/harness';
 
 describe('BR Code location (decisions §5)', () => {
   it('serves the charge as an ES256 JWS verifiable with /.well-known/jwks.json', async () => {
     const api = await Integrator.create();
     const created = await createCashIn(api, { amount: 12.34 });
-    const parsed = parseBrCode(created.pixData.copyAndPaste);
+    const parsed = parseBrCode(created.pixData!.copyAndPaste);
     expect(parsed.ok).toBe(true);
     const location = parsed.ok ? (parsed.fields.merchantAccount.url ?? '') : '';
     expect(location.length).toBeLessThanOrEqual(77);
@@ -49,9 +50,9 @@ describe('open-finance flow (spec §4.4)', () => {
       cashInBody({ amount: 77.7, openFinance: { redirectUrl: 'https://loja.example/retorno?x=1' } }),
     );
     expect(res.status).toBe(201);
-    const created = (await res.json()) as Record<string, any>;
+    const created = (await res.json()) as CashInCreatedBody;
     expect(created.pixData).toBeUndefined();
-    const paymentUrl = new URL(created.openFinanceData.paymentUrl);
+    const paymentUrl = new URL(created.openFinanceData!.paymentUrl);
     const pageRes = await call(paymentUrl.pathname);
     expect(pageRes.status).toBe(200);
     const html = await pageRes.text();

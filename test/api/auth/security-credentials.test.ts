@@ -1,8 +1,8 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { signAccessToken } from '../../src/security/jwt';
-import { b64, hmacJwt } from '../security/forged';
-import { admin, call, cashInBody, Integrator, onboardClient } from '../support/harness';
+import { signAccessToken } from '../../../src/security/jwt';
+import { b64, hmacJwt } from '../../security/forged';
+import { admin, call, cashInBody, Integrator, onboardClient } from '../../support/harness';
 
 const login = (body: unknown) =>
   call('/auth/token', {
