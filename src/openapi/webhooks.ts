@@ -3,7 +3,8 @@
  * envelope `{eventType, eventAt, data}` and the Standard Webhooks headers that sign it.
  */
 
-import { cashInPaid, cashOutCompleted } from './examples';
+import { cashInPaid } from '../api/cash-in/openapi-examples';
+import { cashOutCompleted } from '../api/cash-out/openapi-examples';
 import { ref, type Schema } from './json-schema';
 
 const SIGNATURE_HEADERS = [

@@ -1,10 +1,10 @@
 /** Account operations: statement (spec §4.12), balance and rebalance (spec §4.13, decisions §5). */
 import type * as v from 'valibot';
-import * as ex from '../../openapi/examples';
 import { example } from '../../openapi/examples';
 import type { OperationSpec } from '../../openapi/operation';
 import { accountNumberParameter, balanceParameters, listParameters } from '../../openapi/parameters';
 import type * as account from '../../openapi/responses-account';
+import * as ex from './openapi-examples';
 
 const TAG = 'Account';
 

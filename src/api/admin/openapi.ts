@@ -1,5 +1,5 @@
 /** Operator API (decisions §3): `Authorization: Bearer <ADMIN_TOKEN>`; 503 while it is unset. */
-import * as ex from '../../openapi/examples';
+
 import { example } from '../../openapi/examples';
 import type { OperationSpec } from '../../openapi/operation';
 import {
@@ -9,6 +9,10 @@ import {
   eventIdParameter,
   ispbParameter,
 } from '../../openapi/parameters';
+import * as cashInExamples from '../cash-in/openapi-examples';
+import * as cashOutExamples from '../cash-out/openapi-examples';
+
+const ex = { ...cashInExamples, ...cashOutExamples };
 
 const TAG = 'Operator';
 

@@ -1,11 +1,11 @@
 /** Cash-In operations (spec §4.4–4.8, decisions §5). */
 import type * as v from 'valibot';
-import * as ex from '../../openapi/examples';
 import { example } from '../../openapi/examples';
 import type { OperationSpec } from '../../openapi/operation';
 import { cashInIdParameter } from '../../openapi/parameters';
 import type * as cash from '../../openapi/responses';
 import { listOperation, summaryOperation } from '../../openapi/transaction-operations';
+import * as ex from './openapi-examples';
 
 const TAG = 'Cash-In';
 const KIND = { label: TAG, path: '/cash-in' } as const;

@@ -1,11 +1,11 @@
 /** Cash-Out operations (spec §4.9–4.11, §4.8). */
 import type * as v from 'valibot';
-import * as ex from '../../openapi/examples';
 import { example } from '../../openapi/examples';
 import type { OperationSpec } from '../../openapi/operation';
 import { cashOutIdParameter } from '../../openapi/parameters';
 import type * as cash from '../../openapi/responses';
 import { listOperation, summaryOperation } from '../../openapi/transaction-operations';
+import * as ex from './openapi-examples';
 
 const TAG = 'Cash-Out';
 const KIND = { label: TAG, path: '/cash-out' } as const;

@@ -1,8 +1,12 @@
 /** Sandbox operations (decisions §4): the payment network's side, staging only, no DigitalSignature. */
-import * as ex from '../../openapi/examples';
+
 import { example } from '../../openapi/examples';
 import type { OperationSpec } from '../../openapi/operation';
 import { accountNumberParameter, cashInIdParameter, cashOutIdParameter } from '../../openapi/parameters';
+import * as cashInExamples from '../cash-in/openapi-examples';
+import * as cashOutExamples from '../cash-out/openapi-examples';
+
+const ex = { ...cashInExamples, ...cashOutExamples };
 
 const TAG = 'Sandbox';
 
