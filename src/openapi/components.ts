@@ -1,11 +1,13 @@
 /**
  * Every named schema of the document: the request schemas that validate bodies (src/schemas) and
- * the response shapes (src/openapi/responses*.ts). A schema used inside another one is written as
+ * the response shapes (each resource's src/api/<resource>/openapi-responses.ts). A schema used inside another one is written as
  * a `$ref` to its entry here.
  */
 
 import type * as v from 'valibot';
+import * as account from '../api/account/openapi-responses';
 import { RebalanceSchema } from '../api/account/schemas';
+import * as admin from '../api/admin/openapi-responses';
 import {
   CreateClientSchema,
   PartnerFaultSchema,
@@ -14,9 +16,12 @@ import {
 } from '../api/admin/schemas';
 import { AdvanceAnalyzerSchema, ImportObservationsSchema } from '../api/admin-health/schemas';
 import { TokenRequestSchema } from '../api/auth/schemas';
+import * as cashIn from '../api/cash-in/openapi-responses';
 import { CreateCashInSchema } from '../api/cash-in/schemas';
 import { RefundSchema } from '../api/cash-in/schemas-refund';
+import * as cashOut from '../api/cash-out/openapi-responses';
 import { CreateCashOutSchema } from '../api/cash-out/schemas';
+import * as health from '../api/health/openapi-responses';
 import { PixCallbackSchema } from '../api/partners/schemas';
 import {
   SandboxCashInReturnSchema,
@@ -33,10 +38,9 @@ import {
 } from '../schemas/common';
 import { BankData } from './fields';
 import { ApplicationTokenProblem, Problem } from './problems';
-import * as cash from './responses';
-import * as account from './responses-account';
-import * as admin from './responses-admin';
-import * as health from './responses-health';
+import { SummaryBucket } from './responses';
+
+const cash = { ...cashIn, ...cashOut, SummaryBucket };
 
 const destination = CreateCashOutSchema.entries.payee.entries.destination;
 const [pixDestination, bankAccountDestination] = destination.options;

@@ -1,5 +1,5 @@
 /**
- * The documented response schemas (src/openapi/responses*.ts) and the types the code builds its
+ * The documented response schemas (src/api/<resource>/openapi-responses.ts) and the types the code builds its
  * responses from must have the same fields, with the same optionality, at every depth. This is a
  * compile-time check: `npm run check` (tsc) fails when a view gains, loses or re-optionalizes a
  * field without the document following. Value formats are checked at runtime by conformance tests.
@@ -10,13 +10,14 @@ import type { CashOutAccepted as CashOutAcceptedBody } from '../../durable-objec
 import type { RefundBody } from '../../durable-objects/ledger/refund-ops';
 import type { Deposit as DepositBody } from '../../durable-objects/ledger/transfer-ops';
 import type { DeliveryView } from '../../durable-objects/ledger/webhook-deliveries';
+import type * as account from '../../src/api/account/openapi-responses';
+import type * as admin from '../../src/api/admin/openapi-responses';
+import type * as cashIn from '../../src/api/cash-in/openapi-responses';
+import type * as cashOut from '../../src/api/cash-out/openapi-responses';
 import type { CashInCreated as CashInCreatedBody, CashInView } from '../../src/domain/cash-in';
 import type { CashOutView } from '../../src/domain/cash-out';
 import type { AccountView, StatementItem as StatementItemView } from '../../src/domain/statement';
 import type { balanceBody, Rebalance as RebalanceBody } from '../../src/domain/wallet';
-import type * as cash from '../../src/openapi/responses';
-import type * as account from '../../src/openapi/responses-account';
-import type * as admin from '../../src/openapi/responses-admin';
 
 /** Field names and optionality at every depth; leaf value types are left to the runtime tests. */
 type Shape<T> = T extends readonly (infer U)[]
@@ -28,14 +29,14 @@ type Shape<T> = T extends readonly (infer U)[]
 type Documented<S extends v.GenericSchema> = Shape<v.InferOutput<S>>;
 
 it('Cash-In views match the documented shapes', () => {
-  expectTypeOf<Shape<CashInView>>().toEqualTypeOf<Documented<typeof cash.CashIn>>();
-  expectTypeOf<Shape<CashInCreatedBody>>().toEqualTypeOf<Documented<typeof cash.CashInCreated>>();
-  expectTypeOf<Shape<RefundBody>>().toEqualTypeOf<Documented<typeof cash.RefundAccepted>>();
+  expectTypeOf<Shape<CashInView>>().toEqualTypeOf<Documented<typeof cashIn.CashIn>>();
+  expectTypeOf<Shape<CashInCreatedBody>>().toEqualTypeOf<Documented<typeof cashIn.CashInCreated>>();
+  expectTypeOf<Shape<RefundBody>>().toEqualTypeOf<Documented<typeof cashIn.RefundAccepted>>();
 });
 
 it('Cash-Out views match the documented shapes', () => {
-  expectTypeOf<Shape<CashOutView>>().toEqualTypeOf<Documented<typeof cash.CashOut>>();
-  expectTypeOf<Shape<CashOutAcceptedBody>>().toEqualTypeOf<Documented<typeof cash.CashOutAccepted>>();
+  expectTypeOf<Shape<CashOutView>>().toEqualTypeOf<Documented<typeof cashOut.CashOut>>();
+  expectTypeOf<Shape<CashOutAcceptedBody>>().toEqualTypeOf<Documented<typeof cashOut.CashOutAccepted>>();
 });
 
 it('account views match the documented shapes', () => {

@@ -1,6 +1,6 @@
 /** Account response examples, typed by the schemas they illustrate so they cannot fall out of shape. */
 import type { Out } from '../../openapi/examples';
-import type { Balance, Rebalance, Statement } from '../../openapi/responses-account';
+import type { Balance, Rebalance, Statement } from './openapi-responses';
 
 export const statement: Out<typeof Statement> = {
   account: {

@@ -3,8 +3,8 @@ import type * as v from 'valibot';
 import { example } from '../../openapi/examples';
 import type { OperationSpec } from '../../openapi/operation';
 import { accountNumberParameter, balanceParameters, listParameters } from '../../openapi/parameters';
-import type * as account from '../../openapi/responses-account';
 import * as ex from './openapi-examples';
+import type * as account from './openapi-responses';
 
 const TAG = 'Account';
 

@@ -3,13 +3,7 @@
  * of shape (and Redocly's no-invalid-media-type-examples checks them against the document).
  */
 import { type In, type Out, PAYER_BANK, SETTLEMENT } from '../../openapi/examples';
-import type {
-  CashIn,
-  CashInCreated,
-  CashInPage,
-  CashInSummary,
-  RefundAccepted,
-} from '../../openapi/responses';
+import type { CashIn, CashInCreated, CashInPage, CashInSummary, RefundAccepted } from './openapi-responses';
 import type { CreateCashInSchema } from './schemas';
 
 export const createCashInRequest: In<typeof CreateCashInSchema> = {

@@ -3,9 +3,9 @@ import type * as v from 'valibot';
 import { example } from '../../openapi/examples';
 import type { OperationSpec } from '../../openapi/operation';
 import { cashInIdParameter } from '../../openapi/parameters';
-import type * as cash from '../../openapi/responses';
 import { listOperation, summaryOperation } from '../../openapi/transaction-operations';
 import * as ex from './openapi-examples';
+import type * as cash from './openapi-responses';
 
 const TAG = 'Cash-In';
 const KIND = { label: TAG, path: '/cash-in' } as const;

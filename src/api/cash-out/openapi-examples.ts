@@ -3,7 +3,7 @@
  * out of shape (and Redocly's no-invalid-media-type-examples checks them against the document).
  */
 import { type In, type Out, SETTLEMENT } from '../../openapi/examples';
-import type { CashOut, CashOutAccepted } from '../../openapi/responses';
+import type { CashOut, CashOutAccepted } from './openapi-responses';
 import type { CreateCashOutSchema } from './schemas';
 
 export const createCashOutRequest: In<typeof CreateCashOutSchema> = {

@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import { example } from '../../openapi/examples';
 import type { OperationSpec } from '../../openapi/operation';
 import { parameter } from '../../openapi/parameters';
-import type * as health from '../../openapi/responses-health';
+import type * as health from './openapi-responses';
 
 const TAG = 'PIX health';
 

@@ -3,9 +3,9 @@
  * public key set. Operator timestamps are UTC.
  */
 import * as v from 'valibot';
-import { FAILURE_CODES } from '../domain/failure-codes';
-import { DELIVERY_STATUSES } from '../domain/webhook-delivery';
-import { AccountType, Ispb, Money, UtcTimestamp } from './fields';
+import { FAILURE_CODES } from '../../domain/failure-codes';
+import { DELIVERY_STATUSES } from '../../domain/webhook-delivery';
+import { AccountType, Ispb, Money, UtcTimestamp } from '../../openapi/fields';
 
 const Guid = v.pipe(v.string(), v.uuid());
 

@@ -3,8 +3,8 @@
  * (decisions §5), sandbox deposit (decisions §4).
  */
 import * as v from 'valibot';
-import { STATEMENT_TYPES } from '../domain/statement';
-import { AccountType, BrtTimestamp, Cursor, EndToEndId, Ispb, Money } from './fields';
+import { STATEMENT_TYPES } from '../../domain/statement';
+import { AccountType, BrtTimestamp, Cursor, EndToEndId, Ispb, Money } from '../../openapi/fields';
 
 const AccountNumber = v.pipe(v.string(), v.examples(['12345678-9']));
 

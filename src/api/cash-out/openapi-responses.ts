@@ -1,0 +1,80 @@
+/**
+ * Response shapes of the Cash-Out endpoints as valibot schemas (spec §2.3, §4.8-4.11): the one
+ * description of each shape, converted into the OpenAPI document and checked against real responses
+ * in test/openapi. The view (src/domain/cash-out.ts) must produce exactly these keys;
+ * test/openapi/view-types.test.ts fails to compile when they drift apart.
+ */
+import * as v from 'valibot';
+import { FAILURE_CODES, FAILURE_MESSAGES } from '../../domain/failure-codes';
+import { BankData, BrtTimestamp, EndToEndId, Money } from '../../openapi/fields';
+import { page, summary, TransactionIdentity } from '../../openapi/responses';
+import { CreateCashOutSchema } from './schemas';
+
+export const CashOutStatus = v.picklist(['PROCESSING', 'PENDING', 'COMPLETED', 'CANCELLED', 'REFUNDED']);
+
+const CashOutTransactionId = v.pipe(
+  v.string(),
+  v.uuid(),
+  v.examples(['5f0c7c1e-8d4b-4f55-9a51-3f7b1d2c9e10']),
+);
+
+/** The request's destination union, reused so requests and responses cannot disagree. */
+const Destination = CreateCashOutSchema.entries.payee.entries.destination;
+
+export const CashOutFailure = v.pipe(
+  v.object({
+    code: v.pipe(
+      v.picklist(FAILURE_CODES),
+      v.description('Fixed catalog; handle an unknown future code as PROCESSING_ERROR.'),
+    ),
+    message: v.pipe(
+      v.string(),
+      v.description('Fixed English text per code, safe to show to operators; do not parse it.'),
+      v.examples([FAILURE_MESSAGES.INSUFFICIENT_FUNDS]),
+    ),
+  }),
+  v.description('Only when status is CANCELLED.'),
+);
+
+/** GET /cash-out/{id}, list items and the data of every Cash-Out event. */
+export const CashOut = v.object({
+  transactionId: CashOutTransactionId,
+  ...TransactionIdentity,
+  endToEndId: v.optional(EndToEndId),
+  originalEndToEndId: v.optional(v.string()),
+  status: CashOutStatus,
+  amount: Money,
+  failure: v.optional(CashOutFailure),
+  reason: v.optional(
+    v.pipe(
+      v.picklist(['PAYEE_REQUESTED', 'FRAUD', 'OPERATIONAL_ERROR', 'REVERSED_BY_INSTITUTION', 'OTHER']),
+      v.description('Only when status is REFUNDED.'),
+    ),
+  ),
+  payee: v.object({
+    name: v.string(),
+    document: v.string(),
+    destination: Destination,
+    bankData: v.optional(BankData),
+  }),
+  settlement: v.optional(BankData),
+  requestedAt: BrtTimestamp,
+  completedAt: v.optional(BrtTimestamp),
+  cancelledAt: v.optional(BrtTimestamp),
+  refundedAt: v.optional(BrtTimestamp),
+});
+
+/** POST /cash-out 202 (spec §4.9). */
+export const CashOutAccepted = v.object({
+  transactionId: CashOutTransactionId,
+  ...TransactionIdentity,
+  status: v.literal('PROCESSING'),
+  requestedAt: BrtTimestamp,
+});
+
+export const CashOutPage = page(CashOut);
+
+export const CashOutSummary = summary(
+  ['processing', 'pending', 'completed', 'cancelled', 'refunded'],
+  'Keys are the Cash-Out statuses in lowercase. Settlement counts completed transactions only.',
+);
