@@ -1,7 +1,9 @@
 /**
- * The list and summary operations of Cash-In and Cash-Out, declared once: the two kinds differ in
- * name, examples and wording of the summary, never in shape.
+ * The read operations of Cash-In and Cash-Out (by id, list, summary), declared once: the two kinds
+ * differ in name, examples and wording, never in shape.
  */
+import type { ErrorCode } from '../domain/problems';
+import type { Schema } from './json-schema';
 import type { Example, OperationSpec } from './operation';
 import { listParameters, periodParameters } from './parameters';
 
@@ -12,6 +14,26 @@ interface Kind {
 }
 
 const nameOf = (kind: Kind) => kind.label.replace('-', '');
+
+export function getOperation(
+  kind: Kind,
+  idParameter: Schema,
+  description: string,
+  examples: Record<string, Example>,
+  notFound: ErrorCode,
+): OperationSpec {
+  return {
+    method: 'get',
+    path: `${kind.path}/{id}`,
+    operationId: `get${nameOf(kind)}`,
+    summary: `Read one ${kind.label}`,
+    tag: kind.label,
+    auth: 'client',
+    parameters: [idParameter],
+    success: { '200': { description, schema: nameOf(kind), examples } },
+    errors: [notFound],
+  };
+}
 
 export function listOperation(kind: Kind, page: Example): OperationSpec {
   return {

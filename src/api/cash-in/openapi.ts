@@ -3,7 +3,7 @@ import type * as v from 'valibot';
 import { example } from '../../openapi/examples';
 import type { OperationSpec } from '../../openapi/operation';
 import { cashInIdParameter } from '../../openapi/parameters';
-import { listOperation, summaryOperation } from '../../openapi/transaction-operations';
+import { getOperation, listOperation, summaryOperation } from '../../openapi/transaction-operations';
 import * as ex from './openapi-examples';
 import type * as cash from './openapi-responses';
 
@@ -47,27 +47,17 @@ export const cashInOperations: OperationSpec[] = [
     },
     example('November', ex.cashInSummary),
   ),
-  {
-    method: 'get',
-    path: '/cash-in/{id}',
-    operationId: 'getCashIn',
-    summary: 'Read one Cash-In',
-    tag: TAG,
-    auth: 'client',
-    parameters: [cashInIdParameter],
-    success: {
-      '200': {
-        description: 'The Cash-In (without `pixData`/`openFinanceData`).',
-        schema: 'CashIn',
-        examples: {
-          awaiting: example('Awaiting payment', ex.cashInAwaiting),
-          paid: example('Paid', ex.cashInPaid),
-          refunded: example('Refunded', ex.cashInRefunded),
-        },
-      },
+  getOperation(
+    KIND,
+    cashInIdParameter,
+    'The Cash-In (without `pixData`/`openFinanceData`).',
+    {
+      awaiting: example('Awaiting payment', ex.cashInAwaiting),
+      paid: example('Paid', ex.cashInPaid),
+      refunded: example('Refunded', ex.cashInRefunded),
     },
-    errors: ['CASHIN_NOT_FOUND'],
-  },
+    'CASHIN_NOT_FOUND',
+  ),
   {
     method: 'post',
     path: '/cash-in/{id}/refund',

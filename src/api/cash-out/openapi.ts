@@ -3,7 +3,7 @@ import type * as v from 'valibot';
 import { example } from '../../openapi/examples';
 import type { OperationSpec } from '../../openapi/operation';
 import { cashOutIdParameter } from '../../openapi/parameters';
-import { listOperation, summaryOperation } from '../../openapi/transaction-operations';
+import { getOperation, listOperation, summaryOperation } from '../../openapi/transaction-operations';
 import * as ex from './openapi-examples';
 import type * as cash from './openapi-responses';
 
@@ -49,26 +49,16 @@ export const cashOutOperations: OperationSpec[] = [
       settlement: [{ ispb: '31880826', bank: 'Banco Alfa Liquidações S.A.', count: 8, amount: 2200 }],
     }),
   ),
-  {
-    method: 'get',
-    path: '/cash-out/{id}',
-    operationId: 'getCashOut',
-    summary: 'Read one Cash-Out',
-    tag: TAG,
-    auth: 'client',
-    parameters: [cashOutIdParameter],
-    success: {
-      '200': {
-        description: 'The Cash-Out.',
-        schema: 'CashOut',
-        examples: {
-          completed: example('Completed', ex.cashOutCompleted),
-          cancelled: example('Cancelled after the 202', ex.cashOutCancelled),
-        },
-      },
+  getOperation(
+    KIND,
+    cashOutIdParameter,
+    'The Cash-Out.',
+    {
+      completed: example('Completed', ex.cashOutCompleted),
+      cancelled: example('Cancelled after the 202', ex.cashOutCancelled),
     },
-    errors: ['CASHOUT_NOT_FOUND'],
-  },
+    'CASHOUT_NOT_FOUND',
+  ),
 ];
 
 /** The response bodies of this resource, as documented (clients and tests type with these). */
