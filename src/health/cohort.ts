@@ -98,8 +98,7 @@ export function pooledOutcomes(
     if (e >= COHORT_MEMBER_MIN_EXPECTED && (o - e) / e <= -COHORT_NAMED_DROP) short.push(v);
   }
   if (expected <= 0) return null;
-  const pooled = evalCount('outcomes', observed, expected, COHORT_KAPPA, ctx.cfg, relaxed);
-  return { eval: { ...pooled, basis: 'pooled', windows }, views, short };
+  return { eval: evalCount('outcomes', observed, expected, COHORT_KAPPA, ctx.cfg, relaxed), views, short };
 }
 
 /** The first horizon's cohort found (`earlier`: tallies of t-1, t-2 .., newest first). */

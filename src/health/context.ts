@@ -141,13 +141,12 @@ export function entityView(
   const families: readonly Family[] = op === 0 ? [...PRIMARY_FAMILIES, 'expiry'] : PRIMARY_FAMILIES;
   for (const f of families) {
     let ev = evaluate(v, f, cfg);
-    const twoWindows = (pooled: Eval | null) => pooled && { ...pooled, basis: 'pooled' as const, windows: 2 };
-    if (f === 'errors' && !ev.anomalous) ev = twoWindows(pooledErrors(v, eo.prev, cfg)) ?? ev;
+    if (f === 'errors' && !ev.anomalous) ev = pooledErrors(v, eo.prev, cfg) ?? ev;
     if (f === 'errors' && !ev.anomalous && ev.evaluated && trending(v, eo.cusumUp ?? 0, cfg)) {
-      ev = { ...ev, anomalous: true, basis: 'trend', windows: (eo.cusumUp ?? 0) + 1 };
+      ev = { ...ev, anomalous: true };
     }
     if ((f === 'created' || f === 'outcomes') && !ev.anomalous)
-      ev = twoWindows(pooledCount(v, f, eo.prevCounts, cfg)) ?? ev;
+      ev = pooledCount(v, f, eo.prevCounts, cfg) ?? ev;
     if (ev.anomalous) {
       const layer =
         f === 'errors'

@@ -39,9 +39,6 @@ export interface Signal {
   observed: number;
   expected: number;
   code: string | null;
-  /** Anomalous over several windows together, or as a steady trend, rather than in one window (summary). */
-  basis?: 'pooled' | 'trend';
-  windows?: number;
 }
 
 export interface Hypothesis {
@@ -308,7 +305,6 @@ export function diagnose(
     observed: headline!.observed,
     expected: headline!.expected,
     code: code ? FAILURE_CODES[code.index]! : null,
-    ...(headline!.basis && { basis: headline!.basis, windows: headline!.windows ?? 2 }),
   };
   return base;
 }

@@ -52,12 +52,6 @@ export interface Eval {
   size: number;
   observed: number;
   expected: number;
-  /**
-   * What made it anomalous when not this window alone: `pooled` (this and earlier windows together,
-   * over `windows` windows), `trend` (the failure CUSUM of a steady rise). The summary says which.
-   */
-  basis?: 'pooled' | 'trend';
-  windows?: number;
 }
 
 export const MIN_EW_OUTCOMES = 50;

@@ -189,7 +189,6 @@ export class IncidentTracker {
       lower: [],
       higher: null,
       signal: h.signal,
-      detectedBy: h.signal?.basis ? { basis: h.signal.basis, windows: h.signal.windows ?? 2 } : null,
       families: [...h.families],
       memberStreak: Object.fromEntries(h.members.map((m) => [m, COHORT_GROWTH_WINDOWS])),
       startedAtMs,
@@ -333,7 +332,6 @@ export class IncidentTracker {
       affectedPartners: r.affectedPartners,
       cohortNames: r.cohortIspbs.map((i) => this.cfg.names[i] ?? `ISPB ${i}`),
       signal: o.signal,
-      detectedBy: o.detectedBy ?? null,
     });
   }
 

@@ -59,34 +59,6 @@ export interface SummaryInput {
   affectedPartners: number;
   cohortNames: string[];
   signal: Signal | null;
-  /** What the incident was opened on when no single window showed it. */
-  detectedBy?: { basis: 'pooled' | 'trend'; windows: number } | null;
-}
-
-/**
- * Why the evidence is this origin's when no single window shows it: banks too small to judge alone,
- * pooled (a cohort); a failure rate rising steadily (the CUSUM trend); a deviation that persists.
- */
-function basisText(s: SummaryInput): string {
-  const sig = s.signal;
-  const over = sig?.windows ? ` nas últimas ${sig.windows} janelas de 5 minutos` : '';
-  if (s.originType === 'PAYER_COHORT')
-    return (
-      ' Nenhuma dessas instituições, sozinha, tem movimento suficiente para um alerta; ' +
-      `somadas${over}, ficaram ${pct(sig?.impact ?? 0)} abaixo do esperado.`
-    );
-  const by = s.detectedBy ?? (sig?.basis ? { basis: sig.basis, windows: sig.windows ?? 2 } : null);
-  if (by?.basis === 'trend')
-    return (
-      ` Apontado por tendência: a taxa de falhas subiu de forma contínua por ${by.windows} janelas de 5 minutos ` +
-      'antes de uma janela isolada ultrapassar o limite.'
-    );
-  if (by?.basis === 'pooled')
-    return (
-      ` Apontado pelo desvio repetido em ${by.windows} janelas seguidas de 5 minutos: somadas, ficam fora do ` +
-      'padrão, embora cada uma isolada não ficasse.'
-    );
-  return '';
 }
 
 function partnersText(n: number): string {
@@ -134,7 +106,6 @@ export function buildSummary(s: SummaryInput): string {
         'instituições. A causa está fora da ConnectPSP.';
       break;
   }
-  text += basisText(s);
   if (s.status === 'WORSENING') text += ' A situação está piorando.';
   if (s.status === 'RECOVERING' && s.recoveredAtMs !== null) {
     text += ` As métricas voltaram ao normal às ${hhmmUtc(s.recoveredAtMs)} UTC; em observação.`;

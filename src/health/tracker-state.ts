@@ -33,8 +33,6 @@ export interface OpenIncidentState {
   /** Severity of the previous window when it was above the current one (a rise waiting for confirmation). */
   higher: Severity | null;
   signal: Signal | null;
-  /** The evidence the incident was opened on, when no single window showed it (the summary keeps saying so). */
-  detectedBy?: { basis: 'pooled' | 'trend'; windows: number } | null;
   /** Primary families seen anomalous at the origin during the incident (judged relaxed to continue). */
   families: Family[];
   /** Cohort: consecutive windows each candidate member has been seen; two make it a member. */

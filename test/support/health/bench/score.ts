@@ -25,8 +25,6 @@ export interface LabelOutcome {
   attributed: boolean;
   delayWindows: number | null;
   resolvedOnTime: boolean;
-  /** The summary of the first matching incident as last reported. */
-  summary?: string;
 }
 
 export interface FalseIncident {
@@ -83,7 +81,6 @@ export function scoreCase(
       label,
       seed,
       detected: first !== undefined,
-      ...(first && { summary: first.summary }),
       attributed: first !== undefined && !during,
       delayWindows: first ? (Date.parse(first.detectedAt) - reference) / WINDOW_MS : null,
       resolvedOnTime,
