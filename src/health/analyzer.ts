@@ -5,7 +5,13 @@
 
 import type { WindowContext } from './attribution';
 import { failureCodeIndex } from './code-layers';
-import { type BankTally, COHORT_TALLY_WINDOWS, pooledOutcomes, tallyInstitutions } from './cohort';
+import {
+  type BankTally,
+  COHORT_TALLY_WINDOWS,
+  pooledOutcomes,
+  suspectedInstitutions,
+  tallyInstitutions,
+} from './cohort';
 import { type AnalyzerConfig, resolveConfig } from './config';
 import { buildContext } from './context';
 import { diagnose, type Hypothesis } from './diagnosis';
@@ -236,12 +242,11 @@ export class Analyzer {
       const tallies = this.tallies[op];
       const hypotheses = judgeWindow(ctx, tallies, this.tracker.openIncidents());
       // Banks of a cohort being confirmed do not teach their baselines the drop meanwhile.
-      for (const h of hypotheses) {
-        if (h.kind !== 'cohort') continue;
-        for (const m of h.members) {
-          const v = ctx.find('institution', m);
-          if (v) v.suspicious = true;
-        }
+      const withheld = suspectedInstitutions(ctx, tallies);
+      for (const h of hypotheses) if (h.kind === 'cohort') withheld.push(...h.members);
+      for (const m of withheld) {
+        const v = ctx.find('institution', m);
+        if (v) v.suspicious = true;
       }
       this.tallies[op] = [tallyInstitutions(ctx), ...tallies].slice(0, COHORT_TALLY_WINDOWS);
       const stepChanges = this.tracker.step({

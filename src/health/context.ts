@@ -143,7 +143,7 @@ export function entityView(
     let ev = evaluate(v, f, cfg);
     if (f === 'errors' && !ev.anomalous) ev = pooledErrors(v, eo.prev, cfg) ?? ev;
     if (f === 'errors' && !ev.anomalous && ev.evaluated && trending(v, eo.cusumUp ?? 0, cfg)) {
-      ev = { ...ev, anomalous: true };
+      ev = { ...ev, anomalous: true, basis: { kind: 'trend', windows: v.cusumUp } };
     }
     if ((f === 'created' || f === 'outcomes') && !ev.anomalous)
       ev = pooledCount(v, f, eo.prevCounts, cfg) ?? ev;
