@@ -15,7 +15,6 @@ export {
 
 import { FAILURE_CODES } from '../domain/failure-codes';
 import { type CodeLayer, dominantCode } from './code-layers';
-import { keepsOpen } from './evidence-rules';
 import {
   type Eval,
   type EvidenceBasis,
@@ -28,6 +27,7 @@ import {
   severityOf,
   severityRank,
 } from './evaluate';
+import { keepsOpen } from './evidence-rules';
 import { round } from './stats';
 import type { Confidence, EvidenceEntity, EvidenceItem, OriginClass, OriginType, Severity } from './types';
 import { complementView, isBad } from './views';
@@ -62,6 +62,8 @@ export interface Hypothesis {
   originClass: OriginClass;
   reachedPartners: string[];
   signal: Signal | null;
+  /** Failures were anomalous at the origin only as a sustained trend in this window (the CUSUM). */
+  trend?: EvidenceBasis | null;
   evidence: EvidenceItem[];
 }
 
@@ -120,6 +122,7 @@ export function diagnose(
     originClass: 'UNKNOWN',
     reachedPartners: [],
     signal: null,
+    trend: null,
     evidence: [],
   };
   if (!slice) return base;
@@ -141,6 +144,8 @@ export function diagnose(
   }
   const primary = PRIMARY_FAMILIES.filter((f) => evals.has(f));
   base.families = primary;
+  const trend = evals.get('errors')?.basis;
+  base.trend = trend?.kind === 'trend' ? trend : null;
   base.reachedPartners = reachedPartners(ctx, o, slice);
   if (primary.length === 0) return base;
 

@@ -1,7 +1,7 @@
 // State shapes of the incident tracker (lifecycle.ts): candidates, open incidents, the step input.
 import type { OriginKind } from './attribution';
 import type { Hypothesis, Signal } from './diagnosis';
-import type { Family } from './evaluate';
+import type { EvidenceBasis, Family } from './evaluate';
 import type { EvidenceItem, IncidentRecord, Operation, Severity } from './types';
 
 export interface CandidateState {
@@ -17,6 +17,8 @@ export interface CandidateState {
   origin?: { kind: OriginKind; id: string; members: string[]; families: Family[] };
   /** The run is being held through a gap window (at most MAX_HELD_WINDOWS in a row). */
   held?: number;
+  /** The failure trend (CUSUM) was the evidence in some window of the run (the longest such trend). */
+  trend?: EvidenceBasis | null;
 }
 
 export interface OpenIncidentState {
@@ -39,6 +41,8 @@ export interface OpenIncidentState {
   memberStreak: Record<string, number>;
   startedAtMs: number;
   recoveredAtMs: number | null;
+  /** The trend that confirmed it, when a window of its confirming run was anomalous only as a trend. */
+  trend?: EvidenceBasis | null;
 }
 
 export interface TrackerState {
