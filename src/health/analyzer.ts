@@ -7,7 +7,9 @@ import type { WindowContext } from './attribution';
 import { failureCodeIndex } from './code-layers';
 import {
   type BankTally,
+  COHORT_HOLD_WINDOWS,
   COHORT_TALLY_WINDOWS,
+  COHORT_TEST_WINDOWS,
   pooledOutcomes,
   suspectedInstitutions,
   tallyInstitutions,
@@ -261,6 +263,18 @@ export class Analyzer {
             { kind: o.kind, id: o.id, members: o.members, ...this.openCohortEval(ctx, o, tallies) },
             o.families,
           ),
+        // A cohort candidate is held through a gap on the longest horizon its opening test uses.
+        diagnoseCandidate: (o) =>
+          diagnose(
+            ctx,
+            {
+              kind: o.kind,
+              id: o.id,
+              members: o.members,
+              ...this.openCohortEval(ctx, o, tallies, COHORT_HOLD_WINDOWS),
+            },
+            o.families,
+          ),
         persists: (o) => {
           const v = o.kind === 'cohort' ? undefined : ctx.find(o.kind, o.id);
           return v !== undefined && v.cusum >= CUSUM_HOLD && v.llr > 0;
@@ -274,8 +288,13 @@ export class Analyzer {
     return changes;
   }
 
-  private openCohortEval(ctx: WindowContext, o: { kind: string; members: string[] }, tallies: BankTally[]) {
-    const p = o.kind === 'cohort' ? pooledOutcomes(ctx, o.members, tallies, true) : null;
+  private openCohortEval(
+    ctx: WindowContext,
+    o: { kind: string; members: string[] },
+    tallies: BankTally[],
+    windows = COHORT_TEST_WINDOWS,
+  ) {
+    const p = o.kind === 'cohort' ? pooledOutcomes(ctx, o.members, tallies, true, windows) : null;
     return p ? { pooled: p.eval } : {};
   }
 

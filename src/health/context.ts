@@ -80,6 +80,25 @@ function pooledCount(
   return pooled.anomalous ? pooled : null;
 }
 
+/**
+ * A bank expecting fewer outcomes per window than the relaxed gate (5) is never judged on one window, so
+ * nothing kept it from learning a drop: a cohort of such banks losing most of their payments taught
+ * their baselines a third of the loss before the pooled cohort test had its windows (observed: 17.5 ->
+ * 11 expected per window for four banks), and hid. For learning only, such a bank is judged on its last
+ * two windows pooled (relaxed: z 2, 10 % down); like every relaxed test it trims only the far low tail
+ * of normal windows (a few %), so the baseline stays where it was.
+ */
+function smallBankHurt(
+  v: EntityView,
+  prev: [number, number, number, number] | undefined,
+  cfg: AnalyzerConfig,
+): boolean {
+  const e = v.expOutcomes;
+  if (!prev || prev[3] < 0 || e === null || e >= cfg.minExpectedCount / 2) return false;
+  const o = v.counts.settled + v.counts.failed + prev[2];
+  return evalCount('outcomes', o, e + prev[3], v.k.outcomes, cfg, true).anomalous;
+}
+
 /** The failure CUSUM is evidence on its own (CUSUM_ALARM, CUSUM_TREND_WINDOWS, CUSUM_ALARM_KINDS). */
 function trending(v: EntityView, upBefore: number, cfg: AnalyzerConfig): boolean {
   if (!CUSUM_ALARM_KINDS.includes(v.kind)) return false;
@@ -165,6 +184,7 @@ export function entityView(
     if (f === 'created' && !CREATED_BLAMES.includes(e.kind)) continue;
     if (loose.anomalous || v.evals[f]?.anomalous) v.suspicious = true;
   }
+  if (e.kind === 'institution' && !v.suspicious && smallBankHurt(v, eo.prevCounts, cfg)) v.suspicious = true;
   if (v.cusum >= CUSUM_SUSPECT) v.suspicious = true;
   return v;
 }

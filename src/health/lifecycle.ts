@@ -127,7 +127,7 @@ export class IncidentTracker {
         c.origin !== undefined &&
         c.lastWindow === windowIndex - 1 &&
         held <= MAX_HELD_WINDOWS &&
-        (input.diagnoseOpen(c.origin).families.length > 0 ||
+        ((input.diagnoseCandidate ?? input.diagnoseOpen)(c.origin).families.length > 0 ||
           (c.origin.families.includes('errors') && input.persists?.(c.origin) === true));
       if (hurt) {
         c.held = held;

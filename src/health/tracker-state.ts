@@ -58,6 +58,8 @@ export interface StepInput {
   warm: boolean;
   /** Judge an open incident's origin when no hypothesis of this window names it. */
   diagnoseOpen(o: { kind: OriginKind; id: string; members: string[]; families: Family[] }): Hypothesis;
+  /** Judge a candidate's origin in a gap window (as diagnoseOpen when absent). */
+  diagnoseCandidate?(o: { kind: OriginKind; id: string; members: string[]; families: Family[] }): Hypothesis;
   /** Failure evidence that persists at this origin although this window is not anomalous (CUSUM_HOLD). */
   persists?(o: { kind: OriginKind; id: string }): boolean;
   /** Clients whose traffic runs through this origin (for API scoping). */
