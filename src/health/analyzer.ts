@@ -5,7 +5,15 @@
 
 import type { WindowContext } from './attribution';
 import { failureCodeIndex } from './code-layers';
-import { type BankTally, COHORT_TALLY_WINDOWS, pooledOutcomes, tallyInstitutions } from './cohort';
+import {
+  type BankTally,
+  COHORT_HOLD_WINDOWS,
+  COHORT_TALLY_WINDOWS,
+  COHORT_TEST_WINDOWS,
+  pooledOutcomes,
+  suspectedInstitutions,
+  tallyInstitutions,
+} from './cohort';
 import { type AnalyzerConfig, resolveConfig } from './config';
 import { buildContext } from './context';
 import { diagnose, type Hypothesis } from './diagnosis';
@@ -236,12 +244,11 @@ export class Analyzer {
       const tallies = this.tallies[op];
       const hypotheses = judgeWindow(ctx, tallies, this.tracker.openIncidents());
       // Banks of a cohort being confirmed do not teach their baselines the drop meanwhile.
-      for (const h of hypotheses) {
-        if (h.kind !== 'cohort') continue;
-        for (const m of h.members) {
-          const v = ctx.find('institution', m);
-          if (v) v.suspicious = true;
-        }
+      const withheld = suspectedInstitutions(ctx, tallies);
+      for (const h of hypotheses) if (h.kind === 'cohort') withheld.push(...h.members);
+      for (const m of withheld) {
+        const v = ctx.find('institution', m);
+        if (v) v.suspicious = true;
       }
       this.tallies[op] = [tallyInstitutions(ctx), ...tallies].slice(0, COHORT_TALLY_WINDOWS);
       const stepChanges = this.tracker.step({
@@ -254,6 +261,18 @@ export class Analyzer {
           diagnose(
             ctx,
             { kind: o.kind, id: o.id, members: o.members, ...this.openCohortEval(ctx, o, tallies) },
+            o.families,
+          ),
+        // A cohort candidate is held through a gap on the longest horizon its opening test uses.
+        diagnoseCandidate: (o) =>
+          diagnose(
+            ctx,
+            {
+              kind: o.kind,
+              id: o.id,
+              members: o.members,
+              ...this.openCohortEval(ctx, o, tallies, COHORT_HOLD_WINDOWS),
+            },
             o.families,
           ),
         persists: (o) => {
@@ -269,8 +288,13 @@ export class Analyzer {
     return changes;
   }
 
-  private openCohortEval(ctx: WindowContext, o: { kind: string; members: string[] }, tallies: BankTally[]) {
-    const p = o.kind === 'cohort' ? pooledOutcomes(ctx, o.members, tallies, true) : null;
+  private openCohortEval(
+    ctx: WindowContext,
+    o: { kind: string; members: string[] },
+    tallies: BankTally[],
+    windows = COHORT_TEST_WINDOWS,
+  ) {
+    const p = o.kind === 'cohort' ? pooledOutcomes(ctx, o.members, tallies, true, windows) : null;
     return p ? { pooled: p.eval } : {};
   }
 

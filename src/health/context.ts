@@ -61,8 +61,10 @@ function pooledErrors(v: EntityView, prev: [number, number] | undefined, cfg: An
 /**
  * The same persistence for volumes: an entity whose intake or outcomes stay low for two windows (a
  * merchant whose integration stopped, expecting 11 charges and seeing none twice: z 2.9 alone, 4.1
- * pooled) is judged on both windows pooled, strictly, when this window alone passes the strict volume
- * gate and is at least relaxed-anomalous.
+ * pooled) is judged on both windows pooled, strictly, when this window alone is at least
+ * relaxed-anomalous (so passes the relaxed volume gate, 5) and both pooled pass the strict one (10): a
+ * bank expecting 7-10 settlements a window on a Sunday evening that goes silent was otherwise never
+ * judged at all (unseen seed 304: 0 seen for 7 windows in a row, found only as a cohort).
  */
 function pooledCount(
   v: EntityView,
@@ -73,11 +75,30 @@ function pooledCount(
   const [o0, e0] = family === 'created' ? [prev?.[0], prev?.[1]] : [prev?.[2], prev?.[3]];
   if (o0 === undefined || e0 === undefined || e0 < 0) return null;
   const e = family === 'created' ? v.expCreated : v.expOutcomes;
-  if (e === null || e < cfg.minExpectedCount) return null;
+  if (e === null || e < cfg.minExpectedCount / 2) return null;
   if (!evaluate(v, family, cfg, true).anomalous) return null;
   const o = family === 'created' ? v.counts.created : v.counts.settled + v.counts.failed;
   const pooled = evalCount(family, o + o0, e + e0, v.k[family], cfg, false);
   return pooled.anomalous ? pooled : null;
+}
+
+/**
+ * A bank expecting fewer outcomes per window than the relaxed gate (5) is never judged on one window, so
+ * nothing kept it from learning a drop: a cohort of such banks losing most of their payments taught
+ * their baselines a third of the loss before the pooled cohort test had its windows (observed: 17.5 ->
+ * 11 expected per window for four banks), and hid. For learning only, such a bank is judged on its last
+ * two windows pooled (relaxed: z 2, 10 % down); like every relaxed test it trims only the far low tail
+ * of normal windows (a few %), so the baseline stays where it was.
+ */
+function smallBankHurt(
+  v: EntityView,
+  prev: [number, number, number, number] | undefined,
+  cfg: AnalyzerConfig,
+): boolean {
+  const e = v.expOutcomes;
+  if (!prev || prev[3] < 0 || e === null || e >= cfg.minExpectedCount / 2) return false;
+  const o = v.counts.settled + v.counts.failed + prev[2];
+  return evalCount('outcomes', o, e + prev[3], v.k.outcomes, cfg, true).anomalous;
 }
 
 /** The failure CUSUM is evidence on its own (CUSUM_ALARM, CUSUM_TREND_WINDOWS, CUSUM_ALARM_KINDS). */
@@ -143,7 +164,7 @@ export function entityView(
     let ev = evaluate(v, f, cfg);
     if (f === 'errors' && !ev.anomalous) ev = pooledErrors(v, eo.prev, cfg) ?? ev;
     if (f === 'errors' && !ev.anomalous && ev.evaluated && trending(v, eo.cusumUp ?? 0, cfg)) {
-      ev = { ...ev, anomalous: true };
+      ev = { ...ev, anomalous: true, basis: { kind: 'trend', windows: v.cusumUp } };
     }
     if ((f === 'created' || f === 'outcomes') && !ev.anomalous)
       ev = pooledCount(v, f, eo.prevCounts, cfg) ?? ev;
@@ -165,6 +186,7 @@ export function entityView(
     if (f === 'created' && !CREATED_BLAMES.includes(e.kind)) continue;
     if (loose.anomalous || v.evals[f]?.anomalous) v.suspicious = true;
   }
+  if (e.kind === 'institution' && !v.suspicious && smallBankHurt(v, eo.prevCounts, cfg)) v.suspicious = true;
   if (v.cusum >= CUSUM_SUSPECT) v.suspicious = true;
   return v;
 }

@@ -17,6 +17,7 @@ import { FAILURE_CODES } from '../domain/failure-codes';
 import { type CodeLayer, dominantCode } from './code-layers';
 import {
   type Eval,
+  type EvidenceBasis,
   evalRate,
   evaluate,
   type Family,
@@ -26,6 +27,7 @@ import {
   severityOf,
   severityRank,
 } from './evaluate';
+import { keepsOpen } from './evidence-rules';
 import { round } from './stats';
 import type { Confidence, EvidenceEntity, EvidenceItem, OriginClass, OriginType, Severity } from './types';
 import { complementView, isBad } from './views';
@@ -39,6 +41,8 @@ export interface Signal {
   observed: number;
   expected: number;
   code: string | null;
+  /** How it was found when not by one window alone (pooled windows/banks, or a sustained trend). */
+  basis?: EvidenceBasis | null;
 }
 
 export interface Hypothesis {
@@ -58,6 +62,8 @@ export interface Hypothesis {
   originClass: OriginClass;
   reachedPartners: string[];
   signal: Signal | null;
+  /** Failures were anomalous at the origin only as a sustained trend in this window (the CUSUM). */
+  trend?: EvidenceBasis | null;
   evidence: EvidenceItem[];
 }
 
@@ -71,6 +77,17 @@ const CONFIRMING_LAYERS: Record<OriginKind, readonly CodeLayer[]> = {
 
 function familyGroup(f: Family): number {
   return f === 'latency' ? 1 : f === 'expiry' ? 2 : 0;
+}
+
+/**
+ * The evidence's metric says how it was found: `outcomeVolumePooled` (several windows and, for a cohort,
+ * several small banks summed into one test), `failureRateTrend` (a rise sustained window after window,
+ * the failure CUSUM), else the family's plain metric.
+ */
+export function metricName(f: Family, e: Eval): string {
+  if (e.basis?.kind === 'pooled') return `${METRIC_NAME[f]}Pooled`;
+  if (e.basis?.kind === 'trend') return `${METRIC_NAME[f]}Trend`;
+  return METRIC_NAME[f];
 }
 
 function evidenceItem(ctx: WindowContext, metric: string, entity: EvidenceEntity, e: Eval): EvidenceItem {
@@ -105,6 +122,7 @@ export function diagnose(
     originClass: 'UNKNOWN',
     reachedPartners: [],
     signal: null,
+    trend: null,
     evidence: [],
   };
   if (!slice) return base;
@@ -122,10 +140,12 @@ export function diagnose(
           ? evaluate(slice.view, f, cfg, true)
           : (single?.evals[f] ?? evaluate(slice.view, f, cfg));
     if (e.evaluated) base.judged = true;
-    if (e.anomalous) evals.set(f, e);
+    if (continuing.includes(f) ? keepsOpen(o.kind, f, e) : e.anomalous) evals.set(f, e);
   }
   const primary = PRIMARY_FAMILIES.filter((f) => evals.has(f));
   base.families = primary;
+  const trend = evals.get('errors')?.basis;
+  base.trend = trend?.kind === 'trend' ? trend : null;
   base.reachedPartners = reachedPartners(ctx, o, slice);
   if (primary.length === 0) return base;
 
@@ -239,7 +259,7 @@ export function diagnose(
   // Evidence: the origin's own metrics, the dominant failure code, and how it looks per partner/member.
   const entity: EvidenceEntity = { type: base.originType, id: base.originId };
   const evidence: EvidenceItem[] = [];
-  for (const [f, e] of evals) evidence.push(evidenceItem(ctx, METRIC_NAME[f], entity, e));
+  for (const [f, e] of evals) evidence.push(evidenceItem(ctx, metricName(f, e), entity, e));
   if (code) {
     const k = code.index;
     const e = evalRate(
@@ -305,6 +325,7 @@ export function diagnose(
     observed: headline!.observed,
     expected: headline!.expected,
     code: code ? FAILURE_CODES[code.index]! : null,
+    basis: headline!.basis ?? null,
   };
   return base;
 }

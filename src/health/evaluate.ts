@@ -39,7 +39,19 @@ export interface SliceView {
   k: Kappas;
 }
 
+/**
+ * How an anomaly was found when not by one window's z alone, so the summary and the evidence can say so:
+ * `pooled` = several windows (and, for a cohort, several small banks) summed into one test; `trend` = the
+ * failure CUSUM (a rise sustained over `windows` consecutive windows, evidence-rules.ts).
+ */
+export interface EvidenceBasis {
+  kind: 'pooled' | 'trend';
+  windows: number;
+}
+
 export interface Eval {
+  /** Absent: this window's own test. */
+  basis?: EvidenceBasis;
   family: Family;
   /** False when gated out (not enough volume or history): then never anomalous. */
   evaluated: boolean;

@@ -106,12 +106,14 @@ export class IncidentTracker {
         this.candidates.set(key, c);
       }
       c.held = 0;
+      if (h.trend && h.trend.windows > (c.trend?.windows ?? 0)) c.trend = h.trend;
       c.origin = { kind: h.kind, id: h.id, members: [...h.members], families: [...h.families] };
       pushCapped(c.evidence, h.evidence, this.cfg.maxEvidencePerIncident);
       if (c.run >= windowsToConfirm(this.cfg.confirmWindows, h) && input.warm) {
         // A cohort is named by the members seen in both confirming windows (one noisy window adds none).
         const steady = h.members.filter((m) => c.members.includes(m));
-        const confirmed = steady.length >= 2 ? { ...h, members: steady } : h;
+        const id = steady.join(',');
+        const confirmed = steady.length >= 2 ? { ...h, members: steady, id, originId: id } : h;
         changes.push(this.detect(op, key, c, confirmed, windowIndex, input.clientsFor(h)));
         this.candidates.delete(key);
       } else {
@@ -125,7 +127,7 @@ export class IncidentTracker {
         c.origin !== undefined &&
         c.lastWindow === windowIndex - 1 &&
         held <= MAX_HELD_WINDOWS &&
-        (input.diagnoseOpen(c.origin).families.length > 0 ||
+        ((input.diagnoseCandidate ?? input.diagnoseOpen)(c.origin).families.length > 0 ||
           (c.origin.families.includes('errors') && input.persists?.(c.origin) === true));
       if (hurt) {
         c.held = held;
@@ -193,6 +195,7 @@ export class IncidentTracker {
       memberStreak: Object.fromEntries(h.members.map((m) => [m, COHORT_GROWTH_WINDOWS])),
       startedAtMs,
       recoveredAtMs: null,
+      trend: c.trend ?? null,
     };
     this.refreshSummary(o);
     this.open.set(key, o);
@@ -332,6 +335,7 @@ export class IncidentTracker {
       affectedPartners: r.affectedPartners,
       cohortNames: r.cohortIspbs.map((i) => this.cfg.names[i] ?? `ISPB ${i}`),
       signal: o.signal,
+      trend: o.trend ?? null,
     });
   }
 

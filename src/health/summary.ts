@@ -2,6 +2,7 @@
 // the PIX network); a MERCHANT summary speaks of "sua operação" and never names any client, so the text
 // is safe for every reader of the incident. Numbers are percentages and ratios, never volumes.
 import type { Signal } from './diagnosis';
+import type { EvidenceBasis } from './evaluate';
 import type { IncidentStatus, Operation, OriginClass, OriginType, Severity } from './types';
 import { hhmmUtc } from './window';
 
@@ -59,6 +60,28 @@ export interface SummaryInput {
   affectedPartners: number;
   cohortNames: string[];
   signal: Signal | null;
+  /** The failure trend (CUSUM) that confirmed the incident, if it took one. */
+  trend?: EvidenceBasis | null;
+}
+
+/**
+ * Why a trend is enough (the failure CUSUM, evidence-rules.ts): no single window proves the fault, the
+ * rise sustained window after window does.
+ */
+export function trendText(windows: number): string {
+  return (
+    ` Detectado pela tendência: a taxa de falhas subiu em ${windows} janelas seguidas de 5 minutos ` +
+    `(${windows * 5} minutos); nenhuma janela sozinha bastava como prova, mas a alta sustentada sim.`
+  );
+}
+
+/** Why a group of small banks is blamed together (the pooled cohort test, cohort.ts). */
+export function pooledCohortText(windows: number): string {
+  return (
+    `, somando essas instituições nos últimos ${windows * 5} minutos. Cada uma tem volume pequeno demais ` +
+    'para ser avaliada sozinha; juntas, a queda é clara, enquanto as demais instituições e os parceiros ' +
+    'bancários operam normalmente'
+  );
 }
 
 function partnersText(n: number): string {
@@ -71,12 +94,16 @@ export function buildSummary(s: SummaryInput): string {
   const since = `desde ${hhmmUtc(s.startedAtMs)} UTC`;
   const sig = signalText(s.signal, s.operation);
   const who = s.knownName ? `${s.knownName} (ISPB ${s.originId})` : `de ISPB ${s.originId}`;
+  const basis = s.signal?.basis ?? null;
+  const trendBasis = basis?.kind === 'trend' ? basis : (s.trend ?? null);
+  const trend = trendBasis ? trendText(trendBasis.windows) : '';
   let text: string;
   switch (s.originType) {
     case 'BANKING_PARTNER':
       text =
-        `${sev} no parceiro bancário ${who} afeta ${op} ${since}: ${sig}. ` +
-        'O problema aparece nas transações desse parceiro com várias instituições; os demais parceiros operam normalmente.';
+        `${sev} no parceiro bancário ${who} afeta ${op} ${since}: ${sig}.${trend} ` +
+        'O problema aparece nas transações desse parceiro com várias instituições; os demais parceiros operam ' +
+        'normalmente, por isso a origem apontada é esse parceiro, e não a ConnectPSP nem o sistema PIX.';
       break;
     case 'PAYER_INSTITUTION':
       text =
@@ -90,7 +117,12 @@ export function buildSummary(s: SummaryInput): string {
     case 'PAYER_COHORT':
       text =
         `${sev} simultânea em um grupo de ${s.cohortNames.length} instituições (${s.cohortNames.join(', ')}) ` +
-        `afeta ${op} ${since}: ${sig}. As demais instituições operam normalmente; a falha está fora da ConnectPSP.`;
+        `afeta ${op} ${since}: ${sig}` +
+        (basis?.kind === 'pooled'
+          ? `${pooledCohortText(basis.windows)}. `
+          : '. As demais instituições operam normalmente e nenhum parceiro bancário explica a falha. ') +
+        'Por isso a origem apontada é esse grupo de instituições, e não um parceiro bancário nem a ConnectPSP: ' +
+        'a falha está fora da ConnectPSP.';
       break;
     case 'MERCHANT':
       text =
@@ -98,12 +130,12 @@ export function buildSummary(s: SummaryInput): string {
         'Verifique sua integração e o fluxo dos seus usuários.';
       break;
     case 'CONNECTPSP':
-      text = `${sev} na plataforma ConnectPSP afeta ${op} ${since}: ${sig}, em todos os parceiros bancários.`;
+      text = `${sev} na plataforma ConnectPSP afeta ${op} ${since}: ${sig}, em todos os parceiros bancários.${trend}`;
       break;
     case 'PIX_SYSTEMIC':
       text =
         `${sev} generalizada no sistema PIX afeta ${op} ${since}: ${sig}, em todos os parceiros bancários e ` +
-        'instituições. A causa está fora da ConnectPSP.';
+        `instituições.${trend} A causa está fora da ConnectPSP.`;
       break;
   }
   if (s.status === 'WORSENING') text += ' A situação está piorando.';

@@ -1,7 +1,7 @@
 // State shapes of the incident tracker (lifecycle.ts): candidates, open incidents, the step input.
 import type { OriginKind } from './attribution';
 import type { Hypothesis, Signal } from './diagnosis';
-import type { Family } from './evaluate';
+import type { EvidenceBasis, Family } from './evaluate';
 import type { EvidenceItem, IncidentRecord, Operation, Severity } from './types';
 
 export interface CandidateState {
@@ -17,6 +17,8 @@ export interface CandidateState {
   origin?: { kind: OriginKind; id: string; members: string[]; families: Family[] };
   /** The run is being held through a gap window (at most MAX_HELD_WINDOWS in a row). */
   held?: number;
+  /** The failure trend (CUSUM) was the evidence in some window of the run (the longest such trend). */
+  trend?: EvidenceBasis | null;
 }
 
 export interface OpenIncidentState {
@@ -39,6 +41,8 @@ export interface OpenIncidentState {
   memberStreak: Record<string, number>;
   startedAtMs: number;
   recoveredAtMs: number | null;
+  /** The trend that confirmed it, when a window of its confirming run was anomalous only as a trend. */
+  trend?: EvidenceBasis | null;
 }
 
 export interface TrackerState {
@@ -54,6 +58,8 @@ export interface StepInput {
   warm: boolean;
   /** Judge an open incident's origin when no hypothesis of this window names it. */
   diagnoseOpen(o: { kind: OriginKind; id: string; members: string[]; families: Family[] }): Hypothesis;
+  /** Judge a candidate's origin in a gap window (as diagnoseOpen when absent). */
+  diagnoseCandidate?(o: { kind: OriginKind; id: string; members: string[]; families: Family[] }): Hypothesis;
   /** Failure evidence that persists at this origin although this window is not anomalous (CUSUM_HOLD). */
   persists?(o: { kind: OriginKind; id: string }): boolean;
   /** Clients whose traffic runs through this origin (for API scoping). */
