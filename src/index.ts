@@ -6,8 +6,9 @@
 import { env as startupEnv } from 'cloudflare:workers';
 import { assertConfig } from './config';
 import { handleConsole, isConsolePath } from './console/routes';
-import type { RequestContext } from './http/context';
-import { router } from './http/router';
+import { handleBenchSeed, isBenchSeedRequest } from './http/bench-seed';
+import type { ApiRequest, RequestContext } from './http/context';
+import { errorResponse, router } from './http/router';
 import { loggablePath } from './http/routes/partner-webhook';
 import { log } from './infra/log';
 import { consumeObservations, HEALTH_QUEUES } from './queues/health-consumer';
@@ -30,7 +31,11 @@ export default {
     // The operator console is HTML with its own session auth, outside the JSON API's router.
     let response: Response = isConsolePath(new URL(request.url).pathname)
       ? await handleConsole(request, env)
-      : await router.fetch(request, rc);
+      : isBenchSeedRequest(request, env)
+        ? await handleBenchSeed(request, env).catch((error) =>
+            errorResponse(error, request as ApiRequest, rc),
+          )
+        : await router.fetch(request, rc);
     if (response.headers.get('x-request-id') === null) {
       try {
         response.headers.set('x-request-id', rc.requestId);

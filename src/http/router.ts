@@ -56,7 +56,7 @@ import {
 
 type Args = [RequestContext];
 
-function errorResponse(error: unknown, request: ApiRequest, rc: RequestContext): Response {
+export function errorResponse(error: unknown, request: ApiRequest, rc: RequestContext): Response {
   if (error instanceof EarlyResponse) return error.response;
   if (error instanceof ProblemError) {
     return problem(error.code, {
