@@ -11,6 +11,8 @@
  */
 import { isBenchSeedEnabled } from '../../src/config';
 import { newCashInTxId, newEndToEndId, newInternalCode } from '../../src/domain/ids';
+import { internalCodeTaken } from './cash-in-store';
+import { cashOutCodeTaken } from './cash-out-store';
 import type { LedgerDb } from './db';
 import { countTowardLimits } from './limit-totals';
 
@@ -105,11 +107,11 @@ export function seedHistory(db: LedgerDb, storage: DurableObjectStorage, command
       const payee = seededPixKey(i % command.payees);
       const names = new Map<string, string>([
         [String(t.cashIn.transaction_id), newCashInTxId(clientId)],
-        [String(t.cashIn.internal_code), newInternalCode()],
+        [String(t.cashIn.internal_code), freeCode((c) => internalCodeTaken(db, c))],
         [String(t.cashIn.external_reference), `seed-in-${i}`],
         [String(t.cashIn.end_to_end_id), endToEnd(String(t.cashIn.end_to_end_id), at)],
         [String(t.cashOut.transaction_id), crypto.randomUUID()],
-        [String(t.cashOut.internal_code), newInternalCode()],
+        [String(t.cashOut.internal_code), freeCode((c) => cashOutCodeTaken(db, c))],
         [String(t.cashOut.external_reference), `seed-out-${i}`],
         [String(t.cashOut.end_to_end_id), endToEnd(String(t.cashOut.end_to_end_id), at)],
         [pixKey, payee],
@@ -140,6 +142,13 @@ export function seedHistory(db: LedgerDb, storage: DurableObjectStorage, command
     for (const [number, balance] of balances)
       sql.exec('UPDATE accounts SET balance = ? WHERE number = ?', balance, number);
   });
+}
+
+/** A 7-character service code not taken yet, drawn as the operations draw theirs. */
+function freeCode(taken: (code: string) => boolean): string {
+  let code = newInternalCode();
+  while (taken(code)) code = newInternalCode();
+  return code;
 }
 
 /** A new end-to-end id like the template's (same kind and ISPB), stamped at `at`. */
