@@ -43,6 +43,8 @@ export default defineConfig(async () => {
           bindings: {
             TEST_MIGRATIONS: migrations,
             ...secrets,
+            // test/storage/bench-seed.test.ts: the bench-only seeding path (src/config.ts).
+            BENCH_SEED: 'on',
             // One real-bank partner (API Pix) backed by a validating fake PSP: test/setup/fake-psp.ts.
             ...fakePspEnvironment('TEST_PSP_CERT'),
           },

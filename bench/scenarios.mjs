@@ -2,11 +2,18 @@
 // with Cash-Ins to read, and the autocannon request definitions of each hot path.
 import { createHmac, randomUUID } from 'node:crypto';
 
+/** The `@history` client's past: Cash-In + Cash-Out pairs this month, Cash-Outs to so many payees. */
+const HISTORY_PAIRS = Number(process.env.BENCH_HISTORY_PAIRS || 500_000);
+const HISTORY_PAYEES = 3000;
+const SEED_CHUNK = 20_000;
+
 /**
  * Onboards a client on `base` and returns the scenarios, in the order they are measured.
- * `hello`: the hello-world ceiling's URL (omitted: no ceiling scenario).
+ * `hello`: the hello-world ceiling's URL (omitted: no ceiling scenario). `history`: also a second
+ * client seeded with a month of history (POST /__bench/seed-history, which needs BENCH_SEED=on) and
+ * the `@history` twins of cash-in, get-by-id, list and cash-out against it.
  */
-export async function prepareScenarios({ base, hello, adminToken = 'dev-admin-token' }) {
+export async function prepareScenarios({ base, hello, adminToken = 'dev-admin-token', history = false }) {
   async function api(method, url, { headers = {}, body } = {}) {
     const res = await fetch(`${base}${url}`, {
       method,
@@ -18,36 +25,42 @@ export async function prepareScenarios({ base, hello, adminToken = 'dev-admin-to
   }
 
   const admin = { authorization: `Bearer ${adminToken}` };
-  const onboarded = await api('POST', '/admin/clients', {
-    headers: admin,
-    body: { name: 'Loja Benchmark Ltda' },
-  });
-  if (onboarded.status !== 201)
-    throw new Error(`onboarding: ${onboarded.status} ${JSON.stringify(onboarded.body)}`);
-  const client = onboarded.body;
-  // Limits high enough that every Cash-Out of the run is accepted and settled, not refused.
-  await api('PATCH', `/admin/clients/${client.clientId}`, {
-    headers: admin,
-    body: { limits: { perTransaction: 1_000_000, daily: 1e11, monthly: 1e12, perPayeeDaily: 1_000_000 } },
-  });
-  const login = await api('POST', '/auth/token', {
-    body: { clientId: client.clientId, clientSecret: client.clientSecret },
-  });
-  const token = login.body.accessToken;
-  const auth = {
-    authorization: `Bearer ${token}`,
-    applicationtoken: client.applicationToken,
-    'content-type': 'application/json',
-  };
-  const signed = {
-    ...auth,
-    digitalsignature: createHmac('sha256', client.cryptoToken).update(token).digest('hex'),
-  };
-  const transactional = client.accounts.find((a) => a.type === 'TRANSACTIONAL');
-  await api('POST', `/sandbox/accounts/${transactional.number}/deposit`, {
-    headers: auth,
-    body: { amount: 1_000_000_000 },
-  });
+  /** Onboards a client with limits high enough that every Cash-Out of the run is accepted. */
+  async function onboard({ fund = true } = {}) {
+    const onboarded = await api('POST', '/admin/clients', {
+      headers: admin,
+      body: { name: 'Loja Benchmark Ltda' },
+    });
+    if (onboarded.status !== 201)
+      throw new Error(`onboarding: ${onboarded.status} ${JSON.stringify(onboarded.body)}`);
+    const client = onboarded.body;
+    await api('PATCH', `/admin/clients/${client.clientId}`, {
+      headers: admin,
+      body: { limits: { perTransaction: 1_000_000, daily: 1e11, monthly: 1e12, perPayeeDaily: 1_000_000 } },
+    });
+    const login = await api('POST', '/auth/token', {
+      body: { clientId: client.clientId, clientSecret: client.clientSecret },
+    });
+    const token = login.body.accessToken;
+    const auth = {
+      authorization: `Bearer ${token}`,
+      applicationtoken: client.applicationToken,
+      'content-type': 'application/json',
+    };
+    const signed = {
+      ...auth,
+      digitalsignature: createHmac('sha256', client.cryptoToken).update(token).digest('hex'),
+    };
+    const transactional = client.accounts.find((a) => a.type === 'TRANSACTIONAL');
+    const deposit = () =>
+      api('POST', `/sandbox/accounts/${transactional.number}/deposit`, {
+        headers: auth,
+        body: { amount: 1_000_000_000 },
+      });
+    if (fund) await deposit();
+    return { client, auth, signed, deposit };
+  }
+  const { client, auth, signed } = await onboard();
 
   const run = randomUUID().slice(0, 8);
   let sequence = 0;
@@ -58,14 +71,122 @@ export async function prepareScenarios({ base, hello, adminToken = 'dev-admin-to
       payer: { name: 'Maria da Silva', document: '12345678909' },
       includeQrCodeImage: true,
     });
-  const ids = [];
-  for (let i = 0; i < 100; i++) {
-    const created = await api('POST', '/cash-in', { headers: auth, body: JSON.parse(cashInBody()) });
-    if (created.status !== 201) throw new Error(`seeding: ${created.status} ${JSON.stringify(created.body)}`);
-    ids.push(created.body.transactionId);
+  async function createCashIns(headers) {
+    const ids = [];
+    for (let i = 0; i < 100; i++) {
+      const created = await api('POST', '/cash-in', { headers, body: JSON.parse(cashInBody()) });
+      if (created.status !== 201)
+        throw new Error(`seeding: ${created.status} ${JSON.stringify(created.body)}`);
+      ids.push(created.body.transactionId);
+    }
+    return ids;
   }
+  const ids = await createCashIns(auth);
   const today = new Date(Date.now() - 3 * 3600_000).toISOString().slice(0, 10);
   const tomorrow = new Date(Date.now() + 21 * 3600_000).toISOString().slice(0, 10);
+  const cashOutBody = () =>
+    JSON.stringify({
+      amount: (1000 + (++sequence % 1000)) / 100,
+      externalReference: `bench-out-${run}-${sequence}`,
+      payee: {
+        name: 'João Souza',
+        document: '12345678909',
+        destination: { type: 'PIX', pixKeyType: 'EVP', pixKey: randomUUID() },
+      },
+    });
+
+  /**
+   * The `@history` client: HISTORY_PAIRS paid Cash-Ins and COMPLETED Cash-Outs (to HISTORY_PAYEES
+   * payees) spread over this BRT month until 10 minutes ago, copied from a real pair of the first
+   * client, then funded and given its own 100 Cash-Ins to read.
+   */
+  async function historyClient() {
+    const cashIn = await api('POST', '/cash-in', { headers: auth, body: JSON.parse(cashInBody()) });
+    const paid = await api('POST', `/sandbox/cash-in/${cashIn.body.transactionId}/pay`, {
+      headers: auth,
+      body: {},
+    });
+    if (paid.body?.status !== 'PAID') throw new Error(`template Cash-In: ${JSON.stringify(paid.body)}`);
+    const out = await api('POST', '/cash-out', { headers: signed, body: JSON.parse(cashOutBody()) });
+    for (let i = 0; ; i++) {
+      const got = await api('GET', `/cash-out/${out.body.transactionId}`, { headers: auth });
+      if (got.body?.status === 'COMPLETED') break;
+      if (i > 300) throw new Error(`template Cash-Out: ${JSON.stringify(got.body)}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const h = await onboard({ fund: false });
+    const monthStart = Date.parse(`${today.slice(0, 7)}-01T00:00:00-03:00`);
+    const stepMs = Math.max(0, Math.floor((Date.now() - 600_000 - monthStart) / HISTORY_PAIRS));
+    const started = Date.now();
+    for (let offset = 0; offset < HISTORY_PAIRS; offset += SEED_CHUNK) {
+      const seeded = await api('POST', '/__bench/seed-history', {
+        headers: admin,
+        body: {
+          templateClientId: client.clientId,
+          cashInId: cashIn.body.transactionId,
+          cashOutId: out.body.transactionId,
+          clientId: h.client.clientId,
+          offset,
+          count: Math.min(SEED_CHUNK, HISTORY_PAIRS - offset),
+          from: monthStart,
+          stepMs,
+          payees: HISTORY_PAYEES,
+        },
+      });
+      if (seeded.status !== 204)
+        throw new Error(`seeding history: ${seeded.status} ${JSON.stringify(seeded.body)}`);
+    }
+    const seedSeconds = (Date.now() - started) / 1000;
+    await h.deposit();
+    return { ...h, ids: await createCashIns(h.auth), seedSeconds };
+  }
+  const old = history ? await historyClient() : undefined;
+  if (old)
+    console.log(
+      `Seeded ${2 * HISTORY_PAIRS} transactions this month (${HISTORY_PAIRS} Cash-Outs to ${HISTORY_PAYEES} payees) in ${old.seedSeconds.toFixed(1)} s`,
+    );
+
+  const cashInScenario = (key, name, headers) => ({
+    key,
+    name,
+    requests: [
+      { method: 'POST', path: '/cash-in', headers, setupRequest: (req) => ({ ...req, body: cashInBody() }) },
+    ],
+  });
+  const getByIdScenario = (key, name, headers, list) => ({
+    key,
+    name,
+    requests: [
+      {
+        method: 'GET',
+        headers,
+        setupRequest: (req) => ({ ...req, path: `/cash-in/${list[++sequence % list.length]}` }),
+      },
+    ],
+  });
+  const listScenario = (key, name, headers) => ({
+    key,
+    name,
+    requests: [{ method: 'GET', path: `/cash-in?from=${today}&to=${tomorrow}&limit=50`, headers }],
+  });
+  const cashOutScenario = (key, name, headers) => ({
+    key,
+    name,
+    requests: [
+      {
+        method: 'POST',
+        path: '/cash-out',
+        headers,
+        setupRequest: (req) => ({ ...req, body: cashOutBody() }),
+      },
+    ],
+  });
+  /** A scenario, then its `@history` twin (same requests, the seeded client) when there is one. */
+  const withTwin = (make, key, name, ...rest) => [
+    make(key, name, ...rest),
+    ...(old ? [make(`${key}@history`, `${name} @history`, ...rest.map((a) => twinArg(a)))] : []),
+  ];
+  const twinArg = (a) => (a === auth ? old.auth : a === signed ? old.signed : a === ids ? old.ids : a);
 
   // ── Scenarios ────────────────────────────────────────────────────────────────
 
@@ -99,57 +220,10 @@ export async function prepareScenarios({ base, hello, adminToken = 'dev-admin-to
             requests: [{ method: 'GET', path: '/do-write' }],
           },
         ]),
-    {
-      key: 'cash-in',
-      name: 'POST /cash-in (QR PNG)',
-      requests: [
-        {
-          method: 'POST',
-          path: '/cash-in',
-          headers: auth,
-          setupRequest: (req) => ({ ...req, body: cashInBody() }),
-        },
-      ],
-    },
-    {
-      key: 'get-by-id',
-      name: 'GET /cash-in/{id}',
-      requests: [
-        {
-          method: 'GET',
-          headers: auth,
-          setupRequest: (req) => ({ ...req, path: `/cash-in/${ids[++sequence % ids.length]}` }),
-        },
-      ],
-    },
-    {
-      key: 'list',
-      name: 'GET /cash-in?from&to&limit=50',
-      requests: [{ method: 'GET', path: `/cash-in?from=${today}&to=${tomorrow}&limit=50`, headers: auth }],
-    },
-    {
-      key: 'cash-out',
-      name: 'POST /cash-out (signed)',
-      requests: [
-        {
-          method: 'POST',
-          path: '/cash-out',
-          headers: signed,
-          setupRequest: (req) => ({
-            ...req,
-            body: JSON.stringify({
-              amount: (1000 + (++sequence % 1000)) / 100,
-              externalReference: `bench-out-${run}-${sequence}`,
-              payee: {
-                name: 'João Souza',
-                document: '12345678909',
-                destination: { type: 'PIX', pixKeyType: 'EVP', pixKey: randomUUID() },
-              },
-            }),
-          }),
-        },
-      ],
-    },
+    ...withTwin(cashInScenario, 'cash-in', 'POST /cash-in (QR PNG)', auth),
+    ...withTwin(getByIdScenario, 'get-by-id', 'GET /cash-in/{id}', auth, ids),
+    ...withTwin(listScenario, 'list', 'GET /cash-in?from&to&limit=50', auth),
+    ...withTwin(cashOutScenario, 'cash-out', 'POST /cash-out (signed)', signed),
     healthProbe.status === 404
       ? { key: 'health', name: 'GET /health/pix', skip: 'route not implemented yet (404): skipped' }
       : {
@@ -159,5 +233,5 @@ export async function prepareScenarios({ base, hello, adminToken = 'dev-admin-to
         },
   ];
 
-  return { scenarios, api, auth };
+  return { scenarios, api, auth, seedSeconds: old?.seedSeconds };
 }

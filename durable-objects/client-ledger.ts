@@ -18,6 +18,7 @@ import { failure, type OperationResult } from '../src/domain/result';
 import { fullBucket, type TokenBucket, type TokenGrant, takeTokens } from '../src/domain/token-bucket';
 import type { AttemptOutcome, ClaimedWebhook } from '../src/webhooks/types';
 import { bankReturn } from './ledger/bank-returns';
+import { type BenchOp, benchOp, type HistoryTemplate } from './ledger/bench-seed';
 import {
   type CreateCashInInput,
   cancelCashIn,
@@ -40,7 +41,7 @@ import type { LedgerContext, Profile } from './ledger/context';
 import { type CrashPoint, CrashPoints } from './ledger/crash-points';
 import type { LedgerDb } from './ledger/db';
 import { emitWebhook } from './ledger/events';
-import { IdempotencyKeys } from './ledger/idempotency';
+import { IdempotencyKeys, type Idempotent } from './ledger/idempotency';
 import { accountAt } from './ledger/ledger';
 import migrations from './ledger/migrations/migrations';
 import { applyPartnerPix, type PixOutcome, type ReceivedPix } from './ledger/partner-pix-ops';
@@ -68,11 +69,6 @@ import {
 
 export interface OnboardCommand extends Profile {
   accounts: { number: string; ispb: string; branch: string; type: 'TRANSACTIONAL' | 'PROPRIETARY' }[];
-}
-
-export interface Idempotent {
-  idempotencyKey?: string;
-  requestHash: string;
 }
 
 export class ClientLedger extends DurableObject<Env> {
@@ -370,6 +366,11 @@ export class ClientLedger extends DurableObject<Env> {
         }),
       );
     });
+  }
+
+  /** Bench only (ledger/bench-seed.ts): refuses unless bench seeding is enabled. */
+  bench(op: BenchOp): HistoryTemplate | undefined {
+    return benchOp(this.env, this.db, this.ctx.storage, op);
   }
 
   /** Staging only (recovery tests): the object dies the next time it reaches `point`. */

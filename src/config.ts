@@ -43,3 +43,11 @@ export function assertConfig(env: ConfigEnv): void {
 export function isStaging(env: ConfigEnv): boolean {
   return env.ENVIRONMENT === 'staging';
 }
+
+/**
+ * Bench-only history seeding (durable-objects/ledger/bench-seed.ts): only on staging, and only
+ * with BENCH_SEED exactly "on" — a variable that bench/run.mjs alone sets and no deployment has.
+ */
+export function isBenchSeedEnabled(env: ConfigEnv & { BENCH_SEED?: unknown }): boolean {
+  return isStaging(env) && env.BENCH_SEED === 'on';
+}

@@ -5,10 +5,11 @@
 
 import { env as startupEnv } from 'cloudflare:workers';
 import { loggablePath } from './api/partners/handlers';
-import { router } from './api/router';
+import { errorResponse, router } from './api/router';
 import { assertConfig } from './config';
 import { handleConsole, isConsolePath } from './console/routes';
-import type { RequestContext } from './http/context';
+import { handleBenchSeed, isBenchSeedRequest } from './http/bench-seed';
+import type { ApiRequest, RequestContext } from './http/context';
 import { log } from './infra/log';
 import { consumeObservations, HEALTH_QUEUES } from './queues/health-consumer';
 import { consumeWebhooks, WEBHOOK_QUEUES } from './queues/webhook-consumer';
@@ -30,7 +31,11 @@ export default {
     // The operator console is HTML with its own session auth, outside the JSON API's router.
     let response: Response = isConsolePath(new URL(request.url).pathname)
       ? await handleConsole(request, env)
-      : await router.fetch(request, rc);
+      : isBenchSeedRequest(request, env)
+        ? await handleBenchSeed(request, env).catch((error) =>
+            errorResponse(error, request as ApiRequest, rc),
+          )
+        : await router.fetch(request, rc);
     if (response.headers.get('x-request-id') === null) {
       try {
         response.headers.set('x-request-id', rc.requestId);

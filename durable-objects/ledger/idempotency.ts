@@ -10,6 +10,12 @@ import type { DrizzleSqliteDODatabase } from 'drizzle-orm/durable-sqlite';
 import { failure, type OperationResult } from '../../src/domain/result';
 import { idempotencyKeys } from './schema';
 
+/** What an idempotent command carries: the client's key, if any, and the request's hash. */
+export interface Idempotent {
+  idempotencyKey?: string;
+  requestHash: string;
+}
+
 export const REPLAY_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 /** Called by the operation inside its transaction to store the response it is about to return. */

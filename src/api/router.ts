@@ -14,7 +14,7 @@ import { ROUTES } from './routes';
 
 type Args = [RequestContext];
 
-function errorResponse(error: unknown, request: ApiRequest, rc: RequestContext): Response {
+export function errorResponse(error: unknown, request: ApiRequest, rc: RequestContext): Response {
   if (error instanceof EarlyResponse) return error.response;
   if (error instanceof ProblemError) {
     return problem(error.code, {

@@ -1,0 +1,55 @@
+/**
+ * `POST /__bench/seed-history` (operator token): bench/run.mjs's way to give a client a month of
+ * history before the `@history` scenarios (durable-objects/ledger/bench-seed.ts). Outside the API's
+ * router and its OpenAPI document: when bench seeding is off (any deployment, any test run without
+ * BENCH_SEED=on on staging) the path is not special and answers the router's 404.
+ */
+import { ledgerOf } from '../../durable-objects/stubs';
+import { isBenchSeedEnabled } from '../config';
+import { requireOperator } from './admin-auth';
+import { ProblemError } from './errors';
+
+export const BENCH_SEED_PATH = '/__bench/seed-history';
+
+export function isBenchSeedRequest(request: Request, env: Env): boolean {
+  return (
+    request.method === 'POST' && new URL(request.url).pathname === BENCH_SEED_PATH && isBenchSeedEnabled(env)
+  );
+}
+
+interface SeedRequest {
+  templateClientId: string;
+  cashInId: string;
+  cashOutId: string;
+  clientId: string;
+  offset: number;
+  count: number;
+  from: number;
+  stepMs: number;
+  payees: number;
+}
+
+/** Copies the template pair's rows from one client into `count` pairs of another's history. */
+export async function handleBenchSeed(request: Request, env: Env): Promise<Response> {
+  requireOperator(request, env);
+  const body = (await request.json()) as SeedRequest;
+  for (const n of [body.offset, body.count, body.from, body.stepMs, body.payees])
+    if (!Number.isSafeInteger(n) || n < 0) throw new ProblemError('VALIDATION_ERROR', 'bad seed numbers');
+  const template = await ledgerOf(env, body.templateClientId).bench({
+    op: 'template',
+    cashInId: body.cashInId,
+    cashOutId: body.cashOutId,
+  });
+  if (!template) throw new Error('no template');
+  await ledgerOf(env, body.clientId).bench({
+    op: 'seed',
+    template,
+    clientId: body.clientId,
+    offset: body.offset,
+    count: body.count,
+    from: body.from,
+    stepMs: body.stepMs,
+    payees: Math.max(1, body.payees),
+  });
+  return new Response(null, { status: 204 });
+}
