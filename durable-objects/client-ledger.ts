@@ -17,6 +17,8 @@ import { type CashOutView, cashOutView } from '../src/domain/cash-out';
 import { failure, type OperationResult } from '../src/domain/result';
 import { fullBucket, type TokenBucket, type TokenGrant, takeTokens } from '../src/domain/token-bucket';
 import type { AttemptOutcome, ClaimedWebhook } from '../src/webhooks/types';
+import { archiveAll } from './ledger/archive';
+import { findCashInAnywhere, rehydrateCashIn } from './ledger/archive-reads';
 import { bankReturn } from './ledger/bank-returns';
 import {
   type CreateCashInInput,
@@ -38,12 +40,12 @@ import {
 } from './ledger/cash-out-ops';
 import { listCashOuts, summarizeCashOuts } from './ledger/cash-out-queries';
 import { findCashOut } from './ledger/cash-out-store';
+import { chargeLocation } from './ledger/charge-location';
 import type { LedgerContext, Profile } from './ledger/context';
 import { type CrashPoint, CrashPoints } from './ledger/crash-points';
 import type { LedgerDb } from './ledger/db';
 import { emitWebhook } from './ledger/events';
 import { IdempotencyKeys } from './ledger/idempotency';
-import { accountAt } from './ledger/ledger';
 import migrations from './ledger/migrations/migrations';
 import { applyPartnerPix, type PixOutcome, type ReceivedPix } from './ledger/partner-pix-ops';
 import { armPrune, pruneOnce } from './ledger/prune';
@@ -170,29 +172,13 @@ export class ClientLedger extends DurableObject<Env> {
   }
 
   async getCashIn(id: string): Promise<CashInView | null> {
-    const row = findCashIn(this.db, id);
+    const row = await findCashInAnywhere(this.context(), id);
     return row ? cashInView(row) : null;
   }
 
   /** What the BR Code location serves for a charge, looked up by its internalCode only. */
   async chargeLocation(internalCode: string) {
-    const row = this.db
-      .select()
-      .from(schema.cashIns)
-      .where(eq(schema.cashIns.internalCode, internalCode))
-      .get();
-    if (!row) return null;
-    const account = accountAt(this.db, row.partnerIspb, 'TRANSACTIONAL');
-    return {
-      cashIn: cashInView(row),
-      amountCents: row.amount,
-      requestedAtMs: row.requestedAt,
-      expiresAtMs: row.expiresAt,
-      accountNumber: account?.number ?? row.partnerIspb,
-      merchantName: this.profile?.name ?? '',
-      flow: row.flow,
-      redirectUrl: row.redirectUrl,
-    };
+    return chargeLocation(this.db, this.profile, internalCode);
   }
 
   async listCashIns(input: ListInput) {
@@ -207,6 +193,7 @@ export class ClientLedger extends DurableObject<Env> {
     command: Idempotent & { id: string; reason: string; description: string | null },
   ): Promise<OperationResult<RefundBody>> {
     const ctx = this.context();
+    await rehydrateCashIn(ctx, command.id);
     return this.withAlarm(() =>
       this.idempotency.run(command.idempotencyKey, command.requestHash, Date.now(), async (remember) => {
         const row = findCashIn(this.db, command.id);
@@ -230,6 +217,7 @@ export class ClientLedger extends DurableObject<Env> {
   }
 
   async returnCashIn(id: string, reason: string): Promise<OperationResult<CashInView>> {
+    await rehydrateCashIn(this.context(), id);
     return this.withAlarm(() => bankReturn(this.context(), id, reason));
   }
 
@@ -374,6 +362,11 @@ export class ClientLedger extends DurableObject<Env> {
         }),
       );
     });
+  }
+
+  /** POST /admin/clients/{id}/archive: every closed Cash-In settled before `before` to R2. */
+  async archive(before: number): Promise<number> {
+    return archiveAll(this.context(), before);
   }
 
   /** Staging only (recovery tests): the object dies the next time it reaches `point`. */

@@ -11,6 +11,7 @@ import type { ApiRequest, RequestContext } from './context';
 import { ProblemError } from './errors';
 import { problem } from './problem';
 import { handleBalance, handleStatement, handleSweep, handleTopUp } from './routes/account';
+import { handleArchiveClient } from './routes/admin-archive';
 import { handleApproveCashOut, handleRejectCashOut } from './routes/admin-cash-outs';
 import {
   handleCreateClient,
@@ -118,6 +119,7 @@ router
   .post('/admin/clients/:clientId/crypto-token', handleRotateCryptoToken)
   .delete('/admin/clients/:clientId/crypto-token', handleDeactivateCryptoToken)
   .delete('/admin/clients/:clientId/application-token', handleDeactivateApplicationToken)
+  .post('/admin/clients/:clientId/archive', handleArchiveClient)
   .get('/admin/clients/:clientId/webhook-deliveries', handleListWebhookDeliveries)
   .post('/admin/clients/:clientId/webhook-deliveries/:eventId/retry', handleRetryWebhookDelivery)
   .post('/partners/:ispb/webhook/pix', handlePartnerPixCallback)

@@ -6,7 +6,7 @@
 
 import type * as v from 'valibot';
 import { RebalanceSchema } from '../schemas/account';
-import { CreateClientSchema, PartnerFaultSchema, PatchClientSchema } from '../schemas/admin';
+import { ArchiveSchema, CreateClientSchema, PartnerFaultSchema, PatchClientSchema } from '../schemas/admin';
 import { AdvanceAnalyzerSchema, ImportObservationsSchema } from '../schemas/admin-health';
 import { TokenRequestSchema } from '../schemas/auth';
 import { CreateCashInSchema } from '../schemas/cash-in';
@@ -59,6 +59,7 @@ export const NAMED_SCHEMAS: Record<string, v.GenericSchema> = {
   CreateClient: CreateClientSchema,
   PatchClient: PatchClientSchema,
   PartnerFaultRequest: PartnerFaultSchema,
+  ArchiveRequest: ArchiveSchema,
   ImportObservationsRequest: ImportObservationsSchema,
   AdvanceAnalyzerRequest: AdvanceAnalyzerSchema,
   PartnerPixCallback: PixCallbackSchema,
@@ -91,6 +92,7 @@ export const NAMED_SCHEMAS: Record<string, v.GenericSchema> = {
   Client: admin.Client,
   CryptoTokenIssued: admin.CryptoTokenIssued,
   PartnerFault: admin.PartnerFault,
+  ArchiveResult: admin.ArchiveResult,
   WebhookDelivery: admin.WebhookDelivery,
   WebhookDeliveryPage: admin.WebhookDeliveryPage,
   Jwks: admin.Jwks,

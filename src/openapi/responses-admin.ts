@@ -164,3 +164,7 @@ export const AnalyzerAdvanced = v.object({
   changes: v.pipe(Count, v.description('Incidents detected, updated or resolved by the windows closed.')),
   analyzer: AnalyzerState,
 });
+
+export const ArchiveResult = v.object({
+  archivedTransactions: v.pipe(v.number(), v.integer(), v.minValue(0)),
+});

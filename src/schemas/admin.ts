@@ -150,3 +150,12 @@ export const DeliveryQuerySchema = v.object({
     v.pipe(v.string(), v.regex(/^\d{1,15}$/, 'cursor must be copied from nextCursor'), v.transform(Number)),
   ),
 });
+
+/** POST /admin/clients/{clientId}/archive: archive every closed transaction settled before `before`. */
+export const ArchiveSchema = v.object({
+  before: v.pipe(
+    v.string('before must be an ISO 8601 instant'),
+    v.isoTimestamp('before must be an ISO 8601 instant'),
+    v.check((s) => Number.isFinite(Date.parse(s)), 'before must be a real instant'),
+  ),
+});
