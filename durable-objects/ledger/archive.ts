@@ -12,6 +12,7 @@
  * Ledger entries stay hot for now: statements and balances read them as before.
  */
 import { inArray, sql } from 'drizzle-orm';
+import { retentionMs } from '../../src/config';
 import { indexRows } from './archive-index';
 import type { CashInRow } from './cash-in-store';
 import type { LedgerContext } from './context';
@@ -148,4 +149,36 @@ export async function archiveAll(ctx: LedgerContext, before: number): Promise<nu
     }
     total += moved;
   }
+}
+
+const DAY_MS = 86_400_000;
+/** When a scheduled step moved nothing: look again a day later (at most one cheap query a day). */
+const ARCHIVE_IDLE_MS = DAY_MS;
+const ARCHIVE_AGAIN_MS = 1_000;
+
+function oldestHot(ctx: LedgerContext): number | undefined {
+  return ctx.db
+    .select({ at: cashIns.requestedAt })
+    .from(cashIns)
+    .orderBy(cashIns.requestedAt, cashIns.seq)
+    .limit(1)
+    .get()?.at;
+}
+
+/** After the alarm's tasks: an object with hot Cash-Ins has an `archive:all` task (when the oldest ages out). */
+export function armArchive(ctx: LedgerContext, now: number): void {
+  const armed = ctx.storage.sql.exec("SELECT 1 FROM tasks WHERE id = 'archive:all'").toArray().length > 0;
+  if (armed) return;
+  const oldest = oldestHot(ctx);
+  if (oldest === undefined) return;
+  ctx.scheduler.schedule('archive', 'all', Math.max(now + ARCHIVE_AGAIN_MS, oldest + retentionMs(ctx.env)));
+}
+
+/** The scheduled step (tasks.ts): one bounded batch, then soon again, or a day later, or never. */
+export async function runArchiveTask(ctx: LedgerContext): Promise<void> {
+  const moved = await archiveStep(ctx, Date.now() - retentionMs(ctx.env));
+  const now = Date.now();
+  if (moved > 0) ctx.scheduler.schedule('archive', 'all', now + ARCHIVE_AGAIN_MS);
+  else if (oldestHot(ctx) !== undefined) ctx.scheduler.schedule('archive', 'all', now + ARCHIVE_IDLE_MS);
+  else ctx.scheduler.cancel('archive', 'all');
 }

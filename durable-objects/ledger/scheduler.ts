@@ -18,7 +18,9 @@ export type TaskKind =
   /** A client devolution a bank return overtook, followed to its end (refund-ops.ts). */
   | 'poll-superseded-devolution'
   /** The next pruning step: soon if the last was full, else when the oldest kept row ages out (prune.ts). */
-  | 'prune';
+  | 'prune'
+  /** The next archiving step: closed Cash-Ins past the retention window to R2 (archive.ts). */
+  | 'archive';
 export type Task = typeof tasks.$inferSelect;
 
 export class Scheduler {

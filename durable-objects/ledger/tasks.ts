@@ -6,6 +6,7 @@
 import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
 import { findClient } from '../../src/db/clients';
 import { errorFields, log } from '../../src/infra/log';
+import { armArchive, runArchiveTask } from './archive';
 import { pollSupersededDevolution } from './bank-returns';
 import { assignEndToEndId, expireCashIn } from './cash-in-ops';
 import { stepCashOut } from './cash-out-ops';
@@ -67,6 +68,7 @@ export class TaskRunner {
       }
       this.housekeeping(now);
       pruneLimitTotals(ctx.db, now);
+      armArchive(ctx, now);
     } finally {
       await ctx.scheduler.arm();
     }
@@ -113,6 +115,9 @@ export async function runTask(
     case 'dispatch-webhooks':
       // Reschedules (or cancels) itself inside its own transaction.
       await dispatchWebhooks(ctx);
+      return;
+    case 'archive':
+      await runArchiveTask(ctx);
       return;
     case 'flush-outbox':
       await flushHealthOutbox(ctx);

@@ -4,12 +4,16 @@
  * the segment put and the row deletion loses and doubles nothing, archived Cash-Ins can be refunded
  * and bank-returned (rehydrated), and an archived externalReference stays taken.
  */
+import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { createCashIn, payCashIn, problemCode } from '../support/cash-in';
 import { armCrash, crashedAt } from '../support/crash';
 import { admin, cashInBody, Integrator } from '../support/harness';
-import { sqlRows } from '../support/ledger';
+import { ledgerStub, sqlRows } from '../support/ledger';
+
+const DAY = 86_400_000;
+const sweep = (clientId: string) => (ledgerStub(clientId) as unknown as { sweep(): Promise<void> }).sweep();
 
 type CashIn = Record<string, string>;
 
@@ -138,5 +142,42 @@ describe('POST /admin/clients/{id}/archive', () => {
     expect(await hotCount(api)).toBe(3);
     const after = await balance();
     expect(after).not.toEqual(start);
+  });
+});
+
+describe('archiving on schedule', () => {
+  it('the alarm archives closed Cash-Ins once the retention window (35 days) is over', async () => {
+    const api = await Integrator.create();
+    const { clientId } = api.client;
+    const { all, open } = await closedCashIns(api);
+    const ids = await idsOf(api, [...all, open]);
+    const before = await lookups(api, ids);
+    const task = async () =>
+      (await sqlRows<{ due_at: number }>(clientId, "SELECT due_at FROM tasks WHERE id = 'archive:all'"))[0]
+        ?.due_at;
+    await sweep(clientId);
+    const due = await task();
+    const oldest = (
+      await sqlRows<{ at: number }>(clientId, 'SELECT min(requested_at) AS at FROM cash_ins')
+    )[0]!.at;
+    expect(due).toBe(oldest + 35 * DAY);
+    // 36 days on (every stored time moved back), the alarm's step takes the closed ones.
+    await runInDurableObject(ledgerStub(clientId), async (_i, state) => {
+      const s = state.storage.sql;
+      s.exec(
+        `UPDATE cash_ins SET requested_at = requested_at - ?1, expires_at = expires_at - ?1,
+           paid_at = paid_at - ?1, cancelled_at = cancelled_at - ?1`,
+        36 * DAY,
+      );
+      s.exec("UPDATE tasks SET due_at = ? WHERE id = 'archive:all'", Date.now() - 1);
+      await state.storage.setAlarm(Date.now() - 1);
+    });
+    expect(await runDurableObjectAlarm(ledgerStub(clientId))).toBe(true);
+    expect(await hotCount(api)).toBe(1);
+    expect((await env.ARCHIVE.list({ prefix: `${clientId}/cash-in/` })).objects).toHaveLength(1);
+    // Reads are the same apart from the times this test moved.
+    const after = await lookups(api, [all[0]!.internalCode!]);
+    expect(after.get(all[0]!.internalCode!)).toMatch(/^200 /);
+    expect(before.size).toBe(ids.length);
   });
 });
