@@ -224,6 +224,7 @@ export class ClientLedger extends DurableObject<Env> {
   /** A received Pix a real partner reported (ledger/partner-pix-ops.ts). */
   async partnerPix(ispb: string, pix: ReceivedPix): Promise<PixOutcome[]> {
     const [ctx, blocked] = [this.context(), await this.blockedPayerDocuments()];
+    if (pix.txid !== undefined) await rehydrateCashIn(ctx, pix.txid); // a bank return of an archived one
     return this.withAlarm(() => applyPartnerPix(ctx, ispb, pix, blocked));
   }
 

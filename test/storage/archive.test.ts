@@ -70,7 +70,7 @@ describe('POST /admin/clients/{id}/archive', () => {
     expect(await lookups(api, ids)).toEqual(before);
     const listed = await env.ARCHIVE.list({ prefix: `${api.client.clientId}/cash-in/` });
     expect(listed.objects).toHaveLength(1);
-    // Index: one 53-bit hash per distinct id, nothing else per transaction.
+    // Index: one 47-bit hash per distinct id, nothing else per transaction.
     const index = await sqlRows<{ n: number }>(
       api.client.clientId,
       'SELECT count(*) AS n FROM archive_index',
