@@ -41,6 +41,15 @@ async function lookups(api: Integrator, ids: string[]): Promise<Map<string, stri
   return out;
 }
 
+async function lookupsAt(api: Integrator, paths: string[]): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (const path of paths) {
+    const res = await api.get(path);
+    out.set(path, `${res.status} ${await res.text()}`);
+  }
+  return out;
+}
+
 async function idsOf(api: Integrator, cashIns: CashIn[]): Promise<string[]> {
   const ids: string[] = [];
   for (const c of cashIns) {
@@ -63,11 +72,22 @@ describe('POST /admin/clients/{id}/archive', () => {
     const { all, open } = await closedCashIns(api);
     const ids = await idsOf(api, [...all, open]);
     const before = await lookups(api, ids);
+    const account = api.client.accounts.find((a) => a.type === 'TRANSACTIONAL')!.number;
+    const today = new Date(Date.now() - 3 * 3_600_000).toISOString().slice(0, 10); // BRT date
+    const ledgerReads = [
+      `/account/balance?at=${encodeURIComponent(new Date().toISOString())}`,
+      `/account/${account}/statement?from=${today}&to=${today}`,
+      `/account/${account}/statement?from=${today}&to=${today}&limit=2`,
+    ];
+    const ledgerBefore = await lookupsAt(api, ledgerReads);
+    for (const answer of ledgerBefore.values()) expect(answer).toMatch(/^200 /);
     const res = await archive(api, new Date(Date.now() + 1).toISOString());
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ archivedTransactions: 4 });
     expect(await hotCount(api)).toBe(1);
     expect(await lookups(api, ids)).toEqual(before);
+    // Ledger entries stay hot: statement and balances (now and `at`) answer the same bytes.
+    expect(await lookupsAt(api, ledgerReads)).toEqual(ledgerBefore);
     const listed = await env.ARCHIVE.list({ prefix: `${api.client.clientId}/cash-in/` });
     expect(listed.objects).toHaveLength(1);
     // Index: one 47-bit hash per distinct id, nothing else per transaction.
