@@ -17,6 +17,8 @@ import { type CashOutView, cashOutView } from '../src/domain/cash-out';
 import { failure, type OperationResult } from '../src/domain/result';
 import { fullBucket, type TokenBucket, type TokenGrant, takeTokens } from '../src/domain/token-bucket';
 import type { AttemptOutcome, ClaimedWebhook } from '../src/webhooks/types';
+import { archiveAll } from './ledger/archive';
+import { findCashInAnywhere, rehydrateCashIn } from './ledger/archive-reads';
 import { bankReturn } from './ledger/bank-returns';
 import { type BenchOp, benchOp, type HistoryTemplate } from './ledger/bench-seed';
 import {
@@ -37,6 +39,7 @@ import {
   returnCashOut,
 } from './ledger/cash-out-ops';
 import { findCashOut } from './ledger/cash-out-store';
+import { chargeLocation } from './ledger/charge-location';
 import type { LedgerContext, Profile } from './ledger/context';
 import { type CrashPoint, CrashPoints } from './ledger/crash-points';
 import type { LedgerDb } from './ledger/db';
@@ -170,29 +173,13 @@ export class ClientLedger extends DurableObject<Env> {
   }
 
   async getCashIn(id: string): Promise<CashInView | null> {
-    const row = findCashIn(this.db, id);
+    const row = await findCashInAnywhere(this.context(), id);
     return row ? cashInView(row) : null;
   }
 
   /** What the BR Code location serves for a charge, looked up by its internalCode only. */
   async chargeLocation(internalCode: string) {
-    const row = this.db
-      .select()
-      .from(schema.cashIns)
-      .where(eq(schema.cashIns.internalCode, internalCode))
-      .get();
-    if (!row) return null;
-    const account = accountAt(this.db, row.partnerIspb, 'TRANSACTIONAL');
-    return {
-      cashIn: cashInView(row),
-      amountCents: row.amount,
-      requestedAtMs: row.requestedAt,
-      expiresAtMs: row.expiresAt,
-      accountNumber: account?.number ?? row.partnerIspb,
-      merchantName: this.profile?.name ?? '',
-      flow: row.flow,
-      redirectUrl: row.redirectUrl,
-    };
+    return chargeLocation(this.db, this.profile, internalCode);
   }
 
   async listTransactions(kind: TransactionKind, input: ListInput) {
@@ -207,6 +194,7 @@ export class ClientLedger extends DurableObject<Env> {
     command: Idempotent & { id: string; reason: string; description: string | null },
   ): Promise<OperationResult<RefundBody>> {
     const ctx = this.context();
+    await rehydrateCashIn(ctx, command.id);
     return this.withAlarm(() =>
       this.idempotency.run(command.idempotencyKey, command.requestHash, Date.now(), async (remember) => {
         const row = findCashIn(this.db, command.id);
@@ -230,12 +218,14 @@ export class ClientLedger extends DurableObject<Env> {
   }
 
   async returnCashIn(id: string, reason: string): Promise<OperationResult<CashInView>> {
+    await rehydrateCashIn(this.context(), id);
     return this.withAlarm(() => bankReturn(this.context(), id, reason));
   }
 
   /** A received Pix a real partner reported (ledger/partner-pix-ops.ts). */
   async partnerPix(ispb: string, pix: ReceivedPix): Promise<PixOutcome[]> {
     const [ctx, blocked] = [this.context(), await this.blockedPayerDocuments()];
+    if (pix.txid !== undefined) await rehydrateCashIn(ctx, pix.txid); // a bank return of an archived one
     return this.withAlarm(() => applyPartnerPix(ctx, ispb, pix, blocked));
   }
 
@@ -371,6 +361,11 @@ export class ClientLedger extends DurableObject<Env> {
   /** Bench only (ledger/bench-seed.ts): refuses unless bench seeding is enabled. */
   bench(op: BenchOp): HistoryTemplate | undefined {
     return benchOp(this.env, this.db, this.ctx.storage, op);
+  }
+
+  /** POST /admin/clients/{id}/archive: every closed Cash-In settled before `before` to R2. */
+  async archive(before: number): Promise<number> {
+    return archiveAll(this.context(), before);
   }
 
   /** Staging only (recovery tests): the object dies the next time it reaches `point`. */

@@ -11,6 +11,7 @@ export type Environment = 'staging' | 'production';
 interface ConfigEnv {
   ENVIRONMENT?: unknown;
   PIX_LOCATION_HOST?: unknown;
+  ARCHIVE_RETENTION_DAYS?: unknown;
 }
 
 /** What is wrong with this configuration, in words an operator can act on; empty when nothing. */
@@ -25,6 +26,11 @@ export function configProblems(env: ConfigEnv): string[] {
     problems.push('PIX_LOCATION_HOST is required in production (the host BR Codes name as charge location)');
   if (host && !isValidLocationHost(host))
     problems.push(`PIX_LOCATION_HOST must be a host[:port] that fits the BR Code location, not "${host}"`);
+  try {
+    retentionMs(env);
+  } catch (error) {
+    problems.push((error as Error).message);
+  }
   return problems;
 }
 
@@ -32,7 +38,7 @@ let checked: string | undefined;
 
 /** Throws unless the configuration is valid; cheap after the first call with the same values. */
 export function assertConfig(env: ConfigEnv): void {
-  const key = `${String(env.ENVIRONMENT)}\n${String(env.PIX_LOCATION_HOST)}`;
+  const key = `${String(env.ENVIRONMENT)}\n${String(env.PIX_LOCATION_HOST)}\n${String(env.ARCHIVE_RETENTION_DAYS)}`;
   if (checked === key) return;
   const problems = configProblems(env);
   if (problems.length > 0) throw new Error(`ConnectPSP refuses to start: ${problems.join('; ')}`);
@@ -50,4 +56,18 @@ export function isStaging(env: ConfigEnv): boolean {
  */
 export function isBenchSeedEnabled(env: ConfigEnv & { BENCH_SEED?: unknown }): boolean {
   return isStaging(env) && env.BENCH_SEED === 'on';
+}
+
+const DAY_MS = 86_400_000;
+/** Closed Cash-Ins stay hot this long by default: this and last month's limits and summaries. */
+export const DEFAULT_RETENTION_DAYS = 35;
+
+/** ARCHIVE_RETENTION_DAYS (var): absent = 35; anything but an integer 1..3650 refuses to start. */
+export function retentionMs(env: { ARCHIVE_RETENTION_DAYS?: unknown }): number {
+  const raw = env.ARCHIVE_RETENTION_DAYS;
+  if (raw === undefined || raw === '') return DEFAULT_RETENTION_DAYS * DAY_MS;
+  const days = Number(raw);
+  if (!Number.isInteger(days) || days < 1 || days > 3650)
+    throw new Error(`ARCHIVE_RETENTION_DAYS must be an integer from 1 to 3650, not ${JSON.stringify(raw)}`);
+  return days * DAY_MS;
 }

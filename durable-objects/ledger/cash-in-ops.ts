@@ -17,6 +17,7 @@ import { institutionName } from '../../src/partners/catalog';
 import { settlementPartner } from '../../src/partners/config';
 import { CHARGE_PAID } from '../../src/partners/port';
 import { partnerPort } from '../../src/partners/port-registry';
+import { maybeArchived } from './archive-index';
 import {
   type CashInRow,
   cashInNotFound,
@@ -64,7 +65,12 @@ export async function createCashIn(
 ): Promise<OperationResult<CashInCreated>> {
   const now = Date.now();
   const reference = input.externalReference;
-  if (creating.has(reference) || externalReferenceTaken(ctx.db, reference)) {
+  // An archived Cash-In keeps its reference (a hash hit counts: refusing is the safe side).
+  if (
+    creating.has(reference) ||
+    externalReferenceTaken(ctx.db, reference) ||
+    maybeArchived(ctx.storage.sql, reference)
+  ) {
     return failure({
       code: 'DUPLICATED_EXTERNAL_REFERENCE',
       detail: `externalReference '${reference}' was already used for a Cash-In`,
@@ -74,7 +80,8 @@ export async function createCashIn(
   try {
     const transactionId = newCashInTxId(ctx.profile.clientId);
     let internalCode = newInternalCode();
-    while (internalCodeTaken(ctx.db, internalCode)) internalCode = newInternalCode();
+    while (internalCodeTaken(ctx.db, internalCode) || maybeArchived(ctx.storage.sql, internalCode))
+      internalCode = newInternalCode();
     const partnerIspb = chargePartner(ctx);
     const expiresAt = now + input.expirationInMinutes * 60_000;
     // Everything that could refuse this Cash-In runs before the charge exists at the partner.

@@ -31,6 +31,8 @@ export const CRASH_POINTS = [
   'outbox.health-sent',
   /** Webhook dispatches are leased; their messages were not put on the queue. */
   'webhooks.leased',
+  /** An archive segment is in R2; its rows were not deleted nor indexed. */
+  'archive.segment-written',
 ] as const;
 
 export type CrashPoint = (typeof CRASH_POINTS)[number];

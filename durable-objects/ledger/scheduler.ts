@@ -20,7 +20,9 @@ export type TaskKind =
   /** The next pruning step: soon if the last was full, else when the oldest kept row ages out (prune.ts). */
   | 'prune'
   /** A cancelled Cash-In's charge taken down at its partner, so no payer can pay it (partner-pix-ops.ts). */
-  | 'remove-charge';
+  | 'remove-charge'
+  /** The next archiving step: closed Cash-Ins past the retention window to R2 (archive.ts). */
+  | 'archive';
 export type Task = typeof tasks.$inferSelect;
 
 export class Scheduler {

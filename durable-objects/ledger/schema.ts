@@ -264,3 +264,20 @@ export const webhookDeliveries = sqliteTable(
     index('webhook_deliveries_finished_idx').on(t.status, t.updatedAt),
   ],
 );
+
+/**
+ * Archive segments of this client in R2 (ledger/archive.ts). A row is reserved as WRITING with its
+ * deterministic key and the seqs it holds before the put; it becomes DONE in the same transaction
+ * that deletes those rows and writes their index entries, so a crash in between re-puts the same key.
+ */
+export const archiveSegments = sqliteTable(
+  'archive_segments',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    key: text('key').notNull(),
+    state: text('state', { enum: ['WRITING', 'DONE'] }).notNull(),
+    /** JSON array of the cash_ins seqs while WRITING; null once DONE. */
+    seqs: text('seqs', { mode: 'json' }).$type<number[]>(),
+  },
+  (t) => [uniqueIndex('archive_segments_key_idx').on(t.key)],
+);

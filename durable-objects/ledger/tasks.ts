@@ -1,5 +1,6 @@
 import { findClient } from '../../src/db/clients';
 import { errorFields, log } from '../../src/infra/log';
+import { armArchive, runArchiveTask } from './archive';
 import { pollSupersededDevolution } from './bank-returns';
 import { assignEndToEndId, expireCashIn } from './cash-in-ops';
 import { stepCashOut } from './cash-out-ops';
@@ -62,6 +63,7 @@ export class TaskRunner {
       }
       this.housekeeping(now);
       pruneLimitTotals(ctx.db, now);
+      armArchive(ctx, now);
     } finally {
       await ctx.scheduler.arm();
     }
@@ -114,6 +116,9 @@ export async function runTask(
     case 'dispatch-webhooks':
       // Reschedules (or cancels) itself inside its own transaction.
       await dispatchWebhooks(ctx);
+      return;
+    case 'archive':
+      await runArchiveTask(ctx);
       return;
     case 'flush-outbox':
       await flushHealthOutbox(ctx);

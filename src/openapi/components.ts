@@ -9,6 +9,7 @@ import * as account from '../api/account/openapi-responses';
 import { RebalanceSchema } from '../api/account/schemas';
 import * as admin from '../api/admin/openapi-responses';
 import {
+  ArchiveSchema,
   CreateClientSchema,
   PartnerFaultSchema,
   PartnerWebhookSchema,
@@ -69,6 +70,7 @@ export const NAMED_SCHEMAS: Record<string, v.GenericSchema> = {
   PatchClient: PatchClientSchema,
   PartnerFaultRequest: PartnerFaultSchema,
   PartnerWebhookRequest: PartnerWebhookSchema,
+  ArchiveRequest: ArchiveSchema,
   ImportObservationsRequest: ImportObservationsSchema,
   AdvanceAnalyzerRequest: AdvanceAnalyzerSchema,
   PartnerPixCallback: PixCallbackSchema,
@@ -102,6 +104,7 @@ export const NAMED_SCHEMAS: Record<string, v.GenericSchema> = {
   CryptoTokenIssued: admin.CryptoTokenIssued,
   PartnerFault: admin.PartnerFault,
   PartnerWebhook: admin.PartnerWebhook,
+  ArchiveResult: admin.ArchiveResult,
   WebhookDelivery: admin.WebhookDelivery,
   WebhookDeliveryPage: admin.WebhookDeliveryPage,
   Jwks: admin.Jwks,

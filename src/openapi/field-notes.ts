@@ -77,6 +77,13 @@ const NOTES: Record<string, Record<string, string>> = {
     rateLimitPerSecond:
       "Requests per second the client may make (bursts up to one second's worth, refilled continuously); beyond it every authenticated request and POST /auth/token for this client answers 429 `RATE_LIMITED` with `Retry-After`. A change applies everywhere within 2 s; `null` (the default) removes the limit.",
   },
+  ArchiveRequest: {
+    before:
+      'ISO 8601 instant with offset: every closed transaction settled before it is archived, whatever the retention window.',
+  },
+  ArchiveResult: {
+    archivedTransactions: 'How many transactions this call moved to the archive (0 when none was eligible).',
+  },
   PartnerFaultRequest: {
     operation: 'Which traffic of the sandbox partner misbehaves.',
     failureRate:

@@ -36,6 +36,14 @@ describe('ENVIRONMENT and PIX_LOCATION_HOST (decisions §5)', () => {
       expect(configProblems({ ENVIRONMENT: 'production', PIX_LOCATION_HOST: host })).toHaveLength(1);
   });
 
+  it('ARCHIVE_RETENTION_DAYS is an integer of days from 1 to 3650, else the Worker refuses to start', () => {
+    expect(configProblems({ ENVIRONMENT: 'staging', ARCHIVE_RETENTION_DAYS: '35' })).toEqual([]);
+    for (const days of ['0', '-1', '1.5', 'x', '3651'])
+      expect(configProblems({ ENVIRONMENT: 'staging', ARCHIVE_RETENTION_DAYS: days })[0]).toMatch(
+        /ARCHIVE_RETENTION_DAYS must be an integer/,
+      );
+  });
+
   it('a misconfigured Worker serves nothing, not even the sandbox', async () => {
     const request = () =>
       new Request('http://127.0.0.1/sandbox/accounts/1/deposit', { method: 'POST' }) as Request<

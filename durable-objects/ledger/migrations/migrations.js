@@ -5,6 +5,7 @@ import m0002 from './0002_webhook_deliveries.sql';
 import m0003 from './0003_limit_totals.sql';
 import m0004 from './0004_webhook_deliveries_finished_idx.sql';
 import m0005 from './0005_cash_in_refund_failure.sql';
+import m0006 from './0006_archive.sql';
 
   export default {
     journal,
@@ -14,7 +15,8 @@ m0001,
 m0002,
 m0003,
 m0004,
-m0005
+m0005,
+m0006
     }
   }
   

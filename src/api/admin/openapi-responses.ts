@@ -179,3 +179,7 @@ export const PartnerWebhook = v.object({
   ),
   registeredAt: UtcTimestamp,
 });
+
+export const ArchiveResult = v.object({
+  archivedTransactions: v.pipe(v.number(), v.integer(), v.minValue(0)),
+});

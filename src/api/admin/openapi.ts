@@ -241,6 +241,29 @@ export const adminOperations: OperationSpec[] = [
   }),
   operator({
     method: 'post',
+    path: '/admin/clients/{clientId}/archive',
+    operationId: 'archiveClient',
+    summary: "Move a client's closed history to the archive now",
+    description:
+      "Archives every closed Cash-In (PAID and settled, REFUNDED, EXPIRED, CANCELLED) settled before `before`, ignoring the retention window, into the client's R2 segments, and answers once done. Reads by id answer exactly as before; a later refund or bank return brings the Cash-In back. Idempotent: a second call with the same `before` archives 0.",
+    parameters: [clientIdParameter],
+    body: {
+      schema: 'ArchiveRequest',
+      examples: {
+        now: example('Everything closed before this instant', { before: '2026-11-25T00:00:00.000Z' }),
+      },
+    },
+    success: {
+      '200': {
+        description: 'Archiving is done.',
+        schema: 'ArchiveResult',
+        examples: { done: example('1,500 transactions archived', { archivedTransactions: 1500 }) },
+      },
+    },
+    errors: ['VALIDATION_ERROR', 'CLIENT_NOT_FOUND'],
+  }),
+  operator({
+    method: 'post',
     path: '/admin/partners/{ispb}/faults',
     operationId: 'injectPartnerFault',
     summary: 'Make a sandbox partner misbehave',

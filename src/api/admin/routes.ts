@@ -1,5 +1,6 @@
 /** The admin resource's route table: each operation of ./openapi bound to its handler. */
 import { bindRoutes } from '../route-table';
+import { handleArchiveClient } from './handlers-archive';
 import { handleApproveCashOut, handleRejectCashOut } from './handlers-cash-outs';
 import {
   handleCreateClient,
@@ -26,4 +27,5 @@ export const adminRoutes = bindRoutes(adminOperations, {
   retryWebhookDelivery: handleRetryWebhookDelivery,
   injectPartnerFault: handleInjectFault,
   clearPartnerFaults: handleClearFaults,
+  archiveClient: handleArchiveClient,
 });

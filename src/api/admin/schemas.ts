@@ -161,3 +161,12 @@ export const PartnerWebhookSchema = v.object({
     ),
   ),
 });
+
+/** POST /admin/clients/{clientId}/archive: archive every closed transaction settled before `before`. */
+export const ArchiveSchema = v.object({
+  before: v.pipe(
+    v.string('before must be an ISO 8601 instant'),
+    v.isoTimestamp('before must be an ISO 8601 instant'),
+    v.check((s) => Number.isFinite(Date.parse(s)), 'before must be a real instant'),
+  ),
+});
