@@ -103,6 +103,19 @@ describe('POST /admin/clients/{id}/archive', () => {
     expect(await problemCode(again)).toBe('DUPLICATED_EXTERNAL_REFERENCE');
   });
 
+  it('two archive calls at once move each Cash-In once', async () => {
+    const api = await Integrator.create();
+    const { all } = await closedCashIns(api);
+    const cutoff = new Date(Date.now() + 1).toISOString();
+    const answers = await Promise.all([archive(api, cutoff), archive(api, cutoff)]);
+    expect(answers.map((r) => r.status)).toEqual([200, 200]);
+    const moved = await Promise.all(
+      answers.map(async (r) => ((await r.json()) as { archivedTransactions: number }).archivedTransactions),
+    );
+    expect(moved[0]! + moved[1]!).toBe(all.length);
+    expect((await env.ARCHIVE.list({ prefix: `${api.client.clientId}/cash-in/` })).objects).toHaveLength(1);
+  });
+
   it('answers RFC 7807 for a bad body and an unknown client', async () => {
     const api = await Integrator.create();
     const bad = await archive(api, 'yesterday');
