@@ -116,6 +116,21 @@ describe('POST /admin/clients/{id}/archive', () => {
     expect((await env.ARCHIVE.list({ prefix: `${api.client.clientId}/cash-in/` })).objects).toHaveLength(1);
   });
 
+  it('a refused change of an archived Cash-In answers as before archiving (cancel, pay)', async () => {
+    const api = await Integrator.create();
+    const { all } = await closedCashIns(api);
+    const tries = async () => [
+      await api.post(`/cash-in/${all[0]!.transactionId}/cancel`, {}),
+      await api.post(`/sandbox/cash-in/${all[3]!.internalCode}/pay`, {}),
+    ];
+    const answer = async (rs: Response[]) =>
+      Promise.all(rs.map(async (r) => `${r.status} ${await r.text()}`));
+    const before = await answer(await tries());
+    expect(before.map((a) => a.slice(0, 3))).not.toContain('200');
+    await archive(api, new Date(Date.now() + 1).toISOString());
+    expect(await answer(await tries())).toEqual(before);
+  });
+
   it('answers RFC 7807 for a bad body and an unknown client', async () => {
     const api = await Integrator.create();
     const bad = await archive(api, 'yesterday');
