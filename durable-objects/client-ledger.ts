@@ -206,6 +206,7 @@ export class ClientLedger extends DurableObject<Env> {
 
   async cancelCashIn(id: string): Promise<OperationResult<CashInView>> {
     const ctx = this.context();
+    await rehydrateCashIn(ctx, id); // an archived one answers as it did (422), not 404
     return this.withAlarm(() => cancelCashIn(ctx, id));
   }
 
@@ -214,6 +215,7 @@ export class ClientLedger extends DurableObject<Env> {
   ): Promise<OperationResult<CashInView>> {
     const ctx = this.context();
     const blockedPayerDocuments = await this.blockedPayerDocuments();
+    await rehydrateCashIn(ctx, input.id);
     return this.withAlarm(() => settleCashIn(ctx, { ...input, blockedPayerDocuments }));
   }
 

@@ -80,7 +80,18 @@ export async function gunzipJson<T>(body: ReadableStream): Promise<T> {
  * One archiving step: finishes a reserved segment if a crash left one, else reserves and writes the
  * next. Returns how many transactions left the object (0 = nothing eligible before `before`).
  */
-export async function archiveStep(ctx: LedgerContext, before: number): Promise<number> {
+export function archiveStep(ctx: LedgerContext, before: number): Promise<number> {
+  // One step at a time per object: the alarm's task and the admin call would otherwise reserve the
+  // same rows across the put's await.
+  const previous = running.get(ctx.storage) ?? Promise.resolve(0);
+  const step = previous.catch(() => 0).then(() => archiveStepNow(ctx, before));
+  running.set(ctx.storage, step);
+  return step;
+}
+
+const running = new WeakMap<DurableObjectStorage, Promise<number>>();
+
+async function archiveStepNow(ctx: LedgerContext, before: number): Promise<number> {
   const pending = ctx.db
     .select()
     .from(archiveSegments)

@@ -105,6 +105,34 @@ describe('POST /admin/clients/{id}/archive', () => {
     expect(await problemCode(again)).toBe('DUPLICATED_EXTERNAL_REFERENCE');
   });
 
+  it('two archive calls at once move each Cash-In once', async () => {
+    const api = await Integrator.create();
+    const { all } = await closedCashIns(api);
+    const cutoff = new Date(Date.now() + 1).toISOString();
+    const answers = await Promise.all([archive(api, cutoff), archive(api, cutoff)]);
+    expect(answers.map((r) => r.status)).toEqual([200, 200]);
+    const moved = await Promise.all(
+      answers.map(async (r) => ((await r.json()) as { archivedTransactions: number }).archivedTransactions),
+    );
+    expect(moved[0]! + moved[1]!).toBe(all.length);
+    expect((await env.ARCHIVE.list({ prefix: `${api.client.clientId}/cash-in/` })).objects).toHaveLength(1);
+  });
+
+  it('a refused change of an archived Cash-In answers as before archiving (cancel, pay)', async () => {
+    const api = await Integrator.create();
+    const { all } = await closedCashIns(api);
+    const tries = async () => [
+      await api.post(`/cash-in/${all[0]!.transactionId}/cancel`, {}),
+      await api.post(`/sandbox/cash-in/${all[3]!.internalCode}/pay`, {}),
+    ];
+    const answer = async (rs: Response[]) =>
+      Promise.all(rs.map(async (r) => `${r.status} ${await r.text()}`));
+    const before = await answer(await tries());
+    expect(before.map((a) => a.slice(0, 3))).not.toContain('200');
+    await archive(api, new Date(Date.now() + 1).toISOString());
+    expect(await answer(await tries())).toEqual(before);
+  });
+
   it('answers RFC 7807 for a bad body and an unknown client', async () => {
     const api = await Integrator.create();
     const bad = await archive(api, 'yesterday');
