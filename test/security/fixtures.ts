@@ -71,13 +71,17 @@ export function idsOf(resource: Row): Record<string, string> {
 
 /** Every table of the client's Durable Object, its D1 client row (secrets hashed) and its accounts. */
 export async function clientState(clientId: string): Promise<Record<string, Row[]>> {
-  const tables = await sqlRows<{ name: string }>(
+  const tables = await sqlRows<{ name: string; sql: string }>(
     clientId,
-    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND substr(name, 1, 4) <> '_cf_' ORDER BY name",
+    "SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND substr(name, 1, 4) <> '_cf_' ORDER BY name",
   );
   const state: Record<string, Row[]> = {};
-  for (const { name } of tables)
-    state[name] = await sqlRows(clientId, `SELECT * FROM "${name}" ORDER BY rowid`);
+  // A WITHOUT ROWID table (the archive index) has no rowid: its primary key orders it.
+  for (const { name, sql } of tables)
+    state[name] = await sqlRows(
+      clientId,
+      `SELECT * FROM "${name}" ORDER BY ${/WITHOUT ROWID/i.test(sql) ? '1' : 'rowid'}`,
+    );
   state['d1.clients'] = (
     await env.DB.prepare('SELECT * FROM clients WHERE id = ?').bind(clientId).all()
   ).results;
