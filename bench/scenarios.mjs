@@ -167,7 +167,9 @@ export async function prepareScenarios({ base, hello, adminToken = 'dev-admin-to
   const listScenario = (key, name, headers) => ({
     key,
     name,
-    requests: [{ method: 'GET', path: `/cash-in?from=${today}&to=${tomorrow}&limit=50`, headers }],
+    // Newest first: both clients' pages are then their latest Cash-Ins, awaiting payment, so the
+    // twin compares the same work (ascending, the history client's page would be seeded PAID ones).
+    requests: [{ method: 'GET', path: `/cash-in?from=${today}&to=${tomorrow}&limit=50&order=desc`, headers }],
   });
   const cashOutScenario = (key, name, headers) => ({
     key,
@@ -222,7 +224,7 @@ export async function prepareScenarios({ base, hello, adminToken = 'dev-admin-to
         ]),
     ...withTwin(cashInScenario, 'cash-in', 'POST /cash-in (QR PNG)', auth),
     ...withTwin(getByIdScenario, 'get-by-id', 'GET /cash-in/{id}', auth, ids),
-    ...withTwin(listScenario, 'list', 'GET /cash-in?from&to&limit=50', auth),
+    ...withTwin(listScenario, 'list', 'GET /cash-in?from&to&limit=50&order=desc', auth),
     ...withTwin(cashOutScenario, 'cash-out', 'POST /cash-out (signed)', signed),
     healthProbe.status === 404
       ? { key: 'health', name: 'GET /health/pix', skip: 'route not implemented yet (404): skipped' }
