@@ -12,7 +12,7 @@
  * Ledger entries stay hot for now: statements and balances read them as before.
  */
 import { inArray, sql } from 'drizzle-orm';
-import { retentionMs } from '../../src/config';
+import { isArchiveEnabled, retentionMs } from '../../src/config';
 import { indexRows } from './archive-index';
 import type { CashInRow } from './cash-in-store';
 import type { LedgerContext } from './context';
@@ -178,6 +178,7 @@ function oldestHot(ctx: LedgerContext): number | undefined {
 
 /** After the alarm's tasks: an object with hot Cash-Ins has an `archive:all` task (when the oldest ages out). */
 export function armArchive(ctx: LedgerContext, now: number): void {
+  if (!isArchiveEnabled(ctx.env)) return;
   const armed = ctx.storage.sql.exec("SELECT 1 FROM tasks WHERE id = 'archive:all'").toArray().length > 0;
   if (armed) return;
   const oldest = oldestHot(ctx);
@@ -187,6 +188,10 @@ export function armArchive(ctx: LedgerContext, now: number): void {
 
 /** The scheduled step (tasks.ts): one bounded batch, then soon again, or a day later, or never. */
 export async function runArchiveTask(ctx: LedgerContext): Promise<void> {
+  if (!isArchiveEnabled(ctx.env)) {
+    ctx.scheduler.cancel('archive', 'all');
+    return;
+  }
   const moved = await archiveStep(ctx, Date.now() - retentionMs(ctx.env));
   const now = Date.now();
   if (moved > 0) ctx.scheduler.schedule('archive', 'all', now + ARCHIVE_AGAIN_MS);
