@@ -120,11 +120,17 @@ function parsePartners(raw: unknown): DeclaredPartner[] {
 
 /** Every URL of the declaration on this machine: a local mock, which has no certificate to ask for. */
 function localMock(p: Record<string, unknown>): boolean {
-  const payout = p.payout as Record<string, unknown> | undefined;
-  return [p.baseUrl, p.tokenUrl, ...(payout ? [payout.baseUrl] : [])].every(
-    (u) => typeof u === 'string' && LOOPBACK.test(`${u}/`),
-  );
+  return partnerUrls(p as Partial<DeclaredPartner>).every(isLoopback);
 }
+
+/** Every URL a declaration makes the gateway call (API Pix, its token endpoint, the payout API). */
+function partnerUrls(p: Partial<DeclaredPartner>): unknown[] {
+  return [p.baseUrl, p.tokenUrl, ...(p.payout ? [p.payout.baseUrl] : [])];
+}
+
+/** A PSP simulator on this machine (`npm start` against a local mock): no certificate to present. */
+const isLoopback = (u: unknown) =>
+  typeof u === 'string' && /^http:\/\/(127\.0\.0\.1|localhost)(:\d+)?\//.test(`${u}/`);
 
 function checkPayout(payout: unknown, at: string): void {
   const p = payout as Record<string, unknown> | null;
@@ -173,18 +179,15 @@ export function resolveBcbPartner(env: unknown, partner: DeclaredPartner): Resol
   };
 }
 
-/** A PSP simulator on this machine (`npm start` against a local mock): no certificate to present. */
-const LOOPBACK = /^http:\/\/(127\.0\.0\.1|localhost)(:\d+)?\//;
-
 /**
  * The fetcher that presents the partner's client certificate. Only a staging deployment whose
  * partner URLs all point at this machine may go without one (workerd has no local mTLS binding);
  * anywhere else a missing binding refuses, and production refuses loopback URLs outright.
  */
 function certificateFetcher(bag: Record<string, unknown>, partner: DeclaredPartner): HttpFetcher {
-  const urls = [partner.baseUrl, partner.tokenUrl, partner.payout?.baseUrl].filter((u) => u !== undefined);
-  const local = urls.every((u) => LOOPBACK.test(`${u}/`));
-  if (urls.some((u) => LOOPBACK.test(`${u}/`)) && bag.ENVIRONMENT === 'production')
+  const urls = partnerUrls(partner);
+  const local = urls.every(isLoopback);
+  if (urls.some(isLoopback) && bag.ENVIRONMENT === 'production')
     throw new PartnerConfigError(`partner ${partner.ispb} points at this machine in production`);
   if (local && partner.certificate === undefined) return (request) => fetch(request);
   const binding = bag[partner.certificate as string] as { fetch?: HttpFetcher } | undefined;
