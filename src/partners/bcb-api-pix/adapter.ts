@@ -95,8 +95,7 @@ export class BcbApiPixPartner implements SettlementPartnerPort {
     this.ispb = config.ispb;
     this.client = new BcbApiPixClient(config);
     this.payout =
-      config.payout &&
-      new EfiPixSendPayout({ ...config, baseUrl: config.payout.baseUrl, payerKey: config.payout.payerKey });
+      config.payout && new EfiPixSendPayout(this.client, config.payout.baseUrl, config.payout.payerKey);
   }
 
   async registerCharge(charge: ChargeRegistration): Promise<PartnerOutcome<{ registeredAt: number }>> {

@@ -29,7 +29,8 @@ export type BcbAnswer =
 const REFRESH_MARGIN_MS = 60_000;
 
 export class BcbApiPixClient {
-  private token: { value: string; expiresAt: number } | undefined;
+  /** The OAuth2 token, shared with `sibling` clients of the same PSP. */
+  private tokens: { current?: { value: string; expiresAt: number } } = {};
   private readonly now: () => number;
 
   constructor(private readonly config: BcbClientConfig) {
@@ -37,8 +38,8 @@ export class BcbApiPixClient {
   }
 
   private async accessToken(force: boolean): Promise<string> {
-    if (!force && this.token && this.token.expiresAt - REFRESH_MARGIN_MS > this.now())
-      return this.token.value;
+    if (!force && this.tokens.current && this.tokens.current.expiresAt - REFRESH_MARGIN_MS > this.now())
+      return this.tokens.current.value;
     const basic = btoa(`${this.config.clientId}:${this.config.clientSecret}`);
     const response = await this.send(
       new Request(this.config.tokenUrl, {
@@ -51,8 +52,15 @@ export class BcbApiPixClient {
     const body = (await response.json()) as { access_token?: unknown; expires_in?: unknown };
     if (typeof body.access_token !== 'string') throw new Error('API Pix token answer has no access_token');
     const seconds = typeof body.expires_in === 'number' ? body.expires_in : 300;
-    this.token = { value: body.access_token, expiresAt: this.now() + seconds * 1000 };
-    return this.token.value;
+    this.tokens.current = { value: body.access_token, expiresAt: this.now() + seconds * 1000 };
+    return this.tokens.current.value;
+  }
+
+  /** The same PSP's other API (its own base URL and refusal table) on this client's OAuth2 token. */
+  sibling(baseUrl: string, mapProblem: BcbClientConfig['mapProblem']): BcbApiPixClient {
+    const other = new BcbApiPixClient({ ...this.config, baseUrl, mapProblem });
+    other.tokens = this.tokens;
+    return other;
   }
 
   private async send(request: Request): Promise<Response> {
@@ -89,7 +97,7 @@ export class BcbApiPixClient {
       if (response.ok) return { ok: true, status: response.status, body: payload };
       if (response.status === 401 && !refreshed) {
         refreshed = true;
-        this.token = undefined;
+        this.tokens.current = undefined;
         i--; // an expired token is not an attempt
         continue;
       }

@@ -4,17 +4,12 @@
  * stands. `idEnvio` must match `^[a-zA-Z0-9]{1,35}$`, so it is the Cash-Out's UUID without its
  * hyphens: still unique, and the same on every retry, so a repeated send cannot pay twice (Efí
  * answers the repeat 409 `id_envio_duplicado`, which we read as "already accepted" and then ask).
- * OAuth2 and mTLS are the partner's own (same credentials and certificate as its API Pix).
+ * OAuth2 and mTLS are the partner's own: the API Pix client's token and certificate, shared.
  */
-import { type BcbAnswer, BcbApiPixClient, type BcbClientConfig } from '../bcb-api-pix/client';
+import type { BcbAnswer, BcbApiPixClient } from '../bcb-api-pix/client';
 import { centsToDecimal } from '../bcb-api-pix/money';
 import type { PartnerOutcome, PaymentRequest, TransferStatus } from '../port';
 import { DUPLICATE_ID, mapEfiRefusal, NOT_MADE } from './problems';
-
-export interface EfiPayoutConfig extends Omit<BcbClientConfig, 'mapProblem'> {
-  /** Our Pix key at Efí: the payer of every Pix Send (it must have a webhook registered there). */
-  payerKey: string;
-}
 
 export const idEnvioOf = (transactionId: string) => transactionId.replace(/-/g, '');
 
@@ -58,12 +53,21 @@ function refusal(answer: BcbAnswer & { ok: false }): PartnerOutcome<never> {
 export class EfiPixSendPayout {
   private readonly client: BcbApiPixClient;
 
-  constructor(private readonly config: EfiPayoutConfig) {
-    this.client = new BcbApiPixClient({ ...config, mapProblem: mapEfiRefusal });
+  /**
+   * `apiPix`: the partner's API Pix client, whose OAuth2 token (and certificate) the payout API
+   * shares; `baseUrl`: the payout API's host; `payerKey`: our Pix key at Efí, the payer of every Pix
+   * Send (it must have a webhook registered there).
+   */
+  constructor(
+    apiPix: BcbApiPixClient,
+    baseUrl: string,
+    private readonly payerKey: string,
+  ) {
+    this.client = apiPix.sibling(baseUrl, mapEfiRefusal);
   }
 
   async sendPayment(request: PaymentRequest): Promise<PartnerOutcome<{ acceptedAt: number }>> {
-    const body = pixSendBody(request, this.config.payerKey);
+    const body = pixSendBody(request, this.payerKey);
     if ('refused' in body) return { ok: false, failureCode: body.refused, retryable: false };
     const id = idEnvioOf(request.idempotencyId);
     const answer = await this.client.call('PUT', `/v3/gn/pix/${id}`, body);
