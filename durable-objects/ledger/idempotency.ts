@@ -8,6 +8,7 @@
 import { eq } from 'drizzle-orm';
 import type { DrizzleSqliteDODatabase } from 'drizzle-orm/durable-sqlite';
 import { failure, type OperationResult } from '../../src/domain/result';
+import { fingerprintOf } from './idempotency-codec';
 import { idempotencyKeys } from './schema';
 
 /** What an idempotent command carries: the client's key, if any, and the request's hash. */
@@ -35,7 +36,7 @@ export class IdempotencyKeys {
     if (key === undefined) return operation(() => {});
     const stored = this.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, key)).get();
     if (stored && stored.createdAt > now - REPLAY_WINDOW_MS) {
-      if (stored.requestHash !== requestHash) {
+      if (stored.requestHash !== fingerprintOf(requestHash)) {
         return failure({
           code: 'IDEMPOTENCY_KEY_REUSED',
           detail: 'This key was used with a different request body',

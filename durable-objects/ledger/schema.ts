@@ -7,6 +7,7 @@ import { sql } from 'drizzle-orm';
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import type { Destination } from '../../src/domain/cash-out';
 import { DELIVERY_STATUSES } from '../../src/domain/webhook-delivery';
+import { compressedJson, requestFingerprintColumn } from './idempotency-codec';
 
 /** Small facts about the object itself (its client id, onboarding data). */
 export const settings = sqliteTable('settings', {
@@ -197,9 +198,10 @@ export const idempotencyKeys = sqliteTable(
   'idempotency_keys',
   {
     key: text('key').primaryKey(),
-    requestHash: text('request_hash').notNull(),
+    // 128-bit fingerprint and deflated answer (idempotency-codec.ts); the SQL types stay as created.
+    requestHash: requestFingerprintColumn('request_hash').notNull(),
     status: integer('status').notNull(),
-    body: text('body', { mode: 'json' }).notNull(),
+    body: compressedJson('body').notNull(),
     createdAt: integer('created_at').notNull(),
   },
   (t) => [index('idempotency_created_idx').on(t.createdAt)],
