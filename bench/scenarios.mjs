@@ -204,6 +204,12 @@ export async function prepareScenarios({ base, hello, adminToken = 'dev-admin-to
             requests: [{ method: 'GET', path: '/' }],
           },
           {
+            key: 'ceiling-log',
+            name: 'hello world + 1 log line',
+            url: hello,
+            requests: [{ method: 'GET', path: '/log' }],
+          },
+          {
             key: 'floor-rpc',
             name: 'bare DO RPC, no SQL (floor)',
             url: hello,

@@ -12,13 +12,13 @@ import { migrate } from 'drizzle-orm/durable-sqlite/migrator';
 import { isStaging } from '../src/config';
 import { findClient } from '../src/db/clients';
 import { degradedPartners } from '../src/db/health';
-import { type CashInCreated, type CashInView, cashInView } from '../src/domain/cash-in';
-import { type CashOutView, cashOutView } from '../src/domain/cash-out';
+import type { CashInCreated, CashInView } from '../src/domain/cash-in';
+import type { CashOutView } from '../src/domain/cash-out';
 import { failure, type OperationResult } from '../src/domain/result';
 import { fullBucket, type TokenBucket, type TokenGrant, takeTokens } from '../src/domain/token-bucket';
 import type { AttemptOutcome, ClaimedWebhook } from '../src/webhooks/types';
 import { archiveAll } from './ledger/archive';
-import { findCashInAnywhere, rehydrateCashIn } from './ledger/archive-reads';
+import { rehydrateCashIn } from './ledger/archive-reads';
 import { bankReturn } from './ledger/bank-returns';
 import { type BenchOp, benchOp, type HistoryTemplate } from './ledger/bench-seed';
 import {
@@ -38,7 +38,6 @@ import {
   rejectCashOut,
   returnCashOut,
 } from './ledger/cash-out-ops';
-import { findCashOut } from './ledger/cash-out-store';
 import { chargeLocation } from './ledger/charge-location';
 import type { LedgerContext, Profile } from './ledger/context';
 import { type CrashPoint, CrashPoints } from './ledger/crash-points';
@@ -49,6 +48,7 @@ import { accountAt } from './ledger/ledger';
 import migrations from './ledger/migrations/migrations';
 import { applyPartnerPix, type PixOutcome, type ReceivedPix } from './ledger/partner-pix-ops';
 import { armPrune, pruneOnce } from './ledger/prune';
+import { cashInJson, cashOutJson } from './ledger/read-json';
 import { type RefundBody, startRefund } from './ledger/refund-ops';
 import { Scheduler } from './ledger/scheduler';
 import * as schema from './ledger/schema';
@@ -172,9 +172,9 @@ export class ClientLedger extends DurableObject<Env> {
     );
   }
 
-  async getCashIn(id: string): Promise<CashInView | null> {
-    const row = await findCashInAnywhere(this.context(), id);
-    return row ? cashInView(row) : null;
+  /** GET /cash-in/{id}: the view as JSON text (ledger/read-json.ts), or null. */
+  async getCashIn(id: string): Promise<string | null> {
+    return cashInJson(this.context(), id);
   }
 
   /** What the BR Code location serves for a charge, looked up by its internalCode only. */
@@ -246,9 +246,9 @@ export class ClientLedger extends DurableObject<Env> {
     );
   }
 
-  async getCashOut(id: string): Promise<CashOutView | null> {
-    const row = findCashOut(this.db, id);
-    return row ? cashOutView(row) : null;
+  /** GET /cash-out/{id}: the view as JSON text, or null. */
+  async getCashOut(id: string): Promise<string | null> {
+    return cashOutJson(this.ctx.storage.sql, id);
   }
 
   async approveCashOut(id: string): Promise<OperationResult<CashOutView>> {

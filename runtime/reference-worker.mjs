@@ -1,6 +1,8 @@
 // Reference worker of the benchmark, served beside the gateway in the same workerd by
 // `node scripts/serve.mjs --hello-port <port>`:
 //   GET /    hello world: the ceiling of this runtime on this machine;
+//   GET /log       hello world plus one JSON log line shaped like the gateway's request line
+//                  (src/index.ts): what the per-request log line costs on its own;
 //   GET /do-rpc    one Durable Object RPC that touches no storage: the cost of the hop alone;
 //   GET /do        one Durable Object RPC that reads one row from SQLite: the floor of any request
 //                  that reads a Durable Object, before authentication, routing, validation or logging;
@@ -33,6 +35,22 @@ export default {
   async fetch(request, env) {
     if (request.url.endsWith('/do')) return Response.json(await env.REFERENCE.getByName('bench').read('a'));
     if (request.url.endsWith('/do-rpc')) return Response.json(await env.REFERENCE.getByName('bench').ping());
+    if (request.url.endsWith('/log')) {
+      const started = Date.now();
+      console.log(
+        JSON.stringify({
+          level: 'info',
+          message: 'request',
+          time: new Date().toISOString(),
+          requestId: crypto.randomUUID(),
+          method: request.method,
+          path: new URL(request.url).pathname,
+          status: 200,
+          durationMs: Date.now() - started,
+        }),
+      );
+      return new Response('Hello World!');
+    }
     if (request.url.endsWith('/do-write'))
       return Response.json(await env.REFERENCE.getByName('bench').write());
     return new Response('Hello World!');

@@ -18,6 +18,16 @@ interface PageQuery {
 }
 
 /**
+ * What a page reads of each row, e.g. its view as JSON text (./view-sql.ts); `key` names it in the
+ * prepared-query cache. Each row comes back as `{row, time, seq}`: the sort key beside it lets
+ * rows from elsewhere be merged into the page by (time, seq).
+ */
+export interface RowSelection {
+  key: string;
+  sql: SQL;
+}
+
+/**
  * Lists run on every page request, so the query of each shape (table, key columns, scan direction,
  * whether a cursor position bounds it) is built once per object (./prepared.ts) with the period,
  * position and limit as placeholders. Lists with an extra `scope` condition are built each time.
@@ -27,6 +37,7 @@ function pageQuery(
   table: SQLiteTable,
   time: SQLiteColumn,
   seq: SQLiteColumn,
+  row: SQL,
   scan: 'ASC' | 'DESC',
   comparison: string | null,
   scope: SQL | undefined,
@@ -37,7 +48,7 @@ function pageQuery(
     : undefined;
   const dir = scan === 'ASC' ? asc : desc;
   return db
-    .select({ row: table, keyTime: time, keySeq: seq } as never)
+    .select({ row, time, seq } as never)
     .from(table)
     .where(and(inPeriod, beyond))
     .orderBy(dir(time), dir(seq))
@@ -45,15 +56,15 @@ function pageQuery(
     .prepare() as unknown as PageQuery;
 }
 
-export function keysetPage<Row extends Record<string, unknown>, T>(
+export function keysetPage<R>(
   db: LedgerDb,
   table: SQLiteTable,
   time: SQLiteColumn,
   seq: SQLiteColumn,
   input: PageInput,
-  present: (row: Row) => T,
+  row: RowSelection,
   scope?: SQL,
-): PageResult<T & { time: number; seq: number }> {
+): PageResult<{ row: R; time: number; seq: number }> {
   const plan = planPage(input.order, input.position);
   const comparison = plan.comparison && input.position ? plan.comparison : null;
   const values: Record<string, number> = { from: input.from, to: input.to, limit: input.limit + 1 };
@@ -62,16 +73,12 @@ export function keysetPage<Row extends Record<string, unknown>, T>(
     values.positionSeq = input.position.seq;
   }
   const query = scope
-    ? pageQuery(db, table, time, seq, plan.scan, comparison, scope)
+    ? pageQuery(db, table, time, seq, row.sql, plan.scan, comparison, scope)
     : prepared(
         db,
-        `page:${getTableName(table)}:${time.name}:${seq.name}:${plan.scan}:${comparison ?? ''}`,
-        () => pageQuery(db, table, time, seq, plan.scan, comparison, undefined),
+        `page:${getTableName(table)}:${row.key}:${time.name}:${seq.name}:${plan.scan}:${comparison ?? ''}`,
+        () => pageQuery(db, table, time, seq, row.sql, plan.scan, comparison, undefined),
       );
-  const rows = query.all(values) as { row: Row; keyTime: number; keySeq: number }[];
-  return shapePage(
-    rows.map((r) => ({ ...present(r.row), time: r.keyTime, seq: r.keySeq })),
-    input.limit,
-    input.position,
-  );
+  const rows = query.all(values) as { row: R; time: number; seq: number }[];
+  return shapePage(rows, input.limit, input.position);
 }

@@ -1,6 +1,6 @@
 // QR code of a BR Code as a base64 PNG (pixData.qrCodeImageBase64). ./qr/encode builds the module matrix
 // (level M, byte mode); the PNG is written here as 1-bit grayscale, which keeps the image around a kilobyte.
-import { zlibSync } from 'fflate';
+import { zlibDeflate } from './deflate';
 import { encodeQr } from './qr/encode';
 
 /** Pixels per module: 5 px keeps a ~110-character payload (45 modules) at 265 px, easy for phone cameras. */
@@ -77,7 +77,7 @@ export function qrPng(text: string): Uint8Array {
   ihdrView.setUint32(0, size);
   ihdrView.setUint32(4, size);
   ihdr[8] = 1; // bit depth; colour type 0 (grayscale), compression, filter and interlace all 0
-  const idat = zlibSync(scanlines(qr.modules, qr.size, size));
+  const idat = zlibDeflate(scanlines(qr.modules, qr.size, size), 1 + Math.ceil(size / 8));
 
   const png = new Uint8Array(SIGNATURE.length + 3 * 12 + ihdr.length + idat.length);
   png.set(SIGNATURE);

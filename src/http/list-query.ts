@@ -98,6 +98,22 @@ function withoutKey<T extends { time: number; seq: number }>({ time: _t, seq: _s
   return item;
 }
 
+/**
+ * pageBody's JSON text for a page whose items are JSON text already (the ledger rendered them):
+ * the same bytes `JSON.stringify(pageBody(...))` would give.
+ */
+export async function pageText(
+  page: PageResult<{ row: string; time: number; seq: number }>,
+  query: ListQuery,
+  clientId: string,
+  secret: string,
+): Promise<string> {
+  const { items: _items, ...cursors } = await pageBody(page, query, clientId, secret, () => null);
+  const rest = JSON.stringify(cursors);
+  const items = page.items.map((item) => item.row).join(',');
+  return `{"items":[${items}]${rest === '{}' ? '' : `,${rest.slice(1, -1)}`}}`;
+}
+
 /** `{items, nextCursor?, previousCursor?}` with cursors that bake in this walk's order and period. */
 export async function pageBody<T extends { time: number; seq: number }>(
   page: PageResult<T>,

@@ -8,8 +8,8 @@ import { cashInBucket, summaryBody } from '../domain/summary';
 import { authenticate } from './auth';
 import type { ApiRequest, RequestContext } from './context';
 import { ProblemError } from './errors';
-import { json } from './json';
-import { pageBody, pageInput, parseListQuery, parsePeriodQuery } from './list-query';
+import { json, jsonText } from './json';
+import { pageInput, pageText, parseListQuery, parsePeriodQuery } from './list-query';
 
 type Kind = 'cash-in' | 'cash-out';
 
@@ -45,11 +45,11 @@ export function getHandler(kind: Kind) {
     const ledger = ledgerOf(env, principal.clientId);
     const found =
       id === undefined ? null : kind === 'cash-in' ? await ledger.getCashIn(id) : await ledger.getCashOut(id);
-    if (!found) {
+    if (found === null) {
       const [code, detail] = NOT_FOUND[kind];
       throw new ProblemError(code, detail);
     }
-    return json(found);
+    return jsonText(found); // the ledger rendered the view as JSON text
   };
 }
 
@@ -58,7 +58,7 @@ export function listHandler(kind: Kind) {
     const principal = await authenticate(request, env);
     const query = await parseListQuery(request, kind, principal.clientId, env.JWT_SECRET);
     const page = await ledgerOf(env, principal.clientId).listTransactions(kind, pageInput(query));
-    return json(await pageBody(page, query, principal.clientId, env.JWT_SECRET));
+    return jsonText(await pageText(page, query, principal.clientId, env.JWT_SECRET));
   };
 }
 
