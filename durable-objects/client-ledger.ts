@@ -183,11 +183,11 @@ export class ClientLedger extends DurableObject<Env> {
   }
 
   async listTransactions(kind: TransactionKind, input: ListInput) {
-    return listTransactions(this.db, kind, input);
+    return listTransactions(this.context(), kind, input);
   }
 
   async summarizeTransactions(kind: TransactionKind, from: number, to: number) {
-    return summarizeTransactions(this.db, kind, from, to);
+    return summarizeTransactions(this.context(), kind, from, to);
   }
 
   async refundCashIn(

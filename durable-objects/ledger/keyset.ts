@@ -45,15 +45,22 @@ function pageQuery(
     .prepare() as unknown as PageQuery;
 }
 
-export function keysetPage<Row extends Record<string, unknown>, T>(
+/** One row of a keyset read with its sort key. */
+export interface KeyedRow<Row> {
+  row: Row;
+  time: number;
+  seq: number;
+}
+
+/** The page's first limit + 1 rows in scan order (archive-lists.ts merges archived ones into them). */
+export function keysetRows<Row extends Record<string, unknown>>(
   db: LedgerDb,
   table: SQLiteTable,
   time: SQLiteColumn,
   seq: SQLiteColumn,
   input: PageInput,
-  present: (row: Row) => T,
   scope?: SQL,
-): PageResult<T & { time: number; seq: number }> {
+): KeyedRow<Row>[] {
   const plan = planPage(input.order, input.position);
   const comparison = plan.comparison && input.position ? plan.comparison : null;
   const values: Record<string, number> = { from: input.from, to: input.to, limit: input.limit + 1 };
@@ -69,9 +76,29 @@ export function keysetPage<Row extends Record<string, unknown>, T>(
         () => pageQuery(db, table, time, seq, plan.scan, comparison, undefined),
       );
   const rows = query.all(values) as { row: Row; keyTime: number; keySeq: number }[];
+  return rows.map((r) => ({ row: r.row, time: r.keyTime, seq: r.keySeq }));
+}
+
+export function shapeRows<Row, T>(
+  rows: KeyedRow<Row>[],
+  input: PageInput,
+  present: (row: Row) => T,
+): PageResult<T & { time: number; seq: number }> {
   return shapePage(
-    rows.map((r) => ({ ...present(r.row), time: r.keyTime, seq: r.keySeq })),
+    rows.map((r) => ({ ...present(r.row), time: r.time, seq: r.seq })),
     input.limit,
     input.position,
   );
+}
+
+export function keysetPage<Row extends Record<string, unknown>, T>(
+  db: LedgerDb,
+  table: SQLiteTable,
+  time: SQLiteColumn,
+  seq: SQLiteColumn,
+  input: PageInput,
+  present: (row: Row) => T,
+  scope?: SQL,
+): PageResult<T & { time: number; seq: number }> {
+  return shapeRows(keysetRows<Row>(db, table, time, seq, input, scope), input, present);
 }
