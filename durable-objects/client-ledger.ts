@@ -18,7 +18,12 @@ import { failure, type OperationResult } from '../src/domain/result';
 import { fullBucket, type TokenBucket, type TokenGrant, takeTokens } from '../src/domain/token-bucket';
 import type { AttemptOutcome, ClaimedWebhook } from '../src/webhooks/types';
 import { archiveAll } from './ledger/archive';
-import { findCashInAnywhere, rehydrateCashIn } from './ledger/archive-reads';
+import {
+  findCashInAnywhere,
+  findCashOutAnywhere,
+  rehydrateCashIn,
+  rehydrateCashOut,
+} from './ledger/archive-reads';
 import { bankReturn } from './ledger/bank-returns';
 import { type BenchOp, benchOp, type HistoryTemplate } from './ledger/bench-seed';
 import {
@@ -38,7 +43,6 @@ import {
   rejectCashOut,
   returnCashOut,
 } from './ledger/cash-out-ops';
-import { findCashOut } from './ledger/cash-out-store';
 import { chargeLocation } from './ledger/charge-location';
 import type { LedgerContext, Profile } from './ledger/context';
 import { type CrashPoint, CrashPoints } from './ledger/crash-points';
@@ -247,22 +251,25 @@ export class ClientLedger extends DurableObject<Env> {
   }
 
   async getCashOut(id: string): Promise<CashOutView | null> {
-    const row = findCashOut(this.db, id);
+    const row = await findCashOutAnywhere(this.context(), id);
     return row ? cashOutView(row) : null;
   }
 
   async approveCashOut(id: string): Promise<OperationResult<CashOutView>> {
     const ctx = this.context();
+    await rehydrateCashOut(ctx, id); // an archived one answers as it did (422), not 404
     return this.withAlarm(() => approveCashOut(ctx, id));
   }
 
   async rejectCashOut(id: string): Promise<OperationResult<CashOutView>> {
     const ctx = this.context();
+    await rehydrateCashOut(ctx, id); // an archived one answers as it did (422), not 404
     return this.withAlarm(() => rejectCashOut(ctx, id));
   }
 
   async returnCashOut(id: string, reason: string): Promise<OperationResult<CashOutView>> {
     const ctx = this.context();
+    await rehydrateCashOut(ctx, id); // a bank return of an archived one
     return this.withAlarm(() => returnCashOut(ctx, id, reason));
   }
 

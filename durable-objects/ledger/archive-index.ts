@@ -35,7 +35,16 @@ export function segmentsFor(sql: SqlStorage, id: string, kind: string): { id: nu
     .toArray();
 }
 
-/** Whether some archived transaction may carry `id` (a hash hit; used to keep references unique). */
-export function maybeArchived(sql: SqlStorage, id: string): boolean {
-  return sql.exec('SELECT 1 FROM archive_index WHERE hash = ? LIMIT 1', idHash(id)).toArray().length > 0;
+/** Whether some archived row of `kind` may carry `id` (a hash hit; used to keep references unique). */
+export function maybeArchived(sql: SqlStorage, id: string, kind: string): boolean {
+  return (
+    sql
+      .exec(
+        `SELECT 1 FROM archive_index i JOIN archive_segments s ON s.id = i.segment
+         WHERE i.hash = ? AND s.kind = ? LIMIT 1`,
+        idHash(id),
+        kind,
+      )
+      .toArray().length > 0
+  );
 }

@@ -7,9 +7,10 @@ import { eq } from 'drizzle-orm';
 import { gunzipJson, type Segment, segmentRows } from './archive';
 import { segmentsFor } from './archive-index';
 import { markStale, staleSeqs, utcDay } from './archive-segments';
-import { type ArchiveSource, cashInSource } from './archive-sources';
+import { type ArchiveSource, cashInSource, cashOutSource } from './archive-sources';
 import { addDayTotals, totalsOf } from './archive-totals';
 import { type CashInRow, findCashIn } from './cash-in-store';
+import { type CashOutRow, findCashOut } from './cash-out-store';
 import type { LedgerContext } from './context';
 
 type Row = Record<string, unknown>;
@@ -111,6 +112,20 @@ export async function rehydrate(
     return true;
   });
 }
+
+/** Whether an archived entry of the account has this id (a devolution booked once, bank-returns.ts). */
+export async function entryArchived(ctx: LedgerContext, accountNumber: string, id: string): Promise<boolean> {
+  for (const segment of segmentsFor(ctx.storage.sql, id, `ledger:${accountNumber}`))
+    if ((await readSegment(ctx.env, segment.key)).some((row) => row.id === id)) return true;
+  return false;
+}
+
+export async function findCashOutAnywhere(ctx: LedgerContext, id: string): Promise<CashOutRow | undefined> {
+  return (await findAnywhere(ctx, cashOutSource, findCashOut(ctx.db, id), id))?.row;
+}
+
+export const rehydrateCashOut = (ctx: LedgerContext, id: string) =>
+  rehydrate(ctx, cashOutSource, (x) => findCashOut(ctx.db, x), id);
 
 export const rehydrateCashIn = (ctx: LedgerContext, id: string) =>
   rehydrate(ctx, cashInSource, (x) => findCashIn(ctx.db, x), id);

@@ -7,7 +7,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { LedgerContext } from './context';
 import type { CrashPoint } from './crash-points';
-import { cashIns, cashOuts } from './schema';
+import { accounts, cashIns, cashOuts, ledgerEntries } from './schema';
 
 /** One summary contribution: the row's status, settling bank (paid ones only) and amount. */
 export interface Counted {
@@ -23,6 +23,8 @@ export interface ArchiveSource {
   table: SQLiteTable;
   time: SQLiteColumn;
   seq: SQLiteColumn;
+  /** Which rows of the table are this source's (one account's entries); undefined = all. */
+  scope?: SQL;
   timeOf(row: Record<string, unknown>): number;
   /** Rows that no longer change and are older than `before`. */
   eligible(before: number): SQL;
@@ -109,9 +111,30 @@ export const cashOutSource: ArchiveSource = {
   crashPoint: 'archive.cash-out-written',
 };
 
+/**
+ * An account's ledger entries older than `before`: immutable once posted, so every one is eligible
+ * (a statement and a balance `at` read them back; the balance itself lives on the account row).
+ */
+export function ledgerSource(accountNumber: string): ArchiveSource {
+  return {
+    kind: `ledger:${accountNumber}`,
+    table: ledgerEntries,
+    time: ledgerEntries.createdAt,
+    seq: ledgerEntries.seq,
+    scope: sql`${ledgerEntries.accountNumber} = ${accountNumber}`,
+    timeOf: (row) => row.createdAt as number,
+    eligible: (before) =>
+      sql`${ledgerEntries.accountNumber} = ${accountNumber} AND ${ledgerEntries.createdAt} < ${before}`,
+    // A devolution's entry id is looked up to book it once (bank-returns.ts): it stays findable.
+    ids: (row) => (row.type === 'PIX_REFUND_OUT' ? [row.id as string] : []),
+    crashPoint: 'archive.ledger-written',
+  };
+}
+
 /** Every source of this object, in the order a step tries them. */
-export function archiveSources(_ctx: LedgerContext): ArchiveSource[] {
-  return [cashInSource];
+export function archiveSources(ctx: LedgerContext): ArchiveSource[] {
+  const numbers = ctx.db.select({ number: accounts.number }).from(accounts).orderBy(sql`rowid`).all();
+  return [cashInSource, cashOutSource, ...numbers.map((a) => ledgerSource(a.number))];
 }
 
 export function sourceOf(ctx: LedgerContext, kind: string): ArchiveSource {

@@ -17,7 +17,7 @@ import { utcDay } from './archive-segments';
 import { type ArchiveSource, archiveSources, sourceOf } from './archive-sources';
 import { addDayTotals, totalsOf } from './archive-totals';
 import type { LedgerContext } from './context';
-import { archiveSegments, cashIns } from './schema';
+import { archiveSegments } from './schema';
 
 /** Rows per step and segment: one put and one SQLite transaction of bounded size. */
 export const ARCHIVE_BATCH = 200;
@@ -75,16 +75,16 @@ export async function gunzipJson<T>(body: ReadableStream): Promise<T> {
  * next batch of the first source that has one. Returns how many rows left the object (0 = nothing
  * eligible before `before`).
  */
-export function archiveStep(ctx: LedgerContext, before: number): Promise<number> {
+export function archiveStep(ctx: LedgerContext, before: number): Promise<Moved> {
   // One step at a time per object: the alarm's task and the admin call would otherwise reserve the
   // same rows across the put's await.
-  const previous = running.get(ctx.storage) ?? Promise.resolve(0);
-  const step = previous.catch(() => 0).then(() => archiveStepNow(ctx, before));
+  const previous = running.get(ctx.storage) ?? Promise.resolve(NONE);
+  const step = previous.catch(() => NONE).then(() => archiveStepNow(ctx, before));
   running.set(ctx.storage, step);
   return step;
 }
 
-const running = new WeakMap<DurableObjectStorage, Promise<number>>();
+const running = new WeakMap<DurableObjectStorage, Promise<Moved>>();
 
 function pendingSegment(ctx: LedgerContext) {
   return ctx.db.select().from(archiveSegments).where(sql`${archiveSegments.state} = 'WRITING'`).get();
@@ -112,7 +112,7 @@ function reserve(ctx: LedgerContext, before: number) {
     const [head, last] = [rows[0], rows.at(-1)];
     if (!head || !last) continue;
     const day = utcDay(source.timeOf(head));
-    const key = `${ctx.profile.clientId}/${source.kind}/${day}/${head.seq}-${last.seq}.json.gz`;
+    const key = `${ctx.profile.clientId}/${source.kind.replace(':', '/')}/${day}/${head.seq}-${last.seq}.json.gz`;
     const seqs = rows.map((r) => r.seq);
     const reserved = ctx.db
       .insert(archiveSegments)
@@ -124,7 +124,15 @@ function reserve(ctx: LedgerContext, before: number) {
   return undefined;
 }
 
-async function archiveStepNow(ctx: LedgerContext, before: number): Promise<number> {
+/** Rows that left the object in a step, and how many of them were transactions (not ledger entries). */
+export interface Moved {
+  moved: number;
+  transactions: number;
+}
+
+const NONE: Moved = { moved: 0, transactions: 0 };
+
+async function archiveStepNow(ctx: LedgerContext, before: number): Promise<Moved> {
   const pending = pendingSegment(ctx);
   const next = pending
     ? {
@@ -133,7 +141,7 @@ async function archiveStepNow(ctx: LedgerContext, before: number): Promise<numbe
         rows: [] as Row[],
       }
     : reserve(ctx, before);
-  if (!next) return 0;
+  if (!next) return NONE;
   const { segment, source } = next;
   const rows = pending ? rowsBySeq(ctx, source, segment.seqs) : next.rows;
   const body: Segment = { v: 2, clientId: ctx.profile.clientId, kind: source.kind, rows };
@@ -148,7 +156,7 @@ async function archiveStepNow(ctx: LedgerContext, before: number): Promise<numbe
     // next step writes the rows as they are now (same key if the same rows, overwritten: not DONE).
     if (rows.length === 0 || JSON.stringify(rowsBySeq(ctx, source, segment.seqs)) !== written) {
       ctx.db.delete(archiveSegments).where(sql`${archiveSegments.id} = ${segment.id}`).run();
-      return 0;
+      return NONE;
     }
     for (let i = 0; i < segment.seqs.length; i += IN_CHUNK)
       ctx.db
@@ -165,22 +173,22 @@ async function archiveStepNow(ctx: LedgerContext, before: number): Promise<numbe
       .set({ state: 'DONE', seqs: null, ...fields })
       .where(sql`${archiveSegments.id} = ${segment.id}`)
       .run();
-    return rows.length;
+    return { moved: rows.length, transactions: source.counted ? rows.length : 0 };
   });
 }
 
-/** Archives everything eligible before `before`, step after step (the admin endpoint). */
+/** Archives everything eligible before `before`, step after step (the admin endpoint); returns the transactions moved. */
 export async function archiveAll(ctx: LedgerContext, before: number): Promise<number> {
   let total = 0;
   for (;;) {
-    const moved = await archiveStep(ctx, before);
+    const { moved, transactions } = await archiveStep(ctx, before);
     if (moved === 0) {
       // A dropped reservation (row changed mid-put) returns 0 too: retry while something is eligible.
       if (pendingSegment(ctx)) continue;
       if (archiveSources(ctx).some((source) => nextBatch(ctx, source, before).length > 0)) continue;
       return total;
     }
-    total += moved;
+    total += transactions;
   }
 }
 
@@ -189,16 +197,23 @@ const DAY_MS = 86_400_000;
 const ARCHIVE_IDLE_MS = DAY_MS;
 const ARCHIVE_AGAIN_MS = 1_000;
 
+/** The oldest hot row of any source (when the next one can age out), or undefined when none is hot. */
 function oldestHot(ctx: LedgerContext): number | undefined {
-  return ctx.db
-    .select({ at: cashIns.requestedAt })
-    .from(cashIns)
-    .orderBy(cashIns.requestedAt, cashIns.seq)
-    .limit(1)
-    .get()?.at;
+  let oldest: number | undefined;
+  for (const source of archiveSources(ctx)) {
+    const at = ctx.db
+      .select({ at: source.time })
+      .from(source.table)
+      .where(source.scope)
+      .orderBy(source.time, source.seq)
+      .limit(1)
+      .get()?.at as number | undefined;
+    if (at !== undefined && (oldest === undefined || at < oldest)) oldest = at;
+  }
+  return oldest;
 }
 
-/** After the alarm's tasks: an object with hot Cash-Ins has an `archive:all` task (when the oldest ages out). */
+/** After the alarm's tasks: an object with hot history has an `archive:all` task (when the oldest ages out). */
 export function armArchive(ctx: LedgerContext, now: number): void {
   if (!isArchiveEnabled(ctx.env)) return;
   const armed = ctx.storage.sql.exec("SELECT 1 FROM tasks WHERE id = 'archive:all'").toArray().length > 0;
@@ -214,7 +229,7 @@ export async function runArchiveTask(ctx: LedgerContext): Promise<void> {
     ctx.scheduler.cancel('archive', 'all');
     return;
   }
-  const moved = await archiveStep(ctx, Date.now() - retentionMs(ctx.env));
+  const { moved } = await archiveStep(ctx, Date.now() - retentionMs(ctx.env));
   const now = Date.now();
   if (moved > 0) ctx.scheduler.schedule('archive', 'all', now + ARCHIVE_AGAIN_MS);
   else if (oldestHot(ctx) !== undefined) ctx.scheduler.schedule('archive', 'all', now + ARCHIVE_IDLE_MS);

@@ -22,19 +22,18 @@ const q = (params: Record<string, string | number>) =>
 /** Pages of one list walk: forward by nextCursor to the end, then back by previousCursor to the start. */
 export async function walkList(
   api: Integrator,
-  kind: Kind,
+  list: string,
   from: string,
   to: string,
   order: 'asc' | 'desc',
   limit: number,
   out: Reads,
 ): Promise<void> {
-  const base = `/${kind}?${q({ from, to, order, limit })}`;
-  let page = await read(api, base, out);
+  let page = await read(api, `${list}?${q({ from, to, order, limit })}`, out);
   for (let i = 0; page.nextCursor && i < 200; i++)
-    page = await read(api, `/${kind}?${q({ from, to, limit, cursor: page.nextCursor as string })}`, out);
+    page = await read(api, `${list}?${q({ from, to, limit, cursor: page.nextCursor as string })}`, out);
   for (let i = 0; page.previousCursor && i < 200; i++)
-    page = await read(api, `/${kind}?${q({ from, to, limit, cursor: page.previousCursor as string })}`, out);
+    page = await read(api, `${list}?${q({ from, to, limit, cursor: page.previousCursor as string })}`, out);
 }
 
 /** Lists (both orders, limits 1..3), summaries of every period, and GET of every id. */
@@ -47,10 +46,28 @@ export async function allReads(
   const out: Reads = new Map();
   for (const [from, to] of periods) {
     for (const order of ['asc', 'desc'] as const)
-      for (const limit of [1, 2, 3]) await walkList(api, kind, from, to, order, limit, out);
+      for (const limit of [1, 2, 3]) await walkList(api, `/${kind}`, from, to, order, limit, out);
     await read(api, `/${kind}/summary?${q({ from, to })}`, out);
   }
   for (const id of ids) await read(api, `/${kind}/${encodeURIComponent(id)}`, out);
+  return out;
+}
+
+/** Statement pages of every account (both orders, walked both ways) and the balance at each instant. */
+export async function ledgerReads(
+  api: Integrator,
+  accounts: string[],
+  periods: [string, string][],
+  instants: number[],
+): Promise<Reads> {
+  const out: Reads = new Map();
+  for (const number of accounts)
+    for (const [from, to] of periods)
+      for (const order of ['asc', 'desc'] as const)
+        for (const limit of [1, 3])
+          await walkList(api, `/account/${number}/statement`, from, to, order, limit, out);
+  for (const at of instants)
+    await read(api, `/account/balance?${q({ at: new Date(at).toISOString() })}`, out);
   return out;
 }
 
@@ -67,6 +84,6 @@ export function periodsAround(times: number[]): [string, string][] {
     [brtDate(), brtDate()],
     [brtDate(-1), brtDate(1)],
     [iso(sorted[1] ?? mid), iso(mid)],
-    [iso(mid), iso(Date.now() + 60_000)],
+    [iso(mid), iso((sorted.at(-1) ?? mid) + 60_000)],
   ];
 }
