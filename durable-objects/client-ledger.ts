@@ -18,7 +18,12 @@ import { failure, type OperationResult } from '../src/domain/result';
 import { fullBucket, type TokenBucket, type TokenGrant, takeTokens } from '../src/domain/token-bucket';
 import type { AttemptOutcome, ClaimedWebhook } from '../src/webhooks/types';
 import { archiveAll } from './ledger/archive';
-import { rehydrateCashIn } from './ledger/archive-reads';
+import {
+  findCashInAnywhere,
+  findCashOutAnywhere,
+  rehydrateCashIn,
+  rehydrateCashOut,
+} from './ledger/archive-reads';
 import { bankReturn } from './ledger/bank-returns';
 import { type BenchOp, benchOp, type HistoryTemplate } from './ledger/bench-seed';
 import {
@@ -183,11 +188,11 @@ export class ClientLedger extends DurableObject<Env> {
   }
 
   async listTransactions(kind: TransactionKind, input: ListInput) {
-    return listTransactions(this.db, kind, input);
+    return listTransactions(this.context(), kind, input);
   }
 
   async summarizeTransactions(kind: TransactionKind, from: number, to: number) {
-    return summarizeTransactions(this.db, kind, from, to);
+    return summarizeTransactions(this.context(), kind, from, to);
   }
 
   async refundCashIn(
@@ -248,21 +253,24 @@ export class ClientLedger extends DurableObject<Env> {
 
   /** GET /cash-out/{id}: the view as JSON text, or null. */
   async getCashOut(id: string): Promise<string | null> {
-    return cashOutJson(this.ctx.storage.sql, id);
+    return cashOutJson(this.context(), id);
   }
 
   async approveCashOut(id: string): Promise<OperationResult<CashOutView>> {
     const ctx = this.context();
+    await rehydrateCashOut(ctx, id); // an archived one answers as it did (422), not 404
     return this.withAlarm(() => approveCashOut(ctx, id));
   }
 
   async rejectCashOut(id: string): Promise<OperationResult<CashOutView>> {
     const ctx = this.context();
+    await rehydrateCashOut(ctx, id); // an archived one answers as it did (422), not 404
     return this.withAlarm(() => rejectCashOut(ctx, id));
   }
 
   async returnCashOut(id: string, reason: string): Promise<OperationResult<CashOutView>> {
     const ctx = this.context();
+    await rehydrateCashOut(ctx, id); // a bank return of an archived one
     return this.withAlarm(() => returnCashOut(ctx, id, reason));
   }
 

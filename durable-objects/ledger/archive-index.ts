@@ -1,10 +1,9 @@
 /**
  * The compact index of archived transactions: every id of an archived Cash-In (internalCode,
- * transactionId, externalReference, endToEndId, refund endToEndId) hashed to 47 bits, mapped to the
+ * transactionId, externalReference, endToEndId, refund endToEndId; archive-sources.ts) hashed to 47 bits, mapped to the
  * segment that holds it, in a WITHOUT ROWID table keyed (hash, segment). A collision only costs
  * reading one more segment: the reader compares the real ids (archive.ts).
  */
-import type { CashInRow } from './cash-in-store';
 
 /**
  * FNV-1a 64 cut to 47 bits: a JS number exactly, and SQLite stores it in 6 bytes (its integer
@@ -19,31 +18,33 @@ export function idHash(id: string): number {
   return Number(h >> 17n);
 }
 
-export function rowIds(row: CashInRow): string[] {
-  const ids = [row.internalCode, row.transactionId, row.externalReference];
-  if (row.endToEndId) ids.push(row.endToEndId);
-  if (row.refundEndToEndId) ids.push(row.refundEndToEndId);
-  return [...new Set(ids)];
-}
-
-export function indexRows(sql: SqlStorage, segment: number, rows: CashInRow[]): void {
-  for (const row of rows)
-    for (const id of rowIds(row))
-      sql.exec('INSERT OR IGNORE INTO archive_index (hash, segment) VALUES (?, ?)', idHash(id), segment);
+export function indexIds(sql: SqlStorage, segment: number, ids: string[]): void {
+  for (const id of ids)
+    sql.exec('INSERT OR IGNORE INTO archive_index (hash, segment) VALUES (?, ?)', idHash(id), segment);
 }
 
 /** DONE segments that may hold `id`, newest first. */
-export function segmentsFor(sql: SqlStorage, id: string): { id: number; key: string }[] {
+export function segmentsFor(sql: SqlStorage, id: string, kind: string): { id: number; key: string }[] {
   return sql
     .exec<{ id: number; key: string }>(
       `SELECT s.id AS id, s.key AS key FROM archive_index i JOIN archive_segments s ON s.id = i.segment
-       WHERE i.hash = ? AND s.state = 'DONE' ORDER BY s.id DESC`,
+       WHERE i.hash = ? AND s.state = 'DONE' AND s.kind = ? ORDER BY s.id DESC`,
       idHash(id),
+      kind,
     )
     .toArray();
 }
 
-/** Whether some archived transaction may carry `id` (a hash hit; used to keep references unique). */
-export function maybeArchived(sql: SqlStorage, id: string): boolean {
-  return sql.exec('SELECT 1 FROM archive_index WHERE hash = ? LIMIT 1', idHash(id)).toArray().length > 0;
+/** Whether some archived row of `kind` may carry `id` (a hash hit; used to keep references unique). */
+export function maybeArchived(sql: SqlStorage, id: string, kind: string): boolean {
+  return (
+    sql
+      .exec(
+        `SELECT 1 FROM archive_index i JOIN archive_segments s ON s.id = i.segment
+         WHERE i.hash = ? AND s.kind = ? LIMIT 1`,
+        idHash(id),
+        kind,
+      )
+      .toArray().length > 0
+  );
 }

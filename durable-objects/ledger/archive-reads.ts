@@ -1,16 +1,22 @@
 /**
  * Reads that reach into the archive: a GET by id finds the same transaction, with the same
- * precedence (ledger/lookup.ts), whether its row is hot or in an R2 segment.
+ * precedence (ledger/lookup.ts), whether its row is hot or in an R2 segment; a rehydration brings an
+ * archived row back hot before a change.
  */
-
-import { gunzipJson, type Segment } from './archive';
+import { eq } from 'drizzle-orm';
+import { gunzipJson, type Segment, segmentRows } from './archive';
 import { segmentsFor } from './archive-index';
+import { markStale, staleSeqs, utcDay } from './archive-segments';
+import { type ArchiveSource, cashInSource, cashOutSource } from './archive-sources';
+import { addDayTotals, totalsOf } from './archive-totals';
 import { type CashInRow, findCashIn } from './cash-in-store';
+import { type CashOutRow, findCashOut } from './cash-out-store';
 import type { LedgerContext } from './context';
-import { cashIns as cashInsTable } from './schema';
 
-/** Precedence level of `id` on a row (spec §4.5): lower wins; undefined = no match. */
-export function matchLevel(row: CashInRow, id: string): number | undefined {
+type Row = Record<string, unknown>;
+
+/** Precedence level of `id` on a row (spec §4.5, §4.10): lower wins; undefined = no match. */
+export function matchLevel(row: Row, id: string): number | undefined {
   if (row.internalCode === id) return 0;
   if (row.transactionId === id) return 1;
   if (row.endToEndId === id) return 2;
@@ -19,38 +25,49 @@ export function matchLevel(row: CashInRow, id: string): number | undefined {
   return undefined;
 }
 
-/** Decoded segments by key: segments are immutable, so a cached copy never goes stale. */
-const cache = new Map<string, Segment>();
+/** Decoded segment rows by key: segments are immutable, so a cached copy never goes stale. */
+const cache = new Map<string, Row[]>();
 const CACHE_SEGMENTS = 8;
 
-export async function readSegment(env: Env, key: string): Promise<Segment> {
+export async function readSegment(env: Env, key: string): Promise<Row[]> {
   const hit = cache.get(key);
   if (hit) return hit;
   const object = await env.ARCHIVE.get(key);
   // An indexed segment that is gone is a broken archive, never "not found".
   if (!object) throw new Error(`archive segment missing: ${key}`);
-  const segment = await gunzipJson<Segment>(object.body);
-  cache.set(key, segment);
+  const rows = segmentRows(await gunzipJson<Segment>(object.body));
+  cache.set(key, rows);
   if (cache.size > CACHE_SEGMENTS) cache.delete(cache.keys().next().value as string);
-  return segment;
+  return rows;
 }
 
-/** The Cash-In `id` names, hot or archived: best level first, then the newest. */
-export async function findCashInAnywhere(ctx: LedgerContext, id: string): Promise<CashInRow | undefined> {
-  const hot = findCashIn(ctx.db, id);
-  let best = hot;
+export interface Found<R> {
+  row: R;
+  /** The segment it was read from; undefined when hot. */
+  segment?: number;
+}
+
+/** The row of `source` that `id` names, hot or archived: best level first, then the newest. */
+export async function findAnywhere<R extends Row>(
+  ctx: LedgerContext,
+  source: ArchiveSource,
+  hot: R | undefined,
+  id: string,
+): Promise<Found<R> | undefined> {
+  let best: Found<R> | undefined = hot ? { row: hot } : undefined;
   let bestLevel = hot ? matchLevel(hot, id) : undefined;
-  if (bestLevel === 0) return hot;
-  for (const { key } of segmentsFor(ctx.storage.sql, id)) {
-    for (const row of (await readSegment(ctx.env, key)).cashIns) {
+  if (bestLevel === 0) return best;
+  for (const segment of segmentsFor(ctx.storage.sql, id, source.kind)) {
+    const stale = staleSeqs(ctx.storage.sql, segment.id);
+    for (const row of (await readSegment(ctx.env, segment.key)) as R[]) {
       const level = matchLevel(row, id);
-      if (level === undefined) continue;
+      if (level === undefined || stale.has(row.seq as number)) continue;
       if (
         bestLevel === undefined ||
         level < bestLevel ||
-        (level === bestLevel && best && row.seq > best.seq)
+        (level === bestLevel && best && (row.seq as number) > (best.row.seq as number))
       ) {
-        best = row;
+        best = { row, segment: segment.id };
         bestLevel = level;
       }
     }
@@ -58,18 +75,57 @@ export async function findCashInAnywhere(ctx: LedgerContext, id: string): Promis
   return best;
 }
 
-/**
- * Brings an archived Cash-In back hot (same seq, same row) before a change: a refund or a bank
- * return (MED, up to 90 days) of a Cash-In archived after 35 days. Chosen over keeping every PAID
- * Cash-In hot for 90 days because that would keep most of the hot footprint for 3 months; a
- * rehydrated row is served in place of its archived copy (equal seq: hot wins) and is archived again
- * in a newer segment once closed (newest segment wins). Returns whether a row came back.
- */
-export async function rehydrateCashIn(ctx: LedgerContext, id: string): Promise<boolean> {
-  const row = await findCashInAnywhere(ctx, id);
-  if (!row) return false;
-  const hot = ctx.storage.sql.exec('SELECT 1 FROM cash_ins WHERE seq = ?', row.seq).toArray();
-  if (hot.length > 0) return false;
-  ctx.db.insert(cashInsTable).values(row).run();
-  return true;
+export async function findCashInAnywhere(ctx: LedgerContext, id: string): Promise<CashInRow | undefined> {
+  return (await findAnywhere(ctx, cashInSource, findCashIn(ctx.db, id), id))?.row;
 }
+
+/**
+ * Brings an archived row back hot (same seq, same row) before a change: a refund or a bank return
+ * (MED, up to 90 days) of a Cash-In archived after 35 days. Chosen over keeping every PAID Cash-In
+ * hot for 90 days because that would keep most of the hot footprint for 3 months. Its archived copy
+ * turns stale (lists and lookups skip it) and leaves the archived totals, in the same write as the
+ * insert; once closed it is archived again in a newer segment. Returns whether a row came back.
+ */
+export async function rehydrate(
+  ctx: LedgerContext,
+  source: ArchiveSource,
+  hot: (id: string) => Row | undefined,
+  id: string,
+): Promise<boolean> {
+  const found = await findAnywhere(ctx, source, hot(id), id);
+  if (!found || found.segment === undefined) return false;
+  const { row, segment } = found;
+  const seq = row.seq as number;
+  return ctx.storage.transactionSync(() => {
+    // Another request may have brought it back during the segment read.
+    if (ctx.db.select().from(source.table).where(eq(source.seq, seq)).get()) return false;
+    ctx.db.insert(source.table).values(row).run();
+    markStale(ctx.storage.sql, segment, seq);
+    if (source.counted)
+      addDayTotals(
+        ctx.storage.sql,
+        source.kind,
+        utcDay(source.timeOf(row)),
+        totalsOf([source.counted(row)]),
+        -1,
+      );
+    return true;
+  });
+}
+
+/** Whether an archived entry of the account has this id (a devolution booked once, bank-returns.ts). */
+export async function entryArchived(ctx: LedgerContext, accountNumber: string, id: string): Promise<boolean> {
+  for (const segment of segmentsFor(ctx.storage.sql, id, `ledger:${accountNumber}`))
+    if ((await readSegment(ctx.env, segment.key)).some((row) => row.id === id)) return true;
+  return false;
+}
+
+export async function findCashOutAnywhere(ctx: LedgerContext, id: string): Promise<CashOutRow | undefined> {
+  return (await findAnywhere(ctx, cashOutSource, findCashOut(ctx.db, id), id))?.row;
+}
+
+export const rehydrateCashOut = (ctx: LedgerContext, id: string) =>
+  rehydrate(ctx, cashOutSource, (x) => findCashOut(ctx.db, x), id);
+
+export const rehydrateCashIn = (ctx: LedgerContext, id: string) =>
+  rehydrate(ctx, cashInSource, (x) => findCashIn(ctx.db, x), id);

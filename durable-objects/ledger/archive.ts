@@ -1,70 +1,64 @@
 /**
- * Closed Cash-Ins move from the object to R2 (docs/storage-schema.md, "Archive").
+ * Closed history moves from the object to R2 (docs/storage-schema.md, "Archive"), one source at a
+ * time (archive-sources.ts: Cash-Ins, then the rest).
  *
- * A step takes at most ARCHIVE_BATCH closed Cash-Ins of one UTC day (by requestedAt) settled before
- * `before`, and writes them as one immutable gzip segment `<clientId>/cash-in/<day>/<first>-<last>.json.gz`.
+ * A step takes at most ARCHIVE_BATCH eligible rows of one source and one UTC day (by list time), and
+ * writes them as one immutable gzip segment `<clientId>/<kind>/<day>/<first>-<last>.json.gz`.
  * Crash safety: the key and the seqs are reserved (WRITING) in the object before the put; deleting the
- * rows, writing their index entries and marking the segment DONE are one SQLite transaction after it.
- * A crash in between leaves the rows hot and the reservation: the next step re-puts the same key from
- * the same rows and finishes. Nothing is lost (rows go only with their index) and nothing is doubled
- * (an id is served by the hot row or by a DONE segment; a WRITING segment is never read).
- *
- * Ledger entries stay hot for now: statements and balances read them as before.
+ * rows, writing their index entries and totals and marking the segment DONE are one SQLite
+ * transaction after it. A crash in between leaves the rows hot and the reservation: the next step
+ * re-puts the same key from the same rows and finishes. Nothing is lost (rows go only with their
+ * manifest) and nothing is doubled (a row is read hot or from a DONE segment; WRITING is never read).
  */
 import { inArray, sql } from 'drizzle-orm';
 import { isArchiveEnabled, retentionMs } from '../../src/config';
-import { indexRows } from './archive-index';
-import type { CashInRow } from './cash-in-store';
+import { indexIds } from './archive-index';
+import { utcDay } from './archive-segments';
+import { type ArchiveSource, archiveSources, sourceOf } from './archive-sources';
+import { addDayTotals, totalsOf } from './archive-totals';
 import type { LedgerContext } from './context';
-import { archiveSegments, cashIns } from './schema';
+import { archiveSegments } from './schema';
 
-/** Transactions per step and segment: one put and one SQLite transaction of bounded size. */
+/** Rows per step and segment: one put and one SQLite transaction of bounded size. */
 export const ARCHIVE_BATCH = 200;
 /** Bound values per IN (…): a Durable Object query takes at most 100. */
 const IN_CHUNK = 90;
 
-export interface Segment {
-  v: 1;
-  clientId: string;
-  cashIns: CashInRow[];
-}
+type Row = Record<string, unknown> & { seq: number };
 
-/** The instant a closed Cash-In stopped changing, or null while it still may (not eligible). */
-const settledAt = sql`CASE
-  WHEN ${cashIns.status} = 'PAID' AND ${cashIns.refundState} IN ('NONE', 'FAILED') AND ${cashIns.endToEndId} IS NOT NULL THEN ${cashIns.paidAt}
-  WHEN ${cashIns.status} = 'REFUNDED' AND ${cashIns.refundState} = 'DONE' THEN ${cashIns.refundedAt}
-  WHEN ${cashIns.status} = 'CANCELLED' THEN ${cashIns.cancelledAt}
-  WHEN ${cashIns.status} = 'EXPIRED' THEN ${cashIns.expiresAt}
-  ELSE NULL END`;
+/** A segment's body: v1 (Cash-Ins only) is still read. */
+export type Segment =
+  | { v: 2; clientId: string; kind: string; rows: Row[] }
+  | { v: 1; clientId: string; cashIns: Row[] };
 
-function rowsBySeq(ctx: LedgerContext, seqs: number[]): CashInRow[] {
-  const rows: CashInRow[] = [];
+export const segmentRows = (s: Segment): Row[] => (s.v === 1 ? s.cashIns : s.rows);
+
+function rowsBySeq(ctx: LedgerContext, source: ArchiveSource, seqs: number[]): Row[] {
+  const rows: Row[] = [];
   for (let i = 0; i < seqs.length; i += IN_CHUNK)
     rows.push(
-      ...ctx.db
+      ...(ctx.db
         .select()
-        .from(cashIns)
-        .where(inArray(cashIns.seq, seqs.slice(i, i + IN_CHUNK)))
-        .all(),
+        .from(source.table)
+        .where(inArray(source.seq, seqs.slice(i, i + IN_CHUNK)))
+        .all() as Row[]),
     );
   return rows.sort((a, b) => a.seq - b.seq);
 }
 
-const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-
-/** The next batch: eligible rows of the oldest day, walked along cash_ins_requested_idx. */
-function nextBatch(ctx: LedgerContext, before: number): CashInRow[] {
+/** The next batch: eligible rows of the oldest day, walked along the source's (time, seq) index. */
+function nextBatch(ctx: LedgerContext, source: ArchiveSource, before: number): Row[] {
   const rows = ctx.db
     .select()
-    .from(cashIns)
-    .where(sql`${cashIns.requestedAt} < ${before} AND ${settledAt} < ${before}`)
-    .orderBy(cashIns.requestedAt, cashIns.seq)
+    .from(source.table)
+    .where(source.eligible(before))
+    .orderBy(source.time, source.seq)
     .limit(ARCHIVE_BATCH)
-    .all();
+    .all() as Row[];
   const head = rows[0];
   if (!head) return [];
-  const first = day(head.requestedAt);
-  return rows.filter((r) => day(r.requestedAt) === first).sort((a, b) => a.seq - b.seq);
+  const first = utcDay(source.timeOf(head));
+  return rows.filter((r) => utcDay(source.timeOf(r)) === first).sort((a, b) => a.seq - b.seq);
 }
 
 export async function gzipJson(value: unknown): Promise<ArrayBuffer> {
@@ -78,87 +72,123 @@ export async function gunzipJson<T>(body: ReadableStream): Promise<T> {
 
 /**
  * One archiving step: finishes a reserved segment if a crash left one, else reserves and writes the
- * next. Returns how many transactions left the object (0 = nothing eligible before `before`).
+ * next batch of the first source that has one. Returns how many rows left the object (0 = nothing
+ * eligible before `before`).
  */
-export function archiveStep(ctx: LedgerContext, before: number): Promise<number> {
+export function archiveStep(ctx: LedgerContext, before: number): Promise<Moved> {
   // One step at a time per object: the alarm's task and the admin call would otherwise reserve the
   // same rows across the put's await.
-  const previous = running.get(ctx.storage) ?? Promise.resolve(0);
-  const step = previous.catch(() => 0).then(() => archiveStepNow(ctx, before));
+  const previous = running.get(ctx.storage) ?? Promise.resolve(NONE);
+  const step = previous.catch(() => NONE).then(() => archiveStepNow(ctx, before));
   running.set(ctx.storage, step);
   return step;
 }
 
-const running = new WeakMap<DurableObjectStorage, Promise<number>>();
+const running = new WeakMap<DurableObjectStorage, Promise<Moved>>();
 
-async function archiveStepNow(ctx: LedgerContext, before: number): Promise<number> {
-  const pending = ctx.db
-    .select()
-    .from(archiveSegments)
-    .where(sql`${archiveSegments.state} = 'WRITING'`)
-    .get();
-  let segment: { id: number; key: string; seqs: number[] };
-  let rows: CashInRow[];
-  if (pending) {
-    segment = { id: pending.id, key: pending.key, seqs: pending.seqs ?? [] };
-    rows = rowsBySeq(ctx, segment.seqs);
-  } else {
-    rows = nextBatch(ctx, before);
+function pendingSegment(ctx: LedgerContext) {
+  return ctx.db.select().from(archiveSegments).where(sql`${archiveSegments.state} = 'WRITING'`).get();
+}
+
+/** A segment's manifest fields: its (time, seq) range in list order, count and summary totals. */
+function manifest(source: ArchiveSource, rows: Row[]) {
+  const byKey = [...rows].sort((a, b) => source.timeOf(a) - source.timeOf(b) || a.seq - b.seq);
+  const [lo, hi] = [byKey[0] as Row, byKey.at(-1) as Row];
+  const totals = source.counted ? totalsOf(rows.map((r) => source.counted!(r))) : null;
+  return {
+    firstTime: source.timeOf(lo),
+    firstSeq: lo.seq,
+    lastTime: source.timeOf(hi),
+    lastSeq: hi.seq,
+    count: rows.length,
+    totals: totals ? JSON.stringify(totals) : null,
+  };
+}
+
+/** Reserves the next batch of the first source that has one. */
+function reserve(ctx: LedgerContext, before: number) {
+  for (const source of archiveSources(ctx)) {
+    const rows = nextBatch(ctx, source, before);
     const [head, last] = [rows[0], rows.at(-1)];
-    if (!head || !last) return 0;
-    const key = `${ctx.profile.clientId}/cash-in/${day(head.requestedAt)}/${head.seq}-${last.seq}.json.gz`;
+    if (!head || !last) continue;
+    const day = utcDay(source.timeOf(head));
+    const key = `${ctx.profile.clientId}/${source.kind.replace(':', '/')}/${day}/${head.seq}-${last.seq}.json.gz`;
     const seqs = rows.map((r) => r.seq);
-    const reserved = ctx.db.insert(archiveSegments).values({ key, state: 'WRITING', seqs }).returning().get();
-    segment = { id: reserved.id, key, seqs };
+    const reserved = ctx.db
+      .insert(archiveSegments)
+      .values({ key, state: 'WRITING', seqs, kind: source.kind, ...manifest(source, rows) })
+      .returning()
+      .get();
+    return { segment: { id: reserved.id, key, seqs, kind: source.kind }, rows, source };
   }
-  const body: Segment = { v: 1, clientId: ctx.profile.clientId, cashIns: rows };
+  return undefined;
+}
+
+/** Rows that left the object in a step, and how many of them were transactions (not ledger entries). */
+export interface Moved {
+  moved: number;
+  transactions: number;
+}
+
+const NONE: Moved = { moved: 0, transactions: 0 };
+
+async function archiveStepNow(ctx: LedgerContext, before: number): Promise<Moved> {
+  const pending = pendingSegment(ctx);
+  const next = pending
+    ? {
+        segment: { id: pending.id, key: pending.key, seqs: pending.seqs ?? [], kind: pending.kind },
+        source: sourceOf(ctx, pending.kind),
+        rows: [] as Row[],
+      }
+    : reserve(ctx, before);
+  if (!next) return NONE;
+  const { segment, source } = next;
+  const rows = pending ? rowsBySeq(ctx, source, segment.seqs) : next.rows;
+  const body: Segment = { v: 2, clientId: ctx.profile.clientId, kind: source.kind, rows };
   const written = JSON.stringify(rows);
   await ctx.env.ARCHIVE.put(segment.key, await gzipJson(body), {
     httpMetadata: { contentType: 'application/json', contentEncoding: 'gzip' },
-    customMetadata: { transactions: String(rows.length) },
+    customMetadata: { rows: String(rows.length) },
   });
-  await ctx.crashes.reach('archive.segment-written');
+  await ctx.crashes.reach(source.crashPoint);
   return ctx.storage.transactionSync(() => {
     // A request may have changed a row while the put was in flight: drop the reservation; the
     // next step writes the rows as they are now (same key if the same rows, overwritten: not DONE).
-    if (JSON.stringify(rowsBySeq(ctx, segment.seqs)) !== written) {
+    if (rows.length === 0 || JSON.stringify(rowsBySeq(ctx, source, segment.seqs)) !== written) {
       ctx.db.delete(archiveSegments).where(sql`${archiveSegments.id} = ${segment.id}`).run();
-      return 0;
+      return NONE;
     }
     for (let i = 0; i < segment.seqs.length; i += IN_CHUNK)
       ctx.db
-        .delete(cashIns)
-        .where(inArray(cashIns.seq, segment.seqs.slice(i, i + IN_CHUNK)))
+        .delete(source.table)
+        .where(inArray(source.seq, segment.seqs.slice(i, i + IN_CHUNK)))
         .run();
-    indexRows(ctx.storage.sql, segment.id, rows);
+    for (const row of rows) indexIds(ctx.storage.sql, segment.id, source.ids(row));
+    // The manifest again from the rows written (a reservation left by an older version has none).
+    const fields = manifest(source, rows);
+    if (fields.totals)
+      addDayTotals(ctx.storage.sql, source.kind, utcDay(fields.firstTime), JSON.parse(fields.totals), 1);
     ctx.db
       .update(archiveSegments)
-      .set({ state: 'DONE', seqs: null })
+      .set({ state: 'DONE', seqs: null, ...fields })
       .where(sql`${archiveSegments.id} = ${segment.id}`)
       .run();
-    return rows.length;
+    return { moved: rows.length, transactions: source.counted ? rows.length : 0 };
   });
 }
 
-/** Archives everything eligible before `before`, step after step (the admin endpoint). */
+/** Archives everything eligible before `before`, step after step (the admin endpoint); returns the transactions moved. */
 export async function archiveAll(ctx: LedgerContext, before: number): Promise<number> {
   let total = 0;
   for (;;) {
-    const moved = await archiveStep(ctx, before);
+    const { moved, transactions } = await archiveStep(ctx, before);
     if (moved === 0) {
       // A dropped reservation (row changed mid-put) returns 0 too: retry while something is eligible.
-      if (
-        ctx.db
-          .select({ id: archiveSegments.id })
-          .from(archiveSegments)
-          .where(sql`${archiveSegments.state} = 'WRITING'`)
-          .get()
-      )
-        continue;
-      if (nextBatch(ctx, before).length > 0) continue;
+      if (pendingSegment(ctx)) continue;
+      if (archiveSources(ctx).some((source) => nextBatch(ctx, source, before).length > 0)) continue;
       return total;
     }
-    total += moved;
+    total += transactions;
   }
 }
 
@@ -167,16 +197,23 @@ const DAY_MS = 86_400_000;
 const ARCHIVE_IDLE_MS = DAY_MS;
 const ARCHIVE_AGAIN_MS = 1_000;
 
+/** The oldest hot row of any source (when the next one can age out), or undefined when none is hot. */
 function oldestHot(ctx: LedgerContext): number | undefined {
-  return ctx.db
-    .select({ at: cashIns.requestedAt })
-    .from(cashIns)
-    .orderBy(cashIns.requestedAt, cashIns.seq)
-    .limit(1)
-    .get()?.at;
+  let oldest: number | undefined;
+  for (const source of archiveSources(ctx)) {
+    const at = ctx.db
+      .select({ at: source.time })
+      .from(source.table)
+      .where(source.scope)
+      .orderBy(source.time, source.seq)
+      .limit(1)
+      .get()?.at as number | undefined;
+    if (at !== undefined && (oldest === undefined || at < oldest)) oldest = at;
+  }
+  return oldest;
 }
 
-/** After the alarm's tasks: an object with hot Cash-Ins has an `archive:all` task (when the oldest ages out). */
+/** After the alarm's tasks: an object with hot history has an `archive:all` task (when the oldest ages out). */
 export function armArchive(ctx: LedgerContext, now: number): void {
   if (!isArchiveEnabled(ctx.env)) return;
   const armed = ctx.storage.sql.exec("SELECT 1 FROM tasks WHERE id = 'archive:all'").toArray().length > 0;
@@ -192,7 +229,7 @@ export async function runArchiveTask(ctx: LedgerContext): Promise<void> {
     ctx.scheduler.cancel('archive', 'all');
     return;
   }
-  const moved = await archiveStep(ctx, Date.now() - retentionMs(ctx.env));
+  const { moved } = await archiveStep(ctx, Date.now() - retentionMs(ctx.env));
   const now = Date.now();
   if (moved > 0) ctx.scheduler.schedule('archive', 'all', now + ARCHIVE_AGAIN_MS);
   else if (oldestHot(ctx) !== undefined) ctx.scheduler.schedule('archive', 'all', now + ARCHIVE_IDLE_MS);

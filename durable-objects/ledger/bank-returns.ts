@@ -10,6 +10,7 @@ import { newEndToEndId } from '../../src/domain/ids';
 import { failure, type OperationResult, success } from '../../src/domain/result';
 import { log } from '../../src/infra/log';
 import { partnerPort } from '../../src/partners/port-registry';
+import { entryArchived } from './archive-reads';
 import { type CashInRow, cashInNotFound, findCashIn } from './cash-in-store';
 import type { LedgerContext } from './context';
 import { accountAt, devolutionEntryId, entryExists, postEntry, releaseHold } from './ledger';
@@ -92,9 +93,11 @@ export async function bookLateDevolution(
   if (!row.endToEndId) return false;
   const entryId = await devolutionEntryId(row.endToEndId, devolution.id);
   const accountNumber = transactional(ctx, row);
+  // Its entry may be archived already; one hot now and archived during the read was seen hot.
+  const booked = entryExists(ctx.db, entryId) || (await entryArchived(ctx, accountNumber, entryId));
   return ctx.storage.transactionSync(() => {
     whenDone?.();
-    if (entryExists(ctx.db, entryId)) return false;
+    if (booked || entryExists(ctx.db, entryId)) return false;
     postEntry(ctx.db, {
       id: entryId,
       accountNumber,

@@ -69,7 +69,7 @@ export async function createCashIn(
   if (
     creating.has(reference) ||
     externalReferenceTaken(ctx.db, reference) ||
-    maybeArchived(ctx.storage.sql, reference)
+    maybeArchived(ctx.storage.sql, reference, 'cash-in')
   ) {
     return failure({
       code: 'DUPLICATED_EXTERNAL_REFERENCE',
@@ -80,7 +80,7 @@ export async function createCashIn(
   try {
     const transactionId = newCashInTxId(ctx.profile.clientId);
     let internalCode = newInternalCode();
-    while (internalCodeTaken(ctx.db, internalCode) || maybeArchived(ctx.storage.sql, internalCode))
+    while (internalCodeTaken(ctx.db, internalCode) || maybeArchived(ctx.storage.sql, internalCode, 'cash-in'))
       internalCode = newInternalCode();
     const partnerIspb = chargePartner(ctx);
     const expiresAt = now + input.expirationInMinutes * 60_000;

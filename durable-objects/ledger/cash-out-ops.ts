@@ -15,6 +15,7 @@ import { needsApproval } from '../../src/domain/transitions';
 import { institutionName, partnerByIspb } from '../../src/partners/catalog';
 import type { TransferStatus } from '../../src/partners/port';
 import { partnerPort } from '../../src/partners/port-registry';
+import { maybeArchived } from './archive-index';
 import {
   type CashOutRow,
   cashOutByTransactionId,
@@ -78,7 +79,9 @@ export function acceptCashOut(
   input: CreateCashOutInput,
   remember: Remember,
 ): OperationResult<CashOutAccepted> {
-  if (cashOutReferenceTaken(ctx.db, input.externalReference)) {
+  // An archived Cash-Out keeps its reference (a hash hit counts: refusing is the safe side).
+  const reference = input.externalReference;
+  if (cashOutReferenceTaken(ctx.db, reference) || maybeArchived(ctx.storage.sql, reference, 'cash-out')) {
     return failure({
       code: 'DUPLICATED_EXTERNAL_REFERENCE',
       detail: `externalReference '${input.externalReference}' was already used for a Cash-Out`,
@@ -87,7 +90,8 @@ export function acceptCashOut(
   const now = Date.now();
   const transactionId = newUuid();
   let internalCode = newInternalCode();
-  while (cashOutCodeTaken(ctx.db, internalCode)) internalCode = newInternalCode();
+  while (cashOutCodeTaken(ctx.db, internalCode) || maybeArchived(ctx.storage.sql, internalCode, 'cash-out'))
+    internalCode = newInternalCode();
   const accepted: CashOutAccepted = {
     transactionId,
     internalCode,

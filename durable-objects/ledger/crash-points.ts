@@ -33,6 +33,10 @@ export const CRASH_POINTS = [
   'webhooks.leased',
   /** An archive segment is in R2; its rows were not deleted nor indexed. */
   'archive.segment-written',
+  /** A Cash-Out archive segment is in R2; its rows were not deleted nor indexed. */
+  'archive.cash-out-written',
+  /** A ledger-entry archive segment is in R2; its entries were not deleted. */
+  'archive.ledger-written',
 ] as const;
 
 export type CrashPoint = (typeof CRASH_POINTS)[number];

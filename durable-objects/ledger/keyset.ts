@@ -48,7 +48,7 @@ function pageQuery(
     : undefined;
   const dir = scan === 'ASC' ? asc : desc;
   return db
-    .select({ row, time, seq } as never)
+    .select({ row, keyTime: time, keySeq: seq } as never)
     .from(table)
     .where(and(inPeriod, beyond))
     .orderBy(dir(time), dir(seq))
@@ -56,15 +56,28 @@ function pageQuery(
     .prepare() as unknown as PageQuery;
 }
 
-export function keysetPage<R>(
+/** One row of a keyset read with its sort key (archive-lists.ts merges archived rows by it). */
+export interface KeyedRow<Row> {
+  row: Row;
+  time: number;
+  seq: number;
+}
+
+/** The whole table row as an object, for reads that present rows in TypeScript. */
+function wholeRow(table: SQLiteTable): RowSelection {
+  return { key: 'row', sql: table as unknown as SQL };
+}
+
+/** The page's first limit + 1 rows in scan order, each as `row` selects it (default: the table row). */
+export function keysetRows<Row>(
   db: LedgerDb,
   table: SQLiteTable,
   time: SQLiteColumn,
   seq: SQLiteColumn,
   input: PageInput,
-  row: RowSelection,
   scope?: SQL,
-): PageResult<{ row: R; time: number; seq: number }> {
+  row: RowSelection = wholeRow(table),
+): KeyedRow<Row>[] {
   const plan = planPage(input.order, input.position);
   const comparison = plan.comparison && input.position ? plan.comparison : null;
   const values: Record<string, number> = { from: input.from, to: input.to, limit: input.limit + 1 };
@@ -79,6 +92,18 @@ export function keysetPage<R>(
         `page:${getTableName(table)}:${row.key}:${time.name}:${seq.name}:${plan.scan}:${comparison ?? ''}`,
         () => pageQuery(db, table, time, seq, row.sql, plan.scan, comparison, undefined),
       );
-  const rows = query.all(values) as { row: R; time: number; seq: number }[];
-  return shapePage(rows, input.limit, input.position);
+  const rows = query.all(values) as { row: Row; keyTime: number; keySeq: number }[];
+  return rows.map((r) => ({ row: r.row, time: r.keyTime, seq: r.keySeq }));
+}
+
+export function shapeRows<Row, T>(
+  rows: KeyedRow<Row>[],
+  input: PageInput,
+  present: (row: Row) => T,
+): PageResult<T & { time: number; seq: number }> {
+  return shapePage(
+    rows.map((r) => ({ ...present(r.row), time: r.time, seq: r.seq })),
+    input.limit,
+    input.position,
+  );
 }

@@ -8,7 +8,7 @@ import { and, desc, eq, sql } from 'drizzle-orm';
 import { BANK_RETURN_LABEL } from '../../src/domain/statement';
 import type { LedgerDb } from './db';
 import { prepared } from './prepared';
-import { accounts, holds, ledgerEntries } from './schema';
+import { accounts, archiveSegments, holds, ledgerEntries } from './schema';
 
 export type EntryType =
   | 'PIX_IN'
@@ -103,15 +103,22 @@ export function available(db: LedgerDb, accountNumber: string): number {
   return (account(db, accountNumber)?.balance ?? 0) - heldAmount(db, accountNumber);
 }
 
-/** Time of the account's latest entry (its statement order is (created_at, seq)). */
+/** Time of the account's latest entry, hot or archived (its statement order is (created_at, seq)). */
 function lastEntryAt(db: LedgerDb, accountNumber: string): number | undefined {
-  return db
+  const hot = db
     .select({ at: ledgerEntries.createdAt })
     .from(ledgerEntries)
     .where(eq(ledgerEntries.accountNumber, accountNumber))
     .orderBy(desc(ledgerEntries.createdAt), desc(ledgerEntries.seq))
     .limit(1)
     .get()?.at;
+  // Archived entries (archive_segments_last_idx): when every entry went, the next still follows them.
+  const archived = db
+    .select({ at: sql<number | null>`max(${archiveSegments.lastTime})` })
+    .from(archiveSegments)
+    .where(eq(archiveSegments.kind, `ledger:${accountNumber}`))
+    .get()?.at;
+  return archived == null ? hot : Math.max(hot ?? archived, archived);
 }
 
 /**

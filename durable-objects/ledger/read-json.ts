@@ -4,7 +4,8 @@
  * object to clone across the RPC and serialize again.
  */
 import { cashInView } from '../../src/domain/cash-in';
-import { findCashInAnywhere } from './archive-reads';
+import { cashOutView } from '../../src/domain/cash-out';
+import { findCashInAnywhere, findCashOutAnywhere } from './archive-reads';
 import type { LedgerContext } from './context';
 import { lookupSql } from './lookup';
 import { CASH_IN_JSON, CASH_OUT_JSON } from './view-sql';
@@ -15,8 +16,10 @@ const CASH_IN_BY_ID = `SELECT ${CASH_IN_JSON} AS json, m.level AS level,
   FROM (SELECT 1) LEFT JOIN (${lookupSql('cash_ins', 'seq, level')}) m
   LEFT JOIN cash_ins ON cash_ins.seq = m.seq`;
 
-const CASH_OUT_BY_ID = `SELECT ${CASH_OUT_JSON} AS json FROM cash_outs
-  WHERE seq = (${lookupSql('cash_outs', 'seq')})`;
+const CASH_OUT_BY_ID = `SELECT ${CASH_OUT_JSON} AS json, m.level AS level,
+    EXISTS (SELECT 1 FROM archive_segments WHERE state = 'DONE') AS archived
+  FROM (SELECT 1) LEFT JOIN (${lookupSql('cash_outs', 'seq, level')}) m
+  LEFT JOIN cash_outs ON cash_outs.seq = m.seq`;
 
 /**
  * The Cash-In `id` names as GET /cash-in/{id} answers it, or null. When the client has archived
@@ -32,8 +35,12 @@ export async function cashInJson(ctx: LedgerContext, id: string): Promise<string
   return row ? JSON.stringify(cashInView(row)) : null;
 }
 
-/** The Cash-Out `id` names as GET /cash-out/{id} answers it, or null (Cash-Outs stay hot). */
-export function cashOutJson(sql: SqlStorage, id: string): string | null {
-  const [hit] = sql.exec<{ json: string }>(CASH_OUT_BY_ID, id).toArray();
-  return hit ? hit.json : null;
+/** The Cash-Out `id` names as GET /cash-out/{id} answers it, or null (same rule as cashInJson). */
+export async function cashOutJson(ctx: LedgerContext, id: string): Promise<string | null> {
+  const hot = ctx.storage.sql
+    .exec<{ json: string | null; level: number | null; archived: number }>(CASH_OUT_BY_ID, id)
+    .one();
+  if (hot.level === 0 || !hot.archived) return hot.json;
+  const row = await findCashOutAnywhere(ctx, id);
+  return row ? JSON.stringify(cashOutView(row)) : null;
 }

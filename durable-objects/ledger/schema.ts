@@ -4,7 +4,7 @@
  * See docs/storage-schema.md.
  */
 import { sql } from 'drizzle-orm';
-import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import type { Destination } from '../../src/domain/cash-out';
 import { DELIVERY_STATUSES } from '../../src/domain/webhook-delivery';
 import { compressedJson, requestFingerprintColumn } from './idempotency-codec';
@@ -278,8 +278,47 @@ export const archiveSegments = sqliteTable(
     id: integer('id').primaryKey({ autoIncrement: true }),
     key: text('key').notNull(),
     state: text('state', { enum: ['WRITING', 'DONE'] }).notNull(),
-    /** JSON array of the cash_ins seqs while WRITING; null once DONE. */
+    /** JSON array of the source rows' seqs while WRITING; null once DONE. */
     seqs: text('seqs', { mode: 'json' }).$type<number[]>(),
+    /** What it holds (ledger/archive-sources.ts): `cash-in`, `cash-out` or `ledger:<account>`. */
+    kind: text('kind').notNull().default('cash-in'),
+    /** Its first and last (time, seq) in list order: a list opens only the segments its page touches. */
+    firstTime: integer('first_time'),
+    firstSeq: integer('first_seq'),
+    lastTime: integer('last_time'),
+    lastSeq: integer('last_seq'),
+    count: integer('count'),
+    /** JSON summary rows [status, ispb, bank, count, amount] of the segment (edge days of a summary). */
+    totals: text('totals'),
   },
-  (t) => [uniqueIndex('archive_segments_key_idx').on(t.key)],
+  (t) => [
+    uniqueIndex('archive_segments_key_idx').on(t.key),
+    index('archive_segments_first_idx').on(t.kind, t.firstTime, t.firstSeq),
+    index('archive_segments_last_idx').on(t.kind, t.lastTime, t.lastSeq),
+  ],
+);
+
+/**
+ * Running totals of archived transactions per kind, UTC day, status and settling bank (ispb '' when
+ * none counts): a summary adds whole days from here and never opens their segments.
+ */
+export const archiveTotals = sqliteTable(
+  'archive_totals',
+  {
+    kind: text('kind').notNull(),
+    day: text('day').notNull(),
+    status: text('status').notNull(),
+    ispb: text('ispb').notNull(),
+    bank: text('bank'),
+    count: integer('count').notNull(),
+    amount: integer('amount').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.kind, t.day, t.status, t.ispb] })],
+);
+
+/** Archived copies superseded by a rehydrated row (its newer copy is hot or in a newer segment). */
+export const archiveStale = sqliteTable(
+  'archive_stale',
+  { segment: integer('segment').notNull(), seq: integer('seq').notNull() },
+  (t) => [primaryKey({ columns: [t.segment, t.seq] })],
 );

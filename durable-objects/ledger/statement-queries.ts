@@ -2,10 +2,10 @@
  * Reads over the ledger: an account's statement as a cursor list (spec §4.12) and the balances of
  * every account now or at an instant (decisions §5). The statement is keyset-paginated on
  * (created_at, seq) over the `ledger_account_time_idx` index, so entries sharing one millisecond
- * keep their posting order.
+ * keep their posting order; archived entries merge in by the same key (archive-lists.ts).
  */
-import { and, asc, desc, eq, gte, lte, sql } from 'drizzle-orm';
-import { type Order, type PageResult, type Position, planPage, shapePage } from '../../src/domain/pagination';
+import { eq, sql } from 'drizzle-orm';
+import type { Order, PageResult, Position } from '../../src/domain/pagination';
 import { failure, type OperationResult, success } from '../../src/domain/result';
 import {
   type AccountView,
@@ -16,9 +16,15 @@ import {
 } from '../../src/domain/statement';
 import type { AccountBalance } from '../../src/domain/wallet';
 import { partnerByIspb } from '../../src/partners/catalog';
+import { mergeArchived } from './archive-lists';
+import { readSegment } from './archive-reads';
+import { ledgerSource } from './archive-sources';
 import type { LedgerContext } from './context';
+import { keysetRows, shapeRows } from './keyset';
 import { type AccountRow, account, available } from './ledger';
 import { accounts, ledgerEntries } from './schema';
+
+type EntryRow = typeof ledgerEntries.$inferSelect;
 
 export interface StatementInput {
   number: string;
@@ -46,53 +52,52 @@ export function accountNotFound() {
   return failure({ code: 'ACCOUNT_NOT_FOUND', detail: 'No account with this number belongs to the client' });
 }
 
-export function readStatement(ctx: LedgerContext, input: StatementInput): OperationResult<StatementPage> {
+export async function readStatement(
+  ctx: LedgerContext,
+  input: StatementInput,
+): Promise<OperationResult<StatementPage>> {
   const row = account(ctx.db, input.number);
   if (!row) return accountNotFound();
   const startDate = ctx.profile.statementStartDate;
   if (input.from < statementCutoff(startDate)) {
     return failure({ code: 'LIST_FROM_BEFORE_CUTOFF', detail: cutoffDetail(startDate, 'Statement data') });
   }
-  const plan = planPage(input.order, input.position);
-  const scope = and(
-    eq(ledgerEntries.accountNumber, row.number),
-    gte(ledgerEntries.createdAt, input.from),
-    lte(ledgerEntries.createdAt, input.to),
+  const source = ledgerSource(row.number);
+  const scope = eq(ledgerEntries.accountNumber, row.number);
+  const hot = keysetRows<EntryRow>(
+    ctx.db,
+    ledgerEntries,
+    ledgerEntries.createdAt,
+    ledgerEntries.seq,
+    input,
+    scope,
   );
-  const beyond =
-    plan.comparison && input.position
-      ? sql`(${ledgerEntries.createdAt}, ${ledgerEntries.seq}) ${sql.raw(plan.comparison)} (${input.position.time}, ${input.position.seq})`
-      : undefined;
-  const dir = plan.scan === 'ASC' ? asc : desc;
-  const rows = ctx.db
-    .select()
-    .from(ledgerEntries)
-    .where(and(scope, beyond))
-    .orderBy(dir(ledgerEntries.createdAt), dir(ledgerEntries.seq))
-    .limit(input.limit + 1)
-    .all();
-  const page = shapePage(
-    rows.map((r) => ({
-      ...statementItem({ ...r, direction: r.direction as 'CREDIT' | 'DEBIT' }),
-      time: r.createdAt,
-      seq: r.seq,
-    })),
-    input.limit,
-    input.position,
+  const rows = await mergeArchived(ctx.storage.sql, source, input, hot, (key) => readSegment(ctx.env, key));
+  const page = shapeRows(rows, input, (r) =>
+    statementItem({ ...r, direction: r.direction as 'CREDIT' | 'DEBIT' }),
   );
   return success(200, { account: accountView(row), ...page });
 }
 
-/** Ledger balance of an account at an instant: the last balanceAfter at or before it. */
-function balanceAt(ctx: LedgerContext, number: string, at: number): number {
-  const last = ctx.db
-    .select({ balanceAfter: ledgerEntries.balanceAfter })
-    .from(ledgerEntries)
-    .where(and(eq(ledgerEntries.accountNumber, number), lte(ledgerEntries.createdAt, at)))
-    .orderBy(desc(ledgerEntries.createdAt), desc(ledgerEntries.seq))
-    .limit(1)
-    .get();
-  return last?.balanceAfter ?? 0;
+/**
+ * Ledger balance of an account at an instant: the last balanceAfter at or before it, hot or archived
+ * (a one-row newest-first page ending at `at`: opens at most the segment that holds it).
+ */
+async function balanceAt(ctx: LedgerContext, number: string, at: number): Promise<number> {
+  const input = { from: 0, to: at, limit: 1, order: 'desc' as const };
+  const scope = eq(ledgerEntries.accountNumber, number);
+  const hot = keysetRows<EntryRow>(
+    ctx.db,
+    ledgerEntries,
+    ledgerEntries.createdAt,
+    ledgerEntries.seq,
+    input,
+    scope,
+  );
+  const rows = await mergeArchived(ctx.storage.sql, ledgerSource(number), input, hot, (key) =>
+    readSegment(ctx.env, key),
+  );
+  return rows[0]?.row.balanceAfter ?? 0;
 }
 
 export interface Balances {
@@ -106,7 +111,10 @@ export interface Balances {
  * (an instant in the future reads as now). Before the statement start date there is no ledger to
  * read from: 422 RETROACTIVE_BALANCE_NOT_IMPLEMENTED.
  */
-export function readBalances(ctx: LedgerContext, at: number | undefined): OperationResult<Balances> {
+export async function readBalances(
+  ctx: LedgerContext,
+  at: number | undefined,
+): Promise<OperationResult<Balances>> {
   const startDate = ctx.profile.statementStartDate;
   if (at !== undefined && at < statementCutoff(startDate)) {
     return failure({
@@ -117,6 +125,8 @@ export function readBalances(ctx: LedgerContext, at: number | undefined): Operat
   const now = Date.now();
   const asOf = at === undefined ? now : Math.min(at, now);
   const rows = ctx.db.select().from(accounts).orderBy(sql`rowid`).all();
+  const history = new Map<string, number>();
+  if (at !== undefined) for (const a of rows) history.set(a.number, await balanceAt(ctx, a.number, asOf));
   return success(200, {
     asOf,
     accounts: rows.map((a) => ({
@@ -127,7 +137,7 @@ export function readBalances(ctx: LedgerContext, at: number | undefined): Operat
       bank: partnerByIspb(a.ispb)?.name ?? a.ispb,
       ...(at === undefined
         ? { balance: a.balance, available: available(ctx.db, a.number) }
-        : { balance: balanceAt(ctx, a.number, asOf) }),
+        : { balance: history.get(a.number) ?? 0 }),
     })),
   });
 }

@@ -88,7 +88,7 @@ describe('POST /admin/clients/{id}/archive', () => {
     expect(await res.json()).toEqual({ archivedTransactions: 4 });
     expect(await hotCount(api)).toBe(1);
     expect(await lookups(api, ids)).toEqual(before);
-    // Ledger entries stay hot: statement and balances (now and `at`) answer the same bytes.
+    // Ledger entries are archived too: statement and balances (now and `at`) answer the same bytes.
     expect(await lookupsAt(api, ledgerReads)).toEqual(ledgerBefore);
     const listed = await env.ARCHIVE.list({ prefix: `${api.client.clientId}/cash-in/` });
     expect(listed.objects).toHaveLength(1);
@@ -167,7 +167,7 @@ describe('POST /admin/clients/{id}/archive', () => {
     expect(await (await archive(api, cutoff)).json()).toEqual({ archivedTransactions: 4 });
     const done = await sqlRows<{ state: string; key: string }>(
       api.client.clientId,
-      'SELECT state, key FROM archive_segments',
+      "SELECT state, key FROM archive_segments WHERE kind = 'cash-in'",
     );
     expect(done).toEqual([{ state: 'DONE', key: segments[0]!.key }]);
     const listed = await env.ARCHIVE.list({ prefix: `${api.client.clientId}/cash-in/` });

@@ -1,0 +1,141 @@
+/**
+ * Closed Cash-Outs and ledger entries move to the archive too (issue 16): every Cash-Out list page,
+ * summary and lookup, every statement page (running balanceAfter) and balance `at` answers the same
+ * bytes after POST /admin/clients/{id}/archive; a crash between the segment put and the deletion of
+ * either kind loses and doubles nothing; an archived COMPLETED Cash-Out can still be returned.
+ */
+import { env } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+import { allReads, brtDate, ledgerReads, periodsAround, type Reads } from '../support/archive-reads';
+import { createCashIn, payCashIn } from '../support/cash-in';
+import { createCashOut, deposit, getCashOut, magicKey, settled } from '../support/cash-out';
+import { armCrash, crashedAt } from '../support/crash';
+import { admin, Integrator } from '../support/harness';
+import { sqlRows } from '../support/ledger';
+
+const archive = (api: Integrator) =>
+  admin(`/admin/clients/${api.client.clientId}/archive`, 'POST', {
+    before: new Date(Date.now() + 1).toISOString(),
+  });
+
+const count = async (api: Integrator, sql: string) =>
+  (await sqlRows<{ n: number }>(api.client.clientId, sql))[0]!.n;
+
+/** Completed, cancelled, returned and pending (approval) Cash-Outs among paid Cash-Ins. */
+async function history(api: Integrator) {
+  await deposit(api, 1000);
+  await admin(`/admin/clients/${api.client.clientId}`, 'PATCH', { approvalThreshold: 100 });
+  const times: number[] = [Date.now()];
+  const ids: string[] = [];
+  const outs: string[] = [];
+  for (let i = 0; i < 6; i++) {
+    const c = await createCashIn(api, { amount: 20 + i });
+    await payCashIn(api, c.internalCode as string);
+    const payee =
+      i === 2
+        ? { payee: { name: 'Ana', document: '12345678909', destination: magicKey('PIX_KEY_NOT_FOUND') } }
+        : {};
+    const out = await createCashOut(api, { amount: i === 4 ? 100 : 10 + i, ...payee });
+    await settled(api, out.transactionId, i === 4 ? ['PENDING'] : undefined);
+    outs.push(out.transactionId);
+    times.push(Date.now());
+  }
+  const returned = await api.post(`/sandbox/cash-out/${outs[1]}/return`, { reason: 'FRAUD' });
+  expect(returned.status).toBe(200);
+  for (const id of outs) {
+    const view = (await getCashOut(api, id)) as unknown as Record<string, unknown>;
+    for (const key of ['internalCode', 'transactionId', 'externalReference', 'endToEndId'])
+      if (typeof view[key] === 'string') ids.push(view[key] as string);
+  }
+  const accounts = api.client.accounts.map((a) => a.number);
+  return { ids, times, outs, accounts };
+}
+
+async function everything(api: Integrator, h: Awaited<ReturnType<typeof history>>): Promise<Reads> {
+  const periods = periodsAround(h.times);
+  const reads = await allReads(api, 'cash-out', periods, h.ids);
+  const ledger = await ledgerReads(api, h.accounts, [[brtDate(), brtDate()], periods[2]!], h.times);
+  return new Map([...reads, ...ledger]);
+}
+
+function same(after: Reads, before: Reads) {
+  for (const [path, answer] of before) expect(after.get(path), path).toBe(answer);
+  expect([...after.keys()]).toEqual([...before.keys()]);
+  for (const [path, answer] of before) expect(after.get(path), path).toBe(answer);
+}
+
+describe('Cash-Outs and ledger entries across the archive', () => {
+  it('answer every Cash-Out page, summary, lookup, statement page and balance as before', async () => {
+    const api = await Integrator.create();
+    const h = await history(api);
+    const before = await everything(api, h);
+    expect([...before.values()].filter((a) => !a.startsWith('200 '))).toEqual([]);
+    const entries = await count(api, 'SELECT count(*) AS n FROM ledger_entries');
+    expect(await (await archive(api)).json()).toEqual({ archivedTransactions: 11 });
+    expect(await count(api, 'SELECT count(*) AS n FROM cash_outs')).toBe(1); // the pending one
+    expect(await count(api, 'SELECT count(*) AS n FROM ledger_entries')).toBe(0);
+    const archivedEntries = await count(
+      api,
+      "SELECT sum(count) AS n FROM archive_segments WHERE kind LIKE 'ledger:%'",
+    );
+    expect(archivedEntries).toBe(entries);
+    same(await everything(api, h), before);
+
+    // Still changes as before: the pending one is approved, an archived COMPLETED one is returned.
+    type Body = { partners: { accounts: { balance: number }[] }[] };
+    const balance = async () =>
+      ((await (await api.get('/account/balance')).json()) as Body).partners.flatMap((p) => p.accounts);
+    const start = await balance();
+    const approved = await admin(
+      `/admin/clients/${api.client.clientId}/cash-out/${h.outs[4]}/approve`,
+      'POST',
+    );
+    expect(approved.status).toBe(200);
+    const returned = await api.post(`/sandbox/cash-out/${h.outs[0]}/return`, { reason: 'FRAUD' });
+    expect(returned.status).toBe(200);
+    expect(((await returned.json()) as { status: string }).status).toBe('REFUNDED');
+    const again = await api.post(`/sandbox/cash-out/${h.outs[0]}/return`, { reason: 'FRAUD' });
+    expect(again.status).toBe(422);
+    expect(((await settled(api, h.outs[4]!)) as { status: string }).status).toBe('COMPLETED');
+    const end = await balance();
+    const total = (a: { balance: number }[]) => a.reduce((s, x) => s + x.balance, 0);
+    expect(Math.round((total(end) - total(start)) * 100)).toBe(1000 - 10000); // +10 returned, -100 paid
+    // Archiving again moves the two that closed; reads made now stay the same afterwards.
+    const now = await everything(api, h);
+    expect(await (await archive(api)).json()).toEqual({ archivedTransactions: 2 });
+    same(await everything(api, h), now);
+  });
+
+  it.each([
+    ['archive.cash-out-written', 'cash-out'],
+    ['archive.ledger-written', 'ledger'],
+  ] as const)('a crash at %s loses and doubles nothing', async (point, prefix) => {
+    const api = await Integrator.create();
+    const h = await history(api);
+    const before = await everything(api, h);
+    const hotOuts = await count(api, 'SELECT count(*) AS n FROM cash_outs');
+    const hotEntries = await count(api, 'SELECT count(*) AS n FROM ledger_entries');
+    await armCrash(api, point);
+    const crashed = await archive(api).catch(() => undefined);
+    expect(crashed?.status ?? 500).toBe(500);
+    expect(await crashedAt(api, point)).toBeDefined();
+    const writing = await sqlRows<{ kind: string }>(
+      api.client.clientId,
+      "SELECT kind FROM archive_segments WHERE state = 'WRITING'",
+    );
+    expect(writing).toHaveLength(1);
+    expect(writing[0]!.kind.startsWith(prefix)).toBe(true);
+    if (prefix === 'cash-out') expect(await count(api, 'SELECT count(*) AS n FROM cash_outs')).toBe(hotOuts);
+    else expect(await count(api, 'SELECT count(*) AS n FROM ledger_entries')).toBe(hotEntries);
+    same(await everything(api, h), before);
+    expect(await (await archive(api)).json()).toMatchObject({ archivedTransactions: expect.any(Number) });
+    expect(await count(api, "SELECT count(*) AS n FROM archive_segments WHERE state = 'WRITING'")).toBe(0);
+    expect(await count(api, 'SELECT count(*) AS n FROM ledger_entries')).toBe(0);
+    expect(await count(api, 'SELECT count(*) AS n FROM cash_outs')).toBe(1);
+    // Each segment once in R2 (the crashed one rewritten under the same key).
+    const keys = (await env.ARCHIVE.list({ prefix: `${api.client.clientId}/` })).objects.map((o) => o.key);
+    const manifest = await sqlRows<{ key: string }>(api.client.clientId, 'SELECT key FROM archive_segments');
+    expect(keys.sort()).toEqual(manifest.map((m) => m.key).sort());
+    same(await everything(api, h), before);
+  });
+});

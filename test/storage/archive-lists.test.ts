@@ -1,0 +1,85 @@
+/**
+ * Lists and summaries read the archive (issue 16): after POST /admin/clients/{id}/archive every list
+ * page (both orders, walked forward and back across the hot/archived boundary), every summary and
+ * every GET by id of the client answers the same bytes as before; a refund of an archived Cash-In
+ * leaves the archived totals once (its old copy is stale) and archiving it again changes no read.
+ */
+import { env } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+import { allReads, brtDate, periodsAround } from '../support/archive-reads';
+import { createCashIn, getCashIn, payCashIn, waitFor } from '../support/cash-in';
+import { admin, Integrator } from '../support/harness';
+import { sqlRows } from '../support/ledger';
+
+const archive = (api: Integrator, before = new Date(Date.now() + 1).toISOString()) =>
+  admin(`/admin/clients/${api.client.clientId}/archive`, 'POST', { before });
+
+/** Paid, cancelled and open Cash-Ins interleaved in time: the open ones stay hot among archived ones. */
+async function mixedCashIns(api: Integrator) {
+  const ids: string[] = [];
+  const times: number[] = [];
+  const paid: string[] = [];
+  for (let i = 0; i < 7; i++) {
+    const c = await createCashIn(api, { amount: 10 + i });
+    times.push(Date.now());
+    if (i % 3 === 0) {
+      await payCashIn(api, c.internalCode as string);
+      paid.push(c.transactionId as string);
+    } else if (i % 3 === 1)
+      expect((await api.post(`/cash-in/${c.transactionId}/cancel`, {})).status).toBe(200);
+    const view = (await (await api.get(`/cash-in/${c.transactionId}`)).json()) as Record<string, unknown>;
+    for (const key of ['internalCode', 'transactionId', 'externalReference', 'endToEndId'])
+      if (typeof view[key] === 'string') ids.push(view[key] as string);
+  }
+  return { ids, times, paid };
+}
+
+const hot = async (api: Integrator) =>
+  (await sqlRows<{ n: number }>(api.client.clientId, 'SELECT count(*) AS n FROM cash_ins'))[0]!.n;
+
+describe('lists and summaries across the archive', () => {
+  it('answer every Cash-In page, summary and lookup byte for byte as before archiving', async () => {
+    const api = await Integrator.create();
+    const { ids, times } = await mixedCashIns(api);
+    const periods = periodsAround(times);
+    const before = await allReads(api, 'cash-in', periods, ids);
+    expect([...before.values()].every((a) => a.startsWith('200 '))).toBe(true);
+    expect(await (await archive(api)).json()).toEqual({ archivedTransactions: 5 });
+    expect(await hot(api)).toBe(2);
+    const after = await allReads(api, 'cash-in', periods, ids);
+    expect([...after.keys()]).toEqual([...before.keys()]);
+    for (const [path, answer] of before) expect(after.get(path), path).toBe(answer);
+    // Running totals per day were kept as the segment was written.
+    const totals = await sqlRows<{ n: number }>(
+      api.client.clientId,
+      "SELECT sum(count) AS n FROM archive_totals WHERE kind = 'cash-in'",
+    );
+    expect(totals[0]!.n).toBe(5);
+  });
+
+  it('a refunded archived Cash-In counts once, before and after it is archived again', async () => {
+    const api = await Integrator.create();
+    const { ids, times, paid } = await mixedCashIns(api);
+    await archive(api);
+    const refund = await api.signedPost(`/cash-in/${paid[0]}/refund`, { reason: 'CUSTOMER_REQUEST' });
+    expect(refund.status).toBe(202);
+    await waitFor(
+      () => getCashIn(api, paid[0]!),
+      (c) => c.status === 'REFUNDED',
+    );
+    const summary = async () =>
+      (await (await api.get(`/cash-in/summary?from=${brtDate()}&to=${brtDate()}`)).json()) as {
+        totals: Record<string, { count: number }>;
+      };
+    const s = await summary();
+    expect(s.totals.paid?.count).toBe(paid.length - 1);
+    expect(s.totals.refunded?.count).toBe(1);
+    const periods = periodsAround(times);
+    const rehydrated = await allReads(api, 'cash-in', periods, ids);
+    await archive(api);
+    expect(await hot(api)).toBe(2);
+    const again = await allReads(api, 'cash-in', periods, ids);
+    for (const [path, answer] of rehydrated) expect(again.get(path), path).toBe(answer);
+    expect((await env.ARCHIVE.list({ prefix: `${api.client.clientId}/cash-in/` })).objects).toHaveLength(2);
+  });
+});
