@@ -18,12 +18,7 @@ import { failure, type OperationResult } from '../src/domain/result';
 import { fullBucket, type TokenBucket, type TokenGrant, takeTokens } from '../src/domain/token-bucket';
 import type { AttemptOutcome, ClaimedWebhook } from '../src/webhooks/types';
 import { archiveAll } from './ledger/archive';
-import {
-  findCashInAnywhere,
-  findCashOutAnywhere,
-  rehydrateCashIn,
-  rehydrateCashOut,
-} from './ledger/archive-reads';
+import { rehydrateCashIn, rehydrateCashOut } from './ledger/archive-reads';
 import { bankReturn } from './ledger/bank-returns';
 import { type BenchOp, benchOp, type HistoryTemplate } from './ledger/bench-seed';
 import {
@@ -49,7 +44,6 @@ import { type CrashPoint, CrashPoints } from './ledger/crash-points';
 import type { LedgerDb } from './ledger/db';
 import { emitWebhook } from './ledger/events';
 import { IdempotencyKeys, type Idempotent } from './ledger/idempotency';
-import { accountAt } from './ledger/ledger';
 import migrations from './ledger/migrations/migrations';
 import { applyPartnerPix, type PixOutcome, type ReceivedPix } from './ledger/partner-pix-ops';
 import { armPrune, pruneOnce } from './ledger/prune';
