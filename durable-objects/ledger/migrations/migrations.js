@@ -6,6 +6,7 @@ import m0003 from './0003_limit_totals.sql';
 import m0004 from './0004_webhook_deliveries_finished_idx.sql';
 import m0005 from './0005_cash_in_refund_failure.sql';
 import m0006 from './0006_archive.sql';
+import m0007 from './0007_cash_out_exec.sql';
 
   export default {
     journal,
@@ -16,7 +17,8 @@ m0002,
 m0003,
 m0004,
 m0005,
-m0006
+m0006,
+m0007
     }
   }
   
