@@ -6,7 +6,29 @@
  */
 import { BANK_RETURN_LABEL } from '../../src/domain/statement';
 import { type LedgerDb, sqlOf } from './db';
-import type { EntryInput, EntryType } from './ledger';
+
+export type EntryType =
+  | 'PIX_IN'
+  | 'PIX_OUT'
+  | 'PIX_REFUND_IN'
+  | 'PIX_REFUND_OUT'
+  | 'TRANSFER_IN'
+  | 'TRANSFER_OUT';
+
+export interface EntryInput {
+  accountNumber: string;
+  type: EntryType;
+  amount: number;
+  ref: string;
+  at: number;
+  /** A money fact reported by the bank: recorded even if it takes the balance below zero. */
+  bankFact?: boolean;
+  description?: string | null;
+  endToEndId?: string | null;
+  originalEndToEndId?: string | null;
+  /** A fixed id makes the entry once-only: bank facts that may be reported twice carry one. */
+  id?: string;
+}
 
 const DIRECTION: Record<EntryType, 'CREDIT' | 'DEBIT'> = {
   PIX_IN: 'CREDIT',

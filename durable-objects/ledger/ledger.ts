@@ -6,32 +6,11 @@
 
 import { and, eq, sql } from 'drizzle-orm';
 import type { LedgerDb } from './db';
-import { EntryCursor } from './entry-cursor';
+import { EntryCursor, type EntryInput } from './entry-cursor';
 import { prepared } from './prepared';
 import { accounts, holds, ledgerEntries } from './schema';
 
-export type EntryType =
-  | 'PIX_IN'
-  | 'PIX_OUT'
-  | 'PIX_REFUND_IN'
-  | 'PIX_REFUND_OUT'
-  | 'TRANSFER_IN'
-  | 'TRANSFER_OUT';
-
-export interface EntryInput {
-  accountNumber: string;
-  type: EntryType;
-  amount: number;
-  ref: string;
-  at: number;
-  /** A money fact reported by the bank: recorded even if it takes the balance below zero. */
-  bankFact?: boolean;
-  description?: string | null;
-  endToEndId?: string | null;
-  originalEndToEndId?: string | null;
-  /** A fixed id makes the entry once-only: bank facts that may be reported twice carry one. */
-  id?: string;
-}
+export type { EntryInput, EntryType } from './entry-cursor';
 
 export type AccountRow = typeof accounts.$inferSelect;
 
