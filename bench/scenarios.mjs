@@ -171,18 +171,41 @@ export async function prepareScenarios({ base, hello, adminToken = 'dev-admin-to
     // twin compares the same work (ascending, the history client's page would be seeded PAID ones).
     requests: [{ method: 'GET', path: `/cash-in?from=${today}&to=${tomorrow}&limit=50&order=desc`, headers }],
   });
-  const cashOutScenario = (key, name, headers) => ({
-    key,
-    name,
-    requests: [
-      {
-        method: 'POST',
-        path: '/cash-out',
-        headers,
-        setupRequest: (req) => ({ ...req, body: cashOutBody() }),
+  /**
+   * Signed Cash-Outs, each executed to COMPLETED after its 202: `before`/`verify` (bench/run.mjs)
+   * read the day's summary around the run, so the report says how many of the accepted ones
+   * completed and how many ended otherwise or are still open.
+   */
+  const cashOutScenario = (key, name, headers) => {
+    const totals = async () =>
+      (await api('GET', `/cash-out/summary?from=${today}&to=${tomorrow}`, { headers })).body.totals;
+    const count = (t, pick) =>
+      Object.entries(t).reduce((n, [bucket, b]) => n + (pick(bucket) ? b.count : 0), 0);
+    let before;
+    return {
+      key,
+      name,
+      requests: [
+        {
+          method: 'POST',
+          path: '/cash-out',
+          headers,
+          setupRequest: (req) => ({ ...req, body: cashOutBody() }),
+        },
+      ],
+      before: async () => {
+        before = await totals();
       },
-    ],
-  });
+      verify: async () => {
+        const after = await totals();
+        const completed = (b) => b === 'completed';
+        return {
+          completed: count(after, completed) - count(before, completed),
+          other: count(after, (b) => !completed(b)) - count(before, (b) => !completed(b)),
+        };
+      },
+    };
+  };
   /** A scenario, then its `@history` twin (same requests, the seeded client) when there is one. */
   const withTwin = (make, key, name, ...rest) => [
     make(key, name, ...rest),
@@ -231,7 +254,7 @@ export async function prepareScenarios({ base, hello, adminToken = 'dev-admin-to
     ...withTwin(cashInScenario, 'cash-in', 'POST /cash-in (QR PNG)', auth),
     ...withTwin(getByIdScenario, 'get-by-id', 'GET /cash-in/{id}', auth, ids),
     ...withTwin(listScenario, 'list', 'GET /cash-in?from&to&limit=50&order=desc', auth),
-    ...withTwin(cashOutScenario, 'cash-out', 'POST /cash-out (signed)', signed),
+    ...withTwin(cashOutScenario, 'cash-out', 'POST /cash-out (signed, executed to COMPLETED)', signed),
     healthProbe.status === 404
       ? { key: 'health', name: 'GET /health/pix', skip: 'route not implemented yet (404): skipped' }
       : {

@@ -1,48 +1,23 @@
-import type { ClientRow } from '../../src/db/clients';
-import {
-  type CashOutView,
-  cashOutView,
-  choosePartner,
-  type Destination,
-  DUPLICATE_WINDOW_MS,
-  destinationKey,
-  limitViolation,
-} from '../../src/domain/cash-out';
+import { type CashOutView, cashOutView, type Destination, destinationKey } from '../../src/domain/cash-out';
 import { newEndToEndId, newInternalCode, newUuid } from '../../src/domain/ids';
 import { failure, type OperationResult, success } from '../../src/domain/result';
 import { formatBrt } from '../../src/domain/time';
-import { needsApproval } from '../../src/domain/transitions';
-import { institutionName, partnerByIspb } from '../../src/partners/catalog';
-import type { TransferStatus } from '../../src/partners/port';
-import { partnerPort } from '../../src/partners/port-registry';
 import { maybeArchived } from './archive-index';
+import { holdId } from './cash-out-book';
+import { executorWoken, wakeExecutor } from './cash-out-exec';
 import {
   type CashOutRow,
-  cashOutByTransactionId,
   cashOutCodeTaken,
   cashOutReferenceTaken,
   findCashOut,
-  hasRecentTwin,
   insertCashOut,
   updateCashOut,
 } from './cash-out-store';
 import type { LedgerContext } from './context';
 import { emitWebhook, observe } from './events';
 import type { Remember } from './idempotency';
-import {
-  accountAt,
-  available,
-  findHold,
-  placeHold,
-  postEntry,
-  releaseHold,
-  transactionalAccounts,
-} from './ledger';
-import { countTowardLimits, limitUsage } from './limit-totals';
-
-/** How often a payment in flight is checked at the partner. */
-const POLL_MS = 500;
-const holdId = (transactionId: string) => `cash-out:${transactionId}`;
+import { accountAt, findHold, postEntry, releaseHold } from './ledger';
+import { countTowardLimits } from './limit-totals';
 
 export interface CreateCashOutInput {
   amountCents: number;
@@ -114,11 +89,13 @@ export function acceptCashOut(
       destination: input.payee.destination,
       destinationKey: destinationKey(input.payee.destination),
       requestedAt: now,
+      nextAt: now,
     });
     emitCashOut(ctx, row, 'CASHOUT_REQUESTED', now);
-    ctx.scheduler.schedule('cash-out-step', transactionId, now);
+    wakeExecutor(ctx, now);
     remember(202, accepted);
   });
+  executorWoken(ctx.db, now);
   return success(202, accepted);
 }
 
@@ -136,6 +113,7 @@ function cancel(ctx: LedgerContext, row: CashOutRow, failureCode: string): CashO
       stage: 'DONE',
       failureCode,
       cancelledAt: now,
+      nextAt: null,
     });
     emitCashOut(ctx, cancelled, 'CASHOUT_FAILED', now);
     if (row.partnerIspb) {
@@ -150,175 +128,6 @@ function cancel(ctx: LedgerContext, row: CashOutRow, failureCode: string): CashO
     }
     return cancelled;
   });
-}
-
-function complete(
-  ctx: LedgerContext,
-  row: CashOutRow,
-  status: Extract<TransferStatus, { state: 'SETTLED' }>,
-): void {
-  const ispb = row.partnerIspb as string;
-  const account = accountAt(ctx.db, ispb, 'TRANSACTIONAL');
-  if (!account) throw new Error(`no TRANSACTIONAL account at ${ispb}`);
-  const now = Date.now();
-  const payee = status.payeeBank;
-  ctx.storage.transactionSync(() => {
-    releaseHold(ctx.db, holdId(row.transactionId));
-    postEntry(ctx.db, {
-      accountNumber: account.number,
-      type: 'PIX_OUT',
-      amount: row.amount,
-      ref: `cash-out:${row.transactionId}`,
-      at: now,
-      description: row.description ?? `PIX enviado ${row.internalCode}`,
-      endToEndId: status.endToEndId,
-    });
-    const done = update(ctx, row.seq, {
-      status: 'COMPLETED',
-      stage: 'DONE',
-      endToEndId: status.endToEndId,
-      completedAt: now,
-      ...(payee && { payeeBank: { ...payee, bank: institutionName(payee.ispb) } }),
-    });
-    emitCashOut(ctx, done, 'CASHOUT_COMPLETED', now);
-    observe(ctx, row.transactionId, {
-      operation: 'CASH_OUT',
-      partnerIspb: ispb,
-      institutionIspb: payee?.ispb ?? null,
-      event: 'SETTLED',
-      latencyMs: now - row.requestedAt,
-      at: now,
-    });
-  });
-}
-
-/** Limits, duplicates, routing and the reservation: one synchronous section, so concurrent
- * Cash-Outs can never both count the same money. */
-function reserve(
-  ctx: LedgerContext,
-  row: CashOutRow,
-  client: ClientRow | undefined,
-  degraded: ReadonlySet<string>,
-): number | undefined {
-  const usage = limitUsage(ctx.db, row.requestedAt, row.destinationKey);
-  const violation = limitViolation(row.amount, client?.limits ?? {}, usage);
-  if (violation) {
-    cancel(ctx, row, violation);
-    return undefined;
-  }
-  if (hasRecentTwin(ctx.db, row, DUPLICATE_WINDOW_MS)) {
-    cancel(ctx, row, 'DUPLICATED_TRANSFER');
-    return undefined;
-  }
-  const transactional = transactionalAccounts(ctx.db);
-  const ispb = choosePartner(
-    transactional.map((a) => ({
-      ispb: a.ispb,
-      available: available(ctx.db, a.number),
-      degraded: degraded.has(a.ispb),
-    })),
-    row.amount,
-  );
-  if (!ispb) {
-    cancel(ctx, row, 'INSUFFICIENT_FUNDS');
-    return undefined;
-  }
-  const account = transactional.find((a) => a.ispb === ispb) as (typeof transactional)[number];
-  const approval = needsApproval(row.amount, client?.approvalThresholdCents);
-  const now = Date.now();
-  ctx.storage.transactionSync(() => {
-    countTowardLimits(ctx.db, row.requestedAt, row.destinationKey, row.amount);
-    placeHold(ctx.db, {
-      id: holdId(row.transactionId),
-      accountNumber: account.number,
-      amount: row.amount,
-      ref: `cash-out:${row.transactionId}`,
-      at: now,
-    });
-    update(ctx, row.seq, {
-      partnerIspb: ispb,
-      settlement: {
-        ispb,
-        bank: partnerByIspb(ispb)?.name ?? ispb,
-        branch: account.branch,
-        account: account.number,
-      },
-      stage: approval ? 'AWAITING_APPROVAL' : 'APPROVED',
-      status: approval ? 'PENDING' : 'PROCESSING',
-    });
-    observe(ctx, row.transactionId, {
-      operation: 'CASH_OUT',
-      partnerIspb: ispb,
-      event: 'CREATED',
-      at: row.requestedAt,
-    });
-  });
-  return approval ? undefined : now;
-}
-
-async function send(ctx: LedgerContext, row: CashOutRow): Promise<number | undefined> {
-  await ctx.crashes.reach('cash-out.approved');
-  ctx.storage.transactionSync(() => update(ctx, row.seq, { stage: 'SENDING' }));
-  await ctx.crashes.reach('cash-out.sending');
-  const sent = await partnerPort(ctx.env, row.partnerIspb as string).sendPayment({
-    idempotencyId: row.transactionId,
-    amountCents: row.amount,
-    payee: { name: row.payeeName, document: row.payeeDocument, destination: row.destination },
-    description: row.description,
-  });
-  await ctx.crashes.reach('cash-out.payment-sent');
-  if (!sent.ok) {
-    if (sent.retryable) return Date.now() + 5_000;
-    cancel(ctx, row, sent.failureCode);
-    return undefined;
-  }
-  ctx.storage.transactionSync(() => update(ctx, row.seq, { stage: 'SENT' }));
-  return Date.now() + POLL_MS;
-}
-
-/**
- * Runs the next step of one Cash-Out; returns when to run again (undefined: nothing more to do,
- * either finished or waiting for an operator).
- */
-export async function stepCashOut(
-  ctx: LedgerContext,
-  transactionId: string,
-  client: () => Promise<ClientRow | undefined>,
-  degradedPartners: () => Promise<ReadonlySet<string>> = async () => new Set(),
-): Promise<number | undefined> {
-  const row = cashOutByTransactionId(ctx.db, transactionId);
-  if (!row) return undefined;
-  switch (row.stage) {
-    case 'RECEIVED': {
-      const [config, degraded] = await Promise.all([client(), degradedPartners()]);
-      await ctx.crashes.reach('cash-out.checked');
-      // Re-read: another step may have run while we awaited.
-      const fresh = cashOutByTransactionId(ctx.db, transactionId);
-      if (fresh?.stage !== 'RECEIVED') return fresh && fresh.stage !== 'DONE' ? Date.now() : undefined;
-      return reserve(ctx, fresh, config, degraded);
-    }
-    case 'APPROVED':
-      return send(ctx, row);
-    case 'SENDING':
-    case 'SENT': {
-      // After a crash in SENDING we do not know whether the partner got it: ask, never guess.
-      const status = await partnerPort(ctx.env, row.partnerIspb as string).transferStatus(row.transactionId);
-      await ctx.crashes.reach('cash-out.status-read');
-      const fresh = cashOutByTransactionId(ctx.db, transactionId);
-      if (!fresh || fresh.stage === 'DONE') return undefined;
-      if (status.state === 'UNKNOWN') return send(ctx, fresh);
-      if (status.state === 'PENDING') {
-        if (fresh.stage === 'SENDING')
-          ctx.storage.transactionSync(() => update(ctx, fresh.seq, { stage: 'SENT' }));
-        return Date.now() + POLL_MS;
-      }
-      if (status.state === 'FAILED') cancel(ctx, fresh, status.failureCode);
-      else complete(ctx, fresh, status);
-      return undefined;
-    }
-    default:
-      return undefined;
-  }
 }
 
 /** The Cash-Out an operator decision applies to, or why there is none. */
@@ -337,11 +146,13 @@ function awaitingApproval(ctx: LedgerContext, id: string, verb: 'approved' | 're
 export function approveCashOut(ctx: LedgerContext, id: string): OperationResult<CashOutView> {
   const row = awaitingApproval(ctx, id, 'approved');
   if ('ok' in row) return row;
+  const now = Date.now();
   const approved = ctx.storage.transactionSync(() => {
-    const updated = update(ctx, row.seq, { stage: 'APPROVED', status: 'PROCESSING' });
-    ctx.scheduler.schedule('cash-out-step', row.transactionId, Date.now());
+    const updated = update(ctx, row.seq, { stage: 'APPROVED', status: 'PROCESSING', nextAt: now });
+    wakeExecutor(ctx, now);
     return updated;
   });
+  executorWoken(ctx.db, now);
   return success(200, cashOutView(approved));
 }
 

@@ -1,8 +1,7 @@
-/** Cash-Out rows of one client: lookups (spec §4.10) and duplicate detection. */
-import { and, eq, gte, lt, ne } from 'drizzle-orm';
-import type { LedgerDb } from './db';
+/** Cash-Out rows of one client: lookups (spec §4.10), the 202's insert and its uniqueness checks. */
+import { eq } from 'drizzle-orm';
+import { type LedgerDb, sqlOf } from './db';
 import { findByAnyId } from './lookup';
-import { ph, prepared } from './prepared';
 import { cashOuts } from './schema';
 
 export type CashOutRow = typeof cashOuts.$inferSelect;
@@ -11,55 +10,75 @@ export function findCashOut(db: LedgerDb, id: string): CashOutRow | undefined {
   return findByAnyId<CashOutRow>(db, cashOuts, cashOuts, id);
 }
 
-export function cashOutByTransactionId(db: LedgerDb, transactionId: string): CashOutRow | undefined {
-  const query = prepared(db, 'cashOuts.byTransactionId', () =>
-    db
-      .select()
-      .from(cashOuts)
-      .where(eq(cashOuts.transactionId, ph('transactionId')))
-      .prepare(),
-  );
-  return query.get({ transactionId });
-}
-
+// The 202's statements run on the SQL API directly (fixed texts): drizzle's building and mapping
+// cost more than SQLite takes to run them.
 export function cashOutReferenceTaken(db: LedgerDb, externalReference: string): boolean {
   return (
-    db
-      .select({ seq: cashOuts.seq })
-      .from(cashOuts)
-      .where(eq(cashOuts.externalReference, externalReference))
-      .get() !== undefined
+    sqlOf(db).exec('SELECT 1 FROM cash_outs WHERE external_reference = ?', externalReference).toArray()
+      .length > 0
   );
 }
 
 export function cashOutCodeTaken(db: LedgerDb, internalCode: string): boolean {
-  return (
-    db.select({ seq: cashOuts.seq }).from(cashOuts).where(eq(cashOuts.internalCode, internalCode)).get() !==
-    undefined
-  );
+  return sqlOf(db).exec('SELECT 1 FROM cash_outs WHERE internal_code = ?', internalCode).toArray().length > 0;
 }
 
-/** An earlier, live Cash-Out of the same amount to the same payee within the window. */
-export function hasRecentTwin(db: LedgerDb, row: CashOutRow, windowMs: number): boolean {
-  return (
-    db
-      .select({ seq: cashOuts.seq })
-      .from(cashOuts)
-      .where(
-        and(
-          eq(cashOuts.destinationKey, row.destinationKey),
-          eq(cashOuts.amount, row.amount),
-          ne(cashOuts.status, 'CANCELLED'),
-          lt(cashOuts.seq, row.seq),
-          gte(cashOuts.requestedAt, row.requestedAt - windowMs),
-        ),
-      )
-      .get() !== undefined
-  );
-}
+/** A new Cash-Out's columns; what the API has not decided yet starts NULL. */
+export type NewCashOut = Pick<
+  CashOutRow,
+  | 'transactionId'
+  | 'internalCode'
+  | 'externalReference'
+  | 'status'
+  | 'stage'
+  | 'amount'
+  | 'description'
+  | 'webhookUrl'
+  | 'payeeName'
+  | 'payeeDocument'
+  | 'destination'
+  | 'destinationKey'
+  | 'requestedAt'
+  | 'nextAt'
+>;
 
-export function insertCashOut(db: LedgerDb, row: typeof cashOuts.$inferInsert): CashOutRow {
-  return db.insert(cashOuts).values(row).returning().get();
+export function insertCashOut(db: LedgerDb, row: NewCashOut): CashOutRow {
+  const [inserted] = sqlOf(db)
+    .exec<{ seq: number }>(
+      `INSERT INTO cash_outs (transaction_id, internal_code, external_reference, status, stage, amount,
+         description, webhook_url, payee_name, payee_document, destination, destination_key,
+         requested_at, next_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`,
+      row.transactionId,
+      row.internalCode,
+      row.externalReference,
+      row.status,
+      row.stage,
+      row.amount,
+      row.description,
+      row.webhookUrl,
+      row.payeeName,
+      row.payeeDocument,
+      JSON.stringify(row.destination),
+      row.destinationKey,
+      row.requestedAt,
+      row.nextAt,
+    )
+    .toArray();
+  return {
+    ...row,
+    seq: (inserted as { seq: number }).seq,
+    payeeBank: null,
+    partnerIspb: null,
+    settlement: null,
+    endToEndId: null,
+    refundEndToEndId: null,
+    failureCode: null,
+    reason: null,
+    completedAt: null,
+    cancelledAt: null,
+    refundedAt: null,
+  };
 }
 
 export function updateCashOut(db: LedgerDb, seq: number, changes: Partial<CashOutRow>): CashOutRow {

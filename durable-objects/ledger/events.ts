@@ -48,7 +48,8 @@ function insertOutbox(ctx: LedgerContext, row: Required<Omit<OutboxRow, 'seq' | 
   ).run(row);
 }
 
-export function emitWebhook(ctx: LedgerContext, event: WebhookEvent): void {
+/** `schedule: false`: a batch schedules the dispatch once itself, after its last event. */
+export function emitWebhook(ctx: LedgerContext, event: WebhookEvent, schedule = true): void {
   insertOutbox(ctx, {
     eventId: newEventId(),
     channel: 'webhook',
@@ -59,10 +60,15 @@ export function emitWebhook(ctx: LedgerContext, event: WebhookEvent): void {
     occurredAt: event.at,
   });
   // The delivery pipeline (webhook-deliveries.ts) adopts it and sends it when its turn comes.
-  ctx.scheduler.schedule('dispatch-webhooks', 'all', event.at);
+  if (schedule) ctx.scheduler.schedule('dispatch-webhooks', 'all', event.at);
 }
 
-export function observe(ctx: LedgerContext, aggregateId: string, input: ObservationInput): void {
+export function observe(
+  ctx: LedgerContext,
+  aggregateId: string,
+  input: ObservationInput,
+  schedule = true,
+): void {
   const observation = {
     at: new Date(input.at).toISOString(),
     clientId: ctx.profile.clientId,
@@ -82,7 +88,7 @@ export function observe(ctx: LedgerContext, aggregateId: string, input: Observat
     webhookUrl: null,
     occurredAt: input.at,
   });
-  ctx.scheduler.schedule('flush-outbox', 'all', input.at);
+  if (schedule) ctx.scheduler.schedule('flush-outbox', 'all', input.at);
 }
 
 /** The oldest health observations not yet handed to their queue, at most `limit`. */

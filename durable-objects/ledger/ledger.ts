@@ -4,53 +4,13 @@
  * caller's storage transaction.
  */
 
-import { and, desc, eq, sql } from 'drizzle-orm';
-import { BANK_RETURN_LABEL } from '../../src/domain/statement';
+import { and, eq, sql } from 'drizzle-orm';
 import type { LedgerDb } from './db';
+import { EntryCursor, type EntryInput } from './entry-cursor';
 import { prepared } from './prepared';
-import { accounts, archiveSegments, holds, ledgerEntries } from './schema';
+import { accounts, holds, ledgerEntries } from './schema';
 
-export type EntryType =
-  | 'PIX_IN'
-  | 'PIX_OUT'
-  | 'PIX_REFUND_IN'
-  | 'PIX_REFUND_OUT'
-  | 'TRANSFER_IN'
-  | 'TRANSFER_OUT';
-
-const DIRECTION: Record<EntryType, 'CREDIT' | 'DEBIT'> = {
-  PIX_IN: 'CREDIT',
-  PIX_REFUND_IN: 'CREDIT',
-  TRANSFER_IN: 'CREDIT',
-  PIX_OUT: 'DEBIT',
-  PIX_REFUND_OUT: 'DEBIT',
-  TRANSFER_OUT: 'DEBIT',
-};
-
-/** The partner's own labels, kept as `typeRaw` the way a real statement carries them. */
-const RAW_LABEL: Record<EntryType, string> = {
-  PIX_IN: 'PIX RECEBIDO',
-  PIX_OUT: 'PIX ENVIADO',
-  PIX_REFUND_IN: 'DEVOLUCAO PIX RECEBIDA',
-  PIX_REFUND_OUT: 'DEVOLUCAO PIX ENVIADA',
-  TRANSFER_IN: 'TRANSFERENCIA RECEBIDA',
-  TRANSFER_OUT: 'TRANSFERENCIA ENVIADA',
-};
-
-export interface EntryInput {
-  accountNumber: string;
-  type: EntryType;
-  amount: number;
-  ref: string;
-  at: number;
-  /** A money fact reported by the bank: recorded even if it takes the balance below zero. */
-  bankFact?: boolean;
-  description?: string | null;
-  endToEndId?: string | null;
-  originalEndToEndId?: string | null;
-  /** A fixed id makes the entry once-only: bank facts that may be reported twice carry one. */
-  id?: string;
-}
+export type { EntryInput, EntryType } from './entry-cursor';
 
 export type AccountRow = typeof accounts.$inferSelect;
 
@@ -103,65 +63,15 @@ export function available(db: LedgerDb, accountNumber: string): number {
   return (account(db, accountNumber)?.balance ?? 0) - heldAmount(db, accountNumber);
 }
 
-/** Time of the account's latest entry, hot or archived (its statement order is (created_at, seq)). */
-function lastEntryAt(db: LedgerDb, accountNumber: string): number | undefined {
-  const hot = db
-    .select({ at: ledgerEntries.createdAt })
-    .from(ledgerEntries)
-    .where(eq(ledgerEntries.accountNumber, accountNumber))
-    .orderBy(desc(ledgerEntries.createdAt), desc(ledgerEntries.seq))
-    .limit(1)
-    .get()?.at;
-  // Archived entries (archive_segments_last_idx): when every entry went, the next still follows them.
-  const archived = db
-    .select({ at: sql<number | null>`max(${archiveSegments.lastTime})` })
-    .from(archiveSegments)
-    .where(eq(archiveSegments.kind, `ledger:${accountNumber}`))
-    .get()?.at;
-  return archived == null ? hot : Math.max(hot ?? archived, archived);
-}
-
 /**
- * Appends one entry and moves the account balance with it. Our own operations never take a balance
- * below zero (they check `available` first, and this refuses them if they did not); a fact the bank
- * reports (`bankFact`) is recorded anyway: the balance then goes negative, visibly.
- * An entry never predates the account's previous one (an operation that read the clock before
- * awaiting a partner may post after a later one): the statement order (date, seq) is then the
- * posting order, so every balanceAfter follows from the one before it.
+ * Appends one entry and moves the account balance with it (entry-cursor.ts holds the rules: no
+ * overdraft by our own operations, bank facts recorded anyway, entries never out of order).
  */
 export function postEntry(db: LedgerDb, input: EntryInput): { id: string; balanceAfter: number } {
-  const acc = account(db, input.accountNumber);
-  if (!acc) throw new Error(`unknown account ${input.accountNumber}`);
-  if (!Number.isSafeInteger(input.amount) || input.amount <= 0)
-    throw new Error('entry amount must be positive');
-  const direction = DIRECTION[input.type];
-  const balanceAfter = direction === 'CREDIT' ? acc.balance + input.amount : acc.balance - input.amount;
-  // Only our own debits are refused below zero: a credit always helps, whatever the balance was.
-  if (direction === 'DEBIT' && balanceAfter < 0 && !input.bankFact)
-    throw new Error(`entry would overdraw account ${input.accountNumber}`);
-  // Amounts are capped (decisions §5) so this never happens in practice; if it did, a balance
-  // past 2^53 centavos would silently round, so the entry is refused instead.
-  if (!Number.isSafeInteger(balanceAfter))
-    throw new Error(`entry would take account ${input.accountNumber} past an exact integer of centavos`);
-  const id = input.id ?? `ENT${crypto.randomUUID().replace(/-/g, '').slice(0, 24).toUpperCase()}`;
-  db.insert(ledgerEntries)
-    .values({
-      id,
-      accountNumber: input.accountNumber,
-      type: input.type,
-      typeRaw: input.bankFact ? BANK_RETURN_LABEL : RAW_LABEL[input.type],
-      direction,
-      amount: input.amount,
-      balanceAfter,
-      description: input.description ?? null,
-      endToEndId: input.endToEndId ?? null,
-      originalEndToEndId: input.originalEndToEndId ?? null,
-      ref: input.ref,
-      createdAt: Math.max(input.at, lastEntryAt(db, input.accountNumber) ?? input.at),
-    })
-    .run();
-  db.update(accounts).set({ balance: balanceAfter }).where(eq(accounts.number, input.accountNumber)).run();
-  return { id, balanceAfter };
+  const cursor = new EntryCursor(db, input.accountNumber);
+  const posted = cursor.append(input);
+  cursor.close();
+  return posted;
 }
 
 export function entryExists(db: LedgerDb, id: string): boolean {

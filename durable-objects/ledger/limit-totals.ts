@@ -45,7 +45,50 @@ export function countTowardLimits(
   destinationKey: string,
   cents: number,
 ): void {
-  const query = prepared(db, 'limitTotals.add', () =>
+  for (const { key, period } of limitKeys(requestedAt, destinationKey)) addTotal(db, key, period, cents);
+}
+
+/**
+ * The running totals as one batch of reservations sees them (cash-out-exec.ts): each key is read at
+ * most once, every reservation of the batch adds to it in memory, and `flush` writes each changed
+ * key once. The same transaction must hold every read, add and the flush.
+ */
+export class LimitBook {
+  private readonly cents = new Map<string, number>();
+  private readonly delta = new Map<string, { period: string; cents: number }>();
+
+  constructor(private readonly db: LedgerDb) {}
+
+  private read(key: string): number {
+    let cents = this.cents.get(key);
+    if (cents === undefined) {
+      cents = total(this.db, key);
+      this.cents.set(key, cents);
+    }
+    return cents;
+  }
+
+  usage(requestedAt: number, destinationKey: string): LimitUsage {
+    const [day, month, payeeDay] = limitKeys(requestedAt, destinationKey);
+    return { day: this.read(day.key), month: this.read(month.key), payeeDay: this.read(payeeDay.key) };
+  }
+
+  add(requestedAt: number, destinationKey: string, cents: number): void {
+    for (const { key, period } of limitKeys(requestedAt, destinationKey)) {
+      this.cents.set(key, this.read(key) + cents);
+      const d = this.delta.get(key);
+      this.delta.set(key, { period, cents: (d?.cents ?? 0) + cents });
+    }
+  }
+
+  flush(): void {
+    for (const [key, { period, cents }] of this.delta) if (cents !== 0) addTotal(this.db, key, period, cents);
+    this.delta.clear();
+  }
+}
+
+function addTotal(db: LedgerDb, key: string, period: string, cents: number): void {
+  prepared(db, 'limitTotals.add', () =>
     db
       .insert(limitTotals)
       .values({ key: ph('key'), period: ph('period'), cents: ph('cents') })
@@ -54,8 +97,7 @@ export function countTowardLimits(
         set: { cents: sql`${limitTotals.cents} + excluded.cents` },
       })
       .prepare(),
-  );
-  for (const { key, period } of limitKeys(requestedAt, destinationKey)) query.run({ key, period, cents });
+  ).run({ key, period, cents });
 }
 
 /** Rows no limit can ask for any more (before last month), in one bounded batch; how many went. */

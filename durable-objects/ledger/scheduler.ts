@@ -1,5 +1,5 @@
 /**
- * Time-driven work of one client (expiry, partner status polls, outbox flushes, Cash-Out steps):
+ * Time-driven work of one client (expiry, partner status polls, outbox flushes, Cash-Out execution):
  * tasks in storage, one alarm set to the earliest. The alarm is the primary path; the cron sweep
  * only re-arms it, so nothing time-critical depends on cron.
  */
@@ -13,7 +13,8 @@ export type TaskKind =
   | 'poll-refund'
   | 'assign-e2e'
   | 'flush-outbox'
-  | 'cash-out-step'
+  /** Every due Cash-Out, in one pass (cash-out-exec.ts). */
+  | 'cash-out-exec'
   | 'dispatch-webhooks'
   /** A client devolution a bank return overtook, followed to its end (refund-ops.ts). */
   | 'poll-superseded-devolution'

@@ -136,9 +136,15 @@ export const cashOuts = sqliteTable(
     completedAt: integer('completed_at'),
     cancelledAt: integer('cancelled_at'),
     refundedAt: integer('refunded_at'),
+    /**
+     * When the batched executor (cash-out-exec.ts) next takes this Cash-Out; NULL while it waits for
+     * an operator or is DONE, so the executor's due query walks only live ones (partial index).
+     */
+    nextAt: integer('next_at'),
   },
   (t) => [
     uniqueIndex('cash_outs_external_reference_idx').on(t.externalReference),
+    index('cash_outs_next_idx').on(t.nextAt).where(sql`${t.nextAt} IS NOT NULL`),
     index('cash_outs_requested_idx').on(t.requestedAt, t.seq),
     index('cash_outs_e2e_idx').on(t.endToEndId),
     index('cash_outs_refund_e2e_idx').on(t.refundEndToEndId),

@@ -3,7 +3,7 @@ import { errorFields, log } from '../../src/infra/log';
 import { armArchive, runArchiveTask } from './archive';
 import { pollSupersededDevolution } from './bank-returns';
 import { assignEndToEndId, expireCashIn } from './cash-in-ops';
-import { stepCashOut } from './cash-out-ops';
+import { runCashOutExecutor } from './cash-out-exec';
 import type { LedgerContext } from './context';
 import { markPublished, unpublishedObservations } from './events';
 import { pruneLimitTotals } from './limit-totals';
@@ -102,17 +102,15 @@ export async function runTask(
       else ctx.scheduler.schedule('remove-charge', task.ref, again);
       return;
     }
-    case 'cash-out-step': {
-      const again = await stepCashOut(
+    case 'cash-out-exec':
+      // Reschedules (or ends) itself after its pass.
+      await runCashOutExecutor(
         ctx,
-        task.ref,
+        task,
         () => findClient(ctx.env, ctx.profile.clientId),
         degradedCashOutPartners,
       );
-      if (again === undefined) ctx.scheduler.done(task);
-      else ctx.scheduler.schedule('cash-out-step', task.ref, again);
       return;
-    }
     case 'dispatch-webhooks':
       // Reschedules (or cancels) itself inside its own transaction.
       await dispatchWebhooks(ctx);

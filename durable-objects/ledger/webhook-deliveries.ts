@@ -8,7 +8,7 @@
  * later event waits until the earlier one is DELIVERED, GIVEN_UP or UNDELIVERABLE. A dispatch is a
  * lease: without a report within LEASE_MS it is sent again (duplicates carry the same webhook-id).
  */
-import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, lte, min } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, lt, lte, min } from 'drizzle-orm';
 import { failure, type OperationResult, success } from '../../src/domain/result';
 import { formatUtc } from '../../src/domain/time';
 import type { DeliveryStatus } from '../../src/domain/webhook-delivery';
@@ -16,7 +16,7 @@ import { log } from '../../src/infra/log';
 import { retryDelayAfter } from '../../src/webhooks/retry-schedule';
 import type { AttemptOutcome, ClaimedWebhook, DeliveryMessage } from '../../src/webhooks/types';
 import type { LedgerContext } from './context';
-import type { LedgerDb } from './db';
+import { type LedgerDb, sqlOf } from './db';
 import { webhookDeliveries as deliveries, outbox } from './schema';
 
 export type DeliveryRow = typeof deliveries.$inferSelect;
@@ -37,43 +37,51 @@ function headSeqs(db: LedgerDb) {
     .groupBy(deliveries.aggregateId);
 }
 
-/** New `webhook` outbox events become deliveries. True when more are waiting. */
+/**
+ * New `webhook` outbox events become deliveries. True when more are waiting. Fixed statements on
+ * the SQL API: this runs for every event, and drizzle's building and mapping (the event's data
+ * parsed, unused here) cost more than SQLite does.
+ */
 function adoptNewEvents(db: LedgerDb, now: number): boolean {
-  const events = db
-    .select()
-    .from(outbox)
-    .where(and(eq(outbox.channel, 'webhook'), isNull(outbox.publishedAt)))
-    .orderBy(asc(outbox.seq))
-    .limit(ADOPT_BATCH)
-    .all();
+  const sql = sqlOf(db);
+  const events = sql
+    .exec<{
+      seq: number;
+      event_id: string;
+      aggregate_id: string;
+      event_type: string;
+      url: string | null;
+      at: number;
+    }>(
+      `SELECT seq, event_id, aggregate_id, event_type, webhook_url AS url, occurred_at AS at FROM outbox
+       WHERE channel = 'webhook' AND published_at IS NULL ORDER BY seq LIMIT ?`,
+      ADOPT_BATCH,
+    )
+    .toArray();
   if (events.length === 0) return false;
   for (const event of events) {
-    const deliverable = event.webhookUrl !== null;
-    db.insert(deliveries)
-      .values({
-        eventId: event.eventId,
-        seq: event.seq,
-        aggregateId: event.aggregateId,
-        eventType: event.eventType,
-        url: event.webhookUrl,
-        status: deliverable ? 'PENDING' : 'UNDELIVERABLE',
-        dueAt: deliverable ? now : null,
-        lastError: deliverable ? null : 'no webhook URL was given for this transaction',
-        createdAt: event.occurredAt,
-        updatedAt: now,
-      })
-      .onConflictDoNothing()
-      .run();
+    const deliverable = event.url !== null;
+    sql.exec(
+      `INSERT INTO webhook_deliveries (event_id, seq, aggregate_id, event_type, url, status, due_at,
+         last_error, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+      event.event_id,
+      event.seq,
+      event.aggregate_id,
+      event.event_type,
+      event.url,
+      deliverable ? 'PENDING' : 'UNDELIVERABLE',
+      deliverable ? now : null,
+      deliverable ? null : 'no webhook URL was given for this transaction',
+      event.at,
+      now,
+    );
   }
-  db.update(outbox)
-    .set({ publishedAt: now })
-    .where(
-      inArray(
-        outbox.seq,
-        events.map((e) => e.seq),
-      ),
-    )
-    .run();
+  sql.exec(
+    'UPDATE outbox SET published_at = ? WHERE seq IN (SELECT value FROM json_each(?))',
+    now,
+    JSON.stringify(events.map((e) => e.seq)),
+  );
   return events.length === ADOPT_BATCH;
 }
 

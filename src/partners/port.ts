@@ -53,6 +53,9 @@ export type TransferStatus =
   | { state: 'FAILED'; failureCode: string }
   | { state: 'UNKNOWN' };
 
+/** A transfer's status in a batch read: or, for that one only, no answer (it is asked again later). */
+export type BatchedStatus = TransferStatus | { state: 'UNREAD'; reason: string };
+
 export interface SettlementPartnerPort {
   readonly ispb: string;
   /** Registers a dynamic charge so the PIX network routes its payment to the partner account. */
@@ -68,6 +71,15 @@ export interface SettlementPartnerPort {
   sendPayment(request: PaymentRequest): Promise<PartnerOutcome<{ acceptedAt: number }>>;
   /** Where a transfer sent with this idempotency id stands at the partner. */
   transferStatus(idempotencyId: string): Promise<TransferStatus>;
+  /**
+   * Many payments at once (the Cash-Out executor's batch), answered in the requests' order; one
+   * refused payment never affects the others. A bank without a batch API loops (batch.ts).
+   */
+  sendPayments(requests: PaymentRequest[]): Promise<PartnerOutcome<{ acceptedAt: number }>[]>;
+  /** Where many transfers stand, in the ids' order; one unreadable status is `UNREAD` alone. */
+  transferStatuses(idempotencyIds: string[]): Promise<BatchedStatus[]>;
+  /** How many calls in a row a batch of `size` takes at this bank (1 with a batch API): its time bound. */
+  batchRounds(size: number): number;
   /**
    * Where a devolution stands. API Pix addresses a devolution under the payment it returns, so
    * refunds ask here rather than `transferStatus`.

@@ -3,12 +3,19 @@
  * asynchronous settlement, idempotent transfer requests — plus the faults the operator injected.
  * Its books live in D1 (`sandbox_transfers`) so every isolate sees the same bank.
  */
-import { findSandboxTransfer, recordSandboxTransfer } from '../db/sandbox-transfers';
+import {
+  findSandboxTransfer,
+  findSandboxTransfers,
+  recordSandboxTransfer,
+  recordSandboxTransfers,
+  type SandboxTransferRow,
+} from '../db/sandbox-transfers';
 import { FAILURE_CODES } from '../domain/failure-codes';
 import { newEndToEndId } from '../domain/ids';
 import { KNOWN_INSTITUTIONS } from './catalog';
 import { activeFaults, type PartnerFault } from './faults';
 import type {
+  BatchedStatus,
   ChargeRegistration,
   DevolutionRequest,
   PartnerOutcome,
@@ -93,27 +100,41 @@ export class SandboxPartner implements SettlementPartnerPort {
   }
 
   async sendPayment(request: PaymentRequest): Promise<PartnerOutcome<{ acceptedAt: number }>> {
+    return (await this.sendPayments([request]))[0] as PartnerOutcome<{ acceptedAt: number }>;
+  }
+
+  /** A batch is one call here. */
+  batchRounds(): number {
+    return 1;
+  }
+
+  /** One fault look-up, one delay and one D1 statement for the whole batch. */
+  async sendPayments(requests: PaymentRequest[]): Promise<PartnerOutcome<{ acceptedAt: number }>[]> {
     const fault = await this.fault('CASH_OUT');
     await this.delay(fault);
     const now = Date.now();
-    const magic = magicFailure(request);
-    const faulted = fault !== undefined && Math.random() * 1_000_000 < fault.failureRatePpm;
-    const failureCode = magic ?? (faulted ? (fault?.failureCode ?? 'PROVIDER_UNAVAILABLE') : undefined);
-    const span =
-      SANDBOX_PAYMENT_MS.min + Math.floor(Math.random() * (SANDBOX_PAYMENT_MS.max - SANDBOX_PAYMENT_MS.min));
-    await recordSandboxTransfer(this.env, {
-      ispb: this.ispb,
-      idempotencyId: request.idempotencyId,
-      kind: 'PAYMENT',
-      amount: request.amountCents,
-      outcome: failureCode ? 'FAILED' : 'SETTLED',
-      failureCode: failureCode ?? null,
-      endToEndId: failureCode ? null : newEndToEndId('E', this.ispb, now),
-      payeeBank: failureCode ? null : resolveReceiver(request),
-      createdAt: now,
-      settlesAt: now + span + (fault?.latencyMs ?? 0),
+    const rows = requests.map((request) => {
+      const magic = magicFailure(request);
+      const faulted = fault !== undefined && Math.random() * 1_000_000 < fault.failureRatePpm;
+      const failureCode = magic ?? (faulted ? (fault?.failureCode ?? 'PROVIDER_UNAVAILABLE') : undefined);
+      const span =
+        SANDBOX_PAYMENT_MS.min +
+        Math.floor(Math.random() * (SANDBOX_PAYMENT_MS.max - SANDBOX_PAYMENT_MS.min));
+      return {
+        ispb: this.ispb,
+        idempotencyId: request.idempotencyId,
+        kind: 'PAYMENT' as const,
+        amount: request.amountCents,
+        outcome: failureCode ? ('FAILED' as const) : ('SETTLED' as const),
+        failureCode: failureCode ?? null,
+        endToEndId: failureCode ? null : newEndToEndId('E', this.ispb, now),
+        payeeBank: failureCode ? null : resolveReceiver(request),
+        createdAt: now,
+        settlesAt: now + span + (fault?.latencyMs ?? 0),
+      };
     });
-    return { ok: true, value: { acceptedAt: now } };
+    await recordSandboxTransfers(this.env, this.ispb, rows);
+    return requests.map(() => ({ ok: true, value: { acceptedAt: now } }));
   }
 
   /** The sandbox keeps devolutions by their own id, like payments. */
@@ -122,16 +143,25 @@ export class SandboxPartner implements SettlementPartnerPort {
   }
 
   async transferStatus(idempotencyId: string): Promise<TransferStatus> {
-    const row = await findSandboxTransfer(this.env, this.ispb, idempotencyId);
-    if (!row) return { state: 'UNKNOWN' };
-    if (Date.now() < row.settlesAt) return { state: 'PENDING' };
-    if (row.outcome === 'FAILED')
-      return { state: 'FAILED', failureCode: row.failureCode ?? 'PROCESSING_ERROR' };
-    return {
-      state: 'SETTLED',
-      endToEndId: row.endToEndId ?? idempotencyId,
-      settledAt: row.settlesAt,
-      ...(row.payeeBank && { payeeBank: row.payeeBank }),
-    };
+    return statusOf(await findSandboxTransfer(this.env, this.ispb, idempotencyId), idempotencyId);
   }
+
+  async transferStatuses(idempotencyIds: string[]): Promise<BatchedStatus[]> {
+    const rows = await findSandboxTransfers(this.env, this.ispb, idempotencyIds);
+    return idempotencyIds.map((id) => statusOf(rows.get(id), id));
+  }
+}
+
+/** What the partner's books say about one transfer now. */
+function statusOf(row: SandboxTransferRow | undefined, idempotencyId: string): TransferStatus {
+  if (!row) return { state: 'UNKNOWN' };
+  if (Date.now() < row.settlesAt) return { state: 'PENDING' };
+  if (row.outcome === 'FAILED')
+    return { state: 'FAILED', failureCode: row.failureCode ?? 'PROCESSING_ERROR' };
+  return {
+    state: 'SETTLED',
+    endToEndId: row.endToEndId ?? idempotencyId,
+    settledAt: row.settlesAt,
+    ...(row.payeeBank && { payeeBank: row.payeeBank }),
+  };
 }

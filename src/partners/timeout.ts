@@ -52,6 +52,35 @@ export function withTimeout(port: SettlementPartnerPort, ms = PARTNER_TIMEOUT_MS
     sendDevolution: (request) => orUnanswered('sendDevolution', port.sendDevolution(request)),
     sendPayment: (request) => orUnanswered('sendPayment', port.sendPayment(request)),
     transferStatus: (idempotencyId) => bounded('transferStatus', port.transferStatus(idempotencyId)),
+    batchRounds: (size) => port.batchRounds(size),
+    // A batch is bounded as the calls it takes in a row; unanswered, every payment of it is a
+    // retryable failure and every status unread, each asked again later.
+    sendPayments: async (requests) => {
+      const batchMs = ms * Math.max(1, port.batchRounds(requests.length));
+      try {
+        return await within(
+          port.sendPayments(requests),
+          batchMs,
+          () => new PartnerTimeout(port.ispb, 'sendPayments', batchMs),
+        );
+      } catch {
+        // Unanswered or broken: any of them may have reached the bank, so recovery asks first.
+        return requests.map(() => UNANSWERED);
+      }
+    },
+    transferStatuses: async (ids) => {
+      const batchMs = ms * Math.max(1, port.batchRounds(ids.length));
+      try {
+        return await within(
+          port.transferStatuses(ids),
+          batchMs,
+          () => new PartnerTimeout(port.ispb, 'transferStatuses', batchMs),
+        );
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        return ids.map(() => ({ state: 'UNREAD' as const, reason }));
+      }
+    },
     devolutionStatus: (original, id) => bounded('devolutionStatus', port.devolutionStatus(original, id)),
   };
 }

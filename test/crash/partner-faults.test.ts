@@ -37,17 +37,12 @@ async function partnerRow(idempotencyId: string) {
 
 /** The Cash-Out's next step is scheduled in the future: the call it was waiting on has returned. */
 async function stepWaiting(clientId: string, transactionId: string) {
-  const [task] = await sqlRows<{ due_at: number }>(
+  const [row] = await sqlRows<{ stage: string; next_at: number | null }>(
     clientId,
-    'SELECT due_at FROM tasks WHERE id = ?',
-    `cash-out-step:${transactionId}`,
-  );
-  const [row] = await sqlRows<{ stage: string }>(
-    clientId,
-    'SELECT stage FROM cash_outs WHERE transaction_id = ?',
+    'SELECT stage, next_at FROM cash_outs WHERE transaction_id = ?',
     transactionId,
   );
-  return { stage: row?.stage, later: task !== undefined && task.due_at > Date.now() };
+  return { stage: row?.stage, later: row?.next_at != null && row.next_at > Date.now() };
 }
 
 describe('a sandbox partner that is slow, late or asked twice', () => {

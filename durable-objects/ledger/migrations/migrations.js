@@ -7,6 +7,7 @@ import m0004 from './0004_webhook_deliveries_finished_idx.sql';
 import m0005 from './0005_cash_in_refund_failure.sql';
 import m0006 from './0006_archive.sql';
 import m0007 from './0007_archive_manifest.sql';
+import m0008 from './0008_cash_out_exec.sql';
 
   export default {
     journal,
@@ -18,7 +19,8 @@ m0003,
 m0004,
 m0005,
 m0006,
-m0007
+m0007,
+m0008
     }
   }
   

@@ -8,9 +8,11 @@
  * inbound callbacks and the reconciliation sweep re-read before any money moves.
  */
 
+import { BATCH_CONCURRENCY, sendEach, statusEach } from '../batch';
 import type { DeclaredPayout } from '../config';
 import { EfiPixSendPayout } from '../efi-pix-send/adapter';
 import {
+  type BatchedStatus,
   CHARGE_PAID,
   type ChargeRegistration,
   type DevolutionRequest,
@@ -200,5 +202,18 @@ export class BcbApiPixPartner implements SettlementPartnerPort {
    */
   async transferStatus(idempotencyId: string): Promise<TransferStatus> {
     return this.payout ? this.payout.transferStatus(idempotencyId) : { state: 'UNKNOWN' };
+  }
+
+  batchRounds(size: number): number {
+    return Math.ceil(size / BATCH_CONCURRENCY);
+  }
+
+  /** The payout API takes one payment per request: a batch is looped (batch.ts). */
+  sendPayments(requests: PaymentRequest[]): Promise<PartnerOutcome<{ acceptedAt: number }>[]> {
+    return sendEach((r) => this.sendPayment(r), requests);
+  }
+
+  transferStatuses(idempotencyIds: string[]): Promise<BatchedStatus[]> {
+    return statusEach((id) => this.transferStatus(id), idempotencyIds);
   }
 }

@@ -45,10 +45,10 @@ async function crashAt(stage: 'RECEIVED' | 'APPROVED' | 'SENDING' | 'SENT', part
     } else {
       sql.exec("UPDATE cash_outs SET stage = ?, status = 'PROCESSING'", stage);
     }
+    // Due for the executor, as it was when the object died.
+    sql.exec('UPDATE cash_outs SET next_at = ?', Date.now());
     sql.exec(
-      "INSERT OR REPLACE INTO tasks (id, kind, ref, due_at, attempts) VALUES (?, 'cash-out-step', ?, ?, 0)",
-      `cash-out-step:${accepted.transactionId}`,
-      accepted.transactionId,
+      "INSERT OR REPLACE INTO tasks (id, kind, ref, due_at, attempts) VALUES ('cash-out-exec:all', 'cash-out-exec', 'all', ?, 0)",
       Date.now(),
     );
   });
