@@ -217,6 +217,7 @@ export async function collectSnapshot(o: CollectOptions): Promise<Snapshot> {
     rebalances: o.log.rebalances,
     retries: o.log.retries,
     faults: o.log.faults,
+    archive: o.log.archive,
     partner,
     strayListed,
     requests: o.gateway.tally.requests,

@@ -103,7 +103,8 @@ export function formatReport(r: ReportInput): string {
     '',
     `Elapsed ${(r.elapsedMs / 1000).toFixed(1)} s (traffic ${seconds.toFixed(1)} s): ` +
       `${done} operations, ${(done / seconds).toFixed(1)} ops/s, ` +
-      `${r.snapshot?.transactions.length ?? 0} transactions checked`,
+      `${r.snapshot?.transactions.length ?? 0} transactions checked; ` +
+      `${r.log.archive.archived} archived to R2 while running (${r.log.archive.calls} archive calls)`,
   );
   return out.join('\n');
 }

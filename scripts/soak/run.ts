@@ -1,6 +1,6 @@
 /**
  * `npm run soak -- --minutes N [--clients K] [--concurrency C] [--seed S] [--no-faults]
- * [--state tmpfs|disk]`: starts the production-like local runtime in this process (runtime/local-runtime.mjs: the deploy bundle
+ * [--no-archive] [--state tmpfs|disk]`: starts the production-like local runtime in this process (runtime/local-runtime.mjs: the deploy bundle
  * in workerd with D1, Durable Objects + alarms, queues, cron) on fresh state, drives mixed traffic
  * from several clients for N minutes with partner faults for part of it, checks every invariant
  * (scripts/soak/invariants.ts) and prints the figures. Exit code 1 when an invariant fails.
@@ -22,6 +22,8 @@ const { values } = parseArgs({
     concurrency: { type: 'string', default: '12' },
     seed: { type: 'string' },
     'no-faults': { type: 'boolean', default: false },
+    // Archive every client's closed history every 5 s while the traffic runs (issue 16), unless asked not to.
+    'no-archive': { type: 'boolean', default: false },
     // tmpfs (default where there is one) or disk: the soak must pass on both.
     state: { type: 'string', default: 'tmpfs' },
   },
@@ -31,7 +33,7 @@ const clients = Number(values.clients);
 const concurrency = Number(values.concurrency);
 if (!(minutes > 0) || !(clients >= 1) || !(concurrency >= 1) || !['tmpfs', 'disk'].includes(values.state)) {
   console.error(
-    'usage: npm run soak -- --minutes N [--clients K] [--concurrency C] [--seed S] [--no-faults] [--state tmpfs|disk]',
+    'usage: npm run soak -- --minutes N [--clients K] [--concurrency C] [--seed S] [--no-faults] [--no-archive] [--state tmpfs|disk]',
   );
   process.exit(2);
 }
@@ -85,6 +87,7 @@ try {
     concurrency,
     ...(values.seed !== undefined && { seed: Number(values.seed) }),
     faults: !values['no-faults'],
+    archiveEveryMs: values['no-archive'] ? 0 : 5_000,
     readPartnerBooks: d1PartnerBooks(await runtime.miniflare.getD1Database('DB')),
     workerLog: () => workerLog,
     progress: say,

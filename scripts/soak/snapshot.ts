@@ -84,6 +84,8 @@ export interface TrafficLog {
   /** Operations started and how they ended, per scenario. */
   ops: Map<Scenario | 'setup', { ok: number; failed: number }>;
   trafficMs: number;
+  /** Archive passes made while the traffic ran (scripts/soak/archiver.ts) and what they moved. */
+  archive: { calls: number; archived: number };
 }
 
 export interface StatementEntry {
@@ -138,6 +140,8 @@ export interface Snapshot {
   rebalances: RebalanceRecord[];
   retries: RetryRecord[];
   faults: FaultRecord[];
+  /** What the archiver moved to R2 while the traffic ran. */
+  archive: { calls: number; archived: number };
   /** Accept a Cash-Out failure its partner's books show, even outside this run's fault windows. */
   tolerateForeignFaults?: boolean;
   partner: PartnerTransfer[];

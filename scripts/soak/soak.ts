@@ -26,6 +26,8 @@ export interface SoakOptions {
   faults?: boolean | FaultPlan[];
   /** The partners of client i are partnerSets[i % length] (default: the plan's PARTNER_SETS). */
   partnerSets?: string[][];
+  /** Archive every client's closed history this often while the traffic runs (default 5 s; 0 never). */
+  archiveEveryMs?: number;
   /**
    * Other test files share the partners (and their faults) with this run: also accept a Cash-Out
    * cancelled with the code its partner's books show it failed with, whoever injected that fault.
@@ -61,6 +63,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
     durationMs: o.durationMs,
     faults: o.faults === false ? [] : o.faults === true || o.faults === undefined ? FAULTS : o.faults,
     partnerSets: o.partnerSets ?? PARTNER_SETS,
+    archiveEveryMs: o.archiveEveryMs ?? 5_000,
     log: progress,
   });
   progress(`traffic done: ${log.transactions.length} transactions; waiting for them to become final`);

@@ -5,6 +5,7 @@
  * cleared at the end.
  */
 import { ClientSession, type Gateway, type Onboarded, UnexpectedResponse } from './api';
+import { startArchiver } from './archiver';
 import type { SoakClient, TrafficContext } from './context';
 import {
   AmountPicker,
@@ -28,6 +29,8 @@ export interface TrafficOptions {
   faults: FaultPlan[];
   /** The partners of client i are partnerSets[i % length]. */
   partnerSets: string[][];
+  /** Archive every client's closed history this often while the traffic runs (0: never). */
+  archiveEveryMs: number;
   log: (line: string) => void;
 }
 
@@ -42,6 +45,7 @@ export function newTrafficLog(): TrafficLog {
     faults: [],
     ops: new Map(),
     trafficMs: 0,
+    archive: { calls: 0, archived: 0 },
   };
 }
 
@@ -161,6 +165,10 @@ export async function driveTraffic(
     options.faults.length > 0
       ? await faultController(t, options.faults, startedAt, options.durationMs, stopped)
       : async () => undefined;
+  const stopArchiver =
+    options.archiveEveryMs > 0
+      ? startArchiver(gateway, clients, log, options.archiveEveryMs)
+      : async () => undefined;
   let progressAt = startedAt;
   const worker = async () => {
     while (Date.now() < deadline) {
@@ -195,6 +203,7 @@ export async function driveTraffic(
   } finally {
     stopFaults();
     await endFaults();
+    await stopArchiver();
   }
   log.trafficMs = Date.now() - startedAt;
   return { log, clients };

@@ -147,6 +147,7 @@ function consistent(): Snapshot {
       },
     ],
     faults: [],
+    archive: { calls: 0, archived: 0 },
     partner: [
       {
         ispb: A,
