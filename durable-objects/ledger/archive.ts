@@ -11,7 +11,7 @@
  * manifest) and nothing is doubled (a row is read hot or from a DONE segment; WRITING is never read).
  */
 import { inArray, sql } from 'drizzle-orm';
-import { isArchiveEnabled, retentionMs } from '../../src/config';
+import { retentionMs } from '../../src/config';
 import { indexIds } from './archive-index';
 import { utcDay } from './archive-segments';
 import { type ArchiveSource, archiveSources, sourceOf } from './archive-sources';
@@ -215,7 +215,6 @@ function oldestHot(ctx: LedgerContext): number | undefined {
 
 /** After the alarm's tasks: an object with hot history has an `archive:all` task (when the oldest ages out). */
 export function armArchive(ctx: LedgerContext, now: number): void {
-  if (!isArchiveEnabled(ctx.env)) return;
   const armed = ctx.storage.sql.exec("SELECT 1 FROM tasks WHERE id = 'archive:all'").toArray().length > 0;
   if (armed) return;
   const oldest = oldestHot(ctx);
@@ -225,10 +224,6 @@ export function armArchive(ctx: LedgerContext, now: number): void {
 
 /** The scheduled step (tasks.ts): one bounded batch, then soon again, or a day later, or never. */
 export async function runArchiveTask(ctx: LedgerContext): Promise<void> {
-  if (!isArchiveEnabled(ctx.env)) {
-    ctx.scheduler.cancel('archive', 'all');
-    return;
-  }
   const { moved } = await archiveStep(ctx, Date.now() - retentionMs(ctx.env));
   const now = Date.now();
   if (moved > 0) ctx.scheduler.schedule('archive', 'all', now + ARCHIVE_AGAIN_MS);
