@@ -24,6 +24,24 @@ export function totalsOf(counted: Counted[]): TotalRow[] {
   return [...byKey.values()];
 }
 
+/** A segment's manifest fields: its (time, seq) range in list order, count and summary totals. */
+export function manifest(source: ArchiveSource, rows: (Record<string, unknown> & { seq: number })[]) {
+  const byKey = [...rows].sort((a, b) => source.timeOf(a) - source.timeOf(b) || a.seq - b.seq);
+  const [lo, hi] = [
+    byKey[0] as Record<string, unknown> & { seq: number },
+    byKey.at(-1) as Record<string, unknown> & { seq: number },
+  ];
+  const totals = source.counted ? totalsOf(rows.map((r) => source.counted!(r))) : null;
+  return {
+    firstTime: source.timeOf(lo),
+    firstSeq: lo.seq,
+    lastTime: source.timeOf(hi),
+    lastSeq: hi.seq,
+    count: rows.length,
+    totals: totals ? JSON.stringify(totals) : null,
+  };
+}
+
 /** Adds (sign 1) or takes out (sign -1) totals of one day; a bucket that reaches zero goes. */
 export function addDayTotals(sql: SqlStorage, kind: string, day: string, totals: TotalRow[], sign: 1 | -1) {
   for (const [status, ispb, bank, count, amount] of totals) {

@@ -12,10 +12,11 @@
  */
 import { inArray, sql } from 'drizzle-orm';
 import { retentionMs } from '../../src/config';
+import { backfillManifest } from './archive-backfill';
 import { indexIds } from './archive-index';
-import { utcDay } from './archive-segments';
+import { gzipJson, type Segment, utcDay } from './archive-segments';
 import { type ArchiveSource, archiveSources, sourceOf } from './archive-sources';
-import { addDayTotals, totalsOf } from './archive-totals';
+import { addDayTotals, manifest } from './archive-totals';
 import type { LedgerContext } from './context';
 import { archiveSegments } from './schema';
 
@@ -25,13 +26,6 @@ export const ARCHIVE_BATCH = 200;
 const IN_CHUNK = 90;
 
 type Row = Record<string, unknown> & { seq: number };
-
-/** A segment's body: v1 (Cash-Ins only) is still read. */
-export type Segment =
-  | { v: 2; clientId: string; kind: string; rows: Row[] }
-  | { v: 1; clientId: string; cashIns: Row[] };
-
-export const segmentRows = (s: Segment): Row[] => (s.v === 1 ? s.cashIns : s.rows);
 
 function rowsBySeq(ctx: LedgerContext, source: ArchiveSource, seqs: number[]): Row[] {
   const rows: Row[] = [];
@@ -61,15 +55,6 @@ function nextBatch(ctx: LedgerContext, source: ArchiveSource, before: number): R
   return rows.filter((r) => utcDay(source.timeOf(r)) === first).sort((a, b) => a.seq - b.seq);
 }
 
-export async function gzipJson(value: unknown): Promise<ArrayBuffer> {
-  const stream = new Blob([JSON.stringify(value)]).stream().pipeThrough(new CompressionStream('gzip'));
-  return new Response(stream).arrayBuffer();
-}
-
-export async function gunzipJson<T>(body: ReadableStream): Promise<T> {
-  return (await new Response(body.pipeThrough(new DecompressionStream('gzip'))).json()) as T;
-}
-
 /**
  * One archiving step: finishes a reserved segment if a crash left one, else reserves and writes the
  * next batch of the first source that has one. Returns how many rows left the object (0 = nothing
@@ -88,21 +73,6 @@ const running = new WeakMap<DurableObjectStorage, Promise<Moved>>();
 
 function pendingSegment(ctx: LedgerContext) {
   return ctx.db.select().from(archiveSegments).where(sql`${archiveSegments.state} = 'WRITING'`).get();
-}
-
-/** A segment's manifest fields: its (time, seq) range in list order, count and summary totals. */
-function manifest(source: ArchiveSource, rows: Row[]) {
-  const byKey = [...rows].sort((a, b) => source.timeOf(a) - source.timeOf(b) || a.seq - b.seq);
-  const [lo, hi] = [byKey[0] as Row, byKey.at(-1) as Row];
-  const totals = source.counted ? totalsOf(rows.map((r) => source.counted!(r))) : null;
-  return {
-    firstTime: source.timeOf(lo),
-    firstSeq: lo.seq,
-    lastTime: source.timeOf(hi),
-    lastSeq: hi.seq,
-    count: rows.length,
-    totals: totals ? JSON.stringify(totals) : null,
-  };
 }
 
 /** Reserves the next batch of the first source that has one. */
@@ -133,6 +103,7 @@ export interface Moved {
 const NONE: Moved = { moved: 0, transactions: 0 };
 
 async function archiveStepNow(ctx: LedgerContext, before: number): Promise<Moved> {
+  await backfillManifest(ctx);
   const pending = pendingSegment(ctx);
   const next = pending
     ? {

@@ -82,4 +82,22 @@ describe('lists and summaries across the archive', () => {
     for (const [path, answer] of rehydrated) expect(again.get(path), path).toBe(answer);
     expect((await env.ARCHIVE.list({ prefix: `${api.client.clientId}/cash-in/` })).objects).toHaveLength(2);
   });
+
+  it('segments archived before the manifest had ranges get them on the next step (reads unchanged)', async () => {
+    const api = await Integrator.create();
+    const { ids, times } = await mixedCashIns(api);
+    const periods = periodsAround(times);
+    const before = await allReads(api, 'cash-in', periods, ids);
+    await archive(api);
+    // As migration 0007 found a staging segment: no range, no totals.
+    await sqlRows(
+      api.client.clientId,
+      `UPDATE archive_segments SET first_time = NULL, first_seq = NULL, last_time = NULL, last_seq = NULL,
+       count = NULL, totals = NULL WHERE kind = 'cash-in'`,
+    );
+    await sqlRows(api.client.clientId, 'DELETE FROM archive_totals');
+    expect(await (await archive(api)).json()).toEqual({ archivedTransactions: 0 });
+    const after = await allReads(api, 'cash-in', periods, ids);
+    for (const [path, answer] of before) expect(after.get(path), path).toBe(answer);
+  });
 });
