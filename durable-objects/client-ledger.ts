@@ -49,7 +49,6 @@ import { type CrashPoint, CrashPoints } from './ledger/crash-points';
 import type { LedgerDb } from './ledger/db';
 import { emitWebhook } from './ledger/events';
 import { IdempotencyKeys, type Idempotent } from './ledger/idempotency';
-import { accountAt } from './ledger/ledger';
 import migrations from './ledger/migrations/migrations';
 import { applyPartnerPix, type PixOutcome, type ReceivedPix } from './ledger/partner-pix-ops';
 import { armPrune, pruneOnce } from './ledger/prune';
