@@ -28,7 +28,13 @@ async function mixedCashIns(api: Integrator) {
     } else if (i % 3 === 1)
       expect((await api.post(`/cash-in/${c.transactionId}/cancel`, {})).status).toBe(200);
     const view = (await (await api.get(`/cash-in/${c.transactionId}`)).json()) as Record<string, unknown>;
-    for (const key of ['internalCode', 'transactionId', 'externalReference', 'endToEndId'])
+    for (const key of [
+      'internalCode',
+      'transactionId',
+      'externalReference',
+      'endToEndId',
+      'originalEndToEndId',
+    ])
       if (typeof view[key] === 'string') ids.push(view[key] as string);
   }
   return { ids, times, paid };
@@ -63,6 +69,7 @@ describe('lists and summaries across the archive', () => {
     await archive(api);
     const refund = await api.signedPost(`/cash-in/${paid[0]}/refund`, { reason: 'CUSTOMER_REQUEST' });
     expect(refund.status).toBe(202);
+    ids.push(((await refund.json()) as { endToEndId: string }).endToEndId); // the refund's own id
     await waitFor(
       () => getCashIn(api, paid[0]!),
       (c) => c.status === 'REFUNDED',
@@ -80,6 +87,7 @@ describe('lists and summaries across the archive', () => {
     expect(await hot(api)).toBe(2);
     const again = await allReads(api, 'cash-in', periods, ids);
     for (const [path, answer] of rehydrated) expect(again.get(path), path).toBe(answer);
+    expect([...again.values()].filter((a) => !a.startsWith('200 '))).toEqual([]);
     expect((await env.ARCHIVE.list({ prefix: `${api.client.clientId}/cash-in/` })).objects).toHaveLength(2);
   });
 

@@ -30,7 +30,13 @@ export async function history(api: Integrator) {
   expect(returned.status).toBe(200);
   for (const id of outs) {
     const view = (await getCashOut(api, id)) as unknown as Record<string, unknown>;
-    for (const key of ['internalCode', 'transactionId', 'externalReference', 'endToEndId'])
+    for (const key of [
+      'internalCode',
+      'transactionId',
+      'externalReference',
+      'endToEndId',
+      'originalEndToEndId',
+    ])
       if (typeof view[key] === 'string') ids.push(view[key] as string);
   }
   const accounts = api.client.accounts.map((a) => a.number);
