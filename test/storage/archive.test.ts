@@ -229,5 +229,16 @@ describe('archiving on schedule', () => {
     const after = await lookups(api, [all[0]!.internalCode!]);
     expect(after.get(all[0]!.internalCode!)).toMatch(/^200 /);
     expect(before.size).toBe(ids.length);
+    // Ledger entries as old go too, one step per alarm (the task comes back 1 s after a full step).
+    await runInDurableObject(ledgerStub(clientId), async (_i, state) => {
+      state.storage.sql.exec('UPDATE ledger_entries SET created_at = created_at - ?', 36 * DAY);
+    });
+    for (let i = 0; i < 4; i++)
+      await runInDurableObject(ledgerStub(clientId), async (_i, state) => {
+        state.storage.sql.exec("UPDATE tasks SET due_at = ? WHERE id = 'archive:all'", Date.now() - 1);
+        await state.storage.setAlarm(Date.now() - 1);
+      }).then(() => runDurableObjectAlarm(ledgerStub(clientId)));
+    expect(await sqlRows(clientId, 'SELECT seq FROM ledger_entries')).toEqual([]);
+    expect((await env.ARCHIVE.list({ prefix: `${clientId}/ledger/` })).objects.length).toBeGreaterThan(0);
   });
 });
