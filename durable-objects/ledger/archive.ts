@@ -82,7 +82,15 @@ function reserve(ctx: LedgerContext, before: number) {
     const [head, last] = [rows[0], rows.at(-1)];
     if (!head || !last) continue;
     const day = utcDay(source.timeOf(head));
-    const key = `${ctx.profile.clientId}/${source.kind.replace(':', '/')}/${day}/${head.seq}-${last.seq}.json.gz`;
+    const base = `${ctx.profile.clientId}/${source.kind.replace(':', '/')}/${day}/${head.seq}-${last.seq}`;
+    // A rehydrated row archived again alone would reuse its old one-row segment's key: never overwrite.
+    let key = `${base}.json.gz`;
+    for (
+      let n = 2;
+      ctx.storage.sql.exec('SELECT 1 FROM archive_segments WHERE key = ?', key).toArray().length;
+      n++
+    )
+      key = `${base}.${n}.json.gz`;
     const seqs = rows.map((r) => r.seq);
     const reserved = ctx.db
       .insert(archiveSegments)

@@ -108,4 +108,29 @@ describe('lists and summaries across the archive', () => {
     const after = await allReads(api, 'cash-in', periods, ids);
     for (const [path, answer] of before) expect(after.get(path), path).toBe(answer);
   });
+
+  it('a Cash-In archived alone, refunded and archived again gets a segment of its own', async () => {
+    const api = await Integrator.create();
+    const c = await createCashIn(api);
+    await payCashIn(api, c.internalCode as string);
+    await archive(api);
+    const refund = await api.signedPost(`/cash-in/${c.transactionId}/refund`, { reason: 'FRAUD' });
+    expect(refund.status).toBe(202);
+    await waitFor(
+      () => getCashIn(api, c.transactionId as string),
+      (x) => x.status === 'REFUNDED',
+    );
+    const view = await (await api.get(`/cash-in/${c.transactionId}`)).text();
+    const list = await (await api.get(`/cash-in?from=${brtDate()}&to=${brtDate()}`)).text();
+    expect((await archive(api)).status).toBe(200);
+    expect(await hot(api)).toBe(0);
+    const keys = await sqlRows<{ key: string }>(
+      api.client.clientId,
+      "SELECT key FROM archive_segments WHERE kind = 'cash-in' AND state = 'DONE' ORDER BY id",
+    );
+    expect(keys).toHaveLength(2);
+    expect(keys[1]!.key).not.toBe(keys[0]!.key);
+    expect(await (await api.get(`/cash-in/${c.transactionId}`)).text()).toBe(view);
+    expect(await (await api.get(`/cash-in?from=${brtDate()}&to=${brtDate()}`)).text()).toBe(list);
+  });
 });
