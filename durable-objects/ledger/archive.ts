@@ -10,7 +10,7 @@
  * re-puts the same key from the same rows and finishes. Nothing is lost (rows go only with their
  * manifest) and nothing is doubled (a row is read hot or from a DONE segment; WRITING is never read).
  */
-import { inArray, sql } from 'drizzle-orm';
+import { and, inArray, sql } from 'drizzle-orm';
 import { retentionMs } from '../../src/config';
 import { backfillManifest } from './archive-backfill';
 import { indexIds } from './archive-index';
@@ -38,6 +38,18 @@ function rowsBySeq(ctx: LedgerContext, source: ArchiveSource, seqs: number[]): R
         .all() as Row[]),
     );
   return rows.sort((a, b) => a.seq - b.seq);
+}
+
+/** How many of these rows are still eligible at any cutoff (closed, and for entries: present). */
+function closedCount(ctx: LedgerContext, source: ArchiveSource, seqs: number[]): number {
+  let n = 0;
+  for (let i = 0; i < seqs.length; i += IN_CHUNK)
+    n += ctx.db
+      .select({ seq: source.seq })
+      .from(source.table)
+      .where(and(inArray(source.seq, seqs.slice(i, i + IN_CHUNK)), source.eligible(Number.MAX_SAFE_INTEGER)))
+      .all().length;
+  return n;
 }
 
 /** The next batch: eligible rows of the oldest day, walked along the source's (time, seq) index. */
@@ -123,6 +135,12 @@ async function archiveStepNow(ctx: LedgerContext, before: number): Promise<Moved
   if (!next) return NONE;
   const { segment, source } = next;
   const rows = pending ? rowsBySeq(ctx, source, segment.seqs) : next.rows;
+  // A reservation left by a crash is finished only if its rows are all still there and closed (a
+  // refund may have started since): otherwise it is dropped and the next step reserves afresh.
+  if (pending && closedCount(ctx, source, segment.seqs) !== segment.seqs.length) {
+    ctx.db.delete(archiveSegments).where(sql`${archiveSegments.id} = ${segment.id}`).run();
+    return NONE;
+  }
   const body: Segment = { v: 2, clientId: ctx.profile.clientId, kind: source.kind, rows };
   const written = JSON.stringify(rows);
   await ctx.env.ARCHIVE.put(segment.key, await gzipJson(body), {

@@ -176,6 +176,29 @@ describe('POST /admin/clients/{id}/archive', () => {
     expect(await lookups(api, ids)).toEqual(before);
   });
 
+  it('a reservation left by a crash is dropped if one of its rows changed since (a refund started)', async () => {
+    const api = await Integrator.create();
+    const { all } = await closedCashIns(api);
+    await armCrash(api, 'archive.segment-written');
+    const cutoff = new Date(Date.now() + 1).toISOString();
+    expect((await archive(api, cutoff).catch(() => undefined))?.status ?? 500).toBe(500);
+    const refund = await api.signedPost(`/cash-in/${all[0]!.transactionId}/refund`, { reason: 'FRAUD' });
+    expect(refund.status).toBe(202);
+    const refunding = await sqlRows<{ n: number }>(
+      api.client.clientId,
+      "SELECT count(*) AS n FROM cash_ins WHERE refund_state = 'PROCESSING'",
+    );
+    // The sandbox may settle the refund at once; the row must be hot while it is in flight.
+    const moved = ((await (await archive(api, cutoff)).json()) as { archivedTransactions: number })
+      .archivedTransactions;
+    expect(moved).toBe(refunding[0]!.n === 1 ? 3 : 4);
+    const left = await sqlRows<{ refund_state: string }>(
+      api.client.clientId,
+      'SELECT refund_state FROM cash_ins',
+    );
+    expect(left.filter((r) => r.refund_state === 'PROCESSING')).toHaveLength(refunding[0]!.n);
+  });
+
   it('refunds and bank-returns archived Cash-Ins (they come back hot first)', async () => {
     const api = await Integrator.create();
     const { all } = await closedCashIns(api);
