@@ -6,9 +6,11 @@
  */
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
+import { parseBrCode } from '../../src/domain/brcode';
+import { fromBase64Url } from '../../src/security/encoding';
 import { allReads, brtDate, periodsAround } from '../support/archive-reads';
 import { createCashIn, getCashIn, payCashIn, waitFor } from '../support/cash-in';
-import { admin, Integrator } from '../support/harness';
+import { admin, call, Integrator } from '../support/harness';
 import { sqlRows } from '../support/ledger';
 
 const archive = (api: Integrator, before = new Date(Date.now() + 1).toISOString()) =>
@@ -132,5 +134,32 @@ describe('lists and summaries across the archive', () => {
     expect(keys[1]!.key).not.toBe(keys[0]!.key);
     expect(await (await api.get(`/cash-in/${c.transactionId}`)).text()).toBe(view);
     expect(await (await api.get(`/cash-in?from=${brtDate()}&to=${brtDate()}`)).text()).toBe(list);
+  });
+
+  it('the BR Code location of an archived charge answers as before (its payload; signatures vary)', async () => {
+    const api = await Integrator.create();
+    const paths: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const c = await createCashIn(api);
+      const parsed = parseBrCode(c.pixData!.copyAndPaste);
+      paths.push(new URL(`http://${parsed.ok ? parsed.fields.merchantAccount.url : ''}`).pathname);
+      if (i === 0) await payCashIn(api, c.internalCode as string);
+      else expect((await api.post(`/cash-in/${c.transactionId}/cancel`, {})).status).toBe(200);
+    }
+    const served = async () =>
+      Promise.all(
+        paths.map(async (path) => {
+          const res = await call(path);
+          const text = await res.text();
+          const payload =
+            res.status === 200 ? new TextDecoder().decode(fromBase64Url(text.split('.')[1]!)) : text;
+          // `apresentacao` is the instant it was served.
+          const stable = payload.replace(/"apresentacao":"[^"]*"/, '');
+          return `${res.status} ${res.headers.get('content-type')} ${stable}`;
+        }),
+      );
+    const before = await served();
+    expect(await (await archive(api)).json()).toEqual({ archivedTransactions: 2 });
+    expect(await served()).toEqual(before);
   });
 });
