@@ -43,7 +43,7 @@ import {
   rejectCashOut,
   returnCashOut,
 } from './ledger/cash-out-ops';
-import { chargeLocation, locationOf } from './ledger/charge-location';
+import { chargeLocation } from './ledger/charge-location';
 import type { LedgerContext, Profile } from './ledger/context';
 import { type CrashPoint, CrashPoints } from './ledger/crash-points';
 import type { LedgerDb } from './ledger/db';
@@ -182,11 +182,7 @@ export class ClientLedger extends DurableObject<Env> {
 
   /** What the BR Code location serves for a charge, looked up by its internalCode only. */
   async chargeLocation(internalCode: string) {
-    const hot = chargeLocation(this.db, this.profile, internalCode);
-    if (hot) return hot;
-    // A closed charge archived answers as it did (its final status), not as unknown.
-    const archived = await findCashInAnywhere(this.context(), internalCode);
-    return archived?.internalCode === internalCode ? locationOf(this.db, this.profile, archived) : null;
+    return this.profile ? chargeLocation(this.context(), internalCode) : null; // no client, no charge
   }
 
   async listTransactions(kind: TransactionKind, input: ListInput) {
