@@ -199,6 +199,23 @@ describe('POST /admin/clients/{id}/archive', () => {
     expect(left.filter((r) => r.refund_state === 'PROCESSING')).toHaveLength(refunding[0]!.n);
   });
 
+  it('a closed Cash-In with work still scheduled (a charge removal retried) stays hot until it is done', async () => {
+    const api = await Integrator.create();
+    const { all } = await closedCashIns(api);
+    const cancelled = all[3]!.transactionId as string;
+    await sqlRows(
+      api.client.clientId,
+      "INSERT INTO tasks (id, kind, ref, due_at) VALUES (?, 'remove-charge', ?, ?)",
+      `remove-charge:${cancelled}`,
+      cancelled,
+      Date.now() + DAY,
+    );
+    const cutoff = new Date(Date.now() + 1).toISOString();
+    expect(await (await archive(api, cutoff)).json()).toEqual({ archivedTransactions: 3 });
+    await sqlRows(api.client.clientId, 'DELETE FROM tasks WHERE id = ?', `remove-charge:${cancelled}`);
+    expect(await (await archive(api, cutoff)).json()).toEqual({ archivedTransactions: 1 });
+  });
+
   it('refunds and bank-returns archived Cash-Ins (they come back hot first)', async () => {
     const api = await Integrator.create();
     const { all } = await closedCashIns(api);
