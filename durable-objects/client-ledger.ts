@@ -178,7 +178,7 @@ export class ClientLedger extends DurableObject<Env> {
 
   /** What the BR Code location serves for a charge, looked up by its internalCode only. */
   async chargeLocation(internalCode: string) {
-    return chargeLocation(this.db, this.profile, internalCode);
+    return this.profile ? chargeLocation(this.context(), internalCode) : null; // no client, no charge
   }
 
   async listTransactions(kind: TransactionKind, input: ListInput) {

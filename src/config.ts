@@ -58,17 +58,8 @@ export function isBenchSeedEnabled(env: ConfigEnv & { BENCH_SEED?: unknown }): b
   return isStaging(env) && env.BENCH_SEED === 'on';
 }
 
-/**
- * Archiving closed history to R2 runs in staging, and in production only with ARCHIVE_ENABLED "on":
- * lists and summaries do not read the archive yet (issue 16), so an archived Cash-In would vanish
- * from them. Off unless an operator opts in knowing that.
- */
-export function isArchiveEnabled(env: ConfigEnv & { ARCHIVE_ENABLED?: unknown }): boolean {
-  return isStaging(env) || env.ARCHIVE_ENABLED === 'on';
-}
-
 const DAY_MS = 86_400_000;
-/** Closed Cash-Ins stay hot this long by default: this and last month's limits and summaries. */
+/** Closed history stays hot this long by default: this and last month (limits, recent twins). */
 export const DEFAULT_RETENTION_DAYS = 35;
 
 /** ARCHIVE_RETENTION_DAYS (var): absent = 35; anything but an integer 1..3650 refuses to start. */

@@ -4,9 +4,8 @@
  * archived row back hot before a change.
  */
 import { eq } from 'drizzle-orm';
-import { gunzipJson, type Segment, segmentRows } from './archive';
 import { segmentsFor } from './archive-index';
-import { markStale, staleSeqs, utcDay } from './archive-segments';
+import { gunzipJson, markStale, type Segment, segmentRows, staleSeqs, utcDay } from './archive-segments';
 import { type ArchiveSource, cashInSource, cashOutSource } from './archive-sources';
 import { addDayTotals, totalsOf } from './archive-totals';
 import { type CashInRow, findCashIn } from './cash-in-store';

@@ -6,6 +6,24 @@
  */
 import type { Position } from '../../src/domain/pagination';
 
+type Row = Record<string, unknown> & { seq: number };
+
+/** A segment's body: v1 (Cash-Ins only) is still read. */
+export type Segment =
+  | { v: 2; clientId: string; kind: string; rows: Row[] }
+  | { v: 1; clientId: string; cashIns: Row[] };
+
+export const segmentRows = (s: Segment): Row[] => (s.v === 1 ? s.cashIns : s.rows);
+
+export async function gzipJson(value: unknown): Promise<ArrayBuffer> {
+  const stream = new Blob([JSON.stringify(value)]).stream().pipeThrough(new CompressionStream('gzip'));
+  return new Response(stream).arrayBuffer();
+}
+
+export async function gunzipJson<T>(body: ReadableStream): Promise<T> {
+  return (await new Response(body.pipeThrough(new DecompressionStream('gzip'))).json()) as T;
+}
+
 export const DAY_MS = 86_400_000;
 export const dayStart = (ms: number) => ms - (((ms % DAY_MS) + DAY_MS) % DAY_MS);
 export const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);

@@ -66,13 +66,24 @@ const cashInSettledAt = sql`CASE
   WHEN ${cashIns.status} = 'EXPIRED' THEN ${cashIns.expiresAt}
   ELSE NULL END`;
 
+/**
+ * Work still scheduled on a closed row (a charge removal being retried, a superseded devolution
+ * followed): it stays hot until that is done. Primary-key look-ups of the task ids (`kind:ref`).
+ */
+const cashInWork = sql`SELECT 1 FROM tasks WHERE id IN (
+  'remove-charge:' || ${cashIns.transactionId}, 'poll-refund:' || ${cashIns.transactionId},
+  'assign-e2e:' || ${cashIns.transactionId},
+  'poll-superseded-devolution:' || ${cashIns.transactionId} || '|' || coalesce(${cashIns.refundEndToEndId}, ''))`;
+const cashOutWork = sql`SELECT 1 FROM tasks WHERE id = 'cash-out-step:' || ${cashOuts.transactionId}`;
+
 export const cashInSource: ArchiveSource = {
   kind: 'cash-in',
   table: cashIns,
   time: cashIns.requestedAt,
   seq: cashIns.seq,
   timeOf: (row) => row.requestedAt as number,
-  eligible: (before) => sql`${cashIns.requestedAt} < ${before} AND ${cashInSettledAt} < ${before}`,
+  eligible: (before) =>
+    sql`${cashIns.requestedAt} < ${before} AND ${cashInSettledAt} < ${before} AND NOT EXISTS (${cashInWork})`,
   ids: (row) =>
     distinctIds(row, [
       'internalCode',
@@ -98,7 +109,8 @@ export const cashOutSource: ArchiveSource = {
   time: cashOuts.requestedAt,
   seq: cashOuts.seq,
   timeOf: (row) => row.requestedAt as number,
-  eligible: (before) => sql`${cashOuts.requestedAt} < ${before} AND ${cashOutSettledAt} < ${before}`,
+  eligible: (before) =>
+    sql`${cashOuts.requestedAt} < ${before} AND ${cashOutSettledAt} < ${before} AND NOT EXISTS (${cashOutWork})`,
   ids: (row) =>
     distinctIds(row, [
       'internalCode',

@@ -24,6 +24,24 @@ export function totalsOf(counted: Counted[]): TotalRow[] {
   return [...byKey.values()];
 }
 
+/** A segment's manifest fields: its (time, seq) range in list order, count and summary totals. */
+export function manifest(source: ArchiveSource, rows: (Record<string, unknown> & { seq: number })[]) {
+  const byKey = [...rows].sort((a, b) => source.timeOf(a) - source.timeOf(b) || a.seq - b.seq);
+  const [lo, hi] = [
+    byKey[0] as Record<string, unknown> & { seq: number },
+    byKey.at(-1) as Record<string, unknown> & { seq: number },
+  ];
+  const totals = source.counted ? totalsOf(rows.map((r) => source.counted!(r))) : null;
+  return {
+    firstTime: source.timeOf(lo),
+    firstSeq: lo.seq,
+    lastTime: source.timeOf(hi),
+    lastSeq: hi.seq,
+    count: rows.length,
+    totals: totals ? JSON.stringify(totals) : null,
+  };
+}
+
 /** Adds (sign 1) or takes out (sign -1) totals of one day; a bucket that reaches zero goes. */
 export function addDayTotals(sql: SqlStorage, kind: string, day: string, totals: TotalRow[], sign: 1 | -1) {
   for (const [status, ispb, bank, count, amount] of totals) {
@@ -69,20 +87,23 @@ export async function archivedTotals(
       .toArray())
       out.push([r.status, r.ispb, r.bank, r.count, r.amount]);
   const edges = new Set([dayStart(from), dayStart(to)].filter((d) => !covered(d)));
+  // Every manifest read before the first await: the caller's hot aggregates are of this same
+  // instant, so a segment written meanwhile (its rows counted hot) is never counted twice.
+  const toOpen: { key: string; stale: Set<number> }[] = [];
   for (const day of edges)
     for (const s of segmentsOfDay(sql, source.kind, day)) {
       if (s.lastTime < from || s.firstTime > to) continue;
-      if (s.firstTime >= from && s.lastTime <= to && s.stale === 0 && s.totals) {
+      if (s.firstTime >= from && s.lastTime <= to && s.stale === 0 && s.totals)
         out.push(...(JSON.parse(s.totals) as TotalRow[]));
-        continue;
-      }
-      const stale = staleSeqs(sql, s.id);
-      const rows = (await read(s.key)).filter((row) => {
-        const t = source.timeOf(row);
-        return t >= from && t <= to && !stale.has(row.seq as number);
-      });
-      out.push(...totalsOf(rows.map((row) => source.counted!(row))));
+      else toOpen.push({ key: s.key, stale: staleSeqs(sql, s.id) });
     }
+  for (const { key, stale } of toOpen) {
+    const rows = (await read(key)).filter((row) => {
+      const t = source.timeOf(row);
+      return t >= from && t <= to && !stale.has(row.seq as number);
+    });
+    out.push(...totalsOf(rows.map((row) => source.counted!(row))));
+  }
   return out;
 }
 

@@ -10,12 +10,13 @@
  * re-puts the same key from the same rows and finishes. Nothing is lost (rows go only with their
  * manifest) and nothing is doubled (a row is read hot or from a DONE segment; WRITING is never read).
  */
-import { inArray, sql } from 'drizzle-orm';
-import { isArchiveEnabled, retentionMs } from '../../src/config';
+import { and, inArray, sql } from 'drizzle-orm';
+import { retentionMs } from '../../src/config';
+import { backfillManifest } from './archive-backfill';
 import { indexIds } from './archive-index';
-import { utcDay } from './archive-segments';
+import { gzipJson, type Segment, utcDay } from './archive-segments';
 import { type ArchiveSource, archiveSources, sourceOf } from './archive-sources';
-import { addDayTotals, totalsOf } from './archive-totals';
+import { addDayTotals, manifest } from './archive-totals';
 import type { LedgerContext } from './context';
 import { archiveSegments } from './schema';
 
@@ -25,13 +26,6 @@ export const ARCHIVE_BATCH = 200;
 const IN_CHUNK = 90;
 
 type Row = Record<string, unknown> & { seq: number };
-
-/** A segment's body: v1 (Cash-Ins only) is still read. */
-export type Segment =
-  | { v: 2; clientId: string; kind: string; rows: Row[] }
-  | { v: 1; clientId: string; cashIns: Row[] };
-
-export const segmentRows = (s: Segment): Row[] => (s.v === 1 ? s.cashIns : s.rows);
 
 function rowsBySeq(ctx: LedgerContext, source: ArchiveSource, seqs: number[]): Row[] {
   const rows: Row[] = [];
@@ -44,6 +38,18 @@ function rowsBySeq(ctx: LedgerContext, source: ArchiveSource, seqs: number[]): R
         .all() as Row[]),
     );
   return rows.sort((a, b) => a.seq - b.seq);
+}
+
+/** How many of these rows are still eligible at any cutoff (closed, and for entries: present). */
+function closedCount(ctx: LedgerContext, source: ArchiveSource, seqs: number[]): number {
+  let n = 0;
+  for (let i = 0; i < seqs.length; i += IN_CHUNK)
+    n += ctx.db
+      .select({ seq: source.seq })
+      .from(source.table)
+      .where(and(inArray(source.seq, seqs.slice(i, i + IN_CHUNK)), source.eligible(Number.MAX_SAFE_INTEGER)))
+      .all().length;
+  return n;
 }
 
 /** The next batch: eligible rows of the oldest day, walked along the source's (time, seq) index. */
@@ -59,15 +65,6 @@ function nextBatch(ctx: LedgerContext, source: ArchiveSource, before: number): R
   if (!head) return [];
   const first = utcDay(source.timeOf(head));
   return rows.filter((r) => utcDay(source.timeOf(r)) === first).sort((a, b) => a.seq - b.seq);
-}
-
-export async function gzipJson(value: unknown): Promise<ArrayBuffer> {
-  const stream = new Blob([JSON.stringify(value)]).stream().pipeThrough(new CompressionStream('gzip'));
-  return new Response(stream).arrayBuffer();
-}
-
-export async function gunzipJson<T>(body: ReadableStream): Promise<T> {
-  return (await new Response(body.pipeThrough(new DecompressionStream('gzip'))).json()) as T;
 }
 
 /**
@@ -90,21 +87,6 @@ function pendingSegment(ctx: LedgerContext) {
   return ctx.db.select().from(archiveSegments).where(sql`${archiveSegments.state} = 'WRITING'`).get();
 }
 
-/** A segment's manifest fields: its (time, seq) range in list order, count and summary totals. */
-function manifest(source: ArchiveSource, rows: Row[]) {
-  const byKey = [...rows].sort((a, b) => source.timeOf(a) - source.timeOf(b) || a.seq - b.seq);
-  const [lo, hi] = [byKey[0] as Row, byKey.at(-1) as Row];
-  const totals = source.counted ? totalsOf(rows.map((r) => source.counted!(r))) : null;
-  return {
-    firstTime: source.timeOf(lo),
-    firstSeq: lo.seq,
-    lastTime: source.timeOf(hi),
-    lastSeq: hi.seq,
-    count: rows.length,
-    totals: totals ? JSON.stringify(totals) : null,
-  };
-}
-
 /** Reserves the next batch of the first source that has one. */
 function reserve(ctx: LedgerContext, before: number) {
   for (const source of archiveSources(ctx)) {
@@ -112,7 +94,15 @@ function reserve(ctx: LedgerContext, before: number) {
     const [head, last] = [rows[0], rows.at(-1)];
     if (!head || !last) continue;
     const day = utcDay(source.timeOf(head));
-    const key = `${ctx.profile.clientId}/${source.kind.replace(':', '/')}/${day}/${head.seq}-${last.seq}.json.gz`;
+    const base = `${ctx.profile.clientId}/${source.kind.replace(':', '/')}/${day}/${head.seq}-${last.seq}`;
+    // A rehydrated row archived again alone would reuse its old one-row segment's key: never overwrite.
+    let key = `${base}.json.gz`;
+    for (
+      let n = 2;
+      ctx.storage.sql.exec('SELECT 1 FROM archive_segments WHERE key = ?', key).toArray().length;
+      n++
+    )
+      key = `${base}.${n}.json.gz`;
     const seqs = rows.map((r) => r.seq);
     const reserved = ctx.db
       .insert(archiveSegments)
@@ -133,6 +123,7 @@ export interface Moved {
 const NONE: Moved = { moved: 0, transactions: 0 };
 
 async function archiveStepNow(ctx: LedgerContext, before: number): Promise<Moved> {
+  await backfillManifest(ctx);
   const pending = pendingSegment(ctx);
   const next = pending
     ? {
@@ -144,6 +135,12 @@ async function archiveStepNow(ctx: LedgerContext, before: number): Promise<Moved
   if (!next) return NONE;
   const { segment, source } = next;
   const rows = pending ? rowsBySeq(ctx, source, segment.seqs) : next.rows;
+  // A reservation left by a crash is finished only if its rows are all still there and closed (a
+  // refund may have started since): otherwise it is dropped and the next step reserves afresh.
+  if (pending && closedCount(ctx, source, segment.seqs) !== segment.seqs.length) {
+    ctx.db.delete(archiveSegments).where(sql`${archiveSegments.id} = ${segment.id}`).run();
+    return NONE;
+  }
   const body: Segment = { v: 2, clientId: ctx.profile.clientId, kind: source.kind, rows };
   const written = JSON.stringify(rows);
   await ctx.env.ARCHIVE.put(segment.key, await gzipJson(body), {
@@ -215,7 +212,6 @@ function oldestHot(ctx: LedgerContext): number | undefined {
 
 /** After the alarm's tasks: an object with hot history has an `archive:all` task (when the oldest ages out). */
 export function armArchive(ctx: LedgerContext, now: number): void {
-  if (!isArchiveEnabled(ctx.env)) return;
   const armed = ctx.storage.sql.exec("SELECT 1 FROM tasks WHERE id = 'archive:all'").toArray().length > 0;
   if (armed) return;
   const oldest = oldestHot(ctx);
@@ -225,10 +221,6 @@ export function armArchive(ctx: LedgerContext, now: number): void {
 
 /** The scheduled step (tasks.ts): one bounded batch, then soon again, or a day later, or never. */
 export async function runArchiveTask(ctx: LedgerContext): Promise<void> {
-  if (!isArchiveEnabled(ctx.env)) {
-    ctx.scheduler.cancel('archive', 'all');
-    return;
-  }
   const { moved } = await archiveStep(ctx, Date.now() - retentionMs(ctx.env));
   const now = Date.now();
   if (moved > 0) ctx.scheduler.schedule('archive', 'all', now + ARCHIVE_AGAIN_MS);

@@ -1,14 +1,22 @@
 /** What the BR Code location serves for a charge (src/http/charge-locator.ts), by internalCode only. */
 import { eq } from 'drizzle-orm';
 import { cashInView } from '../../src/domain/cash-in';
-import type { Profile } from './context';
+import { findCashInAnywhere } from './archive-reads';
+import type { CashInRow } from './cash-in-store';
+import type { LedgerContext, Profile } from './context';
 import type { LedgerDb } from './db';
 import { accountAt } from './ledger';
 import { cashIns } from './schema';
 
-export function chargeLocation(db: LedgerDb, profile: Profile | undefined, internalCode: string) {
-  const row = db.select().from(cashIns).where(eq(cashIns.internalCode, internalCode)).get();
-  if (!row) return null;
+export async function chargeLocation(ctx: LedgerContext, internalCode: string) {
+  const row = ctx.db.select().from(cashIns).where(eq(cashIns.internalCode, internalCode)).get();
+  if (row) return locationOf(ctx.db, ctx.profile, row);
+  // A closed charge archived answers as it did (its final status), not as unknown.
+  const archived = await findCashInAnywhere(ctx, internalCode);
+  return archived?.internalCode === internalCode ? locationOf(ctx.db, ctx.profile, archived) : null;
+}
+
+function locationOf(db: LedgerDb, profile: Profile | undefined, row: CashInRow) {
   const account = accountAt(db, row.partnerIspb, 'TRANSACTIONAL');
   return {
     cashIn: cashInView(row),

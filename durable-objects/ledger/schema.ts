@@ -306,7 +306,8 @@ export const archiveSegments = sqliteTable(
 
 /**
  * Running totals of archived transactions per kind, UTC day, status and settling bank (ispb '' when
- * none counts): a summary adds whole days from here and never opens their segments.
+ * none counts): a summary adds whole days from here and never opens their segments. WITHOUT ROWID
+ * (hand-written migration 0007, like archive_index in 0006).
  */
 export const archiveTotals = sqliteTable(
   'archive_totals',

@@ -176,6 +176,46 @@ describe('POST /admin/clients/{id}/archive', () => {
     expect(await lookups(api, ids)).toEqual(before);
   });
 
+  it('a reservation left by a crash is dropped if one of its rows changed since (a refund started)', async () => {
+    const api = await Integrator.create();
+    const { all } = await closedCashIns(api);
+    await armCrash(api, 'archive.segment-written');
+    const cutoff = new Date(Date.now() + 1).toISOString();
+    expect((await archive(api, cutoff).catch(() => undefined))?.status ?? 500).toBe(500);
+    const refund = await api.signedPost(`/cash-in/${all[0]!.transactionId}/refund`, { reason: 'FRAUD' });
+    expect(refund.status).toBe(202);
+    const refunding = await sqlRows<{ n: number }>(
+      api.client.clientId,
+      "SELECT count(*) AS n FROM cash_ins WHERE refund_state = 'PROCESSING'",
+    );
+    // The sandbox may settle the refund at once; the row must be hot while it is in flight.
+    const moved = ((await (await archive(api, cutoff)).json()) as { archivedTransactions: number })
+      .archivedTransactions;
+    expect(moved).toBe(refunding[0]!.n === 1 ? 3 : 4);
+    const left = await sqlRows<{ refund_state: string }>(
+      api.client.clientId,
+      'SELECT refund_state FROM cash_ins',
+    );
+    expect(left.filter((r) => r.refund_state === 'PROCESSING')).toHaveLength(refunding[0]!.n);
+  });
+
+  it('a closed Cash-In with work still scheduled (a charge removal retried) stays hot until it is done', async () => {
+    const api = await Integrator.create();
+    const { all } = await closedCashIns(api);
+    const cancelled = all[3]!.transactionId as string;
+    await sqlRows(
+      api.client.clientId,
+      "INSERT INTO tasks (id, kind, ref, due_at) VALUES (?, 'remove-charge', ?, ?)",
+      `remove-charge:${cancelled}`,
+      cancelled,
+      Date.now() + DAY,
+    );
+    const cutoff = new Date(Date.now() + 1).toISOString();
+    expect(await (await archive(api, cutoff)).json()).toEqual({ archivedTransactions: 3 });
+    await sqlRows(api.client.clientId, 'DELETE FROM tasks WHERE id = ?', `remove-charge:${cancelled}`);
+    expect(await (await archive(api, cutoff)).json()).toEqual({ archivedTransactions: 1 });
+  });
+
   it('refunds and bank-returns archived Cash-Ins (they come back hot first)', async () => {
     const api = await Integrator.create();
     const { all } = await closedCashIns(api);
@@ -229,5 +269,16 @@ describe('archiving on schedule', () => {
     const after = await lookups(api, [all[0]!.internalCode!]);
     expect(after.get(all[0]!.internalCode!)).toMatch(/^200 /);
     expect(before.size).toBe(ids.length);
+    // Ledger entries as old go too, one step per alarm (the task comes back 1 s after a full step).
+    await runInDurableObject(ledgerStub(clientId), async (_i, state) => {
+      state.storage.sql.exec('UPDATE ledger_entries SET created_at = created_at - ?', 36 * DAY);
+    });
+    for (let i = 0; i < 4; i++)
+      await runInDurableObject(ledgerStub(clientId), async (_i, state) => {
+        state.storage.sql.exec("UPDATE tasks SET due_at = ? WHERE id = 'archive:all'", Date.now() - 1);
+        await state.storage.setAlarm(Date.now() - 1);
+      }).then(() => runDurableObjectAlarm(ledgerStub(clientId)));
+    expect(await sqlRows(clientId, 'SELECT seq FROM ledger_entries')).toEqual([]);
+    expect((await env.ARCHIVE.list({ prefix: `${clientId}/ledger/` })).objects.length).toBeGreaterThan(0);
   });
 });

@@ -245,7 +245,7 @@ export const adminOperations: OperationSpec[] = [
     operationId: 'archiveClient',
     summary: "Move a client's closed history to the archive now",
     description:
-      "Archives every closed Cash-In (PAID and settled, REFUNDED, EXPIRED, CANCELLED) settled before `before`, ignoring the retention window, into the client's R2 segments, and answers once done. Reads by id answer exactly as before; a later refund or bank return brings the Cash-In back. Idempotent: a second call with the same `before` archives 0. In production it runs only with `ARCHIVE_ENABLED` = `on` (else 503 `SERVICE_UNAVAILABLE`): lists and summaries do not read the archive yet, so archived Cash-Ins leave them.",
+      "Archives every closed Cash-In (PAID and settled, REFUNDED, EXPIRED, CANCELLED) and closed Cash-Out (COMPLETED, CANCELLED, REFUNDED) settled before `before`, and every ledger entry posted before it, ignoring the retention window, into the client's R2 segments, and answers once done with the number of transactions moved. Every read answers exactly as before: GET by any id, the lists, the summaries, statements and balances `at`; a later refund or bank return brings the transaction back. Idempotent: a second call with the same `before` archives 0.",
     parameters: [clientIdParameter],
     body: {
       schema: 'ArchiveRequest',
