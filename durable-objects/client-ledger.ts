@@ -182,8 +182,10 @@ export class ClientLedger extends DurableObject<Env> {
     return chargeLocation(this.db, this.profile, internalCode);
   }
 
+  /** A list page with its items' JSON joined (one string crosses the RPC, not an object per item). */
   async listTransactions(kind: TransactionKind, input: ListInput) {
-    return listTransactions(this.db, kind, input);
+    const { items, ...neighbours } = listTransactions(this.db, kind, input);
+    return { items: items.map((item) => item.row).join(','), ...neighbours };
   }
 
   async summarizeTransactions(kind: TransactionKind, from: number, to: number) {
