@@ -184,7 +184,7 @@ export class ClientLedger extends DurableObject<Env> {
 
   /** A list page with its items' JSON joined (one string crosses the RPC, not an object per item). */
   async listTransactions(kind: TransactionKind, input: ListInput) {
-    const { items, ...neighbours } = listTransactions(this.db, kind, input);
+    const { items, ...neighbours } = listTransactions(this.db, this.ctx.storage.sql, kind, input);
     return { items: items.map((item) => item.row).join(','), ...neighbours };
   }
 

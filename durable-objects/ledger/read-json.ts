@@ -9,14 +9,24 @@ import type { LedgerContext } from './context';
 import { lookupSql } from './lookup';
 import { CASH_IN_JSON, CASH_OUT_JSON } from './view-sql';
 
-/** The hot Cash-In `?1` names, as JSON, its id level, and whether any archive segment exists. */
-const CASH_IN_BY_ID = `SELECT ${CASH_IN_JSON} AS json, m.level AS level,
+/**
+ * The hot Cash-In `?1` names (seq, id level) and whether any archive segment exists. The lookup
+ * and the rendering are two statements on purpose: SQLite re-plans a statement when the values
+ * its plan depends on change, and re-planning the view expression with it cost more than a
+ * second statement.
+ */
+const CASH_IN_BY_ID = `SELECT m.seq AS seq, m.level AS level,
     EXISTS (SELECT 1 FROM archive_segments WHERE state = 'DONE') AS archived
-  FROM (SELECT 1) LEFT JOIN (${lookupSql('cash_ins', 'seq, level')}) m
-  LEFT JOIN cash_ins ON cash_ins.seq = m.seq`;
+  FROM (SELECT 1) LEFT JOIN (${lookupSql('cash_ins', 'seq, level')}) m`;
+const CASH_IN_VIEW = `SELECT ${CASH_IN_JSON} AS json FROM cash_ins WHERE seq = ?`;
 
-const CASH_OUT_BY_ID = `SELECT ${CASH_OUT_JSON} AS json FROM cash_outs
-  WHERE seq = (${lookupSql('cash_outs', 'seq')})`;
+const CASH_OUT_BY_ID = lookupSql('cash_outs', 'seq');
+const CASH_OUT_VIEW = `SELECT ${CASH_OUT_JSON} AS json FROM cash_outs WHERE seq = ?`;
+
+function render(sql: SqlStorage, query: string, seq: number): string | null {
+  const [hit] = sql.exec<{ json: string }>(query, seq).toArray();
+  return hit ? hit.json : null;
+}
 
 /**
  * The Cash-In `id` names as GET /cash-in/{id} answers it, or null. When the client has archived
@@ -24,16 +34,17 @@ const CASH_OUT_BY_ID = `SELECT ${CASH_OUT_JSON} AS json FROM cash_outs
  * higher: then the lookup that reads the archive decides (./archive-reads.ts).
  */
 export async function cashInJson(ctx: LedgerContext, id: string): Promise<string | null> {
-  const hot = ctx.storage.sql
-    .exec<{ json: string | null; level: number | null; archived: number }>(CASH_IN_BY_ID, id)
+  const sql = ctx.storage.sql;
+  const hot = sql
+    .exec<{ seq: number | null; level: number | null; archived: number }>(CASH_IN_BY_ID, id)
     .one();
-  if (hot.level === 0 || !hot.archived) return hot.json;
+  if (hot.level === 0 || !hot.archived) return hot.seq === null ? null : render(sql, CASH_IN_VIEW, hot.seq);
   const row = await findCashInAnywhere(ctx, id);
   return row ? JSON.stringify(cashInView(row)) : null;
 }
 
 /** The Cash-Out `id` names as GET /cash-out/{id} answers it, or null (Cash-Outs stay hot). */
 export function cashOutJson(sql: SqlStorage, id: string): string | null {
-  const [hit] = sql.exec<{ json: string }>(CASH_OUT_BY_ID, id).toArray();
-  return hit ? hit.json : null;
+  const [hit] = sql.exec<{ seq: number }>(CASH_OUT_BY_ID, id).toArray();
+  return hit ? render(sql, CASH_OUT_VIEW, hit.seq) : null;
 }
