@@ -24,12 +24,14 @@ const SEQ: Record<TransactionKind, RowSelection> = {
 
 /**
  * The views of rows by seq, in the order given (a JSON array of seqs). Kept apart from the page
- * query on purpose: SQLite re-plans a statement whose range bounds change (its planner uses the
- * bound values), and re-planning the view expression too cost more than rendering it.
+ * query on purpose: with the view expression in the range query itself, executing it cost far more
+ * than rendering alone (a 1-item page: 33 % of its profile in SQLite's exec, 14 % split), most
+ * likely the statement being planned again for new bound values. CROSS JOIN keeps json_each the
+ * outer loop (a plain JOIN measured ~3x slower for a 1-item page).
  */
 const RENDER: Record<TransactionKind, string> = {
-  'cash-in': `SELECT ${CASH_IN_JSON} AS json FROM json_each(?1) j JOIN cash_ins ON cash_ins.seq = j.value ORDER BY j.key`,
-  'cash-out': `SELECT ${CASH_OUT_JSON} AS json FROM json_each(?1) j JOIN cash_outs ON cash_outs.seq = j.value ORDER BY j.key`,
+  'cash-in': `SELECT ${CASH_IN_JSON} AS json FROM json_each(?1) j CROSS JOIN cash_ins ON cash_ins.seq = j.value ORDER BY j.key`,
+  'cash-out': `SELECT ${CASH_OUT_JSON} AS json FROM json_each(?1) j CROSS JOIN cash_outs ON cash_outs.seq = j.value ORDER BY j.key`,
 };
 
 /** A page of the kind's views, each already JSON text (what the list answers, byte for byte). */
