@@ -64,12 +64,12 @@ export async function prepareScenarios({ base, hello, adminToken = 'dev-admin-to
 
   const run = randomUUID().slice(0, 8);
   let sequence = 0;
-  const cashInBody = () =>
+  const cashInBody = (includeQrCodeImage = true) =>
     JSON.stringify({
       amount: 150.25,
       externalReference: `bench-${run}-${++sequence}`,
       payer: { name: 'Maria da Silva', document: '12345678909' },
-      includeQrCodeImage: true,
+      includeQrCodeImage,
     });
   async function createCashIns(headers) {
     const ids = [];
@@ -255,6 +255,33 @@ export async function prepareScenarios({ base, hello, adminToken = 'dev-admin-to
     ...withTwin(getByIdScenario, 'get-by-id', 'GET /cash-in/{id}', auth, ids),
     ...withTwin(listScenario, 'list', 'GET /cash-in?from&to&limit=50&order=desc', auth),
     ...withTwin(cashOutScenario, 'cash-out', 'POST /cash-out (signed, executed to COMPLETED)', signed),
+    // Breakdown references (README, Benchmark): each differs from its scenario by one part.
+    {
+      key: 'cash-in-noqr',
+      name: 'POST /cash-in without the QR PNG',
+      requests: [
+        {
+          method: 'POST',
+          path: '/cash-in',
+          headers: auth,
+          setupRequest: (req) => ({ ...req, body: cashInBody(false) }),
+        },
+      ],
+    },
+    {
+      // An id longer than any transaction's is answered 404 before the ledger is asked: the
+      // gateway's own work (routing, authentication, a small JSON answer, the log line) alone.
+      key: 'get-by-id-nodo',
+      name: 'GET /cash-in/{too long id} (no ledger call)',
+      requests: [{ method: 'GET', path: `/cash-in/${'x'.repeat(101)}`, headers: auth }],
+    },
+    {
+      key: 'list-1',
+      name: 'GET /cash-in?from&to&limit=1&order=desc',
+      requests: [
+        { method: 'GET', path: `/cash-in?from=${today}&to=${tomorrow}&limit=1&order=desc`, headers: auth },
+      ],
+    },
     healthProbe.status === 404
       ? { key: 'health', name: 'GET /health/pix', skip: 'route not implemented yet (404): skipped' }
       : {

@@ -181,8 +181,10 @@ export class ClientLedger extends DurableObject<Env> {
     return this.profile ? chargeLocation(this.context(), internalCode) : null; // no client, no charge
   }
 
+  /** A list page with its items' JSON joined (one string crosses the RPC, not an object per item). */
   async listTransactions(kind: TransactionKind, input: ListInput) {
-    return listTransactions(this.context(), kind, input);
+    const { items, ...neighbours } = await listTransactions(this.context(), kind, input);
+    return { items: items.map((item) => item.row).join(','), ...neighbours };
   }
 
   async summarizeTransactions(kind: TransactionKind, from: number, to: number) {

@@ -27,7 +27,7 @@ export type FailureCode = keyof typeof FAILURE_MESSAGES;
 export const FAILURE_CODES = Object.keys(FAILURE_MESSAGES) as FailureCode[];
 
 export function normalizeFailureCode(code: string): FailureCode {
-  return code in FAILURE_MESSAGES ? (code as FailureCode) : 'PROCESSING_ERROR';
+  return Object.hasOwn(FAILURE_MESSAGES, code) ? (code as FailureCode) : 'PROCESSING_ERROR'; // not `in`: 'toString' is no code
 }
 
 export function failureOf(code: string): { code: FailureCode; message: string } {

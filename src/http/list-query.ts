@@ -98,20 +98,29 @@ function withoutKey<T extends { time: number; seq: number }>({ time: _t, seq: _s
   return item;
 }
 
+/** A page as the ledger sends it: its items' JSON texts joined by commas, and its neighbours. */
+export interface PageText {
+  items: string;
+  next?: Position;
+  previous?: Position;
+}
+
 /**
  * pageBody's JSON text for a page whose items are JSON text already (the ledger rendered them):
  * the same bytes `JSON.stringify(pageBody(...))` would give.
  */
 export async function pageText(
-  page: PageResult<{ row: string; time: number; seq: number }>,
+  page: PageText,
   query: ListQuery,
   clientId: string,
   secret: string,
 ): Promise<string> {
-  const { items: _items, ...cursors } = await pageBody(page, query, clientId, secret, () => null);
+  const keys: PageResult<{ time: number; seq: number }> = { items: [] };
+  if (page.next) keys.next = page.next;
+  if (page.previous) keys.previous = page.previous;
+  const { items: _none, ...cursors } = await pageBody(keys, query, clientId, secret);
   const rest = JSON.stringify(cursors);
-  const items = page.items.map((item) => item.row).join(',');
-  return `{"items":[${items}]${rest === '{}' ? '' : `,${rest.slice(1, -1)}`}}`;
+  return `{"items":[${page.items}]${rest === '{}' ? '' : `,${rest.slice(1, -1)}`}}`;
 }
 
 /** `{items, nextCursor?, previousCursor?}` with cursors that bake in this walk's order and period. */

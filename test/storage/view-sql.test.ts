@@ -98,8 +98,8 @@ describe('views rendered by SQLite', () => {
           const [sqlText] = state.storage.sql
             .exec<{ json: string }>(`SELECT ${CASH_IN_JSON} AS json FROM cash_ins WHERE seq = ?`, stored.seq)
             .toArray();
-          expect(sqlText?.json).toBe(JSON.stringify(cashInView(stored)));
           db.delete(cashIns).where(eq(cashIns.seq, stored.seq)).run();
+          expect(sqlText?.json).toBe(JSON.stringify(cashInView(stored)));
         }),
         { numRuns: 400 },
       );
@@ -117,8 +117,8 @@ describe('views rendered by SQLite', () => {
               stored.seq,
             )
             .toArray();
-          expect(sqlText?.json).toBe(JSON.stringify(cashOutView(stored)));
           db.delete(cashOuts).where(eq(cashOuts.seq, stored.seq)).run();
+          expect(sqlText?.json).toBe(JSON.stringify(cashOutView(stored)));
         }),
         { numRuns: 400 },
       );
