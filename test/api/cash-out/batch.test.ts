@@ -77,8 +77,7 @@ describe('Cash-Outs executed in one batch', () => {
     expect(books.entries.filter((e) => e.type === 'PIX_OUT')).toHaveLength(11);
     expect(await sqlRows(api.client.clientId, 'SELECT * FROM holds')).toEqual([]);
     const events = await webhookTypes(api.client.clientId);
-    ids.forEach((id, i) =>
-      expect(events.get(id)).toEqual(['CASHOUT_REQUESTED', i === 5 ? 'CASHOUT_FAILED' : 'CASHOUT_COMPLETED']),
-    );
+    for (const [i, id] of ids.entries())
+      expect(events.get(id)).toEqual(['CASHOUT_REQUESTED', i === 5 ? 'CASHOUT_FAILED' : 'CASHOUT_COMPLETED']);
   }, 40_000);
 });
