@@ -118,12 +118,15 @@ export class ClientLedger extends DurableObject<Env> {
     this.ctx.storage.transactionSync(() => armPrune(this.db, this.scheduler, now, pruneOnce(this.db, now)));
   }
 
-  /** Runs an operation, then points the alarm at whatever work it scheduled. */
+  /**
+   * Runs an operation, then points the alarm at whatever work it scheduled, unless a task run is
+   * going on: that run arms the alarm for it before it ends (ledger/tasks.ts).
+   */
   private async withAlarm<T>(work: () => Promise<T> | T): Promise<T> {
     try {
       return await work();
     } finally {
-      await this.scheduler.arm();
+      if (!this.tasks.busy) await this.scheduler.arm();
     }
   }
 

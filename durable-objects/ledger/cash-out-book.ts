@@ -55,6 +55,7 @@ export class CashOutBook {
    * undefined when it ended CANCELLED. Later Cash-Outs of the batch see this one's reservation.
    */
   reserve(row: CashOutRow, client: ClientRow | undefined, degraded: ReadonlySet<string>) {
+    this.events = true; // its CASHOUT_REQUESTED waits for this dispatch (acceptCashOut)
     const violation = limitViolation(
       row.amount,
       client?.limits ?? {},

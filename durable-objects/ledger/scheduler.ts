@@ -27,6 +27,9 @@ export type TaskKind =
 export type Task = typeof tasks.$inferSelect;
 
 export class Scheduler {
+  /** Tasks written so far by this object: a running pass re-arms until it stops changing (tasks.ts). */
+  scheduled = 0;
+
   constructor(
     private readonly db: LedgerDb,
     private readonly storage: DurableObjectStorage,
@@ -34,6 +37,7 @@ export class Scheduler {
 
   /** Adds (or moves) the task `kind:ref`; call inside the transaction that creates the need. */
   schedule(kind: TaskKind, ref: string, dueAt: number): void {
+    this.scheduled += 1;
     prepared(this.db, 'tasks.schedule', () =>
       this.db
         .insert(tasks)

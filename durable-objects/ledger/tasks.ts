@@ -33,6 +33,11 @@ export class TaskRunner {
     private readonly degradedCashOutPartners: () => Promise<ReadonlySet<string>>,
   ) {}
 
+  /** A run is going on: it arms the alarm for whatever is scheduled meanwhile before it ends. */
+  get busy(): boolean {
+    return this.running !== undefined;
+  }
+
   runDue(): Promise<void> {
     if (this.running) {
       const age = this.current ? Date.now() - this.current.since : 0;
@@ -65,7 +70,13 @@ export class TaskRunner {
       pruneLimitTotals(ctx.db, now);
       armArchive(ctx, now);
     } finally {
-      await ctx.scheduler.arm();
+      // Operations that scheduled work while this run went on left the alarm to it (ClientLedger's
+      // withAlarm skips arming while busy): arm again until nothing new was scheduled meanwhile.
+      // Nothing can run between the last check and `running` being cleared (microtasks only).
+      for (let seen = -1; seen !== ctx.scheduler.scheduled; ) {
+        seen = ctx.scheduler.scheduled;
+        await ctx.scheduler.arm();
+      }
     }
   }
 }

@@ -102,6 +102,13 @@ export async function authenticate(request: Request, env: Env): Promise<Principa
 }
 
 /**
+ * Signatures this isolate has already verified: an integrator signs its access token, so every
+ * money-moving call with that token carries the same DigitalSignature. HMAC is deterministic, so
+ * a hit for the same token, signature and CryptoToken is exactly as valid as the first check.
+ */
+const verifiedSignatures = new Map<string, string>();
+
+/**
  * DigitalSignature = lowercase hex HMAC-SHA256(key = CryptoToken, message = the JWT as sent).
  * A client without an active CryptoToken cannot sign at all, so that answer (403) comes first.
  */
@@ -114,10 +121,14 @@ export async function requireDigitalSignature(request: Request, principal: Princ
   if (signature === null || signature.trim() === '') {
     throw new ProblemError('DIGITAL_SIGNATURE_REQUIRED', 'Send the DigitalSignature header');
   }
+  const seen = `${principal.accessToken} ${signature.trim()}`;
+  if (verifiedSignatures.get(seen) === cryptoToken) return;
   const provided = fromHex(signature.trim());
   const valid =
     provided !== undefined &&
     provided.length === 32 &&
     (await crypto.subtle.verify('HMAC', await hmacKey(cryptoToken), provided, utf8(principal.accessToken)));
   if (!valid) throw new ProblemError('DIGITAL_SIGNATURE_INVALID', 'DigitalSignature does not match');
+  if (verifiedSignatures.size >= MAX_VERIFIED_TOKENS) verifiedSignatures.clear();
+  verifiedSignatures.set(seen, cryptoToken);
 }

@@ -10,7 +10,7 @@ import { evictDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import type { CrashPoint } from '../../durable-objects/ledger/crash-points';
-import { createCashOut, deposit, magicKey, settled } from '../support/cash-out';
+import { acceptTogether, batchInputs, createCashOut, deposit, magicKey, settled } from '../support/cash-out';
 import { armCrash, crashedAt, waitForCrash } from '../support/crash';
 import { admin, Integrator } from '../support/harness';
 import { assertBooks } from '../support/invariants';
@@ -89,6 +89,32 @@ describe('a Cash-Out whose object dies between two steps', () => {
         'CASHOUT_REQUESTED',
         'CASHOUT_FAILED',
       ]);
+    }, 30_000);
+  }
+
+  for (const point of STEPS) {
+    it(`a batch whose pass dies at ${point} loses and duplicates nothing`, async () => {
+      const api = await Integrator.create();
+      await deposit(api, 100);
+      await armCrash(api, point);
+      const inputs = batchInputs(6, 2);
+      const ids = await acceptTogether(api, inputs);
+      const done = await Promise.all(ids.map((id) => settled(api, id, ['COMPLETED', 'CANCELLED'], 20_000)));
+      expect(await crashedAt(api, point)).toBeDefined();
+      expect(done.map((d) => d.status)).toEqual(ids.map((_, i) => (i === 2 ? 'CANCELLED' : 'COMPLETED')));
+      for (const [i, id] of ids.entries()) {
+        expect(await partnerRequests(id)).toEqual([
+          { kind: 'PAYMENT', outcome: i === 2 ? 'FAILED' : 'SETTLED', requests: 1 },
+        ]);
+        expect(await webhookTypes(api.client.clientId, id)).toEqual([
+          'CASHOUT_REQUESTED',
+          i === 2 ? 'CASHOUT_FAILED' : 'CASHOUT_COMPLETED',
+        ]);
+      }
+      const books = await assertBooks(api);
+      expect(books.entries.filter((e) => e.type === 'PIX_OUT')).toHaveLength(5);
+      const spent = inputs.reduce((sum, input, i) => sum + (i === 2 ? 0 : input.amountCents), 0);
+      expect(books.balances.get(api.client.accounts[0]!.number)).toBe(10_000 - spent);
     }, 30_000);
   }
 

@@ -240,6 +240,9 @@ describe('deactivation and rotation (decisions §3)', () => {
   it('a rotated CryptoToken refuses signatures made with the old one at once', async () => {
     const api = await Integrator.create();
     const old = await sign(api.client.cryptoToken, api.token);
+    // Accepted once first, so this isolate holds the old signature as verified (auth.ts).
+    const before = await send(SIGNED[0]!, { digitalsignature: old }, { api });
+    expect(before.answer.status).not.toBe(401);
     const rotated = await admin(`/admin/clients/${api.client.clientId}/crypto-token`, 'POST');
     expect(rotated.status).toBe(201);
     const { cryptoToken } = (await rotated.json()) as { cryptoToken: string };

@@ -1,8 +1,12 @@
 /** Cash-Out helpers shared by tests. */
+import { runInDurableObject } from 'cloudflare:test';
 import { expect } from 'vitest';
+import { acceptCashOut, type CreateCashOutInput } from '../../durable-objects/ledger/cash-out-ops';
+import type { LedgerContext } from '../../durable-objects/ledger/context';
 import type { CashOutAcceptedBody, CashOutBody } from '../../src/api/cash-out/openapi';
 import { waitFor } from './cash-in';
 import type { Integrator } from './harness';
+import { ledgerStub } from './ledger';
 
 let counter = 0;
 
@@ -57,4 +61,37 @@ export function settled(api: Integrator, id: string, statuses = FINAL, timeoutMs
     (c) => statuses.includes(c.status),
     timeoutMs,
   );
+}
+
+/** `count` Cash-Outs to fresh EVP keys (the one at `failing`, if any, to a key the sandbox refuses). */
+export function batchInputs(count: number, failing?: number): CreateCashOutInput[] {
+  return Array.from({ length: count }, (_, i) => ({
+    amountCents: 500 + i,
+    externalReference: `batch-${i}-${crypto.randomUUID().slice(0, 8)}`,
+    payee: {
+      name: 'Ana',
+      document: '12345678909',
+      destination:
+        i === failing
+          ? { type: 'PIX', pixKeyType: 'EMAIL', pixKey: 'payee_account_unavailable@sandbox.pix' }
+          : { type: 'PIX', pixKeyType: 'EVP', pixKey: crypto.randomUUID() },
+    },
+  }));
+}
+
+/**
+ * Accepts Cash-Outs in one synchronous block inside the client's object, then wakes its alarm: the
+ * executor can only see them together, so they are executed in one batch. Their transactionIds.
+ */
+export function acceptTogether(api: Integrator, inputs: CreateCashOutInput[]): Promise<string[]> {
+  return runInDurableObject(ledgerStub(api.client.clientId), async (instance, state): Promise<string[]> => {
+    const ctx = (instance as unknown as { context(): LedgerContext }).context();
+    const ids = inputs.map((input) => {
+      const result = acceptCashOut(ctx, input, () => {});
+      if (!result.ok) throw new Error(JSON.stringify(result));
+      return result.body.transactionId;
+    });
+    await state.storage.setAlarm(Date.now());
+    return ids;
+  });
 }

@@ -21,7 +21,8 @@ export async function handleCreateCashOut(request: ApiRequest, { env }: RequestC
   await requireDigitalSignature(request, principal);
   const result = await ledgerOf(env, principal.clientId).createCashOut({
     ...(idempotencyKey !== undefined && { idempotencyKey }),
-    requestHash: await requestFingerprint('POST /cash-out', '', raw),
+    // Only a key's replay compares request hashes: without one there is nothing to hash.
+    requestHash: idempotencyKey === undefined ? '' : await requestFingerprint('POST /cash-out', '', raw),
     amountCents: centsFromAmount(body.amount) as number,
     externalReference: body.externalReference,
     ...(body.description !== undefined && { description: body.description }),
