@@ -36,9 +36,9 @@ function scanEval(r: ScanResult): Eval {
 /**
  * The scan proposes a cohort once its statistic has passed the threshold in this many consecutive
  * windows. 2 would keep a single window's excursion of a few small banks from joining the pooled
- * test's windows into a lifecycle run, but seed 6's cohort passes in single windows between the
- * pooled test's (13.2, 13.1, 15.4 against 13.1) and was lost with it: the lifecycle's three windows
- * are the persistence asked of a scanned cohort.
+ * test's windows into a lifecycle run, but seed 6's cohort passes just above the threshold, in
+ * single windows between the pooled test's, and was lost with it: the lifecycle's three windows are
+ * the persistence asked of a scanned cohort.
  */
 export const SCAN_PERSIST_WINDOWS = 1;
 
