@@ -14,6 +14,7 @@ import {
   suspectedInstitutions,
   tallyInstitutions,
 } from './cohort';
+import { type ScannerState, scanWindow } from './cohort-scanner';
 import { type AnalyzerConfig, resolveConfig } from './config';
 import { buildContext } from './context';
 import { diagnose, type Hypothesis } from './diagnosis';
@@ -58,6 +59,7 @@ export interface AnalyzerSnapshot {
   clients: unknown[];
   tracker: TrackerState;
   tallies?: [BankTally[], BankTally[]];
+  scans?: [ScannerState, ScannerState];
 }
 
 export class Analyzer {
@@ -69,6 +71,11 @@ export class Analyzer {
   private stats: AnalyzerStats = { ingested: 0, late: 0, droppedLate: 0, windowsClosed: 0 };
   /** Per operation, the small banks' outcomes in the last COHORT_TALLY_WINDOWS closed windows (newest first). */
   private tallies: [BankTally[], BankTally[]] = [[], []];
+  /** Per operation, the cohort CUSUM scan's per-bank state (cohort-scan.ts). */
+  private scans: [ScannerState, ScannerState] = [
+    { banks: {}, run: 0 },
+    { banks: {}, run: 0 },
+  ];
 
   constructor(config: Partial<AnalyzerConfig> = {}) {
     this.cfg = resolveConfig(config);
@@ -242,7 +249,12 @@ export class Analyzer {
       const ctx = buildContext(this.state, this.cfg, op, startMs);
       // The small banks' tallies of t-1, t-2 .., newest first (cohort.ts).
       const tallies = this.tallies[op];
-      const hypotheses = judgeWindow(ctx, tallies, this.tracker.openIncidents());
+      const tally = tallyInstitutions(ctx);
+      const open = this.tracker.openIncidents();
+      const openCohort = open.find((o) => o.kind === 'cohort' && o.record.operation === ctx.op);
+      const scan = scanWindow(ctx, this.scans[op], tally, openCohort?.members ?? null);
+      this.scans[op] = scan.state;
+      const hypotheses = judgeWindow(ctx, tallies, open, scan.origin);
       // Banks of a cohort being confirmed do not teach their baselines the drop meanwhile.
       const withheld = suspectedInstitutions(ctx, tallies);
       for (const h of hypotheses) if (h.kind === 'cohort') withheld.push(...h.members);
@@ -250,7 +262,7 @@ export class Analyzer {
         const v = ctx.find('institution', m);
         if (v) v.suspicious = true;
       }
-      this.tallies[op] = [tallyInstitutions(ctx), ...tallies].slice(0, COHORT_TALLY_WINDOWS);
+      this.tallies[op] = [tally, ...tallies].slice(0, COHORT_TALLY_WINDOWS);
       const stepChanges = this.tracker.step({
         op: OPS[op],
         windowIndex: w,
@@ -325,6 +337,7 @@ export class Analyzer {
       ...stateToJSON(this.state),
       tracker: this.tracker.toJSON(),
       tallies: this.tallies,
+      scans: this.scans,
     };
     return JSON.parse(JSON.stringify(snap)) as AnalyzerSnapshot;
   }
@@ -339,6 +352,7 @@ export class Analyzer {
     a.state = stateFromJSON(s);
     a.tracker = IncidentTracker.fromJSON(s.tracker, a.cfg);
     a.tallies = s.tallies ?? [[], []];
+    a.scans = s.scans ?? a.scans;
     return a;
   }
 }

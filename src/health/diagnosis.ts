@@ -87,6 +87,7 @@ function familyGroup(f: Family): number {
 export function metricName(f: Family, e: Eval): string {
   if (e.basis?.kind === 'pooled') return `${METRIC_NAME[f]}Pooled`;
   if (e.basis?.kind === 'trend') return `${METRIC_NAME[f]}Trend`;
+  if (e.basis?.kind === 'scan') return `${METRIC_NAME[f]}Scan`;
   return METRIC_NAME[f];
 }
 

@@ -42,10 +42,11 @@ export interface SliceView {
 /**
  * How an anomaly was found when not by one window's z alone, so the summary and the evidence can say so:
  * `pooled` = several windows (and, for a cohort, several small banks) summed into one test; `trend` = the
- * failure CUSUM (a rise sustained over `windows` consecutive windows, evidence-rules.ts).
+ * failure CUSUM (a rise sustained over `windows` consecutive windows, evidence-rules.ts); `scan` = the
+ * cohort CUSUM scan (small banks falling together for `windows` windows, cohort-scan.ts).
  */
 export interface EvidenceBasis {
-  kind: 'pooled' | 'trend';
+  kind: 'pooled' | 'trend' | 'scan';
   windows: number;
 }
 

@@ -1,6 +1,6 @@
 // Judging one closed window of one operation: which origins explain its anomalies, as hypotheses
 // for the lifecycle (attribution per family, the pooled cohort test, diagnosis, explaining away).
-import { attributeFamily, explainedByPartner, type WindowContext } from './attribution';
+import { attributeFamily, explainedByPartner, type FamilyOrigin, type WindowContext } from './attribution';
 import { type BankTally, pooledCohort } from './cohort';
 import { diagnose, type Hypothesis, mergeOrigins } from './diagnosis';
 import { type Family, PRIMARY_FAMILIES } from './evaluate';
@@ -12,6 +12,8 @@ export function judgeWindow(
   ctx: WindowContext,
   earlier: readonly BankTally[],
   open: readonly OpenIncidentState[],
+  /** The cohort CUSUM scan's cohort (cohort-scanner.ts), used when the pooled window test finds none. */
+  scanned: FamilyOrigin | null = null,
 ): Hypothesis[] {
   const anyAnomaly =
     ctx.platform.anomalous ||
@@ -19,7 +21,7 @@ export function judgeWindow(
     ctx.institutions.some((v) => v.anomalous) ||
     ctx.clients.some((v) => v.anomalous);
   let hypotheses: Hypothesis[] = [];
-  const cohort = pooledCohort(ctx, earlier);
+  const cohort = bothCohorts(pooledCohort(ctx, earlier), scanned);
   if (anyAnomaly || cohort) {
     const perFamily = PRIMARY_FAMILIES.map((f) => attributeFamily(ctx, f));
     if (cohort) perFamily.unshift([cohort]);
@@ -52,4 +54,15 @@ export function judgeWindow(
     });
   }
   return hypotheses;
+}
+
+/**
+ * The pooled window test's cohort, or the scan's; when both find one, the banks both name (each test
+ * can carry a bank that dipped by chance as the cohort fell, and rarely the same one: unseen seed 103).
+ */
+function bothCohorts(pooled: FamilyOrigin | null, scanned: FamilyOrigin | null): FamilyOrigin | null {
+  if (!pooled || !scanned) return pooled ?? scanned;
+  const members = pooled.members.filter((m) => scanned.members.includes(m));
+  if (members.length < 2) return pooled;
+  return { ...pooled, id: members.join(','), members };
 }

@@ -84,6 +84,16 @@ export function pooledCohortText(windows: number): string {
   );
 }
 
+/** Why a group of small banks is blamed together (the cohort CUSUM scan, cohort-scan.ts). */
+export function scanCohortText(windows: number): string {
+  return (
+    `, pois essas instituições começaram a perder pagamentos juntas há ${windows * 5} minutos. Cada uma tem ` +
+    'volume pequeno demais para ser avaliada sozinha; a perda acumulada, somada entre elas, passa do limite ' +
+    'calibrado para o número de instituições observadas, enquanto as demais instituições e os parceiros ' +
+    'bancários operam normalmente'
+  );
+}
+
 function partnersText(n: number): string {
   return n === 1 ? 'em 1 parceiro bancário' : `em ${n} parceiros bancários`;
 }
@@ -120,7 +130,9 @@ export function buildSummary(s: SummaryInput): string {
         `afeta ${op} ${since}: ${sig}` +
         (basis?.kind === 'pooled'
           ? `${pooledCohortText(basis.windows)}. `
-          : '. As demais instituições operam normalmente e nenhum parceiro bancário explica a falha. ') +
+          : basis?.kind === 'scan'
+            ? `${scanCohortText(basis.windows)}. `
+            : '. As demais instituições operam normalmente e nenhum parceiro bancário explica a falha. ') +
         'Por isso a origem apontada é esse grupo de instituições, e não um parceiro bancário nem a ConnectPSP: ' +
         'a falha está fora da ConnectPSP.';
       break;

@@ -1,0 +1,166 @@
+// Cohort CUSUM scan: the small-bank cohort that the pooled window test (cohort.ts) cannot see in time.
+// Four banks expecting one payment each per window in the evening and losing 74 % of them miss ~3 of 4
+// per window: no window, and no selection-then-test split of a 50-minute fault, reaches z 3 (seed 6:
+// -2.4..-2.8). A CUSUM accumulates that evidence as it arrives. Each small bank keeps the CUSUM of the
+// Poisson log-likelihood ratio "it delivers SCAN_RATE of its expected outcomes" against "it delivers
+// its expectation" (S = max(0, S + llr)); the banks whose CUSUM has risen (SCAN_MEMBER_MIN) are pooled
+// and their sum, less a per-bank price for having chosen them, is the scan statistic. Choosing the
+// rising banks out of N is a multiple test, so the threshold grows with ln N. Pure: the state is a
+// plain record, and the scanner (cohort-scanner.ts) keeps it across windows.
+
+/** Outcomes observed and expected per small bank in one window (cohort.ts BankTally). */
+export type ScanTally = Record<string, [number, number]>;
+
+/**
+ * The alternative the CUSUM looks for: the bank delivers 25 % of its expected outcomes (the issue's
+ * cohorts lose 65-75 %). The no-fault drift e·(1 - ρ + r·ln ρ) stays negative while a bank delivers
+ * r > 54 % of its baseline, i.e. for baselines up to ~45 % too high: no-fault small banks read 40-60 %
+ * short for an hour or two (a weekday morning their shape has not learned). Swept on the bench
+ * (0.1-0.3, with SCAN_MEMBER_PRICE 0-1.5): 0.25 with 0.5 kept seed 6's cohort furthest above the
+ * largest no-fault excursion held over three windows.
+ */
+export const SCAN_RATE = 0.25;
+const LN_RATE = Math.log(SCAN_RATE);
+
+/**
+ * Per-bank cap on the CUSUM: a bank that went quiet an hour ago holds at most this much evidence, so
+ * that a finished fault (or a long quiet spell) is forgotten within a few windows of normal traffic
+ * and cannot add to an unrelated bank's rise later.
+ */
+export const SCAN_CAP = 8;
+
+/**
+ * Over-dispersion: a window's llr is divided by 1 + e/SCAN_DISPERSION (a quasi-likelihood with the
+ * variance of a gamma-mixed Poisson, e + e²/5). A small bank's baseline error is a share of its
+ * expectation, so it matters more the more payments a window expects: at one payment a window the
+ * llr keeps 83 % of its weight, at five only half. The no-fault excursions that came closest to the
+ * threshold were two or three banks expecting 4-5 payments a window reading ~30 % of them for half an
+ * hour (seed 6, a Cash-Out evening); the cohorts this scan exists for expect about one.
+ */
+export const SCAN_DISPERSION = 5;
+
+/**
+ * A bank is pooled once its CUSUM has risen this far (two windows without its one expected payment):
+ * below it, a bank missing a payment by chance is the norm, not a signal.
+ */
+export const SCAN_MEMBER_MIN = 1;
+
+/**
+ * Each pooled bank pays this much of its CUSUM (the statistic is Σ (S_i - price) over the members): a
+ * set of banks is blamed for what they lost beyond what a chance dip of each would explain.
+ */
+export const SCAN_MEMBER_PRICE = 0.5;
+
+/**
+ * Threshold = SCAN_BASE + SCAN_PER_LOG_BANK · ln(N), N the small banks scanned: the pooled sum is a
+ * maximum over subsets of N banks, whose false-alarm rate grows with N. Calibrated on the bench's
+ * no-fault days (60 days, 10 seeds, both operations): see src/health/README.md.
+ */
+export const SCAN_BASE = 7;
+export const SCAN_PER_LOG_BANK = 1;
+
+/**
+ * A scanned cohort needs at least this many rising banks, and names at least this many: two small
+ * banks dipping together is the commonest chance coincidence (the pooled window test, which has its
+ * own selection, still finds cohorts of two), and the issue's cohorts are three or four banks.
+ */
+export const SCAN_MIN_MEMBERS = 3;
+
+/** Per bank: CUSUM, and the outcomes observed/expected and windows since it last left zero. */
+export interface BankScan {
+  s: number;
+  o: number;
+  e: number;
+  n: number;
+}
+export type ScanState = Record<string, BankScan>;
+
+/** The llr of one window's count `o` where `e` were expected (> 0 favours the loss). */
+export function scanLlr(o: number, e: number): number {
+  return e * (1 - SCAN_RATE) + o * LN_RATE;
+}
+
+/** The next state after one window's tally: banks absent from the tally (not small, no baseline) drop. */
+export function scanStep(prev: ScanState, tally: ScanTally): ScanState {
+  const out: ScanState = {};
+  for (const [id, [o, e]] of Object.entries(tally)) {
+    if (!(e > 0)) continue;
+    const p = prev[id];
+    const s = Math.min(SCAN_CAP, Math.max(0, (p?.s ?? 0) + scanLlr(o, e) / (1 + e / SCAN_DISPERSION)));
+    if (s <= 0) continue;
+    // The sums restart with the rise, so they describe the loss the CUSUM is measuring.
+    out[id] = p && p.s > 0 ? { s, o: p.o + o, e: p.e + e, n: p.n + 1 } : { s, o, e, n: 1 };
+  }
+  return out;
+}
+
+export function scanThreshold(banks: number): number {
+  return SCAN_BASE + SCAN_PER_LOG_BANK * Math.log(Math.max(2, banks));
+}
+
+export interface ScanResult {
+  /** Rising banks, sorted. */
+  members: string[];
+  statistic: number;
+  threshold: number;
+  /** Members' outcomes observed/expected since each began to rise, and the longest rise in windows. */
+  observed: number;
+  expected: number;
+  windows: number;
+}
+
+/**
+ * A bank's rise is pooled only while it is young (started within this many windows): a bank whose
+ * baseline has been too high for hours (the morning of a weekday it has not learned yet) rises slowly
+ * and steadily, and is judged on its own; a cohort's banks go quiet within the last hour.
+ */
+export const SCAN_MAX_AGE = 12;
+/**
+ * The banks of one cohort begin to rise within this many windows of each other (the banks at one
+ * payment a window take a window or two to show a loss): the scan pools, for each start, the banks
+ * whose rise began within this span, and keeps the best set.
+ */
+export const SCAN_SYNC = 4;
+
+/** The pooled scan over `banks` small banks: the best set of banks rising together (null when < 2). */
+export function scanCohort(state: ScanState, banks: number): ScanResult | null {
+  const rising = Object.entries(state).filter(([, b]) => b.s >= SCAN_MEMBER_MIN && b.n <= SCAN_MAX_AGE);
+  let best: ScanResult | null = null;
+  for (const [, anchor] of rising) {
+    const set = rising.filter(([, b]) => b.n <= anchor.n && b.n >= anchor.n - SCAN_SYNC);
+    if (set.length < SCAN_MIN_MEMBERS) continue;
+    let statistic = 0;
+    let observed = 0;
+    let expected = 0;
+    for (const [, b] of set) {
+      statistic += b.s - SCAN_MEMBER_PRICE;
+      observed += b.o;
+      expected += b.e;
+    }
+    if (best && statistic <= best.statistic) continue;
+    best = {
+      members: set.map(([id]) => id).sort(),
+      statistic,
+      threshold: scanThreshold(banks),
+      observed,
+      expected,
+      windows: anchor.n,
+    };
+  }
+  return best;
+}
+
+/**
+ * A rising bank is named a member only when it delivered at most 40 % of its expected outcomes since
+ * its rise began: the CUSUM is sticky (a bank that dipped by chance as the cohort fell stays above
+ * SCAN_MEMBER_MIN for several windows), and the cohort is the banks losing payments now (unseen seed
+ * 103: a fifth, normal bank at 4 of 12 was named with the four that lost 70 %).
+ */
+export const SCAN_NAMED_DROP = 0.6;
+
+export function namedMembers(state: ScanState, members: readonly string[]): string[] {
+  return members.filter((m) => {
+    const b = state[m];
+    return b !== undefined && b.o <= (1 - SCAN_NAMED_DROP) * b.e;
+  });
+}
