@@ -270,6 +270,9 @@ export const webhookDeliveries = sqliteTable(
     index('webhook_deliveries_status_idx').on(t.status, t.seq),
     // Pruning finds deliveries that ended long enough ago (prune.ts).
     index('webhook_deliveries_finished_idx').on(t.status, t.updatedAt),
+    // The deliveries of one transaction: the operator list by aggregateId and archiving them
+    // (archive-deliveries.ts) read a range, not the table (migration 0009).
+    index('webhook_deliveries_aggregate_idx').on(t.aggregateId, t.seq),
   ],
 );
 
@@ -329,3 +332,12 @@ export const archiveStale = sqliteTable(
   { segment: integer('segment').notNull(), seq: integer('seq').notNull() },
   (t) => [primaryKey({ columns: [t.segment, t.seq] })],
 );
+
+/**
+ * Transactions archived (or whose delivery ended after they were) whose ended webhook deliveries
+ * may still be hot: the delivery archive source walks this, not the deliveries table. WITHOUT ROWID
+ * (hand-written migration 0009); an entry goes once none of its ended deliveries is hot.
+ */
+export const archiveDeliveryQueue = sqliteTable('archive_delivery_queue', {
+  aggregateId: text('aggregate_id').primaryKey(),
+});

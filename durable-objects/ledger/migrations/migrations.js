@@ -8,6 +8,7 @@ import m0005 from './0005_cash_in_refund_failure.sql';
 import m0006 from './0006_archive.sql';
 import m0007 from './0007_archive_manifest.sql';
 import m0008 from './0008_cash_out_exec.sql';
+import m0009 from './0009_archive_deliveries.sql';
 
   export default {
     journal,
@@ -20,7 +21,8 @@ m0004,
 m0005,
 m0006,
 m0007,
-m0008
+m0008,
+m0009
     }
   }
   
