@@ -343,11 +343,3 @@ export function deliveryPage(
     ...(rows.length > limit && last && { nextCursor: String(last.seq) }),
   };
 }
-
-/** Newest first, hot rows only (archive-deliveries.ts adds the archived ones of a transaction). */
-export function listDeliveries(
-  db: LedgerDb,
-  input: DeliveryListInput,
-): { items: DeliveryView[]; nextCursor?: string } {
-  return deliveryPage(deliveryRows(db, input), input.limit);
-}
