@@ -202,6 +202,7 @@ export async function archiveAll(ctx: LedgerContext, before: number): Promise<nu
       // A dropped reservation (row changed mid-put) returns 0 too: retry while something is eligible.
       if (pendingSegment(ctx)) continue;
       if (archiveSources(ctx).some((source) => nextBatch(ctx, source, before).length > 0)) continue;
+      if (ctx.storage.sql.exec('SELECT 1 FROM archive_delivery_queue LIMIT 1').toArray().length > 0) continue;
       return total;
     }
     total += transactions;

@@ -271,8 +271,9 @@ export const webhookDeliveries = sqliteTable(
     // Pruning finds deliveries that ended long enough ago (prune.ts).
     index('webhook_deliveries_finished_idx').on(t.status, t.updatedAt),
     // The deliveries of one transaction: the operator list by aggregateId and archiving them
-    // (archive-deliveries.ts) read a range, not the table (migration 0009).
-    index('webhook_deliveries_aggregate_idx').on(t.aggregateId, t.seq),
+    // (archive-delivery-queue.ts) read a range, not the table. Keyed by the id's first 8 characters
+    // (migration 0010): 40 % of the bytes of the whole id; `aggregateIs` filters the rest.
+    index('webhook_deliveries_aggregate_idx').on(sql`substr(${t.aggregateId}, 1, 8)`, t.seq),
   ],
 );
 

@@ -15,7 +15,7 @@ import type { DeliveryStatus } from '../../src/domain/webhook-delivery';
 import { log } from '../../src/infra/log';
 import { retryDelayAfter } from '../../src/webhooks/retry-schedule';
 import type { AttemptOutcome, ClaimedWebhook, DeliveryMessage } from '../../src/webhooks/types';
-import { enqueueIfArchived } from './archive-delivery-queue';
+import { aggregateIs, enqueueIfArchived } from './archive-delivery-queue';
 import type { LedgerContext } from './context';
 import { type LedgerDb, sqlOf } from './db';
 import { webhookDeliveries as deliveries, outbox } from './schema';
@@ -322,7 +322,7 @@ export function deliveryRows(db: LedgerDb, input: DeliveryListInput): DeliveryRo
     .where(
       and(
         input.status !== undefined ? eq(deliveries.status, input.status) : undefined,
-        input.aggregateId !== undefined ? eq(deliveries.aggregateId, input.aggregateId) : undefined,
+        input.aggregateId !== undefined ? aggregateIs(input.aggregateId) : undefined,
         input.before !== undefined ? lt(deliveries.seq, input.before) : undefined,
       ),
     )

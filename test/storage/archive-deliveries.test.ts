@@ -8,9 +8,12 @@
  */
 import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
+import { type SQL, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { listDeliveriesAnywhere } from '../../durable-objects/ledger/archive-deliveries';
+import { aggregateIs } from '../../durable-objects/ledger/archive-delivery-queue';
 import type { LedgerContext } from '../../durable-objects/ledger/context';
+import type { LedgerDb } from '../../durable-objects/ledger/db';
 import { createCashIn, payCashIn } from '../support/cash-in';
 import { armCrash, crashedAt } from '../support/crash';
 import { admin, Integrator } from '../support/harness';
@@ -205,5 +208,27 @@ describe('webhook deliveries across the archive', () => {
     expect(await res.json()).toEqual({ items: [] });
     // The Cash-Ins themselves stay archived and findable.
     expect((await api.get(`/cash-in/${ids[0]}`)).status).toBe(200);
+  });
+
+  it('finds a transaction's deliveries through webhook_deliveries_aggregate_idx, never a table scan', async () => {
+    const api = await Integrator.create();
+    const [id] = await history(api);
+    const plans = await runInDurableObject(ledgerStub(api.client.clientId), (instance) => {
+      const db = (instance as unknown as { db: LedgerDb }).db;
+      const plan = (where: SQL, order: SQL) =>
+        db
+          .all<{ detail: string }>(
+            sql`EXPLAIN QUERY PLAN SELECT * FROM webhook_deliveries WHERE ${where} ORDER BY ${order} LIMIT 51`,
+          )
+          .map((r) => r.detail)
+          .join(' | ');
+      return [
+        // The operator list by aggregateId (with a cursor) and a step's ended deliveries of one.
+        plan(sql`${aggregateIs(id!)} AND seq < 1000000`, sql`seq DESC`),
+        plan(sql`${aggregateIs(id!)} AND status IN ('DELIVERED', 'UNDELIVERABLE')`, sql`seq`),
+        plan(sql`status = 'DELIVERED' AND ${aggregateIs(id!)}`, sql`seq DESC`),
+      ];
+    });
+    for (const p of plans) expect(p).toMatch(/USING INDEX webhook_deliveries_aggregate_idx \(<expr>=\?/);
   });
 });

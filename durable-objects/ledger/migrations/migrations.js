@@ -9,6 +9,7 @@ import m0006 from './0006_archive.sql';
 import m0007 from './0007_archive_manifest.sql';
 import m0008 from './0008_cash_out_exec.sql';
 import m0009 from './0009_archive_deliveries.sql';
+import m0010 from './0010_deliveries_aggregate_prefix.sql';
 
   export default {
     journal,
@@ -22,7 +23,8 @@ m0005,
 m0006,
 m0007,
 m0008,
-m0009
+m0009,
+m0010
     }
   }
   
