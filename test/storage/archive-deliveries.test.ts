@@ -210,7 +210,7 @@ describe('webhook deliveries across the archive', () => {
     expect((await api.get(`/cash-in/${ids[0]}`)).status).toBe(200);
   });
 
-  it('finds a transaction's deliveries through webhook_deliveries_aggregate_idx, never a table scan', async () => {
+  it("finds a transaction's deliveries through webhook_deliveries_aggregate_idx, never a table scan", async () => {
     const api = await Integrator.create();
     const [id] = await history(api);
     const plans = await runInDurableObject(ledgerStub(api.client.clientId), (instance) => {
