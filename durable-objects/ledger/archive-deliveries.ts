@@ -29,7 +29,7 @@ export async function listDeliveriesAnywhere(
   if (id === undefined) return deliveryPage(hot, input.limit);
   const since = now - FINISHED_DELIVERY_KEEP_MS;
   const rows = new Map(hot.map((r) => [r.seq, r]));
-  for (const segment of segmentsFor(ctx.storage.sql, id, 'delivery'))
+  for (const segment of segmentsFor(ctx.storage.sql, id, 'delivery', 'archive_delivery_index'))
     for (const row of (await readSegment(ctx.env, segment.key)) as DeliveryRow[]) {
       if (row.aggregateId !== id || rows.has(row.seq) || row.updatedAt < since) continue;
       if (input.status !== undefined && row.status !== input.status) continue;
@@ -62,7 +62,7 @@ export async function expireDeliveries(ctx: LedgerContext, now: number): Promise
     const rows = await readSegment(ctx.env, segment.key);
     ctx.storage.transactionSync(() => {
       for (const id of new Set(rows.map((r) => r.aggregateId as string)))
-        sql.exec('DELETE FROM archive_index WHERE hash = ? AND segment = ?', idHash(id), segment.id);
+        sql.exec('DELETE FROM archive_delivery_index WHERE hash = ? AND segment = ?', idHash(id), segment.id);
       sql.exec('DELETE FROM archive_stale WHERE segment = ?', segment.id);
       sql.exec('DELETE FROM archive_segments WHERE id = ?', segment.id);
     });

@@ -111,6 +111,7 @@ export const deliverySource: ArchiveSource = {
   timeOf: (row) => row.updatedAt as number,
   eligible: () => inArray(deliveries.status, [...ENDED]) as SQL,
   ids: (row) => [row.aggregateId as string],
+  indexTable: 'archive_delivery_index',
   crashPoint: 'archive.deliveries-written',
   nextBatch: queuedBatch,
   removed: removedDeliveries,

@@ -5,6 +5,7 @@
  */
 import { type SQL, sql } from 'drizzle-orm';
 import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core';
+import type { IndexTable } from './archive-index';
 import type { LedgerContext } from './context';
 import type { CrashPoint } from './crash-points';
 import { accounts, cashIns, cashOuts, ledgerEntries } from './schema';
@@ -35,6 +36,8 @@ export interface ArchiveSource {
   crashPoint: CrashPoint;
   /** A source that picks its own batch (deliveries: from a queue), not by (time, seq) before an instant. */
   nextBatch?(ctx: LedgerContext): (Record<string, unknown> & { seq: number })[];
+  /** Where its ids are indexed (archive-index.ts); archive_index when unset. */
+  indexTable?: IndexTable;
   /** More to change in the transaction that deletes the rows. */
   removed?(ctx: LedgerContext, rows: Record<string, unknown>[]): void;
 }

@@ -172,7 +172,7 @@ async function archiveStepNow(ctx: LedgerContext, before: number): Promise<Moved
         .delete(source.table)
         .where(inArray(source.seq, segment.seqs.slice(i, i + IN_CHUNK)))
         .run();
-    for (const row of rows) indexIds(ctx.storage.sql, segment.id, source.ids(row));
+    for (const row of rows) indexIds(ctx.storage.sql, segment.id, source.ids(row), source.indexTable);
     source.removed?.(ctx, rows);
     // An archived transaction's ended webhook deliveries follow it (archive-delivery-queue.ts).
     if (source.counted)

@@ -342,3 +342,10 @@ export const archiveStale = sqliteTable(
 export const archiveDeliveryQueue = sqliteTable('archive_delivery_queue', {
   aggregateId: text('aggregate_id').primaryKey(),
 });
+
+/** The id index of archived webhook deliveries (aggregateId hash → segment), like archive_index (migration 0011). */
+export const archiveDeliveryIndex = sqliteTable(
+  'archive_delivery_index',
+  { hash: integer('hash').notNull(), segment: integer('segment').notNull() },
+  (t) => [primaryKey({ columns: [t.hash, t.segment] })],
+);

@@ -10,6 +10,7 @@ import m0007 from './0007_archive_manifest.sql';
 import m0008 from './0008_cash_out_exec.sql';
 import m0009 from './0009_archive_deliveries.sql';
 import m0010 from './0010_deliveries_aggregate_prefix.sql';
+import m0011 from './0011_archive_delivery_index.sql';
 
   export default {
     journal,
@@ -24,7 +25,8 @@ m0006,
 m0007,
 m0008,
 m0009,
-m0010
+m0010,
+m0011
     }
   }
   
