@@ -231,24 +231,39 @@ function oldestHot(ctx: LedgerContext): number | undefined {
   return oldest;
 }
 
-/** The first of: the oldest hot row aging out, queued deliveries (now), a delivery segment expiring. */
+/** Work that cannot wait for the next aging row: queued deliveries (now), a delivery segment expiring. */
+function urgentAt(ctx: LedgerContext, now: number): number | undefined {
+  const queued = ctx.storage.sql.exec('SELECT 1 FROM archive_delivery_queue LIMIT 1').toArray().length > 0;
+  return queued ? now : nextExpiryAt(ctx.storage.sql);
+}
+
+/** The first of: the oldest hot row aging out (not before `idle`), urgent work; undefined when none. */
 function nextArchiveAt(ctx: LedgerContext, now: number, idle: number): number | undefined {
   const oldest = oldestHot(ctx);
-  const queued = ctx.storage.sql.exec('SELECT 1 FROM archive_delivery_queue LIMIT 1').toArray().length > 0;
   const ats = [
     oldest === undefined ? undefined : Math.max(idle, oldest + retentionMs(ctx.env)),
-    queued ? now : undefined,
-    nextExpiryAt(ctx.storage.sql),
+    urgentAt(ctx, now),
   ].filter((at): at is number => at !== undefined);
   return ats.length === 0 ? undefined : Math.max(now + ARCHIVE_AGAIN_MS, Math.min(...ats));
 }
 
-/** After the alarm's tasks: an object with hot history or archived deliveries has an `archive:all` task. */
+/**
+ * After the alarm's tasks: an object with hot history or archived deliveries has an `archive:all`
+ * task. An armed one is only pulled earlier for urgent work (a task that found nothing to archive
+ * set itself a day later: the oldest hot row is not closed yet).
+ */
 export function armArchive(ctx: LedgerContext, now: number): void {
-  const armed = ctx.storage.sql.exec("SELECT 1 FROM tasks WHERE id = 'archive:all'").toArray().length > 0;
-  if (armed) return;
-  const at = nextArchiveAt(ctx, now, now);
-  if (at !== undefined) ctx.scheduler.schedule('archive', 'all', at);
+  const armed = ctx.storage.sql
+    .exec<{ due: number }>("SELECT due_at AS due FROM tasks WHERE id = 'archive:all'")
+    .toArray()[0]?.due;
+  if (armed === undefined) {
+    const at = nextArchiveAt(ctx, now, now);
+    if (at !== undefined) ctx.scheduler.schedule('archive', 'all', at);
+    return;
+  }
+  const urgent = urgentAt(ctx, now);
+  if (urgent !== undefined && armed > Math.max(now + ARCHIVE_AGAIN_MS, urgent))
+    ctx.scheduler.schedule('archive', 'all', Math.max(now + ARCHIVE_AGAIN_MS, urgent));
 }
 
 /**
