@@ -181,7 +181,8 @@ describe('webhook deliveries across the archive', () => {
     // The list keeps the hot rule: ended more than 7 days ago is not listed.
     expect((await listedAt(Date.now() + 6 * DAY, ids[0]!)).items).toHaveLength(2);
     expect((await listedAt(Date.now() + 8 * DAY, ids[0]!)).items).toHaveLength(0);
-    const indexed = () => count(api, 'SELECT count(*) AS n FROM archive_delivery_index WHERE segment = ?', segment.id);
+    const indexed = () =>
+      count(api, 'SELECT count(*) AS n FROM archive_delivery_index WHERE segment = ?', segment.id);
     expect(await indexed()).toBe(2);
     // 8 days on (the manifest's times moved back): the object's own alarm drops the segment.
     await runInDurableObject(ledgerStub(clientId), (_i, state) => {
