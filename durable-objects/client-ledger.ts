@@ -18,6 +18,7 @@ import { failure, type OperationResult } from '../src/domain/result';
 import { fullBucket, type TokenBucket, type TokenGrant, takeTokens } from '../src/domain/token-bucket';
 import type { AttemptOutcome, ClaimedWebhook } from '../src/webhooks/types';
 import { archiveAll } from './ledger/archive';
+import { listDeliveriesAnywhere } from './ledger/archive-deliveries';
 import { rehydrateCashIn, rehydrateCashOut } from './ledger/archive-reads';
 import { bankReturn } from './ledger/bank-returns';
 import { type BenchOp, benchOp, type HistoryTemplate } from './ledger/bench-seed';
@@ -64,7 +65,6 @@ import {
   claimWebhook,
   type DeliveryListInput,
   type DeliveryView,
-  listDeliveries,
   recordAttempt,
   retryDelivery,
 } from './ledger/webhook-deliveries';
@@ -306,7 +306,7 @@ export class ClientLedger extends DurableObject<Env> {
   }
 
   async listWebhookDeliveries(input: DeliveryListInput) {
-    return listDeliveries(this.db, input);
+    return listDeliveriesAnywhere(this.context(), input, Date.now());
   }
 
   async retryWebhookDelivery(eventId: string): Promise<OperationResult<DeliveryView>> {

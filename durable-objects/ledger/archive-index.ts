@@ -18,16 +18,32 @@ export function idHash(id: string): number {
   return Number(h >> 17n);
 }
 
-export function indexIds(sql: SqlStorage, segment: number, ids: string[]): void {
+/**
+ * Which index table: archived deliveries have their own (same shape), so that when they expire after
+ * 7 days their table empties whole instead of leaving half-full pages in the lasting one.
+ */
+export type IndexTable = 'archive_index' | 'archive_delivery_index';
+
+export function indexIds(
+  sql: SqlStorage,
+  segment: number,
+  ids: string[],
+  table: IndexTable = 'archive_index',
+): void {
   for (const id of ids)
-    sql.exec('INSERT OR IGNORE INTO archive_index (hash, segment) VALUES (?, ?)', idHash(id), segment);
+    sql.exec(`INSERT OR IGNORE INTO ${table} (hash, segment) VALUES (?, ?)`, idHash(id), segment);
 }
 
 /** DONE segments that may hold `id`, newest first. */
-export function segmentsFor(sql: SqlStorage, id: string, kind: string): { id: number; key: string }[] {
+export function segmentsFor(
+  sql: SqlStorage,
+  id: string,
+  kind: string,
+  table: IndexTable = 'archive_index',
+): { id: number; key: string }[] {
   return sql
     .exec<{ id: number; key: string }>(
-      `SELECT s.id AS id, s.key AS key FROM archive_index i JOIN archive_segments s ON s.id = i.segment
+      `SELECT s.id AS id, s.key AS key FROM ${table} i JOIN archive_segments s ON s.id = i.segment
        WHERE i.hash = ? AND s.state = 'DONE' AND s.kind = ? ORDER BY s.id DESC`,
       idHash(id),
       kind,

@@ -5,6 +5,7 @@
  */
 import { type SQL, sql } from 'drizzle-orm';
 import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core';
+import type { IndexTable } from './archive-index';
 import type { LedgerContext } from './context';
 import type { CrashPoint } from './crash-points';
 import { accounts, cashIns, cashOuts, ledgerEntries } from './schema';
@@ -33,6 +34,12 @@ export interface ArchiveSource {
   /** Summary contribution; undefined for rows no summary counts (ledger entries). */
   counted?(row: Record<string, unknown>): Counted;
   crashPoint: CrashPoint;
+  /** A source that picks its own batch (deliveries: from a queue), not by (time, seq) before an instant. */
+  nextBatch?(ctx: LedgerContext): (Record<string, unknown> & { seq: number })[];
+  /** Where its ids are indexed (archive-index.ts); archive_index when unset. */
+  indexTable?: IndexTable;
+  /** More to change in the transaction that deletes the rows. */
+  removed?(ctx: LedgerContext, rows: Record<string, unknown>[]): void;
 }
 
 interface Settlement {
@@ -147,10 +154,4 @@ export function ledgerSource(accountNumber: string): ArchiveSource {
 export function archiveSources(ctx: LedgerContext): ArchiveSource[] {
   const numbers = ctx.db.select({ number: accounts.number }).from(accounts).orderBy(sql`rowid`).all();
   return [cashInSource, cashOutSource, ...numbers.map((a) => ledgerSource(a.number))];
-}
-
-export function sourceOf(ctx: LedgerContext, kind: string): ArchiveSource {
-  const source = archiveSources(ctx).find((s) => s.kind === kind);
-  if (!source) throw new Error(`unknown archive kind ${kind}`);
-  return source;
 }

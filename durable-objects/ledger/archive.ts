@@ -13,9 +13,11 @@
 import { and, inArray, sql } from 'drizzle-orm';
 import { retentionMs } from '../../src/config';
 import { backfillManifest } from './archive-backfill';
+import { EXPIRE_BATCH, expireDeliveries, nextExpiryAt } from './archive-deliveries';
+import { deliverySource, enqueueAggregates } from './archive-delivery-queue';
 import { indexIds } from './archive-index';
 import { gzipJson, type Segment, utcDay } from './archive-segments';
-import { type ArchiveSource, archiveSources, sourceOf } from './archive-sources';
+import { type ArchiveSource, archiveSources as transactionSources } from './archive-sources';
 import { addDayTotals, manifest } from './archive-totals';
 import type { LedgerContext } from './context';
 import { archiveSegments } from './schema';
@@ -26,6 +28,15 @@ export const ARCHIVE_BATCH = 200;
 const IN_CHUNK = 90;
 
 type Row = Record<string, unknown> & { seq: number };
+
+/** Every source of this object, in the order a step tries them: deliveries follow their transactions. */
+const archiveSources = (ctx: LedgerContext) => [...transactionSources(ctx), deliverySource];
+
+function sourceOf(ctx: LedgerContext, kind: string): ArchiveSource {
+  const source = archiveSources(ctx).find((s) => s.kind === kind);
+  if (!source) throw new Error(`unknown archive kind ${kind}`);
+  return source;
+}
 
 function rowsBySeq(ctx: LedgerContext, source: ArchiveSource, seqs: number[]): Row[] {
   const rows: Row[] = [];
@@ -54,6 +65,7 @@ function closedCount(ctx: LedgerContext, source: ArchiveSource, seqs: number[]):
 
 /** The next batch: eligible rows of the oldest day, walked along the source's (time, seq) index. */
 function nextBatch(ctx: LedgerContext, source: ArchiveSource, before: number): Row[] {
+  if (source.nextBatch) return source.nextBatch(ctx);
   const rows = ctx.db
     .select()
     .from(source.table)
@@ -160,7 +172,14 @@ async function archiveStepNow(ctx: LedgerContext, before: number): Promise<Moved
         .delete(source.table)
         .where(inArray(source.seq, segment.seqs.slice(i, i + IN_CHUNK)))
         .run();
-    for (const row of rows) indexIds(ctx.storage.sql, segment.id, source.ids(row));
+    for (const row of rows) indexIds(ctx.storage.sql, segment.id, source.ids(row), source.indexTable);
+    source.removed?.(ctx, rows);
+    // An archived transaction's ended webhook deliveries follow it (archive-delivery-queue.ts).
+    if (source.counted)
+      enqueueAggregates(
+        ctx.storage.sql,
+        rows.map((r) => r.transactionId as string),
+      );
     // The manifest again from the rows written (a reservation left by an older version has none).
     const fields = manifest(source, rows);
     if (fields.totals)
@@ -183,6 +202,7 @@ export async function archiveAll(ctx: LedgerContext, before: number): Promise<nu
       // A dropped reservation (row changed mid-put) returns 0 too: retry while something is eligible.
       if (pendingSegment(ctx)) continue;
       if (archiveSources(ctx).some((source) => nextBatch(ctx, source, before).length > 0)) continue;
+      if (ctx.storage.sql.exec('SELECT 1 FROM archive_delivery_queue LIMIT 1').toArray().length > 0) continue;
       return total;
     }
     total += transactions;
@@ -198,6 +218,7 @@ const ARCHIVE_AGAIN_MS = 1_000;
 function oldestHot(ctx: LedgerContext): number | undefined {
   let oldest: number | undefined;
   for (const source of archiveSources(ctx)) {
+    if (source.nextBatch) continue; // queued, not aged (deliveries)
     const at = ctx.db
       .select({ at: source.time })
       .from(source.table)
@@ -210,20 +231,53 @@ function oldestHot(ctx: LedgerContext): number | undefined {
   return oldest;
 }
 
-/** After the alarm's tasks: an object with hot history has an `archive:all` task (when the oldest ages out). */
-export function armArchive(ctx: LedgerContext, now: number): void {
-  const armed = ctx.storage.sql.exec("SELECT 1 FROM tasks WHERE id = 'archive:all'").toArray().length > 0;
-  if (armed) return;
-  const oldest = oldestHot(ctx);
-  if (oldest === undefined) return;
-  ctx.scheduler.schedule('archive', 'all', Math.max(now + ARCHIVE_AGAIN_MS, oldest + retentionMs(ctx.env)));
+/** Work that cannot wait for the next aging row: queued deliveries (now), a delivery segment expiring. */
+function urgentAt(ctx: LedgerContext, now: number): number | undefined {
+  const queued = ctx.storage.sql.exec('SELECT 1 FROM archive_delivery_queue LIMIT 1').toArray().length > 0;
+  return queued ? now : nextExpiryAt(ctx.storage.sql);
 }
 
-/** The scheduled step (tasks.ts): one bounded batch, then soon again, or a day later, or never. */
+/** The first of: the oldest hot row aging out (not before `idle`), urgent work; undefined when none. */
+function nextArchiveAt(ctx: LedgerContext, now: number, idle: number): number | undefined {
+  const oldest = oldestHot(ctx);
+  const ats = [
+    oldest === undefined ? undefined : Math.max(idle, oldest + retentionMs(ctx.env)),
+    urgentAt(ctx, now),
+  ].filter((at): at is number => at !== undefined);
+  return ats.length === 0 ? undefined : Math.max(now + ARCHIVE_AGAIN_MS, Math.min(...ats));
+}
+
+/**
+ * After the alarm's tasks: an object with hot history or archived deliveries has an `archive:all`
+ * task. An armed one is only pulled earlier for urgent work (a task that found nothing to archive
+ * set itself a day later: the oldest hot row is not closed yet).
+ */
+export function armArchive(ctx: LedgerContext, now: number): void {
+  const armed = ctx.storage.sql
+    .exec<{ due: number }>("SELECT due_at AS due FROM tasks WHERE id = 'archive:all'")
+    .toArray()[0]?.due;
+  if (armed === undefined) {
+    const at = nextArchiveAt(ctx, now, now);
+    if (at !== undefined) ctx.scheduler.schedule('archive', 'all', at);
+    return;
+  }
+  const urgent = urgentAt(ctx, now);
+  if (urgent !== undefined && armed > Math.max(now + ARCHIVE_AGAIN_MS, urgent))
+    ctx.scheduler.schedule('archive', 'all', Math.max(now + ARCHIVE_AGAIN_MS, urgent));
+}
+
+/**
+ * The scheduled step (tasks.ts): one bounded batch and expired delivery segments, then soon again,
+ * or a day later while hot history waits to age, or when a delivery segment expires, or never.
+ */
 export async function runArchiveTask(ctx: LedgerContext): Promise<void> {
   const { moved } = await archiveStep(ctx, Date.now() - retentionMs(ctx.env));
+  const expired = await expireDeliveries(ctx, Date.now());
   const now = Date.now();
-  if (moved > 0) ctx.scheduler.schedule('archive', 'all', now + ARCHIVE_AGAIN_MS);
-  else if (oldestHot(ctx) !== undefined) ctx.scheduler.schedule('archive', 'all', now + ARCHIVE_IDLE_MS);
+  const at =
+    moved > 0 || expired >= EXPIRE_BATCH
+      ? now + ARCHIVE_AGAIN_MS
+      : nextArchiveAt(ctx, now, now + ARCHIVE_IDLE_MS);
+  if (at !== undefined) ctx.scheduler.schedule('archive', 'all', at);
   else ctx.scheduler.cancel('archive', 'all');
 }

@@ -37,6 +37,8 @@ export const CRASH_POINTS = [
   'archive.cash-out-written',
   /** A ledger-entry archive segment is in R2; its entries were not deleted. */
   'archive.ledger-written',
+  /** A segment of ended webhook deliveries is in R2; they and their payloads were not deleted. */
+  'archive.deliveries-written',
 ] as const;
 
 export type CrashPoint = (typeof CRASH_POINTS)[number];

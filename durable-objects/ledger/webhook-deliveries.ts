@@ -15,6 +15,7 @@ import type { DeliveryStatus } from '../../src/domain/webhook-delivery';
 import { log } from '../../src/infra/log';
 import { retryDelayAfter } from '../../src/webhooks/retry-schedule';
 import type { AttemptOutcome, ClaimedWebhook, DeliveryMessage } from '../../src/webhooks/types';
+import { aggregateIs, enqueueIfArchived } from './archive-delivery-queue';
 import type { LedgerContext } from './context';
 import { type LedgerDb, sqlOf } from './db';
 import { webhookDeliveries as deliveries, outbox } from './schema';
@@ -76,6 +77,8 @@ function adoptNewEvents(db: LedgerDb, now: number): boolean {
       event.at,
       now,
     );
+    // Ended at once: archived with its transaction if that is archived already.
+    if (!deliverable) enqueueIfArchived(sql, event.aggregate_id);
   }
   sql.exec(
     'UPDATE outbox SET published_at = ? WHERE seq IN (SELECT value FROM json_each(?))',
@@ -235,6 +238,9 @@ export function recordAttempt(
   }
   ctx.storage.transactionSync(() => {
     ctx.db.update(deliveries).set(changes).where(eq(deliveries.eventId, eventId)).run();
+    // Ended for good after its transaction was archived: it follows it (archive-delivery-queue.ts).
+    if (changes.status === 'DELIVERED' || changes.status === 'UNDELIVERABLE')
+      enqueueIfArchived(ctx.storage.sql, row.aggregateId);
     dispatchSoon(ctx, now);
   });
 }
@@ -308,28 +314,32 @@ export interface DeliveryListInput {
   before?: number;
 }
 
-/** Newest first. */
-export function listDeliveries(
-  db: LedgerDb,
-  input: DeliveryListInput,
-): { items: DeliveryView[]; nextCursor?: string } {
-  const rows = db
+/** The hot rows of a page, newest first: limit + 1 of them (one more tells a next page exists). */
+export function deliveryRows(db: LedgerDb, input: DeliveryListInput): DeliveryRow[] {
+  return db
     .select()
     .from(deliveries)
     .where(
       and(
         input.status !== undefined ? eq(deliveries.status, input.status) : undefined,
-        input.aggregateId !== undefined ? eq(deliveries.aggregateId, input.aggregateId) : undefined,
+        input.aggregateId !== undefined ? aggregateIs(input.aggregateId) : undefined,
         input.before !== undefined ? lt(deliveries.seq, input.before) : undefined,
       ),
     )
     .orderBy(desc(deliveries.seq))
     .limit(input.limit + 1)
     .all();
-  const page = rows.slice(0, input.limit);
+}
+
+/** A page from its limit + 1 rows, newest first. */
+export function deliveryPage(
+  rows: DeliveryRow[],
+  limit: number,
+): { items: DeliveryView[]; nextCursor?: string } {
+  const page = rows.slice(0, limit);
   const last = page.at(-1);
   return {
     items: page.map(deliveryView),
-    ...(rows.length > input.limit && last && { nextCursor: String(last.seq) }),
+    ...(rows.length > limit && last && { nextCursor: String(last.seq) }),
   };
 }

@@ -17,15 +17,22 @@ import { startTestRuntime } from './support/runtime';
 const N = 1_500;
 const DAY = 86_400_000;
 const ADMIN = { authorization: 'Bearer dev-admin-token', 'content-type': 'application/json' };
-const work = mkdtempSync(path.join(tmpdir(), 'connectpsp-footprint-'));
-const state = path.join(work, 'state');
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+const works: string[] = [];
+afterAll(() => {
+  for (const w of works) rmSync(w, { recursive: true, force: true });
+});
+function newWork(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'connectpsp-footprint-'));
+  works.push(dir);
+  return dir;
+}
+let work = newWork();
 
 const start = () => startTestRuntime(work);
 
 /** The one ClientLedger database of this runtime (one client is onboarded). */
 function ledgerFile(): string {
-  const root = path.join(state, 'v3', 'do');
+  const root = path.join(work, 'state', 'v3', 'do');
   const dir = readdirSync(root).find((d) => d.endsWith('-ClientLedger')) as string;
   const file = readdirSync(path.join(root, dir)).find((f) => f.endsWith('.sqlite')) as string;
   return path.join(root, dir, file);
@@ -65,23 +72,43 @@ function inspect(edit?: (db: DatabaseSync) => void) {
   }
 }
 
-it(`keeps at most 1,800 live bytes per paid Cash-In from the day after, deliveries still listed (${N} over HTTP)`, async () => {
-  let runtime = await start();
-  const api = (p: string, init: RequestInit = {}) => fetch(`${runtime.url}${p}`, init);
-  const client = (await (
-    await api('/admin/clients', { method: 'POST', headers: ADMIN, body: '{"name":"Loja Medida Ltda"}' })
-  ).json()) as { clientId: string; clientSecret: string; applicationToken: string };
-  const login = await api('/auth/token', {
+type Runtime = Awaited<ReturnType<typeof start>>;
+
+interface Client {
+  clientId: string;
+  clientSecret: string;
+  applicationToken: string;
+}
+
+/** Onboards one client on a running runtime; returns it and its API headers. */
+async function onboard(runtime: Runtime) {
+  const res = await fetch(`${runtime.url}/admin/clients`, {
+    method: 'POST',
+    headers: ADMIN,
+    body: '{"name":"Loja Medida Ltda"}',
+  });
+  const client = (await res.json()) as Client;
+  return { client, headers: await login(runtime, client) };
+}
+
+/** The client's API headers (a fresh token: one does not outlive a restart). */
+async function login(runtime: Runtime, client: Client) {
+  const res = await fetch(`${runtime.url}/auth/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ clientId: client.clientId, clientSecret: client.clientSecret }),
   });
-  const { accessToken } = (await login.json()) as { accessToken: string };
-  const headers = {
+  const { accessToken } = (await res.json()) as { accessToken: string };
+  return {
     authorization: `Bearer ${accessToken}`,
     applicationtoken: client.applicationToken,
     'content-type': 'application/json',
   };
+}
+
+/** N paid Cash-Ins over HTTP, 25 at a time. */
+async function payMany(runtime: Runtime, headers: Record<string, string>) {
+  const api = (p: string, init: RequestInit = {}) => fetch(`${runtime.url}${p}`, init);
   for (let i = 0; i < N; i += 25) {
     await Promise.all(
       Array.from({ length: Math.min(25, N - i) }, async (_, j) => {
@@ -103,17 +130,35 @@ it(`keeps at most 1,800 live bytes per paid Cash-In from the day after, deliveri
       }),
     );
   }
-  // Drained: the analyzer took every observation (created + settled of each).
+}
+
+/** Drained: the analyzer took every observation (created + settled of each). */
+async function drain(runtime: Runtime) {
   const deadline = Date.now() + 90_000;
   for (;;) {
-    const analyzer = (await (await api('/admin/health/analyzer', { headers: ADMIN })).json()) as {
-      accepted: number;
-    };
+    const res = await fetch(`${runtime.url}/admin/health/analyzer`, { headers: ADMIN });
+    const analyzer = (await res.json()) as { accepted: number };
     if (analyzer.accepted >= 2 * N) break;
     if (Date.now() > deadline) throw new Error(`outbox not drained: ${analyzer.accepted}`);
     await new Promise((r) => setTimeout(r, 500));
   }
   await new Promise((r) => setTimeout(r, 2_000));
+}
+
+/** Cron sweeps run each ledger's tasks and pruning; a full step schedules the next one itself. */
+async function sweeps(runtime: Runtime, times = 8) {
+  for (let i = 0; i < times; i++) {
+    expect(await runtime.scheduled()).toEqual(['ok']);
+    await new Promise((r) => setTimeout(r, 1_500));
+  }
+}
+
+it(`keeps at most 1,800 live bytes per paid Cash-In from the day after, deliveries still listed (${N} over HTTP)`, async () => {
+  let runtime = await start();
+  const { client, headers } = await onboard(runtime);
+  const api = (p: string, init: RequestInit = {}) => fetch(`${runtime.url}${p}`, init);
+  await payMany(runtime, headers);
+  await drain(runtime);
   await runtime.dispose();
 
   const drained = inspect();
@@ -181,4 +226,67 @@ it(`keeps at most 1,800 live bytes per paid Cash-In from the day after, deliveri
   expect(index).toBeLessThanOrEqual(64);
   expect(perTx(archived.grown)).toBeLessThanOrEqual(64);
   expect(perTx(archived.bytes)).toBeLessThanOrEqual(240);
+}, 600_000);
+
+it(`archived at once (before = now): at most 800 live bytes per paid Cash-In 2 h later, 64 once keys and deliveries ended (${N} over HTTP)`, async () => {
+  work = newWork();
+  let runtime = await start();
+  await onboard(runtime);
+  await runtime.dispose();
+  // An empty object: a client onboarded, nothing else (its own runtime: secrets are fresh per start,
+  // so a client's credentials do not outlive a restart).
+  const empty = inspect();
+  work = newWork();
+  runtime = await start();
+  const { client, headers } = await onboard(runtime);
+  await payMany(runtime, headers);
+  // Right away: every Cash-In is closed; its deliveries follow as they are adopted and end.
+  const res = await fetch(`${runtime.url}/admin/clients/${client.clientId}/archive`, {
+    method: 'POST',
+    headers: ADMIN,
+    body: JSON.stringify({ before: new Date().toISOString() }),
+  });
+  expect(res.status).toBe(200);
+  expect(await res.json()).toEqual({ archivedTransactions: N });
+  await drain(runtime);
+  await sweeps(runtime, 3);
+  await runtime.dispose();
+  const archived = inspect();
+
+  /** Time moves on by `ms` (every stored time back-dated while the runtime is down), then sweeps. */
+  async function later(ms: number) {
+    inspect((db) => {
+      db.exec(`UPDATE outbox SET occurred_at = occurred_at - ${ms}, published_at = published_at - ${ms}`);
+      db.exec(
+        `UPDATE webhook_deliveries SET created_at = created_at - ${ms}, updated_at = updated_at - ${ms}`,
+      );
+      db.exec(`UPDATE idempotency_keys SET created_at = created_at - ${ms}`);
+      db.exec(`UPDATE archive_segments SET first_time = first_time - ${ms}, last_time = last_time - ${ms}
+               WHERE kind = 'delivery'`);
+      db.exec(`UPDATE tasks SET due_at = due_at - ${ms}`);
+    });
+    runtime = await start();
+    await sweeps(runtime);
+    await runtime.dispose();
+    return inspect();
+  }
+  const twoHours = await later(2 * 3_600_000);
+  expect(twoHours).toMatchObject({ cashIns: 0, deliveries: 0, keys: N, outbox: 0 });
+  // 24 h (the keys) and 7 days (the deliveries' operator window) on.
+  const gone = await later(8 * DAY);
+  expect(gone).toMatchObject({ cashIns: 0, deliveries: 0, keys: 0, outbox: 0 });
+  const perTx = (bytes: number) => Math.round(bytes / N);
+  const growth = (x: { bytes: number }) => perTx(x.bytes - empty.bytes);
+  const perTable = (x: { tables: Record<string, number> }) => JSON.stringify(x.tables);
+  console.log(
+    `footprint archived at once: empty object ${empty.bytes} bytes; live bytes each: ` +
+      `${perTx(archived.bytes)} just after, ${perTx(twoHours.bytes)} 2 h later (keys ${twoHours.keys}), ` +
+      `${perTx(gone.bytes)} after 8 days (growth beyond the empty object ${growth(gone)}, ` +
+      `beyond root pages ${perTx(gone.grown)})\n` +
+      `  by table, just after: ${perTable(archived)}\n` +
+      `  by table, 2 h later: ${perTable(twoHours)}\n` +
+      `  by table, 8 days later: ${perTable(gone)}`,
+  );
+  expect(perTx(twoHours.bytes)).toBeLessThanOrEqual(800);
+  expect(growth(gone)).toBeLessThanOrEqual(64);
 }, 600_000);

@@ -8,6 +8,9 @@ import m0005 from './0005_cash_in_refund_failure.sql';
 import m0006 from './0006_archive.sql';
 import m0007 from './0007_archive_manifest.sql';
 import m0008 from './0008_cash_out_exec.sql';
+import m0009 from './0009_archive_deliveries.sql';
+import m0010 from './0010_deliveries_aggregate_prefix.sql';
+import m0011 from './0011_archive_delivery_index.sql';
 
   export default {
     journal,
@@ -20,7 +23,10 @@ m0004,
 m0005,
 m0006,
 m0007,
-m0008
+m0008,
+m0009,
+m0010,
+m0011
     }
   }
   
