@@ -62,7 +62,7 @@ describe('PIX health in the Worker', () => {
         .bind(`%${affected.client.clientId}%`)
         .run();
     }
-  });
+  }, 120_000); // three days of a world replayed into the analyzer: ~15 s alone, far more beside the suite
 
   async function incidentSeenAndDelivered(
     affected: Integrator,
