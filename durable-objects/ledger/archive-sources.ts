@@ -81,7 +81,15 @@ const cashInWork = sql`SELECT 1 FROM tasks WHERE id IN (
   'remove-charge:' || ${cashIns.transactionId}, 'poll-refund:' || ${cashIns.transactionId},
   'assign-e2e:' || ${cashIns.transactionId},
   'poll-superseded-devolution:' || ${cashIns.transactionId} || '|' || coalesce(${cashIns.refundEndToEndId}, ''))`;
-const cashOutWork = sql`SELECT 1 FROM tasks WHERE id = 'cash-out-step:' || ${cashOuts.transactionId}`;
+
+/** The ids a GET /cash-in/{id} or /cash-out/{id} may name a transaction by (lookup.ts levels). */
+const TRANSACTION_IDS = [
+  'internalCode',
+  'transactionId',
+  'externalReference',
+  'endToEndId',
+  'refundEndToEndId',
+];
 
 export const cashInSource: ArchiveSource = {
   kind: 'cash-in',
@@ -91,14 +99,7 @@ export const cashInSource: ArchiveSource = {
   timeOf: (row) => row.requestedAt as number,
   eligible: (before) =>
     sql`${cashIns.requestedAt} < ${before} AND ${cashInSettledAt} < ${before} AND NOT EXISTS (${cashInWork})`,
-  ids: (row) =>
-    distinctIds(row, [
-      'internalCode',
-      'transactionId',
-      'externalReference',
-      'endToEndId',
-      'refundEndToEndId',
-    ]),
+  ids: (row) => distinctIds(row, TRANSACTION_IDS),
   counted: countedAs('PAID'),
   crashPoint: 'archive.segment-written',
 };
@@ -117,15 +118,8 @@ export const cashOutSource: ArchiveSource = {
   seq: cashOuts.seq,
   timeOf: (row) => row.requestedAt as number,
   eligible: (before) =>
-    sql`${cashOuts.requestedAt} < ${before} AND ${cashOutSettledAt} < ${before} AND NOT EXISTS (${cashOutWork})`,
-  ids: (row) =>
-    distinctIds(row, [
-      'internalCode',
-      'transactionId',
-      'externalReference',
-      'endToEndId',
-      'refundEndToEndId',
-    ]),
+    sql`${cashOuts.requestedAt} < ${before} AND ${cashOutSettledAt} < ${before} AND ${cashOuts.nextAt} IS NULL`,
+  ids: (row) => distinctIds(row, TRANSACTION_IDS),
   counted: countedAs('COMPLETED'),
   crashPoint: 'archive.cash-out-written',
 };
