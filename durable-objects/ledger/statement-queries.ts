@@ -20,7 +20,7 @@ import { mergeArchived } from './archive-lists';
 import { readSegment } from './archive-reads';
 import { ledgerSource } from './archive-sources';
 import type { LedgerContext } from './context';
-import { keysetRows, shapeRows } from './keyset';
+import { keysetRows, type PageInput, shapeRows } from './keyset';
 import { type AccountRow, account, available } from './ledger';
 import { accounts, ledgerEntries } from './schema';
 
@@ -52,6 +52,20 @@ export function accountNotFound() {
   return failure({ code: 'ACCOUNT_NOT_FOUND', detail: 'No account with this number belongs to the client' });
 }
 
+/** The account's entries of a page, hot and archived merged in statement order (limit + 1 rows). */
+async function entryRows(ctx: LedgerContext, number: string, input: PageInput) {
+  const scope = eq(ledgerEntries.accountNumber, number);
+  const hot = keysetRows<EntryRow>(
+    ctx.db,
+    ledgerEntries,
+    ledgerEntries.createdAt,
+    ledgerEntries.seq,
+    input,
+    scope,
+  );
+  return mergeArchived(ctx.storage.sql, ledgerSource(number), input, hot, (key) => readSegment(ctx.env, key));
+}
+
 export async function readStatement(
   ctx: LedgerContext,
   input: StatementInput,
@@ -62,17 +76,7 @@ export async function readStatement(
   if (input.from < statementCutoff(startDate)) {
     return failure({ code: 'LIST_FROM_BEFORE_CUTOFF', detail: cutoffDetail(startDate, 'Statement data') });
   }
-  const source = ledgerSource(row.number);
-  const scope = eq(ledgerEntries.accountNumber, row.number);
-  const hot = keysetRows<EntryRow>(
-    ctx.db,
-    ledgerEntries,
-    ledgerEntries.createdAt,
-    ledgerEntries.seq,
-    input,
-    scope,
-  );
-  const rows = await mergeArchived(ctx.storage.sql, source, input, hot, (key) => readSegment(ctx.env, key));
+  const rows = await entryRows(ctx, row.number, input);
   const page = shapeRows(rows, input, (r) =>
     statementItem({ ...r, direction: r.direction as 'CREDIT' | 'DEBIT' }),
   );
@@ -84,19 +88,7 @@ export async function readStatement(
  * (a one-row newest-first page ending at `at`: opens at most the segment that holds it).
  */
 async function balanceAt(ctx: LedgerContext, number: string, at: number): Promise<number> {
-  const input = { from: 0, to: at, limit: 1, order: 'desc' as const };
-  const scope = eq(ledgerEntries.accountNumber, number);
-  const hot = keysetRows<EntryRow>(
-    ctx.db,
-    ledgerEntries,
-    ledgerEntries.createdAt,
-    ledgerEntries.seq,
-    input,
-    scope,
-  );
-  const rows = await mergeArchived(ctx.storage.sql, ledgerSource(number), input, hot, (key) =>
-    readSegment(ctx.env, key),
-  );
+  const rows = await entryRows(ctx, number, { from: 0, to: at, limit: 1, order: 'desc' });
   return rows[0]?.row.balanceAfter ?? 0;
 }
 
