@@ -11,19 +11,19 @@ import type { LedgerContext } from './context';
 import { archiveDeliveryQueue, webhookDeliveries as deliveries } from './schema';
 
 /**
- * The deliveries of one aggregate through webhook_deliveries_aggregate_idx (its first 8 characters,
+ * The deliveries of one aggregate through webhook_deliveries_aggregate_idx (its last 8 characters,
  * then the whole id). The unary + keeps SQLite from rewriting the prefix into a constant (it
  * propagates `aggregate_id = ?` into the expression, which then no longer matches the index).
  */
 export const aggregateIs = (id: string): SQL =>
-  sql`substr(${deliveries.aggregateId}, 1, 8) = substr(${id}, 1, 8) AND +${deliveries.aggregateId} = ${id}`;
+  sql`substr(${deliveries.aggregateId}, -8) = substr(${id}, -8) AND +${deliveries.aggregateId} = ${id}`;
 
 /** Queues the archived transactions that have ended deliveries (one index probe each). */
 export function enqueueAggregates(store: SqlStorage, aggregateIds: string[]): void {
   for (const id of aggregateIds)
     store.exec(
       `INSERT OR IGNORE INTO archive_delivery_queue (aggregate_id) SELECT ? WHERE EXISTS (
-         SELECT 1 FROM webhook_deliveries WHERE substr(aggregate_id, 1, 8) = substr(?, 1, 8)
+         SELECT 1 FROM webhook_deliveries WHERE substr(aggregate_id, -8) = substr(?, -8)
          AND +aggregate_id = ? AND status IN ('DELIVERED', 'UNDELIVERABLE'))`,
       id,
       id,

@@ -3,6 +3,8 @@
  * a state change and its event can never be separated; a flush task hands observations to their
  * queue, the dispatch task hands webhook events to delivery.
  */
+import { sql } from 'drizzle-orm';
+import { eventIdSuffix } from '../../src/domain/ids';
 import type { LedgerContext } from './context';
 import { sqlOf } from './db';
 import { ph, prepared } from './prepared';
@@ -27,16 +29,22 @@ export interface ObservationInput {
   at: number;
 }
 
-const newEventId = () => `evt_${crypto.randomUUID().replace(/-/g, '')}`;
-
 type OutboxRow = typeof outbox.$inferInsert;
 
-function insertOutbox(ctx: LedgerContext, row: Required<Omit<OutboxRow, 'seq' | 'publishedAt'>>): void {
+/** The seq the next outbox row gets: AUTOINCREMENT's own counter (never reused), read in the insert. */
+const NEXT_SEQ = sql`(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'outbox'), 0) + 1)`;
+
+/** Inserts an event; its id carries the seq it gets (ids.ts), so both are set in the one statement. */
+function insertOutbox(
+  ctx: LedgerContext,
+  row: Required<Omit<OutboxRow, 'seq' | 'publishedAt' | 'eventId'>> & { eventSuffix: string },
+): void {
   prepared(ctx.db, 'outbox.insert', () =>
     ctx.db
       .insert(outbox)
       .values({
-        eventId: ph('eventId'),
+        seq: NEXT_SEQ,
+        eventId: sql`'evt_' || ${NEXT_SEQ} || ${ph('eventSuffix')}`,
         channel: ph('channel'),
         aggregateId: ph('aggregateId'),
         eventType: ph('eventType'),
@@ -51,7 +59,7 @@ function insertOutbox(ctx: LedgerContext, row: Required<Omit<OutboxRow, 'seq' | 
 /** `schedule: false`: a batch schedules the dispatch once itself, after its last event. */
 export function emitWebhook(ctx: LedgerContext, event: WebhookEvent, schedule = true): void {
   insertOutbox(ctx, {
-    eventId: newEventId(),
+    eventSuffix: eventIdSuffix(),
     channel: 'webhook',
     aggregateId: event.aggregateId,
     eventType: event.eventType,
@@ -80,7 +88,7 @@ export function observe(
     ...(input.latencyMs !== undefined && { latencyMs: input.latencyMs }),
   };
   insertOutbox(ctx, {
-    eventId: newEventId(),
+    eventSuffix: eventIdSuffix(),
     channel: 'health',
     aggregateId,
     eventType: `OBSERVATION_${input.event}`,
@@ -109,10 +117,14 @@ export function unpublishedObservations(
     .map((r) => ({ seq: r.seq, eventId: r.event_id, data: JSON.parse(r.data) }));
 }
 
-export function markPublished(ctx: LedgerContext, seqs: number[], at: number): void {
+/**
+ * Observations the queue took leave at once: waiting out an hour they were a quarter of a busy
+ * object's bytes (issue 16). A crash between send and delete re-sends them; the analyzer drops an
+ * id it has seen.
+ */
+export function dropPublished(ctx: LedgerContext, seqs: number[]): void {
   sqlOf(ctx.db).exec(
-    'UPDATE outbox SET published_at = ? WHERE seq IN (SELECT value FROM json_each(?))',
-    at,
+    'DELETE FROM outbox WHERE seq IN (SELECT value FROM json_each(?))',
     JSON.stringify(seqs),
   );
 }

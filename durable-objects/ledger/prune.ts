@@ -1,37 +1,32 @@
 /**
  * Transient rows leave once their job is done, so a client's object grows with its transactions
- * only, not with everything that happened to them (issue 16):
- * - health observations: 1 h after the queue took them (the analyzer keeps their ids 6 h, and a
- *   crash between send and mark re-sends before they are marked, never after);
- * - webhook deliveries that ended (DELIVERED, GIVEN_UP, UNDELIVERABLE) and their outbox events:
- *   7 days after they ended, the window the operator API and the console show (a GIVEN_UP one can
- *   be retried until then); PENDING, IN_FLIGHT and FAILED ones stay, whatever their age; the
- *   payloads of DELIVERED and UNDELIVERABLE ones already 1 h after they ended (prune-payloads.ts);
+ * only, not with everything that happened to them (issue 16). Some leave as their job ends, not
+ * here: health observations as the queue takes them (tasks.ts), the payload of a webhook event once
+ * its delivery is DELIVERED or UNDELIVERABLE (webhook-deliveries.ts: never sent again), finished
+ * tasks (the scheduler). The rest age out here:
+ * - webhook deliveries that ended (DELIVERED, GIVEN_UP, UNDELIVERABLE), with a GIVEN_UP event's
+ *   payload: 7 days after they ended, the window the operator API and the console show (a GIVEN_UP
+ *   one can be retried until then); PENDING, IN_FLIGHT and FAILED ones stay, whatever their age;
  * - idempotency keys: 24 h after they were stored, the replay window (spec §4.1).
- * Finished tasks are deleted by the scheduler as they finish. What no rule names stays: unpublished
- * observations, webhook events not yet adopted by a delivery, open deliveries, running idempotency
- * keys (memory only, idempotency.ts), and everything money is made of. The caller runs a step in one
- * storage transaction (an event never outlives its delivery row). Every step deletes at most
- * PRUNE_BATCH rows per rule, by index, so pruning never stalls a request; `nextPruneAt` tells when
- * to run again: soon when a batch was full, else when the oldest kept row ages out, so an idle
- * object still sheds its rows from its own alarm.
+ * What no rule names stays: unpublished observations, webhook events not yet adopted by a delivery,
+ * open deliveries, running idempotency keys (memory only, idempotency.ts), and everything money is
+ * made of. The caller runs a step in one storage transaction (an event never outlives its delivery
+ * row). Every step deletes at most PRUNE_BATCH rows per rule, by index, so pruning never stalls a
+ * request; `nextPruneAt` tells when to run again: soon when a batch was full, else when the oldest
+ * kept row ages out, so an idle object still sheds its rows from its own alarm.
  */
 import { type SQL, sql } from 'drizzle-orm';
 import type { LedgerDb } from './db';
 import { REPLAY_WINDOW_MS } from './idempotency';
-import { nextSentPayloadAt, pruneSentPayloads } from './prune-payloads';
 import type { Scheduler } from './scheduler';
 
 export const PRUNE_BATCH = 500;
-export const HEALTH_OUTBOX_KEEP_MS = 60 * 60 * 1000;
 export const FINISHED_DELIVERY_KEEP_MS = 7 * 24 * 60 * 60 * 1000;
 const FINISHED = ['DELIVERED', 'GIVEN_UP', 'UNDELIVERABLE'] as const;
 
-/** Rows deleted per rule in this step (sent payloads: ended deliveries looked at). */
+/** Rows deleted per rule in this step. */
 export interface PruneStep {
-  healthOutbox: number;
   deliveries: number;
-  sentPayloads: number;
   idempotencyKeys: number;
 }
 
@@ -41,10 +36,6 @@ function changes(db: LedgerDb): number {
 
 /** What each rule may delete at `now`, oldest first, through its index (also what the tests explain). */
 export const prunable = {
-  /** outbox_unpublished_idx (channel, published_at, seq): a range on published_at. */
-  health: (now: number, limit: number) =>
-    sql`SELECT seq FROM outbox WHERE channel = 'health' AND published_at IS NOT NULL
-        AND published_at < ${now - HEALTH_OUTBOX_KEEP_MS} ORDER BY published_at LIMIT ${limit}`,
   /** webhook_deliveries_finished_idx (status, updated_at): one final status at a time. */
   deliveries: (status: (typeof FINISHED)[number], now: number, limit: number) =>
     sql`SELECT seq FROM webhook_deliveries WHERE status = ${status}
@@ -56,9 +47,6 @@ export const prunable = {
 };
 
 export function pruneOnce(db: LedgerDb, now: number, batch = PRUNE_BATCH): PruneStep {
-  db.run(sql`DELETE FROM outbox WHERE seq IN (${prunable.health(now, batch)})`);
-  const healthOutbox = changes(db);
-
   // Each ended delivery with its event. Subqueries, not bound lists: a Durable Object query binds
   // at most 100 values.
   let deliveries = 0;
@@ -70,11 +58,9 @@ export function pruneOnce(db: LedgerDb, now: number, batch = PRUNE_BATCH): Prune
     if (deliveries >= batch) break;
   }
 
-  const sentPayloads = pruneSentPayloads(db, now, batch);
-
   db.run(sql`DELETE FROM idempotency_keys WHERE key IN (${prunable.keys(now, batch)})`);
   const idempotencyKeys = changes(db);
-  return { healthOutbox, deliveries, sentPayloads, idempotencyKeys };
+  return { deliveries, idempotencyKeys };
 }
 
 /** Whether a step hit its batch limit somewhere: there may be more to prune right away. */
@@ -94,13 +80,10 @@ export function nextPruneAt(db: LedgerDb, now: number, step: PruneStep): number 
   if (pruneFull(step)) return now + PRUNE_AGAIN_MS;
   const head = (query: SQL) => db.get<{ at: number }>(query)?.at;
   const ages = [
-    head(sql`SELECT published_at + ${HEALTH_OUTBOX_KEEP_MS} AS at FROM outbox
-        WHERE channel = 'health' AND published_at IS NOT NULL ORDER BY published_at LIMIT 1`),
     ...FINISHED.map((status) =>
       head(sql`SELECT updated_at + ${FINISHED_DELIVERY_KEEP_MS} AS at FROM webhook_deliveries
           WHERE status = ${status} ORDER BY updated_at LIMIT 1`),
     ),
-    nextSentPayloadAt(db),
     head(
       sql`SELECT created_at + ${REPLAY_WINDOW_MS} AS at FROM idempotency_keys ORDER BY created_at LIMIT 1`,
     ),

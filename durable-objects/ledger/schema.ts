@@ -88,9 +88,9 @@ export const cashIns = sqliteTable(
   (t) => [
     uniqueIndex('cash_ins_external_reference_idx').on(t.externalReference),
     index('cash_ins_requested_idx').on(t.requestedAt, t.seq),
-    index('cash_ins_e2e_idx').on(t.endToEndId),
-    index('cash_ins_refund_e2e_idx').on(t.refundEndToEndId),
-    index('cash_ins_status_expires_idx').on(t.status, t.expiresAt),
+    // Looked up by value only: rows without one stay out (migration 0012).
+    index('cash_ins_e2e_idx').on(t.endToEndId).where(sql`${t.endToEndId} IS NOT NULL`),
+    index('cash_ins_refund_e2e_idx').on(t.refundEndToEndId).where(sql`${t.refundEndToEndId} IS NOT NULL`),
   ],
 );
 
@@ -146,8 +146,8 @@ export const cashOuts = sqliteTable(
     uniqueIndex('cash_outs_external_reference_idx').on(t.externalReference),
     index('cash_outs_next_idx').on(t.nextAt).where(sql`${t.nextAt} IS NOT NULL`),
     index('cash_outs_requested_idx').on(t.requestedAt, t.seq),
-    index('cash_outs_e2e_idx').on(t.endToEndId),
-    index('cash_outs_refund_e2e_idx').on(t.refundEndToEndId),
+    index('cash_outs_e2e_idx').on(t.endToEndId).where(sql`${t.endToEndId} IS NOT NULL`),
+    index('cash_outs_refund_e2e_idx').on(t.refundEndToEndId).where(sql`${t.refundEndToEndId} IS NOT NULL`),
     index('cash_outs_destination_idx').on(t.destinationKey, t.requestedAt),
   ],
 );
@@ -243,9 +243,9 @@ export const outbox = sqliteTable(
 export const webhookDeliveries = sqliteTable(
   'webhook_deliveries',
   {
-    eventId: text('event_id').primaryKey(),
-    /** The outbox seq: the order of events, per aggregate too. */
-    seq: integer('seq').notNull().unique(),
+    /** The outbox seq: the order of events, per aggregate too, and the key (an event id carries it). */
+    seq: integer('seq').primaryKey(),
+    eventId: text('event_id').notNull(),
     aggregateId: text('aggregate_id').notNull(),
     eventType: text('event_type').notNull(),
     url: text('url'),
@@ -266,14 +266,17 @@ export const webhookDeliveries = sqliteTable(
     updatedAt: integer('updated_at').notNull(),
   },
   (t) => [
-    index('webhook_deliveries_open_idx').on(t.aggregateId, t.seq).where(sql`${t.dueAt} IS NOT NULL`),
-    index('webhook_deliveries_status_idx').on(t.status, t.seq),
+    // The rowid is the seq: each index below is in seq order within its key (migration 0012).
+    index('webhook_deliveries_open_idx').on(t.aggregateId).where(sql`${t.dueAt} IS NOT NULL`),
+    index('webhook_deliveries_status_idx').on(t.status),
     // Pruning finds deliveries that ended long enough ago (prune.ts).
     index('webhook_deliveries_finished_idx').on(t.status, t.updatedAt),
     // The deliveries of one transaction: the operator list by aggregateId and archiving them
-    // (archive-delivery-queue.ts) read a range, not the table. Keyed by the id's first 8 characters
-    // (migration 0010): 40 % of the bytes of the whole id; `aggregateIs` filters the rest.
-    index('webhook_deliveries_aggregate_idx').on(sql`substr(${t.aggregateId}, 1, 8)`, t.seq),
+    // (archive-delivery-queue.ts) read a range, not the table. Keyed by the id's last 8 characters
+    // (random in a Cash-In TxId and a UUID; a TxId starts with its client); `aggregateIs` filters the rest.
+    index('webhook_deliveries_aggregate_idx').on(sql`substr(${t.aggregateId}, -8)`),
+    // Event ids of older versions, which carry no seq (ids.ts eventSeqOf).
+    index('webhook_deliveries_legacy_id_idx').on(t.eventId).where(sql`${t.eventId} NOT GLOB 'evt_[0-9]*_*'`),
   ],
 );
 

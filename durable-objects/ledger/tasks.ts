@@ -5,7 +5,7 @@ import { pollSupersededDevolution } from './bank-returns';
 import { assignEndToEndId, expireCashIn } from './cash-in-ops';
 import { runCashOutExecutor } from './cash-out-exec';
 import type { LedgerContext } from './context';
-import { markPublished, unpublishedObservations } from './events';
+import { dropPublished, unpublishedObservations } from './events';
 import { pruneLimitTotals } from './limit-totals';
 import { removeCharge } from './partner-pix-ops';
 import { pollRefund } from './refund-ops';
@@ -139,7 +139,7 @@ export async function runTask(
 }
 
 /**
- * Hands health observations to their queue. A crash between send and mark re-sends them
+ * Hands health observations to their queue, then deletes them. A crash between send and delete re-sends them
  * (at-least-once); the analyzer drops duplicates by event id. Webhook events stay in the outbox
  * for the delivery pipeline.
  */
@@ -151,11 +151,9 @@ export async function flushHealthOutbox(ctx: LedgerContext): Promise<void> {
       rows.map((r) => ({ body: { id: r.eventId, ...(r.data as object) } })),
     );
     await ctx.crashes.reach('outbox.health-sent');
-    const now = Date.now();
-    markPublished(
+    dropPublished(
       ctx,
       rows.map((r) => r.seq),
-      now,
     );
   }
 }

@@ -8,7 +8,8 @@
  * later event waits until the earlier one is DELIVERED, GIVEN_UP or UNDELIVERABLE. A dispatch is a
  * lease: without a report within LEASE_MS it is sent again (duplicates carry the same webhook-id).
  */
-import { and, asc, desc, eq, inArray, isNotNull, lt, lte, min } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, lt, lte, min, sql } from 'drizzle-orm';
+import { eventSeqOf } from '../../src/domain/ids';
 import { failure, type OperationResult, success } from '../../src/domain/result';
 import { formatUtc } from '../../src/domain/time';
 import type { DeliveryStatus } from '../../src/domain/webhook-delivery';
@@ -73,18 +74,23 @@ function adoptNewEvents(db: LedgerDb, now: number): boolean {
       event.url,
       deliverable ? 'PENDING' : 'UNDELIVERABLE',
       deliverable ? now : null,
-      deliverable ? null : 'no webhook URL was given for this transaction',
+      null, // a missing URL is told by the view (NO_URL), not stored in every row
       event.at,
       now,
     );
     // Ended at once: archived with its transaction if that is archived already.
     if (!deliverable) enqueueIfArchived(sql, event.aggregate_id);
   }
+  // A payload with nowhere to go is never read again: it leaves now (issue 16). The others wait
+  // for their delivery to end (recordAttempt).
+  const seqs = (keep: boolean) =>
+    JSON.stringify(events.filter((e) => (e.url !== null) === keep).map((e) => e.seq));
   sql.exec(
     'UPDATE outbox SET published_at = ? WHERE seq IN (SELECT value FROM json_each(?))',
     now,
-    JSON.stringify(events.map((e) => e.seq)),
+    seqs(true),
   );
+  sql.exec('DELETE FROM outbox WHERE seq IN (SELECT value FROM json_each(?))', seqs(false));
   return events.length === ADOPT_BATCH;
 }
 
@@ -108,7 +114,7 @@ function takeDueHeads(db: LedgerDb, clientId: string, now: number): DeliveryMess
     const dispatch = row.dispatches + 1;
     db.update(deliveries)
       .set({ status: 'IN_FLIGHT', dispatches: dispatch, dueAt: now + LEASE_MS, updatedAt: now })
-      .where(eq(deliveries.eventId, row.eventId))
+      .where(eq(deliveries.seq, row.seq))
       .run();
     return { clientId, eventId: row.eventId, dispatch };
   });
@@ -143,17 +149,9 @@ export async function dispatchWebhooks(ctx: LedgerContext): Promise<void> {
     // Nothing was queued: end the leases now so the task's retry sends them again.
     ctx.storage.transactionSync(() => {
       for (const m of messages) {
-        ctx.db
-          .update(deliveries)
-          .set({ dueAt: now })
-          .where(
-            and(
-              eq(deliveries.eventId, m.eventId),
-              eq(deliveries.status, 'IN_FLIGHT'),
-              eq(deliveries.dispatches, m.dispatch),
-            ),
-          )
-          .run();
+        const row = find(ctx.db, m.eventId);
+        if (row?.status === 'IN_FLIGHT' && row.dispatches === m.dispatch)
+          ctx.db.update(deliveries).set({ dueAt: now }).where(eq(deliveries.seq, row.seq)).run();
       }
     });
     throw error;
@@ -165,8 +163,14 @@ export function dispatchSoon(ctx: LedgerContext, now: number): void {
   ctx.scheduler.schedule('dispatch-webhooks', 'all', now);
 }
 
+/** A delivery by its event id: through the seq the id carries, or the index of older ids. */
 function find(db: LedgerDb, eventId: string): DeliveryRow | undefined {
-  return db.select().from(deliveries).where(eq(deliveries.eventId, eventId)).get();
+  const seq = eventSeqOf(eventId);
+  const where =
+    seq === undefined
+      ? and(eq(deliveries.eventId, eventId), sql`${deliveries.eventId} NOT GLOB 'evt_[0-9]*_*'`)
+      : and(eq(deliveries.seq, seq), eq(deliveries.eventId, eventId));
+  return db.select().from(deliveries).where(where).get();
 }
 
 /**
@@ -181,12 +185,12 @@ export function claimWebhook(
 ): ClaimedWebhook | null {
   const row = find(ctx.db, eventId);
   if (row?.status !== 'IN_FLIGHT' || row.dispatches !== dispatch || row.url === null) return null;
-  const event = ctx.db.select({ data: outbox.data }).from(outbox).where(eq(outbox.eventId, eventId)).get();
+  const event = ctx.db.select({ data: outbox.data }).from(outbox).where(eq(outbox.seq, row.seq)).get();
   if (!event) return null;
   ctx.db
     .update(deliveries)
     .set({ dueAt: now + LEASE_MS, updatedAt: now })
-    .where(eq(deliveries.eventId, eventId))
+    .where(eq(deliveries.seq, row.seq))
     .run();
   return { eventId, eventType: row.eventType, data: event.data, url: row.url };
 }
@@ -237,10 +241,14 @@ export function recordAttempt(
     };
   }
   ctx.storage.transactionSync(() => {
-    ctx.db.update(deliveries).set(changes).where(eq(deliveries.eventId, eventId)).run();
-    // Ended for good after its transaction was archived: it follows it (archive-delivery-queue.ts).
-    if (changes.status === 'DELIVERED' || changes.status === 'UNDELIVERABLE')
+    ctx.db.update(deliveries).set(changes).where(eq(deliveries.seq, row.seq)).run();
+    if (changes.status === 'DELIVERED' || changes.status === 'UNDELIVERABLE') {
+      // Never sent again (the operator retries FAILED and GIVEN_UP only; a redelivered message of
+      // an ended delivery is acknowledged unread): the payload goes with the outcome (issue 16).
+      ctx.db.delete(outbox).where(eq(outbox.seq, row.seq)).run();
+      // Ended for good after its transaction was archived: it follows it (archive-delivery-queue.ts).
       enqueueIfArchived(ctx.storage.sql, row.aggregateId);
+    }
     dispatchSoon(ctx, now);
   });
 }
@@ -263,7 +271,7 @@ export function retryDelivery(
     const next = ctx.db
       .update(deliveries)
       .set({ status: 'PENDING', attempts: 0, dueAt: now, updatedAt: now })
-      .where(eq(deliveries.eventId, eventId))
+      .where(eq(deliveries.seq, row.seq))
       .returning()
       .get() as DeliveryRow;
     dispatchSoon(ctx, now);
@@ -287,8 +295,12 @@ export interface DeliveryView {
   createdAt: string;
 }
 
+/** Why a delivery without a URL ended UNDELIVERABLE (rows of older versions store it). */
+const NO_URL = 'no webhook URL was given for this transaction';
+
 /** The operator's view; times in UTC like the rest of the operator API. */
 export function deliveryView(row: DeliveryRow): DeliveryView {
+  const lastError = row.lastError ?? (row.status === 'UNDELIVERABLE' && row.url === null ? NO_URL : null);
   const waiting = (row.status === 'PENDING' || row.status === 'FAILED') && row.dueAt !== null;
   return {
     eventId: row.eventId,
@@ -298,7 +310,7 @@ export function deliveryView(row: DeliveryRow): DeliveryView {
     status: row.status,
     attempts: row.attempts,
     ...(row.lastResponseStatus !== null && { lastResponseStatus: row.lastResponseStatus }),
-    ...(row.lastError !== null && { lastError: row.lastError }),
+    ...(lastError !== null && { lastError }),
     ...(waiting && { nextAttemptAt: formatUtc(row.dueAt as number) }),
     ...(row.lastAttemptAt !== null && { lastAttemptAt: formatUtc(row.lastAttemptAt) }),
     ...(row.deliveredAt !== null && { deliveredAt: formatUtc(row.deliveredAt) }),

@@ -50,6 +50,21 @@ export function newInternalCode(): string {
   return randomString(UPPER_ALNUM, 7);
 }
 
+/**
+ * Outbox event ids, the webhooks' `webhook-id`: `evt_<seq>_<14 base-62>`. The outbox seq (unique for
+ * ever in its object, AUTOINCREMENT) finds the event's delivery by its primary key, so no index on
+ * the id is kept for 7 days (issue 16); the 83 random bits keep ids of different clients apart.
+ */
+export function eventIdSuffix(): string {
+  return `_${randomString(ALNUM, 14)}`;
+}
+
+/** The outbox seq an event id of ours carries, or undefined for any other id (older versions'). */
+export function eventSeqOf(eventId: string): number | undefined {
+  const match = /^evt_([1-9]\d{0,14})_[A-Za-z0-9]{14}$/.exec(eventId);
+  return match ? Number(match[1]) : undefined;
+}
+
 /** Cash-Out transaction id. */
 export function newUuid(): string {
   return crypto.randomUUID();

@@ -14,7 +14,8 @@ import { acceptTogether, batchInputs, createCashOut, deposit, magicKey, settled 
 import { armCrash, crashedAt, waitForCrash } from '../support/crash';
 import { admin, Integrator } from '../support/harness';
 import { assertBooks } from '../support/invariants';
-import { ledgerStub, sqlRows } from '../support/ledger';
+import { ledgerStub } from '../support/ledger';
+import { outboxEvents } from '../support/webhooks';
 
 const STEPS: CrashPoint[] = [
   'cash-out.checked',
@@ -34,12 +35,7 @@ async function partnerRequests(transactionId: string) {
 }
 
 async function webhookTypes(clientId: string, transactionId: string) {
-  const rows = await sqlRows<{ event_type: string }>(
-    clientId,
-    "SELECT event_type FROM outbox WHERE channel = 'webhook' AND aggregate_id = ? ORDER BY seq",
-    transactionId,
-  );
-  return rows.map((r) => r.event_type);
+  return (await outboxEvents(clientId, transactionId)).map((e) => e.eventType);
 }
 
 describe('a Cash-Out whose object dies between two steps', () => {

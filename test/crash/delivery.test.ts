@@ -130,12 +130,12 @@ describe('webhook dispatch', () => {
   it('one message consumed twice at once against a failing receiver spends one attempt', async () => {
     const api = await Integrator.create();
     const sink = newSink();
+    // The receiver fails: the first attempt, and both copies of the message below.
+    await setPlan(sink, [500, 500, 500]);
     const created = await createCashIn(api, { webhookUrl: sink.url });
     const [event] = await outboxEvents(api.client.clientId, created.transactionId);
-    const first = await waitForDelivery(api.client.clientId, event!.eventId, (r) => r.status === 'DELIVERED');
-    // A later dispatch of it is in flight (its lease far away, so the dispatcher leaves it alone),
-    // and the receiver now fails.
-    await setPlan(sink, [500]);
+    const first = await waitForDelivery(api.client.clientId, event!.eventId, (r) => r.status === 'FAILED');
+    // A later dispatch of it is in flight (its lease far away, so the dispatcher leaves it alone).
     const dispatch = first.dispatches + 1;
     await sqlRows(
       api.client.clientId,

@@ -34,6 +34,7 @@ import { createCashOut, deposit, settled } from '../support/cash-out';
 import { admin, Integrator } from '../support/harness';
 import { dailyShape, faults, generateArray } from '../support/health';
 import { ledgerStub, sqlRows } from '../support/ledger';
+import { type Observed, recordObservations } from '../support/observations';
 import { newSink, received, waitUntil } from '../support/webhooks';
 import {
   analyzer,
@@ -69,16 +70,6 @@ async function delivered(ids: string[]): Promise<void> {
     (n) => n === ids.length,
     30_000,
   );
-}
-
-type Observed = { id: string; at: string; event: string; failureCode?: string; published: boolean };
-
-async function healthOutbox(clientId: string): Promise<Observed[]> {
-  const rows = await sqlRows<{ event_id: string; data: string; published_at: number | null }>(
-    clientId,
-    "SELECT event_id, data, published_at FROM outbox WHERE channel = 'health' ORDER BY seq",
-  );
-  return rows.map((r) => ({ id: r.event_id, ...JSON.parse(r.data), published: r.published_at !== null }));
 }
 
 async function sentToPartner(transactionIds: string[]): Promise<number> {
@@ -139,6 +130,8 @@ describe('PIX health end to end through the queue', () => {
         minutes: 2,
       });
       expect(fault.status).toBe(201);
+      const mineSeen = await recordObservations(clientId);
+      const peersSeen = await recordObservations(peer.client.clientId);
       const senders = [...Array<Integrator>(20).fill(affected), ...Array<Integrator>(15).fill(peer)];
       const accepted = await Promise.all(senders.map((api) => createCashOut(api, { amount: 1 })));
       // The partner decides a payment's outcome when it receives it: the fault (global to the
@@ -156,14 +149,19 @@ describe('PIX health end to end through the queue', () => {
       for (const o of failed) expect(o.failure!.code).toBe('PROVIDER_UNAVAILABLE');
 
       // Their observations leave through the ledger outboxes and the queue.
-      const published = async (api: Integrator, n: number) =>
-        waitFor(
-          () => healthOutbox(api.client.clientId),
-          (list) => list.length === 2 * n && list.every((o) => o.published),
+      const published = async (api: Integrator, seen: Observed[], n: number) => {
+        await waitFor(
+          async () => seen.length,
+          (count) => count >= 2 * n,
           15_000,
         );
-      const mine = await published(affected, 20);
-      const peers = await published(peer, 15);
+        // Nothing is left behind in the ledger's outbox.
+        const left = await sqlRows(api.client.clientId, "SELECT 1 FROM outbox WHERE channel = 'health'");
+        expect(left).toEqual([]);
+        return [...seen]; // a copy: the recorder goes on (the redelivery below passes it too)
+      };
+      const mine = await published(affected, mineSeen, 20);
+      const peers = await published(peer, peersSeen, 15);
       const live = [...mine, ...peers];
       expect(live.filter((o) => o.event === 'FAILED').length).toBe(failed.length);
       await delivered(live.map((o) => o.id));
@@ -201,10 +199,17 @@ describe('PIX health end to end through the queue', () => {
       await delivered(tail.map((o) => o.id));
 
       // 4. Redelivery: a ledger sends its observations again, as after a crash between the queue send
-      // and marking them published. The analyzer knows their ids and does not count them twice.
+      // and deleting them. The analyzer knows their ids and does not count them twice.
       const duplicatesBefore = (await platform().stats()).duplicates;
       await runInDurableObject(ledgerStub(clientId), async (_instance, state) => {
-        state.storage.sql.exec("UPDATE outbox SET published_at = NULL WHERE channel = 'health'");
+        for (const { id, ...data } of mine)
+          state.storage.sql.exec(
+            `INSERT INTO outbox (event_id, aggregate_id, channel, event_type, data, occurred_at)
+             VALUES (?, 'redelivered', 'health', 'OBSERVATION', ?, ?)`,
+            id,
+            JSON.stringify(data),
+            Date.now(),
+          );
         state.storage.sql.exec(
           "INSERT OR REPLACE INTO tasks (id, kind, ref, due_at, attempts) VALUES ('flush-outbox:all', 'flush-outbox', 'all', ?, 0)",
           Date.now(),

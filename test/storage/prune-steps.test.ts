@@ -11,7 +11,6 @@ import { describe, expect, it } from 'vitest';
 import { REPLAY_WINDOW_MS } from '../../durable-objects/ledger/idempotency';
 import {
   FINISHED_DELIVERY_KEEP_MS,
-  HEALTH_OUTBOX_KEEP_MS,
   nextPruneAt,
   PRUNE_AGAIN_MS,
   PRUNE_BATCH,
@@ -19,12 +18,6 @@ import {
   pruneFull,
   pruneOnce,
 } from '../../durable-objects/ledger/prune';
-import {
-  nextSentPayloadAt,
-  pruneSentPayloads,
-  SENT_PAYLOAD_KEEP_MS,
-  sentAfter,
-} from '../../durable-objects/ledger/prune-payloads';
 import { payCashIn } from '../support/cash-in';
 import { admin, cashInBody, Integrator } from '../support/harness';
 import { ledgerStub, sqlRows } from '../support/ledger';
@@ -76,44 +69,27 @@ describe('pruning steps', () => {
       15_000,
     );
     const heads = (
-      await sqlRows<{ published: number; lastPublished: number; keyAt: number } & Record<string, number>>(
+      await sqlRows<{ keyAt: number; ended: number; deliveries: number }>(
         clientId,
-        `SELECT (SELECT min(published_at) FROM outbox WHERE channel = 'health') AS published,
-                (SELECT max(published_at) FROM outbox WHERE channel = 'health') AS lastPublished,
-                (SELECT created_at FROM idempotency_keys WHERE key = ?) AS keyAt,
+        `SELECT (SELECT created_at FROM idempotency_keys WHERE key = ?) AS keyAt,
                 (SELECT min(updated_at) FROM webhook_deliveries WHERE status = 'UNDELIVERABLE') AS ended,
-                (SELECT max(updated_at) FROM webhook_deliveries WHERE status = 'UNDELIVERABLE') AS lastEnded,
-                (SELECT count(*) FROM webhook_deliveries WHERE status = 'UNDELIVERABLE') AS deliveries,
-                (SELECT count(*) FROM outbox WHERE channel = 'webhook') AS payloads`,
+                (SELECT count(*) FROM webhook_deliveries WHERE status = 'UNDELIVERABLE') AS deliveries`,
         key,
       )
     )[0]!;
     expect(heads.deliveries).toBeGreaterThanOrEqual(1);
-    expect(heads.payloads).toBe(heads.deliveries);
-    expect(await count(clientId, "SELECT 1 FROM outbox WHERE channel = 'health'")).toBe(2);
-    expect(await count(clientId, 'SELECT 1 FROM outbox WHERE published_at IS NULL')).toBe(0);
-    // The object's alarm is set for the first row to age out: an observation or the payload of an
-    // ended delivery, 1 h on.
-    const first = Math.min(heads.published, heads.ended!) + HEALTH_OUTBOX_KEEP_MS + 1;
-    expect(SENT_PAYLOAD_KEEP_MS).toBe(HEALTH_OUTBOX_KEEP_MS);
-    expect(await pruneTask(clientId)).toBe(first);
-    expect(await runInDurableObject(ledgerStub(clientId), (_i, state) => state.storage.getAlarm())).toBe(
-      first,
-    );
-
-    // An hour after the last of them: the observations and the payloads of the ended deliveries go;
-    // the deliveries stay (the operator list); next wake-up when the key's 24 h end.
-    let shifted = Math.max(heads.lastPublished, heads.lastEnded!) + HEALTH_OUTBOX_KEEP_MS + 1 - Date.now();
-    await travel(clientId, shifted);
-    expect(await runDurableObjectAlarm(ledgerStub(clientId))).toBe(true);
+    // Nothing waits in the outbox: observations left as the queue took them, the payloads of events
+    // with no URL as their deliveries ended; the deliveries stay (the operator list).
     expect(await count(clientId, 'SELECT 1 FROM outbox')).toBe(0);
-    expect(await count(clientId, 'SELECT 1 FROM idempotency_keys')).toBe(1);
-    expect(await count(clientId, 'SELECT 1 FROM webhook_deliveries')).toBe(heads.deliveries);
     const listed = await admin(`/admin/clients/${clientId}/webhook-deliveries`);
-    expect(((await listed.json()) as { items: unknown[] }).items).toHaveLength(heads.deliveries!);
-    const keyGoes = heads.keyAt - shifted + REPLAY_WINDOW_MS + 1;
+    expect(((await listed.json()) as { items: unknown[] }).items).toHaveLength(heads.deliveries);
+    // The object's alarm is set for the first row to age out: the key, 24 h on.
+    const keyGoes = heads.keyAt + REPLAY_WINDOW_MS + 1;
     expect(await pruneTask(clientId)).toBe(keyGoes);
-    // Inside the 24 h (a pruning step has run): the same request replays the original answer.
+    expect(await runInDurableObject(ledgerStub(clientId), (_i, state) => state.storage.getAlarm())).toBe(
+      keyGoes,
+    );
+    // Inside the 24 h: the same request replays the original answer.
     const replay = await api.post('/cash-in', body, { 'x-idempotency-key': key });
     expect(replay.status).toBe(201);
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
@@ -121,9 +97,8 @@ describe('pruning steps', () => {
 
     // 24 h on: the key goes. The same key is then a new request (spec §4.1: the replay window is
     // 24 h), which its externalReference refuses; the Cash-In itself stays.
-    const moved = keyGoes - Date.now() + 1;
-    await travel(clientId, moved);
-    shifted += moved;
+    const shifted = keyGoes - Date.now() + 1;
+    await travel(clientId, shifted);
     expect(await runDurableObjectAlarm(ledgerStub(clientId))).toBe(true);
     expect(await count(clientId, 'SELECT 1 FROM idempotency_keys')).toBe(0);
     const again = await api.post('/cash-in', body, { 'x-idempotency-key': key });
@@ -174,7 +149,6 @@ describe('pruning steps', () => {
         );
       };
       for (let i = 0; i < PRUNE_BATCH + extra; i++) {
-        event(`obs-${i}`, 'health', now - 2 * HEALTH_OUTBOX_KEEP_MS);
         delivery(`done-${i}`, ['DELIVERED', 'GIVEN_UP', 'UNDELIVERABLE'][i % 3]!, null);
         store.exec(
           "INSERT INTO idempotency_keys (key, request_hash, status, body, created_at) VALUES (?, 'h', 201, '{}', ?)",
@@ -189,7 +163,6 @@ describe('pruning steps', () => {
       delivery('open-in-flight', 'IN_FLIGHT', now);
       delivery('open-failed', 'FAILED', now);
       // Young: inside their windows.
-      event('obs-young', 'health', now - HEALTH_OUTBOX_KEEP_MS + 60_000);
       store.exec(
         "INSERT INTO idempotency_keys (key, request_hash, status, body, created_at) VALUES ('young', 'h', 201, '{}', ?)",
         now - REPLAY_WINDOW_MS + 60_000,
@@ -210,15 +183,11 @@ describe('pruning steps', () => {
           .map((r) => r.detail)
           .join(' | ');
       const plans = [
-        plan(sql`DELETE FROM outbox WHERE seq IN (${prunable.health(now, PRUNE_BATCH)})`),
         plan(sql`DELETE FROM outbox WHERE seq IN (${prunable.deliveries('DELIVERED', now, PRUNE_BATCH)})`),
         plan(
           sql`DELETE FROM webhook_deliveries WHERE seq IN (${prunable.deliveries('GIVEN_UP', now, PRUNE_BATCH)})`,
         ),
         plan(sql`DELETE FROM idempotency_keys WHERE key IN (${prunable.keys(now, PRUNE_BATCH)})`),
-        plan(
-          sql`DELETE FROM outbox WHERE seq IN (SELECT seq FROM (${sentAfter('DELIVERED', [5, 5], now, 9)}))`,
-        ),
       ];
       const steps = [pruneOnce(db, now), pruneOnce(db, now), pruneOnce(db, now)];
       const after = nextPruneAt(db, now, steps[2]!);
@@ -238,27 +207,23 @@ describe('pruning steps', () => {
         keys: left('idempotency_keys', 'key'),
       };
     });
-    expect(result.plans[0]).toContain('outbox_unpublished_idx');
+    expect(result.plans[0]).toContain('webhook_deliveries_finished_idx');
     expect(result.plans[1]).toContain('webhook_deliveries_finished_idx');
-    expect(result.plans[2]).toContain('webhook_deliveries_finished_idx');
-    expect(result.plans[3]).toContain('idempotency_created_idx');
-    expect(result.plans[4]).toContain('webhook_deliveries_finished_idx');
+    expect(result.plans[2]).toContain('idempotency_created_idx');
     for (const plan of result.plans) expect(plan).not.toMatch(/SCAN|TEMP B-TREE/);
     expect(result.steps).toEqual([
-      // The 20 ended deliveries the 7-day rule left for the next step lose their payloads first.
-      { healthOutbox: PRUNE_BATCH, deliveries: PRUNE_BATCH, sentPayloads: 20, idempotencyKeys: PRUNE_BATCH },
-      { healthOutbox: 20, deliveries: 20, sentPayloads: 0, idempotencyKeys: 20 },
-      { healthOutbox: 0, deliveries: 0, sentPayloads: 0, idempotencyKeys: 0 },
+      { deliveries: PRUNE_BATCH, idempotencyKeys: PRUNE_BATCH },
+      { deliveries: 20, idempotencyKeys: 20 },
+      { deliveries: 0, idempotencyKeys: 0 },
     ]);
     expect(result.full).toEqual([true, false, false]);
     expect(result.againAfterFull).toBe(PRUNE_AGAIN_MS);
-    // Next: the young observation's hour ends first (a minute from now).
+    // Next: the young key's 24 h end first (a minute from now).
     expect(result.after).toBe(60_000 + 1);
     expect(result.outbox).toEqual([
       'done-young',
       'evt-unadopted',
       'obs-unsent',
-      'obs-young',
       'open-failed',
       'open-in-flight',
       'open-pending',
@@ -272,58 +237,6 @@ describe('pruning steps', () => {
       'sent-young',
     ]);
     expect(result.keys).toEqual(['young']);
-  });
-
-  it('payloads of sent events go 1 h after their delivery ended, along a watermark, a bounded batch at a time', async () => {
-    const api = await Integrator.create();
-    const result = await runInDurableObject(ledgerStub(api.client.clientId), (instance, state) => {
-      const store = state.storage.sql;
-      const now = Date.now();
-      const old = now - 2 * SENT_PAYLOAD_KEEP_MS;
-      const delivery = (id: string, status: string, updatedAt: number) => {
-        store.exec(
-          `INSERT INTO outbox (event_id, aggregate_id, channel, event_type, data, occurred_at, published_at)
-           VALUES (?, 'agg', 'webhook', 'T', '{}', 0, 0)`,
-          id,
-        );
-        store.exec(
-          `INSERT INTO webhook_deliveries (event_id, seq, aggregate_id, event_type, status, created_at, updated_at)
-           SELECT event_id, seq, 'agg', 'T', ?, 0, ? FROM outbox WHERE event_id = ?`,
-          status,
-          updatedAt,
-          id,
-        );
-      };
-      // Three ended in the same millisecond: a batch of 2 stops between them.
-      delivery('d1', 'DELIVERED', old);
-      delivery('d2', 'DELIVERED', old + 1);
-      delivery('d3', 'DELIVERED', old + 1);
-      delivery('d4', 'DELIVERED', old + 1);
-      delivery('d5', 'DELIVERED', old + 2);
-      delivery('u1', 'UNDELIVERABLE', old);
-      delivery('u2', 'UNDELIVERABLE', old + 5);
-      // Kept: retryable (GIVEN_UP), still open (FAILED), ended less than an hour ago.
-      delivery('g1', 'GIVEN_UP', old);
-      delivery('f1', 'FAILED', old);
-      delivery('young', 'DELIVERED', now - 60_000);
-      const db = (instance as unknown as { db: Db }).db;
-      const steps: number[] = [];
-      for (let i = 0; i < 6; i++) steps.push(pruneSentPayloads(db, now, 2));
-      return {
-        steps,
-        payloads: store
-          .exec<{ id: string }>("SELECT event_id AS id FROM outbox WHERE channel = 'webhook' ORDER BY id")
-          .toArray()
-          .map((r) => r.id),
-        deliveries: store.exec<{ n: number }>('SELECT count(*) AS n FROM webhook_deliveries').one().n,
-        next: (nextSentPayloadAt(db) as number) - now,
-      };
-    });
-    // At most 2 looked at per step; every sent payload old enough goes exactly once.
-    expect(result.steps).toEqual([2, 2, 2, 1, 0, 0]);
-    expect(result.payloads).toEqual(['f1', 'g1', 'young']);
-    expect(result.deliveries).toBe(10);
-    expect(result.next).toBe(SENT_PAYLOAD_KEEP_MS - 60_000);
   });
 
   it('a GIVEN_UP delivery can be retried until its 7 days end; then it is gone (404), a FAILED one never', async () => {

@@ -1,7 +1,7 @@
 /**
  * Transient rows leave when their job is done (issue 16, durable-objects/ledger/prune.ts), from the
  * ledger's own housekeeping after its tasks: ended webhook deliveries 7 days after they ended, with
- * their outbox events; health observations 1 h after the queue took them; idempotency keys after
+ * their outbox events; health observations as the queue takes them; idempotency keys after
  * the 24 h replay window. What still has work to do stays, and each step is bounded. Time is moved
  * by back-dating rows (the object's clock cannot be moved), then the housekeeping runs (sweep).
  */
@@ -11,6 +11,7 @@ import { PRUNE_BATCH, pruneFull, pruneOnce } from '../../durable-objects/ledger/
 import { createCashIn, payCashIn } from '../support/cash-in';
 import { Integrator } from '../support/harness';
 import { ledgerStub, sqlRows } from '../support/ledger';
+import { recordObservations } from '../support/observations';
 import { newSink, outboxEvents, setPlan, waitForDelivery, waitUntil } from '../support/webhooks';
 
 const DAY = 86_400_000;
@@ -65,31 +66,35 @@ describe('pruning transient rows', () => {
     expect((await api.get(`/cash-in/${silent.internalCode}`)).status).toBe(200);
   });
 
-  it('drops health observations an hour after the queue took them, never before', async () => {
+  it('drops health observations as the queue takes them, and payloads as their delivery ends', async () => {
     const api = await Integrator.create();
     const { clientId } = api.client;
-    const cashIn = await createCashIn(api);
+    const sink = newSink();
+    const sent = await recordObservations(clientId);
+    const cashIn = await createCashIn(api, { webhookUrl: sink.url });
     await payCashIn(api, cashIn.internalCode);
-    const published = "SELECT 1 FROM outbox WHERE channel = 'health' AND published_at IS NOT NULL";
+    // The queue took both observations (created, settled): none is left behind in the outbox.
     await waitUntil(
-      () => count(clientId, published),
-      (n) => n >= 2,
+      async () => sent.map((o) => o.event),
+      (events) => events.length === 2,
       15_000,
     );
-    await sweep(clientId);
-    expect(await count(clientId, published)).toBeGreaterThanOrEqual(2);
+    expect(sent.map((o) => o.event)).toEqual(['CREATED', 'SETTLED']);
+    expect(await count(clientId, "SELECT 1 FROM outbox WHERE channel = 'health'")).toBe(0);
+    // Both webhooks DELIVERED: their payloads are gone, their delivery rows stay (the operator list).
+    await waitUntil(
+      () => count(clientId, "SELECT 1 FROM webhook_deliveries WHERE status = 'DELIVERED'"),
+      (n) => n === 2,
+    );
+    expect(await count(clientId, "SELECT 1 FROM outbox WHERE channel = 'webhook'")).toBe(0);
+    // One not yet handed to the queue stays, however old (a flush that failed sends it again).
     await runInDurableObject(ledgerStub(clientId), (_i, state) => {
-      state.storage.sql.exec(
-        "UPDATE outbox SET published_at = published_at - 3600001 WHERE channel = 'health'",
-      );
-      // One not yet handed to the queue: it must stay, however old.
       state.storage.sql.exec(
         `INSERT INTO outbox (event_id, aggregate_id, channel, event_type, data, occurred_at)
          VALUES ('obs_unpublished', 'x', 'health', 'OBSERVATION', '{}', 0)`,
       );
     });
     await sweep(clientId);
-    expect(await count(clientId, published)).toBe(0);
     expect(await count(clientId, "SELECT 1 FROM outbox WHERE event_id = 'obs_unpublished'")).toBe(1);
   });
 

@@ -50,6 +50,18 @@ export function waitForRequests(sink: Sink, count: number, timeoutMs = 10_000) {
   );
 }
 
+/**
+ * The first `count` webhooks a sink received, as an integrator reads them (type and data), in the
+ * order they arrived: one transaction's events arrive in order.
+ */
+export async function sinkEvents(sink: Sink, count: number, timeoutMs = 10_000) {
+  const requests = await waitForRequests(sink, count, timeoutMs);
+  return requests.slice(0, count).map((r) => {
+    const envelope = JSON.parse(r.body) as { eventType: string; data: any };
+    return { type: envelope.eventType, data: envelope.data };
+  });
+}
+
 export interface DeliveryRow {
   event_id: string;
   seq: number;
@@ -113,12 +125,31 @@ export async function makeDueNow(clientId: string, eventId: string): Promise<voi
   await runDurableObjectAlarm(stub);
 }
 
-/** The webhook outbox events of one transaction, in order. */
-export async function outboxEvents(clientId: string, aggregateId: string) {
-  const rows = await sqlRows<{ event_id: string; event_type: string; data: string }>(
+/**
+ * The webhook events of one transaction (or of all, without `aggregateId`), in order: those still in
+ * the outbox with their payload (`data`), and those whose payload left when their delivery ended
+ * (DELIVERED, UNDELIVERABLE) from their delivery row, without it.
+ */
+export async function outboxEvents(clientId: string, aggregateId?: string) {
+  const mine = aggregateId === undefined ? '' : 'AND aggregate_id = ?1';
+  const rows = await sqlRows<{
+    event_id: string;
+    aggregate_id: string;
+    event_type: string;
+    data: string | null;
+  }>(
     clientId,
-    "SELECT event_id, event_type, data FROM outbox WHERE channel = 'webhook' AND aggregate_id = ? ORDER BY seq",
-    aggregateId,
+    `SELECT seq, event_id, aggregate_id, event_type, data FROM outbox WHERE channel = 'webhook' ${mine}
+     UNION ALL
+     SELECT seq, event_id, aggregate_id, event_type, NULL FROM webhook_deliveries d
+     WHERE NOT EXISTS (SELECT 1 FROM outbox o WHERE o.seq = d.seq) ${mine}
+     ORDER BY seq`,
+    ...(aggregateId === undefined ? [] : [aggregateId]),
   );
-  return rows.map((r) => ({ eventId: r.event_id, eventType: r.event_type, data: JSON.parse(r.data) }));
+  return rows.map((r) => ({
+    eventId: r.event_id,
+    aggregateId: r.aggregate_id,
+    eventType: r.event_type,
+    data: r.data === null ? undefined : JSON.parse(r.data),
+  }));
 }

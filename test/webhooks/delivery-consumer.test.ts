@@ -21,6 +21,7 @@ import {
   newSink,
   outboxEvents,
   received,
+  setPlan,
   waitForDelivery,
   waitForRequests,
 } from '../support/webhooks';
@@ -35,12 +36,14 @@ async function consume(body: unknown, environment: Env = env) {
   return { id, result };
 }
 
-async function deliveredEvent() {
+/** An event sent once: DELIVERED, or FAILED (its payload kept for the retry) when the receiver fails. */
+async function deliveredEvent(outcome: 'DELIVERED' | 'FAILED' = 'DELIVERED') {
   const api = await Integrator.create();
   const sink = newSink();
+  if (outcome === 'FAILED') await setPlan(sink, [500]);
   const created = await createCashIn(api, { webhookUrl: sink.url });
   const [event] = await outboxEvents(api.client.clientId, created.transactionId);
-  const row = await waitForDelivery(api.client.clientId, event!.eventId, (r) => r.status === 'DELIVERED');
+  const row = await waitForDelivery(api.client.clientId, event!.eventId, (r) => r.status === outcome);
   await waitForRequests(sink, 1);
   return { api, sink, eventId: event!.eventId, row };
 }
@@ -81,7 +84,7 @@ describe('webhook queue consumer', () => {
   });
 
   it('re-checks the URL at delivery: a production guard refusal is UNDELIVERABLE, not retried, nothing sent', async () => {
-    const { api, sink, eventId, row } = await deliveredEvent();
+    const { api, sink, eventId, row } = await deliveredEvent('FAILED');
     const dispatch = row.dispatches + 1;
     await sqlRows(
       api.client.clientId,

@@ -160,14 +160,15 @@ describe('webhook delivery is at least once, never lost', () => {
   it('sends again, with the same webhook-id, when a dispatch never reports (consumer or object crash)', async () => {
     const api = await Integrator.create();
     const sink = newSink();
+    await setPlan(sink, [500, 200]);
     const created = await createCashIn(api, { webhookUrl: sink.url });
     const [requested] = await eventIds(api.client.clientId, created.transactionId);
-    const first = await waitForDelivery(api.client.clientId, requested!, (r) => r.status === 'DELIVERED');
+    const first = await waitForDelivery(api.client.clientId, requested!, (r) => r.status === 'FAILED');
 
-    // As if the delivery had been dispatched and its consumer died: IN_FLIGHT, lease over.
+    // As if its retry had been dispatched and the consumer died: IN_FLIGHT, lease over.
     await sqlRows(
       api.client.clientId,
-      "UPDATE webhook_deliveries SET status = 'IN_FLIGHT', delivered_at = NULL WHERE event_id = ?",
+      "UPDATE webhook_deliveries SET status = 'IN_FLIGHT' WHERE event_id = ?",
       requested,
     );
     await makeDueNow(api.client.clientId, requested!);

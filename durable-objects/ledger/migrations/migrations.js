@@ -11,6 +11,7 @@ import m0008 from './0008_cash_out_exec.sql';
 import m0009 from './0009_archive_deliveries.sql';
 import m0010 from './0010_deliveries_aggregate_prefix.sql';
 import m0011 from './0011_archive_delivery_index.sql';
+import m0012 from './0012_lean_deliveries.sql';
 
   export default {
     journal,
@@ -26,7 +27,8 @@ m0007,
 m0008,
 m0009,
 m0010,
-m0011
+m0011,
+m0012
     }
   }
   

@@ -4,18 +4,13 @@ import type { CashInBody, RefundAcceptedBody } from '../../../src/api/cash-in/op
 import { createCashIn, getCashIn, payCashIn, problemCode, waitFor } from '../../support/cash-in';
 import { admin, Integrator } from '../../support/harness';
 import { ledgerStub, sqlRows } from '../../support/ledger';
+import { newSink, type Sink, sinkEvents } from '../../support/webhooks';
 
 const E2E = /^E\d{8}\d{12}[A-Za-z0-9]{11}$/;
 const D2E = /^D\d{8}\d{12}[A-Za-z0-9]{11}$/;
 
-async function events(clientId: string, transactionId: string) {
-  const rows = await sqlRows<{ event_type: string; data: string }>(
-    clientId,
-    "SELECT event_type, data FROM outbox WHERE channel = 'webhook' AND aggregate_id = ? ORDER BY seq",
-    transactionId,
-  );
-  return rows.map((r) => ({ type: r.event_type, data: JSON.parse(r.data) }));
-}
+/** What the integrator's receiver got for one Cash-In created with `webhookUrl: sink.url`. */
+const events = (sink: Sink, count: number) => sinkEvents(sink, count);
 
 async function balance(clientId: string, number: string) {
   return (
@@ -26,7 +21,8 @@ async function balance(clientId: string, number: string) {
 describe('Cash-In payment (AWAITING_PAYMENT → PAID)', () => {
   it('sets paidAt, endToEndId E…, payer.bankData and settlement, credits PIX_IN and emits CASHIN_PAID as GET', async () => {
     const api = await Integrator.create();
-    const created = await createCashIn(api, { amount: 99.9 });
+    const sink = newSink();
+    const created = await createCashIn(api, { amount: 99.9, webhookUrl: sink.url });
     const before = await getCashIn(api, created.internalCode);
     expect(before).not.toHaveProperty('settlement');
     expect(before).not.toHaveProperty('endToEndId');
@@ -61,7 +57,7 @@ describe('Cash-In payment (AWAITING_PAYMENT → PAID)', () => {
     expect(await getCashIn(api, paid.endToEndId!)).toEqual(paid);
     expect(await balance(api.client.clientId, transactional.number)).toBe(9990);
 
-    const evts = await events(api.client.clientId, created.transactionId);
+    const evts = await events(sink, 2);
     expect(evts.map((e) => e.type)).toEqual(['CASHIN_REQUESTED', 'CASHIN_PAID']);
     expect(evts[0]!.data.status).toBe('AWAITING_PAYMENT');
     expect(evts[1]!.data).toEqual(paid);
@@ -114,7 +110,8 @@ describe('Cash-In payment (AWAITING_PAYMENT → PAID)', () => {
 describe('POST /cash-in/{id}/refund (spec §4.6)', () => {
   it('answers 202 with exactly the listed fields, then REFUNDED with a PIX_REFUND_OUT and CASHIN_REFUNDED', async () => {
     const api = await Integrator.create();
-    const created = await createCashIn(api, { amount: 40 });
+    const sink = newSink();
+    const created = await createCashIn(api, { amount: 40, webhookUrl: sink.url });
     const paid = await payCashIn(api, created.internalCode);
     const res = await api.signedPost(`/cash-in/${created.transactionId}/refund`, {
       reason: 'CUSTOMER_REQUEST',
@@ -156,7 +153,7 @@ describe('POST /cash-in/{id}/refund (spec §4.6)', () => {
     expect(done.refundedAt).toMatch(/-03:00$/);
     expect(done.settlement).toEqual(paid.settlement);
     expect(await getCashIn(api, body.endToEndId)).toEqual(done);
-    const evts = await events(api.client.clientId, created.transactionId);
+    const evts = await events(sink, 3);
     expect(evts.map((e) => e.type)).toEqual(['CASHIN_REQUESTED', 'CASHIN_PAID', 'CASHIN_REFUNDED']);
     expect(evts[2]!.data).toEqual(done);
     const entries = await sqlRows<{ type: string; direction: string; amount: number; balance_after: number }>(
@@ -292,7 +289,8 @@ describe('bank-initiated returns (decisions §4)', () => {
 describe('cancellation and expiry (decisions §5)', () => {
   it('cancels only AWAITING_PAYMENT, with cancelledAt and CASHIN_CANCELLED', async () => {
     const api = await Integrator.create();
-    const created = await createCashIn(api);
+    const sink = newSink();
+    const created = await createCashIn(api, { webhookUrl: sink.url });
     const res = await api.post(`/cash-in/${created.internalCode}/cancel`, {});
     expect(res.status).toBe(200);
     const body = (await res.json()) as CashInBody;
@@ -302,15 +300,13 @@ describe('cancellation and expiry (decisions §5)', () => {
     const again = await api.post(`/cash-in/${created.internalCode}/cancel`, {});
     expect(again.status).toBe(422);
     expect(await problemCode(again)).toBe('RULE_VIOLATION');
-    expect((await events(api.client.clientId, created.transactionId)).map((e) => e.type)).toEqual([
-      'CASHIN_REQUESTED',
-      'CASHIN_CANCELLED',
-    ]);
+    expect((await events(sink, 2)).map((e) => e.type)).toEqual(['CASHIN_REQUESTED', 'CASHIN_CANCELLED']);
   });
 
   it('sandbox expire ends the window now: EXPIRED, expiredAt identical on GET, list and event', async () => {
     const api = await Integrator.create();
-    const created = await createCashIn(api);
+    const sink = newSink();
+    const created = await createCashIn(api, { webhookUrl: sink.url });
     const res = await api.post(`/sandbox/cash-in/${created.internalCode}/expire`, {});
     expect(res.status).toBe(200);
     const expired = (await res.json()) as CashInBody;
@@ -319,7 +315,7 @@ describe('cancellation and expiry (decisions §5)', () => {
     const got = await getCashIn(api, created.internalCode);
     const day = new Date().toISOString().slice(0, 10);
     const list = (await (await api.get(`/cash-in?from=2020-01-01&to=2100-01-01`)).json()) as { items: any[] };
-    const evts = await events(api.client.clientId, created.transactionId);
+    const evts = await events(sink, 2);
     expect(got.expiredAt).toBe(expired.expiredAt);
     expect(list.items.find((i) => i.transactionId === created.transactionId).expiredAt).toBe(
       expired.expiredAt,

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createCashIn, getCashIn, payCashIn, waitFor } from '../../support/cash-in';
 import { Integrator } from '../../support/harness';
 import { ledgerStub, sqlRows } from '../../support/ledger';
+import { outboxEvents } from '../../support/webhooks';
 
 describe('GET /cash-in/{id} precedence (spec §4.5)', () => {
   it('internalCode, then transactionId, then payment endToEndId, then externalReference', async () => {
@@ -48,11 +49,8 @@ describe('crashes between a state change and what follows it', () => {
     await payCashIn(api, created.internalCode);
     await evictDurableObject(ledgerStub(api.client.clientId));
     expect((await getCashIn(api, created.internalCode)).status).toBe('PAID');
-    const events = await sqlRows(
-      api.client.clientId,
-      "SELECT event_type FROM outbox WHERE channel='webhook' ORDER BY seq",
-    );
-    expect(events.map((e) => e.event_type)).toEqual(['CASHIN_REQUESTED', 'CASHIN_PAID']);
+    const events = await outboxEvents(api.client.clientId);
+    expect(events.map((e) => e.eventType)).toEqual(['CASHIN_REQUESTED', 'CASHIN_PAID']);
     const entries = await sqlRows(api.client.clientId, 'SELECT type, amount FROM ledger_entries');
     expect(entries).toEqual([{ type: 'PIX_IN', amount: 1200 }]);
   });
@@ -102,11 +100,8 @@ describe('crashes between a state change and what follows it', () => {
     expect(sent.results).toEqual([{ requests: 1 }]);
     const entries = await sqlRows(api.client.clientId, 'SELECT type FROM ledger_entries ORDER BY seq');
     expect(entries.map((e) => e.type)).toEqual(['PIX_IN', 'PIX_REFUND_OUT']);
-    const events = await sqlRows(
-      api.client.clientId,
-      "SELECT event_type FROM outbox WHERE channel='webhook' ORDER BY seq",
-    );
-    expect(events.map((e) => e.event_type)).toEqual(['CASHIN_REQUESTED', 'CASHIN_PAID', 'CASHIN_REFUNDED']);
+    const events = await outboxEvents(api.client.clientId);
+    expect(events.map((e) => e.eventType)).toEqual(['CASHIN_REQUESTED', 'CASHIN_PAID', 'CASHIN_REFUNDED']);
     expect(await sqlRows(api.client.clientId, 'SELECT * FROM holds')).toEqual([]);
   });
 

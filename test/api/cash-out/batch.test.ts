@@ -9,6 +9,7 @@ import { acceptTogether, batchInputs, createCashOut, deposit, settled } from '..
 import { Integrator } from '../../support/harness';
 import { assertBooks } from '../../support/invariants';
 import { sqlRows } from '../../support/ledger';
+import { outboxEvents } from '../../support/webhooks';
 
 async function partnerRows(ids: string[]) {
   const { results } = await env.DB.prepare(
@@ -21,12 +22,9 @@ async function partnerRows(ids: string[]) {
 }
 
 async function webhookTypes(clientId: string) {
-  const rows = await sqlRows<{ aggregate_id: string; event_type: string }>(
-    clientId,
-    "SELECT aggregate_id, event_type FROM outbox WHERE channel = 'webhook' ORDER BY seq",
-  );
   const byId = new Map<string, string[]>();
-  for (const r of rows) byId.set(r.aggregate_id, [...(byId.get(r.aggregate_id) ?? []), r.event_type]);
+  for (const e of await outboxEvents(clientId))
+    byId.set(e.aggregateId, [...(byId.get(e.aggregateId) ?? []), e.eventType]);
   return byId;
 }
 

@@ -5,6 +5,7 @@ import { SandboxPartner } from '../../../src/partners/sandbox';
 import { createCashOut, deposit, settled } from '../../support/cash-out';
 import { admin, Integrator } from '../../support/harness';
 import { ledgerStub, sqlRows } from '../../support/ledger';
+import { outboxEvents } from '../../support/webhooks';
 
 /**
  * Parks a real Cash-Out right after its reservation (approval threshold), then rewrites its stage
@@ -65,11 +66,8 @@ async function crashAt(stage: 'RECEIVED' | 'APPROVED' | 'SENDING' | 'SENT', part
     'SELECT type, balance_after FROM ledger_entries ORDER BY seq',
   );
   const holds = await sqlRows(api.client.clientId, 'SELECT * FROM holds');
-  const events = await sqlRows<{ event_type: string }>(
-    api.client.clientId,
-    "SELECT event_type FROM outbox WHERE channel='webhook' ORDER BY seq",
-  );
-  return { done, transfers: transfers.results, entries, holds, events: events.map((e) => e.event_type) };
+  const events = await outboxEvents(api.client.clientId);
+  return { done, transfers: transfers.results, entries, holds, events: events.map((e) => e.eventType) };
 }
 
 describe('Cash-Out crash at each step of execution', () => {

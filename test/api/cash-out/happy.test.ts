@@ -6,17 +6,14 @@ import { problemCode } from '../../support/cash-in';
 import { cashOutBody, createCashOut, deposit, getCashOut, magicKey, settled } from '../../support/cash-out';
 import { admin, Integrator } from '../../support/harness';
 import { sqlRows } from '../../support/ledger';
+import { newSink, outboxEvents, sinkEvents } from '../../support/webhooks';
 
 const E2E = /^E\d{8}\d{12}[A-Za-z0-9]{11}$/;
 const D2E = /^D\d{8}\d{12}[A-Za-z0-9]{11}$/;
 
-async function webhookEvents(clientId: string, transactionId: string) {
-  const rows = await sqlRows<{ event_type: string; data: string }>(
-    clientId,
-    "SELECT event_type, data FROM outbox WHERE channel = 'webhook' AND aggregate_id = ? ORDER BY seq",
-    transactionId,
-  );
-  return rows.map((r) => ({ type: r.event_type, data: JSON.parse(r.data) }));
+/** Event types of one Cash-Out, whether their payloads are still held or not. */
+async function webhookTypes(clientId: string, transactionId: string) {
+  return (await outboxEvents(clientId, transactionId)).map((e) => e.eventType);
 }
 
 const ledger = (clientId: string) =>
@@ -48,7 +45,8 @@ describe('POST /cash-out acceptance (spec §4.9)', () => {
 
   it('never answers insufficient balance as an HTTP error: 202 then CANCELLED INSUFFICIENT_FUNDS without settlement', async () => {
     const api = await Integrator.create();
-    const accepted = await createCashOut(api, { amount: 50 });
+    const sink = newSink();
+    const accepted = await createCashOut(api, { amount: 50, webhookUrl: sink.url });
     const done = await settled(api, accepted.transactionId);
     expect(done.status).toBe('CANCELLED');
     expect(done.failure).toEqual({
@@ -58,7 +56,7 @@ describe('POST /cash-out acceptance (spec §4.9)', () => {
     expect(done.cancelledAt).toMatch(/-03:00$/);
     expect(done).not.toHaveProperty('settlement');
     expect(done).not.toHaveProperty('endToEndId');
-    const events = await webhookEvents(api.client.clientId, accepted.transactionId);
+    const events = await sinkEvents(sink, 2);
     expect(events.map((e) => e.type)).toEqual(['CASHOUT_REQUESTED', 'CASHOUT_FAILED']);
     expect(events[0]!.data.status).toBe('PROCESSING');
     expect(events[1]!.data).toEqual(done);
@@ -176,7 +174,8 @@ describe('Cash-Out execution outcomes (spec §3.2)', () => {
   it('COMPLETED: completedAt, E… endToEndId, settlement, payee.bankData, PIX_OUT debit, reservation consumed', async () => {
     const api = await Integrator.create();
     await deposit(api, 100);
-    const accepted = await createCashOut(api, { amount: 30.5 });
+    const sink = newSink();
+    const accepted = await createCashOut(api, { amount: 30.5, webhookUrl: sink.url });
     const processing = await getCashOut(api, accepted.transactionId);
     expect(['PROCESSING']).toContain(processing.status);
     expect(processing).not.toHaveProperty('settlement');
@@ -203,7 +202,7 @@ describe('Cash-Out execution outcomes (spec §3.2)', () => {
       { type: 'PIX_OUT', amount: 3050, balance_after: 6950 },
     ]);
     expect(await holds(api.client.clientId)).toEqual([]);
-    const events = await webhookEvents(api.client.clientId, accepted.transactionId);
+    const events = await sinkEvents(sink, 2);
     expect(events.map((e) => e.type)).toEqual(['CASHOUT_REQUESTED', 'CASHOUT_COMPLETED']);
     expect(events[1]!.data).toEqual(done);
   });
@@ -256,7 +255,7 @@ describe('Cash-Out execution outcomes (spec §3.2)', () => {
     ]);
     const again = await api.post(`/sandbox/cash-out/${accepted.transactionId}/return`, { reason: 'FRAUD' });
     expect(again.status).toBe(422);
-    expect((await webhookEvents(api.client.clientId, accepted.transactionId)).map((e) => e.type)).toEqual([
+    expect(await webhookTypes(api.client.clientId, accepted.transactionId)).toEqual([
       'CASHOUT_REQUESTED',
       'CASHOUT_COMPLETED',
       'CASHOUT_REFUNDED',

@@ -3,20 +3,12 @@ import { createCashIn, payCashIn, waitFor } from '../../support/cash-in';
 import { createCashOut, deposit, magicKey, settled } from '../../support/cash-out';
 import { Integrator } from '../../support/harness';
 import { sqlRows } from '../../support/ledger';
-
-type Row = { data: string; published_at: number | null };
-
-async function observations(clientId: string) {
-  const rows = await sqlRows<Row>(
-    clientId,
-    "SELECT data, published_at FROM outbox WHERE channel = 'health' ORDER BY seq",
-  );
-  return rows.map((r) => ({ ...JSON.parse(r.data), published: r.published_at !== null }));
-}
+import { recordObservations } from '../../support/observations';
 
 describe('health observations (decisions §7)', () => {
   it('every Cash-In and Cash-Out outcome becomes one observation, handed to the health queue', async () => {
     const api = await Integrator.create();
+    const sent = await recordObservations(api.client.clientId);
     const transactional = api.client.accounts.find((a) => a.type === 'TRANSACTIONAL')!;
     const paid = await createCashIn(api);
     await payCashIn(api, paid.internalCode, { payer: { bankData: { ispb: '00360305' } } });
@@ -31,9 +23,14 @@ describe('health observations (decisions §7)', () => {
     });
     await settled(api, ok.transactionId);
     await settled(api, bad.transactionId);
-    const all = await waitFor(
-      () => observations(api.client.clientId),
-      (list) => list.length >= 9 && list.every((o) => o.published),
+    // Handed to the queue in the order they happened, and gone from the outbox once taken.
+    const all: any[] = await waitFor(
+      async () => [...sent],
+      (list) => list.length >= 9,
+    );
+    await waitFor(
+      () => sqlRows(api.client.clientId, "SELECT 1 FROM outbox WHERE channel = 'health'"),
+      (rows) => rows.length === 0,
     );
     const summary = all.map((o) => `${o.operation}:${o.event}${o.failureCode ? `:${o.failureCode}` : ''}`);
     expect(summary.slice(0, 5)).toEqual([
@@ -54,7 +51,6 @@ describe('health observations (decisions §7)', () => {
       expect(o.clientId).toBe(api.client.clientId);
       expect(o.partnerIspb).toBe(transactional.bank.ispb);
       expect(new Date(o.at).toISOString()).toBe(o.at);
-      expect(o.published).toBe(true);
     }
     expect(all[1].institutionIspb).toBe('00360305');
     expect(all[1].latencyMs).toBeGreaterThanOrEqual(0);
