@@ -45,7 +45,10 @@ export function enqueueIfArchived(store: SqlStorage, aggregateId: string): void 
     )
     .toArray();
   if (hot.length > 0) return;
-  if (maybeArchived(store, aggregateId, 'cash-in') || maybeArchived(store, aggregateId, 'cash-out'))
+  if (
+    maybeArchived(store, aggregateId, 'cash-in', true) ||
+    maybeArchived(store, aggregateId, 'cash-out', true)
+  )
     store.exec('INSERT OR IGNORE INTO archive_delivery_queue (aggregate_id) VALUES (?)', aggregateId);
 }
 

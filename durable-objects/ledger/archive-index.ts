@@ -5,6 +5,8 @@
  * reading one more segment: the reader compares the real ids (archive.ts).
  */
 
+import { internalCodeOfTxId } from '../../src/domain/ids';
+
 /**
  * FNV-1a 64 cut to 47 bits: a JS number exactly, and SQLite stores it in 6 bytes (its integer
  * serial type for |n| < 2^47), so an index row is ~13 bytes with its cell pointer. Sync and cheap.
@@ -34,31 +36,46 @@ export function indexIds(
     sql.exec(`INSERT OR IGNORE INTO ${table} (hash, segment) VALUES (?, ?)`, idHash(id), segment);
 }
 
-/** DONE segments that may hold `id`, newest first. */
+/**
+ * The index keys a row of `kind` named by `id` may be under: a Cash-In TxId of ours is indexed
+ * through the internalCode it carries (archive-sources.ts), one of an older version under itself.
+ */
+function keysOf(id: string, kind: string): number[] {
+  const code = kind === 'cash-in' ? internalCodeOfTxId(id) : undefined;
+  return code === undefined ? [idHash(id)] : [idHash(id), idHash(code)];
+}
+
+/** DONE segments that may hold `id`, newest first (the reader compares the real ids). */
 export function segmentsFor(
   sql: SqlStorage,
   id: string,
   kind: string,
   table: IndexTable = 'archive_index',
 ): { id: number; key: string }[] {
+  const keys = keysOf(id, kind);
   return sql
     .exec<{ id: number; key: string }>(
-      `SELECT s.id AS id, s.key AS key FROM ${table} i JOIN archive_segments s ON s.id = i.segment
-       WHERE i.hash = ? AND s.state = 'DONE' AND s.kind = ? ORDER BY s.id DESC`,
-      idHash(id),
+      `SELECT DISTINCT s.id AS id, s.key AS key FROM ${table} i JOIN archive_segments s ON s.id = i.segment
+       WHERE i.hash IN (${keys.map(() => '?').join(', ')}) AND s.state = 'DONE' AND s.kind = ?
+       ORDER BY s.id DESC`,
+      ...keys,
       kind,
     )
     .toArray();
 }
 
-/** Whether some archived row of `kind` may carry `id` (a hash hit; used to keep references unique). */
-export function maybeArchived(sql: SqlStorage, id: string, kind: string): boolean {
+/**
+ * Whether some archived row of `kind` may carry `id` (a hash hit): keeps references and codes
+ * unique. `asTransactionId`: `id` is a transactionId (an aggregate), so its code's key counts too.
+ */
+export function maybeArchived(sql: SqlStorage, id: string, kind: string, asTransactionId = false): boolean {
+  const keys = asTransactionId ? keysOf(id, kind) : [idHash(id)];
   return (
     sql
       .exec(
         `SELECT 1 FROM archive_index i JOIN archive_segments s ON s.id = i.segment
-         WHERE i.hash = ? AND s.kind = ? LIMIT 1`,
-        idHash(id),
+         WHERE i.hash IN (${keys.map(() => '?').join(', ')}) AND s.kind = ? LIMIT 1`,
+        ...keys,
         kind,
       )
       .toArray().length > 0

@@ -5,6 +5,7 @@
  */
 import { type SQL, sql } from 'drizzle-orm';
 import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core';
+import { internalCodeOfTxId } from '../../src/domain/ids';
 import type { IndexTable } from './archive-index';
 import type { LedgerContext } from './context';
 import type { CrashPoint } from './crash-points';
@@ -99,7 +100,11 @@ export const cashInSource: ArchiveSource = {
   timeOf: (row) => row.requestedAt as number,
   eligible: (before) =>
     sql`${cashIns.requestedAt} < ${before} AND ${cashInSettledAt} < ${before} AND NOT EXISTS (${cashInWork})`,
-  ids: (row) => distinctIds(row, TRANSACTION_IDS),
+  // A TxId carrying the row's internalCode is found through the code's entry (archive-index.ts).
+  ids: (row) =>
+    distinctIds(row, TRANSACTION_IDS).filter(
+      (id) => id !== row.transactionId || internalCodeOfTxId(id) !== row.internalCode,
+    ),
   counted: countedAs('PAID'),
   crashPoint: 'archive.segment-written',
 };

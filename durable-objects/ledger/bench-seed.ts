@@ -105,9 +105,10 @@ export function seedHistory(db: LedgerDb, storage: DurableObjectStorage, command
     for (let i = command.offset; i < command.offset + command.count; i++) {
       const at = command.from + i * command.stepMs;
       const payee = seededPixKey(i % command.payees);
+      const cashInCode = freeCode((c) => internalCodeTaken(db, c));
       const names = new Map<string, string>([
-        [String(t.cashIn.transaction_id), newCashInTxId(clientId)],
-        [String(t.cashIn.internal_code), freeCode((c) => internalCodeTaken(db, c))],
+        [String(t.cashIn.transaction_id), newCashInTxId(clientId, cashInCode)],
+        [String(t.cashIn.internal_code), cashInCode],
         [String(t.cashIn.external_reference), `seed-in-${i}`],
         [String(t.cashIn.end_to_end_id), endToEnd(String(t.cashIn.end_to_end_id), at)],
         [String(t.cashOut.transaction_id), crypto.randomUUID()],

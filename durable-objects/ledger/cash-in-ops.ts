@@ -78,10 +78,10 @@ export async function createCashIn(
   }
   creating.add(reference);
   try {
-    const transactionId = newCashInTxId(ctx.profile.clientId);
     let internalCode = newInternalCode();
     while (internalCodeTaken(ctx.db, internalCode) || maybeArchived(ctx.storage.sql, internalCode, 'cash-in'))
       internalCode = newInternalCode();
+    const transactionId = newCashInTxId(ctx.profile.clientId, internalCode);
     const partnerIspb = chargePartner(ctx);
     const expiresAt = now + input.expirationInMinutes * 60_000;
     // Everything that could refuse this Cash-In runs before the charge exists at the partner.

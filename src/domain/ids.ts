@@ -28,11 +28,18 @@ function clientPart(clientId: string): string {
 
 /**
  * Cash-In TxId: the PIX charge txid, 26–35 alphanumerics. We issue 35: the client (22 base-62
- * characters) + 13 random ones (77 bits), so a partner's notification naming a txid reaches its
- * client's ClientLedger without a lookup table, like the BR Code locator (location.ts).
+ * characters), so a partner's notification naming a txid reaches its client's ClientLedger without a
+ * lookup table, like the BR Code locator (location.ts); then the Cash-In's internalCode (7) and 6
+ * random ones (72 bits with the code). Carrying the internalCode, the TxId of an archived Cash-In
+ * needs no index entry of its own: it is found through its code's (issue 16, archive-index.ts).
  */
-export function newCashInTxId(clientId: string): string {
-  return clientPart(clientId) + randomString(ALNUM, 13);
+export function newCashInTxId(clientId: string, internalCode: string): string {
+  return clientPart(clientId) + internalCode + randomString(ALNUM, 6);
+}
+
+/** The internalCode a TxId of ours carries (see newCashInTxId), or undefined when it has none. */
+export function internalCodeOfTxId(txid: string): string | undefined {
+  return /^[A-Za-z0-9]{22}([A-Z0-9]{7})[A-Za-z0-9]{6}$/.exec(txid)?.[1];
 }
 
 /** The client a TxId we issued belongs to, or undefined for any other txid. */

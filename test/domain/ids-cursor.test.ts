@@ -4,6 +4,7 @@ import { decodeCursor, encodeCursor } from '../../src/domain/cursor';
 import {
   clientIdOfTxId,
   END_TO_END_ID,
+  internalCodeOfTxId,
   newCashInTxId,
   newEndToEndId,
   newInternalCode,
@@ -16,16 +17,20 @@ import { planPage, shapePage } from '../../src/domain/pagination';
 describe('identifiers', () => {
   it('issues TxIds of 26–35 alphanumerics, 7-char internal codes, UUIDs', () => {
     const clientId = '0f8e2a4c-1b3d-4e5f-8a9b-0c1d2e3f4a5b';
-    expect(newCashInTxId(clientId)).toMatch(/^[A-Za-z0-9]{26,35}$/);
-    expect(clientIdOfTxId(newCashInTxId(clientId))).toBe(clientId);
-    expect(clientIdOfTxId(newCashInTxId('ffffffff-ffff-ffff-ffff-ffffffffffff'))).toBe(
+    const code = newInternalCode();
+    expect(newCashInTxId(clientId, code)).toMatch(/^[A-Za-z0-9]{26,35}$/);
+    expect(clientIdOfTxId(newCashInTxId(clientId, code))).toBe(clientId);
+    // It carries its internalCode, which finds it once archived.
+    expect(internalCodeOfTxId(newCashInTxId(clientId, code))).toBe(code);
+    expect(internalCodeOfTxId('abc')).toBeUndefined();
+    expect(clientIdOfTxId(newCashInTxId('ffffffff-ffff-ffff-ffff-ffffffffffff', code))).toBe(
       'ffffffff-ffff-ffff-ffff-ffffffffffff',
     );
     expect(clientIdOfTxId('abc')).toBeUndefined();
     expect(clientIdOfTxId('z'.repeat(35))).toBeUndefined();
     expect(newInternalCode()).toMatch(/^[A-Z0-9]{7}$/);
     expect(newUuid()).toMatch(UUID);
-    expect(new Set(Array.from({ length: 1000 }, () => newCashInTxId(clientId))).size).toBe(1000);
+    expect(new Set(Array.from({ length: 1000 }, () => newCashInTxId(clientId, code))).size).toBe(1000);
   });
 
   it('builds end-to-end ids as E/D + ISPB + yyyyMMddHHmm UTC + 11 alphanumerics', () => {

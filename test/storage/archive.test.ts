@@ -92,17 +92,38 @@ describe('POST /admin/clients/{id}/archive', () => {
     expect(await lookupsAt(api, ledgerReads)).toEqual(ledgerBefore);
     const listed = await env.ARCHIVE.list({ prefix: `${api.client.clientId}/cash-in/` });
     expect(listed.objects).toHaveLength(1);
-    // Index: one 47-bit hash per distinct id, nothing else per transaction.
+    // Index: one 47-bit hash per distinct id, nothing else per transaction; not the TxId, which
+    // carries its internalCode and is found through the code's entry (lookups above, by TxId too).
     const index = await sqlRows<{ n: number }>(
       api.client.clientId,
       'SELECT count(*) AS n FROM archive_index',
     );
-    expect(index[0]!.n).toBe(ids.length - 3); // the open one is not archived
+    expect(all.every((c) => c.transactionId.slice(22, 29) === c.internalCode)).toBe(true);
+    expect(index[0]!.n).toBe(ids.length - 3 - all.length); // the open one is not archived
     // Idempotent; an archived externalReference stays taken.
     expect(await (await archive(api, new Date().toISOString())).json()).toEqual({ archivedTransactions: 0 });
     const again = await api.post('/cash-in', cashInBody({ externalReference: all[0]!.externalReference }));
     expect(again.status).toBe(409);
     expect(await problemCode(again)).toBe('DUPLICATED_EXTERNAL_REFERENCE');
+  });
+
+  it('finds an archived Cash-In whose TxId carries no internalCode (an older version issued 13 random characters)', async () => {
+    const api = await Integrator.create();
+    const c = await createCashIn(api);
+    await payCashIn(api, c.internalCode as string);
+    const legacy = `${c.transactionId.slice(0, 22)}abcdefghijklm`;
+    await sqlRows(api.client.clientId, 'UPDATE cash_ins SET transaction_id = ?', legacy);
+    const before = await lookups(api, [legacy, c.internalCode as string]);
+    expect([...before.values()].map((a) => a.slice(0, 3))).toEqual(['200', '200']);
+    await archive(api, new Date(Date.now() + 1).toISOString());
+    expect(await hotCount(api)).toBe(0);
+    expect(await lookups(api, [legacy, c.internalCode as string])).toEqual(before);
+    // Its TxId has an index entry of its own: 4 ids, 4 entries.
+    const index = await sqlRows<{ n: number }>(
+      api.client.clientId,
+      'SELECT count(*) AS n FROM archive_index',
+    );
+    expect(index[0]!.n).toBe(4);
   });
 
   it('two archive calls at once move each Cash-In once', async () => {

@@ -3,7 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { createCashIn, payCashIn } from '../support/cash-in';
 import { admin, call, Integrator } from '../support/harness';
 import { sqlRows } from '../support/ledger';
-import { newSink, outboxEvents, setPlan, waitForDelivery, waitForRequests } from '../support/webhooks';
+import {
+  newSink,
+  outboxEvents,
+  setPlan,
+  waitForDelivery,
+  waitForRequests,
+  waitUntil,
+} from '../support/webhooks';
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
@@ -146,8 +153,36 @@ describe('POST /admin/clients/{clientId}/webhook-deliveries/{eventId}/retry', ()
     });
     const unknown = await admin(`/admin/clients/${clientId}/webhook-deliveries/evt_nope/retry`, 'POST');
     expect(unknown.status).toBe(404);
+    // An id is found by the seq it carries, and only with its own random part.
+    const id = requested!.eventId;
+    expect(id).toMatch(/^evt_[1-9]\d*_[A-Za-z0-9]{14}$/);
+    const forged = `${id.slice(0, -1)}${id.endsWith('A') ? 'B' : 'A'}`;
+    const wrong = await admin(`/admin/clients/${clientId}/webhook-deliveries/${forged}/retry`, 'POST');
+    expect(wrong.status).toBe(404);
     expect(
       (await call(`/admin/clients/${clientId}/webhook-deliveries/evt_nope/retry`, { method: 'POST' })).status,
     ).toBe(401);
+  });
+
+  it("finds one transaction's deliveries through the random end of its id, not its client's prefix", async () => {
+    const api = await Integrator.create();
+    const { clientId } = api.client;
+    // Cash-In TxIds of one client share their first 22 characters (the client).
+    const all = await Promise.all([1, 2, 3].map(() => createCashIn(api)));
+    expect(new Set(all.map((c) => c.transactionId.slice(0, 22))).size).toBe(1);
+    const rows = await waitUntil(
+      () => sqlRows<{ k: string }>(clientId, 'SELECT substr(aggregate_id, -8) AS k FROM webhook_deliveries'),
+      (list) => list.length === 3,
+    );
+    expect(new Set(rows.map((r) => r.k)).size).toBe(3);
+    const plan = await sqlRows<{ detail: string }>(
+      clientId,
+      `EXPLAIN QUERY PLAN SELECT * FROM webhook_deliveries
+       WHERE substr(aggregate_id, -8) = substr(?1, -8) AND +aggregate_id = ?1 ORDER BY seq DESC`,
+      all[0]!.transactionId,
+    );
+    expect(plan.map((r) => r.detail).join(' | ')).toMatch(/USING INDEX webhook_deliveries_aggregate_idx/);
+    const { body } = await list(clientId, `?aggregateId=${all[1]!.transactionId}`);
+    expect(body.items.map((d) => d.aggregateId)).toEqual([all[1]!.transactionId]);
   });
 });
