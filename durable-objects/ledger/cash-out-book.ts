@@ -167,7 +167,8 @@ export class CashOutBook {
 
   /**
    * Books a settled payment: the hold becomes a PIX_OUT entry, the Cash-Out COMPLETED. False (and
-   * nothing written) when its entry would be refused: it stays where it is and is logged.
+   * nothing written) when its entry would be refused (a balance past exact integers): it stays where
+   * it is and is logged.
    */
   complete(row: CashOutRow, status: Extract<TransferStatus, { state: 'SETTLED' }>): boolean {
     const ispb = row.partnerIspb as string;
@@ -179,6 +180,8 @@ export class CashOutBook {
       at: this.now,
       description: row.description ?? `PIX enviado ${row.internalCode}`,
       endToEndId: status.endToEndId,
+      // The partner paid it: recorded even when a bank return since the hold left the balance short.
+      settled: true,
     };
     if (cursor.refusal(entry)) return false;
     this.sql.exec('DELETE FROM holds WHERE id = ?', holdId(row.transactionId));

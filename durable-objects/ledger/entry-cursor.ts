@@ -23,6 +23,12 @@ export interface EntryInput {
   at: number;
   /** A money fact reported by the bank: recorded even if it takes the balance below zero. */
   bankFact?: boolean;
+  /**
+   * Our own debit the partner reports settled (a devolution, a payment): the money has left, so it
+   * is recorded whatever the balance. It was held when we asked; only a bank fact booked since (a
+   * return) can have left the balance short of it.
+   */
+  settled?: boolean;
   description?: string | null;
   endToEndId?: string | null;
   originalEndToEndId?: string | null;
@@ -85,13 +91,13 @@ export class EntryCursor {
 
   /**
    * Why this entry would be refused, or undefined. Our own operations never take a balance below
-   * zero; a fact the bank reports (`bankFact`) is recorded anyway. A balance past 2^53 centavos
+   * zero; a fact the bank reports (`bankFact`, `settled`) is recorded anyway. A balance past 2^53 centavos
    * would silently round, so such an entry is refused too (amounts are capped: decisions §5).
    */
   refusal(input: CursorEntry): string | undefined {
     if (!Number.isSafeInteger(input.amount) || input.amount <= 0) return 'entry amount must be positive';
     const after = this.after(input);
-    if (DIRECTION[input.type] === 'DEBIT' && after < 0 && !input.bankFact)
+    if (DIRECTION[input.type] === 'DEBIT' && after < 0 && !input.bankFact && !input.settled)
       return `entry would overdraw account ${this.accountNumber}`;
     if (!Number.isSafeInteger(after))
       return `entry would take account ${this.accountNumber} past an exact integer of centavos`;

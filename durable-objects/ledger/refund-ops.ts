@@ -152,11 +152,14 @@ export function settleDevolution(
     reason?: string;
     at: number;
     bankFact?: boolean;
+    /** Our devolution, settled at the partner (recorded even if a bank return left the balance short). */
+    settled?: boolean;
     amount?: number;
   },
 ): CashInRow {
   postEntry(ctx.db, {
     ...(devolution.bankFact && { bankFact: true }),
+    ...(devolution.settled && { settled: true }),
     id: devolution.entryId,
     accountNumber,
     type: 'PIX_REFUND_OUT',
@@ -233,6 +236,7 @@ export async function pollRefund(ctx: LedgerContext, transactionId: string): Pro
       endToEndId: row.refundEndToEndId as string,
       entryId,
       at: now,
+      settled: true,
     });
   });
   return undefined;

@@ -55,6 +55,28 @@ describe('bank returns are facts', () => {
     await assertBooks(api);
   });
 
+  it('books our devolution the partner settled even when a bank return took its held money since', async () => {
+    const api = await Integrator.create();
+    const a = await createCashIn(api, { amount: 100 });
+    await payCashIn(api, a.internalCode);
+    const b = await createCashIn(api, { amount: 100 });
+    await payCashIn(api, b.internalCode);
+    const spend = await createCashOut(api, { amount: 100 });
+    expect((await settled(api, spend.transactionId)).status).toBe('COMPLETED');
+    // Our refund of A holds the last 100; the bank then returns B on its own before it settles.
+    const refund = await api.signedPost(`/cash-in/${a.internalCode}/refund`, { reason: 'MERCHANT_ERROR' });
+    expect(refund.status).toBe(202);
+    expect((await bankReturn(api, b.internalCode, 'FRAUD')).status).toBe(200);
+    // The partner settles A's devolution: the money has left, so it is booked, not held back.
+    const refunded = await waitFor(
+      () => api.get(`/cash-in/${a.internalCode}`).then((r) => r.json() as Promise<{ status: string }>),
+      (x) => x.status === 'REFUNDED',
+    );
+    expect(refunded.status).toBe('REFUNDED');
+    expect((await getBalance(api)).totals.transactional).toBe(-100);
+    await assertBooks(api);
+  });
+
   it('supersedes a refund in flight; if the partner settles that refund too, both outflows are booked', async () => {
     const api = await Integrator.create();
     const cashIn = await createCashIn(api, { amount: 50 });

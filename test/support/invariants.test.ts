@@ -46,16 +46,21 @@ describe('assertBooks', () => {
       ],
       [
         'a state change without its event',
-        () =>
-          sqlRows(
-            id,
-            "UPDATE outbox SET event_type = 'X_CASHOUT_COMPLETED' WHERE event_type = 'CASHOUT_COMPLETED'",
-          ),
-        () =>
-          sqlRows(
-            id,
-            "UPDATE outbox SET event_type = 'CASHOUT_COMPLETED' WHERE event_type = 'X_CASHOUT_COMPLETED'",
-          ),
+        // The event is its outbox row while its payload is held, then its delivery row.
+        async () => {
+          for (const table of ['outbox', 'webhook_deliveries'])
+            await sqlRows(
+              id,
+              `UPDATE ${table} SET event_type = 'X_CASHOUT_COMPLETED' WHERE event_type = 'CASHOUT_COMPLETED'`,
+            );
+        },
+        async () => {
+          for (const table of ['outbox', 'webhook_deliveries'])
+            await sqlRows(
+              id,
+              `UPDATE ${table} SET event_type = 'CASHOUT_COMPLETED' WHERE event_type = 'X_CASHOUT_COMPLETED'`,
+            );
+        },
       ],
       [
         'a hold left behind',

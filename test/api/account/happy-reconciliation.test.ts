@@ -108,6 +108,9 @@ class Model {
     return this.numbers[partner * 2 + (type === 'TRANSACTIONAL' ? 0 : 1)]!;
   }
 
+  /** A bank return was booked: our settled debits may overdraw from then on (see reconcile). */
+  bankReturned = false;
+
   available(number: string) {
     return this.balance.get(number)! - (this.held.get(number) ?? 0);
   }
@@ -163,6 +166,7 @@ async function run(model: Model, command: Command): Promise<void> {
       model.flows.pixRefundOut += target.amount;
       if (command.kind === 'return') {
         target.state = 'REFUNDED';
+        model.bankReturned = true;
         model.move(t0, -target.amount, true);
       } else {
         // Held now, debited when the devolution settles (checked at the end).
@@ -255,7 +259,8 @@ async function reconcile(model: Model): Promise<void> {
     c.state = 'REFUNDED';
     const t0 = model.account(0, 'TRANSACTIONAL');
     model.held.set(t0, model.held.get(t0)! - c.amount);
-    model.move(t0, -c.amount);
+    // Settled at the partner: recorded even when a bank return since took the money it held.
+    model.move(t0, -c.amount, model.bankReturned);
   }
 
   const balances = await getBalance(api);
@@ -264,12 +269,15 @@ async function reconcile(model: Model): Promise<void> {
     const items = await fullStatement(api, number);
     statements.set(number, items);
     let running = 0;
+    let bankReturned = false;
     for (const item of items) {
       expect(item.amount).toBeGreaterThan(0);
       running += item.direction === 'CREDIT' ? cents(item.amount) : -cents(item.amount);
-      // Each balanceAfter follows from the one before; only a bank's own return may overdraw.
+      // Each balanceAfter follows from the one before; only a bank's own return may overdraw, and
+      // after it the settlement of a devolution whose held money it took.
       expect(cents(item.balanceAfter!)).toBe(running);
-      if (item.direction === 'DEBIT' && item.typeRaw !== BANK_RETURN_LABEL)
+      if (item.typeRaw === BANK_RETURN_LABEL) bankReturned = true;
+      else if (item.direction === 'DEBIT' && !bankReturned)
         expect(item.balanceAfter!).toBeGreaterThanOrEqual(0);
     }
     const credits = sum(items, (i) => i.direction === 'CREDIT');
