@@ -210,7 +210,7 @@ export const adminOperations: OperationSpec[] = [
           page: example('One failed delivery', {
             items: [
               {
-                eventId: 'evt_2f1e0d9c8b7a4c6d',
+                eventId: 'evt_1042_4TqIGMZRqdmjOU',
                 eventType: 'CASHIN_PAID',
                 aggregateId: ex.cashInPaid.transactionId,
                 url: 'https://loja.example.com.br/webhooks/pix',
