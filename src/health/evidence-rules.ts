@@ -104,6 +104,17 @@ export const ERROR_LAYERS_BLAMING: Partial<Record<SliceKind, readonly CodeLayer[
   institution: ['INSTITUTION', 'END_USER'],
 };
 
+/**
+ * A failure trend (the CUSUM alarm, weaker than any single window) blames a partner or the platform only
+ * when the codes in excess this window are not the users' own (END_USER: wrong keys and accounts;
+ * MERCHANT: limits and balances). Those vary with who pays whom and are the background's noise; after a
+ * bank's failures (a symptom on every partner while its incident is open) leave a partner's CUSUM high,
+ * two windows of such noise formed a "trend" (unseen seed 405: a partner blamed 25 minutes after a bank's
+ * incident resolved, on PIX_KEY_NOT_FOUND and PAYEE_ACCOUNT_INVALID at z 0.7-1.2). A strict window
+ * still counts whatever its codes.
+ */
+export const TREND_LAYERS_EXCLUDED: readonly CodeLayer[] = ['END_USER', 'MERCHANT'];
+
 /** Does this strict evaluation count as evidence against this kind of slice? */
 export function countsAgainst(
   kind: SliceKind,
@@ -115,6 +126,9 @@ export function countsAgainst(
   if (!e.anomalous) return false;
   const layers = ERROR_LAYERS_BLAMING[kind];
   if (family === 'errors' && layers && codeLayer !== null && !layers.includes(codeLayer)) return false;
+  if (family === 'errors' && e.basis?.kind === 'trend' && codeLayer !== null) {
+    if (TREND_LAYERS_EXCLUDED.includes(codeLayer)) return false;
+  }
   if (family === 'created' && !CREATED_BLAMES.includes(kind)) return false;
   if (family === 'created' && kind === 'platform') return (e.deviation ?? 0) <= -PLATFORM_INTAKE_MIN_DROP;
   if (kind !== 'client' && kind !== 'institution') return true;
