@@ -44,8 +44,12 @@ export function newSeasonal(): SeasonalState {
   };
 }
 
-/** Daily-shape value for the window starting at `startMs`, or null while history is too short. */
-export function shapeAt(s: SeasonalState, startMs: number, minDays: number): number | null {
+/**
+ * Daily-shape value for the window starting at `startMs`, or null while history is too short. With
+ * fewer than `lowestBelow` days in an hour's slot, the lowest day stands in for the median (see
+ * MERCHANT_MEDIAN_DAYS): counts are judged only for drops, so the lower day is the safe expectation.
+ */
+export function shapeAt(s: SeasonalState, startMs: number, minDays: number, lowestBelow = 0): number | null {
   const centre = startMs + WINDOW_MS / 2;
   const x = ((centre % DAY_MS) + DAY_MS) / HOUR_MS - 0.5;
   const k0 = ((Math.floor(x) % 24) + 24) % 24;
@@ -54,7 +58,8 @@ export function shapeAt(s: SeasonalState, startMs: number, minDays: number): num
   const a = s.slots[k0]!.v;
   const b = s.slots[k1]!.v;
   if (a.length < minDays || b.length < minDays) return null;
-  return (1 - frac) * median(a) + frac * median(b);
+  const pick = (v: number[]) => (v.length < lowestBelow ? Math.min(...v) : median(v));
+  return (1 - frac) * pick(a) + frac * pick(b);
 }
 
 /**
@@ -109,8 +114,9 @@ export function expectedCount(
   startMs: number,
   cfg: AnalyzerConfig,
   towards: number | null = null,
+  lowestBelow = 0,
 ): number | null {
-  const shape = shapeAt(s, startMs, cfg.minHistoryDays);
+  const shape = shapeAt(s, startMs, cfg.minHistoryDays, lowestBelow);
   return shape === null ? null : shape * levelOf(s, towards);
 }
 

@@ -24,6 +24,7 @@ import {
   CUSUM_TREND_WINDOWS,
   countsAgainst,
   intakeRatio,
+  MERCHANT_MEDIAN_DAYS,
   rateLlr,
 } from './evidence-rules';
 import { type Cell, type Entity, type HealthState, OPS, type OpIndex } from './state';
@@ -123,9 +124,10 @@ export function entityView(
   towards: [number, number] | null = null,
 ): EntityView {
   const eo = e.ops[op];
-  const expCreatedRaw = expectedCount(eo.created, startMs, cfg, towards?.[0] ?? null);
+  const lowest = e.kind === 'client' ? MERCHANT_MEDIAN_DAYS : 0;
+  const expCreatedRaw = expectedCount(eo.created, startMs, cfg, towards?.[0] ?? null, lowest);
   const expCreated = expCreatedRaw === null ? null : expCreatedRaw * createdScale;
-  const expOutcomesRaw = expectedCount(eo.outcomes, startMs, cfg, towards?.[1] ?? null);
+  const expOutcomesRaw = expectedCount(eo.outcomes, startMs, cfg, towards?.[1] ?? null, lowest);
   const v: EntityView = {
     kind: e.kind,
     id: e.id,
