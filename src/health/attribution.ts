@@ -20,6 +20,7 @@
 import { dominantCode } from './code-layers';
 import type { AnalyzerConfig } from './config';
 import type { Eval, Family } from './evaluate';
+import { poissonLowerZ } from './stats';
 import type { Operation } from './types';
 import {
   type CellData,
@@ -130,6 +131,11 @@ function prune(ctx: WindowContext, family: Family, cands: EntityView[]): EntityV
         // (PROVIDER_UNAVAILABLE) or the platform's name the partner as the layer that failed; otherwise
         // the narrower slice wins (a single-homed client collapsing is MERCHANT, not its partner).
         const partner = s.kind === 'partner' ? s : t.kind === 'partner' ? t : null;
+        const client = s.kind === 'client' ? s : t.kind === 'client' ? t : null;
+        if (family === 'outcomes' && partner && client && partnerRestShort(ctx, partner, client, cells)) {
+          dropped.add(client);
+          continue;
+        }
         if (family === 'errors' && partner) {
           const n = partner.counts.settled + partner.counts.failed;
           const layer = dominantCode(partner.codes, partner.codeEw, partner.codeEwN, n)?.layer;
@@ -145,6 +151,38 @@ function prune(ctx: WindowContext, family: Family, cands: EntityView[]): EntityV
     }
   }
   return cands.filter((c) => !dropped.has(c));
+}
+
+/**
+ * A tie on missing outcomes between a partner and a merchant whose traffic is most of it: the rest of the
+ * partner is too small for the relaxed test, so "not hurt" there only means "not judged". When the
+ * merchant's own intake is judged normal (its charges keep coming: it did its part) and the partner's
+ * other traffic is short the same way (at least TIE_REST_DROP, exact Poisson tail z <= -TIE_REST_Z),
+ * the settlements are missing at the partner, not the merchant (unseen seed 405: a silent partner named
+ * as the single-homed merchant that was 85 % of its Cash-In, the partner's 3 other payments a window
+ * also gone). A merchant whose checkout broke leaves the partner's other traffic normal.
+ */
+/** The partner's other traffic is at least half short: as much as a merchant must lose (MERCHANT_MIN_DROP). */
+export const TIE_REST_DROP = 0.5;
+/**
+ * ...and its exact Poisson tail is at z -1.5 or below: 3 expected payments and none seen (z -1.6) is the
+ * smallest remainder that can speak, and a broken merchant's partner is blamed by chance in ~7 % of
+ * single windows, never in the consecutive windows an incident needs.
+ */
+export const TIE_REST_Z = 1.5;
+
+function partnerRestShort(
+  ctx: WindowContext,
+  partner: EntityView,
+  client: EntityView,
+  cells: readonly CellData[],
+): boolean {
+  const intake = client.loose.created;
+  if (!intake?.evaluated || intake.anomalous || client.evals.created?.anomalous) return false;
+  const rest = remainderView(partner, cells);
+  const e = rest.expOutcomes ?? 0;
+  const o = rest.counts.settled + rest.counts.failed;
+  return e > 0 && o <= (1 - TIE_REST_DROP) * e && poissonLowerZ(o, e) <= -TIE_REST_Z;
 }
 
 function single(v: EntityView): FamilyOrigin {

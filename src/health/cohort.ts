@@ -9,7 +9,10 @@ import type { FamilyOrigin, WindowContext } from './attribution';
 import { sizeOf } from './attribution';
 import type { AnalyzerConfig } from './config';
 import { type Eval, evalCount } from './evaluate';
+import { poissonLowerZ } from './stats';
 import { complementView, type EntityView, isBad, sumViews } from './views';
+
+export { poissonLowerZ } from './stats';
 
 /** A bank is selected when at least half of its expected outcomes were missing over two earlier windows. */
 export const COHORT_MEMBER_DROP = 0.5;
@@ -81,53 +84,6 @@ export const COHORT_KAPPA = 1;
 export const COHORT_HOLD_WINDOWS = Math.max(...COHORT_TEST_HORIZONS);
 /** Closed windows whose tallies are kept: the longest horizon's test and selection, minus the current one. */
 export const COHORT_TALLY_WINDOWS = Math.max(...COHORT_TEST_HORIZONS) + 1;
-
-/**
- * The pooled test's z: the exact Poisson lower tail P(X <= observed | expected), as a normal quantile.
- * The pooled counts are small (9-30 expected), where the normal approximation is conservative on the
- * low side (3 seen of 11 expected: z 2.4 where the exact tail is 2.6; 8 of 21.6: 2.9 where it is 3.2),
- * and a cohort of small banks is exactly the fault that lives at those counts. The false-alarm rate of
- * z 3 stays what it says (p = 0.00135), so this earns power without loosening the test.
- */
-export function poissonLowerZ(observed: number, expected: number): number {
-  if (observed >= expected) return (observed - expected) / Math.sqrt(expected);
-  let term = Math.exp(-expected);
-  let p = term;
-  for (let k = 1; k <= observed; k++) {
-    term *= expected / k;
-    p += term;
-  }
-  return normalQuantile(Math.min(0.5, Math.max(1e-15, p)));
-}
-
-/** Standard normal quantile (Acklam's rational approximation, |error| < 1.2e-9): here for p <= 0.5. */
-function normalQuantile(p: number): number {
-  const a = [
-    -39.69683028665376, 220.9460984245205, -275.9285104469687, 138.357751867269, -30.66479806614716,
-    2.506628277459239,
-  ];
-  const b = [
-    -54.47609879822406, 161.5858368580409, -155.6989798598866, 66.80131188771966, -13.28068155288572,
-  ];
-  const c = [
-    -0.007784894002430293, -0.3223964580411365, -2.400758277161838, -2.549732539343734, 4.374664141464968,
-    2.938163982698783,
-  ];
-  const d = [0.007784695709041462, 0.3224671290700398, 2.445134137142996, 3.754408661907416];
-  if (p < 0.02425) {
-    const q = Math.sqrt(-2 * Math.log(p));
-    return (
-      (((((c[0]! * q + c[1]!) * q + c[2]!) * q + c[3]!) * q + c[4]!) * q + c[5]!) /
-      ((((d[0]! * q + d[1]!) * q + d[2]!) * q + d[3]!) * q + 1)
-    );
-  }
-  const q = p - 0.5;
-  const r = q * q;
-  return (
-    ((((((a[0]! * r + a[1]!) * r + a[2]!) * r + a[3]!) * r + a[4]!) * r + a[5]!) * q) /
-    (((((b[0]! * r + b[1]!) * r + b[2]!) * r + b[3]!) * r + b[4]!) * r + 1)
-  );
-}
 
 /**
  * Below this many expected outcomes pooled, the exact tail is not used (the plain count test and its

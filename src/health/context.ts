@@ -1,7 +1,7 @@
 // One window's view of the traffic for one operation: every entity's counts, expectations (seasonal,
 // scaled by what intake explains), dispersion and evaluations, plus cell access for attribution.
 import type { WindowContext } from './attribution';
-import { expectedCount } from './baseline';
+import { expectedCount, levelOf } from './baseline';
 import { dominantCode } from './code-layers';
 import type { AnalyzerConfig } from './config';
 import { Counts } from './counts';
@@ -24,6 +24,7 @@ import {
   CUSUM_TREND_WINDOWS,
   countsAgainst,
   intakeRatio,
+  MERCHANT_MEDIAN_DAYS,
   rateLlr,
 } from './evidence-rules';
 import { type Cell, type Entity, type HealthState, OPS, type OpIndex } from './state';
@@ -119,11 +120,14 @@ export function entityView(
   startMs: number,
   intake?: number,
   createdScale = 1,
+  /** The parent's recent levels (created, outcomes) a thin level is shrunk towards (BANK_LEVEL_PRIOR). */
+  towards: [number, number] | null = null,
 ): EntityView {
   const eo = e.ops[op];
-  const expCreatedRaw = expectedCount(eo.created, startMs, cfg);
+  const lowest = e.kind === 'client' ? MERCHANT_MEDIAN_DAYS : 0;
+  const expCreatedRaw = expectedCount(eo.created, startMs, cfg, towards?.[0] ?? null, lowest);
   const expCreated = expCreatedRaw === null ? null : expCreatedRaw * createdScale;
-  const expOutcomesRaw = expectedCount(eo.outcomes, startMs, cfg);
+  const expOutcomesRaw = expectedCount(eo.outcomes, startMs, cfg, towards?.[1] ?? null, lowest);
   const v: EntityView = {
     kind: e.kind,
     id: e.id,
@@ -230,8 +234,10 @@ export function buildContext(
     expectedCount(state.platform.ops[op].created, startMs, cfg),
   );
 
+  const po = state.platform.ops[op];
+  const platformLevels: [number, number] = [levelOf(po.created), levelOf(po.outcomes)];
   const institutions = [...instSums].map(([e, [c, ew]]) =>
-    entityView(cfg, e, op, c, ew, startMs, platformIntake),
+    entityView(cfg, e, op, c, ew, startMs, platformIntake, 1, platformLevels),
   );
   // A merchant's intake is judged against the rest of the platform's: a holiday or our own outage lowers
   // every client alike and is explained by the parent, not by each merchant.
