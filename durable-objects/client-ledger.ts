@@ -43,6 +43,7 @@ import { chargeLocation } from './ledger/charge-location';
 import type { LedgerContext, Profile } from './ledger/context';
 import { type CrashPoint, CrashPoints } from './ledger/crash-points';
 import type { LedgerDb } from './ledger/db';
+import type { DeliveryListInput, DeliveryView } from './ledger/delivery-view';
 import { emitWebhook } from './ledger/events';
 import { IdempotencyKeys, type Idempotent } from './ledger/idempotency';
 import migrations from './ledger/migrations/migrations';
@@ -61,13 +62,7 @@ import {
   type TransactionKind,
 } from './ledger/transaction-queries';
 import { type Deposit, deposit, type RebalanceInput, rebalance } from './ledger/transfer-ops';
-import {
-  claimWebhook,
-  type DeliveryListInput,
-  type DeliveryView,
-  recordAttempt,
-  retryDelivery,
-} from './ledger/webhook-deliveries';
+import { claimWebhook, recordAttempt, retryDelivery } from './ledger/webhook-deliveries';
 
 export interface OnboardCommand extends Profile {
   accounts: { number: string; ispb: string; branch: string; type: 'TRANSACTIONAL' | 'PROPRIETARY' }[];

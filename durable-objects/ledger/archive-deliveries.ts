@@ -9,14 +9,14 @@
 import { idHash, segmentsFor } from './archive-index';
 import { readSegment } from './archive-reads';
 import type { LedgerContext } from './context';
-import { FINISHED_DELIVERY_KEEP_MS } from './prune';
 import {
   type DeliveryListInput,
   type DeliveryRow,
   type DeliveryView,
   deliveryPage,
   deliveryRows,
-} from './webhook-deliveries';
+} from './delivery-view';
+import { FINISHED_DELIVERY_KEEP_MS } from './prune';
 
 /** The operator list: hot rows, and for one transaction its archived ones still inside the window. */
 export async function listDeliveriesAnywhere(

@@ -1,5 +1,5 @@
 /** The console's one page: clients and limits, a client's webhook deliveries, health plots, incidents. */
-import type { DeliveryView } from '../../durable-objects/ledger/webhook-deliveries';
+import type { DeliveryView } from '../../durable-objects/ledger/delivery-view';
 import { formatCents } from '../domain/money';
 import type { Chart } from './charts';
 import type { ClientPage, ClientSummary, HealthView } from './data';

@@ -3,7 +3,7 @@
  * index, 20 deliveries, a day of per-window series, the last day's incidents).
  */
 import { healthAnalyzer } from '../../durable-objects/health-stub';
-import type { DeliveryView } from '../../durable-objects/ledger/webhook-deliveries';
+import type { DeliveryView } from '../../durable-objects/ledger/delivery-view';
 import { ledgerOf } from '../../durable-objects/stubs';
 import { type ClientPage, type ClientSummary, clientPage } from '../db/clients';
 import { incidentsIn, incidentWithEvidence, openIncidents, type StoredIncident } from '../db/health';

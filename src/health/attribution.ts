@@ -172,7 +172,7 @@ export const TIE_REST_DROP = 0.5;
 export const TIE_REST_Z = 1.5;
 
 function partnerRestShort(
-  ctx: WindowContext,
+  _ctx: WindowContext,
   partner: EntityView,
   client: EntityView,
   cells: readonly CellData[],
