@@ -11,28 +11,7 @@ import {
   scanStep,
   scanThreshold,
 } from '../../src/health/cohort-scan';
-
-/** A small seeded PRNG (mulberry32) and a Poisson sampler (Knuth: fine at these means). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-function poisson(mean: number, u: () => number): number {
-  const l = Math.exp(-mean);
-  let k = 0;
-  let p = u();
-  while (p > l) {
-    k++;
-    p *= u();
-  }
-  return k;
-}
+import { poisson, rngFor as rng } from '../support/health/random';
 
 const BANKS = Array.from({ length: 12 }, (_, i) => `810000${String(i).padStart(2, '0')}`);
 const MEMBERS = BANKS.slice(6, 10);
