@@ -22,6 +22,7 @@ import { declaredPartners } from '../../src/partners/config';
 import { waitFor } from './cash-in';
 import type { Integrator } from './harness';
 import { sqlRows } from './ledger';
+import { outboxEvents } from './webhooks';
 
 interface EntryRow {
   seq: number;
@@ -324,27 +325,15 @@ export async function checkLimitTotals(clientId: string): Promise<void> {
   expect(stored, 'limit running totals equal a recount of the Cash-Outs').toEqual(recount);
 }
 
-/**
- * Every webhook event still held: in the outbox with its payload, or, once its delivery ended and the
- * payload left (DELIVERED, UNDELIVERABLE), as its delivery row without one.
- */
+/** Each transaction's webhook events, with the status their payload carries while it is held. */
 async function webhookEvents(clientId: string) {
-  const rows = await sqlRows<{ aggregate_id: string; event_type: string; data: string | null }>(
-    clientId,
-    `SELECT seq, aggregate_id, event_type, data FROM outbox WHERE channel = 'webhook'
-     UNION ALL
-     SELECT d.seq, d.aggregate_id, d.event_type, NULL FROM webhook_deliveries d
-     WHERE NOT EXISTS (SELECT 1 FROM outbox o WHERE o.seq = d.seq)
-     ORDER BY seq`,
-  );
   const events = new Map<string, { type: string; status?: string }[]>();
-  for (const r of rows) {
+  for (const e of await outboxEvents(clientId)) {
     // Health incident events (aggregate `incident:…`) are not transaction history.
-    if (!/^CASH(IN|OUT)_/.test(r.event_type)) continue;
-    const list = events.get(r.aggregate_id) ?? [];
-    const status = r.data === null ? undefined : (JSON.parse(r.data) as { status: string }).status;
-    list.push({ type: r.event_type, status });
-    events.set(r.aggregate_id, list);
+    if (!/^CASH(IN|OUT)_/.test(e.eventType)) continue;
+    const list = events.get(e.aggregateId) ?? [];
+    list.push({ type: e.eventType, status: (e.data as { status: string } | undefined)?.status });
+    events.set(e.aggregateId, list);
   }
   return events;
 }
