@@ -3,8 +3,16 @@
  * happens in one `transactionSync`, so state, ledger entries and outbox events move together.
  * See docs/storage-schema.md.
  */
-import { sql } from 'drizzle-orm';
-import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { type SQL, sql } from 'drizzle-orm';
+import {
+  index,
+  integer,
+  primaryKey,
+  type SQLiteColumn,
+  sqliteTable,
+  text,
+  uniqueIndex,
+} from 'drizzle-orm/sqlite-core';
 import type { Destination } from '../../src/domain/cash-out';
 import { DELIVERY_STATUSES } from '../../src/domain/webhook-delivery';
 import { compressedJson, requestFingerprintColumn } from './idempotency-codec';
@@ -235,6 +243,12 @@ export const outbox = sqliteTable(
 );
 
 /**
+ * An event id of an older version, which carries no seq (ids.ts eventSeqOf): the only rows
+ * webhook_deliveries_legacy_id_idx holds. A look-up names this same term to use that index.
+ */
+export const legacyEventId = (eventId: SQLiteColumn): SQL => sql`${eventId} NOT GLOB 'evt_[0-9]*_*'`;
+
+/**
  * Delivery state of each `webhook` outbox event (the payload stays in the outbox). `dueAt` is when
  * the dispatcher must look at it again: the next attempt (PENDING, FAILED) or the end of the lease
  * of a dispatch that has not reported (IN_FLIGHT); null once final. Events of one aggregate go
@@ -275,8 +289,7 @@ export const webhookDeliveries = sqliteTable(
     // (archive-delivery-queue.ts) read a range, not the table. Keyed by the id's last 8 characters
     // (random in a Cash-In TxId and a UUID; a TxId starts with its client); `aggregateIs` filters the rest.
     index('webhook_deliveries_aggregate_idx').on(sql`substr(${t.aggregateId}, -8)`),
-    // Event ids of older versions, which carry no seq (ids.ts eventSeqOf).
-    index('webhook_deliveries_legacy_id_idx').on(t.eventId).where(sql`${t.eventId} NOT GLOB 'evt_[0-9]*_*'`),
+    index('webhook_deliveries_legacy_id_idx').on(t.eventId).where(legacyEventId(t.eventId)),
   ],
 );
 

@@ -8,7 +8,7 @@
  * later event waits until the earlier one is DELIVERED, GIVEN_UP or UNDELIVERABLE. A dispatch is a
  * lease: without a report within LEASE_MS it is sent again (duplicates carry the same webhook-id).
  */
-import { and, asc, eq, inArray, isNotNull, lte, min, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, lte, min } from 'drizzle-orm';
 import { eventSeqOf } from '../../src/domain/ids';
 import { failure, type OperationResult, success } from '../../src/domain/result';
 import { log } from '../../src/infra/log';
@@ -18,7 +18,7 @@ import { enqueueIfArchived } from './archive-delivery-queue';
 import type { LedgerContext } from './context';
 import { type LedgerDb, sqlOf } from './db';
 import { type DeliveryRow, type DeliveryView, deliveryView } from './delivery-view';
-import { webhookDeliveries as deliveries, outbox } from './schema';
+import { webhookDeliveries as deliveries, legacyEventId, outbox } from './schema';
 
 /** How long a dispatched event may go without a reported outcome before it is sent again. */
 export const LEASE_MS = 2 * 60_000;
@@ -165,7 +165,7 @@ function find(db: LedgerDb, eventId: string): DeliveryRow | undefined {
   const seq = eventSeqOf(eventId);
   const where =
     seq === undefined
-      ? and(eq(deliveries.eventId, eventId), sql`${deliveries.eventId} NOT GLOB 'evt_[0-9]*_*'`)
+      ? and(eq(deliveries.eventId, eventId), legacyEventId(deliveries.eventId))
       : and(eq(deliveries.seq, seq), eq(deliveries.eventId, eventId));
   return db.select().from(deliveries).where(where).get();
 }
