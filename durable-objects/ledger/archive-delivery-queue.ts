@@ -94,11 +94,11 @@ function queuedBatch(ctx: LedgerContext): Row[] {
 }
 
 /**
- * In the transaction that deletes the rows: their outbox events go too (the payloads, if the
- * 1 h rule has not taken them yet), and a transaction with no ended delivery left leaves the queue.
+ * In the transaction that deletes the rows: a transaction with no ended delivery left leaves the
+ * queue. Their outbox payloads are gone already: they leave as a delivery ends DELIVERED or
+ * UNDELIVERABLE (webhook-deliveries.ts recordAttempt, adoption without a URL).
  */
 function removedDeliveries(ctx: LedgerContext, rows: Row[]): void {
-  for (const row of rows) ctx.storage.sql.exec('DELETE FROM outbox WHERE seq = ?', row.seq);
   for (const id of new Set(rows.map((r) => r.aggregateId as string)))
     if (endedOf(ctx, id).length === 0)
       ctx.db.delete(archiveDeliveryQueue).where(eq(archiveDeliveryQueue.aggregateId, id)).run();
