@@ -4,13 +4,10 @@ import type { CashInBody, RefundAcceptedBody } from '../../../src/api/cash-in/op
 import { createCashIn, getCashIn, payCashIn, problemCode, waitFor } from '../../support/cash-in';
 import { admin, Integrator } from '../../support/harness';
 import { ledgerStub, sqlRows } from '../../support/ledger';
-import { newSink, type Sink, sinkEvents } from '../../support/webhooks';
+import { newSink, sinkEvents } from '../../support/webhooks';
 
 const E2E = /^E\d{8}\d{12}[A-Za-z0-9]{11}$/;
 const D2E = /^D\d{8}\d{12}[A-Za-z0-9]{11}$/;
-
-/** What the integrator's receiver got for one Cash-In created with `webhookUrl: sink.url`. */
-const events = (sink: Sink, count: number) => sinkEvents(sink, count);
 
 async function balance(clientId: string, number: string) {
   return (
@@ -57,7 +54,7 @@ describe('Cash-In payment (AWAITING_PAYMENT → PAID)', () => {
     expect(await getCashIn(api, paid.endToEndId!)).toEqual(paid);
     expect(await balance(api.client.clientId, transactional.number)).toBe(9990);
 
-    const evts = await events(sink, 2);
+    const evts = await sinkEvents(sink, 2);
     expect(evts.map((e) => e.type)).toEqual(['CASHIN_REQUESTED', 'CASHIN_PAID']);
     expect(evts[0]!.data.status).toBe('AWAITING_PAYMENT');
     expect(evts[1]!.data).toEqual(paid);
@@ -153,7 +150,7 @@ describe('POST /cash-in/{id}/refund (spec §4.6)', () => {
     expect(done.refundedAt).toMatch(/-03:00$/);
     expect(done.settlement).toEqual(paid.settlement);
     expect(await getCashIn(api, body.endToEndId)).toEqual(done);
-    const evts = await events(sink, 3);
+    const evts = await sinkEvents(sink, 3);
     expect(evts.map((e) => e.type)).toEqual(['CASHIN_REQUESTED', 'CASHIN_PAID', 'CASHIN_REFUNDED']);
     expect(evts[2]!.data).toEqual(done);
     const entries = await sqlRows<{ type: string; direction: string; amount: number; balance_after: number }>(
@@ -300,7 +297,7 @@ describe('cancellation and expiry (decisions §5)', () => {
     const again = await api.post(`/cash-in/${created.internalCode}/cancel`, {});
     expect(again.status).toBe(422);
     expect(await problemCode(again)).toBe('RULE_VIOLATION');
-    expect((await events(sink, 2)).map((e) => e.type)).toEqual(['CASHIN_REQUESTED', 'CASHIN_CANCELLED']);
+    expect((await sinkEvents(sink, 2)).map((e) => e.type)).toEqual(['CASHIN_REQUESTED', 'CASHIN_CANCELLED']);
   });
 
   it('sandbox expire ends the window now: EXPIRED, expiredAt identical on GET, list and event', async () => {
@@ -315,7 +312,7 @@ describe('cancellation and expiry (decisions §5)', () => {
     const got = await getCashIn(api, created.internalCode);
     const day = new Date().toISOString().slice(0, 10);
     const list = (await (await api.get(`/cash-in?from=2020-01-01&to=2100-01-01`)).json()) as { items: any[] };
-    const evts = await events(sink, 2);
+    const evts = await sinkEvents(sink, 2);
     expect(got.expiredAt).toBe(expired.expiredAt);
     expect(list.items.find((i) => i.transactionId === created.transactionId).expiredAt).toBe(
       expired.expiredAt,
