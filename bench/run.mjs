@@ -3,12 +3,13 @@
 // (`npm run serve`, runtime/local-runtime.mjs), against the reference worker served by the same
 // workerd (runtime/reference-worker.mjs): hello world as the ceiling, and a bare Durable Object RPC
 // doing one SQLite read / one write as the floor of any request backed by a Durable Object. Each
-// scenario: autocannon, 50 connections, a short warm-up then a bounded measured run, after the
-// runtime is idle again. Besides req/s and latency it reports workerd's CPU time per request, which
+// scenario: autocannon, 50 connections, a short warm-up then a bounded measured run in slices
+// interleaved with every other scenario's (5 rounds), each slice after the runtime is idle again. Besides req/s and latency it reports workerd's CPU time per request, which
 // other load on the machine disturbs far less. Fresh state in a temporary directory (tmpfs when
 // there is one); nothing of `npm start` / `npm run serve` is touched. Raw results: .bench/results.json.
 //
-//   npm run bench                        # 50 connections, 10 s per scenario
+//   npm run bench                        # 50 connections, 10 s per scenario in 5 rounds of 2 s
+//   npm run bench -- --rounds=1          # each scenario in one piece, one after the other
 //   BENCH_DURATION=5 BENCH_CONNECTIONS=20 npm run bench
 //   npm run bench -- --only=get-by-id,ceiling
 //   npm run bench -- --build-dir=/tmp/patched-build     # A/B: serve a prebuilt (patched) bundle
@@ -38,6 +39,7 @@ const { values: args } = parseArgs({
     duration: { type: 'string', default: process.env.BENCH_DURATION || '10' },
     warmup: { type: 'string', default: process.env.BENCH_WARMUP || '3' },
     connections: { type: 'string', default: process.env.BENCH_CONNECTIONS || '50' },
+    rounds: { type: 'string', default: process.env.BENCH_ROUNDS || '5' },
     // A/B experiments: serve an already built bundle (e.g. a patched copy of .wrangler/build).
     'build-dir': { type: 'string' },
   },
@@ -174,6 +176,7 @@ function cannon(scenario, duration) {
     duration,
     requests: scenario.requests,
     timeout: 10,
+    skipAggregateResult: true, // slices are merged below, latency histograms included
   });
 }
 
@@ -193,58 +196,92 @@ async function settle() {
   return (Date.now() - started) / 1000;
 }
 
-const results = [];
-for (const scenario of scenarios) {
-  if (ONLY && !ONLY.has(scenario.key)) continue;
-  if (scenario.skip) {
-    console.log(`- ${scenario.name}: ${scenario.skip}`);
-    results.push({ ...scenario });
-    continue;
-  }
-  const settled = await settle();
-  process.stdout.write(
-    `- ${scenario.name}: idle after ${settled.toFixed(1)} s; warm-up ${WARMUP} s, measuring ${DURATION} s … `,
-  );
+/**
+ * One slice of a scenario: settle, warm up, measure, and for scenarios that leave work behind
+ * (Cash-Out execution) settle again and bill the CPU from the warm-up's start until idle over every
+ * request sent, with their outcome checked (`verify`: how many of the accepted ones completed).
+ */
+async function slice(scenario, warmup, duration) {
+  await settle();
   await scenario.before?.();
   const cpuStart = cpuSeconds();
-  const warm = WARMUP > 0 ? await cannon(scenario, WARMUP) : undefined;
+  const warm = warmup > 0 ? await cannon(scenario, warmup) : undefined;
   const cpuBefore = cpuSeconds();
-  const r = await cannon(scenario, DURATION);
+  const measured = await cannon(scenario, duration);
   const cpuAfter = cpuSeconds();
-  const total = r.requests.total;
-  const ok = r['2xx'];
-  // Scenarios whose requests leave work behind (Cash-Out execution) are also billed in full: the
-  // CPU from the warm-up's start until the runtime is idle again, over every request sent, and
-  // their outcome is checked (`verify`: how many of the accepted ones completed).
-  let full;
+  const out = { measured, cpu: subtract(cpuAfter, cpuBefore) };
   if (scenario.verify) {
     await settle();
-    const cpuIdle = cpuSeconds();
-    const sent = total + (warm?.requests.total ?? 0);
-    const accepted = ok + (warm?.['2xx'] ?? 0);
-    full = {
-      cpuUs: ((cpuIdle.workerd - cpuStart.workerd) * 1e6) / sent,
-      accepted,
+    out.full = {
+      cpu: cpuSeconds().workerd - cpuStart.workerd,
+      sent: measured.totalCompletedRequests + (warm?.totalCompletedRequests ?? 0),
+      accepted: measured['2xx'] + (warm?.['2xx'] ?? 0),
       ...(await scenario.verify()),
     };
   }
-  const result = {
+  return out;
+}
+const subtract = (a, b) => ({ workerd: a.workerd - b.workerd, serve: a.serve - b.serve });
+
+// Every scenario runs in ROUNDS interleaved slices (round 1 all scenarios, then round 2, …): load
+// from elsewhere on the machine drifts over minutes, and a ratio between two scenarios (a share of
+// a floor, a @history twin against its empty-client scenario) is only fair if both were measured
+// under the same drift. Round 1 warms up for WARMUP s; later rounds 1 s (connections, not JIT).
+const ROUNDS = Math.max(1, Number(args.rounds));
+const active = scenarios.filter((s) => !ONLY || ONLY.has(s.key));
+const slices = new Map(active.map((s) => [s.key, []]));
+console.log(
+  `Measuring ${active.filter((s) => !s.skip).length} scenarios in ${ROUNDS} interleaved rounds of ` +
+    `${(DURATION / ROUNDS).toFixed(1)} s each …`,
+);
+for (let round = 0; round < ROUNDS; round++) {
+  const line = [];
+  for (const scenario of active) {
+    if (scenario.skip) continue;
+    const s = await slice(scenario, round === 0 ? WARMUP : Math.min(WARMUP, 1), DURATION / ROUNDS);
+    slices.get(scenario.key).push(s);
+    line.push(`${scenario.key} ${Math.round(s.measured.totalCompletedRequests / s.measured.duration)}`);
+  }
+  console.log(`- round ${round + 1}/${ROUNDS} (req/s): ${line.join(', ')}`);
+}
+
+const results = active.map((scenario) => {
+  if (scenario.skip) {
+    console.log(`- ${scenario.name}: ${scenario.skip}`);
+    return { ...scenario };
+  }
+  const parts = slices.get(scenario.key);
+  const sum = (f) => parts.reduce((n, p) => n + f(p), 0);
+  const merged = autocannon.aggregateResult(
+    parts.map((p) => p.measured),
+    { url: scenario.url ?? BASE, connections: CONNECTIONS },
+  );
+  const total = sum((p) => p.measured.totalCompletedRequests);
+  const ok = sum((p) => p.measured['2xx']);
+  const full = scenario.verify
+    ? {
+        cpuUs: (sum((p) => p.full.cpu) * 1e6) / sum((p) => p.full.sent),
+        accepted: sum((p) => p.full.accepted),
+        completed: sum((p) => p.full.completed),
+        other: sum((p) => p.full.other),
+      }
+    : undefined;
+  return {
     key: scenario.key,
     name: scenario.name,
-    rps: total / r.duration,
-    p50: r.latency.p50,
-    p99: r.latency.p99,
+    rps: total / sum((p) => p.measured.duration),
+    // Percentiles of every measured request of every slice (the merged latency histogram).
+    p50: merged.latency.p50,
+    p99: merged.latency.p99,
     ok,
     failed: total - ok,
-    workerdCpuUs: ((cpuAfter.workerd - cpuBefore.workerd) * 1e6) / total,
-    serveCpuUs: ((cpuAfter.serve - cpuBefore.serve) * 1e6) / total,
-    errors: r.errors,
-    statusCodes: Object.fromEntries(Object.entries(r.statusCodeStats).map(([s, v]) => [s, v.count])),
+    workerdCpuUs: (sum((p) => p.cpu.workerd) * 1e6) / total,
+    serveCpuUs: (sum((p) => p.cpu.serve) * 1e6) / total,
+    errors: merged.errors,
+    statusCodes: Object.fromEntries(Object.entries(merged.statusCodeStats).map(([s, v]) => [s, v.count])),
     full,
   };
-  results.push(result);
-  console.log(`${Math.round(result.rps)} req/s`);
-}
+});
 
 // ── Report ───────────────────────────────────────────────────────────────────
 
@@ -317,7 +354,7 @@ const machine =
   `load average ${loadavg()[0].toFixed(1)} at the end`;
 console.log(
   `\nConnectPSP benchmark — ${new Date().toISOString().slice(0, 10)}, ${machine}; ` +
-    `${CONNECTIONS} connections, ${DURATION} s per scenario after ${WARMUP} s warm-up, ` +
+    `${CONNECTIONS} connections, ${DURATION} s per scenario in ${ROUNDS} interleaved rounds after ${WARMUP} s warm-up, ` +
     `state in ${stateParent}; @history client seeded in ${seedSeconds?.toFixed(1)} s\n`,
 );
 console.log(line(header));
@@ -327,7 +364,7 @@ for (const row of rows) console.log(line(row));
 writeFileSync(
   path.join(logDir, 'results.json'),
   JSON.stringify(
-    { date: new Date().toISOString(), machine, CONNECTIONS, DURATION, seedSeconds, results },
+    { date: new Date().toISOString(), machine, CONNECTIONS, DURATION, ROUNDS, seedSeconds, results },
     null,
     2,
   ),
