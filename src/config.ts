@@ -34,15 +34,20 @@ export function configProblems(env: ConfigEnv): string[] {
   return problems;
 }
 
-let checked: string | undefined;
+/**
+ * The env objects already found valid. The runtime hands every request of an isolate the same env
+ * object, so after its first request the check is one lookup (building a key from three bindings
+ * per request showed up in profiles); a different object — another isolate's, a test's — is
+ * checked in full.
+ */
+const checked = new WeakSet<object>();
 
-/** Throws unless the configuration is valid; cheap after the first call with the same values. */
+/** Throws unless the configuration is valid; one WeakSet lookup after the first call per env. */
 export function assertConfig(env: ConfigEnv): void {
-  const key = `${String(env.ENVIRONMENT)}\n${String(env.PIX_LOCATION_HOST)}\n${String(env.ARCHIVE_RETENTION_DAYS)}`;
-  if (checked === key) return;
+  if (checked.has(env)) return;
   const problems = configProblems(env);
   if (problems.length > 0) throw new Error(`ConnectPSP refuses to start: ${problems.join('; ')}`);
-  checked = key;
+  checked.add(env);
 }
 
 /** The sandbox, fault injection and relaxed webhook rules exist only here. */
