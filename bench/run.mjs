@@ -280,6 +280,8 @@ const results = active.map((scenario) => {
     errors: merged.errors,
     statusCodes: Object.fromEntries(Object.entries(merged.statusCodeStats).map(([s, v]) => [s, v.count])),
     full,
+    // Each round's req/s, to see how much the machine's load moved during the run.
+    roundRps: parts.map((p) => p.measured.totalCompletedRequests / p.measured.duration),
   };
 });
 
@@ -364,7 +366,16 @@ for (const row of rows) console.log(line(row));
 writeFileSync(
   path.join(logDir, 'results.json'),
   JSON.stringify(
-    { date: new Date().toISOString(), machine, CONNECTIONS, DURATION, ROUNDS, seedSeconds, results },
+    {
+      date: new Date().toISOString(),
+      machine,
+      CONNECTIONS,
+      DURATION,
+      ROUNDS,
+      seedSeconds,
+      // One entry per scenario under its key (ceiling, floor, cash-in, get-by-id@history, …).
+      results: Object.fromEntries(results.map((r) => [r.key, r])),
+    },
     null,
     2,
   ),
