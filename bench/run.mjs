@@ -30,6 +30,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { writeDevVars } from '../scripts/dev-vars.mjs';
+import { reportLines } from './report.mjs';
 import { prepareScenarios } from './scenarios.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -287,70 +288,6 @@ const results = active.map((scenario) => {
 
 // ── Report ───────────────────────────────────────────────────────────────────
 
-const ceiling = results.find((r) => r.key === 'ceiling')?.rps;
-// Issue 15's targets: req/s as a share of the matching bare Durable Object floor, measured in this run.
-const FLOOR_OF = {
-  'cash-in': 'floor-write',
-  'cash-out': 'floor-write',
-  'get-by-id': 'floor',
-  list: 'floor',
-  health: 'floor',
-  'cash-in@history': 'floor-write',
-  'cash-out@history': 'floor-write',
-  'get-by-id@history': 'floor',
-  'list@history': 'floor',
-};
-const TARGETS = { 'get-by-id': 0.75, list: 0.4, health: 0.75, 'cash-in': 0.25, 'cash-out': 0.2 };
-const rpsOf = (key) => results.find((r) => r.key === key && !r.skip)?.rps;
-// A `@history` twin's target: 85 % of its empty-client scenario's req/s in this run.
-const HISTORY_TARGET = 0.85;
-const baseOf = (key) => (key.endsWith('@history') ? key.slice(0, -'@history'.length) : undefined);
-const rows = results.map((r) => {
-  if (r.skip) return [r.name, '—', '—', '—', '—', '—', '—', '—', r.skip];
-  const ratio = ceiling ? r.rps / ceiling : undefined;
-  const floor = FLOOR_OF[r.key] && rpsOf(FLOOR_OF[r.key]);
-  const share = floor ? r.rps / floor : undefined;
-  r.floorShare = share;
-  const notes = [];
-  if (TARGETS[r.key] !== undefined && share !== undefined) {
-    notes.push(
-      `≥ ${TARGETS[r.key] * 100} % of ${FLOOR_OF[r.key]} ${share >= TARGETS[r.key] ? 'met' : 'MISSED'}`,
-    );
-  }
-  const base = baseOf(r.key);
-  if (base && rpsOf(base)) {
-    r.historyShare = r.rps / rpsOf(base);
-    notes.push(
-      `${(r.historyShare * 100).toFixed(1)} % of ${base} (≥ 85 % ${r.historyShare >= HISTORY_TARGET ? 'met' : 'MISSED'})`,
-    );
-  }
-  if (!['ceiling', 'ceiling-log', 'floor-rpc', 'floor', 'floor-write'].includes(r.key))
-    notes.push(`p99 < 50 ms ${r.p99 < 50 ? 'met' : 'MISSED'}`);
-  if (r.full) {
-    notes.push(
-      // autocannon does not count the answers in flight when it stops (up to 2 × connections).
-      `${r.full.completed} COMPLETED (${r.full.accepted} 202s counted), ${r.full.other} other; ` +
-        `${Math.round(r.full.cpuUs)} µs/req until idle`,
-    );
-  }
-  if ((r.failed > 0 && r.key !== 'get-by-id-nodo') || r.errors > 0) {
-    notes.push(`${r.failed} non-2xx ${JSON.stringify(r.statusCodes)}, ${r.errors} errors`);
-  }
-  return [
-    r.name,
-    String(Math.round(r.rps)),
-    ratio === undefined ? '—' : `${(ratio * 100).toFixed(1)} %`,
-    share === undefined ? '—' : `${(share * 100).toFixed(1)} %`,
-    `${r.p50} ms`,
-    `${r.p99} ms`,
-    Number.isNaN(r.workerdCpuUs) ? '—' : `${Math.round(r.workerdCpuUs)} µs`,
-    String(r.ok),
-    notes.join('; '),
-  ];
-});
-const header = ['scenario', 'req/s', 'of ceiling', 'of floor', 'p50', 'p99', 'CPU/req', '2xx', 'notes'];
-const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
-const line = (cells) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
 const machine =
   `${cpus().length} × ${cpus()[0]?.model.trim() ?? 'CPU'}, Node ${process.version}, ` +
   `load average ${loadavg()[0].toFixed(1)} at the end`;
@@ -359,10 +296,7 @@ console.log(
     `${CONNECTIONS} connections, ${DURATION} s per scenario in ${ROUNDS} interleaved rounds after ${WARMUP} s warm-up, ` +
     `state in ${stateParent}; @history client seeded in ${seedSeconds?.toFixed(1)} s\n`,
 );
-console.log(line(header));
-// CPU/req: workerd CPU time per request (worker + Durable Objects + SQLite + HTTP), all threads.
-console.log(line(widths.map((w) => '-'.repeat(w))));
-for (const row of rows) console.log(line(row));
+for (const line of reportLines(results)) console.log(line);
 writeFileSync(
   path.join(logDir, 'results.json'),
   JSON.stringify(
