@@ -22,14 +22,8 @@ import { listDeliveriesAnywhere } from './ledger/archive-deliveries';
 import { rehydrateCashIn, rehydrateCashOut } from './ledger/archive-reads';
 import { bankReturn } from './ledger/bank-returns';
 import { type BenchOp, benchOp, type HistoryTemplate } from './ledger/bench-seed';
-import {
-  type CreateCashInInput,
-  cancelCashIn,
-  createCashIn,
-  expireCashIn,
-  type SettleInput,
-  settleCashIn,
-} from './ledger/cash-in-ops';
+import { type CreateCashInInput, cancelCashIn, createCashIn, expireCashIn } from './ledger/cash-in-ops';
+import { type SettleInput, settleCashIn } from './ledger/cash-in-settle-ops';
 import { findCashIn } from './ledger/cash-in-store';
 import {
   acceptCashOut,

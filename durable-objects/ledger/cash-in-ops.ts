@@ -6,15 +6,13 @@
 
 import { buildDynamicBrCode } from '../../src/domain/brcode';
 import { type CashInCreated, type CashInView, cashInView } from '../../src/domain/cash-in';
-import { newCashInTxId, newEndToEndId, newInternalCode } from '../../src/domain/ids';
+import { newCashInTxId, newInternalCode } from '../../src/domain/ids';
 import { merchantFields } from '../../src/domain/merchant';
 import { amountFromCents } from '../../src/domain/money';
 import { failure, type OperationResult, success } from '../../src/domain/result';
 import { formatBrt } from '../../src/domain/time';
 import { unpaidOnly } from '../../src/domain/transitions';
 import { log } from '../../src/infra/log';
-import { institutionName } from '../../src/partners/catalog';
-import { settlementPartner } from '../../src/partners/config';
 import { CHARGE_PAID } from '../../src/partners/port';
 import { partnerPort } from '../../src/partners/port-registry';
 import { maybeArchived } from './archive-index';
@@ -31,13 +29,10 @@ import {
 import type { LedgerContext } from './context';
 import { observe } from './events';
 import type { Remember } from './idempotency';
-import { accountAt, postEntry, transactionalAccounts } from './ledger';
-import { holdRefund } from './refund-ops';
+import { transactionalAccounts } from './ledger';
 
 /** Late settlements already in flight are accepted this long after `expiredAt` (decisions §5). */
 export const LATE_SETTLEMENT_GRACE_MS = 5 * 60_000;
-
-const DEFAULT_PAYER_BANK = { ispb: '60701190', branch: '0001', account: '123456-7' };
 
 export interface CreateCashInInput {
   amountCents: number;
@@ -143,125 +138,6 @@ export async function createCashIn(
   } finally {
     creating.delete(reference);
   }
-}
-
-export interface SettleInput {
-  id: string;
-  payer?: {
-    name?: string;
-    document?: string;
-    bankData?: { ispb?: string; branch?: string; account?: string };
-  };
-  /** When the payer's bank initiated the payment (late settlements inside the grace are accepted). */
-  initiatedAt?: number;
-  /** `sandbox`: the window must still be open; `network`: a settlement already in flight. */
-  source: 'sandbox' | 'network';
-  /** The end-to-end id reaches us later (a partner that confirms before it knows it). */
-  deferEndToEndId?: boolean;
-  /**
-   * The payment's end-to-end id as a real partner reports it. Its ISPB (characters 2–9) is the
-   * payer's institution; API Pix gives no payer branch or account, so none is shown.
-   */
-  endToEndId?: string;
-  blockedPayerDocuments: string[];
-}
-
-export async function settleCashIn(
-  ctx: LedgerContext,
-  input: SettleInput,
-): Promise<OperationResult<CashInView>> {
-  const now = Date.now();
-  const row = findCashIn(ctx.db, input.id);
-  if (!row) return cashInNotFound();
-  if (row.status !== 'AWAITING_PAYMENT') {
-    return failure({
-      code: 'RULE_VIOLATION',
-      detail: `The Cash-In is ${row.status}; only AWAITING_PAYMENT can be paid`,
-    });
-  }
-  const initiatedAt = input.initiatedAt ?? now;
-  const lateOk = input.source === 'network' && now <= row.expiresAt + LATE_SETTLEMENT_GRACE_MS;
-  if (initiatedAt > row.expiresAt || (now > row.expiresAt && !lateOk)) {
-    return failure({
-      code: 'RULE_VIOLATION',
-      detail: `The payment window ended at ${formatBrt(row.expiresAt)}`,
-    });
-  }
-  const partner = settlementPartner(ctx.env, row.partnerIspb);
-  const account = accountAt(ctx.db, row.partnerIspb, 'TRANSACTIONAL');
-  if (!account) throw new Error(`no TRANSACTIONAL account at ${row.partnerIspb}`);
-  const reported = input.endToEndId;
-  const bank = {
-    ...DEFAULT_PAYER_BANK,
-    ...(reported && { ispb: reported.slice(1, 9) }),
-    ...input.payer?.bankData,
-  };
-  const payerDocument = input.payer?.document ?? row.payerDocument;
-  const endToEndId = reported ?? (input.deferEndToEndId ? null : newEndToEndId('E', bank.ispb, now));
-  const blocked = input.blockedPayerDocuments.includes(payerDocument);
-  const paid = ctx.storage.transactionSync(() => {
-    const updated = updateCashIn(ctx, row.seq, {
-      status: 'PAID',
-      paidAt: now,
-      endToEndId,
-      payerName: input.payer?.name ?? row.payerName,
-      payerDocument,
-      payerBank:
-        reported && !input.payer?.bankData
-          ? null
-          : { ispb: bank.ispb, bank: institutionName(bank.ispb), branch: bank.branch, account: bank.account },
-      settlement: {
-        ispb: row.partnerIspb,
-        bank: partner?.name ?? row.partnerIspb,
-        branch: account.branch,
-        account: account.number,
-      },
-    });
-    postEntry(ctx.db, {
-      accountNumber: account.number,
-      type: 'PIX_IN',
-      amount: row.amount,
-      ref: `cash-in:${row.transactionId}`,
-      at: now,
-      description: `PIX recebido ${row.internalCode}`,
-      endToEndId,
-    });
-    emitCashIn(ctx, updated, 'CASHIN_PAID', now);
-    observe(ctx, row.transactionId, {
-      operation: 'CASH_IN',
-      partnerIspb: row.partnerIspb,
-      institutionIspb: bank.ispb,
-      event: 'SETTLED',
-      latencyMs: now - row.requestedAt,
-      at: now,
-    });
-    ctx.scheduler.cancel('expire-cash-in', row.transactionId);
-    if (endToEndId === null) ctx.scheduler.schedule('assign-e2e', row.transactionId, now + 2_000);
-    // A payer the client does not accept gets the money back (decisions §4). Held in the payment's
-    // own transaction, so no crash can separate them and nothing can spend it meanwhile; the poll
-    // sends the devolution as soon as the payment endToEndId is known.
-    if (blocked) {
-      holdRefund(ctx, updated, account.number, {
-        endToEndId: newEndToEndId('D', row.partnerIspb, now),
-        reason: 'PAYER_NOT_ALLOWED',
-        description: null,
-        at: now,
-        pollAt: now,
-      });
-    }
-    return updated;
-  });
-  return success(200, cashInView(findCashIn(ctx.db, row.transactionId) ?? paid));
-}
-
-/** A deferred payment end-to-end id arrives (see `deferEndToEndId`). */
-export function assignEndToEndId(ctx: LedgerContext, transactionId: string): void {
-  const row = findCashIn(ctx.db, transactionId);
-  if (!row || row.endToEndId !== null || row.paidAt === null) return;
-  const bank = row.payerBank ?? { ispb: DEFAULT_PAYER_BANK.ispb };
-  ctx.storage.transactionSync(() => {
-    updateCashIn(ctx, row.seq, { endToEndId: newEndToEndId('E', bank.ispb, row.paidAt as number) });
-  });
 }
 
 /**

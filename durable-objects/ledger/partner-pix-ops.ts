@@ -9,7 +9,7 @@ import { errorFields, log } from '../../src/infra/log';
 import type { ReceivedDevolution, ReceivedPix } from '../../src/partners/bcb-api-pix/adapter';
 import { partnerPort } from '../../src/partners/port-registry';
 import { bankReturn, bookLateDevolution } from './bank-returns';
-import { settleCashIn } from './cash-in-ops';
+import { settleCashIn } from './cash-in-settle-ops';
 import { findCashIn } from './cash-in-store';
 import type { LedgerContext } from './context';
 import { pollRefund } from './refund-ops';
