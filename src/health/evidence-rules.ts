@@ -190,8 +190,30 @@ export const CUSUM_HOLD = 5;
 export const CUSUM_ALARM = 10;
 export const CUSUM_TREND_WINDOWS = 2;
 /**
- * ...for partners and the platform only, and only while the window's own rate is at least
- * minRateIncrease above the baseline. A bank's or merchant's CUSUM also grows with the failures of the
+ * The alarm level adapts to the slice's volume. A CUSUM's false alarms come per transfer, not per
+ * window (its no-fault run length is counted in Bernoulli trials: ARL ~ e^h / drift per transfer), so
+ * at a fixed level a slice with few transfers a window raises far fewer false alarms per window than a
+ * busy one. Below CUSUM_ALARM_REF_OUTCOMES outcomes a window (typical, EW) the level is lowered by
+ * ln(ref / n), which keeps the false alarms per window of a quiet partner at the reference partner's
+ * rate; above it, CUSUM_ALARM stays (busy slices reach z 3 on single windows anyway). 20 outcomes is
+ * the volume at which one window needs ~40 % failing for z 3 (README, limits): below it the trend is the
+ * only early evidence. Floored at CUSUM_ALARM_MIN (e^8, 3 000:1): unseen seed 408's ramp, ~7 transfers
+ * a window, was seen 6.4 windows after passing 20 % at 10.
+ */
+export const CUSUM_ALARM_REF_OUTCOMES = 20;
+export const CUSUM_ALARM_MIN = 8;
+export function cusumAlarm(outcomesPerWindow: number): number {
+  if (!(outcomesPerWindow > 0)) return CUSUM_ALARM;
+  const lowered = CUSUM_ALARM + Math.log(Math.min(1, outcomesPerWindow / CUSUM_ALARM_REF_OUTCOMES));
+  return Math.max(CUSUM_ALARM_MIN, lowered);
+}
+/**
+ * ...for partners and the platform only, and only while the window's own rate is at least CUSUM_RISE
+ * above the baseline: the window itself looks like the fault the CUSUM tests for. The window need not
+ * pass the volume gate (a partner with 3-7 transfers a window failing at 60 % for 45 minutes was never
+ * judged on a single window: unseen seed 508, missed): the CUSUM already pools the windows. With
+ * minRateIncrease (5 points) instead, the tail of a chance excursion (2 failures of 24 where 0.3 were
+ * expected, after 5 of 42) read as a trend (unseen seed 404). A bank's or merchant's CUSUM also grows with the failures of the
  * partner they use (a symptom, explained away while the partner's incident is open), and must not
  * outlive it as an incident of its own; after a fault ends the rate is back and the CUSUM, still high,
  * must not keep the incident open.

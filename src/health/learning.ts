@@ -41,6 +41,7 @@ export function learn(
     eo.prev = [v.counts.failed, v.counts.settled + v.counts.failed];
     eo.cusum = v.cusum;
     eo.cusumUp = v.cusumUp;
+    eo.prevErrors = v.errorsAnomalous;
     eo.prevCounts = [
       v.counts.created,
       v.expCreated ?? -1,

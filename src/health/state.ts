@@ -30,6 +30,8 @@ export interface EntityOp {
   cusum?: number;
   /** Consecutive windows up to the last closed one whose own llr was positive (a trend). */
   cusumUp?: number;
+  /** The last closed window's failures were anomalous (POOLED_EVIDENCE_ONCE, context.ts). */
+  prevErrors?: boolean;
 }
 
 export interface Entity {

@@ -29,6 +29,8 @@ export interface EntityView extends SliceView {
   llr: number;
   /** Consecutive windows with a positive llr, this one included. */
   cusumUp: number;
+  /** Failures were anomalous in this window (strict, pooled or trend), before blame rules: used evidence. */
+  errorsAnomalous: boolean;
 }
 
 /** A cell's own counters (partner x institution, partner x client). */
