@@ -27,6 +27,7 @@ import {
   intakeRatio,
   MERCHANT_MEDIAN_DAYS,
   rateLlr,
+  silenceEval,
 } from './evidence-rules';
 import { type Cell, type Entity, type HealthState, OPS, type OpIndex } from './state';
 import { kappa } from './stats';
@@ -206,6 +207,13 @@ export function entityView(
     // small partner's ramp with an empty window restarted its count: unseen seed 508, 2 windows late).
     v.cusumUp = v.llr > 0 ? (eo.cusumUp ?? 0) + 1 : n === 0 ? (eo.cusumUp ?? 0) : 0;
   }
+  if (e.kind === 'client') {
+    const prev = eo.silent ?? [0, 0];
+    v.silent =
+      counts.created === 0 && expCreated !== null && expCreated > 0
+        ? [prev[0] + expCreated, prev[1] + 1]
+        : [0, 0];
+  }
   const families: readonly Family[] = op === 0 ? [...PRIMARY_FAMILIES, 'expiry'] : PRIMARY_FAMILIES;
   for (const f of families) {
     let ev = evaluate(v, f, cfg);
@@ -217,6 +225,7 @@ export function entityView(
     }
     if ((f === 'created' || f === 'outcomes') && !ev.anomalous)
       ev = pooledCount(v, f, eo.prevCounts, cfg) ?? ev;
+    if (f === 'created' && !ev.anomalous && v.silent) ev = silenceEval(v.silent) ?? ev;
     if (f === 'errors') v.errorsAnomalous = ev.anomalous;
     if (ev.anomalous) {
       const layer =

@@ -42,6 +42,7 @@ export function learn(
     eo.cusum = v.cusum;
     eo.cusumUp = v.cusumUp;
     eo.prevErrors = v.errorsAnomalous;
+    if (v.silent) eo.silent = v.silent;
     eo.prevCounts = [
       v.counts.created,
       v.expCreated ?? -1,

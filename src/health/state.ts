@@ -32,6 +32,8 @@ export interface EntityOp {
   cusumUp?: number;
   /** The last closed window's failures were anomalous (POOLED_EVIDENCE_ONCE, context.ts). */
   prevErrors?: boolean;
+  /** Clients: expected new transactions and windows of the current run without any (SILENCE_MIN_EXPECTED). */
+  silent?: [number, number];
 }
 
 export interface Entity {

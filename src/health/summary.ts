@@ -94,6 +94,14 @@ export function scanCohortText(windows: number): string {
   );
 }
 
+/** Why a small merchant is blamed for silence (SILENCE_MIN_EXPECTED, evidence-rules.ts). */
+export function silenceText(windows: number): string {
+  return (
+    `; nenhuma transação nova em ${windows} janelas seguidas de 5 minutos (${windows * 5} minutos). Cada janela ` +
+    'sozinha é pequena demais para ser avaliada; somadas, o volume esperado não deixaria passar tanto tempo sem nenhuma'
+  );
+}
+
 function partnersText(n: number): string {
   return n === 1 ? 'em 1 parceiro bancário' : `em ${n} parceiros bancários`;
 }
@@ -138,8 +146,11 @@ export function buildSummary(s: SummaryInput): string {
       break;
     case 'MERCHANT':
       text =
-        `${sev} na sua operação de ${op} ${since}: ${sig}, enquanto o restante da plataforma opera normalmente. ` +
-        'Verifique sua integração e o fluxo dos seus usuários.';
+        `${sev} na sua operação de ${op} ${since}: ${sig}` +
+        (basis?.kind === 'pooled' && s.signal?.family === 'created' && s.signal.impact >= 1
+          ? silenceText(basis.windows)
+          : '') +
+        ', enquanto o restante da plataforma opera normalmente. Verifique sua integração e o fluxo dos seus usuários.';
       break;
     case 'CONNECTPSP':
       text = `${sev} na plataforma ConnectPSP afeta ${op} ${since}: ${sig}, em todos os parceiros bancários.${trend}`;

@@ -31,6 +31,8 @@ export interface EntityView extends SliceView {
   cusumUp: number;
   /** Failures were anomalous in this window (strict, pooled or trend), before blame rules: used evidence. */
   errorsAnomalous: boolean;
+  /** Clients: expected new transactions and windows of the current run without any (silence). */
+  silent?: [number, number];
 }
 
 /** A cell's own counters (partner x institution, partner x client). */

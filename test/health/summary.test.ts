@@ -58,6 +58,30 @@ describe('summary: why this origin', () => {
     expect(s).toContain('e não um parceiro bancário nem a ConnectPSP');
   });
 
+  it('a small merchant blamed for silence says no transaction came for N windows, and the rest is normal', () => {
+    const merchant: SummaryInput = {
+      ...base,
+      originType: 'MERCHANT',
+      originId: 'client-x',
+      cohortNames: [],
+      signal: {
+        family: 'created',
+        deviation: -1,
+        impact: 1,
+        observed: 0,
+        expected: 17,
+        code: null,
+        basis: { kind: 'pooled', windows: 3 },
+      },
+    };
+    const s = buildSummary(merchant);
+    expect(s).toContain('nenhuma transação nova em 3 janelas seguidas de 5 minutos (15 minutos)');
+    expect(s).toContain('enquanto o restante da plataforma opera normalmente');
+    expect(buildSummary({ ...merchant, signal: { ...merchant.signal!, impact: 0.6 } })).not.toContain(
+      'nenhuma transação nova',
+    );
+  });
+
   it('a partner confirmed by its trend says so, and why not the platform', () => {
     const partner: SummaryInput = {
       ...base,
