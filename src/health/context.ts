@@ -21,6 +21,7 @@ import {
   CUSUM_CAP,
   CUSUM_RISE,
   CUSUM_SUSPECT,
+  CUSUM_TREND_SPAN,
   CUSUM_TREND_WINDOWS,
   countsAgainst,
   cusumAlarm,
@@ -118,6 +119,14 @@ function smallBankHurt(
   return evalCount('outcomes', o, e + prev[3], v.k.outcomes, cfg, true).anomalous;
 }
 
+/** The last CUSUM_TREND_SPAN windows with outcomes, one bit each (1: the window favoured the fault). */
+const TREND_SPAN_MASK = (1 << CUSUM_TREND_SPAN) - 1;
+function favouring(hist: number): number {
+  let n = 0;
+  for (let h = hist; h > 0; h >>= 1) n += h & 1;
+  return n;
+}
+
 /** No volume gates: only for the trend's evaluation, whose evidence is the CUSUM. */
 const TREND_GATES = (cfg: AnalyzerConfig): AnalyzerConfig => ({ ...cfg, minOutcomes: 1, minFailures: 1 });
 
@@ -136,7 +145,12 @@ function trending(v: EntityView, upBefore: number, cfg: AnalyzerConfig): boolean
  * The trend's evaluation: this window and the previous one pooled (no volume gate: the CUSUM is the
  * evidence), so the evidence and severity carry a rate, a z and an impact.
  */
-function trendEval(v: EntityView, prev: [number, number] | undefined, cfg: AnalyzerConfig): Eval {
+function trendEval(
+  v: EntityView,
+  prev: [number, number] | undefined,
+  windows: number,
+  cfg: AnalyzerConfig,
+): Eval {
   const f = v.counts.failed + (prev?.[0] ?? 0);
   const n = v.counts.settled + v.counts.failed + (prev?.[1] ?? 0);
   const ev = evalRate(
@@ -149,7 +163,7 @@ function trendEval(v: EntityView, prev: [number, number] | undefined, cfg: Analy
     TREND_GATES(cfg),
     true,
   );
-  return { ...ev, anomalous: true, basis: { kind: 'trend', windows: v.cusumUp } };
+  return { ...ev, anomalous: true, basis: { kind: 'trend', windows } };
 }
 
 export function entityView(
@@ -196,6 +210,7 @@ export function entityView(
     cusum: 0,
     llr: 0,
     cusumUp: 0,
+    cusumHist: 0,
     errorsAnomalous: false,
   };
   const n = counts.settled + counts.failed;
@@ -206,6 +221,8 @@ export function entityView(
     // A window without outcomes is no evidence either way: it neither extends nor breaks a trend (a
     // small partner's ramp with an empty window restarted its count: unseen seed 508, 2 windows late).
     v.cusumUp = v.llr > 0 ? (eo.cusumUp ?? 0) + 1 : n === 0 ? (eo.cusumUp ?? 0) : 0;
+    const hist = eo.cusumHist ?? 0;
+    v.cusumHist = n === 0 ? hist : ((hist << 1) | (v.llr > 0 ? 1 : 0)) & TREND_SPAN_MASK;
   }
   if (e.kind === 'client') {
     const prev = eo.silent ?? [0, 0];
@@ -218,10 +235,11 @@ export function entityView(
   for (const f of families) {
     let ev = evaluate(v, f, cfg);
     if (f === 'errors' && !ev.anomalous) ev = pooledErrors(v, eo.prev, eo.prevErrors === true, cfg) ?? ev;
-    if (f === 'errors' && !ev.anomalous && trending(v, eo.cusumUp ?? 0, cfg)) {
+    if (f === 'errors' && !ev.anomalous && trending(v, favouring(eo.cusumHist ?? 0), cfg)) {
+      const windows = Math.max(v.cusumUp, favouring(v.cusumHist));
       ev = ev.evaluated
-        ? { ...ev, anomalous: true, basis: { kind: 'trend', windows: v.cusumUp } }
-        : trendEval(v, eo.prev, cfg);
+        ? { ...ev, anomalous: true, basis: { kind: 'trend', windows } }
+        : trendEval(v, eo.prev, windows, cfg);
     }
     if ((f === 'created' || f === 'outcomes') && !ev.anomalous)
       ev = pooledCount(v, f, eo.prevCounts, cfg) ?? ev;

@@ -243,6 +243,14 @@ export const CUSUM_HOLD = 5;
 export const CUSUM_ALARM = 10;
 export const CUSUM_TREND_WINDOWS = 2;
 /**
+ * ...out of the last CUSUM_TREND_SPAN windows that had outcomes (windows without any are no evidence
+ * either way). Two in a row was asked before: a partner with 3-5 transfers a window ramping past 20 %
+ * shows 0 failures of 4 in one window in three by chance, and each such window restarted the count
+ * (unseen seed 607: seen 4.8 windows after the rate passed 20 %). A blip's window followed by normal
+ * ones still never makes a trend: the window judged must itself be CUSUM_RISE above the baseline.
+ */
+export const CUSUM_TREND_SPAN = 3;
+/**
  * The alarm level adapts to the slice's volume. A CUSUM's false alarms come per transfer, not per
  * window (its no-fault run length is counted in Bernoulli trials: ARL ~ e^h / drift per transfer), so
  * at a fixed level a slice with few transfers a window raises far fewer false alarms per window than a

@@ -70,7 +70,7 @@ export interface SummaryInput {
  */
 export function trendText(windows: number): string {
   return (
-    ` Detectado pela tendência: a taxa de falhas subiu em ${windows} janelas seguidas de 5 minutos ` +
+    ` Detectado pela tendência: a taxa de falhas subiu em ${windows} das últimas janelas de 5 minutos ` +
     `(${windows * 5} minutos); nenhuma janela sozinha bastava como prova, mas a alta sustentada sim.`
   );
 }

@@ -97,7 +97,7 @@ describe('summary: why this origin', () => {
     expect(buildSummary(partner)).not.toContain('tendência');
     const s = buildSummary({ ...partner, trend: { kind: 'trend', windows: 4 } });
     expect(s).toContain(
-      'Detectado pela tendência: a taxa de falhas subiu em 4 janelas seguidas de 5 minutos',
+      'Detectado pela tendência: a taxa de falhas subiu em 4 das últimas janelas de 5 minutos',
     );
     expect(s).toContain('nenhuma janela sozinha bastava como prova, mas a alta sustentada sim');
     expect(s).toContain('os demais parceiros operam normalmente');
@@ -134,7 +134,7 @@ describe('summary and evidence on generated traffic', () => {
     const detected = changes[0]!;
     expect(detected.evidence.some((e) => e.metric === 'failureRateTrend')).toBe(true);
     expect(detected.incident.summary).toMatch(
-      /Detectado pela tendência: a taxa de falhas subiu em \d+ janelas seguidas de 5 minutos/,
+      /Detectado pela tendência: a taxa de falhas subiu em \d+ das últimas janelas de 5 minutos/,
     );
     expect(detected.incident.summary).toContain('e não a ConnectPSP nem o sistema PIX');
   });
