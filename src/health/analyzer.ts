@@ -289,7 +289,9 @@ export class Analyzer {
           ),
         persists: (o) => {
           const v = o.kind === 'cohort' ? undefined : ctx.find(o.kind, o.id);
-          return v !== undefined && v.cusum >= CUSUM_HOLD && v.llr > 0;
+          // A window without outcomes at the origin neither confirms nor clears (as for open incidents).
+          const empty = v !== undefined && v.counts.settled + v.counts.failed === 0;
+          return v !== undefined && v.cusum >= CUSUM_HOLD && (v.llr > 0 || empty);
         },
         clientsFor: (h) => this.clientsFor(op, h),
       });

@@ -17,15 +17,18 @@ import {
 import {
   COMMON_DIP,
   CREATED_BLAMES,
-  CUSUM_ALARM,
   CUSUM_ALARM_KINDS,
   CUSUM_CAP,
+  CUSUM_RISE,
   CUSUM_SUSPECT,
+  CUSUM_TREND_SPAN,
   CUSUM_TREND_WINDOWS,
   countsAgainst,
+  cusumAlarm,
   intakeRatio,
   MERCHANT_MEDIAN_DAYS,
   rateLlr,
+  silenceEval,
 } from './evidence-rules';
 import { type Cell, type Entity, type HealthState, OPS, type OpIndex } from './state';
 import { kappa } from './stats';
@@ -41,8 +44,13 @@ const KAPPA_CAP = 10;
  * partner whose failure rate climbs (a ramp) or flickers between 10 % and 70 % every few minutes
  * reaches z 3 a window or two earlier than on single windows.
  */
-function pooledErrors(v: EntityView, prev: [number, number] | undefined, cfg: AnalyzerConfig): Eval | null {
-  if (!prev || prev[1] === 0) return null;
+function pooledErrors(
+  v: EntityView,
+  prev: [number, number] | undefined,
+  prevUsed: boolean,
+  cfg: AnalyzerConfig,
+): Eval | null {
+  if (!prev || prev[1] === 0 || (prevUsed && POOLED_EVIDENCE_ONCE)) return null;
   const c = v.counts;
   if (!evaluate(v, 'errors', cfg, true).anomalous) return null;
   const ew = v.ew;
@@ -58,6 +66,15 @@ function pooledErrors(v: EntityView, prev: [number, number] | undefined, cfg: An
   );
   return pooled.anomalous ? pooled : null;
 }
+
+/**
+ * A window's excess failures are evidence once: when the previous window was already anomalous in
+ * failures (on its own, pooled or as a trend), this window must stand on its own (or on the trend). Else
+ * one window's chance excess confirmed the two windows of §3.3 by itself: unseen seed 404, 5 failures of
+ * 42 where 0.47 were expected (pooled with the window before: z 3.0), then 3 of 28 (z 2.0 alone, 3.6
+ * pooled with those 5), opened a false partner incident.
+ */
+const POOLED_EVIDENCE_ONCE = true;
 
 /**
  * The same persistence for volumes: an entity whose intake or outcomes stay low for two windows (a
@@ -102,13 +119,51 @@ function smallBankHurt(
   return evalCount('outcomes', o, e + prev[3], v.k.outcomes, cfg, true).anomalous;
 }
 
+/** The last CUSUM_TREND_SPAN windows with outcomes, one bit each (1: the window favoured the fault). */
+const TREND_SPAN_MASK = (1 << CUSUM_TREND_SPAN) - 1;
+function favouring(hist: number): number {
+  let n = 0;
+  for (let h = hist; h > 0; h >>= 1) n += h & 1;
+  return n;
+}
+
+/** No volume gates: only for the trend's evaluation, whose evidence is the CUSUM. */
+const TREND_GATES = (cfg: AnalyzerConfig): AnalyzerConfig => ({ ...cfg, minOutcomes: 1, minFailures: 1 });
+
 /** The failure CUSUM is evidence on its own (CUSUM_ALARM, CUSUM_TREND_WINDOWS, CUSUM_ALARM_KINDS). */
 function trending(v: EntityView, upBefore: number, cfg: AnalyzerConfig): boolean {
   if (!CUSUM_ALARM_KINDS.includes(v.kind)) return false;
   const n = v.counts.settled + v.counts.failed;
   const ewN = v.ew.settled + v.ew.failed;
-  const rise = n > 0 && ewN > 0 ? v.counts.failed / n - v.ew.failed / ewN : 0;
-  return v.cusum >= CUSUM_ALARM && rise >= cfg.minRateIncrease && upBefore >= CUSUM_TREND_WINDOWS;
+  if (n === 0 || ewN < MIN_EW_OUTCOMES) return false;
+  const rise = v.counts.failed / n - v.ew.failed / ewN;
+  const alarm = cusumAlarm(ewN / cfg.ewWindows);
+  return v.cusum >= alarm && rise >= CUSUM_RISE && upBefore >= CUSUM_TREND_WINDOWS;
+}
+
+/**
+ * The trend's evaluation: this window and the previous one pooled (no volume gate: the CUSUM is the
+ * evidence), so the evidence and severity carry a rate, a z and an impact.
+ */
+function trendEval(
+  v: EntityView,
+  prev: [number, number] | undefined,
+  windows: number,
+  cfg: AnalyzerConfig,
+): Eval {
+  const f = v.counts.failed + (prev?.[0] ?? 0);
+  const n = v.counts.settled + v.counts.failed + (prev?.[1] ?? 0);
+  const ev = evalRate(
+    'errors',
+    f,
+    n,
+    v.ew.failed,
+    v.ew.settled + v.ew.failed,
+    v.k.errors,
+    TREND_GATES(cfg),
+    true,
+  );
+  return { ...ev, anomalous: true, basis: { kind: 'trend', windows } };
 }
 
 export function entityView(
@@ -155,23 +210,41 @@ export function entityView(
     cusum: 0,
     llr: 0,
     cusumUp: 0,
+    cusumHist: 0,
+    errorsAnomalous: false,
   };
   const n = counts.settled + counts.failed;
   const ewN = ew.settled + ew.failed;
   if (ewN >= MIN_EW_OUTCOMES) {
     v.llr = rateLlr(counts.failed, n, ew.failed / ewN, cfg.rateFloor);
     v.cusum = Math.min(CUSUM_CAP, Math.max(0, (eo.cusum ?? 0) + v.llr));
-    v.cusumUp = v.llr > 0 ? (eo.cusumUp ?? 0) + 1 : 0;
+    // A window without outcomes is no evidence either way: it neither extends nor breaks a trend (a
+    // small partner's ramp with an empty window restarted its count: unseen seed 508, 2 windows late).
+    v.cusumUp = v.llr > 0 ? (eo.cusumUp ?? 0) + 1 : n === 0 ? (eo.cusumUp ?? 0) : 0;
+    const hist = eo.cusumHist ?? 0;
+    v.cusumHist = n === 0 ? hist : ((hist << 1) | (v.llr > 0 ? 1 : 0)) & TREND_SPAN_MASK;
+  }
+  if (e.kind === 'client') {
+    const prev = eo.silent ?? [0, 0];
+    v.silent =
+      counts.created === 0 && expCreated !== null && expCreated > 0
+        ? [prev[0] + expCreated, prev[1] + 1]
+        : [0, 0];
   }
   const families: readonly Family[] = op === 0 ? [...PRIMARY_FAMILIES, 'expiry'] : PRIMARY_FAMILIES;
   for (const f of families) {
     let ev = evaluate(v, f, cfg);
-    if (f === 'errors' && !ev.anomalous) ev = pooledErrors(v, eo.prev, cfg) ?? ev;
-    if (f === 'errors' && !ev.anomalous && ev.evaluated && trending(v, eo.cusumUp ?? 0, cfg)) {
-      ev = { ...ev, anomalous: true, basis: { kind: 'trend', windows: v.cusumUp } };
+    if (f === 'errors' && !ev.anomalous) ev = pooledErrors(v, eo.prev, eo.prevErrors === true, cfg) ?? ev;
+    if (f === 'errors' && !ev.anomalous && trending(v, favouring(eo.cusumHist ?? 0), cfg)) {
+      const windows = Math.max(v.cusumUp, favouring(v.cusumHist));
+      ev = ev.evaluated
+        ? { ...ev, anomalous: true, basis: { kind: 'trend', windows } }
+        : trendEval(v, eo.prev, windows, cfg);
     }
     if ((f === 'created' || f === 'outcomes') && !ev.anomalous)
       ev = pooledCount(v, f, eo.prevCounts, cfg) ?? ev;
+    if (f === 'created' && !ev.anomalous && v.silent) ev = silenceEval(v.silent) ?? ev;
+    if (f === 'errors') v.errorsAnomalous = ev.anomalous;
     if (ev.anomalous) {
       const layer =
         f === 'errors'

@@ -27,7 +27,7 @@ import {
   severityOf,
   severityRank,
 } from './evaluate';
-import { keepsOpen } from './evidence-rules';
+import { keepsOpen, silenceContinuing } from './evidence-rules';
 import { round } from './stats';
 import type { Confidence, EvidenceEntity, EvidenceItem, OriginClass, OriginType, Severity } from './types';
 import { complementView, isBad } from './views';
@@ -134,12 +134,14 @@ export function diagnose(
   for (const f of families) {
     // Fewer new transactions never blame (nor clear) a partner, a bank or a cohort (evidence-rules.ts).
     if (f === 'created' && o.kind !== 'client' && o.kind !== 'platform') continue;
-    const e =
+    let e =
       f === 'outcomes' && o.pooled
         ? o.pooled
         : continuing.includes(f)
           ? evaluate(slice.view, f, cfg, true)
           : (single?.evals[f] ?? evaluate(slice.view, f, cfg));
+    if (f === 'created' && single?.kind === 'client' && continuing.includes(f))
+      e = silenceContinuing(single, e);
     if (e.evaluated) base.judged = true;
     if (continuing.includes(f) ? keepsOpen(o.kind, f, e) : e.anomalous) evals.set(f, e);
   }

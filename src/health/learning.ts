@@ -41,6 +41,9 @@ export function learn(
     eo.prev = [v.counts.failed, v.counts.settled + v.counts.failed];
     eo.cusum = v.cusum;
     eo.cusumUp = v.cusumUp;
+    eo.cusumHist = v.cusumHist;
+    eo.prevErrors = v.errorsAnomalous;
+    if (v.silent) eo.silent = v.silent;
     eo.prevCounts = [
       v.counts.created,
       v.expCreated ?? -1,

@@ -30,6 +30,12 @@ export interface EntityOp {
   cusum?: number;
   /** Consecutive windows up to the last closed one whose own llr was positive (a trend). */
   cusumUp?: number;
+  /** Whether each of the last CUSUM_TREND_SPAN windows with outcomes favoured the fault (bits). */
+  cusumHist?: number;
+  /** The last closed window's failures were anomalous (POOLED_EVIDENCE_ONCE, context.ts). */
+  prevErrors?: boolean;
+  /** Clients: expected new transactions and windows of the current run without any (SILENCE_MIN_EXPECTED). */
+  silent?: [number, number];
 }
 
 export interface Entity {

@@ -70,7 +70,7 @@ export interface SummaryInput {
  */
 export function trendText(windows: number): string {
   return (
-    ` Detectado pela tendência: a taxa de falhas subiu em ${windows} janelas seguidas de 5 minutos ` +
+    ` Detectado pela tendência: a taxa de falhas subiu em ${windows} das últimas janelas de 5 minutos ` +
     `(${windows * 5} minutos); nenhuma janela sozinha bastava como prova, mas a alta sustentada sim.`
   );
 }
@@ -91,6 +91,14 @@ export function scanCohortText(windows: number): string {
     'volume pequeno demais para ser avaliada sozinha; a perda acumulada, somada entre elas, passa do limite ' +
     'calibrado para o número de instituições observadas, enquanto as demais instituições e os parceiros ' +
     'bancários operam normalmente'
+  );
+}
+
+/** Why a small merchant is blamed for silence (SILENCE_MIN_EXPECTED, evidence-rules.ts). */
+export function silenceText(windows: number): string {
+  return (
+    `; nenhuma transação nova em ${windows} janelas seguidas de 5 minutos (${windows * 5} minutos). Cada janela ` +
+    'sozinha é pequena demais para ser avaliada; somadas, o volume esperado não deixaria passar tanto tempo sem nenhuma'
   );
 }
 
@@ -138,8 +146,11 @@ export function buildSummary(s: SummaryInput): string {
       break;
     case 'MERCHANT':
       text =
-        `${sev} na sua operação de ${op} ${since}: ${sig}, enquanto o restante da plataforma opera normalmente. ` +
-        'Verifique sua integração e o fluxo dos seus usuários.';
+        `${sev} na sua operação de ${op} ${since}: ${sig}` +
+        (basis?.kind === 'pooled' && s.signal?.family === 'created' && s.signal.impact >= 1
+          ? silenceText(basis.windows)
+          : '') +
+        ', enquanto o restante da plataforma opera normalmente. Verifique sua integração e o fluxo dos seus usuários.';
       break;
     case 'CONNECTPSP':
       text = `${sev} na plataforma ConnectPSP afeta ${op} ${since}: ${sig}, em todos os parceiros bancários.${trend}`;

@@ -29,6 +29,12 @@ export interface EntityView extends SliceView {
   llr: number;
   /** Consecutive windows with a positive llr, this one included. */
   cusumUp: number;
+  /** Whether each of the last CUSUM_TREND_SPAN windows with outcomes favoured the fault (bits, newest low). */
+  cusumHist: number;
+  /** Failures were anomalous in this window (strict, pooled or trend), before blame rules: used evidence. */
+  errorsAnomalous: boolean;
+  /** Clients: expected new transactions and windows of the current run without any (silence). */
+  silent?: [number, number];
 }
 
 /** A cell's own counters (partner x institution, partner x client). */

@@ -58,6 +58,30 @@ describe('summary: why this origin', () => {
     expect(s).toContain('e não um parceiro bancário nem a ConnectPSP');
   });
 
+  it('a small merchant blamed for silence says no transaction came for N windows, and the rest is normal', () => {
+    const merchant: SummaryInput = {
+      ...base,
+      originType: 'MERCHANT',
+      originId: 'client-x',
+      cohortNames: [],
+      signal: {
+        family: 'created',
+        deviation: -1,
+        impact: 1,
+        observed: 0,
+        expected: 17,
+        code: null,
+        basis: { kind: 'pooled', windows: 3 },
+      },
+    };
+    const s = buildSummary(merchant);
+    expect(s).toContain('nenhuma transação nova em 3 janelas seguidas de 5 minutos (15 minutos)');
+    expect(s).toContain('enquanto o restante da plataforma opera normalmente');
+    expect(buildSummary({ ...merchant, signal: { ...merchant.signal!, impact: 0.6 } })).not.toContain(
+      'nenhuma transação nova',
+    );
+  });
+
   it('a partner confirmed by its trend says so, and why not the platform', () => {
     const partner: SummaryInput = {
       ...base,
@@ -73,7 +97,7 @@ describe('summary: why this origin', () => {
     expect(buildSummary(partner)).not.toContain('tendência');
     const s = buildSummary({ ...partner, trend: { kind: 'trend', windows: 4 } });
     expect(s).toContain(
-      'Detectado pela tendência: a taxa de falhas subiu em 4 janelas seguidas de 5 minutos',
+      'Detectado pela tendência: a taxa de falhas subiu em 4 das últimas janelas de 5 minutos',
     );
     expect(s).toContain('nenhuma janela sozinha bastava como prova, mas a alta sustentada sim');
     expect(s).toContain('os demais parceiros operam normalmente');
@@ -110,7 +134,7 @@ describe('summary and evidence on generated traffic', () => {
     const detected = changes[0]!;
     expect(detected.evidence.some((e) => e.metric === 'failureRateTrend')).toBe(true);
     expect(detected.incident.summary).toMatch(
-      /Detectado pela tendência: a taxa de falhas subiu em \d+ janelas seguidas de 5 minutos/,
+      /Detectado pela tendência: a taxa de falhas subiu em \d+ das últimas janelas de 5 minutos/,
     );
     expect(detected.incident.summary).toContain('e não a ConnectPSP nem o sistema PIX');
   });
