@@ -43,6 +43,12 @@ const KAPPA_CAP = 10;
  * when this window alone is at least relaxed-anomalous (so a fault that ended does not linger). A small
  * partner whose failure rate climbs (a ramp) or flickers between 10 % and 70 % every few minutes
  * reaches z 3 a window or two earlier than on single windows.
+ *
+ * A window's excess failures are evidence once (`prevUsed`): when the previous window was already
+ * anomalous in failures (on its own, pooled or as a trend), this window must stand on its own (or on
+ * the trend). Else one window's chance excess confirmed the two windows of §3.3 by itself: unseen seed
+ * 404, 5 failures of 42 where 0.47 were expected (pooled with the window before: z 3.0), then 3 of 28
+ * (z 2.0 alone, 3.6 pooled with those 5), opened a false partner incident.
  */
 function pooledErrors(
   v: EntityView,
@@ -50,7 +56,7 @@ function pooledErrors(
   prevUsed: boolean,
   cfg: AnalyzerConfig,
 ): Eval | null {
-  if (!prev || prev[1] === 0 || (prevUsed && POOLED_EVIDENCE_ONCE)) return null;
+  if (!prev || prev[1] === 0 || prevUsed) return null;
   const c = v.counts;
   if (!evaluate(v, 'errors', cfg, true).anomalous) return null;
   const ew = v.ew;
@@ -66,15 +72,6 @@ function pooledErrors(
   );
   return pooled.anomalous ? pooled : null;
 }
-
-/**
- * A window's excess failures are evidence once: when the previous window was already anomalous in
- * failures (on its own, pooled or as a trend), this window must stand on its own (or on the trend). Else
- * one window's chance excess confirmed the two windows of §3.3 by itself: unseen seed 404, 5 failures of
- * 42 where 0.47 were expected (pooled with the window before: z 3.0), then 3 of 28 (z 2.0 alone, 3.6
- * pooled with those 5), opened a false partner incident.
- */
-const POOLED_EVIDENCE_ONCE = true;
 
 /**
  * The same persistence for volumes: an entity whose intake or outcomes stay low for two windows (a
@@ -130,7 +127,7 @@ function favouring(hist: number): number {
 /** No volume gates: only for the trend's evaluation, whose evidence is the CUSUM. */
 const TREND_GATES = (cfg: AnalyzerConfig): AnalyzerConfig => ({ ...cfg, minOutcomes: 1, minFailures: 1 });
 
-/** The failure CUSUM is evidence on its own (CUSUM_ALARM, CUSUM_TREND_WINDOWS, CUSUM_ALARM_KINDS). */
+/** The failure CUSUM is evidence on its own (cusumAlarm, CUSUM_TREND_WINDOWS, CUSUM_ALARM_KINDS). */
 function trending(v: EntityView, upBefore: number, cfg: AnalyzerConfig): boolean {
   if (!CUSUM_ALARM_KINDS.includes(v.kind)) return false;
   const n = v.counts.settled + v.counts.failed;

@@ -32,7 +32,7 @@ export interface EntityOp {
   cusumUp?: number;
   /** Whether each of the last CUSUM_TREND_SPAN windows with outcomes favoured the fault (bits). */
   cusumHist?: number;
-  /** The last closed window's failures were anomalous (POOLED_EVIDENCE_ONCE, context.ts). */
+  /** The last closed window's failures were anomalous (evidence used once: pooledErrors, context.ts). */
   prevErrors?: boolean;
   /** Clients: expected new transactions and windows of the current run without any (SILENCE_MIN_EXPECTED). */
   silent?: [number, number];
