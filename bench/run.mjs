@@ -4,8 +4,9 @@
 // workerd (runtime/reference-worker.mjs): hello world as the ceiling, and a bare Durable Object RPC
 // doing one SQLite read / one write as the floor of any request backed by a Durable Object. Each
 // scenario: autocannon, 50 connections, a short warm-up then a bounded measured run in slices
-// interleaved with every other scenario's (5 rounds), each slice after the runtime is idle again. Besides req/s and latency it reports workerd's CPU time per request, which
-// other load on the machine disturbs far less. Fresh state in a temporary directory (tmpfs when
+// interleaved with every other scenario's (5 rounds), each slice after the runtime is idle again.
+// Besides req/s and latency it reports workerd's CPU time per request, which other load on the
+// machine disturbs far less. Fresh state in a temporary directory (tmpfs when
 // there is one); nothing of `npm start` / `npm run serve` is touched. Raw results: .bench/results.json.
 //
 //   npm run bench                        # 50 connections, 10 s per scenario in 5 rounds of 2 s
@@ -223,6 +224,7 @@ async function slice(scenario, warmup, duration) {
   return out;
 }
 const subtract = (a, b) => ({ workerd: a.workerd - b.workerd, serve: a.serve - b.serve });
+const sliceRps = (s) => s.measured.totalCompletedRequests / s.measured.duration;
 
 // Every scenario runs in ROUNDS interleaved slices (round 1 all scenarios, then round 2, …): load
 // from elsewhere on the machine drifts over minutes, and a ratio between two scenarios (a share of
@@ -231,6 +233,7 @@ const subtract = (a, b) => ({ workerd: a.workerd - b.workerd, serve: a.serve - b
 const ROUNDS = Math.max(1, Number(args.rounds));
 const active = scenarios.filter((s) => !ONLY || ONLY.has(s.key));
 const slices = new Map(active.map((s) => [s.key, []]));
+for (const scenario of active) if (scenario.skip) console.log(`- ${scenario.name}: ${scenario.skip}`);
 console.log(
   `Measuring ${active.filter((s) => !s.skip).length} scenarios in ${ROUNDS} interleaved rounds of ` +
     `${(DURATION / ROUNDS).toFixed(1)} s each …`,
@@ -241,16 +244,13 @@ for (let round = 0; round < ROUNDS; round++) {
     if (scenario.skip) continue;
     const s = await slice(scenario, round === 0 ? WARMUP : Math.min(WARMUP, 1), DURATION / ROUNDS);
     slices.get(scenario.key).push(s);
-    line.push(`${scenario.key} ${Math.round(s.measured.totalCompletedRequests / s.measured.duration)}`);
+    line.push(`${scenario.key} ${Math.round(sliceRps(s))}`);
   }
   console.log(`- round ${round + 1}/${ROUNDS} (req/s): ${line.join(', ')}`);
 }
 
 const results = active.map((scenario) => {
-  if (scenario.skip) {
-    console.log(`- ${scenario.name}: ${scenario.skip}`);
-    return { ...scenario };
-  }
+  if (scenario.skip) return { ...scenario };
   const parts = slices.get(scenario.key);
   const sum = (f) => parts.reduce((n, p) => n + f(p), 0);
   const merged = autocannon.aggregateResult(
@@ -282,7 +282,7 @@ const results = active.map((scenario) => {
     statusCodes: Object.fromEntries(Object.entries(merged.statusCodeStats).map(([s, v]) => [s, v.count])),
     full,
     // Each round's req/s, to see how much the machine's load moved during the run.
-    roundRps: parts.map((p) => p.measured.totalCompletedRequests / p.measured.duration),
+    roundRps: parts.map(sliceRps),
   };
 });
 
