@@ -57,20 +57,31 @@ function pooledErrors(
   cfg: AnalyzerConfig,
 ): Eval | null {
   if (!prev || prev[1] === 0 || prevUsed) return null;
-  const c = v.counts;
   if (!evaluate(v, 'errors', cfg, true).anomalous) return null;
+  const pooled = pooledFailures(v, prev, cfg, false);
+  return pooled.anomalous ? pooled : null;
+}
+
+/** Failures of this window and the previous one (`prev`: failed, outcomes) judged as one rate. */
+function pooledFailures(
+  v: EntityView,
+  prev: [number, number] | undefined,
+  cfg: AnalyzerConfig,
+  relaxed: boolean,
+): Eval {
+  const c = v.counts;
   const ew = v.ew;
-  const pooled = evalRate(
+  const [failed, outcomes] = prev ?? [0, 0];
+  return evalRate(
     'errors',
-    c.failed + prev[0],
-    c.settled + c.failed + prev[1],
+    c.failed + failed,
+    c.settled + c.failed + outcomes,
     ew.failed,
     ew.settled + ew.failed,
     v.k.errors,
     cfg,
-    false,
+    relaxed,
   );
-  return pooled.anomalous ? pooled : null;
 }
 
 /**
@@ -148,18 +159,7 @@ function trendEval(
   windows: number,
   cfg: AnalyzerConfig,
 ): Eval {
-  const f = v.counts.failed + (prev?.[0] ?? 0);
-  const n = v.counts.settled + v.counts.failed + (prev?.[1] ?? 0);
-  const ev = evalRate(
-    'errors',
-    f,
-    n,
-    v.ew.failed,
-    v.ew.settled + v.ew.failed,
-    v.k.errors,
-    TREND_GATES(cfg),
-    true,
-  );
+  const ev = pooledFailures(v, prev, TREND_GATES(cfg), true);
   return { ...ev, anomalous: true, basis: { kind: 'trend', windows } };
 }
 
