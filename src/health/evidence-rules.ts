@@ -274,8 +274,8 @@ export function cusumAlarm(outcomesPerWindow: number): number {
  * pass the volume gate (a partner with 3-7 transfers a window failing at 60 % for 45 minutes was never
  * judged on a single window: unseen seed 508, missed): the CUSUM already pools the windows. With
  * minRateIncrease (5 points) instead, the tail of a chance excursion (2 failures of 24 where 0.3 were
- * expected, after 5 of 42) read as a trend (unseen seed 404). A bank's or merchant's CUSUM also grows with the failures of the
- * partner they use (a symptom, explained away while the partner's incident is open), and must not
+ * expected, after 5 of 42) read as a trend (unseen seed 404). A bank's or merchant's CUSUM also grows
+ * with the failures of the partner they use (a symptom, explained away while the partner's incident is open), and must not
  * outlive it as an incident of its own; after a fault ends the rate is back and the CUSUM, still high,
  * must not keep the incident open.
  */
