@@ -275,9 +275,9 @@ export function cusumAlarm(outcomesPerWindow: number): number {
  * judged on a single window: unseen seed 508, missed): the CUSUM already pools the windows. With
  * minRateIncrease (5 points) instead, the tail of a chance excursion (2 failures of 24 where 0.3 were
  * expected, after 5 of 42) read as a trend (unseen seed 404). A bank's or merchant's CUSUM also grows
- * with the failures of the partner they use (a symptom, explained away while the partner's incident is open), and must not
- * outlive it as an incident of its own; after a fault ends the rate is back and the CUSUM, still high,
- * must not keep the incident open.
+ * with the failures of the partner they use (a symptom, explained away while the partner's incident is
+ * open), and must not outlive it as an incident of its own; after a fault ends the rate is back and the
+ * CUSUM, still high, must not keep the incident open.
  */
 export const CUSUM_ALARM_KINDS: readonly SliceKind[] = ['partner', 'platform'];
 /**
