@@ -23,11 +23,13 @@ import {
   CUSUM_SUSPECT,
   CUSUM_TREND_SPAN,
   CUSUM_TREND_WINDOWS,
+  CUSUM_WINDOW_MAX,
   countsAgainst,
   cusumAlarm,
   intakeRatio,
   MERCHANT_MEDIAN_DAYS,
   rateLlr,
+  SILENCE_FAMILY,
   silenceEval,
 } from './evidence-rules';
 import { type Cell, type Entity, type HealthState, OPS, type OpIndex } from './state';
@@ -214,19 +216,18 @@ export function entityView(
   const ewN = ew.settled + ew.failed;
   if (ewN >= MIN_EW_OUTCOMES) {
     v.llr = rateLlr(counts.failed, n, ew.failed / ewN, cfg.rateFloor);
-    v.cusum = Math.min(CUSUM_CAP, Math.max(0, (eo.cusum ?? 0) + v.llr));
+    v.cusum = Math.min(CUSUM_CAP, Math.max(0, (eo.cusum ?? 0) + Math.min(v.llr, CUSUM_WINDOW_MAX)));
     // A window without outcomes is no evidence either way: it neither extends nor breaks a trend (a
     // small partner's ramp with an empty window restarted its count: unseen seed 508, 2 windows late).
     v.cusumUp = v.llr > 0 ? (eo.cusumUp ?? 0) + 1 : n === 0 ? (eo.cusumUp ?? 0) : 0;
     const hist = eo.cusumHist ?? 0;
     v.cusumHist = n === 0 ? hist : ((hist << 1) | (v.llr > 0 ? 1 : 0)) & TREND_SPAN_MASK;
   }
-  if (e.kind === 'client') {
+  const silenceFamily = SILENCE_FAMILY[e.kind];
+  if (silenceFamily) {
     const prev = eo.silent ?? [0, 0];
-    v.silent =
-      counts.created === 0 && expCreated !== null && expCreated > 0
-        ? [prev[0] + expCreated, prev[1] + 1]
-        : [0, 0];
+    const [seen, expected] = silenceFamily === 'created' ? [counts.created, expCreated] : [n, v.expOutcomes];
+    v.silent = seen === 0 && expected !== null && expected > 0 ? [prev[0] + expected, prev[1] + 1] : [0, 0];
   }
   const families: readonly Family[] = op === 0 ? [...PRIMARY_FAMILIES, 'expiry'] : PRIMARY_FAMILIES;
   for (const f of families) {
@@ -240,7 +241,7 @@ export function entityView(
     }
     if ((f === 'created' || f === 'outcomes') && !ev.anomalous)
       ev = pooledCount(v, f, eo.prevCounts, cfg) ?? ev;
-    if (f === 'created' && !ev.anomalous && v.silent) ev = silenceEval(v.silent) ?? ev;
+    if (f === silenceFamily && !ev.anomalous && v.silent) ev = silenceEval(v.silent, f) ?? ev;
     if (f === 'errors') v.errorsAnomalous = ev.anomalous;
     if (ev.anomalous) {
       const layer =

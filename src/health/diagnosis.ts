@@ -140,8 +140,7 @@ export function diagnose(
         : continuing.includes(f)
           ? evaluate(slice.view, f, cfg, true)
           : (single?.evals[f] ?? evaluate(slice.view, f, cfg));
-    if (f === 'created' && single?.kind === 'client' && continuing.includes(f))
-      e = silenceContinuing(single, e);
+    if (single && continuing.includes(f)) e = silenceContinuing(single, f, e);
     if (e.evaluated) base.judged = true;
     if (continuing.includes(f) ? keepsOpen(o.kind, f, e) : e.anomalous) evals.set(f, e);
   }

@@ -34,7 +34,7 @@ export interface EntityOp {
   cusumHist?: number;
   /** The last closed window's failures were anomalous (evidence used once: pooledErrors, context.ts). */
   prevErrors?: boolean;
-  /** Clients: expected new transactions and windows of the current run without any (SILENCE_MIN_EXPECTED). */
+  /** Clients and banks: expected transactions (SILENCE_FAMILY) and windows of the current run without any. */
   silent?: [number, number];
 }
 

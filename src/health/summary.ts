@@ -94,12 +94,17 @@ export function scanCohortText(windows: number): string {
   );
 }
 
-/** Why a small merchant is blamed for silence (SILENCE_MIN_EXPECTED, evidence-rules.ts). */
-export function silenceText(windows: number): string {
+/** Why a merchant or a bank is blamed for silence (SILENCE_MIN_EXPECTED, evidence-rules.ts). */
+export function silenceText(windows: number, what = 'nenhuma transação nova'): string {
   return (
-    `; nenhuma transação nova em ${windows} janelas seguidas de 5 minutos (${windows * 5} minutos). Cada janela ` +
-    'sozinha é pequena demais para ser avaliada; somadas, o volume esperado não deixaria passar tanto tempo sem nenhuma'
+    `; ${what} em ${windows} janelas seguidas de 5 minutos (${windows * 5} minutos). Nenhuma janela ` +
+    'sozinha basta para concluir; somadas, o volume esperado não deixaria passar tanto tempo sem nenhuma'
   );
+}
+
+/** The headline is a silence (SILENCE_FAMILY): nothing at all over a pooled run of windows. */
+function silenced(s: SummaryInput, family: 'created' | 'outcomes'): boolean {
+  return s.signal?.basis?.kind === 'pooled' && s.signal.family === family && s.signal.impact >= 1;
 }
 
 function partnersText(n: number): string {
@@ -126,7 +131,11 @@ export function buildSummary(s: SummaryInput): string {
     case 'PAYER_INSTITUTION':
       text =
         s.originClass === 'INFERRED' && s.operation === 'CASH_IN'
-          ? `A instituição ${who} deixou de liquidar ${op} ${since}: ${sig}, ` +
+          ? `A instituição ${who} deixou de liquidar ${op} ${since}: ${sig}` +
+            (silenced(s, 'outcomes') && s.signal?.basis
+              ? silenceText(s.signal.basis.windows, 'nenhuma liquidação')
+              : '') +
+            ', ' +
             `${partnersText(s.affectedPartners)}. Os pagadores dessa instituição não estão conseguindo pagar; ` +
             'a falha está na instituição, fora da ConnectPSP.'
           : `${sev} na instituição ${who} afeta ${op} ${since}: ${sig}, ` +
@@ -147,9 +156,7 @@ export function buildSummary(s: SummaryInput): string {
     case 'MERCHANT':
       text =
         `${sev} na sua operação de ${op} ${since}: ${sig}` +
-        (basis?.kind === 'pooled' && s.signal?.family === 'created' && s.signal.impact >= 1
-          ? silenceText(basis.windows)
-          : '') +
+        (silenced(s, 'created') && basis ? silenceText(basis.windows) : '') +
         ', enquanto o restante da plataforma opera normalmente. Verifique sua integração e o fluxo dos seus usuários.';
       break;
     case 'CONNECTPSP':

@@ -33,7 +33,7 @@ export interface EntityView extends SliceView {
   cusumHist: number;
   /** Failures were anomalous in this window (strict, pooled or trend), before blame rules: used evidence. */
   errorsAnomalous: boolean;
-  /** Clients: expected new transactions and windows of the current run without any (silence). */
+  /** Clients and banks: expected new transactions (outcomes for banks) and windows of the current run without any (silence). */
   silent?: [number, number];
 }
 

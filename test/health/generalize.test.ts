@@ -30,4 +30,19 @@ describe('generalizes to unseen seeds', () => {
     expect(r.falses).toEqual([]);
     expect(o.detected && o.attributed && o.resolvedOnTime).toBe(true);
   }, 60_000);
+
+  it('a big bank silent for 75 minutes is blamed for the silence, though its dispersion keeps each window at z -2 (seed 804)', () => {
+    const { r, o } = one(804, 'institution-silence');
+    expect(r.falses).toEqual([]);
+    expect(o.detected && o.attributed && o.resolvedOnTime).toBe(true);
+    expect(o.incident?.summary).toContain('nenhuma liquidação em');
+  }, 60_000);
+
+  it('one chance window of failures on a small partner does not make a trend out of the next one (seed 707)', () => {
+    // The no-fault days of seed 707 up to 2026-11-08, when a partner with ~7 transfers a window saw 4
+    // failures of 11 and then 1 of 8.
+    const r = runSeed(707, { cleanDays: 5, cases: [] });
+    expect(r.noFaultDays).toBe(5);
+    expect(r.falses).toEqual([]);
+  }, 60_000);
 });

@@ -25,6 +25,8 @@ export interface LabelOutcome {
   attributed: boolean;
   delayWindows: number | null;
   resolvedOnTime: boolean;
+  /** The first matching incident, as last published (null when missed). */
+  incident: PixIncident | null;
 }
 
 export interface FalseIncident {
@@ -84,6 +86,7 @@ export function scoreCase(
       attributed: first !== undefined && !during,
       delayWindows: first ? (Date.parse(first.detectedAt) - reference) / WINDOW_MS : null,
       resolvedOnTime,
+      incident: first ?? null,
     };
   });
   return { outcomes, falses };
