@@ -4,6 +4,7 @@
 // produce the same incidents.
 
 import type { WindowContext } from './attribution';
+import { dailyMean } from './baseline';
 import { failureCodeIndex } from './code-layers';
 import {
   type BankTally,
@@ -13,12 +14,12 @@ import {
   pooledOutcomes,
   suspectedInstitutions,
   tallyInstitutions,
+  tallyShares,
 } from './cohort';
 import { type ScannerState, scanWindow } from './cohort-scanner';
 import { type AnalyzerConfig, resolveConfig } from './config';
 import { buildContext } from './context';
 import { diagnose, type Hypothesis } from './diagnosis';
-import { CUSUM_HOLD } from './evidence-rules';
 import { judgeWindow } from './judge';
 import { learn } from './learning';
 import { IncidentTracker, type TrackerState } from './lifecycle';
@@ -34,6 +35,7 @@ import {
   type OpIndex,
   type Partner,
 } from './state';
+import { CUSUM_HOLD } from './trend-rules';
 import type { IncidentChange, IncidentRecord, Observation } from './types';
 import { WINDOW_MS } from './window';
 
@@ -252,7 +254,9 @@ export class Analyzer {
       const tally = tallyInstitutions(ctx);
       const open = this.tracker.openIncidents();
       const openCohort = open.find((o) => o.kind === 'cohort' && o.record.operation === ctx.op);
-      const scan = scanWindow(ctx, this.scans[op], tally, openCohort?.members ?? null);
+      const shares = tallyShares(ctx, tally, this.state, op);
+      const dayMean = dailyMean(this.state.platform.ops[op].outcomes);
+      const scan = scanWindow(ctx, this.scans[op], shares, openCohort?.members ?? null, dayMean);
       this.scans[op] = scan.state;
       const hypotheses = judgeWindow(ctx, tallies, open, scan.origin);
       // Banks of a cohort being confirmed do not teach their baselines the drop meanwhile.

@@ -67,6 +67,16 @@ export function shapeAt(s: SeasonalState, startMs: number, minDays: number, lowe
  * interquartile mean): a 15-minute burst or dip is 3 of an hour's 12 windows, so it moves neither, while
  * symmetric noise is averaged as before.
  */
+/** The mean over the day of the hour slots' medians (a day's average window); null until every hour has one. */
+export function dailyMean(s: SeasonalState): number | null {
+  let sum = 0;
+  for (const slot of s.slots) {
+    if (slot.v.length === 0) return null;
+    sum += median(slot.v);
+  }
+  return sum / s.slots.length;
+}
+
 export const TRIM_SHARE = 0.25;
 
 function trimmedMean(values: readonly number[]): number {

@@ -42,6 +42,16 @@ function scanEval(r: ScanResult): Eval {
  */
 export const SCAN_PERSIST_WINDOWS = 1;
 
+/**
+ * The scan proposes a cohort only in hours whose expected outcomes are at least this share of the
+ * day's average window. At night each small bank expects a payment or less a window, and the best of
+ * the subsets of banks quiet for an hour is a chance coincidence more often than by day: three small
+ * banks of one world delivered 12 of 24, 6 of 15 and 2 of 12 between 00:45 and 01:25 local in traffic
+ * without any fault (unseen seed 705, a false cohort). Night sensitivity is limited on purpose, as for
+ * single banks (README, limits); the bench's cohorts fall between 09:00 and 17:00 local, at 0.9-1.4.
+ */
+export const SCAN_MIN_DAY_SHARE = 0.5;
+
 /** Per operation: the banks' CUSUMs and the consecutive windows the scan has passed its threshold. */
 export interface ScannerState {
   banks: ScanState;
@@ -59,6 +69,8 @@ export function scanWindow(
   state: ScannerState,
   tally: BankTally,
   open: readonly string[] | null,
+  /** The platform's average window of the day (dailyMean of its outcomes); null: not known yet. */
+  dayMean: number | null,
 ): { state: ScannerState; origin: FamilyOrigin | null } {
   const banks = scanStep(state.banks, tally);
   if (open) for (const m of open) delete banks[m];
@@ -66,7 +78,8 @@ export function scanWindow(
   const e = r ? scanEval(r) : null;
   const run = r && e?.anomalous ? state.run + 1 : 0;
   const none = { state: { banks, run }, origin: null };
-  if (!r || !e || open || run < SCAN_PERSIST_WINDOWS || !containedIn(ctx, r.members)) return none;
+  if (!r || !e || open || run < SCAN_PERSIST_WINDOWS || !busyHour(ctx, dayMean)) return none;
+  if (!containedIn(ctx, r.members)) return none;
   const named = namedMembers(banks, r.members);
   if (named.length < SCAN_MIN_MEMBERS) return none;
   const origin: FamilyOrigin = { kind: 'cohort', id: named.join(','), members: named, pooled: e };
@@ -81,4 +94,10 @@ function containedIn(ctx: WindowContext, members: readonly string[]): boolean {
   const platformSize = sizeOf(ctx.platform, 'outcomes');
   if (platformSize <= 0 || sizeOf(union, 'outcomes') / platformSize > ctx.cfg.maxCohortShare) return false;
   return !isBad(complementView(ctx.platform, union), 'outcomes', ctx.cfg);
+}
+
+/** This window expects at least SCAN_MIN_DAY_SHARE of the day's average window of outcomes. */
+function busyHour(ctx: WindowContext, dayMean: number | null): boolean {
+  const e = ctx.platform.expOutcomes;
+  return dayMean !== null && e !== null && e >= SCAN_MIN_DAY_SHARE * dayMean;
 }

@@ -7,8 +7,10 @@
 // in a row.
 import type { FamilyOrigin, WindowContext } from './attribution';
 import { sizeOf } from './attribution';
+import { bankOutcomes, shareExpected } from './bank-share';
 import type { AnalyzerConfig } from './config';
 import { type Eval, evalCount } from './evaluate';
+import type { HealthState, OpIndex } from './state';
 import { poissonLowerZ } from './stats';
 import { complementView, type EntityView, isBad, sumViews } from './views';
 
@@ -36,6 +38,18 @@ export function tallyInstitutions(ctx: WindowContext): BankTally {
     const e = v.expOutcomes;
     if (e === null || e >= ctx.cfg.minExpectedCount) continue;
     out[v.id] = [v.counts.settled + v.counts.failed, e];
+  }
+  return out;
+}
+
+/** The small banks' tally with their share of the rest of the platform as expectation (bank-share.ts). */
+export function tallyShares(ctx: WindowContext, base: BankTally, state: HealthState, op: OpIndex): BankTally {
+  const all = bankOutcomes(ctx.institutions);
+  const out: BankTally = {};
+  for (const [id, [o, e]] of Object.entries(base)) {
+    const b = state.institutions.get(id);
+    const s = b ? shareExpected(b.ops[op], all - o) : null;
+    out[id] = [o, s ?? e];
   }
   return out;
 }

@@ -1,5 +1,6 @@
 // What the baselines learn from a closed window (and what they must not).
 import type { WindowContext } from './attribution';
+import { bankOutcomes, learnShare } from './bank-share';
 import { updateSeasonal } from './baseline';
 import { FAILURE_CODE_COUNT } from './code-layers';
 import type { AnalyzerConfig } from './config';
@@ -30,6 +31,7 @@ export function learn(
     if (o.kind === 'cohort') for (const m of o.members) frozen.add(`institution:${m}`);
     else frozen.add(`${o.kind}:${o.id}`);
   }
+  const allBanks = bankOutcomes(ctx.institutions);
   const views: [Entity, EntityView][] = [[state.platform, ctx.platform]];
   for (const v of ctx.partners) views.push([state.partners.get(v.id)!.entity, v]);
   for (const v of ctx.institutions) views.push([state.institutions.get(v.id)!, v]);
@@ -54,6 +56,10 @@ export function learn(
     e.learn[op] = normal;
     updateSeasonal(eo.created, startMs, v.counts.created, v.expCreated, normal, cfg);
     updateSeasonal(eo.outcomes, startMs, v.counts.settled + v.counts.failed, v.expOutcomes, normal, cfg);
+    if (normal && v.kind === 'institution') {
+      const own = v.counts.settled + v.counts.failed;
+      learnShare(eo, own, allBanks - own);
+    }
     if (normal) {
       const rErr = rawResidual(v, 'errors', cfg);
       if (rErr !== null) ringPush(eo.rErr, rErr, cfg.residualWindows);

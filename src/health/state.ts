@@ -32,10 +32,12 @@ export interface EntityOp {
   cusumUp?: number;
   /** Whether each of the last CUSUM_TREND_SPAN windows with outcomes favoured the fault (bits). */
   cusumHist?: number;
-  /** The last closed window's failures were anomalous (evidence used once: pooledErrors, context.ts). */
+  /** The last closed window's failures were anomalous (evidence used once: pooledErrors, persistence.ts). */
   prevErrors?: boolean;
   /** Clients and banks: expected transactions (SILENCE_FAMILY) and windows of the current run without any. */
   silent?: [number, number];
+  /** Banks: EW outcomes of the bank and of the rest of the platform (bank-share.ts). */
+  share?: [number, number];
 }
 
 export interface Entity {

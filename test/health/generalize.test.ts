@@ -45,4 +45,20 @@ describe('generalizes to unseen seeds', () => {
     expect(r.noFaultDays).toBe(5);
     expect(r.falses).toEqual([]);
   }, 60_000);
+
+  it('a cohort of three small banks delivering about half their payments is found against their share of the platform (seed 807)', () => {
+    // Their seasonal baselines read the hour 20-30 % low; their share of everyone's payments does not.
+    const { r, o } = one(807, 'small-bank-cohort');
+    expect(r.falses).toEqual([]);
+    expect(o.detected && o.attributed && o.resolvedOnTime).toBe(true);
+    expect(o.incident?.origin.type).toBe('PAYER_COHORT');
+  }, 60_000);
+
+  it('small banks quiet together at night are no cohort: the scan proposes only in busy hours (seed 705)', () => {
+    // No-fault traffic of seed 705 up to 2026-11-13, when three small banks delivered 12 of 24, 6 of 15
+    // and 2 of 12 between 00:45 and 01:25 local.
+    const r = runSeed(705, { cleanDays: 5, cases: [] });
+    expect(r.noFaultDays).toBe(5);
+    expect(r.falses).toEqual([]);
+  }, 60_000);
 });
