@@ -92,6 +92,7 @@ export function entityView(
     const hist = eo.cusumHist ?? 0;
     v.cusumHist = n === 0 ? hist : ((hist << 1) | (v.llr > 0 ? 1 : 0)) & TREND_SPAN_MASK;
   }
+  if (eo.prevCounts) v.prevOutcomes = [eo.prevCounts[2], eo.prevCounts[3]];
   const silenceFamily = SILENCE_FAMILY[e.kind];
   if (silenceFamily) {
     v.silent =

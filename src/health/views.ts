@@ -33,6 +33,8 @@ export interface EntityView extends SliceView {
   cusumHist: number;
   /** Failures were anomalous in this window (strict, pooled or trend), before blame rules: used evidence. */
   errorsAnomalous: boolean;
+  /** The previous window's outcomes and their expectation (-1: none), for ties judged over two windows. */
+  prevOutcomes?: [number, number];
   /** Clients and banks: expected new transactions (outcomes for banks) and windows of the current run without any (silence). */
   silent?: [number, number];
 }

@@ -61,4 +61,11 @@ describe('generalizes to unseen seeds', () => {
     expect(r.noFaultDays).toBe(5);
     expect(r.falses).toEqual([]);
   }, 60_000);
+
+  it('a silent partner carrying mostly one merchant is blamed, not the merchant (seed 906)', () => {
+    // The partner's other clients expect ~1.5 payments a window: judged over two windows they speak.
+    const { r, o } = one(906, 'partner-silence');
+    expect(r.falses).toEqual([]);
+    expect(o.detected && o.attributed && o.resolvedOnTime).toBe(true);
+  }, 60_000);
 });
