@@ -38,6 +38,7 @@ export function judgeWindow(
     if (parents.size > 0) {
       hypotheses = hypotheses.filter((h) => !explainedByPartner(ctx, h, [...parents]));
     }
+    if (ourIntakeDown(hypotheses, open, ctx)) hypotheses = hypotheses.filter((h) => !onlyMissingOutcomes(h));
   }
   if (ctx.cfg.onWindow) {
     ctx.cfg.onWindow({
@@ -65,4 +66,29 @@ function bothCohorts(pooled: FamilyOrigin | null, scanned: FamilyOrigin | null):
   const members = pooled.members.filter((m) => scanned.members.includes(m));
   if (members.length < 2) return pooled;
   return { ...pooled, id: members.join(','), members };
+}
+
+/**
+ * Our own intake down (a platform origin on new transactions, this window or open on this operation)
+ * explains every outcome that is missing: nothing created, nothing settles. A slice's expected outcomes
+ * follow its intake only through INTAKE_PRIOR's shrinkage (10 pseudo-transactions keep 28 % of a
+ * partner's 26 a window when none are created), so a partner with most of the traffic read "silent"
+ * beside the CONNECTPSP incident, and was blamed too (unseen seed 901). Failures, latency and expiries
+ * are still its own.
+ */
+function ourIntakeDown(
+  hs: readonly Hypothesis[],
+  open: readonly OpenIncidentState[],
+  ctx: WindowContext,
+): boolean {
+  const intake = (kind: string, families: readonly Family[]) =>
+    kind === 'platform' && families.includes('created');
+  return (
+    hs.some((h) => intake(h.kind, h.families)) ||
+    open.some((o) => o.record.operation === ctx.op && intake(o.kind, o.families))
+  );
+}
+
+function onlyMissingOutcomes(h: Hypothesis): boolean {
+  return h.kind !== 'platform' && h.families.every((f) => f === 'outcomes');
 }

@@ -68,4 +68,15 @@ describe('generalizes to unseen seeds', () => {
     expect(r.falses).toEqual([]);
     expect(o.detected && o.attributed && o.resolvedOnTime).toBe(true);
   }, 60_000);
+
+  it('our own intake outage is one CONNECTPSP incident per operation, not also a "silent" partner (seed 901)', () => {
+    const { r } = one(901, 'connectpsp-intake');
+    expect(r.falses).toEqual([]);
+    expect(
+      r.outcomes.map((o) => [o.label.operation, o.detected && o.attributed && o.resolvedOnTime]),
+    ).toEqual([
+      ['CASH_IN', true],
+      ['CASH_OUT', true],
+    ]);
+  }, 60_000);
 });
