@@ -14,14 +14,13 @@ import type { EntityView } from './views';
  */
 export const SHARE_WINDOWS = 576;
 
-/** The share is used once the rest of the platform's weighted outcomes reach this (else: the baseline). */
+/** The share is used once the other banks' weighted outcomes reach this (before: the seasonal baseline). */
 export const SHARE_MIN_REST = 2_000;
 
 /**
- * Everyone's outcomes that carry a bank: the sum over the banks, not the platform's outcomes, which hold
- * Cash-In expirations (no payer, no bank). Conversion falls at night, so the expirations' part grows,
- * and the platform's outcomes overstated a small bank's night by half: three of them read 40 % of their
- * expectation for 40 minutes at 01:00 local, a false cohort (unseen seed 705).
+ * Everyone's outcomes that carry a bank: the sum over the banks, not the platform's outcomes, which also
+ * hold Cash-In failures that have no payer and so no bank (a charge the partner could not register, an
+ * expiry), whose part of the total moves with the hour and the partners, not with the banks.
  */
 export function bankOutcomes(banks: readonly EntityView[]): number {
   let n = 0;
@@ -29,14 +28,14 @@ export function bankOutcomes(banks: readonly EntityView[]): number {
   return n;
 }
 
-/** Learn one normal window: this bank's outcomes and the rest of the platform's. */
+/** Learn one normal window: this bank's outcomes and the other banks'. */
 export function learnShare(eo: EntityOp, own: number, rest: number): void {
   const d = 1 - 1 / SHARE_WINDOWS;
   const s = eo.share ?? [0, 0];
   eo.share = [s[0] * d + own, s[1] * d + rest];
 }
 
-/** Expected outcomes of the bank given the rest of the platform's this window (null: not learned yet). */
+/** Expected outcomes of the bank given the other banks' this window (null: not learned yet). */
 export function shareExpected(eo: EntityOp, rest: number): number | null {
   const s = eo.share;
   if (!s || s[1] < SHARE_MIN_REST) return null;

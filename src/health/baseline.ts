@@ -62,11 +62,6 @@ export function shapeAt(s: SeasonalState, startMs: number, minDays: number, lowe
   return (1 - frac) * pick(a) + frac * pick(b);
 }
 
-/**
- * Share of the highest and lowest values left out of the hour means and of the recent level (an
- * interquartile mean): a 15-minute burst or dip is 3 of an hour's 12 windows, so it moves neither, while
- * symmetric noise is averaged as before.
- */
 /** The mean over the day of the hour slots' medians (a day's average window); null until every hour has one. */
 export function dailyMean(s: SeasonalState): number | null {
   let sum = 0;
@@ -77,6 +72,11 @@ export function dailyMean(s: SeasonalState): number | null {
   return sum / s.slots.length;
 }
 
+/**
+ * Share of the highest and lowest values left out of the hour means and of the recent level (an
+ * interquartile mean): a 15-minute burst or dip is 3 of an hour's 12 windows, so it moves neither, while
+ * symmetric noise is averaged as before.
+ */
 export const TRIM_SHARE = 0.25;
 
 function trimmedMean(values: readonly number[]): number {

@@ -15,7 +15,7 @@ export type ScanTally = Record<string, [number, number]>;
  * The alternative the CUSUM looks for: the bank delivers 40 % of its expected outcomes (the issue's
  * cohorts lose 65-75 % of their payments; what a window shows is nearer 50-60 %, as payments already
  * under way still arrive). The no-fault drift e·(1 - ρ + r·ln ρ) stays negative while a bank delivers
- * r > 65 % of its expectation. The expectation is the bank's share of the rest of the platform's
+ * r > 65 % of its expectation. The expectation is the bank's share of the other banks'
  * outcomes in the same window (bank-share.ts), known to a few %, so the alternative can sit this close:
  * with the seasonal baseline (30 % off for hours on small banks) it had to be 25 %, and a cohort that
  * delivered 44 % was missed (unseen seed 804). Swept with SCAN_DISPERSION and SCAN_BASE on the bench's

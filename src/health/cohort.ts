@@ -42,7 +42,7 @@ export function tallyInstitutions(ctx: WindowContext): BankTally {
   return out;
 }
 
-/** The small banks' tally with their share of the rest of the platform as expectation (bank-share.ts). */
+/** The small banks' tally with their share of the other banks' outcomes as expectation (bank-share.ts). */
 export function tallyShares(ctx: WindowContext, base: BankTally, state: HealthState, op: OpIndex): BankTally {
   const all = bankOutcomes(ctx.institutions);
   const out: BankTally = {};
