@@ -4,7 +4,6 @@
 // produce the same incidents.
 
 import type { WindowContext } from './attribution';
-import { dailyMean } from './baseline';
 import { failureCodeIndex } from './code-layers';
 import {
   type BankTally,
@@ -255,8 +254,8 @@ export class Analyzer {
       const open = this.tracker.openIncidents();
       const openCohort = open.find((o) => o.kind === 'cohort' && o.record.operation === ctx.op);
       const shares = tallyShares(ctx, tally, this.state, op);
-      const dayMean = dailyMean(this.state.platform.ops[op].outcomes);
-      const scan = scanWindow(ctx, this.scans[op], shares, openCohort?.members ?? null, dayMean);
+      const platformOutcomes = this.state.platform.ops[op].outcomes;
+      const scan = scanWindow(ctx, this.scans[op], shares, openCohort?.members ?? null, platformOutcomes);
       this.scans[op] = scan.state;
       const hypotheses = judgeWindow(ctx, tallies, open, scan.origin);
       // Banks of a cohort being confirmed do not teach their baselines the drop meanwhile.

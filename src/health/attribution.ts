@@ -24,6 +24,7 @@ import { poissonLowerZ } from './stats';
 import type { Operation } from './types';
 import {
   type CellData,
+  cellsView,
   complementView,
   type EntityView,
   isBad,
@@ -197,10 +198,9 @@ function partnerRestShort(
 
 /** All of the merchant's outcomes (EW) go through these cells: it has no other partner. */
 function singleHomed(client: EntityView, cells: readonly CellData[]): boolean {
-  let ew = 0;
-  for (const c of cells) ew += c.ew.settled + c.ew.failed;
+  const { ew } = cellsView(client, cells);
   const all = client.ew.settled + client.ew.failed;
-  return all > 0 && ew >= all;
+  return all > 0 && ew.settled + ew.failed >= all;
 }
 
 function single(v: EntityView): FamilyOrigin {

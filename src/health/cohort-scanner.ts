@@ -4,6 +4,7 @@
 // began to fall.
 import type { FamilyOrigin, WindowContext } from './attribution';
 import { sizeOf } from './attribution';
+import { dailyMean, type SeasonalState } from './baseline';
 import { type BankTally, COHORT_MIN_DROP, poissonLowerZ } from './cohort';
 import {
   namedMembers,
@@ -69,8 +70,8 @@ export function scanWindow(
   state: ScannerState,
   tally: BankTally,
   open: readonly string[] | null,
-  /** The platform's average window of the day (dailyMean of its outcomes); null: not known yet. */
-  dayMean: number | null,
+  /** The platform's outcome baseline: its day's average window (dailyMean), read only when needed. */
+  platformOutcomes: SeasonalState,
 ): { state: ScannerState; origin: FamilyOrigin | null } {
   const banks = scanStep(state.banks, tally);
   if (open) for (const m of open) delete banks[m];
@@ -78,7 +79,7 @@ export function scanWindow(
   const e = r ? scanEval(r) : null;
   const run = r && e?.anomalous ? state.run + 1 : 0;
   const none = { state: { banks, run }, origin: null };
-  if (!r || !e || open || run < SCAN_PERSIST_WINDOWS || !busyHour(ctx, dayMean)) return none;
+  if (!r || !e || open || run < SCAN_PERSIST_WINDOWS || !busyHour(ctx, platformOutcomes)) return none;
   if (!containedIn(ctx, r.members)) return none;
   const named = namedMembers(banks, r.members);
   if (named.length < SCAN_MIN_MEMBERS) return none;
@@ -97,7 +98,8 @@ function containedIn(ctx: WindowContext, members: readonly string[]): boolean {
 }
 
 /** This window expects at least SCAN_MIN_DAY_SHARE of the day's average window of outcomes. */
-function busyHour(ctx: WindowContext, dayMean: number | null): boolean {
+function busyHour(ctx: WindowContext, platformOutcomes: SeasonalState): boolean {
   const e = ctx.platform.expOutcomes;
+  const dayMean = dailyMean(platformOutcomes);
   return dayMean !== null && e !== null && e >= SCAN_MIN_DAY_SHARE * dayMean;
 }

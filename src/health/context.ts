@@ -5,7 +5,7 @@ import { expectedCount, levelOf } from './baseline';
 import { dominantCode } from './code-layers';
 import type { AnalyzerConfig } from './config';
 import { Counts } from './counts';
-import { evaluate, type Family, MIN_EW_OUTCOMES, PRIMARY_FAMILIES } from './evaluate';
+import { countOf, evaluate, type Family, MIN_EW_OUTCOMES, PRIMARY_FAMILIES } from './evaluate';
 import {
   COMMON_DIP,
   CREATED_BLAMES,
@@ -95,10 +95,8 @@ export function entityView(
   if (eo.prevCounts) v.prevOutcomes = [eo.prevCounts[2], eo.prevCounts[3]];
   const silenceFamily = SILENCE_FAMILY[e.kind];
   if (silenceFamily) {
-    v.silent =
-      silenceFamily === 'created'
-        ? silenceRun(e.kind, eo.silent, counts.created, expCreated)
-        : silenceRun(e.kind, eo.silent, n, v.expOutcomes);
+    const [seen, expected] = countOf(v, silenceFamily);
+    v.silent = silenceRun(e.kind, eo.silent, seen, expected);
   }
   const families: readonly Family[] = op === 0 ? [...PRIMARY_FAMILIES, 'expiry'] : PRIMARY_FAMILIES;
   for (const f of families) {

@@ -182,14 +182,21 @@ export function evalLatency(view: SliceView, cfg: AnalyzerConfig, relaxed: boole
   };
 }
 
+/** A count family's observed count in this window and its expectation. */
+export function countOf(view: SliceView, family: 'created' | 'outcomes'): [number, number | null] {
+  const c = view.counts;
+  return family === 'created' ? [c.created, view.expCreated] : [c.settled + c.failed, view.expOutcomes];
+}
+
 export function evaluate(view: SliceView, family: Family, cfg: AnalyzerConfig, relaxed = false): Eval {
   const c = view.counts;
   const ew = view.ew;
   switch (family) {
     case 'created':
-      return evalCount(family, c.created, view.expCreated, view.k.created, cfg, relaxed);
-    case 'outcomes':
-      return evalCount(family, c.settled + c.failed, view.expOutcomes, view.k.outcomes, cfg, relaxed);
+    case 'outcomes': {
+      const [observed, expected] = countOf(view, family);
+      return evalCount(family, observed, expected, view.k[family], cfg, relaxed);
+    }
     case 'errors':
       return evalRate(
         family,

@@ -2,7 +2,7 @@
 // with the reason for its value (issue 18: an alarm must be earned).
 
 import type { CodeLayer } from './code-layers';
-import type { Eval, Family } from './evaluate';
+import { countOf, type Eval, type Family, type SliceView } from './evaluate';
 import type { Operation } from './types';
 import type { SliceKind } from './views';
 
@@ -90,21 +90,15 @@ function silence(expected: number, windows: number, family: Family): Eval {
  * it: a window expecting 3 is never judged).
  */
 export function silenceContinuing(
-  v: {
-    kind: SliceKind;
-    silent?: [number, number];
-    counts: { created: number; settled: number; failed: number };
-    expCreated: number | null;
-    expOutcomes: number | null;
-  },
+  v: SliceView & { kind: SliceKind; silent?: [number, number] },
   family: Family,
   e: Eval,
 ): Eval {
-  if (e.evaluated || v.silent === undefined || SILENCE_FAMILY[v.kind] !== family) return e;
-  const expected = family === 'created' ? v.expCreated : v.expOutcomes;
+  const silenceFamily = SILENCE_FAMILY[v.kind];
+  if (e.evaluated || v.silent === undefined || silenceFamily !== family) return e;
+  const [observed, expected] = countOf(v, silenceFamily);
   if (expected === null) return e;
   if (v.silent[1] > 0) return silence(v.silent[0], v.silent[1], family);
-  const observed = family === 'created' ? v.counts.created : v.counts.settled + v.counts.failed;
   return { ...e, evaluated: true, anomalous: false, observed, expected, size: expected };
 }
 

@@ -2,7 +2,7 @@
 // windows, the failure trend (CUSUM) as evidence, and a small bank's hurt for learning. Used by
 // entityView (context.ts); the thresholds live in trend-rules.ts and evidence-rules.ts.
 import type { AnalyzerConfig } from './config';
-import { type Eval, evalCount, evalRate, evaluate, MIN_EW_OUTCOMES } from './evaluate';
+import { countOf, type Eval, evalCount, evalRate, evaluate, MIN_EW_OUTCOMES } from './evaluate';
 import {
   CUSUM_ALARM_KINDS,
   CUSUM_RISE,
@@ -74,10 +74,9 @@ export function pooledCount(
 ): Eval | null {
   const [o0, e0] = family === 'created' ? [prev?.[0], prev?.[1]] : [prev?.[2], prev?.[3]];
   if (o0 === undefined || e0 === undefined || e0 < 0) return null;
-  const e = family === 'created' ? v.expCreated : v.expOutcomes;
+  const [o, e] = countOf(v, family);
   if (e === null || e < cfg.minExpectedCount / 2) return null;
   if (!evaluate(v, family, cfg, true).anomalous) return null;
-  const o = family === 'created' ? v.counts.created : v.counts.settled + v.counts.failed;
   const pooled = evalCount(family, o + o0, e + e0, v.k[family], cfg, false);
   return pooled.anomalous ? pooled : null;
 }

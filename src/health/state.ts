@@ -36,7 +36,7 @@ export interface EntityOp {
   prevErrors?: boolean;
   /** Clients and banks: expected transactions (SILENCE_FAMILY) and windows of the current run without any. */
   silent?: [number, number];
-  /** Banks: EW outcomes of the bank and of the rest of the platform (bank-share.ts). */
+  /** Banks: EW outcomes of the bank and of the other banks (bank-share.ts). */
   share?: [number, number];
 }
 

@@ -102,9 +102,11 @@ export function silenceText(windows: number, what = 'nenhuma transação nova'):
   );
 }
 
-/** The headline is a silence (SILENCE_FAMILY): nothing at all over a pooled run of windows. */
-function silenced(s: SummaryInput, family: 'created' | 'outcomes'): boolean {
-  return s.signal?.basis?.kind === 'pooled' && s.signal.family === family && s.signal.impact >= 1;
+/** The silence clause when the headline is one (SILENCE_FAMILY: nothing at all over a pooled run). */
+function silenceClause(s: SummaryInput, family: 'created' | 'outcomes', what?: string): string {
+  const b = s.signal?.basis;
+  const silent = b?.kind === 'pooled' && s.signal?.family === family && s.signal.impact >= 1;
+  return silent ? silenceText(b.windows, what) : '';
 }
 
 function partnersText(n: number): string {
@@ -132,9 +134,7 @@ export function buildSummary(s: SummaryInput): string {
       text =
         s.originClass === 'INFERRED' && s.operation === 'CASH_IN'
           ? `A instituição ${who} deixou de liquidar ${op} ${since}: ${sig}` +
-            (silenced(s, 'outcomes') && s.signal?.basis
-              ? silenceText(s.signal.basis.windows, 'nenhuma liquidação')
-              : '') +
+            silenceClause(s, 'outcomes', 'nenhuma liquidação') +
             ', ' +
             `${partnersText(s.affectedPartners)}. Os pagadores dessa instituição não estão conseguindo pagar; ` +
             'a falha está na instituição, fora da ConnectPSP.'
@@ -156,7 +156,7 @@ export function buildSummary(s: SummaryInput): string {
     case 'MERCHANT':
       text =
         `${sev} na sua operação de ${op} ${since}: ${sig}` +
-        (silenced(s, 'created') && basis ? silenceText(basis.windows) : '') +
+        silenceClause(s, 'created') +
         ', enquanto o restante da plataforma opera normalmente. Verifique sua integração e o fluxo dos seus usuários.';
       break;
     case 'CONNECTPSP':

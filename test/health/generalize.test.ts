@@ -11,62 +11,61 @@ function one(seed: number, name: string) {
   return { r, o };
 }
 
+/** One fault case, caught at its origin and resolved on time, with no false incident beside it. */
+function caught(seed: number, name: string) {
+  const { r, o } = one(seed, name);
+  expect(r.falses).toEqual([]);
+  expect(o.detected && o.attributed && o.resolvedOnTime).toBe(true);
+  return o;
+}
+
+/** A seed's first `days` judged no-fault days, without any incident. */
+function quiet(seed: number, days: number) {
+  const r = runSeed(seed, { cleanDays: days, cases: [] });
+  expect(r.noFaultDays).toBe(days);
+  expect(r.falses).toEqual([]);
+}
+
 describe('generalizes to unseen seeds', () => {
   it('a ramp on a partner with ~7 transfers a window is caught within 4 windows of passing 20 % (seed 408)', () => {
-    const { r, o } = one(408, 'ramp-90min-80%-CASH_OUT');
-    expect(r.falses).toEqual([]);
-    expect(o.detected && o.attributed && o.resolvedOnTime).toBe(true);
+    const o = caught(408, 'ramp-90min-80%-CASH_OUT');
     expect(o.delayWindows!).toBeLessThanOrEqual(TARGETS.rampDelay);
   }, 60_000);
 
   it('a 40-minute ramp on a partner with ~5 transfers a window (never one judged window) is found (seed 508)', () => {
-    const { r, o } = one(508, 'ramp-40min-60%-CASH_OUT');
-    expect(r.falses).toEqual([]);
-    expect(o.detected && o.attributed && o.resolvedOnTime).toBe(true);
+    caught(508, 'ramp-40min-60%-CASH_OUT');
   }, 60_000);
 
   it('a small merchant that sends nothing for 30 minutes is blamed for its silence (seed 402)', () => {
-    const { r, o } = one(402, 'merchant-collapse');
-    expect(r.falses).toEqual([]);
-    expect(o.detected && o.attributed && o.resolvedOnTime).toBe(true);
+    caught(402, 'merchant-collapse');
   }, 60_000);
 
   it('a big bank silent for 75 minutes is blamed for the silence, though its dispersion keeps each window at z -2 (seed 804)', () => {
-    const { r, o } = one(804, 'institution-silence');
-    expect(r.falses).toEqual([]);
-    expect(o.detected && o.attributed && o.resolvedOnTime).toBe(true);
+    const o = caught(804, 'institution-silence');
     expect(o.incident?.summary).toContain('nenhuma liquidação em');
   }, 60_000);
 
   it('one chance window of failures on a small partner does not make a trend out of the next one (seed 707)', () => {
     // The no-fault days of seed 707 up to 2026-11-08, when a partner with ~7 transfers a window saw 4
     // failures of 11 and then 1 of 8.
-    const r = runSeed(707, { cleanDays: 5, cases: [] });
-    expect(r.noFaultDays).toBe(5);
-    expect(r.falses).toEqual([]);
+    quiet(707, 5);
   }, 60_000);
 
   it('a cohort of three small banks delivering about half their payments is found against their share of the platform (seed 807)', () => {
     // Their seasonal baselines read the hour 20-30 % low; their share of everyone's payments does not.
-    const { r, o } = one(807, 'small-bank-cohort');
-    expect(r.falses).toEqual([]);
-    expect(o.detected && o.attributed && o.resolvedOnTime).toBe(true);
+    const o = caught(807, 'small-bank-cohort');
     expect(o.incident?.origin.type).toBe('PAYER_COHORT');
   }, 60_000);
 
   it('small banks quiet together at night are no cohort: the scan proposes only in busy hours (seed 705)', () => {
     // No-fault traffic of seed 705 up to 2026-11-13, when three small banks delivered 12 of 24, 6 of 15
     // and 2 of 12 between 00:45 and 01:25 local.
-    const r = runSeed(705, { cleanDays: 5, cases: [] });
-    expect(r.noFaultDays).toBe(5);
-    expect(r.falses).toEqual([]);
+    quiet(705, 5);
   }, 60_000);
 
   it('a silent partner carrying mostly one merchant is blamed, not the merchant (seed 906)', () => {
     // The partner's other clients expect ~1.5 payments a window: judged over two windows they speak.
-    const { r, o } = one(906, 'partner-silence');
-    expect(r.falses).toEqual([]);
-    expect(o.detected && o.attributed && o.resolvedOnTime).toBe(true);
+    caught(906, 'partner-silence');
   }, 60_000);
 
   it('our own intake outage is one CONNECTPSP incident per operation, not also a "silent" partner (seed 901)', () => {
