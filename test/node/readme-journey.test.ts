@@ -1,5 +1,5 @@
 /**
- * The README's integrator journey, run for real: its shell blocks in order under `bash -euo pipefail`
+ * The integrator's journey of docs/integrating.md, run for real: its shell blocks in order under `bash -euo pipefail`
  * against the real runtime (workerd, staging, over HTTP), its TypeScript snippets type-checked
  * against types that `openapi-typescript` (default flags) generates from the served /openapi.json,
  * then executed: a Cash-Out signed by the snippet is accepted, and the webhook receiver snippet
