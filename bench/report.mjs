@@ -1,7 +1,11 @@
 // The report of `npm run bench` (bench/run.mjs): each scenario's share of its floor and of its
-// empty-client twin, checked against issue 15's targets, and the Markdown table printed.
+// empty-client twin, checked against the throughput targets of docs/benchmark.md, and the Markdown table
+// printed.
 
-/** Issue 15's targets: req/s as a share of the matching bare Durable Object floor, in the same run. */
+/**
+ * The throughput targets (docs/benchmark.md): req/s as a share of the matching bare Durable Object floor, in
+ * the same run.
+ */
 const FLOOR_OF = {
   'cash-in': 'floor-write',
   'cash-out': 'floor-write',

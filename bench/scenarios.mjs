@@ -255,7 +255,8 @@ export async function prepareScenarios({ base, hello, adminToken = 'dev-admin-to
     ...withTwin(getByIdScenario, 'get-by-id', 'GET /cash-in/{id}', auth, ids),
     ...withTwin(listScenario, 'list', 'GET /cash-in?from&to&limit=50&order=desc', auth),
     ...withTwin(cashOutScenario, 'cash-out', 'POST /cash-out (signed, executed to COMPLETED)', signed),
-    // Breakdown references (README, Benchmark): each differs from its scenario by one part.
+    // Breakdown references (docs/benchmark.md, Where the microseconds go): each differs from its scenario by
+    // one part.
     {
       key: 'cash-in-noqr',
       name: 'POST /cash-in without the QR PNG',

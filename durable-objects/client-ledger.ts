@@ -68,7 +68,7 @@ export class ClientLedger extends DurableObject<Env> {
   private readonly scheduler: Scheduler;
   private readonly crashes: CrashPoints;
   private readonly tasks: TaskRunner;
-  /** externalReferences of Cash-Ins being created right now (spec §7: 409 also for those). */
+  /** externalReferences of Cash-Ins being created right now (OpenAPI createCashIn: 409 also for those). */
   private readonly creatingCashIns = new Set<string>();
   private profile: Profile | undefined;
 

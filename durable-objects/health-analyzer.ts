@@ -86,7 +86,7 @@ export class HealthAnalyzer extends DurableObject<Env> {
     });
   }
 
-  /** A queue batch of observations (decisions §7 shape plus the outbox `id`). */
+  /** A queue batch of observations (the shape of docs/contract.md, PIX health, plus the outbox `id`). */
   async ingest(bodies: unknown[]): Promise<IngestResult> {
     const store = this.store;
     const fresh: { id: string | undefined; value: Parsed }[] = [];

@@ -1,4 +1,4 @@
-// The self-hosted runtime's outbound service (issue 19.7, decisions §6): every fetch a worker makes
+// The self-hosted runtime's outbound service (docs/contract.md, Webhooks): every fetch a worker makes
 // to the outside goes through here. On Cloudflare the platform refuses connections to private
 // addresses; workerd on its own does not, so this guard resolves the host first and refuses
 // loopback, private, link-local, CGNAT, multicast, reserved and cloud-metadata addresses, then

@@ -27,8 +27,8 @@ const check = (ok, message) => {
 const top = unstable_readConfig({ config: path.join(ROOT, 'wrangler.toml'), env: undefined });
 const prod = unstable_readConfig({ config: path.join(ROOT, 'wrangler.toml'), env: ENV });
 check(prod.vars?.ENVIRONMENT === 'production', 'vars.ENVIRONMENT must be "production" (sandbox routes off)');
-// Decisions §5: ENVIRONMENT is exactly staging or production everywhere; the location host is
-// required in production, as a secret the deploy refuses to go without.
+// docs/contract.md, Environments and configuration: ENVIRONMENT is exactly staging or production everywhere;
+// the location host is required in production, as a secret the deploy refuses to go without.
 check(
   ['staging', 'production'].includes(top.vars?.ENVIRONMENT),
   `top-level vars.ENVIRONMENT must be "staging" or "production", not ${JSON.stringify(top.vars?.ENVIRONMENT)}`,

@@ -1,6 +1,6 @@
 // Local secrets in .dev.vars (git-ignored), shared by `npm start` (scripts/start.mjs) and
 // `npm run serve` (scripts/serve.mjs). When the file is missing it is created with
-// ADMIN_TOKEN=dev-admin-token and fresh random values for every other secret (decisions §1).
+// ADMIN_TOKEN=dev-admin-token and fresh random values for every other secret (docs/contract.md, Running it).
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

@@ -1,6 +1,7 @@
 // npm run health:generate -- [--scenario <name>] [--days 3] [--seed 1] [--start 2026-11-02] [--peak 150] [--out file]
-// Writes synthetic decisions §7 observations (NDJSON) to try the replay: several days of seasonal traffic
-// over 3 partners, 10 banks and 6 clients, with the scenario's fault on the last day, 14:00-16:00 UTC.
+// Writes synthetic observations (docs/contract.md, PIX health) (NDJSON) to try the replay: several days of
+// seasonal traffic over 3 partners, 10 banks and 6 clients, with the scenario's fault on the last day,
+// 14:00-16:00 UTC.
 import { createWriteStream } from 'node:fs';
 import { defaultWorld, generateObservations, SCENARIOS } from '../test/support/health';
 

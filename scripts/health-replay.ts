@@ -1,6 +1,7 @@
 // npm run health:replay -- <file.ndjson> [--until <ISO>] [--names names.json] [--verbose]
-// Replays decisions §7 observations through the health engine and prints one JSON line per incident
-// change (the §2.5 incident object) on stdout. Invalid lines are reported on stderr and skipped. Exit 0.
+// Replays observations (docs/contract.md, PIX health) through the health engine and prints one JSON line per
+// incident change (the public incident object) on stdout. Invalid lines are reported on stderr and skipped.
+// Exit 0.
 //   --until    also close the windows up to this time (silence after the file's end is judged too)
 //   --names    JSON object ISPB -> display name for partners and banks
 //   --verbose  print {change, incident, evidence} instead of the bare incident

@@ -3,7 +3,7 @@
 // (workerd with local D1, Durable Objects, Queues and alarms), migrations applied,
 // ENVIRONMENT=staging. Creates .dev.vars with fresh secrets when it is missing.
 //
-// Everything time-driven happens by itself (decisions §1): wrangler dev does not fire cron
+// Everything time-driven happens by itself (docs/contract.md, Running it): wrangler dev does not fire cron
 // triggers locally, so this process fires each one on the minute, as Cloudflare does in
 // production. It also runs offline: no fetch of the Request.cf template, no telemetry.
 import { spawn, spawnSync } from 'node:child_process';

@@ -1,8 +1,8 @@
 /**
- * Deployment configuration that must be right before the Worker serves anything (decisions §5).
- * It fails closed: only `ENVIRONMENT=staging` opens the sandbox and relaxes the webhook URL rules,
- * any value but `staging` or `production` refuses to start, and production refuses to start
- * without a valid PIX_LOCATION_HOST.
+ * Deployment configuration that must be right before the Worker serves anything (docs/contract.md,
+ * Environments and configuration). It fails closed: only `ENVIRONMENT=staging` opens the sandbox and relaxes
+ * the webhook URL rules, any value but `staging` or `production` refuses to start, and production refuses to
+ * start without a valid PIX_LOCATION_HOST.
  */
 import { isValidLocationHost } from './domain/location';
 

@@ -21,7 +21,8 @@ import { reconcilePartnerPix } from '../durable-objects/partner-notices';
 
 export { HealthAnalyzer } from '../durable-objects/health-analyzer';
 
-// A misconfigured deployment refuses to start at all (decisions §5): nothing is served from it.
+// A misconfigured deployment refuses to start at all (docs/contract.md, Environments and configuration):
+// nothing is served from it.
 assertConfig(startupEnv);
 
 export default {

@@ -14,7 +14,7 @@ import type { LedgerContext } from './context';
 
 type Row = Record<string, unknown>;
 
-/** Precedence level of `id` on a row (spec §4.5, §4.10): lower wins; undefined = no match. */
+/** Precedence level of `id` on a row (docs/contract.md, Lookup by id): lower wins; undefined = no match. */
 export function matchLevel(row: Row, id: string): number | undefined {
   if (row.internalCode === id) return 0;
   if (row.transactionId === id) return 1;

@@ -1,5 +1,5 @@
 /**
- * Bench-only history seeding (issue 15 §2, `npm run bench`'s `@history` twins): a client's past as
+ * Bench-only history seeding (`npm run bench`'s `@history` twins, docs/benchmark.md): a client's past as
  * copies of one real paid Cash-In and one real COMPLETED Cash-Out, written straight into the rows
  * those operations leave for good — cash_ins, cash_outs, ledger_entries (balance_after chained,
  * accounts.balance kept equal to the last one), limit_totals (through countTowardLimits, the

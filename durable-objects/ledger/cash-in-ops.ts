@@ -1,5 +1,5 @@
 /**
- * The Cash-In state machine of spec §3.1 and decisions §4–§5, executed inside the client's
+ * The Cash-In state machine (docs/contract.md, Cash-In lifecycle), executed inside the client's
  * Durable Object. Each transition is one storage transaction that moves state, ledger entries,
  * the outbox event and the health observation together.
  */
@@ -31,7 +31,10 @@ import { observe } from './events';
 import type { Remember } from './idempotency';
 import { transactionalAccounts } from './ledger';
 
-/** Late settlements already in flight are accepted this long after `expiredAt` (decisions §5). */
+/**
+ * Late settlements already in flight are accepted this long after `expiredAt` (docs/contract.md, Cash-In
+ * lifecycle).
+ */
 export const LATE_SETTLEMENT_GRACE_MS = 5 * 60_000;
 
 export interface CreateCashInInput {

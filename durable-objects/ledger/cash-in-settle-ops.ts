@@ -1,5 +1,5 @@
 /**
- * A Cash-In paid (spec §3.1, decisions §4–§5): the sandbox's pay call or a partner's confirmed Pix
+ * A Cash-In paid (docs/contract.md, Cash-In lifecycle): the sandbox's pay call or a partner's confirmed Pix
  * (partner-pix-ops.ts) moves it to PAID with its ledger entry, event and health observation in one
  * storage transaction; a payer the client blocks gets the money back from the same transaction.
  */
@@ -111,8 +111,8 @@ export async function settleCashIn(
     });
     ctx.scheduler.cancel('expire-cash-in', row.transactionId);
     if (endToEndId === null) ctx.scheduler.schedule('assign-e2e', row.transactionId, now + 2_000);
-    // A payer the client does not accept gets the money back (decisions §4). Held in the payment's
-    // own transaction, so no crash can separate them and nothing can spend it meanwhile; the poll
+    // A payer the client does not accept gets the money back (docs/contract.md, Sandbox). Held in the
+    // payment's own transaction, so no crash can separate them and nothing can spend it meanwhile; the poll
     // sends the devolution as soon as the payment endToEndId is known.
     if (blocked) {
       holdRefund(ctx, updated, account.number, {

@@ -1,4 +1,4 @@
-/** Cash-In rows of one client: lookups with the precedence of spec §4.5. */
+/** Cash-In rows of one client: lookups with the precedence of docs/contract.md, Lookup by id. */
 import { eq } from 'drizzle-orm';
 import { cashInView } from '../../src/domain/cash-in';
 import { failure } from '../../src/domain/result';

@@ -1,4 +1,7 @@
-/** Cash-Out rows of one client: lookups (spec §4.10), the 202's insert and its uniqueness checks. */
+/**
+ * Cash-Out rows of one client: lookups (docs/contract.md, Lookup by id), the 202's insert and its uniqueness
+ * checks.
+ */
 import { eq } from 'drizzle-orm';
 import { type LedgerDb, sqlOf } from './db';
 import { findByAnyId } from './lookup';

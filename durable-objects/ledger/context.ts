@@ -7,7 +7,7 @@ export interface Profile {
   clientId: string;
   name: string;
   statementStartDate: string;
-  /** BR Code fields 59 and 60 as the operator set them (decisions §5); absent = defaults. */
+  /** BR Code fields 59 and 60 as the operator set them (docs/contract.md, BR Code); absent = defaults. */
   merchantName?: string;
   merchantCity?: string;
 }

@@ -92,7 +92,8 @@ export class EntryCursor {
   /**
    * Why this entry would be refused, or undefined. Our own operations never take a balance below
    * zero; a fact the bank reports (`bankFact`, `settled`) is recorded anyway. A balance past 2^53 centavos
-   * would silently round, so such an entry is refused too (amounts are capped: decisions §5).
+   * would silently round, so such an entry is refused too (amounts are capped: docs/contract.md, Amounts and
+   * documents).
    */
   refusal(input: CursorEntry): string | undefined {
     if (!Number.isSafeInteger(input.amount) || input.amount <= 0) return 'entry amount must be positive';

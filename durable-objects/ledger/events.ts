@@ -18,7 +18,7 @@ export interface WebhookEvent {
   at: number;
 }
 
-/** Health observation of decisions §7 (the `at` instant in ms; serialized as ISO UTC). */
+/** Health observation (docs/contract.md, PIX health) (the `at` instant in ms; serialized as ISO UTC). */
 export interface ObservationInput {
   operation: 'CASH_IN' | 'CASH_OUT';
   partnerIspb: string;
@@ -119,8 +119,8 @@ export function unpublishedObservations(
 
 /**
  * Observations the queue took leave at once: waiting out an hour they were a quarter of a busy
- * object's bytes (issue 16). A crash between send and delete re-sends them; the analyzer drops an
- * id it has seen.
+ * object's bytes (docs/storage-schema.md, Growth). A crash between send and delete re-sends them; the
+ * analyzer drops an id it has seen.
  */
 export function dropPublished(ctx: LedgerContext, seqs: number[]): void {
   sqlOf(ctx.db).exec(

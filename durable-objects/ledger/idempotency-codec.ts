@@ -1,9 +1,9 @@
 /**
- * How a stored idempotent answer is kept small (issue 16: keys are a sixth of a busy object for their
- * 24 hours). The answer is raw-deflated against a preset dictionary of the contract's field names and
- * constant texts, so even a 300-byte answer compresses (without a dictionary, deflate has nothing to
- * refer back to in so little text). The request hash keeps 128 of its 256 bits: a fingerprint only
- * has to tell a client's different bodies for one key apart, and 2^-128 is far past any retry storm.
+ * How a stored idempotent answer is kept small (docs/storage-schema.md, Growth: keys are a sixth of a busy
+ * object for their 24 hours). The answer is raw-deflated against a preset dictionary of the contract's field
+ * names and constant texts, so even a 300-byte answer compresses (without a dictionary, deflate has nothing
+ * to refer back to in so little text). The request hash keeps 128 of its 256 bits: a fingerprint only has to
+ * tell a client's different bodies for one key apart, and 2^-128 is far past any retry storm.
  *
  * Both columns stay readable when they hold the legacy form (JSON text, 64 hex digits): SQLite keeps
  * each value's own type, so no migration rewrites rows that expire within a day anyway.

@@ -1,9 +1,9 @@
 /**
- * Idempotency of spec §4.1 inside the client's Durable Object. A running key is held in memory
- * only: if the object dies mid-request the key is released with it, which is what "after an error
- * the key is released" asks. A success is recorded by the operation itself inside the same storage
- * transaction as its state change, so a crash can never leave a created resource without its
- * replayable response (or the reverse).
+ * Idempotency (docs/contract.md, Idempotency) inside the client's Durable Object. A running key is held in
+ * memory only: if the object dies mid-request the key is released with it, which is what "after an error the
+ * key is released" asks. A success is recorded by the operation itself inside the same storage transaction as
+ * its state change, so a crash can never leave a created resource without its replayable response (or the
+ * reverse).
  */
 import { eq } from 'drizzle-orm';
 import type { DrizzleSqliteDODatabase } from 'drizzle-orm/durable-sqlite';

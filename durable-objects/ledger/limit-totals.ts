@@ -1,7 +1,7 @@
 /**
- * Running totals behind the withdrawal limits (spec §8, decisions §5): what a limit check reads in
- * O(1) instead of summing the client's Cash-Out history. Every function runs inside the caller's
- * storage transaction: the reservation adds, the cancellation of a reserved Cash-Out subtracts.
+ * Running totals behind the withdrawal limits (docs/contract.md, Payee identity and withdrawal limits): what
+ * a limit check reads in O(1) instead of summing the client's Cash-Out history. Every function runs inside
+ * the caller's storage transaction: the reservation adds, the cancellation of a reserved Cash-Out subtracts.
  */
 import { lt, sql } from 'drizzle-orm';
 import type { LimitUsage } from '../../src/domain/cash-out';

@@ -1,6 +1,6 @@
 /**
- * Lookup by any id (spec §4.5, §4.10): one id may match several transactions at different levels —
- * internalCode, then transactionId, then payment endToEndId, then refund endToEndId, then
+ * Lookup by any id (docs/contract.md, Lookup by id): one id may match several transactions at different
+ * levels — internalCode, then transactionId, then payment endToEndId, then refund endToEndId, then
  * externalReference; within a level the newest wins.
  *
  * One statement of five point queries, each on its own index (UNION ALL), ordered by level then

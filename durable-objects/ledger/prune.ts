@@ -1,13 +1,13 @@
 /**
  * Transient rows leave once their job is done, so a client's object grows with its transactions
- * only, not with everything that happened to them (issue 16). Some leave as their job ends, not
- * here: health observations as the queue takes them (tasks.ts), the payload of a webhook event once
- * its delivery is DELIVERED or UNDELIVERABLE (webhook-deliveries.ts: never sent again), finished
- * tasks (the scheduler). The rest age out here:
+ * only, not with everything that happened to them (docs/storage-schema.md, Growth). Some leave as their job
+ * ends, not here: health observations as the queue takes them (tasks.ts), the payload of a webhook event once
+ * its delivery is DELIVERED or UNDELIVERABLE (webhook-deliveries.ts: never sent again), finished tasks (the
+ * scheduler). The rest age out here:
  * - webhook deliveries that ended (DELIVERED, GIVEN_UP, UNDELIVERABLE), with a GIVEN_UP event's
  *   payload: 7 days after they ended, the window the operator API and the console show (a GIVEN_UP
  *   one can be retried until then); PENDING, IN_FLIGHT and FAILED ones stay, whatever their age;
- * - idempotency keys: 24 h after they were stored, the replay window (spec §4.1).
+ * - idempotency keys: 24 h after they were stored, the replay window (docs/contract.md, Idempotency).
  * What no rule names stays: unpublished observations, webhook events not yet adopted by a delivery,
  * open deliveries, running idempotency keys (memory only, idempotency.ts), and everything money is
  * made of. The caller runs a step in one storage transaction (an event never outlives its delivery

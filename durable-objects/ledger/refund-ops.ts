@@ -1,7 +1,7 @@
 /**
- * Refunds of a paid Cash-In (spec §4.6): the money is held, the devolution is sent under its own
- * end-to-end id (its idempotency id at the partner), polled, and settled as one transaction with
- * its ledger entry and CASHIN_REFUNDED. Which states can be refunded is src/domain/transitions.ts.
+ * Refunds of a paid Cash-In (docs/contract.md, Cash-In lifecycle): the money is held, the devolution is sent
+ * under its own end-to-end id (its idempotency id at the partner), polled, and settled as one transaction
+ * with its ledger entry and CASHIN_REFUNDED. Which states can be refunded is src/domain/transitions.ts.
  * Bank-initiated returns are in bank-returns.ts.
  */
 

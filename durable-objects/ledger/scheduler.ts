@@ -92,7 +92,7 @@ export class Scheduler {
     const current = await this.storage.getAlarm();
     // An alarm time already past is either about to fire, running now (its handler took its task
     // list before this task existed), or lost. Trusting it for up to a minute, as before, left a
-    // new task to the minute's cron sweep: Cash-Outs PROCESSING for up to 60 s (issue 19, soak).
+    // new task to the minute's cron sweep: Cash-Outs PROCESSING for up to 60 s (seen in the soak).
     // Setting it again costs one write and never delays anything.
     const overdue = current !== null && current <= Date.now();
     if (current === null || current > next.dueAt || overdue) await this.storage.setAlarm(next.dueAt);

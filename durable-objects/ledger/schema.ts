@@ -78,7 +78,7 @@ export const cashIns = sqliteTable(
     refundState: text('refund_state', { enum: ['NONE', 'PROCESSING', 'DONE', 'FAILED'] })
       .notNull()
       .default('NONE'),
-    /** Why the last refund failed (a §2.3 failure code), while refundState is FAILED. */
+    /** Why the last refund failed (a Cash-Out failure code), while refundState is FAILED. */
     refundFailureCode: text('refund_failure_code'),
     /** The X-Idempotency-Key of the refund in flight: forgotten if it fails, so a retry runs again. */
     refundIdempotencyKey: text('refund_idempotency_key'),
@@ -207,7 +207,7 @@ export const tasks = sqliteTable(
   (t) => [index('tasks_due_idx').on(t.dueAt)],
 );
 
-/** Stored successful responses, replayed for 24 h (spec §4.1). */
+/** Stored successful responses, replayed for 24 h (docs/contract.md, Idempotency). */
 export const idempotencyKeys = sqliteTable(
   'idempotency_keys',
   {

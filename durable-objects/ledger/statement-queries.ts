@@ -1,8 +1,9 @@
 /**
- * Reads over the ledger: an account's statement as a cursor list (spec §4.12) and the balances of
- * every account now or at an instant (decisions §5). The statement is keyset-paginated on
- * (created_at, seq) over the `ledger_account_time_idx` index, so entries sharing one millisecond
- * keep their posting order; archived entries merge in by the same key (archive-lists.ts).
+ * Reads over the ledger: an account's statement as a cursor list (docs/contract.md, Statement and balance)
+ * and the balances of every account now or at an instant (docs/contract.md, Statement and balance). The
+ * statement is keyset-paginated on (created_at, seq) over the `ledger_account_time_idx` index, so entries
+ * sharing one millisecond keep their posting order; archived entries merge in by the same key
+ * (archive-lists.ts).
  */
 import { eq, sql } from 'drizzle-orm';
 import type { Order, PageResult, Position } from '../../src/domain/pagination';

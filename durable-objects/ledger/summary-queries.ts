@@ -1,4 +1,7 @@
-/** Summary aggregation shared by Cash-In and Cash-Out (spec §4.8): per status and per settling bank. */
+/**
+ * Summary aggregation shared by Cash-In and Cash-Out (docs/contract.md, Summaries): per status and per
+ * settling bank.
+ */
 import { and, eq, gte, lte, sql } from 'drizzle-orm';
 import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { SettlementRow, StatusRow } from '../../src/domain/summary';

@@ -1,8 +1,8 @@
 /**
  * Reads over a client's Cash-Ins and Cash-Outs, one code for both kinds: the cursor list
- * (spec §4.7, §4.11) and the summary (spec §4.8), hot rows and archived ones alike
- * (archive-lists.ts, archive-totals.ts). A kind differs only in its table, its view and the status
- * whose money reached a bank (the summary's settlement).
+ * (docs/contract.md, Lists, cursors and periods) and the summary (docs/contract.md, Summaries), hot rows and
+ * archived ones alike (archive-lists.ts, archive-totals.ts). A kind differs only in its table, its view and
+ * the status whose money reached a bank (the summary's settlement).
  */
 import { sql } from 'drizzle-orm';
 import { cashInView } from '../../src/domain/cash-in';

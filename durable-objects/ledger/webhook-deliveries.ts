@@ -1,5 +1,5 @@
 /**
- * Webhook delivery state (decisions §6), kept beside the events in the client's ledger so every
+ * Webhook delivery state (docs/contract.md, Webhooks), kept beside the events in the client's ledger so every
  * change is one storage transaction. The dispatch task adopts new `webhook` outbox events, sends
  * the head event of each aggregate that is due to the WEBHOOKS queue, and sets its own next run;
  * the queue consumer claims an event, POSTs it and reports the outcome here.
@@ -78,8 +78,8 @@ function adoptNewEvents(db: LedgerDb, now: number): boolean {
     // Ended at once: archived with its transaction if that is archived already.
     if (!deliverable) enqueueIfArchived(sql, event.aggregate_id);
   }
-  // A payload with nowhere to go is never read again: it leaves now (issue 16). The others wait
-  // for their delivery to end (recordAttempt).
+  // A payload with nowhere to go is never read again: it leaves now (docs/storage-schema.md, Growth). The
+  // others wait for their delivery to end (recordAttempt).
   const seqs = (keep: boolean) =>
     JSON.stringify(events.filter((e) => (e.url !== null) === keep).map((e) => e.seq));
   sql.exec(
@@ -241,7 +241,8 @@ export function recordAttempt(
     ctx.db.update(deliveries).set(changes).where(eq(deliveries.seq, row.seq)).run();
     if (changes.status === 'DELIVERED' || changes.status === 'UNDELIVERABLE') {
       // Never sent again (the operator retries FAILED and GIVEN_UP only; a redelivered message of
-      // an ended delivery is acknowledged unread): the payload goes with the outcome (issue 16).
+      // an ended delivery is acknowledged unread): the payload goes with the outcome (docs/storage-schema.md,
+      // Growth).
       ctx.db.delete(outbox).where(eq(outbox.seq, row.seq)).run();
       // Ended for good after its transaction was archived: it follows it (archive-delivery-queue.ts).
       enqueueIfArchived(ctx.storage.sql, row.aggregateId);

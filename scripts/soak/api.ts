@@ -151,7 +151,7 @@ export interface Onboarded {
   accounts: OnboardedAccount[];
 }
 
-/** JWTs live 3600 s (decisions §2): a session logs in again well before. */
+/** JWTs live 3600 s (docs/contract.md, Authentication): a session logs in again well before. */
 const TOKEN_REFRESH_MS = 45 * 60_000;
 
 /** One integrator: its credentials, a JWT kept fresh, and the DigitalSignature of that JWT. */

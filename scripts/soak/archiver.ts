@@ -1,7 +1,7 @@
 /**
- * Archiving while the soak runs (issue 16): every few seconds each client's closed history is moved
- * to R2 with the operator call (`POST /admin/clients/{id}/archive`, `before` = now), so the traffic
- * and the final checks read across the hot/archive boundary. Every read the invariants make must
+ * Archiving while the soak runs (docs/operating.md, Archive to R2): every few seconds each client's closed
+ * history is moved to R2 with the operator call (`POST /admin/clients/{id}/archive`, `before` = now), so the
+ * traffic and the final checks read across the hot/archive boundary. Every read the invariants make must
  * still agree with the traffic log and the partners' books.
  */
 import type { Gateway } from './api';

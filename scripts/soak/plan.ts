@@ -123,10 +123,10 @@ export function faultWindow(durationMs: number): { startMs: number; endMs: numbe
 }
 
 /**
- * The longest a Cash-Out may stay PROCESSING (issue 19): the gateway's partner time-out (5 s,
- * src/partners/timeout.ts) for the payment, the 5 s before a retryable one is sent again, a
- * second time-out, then the sandbox's slowest settlement (2 s, src/partners/sandbox.ts) plus the
- * injected latency, and two status polls (500 ms apart) to notice it.
+ * The longest a Cash-Out may stay PROCESSING (docs/contract.md, Cash-Out lifecycle): the gateway's partner
+ * time-out (5 s, src/partners/timeout.ts) for the payment, the 5 s before a retryable one is sent again, a
+ * second time-out, then the sandbox's slowest settlement (2 s, src/partners/sandbox.ts) plus the injected
+ * latency, and two status polls (500 ms apart) to notice it.
  */
 export const MAX_PROCESSING_MS = 5_000 + 5_000 + 5_000 + 2_000 + 150 + 2 * 500;
 
@@ -161,7 +161,7 @@ export function isFinal(kind: Kind, status: string, expectsRefund: boolean): boo
 }
 
 /**
- * The only event history each final status may have (spec §6, decisions §5), in order, as the
+ * The only event history each final status may have (docs/contract.md, Webhooks), in order, as the
  * client's outbox lists them.
  */
 export const HISTORIES: Record<Kind, Record<string, string[]>> = {

@@ -22,7 +22,8 @@ const { values } = parseArgs({
     concurrency: { type: 'string', default: '12' },
     seed: { type: 'string' },
     'no-faults': { type: 'boolean', default: false },
-    // Archive every client's closed history every 5 s while the traffic runs (issue 16), unless asked not to.
+    // Archive every client's closed history every 5 s while the traffic runs (docs/operating.md, Archive to
+    // R2), unless asked not to.
     'no-archive': { type: 'boolean', default: false },
     // tmpfs (default where there is one) or disk: the soak must pass on both.
     state: { type: 'string', default: 'tmpfs' },

@@ -1,4 +1,4 @@
-/** D1 queries of the sandbox partners' operator-injected faults (decisions §3). */
+/** D1 queries of the sandbox partners' operator-injected faults (docs/contract.md, Operator API). */
 import { and, eq, gt, lte } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/d1';
 import { partnerFaults } from './schema';

@@ -12,7 +12,7 @@ export const clients = sqliteTable(
   {
     id: text('id').primaryKey(),
     name: text('name').notNull(),
-    /** BR Code merchant text as the operator set it (decisions §5); null = name / SAO PAULO. */
+    /** BR Code merchant text as the operator set it (docs/contract.md, BR Code); null = name / SAO PAULO. */
     merchantName: text('merchant_name'),
     merchantCity: text('merchant_city'),
     clientSecretHash: text('client_secret_hash').notNull(),
@@ -109,7 +109,7 @@ export const partnerPixCursors = sqliteTable('partner_pix_cursors', {
 });
 
 /**
- * PIX health incidents as the engine last published them: the public §2.5 object, plus the
+ * PIX health incidents as the engine last published them: the public incident object, plus the
  * internal scope (clients with affected traffic) that decides who may see institution and cohort
  * incidents. Written only by the HealthAnalyzer Durable Object.
  */
@@ -134,7 +134,9 @@ export const healthIncidents = sqliteTable(
   ],
 );
 
-/** Evidence items of an incident (§2.5), oldest first by `seq`; never raw platform volumes. */
+/**
+ * Evidence items of an incident (OpenAPI getPixIncident), oldest first by `seq`; never raw platform volumes.
+ */
 export const healthEvidence = sqliteTable(
   'health_evidence',
   {

@@ -1,6 +1,6 @@
 // PIX BR Code ("copia e cola"): the EMV QRCPS merchant-presented payload as profiled by the BCB
-// "Manual de Padrões para Iniciação do Pix". The gateway issues only the dynamic form (decisions §5):
-// a Cash-In TxId does not fit 62.05, so the charge is named by a location URL in 26.25.
+// "Manual de Padrões para Iniciação do Pix". The gateway issues only the dynamic form (docs/contract.md, BR
+// Code): a Cash-In TxId does not fit 62.05, so the charge is named by a location URL in 26.25.
 import { crc16 } from './crc16';
 import { MAX_MERCHANT_CITY, MAX_MERCHANT_NAME, merchantCityText, merchantNameText } from './merchant';
 import { formatCents } from './money';

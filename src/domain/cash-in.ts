@@ -1,6 +1,6 @@
 /**
- * Cash-In as the API shows it (spec §2.2): which fields appear in which status is decided here and
- * nowhere else, so GET, lists and events agree.
+ * Cash-In as the API shows it (docs/contract.md, Cash-In lifecycle): which fields appear in which status is
+ * decided here and nowhere else, so GET, lists and events agree.
  */
 import { failureOf } from './failure-codes';
 import { formatBrt } from './time';
@@ -105,7 +105,7 @@ function orderKeys(view: CashInView): CashInView {
   return out as unknown as CashInView;
 }
 
-/** The creation response (spec §4.4): no settlement data yet, plus how to pay. */
+/** The creation response (OpenAPI createCashIn): no settlement data yet, plus how to pay. */
 export interface CashInCreated {
   transactionId: string;
   internalCode: string;

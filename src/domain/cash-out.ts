@@ -1,6 +1,6 @@
 /**
- * Cash-Out as the API shows it (spec §2.3) and the pure rules of its execution: which fields
- * appear in which status, withdrawal limits, and the routing policy that picks a partner.
+ * Cash-Out as the API shows it (docs/contract.md, Cash-Out lifecycle) and the pure rules of its execution:
+ * which fields appear in which status, withdrawal limits, and the routing policy that picks a partner.
  */
 
 import type { BankData } from './cash-in';
@@ -90,7 +90,10 @@ function withoutLeadingZeros(text: string): string {
     .replace(/^0+(?=.)/, '');
 }
 
-/** A PIX key as the DICT stores it (decisions §5): one payee however the client wrote it. */
+/**
+ * A PIX key as the DICT stores it (docs/contract.md, Payee identity and withdrawal limits): one payee however
+ * the client wrote it.
+ */
 function normalizedPixKey(type: PixKeyType, key: string): string {
   const trimmed = key.trim();
   switch (type) {
@@ -107,9 +110,10 @@ function normalizedPixKey(type: PixKeyType, key: string): string {
 }
 
 /**
- * What identifies a payee for per-payee limits and duplicate detection (decisions §5): PIX keys as
- * the DICT stores them; bank accounts as (ispb, branch, account with its check digit), numbers
- * without separators or leading zeros, so `0001`/`1` and `0012345-6`/`123456` are one payee.
+ * What identifies a payee for per-payee limits and duplicate detection (docs/contract.md, Payee identity and
+ * withdrawal limits): PIX keys as the DICT stores them; bank accounts as (ispb, branch, account with its
+ * check digit), numbers without separators or leading zeros, so `0001`/`1` and `0012345-6`/`123456` are one
+ * payee.
  */
 export function destinationKey(d: Destination): string {
   if (d.type === 'PIX') return `PIX:${d.pixKeyType}:${normalizedPixKey(d.pixKeyType, d.pixKey)}`;
@@ -124,7 +128,10 @@ export interface LimitUsage {
   payeeDay: number;
 }
 
-/** The first withdrawal limit this Cash-Out would break, in the order of spec §8. */
+/**
+ * The first withdrawal limit this Cash-Out would break, in the order of docs/contract.md, Payee identity and
+ * withdrawal limits.
+ */
 export function limitViolation(
   amount: number,
   limits: ClientLimits,

@@ -1,6 +1,6 @@
 /**
- * Brazilian tax documents (decisions §5): a CPF is 11 digits and a CNPJ 14, each ending in two
- * check digits computed modulo 11. Documents whose digits are all equal pass the arithmetic but
+ * Brazilian tax documents (docs/contract.md, Amounts and documents): a CPF is 11 digits and a CNPJ 14, each
+ * ending in two check digits computed modulo 11. Documents whose digits are all equal pass the arithmetic but
  * are never issued, so they are refused too.
  */
 

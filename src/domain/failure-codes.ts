@@ -1,6 +1,6 @@
 /**
- * The Cash-Out failure catalog of spec §2.3: 18 codes, each with its fixed English message. The
- * message is for operators and must not be parsed; an unknown code is read as PROCESSING_ERROR.
+ * The Cash-Out failure catalog (OpenAPI: Cash-Out `failure.code`): 18 codes, each with its fixed English
+ * message. The message is for operators and must not be parsed; an unknown code is read as PROCESSING_ERROR.
  */
 export const FAILURE_MESSAGES = {
   PROVIDER_UNAVAILABLE: 'The settlement provider is unavailable. Retry later with a new request.',

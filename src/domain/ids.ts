@@ -31,7 +31,8 @@ function clientPart(clientId: string): string {
  * characters), so a partner's notification naming a txid reaches its client's ClientLedger without a
  * lookup table, like the BR Code locator (location.ts); then the Cash-In's internalCode (7) and 6
  * random ones (72 bits with the code). Carrying the internalCode, the TxId of an archived Cash-In
- * needs no index entry of its own: it is found through its code's (issue 16, archive-index.ts).
+ * needs no index entry of its own: it is found through its code's (archive-index.ts; docs/storage-schema.md,
+ * Growth).
  */
 export function newCashInTxId(clientId: string, internalCode: string): string {
   return clientPart(clientId) + internalCode + randomString(ALNUM, 6);
@@ -60,7 +61,8 @@ export function newInternalCode(): string {
 /**
  * Outbox event ids, the webhooks' `webhook-id`: `evt_<seq>_<14 base-62>`. The outbox seq (unique for
  * ever in its object, AUTOINCREMENT) finds the event's delivery by its primary key, so no index on
- * the id is kept for 7 days (issue 16); the 83 random bits keep ids of different clients apart.
+ * the id is kept for 7 days (docs/storage-schema.md, Growth); the 83 random bits keep ids of different
+ * clients apart.
  */
 export function eventIdSuffix(): string {
   return `_${randomString(ALNUM, 14)}`;

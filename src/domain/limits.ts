@@ -1,4 +1,7 @@
-/** A client's withdrawal limits (decisions §3), in centavos; an absent limit does not apply. */
+/**
+ * A client's withdrawal limits (docs/contract.md, Payee identity and withdrawal limits), in centavos; an
+ * absent limit does not apply.
+ */
 export interface ClientLimits {
   perTransaction?: number;
   daily?: number;

@@ -41,9 +41,9 @@ export function isValidLocationHost(host: string): boolean {
 }
 
 /**
- * The host the BR Code location names (decisions §5): PIX_LOCATION_HOST when configured (always in
- * production); in local staging the request's Host when it is a valid host[:port] that fits, else
- * the server's own local address, so a Cash-In is never refused for the Host a caller sent.
+ * The host the BR Code location names (docs/contract.md, BR Code): PIX_LOCATION_HOST when configured (always
+ * in production); in local staging the request's Host when it is a valid host[:port] that fits, else the
+ * server's own local address, so a Cash-In is never refused for the Host a caller sent.
  */
 export function locationHost(configured: string, requestUrl: URL): string {
   if (configured) return configured;

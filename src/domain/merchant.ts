@@ -1,7 +1,7 @@
 /**
- * BR Code merchant text (decisions §5): field 59 is the client's merchantName (default its name),
- * field 60 its merchantCity (default SAO PAULO), transliterated to the BR Code character set
- * (accents removed, upper-cased, other characters dropped) and cut to 25 and 15 characters.
+ * BR Code merchant text (docs/contract.md, BR Code): field 59 is the client's merchantName (default its
+ * name), field 60 its merchantCity (default SAO PAULO), transliterated to the BR Code character set (accents
+ * removed, upper-cased, other characters dropped) and cut to 25 and 15 characters.
  */
 
 export const MAX_MERCHANT_NAME = 25;

@@ -5,7 +5,10 @@
  */
 export type Cents = number;
 
-/** Decisions §5: the largest amount a client may send (BR Code field 54 holds 13 characters). */
+/**
+ * docs/contract.md, Amounts and documents: the largest amount a client may send (BR Code field 54 holds 13
+ * characters).
+ */
 export const MAX_AMOUNT = 9_999_999_999.99;
 export const MAX_AMOUNT_CENTS: Cents = 999_999_999_999;
 

@@ -1,6 +1,7 @@
 /**
- * Cursor pagination of spec §4.1 as keyset pagination over (time, seq). A page fetched forward or
- * backward is returned in the walk's order; one extra row tells whether more lie beyond it.
+ * Cursor pagination (docs/contract.md, Lists, cursors and periods) as keyset pagination over (time, seq). A
+ * page fetched forward or backward is returned in the walk's order; one extra row tells whether more lie
+ * beyond it.
  */
 export type Order = 'asc' | 'desc';
 export type Direction = 'next' | 'prev';

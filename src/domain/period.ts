@@ -1,6 +1,6 @@
 /**
- * Period filters of spec §4.1: a plain date or an ISO 8601 timestamp; no offset means
- * America/Sao_Paulo; a plain `from` starts at 00:00:00.000, a plain `to` ends at 23:59:59.999;
+ * Period filters (docs/contract.md, Lists, cursors and periods): a plain date or an ISO 8601 timestamp; no
+ * offset means America/Sao_Paulo; a plain `from` starts at 00:00:00.000, a plain `to` ends at 23:59:59.999;
  * both bounds inclusive. A `to` without milliseconds covers its whole second.
  */
 const PLAIN_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;

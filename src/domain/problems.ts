@@ -1,5 +1,5 @@
 /**
- * The closed union of the gateway's error codes (spec §7, decisions §5): every refusal a rule can
+ * The closed union of the gateway's error codes (docs/contract.md, Errors): every refusal a rule can
  * make names one of these. Their HTTP status and English title are the edge's business, in one
  * table: src/contract/problems.ts.
  */

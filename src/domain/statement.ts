@@ -1,6 +1,6 @@
 /**
- * Account statement views (spec §2.4, §4.12): ledger rows in centavos become statement items with
- * BRL amounts, America/Sao_Paulo dates with milliseconds, normalized types, and no absent fields.
+ * Account statement views (docs/contract.md, Statement and balance): ledger rows in centavos become statement
+ * items with BRL amounts, America/Sao_Paulo dates with milliseconds, normalized types, and no absent fields.
  */
 import { amountFromCents } from './money';
 import { brtStartOfDay, formatBrt } from './time';
@@ -20,12 +20,18 @@ export type StatementType = (typeof STATEMENT_TYPES)[number];
 
 const KNOWN = new Set<string>(STATEMENT_TYPES);
 
-/** An unknown partner type is `OTHER` (spec §2.4); `typeRaw` keeps the partner's own label. */
+/**
+ * An unknown partner type is `OTHER` (docs/contract.md, Statement and balance); `typeRaw` keeps the partner's
+ * own label.
+ */
 export function normalizeEntryType(type: string): StatementType {
   return KNOWN.has(type) ? (type as StatementType) : 'OTHER';
 }
 
-/** Account numbers in paths: letters, digits and hyphen, at most 32 characters (spec §4.12). */
+/**
+ * Account numbers in paths: letters, digits and hyphen, at most 32 characters (docs/contract.md, Statement
+ * and balance).
+ */
 export const ACCOUNT_NUMBER = /^[A-Za-z0-9-]{1,32}$/;
 
 /** The ledger row as stored (amounts in centavos, times in epoch milliseconds). */
@@ -57,7 +63,8 @@ export interface StatementItem {
 
 /**
  * One statement item. `endToEndId` only on PIX entries and `originalEndToEndId` only on PIX
- * refunds, whatever the row holds; absent values are omitted, never null (spec §2.1).
+ * refunds, whatever the row holds; absent values are omitted, never null (docs/contract.md, Field
+ * conventions).
  */
 export function statementItem(row: EntryRow): StatementItem {
   const type = normalizeEntryType(row.type);

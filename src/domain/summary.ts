@@ -1,6 +1,6 @@
 /**
- * Summary bodies of spec §4.8: status buckets (a key only when non-empty) and settlement per bank
- * by amount descending, amounts converted from centavos at this boundary only.
+ * Summary bodies (docs/contract.md, Summaries): status buckets (a key only when non-empty) and settlement per
+ * bank by amount descending, amounts converted from centavos at this boundary only.
  */
 import { amountFromCents } from './money';
 import { formatBrt } from './time';

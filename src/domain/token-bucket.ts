@@ -1,7 +1,7 @@
 /**
- * A client's request budget (decisions §5) as a token bucket: it holds at most one second's worth
- * of requests and refills continuously at `ratePerSecond`. Tokens are counted in thousandths, so
- * a refill of `rate × elapsed ms` is an exact integer and no rounding drifts the budget.
+ * A client's request budget (docs/contract.md, Rate limits) as a token bucket: it holds at most one second's
+ * worth of requests and refills continuously at `ratePerSecond`. Tokens are counted in thousandths, so a
+ * refill of `rate × elapsed ms` is an exact integer and no rounding drifts the budget.
  */
 
 const MILLI = 1_000;

@@ -1,6 +1,6 @@
 /**
- * What the Cash-In and Cash-Out views (spec §4.6, §4.10) share: the identity they open with, and
- * which end-to-end ids they show.
+ * What the Cash-In and Cash-Out views (docs/contract.md, Cash-In lifecycle and Cash-Out lifecycle) share: the
+ * identity they open with, and which end-to-end ids they show.
  */
 import { amountFromCents } from './money';
 

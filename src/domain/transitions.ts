@@ -1,7 +1,7 @@
 /**
- * The state-transition rules of Cash-In, refund and Cash-Out (spec §4.5, §4.9, decisions §5) as
- * pure functions: each answers the typed refusal (a code of the error catalog and its detail) or
- * nothing. The ClientLedger applies them inside its transactions; test/domain covers them alone.
+ * The state-transition rules of Cash-In, refund and Cash-Out (docs/contract.md, Cash-In lifecycle and
+ * Cash-Out lifecycle) as pure functions: each answers the typed refusal (a code of the error catalog and its
+ * detail) or nothing. The ClientLedger applies them inside its transactions; test/domain covers them alone.
  */
 import type { ProblemShape } from './problems';
 

@@ -1,7 +1,7 @@
 /**
- * Wallet (spec §2.7, §4.13, decisions §5): the consolidated balance body and the two rebalance
- * directions between a partner's PROPRIETARY and TRANSACTIONAL accounts. Amounts are centavos
- * until the body is built.
+ * Wallet (docs/contract.md, Statement and balance, Rebalance): the consolidated balance body and the two
+ * rebalance directions between a partner's PROPRIETARY and TRANSACTIONAL accounts. Amounts are centavos until
+ * the body is built.
  */
 import type { AccountType } from './accounts';
 import { amountFromCents } from './money';
@@ -69,7 +69,7 @@ export interface RebalancePlan {
   insufficient: 'INSUFFICIENT_PROPRIETARY_FUNDS' | 'INSUFFICIENT_TRANSACTIONAL_FUNDS';
 }
 
-/** Top-up: PROPRIETARY → TRANSACTIONAL; sweep: TRANSACTIONAL → PROPRIETARY (decisions §5). */
+/** Top-up: PROPRIETARY → TRANSACTIONAL; sweep: TRANSACTIONAL → PROPRIETARY (docs/contract.md, Rebalance). */
 export const REBALANCE: Record<RebalanceDirection, RebalancePlan> = {
   TOP_UP: { from: 'PROPRIETARY', to: 'TRANSACTIONAL', insufficient: 'INSUFFICIENT_PROPRIETARY_FUNDS' },
   SWEEP: { from: 'TRANSACTIONAL', to: 'PROPRIETARY', insufficient: 'INSUFFICIENT_TRANSACTIONAL_FUNDS' },

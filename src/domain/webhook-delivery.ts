@@ -1,4 +1,6 @@
-/** The states of one webhook delivery (spec §6, decisions §6), shared by the ledger and the operator API. */
+/**
+ * The states of one webhook delivery (docs/contract.md, Webhooks), shared by the ledger and the operator API.
+ */
 export const DELIVERY_STATUSES = [
   'PENDING',
   'IN_FLIGHT',

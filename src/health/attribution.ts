@@ -159,9 +159,9 @@ function prune(ctx: WindowContext, family: Family, cands: EntityView[]): EntityV
  * partner is too small for the relaxed test, so "not hurt" there only means "not judged". When the
  * merchant's own intake is judged normal (its charges keep coming: it did its part) and the partner's
  * other traffic is short the same way (at least TIE_REST_DROP, exact Poisson tail z <= -TIE_REST_Z),
- * the settlements are missing at the partner, not the merchant (unseen seed 405: a silent partner named
- * as the single-homed merchant that was 85 % of its Cash-In, the partner's 3 other payments a window
- * also gone). A merchant whose checkout broke leaves the partner's other traffic normal.
+ * the settlements are missing at the partner, not the merchant (a silent partner must not be named as
+ * the single-homed merchant that is 85 % of its Cash-In when its 3 other payments a window are gone
+ * too). A merchant whose checkout broke leaves the partner's other traffic normal.
  */
 /** The partner's other traffic is at least half short: as much as a merchant must lose (MERCHANT_MIN_DROP). */
 export const TIE_REST_DROP = 0.5;
@@ -185,8 +185,8 @@ function partnerRestShort(
   let o = rest.counts.settled + rest.counts.failed;
   // Judged over this window and the one before when the merchant has no other partner (the partner's
   // previous window minus the merchant's is then the rest's): other clients expecting 1.5 payments a
-  // window and seeing none are z -0.9 on one window, -1.7 on two, and a silent partner was named as its
-  // single-homed merchant for an hour (unseen seed 906, the partner missed).
+  // window and seeing none are z -0.9 on one window, -1.7 on two: on one window a silent partner
+  // is named as its single-homed merchant.
   const p = partner.prevOutcomes;
   const m = client.prevOutcomes;
   if (singleHomed(client, cells) && p && m && p[1] >= 0 && m[1] >= 0) {

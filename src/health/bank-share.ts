@@ -1,7 +1,7 @@
 // A small payer bank's expected outcomes as its usual share of everyone's, for the cohort scan.
 // Its own seasonal baseline (hour slots × recent level) is learned from a few events per window, and
-// reads 30 % off for hours (unseen seed 804: 72 payments expected over a 47-minute fault where the same
-// traffic without the fault delivered 98), so a cohort losing 56 % looked 32 % short. Its share of the
+// can read 30 % off for hours (docs/health-tuning.md, Bank share), so a cohort losing 56 % can look
+// 32 % short. Its share of the
 // platform's payments is learned from thousands of events and moves with nothing common to all banks
 // (the hour, the day, a holiday, a client's burst, a partner's outage): expected = its share × the
 // outcomes of all the other banks in this very window.

@@ -92,10 +92,10 @@ function trimmedMean(values: readonly number[]): number {
  * payments are a share of everyone's, so its day is the platform's day unless its own traffic says
  * otherwise with enough events to be believed. A small bank's 24 recent windows at night hold a few
  * expected payments: its raw level read 2-3.3 at dawn with the platform's at 1, and its morning
- * expectation was twice what came (unseen seed 402: three banks "70 % short" for an hour of no-fault
- * traffic, a false cohort). With 10 pseudo-events such a level moves about a third of the way; a bank
+ * expectation was twice what came (three banks "70 % short" for an hour of no-fault traffic: a false
+ * cohort). With 10 pseudo-events such a level moves about a third of the way; a bank
  * expecting a few payments a window (60+ in its level) keeps its own. A stronger pull (15, 25) held a
- * finished cohort's banks at the platform's busier level and resolved it a window late (seed 5).
+ * finished cohort's banks at the platform's busier level and resolved it a window late.
  */
 export const BANK_LEVEL_PRIOR = 10;
 

@@ -1,4 +1,4 @@
-// The layer each code of the §2.3 catalog (its one home: src/domain/failure-codes.ts) points at, used
+// The layer each code of the failure catalog (its one home: src/domain/failure-codes.ts) points at, used
 // to confirm an attribution.
 
 import { FAILURE_CODES, type FailureCode } from '../domain/failure-codes';
@@ -36,7 +36,10 @@ const LAYER: Record<FailureCode, CodeLayer> = {
 const INDEX = new Map<string, number>(FAILURE_CODES.map((c, i) => [c, i]));
 const PROCESSING_ERROR_INDEX = INDEX.get('PROCESSING_ERROR')!;
 
-/** Index in FAILURE_CODES; an unknown or missing code counts as PROCESSING_ERROR (§2.3). */
+/**
+ * Index in FAILURE_CODES; an unknown or missing code counts as PROCESSING_ERROR (docs/contract.md, Cash-Out
+ * lifecycle).
+ */
 export function failureCodeIndex(code: string | undefined): number {
   return code === undefined ? PROCESSING_ERROR_INDEX : (INDEX.get(code) ?? PROCESSING_ERROR_INDEX);
 }

@@ -1,7 +1,7 @@
 // Cohort CUSUM scan: the small-bank cohort that the pooled window test (cohort.ts) cannot see in time.
 // Four banks expecting one payment each per window in the evening and losing 74 % of them miss ~3 of 4
-// per window: no window, and no selection-then-test split of a 50-minute fault, reaches z 3 (seed 6:
-// -2.4..-2.8). A CUSUM accumulates that evidence as it arrives. Each small bank keeps the CUSUM of the
+// per window: no window, and no selection-then-test split of a 50-minute fault, reaches z 3 (they
+// read -2.4..-2.8). A CUSUM accumulates that evidence as it arrives. Each small bank keeps the CUSUM of the
 // Poisson log-likelihood ratio "it delivers SCAN_RATE of its expected outcomes" against "it delivers
 // its expectation" (S = max(0, S + llr)); the banks whose CUSUM has risen (SCAN_MEMBER_MIN) are pooled
 // and their sum, less a per-bank price for having chosen them, is the scan statistic. Choosing the
@@ -18,8 +18,8 @@ export type ScanTally = Record<string, [number, number]>;
  * r > 65 % of its expectation. The expectation is the bank's share of the other banks'
  * outcomes in the same window (bank-share.ts), known to a few %, so the alternative can sit this close:
  * with the seasonal baseline (30 % off for hours on small banks) it had to be 25 %, and a cohort that
- * delivered 44 % was missed (unseen seed 804). Swept with SCAN_DISPERSION and SCAN_BASE on the bench's
- * tuning and held-out seeds (60 no-fault days) and checked on unseen ones: README, "Earning an alarm".
+ * delivers 44 % goes unseen. Swept with SCAN_DISPERSION and SCAN_BASE on the bench's tuning and
+ * held-out worlds (60 no-fault days) and checked on unseen ones: docs/health-tuning.md, Cohort scan.
  */
 export const SCAN_RATE = 0.4;
 const LN_RATE = Math.log(SCAN_RATE);
@@ -57,8 +57,8 @@ export const SCAN_MEMBER_PRICE = 0.5;
  * Threshold = SCAN_BASE + SCAN_PER_LOG_BANK · ln(N), N the small banks scanned: the pooled sum is a
  * maximum over subsets of N banks, whose false-alarm rate grows with N. Calibrated on the bench's
  * no-fault days (60 days, 10 seeds, both operations) with the share expectation: the largest no-fault
- * margin over 7 + ln N was 0.6 (seed 104, a Cash-Out evening), the smallest found cohort's 2.6 (seed
- * 804); 8.5 sits between them. See src/health/README.md.
+ * margin over 7 + ln N was 0.6 (a Cash-Out evening), the smallest found cohort's 2.6; 8.5 sits between
+ * them. See docs/health-tuning.md, Cohort scan.
  */
 export const SCAN_BASE = 8.5;
 export const SCAN_PER_LOG_BANK = 1;
@@ -157,10 +157,10 @@ export function scanCohort(state: ScanState, banks: number): ScanResult | null {
 /**
  * A rising bank is named a member only when it delivered at most half of its expected outcomes since
  * its rise began: the CUSUM is sticky (a bank that dipped by chance as the cohort fell stays above
- * SCAN_MEMBER_MIN for several windows), and the cohort is the banks losing payments now (unseen seed
- * 103: a fifth, normal bank was named with the four that lost 70 %). At most 40 % was asked against
- * the seasonal baseline; against the share a cohort's bank reads 44-50 % (unseen seed 807: two of
- * three banks left unnamed, a cohort missed), and at 60 % a dipping normal bank joined seed 402's.
+ * SCAN_MEMBER_MIN for several windows, and would be named with the banks that lost 70 %), and the
+ * cohort is the banks losing payments now. Against the share a cohort's bank reads 44-50 %, so a
+ * stricter 40 % leaves members unnamed, and a looser 60 % names normal banks that dipped
+ * (docs/health-tuning.md, Cohort scan).
  */
 export const SCAN_NAMED_DROP = 0.5;
 

@@ -37,7 +37,7 @@ function scanEval(r: ScanResult): Eval {
 /**
  * The scan proposes a cohort once its statistic has passed the threshold in this many consecutive
  * windows. 2 would keep a single window's excursion of a few small banks from joining the pooled
- * test's windows into a lifecycle run, but seed 6's cohort passes just above the threshold, in
+ * test's windows into a lifecycle run, but a cohort of four evening banks passes just above the threshold, in
  * single windows between the pooled test's, and was lost with it: the lifecycle's three windows are
  * the persistence asked of a scanned cohort.
  */
@@ -47,9 +47,10 @@ export const SCAN_PERSIST_WINDOWS = 1;
  * The scan proposes a cohort only in hours whose expected outcomes are at least this share of the
  * day's average window. At night each small bank expects a payment or less a window, and the best of
  * the subsets of banks quiet for an hour is a chance coincidence more often than by day: three small
- * banks of one world delivered 12 of 24, 6 of 15 and 2 of 12 between 00:45 and 01:25 local in traffic
- * without any fault (unseen seed 705, a false cohort). Night sensitivity is limited on purpose, as for
- * single banks (README, limits); the bench's cohorts fall between 09:00 and 17:00 local, at 0.9-1.4.
+ * banks delivering 12 of 24, 6 of 15 and 2 of 12 over 40 minutes after midnight happen in traffic
+ * without any fault (a false cohort). Night sensitivity is limited on purpose, as for single banks
+ * (src/health/README.md, Known limitations); the bench's cohorts fall between 09:00 and 17:00 local, at
+ * 0.9-1.4.
  */
 export const SCAN_MIN_DAY_SHARE = 0.5;
 

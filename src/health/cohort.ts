@@ -101,8 +101,8 @@ export const COHORT_TALLY_WINDOWS = Math.max(...COHORT_TEST_HORIZONS) + 1;
 
 /**
  * Below this many expected outcomes pooled, the exact tail is not used (the plain count test and its
- * gates apply, as for any slice): at 5-10 expected, two quiet small banks on a weekend morning passed
- * it often enough to open a false cohort (unseen seed 301, Cash-Out at 07:25), as the baseline's own
+ * gates apply, as for any slice): at 5-10 expected, two quiet small banks on a weekend morning pass
+ * it often enough to open a false cohort, as the baseline's own
  * error at a payment or two per window is no longer small next to the Poisson noise.
  */
 export const COHORT_MIN_POOLED_EXPECTED = 10;

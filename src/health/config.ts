@@ -10,10 +10,11 @@ export interface WindowReport {
   origins: string[];
 }
 
-// Tunables of the analyzer. Defaults are what production and the tests use; see README.md for the reasoning.
+// Tunables of the analyzer. Defaults are what production and the tests use; see src/health/README.md and
+// docs/health-tuning.md for the reasoning.
 
 export interface AnalyzerConfig {
-  /** |z| at or above which a window is anomalous (§2.5: 3). */
+  /** |z| at or above which a window is anomalous (docs/contract.md, PIX health: 3). */
   zThreshold: number;
   /** Looser |z| used to decide whether the rest of the traffic is also hurt (complements, remainders). */
   zRelaxed: number;
@@ -46,9 +47,12 @@ export interface AnalyzerConfig {
   ewWindows: number;
   /** After this many consecutive anomalous windows an entity's baseline follows the data again. */
   rebaselineAfterWindows: number;
-  /** Consecutive anomalous windows of one pattern needed to open an incident (§3.3: 2). */
+  /**
+   * Consecutive anomalous windows of one pattern needed to open an incident (docs/contract.md, PIX health:
+   * 2).
+   */
   confirmWindows: number;
-  /** Consecutive normal windows needed to resolve (§3.3: 3). */
+  /** Consecutive normal windows needed to resolve (docs/contract.md, PIX health: 3). */
   resolveWindows: number;
   /** Windows without a further rise before WORSENING returns to ACTIVE, or before severity is lowered. */
   severityHoldWindows: number;

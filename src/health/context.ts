@@ -87,7 +87,7 @@ export function entityView(
     v.llr = rateLlr(counts.failed, n, ew.failed / ewN, cfg.rateFloor);
     v.cusum = Math.min(CUSUM_CAP, Math.max(0, (eo.cusum ?? 0) + Math.min(v.llr, CUSUM_WINDOW_MAX)));
     // A window without outcomes is no evidence either way: it neither extends nor breaks a trend (a
-    // small partner's ramp with an empty window restarted its count: unseen seed 508, 2 windows late).
+    // small partner's ramp has empty windows; restarting the count there delays it by windows).
     v.cusumUp = v.llr > 0 ? (eo.cusumUp ?? 0) + 1 : n === 0 ? (eo.cusumUp ?? 0) : 0;
     const hist = eo.cusumHist ?? 0;
     v.cusumHist = n === 0 ? hist : ((hist << 1) | (v.llr > 0 ? 1 : 0)) & TREND_SPAN_MASK;

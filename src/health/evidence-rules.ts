@@ -1,5 +1,5 @@
 // Which evidence may blame which origin, and how much of it is needed. Every threshold is named here
-// with the reason for its value (issue 18: an alarm must be earned).
+// with the reason for its value: an alarm must be earned (docs/health-tuning.md has the history).
 
 import type { CodeLayer } from './code-layers';
 import { countOf, type Eval, type Family, type SliceView } from './evaluate';
@@ -18,16 +18,16 @@ export const MERCHANT_MIN_DROP = 0.5;
  * expectation over those windows adds up to SILENCE_MIN_EXPECTED, has stopped (an integration down),
  * however small each window is. One window of a small merchant is never judged (fewer than 10
  * expected); two windows pooled need the second to look hurt on its own (z 2 with the merchant's
- * dispersion): a merchant expecting ~6 charges a window that sent none for 30 minutes was never seen
- * (unseen seed 402). Zero where 15 were expected is a Poisson probability of e^-15 (a signed-root
+ * dispersion): a merchant expecting ~6 charges a window that sends none for 30 minutes is never seen
+ * that way. Zero where 15 were expected is a Poisson probability of e^-15 (a signed-root
  * z of -5.5), and stays below 1e-3 with the bench's strongest over-dispersion or a baseline twice too
  * high; calendar dips are already explained (merchants are scaled by the rest of the platform's intake).
  * At least SILENCE_MIN_WINDOWS windows: one empty window is a gap between bursts.
  *
  * A payer bank is the same on its outcomes (settlements it pays or receives): total silence is not the
  * tail of its usual spread. A big bank's outcome dispersion (kappa 1.8, learned from its busy hours)
- * kept 0 settlements where 14 were expected at z -2.1, window after window, and a bank silent for 75
- * minutes was never blamed (unseen seed 804); its level then learned the silence (14 -> 7 a window).
+ * keeps 0 settlements where 14 were expected at z -2.1, window after window, so a bank silent for over
+ * an hour is never blamed, and its level then learns the silence (14 -> 7 a window).
  */
 export const SILENCE_MIN_EXPECTED = 15;
 export const SILENCE_MIN_WINDOWS = 2;
@@ -42,9 +42,9 @@ export const SILENCE_FAMILY: Partial<Record<SliceKind, 'created' | 'outcomes'>> 
  * A bank's run counts only windows expecting at least this many outcomes (the relaxed volume gate): a
  * bank's night, at a few payments a window, is as quiet as its day is loud, and a bank whose night
  * volume the baseline overstates (a quieter night than the ones it learned) would sum an hour of
- * Poisson zeros past SILENCE_MIN_EXPECTED. Night sensitivity stays limited on purpose (README). A
- * merchant's silence is its own integration, and its expectation is scaled by the rest of the
- * platform's intake (COMMON_DIP), so it keeps no floor.
+ * Poisson zeros past SILENCE_MIN_EXPECTED. Night sensitivity stays limited on purpose (src/health/README.md,
+ * Known limitations). A merchant's silence is its own integration, and its expectation is scaled by the rest
+ * of the platform's intake (COMMON_DIP), so it keeps no floor.
  */
 export const BANK_SILENCE_WINDOW_MIN = 5;
 
@@ -104,9 +104,9 @@ export function silenceContinuing(
 
 /**
  * The daily shape is a median over days, and the median of two days is their mean: a merchant's own
- * day swings (a campaign, a betting night's bursts at 3-6x), and one such evening in the warm-up made
- * the next evening's expectation half again too high (unseen seed 403: a betting client "52 % down" at
- * 21:25 local on its first judged day). Until an hour has this many days (a median that one day cannot
+ * day swings (a campaign, a betting night's bursts at 3-6x), and one such evening in the warm-up makes
+ * the next evening's expectation half again too high (a betting client reads "52 % down" on its first
+ * judged evening). Until an hour has this many days (a median that one day cannot
  * move), a merchant's expectation uses its lowest day: volumes are judged only for drops, and a merchant
  * that stops still shows against its quieter day. Partners and banks carry many merchants and keep the
  * plain median.
@@ -128,9 +128,9 @@ export const CASH_IN_ERRORS_BLAME_LEAVES = false;
 
 /**
  * A leaf origin (merchant, payer bank, cohort) blamed only for missing activity (INFERRED) must show it
- * in one more consecutive window than §3.3's two: absence at a leaf is the noisiest signal there is
- * (night volumes, weekday and holiday shifts the baseline has not seen yet), and errors or slowness
- * observed at the origin still open in two.
+ * in one more consecutive window than the lifecycle's two (docs/contract.md, PIX health): absence at a leaf
+ * is the noisiest signal there is (night volumes, weekday and holiday shifts the baseline has not seen yet),
+ * and errors or slowness observed at the origin still open in two.
  */
 export const LEAF_INFERRED_EXTRA_WINDOWS = 1;
 
@@ -153,7 +153,7 @@ export const PLATFORM_INTAKE_MIN_DROP = 0.75;
  * An open platform incident opened on intake (>= PLATFORM_INTAKE_MIN_DROP) stays open on the relaxed
  * test only while intake is still at least half that far down. The relaxed test's own 10 % is inside
  * the calendar's range (a quiet afternoon after our outage, with a level frozen since before it, reads
- * 15 % low), and would keep a finished outage from resolving (observed: 25 minutes late on seed 202).
+ * 15 % low), and would keep a finished outage from resolving (observed: 25 minutes late).
  */
 export const PLATFORM_INTAKE_HOLD_DROP = PLATFORM_INTAKE_MIN_DROP / 2;
 
@@ -161,8 +161,8 @@ export const PLATFORM_INTAKE_HOLD_DROP = PLATFORM_INTAKE_MIN_DROP / 2;
  * An open cohort stays open on its members' pooled outcomes only while they are at least 30 % short
  * (three quarters of the 40 % its strict test opens at). Its small banks' levels are frozen from the
  * cohort's first windows, and an evening's traffic falls under them: after a fault found early (by the
- * CUSUM scan), the four banks read 23-24 % short on the relaxed test two windows in three (seed 1,
- * resolved 10 minutes late), where the fault itself had them 70 % short.
+ * CUSUM scan), the four banks read 23-24 % short on the relaxed test two windows in three (resolved
+ * 10 minutes late), where the fault itself had them 70 % short.
  */
 export const COHORT_HOLD_DROP = 0.3;
 
@@ -209,8 +209,8 @@ export const ERROR_LAYERS_BLAMING: Partial<Record<SliceKind, readonly CodeLayer[
  * when the codes in excess this window are not the users' own (END_USER: wrong keys and accounts;
  * MERCHANT: limits and balances). Those vary with who pays whom and are the background's noise; after a
  * bank's failures (a symptom on every partner while its incident is open) leave a partner's CUSUM high,
- * two windows of such noise formed a "trend" (unseen seed 405: a partner blamed 25 minutes after a bank's
- * incident resolved, on PIX_KEY_NOT_FOUND and PAYEE_ACCOUNT_INVALID at z 0.7-1.2). A strict window
+ * two windows of such noise form a "trend" (a partner blamed after a bank's incident resolved, on
+ * PIX_KEY_NOT_FOUND and PAYEE_ACCOUNT_INVALID at z 0.7-1.2). A strict window
  * still counts whatever its codes.
  */
 export const TREND_LAYERS_EXCLUDED: readonly CodeLayer[] = ['END_USER', 'MERCHANT'];

@@ -59,7 +59,7 @@ export function judgeWindow(
 
 /**
  * The pooled window test's cohort, or the scan's; when both find one, the banks both name (each test
- * can carry a bank that dipped by chance as the cohort fell, and rarely the same one: unseen seed 103).
+ * can carry a bank that dipped by chance as the cohort fell, and rarely the same one).
  */
 function bothCohorts(pooled: FamilyOrigin | null, scanned: FamilyOrigin | null): FamilyOrigin | null {
   if (!pooled || !scanned) return pooled ?? scanned;
@@ -72,8 +72,8 @@ function bothCohorts(pooled: FamilyOrigin | null, scanned: FamilyOrigin | null):
  * Our own intake down (a platform origin on new transactions, this window or open on this operation)
  * explains every outcome that is missing: nothing created, nothing settles. A slice's expected outcomes
  * follow its intake only through INTAKE_PRIOR's shrinkage (10 pseudo-transactions keep 28 % of a
- * partner's 26 a window when none are created), so a partner with most of the traffic read "silent"
- * beside the CONNECTPSP incident, and was blamed too (unseen seed 901). Failures, latency and expiries
+ * partner's 26 a window when none are created), so a partner with most of the traffic reads "silent"
+ * beside the CONNECTPSP incident, and would be blamed too. Failures, latency and expiries
  * are still its own.
  */
 function ourIntakeDown(

@@ -1,7 +1,8 @@
-// Incident lifecycle (§3.3): a pattern seen in `confirmWindows` consecutive windows opens an incident
-// (ACTIVE); a severity rise makes it WORSENING (back to ACTIVE after `severityHoldWindows` windows without
-// a further rise); the first normal window makes it RECOVERING; `resolveWindows` normal windows in a row
-// resolve it. A relapse while RECOVERING returns it to ACTIVE (or WORSENING) and clears recoveredAt.
+// Incident lifecycle (docs/contract.md, PIX health): a pattern seen in `confirmWindows` consecutive windows
+// opens an incident (ACTIVE); a severity rise makes it WORSENING (back to ACTIVE after `severityHoldWindows`
+// windows without a further rise); the first normal window makes it RECOVERING; `resolveWindows` normal
+// windows in a row resolve it. A relapse while RECOVERING returns it to ACTIVE (or WORSENING) and clears
+// recoveredAt.
 import type { AnalyzerConfig } from './config';
 import { confidenceRank, displayNameOf, type Hypothesis, originClassRank } from './diagnosis';
 import { maxSeverity, severityRank } from './evaluate';
@@ -17,7 +18,7 @@ export type { CandidateState, OpenIncidentState, StepInput, TrackerState } from 
 /**
  * A candidate survives one window where its origin is only hurt by the relaxed test (a small partner
  * whose ramping failure rate dips below z 3 for one window), or where its failure CUSUM still holds
- * (CUSUM_HOLD): the gap does not count towards §3.3's two windows, but it does not restart the run
+ * (CUSUM_HOLD): the gap does not count towards the two confirming windows, but it does not restart the run
  * either. Two gaps in a row, or a normal window, end it.
  */
 export const MAX_HELD_WINDOWS = 1;
@@ -26,13 +27,13 @@ export const MAX_HELD_WINDOWS = 1;
  * Hysteresis both ways: strict to open, relaxed to stay open, strict again to relapse once the origin
  * looked normal. A merchant back to normal whose next windows swing by half (over-dispersed traffic:
  * 15 charges where 30 were expected, z -2.3) is not failing again; it would otherwise restart the three
- * normal windows of §3.3 and resolve late.
+ * normal windows that resolve and resolve late.
  */
 export const RELAPSE_NEEDS_STRICT = true;
 
 /**
  * A bank joins an open cohort after being named in this many consecutive windows: as many as opening a
- * cohort takes (§3.3's two plus LEAF_INFERRED_EXTRA_WINDOWS). A bank of the tail that happens to be
+ * cohort takes (the lifecycle's two plus LEAF_INFERRED_EXTRA_WINDOWS). A bank of the tail that happens to be
  * quiet for two windows while a cohort is open would otherwise be blamed with it.
  */
 export const COHORT_GROWTH_WINDOWS = 3;

@@ -1,5 +1,6 @@
-// Validation of the decisions §7 observation shape. Unknown extra fields are ignored (forward compatible);
-// anything the analyzer relies on is checked so a bad queue message or NDJSON line is rejected, not guessed.
+// Validation of the observation shape (docs/contract.md, PIX health). Unknown extra fields are ignored
+// (forward compatible); anything the analyzer relies on is checked so a bad queue message or NDJSON line is
+// rejected, not guessed.
 import type { Observation, ObservationEvent, Operation } from './types';
 
 export type ParseResult = { ok: true; value: Observation; atMs: number } | { ok: false; error: string };

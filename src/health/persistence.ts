@@ -20,9 +20,9 @@ import type { EntityView } from './views';
  *
  * A window's excess failures are evidence once (`prevUsed`): when the previous window was already
  * anomalous in failures (on its own, pooled or as a trend), this window must stand on its own (or on
- * the trend). Else one window's chance excess confirmed the two windows of §3.3 by itself: unseen seed
- * 404, 5 failures of 42 where 0.47 were expected (pooled with the window before: z 3.0), then 3 of 28
- * (z 2.0 alone, 3.6 pooled with those 5), opened a false partner incident.
+ * the trend). Else one window's chance excess confirms the two windows an incident needs by itself: 5
+ * failures of 42 where 0.47 were expected (pooled with the window before: z 3.0), then 3 of 28 (z 2.0 alone,
+ * 3.6 pooled with those 5), open a false partner incident.
  */
 export function pooledErrors(
   v: EntityView,
@@ -63,8 +63,8 @@ function pooledFailures(
  * merchant whose integration stopped, expecting 11 charges and seeing none twice: z 2.9 alone, 4.1
  * pooled) is judged on both windows pooled, strictly, when this window alone is at least
  * relaxed-anomalous (so passes the relaxed volume gate, 5) and both pooled pass the strict one (10): a
- * bank expecting 7-10 settlements a window on a Sunday evening that goes silent was otherwise never
- * judged at all (unseen seed 304: 0 seen for 7 windows in a row, found only as a cohort).
+ * bank expecting 7-10 settlements a window on a Sunday evening that goes silent is otherwise never
+ * judged at all (0 seen for 7 windows in a row, found only as a cohort).
  */
 export function pooledCount(
   v: EntityView,

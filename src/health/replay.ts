@@ -1,5 +1,5 @@
-// Replay of an NDJSON observation file through the same analyzer the worker uses (decisions §7).
-// Pure: the CLI (scripts/health-replay.ts) only wires files and streams to this.
+// Replay of an NDJSON observation file through the same analyzer the worker uses (docs/contract.md, PIX
+// health). Pure: the CLI (scripts/health-replay.ts) only wires files and streams to this.
 import { Analyzer, type AnalyzerStats } from './analyzer';
 import type { AnalyzerConfig } from './config';
 import { parseObservation } from './observation';

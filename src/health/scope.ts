@@ -1,11 +1,13 @@
-// What a client may see (decisions §7): the public projection of an incident, visibility rules, and the
-// GET /health/pix picture. The engine's records carry internal scoping fields; nothing leaves the worker
-// without going through `toPublicIncident`.
+// What a client may see (docs/contract.md, PIX health): the public projection of an incident, visibility
+// rules, and the GET /health/pix picture. The engine's records carry internal scoping fields; nothing leaves
+// the worker without going through `toPublicIncident`.
 import { maxSeverity } from './evaluate';
 import type { EvidenceItem, IncidentRecord, Operation, PixIncident, Severity } from './types';
 import { isoZ } from './window';
 
-/** Exactly the §2.5 fields, in contract order; nullable fields stay null. */
+/**
+ * Exactly the public incident fields (OpenAPI getPixIncident), in contract order; nullable fields stay null.
+ */
 export function toPublicIncident(r: PixIncident): PixIncident {
   return {
     incidentId: r.incidentId,
@@ -26,8 +28,8 @@ export function toPublicIncident(r: PixIncident): PixIncident {
 }
 
 /**
- * Evidence as §2.5 publishes it (copies; `partnerIspb` only when set). The engine keeps items oldest
- * first; the detail endpoint wants newest first (the default).
+ * Evidence as OpenAPI getPixIncident publishes it (copies; `partnerIspb` only when set). The engine keeps
+ * items oldest first; the detail endpoint wants newest first (the default).
  */
 export function toPublicEvidence(items: readonly EvidenceItem[], newestFirst = true): EvidenceItem[] {
   const out = items.map((e) => ({
@@ -68,7 +70,10 @@ export function isVisibleTo(r: IncidentRecord, scope: ClientScope): boolean {
   }
 }
 
-/** decisions §7: `incidents` = origins the client depends on directly; the rest is `externalIncidents`. */
+/**
+ * docs/contract.md, PIX health: `incidents` = origins the client depends on directly; the rest is
+ * `externalIncidents`.
+ */
 export function isDirectDependency(r: PixIncident): boolean {
   return (
     r.origin.type === 'CONNECTPSP' || r.origin.type === 'BANKING_PARTNER' || r.origin.type === 'MERCHANT'

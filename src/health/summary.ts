@@ -1,6 +1,6 @@
-// Portuguese diagnosis text (§2.5 `summary`). It names only the origin (a partner, a bank, the platform,
-// the PIX network); a MERCHANT summary speaks of "sua operação" and never names any client, so the text
-// is safe for every reader of the incident. Numbers are percentages and ratios, never volumes.
+// Portuguese diagnosis text (the incident's `summary`). It names only the origin (a partner, a bank, the
+// platform, the PIX network); a MERCHANT summary speaks of "sua operação" and never names any client, so the
+// text is safe for every reader of the incident. Numbers are percentages and ratios, never volumes.
 import type { Signal } from './diagnosis';
 import type { EvidenceBasis } from './evaluate';
 import type { IncidentStatus, Operation, OriginClass, OriginType, Severity } from './types';

@@ -1,5 +1,6 @@
 // Evidence that persists across windows for failure rates: the CUSUM and when it is evidence on its
-// own (a trend). Every threshold is named here with the reason for its value (issue 18).
+// own (a trend). Every threshold is named here with the reason for its value (history:
+// docs/health-tuning.md).
 
 import type { SliceKind } from './views';
 
@@ -21,8 +22,8 @@ export const CUSUM_SUSPECT = 3;
 /**
  * Above this (e^5 = 150:1) a candidate survives a window that is not anomalous on its own, when that
  * window still favours the fault (its own llr > 0): a small partner's ramp with 3 failures out of 15
- * in one window (20 % where 3 % is usual, z 1.9) does not restart §3.3's two windows. The window does
- * not count towards them either, so a one-window blip still never opens anything.
+ * in one window (20 % where 3 % is usual, z 1.9) does not restart the lifecycle's two windows. The window
+ * does not count towards them either, so a one-window blip still never opens anything.
  */
 export const CUSUM_HOLD = 5;
 /**
@@ -39,7 +40,7 @@ export const CUSUM_TREND_WINDOWS = 2;
  * ...out of the last CUSUM_TREND_SPAN windows that had outcomes (windows without any are no evidence
  * either way). Two in a row was asked before: a partner with 3-5 transfers a window ramping past 20 %
  * shows 0 failures of 4 in one window in three by chance, and each such window restarted the count
- * (unseen seed 607: seen 4.8 windows after the rate passed 20 %). A blip's window followed by normal
+ * (a ramp then seen almost 5 windows after the rate passed 20 %). A blip's window followed by normal
  * ones still never makes a trend: the window judged must itself be CUSUM_RISE above the baseline.
  */
 export const CUSUM_TREND_SPAN = 3;
@@ -50,9 +51,9 @@ export const CUSUM_TREND_SPAN = 3;
  * busy one. Below CUSUM_ALARM_REF_OUTCOMES outcomes a window (typical, EW) the level is lowered by
  * ln(ref / n), which keeps the false alarms per window of a quiet partner at the reference partner's
  * rate; above it, CUSUM_ALARM stays (busy slices reach z 3 on single windows anyway). 20 outcomes is
- * the volume at which one window needs ~40 % failing for z 3 (README, limits): below it the trend is the
- * only early evidence. Floored at CUSUM_ALARM_MIN (e^8, 3 000:1): unseen seed 408's ramp, ~7 transfers
- * a window, was seen 6.4 windows after passing 20 % at 10.
+ * the volume at which one window needs ~40 % failing for z 3 (src/health/README.md, Known limitations):
+ * below it the trend is the only early evidence. Floored at CUSUM_ALARM_MIN (e^8, 3 000:1): at the
+ * fixed level of 10 a ramp of ~7 transfers a window is seen over 6 windows after passing 20 %.
  */
 export const CUSUM_ALARM_REF_OUTCOMES = 20;
 export const CUSUM_ALARM_MIN = 8;
@@ -64,10 +65,10 @@ export function cusumAlarm(outcomesPerWindow: number): number {
 /**
  * ...for partners and the platform only, and only while the window's own rate is at least CUSUM_RISE
  * above the baseline: the window itself looks like the fault the CUSUM tests for. The window need not
- * pass the volume gate (a partner with 3-7 transfers a window failing at 60 % for 45 minutes was never
- * judged on a single window: unseen seed 508, missed): the CUSUM already pools the windows. With
+ * pass the volume gate (a partner with 3-7 transfers a window failing at 60 % for 45 minutes is never
+ * judged on a single window): the CUSUM already pools the windows. With
  * minRateIncrease (5 points) instead, the tail of a chance excursion (2 failures of 24 where 0.3 were
- * expected, after 5 of 42) read as a trend (unseen seed 404). A bank's or merchant's CUSUM also grows
+ * expected, after 5 of 42) reads as a trend. A bank's or merchant's CUSUM also grows
  * with the failures of the partner they use (a symptom, explained away while the partner's incident is
  * open), and must not outlive it as an incident of its own; after a fault ends the rate is back and the
  * CUSUM, still high, must not keep the incident open.
@@ -85,7 +86,7 @@ export const CUSUM_CAP = 12;
  * across windows, and a single strong window is judged on its own (z, or pooled with the previous one).
  * With the level lowered for small partners (cusumAlarm), one chance window carried a trend alone: a
  * partner with ~7 transfers a window saw 4 failures of 11 (llr 6.9 of the 9.6 reached), then 1 of 8,
- * and the second window read as a trend (unseen seed 707, a false incident of 25 minutes). A ramp's
+ * and the second window read as a trend (a false incident of 25 minutes). A ramp's
  * windows stay below it until the rate is past 40 % (3 failures of 7 is 4.9); at 4 the bench's
  * slowest small-partner ramp was seen a window later (4.3 windows after passing 20 %), at 5 none moved.
  */

@@ -1,11 +1,12 @@
-// Shared types of the PIX health engine. Public shapes follow gateway-api-v2.2 §2.5 and decisions §7.
+// Shared types of the PIX health engine. Public shapes follow the OpenAPI document and docs/contract.md, PIX
+// health.
 
 export type Operation = 'CASH_IN' | 'CASH_OUT';
 export const OPERATIONS: readonly Operation[] = ['CASH_IN', 'CASH_OUT'];
 
 export type ObservationEvent = 'CREATED' | 'SETTLED' | 'FAILED' | 'EXPIRED' | 'RETURNED';
 
-/** One transaction outcome as queued by the gateway (decisions §7). */
+/** One transaction outcome as queued by the gateway (docs/contract.md, PIX health). */
 export interface Observation {
   at: string;
   clientId: string;
@@ -32,7 +33,7 @@ export type Severity = 'DEGRADED' | 'SEVERELY_DEGRADED' | 'UNAVAILABLE';
 export type Confidence = 'LOW' | 'MEDIUM' | 'HIGH';
 export type OriginClass = 'OBSERVED' | 'INFERRED' | 'CORROBORATED' | 'CONFIRMED' | 'UNKNOWN';
 
-/** The incident object exactly as §2.5 publishes it (GET /health/pix/incidents/{id}, webhooks, replay). */
+/** The incident object exactly as the API publishes it (GET /health/pix/incidents/{id}, webhooks, replay). */
 export interface PixIncident {
   incidentId: string;
   origin: { type: OriginType; id: string; displayName: string };

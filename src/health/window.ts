@@ -13,7 +13,7 @@ export function windowStartMs(index: number): number {
   return index * WINDOW_MS;
 }
 
-/** UTC ISO with `Z`, seconds precision (health timestamps, §2.1). */
+/** UTC ISO with `Z`, seconds precision (health timestamps: docs/contract.md, Field conventions). */
 export function isoZ(ms: number): string {
   return `${new Date(ms).toISOString().slice(0, 19)}Z`;
 }

@@ -1,6 +1,6 @@
 /**
- * Request authentication in the order of spec §5: JWT, then ApplicationToken, then the client's
- * request budget (429 RATE_LIMITED); the body is validated by the route before
+ * Request authentication in the order of docs/contract.md, Authentication: JWT, then ApplicationToken, then
+ * the client's request budget (429 RATE_LIMITED); the body is validated by the route before
  * `requireDigitalSignature` runs. Each failure has its own documented form.
  */
 import { type ClientCredentials, loadCredentials } from '../db/credentials';

@@ -1,6 +1,6 @@
 /**
- * Query parameters of the cursor-paginated lists (spec §4.1, decisions §5): `from`/`to` required,
- * `limit` 1..1000 (default 50), `order` asc|desc (default asc), `cursor` opaque. Malformed values
+ * Query parameters of the cursor-paginated lists (docs/contract.md, Lists, cursors and periods): `from`/`to`
+ * required, `limit` 1..1000 (default 50), `order` asc|desc (default asc), `cursor` opaque. Malformed values
  * are a 400 naming the field; an order other than the cursor's is 422 LIST_ORDER_MISMATCH.
  */
 import { type CursorState, decodeCursor, encodeCursor } from '../domain/cursor';

@@ -1,5 +1,5 @@
 /**
- * The one function that writes error bodies: RFC 7807 Problem Details (spec §7).
+ * The one function that writes error bodies: RFC 7807 Problem Details (docs/contract.md, Errors).
  */
 import { ERROR_CATALOG, PROBLEM_CONTENT_TYPE } from '../contract/problems';
 import type { ErrorCode } from '../domain/problems';
@@ -33,8 +33,8 @@ export function problem(code: ErrorCode, init: ProblemInit = {}): Response {
 }
 
 /**
- * The ApplicationToken 401s of spec §5: Problem Details without `code`, the title saying whether
- * the token is missing or invalid and `detail` saying why.
+ * The ApplicationToken 401s (docs/contract.md, Authentication): Problem Details without `code`, the title
+ * saying whether the token is missing or invalid and `detail` saying why.
  */
 export function applicationTokenProblem(kind: 'missing' | 'invalid', detail: string): Response {
   const title = kind === 'missing' ? 'ApplicationToken header is missing' : 'ApplicationToken is invalid';
@@ -44,7 +44,7 @@ export function applicationTokenProblem(kind: 'missing' | 'invalid', detail: str
   );
 }
 
-/** The JWT 401 of spec §5: no body, the reason in WWW-Authenticate. */
+/** The JWT 401 (docs/contract.md, Authentication): no body, the reason in WWW-Authenticate. */
 export function bearerChallenge(reason?: string): Response {
   const value =
     reason === undefined ? 'Bearer' : `Bearer error="invalid_token", error_description="${reason}"`;

@@ -1,10 +1,10 @@
 /**
- * Per-client rate limiting (decisions §5): 429 RATE_LIMITED with Retry-After once a client exceeds
- * its `rateLimitPerSecond`. The client's ClientLedger holds the one token bucket, so the budget is
- * exact across isolates and locations (the Workers Rate Limiting binding counts per location and
- * has one fixed limit per binding). Each isolate leases tokens in small batches
- * (src/domain/token-lease.ts) and asks the Durable Object again only when its pool is empty;
- * concurrent requests of one client in one isolate share a single lease call.
+ * Per-client rate limiting (docs/contract.md, Rate limits): 429 RATE_LIMITED with Retry-After once a client
+ * exceeds its `rateLimitPerSecond`. The client's ClientLedger holds the one token bucket, so the budget is
+ * exact across isolates and locations (the Workers Rate Limiting binding counts per location and has one
+ * fixed limit per binding). Each isolate leases tokens in small batches (src/domain/token-lease.ts) and asks
+ * the Durable Object again only when its pool is empty; concurrent requests of one client in one isolate
+ * share a single lease call.
  */
 
 import { ledgerOf } from '../../durable-objects/stubs';

@@ -1,4 +1,7 @@
-/** Sandbox and fault-injection routes exist only under ENVIRONMENT=staging (decisions §1, §5). */
+/**
+ * Sandbox and fault-injection routes exist only under ENVIRONMENT=staging (docs/contract.md, Environments and
+ * configuration).
+ */
 import { isStaging } from '../config';
 import { ProblemError } from './errors';
 

@@ -1,7 +1,7 @@
 /**
- * The reads of Cash-Ins and Cash-Outs, one handler each for both kinds: GET by id (spec §4.6,
- * §4.10), the cursor lists (§4.7, §4.11) and the summaries (§4.8). A kind differs only in its
- * not-found code and in how a status lands in a summary bucket.
+ * The reads of Cash-Ins and Cash-Outs, one handler each for both kinds: GET by id (docs/contract.md, Lookup
+ * by id), the cursor lists (Lists, cursors and periods) and the summaries (Summaries). A kind differs only in
+ * its not-found code and in how a status lands in a summary bucket.
  */
 import { ledgerOf } from '../../durable-objects/stubs';
 import { cashInBucket, summaryBody } from '../domain/summary';

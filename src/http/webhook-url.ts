@@ -1,5 +1,5 @@
 /**
- * Request-time check of a webhook target (decisions §6), for every route that accepts one
+ * Request-time check of a webhook target (docs/contract.md, Webhooks), for every route that accepts one
  * (POST /cash-in and POST /cash-out `webhookUrl`, PATCH /admin/clients `healthWebhookUrl`). Run it
  * after schema validation; the same guard runs again at delivery.
  */

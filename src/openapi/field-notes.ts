@@ -1,7 +1,7 @@
 /**
- * What the request schemas cannot say by themselves: the meaning of their fields (spec §4,
- * decisions §3–5), added to the converted JSON Schemas as property descriptions, and readable
- * wording for custom checks whose error message would read oddly as documentation.
+ * What the request schemas cannot say by themselves: the meaning of their fields (docs/contract.md:
+ * Operator API, Sandbox, Amounts and documents, BR Code, …), added to the converted JSON Schemas as property
+ * descriptions, and readable wording for custom checks whose error message would read oddly as documentation.
  */
 
 import { CreateClientSchema } from '../api/admin/schemas';
@@ -99,7 +99,7 @@ const NOTES: Record<string, Record<string, string>> = {
   },
   ImportObservationsRequest: {
     observations:
-      'Decisions §7 observations, each with a unique `id` (an id already counted is skipped, so a repeated import is harmless). Older than the analyzer has seen, they bootstrap it: recent live traffic waits until the history stops arriving.',
+      'Observations (the shape of the health queue), each with a unique `id` (an id already counted is skipped, so a repeated import is harmless). Older than the analyzer has seen, they bootstrap it: recent live traffic waits until the history stops arriving.',
   },
   AdvanceAnalyzerRequest: {
     until: 'Every 5-minute window that ends at or before this instant is closed now.',

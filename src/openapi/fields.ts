@@ -1,4 +1,4 @@
-/** Field schemas shared by the response shapes (spec §2.1 conventions). */
+/** Field schemas shared by the response shapes (docs/contract.md, Field conventions). */
 import * as v from 'valibot';
 
 export const BrtTimestamp = v.pipe(

@@ -32,9 +32,12 @@ export interface OperationSpec {
   description?: string;
   tag: string;
   auth: AuthKind;
-  /** Off in production: answers 404 NOT_FOUND there like any unknown route (decisions §1). */
+  /**
+   * Off in production: answers 404 NOT_FOUND there like any unknown route (docs/contract.md, Environments and
+   * configuration).
+   */
   stagingOnly?: boolean;
-  /** Accepts X-Idempotency-Key (spec §4.1). */
+  /** Accepts X-Idempotency-Key (docs/contract.md, Idempotency). */
   idempotent?: boolean;
   parameters?: Schema[];
   body?: { schema: string; required?: boolean; examples: Record<string, Example> };

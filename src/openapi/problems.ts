@@ -1,7 +1,7 @@
 /**
- * Error bodies (spec §5, §7) as valibot schemas, and the per-operation error responses built from
- * the one catalog in src/http/errors.ts: every documented status lists exactly the codes that
- * operation can answer, with one example per code.
+ * Error bodies (docs/contract.md, Errors and Authentication) as valibot schemas, and the per-operation error
+ * responses built from the one catalog in src/http/errors.ts: every documented status lists exactly the codes
+ * that operation can answer, with one example per code.
  */
 import * as v from 'valibot';
 import { ERROR_CATALOG, PROBLEM_CONTENT_TYPE } from '../contract/problems';
@@ -36,7 +36,7 @@ export const ApplicationTokenProblem = v.pipe(
     status: v.literal(401),
     detail: v.pipe(v.string(), v.description('Why: missing, not a GUID, not found or inactive.')),
   }),
-  v.description('The ApplicationToken 401 (spec §5): Problem Details without `code`.'),
+  v.description('The ApplicationToken 401: Problem Details without `code`.'),
 );
 
 export const problemType = (code: string) => `${TYPE_BASE}${code.toLowerCase().replace(/_/g, '-')}`;

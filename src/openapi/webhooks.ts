@@ -1,5 +1,5 @@
 /**
- * Events posted to the integrator (spec §6, decisions §6), as OpenAPI 3.1 `webhooks`: the
+ * Events posted to the integrator (docs/contract.md, Webhooks), as OpenAPI 3.1 `webhooks`: the
  * envelope `{eventType, eventAt, data}` and the Standard Webhooks headers that sign it.
  */
 

@@ -1,6 +1,6 @@
 /**
- * Operator-injected misbehaviour of sandbox partners (decisions §3), stored in D1 so every isolate
- * and Durable Object sees the same faults; read through a short per-isolate cache.
+ * Operator-injected misbehaviour of sandbox partners (docs/contract.md, Operator API), stored in D1 so every
+ * isolate and Durable Object sees the same faults; read through a short per-isolate cache.
  */
 import { deleteFaultsOf, faultsActiveAt, insertFault } from '../db/partner-faults';
 

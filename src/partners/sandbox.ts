@@ -32,7 +32,7 @@ export const SANDBOX_PAYMENT_MS = { min: 800, max: 2_000 };
 
 const MAGIC_DOMAIN = '@sandbox.pix';
 
-/** decisions §4: an EMAIL key `<failure code in lowercase>@sandbox.pix` fails with that code. */
+/** docs/contract.md, Sandbox: an EMAIL key `<failure code in lowercase>@sandbox.pix` fails with that code. */
 export function magicFailure(request: PaymentRequest): string | undefined {
   const d = request.payee.destination;
   if (d.type !== 'PIX' || d.pixKeyType !== 'EMAIL' || !d.pixKey.toLowerCase().endsWith(MAGIC_DOMAIN))

@@ -6,7 +6,10 @@ import * as v from 'valibot';
 import { isValidDocument } from '../domain/documents';
 import { centsFromAmount, MAX_AMOUNT } from '../domain/money';
 
-/** Decisions §5: the largest amount BR Code field 54 holds; every balance stays an exact integer. */
+/**
+ * docs/contract.md, Amounts and documents: the largest amount BR Code field 54 holds; every balance stays an
+ * exact integer.
+ */
 export const AMOUNT_MAX_MESSAGE = `amount must be at most ${MAX_AMOUNT.toFixed(2)}`;
 
 export const AmountSchema = v.pipe(

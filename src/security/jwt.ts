@@ -1,7 +1,7 @@
 /**
- * Access tokens: compact JWS, HS256 only (decisions §2). Anything else — `alg: none`, another
- * algorithm, a bad signature, a malformed token — is rejected with the reason the
- * WWW-Authenticate header reports.
+ * Access tokens: compact JWS, HS256 only (docs/contract.md, Authentication). Anything else — `alg: none`,
+ * another algorithm, a bad signature, a malformed token — is rejected with the reason the WWW-Authenticate
+ * header reports.
  */
 import { fromBase64Url, fromUtf8, toBase64Url, utf8 } from './encoding';
 import { hmacKey } from './secrets';

@@ -1,7 +1,7 @@
 /**
- * The posted body (spec §6): `{eventType, eventAt, data}`, `eventAt` being the time of sending.
- * It follows the timestamp convention of the resource the event is about (spec §2.1): -03:00 for
- * Cash-In and Cash-Out events, UTC for PIX health events.
+ * The posted body (docs/contract.md, Webhooks): `{eventType, eventAt, data}`, `eventAt` being the time of
+ * sending. It follows the timestamp convention of the resource the event is about (docs/contract.md, Field
+ * conventions): -03:00 for Cash-In and Cash-Out events, UTC for PIX health events.
  */
 import { formatBrt, formatUtc } from '../domain/time';
 

@@ -6,7 +6,7 @@ import { envelope } from './envelope';
 import { signWebhook } from './signature';
 import type { AttemptOutcome, ClaimedWebhook } from './types';
 
-/** A 2xx must arrive within this long (decisions §6). */
+/** A 2xx must arrive within this long (docs/contract.md, Webhooks). */
 export const DELIVERY_TIMEOUT_MS = 10_000;
 
 export interface PostOptions {

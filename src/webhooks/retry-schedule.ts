@@ -1,6 +1,6 @@
 /**
- * When a failed webhook attempt is tried again (decisions §6): 5 s, 5 min, 30 min, 2 h, 5 h, 10 h,
- * 10 h after the previous failure; the eighth failure gives up.
+ * When a failed webhook attempt is tried again (docs/contract.md, Webhooks): 5 s, 5 min, 30 min, 2 h, 5 h, 10
+ * h, 10 h after the previous failure; the eighth failure gives up.
  */
 const SECOND = 1_000;
 const MINUTE = 60 * SECOND;

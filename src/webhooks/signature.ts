@@ -1,5 +1,5 @@
 /**
- * Standard Webhooks signature (decisions §6): `v1,` + base64 HMAC-SHA256 over
+ * Standard Webhooks signature (docs/contract.md, Webhooks): `v1,` + base64 HMAC-SHA256 over
  * `{webhook-id}.{webhook-timestamp}.{body}`, keyed by the base64-decoded bytes after `whsec_`.
  */
 import { fromBase64, toBase64, utf8 } from '../security/encoding';

@@ -1,5 +1,5 @@
 /**
- * Where the gateway may POST webhooks (decisions §6). Staging accepts any http(s) URL so local
+ * Where the gateway may POST webhooks (docs/contract.md, Webhooks). Staging accepts any http(s) URL so local
  * receivers work. Production accepts only https to a public host: never loopback, private,
  * link-local, CGNAT, reserved or metadata addresses, whatever spelling they hide behind
  * (decimal/hex/octal IPv4, IPv4-mapped or -embedding IPv6, trailing dots, local-only names).

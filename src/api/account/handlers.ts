@@ -1,6 +1,6 @@
 /**
- * Account endpoints: the statement (spec §4.12), the consolidated balance and the rebalance
- * operations (spec §4.13, decisions §5).
+ * Account endpoints: the statement and the consolidated balance (docs/contract.md, Statement
+ * and balance) and the rebalance operations (docs/contract.md, Rebalance).
  */
 
 import { ledgerOf } from '../../../durable-objects/stubs';

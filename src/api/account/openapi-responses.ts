@@ -1,6 +1,6 @@
 /**
- * Response shapes of the account endpoints: statement (spec §2.4, §4.12), balance and rebalance
- * (decisions §5), sandbox deposit (decisions §4).
+ * Response shapes of the account endpoints: statement and balance (docs/contract.md, Statement
+ * and balance), rebalance (docs/contract.md, Rebalance), sandbox deposit (docs/contract.md, Sandbox).
  */
 import * as v from 'valibot';
 import { STATEMENT_TYPES } from '../../domain/statement';

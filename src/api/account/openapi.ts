@@ -1,4 +1,7 @@
-/** Account operations: statement (spec §4.12), balance and rebalance (spec §4.13, decisions §5). */
+/**
+ * Account operations: statement and balance (docs/contract.md, Statement and balance), rebalance
+ * (docs/contract.md, Rebalance).
+ */
 import type * as v from 'valibot';
 import { example } from '../../openapi/examples';
 import type { OperationSpec } from '../../openapi/operation';

@@ -1,12 +1,12 @@
-/** Wallet bodies (spec §4.13, decisions §5). */
+/** Wallet bodies (docs/contract.md, Rebalance). */
 import * as v from 'valibot';
 import { centsFromAmount, MAX_AMOUNT } from '../../domain/money';
 import { AMOUNT_MAX_MESSAGE } from '../../schemas/common';
 
 /**
  * A rebalance amount: any JSON number with at most 2 decimal places. Zero and negative amounts
- * pass validation on purpose: they are the business rule 422 INVALID_AMOUNT (spec §7), checked
- * after the DigitalSignature.
+ * pass validation on purpose: they are the business rule 422 INVALID_AMOUNT (docs/contract.md, Rebalance),
+ * checked after the DigitalSignature.
  */
 export const RebalanceAmountSchema = v.pipe(
   v.number('amount must be a number'),

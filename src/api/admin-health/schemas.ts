@@ -10,9 +10,11 @@ export const MAX_IMPORTED_OBSERVATIONS = 250;
 
 const Ispb8 = v.pipe(v.string(), v.regex(/^\d{8}$/, 'must be 8 digits'));
 
-/** Decisions §7's observation plus the id that makes a repeated import harmless. */
-/** Decisions §7's observation plus the id that makes a repeated import harmless. The analyzer's own
- * parser (exact timestamp forms) runs after this in the handler, with the item's index in the error. */
+/**
+ * The observation of docs/contract.md, PIX health, plus the id that makes a repeated import harmless. The
+ * analyzer's own parser (exact timestamp forms) runs after this in the handler, with the item's index in
+ * the error.
+ */
 export const ImportedObservationSchema = v.looseObject({
   id: v.pipe(
     v.string('id is required: the analyzer counts an id once'),

@@ -1,4 +1,4 @@
-/** Operator approval of PENDING Cash-Outs (decisions §3). */
+/** Operator approval of PENDING Cash-Outs (docs/contract.md, Operator API). */
 
 import { ledgerOf } from '../../../durable-objects/stubs';
 import { findClient } from '../../db/clients';

@@ -1,4 +1,4 @@
-/** Operator API for clients and their credentials (decisions §3). */
+/** Operator API for clients and their credentials (docs/contract.md, Operator API). */
 
 import { ledgerOf } from '../../../durable-objects/stubs';
 import {

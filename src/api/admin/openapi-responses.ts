@@ -1,6 +1,6 @@
 /**
- * Response shapes of the operator API (decisions §3), the token endpoint (decisions §2) and the
- * public key set. Operator timestamps are UTC.
+ * Response shapes of the operator API (docs/contract.md, Operator API), the token endpoint (docs/contract.md,
+ * Authentication) and the public key set. Operator timestamps are UTC.
  */
 import * as v from 'valibot';
 import { FAILURE_CODES } from '../../domain/failure-codes';

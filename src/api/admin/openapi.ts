@@ -1,4 +1,7 @@
-/** Operator API (decisions §3): `Authorization: Bearer <ADMIN_TOKEN>`; 503 while it is unset. */
+/**
+ * Operator API (docs/contract.md, Operator API): `Authorization: Bearer <ADMIN_TOKEN>`; 503 while it is
+ * unset.
+ */
 
 import { example } from '../../openapi/examples';
 import type { OperationSpec } from '../../openapi/operation';

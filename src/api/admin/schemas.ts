@@ -1,4 +1,4 @@
-/** Operator API bodies (decisions §3). */
+/** Operator API bodies (docs/contract.md, Operator API). */
 import * as v from 'valibot';
 import { FAILURE_CODES } from '../../domain/failure-codes';
 import { merchantCityText, merchantNameText } from '../../domain/merchant';
@@ -18,7 +18,7 @@ const CalendarDate = v.pipe(
   ),
 );
 
-/** BR Code merchant text (decisions §5): something must be left after transliteration. */
+/** BR Code merchant text (docs/contract.md, BR Code): something must be left after transliteration. */
 const merchantText = (field: string, toBrCode: (text: string) => string) =>
   v.pipe(
     v.string(`${field} must be a string`),

@@ -1,4 +1,4 @@
-/** POST /auth/token (spec §4.3, decisions §2). */
+/** POST /auth/token (OpenAPI issueToken; docs/contract.md, Authentication). */
 
 import { loadCredentials } from '../../db/credentials';
 import { readJsonObject } from '../../http/body';

@@ -1,4 +1,4 @@
-/** POST /auth/token (spec §4.2): client credentials for a JWT. */
+/** POST /auth/token (docs/contract.md, Authentication): client credentials for a JWT. */
 import { example } from '../../openapi/examples';
 import type { OperationSpec } from '../../openapi/operation';
 

@@ -1,4 +1,4 @@
-/** Cash-In endpoints (spec §4.4–4.8, decisions §5). */
+/** Cash-In endpoints (docs/contract.md, Cash-In lifecycle). */
 
 import { ledgerOf } from '../../../durable-objects/stubs';
 import type { CashInCreated } from '../../domain/cash-in';

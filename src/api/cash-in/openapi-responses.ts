@@ -1,5 +1,5 @@
 /**
- * Response shapes of the Cash-In endpoints as valibot schemas (spec §2.2, §4.4-4.8): the one
+ * Response shapes of the Cash-In endpoints as valibot schemas (docs/contract.md, Cash-In lifecycle): the one
  * description of each shape, converted into the OpenAPI document and checked against real responses
  * in test/openapi. The view (src/domain/cash-in.ts) must produce exactly these keys;
  * test/openapi/view-types.test.ts fails to compile when they drift apart.
@@ -69,7 +69,7 @@ export const CashIn = v.object({
   expiredAt: v.pipe(BrtTimestamp, v.description('End of the payment window, in every status.')),
 });
 
-/** POST /cash-in 201 (spec §4.4). */
+/** POST /cash-in 201 (OpenAPI createCashIn). */
 export const CashInCreated = v.object({
   transactionId: CashInTransactionId,
   ...TransactionIdentity,
@@ -96,7 +96,7 @@ export const CashInCreated = v.object({
   requestedAt: BrtTimestamp,
 });
 
-/** POST /cash-in/{id}/refund 202 (spec §4.6, decisions §5). */
+/** POST /cash-in/{id}/refund 202 (OpenAPI refundCashIn; docs/contract.md, Cash-In lifecycle). */
 export const RefundAccepted = v.object({
   transactionId: CashInTransactionId,
   ...TransactionIdentity,

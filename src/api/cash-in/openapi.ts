@@ -1,4 +1,4 @@
-/** Cash-In operations (spec §4.4–4.8, decisions §5). */
+/** Cash-In operations (docs/contract.md, Cash-In lifecycle). */
 import type * as v from 'valibot';
 import { example } from '../../openapi/examples';
 import type { OperationSpec } from '../../openapi/operation';

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 
-/** POST /cash-in/{id}/refund body (spec §4.6). */
+/** POST /cash-in/{id}/refund body (OpenAPI refundCashIn). */
 export const RefundSchema = v.object({
   reason: v.picklist(
     ['FRAUD', 'DUPLICATED_PAYMENT', 'CUSTOMER_REQUEST', 'MERCHANT_ERROR'],

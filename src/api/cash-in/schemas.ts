@@ -7,7 +7,7 @@ import {
   NameSchema,
 } from '../../schemas/common';
 
-/** POST /cash-in body (spec §4.4). */
+/** POST /cash-in body (OpenAPI createCashIn). */
 export const CreateCashInSchema = v.object({
   amount: AmountSchema,
   externalReference: ExternalReferenceSchema,

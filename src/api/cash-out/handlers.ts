@@ -1,4 +1,6 @@
-/** Cash-Out endpoints (spec §4.8–4.11). */
+/**
+ * Cash-Out endpoints (OpenAPI createCashOut and the Cash-Out reads; docs/contract.md, Cash-Out lifecycle).
+ */
 
 import { ledgerOf } from '../../../durable-objects/stubs';
 import { centsFromAmount } from '../../domain/money';

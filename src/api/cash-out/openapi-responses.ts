@@ -1,7 +1,7 @@
 /**
- * Response shapes of the Cash-Out endpoints as valibot schemas (spec §2.3, §4.8-4.11): the one
- * description of each shape, converted into the OpenAPI document and checked against real responses
- * in test/openapi. The view (src/domain/cash-out.ts) must produce exactly these keys;
+ * Response shapes of the Cash-Out endpoints as valibot schemas (docs/contract.md, Cash-Out lifecycle): the
+ * one description of each shape, converted into the OpenAPI document and checked against real responses in
+ * test/openapi. The view (src/domain/cash-out.ts) must produce exactly these keys;
  * test/openapi/view-types.test.ts fails to compile when they drift apart.
  */
 import * as v from 'valibot';
@@ -64,7 +64,7 @@ export const CashOut = v.object({
   refundedAt: v.optional(BrtTimestamp),
 });
 
-/** POST /cash-out 202 (spec §4.9). */
+/** POST /cash-out 202 (OpenAPI createCashOut). */
 export const CashOutAccepted = v.object({
   transactionId: CashOutTransactionId,
   ...TransactionIdentity,

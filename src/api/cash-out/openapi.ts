@@ -1,4 +1,4 @@
-/** Cash-Out operations (spec §4.9–4.11, §4.8). */
+/** Cash-Out operations (docs/contract.md, Cash-Out lifecycle, Lookup by id, Summaries). */
 import type * as v from 'valibot';
 import { example } from '../../openapi/examples';
 import type { OperationSpec } from '../../openapi/operation';

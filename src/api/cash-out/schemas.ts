@@ -70,7 +70,7 @@ const BankAccountDestination = v.object({
   ),
 });
 
-/** POST /cash-out body (spec §4.9, §2.3). */
+/** POST /cash-out body (OpenAPI createCashOut). */
 export const CreateCashOutSchema = v.object({
   amount: AmountSchema,
   externalReference: ExternalReferenceSchema,

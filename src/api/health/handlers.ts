@@ -1,5 +1,5 @@
 /**
- * PIX health API (spec §4.14–4.16, decisions §7): the picture of the moment and the incidents in
+ * PIX health API (docs/contract.md, PIX health): the picture of the moment and the incidents in
  * the client's scope. Reads come from D1, where the HealthAnalyzer publishes; a read failure is
  * 503 PIX_HEALTH_UNAVAILABLE with Retry-After, never a 500.
  */

@@ -1,4 +1,4 @@
-/** Response shapes of the PIX health endpoints (spec §2.5, §4.14–4.16, decisions §7). */
+/** Response shapes of the PIX health endpoints (docs/contract.md, PIX health). */
 import * as v from 'valibot';
 
 const Utc = v.pipe(v.string(), v.isoTimestamp());

@@ -1,4 +1,4 @@
-/** PIX health operations (spec §4.14–4.16, decisions §7). */
+/** PIX health operations (docs/contract.md, PIX health). */
 import * as v from 'valibot';
 import { example } from '../../openapi/examples';
 import type { OperationSpec } from '../../openapi/operation';

@@ -1,5 +1,5 @@
 /**
- * Public endpoints wallets use (decisions §5): the charge payload at the BR Code location, as a
+ * Public endpoints wallets use (docs/contract.md, BR Code): the charge payload at the BR Code location, as a
  * JWS, and the key that verifies it.
  */
 import { chargePayload } from '../../domain/charge-payload';

@@ -1,5 +1,5 @@
 /**
- * Sandbox API (decisions §4, staging only): the payment network's side of things, scoped to the
+ * Sandbox API (docs/contract.md, Sandbox; staging only): the payment network's side of things, scoped to the
  * authenticated client. Settlement goes through the same ClientLedger path a bank notification
  * would take.
  */

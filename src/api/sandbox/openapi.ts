@@ -1,4 +1,7 @@
-/** Sandbox operations (decisions §4): the payment network's side, staging only, no DigitalSignature. */
+/**
+ * Sandbox operations (docs/contract.md, Sandbox): the payment network's side, staging only, no
+ * DigitalSignature.
+ */
 
 import { example } from '../../openapi/examples';
 import type { OperationSpec } from '../../openapi/operation';

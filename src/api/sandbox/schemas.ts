@@ -1,4 +1,4 @@
-/** Sandbox bodies (decisions §4). */
+/** Sandbox bodies (docs/contract.md, Sandbox). */
 import * as v from 'valibot';
 import { AmountSchema, DocumentSchema } from '../../schemas/common';
 
@@ -36,7 +36,10 @@ export const SandboxCashOutReturnSchema = v.object({
   ),
 });
 
-/** A sandbox deposit: the one amount cap of decisions §5, like every amount a client sends. */
+/**
+ * A sandbox deposit: the one amount cap (docs/contract.md, Amounts and documents), like every amount a client
+ * sends.
+ */
 export const SandboxDepositSchema = v.object({
   amount: AmountSchema,
 });

@@ -16,7 +16,8 @@ export const EFI_REFUSALS: Readonly<Record<string, Mapped & { source: string }>>
   documento_bloqueado: { failureCode: 'PROVIDER_UNAVAILABLE', retryable: false, source: 'Pix Send 400' },
   // 400 "A chave informada não faz referência à conta Efí autenticada": our payer key is misconfigured.
   chave_invalida: { failureCode: 'PROVIDER_UNAVAILABLE', retryable: false, source: 'Pix Send 400' },
-  // 400 "O cpf do favorecido é diferente do documento em posse da chave": decisions §3 payee identity.
+  // 400 "O cpf do favorecido é diferente do documento em posse da chave": docs/contract.md, Payee identity
+  // and withdrawal limits.
   chave_nao_pertence_ao_documento: {
     failureCode: 'PAYEE_DOCUMENT_MISMATCH',
     retryable: false,
