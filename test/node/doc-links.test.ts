@@ -71,3 +71,32 @@ describe('license', () => {
     );
   });
 });
+
+describe('citations of docs/contract.md in the code', () => {
+  it('every "docs/contract.md, <section>" names a heading of docs/contract.md', () => {
+    const headings = [
+      ...readFileSync(path.join(ROOT, 'docs/contract.md'), 'utf8').matchAll(/^## (.+)$/gm),
+    ].map((m) => m[1] as string);
+    const sources = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+        const full = path.join(dir, entry.name);
+        if (entry.isDirectory()) return sources(full);
+        return /\.(ts|mjs|toml)$/.test(entry.name) ? [full] : [];
+      });
+    const files = [...sources(path.join(ROOT, 'src')), ...sources(path.join(ROOT, 'durable-objects'))];
+    const unknown: string[] = [];
+    let cited = 0;
+    for (const file of files) {
+      // A citation may wrap onto the next comment line: join the comment text first.
+      const text = readFileSync(file, 'utf8').replace(/\n\s*(?:\*|\/\/)\s*/g, ' ');
+      for (const m of text.matchAll(/docs\/contract\.md[,:] ([^.;)]+)/g)) {
+        cited++;
+        const named = m[1] as string;
+        if (!headings.some((h) => named.startsWith(h)))
+          unknown.push(`${path.relative(ROOT, file)}: ${named}`);
+      }
+    }
+    expect(unknown).toEqual([]);
+    expect(cited).toBeGreaterThan(100);
+  });
+});
