@@ -6,8 +6,6 @@
  */
 import { isValidLocationHost } from './domain/location';
 
-export type Environment = 'staging' | 'production';
-
 interface ConfigEnv {
   ENVIRONMENT?: unknown;
   PIX_LOCATION_HOST?: unknown;

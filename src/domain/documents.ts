@@ -38,12 +38,3 @@ export function isValidCnpj(text: string): boolean {
 export function isValidDocument(text: string): boolean {
   return text.length === 11 ? isValidCpf(text) : isValidCnpj(text);
 }
-
-/** Completes a CPF or CNPJ body (9 or 12 digits) with its check digits: fixtures and generators. */
-export function withCheckDigits(body: string): string {
-  const digits = [...body].map(Number);
-  const [w1, w2] = body.length === 9 ? [CPF_WEIGHTS_1, CPF_WEIGHTS_2] : [CNPJ_WEIGHTS_1, CNPJ_WEIGHTS_2];
-  digits.push(checkDigit(digits, w1));
-  digits.push(checkDigit(digits, w2));
-  return digits.join('');
-}

@@ -21,7 +21,3 @@ export function brtDate(ms: number): string {
 export function brtStartOfDay(date: string): number {
   return Date.parse(`${date}T00:00:00.000-03:00`);
 }
-
-/** A clock that tests and the sandbox can replace; production reads the system time. */
-export type Clock = () => number;
-export const systemClock: Clock = () => Date.now();

@@ -10,8 +10,3 @@ export interface RequestContext {
 
 export type ApiRequest = IRequest;
 export type Handler = (request: ApiRequest, rc: RequestContext) => Promise<Response> | Response;
-
-/** Public origin of this deployment as the request saw it (scheme + host). */
-export function publicOrigin(request: Request): string {
-  return new URL(request.url).origin;
-}

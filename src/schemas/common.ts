@@ -44,8 +44,3 @@ export const HttpUrlSchema = v.pipe(
   v.url('must be an absolute URL'),
   v.check((u) => /^https?:\/\//i.test(u), 'must be an http or https URL'),
 );
-
-export const GuidSchema = v.pipe(
-  v.string(),
-  v.regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'must be a GUID'),
-);

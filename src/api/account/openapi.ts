@@ -90,7 +90,6 @@ export const accountOperations: OperationSpec[] = [
 ];
 
 /** The response bodies of this resource, as documented (clients and tests type with these). */
-export type StatementBody = v.InferOutput<typeof account.Statement>;
 export type BalanceBody = v.InferOutput<typeof account.Balance>;
 export type RebalanceBody = v.InferOutput<typeof account.Rebalance>;
 export type DepositBody = v.InferOutput<typeof account.Deposit>;

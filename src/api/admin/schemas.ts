@@ -102,8 +102,6 @@ export const PatchClientSchema = v.object({
   ),
 });
 
-export type PatchClientBody = v.InferOutput<typeof PatchClientSchema>;
-
 export const PartnerFaultSchema = v.object({
   operation: v.picklist(['CASH_IN', 'CASH_OUT'], 'operation must be CASH_IN or CASH_OUT'),
   failureRate: v.optional(

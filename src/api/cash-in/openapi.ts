@@ -115,5 +115,4 @@ export const cashInOperations: OperationSpec[] = [
 export type CashInBody = v.InferOutput<typeof cash.CashIn>;
 export type CashInCreatedBody = v.InferOutput<typeof cash.CashInCreated>;
 export type RefundAcceptedBody = v.InferOutput<typeof cash.RefundAccepted>;
-export type CashInPageBody = v.InferOutput<typeof cash.CashInPage>;
 export type CashInSummaryBody = v.InferOutput<typeof cash.CashInSummary>;

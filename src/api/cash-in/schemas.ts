@@ -33,5 +33,3 @@ export const CreateCashInSchema = v.object({
   ),
   includeQrCodeImage: v.optional(v.boolean('includeQrCodeImage must be a boolean'), true),
 });
-
-export type CreateCashInBody = v.InferOutput<typeof CreateCashInSchema>;

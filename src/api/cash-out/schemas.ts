@@ -94,5 +94,3 @@ export const CreateCashOutSchema = v.object({
     'payee must be an object',
   ),
 });
-
-export type CreateCashOutBody = v.InferOutput<typeof CreateCashOutSchema>;

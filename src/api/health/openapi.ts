@@ -164,4 +164,3 @@ export const healthOperations: OperationSpec[] = [
 /** The response bodies of this resource, as documented (clients and tests type with these). */
 export type HealthPictureBody = v.InferOutput<typeof health.HealthPicture>;
 export type IncidentPageBody = v.InferOutput<typeof health.IncidentPage>;
-export type IncidentDetailBody = v.InferOutput<typeof health.IncidentDetail>;
