@@ -106,7 +106,7 @@ const child = spawn(
     `--persist-to=${stateDir}`,
     ...(args['build-dir'] ? ['--no-build', `--build-dir=${args['build-dir']}`] : []),
     // Secrets for this run only: the bench never reads or writes the developer's .dev.vars.
-    // BENCH_SEED=on opens the bench-only history seeding (src/http/bench-seed.ts) for this run only.
+    // BENCH_SEED=on opens the bench-only history seeding (src/staging/bench-seed.ts) for this run only.
     `--vars-file=${benchVars()}`,
   ],
   {

@@ -9,7 +9,6 @@ import { DurableObject } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/durable-sqlite';
 import { migrate } from 'drizzle-orm/durable-sqlite/migrator';
-import { isStaging } from '../src/config';
 import { findClient } from '../src/db/clients';
 import { degradedPartners } from '../src/db/health';
 import type { CashInCreated, CashInView } from '../src/domain/cash-in';
@@ -21,7 +20,6 @@ import { archiveAll } from './ledger/archive';
 import { listDeliveriesAnywhere } from './ledger/archive-deliveries';
 import { rehydrateCashIn, rehydrateCashOut } from './ledger/archive-reads';
 import { bankReturn } from './ledger/bank-returns';
-import { type BenchOp, benchOp, type HistoryTemplate } from './ledger/bench-seed';
 import { type CreateCashInInput, cancelCashIn, createCashIn, expireCashIn } from './ledger/cash-in-ops';
 import { type SettleInput, settleCashIn } from './ledger/cash-in-settle-ops';
 import { findCashIn } from './ledger/cash-in-store';
@@ -35,7 +33,7 @@ import {
 } from './ledger/cash-out-ops';
 import { chargeLocation } from './ledger/charge-location';
 import type { LedgerContext, Profile } from './ledger/context';
-import { type CrashPoint, CrashPoints } from './ledger/crash-points';
+import { type CrashHook, NO_CRASHES } from './ledger/crash-points';
 import type { LedgerDb } from './ledger/db';
 import type { DeliveryListInput, DeliveryView } from './ledger/delivery-view';
 import { emitWebhook } from './ledger/events';
@@ -63,10 +61,11 @@ export interface OnboardCommand extends Profile {
 }
 
 export class ClientLedger extends DurableObject<Env> {
-  private readonly db: LedgerDb;
+  protected readonly db: LedgerDb;
   private readonly idempotency: IdempotencyKeys;
   private readonly scheduler: Scheduler;
-  private readonly crashes: CrashPoints;
+  /** Every crash point passes here; the staging entry's subclass arms them (test/crash/). */
+  protected crashes: CrashHook = NO_CRASHES;
   private readonly tasks: TaskRunner;
   /** externalReferences of Cash-Ins being created right now (OpenAPI createCashIn: 409 also for those). */
   private readonly creatingCashIns = new Set<string>();
@@ -77,7 +76,6 @@ export class ClientLedger extends DurableObject<Env> {
     this.db = drizzle(ctx.storage, { schema });
     this.idempotency = new IdempotencyKeys(this.db);
     this.scheduler = new Scheduler(this.db, ctx.storage);
-    this.crashes = new CrashPoints(ctx.storage, (reason) => ctx.abort(reason));
     this.tasks = new TaskRunner(
       () => this.context(),
       (now) => this.prune(now),
@@ -356,20 +354,9 @@ export class ClientLedger extends DurableObject<Env> {
     });
   }
 
-  /** Bench only (ledger/bench-seed.ts): refuses unless bench seeding is enabled. */
-  bench(op: BenchOp): HistoryTemplate | undefined {
-    return benchOp(this.env, this.db, this.ctx.storage, op);
-  }
-
   /** POST /admin/clients/{id}/archive: every closed Cash-In settled before `before` to R2. */
   async archive(before: number): Promise<number> {
     return archiveAll(this.context(), before);
-  }
-
-  /** Staging only (recovery tests): the object dies the next time it reaches `point`. */
-  armCrash(point: CrashPoint): void {
-    if (!isStaging(this.env)) throw new Error('crash injection is staging-only');
-    this.crashes.arm(point);
   }
 
   // ── Time-driven work ───────────────────────────────────────────────────────

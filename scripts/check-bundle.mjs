@@ -4,7 +4,10 @@
 //   1. wrangler.toml's production environment has what production needs (below);
 //   2. `wrangler deploy --dry-run --env production --outdir <tmp>` bundles it;
 //   3. that very bundle starts in workerd with the production bindings (throwaway secrets and
-//      state) and answers requests: module graph, top-level code and routing all load.
+//      state) and answers requests: module graph, top-level code and routing all load;
+//   4. it contains none of the staging-only machinery (STAGING_ONLY below), by module and by name,
+//      while the staging bundle (wrangler.toml's top level, src/staging/index.ts) contains all of
+//      it: so the names are real and the check can fail.
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -17,6 +20,56 @@ import { writeDevVars } from './dev-vars.mjs';
 const ENV = 'production';
 /** Workers' limit on the compressed size of a script (paid plan). */
 const MAX_GZIP_BYTES = 10 * 1024 * 1024;
+
+/**
+ * What only the staging entry (src/staging/index.ts) may ship: bench seeding, crash injection, the
+ * sandbox partner and its books, fault injection and the staging-only routes. Modules as esbuild
+ * names them in the bundle (`// path` before each module's code); names as they appear in code.
+ */
+const STAGING_ONLY = {
+  modules: [
+    'src/staging/index.ts',
+    'src/staging/routes.ts',
+    'src/staging/router.ts',
+    'src/staging/bench-seed.ts',
+    'durable-objects/staging/client-ledger.ts',
+    'durable-objects/staging/bench-seed.ts',
+    'durable-objects/staging/crash-injection.ts',
+    'src/partners/sandbox.ts',
+    'src/db/sandbox-transfers.ts',
+    'src/partners/faults.ts',
+    'src/db/partner-faults.ts',
+    'src/api/admin/handlers-faults.ts',
+    'src/api/admin/routes-staging.ts',
+    'src/api/sandbox/handlers.ts',
+    'src/api/sandbox/routes.ts',
+    'src/api/public/handlers-open-finance.ts',
+    'src/api/public/routes-staging.ts',
+    'src/api/admin-health/routes-staging.ts',
+  ],
+  names: [
+    'StagingClientLedger',
+    'armCrash',
+    'CrashPoints',
+    'benchOp',
+    'seedHistory',
+    'handleBenchSeed',
+    '/__bench/seed-history',
+    'SandboxPartner',
+    'registerPartnerSimulator(',
+    'injectFault',
+    'handleSandboxPay',
+    'handleSandboxDeposit',
+    'handleOpenFinanceAuthorize',
+    'handleAdvanceAnalyzer',
+  ],
+};
+
+/** The project modules a bundle holds, and whether a name occurs in its code. */
+const modulesOf = (code) =>
+  new Set([...code.matchAll(/^\/\/ ((?:src|durable-objects)\/\S+\.ts)$/gm)].map((m) => m[1]));
+const hasName = (code, name) =>
+  /^\w+$/.test(name) ? new RegExp(`\\b${name}\\d*\\b`).test(code) : code.includes(name);
 
 const problems = [];
 const check = (ok, message) => {
@@ -75,8 +128,27 @@ try {
   const outdir = path.join(work, 'bundle');
   bundleWorker({ outdir, env: ENV, quiet: true });
   const entry = path.join(outdir, 'index.js');
-  const gzipBytes = gzipSync(readFileSync(entry)).length;
+  const code = readFileSync(entry, 'utf8');
+  const gzipBytes = gzipSync(code).length;
   check(gzipBytes < MAX_GZIP_BYTES, `bundle is ${gzipBytes} bytes gzipped (limit ${MAX_GZIP_BYTES})`);
+
+  // 4. Staging-only machinery: absent from this bundle, present in the staging one.
+  const stagingDir = path.join(work, 'staging-bundle');
+  bundleWorker({ outdir: stagingDir, env: '', quiet: true });
+  const stagingCode = readFileSync(path.join(stagingDir, 'index.js'), 'utf8');
+  const [productionModules, stagingModules] = [modulesOf(code), modulesOf(stagingCode)];
+  check(productionModules.size > 50, `found only ${productionModules.size} modules in the production bundle`);
+  for (const module of STAGING_ONLY.modules) {
+    check(!productionModules.has(module), `the production bundle contains the staging-only ${module}`);
+    check(stagingModules.has(module), `the staging bundle lacks ${module}: is STAGING_ONLY out of date?`);
+  }
+  for (const name of STAGING_ONLY.names) {
+    check(!hasName(code, name), `the production bundle contains the staging-only name ${name}`);
+    check(
+      hasName(stagingCode, name),
+      `the staging bundle lacks the name ${name}: is STAGING_ONLY out of date?`,
+    );
+  }
 
   // 3. It starts and serves, with the production bindings. Throwaway secrets, also in process.env
   // so wrangler does not warn about (or read) a developer's own.
@@ -142,6 +214,10 @@ try {
     console.log(
       `check:bundle: production bundle OK (${kib(statSync(entry).size)}, ${kib(gzipBytes)} gzipped); ` +
         'it starts in workerd and serves',
+    );
+    console.log(
+      `check:bundle: staging-only, in the staging bundle and absent from production's:\n` +
+        `  modules: ${STAGING_ONLY.modules.join(', ')}\n  names: ${STAGING_ONLY.names.join(', ')}`,
     );
   }
 } catch (error) {

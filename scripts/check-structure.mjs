@@ -15,7 +15,8 @@
  *   7 openapi                   the document, built from the schemas
  *   8 http, console, queues, sweep   the edges: HTTP plumbing, operator console, queue consumers, cron
  *   9 api                       the route table: router and document built from the resources
- *  10 index                     the Worker's entry points
+ *  10 index                     the production Worker's entry points
+ *  11 staging                   the staging Worker's entry: production's plus staging-only machinery
  *
  * A resource module (src/api/<resource>/) is a vertical slice: each file sits in the layer of its
  * role, so the slice's files still only import down: `schemas*.ts` with the request schemas (5),
@@ -40,6 +41,7 @@ const LAYERS = [
   ['src/http', 'src/console', 'src/queues', 'src/sweep.ts'],
   ['src/api'],
   ['src/index.ts'],
+  ['src/staging'],
 ];
 
 /** The layer part a resource module's file belongs to by its role (see the header). */

@@ -54,7 +54,7 @@ export function isStaging(env: ConfigEnv): boolean {
 }
 
 /**
- * Bench-only history seeding (durable-objects/ledger/bench-seed.ts): only on staging, and only
+ * Bench-only history seeding (durable-objects/staging/bench-seed.ts): only on staging, and only
  * with BENCH_SEED exactly "on" — a variable that bench/run.mjs alone sets and no deployment has.
  */
 export function isBenchSeedEnabled(env: ConfigEnv & { BENCH_SEED?: unknown }): boolean {

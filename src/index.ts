@@ -1,15 +1,17 @@
 /**
- * Worker entry points: HTTP (fetch), cron sweeps (scheduled) and queue consumers (queue). The
- * Durable Object classes are exported from here for the runtime.
+ * The production Worker's entry points: HTTP (fetch), cron sweeps (scheduled) and queue consumers
+ * (queue). The Durable Object classes are exported from here for the runtime. The staging entry
+ * (src/staging/index.ts) serves the same handlers with its own route table and ledger, adding the
+ * staging-only machinery (sandbox, fault injection, bench seeding, crash points) that this module
+ * never imports, so the production bundle does not contain it (`npm run check:bundle`).
  */
 
 import { env as startupEnv } from 'cloudflare:workers';
 import { loggablePath } from './api/partners/handlers';
-import { errorResponse, router } from './api/router';
+import { type ApiRouter, router } from './api/router';
 import { assertConfig } from './config';
 import { handleConsole, isConsolePath } from './console/routes';
-import { handleBenchSeed, isBenchSeedRequest } from './http/bench-seed';
-import type { ApiRequest, RequestContext } from './http/context';
+import type { RequestContext } from './http/context';
 import { log } from './infra/log';
 import { consumeObservations, HEALTH_QUEUES } from './queues/health-consumer';
 import { consumeWebhooks, WEBHOOK_QUEUES } from './queues/webhook-consumer';
@@ -25,35 +27,48 @@ export { HealthAnalyzer } from '../durable-objects/health-analyzer';
 // nothing is served from it.
 assertConfig(startupEnv);
 
-export default {
-  async fetch(request, env, ctx): Promise<Response> {
-    assertConfig(env);
-    const rc: RequestContext = { env, ctx, requestId: crypto.randomUUID(), startedAt: Date.now() };
+/** How a request reaches the code that answers it. */
+export type Route = (request: Request, rc: RequestContext) => Promise<Response>;
+
+/** The operator console, else the API's `router`. */
+export function routeTo(api: ApiRouter): Route {
+  return async (request, rc) =>
     // The operator console is HTML with its own session auth, outside the JSON API's router.
-    let response: Response = isConsolePath(new URL(request.url).pathname)
-      ? await handleConsole(request, env)
-      : isBenchSeedRequest(request, env)
-        ? await handleBenchSeed(request, env).catch((error) =>
-            errorResponse(error, request as ApiRequest, rc),
-          )
-        : await router.fetch(request, rc);
-    if (response.headers.get('x-request-id') === null) {
-      try {
-        response.headers.set('x-request-id', rc.requestId);
-      } catch {
-        response = new Response(response.body, response);
-        response.headers.set('x-request-id', rc.requestId);
-      }
+    isConsolePath(new URL(request.url).pathname) ? handleConsole(request, rc.env) : api.fetch(request, rc);
+}
+
+/** One request through `route`: the configuration check, a request id, one access log line. */
+export async function serve(
+  route: Route,
+  request: Request,
+  env: Env,
+  ctx: ExecutionContext,
+): Promise<Response> {
+  assertConfig(env);
+  const rc: RequestContext = { env, ctx, requestId: crypto.randomUUID(), startedAt: Date.now() };
+  let response: Response = await route(request, rc);
+  if (response.headers.get('x-request-id') === null) {
+    try {
+      response.headers.set('x-request-id', rc.requestId);
+    } catch {
+      response = new Response(response.body, response);
+      response.headers.set('x-request-id', rc.requestId);
     }
-    log('info', 'request', {
-      requestId: rc.requestId,
-      method: request.method,
-      path: loggablePath(new URL(request.url).pathname),
-      status: response.status,
-      durationMs: Date.now() - rc.startedAt,
-    });
-    return response;
-  },
+  }
+  log('info', 'request', {
+    requestId: rc.requestId,
+    method: request.method,
+    path: loggablePath(new URL(request.url).pathname),
+    status: response.status,
+    durationMs: Date.now() - rc.startedAt,
+  });
+  return response;
+}
+
+const production = routeTo(router);
+
+export const worker = {
+  fetch: (request, env, ctx) => serve(production, request, env, ctx),
 
   async scheduled(_controller, env, ctx): Promise<void> {
     assertConfig(env);
@@ -68,3 +83,5 @@ export default {
     batch.ackAll();
   },
 } satisfies ExportedHandler<Env>;
+
+export default worker;

@@ -1,5 +1,5 @@
 /** What every ClientLedger operation works with: its storage, bindings, clock-free scheduler. */
-import type { CrashPoints } from './crash-points';
+import type { CrashHook } from './crash-points';
 import type { LedgerDb } from './db';
 import type { Scheduler } from './scheduler';
 
@@ -18,6 +18,6 @@ export interface LedgerContext {
   env: Env;
   scheduler: Scheduler;
   profile: Profile;
-  /** Staging-only crash injection (crash-points.ts); inert in production. */
-  crashes: CrashPoints;
+  /** Crash points (crash-points.ts): armed only by the staging entry's ledger; inert in production. */
+  crashes: CrashHook;
 }

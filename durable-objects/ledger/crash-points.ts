@@ -1,12 +1,10 @@
 /**
- * Staging-only crash injection for the recovery tests (test/crash/). A point names a place where a
- * real crash can separate two steps of an operation: an await (a partner call, a queue send), since
- * the writes between two awaits commit together. An armed point makes everything committed so far
- * durable, leaves a `crashed:<point>` key as a trace, then aborts the object: its memory is gone and
- * nothing after the point runs, as after an eviction or a machine failure. Recovery is then up to
- * the alarm (retried by the runtime when it dies), the cron sweep and the client's retries.
- * Only `ClientLedger.armCrash` arms points and it refuses outside staging, so in production
- * `reach` is a lookup in an empty set.
+ * The places where a real crash can separate two steps of an operation: an await (a partner call, a
+ * queue send), since the writes between two awaits commit together. Operations name them with
+ * `ctx.crashes.reach(point)`. In production the hook is NO_CRASHES and every point passes; the
+ * staging entry's ClientLedger arms them for the recovery tests (test/crash/) through the crash
+ * injection of durable-objects/staging/crash-injection.ts, which the production bundle does not
+ * contain.
  */
 export const CRASH_POINTS = [
   /** The partner registered the charge; the Cash-In is not stored yet. */
@@ -43,25 +41,10 @@ export const CRASH_POINTS = [
 
 export type CrashPoint = (typeof CRASH_POINTS)[number];
 
-export class CrashPoints {
-  private readonly armed = new Set<CrashPoint>();
-
-  constructor(
-    private readonly storage: DurableObjectStorage,
-    private readonly abort: (reason: string) => void,
-  ) {}
-
-  arm(point: CrashPoint): void {
-    this.armed.add(point);
-  }
-
-  /** Dies here if the point is armed (once); otherwise does nothing. */
-  async reach(point: CrashPoint): Promise<void> {
-    if (!this.armed.delete(point)) return;
-    // The trace tells a test the crash really happened (memory does not survive it).
-    await this.storage.put(`crashed:${point}`, Date.now());
-    await this.storage.sync();
-    this.abort(`simulated crash at ${point}`);
-    throw new Error(`simulated crash at ${point}`);
-  }
+/** What an operation calls at a crash point. */
+export interface CrashHook {
+  reach(point: CrashPoint): Promise<void>;
 }
+
+/** Production's hook: no point is ever armed. */
+export const NO_CRASHES: CrashHook = { reach: async () => {} };

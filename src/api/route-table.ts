@@ -1,7 +1,9 @@
 /**
  * A resource's route table: each documented operation bound to its handler. The router and the
  * OpenAPI document are both built from the tables (src/api/routes.ts), so an operation without a
- * handler, or a handler without an operation, stops the Worker from loading at all.
+ * handler, or a handler without an operation, stops the Worker from loading at all. A staging-only
+ * operation is bound in the resource's `routes-staging.ts`, which only the staging entry's route
+ * table (src/staging/routes.ts) imports: its handler is not in the production bundle.
  */
 import type { ApiRequest, RequestContext } from '../http/context';
 import type { OperationSpec } from '../openapi/operation';
@@ -11,6 +13,16 @@ export type Handler = (request: ApiRequest, rc: RequestContext) => Promise<Respo
 export interface Route {
   spec: OperationSpec;
   handler: Handler;
+}
+
+/** The operations production routes: all but the staging-only ones. */
+export function productionOnly(operations: readonly OperationSpec[]): OperationSpec[] {
+  return operations.filter((op) => !op.stagingOnly);
+}
+
+/** The staging-only operations, routed by the staging entry alone. */
+export function stagingOnly(operations: readonly OperationSpec[]): OperationSpec[] {
+  return operations.filter((op) => op.stagingOnly);
 }
 
 export function bindRoutes(operations: readonly OperationSpec[], handlers: Record<string, Handler>): Route[] {

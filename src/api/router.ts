@@ -1,5 +1,6 @@
 /**
- * The HTTP surface: every route of the route table (./routes.ts), registered once. Errors leave
+ * The HTTP surface: every route of a route table, registered once: production's (./routes.ts) here,
+ * the staging entry's (src/staging/routes.ts) in src/staging/router.ts. Errors leave
  * through one handler with three tiers: responses decided early (auth), our Problem errors, and
  * anything unexpected (logged, 500 INTERNAL_ERROR with a trace id and nothing internal).
  */
@@ -10,6 +11,7 @@ import { ProblemError } from '../http/errors';
 import { problem } from '../http/problem';
 import { errorFields, log } from '../infra/log';
 import { loggablePath } from './partners/handlers';
+import type { Route } from './route-table';
 import { ROUTES } from './routes';
 
 type Args = [RequestContext];
@@ -34,21 +36,14 @@ export function errorResponse(error: unknown, request: ApiRequest, rc: RequestCo
   });
 }
 
-export const router = Router<ApiRequest, Args>({
-  catch: errorResponse,
-});
-
 /** `{param}` as itty-router writes it. */
 const ittyPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
 const params = (path: string) => (path.match(/\{/g) ?? []).length;
 
-// Fixed paths before parameterised ones (itty-router takes the first match): /cash-in/summary
-// before /cash-in/{id}. The sort is stable, so the table's order decides among equals.
-for (const { spec, handler } of [...ROUTES].sort((a, b) => params(a.spec.path) - params(b.spec.path)))
-  router[spec.method](ittyPath(spec.path), handler);
+export type ApiRouter = ReturnType<typeof Router<ApiRequest, Args>>;
 
-/** Methods registered for a path, to tell 405 from 404. */
-export function allowedMethods(pathname: string): string[] {
+/** Methods `router` registers for a path, to tell 405 from 404. */
+export function allowedMethodsOf(router: ApiRouter, pathname: string): string[] {
   const methods = new Set<string>();
   for (const [method, pattern] of router.routes) {
     if (method !== 'ALL' && pattern.test(pathname)) methods.add(method);
@@ -56,14 +51,31 @@ export function allowedMethods(pathname: string): string[] {
   return [...methods];
 }
 
-router.all('*', (request: ApiRequest) => {
-  const { pathname } = new URL(request.url);
-  const allowed = allowedMethods(pathname);
-  if (allowed.length > 0) {
-    return problem('METHOD_NOT_ALLOWED', {
-      detail: `${request.method} is not allowed on ${pathname}`,
-      headers: { allow: allowed.join(', ') },
-    });
-  }
-  return problem('NOT_FOUND', { detail: `No route for ${request.method} ${pathname}` });
-});
+/** A router of exactly `routes`, then 405 for a known path's other methods and 404 for the rest. */
+export function buildRouter(routes: readonly Route[]): ApiRouter {
+  const router = Router<ApiRequest, Args>({ catch: errorResponse });
+  // Fixed paths before parameterised ones (itty-router takes the first match): /cash-in/summary
+  // before /cash-in/{id}. The sort is stable, so the table's order decides among equals.
+  for (const { spec, handler } of [...routes].sort((a, b) => params(a.spec.path) - params(b.spec.path)))
+    router[spec.method](ittyPath(spec.path), handler);
+  router.all('*', (request: ApiRequest) => {
+    const { pathname } = new URL(request.url);
+    const allowed = allowedMethodsOf(router, pathname);
+    if (allowed.length > 0) {
+      return problem('METHOD_NOT_ALLOWED', {
+        detail: `${request.method} is not allowed on ${pathname}`,
+        headers: { allow: allowed.join(', ') },
+      });
+    }
+    return problem('NOT_FOUND', { detail: `No route for ${request.method} ${pathname}` });
+  });
+  return router;
+}
+
+/** The production API's router. */
+export const router = buildRouter(ROUTES);
+
+/** Methods the production router registers for a path. */
+export function allowedMethods(pathname: string): string[] {
+  return allowedMethodsOf(router, pathname);
+}

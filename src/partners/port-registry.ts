@@ -1,6 +1,8 @@
 /**
- * Which adapter serves a partner: the one its declaration names (config.ts), the sandbox simulator
- * for an undeclared partner (the staging default). Every call is bounded by the partner time-out.
+ * Which adapter serves a partner: the one its declaration names (config.ts), or for an undeclared
+ * partner the sandbox simulator, in staging only and only when the staging entry registered it
+ * (src/staging/index.ts): the production bundle has no simulator to fall back on. Every call is
+ * bounded by the partner time-out.
  * A BCB adapter is kept per isolate (per environment and ISPB), so its OAuth2 token is reused
  * until it is due for refresh rather than fetched for every call.
  */
@@ -9,8 +11,16 @@ import { isStaging } from '../config';
 import { BcbApiPixPartner } from './bcb-api-pix/adapter';
 import { declaredPartners, PartnerConfigError, resolveBcbPartner } from './config';
 import type { SettlementPartnerPort } from './port';
-import { SandboxPartner } from './sandbox';
 import { withTimeout } from './timeout';
+
+/** Builds the simulator of an undeclared partner; set by the staging entry, never in production. */
+export type PartnerSimulator = (ispb: string, env: Env) => SettlementPartnerPort;
+let simulator: PartnerSimulator | undefined;
+
+/** The staging entry's one call at load: undeclared partners are simulated from now on (staging only). */
+export function registerPartnerSimulator(simulate: PartnerSimulator): void {
+  simulator = simulate;
+}
 
 const adapters = new WeakMap<object, Map<string, { declaration: unknown; adapter: BcbApiPixPartner }>>();
 
@@ -31,6 +41,7 @@ export function bcbPartner(env: Env, ispb: string): BcbApiPixPartner | undefined
 export function partnerPort(env: Env, ispb: string): SettlementPartnerPort {
   const bcb = bcbPartner(env, ispb);
   if (bcb) return withTimeout(bcb);
-  if (!isStaging(env)) throw new PartnerConfigError(`partner ${ispb} is not declared in PARTNERS`);
-  return withTimeout(new SandboxPartner(ispb, env));
+  if (!isStaging(env) || !simulator)
+    throw new PartnerConfigError(`partner ${ispb} is not declared in PARTNERS`);
+  return withTimeout(simulator(ispb, env));
 }

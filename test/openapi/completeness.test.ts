@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { buildOpenApiDocument } from '../../src/api/document';
-import { router } from '../../src/api/router';
 import { ERROR_CATALOG } from '../../src/contract/problems';
+import { router } from '../../src/staging/router';
 import { call } from '../support/harness';
 import { servedDocument } from './conformance';
 

@@ -12,8 +12,8 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { ClientLedger } from '../../durable-objects/client-ledger';
-import { allowedMethods } from '../../src/api/router';
 import { clientKey } from '../../src/domain/location';
+import { allowedMethods } from '../../src/staging/router';
 import { cashOutBody } from '../support/cash-out';
 import { ADMIN_TOKEN, call, cashInBody, Integrator, issueToken, sign } from '../support/harness';
 import { clientWithHistory, type History, idsOf, quietState } from './fixtures';

@@ -8,8 +8,8 @@
 import { Validator } from '@cfworker/json-schema';
 import { expect } from 'vitest';
 import { buildOpenApiDocument, OPERATIONS } from '../../src/api/document';
-import { router } from '../../src/api/router';
 import type { OperationSpec } from '../../src/openapi/operation';
+import { router } from '../../src/staging/router';
 
 type Json = Record<string, any>;
 

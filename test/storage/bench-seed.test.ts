@@ -1,5 +1,5 @@
 /**
- * Bench-only history seeding (durable-objects/ledger/bench-seed.ts) writes what real operations
+ * Bench-only history seeding (durable-objects/staging/bench-seed.ts) writes what real operations
  * write: a client is seeded with pairs copied from another client's real paid Cash-In and
  * COMPLETED Cash-Out, then makes a real pair of its own through the API; the seeded and the real
  * rows of cash_ins, cash_outs and ledger_entries are equal but for fresh ids and times, the ledger's
@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { isBenchSeedEnabled } from '../../src/config';
 import { clientIdOfTxId, END_TO_END_ID, UUID } from '../../src/domain/ids';
-import { BENCH_SEED_PATH } from '../../src/http/bench-seed';
+import { BENCH_SEED_PATH } from '../../src/staging/bench-seed';
 import { createCashIn, payCashIn } from '../support/cash-in';
 import { createCashOut, deposit, settled } from '../support/cash-out';
 import { ADMIN_TOKEN, call, Integrator } from '../support/harness';

@@ -1,10 +1,12 @@
-/** The admin-health resource's route table: each operation of ./openapi bound to its handler. */
-import { bindRoutes } from '../route-table';
-import { handleAdvanceAnalyzer, handleAnalyzerState, handleImportObservations } from './handlers';
+/**
+ * The admin-health resource's route table: each production operation of ./openapi bound to its
+ * handler (the staging-only ones: ./routes-staging.ts).
+ */
+import { bindRoutes, productionOnly } from '../route-table';
+import { handleAnalyzerState, handleImportObservations } from './handlers';
 import { adminHealthOperations } from './openapi';
 
-export const adminHealthRoutes = bindRoutes(adminHealthOperations, {
+export const adminHealthRoutes = bindRoutes(productionOnly(adminHealthOperations), {
   importHealthObservations: handleImportObservations,
   getHealthAnalyzer: handleAnalyzerState,
-  advanceHealthAnalyzer: handleAdvanceAnalyzer,
 });

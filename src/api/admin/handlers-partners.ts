@@ -1,6 +1,6 @@
 /**
- * POST/DELETE /admin/partners/{ispb}/faults (staging): make a sandbox partner misbehave, or stop it.
- * PUT /admin/partners/{ispb}/webhook: register our callback URL at a real partner.
+ * PUT /admin/partners/{ispb}/webhook: register our callback URL at a real partner. (Fault injection
+ * into the sandbox partners is staging-only: ./handlers-faults.ts.)
  */
 
 import { requireOperator } from '../../http/admin-auth';
@@ -8,55 +8,13 @@ import { readJsonObject } from '../../http/body';
 import type { ApiRequest, RequestContext } from '../../http/context';
 import { ProblemError } from '../../http/errors';
 import { json } from '../../http/json';
-import { requireStaging } from '../../http/staging';
 import { parseWith } from '../../http/validation';
 import { requireAllowedWebhookUrl } from '../../http/webhook-url';
 import { log } from '../../infra/log';
 import type { BcbApiPixPartner } from '../../partners/bcb-api-pix/adapter';
-import { partnerByIspb } from '../../partners/catalog';
 import { declaredPartners, PartnerConfigError, webhookAuthOf } from '../../partners/config';
-import { clearFaults, injectFault } from '../../partners/faults';
 import { bcbPartner } from '../../partners/port-registry';
-import { PartnerFaultSchema, PartnerWebhookSchema } from './schemas';
-
-export async function handleInjectFault(request: ApiRequest, { env }: RequestContext): Promise<Response> {
-  requireStaging(request, env);
-  requireOperator(request, env);
-  const ispb = String(request.params.ispb ?? '');
-  if (!partnerByIspb(ispb)) throw new ProblemError('NOT_FOUND', `No settlement partner with ISPB ${ispb}`);
-  const body = parseWith(PartnerFaultSchema, await readJsonObject(request));
-  const now = Date.now();
-  const fault = {
-    ispb,
-    operation: body.operation,
-    failureRatePpm: Math.round(body.failureRate * 1_000_000),
-    failureCode: body.failureCode ?? null,
-    latencyMs: body.latencyMs,
-    endsAt: now + body.minutes * 60_000,
-  };
-  await injectFault(env, fault, now);
-  return json(
-    {
-      ispb,
-      operation: fault.operation,
-      failureRate: body.failureRate,
-      ...(body.failureCode !== undefined && { failureCode: body.failureCode }),
-      latencyMs: body.latencyMs,
-      startsAt: new Date(now).toISOString(),
-      endsAt: new Date(fault.endsAt).toISOString(),
-    },
-    201,
-  );
-}
-
-export async function handleClearFaults(request: ApiRequest, { env }: RequestContext): Promise<Response> {
-  requireStaging(request, env);
-  requireOperator(request, env);
-  const ispb = String(request.params.ispb ?? '');
-  if (!partnerByIspb(ispb)) throw new ProblemError('NOT_FOUND', `No settlement partner with ISPB ${ispb}`);
-  await clearFaults(env, ispb);
-  return new Response(null, { status: 204 });
-}
+import { PartnerWebhookSchema } from './schemas';
 
 /**
  * PUT /admin/partners/{ispb}/webhook: tells a real partner where its Pix callbacks go. The URL is

@@ -1,5 +1,8 @@
-/** The admin resource's route table: each operation of ./openapi bound to its handler. */
-import { bindRoutes } from '../route-table';
+/**
+ * The admin resource's route table: each production operation of ./openapi bound to its handler
+ * (the staging-only ones: ./routes-staging.ts).
+ */
+import { bindRoutes, productionOnly } from '../route-table';
 import { handleArchiveClient } from './handlers-archive';
 import { handleApproveCashOut, handleRejectCashOut } from './handlers-cash-outs';
 import {
@@ -10,11 +13,10 @@ import {
   handlePatchClient,
   handleRotateCryptoToken,
 } from './handlers-clients';
-import { handleClearFaults, handleInjectFault } from './handlers-partners';
 import { handleListWebhookDeliveries, handleRetryWebhookDelivery } from './handlers-webhooks';
 import { adminOperations } from './openapi';
 
-export const adminRoutes = bindRoutes(adminOperations, {
+export const adminRoutes = bindRoutes(productionOnly(adminOperations), {
   createClient: handleCreateClient,
   getClient: handleGetClient,
   patchClient: handlePatchClient,
@@ -25,7 +27,5 @@ export const adminRoutes = bindRoutes(adminOperations, {
   rejectCashOut: handleRejectCashOut,
   listWebhookDeliveries: handleListWebhookDeliveries,
   retryWebhookDelivery: handleRetryWebhookDelivery,
-  injectPartnerFault: handleInjectFault,
-  clearPartnerFaults: handleClearFaults,
   archiveClient: handleArchiveClient,
 });

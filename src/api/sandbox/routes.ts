@@ -1,4 +1,7 @@
-/** The sandbox resource's route table: each operation of ./openapi bound to its handler. */
+/**
+ * The sandbox resource's route table: each operation of ./openapi bound to its handler. All of them
+ * are staging-only: only the staging entry's route table (src/staging/routes.ts) imports this.
+ */
 import { bindRoutes } from '../route-table';
 import {
   handleSandboxCashInReturn,

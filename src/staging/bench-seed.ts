@@ -1,13 +1,13 @@
 /**
  * `POST /__bench/seed-history` (operator token): bench/run.mjs's way to give a client a month of
- * history before the `@history` scenarios (durable-objects/ledger/bench-seed.ts). Outside the API's
+ * history before the `@history` scenarios (durable-objects/staging/bench-seed.ts). Outside the API's
  * router and its OpenAPI document: when bench seeding is off (any deployment, any test run without
  * BENCH_SEED=on on staging) the path is not special and answers the router's 404.
  */
-import { ledgerOf } from '../../durable-objects/stubs';
+import { stagingLedgerOf } from '../../durable-objects/staging/client-ledger';
 import { isBenchSeedEnabled } from '../config';
-import { requireOperator } from './admin-auth';
-import { ProblemError } from './errors';
+import { requireOperator } from '../http/admin-auth';
+import { ProblemError } from '../http/errors';
 
 export const BENCH_SEED_PATH = '/__bench/seed-history';
 
@@ -35,13 +35,13 @@ export async function handleBenchSeed(request: Request, env: Env): Promise<Respo
   const body = (await request.json()) as SeedRequest;
   for (const n of [body.offset, body.count, body.from, body.stepMs, body.payees])
     if (!Number.isSafeInteger(n) || n < 0) throw new ProblemError('VALIDATION_ERROR', 'bad seed numbers');
-  const template = await ledgerOf(env, body.templateClientId).bench({
+  const template = await stagingLedgerOf(env, body.templateClientId).bench({
     op: 'template',
     cashInId: body.cashInId,
     cashOutId: body.cashOutId,
   });
   if (!template) throw new Error('no template');
-  await ledgerOf(env, body.clientId).bench({
+  await stagingLedgerOf(env, body.clientId).bench({
     op: 'seed',
     template,
     clientId: body.clientId,

@@ -11,10 +11,10 @@
  */
 import { isBenchSeedEnabled } from '../../src/config';
 import { newCashInTxId, newEndToEndId, newInternalCode } from '../../src/domain/ids';
-import { internalCodeTaken } from './cash-in-store';
-import { cashOutCodeTaken } from './cash-out-store';
-import type { LedgerDb } from './db';
-import { countTowardLimits } from './limit-totals';
+import { internalCodeTaken } from '../ledger/cash-in-store';
+import { cashOutCodeTaken } from '../ledger/cash-out-store';
+import type { LedgerDb } from '../ledger/db';
+import { countTowardLimits } from '../ledger/limit-totals';
 
 type Row = Record<string, SqlStorageValue>;
 

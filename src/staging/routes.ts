@@ -1,0 +1,31 @@
+/**
+ * The staging entry's route table: production's (src/api/routes.ts) plus every staging-only
+ * operation — the sandbox, fault injection, the simulated open-finance consent and closing the
+ * health analyzer's windows now. Together they route every documented operation: checked here when
+ * the staging Worker loads. Their handlers still answer 404 outside ENVIRONMENT=staging.
+ */
+import { adminStagingRoutes } from '../api/admin/routes-staging';
+import { adminHealthStagingRoutes } from '../api/admin-health/routes-staging';
+import { OPERATIONS } from '../api/operations';
+import { publicStagingRoutes } from '../api/public/routes-staging';
+import type { Route } from '../api/route-table';
+import { ROUTES } from '../api/routes';
+import { sandboxRoutes } from '../api/sandbox/routes';
+
+export const STAGING_ROUTES: readonly Route[] = [
+  ...sandboxRoutes,
+  ...publicStagingRoutes,
+  ...adminStagingRoutes,
+  ...adminHealthStagingRoutes,
+];
+
+/** Every route of the staging Worker, in the document's order. */
+export const ALL_ROUTES: readonly Route[] = (() => {
+  const bySpec = new Map([...ROUTES, ...STAGING_ROUTES].map((r) => [r.spec, r]));
+  const missing = OPERATIONS.filter((op) => !bySpec.has(op));
+  if (missing.length > 0 || bySpec.size !== ROUTES.length + STAGING_ROUTES.length)
+    throw new Error(
+      `staging route table: operations without a route: ${missing.map((op) => op.operationId).join(', ')}`,
+    );
+  return OPERATIONS.map((op) => bySpec.get(op) as Route);
+})();
