@@ -2,7 +2,8 @@
  * `npm run check:structure` (part of `npm run check`): the structure map, measured on the import
  * graph of src/ and durable-objects/ (every `import`/`export … from`, type-only ones included).
  * Fails on an import that runs up a layer or sideways between directories of one layer, on any
- * circle of imports, and on a source file over 400 lines. Layers, lowest first; a module may import
+ * circle of imports, on a source file over 400 lines, and on a staging-only module reachable from the
+ * production entry (src/index.ts). Layers, lowest first; a module may import
  * its own directory and anything in a lower layer:
  *
  *   0 security                  Web Crypto helpers
@@ -138,6 +139,23 @@ function connect(v) {
 }
 for (const file of graph.keys()) if (!state.has(file)) connect(file);
 
+// The production entry reaches no staging-only module, not even for a type: everything it imports,
+// directly or not, is production code (the bundle itself is checked by `npm run check:bundle`).
+const STAGING_ONLY = [
+  /^src\/staging\//,
+  /^durable-objects\/staging\//,
+  /^src\/api\/[^/]+\/(?:routes-staging|handlers-faults|handlers-open-finance)\.ts$/,
+  /^src\/api\/sandbox\/(?:handlers|routes)\.ts$/,
+  /^src\/partners\/(?:sandbox|faults)\.ts$/,
+  /^src\/db\/(?:sandbox-transfers|partner-faults)\.ts$/,
+];
+const reached = new Set(['src/index.ts']);
+for (const file of reached) for (const target of graph.get(file) ?? []) reached.add(target);
+const stagingReached = [...reached].filter((file) => STAGING_ONLY.some((pattern) => pattern.test(file)));
+for (const file of stagingReached.sort()) problems.push(`src/index.ts reaches the staging-only ${file}`);
+if (!files.some((file) => STAGING_ONLY.some((pattern) => pattern.test(file))))
+  problems.push('no staging-only module matched: is the STAGING_ONLY list out of date?');
+
 const edges = [...graph.values()].reduce((n, t) => n + t.length, 0);
 if (problems.length > 0) {
   for (const p of problems) console.error(`structure: ${p}`);
@@ -145,5 +163,6 @@ if (problems.length > 0) {
   process.exit(1);
 }
 console.log(
-  `structure: ${files.length} modules, ${edges} imports, 0 up, 0 sideways, 0 circles, none over ${MAX_LINES} lines`,
+  `structure: ${files.length} modules, ${edges} imports, 0 up, 0 sideways, 0 circles, none over ${MAX_LINES} lines; ` +
+    `src/index.ts reaches ${reached.size} modules, none staging-only`,
 );
