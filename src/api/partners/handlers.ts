@@ -17,13 +17,6 @@ import { callbackAuthentic } from '../../partners/inbound-auth';
 import { bcbPartner } from '../../partners/port-registry';
 import { PixCallbackSchema } from './schemas';
 
-const SECRET_PATH = /^(\/partners\/[^/]+\/webhook\/)[^/]+(\/pix)$/;
-
-/** The path as logs may show it: a partner's webhook secret segment masked. */
-export function loggablePath(pathname: string): string {
-  return pathname.replace(SECRET_PATH, '$1***$2');
-}
-
 function adapterOf(env: Env, ispb: string) {
   try {
     return bcbPartner(env, ispb);
