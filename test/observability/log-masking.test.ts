@@ -6,8 +6,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { newCashInTxId, newEndToEndId, newInternalCode } from '../../src/domain/ids';
 import { log, loggablePath } from '../../src/infra/log';
+import { FAKE_PSP_ISPB } from '../support/fake-psp-env';
 import { call } from '../support/harness';
-import { FAKE_PSP_ISPB, SECRET } from '../support/partner-psp';
+import { SECRET } from '../support/partner-psp';
 
 const CPF = '52998224725';
 const CNPJ = '11222333000181';
