@@ -17,6 +17,9 @@ import { callbackAuthentic } from '../../partners/inbound-auth';
 import { bcbPartner } from '../../partners/port-registry';
 import { PixCallbackSchema } from './schemas';
 
+/** Partner reads one callback may cause (a PSP groups a few Pix per callback). */
+export const MAX_READS_PER_CALLBACK = 50;
+
 function adapterOf(env: Env, ispb: string) {
   try {
     return bcbPartner(env, ispb);
@@ -43,11 +46,18 @@ export async function handlePartnerPixCallback(
   const body = parseWith(PixCallbackSchema, await readJsonObject(request));
   const partner = adapterOf(env, ispb);
   if (!partner) throw new ProblemError('NOT_FOUND', `No route for ${request.method} ${pathname}`);
-  const results = await applyPixHints(
+  // Each hint costs a call to the partner: one callback asks at most MAX_READS_PER_CALLBACK, and the
+  // rest are left to the sweep of received Pix (durable-objects/partner-notices.ts), which reads
+  // them by time window within minutes.
+  const hinted = [...new Set(body.pix.map((p) => p.endToEndId))];
+  const results: Record<string, string[]> = await applyPixHints(
     env,
     partner,
-    body.pix.map((p) => p.endToEndId),
+    hinted.slice(0, MAX_READS_PER_CALLBACK),
   );
+  for (const endToEndId of hinted.slice(MAX_READS_PER_CALLBACK)) results[endToEndId] = ['deferred'];
+  if (hinted.length > MAX_READS_PER_CALLBACK)
+    log('warn', 'partner callback hinted more Pix than one callback reads', { ispb, hinted: hinted.length });
   const pix = Object.entries(results).map(([endToEndId, outcomes]) => ({ endToEndId, outcomes }));
   // The partner could not confirm some of them now: a non-2xx makes the PSP send the callback
   // again later (the rest are applied already and apply once), and the sweep catches them anyway.
