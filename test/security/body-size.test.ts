@@ -5,7 +5,9 @@
  * route's size answer after the gateway has pulled little more than the cap, never the whole body.
  * (Peak memory of the real workerd process under concurrent uploads: test/node/body-memory.test.ts.)
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { ROUTES } from '../../src/api/routes';
 import { FAKE_PSP_ISPB } from '../support/fake-psp-env';
 import { ADMIN_TOKEN, BASE, call, Integrator } from '../support/harness';
 import { SECRET } from '../support/partner-psp';
@@ -95,5 +97,35 @@ describe('chunked bodies of 100 MB are cut at the cap', () => {
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ errors: { body: ['body must be valid JSON'] } });
     expect(upload.pulled()).toBe(API_CAP - 10);
+  });
+});
+
+describe('every route that takes a body, fuzzed with chunked bodies up to 100 MB', () => {
+  it('answers < 500 having pulled at most the cap (plus what is in flight)', async () => {
+    const api = await Integrator.create();
+    const withBody = ROUTES.map((r) => r.spec).filter((s) => s.method !== 'get' && s.method !== 'delete');
+    expect(withBody.length).toBeGreaterThan(15);
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...withBody),
+        // Log-uniform sizes: as many small bodies as huge ones, up to 100 MB.
+        fc.double({ min: 0, max: Math.log(100 * MB), noNaN: true }).map((x) => Math.floor(Math.exp(x))),
+        fc.constantFrom('application/json', 'application/x-www-form-urlencoded', 'text/plain'),
+        async (spec, bytes, type) => {
+          const path = spec.path.replace(/\{(\w+)\}/g, (_, name) =>
+            name === 'ispb' ? FAKE_PSP_ISPB : name === 'secret' ? SECRET : crypto.randomUUID(),
+          );
+          const headers = path.startsWith('/admin')
+            ? { 'content-type': type, authorization: `Bearer ${ADMIN_TOKEN}` }
+            : api.headers({ 'content-type': type });
+          const upload = counted(bytes);
+          const res = await call(path, { method: spec.method.toUpperCase(), headers, body: upload.body });
+          await res.arrayBuffer();
+          expect(res.status, `${spec.method} ${spec.path} with ${bytes} bytes`).toBeLessThan(500);
+          expect(upload.pulled()).toBeLessThan(API_CAP + SLACK);
+        },
+      ),
+      { numRuns: 60 },
+    );
   });
 });
