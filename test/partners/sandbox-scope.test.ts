@@ -8,10 +8,11 @@
 import { describe, expect, it } from 'vitest';
 import type { CashInCreatedBody } from '../../src/api/cash-in/openapi';
 import { accountOf } from '../support/account';
-import { createCashIn, getCashIn } from '../support/cash-in';
+import { createCashIn, getCashIn, waitFor } from '../support/cash-in';
+import { createCashOut, getCashOut, settled } from '../support/cash-out';
 import { FAKE_PSP_ISPB } from '../support/fake-psp-env';
 import { call, cashInBody, Integrator } from '../support/harness';
-import { onboard, psp } from '../support/partner-psp';
+import { callback, onboard, paidAtPsp, psp } from '../support/partner-psp';
 
 async function expectNotFound(res: Response, code: string) {
   expect(res.status).toBe(404);
@@ -86,6 +87,26 @@ describe("sandbox routes on a real partner's resources", () => {
       'NOT_FOUND',
     );
     expect((await getCashIn(api, created.transactionId)).status).toBe('AWAITING_PAYMENT');
+  });
+
+  it("a bank return of a real partner's completed Cash-Out answers 404 CASHOUT_NOT_FOUND and gives nothing back", async () => {
+    const api = await onboard();
+    const { e2e } = await paidAtPsp(api, 30);
+    expect((await callback(e2e))[0]?.outcomes).toEqual(['paid']);
+    const cashOut = await createCashOut(api, { amount: 10 });
+    await waitFor(
+      () => psp(`sent/${cashOut.transactionId}`),
+      (s) => s !== null,
+    );
+    await psp('payout', { transactionId: cashOut.transactionId, ok: true });
+    expect((await settled(api, cashOut.transactionId)).status).toBe('COMPLETED');
+    const before = await balance(api);
+    await expectNotFound(
+      await api.post(`/sandbox/cash-out/${cashOut.transactionId}/return`, { reason: 'FRAUD' }),
+      'CASHOUT_NOT_FOUND',
+    );
+    expect((await getCashOut(api, cashOut.transactionId)).status).toBe('COMPLETED');
+    expect(await balance(api)).toEqual(before);
   });
 
   it("a sandbox partner's resources still work for a client on both", async () => {
