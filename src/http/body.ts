@@ -26,7 +26,10 @@ function checkMediaType(request: Request): void {
 }
 
 async function readCapped(request: Request): Promise<Uint8Array> {
-  const bytes = await readBodyWithin(request, MAX_BODY_BYTES);
+  // A body that breaks off mid-way (the client went away) is a bad request, not our failure.
+  const bytes = await readBodyWithin(request, MAX_BODY_BYTES).catch(() => {
+    throw bodyError('body could not be read to its end');
+  });
   if (bytes === undefined) throw bodyError(`body must be at most ${MAX_BODY_BYTES} bytes`);
   return bytes;
 }
