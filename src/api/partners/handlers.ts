@@ -39,7 +39,7 @@ export async function handlePartnerPixCallback(
   const declared = declaredPartners(env).find((p) => p.ispb === ispb && p.kind === 'bcb-api-pix');
   if (!declared) throw new ProblemError('NOT_FOUND', `No route for ${request.method} ${pathname}`);
   const secret = request.params.secret === undefined ? undefined : String(request.params.secret);
-  if (!callbackAuthentic(request, webhookAuthOf(env, declared), secret)) {
+  if (!callbackAuthentic(request, webhookAuthOf(env, declared), secret, env)) {
     log('warn', 'partner callback refused: not authenticated', { ispb, secretPath: secret !== undefined });
     throw new ProblemError('UNAUTHORIZED', 'This callback is not authenticated as the partner');
   }
