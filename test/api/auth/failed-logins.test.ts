@@ -64,4 +64,22 @@ describe('failed sign-ins', () => {
     // And the client's authenticated traffic never noticed.
     expect((await api.get('/account/balance')).status).toBe(200);
   });
+
+  it('other unauthenticated failures naming the client (its token with a wrong ApplicationToken, a forged token) spend nothing of its budget', async () => {
+    const api = await Integrator.create();
+    expect(
+      (await admin(`/admin/clients/${api.client.clientId}`, 'PATCH', { rateLimitPerSecond: 2 })).status,
+    ).toBe(200);
+    const failures = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        i % 2 === 0
+          ? api.get('/account/balance', { applicationtoken: crypto.randomUUID() })
+          : api.get('/account/balance', { authorization: `Bearer ${api.token}x` }),
+      ),
+    );
+    expect(new Set(failures.map((r) => r.status))).toEqual(new Set([401]));
+    // Its full budget of 2 is still there.
+    const served = await Promise.all([api.get('/account/balance'), api.get('/account/balance')]);
+    expect(served.map((r) => r.status)).toEqual([200, 200]);
+  });
 });
