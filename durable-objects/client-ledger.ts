@@ -43,6 +43,7 @@ import { applyPartnerPix, type PixOutcome, type ReceivedPix } from './ledger/par
 import { armPrune, pruneOnce } from './ledger/prune';
 import { cashInJson, cashOutJson } from './ledger/read-json';
 import { type RefundBody, startRefund } from './ledger/refund-ops';
+import * as sandbox from './ledger/sandbox-scope';
 import { Scheduler } from './ledger/scheduler';
 import * as schema from './ledger/schema';
 import { type Balances, readBalances, readStatement, type StatementInput } from './ledger/statement-queries';
@@ -207,11 +208,14 @@ export class ClientLedger extends DurableObject<Env> {
     const ctx = this.context();
     const blockedPayerDocuments = await this.blockedPayerDocuments();
     await rehydrateCashIn(ctx, input.id);
+    if (input.source === 'sandbox' && !sandbox.mayTouchCashIn(ctx, input.id)) return sandbox.cashInNotFound();
     return this.withAlarm(() => settleCashIn(ctx, { ...input, blockedPayerDocuments }));
   }
 
+  /** The sandbox's bank return (MED); a real partner's arrive through partnerPix. */
   async returnCashIn(id: string, reason: string): Promise<OperationResult<CashInView>> {
     await rehydrateCashIn(this.context(), id);
+    if (!sandbox.mayTouchCashIn(this.context(), id)) return sandbox.cashInNotFound();
     return this.withAlarm(() => bankReturn(this.context(), id, reason));
   }
 
@@ -223,6 +227,7 @@ export class ClientLedger extends DurableObject<Env> {
   }
 
   async expireCashInNow(id: string): Promise<OperationResult<CashInView>> {
+    if (!sandbox.mayTouchCashIn(this.context(), id)) return sandbox.cashInNotFound();
     return this.withAlarm(() => expireCashIn(this.context(), id, true));
   }
 
@@ -257,6 +262,7 @@ export class ClientLedger extends DurableObject<Env> {
   async returnCashOut(id: string, reason: string): Promise<OperationResult<CashOutView>> {
     const ctx = this.context();
     await rehydrateCashOut(ctx, id); // a bank return of an archived one
+    if (!sandbox.mayTouchCashOut(ctx, id)) return sandbox.cashOutNotFound();
     return this.withAlarm(() => returnCashOut(ctx, id, reason));
   }
 
@@ -278,6 +284,7 @@ export class ClientLedger extends DurableObject<Env> {
   }
 
   async deposit(number: string, amountCents: number): Promise<OperationResult<Deposit>> {
+    if (!sandbox.mayTouchAccount(this.context(), number)) return sandbox.accountNotFound();
     return deposit(this.context(), number, amountCents);
   }
 

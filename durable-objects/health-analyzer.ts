@@ -14,6 +14,7 @@ import { markPicture, saveChange } from '../src/db/health';
 import {
   Analyzer,
   type AnalyzerSnapshot,
+  futureProblem,
   type IncidentChange,
   isVisibleTo,
   type Observation,
@@ -93,9 +94,11 @@ export class HealthAnalyzer extends DurableObject<Env> {
     let duplicates = 0;
     let rejected = 0;
     const batchIds = new Set<string>();
+    const arrivedAt = Date.now();
     for (const body of bodies) {
       const parsed = parseObservation(body);
-      if (!parsed.ok) {
+      // One observation from the future would close every window up to it (src/health/intake.ts).
+      if (!parsed.ok || futureProblem(parsed.atMs, arrivedAt) !== undefined) {
         rejected++;
         continue;
       }

@@ -68,7 +68,10 @@ function globRegExp(glob) {
 function bundleModules(outdir, rules) {
   const entry = path.join(outdir, 'index.js');
   if (!existsSync(entry)) throw new Error(`no index.js in ${outdir}`);
-  const modules = [{ type: 'ESModule', path: entry }];
+  const modules = [
+    { type: 'ESModule', path: path.join(outdir, 'public-entry.js'), contents: PUBLIC_ENTRY },
+    { type: 'ESModule', path: entry },
+  ];
   for (const file of readdirSync(outdir).sort()) {
     const hashed = /^[0-9a-f]{40}-(.+)$/.exec(file);
     if (!hashed) continue;
@@ -79,6 +82,30 @@ function bundleModules(outdir, rules) {
   }
   return modules;
 }
+
+/**
+ * The module workerd runs as the gateway's entry on the public socket. miniflare configures that
+ * socket to read `request.cf` from a client's `MF-CF-Blob` header; on Cloudflare only the edge sets
+ * `request.cf` (the partner's verified client certificate in `tlsClientAuth`), and here nothing
+ * does, so a client could forge it. A request that arrives with one is passed on without it;
+ * everything else is the bundle's own entry, untouched (no copy, no extra hop).
+ */
+const PUBLIC_ENTRY = `import gateway from './index.js';
+export * from './index.js';
+export default {
+  ...gateway,
+  fetch(request, env, ctx) {
+    if (request.cf !== undefined)
+      request = new Request(request.url, {
+        method: request.method,
+        headers: request.headers,
+        body: request.body,
+        redirect: 'manual',
+      });
+    return gateway.fetch(request, env, ctx);
+  },
+};
+`;
 
 /**
  * Applies migrations/*.sql that the local D1 database has not seen, tracked in wrangler's own

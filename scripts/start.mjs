@@ -49,6 +49,10 @@ const dev = spawn(
     port,
     '--show-interactive-dev-session=false',
     '--test-scheduled',
+    // miniflare builds request.cf from a client's MF-CF-Blob header here: never trust it as the
+    // edge's (a forged partner certificate; src/partners/inbound-auth.ts).
+    '--var',
+    'REQUEST_CF:untrusted',
     ...extra,
   ],
   { cwd: root, stdio: 'inherit', env },

@@ -7,12 +7,11 @@
  */
 
 import { env as startupEnv } from 'cloudflare:workers';
-import { loggablePath } from './api/partners/handlers';
 import { type ApiRouter, router } from './api/router';
 import { assertConfig } from './config';
 import { handleConsole, isConsolePath } from './console/routes';
 import type { RequestContext } from './http/context';
-import { log } from './infra/log';
+import { log, loggablePath, pathAndQuery } from './infra/log';
 import { consumeObservations, HEALTH_QUEUES } from './queues/health-consumer';
 import { consumeWebhooks, WEBHOOK_QUEUES } from './queues/webhook-consumer';
 import { sweepAllClients } from './sweep';
@@ -58,7 +57,7 @@ export async function serve(
   log('info', 'request', {
     requestId: rc.requestId,
     method: request.method,
-    path: loggablePath(new URL(request.url).pathname),
+    path: loggablePath(pathAndQuery(request.url)),
     status: response.status,
     durationMs: Date.now() - rc.startedAt,
   });

@@ -26,6 +26,7 @@ function locationOf(db: LedgerDb, profile: Profile | undefined, row: CashInRow) 
     accountNumber: account?.number ?? row.partnerIspb,
     merchantName: profile?.name ?? '',
     flow: row.flow,
+    partnerIspb: row.partnerIspb,
     redirectUrl: row.redirectUrl,
   };
 }

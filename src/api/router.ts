@@ -9,8 +9,7 @@ import { EarlyResponse } from '../http/auth';
 import type { ApiRequest, RequestContext } from '../http/context';
 import { ProblemError } from '../http/errors';
 import { problem } from '../http/problem';
-import { errorFields, log } from '../infra/log';
-import { loggablePath } from './partners/handlers';
+import { errorFields, log, loggablePath, pathAndQuery } from '../infra/log';
 import type { Route } from './route-table';
 import { ROUTES } from './routes';
 
@@ -26,7 +25,7 @@ export function errorResponse(error: unknown, request: ApiRequest, rc: RequestCo
   }
   log('error', 'unhandled error', {
     requestId: rc.requestId,
-    path: loggablePath(new URL(request.url).pathname),
+    path: loggablePath(pathAndQuery(request.url)),
     ...errorFields(error),
   });
   return problem('INTERNAL_ERROR', {

@@ -7,7 +7,9 @@
 import { Router } from 'itty-router';
 import { ledgerOf } from '../../durable-objects/stubs';
 import { findClient } from '../db/clients';
+import { readBodyWithin } from '../infra/body-limit';
 import { log } from '../infra/log';
+import { loginSourceBlocked, recordLoginFailure } from '../infra/login-failures';
 import { constantTimeEqual } from '../security/secrets';
 import { ASSETS } from './assets';
 import { buildCharts } from './charts';
@@ -39,9 +41,11 @@ const redirect = (location: string, headers: Record<string, string> = {}) =>
 async function readForm(request: Request): Promise<Record<string, string> | undefined> {
   const type = request.headers.get('content-type') ?? '';
   if (!/^application\/x-www-form-urlencoded\b/i.test(type)) return undefined;
-  const text = await request.text();
-  if (text.length > MAX_FORM_BYTES) return undefined;
-  return Object.fromEntries(new URLSearchParams(text));
+  // Counted as it arrives: a form past the cap is never buffered whole (it has no Content-Length
+  // when chunked), and the sign-in form is open to anyone.
+  const bytes = await readBodyWithin(request, MAX_FORM_BYTES);
+  if (bytes === undefined) return undefined;
+  return Object.fromEntries(new URLSearchParams(new TextDecoder().decode(bytes)));
 }
 
 /** A POST that is not from this console's own page, with this session's token, does nothing. */
@@ -95,8 +99,11 @@ router
   .post('/login', async (request: Request, env: Env) => {
     if (!sameOrigin(request))
       return htmlResponse(messagePage('Refused', 'Cross-origin request refused.'), 403);
+    if (loginSourceBlocked(request))
+      return htmlResponse(loginPage('Too many failed sign-ins from here; wait a minute.'), 429);
     const form = await readForm(request);
     if (!form || !constantTimeEqual(form.token ?? '', env.ADMIN_TOKEN as string)) {
+      recordLoginFailure(request);
       log('warn', 'console sign-in refused', {});
       return htmlResponse(loginPage('That is not the operator token.'), 401);
     }

@@ -47,7 +47,16 @@ export interface AnalyzerStats {
   /** Older than the open window by more than allowedLatenessMs: ignored. */
   droppedLate: number;
   windowsClosed: number;
+  /** Empty windows of long gaps passed over without being judged one by one (closeBefore). */
+  windowsSkipped: number;
 }
+
+/**
+ * The most windows one gap closes one by one: a day. Silence is judged and learned window by window
+ * for a day (every rule's horizon is shorter); past that, the windows left in the gap are passed over
+ * at once, so closing a gap costs at most a day of windows however long it is.
+ */
+export const MAX_CLOSED_PER_GAP = 288;
 
 export interface AnalyzerSnapshot {
   version: 1;
@@ -69,7 +78,13 @@ export class Analyzer {
   private tracker: IncidentTracker;
   private openWindow: number | null = null;
   private firstWindow: number | null = null;
-  private stats: AnalyzerStats = { ingested: 0, late: 0, droppedLate: 0, windowsClosed: 0 };
+  private stats: AnalyzerStats = {
+    ingested: 0,
+    late: 0,
+    droppedLate: 0,
+    windowsClosed: 0,
+    windowsSkipped: 0,
+  };
   /** Per operation, the small banks' outcomes in the last COHORT_TALLY_WINDOWS closed windows (newest first). */
   private tallies: [BankTally[], BankTally[]] = [[], []];
   /** Per operation, the cohort CUSUM scan's per-bank state (cohort-scan.ts). */
@@ -236,9 +251,14 @@ export class Analyzer {
 
   private closeBefore(w: number): IncidentChange[] {
     const changes: IncidentChange[] = [];
-    while (this.openWindow! < w) {
+    const judgedUntil = Math.min(w, this.openWindow! + MAX_CLOSED_PER_GAP);
+    while (this.openWindow! < judgedUntil) {
       for (const c of this.closeWindow(this.openWindow!)) changes.push(c);
       this.openWindow!++;
+    }
+    if (this.openWindow! < w) {
+      this.stats.windowsSkipped += w - this.openWindow!;
+      this.openWindow = w;
     }
     return changes;
   }
@@ -353,7 +373,7 @@ export class Analyzer {
     const a = new Analyzer(config);
     a.openWindow = s.openWindow;
     a.firstWindow = s.firstWindow;
-    a.stats = s.stats;
+    a.stats = { ...s.stats, windowsSkipped: s.stats.windowsSkipped ?? 0 };
     a.state = stateFromJSON(s);
     a.tracker = IncidentTracker.fromJSON(s.tracker, a.cfg);
     a.tallies = s.tallies ?? [[], []];

@@ -3,6 +3,7 @@
 export { FAILURE_CODES } from '../domain/failure-codes';
 export { Analyzer, type AnalyzerSnapshot, type AnalyzerStats } from './analyzer';
 export { type AnalyzerConfig, DEFAULT_CONFIG, type WindowReport } from './config';
+export { futureProblem, IMPORT_HISTORY_MS, importTimeProblem, MAX_AHEAD_MS } from './intake';
 export { type ParseResult, parseInstant, parseObservation } from './observation';
 export { formatChange, type ReplayOptions, ReplaySession, type ReplaySummary } from './replay';
 export {

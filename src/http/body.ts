@@ -1,7 +1,10 @@
 /**
  * Reading a JSON request body defensively: size cap, media type, strict UTF-8, nesting cap, JSON
- * object only. Every failure is a 400 VALIDATION_ERROR naming `body`, never a 500.
+ * object only. Every failure is a 400 VALIDATION_ERROR naming `body`, never a 500. Every body is
+ * read through a counting reader that stops at the cap, whether or not it declared a
+ * Content-Length: a chunked upload of any size costs at most the cap in memory.
  */
+import { readBodyWithin } from '../infra/body-limit';
 import { validationError } from './validation';
 
 const MAX_BODY_BYTES = 64 * 1024;
@@ -15,16 +18,37 @@ const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
 const bodyError = (message: string) => validationError({ body: [message] }, message);
 
-/** Returns the parsed object and its raw text (the text feeds the idempotency fingerprint). */
-export async function readJsonObject(request: Request): Promise<Record<string, unknown>> {
+function checkMediaType(request: Request): void {
   const type = request.headers.get('content-type');
   if (type !== null && !/^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(type)) {
     throw bodyError('Content-Type must be application/json');
   }
-  const declared = Number(request.headers.get('content-length') ?? '0');
-  if (declared > MAX_BODY_BYTES) throw bodyError(`body must be at most ${MAX_BODY_BYTES} bytes`);
-  const bytes = new Uint8Array(await request.arrayBuffer());
-  if (bytes.byteLength > MAX_BODY_BYTES) throw bodyError(`body must be at most ${MAX_BODY_BYTES} bytes`);
+}
+
+async function readCapped(request: Request): Promise<Uint8Array> {
+  // A body that breaks off mid-way (the client went away) is a bad request, not our failure.
+  const bytes = await readBodyWithin(request, MAX_BODY_BYTES).catch(() => {
+    throw bodyError('body could not be read to its end');
+  });
+  if (bytes === undefined) throw bodyError(`body must be at most ${MAX_BODY_BYTES} bytes`);
+  return bytes;
+}
+
+/** The body as a JSON object (the idempotency fingerprint is computed from the parsed value). */
+export async function readJsonObject(request: Request): Promise<Record<string, unknown>> {
+  checkMediaType(request);
+  return parseJsonObject(await readCapped(request));
+}
+
+/** Bodies that are optional (sandbox actions): absent or empty means `{}`. */
+export async function readOptionalJsonObject(request: Request): Promise<Record<string, unknown>> {
+  const bytes = await readCapped(request);
+  if (bytes.byteLength === 0) return {};
+  checkMediaType(request);
+  return parseJsonObject(bytes);
+}
+
+function parseJsonObject(bytes: Uint8Array): Record<string, unknown> {
   if (bytes.byteLength === 0) throw bodyError('body is required');
   let text: string;
   try {
@@ -44,15 +68,6 @@ export async function readJsonObject(request: Request): Promise<Record<string, u
     throw bodyError('body must be a JSON object');
   }
   return parsed as Record<string, unknown>;
-}
-
-/** Bodies that are optional (sandbox actions): absent or empty means `{}`. */
-export async function readOptionalJsonObject(request: Request): Promise<Record<string, unknown>> {
-  const length = request.headers.get('content-length');
-  if (length === '0' || (length === null && request.body === null)) return {};
-  const clone = request.clone();
-  if ((await clone.arrayBuffer()).byteLength === 0) return {};
-  return readJsonObject(request);
 }
 
 /** Deepest array/object nesting of valid JSON text, found without recursion. */

@@ -83,6 +83,17 @@ export function settlementPartner(env: unknown, ispb: string): SettlementPartner
   return isStaging(env as { ENVIRONMENT?: unknown }) ? partnerByIspb(ispb) : undefined;
 }
 
+/**
+ * Does the partner at `ispb` only exist in simulation (a declared sandbox partner, or in staging the
+ * sandbox catalog's)? Sandbox actions (pay, deposit, returns, the open-finance page) may touch only
+ * such partners' resources: money a real bank holds moves only on that bank's word.
+ */
+export function isSimulatedPartner(env: unknown, ispb: string): boolean {
+  const declared = declaredPartners(env).find((p) => p.ispb === ispb);
+  if (declared) return declared.kind === 'sandbox';
+  return isStaging(env as { ENVIRONMENT?: unknown }) && partnerByIspb(ispb) !== undefined;
+}
+
 /** The partners a client gets when its onboarding names none: staging's sandbox catalog, else every declared one. */
 export function defaultPartners(env: unknown): string[] {
   return isStaging(env as { ENVIRONMENT?: unknown })

@@ -39,9 +39,25 @@ function certificateAccepted(tls: TlsClientAuth | undefined, auth: WebhookAuth):
  * Whether this callback comes from the partner: through the secret path when the request used one
  * (`pathSecret`), else through its client certificate.
  */
-export function callbackAuthentic(request: Request, auth: WebhookAuth, pathSecret?: string): boolean {
+export function callbackAuthentic(
+  request: Request,
+  auth: WebhookAuth,
+  pathSecret?: string,
+  env?: unknown,
+): boolean {
   if (pathSecret !== undefined)
     return auth.secret !== undefined && constantTimeEqual(pathSecret, auth.secret);
+  if (!requestCfFromEdge(env)) return false;
   const cf = (request as { cf?: { tlsClientAuth?: TlsClientAuth } }).cf;
   return certificateAccepted(cf?.tlsClientAuth, auth);
+}
+
+/**
+ * Whether `request.cf` comes from Cloudflare's edge. `npm start` (wrangler dev) sets
+ * `REQUEST_CF=untrusted`: there miniflare builds `request.cf` from a client's `MF-CF-Blob` header,
+ * so a client could present any certificate. (`npm run serve` drops such a `request.cf` at its
+ * socket: runtime/local-runtime.mjs.)
+ */
+function requestCfFromEdge(env: unknown): boolean {
+  return (env as { REQUEST_CF?: unknown } | undefined)?.REQUEST_CF !== 'untrusted';
 }

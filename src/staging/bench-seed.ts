@@ -7,6 +7,7 @@
 import { stagingLedgerOf } from '../../durable-objects/staging/client-ledger';
 import { isBenchSeedEnabled } from '../config';
 import { requireOperator } from '../http/admin-auth';
+import { readJsonObject } from '../http/body';
 import { ProblemError } from '../http/errors';
 
 export const BENCH_SEED_PATH = '/__bench/seed-history';
@@ -32,7 +33,7 @@ interface SeedRequest {
 /** Copies the template pair's rows from one client into `count` pairs of another's history. */
 export async function handleBenchSeed(request: Request, env: Env): Promise<Response> {
   requireOperator(request, env);
-  const body = (await request.json()) as SeedRequest;
+  const body = (await readJsonObject(request)) as unknown as SeedRequest;
   for (const n of [body.offset, body.count, body.from, body.stepMs, body.payees])
     if (!Number.isSafeInteger(n) || n < 0) throw new ProblemError('VALIDATION_ERROR', 'bad seed numbers');
   const template = await stagingLedgerOf(env, body.templateClientId).bench({

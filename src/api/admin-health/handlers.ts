@@ -5,6 +5,7 @@
  */
 
 import { healthAnalyzer } from '../../../durable-objects/health-stub';
+import { importTimeProblem } from '../../health/intake';
 import { parseObservation } from '../../health/observation';
 import { requireOperator } from '../../http/admin-auth';
 import { readJsonObject } from '../../http/body';
@@ -24,9 +25,14 @@ export async function handleImportObservations(
   requireOperator(request, env);
   const { observations } = parseWith(ImportObservationsSchema, await readJsonObject(request));
   const errors: Record<string, string[]> = {};
+  const now = Date.now();
   observations.forEach((o, i) => {
     const parsed = parseObservation(o);
     if (!parsed.ok) errors[`observations.${i}`] = [parsed.error];
+    else {
+      const problem = importTimeProblem(parsed.atMs, now);
+      if (problem) errors[`observations.${i}.at`] = [problem];
+    }
   });
   if (Object.keys(errors).length > 0) throw validationError(errors);
   for (let i = 0; i < observations.length; i += QUEUE_BATCH) {

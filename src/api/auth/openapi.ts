@@ -40,7 +40,8 @@ export const authOperations: OperationSpec[] = [
         examples: { invalid: example('Invalid credentials', { message: 'Invalid client credentials' }) },
       },
     },
-    // Attempts for an existing client spend its request budget, so the secret cannot be brute-forced.
+    // Failed attempts are limited per source (src/http/failed-logins.ts); a correct one spends the
+    // client's request budget like any of its requests.
     errors: ['VALIDATION_ERROR', 'RATE_LIMITED'],
   },
 ];

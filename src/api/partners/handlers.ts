@@ -17,12 +17,8 @@ import { callbackAuthentic } from '../../partners/inbound-auth';
 import { bcbPartner } from '../../partners/port-registry';
 import { PixCallbackSchema } from './schemas';
 
-const SECRET_PATH = /^(\/partners\/[^/]+\/webhook\/)[^/]+(\/pix)$/;
-
-/** The path as logs may show it: a partner's webhook secret segment masked. */
-export function loggablePath(pathname: string): string {
-  return pathname.replace(SECRET_PATH, '$1***$2');
-}
+/** Partner reads one callback may cause (a PSP groups a few Pix per callback). */
+export const MAX_READS_PER_CALLBACK = 50;
 
 function adapterOf(env: Env, ispb: string) {
   try {
@@ -43,18 +39,25 @@ export async function handlePartnerPixCallback(
   const declared = declaredPartners(env).find((p) => p.ispb === ispb && p.kind === 'bcb-api-pix');
   if (!declared) throw new ProblemError('NOT_FOUND', `No route for ${request.method} ${pathname}`);
   const secret = request.params.secret === undefined ? undefined : String(request.params.secret);
-  if (!callbackAuthentic(request, webhookAuthOf(env, declared), secret)) {
+  if (!callbackAuthentic(request, webhookAuthOf(env, declared), secret, env)) {
     log('warn', 'partner callback refused: not authenticated', { ispb, secretPath: secret !== undefined });
     throw new ProblemError('UNAUTHORIZED', 'This callback is not authenticated as the partner');
   }
   const body = parseWith(PixCallbackSchema, await readJsonObject(request));
   const partner = adapterOf(env, ispb);
   if (!partner) throw new ProblemError('NOT_FOUND', `No route for ${request.method} ${pathname}`);
-  const results = await applyPixHints(
+  // Each hint costs a call to the partner: one callback asks at most MAX_READS_PER_CALLBACK, and the
+  // rest are left to the sweep of received Pix (durable-objects/partner-notices.ts), which reads
+  // them by time window within minutes.
+  const hinted = [...new Set(body.pix.map((p) => p.endToEndId))];
+  const results: Record<string, string[]> = await applyPixHints(
     env,
     partner,
-    body.pix.map((p) => p.endToEndId),
+    hinted.slice(0, MAX_READS_PER_CALLBACK),
   );
+  for (const endToEndId of hinted.slice(MAX_READS_PER_CALLBACK)) results[endToEndId] = ['deferred'];
+  if (hinted.length > MAX_READS_PER_CALLBACK)
+    log('warn', 'partner callback hinted more Pix than one callback reads', { ispb, hinted: hinted.length });
   const pix = Object.entries(results).map(([endToEndId, outcomes]) => ({ endToEndId, outcomes }));
   // The partner could not confirm some of them now: a non-2xx makes the PSP send the callback
   // again later (the rest are applied already and apply once), and the sweep catches them anyway.

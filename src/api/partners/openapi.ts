@@ -19,6 +19,7 @@ const OUTCOMES = [
   'devolution-recorded',
   'already-recorded',
   'not-confirmed',
+  'deferred',
 ] as const;
 
 const Result = inlineSchema(
@@ -29,7 +30,7 @@ const Result = inlineSchema(
         outcomes: v.pipe(
           v.array(v.picklist(OUTCOMES)),
           v.description(
-            'What the partner confirmed and what was done: `paid` (Cash-In PAID, `CASHIN_PAID` sent), `already-paid`, `unmatched` (no Cash-In of ours), `amount-mismatch` and `not-payable` (logged for the operator, nothing moved), `refund-checked` (our refund read again at the partner), `returned` (a bank return: Cash-In REFUNDED), `devolution-recorded` (a further devolution booked), `already-recorded`, `not-confirmed` (the partner does not know this Pix: nothing moved).',
+            'What the partner confirmed and what was done: `paid` (Cash-In PAID, `CASHIN_PAID` sent), `already-paid`, `unmatched` (no Cash-In of ours), `amount-mismatch` and `not-payable` (logged for the operator, nothing moved), `refund-checked` (our refund read again at the partner), `returned` (a bank return: Cash-In REFUNDED), `devolution-recorded` (a further devolution booked), `already-recorded`, `not-confirmed` (the partner does not know this Pix: nothing moved), `deferred` (beyond the first 50 Pix of one callback: not read now; the sweep of received Pix reads it within minutes).',
           ),
         ),
       }),

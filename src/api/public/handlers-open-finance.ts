@@ -10,6 +10,7 @@ import { chargeAt } from '../../http/charge-locator';
 import type { ApiRequest, RequestContext } from '../../http/context';
 import { ProblemError } from '../../http/errors';
 import { requireStaging } from '../../http/staging';
+import { isSimulatedPartner } from '../../partners/config';
 
 const escapeHtml = (text: string) =>
   text.replace(
@@ -36,11 +37,14 @@ button{font-size:1rem;padding:.7rem 1.2rem;border-radius:8px;border:0;cursor:poi
   });
 }
 
+const notFound = () => new ProblemError('NOT_FOUND', 'No payment at this address');
+
 async function charge(request: ApiRequest, env: Env) {
   requireStaging(request, env);
   const located = await chargeAt(env, String(request.params.locator ?? ''));
-  if (located?.found.flow !== 'OPEN_FINANCE')
-    throw new ProblemError('NOT_FOUND', 'No payment at this address');
+  // A real partner's charge is paid at that bank, never on this simulated consent page.
+  if (located?.found.flow !== 'OPEN_FINANCE' || !isSimulatedPartner(env, located.found.partnerIspb))
+    throw notFound();
   return located;
 }
 
@@ -75,6 +79,7 @@ export async function handleOpenFinanceAuthorize(
     id: locator.internalCode,
     source: 'sandbox',
   });
+  if (!result.ok && result.problem.code === 'CASHIN_NOT_FOUND') throw notFound();
   if (!result.ok) {
     return page(
       'Pagamento não realizado',

@@ -1,0 +1,36 @@
+/**
+ * What the sandbox may act on: a Cash-In, Cash-Out or account of a simulated partner. With a real
+ * partner declared in staging, its charges, payouts and accounts answer a sandbox action like
+ * nonexistent ones, so a simulated payment can never credit money a real bank never received.
+ */
+import { failure } from '../../src/domain/result';
+import { isSimulatedPartner } from '../../src/partners/config';
+import { findCashIn } from './cash-in-store';
+
+export { cashInNotFound } from './cash-in-store';
+export { accountNotFound } from './statement-queries';
+
+import { findCashOut } from './cash-out-store';
+import type { LedgerContext } from './context';
+import { account } from './ledger';
+
+/** False when the Cash-In exists and is a real partner's (absent ones answer not found themselves). */
+export function mayTouchCashIn(ctx: LedgerContext, id: string): boolean {
+  const row = findCashIn(ctx.db, id);
+  return row === undefined || isSimulatedPartner(ctx.env, row.partnerIspb);
+}
+
+/** A Cash-Out not yet routed to a partner has nothing to return: its own rules answer. */
+export function mayTouchCashOut(ctx: LedgerContext, id: string): boolean {
+  const row = findCashOut(ctx.db, id);
+  return row?.partnerIspb == null || isSimulatedPartner(ctx.env, row.partnerIspb);
+}
+
+export function mayTouchAccount(ctx: LedgerContext, number: string): boolean {
+  const row = account(ctx.db, number);
+  return row === undefined || isSimulatedPartner(ctx.env, row.ispb);
+}
+
+/** As cash-out-ops.ts answers an unknown id. */
+export const cashOutNotFound = () =>
+  failure({ code: 'CASHOUT_NOT_FOUND', detail: 'No Cash-Out matches this id' });
