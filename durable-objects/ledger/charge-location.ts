@@ -27,5 +27,7 @@ function locationOf(db: LedgerDb, profile: Profile | undefined, row: CashInRow) 
     merchantName: profile?.name ?? '',
     flow: row.flow,
     redirectUrl: row.redirectUrl,
+    /** Set when a real partner's PSP hosts this charge: the gateway serves no payload for it. */
+    pspLocation: row.pspLocation,
   };
 }
