@@ -82,7 +82,12 @@ export async function settleCashIn(
       payerBank:
         reported && !input.payer?.bankData
           ? null
-          : { ispb: bank.ispb, bank: bankName(ctx.env, bank.ispb), branch: bank.branch, account: bank.account },
+          : {
+              ispb: bank.ispb,
+              bank: bankName(ctx.env, bank.ispb),
+              branch: bank.branch,
+              account: bank.account,
+            },
       settlement: {
         ispb: row.partnerIspb,
         bank: partner?.name ?? row.partnerIspb,
