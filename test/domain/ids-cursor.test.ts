@@ -11,7 +11,7 @@ import {
   newUuid,
   UUID,
 } from '../../src/domain/ids';
-import { clientKey, parseLocator } from '../../src/domain/location';
+import { clientKey, legacyClientId, newLocationKey, parseLocator } from '../../src/domain/location';
 import { planPage, shapePage } from '../../src/domain/pagination';
 
 describe('identifiers', () => {
@@ -47,12 +47,13 @@ describe('identifiers', () => {
     expect(n.slice(-1)).toBe(accountCheckDigit(n.slice(0, 8)));
   });
 
-  it('charge locators round-trip the client id and internal code', () => {
-    const clientId = crypto.randomUUID();
-    const key = clientKey(clientId);
-    expect(key).toHaveLength(22);
-    expect(parseLocator(`${key}ABC1234`)).toEqual({ clientId, internalCode: 'ABC1234' });
+  it('charge locators split into a key and an internal code; legacy keys round-trip the client id', () => {
+    const key = newLocationKey();
+    expect(key).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    expect(parseLocator(`${key}ABC1234`)).toEqual({ key, internalCode: 'ABC1234' });
     expect(parseLocator('short')).toBeUndefined();
+    const clientId = crypto.randomUUID();
+    expect(legacyClientId(clientKey(clientId))).toBe(clientId);
   });
 });
 

@@ -12,6 +12,7 @@ import {
 import { forgetCredentials } from '../../db/credentials';
 import { newAccountNumber } from '../../domain/accounts';
 import type { ClientLimits } from '../../domain/limits';
+import { newLocationKey } from '../../domain/location';
 import { DEFAULT_MERCHANT_CITY } from '../../domain/merchant';
 import { amountFromCents, centsFromAmount } from '../../domain/money';
 import { brtDate } from '../../domain/time';
@@ -122,6 +123,7 @@ export async function handleCreateClient(request: ApiRequest, { env }: RequestCo
     blockedPayerDocuments: [],
     healthWebhookUrl: null,
     rateLimitPerSecond: null,
+    locationKey: newLocationKey(),
     createdAt: now,
     updatedAt: now,
   };
