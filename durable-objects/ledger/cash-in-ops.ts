@@ -43,6 +43,8 @@ export interface CreateCashInInput {
   openFinanceRedirectUrl?: string;
   locationPrefix: string;
   paymentUrlPrefix: string;
+  /** The client's location key: it begins the TxId (ids.ts). */
+  locationKey: string;
 }
 
 /** The partner that receives a new charge: the client's first partner. */
@@ -76,7 +78,7 @@ export async function createCashIn(
     let internalCode = newInternalCode();
     while (internalCodeTaken(ctx.db, internalCode) || maybeArchived(ctx.storage.sql, internalCode, 'cash-in'))
       internalCode = newInternalCode();
-    const transactionId = newCashInTxId(ctx.profile.clientId, internalCode);
+    const transactionId = newCashInTxId(input.locationKey, internalCode);
     const partnerIspb = chargePartner(ctx);
     const expiresAt = now + input.expirationInMinutes * 60_000;
     const port = partnerPort(ctx.env, partnerIspb);

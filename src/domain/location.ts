@@ -1,8 +1,8 @@
 /**
  * The charge locator of a gateway-hosted BR Code location (the sandbox partner's) and of an
  * open-finance payment URL: the client's location key (22 characters) + the charge's 7-character
- * internalCode, so the location fits in 77 characters. The key is 16 random bytes drawn at
- * onboarding, unrelated to the client's id: anyone may see a QR code, and the client id must not be
+ * internalCode, so the location fits in 77 characters. The key is random (ids.ts, newLocationKey),
+ * drawn at onboarding, unrelated to the client's id, and also begins the client's TxIds: anyone may see a QR code, and the client id must not be
  * read from it (it names the client at POST /auth/token). Locators issued before carried the client
  * UUID's bytes in that place (clientKey); they still resolve, so a charge already handed out stays
  * payable.
@@ -10,11 +10,6 @@
 import { fromBase64Url, toBase64Url } from '../security/encoding';
 
 const LOCATOR = /^([A-Za-z0-9_-]{22})([A-Z0-9]{7})$/;
-
-/** A new client's location key: 128 random bits, base64url. */
-export function newLocationKey(): string {
-  return toBase64Url(crypto.getRandomValues(new Uint8Array(16)));
-}
 
 /** The charge a locator names: its key (a location key, or a legacy client key) and internalCode. */
 export function parseLocator(locator: string): { key: string; internalCode: string } | undefined {

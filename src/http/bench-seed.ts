@@ -6,6 +6,7 @@
  */
 import { ledgerOf } from '../../durable-objects/stubs';
 import { isBenchSeedEnabled } from '../config';
+import { findClient } from '../db/clients';
 import { requireOperator } from './admin-auth';
 import { ProblemError } from './errors';
 
@@ -41,10 +42,13 @@ export async function handleBenchSeed(request: Request, env: Env): Promise<Respo
     cashOutId: body.cashOutId,
   });
   if (!template) throw new Error('no template');
+  const client = await findClient(env, body.clientId);
+  if (!client) throw new ProblemError('NOT_FOUND', 'no such client');
   await ledgerOf(env, body.clientId).bench({
     op: 'seed',
     template,
     clientId: body.clientId,
+    locationKey: client.locationKey,
     offset: body.offset,
     count: body.count,
     from: body.from,

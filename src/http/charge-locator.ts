@@ -7,20 +7,12 @@
  */
 
 import { ledgerOf } from '../../durable-objects/stubs';
-import { clientIdByLocationKey } from '../db/clients';
-import { loadCredentials } from '../db/credentials';
-import { legacyClientId, parseLocator } from '../domain/location';
-
-async function clientOf(env: Env, key: string): Promise<string | undefined> {
-  const byKey = await clientIdByLocationKey(env, key);
-  if (byKey) return byKey;
-  const legacy = legacyClientId(key);
-  return legacy && (await loadCredentials(env, legacy)) ? legacy : undefined;
-}
+import { clientOfLocatorKey } from '../db/client-keys';
+import { parseLocator } from '../domain/location';
 
 export async function chargeAt(env: Env, raw: string) {
   const parsed = parseLocator(raw);
-  const clientId = parsed && (await clientOf(env, parsed.key));
+  const clientId = parsed && (await clientOfLocatorKey(env, parsed.key));
   if (!parsed || !clientId) return null;
   const found = await ledgerOf(env, clientId).chargeLocation(parsed.internalCode);
   return found ? { locator: { clientId, internalCode: parsed.internalCode }, found } : null;

@@ -1,12 +1,14 @@
 /**
  * Gateway-hosted charge locations (the sandbox partner's BR Code location, the open-finance payment
  * URL) name the client by a random location key, never by its id: anyone who sees a merchant's QR
- * code must not learn the id POST /auth/token takes. The location still resolves to its charge; a
+ * code must not learn the id POST /auth/token takes, nor read it from the charge's txid (which begins
+ * with the same key). The location still resolves to its charge; a
  * locator issued in the old format (the client UUID's bytes) keeps resolving; another client's key
  * with this client's code is no charge.
  */
 import { describe, expect, it } from 'vitest';
 import { parseBrCode } from '../../src/domain/brcode';
+import { legacyCashInTxId } from '../../src/domain/ids';
 import { clientKey, parseLocator } from '../../src/domain/location';
 import { createCashIn } from '../support/cash-in';
 import { call, Integrator } from '../support/harness';
@@ -45,6 +47,12 @@ describe('gateway-hosted locations', () => {
       atob((await served.text()).split('.')[1]!.replace(/-/g, '+').replace(/_/g, '/')),
     );
     expect(payload.valor.original).toBe('12.34');
+    // The charge's txid, which whoever pays sees, begins with the same key and carries no id either.
+    expect(payload.txid).toBe(cashIn.transactionId);
+    expect(payload.txid.startsWith(locator!.key)).toBe(true);
+    const legacyPart = legacyCashInTxId(api.client.clientId, cashIn.internalCode).slice(0, 22);
+    for (const form of [...idForms(api.client.clientId), legacyPart])
+      expect(payload.txid).not.toContain(form);
     // Another client's key with this client's code is no charge, exactly like an unknown one.
     const crossed = await call(`/pix/qr/${foreignKey}${cashIn.internalCode}`);
     const unknown = await call(`/pix/qr/${'A'.repeat(22)}${cashIn.internalCode}`);

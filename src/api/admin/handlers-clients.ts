@@ -11,8 +11,8 @@ import {
 } from '../../db/clients';
 import { forgetCredentials } from '../../db/credentials';
 import { newAccountNumber } from '../../domain/accounts';
+import { newLocationKey } from '../../domain/ids';
 import type { ClientLimits } from '../../domain/limits';
-import { newLocationKey } from '../../domain/location';
 import { DEFAULT_MERCHANT_CITY } from '../../domain/merchant';
 import { amountFromCents, centsFromAmount } from '../../domain/money';
 import { brtDate } from '../../domain/time';

@@ -38,6 +38,7 @@ export async function handleCreateCashIn(request: ApiRequest, { env }: RequestCo
     ...(body.openFinance !== undefined && { openFinanceRedirectUrl: body.openFinance.redirectUrl }),
     locationPrefix: `${host}/pix/qr/${key}`,
     paymentUrlPrefix: `${url.protocol}//${host}/open-finance/${key}`,
+    locationKey: key,
   });
   // The QR image is derived from the stored payload, so a replay renders the very same image.
   return operationResponse(result, (created: CashInCreated) =>
