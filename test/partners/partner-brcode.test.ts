@@ -8,6 +8,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseBrCode } from '../../src/domain/brcode';
+import { clientKey } from '../../src/domain/location';
 import { getBalance } from '../support/account';
 import { createCashIn, getCashIn, problemCode, waitFor } from '../support/cash-in';
 import { FAKE_PSP_ISPB } from '../support/fake-psp-env';
@@ -67,9 +68,11 @@ describe("a real partner's BR Code", () => {
       cashIn.transactionId,
     );
     expect(rows).toEqual([{ psp_location: cob.location.replace('https://', '') }]);
-    // No well-formed gateway location reaches it either (the sandbox's own format, its code).
-    const location = await call(`/pix/qr/AAAAAAAAAAAAAAAAAAAAAA${cashIn.internalCode}`);
-    expect(location.status).toBe(404);
+    // The gateway serves no payload of its own for it, under the client's key (which begins the
+    // TxId) or a locator of the old format: only the PSP can sign what a payer's bank reads.
+    const key = cashIn.transactionId.slice(0, 22);
+    expect((await call(`/pix/qr/${key}${cashIn.internalCode}`)).status).toBe(404);
+    expect((await call(`/pix/qr/${clientKey(api.client.clientId)}${cashIn.internalCode}`)).status).toBe(404);
   });
 
   it('refuses an open-finance Cash-In on a real partner before anything reaches the PSP', async () => {
