@@ -90,10 +90,11 @@ export async function createCashIn(
           'Open finance payment pages are offered by the sandbox partner only; on this partner create the Cash-In without openFinance and show its pixData',
       });
     const merchant = merchantFields(ctx.profile);
-    const hosted = input.openFinanceRedirectUrl
-      ? { openFinanceData: { paymentUrl: `${input.paymentUrlPrefix}${internalCode}` } }
-      : port.issuesBrCode
-        ? undefined
+    // The sandbox's way to pay: a page or a BR Code on the gateway's own location.
+    const hosted = port.issuesBrCode
+      ? undefined
+      : input.openFinanceRedirectUrl
+        ? { openFinanceData: { paymentUrl: `${input.paymentUrlPrefix}${internalCode}` } }
         : {
             pixData: {
               copyAndPaste: buildDynamicBrCode({

@@ -2,10 +2,10 @@
  * The charge locator of a gateway-hosted BR Code location (the sandbox partner's) and of an
  * open-finance payment URL: the client's location key (22 characters) + the charge's 7-character
  * internalCode, so the location fits in 77 characters. The key is random (ids.ts, newLocationKey),
- * drawn at onboarding, unrelated to the client's id, and also begins the client's TxIds: anyone may see a QR code, and the client id must not be
- * read from it (it names the client at POST /auth/token). Locators issued before carried the client
- * UUID's bytes in that place (clientKey); they still resolve, so a charge already handed out stays
- * payable.
+ * drawn at onboarding, unrelated to the client's id, and also begins the client's TxIds: anyone may
+ * see a QR code, and the client id must not be read from it (it names the client at POST
+ * /auth/token). Locators issued before carried the client UUID's bytes in that place (clientKey);
+ * they still resolve, so a charge already handed out stays payable.
  */
 import { fromBase64Url, toBase64Url } from '../security/encoding';
 
