@@ -8,6 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { destinationKey } from '../../src/domain/cash-out';
 import { isValidCnpj, isValidDocument, withCheckDigits } from '../../src/domain/documents';
+import { createCashIn, getCashIn, payCashIn, waitFor } from '../support/cash-in';
 import { cashOutBody, createCashOut, deposit, getCashOut, settled } from '../support/cash-out';
 import { admin, cashInBody, Integrator } from '../support/harness';
 
@@ -123,5 +124,13 @@ describe('alphanumeric CNPJ through the API', () => {
       }),
       ['blockedPayerDocuments.0'],
     );
+    // The list listed it in lower case; the payer pays as the upper-case CNPJ: the same company.
+    const created = await createCashIn(api, { amount: 10 });
+    await payCashIn(api, created.internalCode, { payer: { name: 'Nova Ltda', document: RECEITA_EXAMPLE } });
+    const done = await waitFor(
+      () => getCashIn(api, created.internalCode),
+      (c) => c.status === 'REFUNDED',
+    );
+    expect(done).toMatchObject({ status: 'REFUNDED', reason: 'PAYER_NOT_ALLOWED' });
   });
 });
