@@ -26,6 +26,7 @@ import { type Bootstrap, bootstrapDone, newBootstrap, startsBootstrap } from '..
 import { addToSeries, type SeriesPoint } from '../src/health/series';
 import { errorFields, log } from '../src/infra/log';
 import { institutionName, KNOWN_INSTITUTIONS, SETTLEMENT_PARTNERS } from '../src/partners/catalog';
+import { declaredPartners } from '../src/partners/config';
 import { pruneSeries, readSeries, saveSeries } from './health/series-store';
 import { AnalyzerStore } from './health/store';
 import { ledgerOf } from './stubs';
@@ -40,11 +41,13 @@ const EVENT_TYPE = {
   RESOLVED: 'PIX_INCIDENT_RESOLVED',
 } as const;
 
-function displayNames(): Record<string, string> {
+/** Institution names incidents show: a declared partner by its declared name. */
+function displayNames(env: Env): Record<string, string> {
   const names: Record<string, string> = {};
   for (const ispb of [...Object.keys(KNOWN_INSTITUTIONS), ...SETTLEMENT_PARTNERS.map((p) => p.ispb)]) {
     names[ispb] = institutionName(ispb);
   }
+  for (const partner of declaredPartners(env)) names[partner.ispb] = partner.name;
   return names;
 }
 
@@ -57,14 +60,14 @@ export interface IngestResult {
   changes: number;
 }
 
-function newAnalyzer(): Analyzer {
-  return new Analyzer({ names: displayNames() });
+function newAnalyzer(env: Env): Analyzer {
+  return new Analyzer({ names: displayNames(env) });
 }
 
 type Parsed = ReturnType<typeof parseObservation> & { ok: true };
 
 export class HealthAnalyzer extends DurableObject<Env> {
-  private analyzer: Analyzer = newAnalyzer();
+  private analyzer: Analyzer;
   private bootstrap: Bootstrap | null = null;
   /** Totals since the object was created: what the queue delivered that was not counted. */
   private counters = { accepted: 0, duplicates: 0, rejected: 0 };
@@ -72,13 +75,14 @@ export class HealthAnalyzer extends DurableObject<Env> {
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
+    this.analyzer = newAnalyzer(env);
     ctx.blockConcurrencyWhile(async () => {
       this.store = await AnalyzerStore.open(ctx.storage);
       const state = this.store.loadState();
       const snapshot = state.get('snapshot');
       if (snapshot)
         this.analyzer = Analyzer.restore(JSON.parse(snapshot) as AnalyzerSnapshot, {
-          names: displayNames(),
+          names: displayNames(env),
         });
       const bootstrap = state.get('bootstrap');
       if (bootstrap) this.bootstrap = JSON.parse(bootstrap) as Bootstrap;
@@ -118,7 +122,7 @@ export class HealthAnalyzer extends DurableObject<Env> {
     const parked: Parsed[] = [];
     for (const { value } of fresh) {
       if (!this.bootstrap && startsBootstrap(this.analyzer, value.atMs, now)) {
-        this.analyzer = newAnalyzer();
+        this.analyzer = newAnalyzer(this.env);
         this.bootstrap = newBootstrap(now);
         log('info', 'health analyzer bootstrapping from history', {
           from: new Date(value.atMs).toISOString(),
@@ -184,7 +188,7 @@ export class HealthAnalyzer extends DurableObject<Env> {
    * stay, so redeliveries remain harmless; incidents already in D1 are left as they are.
    */
   async reset(): Promise<void> {
-    this.analyzer = newAnalyzer();
+    this.analyzer = newAnalyzer(this.env);
     this.bootstrap = null;
     this.ctx.storage.transactionSync(() => {
       this.store.clearParked();

@@ -3,11 +3,10 @@
  * hint: each end-to-end id it names is read again from the partner (`GET /pix/{e2eid}`) and only
  * that answer goes on. The reconciliation sweep reads the partner's own list (`GET /pix`), paged
  * and window by window, for callbacks that never came. Either way a Pix reaches the ClientLedger
- * its txid names (ids.ts: the TxId carries the client), which applies it once.
+ * its txid names (ids.ts: the TxId begins with the client's location key), which applies it once.
  */
-import { loadCredentials } from '../src/db/credentials';
+import { clientOfTxId } from '../src/db/client-keys';
 import { findPixCursor, savePixCursor } from '../src/db/partner-cursors';
-import { clientIdOfTxId } from '../src/domain/ids';
 import { errorFields, log } from '../src/infra/log';
 import type { BcbApiPixPartner, ReceivedPix } from '../src/partners/bcb-api-pix/adapter';
 import { declaredPartners } from '../src/partners/config';
@@ -19,9 +18,9 @@ import { ledgerOf } from './stubs';
 export type HintOutcome = PixOutcome | 'not-confirmed' | 'unavailable';
 
 export async function deliverPix(env: Env, ispb: string, pix: ReceivedPix): Promise<PixOutcome[]> {
-  const clientId = pix.txid === undefined ? undefined : clientIdOfTxId(pix.txid);
-  // The client must exist before its Durable Object is touched (charge-locator.ts says why).
-  if (!clientId || !(await loadCredentials(env, clientId))) return ['unmatched'];
+  // Only an existing client's Durable Object is touched (client-keys.ts says why).
+  const clientId = pix.txid === undefined ? undefined : await clientOfTxId(env, pix.txid);
+  if (!clientId) return ['unmatched'];
   return ledgerOf(env, clientId).partnerPix(ispb, pix);
 }
 

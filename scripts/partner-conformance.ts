@@ -18,6 +18,8 @@ const results = [
 ];
 const invalid = results.flatMap((r) => r.invalid);
 const failures = results.flatMap((r) => r.failures);
+for (const line of results.flatMap((r) => r.quirks ?? []))
+  console.log(`read by intent: pattern ${line}, a regex literal no string matches as written`);
 for (const line of invalid) console.log(`invalid: ${line}`);
 for (const line of failures) console.log(`unexpected: ${line}`);
 const sum = (key: 'operations' | 'requests') => results.reduce((s, r) => s + r[key], 0);

@@ -132,7 +132,7 @@ export async function pollSupersededDevolution(ctx: LedgerContext, ref: string):
   await bookLateDevolution(
     ctx,
     row,
-    { id: devolutionId, endToEndId: devolutionId, amountCents: row.amount },
+    { id: devolutionId, endToEndId: status.endToEndId || devolutionId, amountCents: row.amount },
     () => ctx.scheduler.cancel('poll-superseded-devolution', ref),
   );
   return undefined;

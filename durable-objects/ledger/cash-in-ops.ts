@@ -4,7 +4,7 @@
  * the outbox event and the health observation together.
  */
 
-import { buildDynamicBrCode } from '../../src/domain/brcode';
+import { buildDynamicBrCode, pspBrCode } from '../../src/domain/brcode';
 import { type CashInCreated, type CashInView, cashInView } from '../../src/domain/cash-in';
 import { newCashInTxId, newInternalCode } from '../../src/domain/ids';
 import { merchantFields } from '../../src/domain/merchant';
@@ -46,6 +46,8 @@ export interface CreateCashInInput {
   openFinanceRedirectUrl?: string;
   locationPrefix: string;
   paymentUrlPrefix: string;
+  /** The client's location key: it begins the TxId (ids.ts). */
+  locationKey: string;
 }
 
 /** The partner that receives a new charge: the client's first partner. */
@@ -79,25 +81,37 @@ export async function createCashIn(
     let internalCode = newInternalCode();
     while (internalCodeTaken(ctx.db, internalCode) || maybeArchived(ctx.storage.sql, internalCode, 'cash-in'))
       internalCode = newInternalCode();
-    const transactionId = newCashInTxId(ctx.profile.clientId, internalCode);
+    const transactionId = newCashInTxId(input.locationKey, internalCode);
     const partnerIspb = chargePartner(ctx);
     const expiresAt = now + input.expirationInMinutes * 60_000;
+    const port = partnerPort(ctx.env, partnerIspb);
     // Everything that could refuse this Cash-In runs before the charge exists at the partner.
-    const payment = input.openFinanceRedirectUrl
-      ? { openFinanceData: { paymentUrl: `${input.paymentUrlPrefix}${internalCode}` } }
-      : {
-          pixData: {
-            copyAndPaste: buildDynamicBrCode({
-              location: `${input.locationPrefix}${internalCode}`,
-              amountCents: input.amountCents,
-              ...merchantFields(ctx.profile),
-            }),
-          },
-        };
-    const registered = await partnerPort(ctx.env, partnerIspb).registerCharge({
+    if (input.openFinanceRedirectUrl && port.issuesBrCode)
+      return failure({
+        code: 'RULE_VIOLATION',
+        detail:
+          'Open finance payment pages are offered by the sandbox partner only; on this partner create the Cash-In without openFinance and show its pixData',
+      });
+    const merchant = merchantFields(ctx.profile);
+    // The sandbox's way to pay: a page or a BR Code on the gateway's own location.
+    const hosted = port.issuesBrCode
+      ? undefined
+      : input.openFinanceRedirectUrl
+        ? { openFinanceData: { paymentUrl: `${input.paymentUrlPrefix}${internalCode}` } }
+        : {
+            pixData: {
+              copyAndPaste: buildDynamicBrCode({
+                location: `${input.locationPrefix}${internalCode}`,
+                amountCents: input.amountCents,
+                ...merchant,
+              }),
+            },
+          };
+    const registered = await port.registerCharge({
       txid: transactionId,
       amountCents: input.amountCents,
       expiresAt,
+      payer: input.payer,
     });
     await ctx.crashes.reach('cash-in.charge-registered');
     if (!registered.ok) {
@@ -106,6 +120,24 @@ export async function createCashIn(
         detail: 'The settlement partner refused the charge; retry later',
       });
     }
+    // A real partner's PSP issued the BR Code: it alone serves the payload a payer's bank reads.
+    const issued = registered.value.brCode;
+    const psp =
+      port.issuesBrCode && issued
+        ? pspBrCode(issued, { amountCents: input.amountCents, ...merchant })
+        : undefined;
+    if (port.issuesBrCode && psp === undefined) {
+      log('error', 'the partner registered a charge without a usable BR Code', {
+        transactionId,
+        ispb: partnerIspb,
+      });
+      await port.removeCharge?.(transactionId); // unpayable anyway: nobody was given its code
+      return failure({
+        code: 'RULE_VIOLATION',
+        detail: 'The settlement partner registered the charge without a BR Code; retry later',
+      });
+    }
+    const payment = psp ? { pixData: { copyAndPaste: psp.copyAndPaste } } : hosted;
     const created: CashInCreated = {
       transactionId,
       internalCode,
@@ -129,6 +161,7 @@ export async function createCashIn(
         webhookUrl: input.webhookUrl ?? null,
         redirectUrl: input.openFinanceRedirectUrl ?? null,
         flow: input.openFinanceRedirectUrl ? 'OPEN_FINANCE' : 'PIX',
+        pspLocation: psp?.location ?? null,
         requestedAt: now,
         expiresAt,
       }) as CashInRow;

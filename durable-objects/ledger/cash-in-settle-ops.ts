@@ -7,8 +7,7 @@ import { type CashInView, cashInView } from '../../src/domain/cash-in';
 import { newEndToEndId } from '../../src/domain/ids';
 import { failure, type OperationResult, success } from '../../src/domain/result';
 import { formatBrt } from '../../src/domain/time';
-import { institutionName } from '../../src/partners/catalog';
-import { settlementPartner } from '../../src/partners/config';
+import { bankName, settlementPartner } from '../../src/partners/config';
 import { LATE_SETTLEMENT_GRACE_MS } from './cash-in-ops';
 import { cashInNotFound, emitCashIn, findCashIn, updateCashIn } from './cash-in-store';
 import type { LedgerContext } from './context';
@@ -83,7 +82,12 @@ export async function settleCashIn(
       payerBank:
         reported && !input.payer?.bankData
           ? null
-          : { ispb: bank.ispb, bank: institutionName(bank.ispb), branch: bank.branch, account: bank.account },
+          : {
+              ispb: bank.ispb,
+              bank: bankName(ctx.env, bank.ispb),
+              branch: bank.branch,
+              account: bank.account,
+            },
       settlement: {
         ispb: row.partnerIspb,
         bank: partner?.name ?? row.partnerIspb,

@@ -75,6 +75,7 @@ export function insertCashIn(db: Db) {
         webhookUrl: ph('webhookUrl'),
         redirectUrl: ph('redirectUrl'),
         flow: ph('flow'),
+        pspLocation: ph('pspLocation'),
         requestedAt: ph('requestedAt'),
         expiresAt: ph('expiresAt'),
       })

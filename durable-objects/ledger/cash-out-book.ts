@@ -9,7 +9,7 @@
 import type { ClientRow } from '../../src/db/clients';
 import { cashOutView, choosePartner, DUPLICATE_WINDOW_MS, limitViolation } from '../../src/domain/cash-out';
 import { needsApproval } from '../../src/domain/transitions';
-import { institutionName, partnerByIspb } from '../../src/partners/catalog';
+import { bankName, partnerName } from '../../src/partners/config';
 import type { TransferStatus } from '../../src/partners/port';
 import type { CashOutRow } from './cash-out-store';
 import type { LedgerContext } from './context';
@@ -92,7 +92,7 @@ export class CashOutBook {
     const approval = needsApproval(row.amount, client?.approvalThresholdCents);
     const settlement = {
       ispb: account.ispb,
-      bank: partnerByIspb(account.ispb)?.name ?? account.ispb,
+      bank: partnerName(this.ctx.env, account.ispb) ?? account.ispb,
       branch: account.branch,
       account: account.number,
     };
@@ -187,7 +187,7 @@ export class CashOutBook {
     this.sql.exec('DELETE FROM holds WHERE id = ?', holdId(row.transactionId));
     cursor.append(entry);
     const payee = status.payeeBank;
-    const payeeBank = payee ? { ...payee, bank: institutionName(payee.ispb) } : row.payeeBank;
+    const payeeBank = payee ? { ...payee, bank: bankName(this.ctx.env, payee.ispb) } : row.payeeBank;
     this.sql.exec(
       `UPDATE cash_outs SET status = 'COMPLETED', stage = 'DONE', end_to_end_id = ?, completed_at = ?,
        payee_bank = ?, next_at = NULL WHERE seq = ?`,

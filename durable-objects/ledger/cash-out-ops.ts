@@ -1,4 +1,10 @@
-import { type CashOutView, cashOutView, type Destination, destinationKey } from '../../src/domain/cash-out';
+import {
+  type CashOutView,
+  canonicalDestination,
+  cashOutView,
+  type Destination,
+  destinationKey,
+} from '../../src/domain/cash-out';
 import { newEndToEndId, newInternalCode, newUuid } from '../../src/domain/ids';
 import { failure, type OperationResult, success } from '../../src/domain/result';
 import { formatBrt } from '../../src/domain/time';
@@ -96,7 +102,7 @@ export function acceptCashOut(
       webhookUrl: input.webhookUrl ?? null,
       payeeName: input.payee.name,
       payeeDocument: input.payee.document,
-      destination: input.payee.destination,
+      destination: canonicalDestination(input.payee.destination),
       destinationKey: destinationKey(input.payee.destination),
       requestedAt: now,
       nextAt: now,

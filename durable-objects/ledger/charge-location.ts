@@ -28,5 +28,7 @@ function locationOf(db: LedgerDb, profile: Profile | undefined, row: CashInRow) 
     flow: row.flow,
     partnerIspb: row.partnerIspb,
     redirectUrl: row.redirectUrl,
+    /** Set when a real partner's PSP hosts this charge: the gateway serves no payload for it. */
+    pspLocation: row.pspLocation,
   };
 }

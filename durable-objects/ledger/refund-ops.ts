@@ -232,8 +232,10 @@ export async function pollRefund(ctx: LedgerContext, transactionId: string): Pro
       emitCashIn(ctx, failed, 'CASHIN_REFUND_FAILED', now);
       return;
     }
+    // Settled, the devolution is known by the network's id for it (pacs.004 RtrId), the one on the
+    // payer's receipt and the bank's records; our id stays its idempotency id (and its entry's).
     settleDevolution(ctx, row, account.number, {
-      endToEndId: row.refundEndToEndId as string,
+      endToEndId: status.endToEndId || (row.refundEndToEndId as string),
       entryId,
       at: now,
       settled: true,

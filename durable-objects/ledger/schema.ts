@@ -87,6 +87,8 @@ export const cashIns = sqliteTable(
     webhookUrl: text('webhook_url'),
     redirectUrl: text('redirect_url'),
     flow: text('flow', { enum: ['PIX', 'OPEN_FINANCE'] }).notNull(),
+    /** The location a real partner's PSP registered the charge under; null where the gateway hosts it. */
+    pspLocation: text('psp_location'),
     requestedAt: integer('requested_at').notNull(),
     expiresAt: integer('expires_at').notNull(),
     paidAt: integer('paid_at'),

@@ -16,7 +16,7 @@ import {
   statementItem,
 } from '../../src/domain/statement';
 import type { AccountBalance } from '../../src/domain/wallet';
-import { partnerByIspb } from '../../src/partners/catalog';
+import { partnerName } from '../../src/partners/config';
 import { mergeArchived } from './archive-lists';
 import { readSegment } from './archive-reads';
 import { ledgerSource } from './archive-sources';
@@ -40,12 +40,12 @@ export interface StatementPage extends PageResult<StatementItem & { time: number
   account: AccountView;
 }
 
-export function accountView(row: AccountRow): AccountView {
+export function accountView(env: unknown, row: AccountRow): AccountView {
   return {
     number: row.number,
     branch: row.branch,
     type: row.type,
-    bank: { ispb: row.ispb, name: partnerByIspb(row.ispb)?.name ?? null },
+    bank: { ispb: row.ispb, name: partnerName(env, row.ispb) },
   };
 }
 
@@ -81,7 +81,7 @@ export async function readStatement(
   const page = shapeRows(rows, input, (r) =>
     statementItem({ ...r, direction: r.direction as 'CREDIT' | 'DEBIT' }),
   );
-  return success(200, { account: accountView(row), ...page });
+  return success(200, { account: accountView(ctx.env, row), ...page });
 }
 
 /**
@@ -127,7 +127,7 @@ export async function readBalances(
       branch: a.branch,
       type: a.type,
       ispb: a.ispb,
-      bank: partnerByIspb(a.ispb)?.name ?? a.ispb,
+      bank: partnerName(ctx.env, a.ispb) ?? a.ispb,
       ...(at === undefined
         ? { balance: a.balance, available: available(ctx.db, a.number) }
         : { balance: history.get(a.number) ?? 0 }),

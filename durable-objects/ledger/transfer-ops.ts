@@ -109,7 +109,7 @@ export function deposit(ctx: LedgerContext, number: string, amountCents: number)
     });
     const entry = entryById(ctx.db, posted.id);
     if (!entry) throw new Error('posted entry vanished');
-    const view = accountView(row);
+    const view = accountView(ctx.env, row);
     return success(201, {
       account: { number: view.number, type: view.type, bank: view.bank },
       entry: statementItem({ ...entry, direction: entry.direction as 'CREDIT' | 'DEBIT' }),

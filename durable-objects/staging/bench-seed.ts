@@ -30,8 +30,10 @@ export interface HistoryTemplate {
 
 export interface SeedCommand {
   template: HistoryTemplate;
-  /** Client id of the seeded object (its Cash-In TxIds carry it). */
+  /** Client id of the seeded object. */
   clientId: string;
+  /** Its location key, which begins its Cash-In TxIds (ids.ts). */
+  locationKey: string;
   /** Pairs to write in this call (one storage transaction) and the first pair's index. */
   count: number;
   offset: number;
@@ -85,7 +87,7 @@ function insert(sql: SqlStorage, table: string, row: Row): void {
 
 /** Writes `count` pairs; refuses to write history before entries that already exist. */
 export function seedHistory(db: LedgerDb, storage: DurableObjectStorage, command: SeedCommand): void {
-  const { template: t, clientId } = command;
+  const { template: t } = command;
   const sql = storage.sql;
   const pixKey = (JSON.parse(String(t.cashOut.destination)) as { pixKey: string }).pixKey;
   const entries = [...t.cashInEntries, ...t.cashOutEntries];
@@ -107,7 +109,7 @@ export function seedHistory(db: LedgerDb, storage: DurableObjectStorage, command
       const payee = seededPixKey(i % command.payees);
       const cashInCode = freeCode((c) => internalCodeTaken(db, c));
       const names = new Map<string, string>([
-        [String(t.cashIn.transaction_id), newCashInTxId(clientId, cashInCode)],
+        [String(t.cashIn.transaction_id), newCashInTxId(command.locationKey, cashInCode)],
         [String(t.cashIn.internal_code), cashInCode],
         [String(t.cashIn.external_reference), `seed-in-${i}`],
         [String(t.cashIn.end_to_end_id), endToEnd(String(t.cashIn.end_to_end_id), at)],

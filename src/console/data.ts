@@ -9,7 +9,7 @@ import { type ClientPage, type ClientSummary, clientPage } from '../db/clients';
 import { incidentsIn, incidentWithEvidence, openIncidents, type StoredIncident } from '../db/health';
 import type { SeriesPoint } from '../health/series';
 import type { EvidenceItem } from '../health/types';
-import { institutionName } from '../partners/catalog';
+import { bankName } from '../partners/config';
 
 export const DELIVERIES_SHOWN = 20;
 export const LARGE_BANKS = 4;
@@ -62,7 +62,7 @@ export async function healthView(env: Env, now: number): Promise<HealthView> {
     })),
   );
   const names: Record<string, string> = {};
-  for (const p of series) names[p.id] ??= institutionName(p.id);
+  for (const p of series) names[p.id] ??= bankName(env, p.id);
   return { series, names, incidents, from, to: now };
 }
 

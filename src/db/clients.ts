@@ -13,6 +13,16 @@ export async function findClient(env: Env, clientId: string): Promise<ClientRow 
   return d1(env).select().from(clients).where(eq(clients.id, clientId)).get();
 }
 
+/** The client a charge locator's location key names (the unique clients_location_key_idx). */
+export async function clientIdByLocationKey(env: Env, locationKey: string): Promise<string | undefined> {
+  const row = await d1(env)
+    .select({ id: clients.id })
+    .from(clients)
+    .where(eq(clients.locationKey, locationKey))
+    .get();
+  return row?.id;
+}
+
 export async function listClientAccounts(env: Env, clientId: string): Promise<AccountRow[]> {
   return d1(env).select().from(accounts).where(eq(accounts.clientId, clientId)).all();
 }

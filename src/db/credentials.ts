@@ -20,6 +20,8 @@ export interface ClientCredentials {
   rateLimitPerSecond: number | null;
   /** Settlement partners the client routes through (PIX health scope). */
   partners: string[];
+  /** Names the client in its charge locators (domain/location.ts). */
+  locationKey: string;
 }
 
 const cache = new Map<string, { value: ClientCredentials | null; expiresAt: number }>();
@@ -40,6 +42,7 @@ export async function loadCredentials(env: Env, clientId: string): Promise<Clien
           : null,
         rateLimitPerSecond: row.rateLimitPerSecond,
         partners: row.partners,
+        locationKey: row.locationKey,
       }
     : null;
   if (cache.size > 50_000) cache.clear();

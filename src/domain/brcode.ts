@@ -195,3 +195,33 @@ export function parseBrCode(payload: string): BrCodeParseResult {
   if (postalCode !== undefined) fields.postalCode = postalCode;
   return { ok: true, fields };
 }
+
+/**
+ * The BR Code of a charge a PSP registered, and the location it names: the PSP's own
+ * `pixCopiaECola`, exactly as it sent it, when that is a well-formed BR Code naming the PSP's
+ * location and (if it states one) the charge's amount. The API Pix document makes `pixCopiaECola`
+ * optional, so without a usable one the code is built on the PSP's location, which is what a
+ * payer's bank reads. Undefined when the PSP gave no location either: nobody could pay such a charge.
+ */
+export function pspBrCode(
+  issued: { copyAndPaste: string; location: string },
+  charge: { amountCents: number; merchantName: string; merchantCity: string },
+): { copyAndPaste: string; location: string } | undefined {
+  const location = issued.location.replace(/^https:\/\//i, '');
+  const parsed = parseBrCode(issued.copyAndPaste);
+  const url = parsed.ok ? parsed.fields.merchantAccount.url : undefined;
+  if (
+    parsed.ok &&
+    url !== undefined &&
+    issued.copyAndPaste.length <= 512 &&
+    (location === '' || url === location) &&
+    (parsed.fields.amountCents === undefined || parsed.fields.amountCents === charge.amountCents)
+  )
+    return { copyAndPaste: issued.copyAndPaste, location: url };
+  if (location === '') return undefined;
+  try {
+    return { copyAndPaste: buildDynamicBrCode({ location, ...charge }), location };
+  } catch {
+    return undefined; // a location that does not fit field 26.25
+  }
+}

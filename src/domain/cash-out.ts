@@ -4,6 +4,7 @@
  */
 
 import type { BankData } from './cash-in';
+import { normalizeDocument } from './documents';
 import { type FailureCode, failureOf } from './failure-codes';
 import type { ClientLimits } from './limits';
 import { formatBrt } from './time';
@@ -104,16 +105,27 @@ function normalizedPixKey(type: PixKeyType, key: string): string {
       const digits = trimmed.replace(/\D/g, '');
       return `+${digits.startsWith('55') && digits.length >= 12 ? digits : `55${digits}`}`;
     }
+    case 'CNPJ':
+      // An alphanumeric CNPJ's letters are part of it: upper-cased, only separators go.
+      return normalizeDocument(trimmed.replace(/[^0-9A-Za-z]/g, ''));
     default:
       return trimmed.replace(/\D/g, '');
   }
 }
 
 /**
- * What identifies a payee for per-payee limits and duplicate detection (docs/contract.md, Payee identity and
- * withdrawal limits): PIX keys as the DICT stores them; bank accounts as (ispb, branch, account with its
- * check digit), numbers without separators or leading zeros, so `0001`/`1` and `0012345-6`/`123456` are one
- * payee.
+ * The destination as it is kept and sent to the partner: a CNPJ key upper-cased (the DICT's form of
+ * an alphanumeric CNPJ); every other key as the client wrote it.
+ */
+export function canonicalDestination(d: Destination): Destination {
+  return d.type === 'PIX' && d.pixKeyType === 'CNPJ' ? { ...d, pixKey: normalizeDocument(d.pixKey) } : d;
+}
+
+/**
+ * What identifies a payee for per-payee limits and duplicate detection (docs/contract.md, Payee identity
+ * and withdrawal limits): PIX keys as the DICT stores them (a CNPJ key upper-case); bank accounts as
+ * (ispb, branch, account with its check digit), numbers without separators or leading zeros, so
+ * `0001`/`1` and `0012345-6`/`123456` are one payee.
  */
 export function destinationKey(d: Destination): string {
   if (d.type === 'PIX') return `PIX:${d.pixKeyType}:${normalizedPixKey(d.pixKeyType, d.pixKey)}`;

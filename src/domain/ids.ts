@@ -27,15 +27,35 @@ function clientPart(clientId: string): string {
 }
 
 /**
- * Cash-In TxId: the PIX charge txid, 26–35 alphanumerics. We issue 35: the client (22 base-62
- * characters), so a partner's notification naming a txid reaches its client's ClientLedger without a
- * lookup table, like the BR Code locator (location.ts); then the Cash-In's internalCode (7) and 6
- * random ones (72 bits with the code). Carrying the internalCode, the TxId of an archived Cash-In
- * needs no index entry of its own: it is found through its code's (archive-index.ts; docs/storage-schema.md,
- * Growth).
+ * Cash-In TxId: the PIX charge txid, 26–35 alphanumerics. We issue 35: the client's location key
+ * (22 characters, random, location.ts), so a partner's notification naming a txid reaches its
+ * client's ClientLedger by one indexed look-up, while the txid a payer sees in the charge payload
+ * tells nothing of the client's id; then the Cash-In's internalCode (7) and 6 random characters (72
+ * bits with the code). Carrying the internalCode, the TxId of an archived Cash-In needs no index
+ * entry of its own: it is found through its code's (archive-index.ts).
  */
-export function newCashInTxId(clientId: string, internalCode: string): string {
+export function newCashInTxId(locationKey: string, internalCode: string): string {
+  if (!/^[A-Za-z0-9]{22}$/.test(locationKey))
+    throw new RangeError('a TxId needs an alphanumeric location key');
+  return locationKey + internalCode + randomString(ALNUM, 6);
+}
+
+/** The location key a TxId of ours starts with, or undefined for any other txid. */
+export function locationKeyOfTxId(txid: string): string | undefined {
+  return /^([A-Za-z0-9]{22})[A-Z0-9]{7}[A-Za-z0-9]{6}$/.exec(txid)?.[1];
+}
+
+/**
+ * TxIds issued before location keys began with the client UUID in base 62: the seeded benchmark
+ * histories still do, and such charges must still reach their client.
+ */
+export function legacyCashInTxId(clientId: string, internalCode: string): string {
   return clientPart(clientId) + internalCode + randomString(ALNUM, 6);
+}
+
+/** A new client's location key: 22 random base-62 characters (131 bits). */
+export function newLocationKey(): string {
+  return randomString(ALNUM, 22);
 }
 
 /** The internalCode a TxId of ours carries (see newCashInTxId), or undefined when it has none. */
@@ -43,7 +63,7 @@ export function internalCodeOfTxId(txid: string): string | undefined {
   return /^[A-Za-z0-9]{22}([A-Z0-9]{7})[A-Za-z0-9]{6}$/.exec(txid)?.[1];
 }
 
-/** The client a TxId we issued belongs to, or undefined for any other txid. */
+/** The client a legacy TxId (legacyCashInTxId) names, or undefined for any other txid. */
 export function clientIdOfTxId(txid: string): string | undefined {
   if (!/^[A-Za-z0-9]{35}$/.test(txid)) return undefined;
   let n = 0n;

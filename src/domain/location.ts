@@ -1,12 +1,23 @@
 /**
- * The charge locator names both the client and the charge in a short path segment, so the BR Code
- * location fits in 77 characters and resolves to the client's Durable Object without a lookup
- * table: base64url of the client UUID's 16 bytes (22 chars) + the 7-char internalCode.
+ * The charge locator of a gateway-hosted BR Code location (the sandbox partner's) and of an
+ * open-finance payment URL: the client's location key (22 characters) + the charge's 7-character
+ * internalCode, so the location fits in 77 characters. The key is random (ids.ts, newLocationKey),
+ * drawn at onboarding, unrelated to the client's id, and also begins the client's TxIds: anyone may
+ * see a QR code, and the client id must not be read from it (it names the client at POST
+ * /auth/token). Locators issued before carried the client UUID's bytes in that place (clientKey);
+ * they still resolve, so a charge already handed out stays payable.
  */
 import { fromBase64Url, toBase64Url } from '../security/encoding';
 
 const LOCATOR = /^([A-Za-z0-9_-]{22})([A-Z0-9]{7})$/;
 
+/** The charge a locator names: its key (a location key, or a legacy client key) and internalCode. */
+export function parseLocator(locator: string): { key: string; internalCode: string } | undefined {
+  const match = LOCATOR.exec(locator);
+  return match ? { key: match[1] as string, internalCode: match[2] as string } : undefined;
+}
+
+/** The legacy key of locators issued before location keys: base64url of the client UUID's bytes. */
 export function clientKey(clientId: string): string {
   const hex = clientId.replace(/-/g, '');
   const bytes = new Uint8Array(16);
@@ -14,17 +25,15 @@ export function clientKey(clientId: string): string {
   return toBase64Url(bytes);
 }
 
-export function parseLocator(locator: string): { clientId: string; internalCode: string } | undefined {
-  const match = LOCATOR.exec(locator);
-  if (!match) return undefined;
-  const bytes = fromBase64Url(match[1] as string);
+/** The client id a legacy key carries (clientKey's inverse), or undefined. */
+export function legacyClientId(key: string): string | undefined {
+  const bytes = fromBase64Url(key);
   if (bytes?.length !== 16) return undefined;
   const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
-  const clientId = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-  return { clientId, internalCode: match[2] as string };
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
-/** Path after the host: `/pix/qr/` + client key (22) + internalCode (7). */
+/** Path after the host: `/pix/qr/` + location key (22) + internalCode (7). */
 const LOCATION_PATH_LENGTH = '/pix/qr/'.length + 22 + 7;
 /** BR Code field 26.25 holds 77 characters (brcode.ts), so the host[:port] holds the rest. */
 export const MAX_LOCATION_HOST_LENGTH = 77 - LOCATION_PATH_LENGTH;

@@ -27,9 +27,10 @@ const NOTES: Record<string, Record<string, string>> = {
     expirationInMinutes: 'Payment window in minutes; `expiredAt` = creation + this.',
     webhookUrl:
       'Receives the events of this Cash-In. Production: https to a public host only; staging also allows http://127.0.0.1 and localhost.',
-    payer: 'Who pays: `name` and `document` (CPF 11 or CNPJ 14 digits, digits only).',
+    payer:
+      "Who pays: `name` and `document` (a CPF of 11 digits or a CNPJ of 14 characters, 12 digits or letters then 2 digits, the alphanumeric CNPJ included; no separators; letters read upper-case; check digits verified). A real partner's PSP receives it as the charge's `devedor` and shows it to the payer.",
     openFinance:
-      'When present, selects the open-finance flow; `redirectUrl` is where the payer goes after paying.',
+      'When present, selects the open-finance flow; `redirectUrl` is where the payer goes after paying. Sandbox partner only (staging): on a real partner 422 RULE_VIOLATION.',
     includeQrCodeImage: 'When true the answer includes the QR code as a Base64 PNG.',
   },
   CreateCashOut: {
@@ -38,7 +39,8 @@ const NOTES: Record<string, Record<string, string>> = {
       'Unique per client even when the earlier Cash-Out was cancelled (send a new one to retry); also accepted as `{id}` on GET /cash-out/{id}.',
     description: "May appear on the payee's bank statement.",
     webhookUrl: 'Receives CASHOUT_COMPLETED, CASHOUT_FAILED and CASHOUT_REFUNDED.',
-    payee: 'Who receives: `name`, `document` (CPF or CNPJ, digits only) and `destination`.',
+    payee:
+      'Who receives: `name`, `document` (CPF 11 digits or CNPJ 14 characters, alphanumeric included, no separators, letters read upper-case) and `destination` (a CNPJ Pix key likewise; it identifies one payee however its letters are written).',
   },
   Refund: {
     reason: 'Why the money goes back; echoed as the Cash-In `reason` once REFUNDED.',

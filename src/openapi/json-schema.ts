@@ -4,7 +4,7 @@
  * such as AmountSchema is written once in src/schemas and appears once in the document.
  *
  * What JSON Schema cannot say is not dropped silently: a `check` (custom rule) adds its message to
- * the description, `trim` is ignored (it normalizes, it does not reject), and a case-insensitive
+ * the description, `trim` and `toUpperCase` are ignored (they normalize, they do not reject), and a case-insensitive
  * regex is rewritten as an explicit case-insensitive pattern. Anything else unsupported throws, so
  * a new valibot feature in a request schema fails the build of the document instead of vanishing.
  */
@@ -84,7 +84,8 @@ const CONFIG: ConversionConfig = {
   target: 'draft-2020-12',
   typeMode: 'input',
   errorMode: 'throw',
-  ignoreActions: ['trim'],
+  // Both normalize what they accept; neither refuses anything (a document's letters are read upper-case).
+  ignoreActions: ['trim', 'to_upper_case'],
   overrideAction,
 };
 

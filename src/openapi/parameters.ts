@@ -126,7 +126,7 @@ export const locatorParameter = parameter(
   'locator',
   'path',
   v.pipe(v.string(), v.minLength(1)),
-  'The last path segment of the BR Code location or of `openFinanceData.paymentUrl`: client key + internalCode.',
+  "The last path segment of a sandbox BR Code location or of `openFinanceData.paymentUrl`: the client's random location key (22 characters, not its id) + the charge's internalCode.",
 );
 
 export const idempotencyKeyParameter = parameter(

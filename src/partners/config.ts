@@ -8,7 +8,7 @@
  */
 import { isStaging } from '../config';
 import type { Fetcher as HttpFetcher } from './bcb-api-pix/client';
-import { partnerByIspb, SETTLEMENT_PARTNERS, type SettlementPartner } from './catalog';
+import { institutionName, partnerByIspb, SETTLEMENT_PARTNERS, type SettlementPartner } from './catalog';
 
 export type AdapterKind = 'sandbox' | 'bcb-api-pix';
 
@@ -92,6 +92,19 @@ export function isSimulatedPartner(env: unknown, ispb: string): boolean {
   const declared = declaredPartners(env).find((p) => p.ispb === ispb);
   if (declared) return declared.kind === 'sandbox';
   return isStaging(env as { ENVIRONMENT?: unknown }) && partnerByIspb(ispb) !== undefined;
+}
+
+/**
+ * A settlement partner's name: as the operator declared it (PARTNERS), else (staging) the sandbox
+ * catalog's; null for an ISPB that is no partner here. Every view naming a partner asks here.
+ */
+export function partnerName(env: unknown, ispb: string): string | null {
+  return settlementPartner(env, ispb)?.name ?? null;
+}
+
+/** Any institution's display name (payer and payee banks too): a declared partner's as declared. */
+export function bankName(env: unknown, ispb: string): string {
+  return declaredPartners(env).find((p) => p.ispb === ispb)?.name ?? institutionName(ispb);
 }
 
 /** The partners a client gets when its onboarding names none: staging's sandbox catalog, else every declared one. */

@@ -8,6 +8,19 @@ export interface ChargeRegistration {
   txid: string;
   amountCents: number;
   expiresAt: number;
+  /** Whom the charge is addressed to (API Pix `devedor`): the payer's bank shows it to the payer. */
+  payer?: { name: string; document: string };
+}
+
+/**
+ * A charge as the partner registered it. A PSP on the Pix network issues the charge's BR Code
+ * itself: the payer's bank fetches the payload from that PSP's own location and checks it against
+ * that PSP's certificate, so only the PSP that registered the charge can serve it.
+ */
+export interface RegisteredCharge {
+  registeredAt: number;
+  /** The PSP's `pixCopiaECola` and `location` (absent where the gateway hosts the location: sandbox). */
+  brCode?: { copyAndPaste: string; location: string };
 }
 
 /** `removeCharge` refused because the charge was paid: the payment is a fact, so nothing is cancelled. */
@@ -58,8 +71,13 @@ export type BatchedStatus = TransferStatus | { state: 'UNREAD'; reason: string }
 
 export interface SettlementPartnerPort {
   readonly ispb: string;
+  /**
+   * Whether the partner issues its charges' BR Codes (a PSP on the Pix network); otherwise the
+   * gateway builds them on its own location (the sandbox), which only a simulated network can pay.
+   */
+  readonly issuesBrCode: boolean;
   /** Registers a dynamic charge so the PIX network routes its payment to the partner account. */
-  registerCharge(charge: ChargeRegistration): Promise<PartnerOutcome<{ registeredAt: number }>>;
+  registerCharge(charge: ChargeRegistration): Promise<PartnerOutcome<RegisteredCharge>>;
   /**
    * Takes a registered charge down (a Cash-In cancelled here), so payers can no longer pay it.
    * Absent where charges live nowhere else (the sandbox keeps none).

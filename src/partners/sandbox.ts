@@ -21,6 +21,7 @@ import type {
   PartnerOutcome,
   PaymentRequest,
   ReceivingAccount,
+  RegisteredCharge,
   SettlementPartnerPort,
   TransferStatus,
 } from './port';
@@ -74,7 +75,10 @@ export class SandboxPartner implements SettlementPartnerPort {
     if (fault && fault.latencyMs > 0) await sleep(fault.latencyMs);
   }
 
-  async registerCharge(_charge: ChargeRegistration): Promise<PartnerOutcome<{ registeredAt: number }>> {
+  /** The gateway hosts the sandbox's BR Code locations: no bank stands behind them. */
+  readonly issuesBrCode = false;
+
+  async registerCharge(_charge: ChargeRegistration): Promise<PartnerOutcome<RegisteredCharge>> {
     await this.delay(await this.fault('CASH_IN'));
     return { ok: true, value: { registeredAt: Date.now() } };
   }

@@ -45,6 +45,7 @@ export function withTimeout(port: SettlementPartnerPort, ms = PARTNER_TIMEOUT_MS
   };
   return {
     ispb: port.ispb,
+    issuesBrCode: port.issuesBrCode,
     registerCharge: (charge) => orUnanswered('registerCharge', port.registerCharge(charge)),
     ...(port.removeCharge && {
       removeCharge: (txid: string) => orUnanswered('removeCharge', port.removeCharge!(txid)),

@@ -19,9 +19,17 @@ export const AmountSchema = v.pipe(
   v.maxValue(MAX_AMOUNT, AMOUNT_MAX_MESSAGE),
 );
 
+/**
+ * A CPF (11 digits) or a CNPJ (12 digits or letters, then 2 digits: the alphanumeric CNPJ included),
+ * without separators; letters are read upper-case, which is how the document is kept and sent on.
+ */
 export const DocumentSchema = v.pipe(
   v.string('document must be a string'),
-  v.regex(/^(\d{11}|\d{14})$/, 'document must be a CPF (11 digits) or a CNPJ (14 digits), digits only'),
+  v.regex(
+    /^(\d{11}|[0-9A-Z]{12}\d{2})$/i,
+    'document must be a CPF (11 digits) or a CNPJ (14 characters: 12 digits or letters, then 2 digits), without separators',
+  ),
+  v.toUpperCase(),
   v.check(isValidDocument, 'document must be a CPF or CNPJ whose check digits are valid'),
 );
 

@@ -6,6 +6,7 @@
  */
 import { stagingLedgerOf } from '../../durable-objects/staging/client-ledger';
 import { isBenchSeedEnabled } from '../config';
+import { findClient } from '../db/clients';
 import { requireOperator } from '../http/admin-auth';
 import { readJsonObject } from '../http/body';
 import { ProblemError } from '../http/errors';
@@ -42,10 +43,13 @@ export async function handleBenchSeed(request: Request, env: Env): Promise<Respo
     cashOutId: body.cashOutId,
   });
   if (!template) throw new Error('no template');
+  const client = await findClient(env, body.clientId);
+  if (!client) throw new ProblemError('NOT_FOUND', 'no such client');
   await stagingLedgerOf(env, body.clientId).bench({
     op: 'seed',
     template,
     clientId: body.clientId,
+    locationKey: client.locationKey,
     offset: body.offset,
     count: body.count,
     from: body.from,

@@ -1,7 +1,7 @@
 import { hasError, isDynamicPix, parsePix } from 'pix-utils';
 import { parseEmv } from 'pix-utils/dist/module/emvHandler';
 import { describe, expect, it } from 'vitest';
-import { buildDynamicBrCode, decodeTlv, encodeTlv, parseBrCode } from '../../src/domain/brcode';
+import { buildDynamicBrCode, decodeTlv, encodeTlv, parseBrCode, pspBrCode } from '../../src/domain/brcode';
 import { crc16 } from '../../src/domain/crc16';
 
 const charge = {
@@ -210,5 +210,51 @@ describe('parseBrCode', () => {
     expect(parseBrCode(withCrc(valid.replace('br.gov.bcb.pix', 'br.gov.bcb.xxx'))).ok).toBe(false);
     // Another currency.
     expect(parseBrCode(withCrc(valid.replace('5303986', '5303840'))).ok).toBe(false);
+  });
+});
+
+describe('pspBrCode (a real partner issues the BR Code)', () => {
+  const location = 'qrcodes.psp.example/v2/3c1f5e0a9b7d4e2f8a6c0b1d9e8f7a6b';
+  const charge = { amountCents: 2500, merchantName: 'Loja', merchantCity: 'Recife' };
+  const issued = buildDynamicBrCode({
+    location,
+    amountCents: 2500,
+    merchantName: 'PSP Recebedor',
+    merchantCity: 'Sao Paulo',
+  });
+
+  it("answers the PSP's pixCopiaECola exactly as sent, with or without https:// on its location", () => {
+    expect(pspBrCode({ copyAndPaste: issued, location: `https://${location}` }, charge)).toEqual({
+      copyAndPaste: issued,
+      location,
+    });
+    expect(pspBrCode({ copyAndPaste: issued, location: '' }, charge)).toEqual({
+      copyAndPaste: issued,
+      location,
+    });
+  });
+
+  it("builds on the PSP's location when its code is unusable, and gives up without a location", () => {
+    const broken = `${issued.slice(0, -4)}0000`; // wrong CRC
+    const otherAmount = buildDynamicBrCode({
+      location,
+      amountCents: 1,
+      merchantName: 'X',
+      merchantCity: 'Y',
+    });
+    const elsewhere = buildDynamicBrCode({ ...charge, location: 'evil.example/qr/1' });
+    for (const copyAndPaste of [broken, otherAmount, elsewhere, '']) {
+      const built = pspBrCode({ copyAndPaste, location }, charge);
+      expect(built?.location).toBe(location);
+      const parsed = parseBrCode(built!.copyAndPaste);
+      expect(parsed.ok && [parsed.fields.merchantAccount.url, parsed.fields.amountCents]).toEqual([
+        location,
+        2500,
+      ]);
+    }
+    expect(pspBrCode({ copyAndPaste: broken, location: '' }, charge)).toBeUndefined();
+    expect(
+      pspBrCode({ copyAndPaste: '', location: `psp.example/${'x'.repeat(80)}` }, charge),
+    ).toBeUndefined();
   });
 });

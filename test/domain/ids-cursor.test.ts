@@ -5,32 +5,42 @@ import {
   clientIdOfTxId,
   END_TO_END_ID,
   internalCodeOfTxId,
+  legacyCashInTxId,
+  locationKeyOfTxId,
   newCashInTxId,
   newEndToEndId,
   newInternalCode,
+  newLocationKey,
   newUuid,
   UUID,
 } from '../../src/domain/ids';
-import { clientKey, parseLocator } from '../../src/domain/location';
+import { clientKey, legacyClientId, parseLocator } from '../../src/domain/location';
 import { planPage, shapePage } from '../../src/domain/pagination';
 
 describe('identifiers', () => {
-  it('issues TxIds of 26–35 alphanumerics, 7-char internal codes, UUIDs', () => {
-    const clientId = '0f8e2a4c-1b3d-4e5f-8a9b-0c1d2e3f4a5b';
+  it('issues TxIds of 26–35 alphanumerics that start with the location key, 7-char internal codes, UUIDs', () => {
+    const key = newLocationKey();
+    expect(key).toMatch(/^[A-Za-z0-9]{22}$/);
     const code = newInternalCode();
-    expect(newCashInTxId(clientId, code)).toMatch(/^[A-Za-z0-9]{26,35}$/);
-    expect(clientIdOfTxId(newCashInTxId(clientId, code))).toBe(clientId);
+    const txid = newCashInTxId(key, code);
+    expect(txid).toMatch(/^[A-Za-z0-9]{26,35}$/);
+    expect(locationKeyOfTxId(txid)).toBe(key);
     // It carries its internalCode, which finds it once archived.
-    expect(internalCodeOfTxId(newCashInTxId(clientId, code))).toBe(code);
+    expect(internalCodeOfTxId(txid)).toBe(code);
     expect(internalCodeOfTxId('abc')).toBeUndefined();
-    expect(clientIdOfTxId(newCashInTxId('ffffffff-ffff-ffff-ffff-ffffffffffff', code))).toBe(
+    expect(locationKeyOfTxId('abc')).toBeUndefined();
+    expect(() => newCashInTxId('not-a-key', code)).toThrow(RangeError);
+    // TxIds issued before location keys still name their client.
+    const clientId = '0f8e2a4c-1b3d-4e5f-8a9b-0c1d2e3f4a5b';
+    expect(clientIdOfTxId(legacyCashInTxId(clientId, code))).toBe(clientId);
+    expect(clientIdOfTxId(legacyCashInTxId('ffffffff-ffff-ffff-ffff-ffffffffffff', code))).toBe(
       'ffffffff-ffff-ffff-ffff-ffffffffffff',
     );
     expect(clientIdOfTxId('abc')).toBeUndefined();
     expect(clientIdOfTxId('z'.repeat(35))).toBeUndefined();
     expect(newInternalCode()).toMatch(/^[A-Z0-9]{7}$/);
     expect(newUuid()).toMatch(UUID);
-    expect(new Set(Array.from({ length: 1000 }, () => newCashInTxId(clientId, code))).size).toBe(1000);
+    expect(new Set(Array.from({ length: 1000 }, () => newCashInTxId(key, code))).size).toBe(1000);
   });
 
   it('builds end-to-end ids as E/D + ISPB + yyyyMMddHHmm UTC + 11 alphanumerics', () => {
@@ -47,12 +57,13 @@ describe('identifiers', () => {
     expect(n.slice(-1)).toBe(accountCheckDigit(n.slice(0, 8)));
   });
 
-  it('charge locators round-trip the client id and internal code', () => {
-    const clientId = crypto.randomUUID();
-    const key = clientKey(clientId);
-    expect(key).toHaveLength(22);
-    expect(parseLocator(`${key}ABC1234`)).toEqual({ clientId, internalCode: 'ABC1234' });
+  it('charge locators split into a key and an internal code; legacy keys round-trip the client id', () => {
+    const key = newLocationKey();
+    expect(key).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    expect(parseLocator(`${key}ABC1234`)).toEqual({ key, internalCode: 'ABC1234' });
     expect(parseLocator('short')).toBeUndefined();
+    const clientId = crypto.randomUUID();
+    expect(legacyClientId(clientKey(clientId))).toBe(clientId);
   });
 });
 

@@ -3,11 +3,19 @@
  * and every answer of the fake PSP validate against the vendored openapi.yaml, and the adapter
  * meets every expectation of the conformance run (the same run as `npm run partner:conformance`).
  */
+import { Validator } from '@cfworker/json-schema';
 import yaml from 'js-yaml';
 import { describe, expect, it } from 'vitest';
+import { BcbApiPixPartner } from '../../src/partners/bcb-api-pix/adapter';
 import { centsToDecimal, decimalToCents } from '../../src/partners/bcb-api-pix/money';
 import openapi from '../fixtures/bcb-pix-api/openapi.yaml?raw';
-import { OpenApiValidator, runConformance } from '../support/bcb-pix-conformance';
+import {
+  BASE,
+  FakeBcbPsp,
+  OpenApiValidator,
+  runConformance,
+  TOKEN_URL,
+} from '../support/bcb-pix-conformance';
 
 const doc = yaml.load(openapi) as ConstructorParameters<typeof OpenApiValidator>[0];
 
@@ -36,6 +44,89 @@ describe('BCB API Pix conformance', () => {
     });
     await validator.exchange(request, response);
     expect(validator.invalid).toHaveLength(1);
+  });
+
+  it("reads the document's CPF pattern by intent: written literally it refuses every CPF", async () => {
+    const pessoa = (doc as unknown as { components: { schemas: Record<string, any> } }).components.schemas
+      .PessoaFisica;
+    expect(pessoa.properties.cpf.pattern).toBe('/^\\d{11}$/');
+    const literal = new Validator(pessoa, '2019-09', false);
+    expect(literal.validate({ cpf: '12345678909', nome: 'Maria' }).valid).toBe(false);
+    const validator = new OpenApiValidator(doc);
+    expect(validator.quirks.get('/^\\d{11}$/')).toBeGreaterThan(0);
+    const cob = (devedor: unknown) =>
+      new Request('https://psp.test/api/v2/cob/CPSPtx0000000000000000000000001', {
+        method: 'PUT',
+        body: JSON.stringify({
+          calendario: { expiracao: 60 },
+          devedor,
+          valor: { original: '1.00' },
+          chave: 'k',
+        }),
+      });
+    const refused = () =>
+      new Response(
+        JSON.stringify({
+          type: 'https://pix.bcb.gov.br/api/v2/error/CobOperacaoInvalida',
+          title: 'x',
+          status: 400,
+        }),
+        { status: 400, headers: { 'content-type': 'application/problem+json' } },
+      );
+    await validator.exchange(cob({ cpf: '12345678909', nome: 'Maria' }), refused());
+    await validator.exchange(cob({ cnpj: '12ABC34501DE35', nome: 'Nova Ltda' }), refused());
+    expect(validator.invalid).toEqual([]);
+    await validator.exchange(cob({ cpf: '123.456.789-09', nome: 'Maria' }), refused());
+    await validator.exchange(cob({ cnpj: '12abc34501de35', nome: 'Nova Ltda' }), refused());
+    expect(validator.invalid).toHaveLength(2);
+  });
+
+  it('a token refused with 401 (an OAuth2 gateway) is replaced once too, and a second refusal is final', async () => {
+    const psp = new FakeBcbPsp();
+    const partner = new BcbApiPixPartner({
+      ispb: '09089356',
+      pixKey: 'cobranca@connectpsp.example',
+      baseUrl: BASE,
+      tokenUrl: TOKEN_URL,
+      clientId: 'client',
+      clientSecret: 'secret',
+      fetcher: (request) => psp.handle(request),
+      now: () => psp.now,
+    });
+    const charge = {
+      txid: 'CPSPtx0000000000000000000000001',
+      amountCents: 100,
+      expiresAt: Date.now() + 60_000,
+    };
+    expect((await partner.registerCharge(charge)).ok).toBe(true);
+    psp.revokeTokens(401);
+    expect((await partner.chargeStatus(charge.txid)).ok).toBe(true);
+    expect(psp.tokensIssued).toBe(2);
+    // Credentials that keep failing: one new token, then the refusal stands (no loop).
+    let calls = 0;
+    const stubborn = new BcbApiPixPartner({
+      ispb: '09089356',
+      pixKey: 'k',
+      baseUrl: BASE,
+      tokenUrl: TOKEN_URL,
+      clientId: 'client',
+      clientSecret: 'secret',
+      fetcher: async (request) => {
+        if (request.url.startsWith(TOKEN_URL)) return psp.handle(request);
+        calls++;
+        return new Response(
+          JSON.stringify({
+            type: 'https://pix.bcb.gov.br/api/v2/error/AcessoNegado',
+            title: 'x',
+            status: 403,
+          }),
+          { status: 403, headers: { 'content-type': 'application/problem+json' } },
+        );
+      },
+    });
+    const denied = await stubborn.chargeStatus(charge.txid);
+    expect(denied.ok).toBe(false);
+    expect(calls).toBe(2);
   });
 
   it('converts money exactly both ways', () => {

@@ -93,11 +93,14 @@ describe('partner Pix callbacks', () => {
       () => getCashIn(api, cashIn.internalCode),
       (c) => c.status === 'REFUNDED',
     );
-    expect(view).toMatchObject({ status: 'REFUNDED', endToEndId: devolutionId, originalEndToEndId: e2e });
+    // Settled, the refund is known by the network's id for it: the PSP's rtrId, not the id we chose.
+    const rtrId = (await psp(`pix/${e2e}`)).devolucoes[0].rtrId as string;
+    expect(rtrId).not.toBe(devolutionId);
+    expect(view).toMatchObject({ status: 'REFUNDED', endToEndId: rtrId, originalEndToEndId: e2e });
     expect((await callback(e2e))[0]?.outcomes).toEqual(['already-paid', 'already-recorded']);
-    expect((await statementOf(api)).map((e) => [e.type, e.amount])).toEqual([
-      ['PIX_IN', 42],
-      ['PIX_REFUND_OUT', 42],
+    expect((await statementOf(api)).map((e) => [e.type, e.amount, e.endToEndId])).toEqual([
+      ['PIX_IN', 42, e2e],
+      ['PIX_REFUND_OUT', 42, rtrId],
     ]);
     await assertBooks(api);
   });

@@ -12,6 +12,7 @@ const never = () => new Promise<never>(() => {});
 
 const silentBank: SettlementPartnerPort = {
   ispb: '42273459',
+  issuesBrCode: false,
   registerCharge: never,
   sendDevolution: never,
   sendPayment: never,

@@ -16,6 +16,8 @@
  * - `POST /__control/fail-next {match, status, name, times?}`: the next (`times`, default 1) API Pix
  *   requests whose path contains `match` are answered with that problem (other test files' requests
  *   pass untouched).
+ * - `POST /__control/revoke-tokens`: every token issued so far stops working; a call with one is
+ *   answered 403 AcessoNegado, the document's answer.
  * - `GET /__control/webhook/<chave>`: the webhook URL registered for a key.
  * - `GET /__control/cob/<txid>`: the charge as the PSP has it.
  * - `GET /__control/pix/<e2eid>`, `GET /__control/sent/<transactionId>` (the payout as Efí has it),
@@ -57,6 +59,10 @@ export function fakePspFetcher(openapiPath: string): (request: Request) => Promi
     if (path === 'refuse-next-devolution') {
       refuseNextDevolutionMs = body.ms;
       return json({});
+    }
+    if (path === 'revoke-tokens') {
+      psp.revokeTokens(403);
+      return json({ tokensIssued: psp.tokensIssued });
     }
     if (path === 'fail-next') {
       failNext = { match: body.match, status: body.status, name: body.name, times: body.times ?? 1 };

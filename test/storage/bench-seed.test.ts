@@ -5,9 +5,11 @@
  * rows of cash_ins, cash_outs and ledger_entries are equal but for fresh ids and times, the ledger's
  * balances chain through both, and limit_totals equals a recount. Off unless enabled: the gate.
  */
+import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { isBenchSeedEnabled } from '../../src/config';
-import { clientIdOfTxId, END_TO_END_ID, UUID } from '../../src/domain/ids';
+import { clientOfTxId } from '../../src/db/client-keys';
+import { END_TO_END_ID, UUID } from '../../src/domain/ids';
 import { BENCH_SEED_PATH } from '../../src/staging/bench-seed';
 import { createCashIn, payCashIn } from '../support/cash-in';
 import { createCashOut, deposit, settled } from '../support/cash-out';
@@ -70,7 +72,7 @@ async function rowsOf(clientId: string, cashInId: string, cashOutId: string) {
     outRef: cashOut!.external_reference,
     outE2e: cashOut!.end_to_end_id,
   };
-  expect(clientIdOfTxId(cashInId)).toBe(clientId);
+  expect(await clientOfTxId(env, cashInId)).toBe(clientId);
   expect(cashOutId).toMatch(UUID);
   expect(cashIn!.internal_code).toMatch(/^[A-Z0-9]{7}$/);
   expect(cashIn!.end_to_end_id).toMatch(END_TO_END_ID);

@@ -13,12 +13,38 @@ export { BASE, FakeBcbPsp, TOKEN_URL };
 
 type Doc = { paths: Record<string, Record<string, any>>; components: Record<string, any> };
 
+/**
+ * The document writes some patterns as JavaScript regex literals, slashes included: `/^\d{11}$/`
+ * for every CPF (2.9.0 still; its CNPJ became `^[0-9A-Z]{14}$`). Read literally as a JSON Schema
+ * pattern, no string matches it, not even the document's own examples (`"cpf": "12345678909"`), so
+ * a literal validator refuses every CPF `devedor`. The validator reads such a pattern as the regex
+ * between the slashes, the document's evident intent, and reports each one it rewrote (`quirks`).
+ */
+function readPatternsByIntent(node: unknown, quirks: Map<string, number>): void {
+  if (Array.isArray(node)) for (const item of node) readPatternsByIntent(item, quirks);
+  else if (node !== null && typeof node === 'object') {
+    const record = node as Record<string, unknown>;
+    const pattern = record.pattern;
+    if (typeof pattern === 'string' && /^\/.+\/$/.test(pattern)) {
+      record.pattern = pattern.slice(1, -1);
+      quirks.set(pattern, (quirks.get(pattern) ?? 0) + 1);
+    }
+    for (const value of Object.values(record)) readPatternsByIntent(value, quirks);
+  }
+}
+
 export class OpenApiValidator {
   readonly invalid: string[] = [];
   requests = 0;
   readonly operations = new Set<string>();
+  /** Regex-literal patterns read by intent (readPatternsByIntent): pattern → how many places. */
+  readonly quirks = new Map<string, number>();
   private readonly cache = new Map<string, Validator>();
-  constructor(private readonly doc: Doc) {}
+  private readonly doc: Doc;
+  constructor(doc: Doc) {
+    this.doc = structuredClone(doc);
+    readPatternsByIntent(this.doc, this.quirks);
+  }
 
   private deref(node: any): any {
     while (node?.$ref)
@@ -123,6 +149,8 @@ export class OpenApiValidator {
 }
 
 export interface ConformanceResult {
+  /** Regex-literal patterns of the document read by intent (readPatternsByIntent). */
+  quirks?: string[];
   operations: number;
   requests: number;
   invalid: string[];
@@ -168,6 +196,35 @@ export async function runConformance(doc: Doc): Promise<ConformanceResult> {
     expiresAt: Date.now() + 3_600_000,
   });
   expect('charge retried under the same txid', again.ok && psp.cobs.size === 1);
+  const cob = psp.cobs.get(txid);
+  expect(
+    "the PSP's BR Code and location are handed back",
+    charge.ok &&
+      charge.value.brCode?.copyAndPaste === cob?.pixCopiaECola &&
+      charge.value.brCode?.location === cob?.location,
+  );
+  // The payer as devedor: a CPF (the document's regex-literal pattern, read by intent) and an
+  // alphanumeric CNPJ (2.9.0's pattern).
+  for (const [i, payer] of [
+    { name: 'Maria da Silva', document: '12345678909' },
+    { name: 'Nova Ltda', document: '12ABC34501DE35' },
+  ].entries()) {
+    const id = `CPSPtx000000000000000000000010${i}`;
+    const named = await partner.registerCharge({
+      txid: id,
+      amountCents: 1_000,
+      expiresAt: Date.now() + 3_600_000,
+      payer,
+    });
+    const devedor = psp.cobs.get(id)?.devedor;
+    expect(
+      `devedor ${payer.document} sent`,
+      named.ok &&
+        devedor?.nome === payer.name &&
+        (devedor?.cpf ?? devedor?.cnpj) === payer.document &&
+        (payer.document.length === 11) === (devedor?.cpf !== undefined),
+    );
+  }
   const gone = 'CPSPtx0000000000000000000000003';
   await partner.registerCharge({ txid: gone, amountCents: 500, expiresAt: Date.now() + 3_600_000 });
   expect('charge removed', (await partner.removeCharge(gone)).ok);
@@ -196,7 +253,13 @@ export async function runConformance(doc: Doc): Promise<ConformanceResult> {
   expect('devolution accepted', dev.ok);
   expect('devolution pending', (await partner.devolutionStatus(e2e, devId)).state === 'PENDING');
   psp.settleDevolution(e2e, devId, true);
-  expect('devolution settled', (await partner.devolutionStatus(e2e, devId)).state === 'SETTLED');
+  const settledDevolution = await partner.devolutionStatus(e2e, devId);
+  expect(
+    "devolution settled under the PSP's rtrId",
+    settledDevolution.state === 'SETTLED' &&
+      settledDevolution.endToEndId === psp.pix.get(e2e)?.devolucoes[0]?.rtrId &&
+      settledDevolution.endToEndId !== devId,
+  );
   const over = await partner.sendDevolution({
     endToEndId: 'D09089356202611251202abcdefghijk',
     originalEndToEndId: e2e,
@@ -232,7 +295,14 @@ export async function runConformance(doc: Doc): Promise<ConformanceResult> {
     'token refreshed before expiry',
     (await partner.receivedPix(e2e)).ok && psp.tokensIssued === before + 1,
   );
+  const beforeRevocation = psp.tokensIssued;
+  psp.revokeTokens(403); // the document's answer to a token that no longer works: AcessoNegado
+  expect(
+    'a revoked token (403 AcessoNegado) is replaced once and the call answered',
+    (await partner.receivedPix(e2e)).ok && psp.tokensIssued === beforeRevocation + 1,
+  );
   return {
+    quirks: [...validator.quirks].map(([pattern, places]) => `${pattern} (${places} places)`),
     operations: validator.operations.size,
     requests: validator.requests,
     invalid: validator.invalid,

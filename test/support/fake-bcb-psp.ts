@@ -3,6 +3,7 @@
  * vendored document says (test/fixtures/bcb-pix-api/openapi.yaml): the counterpart of
  * bcb-pix-conformance.ts and of the Workers tests' fake partner (test/setup/fake-psp.ts).
  */
+import { buildDynamicBrCode } from '../../src/domain/brcode';
 import { FakeEfiPayout } from './fake-efi-payout';
 
 const ERR = 'https://pix.bcb.gov.br/api/v2/error/';
@@ -26,6 +27,16 @@ export class FakeBcbPsp {
   private faults: Response[] = [];
   /** The same PSP's payout API (Efí Pix Send), on the same host and tokens. */
   readonly payout = new FakeEfiPayout('09089356', () => this.now);
+
+  /**
+   * Every token issued so far stops working before its time (revoked at the PSP). `answer`: what a
+   * revoked token gets, the document's 403 AcessoNegado or the 401 an OAuth2 gateway answers.
+   */
+  revokeTokens(answer: 401 | 403 = 403): void {
+    this.tokens.clear();
+    this.revokedAnswer = answer;
+  }
+  private revokedAnswer: 401 | 403 = 403;
 
   /** The next API answer (not the token endpoint) is this one. */
   failNext(status: number, name: string): void {
@@ -89,7 +100,10 @@ export class FakeBcbPsp {
       });
     }
     const bearer = request.headers.get('authorization')?.replace('Bearer ', '') ?? '';
-    if ((this.tokens.get(bearer) ?? 0) <= this.now) return problem(403, 'AcessoNegado', 'Acesso negado');
+    if ((this.tokens.get(bearer) ?? 0) <= this.now)
+      return this.revokedAnswer === 401
+        ? json(401, { error: 'invalid_token' })
+        : problem(403, 'AcessoNegado', 'Acesso negado');
     if (this.payout.handles(url.pathname)) return this.payout.handle(request, url.pathname);
     const fault = this.faults.shift();
     if (fault) return fault;
@@ -98,6 +112,8 @@ export class FakeBcbPsp {
       request.method === 'PUT' || request.method === 'PATCH' ? await request.json<any>() : undefined;
     const [, root, a = '', sub, b = ''] = path;
     if (root === 'cob' && request.method === 'PUT') {
+      // The PSP's own location id (not our txid), and the BR Code that names it (2.9.0 CobGerada).
+      const location = `psp.test/qr/v2/${crypto.randomUUID().replace(/-/g, '')}`;
       const cob = this.cobs.get(a) ?? {
         calendario: { criacao: new Date(this.now).toISOString(), expiracao: body.calendario.expiracao },
         txid: a,
@@ -105,15 +121,21 @@ export class FakeBcbPsp {
         loc: {
           id: this.cobs.size + 1,
           txid: a,
-          location: `https://psp.test/qr/v2/${a}`,
+          location: `https://${location}`,
           tipoCob: 'cob',
           criacao: new Date(this.now).toISOString(),
         },
-        location: `https://psp.test/qr/v2/${a}`,
+        location: `https://${location}`,
         status: 'ATIVA',
+        ...(body.devedor && { devedor: body.devedor }),
         valor: { original: body.valor.original },
         chave: body.chave,
-        pixCopiaECola: `00020101021226830014br.gov.bcb.pix2561psp.test/qr/v2/${a}5204000053039865802BR5909CONNECTPSP6009SAO PAULO62070503***6304ABCD`,
+        pixCopiaECola: buildDynamicBrCode({
+          location,
+          amountCents: Math.round(Number(body.valor.original) * 100),
+          merchantName: 'PSP DE TESTES COBRANCA',
+          merchantCity: 'SAO PAULO',
+        }),
       };
       this.cobs.set(a, cob);
       return json(201, cob);
@@ -152,7 +174,7 @@ export class FakeBcbPsp {
           quantidadeTotalDeItens: all.length,
         },
       };
-      // 2.8.2's PixConsultados lists "cobs" as required (a slip of the document): send it empty.
+      // PixConsultados lists "cobs" as required (a slip of the document, 2.8.2 and 2.9.0): send it empty.
       return json(200, { parametros, cobs: [], pix });
     }
     if (root === 'pix') {
@@ -171,7 +193,8 @@ export class FakeBcbPsp {
           return problem(400, 'PixDevolucaoInvalida', 'Valor acima do disponível');
         d = {
           id: b,
-          rtrId: `D${b.slice(1)}`,
+          // The return's end-to-end id is the PSP's own (pacs.004 RtrId), never the id we chose.
+          rtrId: `D09089356${new Date(this.now).toISOString().replace(/\D/g, '').slice(0, 12)}${crypto.randomUUID().replace(/-/g, '').slice(0, 11)}`,
           valor: body.valor,
           horario: { solicitacao: new Date(this.now).toISOString() },
           status: 'EM_PROCESSAMENTO',

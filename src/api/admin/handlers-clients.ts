@@ -11,6 +11,7 @@ import {
 } from '../../db/clients';
 import { forgetCredentials } from '../../db/credentials';
 import { newAccountNumber } from '../../domain/accounts';
+import { newLocationKey } from '../../domain/ids';
 import type { ClientLimits } from '../../domain/limits';
 import { DEFAULT_MERCHANT_CITY } from '../../domain/merchant';
 import { amountFromCents, centsFromAmount } from '../../domain/money';
@@ -122,6 +123,7 @@ export async function handleCreateClient(request: ApiRequest, { env }: RequestCo
     blockedPayerDocuments: [],
     healthWebhookUrl: null,
     rateLimitPerSecond: null,
+    locationKey: newLocationKey(),
     createdAt: now,
     updatedAt: now,
   };

@@ -2,7 +2,7 @@
 
 import { ledgerOf } from '../../../durable-objects/stubs';
 import type { CashInCreated } from '../../domain/cash-in';
-import { clientKey, locationHost } from '../../domain/location';
+import { locationHost } from '../../domain/location';
 import { centsFromAmount } from '../../domain/money';
 import { qrPngBase64 } from '../../domain/qr-png';
 import { authenticate, requireDigitalSignature } from '../../http/auth';
@@ -25,7 +25,8 @@ export async function handleCreateCashIn(request: ApiRequest, { env }: RequestCo
   if (body.webhookUrl !== undefined) requireAllowedWebhookUrl(env, body.webhookUrl);
   const url = new URL(request.url);
   const host = locationHost(env.PIX_LOCATION_HOST, url);
-  const key = clientKey(principal.clientId);
+  // A random key, never the client id: anyone may read a QR code (domain/location.ts).
+  const key = principal.credentials.locationKey;
   const result = await ledgerOf(env, principal.clientId).createCashIn({
     ...(idempotencyKey !== undefined && { idempotencyKey }),
     requestHash: await requestFingerprint('POST /cash-in', '', raw),
@@ -37,6 +38,7 @@ export async function handleCreateCashIn(request: ApiRequest, { env }: RequestCo
     ...(body.openFinance !== undefined && { openFinanceRedirectUrl: body.openFinance.redirectUrl }),
     locationPrefix: `${host}/pix/qr/${key}`,
     paymentUrlPrefix: `${url.protocol}//${host}/open-finance/${key}`,
+    locationKey: key,
   });
   // The QR image is derived from the stored payload, so a replay renders the very same image.
   return operationResponse(result, (created: CashInCreated) =>

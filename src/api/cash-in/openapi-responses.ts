@@ -33,7 +33,14 @@ const CashInTransactionId = v.pipe(
 export const CashIn = v.object({
   transactionId: CashInTransactionId,
   ...TransactionIdentity,
-  endToEndId: v.optional(EndToEndId),
+  endToEndId: v.optional(
+    v.pipe(
+      EndToEndId,
+      v.description(
+        "The payment's end-to-end id; once REFUNDED, the devolution's as the network knows it (a real partner: its PSP's `rtrId`, the id on the payer's receipt).",
+      ),
+    ),
+  ),
   originalEndToEndId: v.optional(
     v.pipe(v.string(), v.description('The payment id when `endToEndId` is that of a refund.')),
   ),
@@ -79,7 +86,12 @@ export const CashInCreated = v.object({
   pixData: v.optional(
     v.pipe(
       v.object({
-        copyAndPaste: v.pipe(v.string(), v.description('The full BR Code payment payload.')),
+        copyAndPaste: v.pipe(
+          v.string(),
+          v.description(
+            "The full BR Code payment payload: on a real partner exactly its PSP's `pixCopiaECola`; on the sandbox partner one naming the gateway's location.",
+          ),
+        ),
         qrCodeImageBase64: v.optional(
           v.pipe(v.string(), v.description('PNG, Base64; only when `includeQrCodeImage` is true.')),
         ),
@@ -100,7 +112,12 @@ export const CashInCreated = v.object({
 export const RefundAccepted = v.object({
   transactionId: CashInTransactionId,
   ...TransactionIdentity,
-  endToEndId: v.pipe(EndToEndId, v.description('The devolution id (starts with `D`).')),
+  endToEndId: v.pipe(
+    EndToEndId,
+    v.description(
+      "The devolution id the gateway asked under (starts with `D`). On a real partner, once the devolution settles the Cash-In's `endToEndId` becomes its PSP's `rtrId`, the network's id for it.",
+    ),
+  ),
   status: v.literal('PROCESSING'),
   amount: Money,
   requestedAt: BrtTimestamp,

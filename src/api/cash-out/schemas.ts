@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { isValidDocument } from '../../domain/documents';
+import { isValidDocument, normalizeDocument } from '../../domain/documents';
 import {
   AmountSchema,
   DocumentSchema,
@@ -10,7 +10,7 @@ import {
 
 const PIX_KEY_FORMATS: Record<string, [RegExp, string]> = {
   CPF: [/^\d{11}$/, 'a CPF key is 11 digits'],
-  CNPJ: [/^\d{14}$/, 'a CNPJ key is 14 digits'],
+  CNPJ: [/^[0-9A-Za-z]{12}\d{2}$/, 'a CNPJ key is 14 characters: 12 digits or letters, then 2 digits'],
   EMAIL: [
     /^(?=.{3,77}$)[^\s@]+@[^\s@]+\.[^\s@]+$/,
     'an EMAIL key is an e-mail address of at most 77 characters',
@@ -41,7 +41,8 @@ const PixDestination = v.pipe(
   ),
   v.forward(
     v.check(
-      (d) => (d.pixKeyType !== 'CPF' && d.pixKeyType !== 'CNPJ') || isValidDocument(d.pixKey),
+      (d) =>
+        (d.pixKeyType !== 'CPF' && d.pixKeyType !== 'CNPJ') || isValidDocument(normalizeDocument(d.pixKey)),
       'a CPF or CNPJ pixKey must have valid check digits',
     ),
     ['pixKey'],

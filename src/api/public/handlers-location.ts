@@ -18,7 +18,9 @@ async function receiverKey(accountNumber: string): Promise<string> {
 
 export async function handleChargeLocation(request: ApiRequest, { env }: RequestContext): Promise<Response> {
   const charge = await chargeAt(env, String(request.params.locator ?? ''));
-  if (!charge) throw new ProblemError('NOT_FOUND', 'No charge at this location');
+  // A real partner's charge is served by its PSP, signed with the PSP's certificate, never here.
+  if (!charge || charge.found.pspLocation !== null)
+    throw new ProblemError('NOT_FOUND', 'No charge at this location');
   const url = new URL(request.url);
   const { found } = charge;
   const payload = chargePayload({

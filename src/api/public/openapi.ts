@@ -16,7 +16,7 @@ export const publicOperations: OperationSpec[] = [
     operationId: 'getChargePayload',
     summary: 'Charge payload at the BR Code location',
     description:
-      'What a wallet fetches after reading the dynamic BR Code: the charge as the BCB API Pix defines it (`cob`: calendario, txid, status, devedor, valor, chave), as a compact JWS signed with ES256. Verify it with the key at `/.well-known/jwks.json` (the `jku` header).',
+      "Sandbox partner only. What a wallet fetches after reading a sandbox Cash-In's dynamic BR Code: the charge as the BCB API Pix defines it (`cob`: calendario, txid, status, devedor, valor, chave), as a compact JWS signed with ES256. Verify it with the key at `/.well-known/jwks.json` (the `jku` header). `{locator}` is the client's random location key and the charge's internalCode; it carries no client id. A real partner's charge (a declared `bcb-api-pix` partner) is not served here: its BR Code is the PSP's own `pixCopiaECola`, whose location is the PSP's, and a payer's bank reads and verifies the payload there against that PSP's certificate; this path answers 404 for it.",
     tag: 'PIX location',
     auth: 'none',
     parameters: [locatorParameter],
@@ -38,6 +38,8 @@ export const publicOperations: OperationSpec[] = [
     path: '/.well-known/jwks.json',
     operationId: 'getJwks',
     summary: 'Key set that verifies charge payloads',
+    description:
+      "Sandbox partner only: the key of the gateway-hosted charge payloads. A real partner's payloads are signed by its PSP, with the PSP's certificate.",
     tag: 'PIX location',
     auth: 'none',
     success: { '200': { description: 'The public keys (ES256).', schema: 'Jwks' } },
@@ -91,7 +93,7 @@ function openFinanceOperations(): OperationSpec[] {
       operationId: 'openFinancePage',
       summary: "The payer bank's consent page",
       description:
-        "`openFinanceData.paymentUrl` opens this page, which plays the payer bank's consent screen.",
+        "`openFinanceData.paymentUrl` opens this page, which plays the payer bank's consent screen. Staging and the sandbox partner only: on a real partner POST /cash-in with `openFinance` answers 422 RULE_VIOLATION before the PSP is asked, because a PSP's API Pix registers charges for Pix payment, not payment initiation.",
       success: {
         '200': {
           description: 'Consent page with Authorize and Cancel buttons.',

@@ -8,6 +8,7 @@
  * inbound callbacks and the reconciliation sweep re-read before any money moves.
  */
 
+import { documentKind } from '../../domain/documents';
 import { BATCH_CONCURRENCY, sendEach, statusEach } from '../batch';
 import type { DeclaredPayout } from '../config';
 import { EfiPixSendPayout } from '../efi-pix-send/adapter';
@@ -18,6 +19,7 @@ import {
   type DevolutionRequest,
   type PartnerOutcome,
   type PaymentRequest,
+  type RegisteredCharge,
   type SettlementPartnerPort,
   type TransferStatus,
 } from '../port';
@@ -88,8 +90,20 @@ export function parsePix(body: unknown): ReceivedPix | undefined {
   };
 }
 
+/**
+ * API Pix `devedor`: `cpf` or `cnpj` with `nome`. The document's CPF pattern is written as a
+ * JavaScript regex literal (`/^\d{11}$/`, slashes included) that no string matches when read as a
+ * JSON Schema pattern; its intent, and every PSP, is 11 digits, which is what a CPF here is.
+ * 2.9.0 reads a CNPJ as `^[0-9A-Z]{14}$`, the alphanumeric CNPJ's canonical (upper-case) form.
+ */
+function devedorOf(payer: { name: string; document: string }) {
+  const id = documentKind(payer.document) === 'CPF' ? { cpf: payer.document } : { cnpj: payer.document };
+  return { ...id, nome: payer.name.slice(0, 200) };
+}
+
 export class BcbApiPixPartner implements SettlementPartnerPort {
   readonly ispb: string;
+  readonly issuesBrCode = true;
   private readonly client: BcbApiPixClient;
   private readonly payout: EfiPixSendPayout | undefined;
 
@@ -100,14 +114,28 @@ export class BcbApiPixPartner implements SettlementPartnerPort {
       config.payout && new EfiPixSendPayout(this.client, config.payout.baseUrl, config.payout.payerKey);
   }
 
-  async registerCharge(charge: ChargeRegistration): Promise<PartnerOutcome<{ registeredAt: number }>> {
+  /**
+   * `PUT /cob/{txid}`. The answer's `pixCopiaECola` and `location` are the charge's BR Code: the
+   * PSP serves the payload at that location, signed with its own certificate, and only there can a
+   * payer's bank read it. The payer, when known, goes as `devedor` (shown to the payer).
+   */
+  async registerCharge(charge: ChargeRegistration): Promise<PartnerOutcome<RegisteredCharge>> {
     const expiracao = Math.max(1, Math.ceil((charge.expiresAt - Date.now()) / 1000));
     const answer = await this.client.call('PUT', `/cob/${encodeURIComponent(charge.txid)}`, {
       calendario: { expiracao },
+      ...(charge.payer && { devedor: devedorOf(charge.payer) }),
       valor: { original: centsToDecimal(charge.amountCents) },
       chave: this.config.pixKey,
     });
-    return outcome(answer, { registeredAt: Date.now() });
+    const cob = (answer.ok ? answer.body : {}) as { pixCopiaECola?: unknown; location?: unknown };
+    const brCode =
+      typeof cob.pixCopiaECola === 'string' || typeof cob.location === 'string'
+        ? {
+            copyAndPaste: typeof cob.pixCopiaECola === 'string' ? cob.pixCopiaECola : '',
+            location: typeof cob.location === 'string' ? cob.location : '',
+          }
+        : undefined;
+    return outcome(answer, { registeredAt: Date.now(), ...(brCode && { brCode }) });
   }
 
   /** `PATCH /cob/{txid}` status REMOVIDA_PELO_USUARIO_RECEBEDOR: the PSP refuses payments of it from now on. */
@@ -172,11 +200,12 @@ export class BcbApiPixPartner implements SettlementPartnerPort {
     const path = `/pix/${encodeURIComponent(originalEndToEndId)}/devolucao/${encodeURIComponent(id)}`;
     const answer = await this.client.call('GET', path);
     if (!answer.ok) return answer.status === 404 ? { state: 'UNKNOWN' } : { state: 'PENDING' };
-    const d = answer.body as { status?: string; rtrId?: string; horario?: { liquidacao?: string } };
+    const d = answer.body as { status?: string; rtrId?: unknown; horario?: { liquidacao?: string } };
     if (d.status === 'DEVOLVIDO')
       return {
         state: 'SETTLED',
-        endToEndId: String(d.rtrId),
+        // The return's end-to-end id at the network (pacs.004 RtrId), not the id we asked under.
+        endToEndId: typeof d.rtrId === 'string' && d.rtrId !== '' ? d.rtrId : id,
         settledAt: Date.parse(d.horario?.liquidacao ?? ''),
       };
     if (d.status === 'NAO_REALIZADO') return { state: 'FAILED', failureCode: 'PAYEE_BANK_REJECTED' };

@@ -1,6 +1,6 @@
 /**
  * HTTP client of one API Pix PSP: OAuth2 client credentials (token cached, refreshed a margin
- * before expiry and once more on a 401), mTLS through the `mtls_certificates` binding (passed in as
+ * before expiry and once more when a call is refused for its token: tokenRefused), mTLS through the `mtls_certificates` binding (passed in as
  * the fetcher), a time-out per attempt, and retries of the same request. Every write of the standard
  * is a PUT addressed by our id (txid, devolution id), so repeating it cannot act twice.
  */
@@ -24,6 +24,18 @@ export interface BcbClientConfig {
 export type BcbAnswer =
   | { ok: true; status: number; body: unknown }
   | { ok: false; status: number; failureCode: string; retryable: boolean; body: unknown };
+
+/**
+ * An answer that may mean our token expired or was revoked before its time: 401 (what OAuth2
+ * gateways in front of a PSP answer) or 403 `AcessoNegado` (what the API Pix document declares for
+ * every operation). Either is met with one new token and the same request once more; a second
+ * refusal is final (credentials or scope wrong: problems.ts).
+ */
+function tokenRefused(status: number, body: unknown): boolean {
+  if (status === 401) return true;
+  const type = (body as { type?: unknown } | null)?.type;
+  return status === 403 && typeof type === 'string' && type.endsWith('/AcessoNegado');
+}
 
 /** Refresh this long before the PSP says the token expires. */
 const REFRESH_MARGIN_MS = 60_000;
@@ -95,10 +107,10 @@ export class BcbApiPixClient {
       }
       const payload = await response.json().catch(() => null);
       if (response.ok) return { ok: true, status: response.status, body: payload };
-      if (response.status === 401 && !refreshed) {
+      if (!refreshed && tokenRefused(response.status, payload)) {
         refreshed = true;
         this.tokens.current = undefined;
-        i--; // an expired token is not an attempt
+        i--; // an expired or revoked token is not an attempt
         continue;
       }
       const mapped = (this.config.mapProblem ?? mapProblem)(response.status, payload);

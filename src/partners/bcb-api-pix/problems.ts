@@ -1,7 +1,7 @@
 /**
  * The one mapping from API Pix problem answers (RFC 7807, `type` under
  * https://pix.bcb.gov.br/api/v2/error/) to our failure codes, and whether the same request may be
- * sent again under the same id. Source of every row: bacen/pix-api openapi.yaml 2.8.2,
+ * sent again under the same id. Source of every row: bacen/pix-api openapi.yaml 2.9.0,
  * components.responses and the per-operation problem examples (test/fixtures/bcb-pix-api).
  */
 const ERROR_BASE = 'https://pix.bcb.gov.br/api/v2/error/';
