@@ -42,7 +42,8 @@ export async function loadCredentials(env: Env, clientId: string): Promise<Clien
           : null,
         rateLimitPerSecond: row.rateLimitPerSecond,
         partners: row.partners,
-        locationKey: row.locationKey,
+        // Migration 0008 gave every existing client a key and onboarding always writes one.
+        locationKey: row.locationKey ?? failClosed(`client ${row.id} has no location key`),
       }
     : null;
   if (cache.size > 50_000) cache.clear();
@@ -52,4 +53,8 @@ export async function loadCredentials(env: Env, clientId: string): Promise<Clien
 
 export function forgetCredentials(clientId: string): void {
   cache.delete(clientId);
+}
+
+function failClosed(reason: string): never {
+  throw new Error(reason);
 }

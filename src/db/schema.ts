@@ -32,7 +32,8 @@ export const clients = sqliteTable(
     /** Requests per second the client may make before 429 RATE_LIMITED; null = no limit. */
     rateLimitPerSecond: integer('rate_limit_per_second'),
     /** Names the client in gateway-hosted charge locations (domain/location.ts); random, not its id. */
-    locationKey: text('location_key').notNull().unique('clients_location_key_idx'),
+    // Nullable in SQLite (added by ALTER TABLE, backfilled in the same migration); every row has one.
+    locationKey: text('location_key').unique('clients_location_key_idx'),
     createdAt: integer('created_at').notNull(),
     updatedAt: integer('updated_at').notNull(),
   },

@@ -44,7 +44,7 @@ export async function handleBenchSeed(request: Request, env: Env): Promise<Respo
   });
   if (!template) throw new Error('no template');
   const client = await findClient(env, body.clientId);
-  if (!client) throw new ProblemError('NOT_FOUND', 'no such client');
+  if (!client?.locationKey) throw new ProblemError('NOT_FOUND', 'no such client');
   await stagingLedgerOf(env, body.clientId).bench({
     op: 'seed',
     template,
