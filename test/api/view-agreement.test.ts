@@ -178,8 +178,18 @@ describe('one view per transaction kind', () => {
     await deposit(api, 1000);
     const threshold = await admin(`/admin/clients/${client}`, 'PATCH', { approvalThreshold: 100 });
     expect(threshold.ok).toBe(true);
+    // The partner answers the first one slowly (under the call's timeout), so it is seen PROCESSING
+    // however busy the machine is.
+    const slow = await admin(`/admin/partners/${GAMA}/faults`, 'POST', {
+      operation: 'CASH_OUT',
+      failureRate: 0,
+      latencyMs: 2_000,
+      minutes: 1,
+    });
+    expect(slow.status).toBe(201);
     const toKey = await createCashOut(api, { amount: 21 });
     await agree.check('cash-out', toKey.transactionId, 'PROCESSING');
+    expect((await admin(`/admin/partners/${GAMA}/faults`, 'DELETE')).status).toBe(204);
     const toAccount = await createCashOut(api, {
       amount: 22,
       payee: {
@@ -198,7 +208,7 @@ describe('one view per transaction kind', () => {
     const pending = await createCashOut(api, { amount: 150 });
     const rejected = await createCashOut(api, { amount: 160 });
     for (const id of [toKey, toAccount].map((c) => c.transactionId)) {
-      expect((await settled(api, id)).status).toBe('COMPLETED');
+      expect((await settled(api, id, undefined, 30_000)).status).toBe('COMPLETED');
       await agree.check('cash-out', id, 'COMPLETED');
     }
     expect((await settled(api, failed.transactionId)).status).toBe('CANCELLED');
