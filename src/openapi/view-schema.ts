@@ -42,6 +42,13 @@ type Entries<Fs extends readonly AnyField[], D> = {
   >;
 };
 
+/** No documentation for a key the table lacks, at the top or in a nested object. */
+type Exact<D, Fs extends readonly AnyField[]> = Record<Exclude<keyof D, Keys<Fs>>, never> & {
+  [F in Fs[number] as F['key']]: [Nested<F>] extends [never]
+    ? unknown
+    : Record<Exclude<keyof D[F['key'] & keyof D], Keys<Nested<F>>>, never>;
+};
+
 function build(fields: readonly AnyField[], docs: Record<string, unknown>): v.GenericSchema {
   const extra = Object.keys(docs).filter((key) => !fields.some((f) => f.key === key));
   if (extra.length > 0) throw new Error(`documented fields the view does not have: ${extra.join(', ')}`);
@@ -61,7 +68,7 @@ function build(fields: readonly AnyField[], docs: Record<string, unknown>): v.Ge
 /** The response schema of a view: the table's keys in its order, each documented by `docs`. */
 export function viewSchema<const Fs extends readonly AnyField[], D extends FieldDocs<Fs>>(
   fields: Fs,
-  docs: D & Record<Exclude<keyof D, Keys<Fs>>, never>,
+  docs: D & Exact<D, Fs>,
 ): v.ObjectSchema<AsEntries<Entries<Fs, D>>, undefined> {
   return build(fields, docs as Record<string, unknown>) as v.ObjectSchema<
     AsEntries<Entries<Fs, D>>,
