@@ -19,6 +19,7 @@ const PARTNER_FAULT_FILES = [
   'test/api/cash-in/happy-idempotency.test.ts',
   'test/openapi/conformance-operator.test.ts',
   'test/soak/soak-short.test.ts',
+  'test/api/view-agreement.test.ts',
 ];
 
 // Tests run inside workerd with the real bindings of wrangler.toml (D1, Durable Objects, Queues);

@@ -45,7 +45,7 @@ const RENDER_HOT: Record<TransactionKind, string> = {
   'cash-in': `SELECT ${CASH_IN_JSON} AS json FROM json_each(?1) j CROSS JOIN cash_ins ON cash_ins.seq = j.value ORDER BY j.key`,
   'cash-out': `SELECT ${CASH_OUT_JSON} AS json FROM json_each(?1) j CROSS JOIN cash_outs ON cash_outs.seq = j.value ORDER BY j.key`,
 };
-/** Archived rows: the same views in TypeScript (view-sql.ts is property-tested equal to them). */
+/** Archived rows: the same field tables rendered in TypeScript (src/domain/view-fields.ts). */
 const RENDER_ARCHIVED: Record<TransactionKind, (row: Record<string, unknown>) => string> = {
   'cash-in': (row) => JSON.stringify(cashInView(row as CashInRow)),
   'cash-out': (row) => JSON.stringify(cashOutView(row as CashOutRow)),

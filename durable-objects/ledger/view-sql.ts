@@ -1,28 +1,24 @@
 /**
- * The Cash-In and Cash-Out views (src/domain/cash-in.ts cashInView, cash-out.ts cashOutView) as
- * SQLite expressions over a row of cash_ins / cash_outs, yielding the very JSON text
- * `JSON.stringify(view(row))` gives: reads hand that text on (GET by id, list pages) instead of
- * building objects in the ledger, cloning them across the RPC and serializing them in the Worker.
- * Same keys in the same order, same omissions; strings through json_quote (it escapes exactly what
- * JSON.stringify does), amounts and BRT times printed from integers (no floating point), stored
- * JSON columns (bank data, destination) embedded as written (drizzle wrote them with
- * JSON.stringify). test/api/cash-in/happy-read-bytes.test.ts and test/storage/view-sql.test.ts pin
- * the equality; a change to a view must be made in both places.
+ * The Cash-In and Cash-Out field tables (src/domain/cash-in.ts CASH_IN_FIELDS, cash-out.ts
+ * CASH_OUT_FIELDS) compiled to SQLite expressions over a row of cash_ins / cash_outs, yielding the
+ * very JSON text `JSON.stringify(view(row))` gives: reads hand that text on (GET by id, list pages)
+ * instead of building objects in the ledger, cloning them across the RPC and serializing them in
+ * the Worker. Same keys in the same order, same omissions; strings through json_quote (it escapes
+ * exactly what JSON.stringify does), amounts and BRT times printed from integers (no floating
+ * point), stored JSON columns (bank data, destination) embedded as written (drizzle wrote them with
+ * JSON.stringify). Nothing here names a field: each condition and value kind of
+ * src/domain/view-fields.ts has its one SQL form below. test/storage/view-sql.test.ts (any row) and
+ * test/api/view-agreement.test.ts (rows real operations wrote) pin the equality.
  */
+import { getTableColumns, type Table } from 'drizzle-orm';
+import { CASH_IN_FIELDS } from '../../src/domain/cash-in';
+import { CASH_OUT_FIELDS } from '../../src/domain/cash-out';
 import { FAILURE_MESSAGES } from '../../src/domain/failure-codes';
+import type { Condition, Value, ViewField } from '../../src/domain/view-fields';
+import { cashIns, cashOuts } from './schema';
 
 /** A SQL string literal. */
 const literal = (text: string) => `'${text.replaceAll("'", "''")}'`;
-/** `,"key":` as SQL text, then a JSON value expression. */
-const field = (key: string, value: string) => `${literal(`,${JSON.stringify(key)}:`)} || ${value}`;
-/** The field only when `condition` holds. */
-const optional = (condition: string, key: string, value: string) =>
-  `CASE WHEN ${condition} THEN ${field(key, value)} ELSE '' END`;
-/** A non-empty string (the views test strings for truthiness). */
-const present = (column: string) => `coalesce(${column}, '') <> ''`;
-/** A stored JSON column that holds an object (drizzle reads SQL NULL and 'null' as null). */
-const storedJson = (column: string) => `${column} IS NOT NULL AND ${column} <> 'null'`;
-const quoted = (column: string) => `json_quote(${column})`;
 
 /** amountFromCents: integer centavos printed as reais, `150`, `150.2`, `150.25`, `0.05`. */
 const amount = (c: string) =>
@@ -45,57 +41,73 @@ const failure = (c: string) => {
   return `(CASE ${c} ${cases.join(' ')} ELSE ${text('PROCESSING_ERROR')} END)`;
 };
 
-/** endToEndIds: a refund's id with the original's kept, else the original's once `shown`. */
-const endToEndIds = (shown: string) =>
-  `CASE WHEN status = 'REFUNDED' AND ${present('refund_end_to_end_id')} THEN
-     ${field('endToEndId', quoted('refund_end_to_end_id'))} ||
-     ${optional(present('end_to_end_id'), 'originalEndToEndId', quoted('end_to_end_id'))}
-   WHEN ${shown} AND ${present('end_to_end_id')} THEN ${field('endToEndId', quoted('end_to_end_id'))}
-   ELSE '' END`;
+type Columns = (key: string) => string;
 
-/** The ids every view opens with (viewHead), as SQL text starting with `{`. */
-const head = `'{"transactionId":' || ${quoted('transaction_id')} ||
-  ${field('internalCode', quoted('internal_code'))} ||
-  ${field('externalReference', quoted('external_reference'))}`;
+/** The table's SQL column name for each record key (drizzle's own mapping, so they cannot drift). */
+function columnsOf(table: Table): Columns {
+  const columns = getTableColumns(table) as Record<string, { name: string }>;
+  return (key) => {
+    const column = columns[key];
+    if (!column) throw new Error(`view field reads ${key}, which is not a column`);
+    return column.name;
+  };
+}
 
-const moneyMoved = `status IN ('PAID', 'REFUNDED')`;
+function condition(c: Condition<unknown>, col: Columns): string {
+  switch (c.op) {
+    case 'status':
+      return `${col('status')} IN (${c.in.map(literal).join(', ')})`;
+    case 'is':
+      return `${col(c.column)} = ${literal(c.value)}`;
+    case 'filled':
+      return `coalesce(${col(c.column)}, '') <> ''`;
+    case 'set':
+      return `${col(c.column)} IS NOT NULL`;
+    case 'stored':
+      return `(${col(c.column)} IS NOT NULL AND ${col(c.column)} <> 'null')`;
+    case 'all':
+      return `(${c.of.map((part) => condition(part, col)).join(' AND ')})`;
+  }
+}
+
+function value(v: Value<unknown>, col: Columns): string {
+  switch (v.kind) {
+    case 'text':
+      return `json_quote(${col(v.column)})`;
+    case 'money':
+      return amount(col(v.column));
+    case 'brt':
+      return brt(col(v.column));
+    case 'json':
+      return col(v.column);
+    case 'failure':
+      return failure(col(v.column));
+    case 'object':
+      return object(v.fields, col);
+  }
+}
+
+/**
+ * `{…}` as SQL text: each field as `,"key":value` (the first without its comma, so it must always
+ * be present), an optional one inside a CASE that yields '' when none of its cases holds.
+ */
+function object(fields: readonly ViewField<unknown>[], col: Columns): string {
+  const [first, ...rest] = fields;
+  const opening = first?.cases[0];
+  if (!first || first.optional || !opening)
+    throw new Error('a view opens with a field that is always present');
+  const entries = rest.map((f) => {
+    const text = (c: { value: Value<unknown> }) =>
+      `${literal(`,${JSON.stringify(f.key)}:`)} || ${value(c.value, col)}`;
+    if (!f.optional) return text(f.cases[0] as { value: Value<unknown> });
+    const cases = f.cases.map((c) => `WHEN ${c.when ? condition(c.when, col) : '1'} THEN ${text(c)}`);
+    return `CASE ${cases.join(' ')} ELSE '' END`;
+  });
+  return `(${literal(`{${JSON.stringify(first.key)}:`)} || ${[value(opening.value, col), ...entries, "'}'"].join(' || ')})`;
+}
 
 /** cashInView(row) as JSON text, over the columns of cash_ins. */
-export const CASH_IN_JSON = `(${head} ||
-  ${endToEndIds(moneyMoved)} ||
-  ${field('status', quoted('status'))} ||
-  ${optional(`status = 'REFUNDED' AND ${present('reason')}`, 'reason', quoted('reason'))} ||
-  ${optional(
-    `status = 'PAID' AND refund_state = 'FAILED' AND ${present('refund_failure_code')}`,
-    'refundFailure',
-    failure('refund_failure_code'),
-  )} ||
-  ${field('amount', amount('amount'))} ||
-  ${field('payer', `'{"name":' || ${quoted('payer_name')}`)} ||
-  ${field('document', quoted('payer_document'))} ||
-  ${optional(`${moneyMoved} AND ${storedJson('payer_bank')}`, 'bankData', 'payer_bank')} || '}' ||
-  ${optional(`${moneyMoved} AND ${storedJson('settlement')}`, 'settlement', 'settlement')} ||
-  ${field('requestedAt', brt('requested_at'))} ||
-  ${optional(`${moneyMoved} AND paid_at IS NOT NULL`, 'paidAt', brt('paid_at'))} ||
-  ${optional(`status = 'REFUNDED' AND refunded_at IS NOT NULL`, 'refundedAt', brt('refunded_at'))} ||
-  ${optional(`status = 'CANCELLED' AND cancelled_at IS NOT NULL`, 'cancelledAt', brt('cancelled_at'))} ||
-  ${field('expiredAt', brt('expires_at'))} || '}')`;
+export const CASH_IN_JSON = object(CASH_IN_FIELDS as readonly ViewField<unknown>[], columnsOf(cashIns));
 
-const settled = `status IN ('COMPLETED', 'REFUNDED')`;
-
-/** cashOutView(row) as JSON text, over the columns of cash_outs (its keys in insertion order). */
-export const CASH_OUT_JSON = `(${head} ||
-  ${field('status', quoted('status'))} ||
-  ${field('amount', amount('amount'))} ||
-  ${field('payee', `'{"name":' || ${quoted('payee_name')}`)} ||
-  ${field('document', quoted('payee_document'))} ||
-  ${field('destination', 'destination')} ||
-  ${optional(`${settled} AND ${storedJson('payee_bank')}`, 'bankData', 'payee_bank')} || '}' ||
-  ${field('requestedAt', brt('requested_at'))} ||
-  ${endToEndIds(`status IN ('COMPLETED', 'CANCELLED')`)} ||
-  ${optional(`status = 'CANCELLED'`, 'failure', failure(`coalesce(failure_code, 'PROCESSING_ERROR')`))} ||
-  ${optional(`status = 'REFUNDED' AND ${present('reason')}`, 'reason', quoted('reason'))} ||
-  ${optional(`(${settled} OR status = 'CANCELLED') AND ${storedJson('settlement')}`, 'settlement', 'settlement')} ||
-  ${optional(`${settled} AND completed_at IS NOT NULL`, 'completedAt', brt('completed_at'))} ||
-  ${optional(`status = 'CANCELLED' AND cancelled_at IS NOT NULL`, 'cancelledAt', brt('cancelled_at'))} ||
-  ${optional(`status = 'REFUNDED' AND refunded_at IS NOT NULL`, 'refundedAt', brt('refunded_at'))} || '}')`;
+/** cashOutView(row) as JSON text, over the columns of cash_outs. */
+export const CASH_OUT_JSON = object(CASH_OUT_FIELDS as readonly ViewField<unknown>[], columnsOf(cashOuts));

@@ -2,9 +2,8 @@
  * Cash-In as the API shows it (docs/contract.md, Cash-In lifecycle): which fields appear in which status is
  * decided here and nowhere else, so GET, lists and events agree.
  */
-import { failureOf } from './failure-codes';
-import { formatBrt } from './time';
-import { endToEndIds, viewHead } from './transaction-view';
+import { endToEndIdFields, headFields } from './transaction-view';
+import { fieldsOf, renderView, type ViewOf } from './view-fields';
 
 export type CashInStatus = 'AWAITING_PAYMENT' | 'PAID' | 'EXPIRED' | 'REFUNDED' | 'CANCELLED';
 
@@ -38,72 +37,45 @@ export interface CashInRecord {
   cancelledAt: number | null;
 }
 
-export interface CashInView {
-  transactionId: string;
-  internalCode: string;
-  externalReference: string;
-  endToEndId?: string;
-  originalEndToEndId?: string;
-  status: CashInStatus;
-  reason?: string;
+const f = fieldsOf<CashInRecord>();
+const moneyMoved = f.statusIn('PAID', 'REFUNDED');
+
+/**
+ * The Cash-In view, field by field in output order: GET /cash-in/{id}, list items and events
+ * (except CASHIN_REQUESTED) all come from it (./view-fields.ts says how).
+ */
+export const CASH_IN_FIELDS = [
+  ...headFields<CashInRecord>(),
+  ...endToEndIdFields<CashInRecord>(moneyMoved),
+  f.always('status', f.text('status')),
+  f.when(f.all(f.statusIn('REFUNDED'), f.filled('reason')), 'reason', f.text('reason')),
   /** Only on PAID after a refund failed at the network: why, so the client can try again. */
-  refundFailure?: { code: string; message: string };
-  amount: number;
-  payer: { name: string; document: string; bankData?: BankData };
-  settlement?: BankData;
-  requestedAt: string;
-  paidAt?: string;
-  refundedAt?: string;
-  cancelledAt?: string;
-  expiredAt: string;
-}
-
-/** The object GET /cash-in/{id}, list items and events (except CASHIN_REQUESTED) carry. */
-export function cashInView(r: CashInRecord): CashInView {
-  const moneyMoved = r.status === 'PAID' || r.status === 'REFUNDED';
-  const view: CashInView = {
-    ...viewHead(r),
-    payer: { name: r.payerName, document: r.payerDocument },
-    requestedAt: formatBrt(r.requestedAt),
-    expiredAt: formatBrt(r.expiresAt),
-    ...endToEndIds(r, moneyMoved),
-  };
-  if (r.status === 'REFUNDED' && r.reason) view.reason = r.reason;
-  if (r.status === 'PAID' && r.refundState === 'FAILED' && r.refundFailureCode)
-    view.refundFailure = failureOf(r.refundFailureCode);
-  if (moneyMoved && r.payerBank) view.payer.bankData = r.payerBank;
-  if (moneyMoved && r.settlement) view.settlement = r.settlement;
-  if (moneyMoved && r.paidAt !== null) view.paidAt = formatBrt(r.paidAt);
-  if (r.status === 'REFUNDED' && r.refundedAt !== null) view.refundedAt = formatBrt(r.refundedAt);
-  if (r.status === 'CANCELLED' && r.cancelledAt !== null) view.cancelledAt = formatBrt(r.cancelledAt);
-  return orderKeys(view);
-}
-
-const KEY_ORDER = [
-  'transactionId',
-  'internalCode',
-  'externalReference',
-  'endToEndId',
-  'originalEndToEndId',
-  'status',
-  'reason',
-  'refundFailure',
-  'amount',
-  'payer',
-  'settlement',
-  'requestedAt',
-  'paidAt',
-  'refundedAt',
-  'cancelledAt',
-  'expiredAt',
+  f.when(
+    f.all(f.statusIn('PAID'), f.is('refundState', 'FAILED'), f.filled('refundFailureCode')),
+    'refundFailure',
+    f.failure('refundFailureCode'),
+  ),
+  f.always('amount', f.money('amount')),
+  f.always(
+    'payer',
+    f.object(
+      f.always('name', f.text('payerName')),
+      f.always('document', f.text('payerDocument')),
+      f.when(f.all(moneyMoved, f.stored('payerBank')), 'bankData', f.json('payerBank')),
+    ),
+  ),
+  f.when(f.all(moneyMoved, f.stored('settlement')), 'settlement', f.json('settlement')),
+  f.always('requestedAt', f.brt('requestedAt')),
+  f.when(f.all(moneyMoved, f.set('paidAt')), 'paidAt', f.brt('paidAt')),
+  f.when(f.all(f.statusIn('REFUNDED'), f.set('refundedAt')), 'refundedAt', f.brt('refundedAt')),
+  f.when(f.all(f.statusIn('CANCELLED'), f.set('cancelledAt')), 'cancelledAt', f.brt('cancelledAt')),
+  f.always('expiredAt', f.brt('expiresAt')),
 ] as const;
 
-/** Stable key order so the same Cash-In serializes identically on GET, list and events. */
-function orderKeys(view: CashInView): CashInView {
-  const out: Record<string, unknown> = {};
-  for (const key of KEY_ORDER) if (view[key] !== undefined) out[key] = view[key];
-  return out as unknown as CashInView;
-}
+export type CashInView = ViewOf<typeof CASH_IN_FIELDS>;
+
+/** The object GET /cash-in/{id}, list items and events (except CASHIN_REQUESTED) carry. */
+export const cashInView = renderView<CashInRecord, typeof CASH_IN_FIELDS>(CASH_IN_FIELDS);
 
 /** The creation response (OpenAPI createCashIn): no settlement data yet, plus how to pay. */
 export interface CashInCreated {

@@ -5,10 +5,10 @@
 
 import type { BankData } from './cash-in';
 import { normalizeDocument } from './documents';
-import { type FailureCode, failureOf } from './failure-codes';
+import type { FailureCode } from './failure-codes';
 import type { ClientLimits } from './limits';
-import { formatBrt } from './time';
-import { endToEndIds, viewHead } from './transaction-view';
+import { endToEndIdFields, headFields } from './transaction-view';
+import { fieldsOf, renderView, type ViewOf } from './view-fields';
 
 export type CashOutStatus = 'PROCESSING' | 'PENDING' | 'COMPLETED' | 'CANCELLED' | 'REFUNDED';
 export type PixKeyType = 'CPF' | 'CNPJ' | 'EMAIL' | 'PHONE' | 'EVP';
@@ -46,42 +46,44 @@ export interface CashOutRecord {
   refundedAt: number | null;
 }
 
-export interface CashOutView {
-  transactionId: string;
-  internalCode: string;
-  externalReference: string;
-  endToEndId?: string;
-  originalEndToEndId?: string;
-  status: CashOutStatus;
-  amount: number;
-  failure?: { code: FailureCode; message: string };
-  reason?: string;
-  payee: { name: string; document: string; destination: Destination; bankData?: BankData };
-  settlement?: BankData;
-  requestedAt: string;
-  completedAt?: string;
-  cancelledAt?: string;
-  refundedAt?: string;
-}
+const f = fieldsOf<CashOutRecord>();
+const settled = f.statusIn('COMPLETED', 'REFUNDED');
+
+/**
+ * The Cash-Out view, field by field in output order: GET /cash-out/{id}, list items and every
+ * Cash-Out event all come from it (./view-fields.ts says how).
+ */
+export const CASH_OUT_FIELDS = [
+  ...headFields<CashOutRecord>(),
+  f.always('status', f.text('status')),
+  f.always('amount', f.money('amount')),
+  f.always(
+    'payee',
+    f.object(
+      f.always('name', f.text('payeeName')),
+      f.always('document', f.text('payeeDocument')),
+      f.always('destination', f.json('destination')),
+      f.when(f.all(settled, f.stored('payeeBank')), 'bankData', f.json('payeeBank')),
+    ),
+  ),
+  f.always('requestedAt', f.brt('requestedAt')),
+  ...endToEndIdFields<CashOutRecord>(f.statusIn('COMPLETED', 'CANCELLED')),
+  f.when(f.statusIn('CANCELLED'), 'failure', f.failure('failureCode')),
+  f.when(f.all(f.statusIn('REFUNDED'), f.filled('reason')), 'reason', f.text('reason')),
+  f.when(
+    f.all(f.statusIn('COMPLETED', 'REFUNDED', 'CANCELLED'), f.stored('settlement')),
+    'settlement',
+    f.json('settlement'),
+  ),
+  f.when(f.all(settled, f.set('completedAt')), 'completedAt', f.brt('completedAt')),
+  f.when(f.all(f.statusIn('CANCELLED'), f.set('cancelledAt')), 'cancelledAt', f.brt('cancelledAt')),
+  f.when(f.all(f.statusIn('REFUNDED'), f.set('refundedAt')), 'refundedAt', f.brt('refundedAt')),
+] as const;
+
+export type CashOutView = ViewOf<typeof CASH_OUT_FIELDS>;
 
 /** The object GET /cash-out/{id}, list items and every Cash-Out event carry. */
-export function cashOutView(r: CashOutRecord): CashOutView {
-  const settled = r.status === 'COMPLETED' || r.status === 'REFUNDED';
-  const view: CashOutView = {
-    ...viewHead(r),
-    payee: { name: r.payeeName, document: r.payeeDocument, destination: r.destination },
-    requestedAt: formatBrt(r.requestedAt),
-    ...endToEndIds(r, r.status === 'COMPLETED' || r.status === 'CANCELLED'),
-  };
-  if (r.status === 'CANCELLED') view.failure = failureOf(r.failureCode ?? 'PROCESSING_ERROR');
-  if (r.status === 'REFUNDED' && r.reason) view.reason = r.reason;
-  if (settled && r.payeeBank) view.payee.bankData = r.payeeBank;
-  if ((settled || r.status === 'CANCELLED') && r.settlement) view.settlement = r.settlement;
-  if (settled && r.completedAt !== null) view.completedAt = formatBrt(r.completedAt);
-  if (r.status === 'CANCELLED' && r.cancelledAt !== null) view.cancelledAt = formatBrt(r.cancelledAt);
-  if (r.status === 'REFUNDED' && r.refundedAt !== null) view.refundedAt = formatBrt(r.refundedAt);
-  return view;
-}
+export const cashOutView = renderView<CashOutRecord, typeof CASH_OUT_FIELDS>(CASH_OUT_FIELDS);
 
 /** Digits (and an account's X check digit) without separators or leading zeros; "0" stays "0". */
 function withoutLeadingZeros(text: string): string {

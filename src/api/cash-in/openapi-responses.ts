@@ -1,13 +1,15 @@
 /**
- * Response shapes of the Cash-In endpoints as valibot schemas (docs/contract.md, Cash-In lifecycle): the one
- * description of each shape, converted into the OpenAPI document and checked against real responses
- * in test/openapi. The view (src/domain/cash-in.ts) must produce exactly these keys;
- * test/openapi/view-types.test.ts fails to compile when they drift apart.
+ * Response shapes of the Cash-In endpoints as valibot schemas (docs/contract.md, Cash-In lifecycle): the
+ * one description of each shape, converted into the OpenAPI document and checked against real responses in
+ * test/openapi. The view's keys, their optionality and nesting come from its field table
+ * (src/domain/cash-in.ts CASH_IN_FIELDS); here each key only gets its format and description.
  */
 import * as v from 'valibot';
+import { CASH_IN_FIELDS } from '../../domain/cash-in';
 import { FAILURE_CODES } from '../../domain/failure-codes';
 import { BankData, BrtTimestamp, EndToEndId, Money } from '../../openapi/fields';
 import { page, summary, TransactionIdentity } from '../../openapi/responses';
+import { viewSchema } from '../../openapi/view-schema';
 
 export const CashInStatus = v.picklist(['AWAITING_PAYMENT', 'PAID', 'EXPIRED', 'REFUNDED', 'CANCELLED']);
 
@@ -29,50 +31,48 @@ const CashInTransactionId = v.pipe(
   v.examples(['a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6']),
 );
 
-/** GET /cash-in/{id}, list items and the data of every Cash-In event except CASHIN_REQUESTED. */
-export const CashIn = v.object({
+/**
+ * GET /cash-in/{id}, list items and the data of every Cash-In event except CASHIN_REQUESTED: the
+ * view's fields, documented.
+ */
+export const CashIn = viewSchema(CASH_IN_FIELDS, {
   transactionId: CashInTransactionId,
   ...TransactionIdentity,
-  endToEndId: v.optional(
-    v.pipe(
-      EndToEndId,
-      v.description(
-        "The payment's end-to-end id; once REFUNDED, the devolution's as the network knows it (a real partner: its PSP's `rtrId`, the id on the payer's receipt).",
-      ),
+  endToEndId: v.pipe(
+    EndToEndId,
+    v.description(
+      "The payment's end-to-end id; once REFUNDED, the devolution's as the network knows it (a real partner: its PSP's `rtrId`, the id on the payer's receipt).",
     ),
   ),
-  originalEndToEndId: v.optional(
-    v.pipe(v.string(), v.description('The payment id when `endToEndId` is that of a refund.')),
+  originalEndToEndId: v.pipe(
+    v.string(),
+    v.description('The payment id when `endToEndId` is that of a refund.'),
   ),
   status: CashInStatus,
-  reason: v.optional(CashInReason),
-  refundFailure: v.optional(
-    v.pipe(
-      v.object({
-        code: v.pipe(v.picklist(FAILURE_CODES), v.description('Why the devolution failed at the network.')),
-        message: v.pipe(v.string(), v.description('Fixed English text per code; do not parse it.')),
-      }),
-      v.description(
-        'Only on PAID, after a refund failed at the PIX network (`CASHIN_REFUND_FAILED` was sent): the money is available again and a new refund may be requested (its idempotency key is forgotten, so the same key starts a new attempt).',
-      ),
+  reason: CashInReason,
+  refundFailure: v.pipe(
+    v.object({
+      code: v.pipe(v.picklist(FAILURE_CODES), v.description('Why the devolution failed at the network.')),
+      message: v.pipe(v.string(), v.description('Fixed English text per code; do not parse it.')),
+    }),
+    v.description(
+      'Only on PAID, after a refund failed at the PIX network (`CASHIN_REFUND_FAILED` was sent): the money is available again and a new refund may be requested (its idempotency key is forgotten, so the same key starts a new attempt).',
     ),
   ),
   amount: Money,
-  payer: v.object({
+  payer: {
     name: v.string(),
     document: v.string(),
-    bankData: v.optional(v.pipe(BankData, v.description('Returned after settlement; may be absent before.'))),
-  }),
-  settlement: v.optional(
-    v.pipe(
-      BankData,
-      v.description('The service account that received the money; only on PAID and REFUNDED.'),
-    ),
+    bankData: v.pipe(BankData, v.description('Returned after settlement; may be absent before.')),
+  },
+  settlement: v.pipe(
+    BankData,
+    v.description('The service account that received the money; only on PAID and REFUNDED.'),
   ),
   requestedAt: BrtTimestamp,
-  paidAt: v.optional(BrtTimestamp),
-  refundedAt: v.optional(BrtTimestamp),
-  cancelledAt: v.optional(BrtTimestamp),
+  paidAt: BrtTimestamp,
+  refundedAt: BrtTimestamp,
+  cancelledAt: BrtTimestamp,
   expiredAt: v.pipe(BrtTimestamp, v.description('End of the payment window, in every status.')),
 });
 

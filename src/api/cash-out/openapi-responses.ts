@@ -1,13 +1,15 @@
 /**
  * Response shapes of the Cash-Out endpoints as valibot schemas (docs/contract.md, Cash-Out lifecycle): the
  * one description of each shape, converted into the OpenAPI document and checked against real responses in
- * test/openapi. The view (src/domain/cash-out.ts) must produce exactly these keys;
- * test/openapi/view-types.test.ts fails to compile when they drift apart.
+ * test/openapi. The view's keys, their optionality and nesting come from its field table
+ * (src/domain/cash-out.ts CASH_OUT_FIELDS); here each key only gets its format and description.
  */
 import * as v from 'valibot';
+import { CASH_OUT_FIELDS } from '../../domain/cash-out';
 import { FAILURE_CODES, FAILURE_MESSAGES } from '../../domain/failure-codes';
 import { BankData, BrtTimestamp, EndToEndId, Money } from '../../openapi/fields';
 import { page, summary, TransactionIdentity } from '../../openapi/responses';
+import { viewSchema } from '../../openapi/view-schema';
 import { CreateCashOutSchema } from './schemas';
 
 export const CashOutStatus = v.picklist(['PROCESSING', 'PENDING', 'COMPLETED', 'CANCELLED', 'REFUNDED']);
@@ -36,32 +38,30 @@ export const CashOutFailure = v.pipe(
   v.description('Only when status is CANCELLED.'),
 );
 
-/** GET /cash-out/{id}, list items and the data of every Cash-Out event. */
-export const CashOut = v.object({
+/** GET /cash-out/{id}, list items and the data of every Cash-Out event: the view's fields, documented. */
+export const CashOut = viewSchema(CASH_OUT_FIELDS, {
   transactionId: CashOutTransactionId,
   ...TransactionIdentity,
-  endToEndId: v.optional(EndToEndId),
-  originalEndToEndId: v.optional(v.string()),
   status: CashOutStatus,
   amount: Money,
-  failure: v.optional(CashOutFailure),
-  reason: v.optional(
-    v.pipe(
-      v.picklist(['PAYEE_REQUESTED', 'FRAUD', 'OPERATIONAL_ERROR', 'REVERSED_BY_INSTITUTION', 'OTHER']),
-      v.description('Only when status is REFUNDED.'),
-    ),
-  ),
-  payee: v.object({
+  payee: {
     name: v.string(),
     document: v.string(),
     destination: Destination,
-    bankData: v.optional(BankData),
-  }),
-  settlement: v.optional(BankData),
+    bankData: BankData,
+  },
   requestedAt: BrtTimestamp,
-  completedAt: v.optional(BrtTimestamp),
-  cancelledAt: v.optional(BrtTimestamp),
-  refundedAt: v.optional(BrtTimestamp),
+  endToEndId: EndToEndId,
+  originalEndToEndId: v.string(),
+  failure: CashOutFailure,
+  reason: v.pipe(
+    v.picklist(['PAYEE_REQUESTED', 'FRAUD', 'OPERATIONAL_ERROR', 'REVERSED_BY_INSTITUTION', 'OTHER']),
+    v.description('Only when status is REFUNDED.'),
+  ),
+  settlement: BankData,
+  completedAt: BrtTimestamp,
+  cancelledAt: BrtTimestamp,
+  refundedAt: BrtTimestamp,
 });
 
 /** POST /cash-out 202 (OpenAPI createCashOut). */
