@@ -13,6 +13,7 @@ import type { BcbApiPixPartner, ReceivedPix } from '../src/partners/bcb-api-pix/
 import { declaredPartners } from '../src/partners/config';
 import { bcbPartner } from '../src/partners/port-registry';
 import type { PixOutcome } from './ledger/partner-pix-ops';
+import { holdForPartner } from './partner-unapplied';
 import { ledgerOf } from './stubs';
 
 /** A hint the partner does not confirm, or could not be asked about now. */
@@ -20,8 +21,9 @@ export type HintOutcome = PixOutcome | 'not-confirmed' | 'unavailable';
 
 export async function deliverPix(env: Env, ispb: string, pix: ReceivedPix): Promise<PixOutcome[]> {
   const clientId = pix.txid === undefined ? undefined : clientIdOfTxId(pix.txid);
-  // The client must exist before its Durable Object is touched (charge-locator.ts says why).
-  if (!clientId || !(await loadCredentials(env, clientId))) return ['unmatched'];
+  // The client must exist before its Durable Object is touched (charge-locator.ts says why); money
+  // no client can be named for is held in the partner's suspense account.
+  if (!clientId || !(await loadCredentials(env, clientId))) return holdForPartner(env, ispb, pix);
   return ledgerOf(env, clientId).partnerPix(ispb, pix);
 }
 
