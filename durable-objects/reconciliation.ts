@@ -191,7 +191,7 @@ async function reconcileReceived(
     } else run.breaks.push(missing('MISSING_HERE', t));
   }
   // Ours that the partner's day lacks: booked near midnight for another day, or unknown there.
-  for (const o of result.onlyOurs) {
+  for (const o of result.onlyOurs.filter((i) => within(i, from, to))) {
     if (run.lookups >= RECON_MAX_LOOKUPS) {
       run.pending = `more than ${RECON_MAX_LOOKUPS} items to look up`;
       return;

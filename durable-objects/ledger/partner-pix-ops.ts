@@ -15,7 +15,7 @@ import { settleCashIn } from './cash-in-settle-ops';
 import { findCashIn } from './cash-in-store';
 import type { LedgerContext } from './context';
 import { pollRefund } from './refund-ops';
-import { bookReceipt, findReceipt, hurryReturn, receiptFor } from './unapplied-ops';
+import { bookReceipt, findReceipt, hurryReturn, listReceipt, receiptFor } from './unapplied-ops';
 
 export type { ReceivedPix };
 
@@ -90,6 +90,8 @@ async function unapplied(
   const now = Date.now();
   const receipt = await receiptFor(ispb, pix, reason, ctx.profile.clientId, now);
   const booked = ctx.storage.transactionSync(() => bookReceipt(ctx, receipt, now));
+  // Listed for the operator at once; if D1 cannot take it now, the return task lists it first.
+  if (booked) await listReceipt(ctx, receipt);
   log('error', 'a partner reports a payment no Cash-In can take: held for return to the payer', {
     ...fields,
     reason,

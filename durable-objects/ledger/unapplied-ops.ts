@@ -97,6 +97,18 @@ export function bookReceipt(ctx: LedgerContext, receipt: UnappliedReceipt, now: 
   return true;
 }
 
+/** The operator's D1 copy of a receipt just booked: best effort, the return task copies it anyway. */
+export async function listReceipt(ctx: LedgerContext, receipt: UnappliedReceipt): Promise<void> {
+  try {
+    await mirrorUnapplied(ctx.env, receipt, Date.now());
+  } catch (error) {
+    log('warn', 'an unapplied receipt could not be listed yet', {
+      endToEndId: receipt.endToEndId,
+      ...errorFields(error),
+    });
+  }
+}
+
 /** A partner callback names a receipt's devolution: read it now rather than at the next poll. */
 export function hurryReturn(ctx: LedgerContext, row: Row, pix: ReceivedPix): void {
   if (row.stage === 'SENT' && pix.devolutions.some((d) => d.id === row.returnId))
