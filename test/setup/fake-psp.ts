@@ -10,6 +10,8 @@
  * - `POST /__control/alter-pix {endToEndId, valor?, forget?}`, `POST /__control/alter-payout
  *   {transactionId, status?, valor?, at?, forget?}`: the PSP's records change after the fact
  *   (reconciliation break injection).
+ * - `POST /__control/receive-many {items: [{endToEndId, valor, txid?, horario?}]}`: many at once.
+ * - `POST /__control/sent {idEnvio, valor, at}`: a payout the PSP made that we never asked for.
  * - `POST /__control/balance {saldo}`: what Efí's `GET /v2/gn/saldo` answers (null: 0.00).
  * - `POST /__control/return {endToEndId, id, valor, natureza}`: the bank returns (part of) a payment.
  * - `POST /__control/devolution {endToEndId, id, ok}`: the network settles or refuses a devolution.
@@ -19,7 +21,7 @@
  * - `POST /__control/payout {transactionId, ok, at?}`: the network settles (REALIZADO) or refuses
  *   (NAO_REALIZADO) the Cash-Out sent through the payout API (Efí Pix Send).
  * - `POST /__control/fail-next {match, status, name, times?}`: the next (`times`, default 1) API Pix
- *   requests whose path contains `match` are answered with that problem (other test files' requests
+ *   requests whose path (query included) contains `match` are answered with that problem (other test files' requests
  *   pass untouched).
  * - `GET /__control/webhook/<chave>`: the webhook URL registered for a key.
  * - `GET /__control/cob/<txid>`: the charge as the PSP has it.
@@ -50,6 +52,11 @@ export function fakePspFetcher(openapiPath: string): (request: Request) => Promi
     const body = request.method === 'POST' ? ((await request.json()) as Record<string, any>) : {};
     if (path === 'pay') return json(psp.pay(body.txid, body.endToEndId, body.valor, body.horario));
     if (path === 'receive') return json(psp.receive(body.endToEndId, body.valor, body.txid, body.horario));
+    if (path === 'receive-many') {
+      for (const p of body.items) psp.receive(p.endToEndId, p.valor, p.txid, p.horario);
+      return json({ received: body.items.length });
+    }
+    if (path === 'sent') return json(psp.payout.inject(body.idEnvio, body.valor, body.at));
     if (path === 'alter-pix') return json(psp.alterPix(body.endToEndId, body));
     if (path === 'alter-payout') return json(psp.payout.alter(idEnvio(body.transactionId), body));
     if (path === 'balance') {
@@ -102,7 +109,7 @@ export function fakePspFetcher(openapiPath: string): (request: Request) => Promi
       refuseNextDevolutionMs = undefined;
       psp.failNext(400, 'PixDevolucaoInvalida');
     }
-    if (failNext && url.pathname.includes(failNext.match)) {
+    if (failNext && (url.pathname + url.search).includes(failNext.match)) {
       psp.failNext(failNext.status, failNext.name);
       if (--failNext.times === 0) failNext = undefined;
     }

@@ -41,6 +41,21 @@ export class FakeEfiPayout {
   /** What `GET /v2/gn/saldo` answers: set by a test (the PSP is shared by every test file), else 0. */
   balance: string | undefined;
 
+  /** A Pix sent that no request of ours made (a reconciliation break): settled at `at`. */
+  inject(idEnvio: string, valor: string, at: string): any {
+    const s = {
+      endToEndId: `E${this.ispb}${at.replace(/\D/g, '').slice(0, 12)}API${String(++this.serial).padStart(8, '0')}`,
+      idEnvio,
+      valor,
+      chave: 'pagamentos@connectpsp.example',
+      status: 'REALIZADO',
+      horario: { solicitacao: at, liquidacao: at },
+      favorecido: { chave: 'someone@example.com' },
+    };
+    this.sent.set(idEnvio, s);
+    return s;
+  }
+
   /** A test changes a sent Pix after the fact (reconciliation breaks): its status, time or amount. */
   alter(idEnvio: string, change: { status?: string; valor?: string; at?: string; forget?: boolean }): any {
     const s = this.sent.get(idEnvio);

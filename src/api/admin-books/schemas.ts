@@ -46,10 +46,10 @@ export const ReconciliationQuerySchema = v.strictObject(
     date: v.pipe(
       v.string('date is required (YYYY-MM-DD, America/Sao_Paulo)'),
       v.isoDate('date must be a date YYYY-MM-DD'),
-      v.check(
-        (d) => new Date(`${d}T00:00:00Z`).toISOString().startsWith(d),
-        'date must be a real calendar date',
-      ),
+      v.check((d) => {
+        const t = Date.parse(`${d}T00:00:00Z`);
+        return !Number.isNaN(t) && new Date(t).toISOString().startsWith(d);
+      }, 'date must be a real calendar date'),
     ),
     ispb: v.optional(Ispb),
   },
