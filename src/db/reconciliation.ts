@@ -1,5 +1,5 @@
 /** D1 store of the daily reconciliation reports (schema.ts `reconciliation_reports`): one per partner and day. */
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, asc, desc, eq, isNull } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/d1';
 import type { ReconciliationReport } from '../domain/reconciliation';
 import { reconciliationReports } from './schema';
@@ -45,4 +45,15 @@ export async function markAlerted(env: Env, date: string, ispb: string, at: numb
         isNull(reconciliationReports.alertedAt),
       ),
     );
+}
+
+/** The latest reports, newest day first (the console's list). */
+export async function recentReports(env: Env, limit: number): Promise<ReconciliationReport[]> {
+  const rows = await d1(env)
+    .select({ report: reconciliationReports.report })
+    .from(reconciliationReports)
+    .orderBy(desc(reconciliationReports.date), asc(reconciliationReports.ispb))
+    .limit(limit)
+    .all();
+  return rows.map((r) => r.report as ReconciliationReport);
 }

@@ -22,6 +22,7 @@ import { admin, Integrator, issueToken } from '../support/harness';
 import { assertBooks } from '../support/invariants';
 import { ledgerStub } from '../support/ledger';
 import { callback, newE2e, onboard, psp, statementOf } from '../support/partner-psp';
+import { consoleBooks } from '../support/unapplied';
 import { newSink, received, waitUntil } from '../support/webhooks';
 
 afterAll(async () => {
@@ -189,6 +190,10 @@ describe('daily reconciliation', () => {
       }, 0);
     expect(itemDelta).toBe(cents(168) - cents(140));
     await assertBooks(api);
+    const page = await consoleBooks();
+    expect(page).toContain(day);
+    expect(page).toContain(f.e2e);
+    expect(page).toContain('MISSING_THERE');
 
     // Re-running the day is safe: nothing is booked twice, the same breaks, nothing left to heal.
     const statement = await statementOf(api);

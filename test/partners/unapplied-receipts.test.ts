@@ -17,7 +17,13 @@ import { admin, call } from '../support/harness';
 import { assertBooks } from '../support/invariants';
 import { sqlRows } from '../support/ledger';
 import { callback, newE2e, onboard, paidAtPsp, psp, statementOf } from '../support/partner-psp';
-import { listUnapplied, unappliedOf, waitForDevolution, waitForReturn } from '../support/unapplied';
+import {
+  consoleBooks,
+  listUnapplied,
+  unappliedOf,
+  waitForDevolution,
+  waitForReturn,
+} from '../support/unapplied';
 
 afterAll(async () => {
   expect((await psp('invalid')).invalid).toEqual([]);
@@ -169,6 +175,11 @@ describe('unapplied receipts', () => {
     expect(await suspenseHeld(api.client.clientId)).toBe(2000);
     expect((await listUnapplied('status=FAILED')).map((i) => i.endToEndId)).toContain(second);
     expect((await listUnapplied('status=RETURNED')).map((i) => i.endToEndId)).not.toContain(second);
+    // The operator sees it in the console too, with why it failed.
+    const page = await consoleBooks('?status=FAILED');
+    expect(page).toContain(second);
+    expect(page).toContain('PAYEE_BANK_REJECTED');
+    expect(await consoleBooks('?status=RETURNED')).not.toContain(second);
   });
 
   it('ends FAILED when the partner refuses the devolution outright', async () => {

@@ -2,7 +2,7 @@
 import { expect } from 'vitest';
 import { waitFor } from './cash-in';
 import { FAKE_PSP_ISPB } from './fake-psp-env';
-import { admin } from './harness';
+import { ADMIN_TOKEN, admin, BASE, call } from './harness';
 
 export interface UnappliedItem {
   id: string;
@@ -54,4 +54,18 @@ export async function waitForDevolution(psp: (p: string) => Promise<any>, endToE
     15_000,
   );
   return pix.devolucoes as { id: string; status: string; valor: string }[];
+}
+
+/** The console's books page as a signed-in operator sees it (HTML). */
+export async function consoleBooks(query = ''): Promise<string> {
+  const signIn = await call('/admin/console/login', {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: BASE },
+    body: new URLSearchParams({ token: ADMIN_TOKEN }).toString(),
+    redirect: 'manual',
+  });
+  const cookie = (signIn.headers.get('set-cookie') ?? '').split(';')[0] as string;
+  const res = await call(`/admin/console/books${query}`, { headers: { cookie } });
+  expect(res.status).toBe(200);
+  return res.text();
 }
