@@ -7,6 +7,7 @@
  * a break. The report replaces the day's last one, so a re-run is safe; breaks alert the operator.
  */
 import { clientIdsAfter } from '../src/db/clients';
+import { loadCredentials } from '../src/db/credentials';
 import { markAlerted, saveReport } from '../src/db/reconciliation';
 import { findUnapplied, partnerReceiptsBetween, partnerSuspenseHeld } from '../src/db/unapplied';
 import { clientIdOfTxId } from '../src/domain/ids';
@@ -124,10 +125,9 @@ async function ourBooks(env: Env, ispb: string, from: number, to: number): Promi
 async function lookUp(run: Run, pix: ReceivedPix): Promise<{ received: Item; devolved: number } | undefined> {
   run.lookups += 1;
   const clientId = pix.txid === undefined ? undefined : clientIdOfTxId(pix.txid);
-  if (clientId) {
-    const found = await ledgerOf(run.env, clientId)
-      .bookedPix(run.partner.ispb, pix.endToEndId)
-      .catch(() => null); // no such client: its txid is not ours
+  // The client must exist before its Durable Object is touched (charge-locator.ts says why).
+  if (clientId && (await loadCredentials(run.env, clientId))) {
+    const found = await ledgerOf(run.env, clientId).bookedPix(run.partner.ispb, pix.endToEndId);
     if (found) return found;
   }
   const held = await findUnapplied(run.env, pix.endToEndId);
