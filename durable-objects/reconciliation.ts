@@ -6,8 +6,8 @@
  * is booked through the normal path (deliverPix) and reported healed; every other difference stays
  * a break. The report replaces the day's last one, so a re-run is safe; breaks alert the operator.
  */
-import { clientIdsAfter } from '../src/db/clients';
 import { loadCredentials } from '../src/db/credentials';
+import { clientIdsAtPartnerAfter } from '../src/db/partner-clients';
 import { markAlerted, saveReport } from '../src/db/reconciliation';
 import { findUnapplied, partnerReceiptsBetween, partnerSuspenseHeld } from '../src/db/unapplied';
 import { clientIdOfTxId } from '../src/domain/ids';
@@ -85,11 +85,11 @@ const receivedItem = (pix: ReceivedPix): Item => ({
   status: 'SETTLED',
 });
 
-/** Every client's side of the day, and the partner-held receipts. */
+/** The side of the day of every client with accounts at the partner, and the partner-held receipts. */
 async function ourBooks(env: Env, ispb: string, from: number, to: number): Promise<BooksOfDay> {
   const books: BooksOfDay = { received: [], devolutions: [], payouts: [], balance: 0 };
   for (let after = ''; ; ) {
-    const ids = await clientIdsAfter(env, after, CONCURRENCY);
+    const ids = await clientIdsAtPartnerAfter(env, ispb, after, CONCURRENCY);
     if (ids.length === 0) break;
     const pages = await Promise.all(ids.map((id) => ledgerOf(env, id).booksOfDay(ispb, from, to)));
     for (const page of pages) {

@@ -54,7 +54,11 @@ export const accounts = sqliteTable(
     branch: text('branch').notNull(),
     type: text('type', { enum: ['TRANSACTIONAL', 'PROPRIETARY'] }).notNull(),
   },
-  (t) => [index('accounts_client_idx').on(t.clientId)],
+  (t) => [
+    index('accounts_client_idx').on(t.clientId),
+    // The clients at one partner (the daily reconciliation's fan-out).
+    index('accounts_ispb_client_idx').on(t.ispb, t.clientId),
+  ],
 );
 
 export const partnerFaults = sqliteTable('partner_faults', {
