@@ -10,7 +10,8 @@ import { brtDate, brtStartOfDay } from '../src/domain/time';
 import { errorFields, log } from '../src/infra/log';
 import { declaredPartners } from '../src/partners/config';
 import { bcbPartner } from '../src/partners/port-registry';
-import { alertOperator, reconcileDay } from './reconciliation';
+import { reconcileDay } from './reconciliation';
+import { alertOperator } from './reconciliation-alert';
 
 /** How long after midnight the day is read: late listings at the partner settle by then. */
 export const RECON_LAG_MS = 30 * 60_000;

@@ -8,7 +8,7 @@
  */
 import { loadCredentials } from '../src/db/credentials';
 import { clientIdsAtPartnerAfter } from '../src/db/partner-clients';
-import { markAlerted, saveReport } from '../src/db/reconciliation';
+import { saveReport } from '../src/db/reconciliation';
 import { findUnapplied, partnerReceiptsBetween, partnerSuspenseHeld } from '../src/db/unapplied';
 import { clientIdOfTxId } from '../src/domain/ids';
 import {
@@ -28,9 +28,9 @@ import { brtStartOfDay } from '../src/domain/time';
 import { log } from '../src/infra/log';
 import type { BcbApiPixPartner, ReceivedPix } from '../src/partners/bcb-api-pix/adapter';
 import type { PartnerOutcome } from '../src/partners/port';
-import { postOperatorAlert } from '../src/webhooks/operator-alert';
 import type { BooksOfDay } from './ledger/reconciliation-queries';
 import { deliverPix } from './partner-notices';
+import { alertOperator } from './reconciliation-alert';
 import { ledgerOf } from './stubs';
 
 const DAY_MS = 86_400_000;
@@ -48,6 +48,7 @@ const CONCURRENCY = 25;
 interface Run {
   env: Env;
   partner: BcbApiPixPartner;
+  maxPages: number;
   breaks: Break[];
   healed: Healed[];
   lookups: number;
@@ -58,11 +59,12 @@ interface Run {
 }
 
 async function readPages<T>(
+  maxPages: number,
   read: (page: number) => Promise<PartnerOutcome<{ items: T[]; pages: number }>>,
 ): Promise<{ items: T[]; pages: number } | { failure: string }> {
   const items: T[] = [];
   for (let page = 0; ; page++) {
-    if (page >= RECON_MAX_PAGES) return { failure: `more than ${RECON_MAX_PAGES} pages` };
+    if (page >= maxPages) return { failure: `more than ${maxPages} pages` };
     let answer = await read(page);
     if (!answer.ok && answer.retryable) answer = await read(page); // once more, then next run
     if (!answer.ok) return { failure: `the partner did not answer (${answer.failureCode})` };
@@ -277,7 +279,7 @@ async function reconcilePayouts(
 ) {
   const payouts = run.partner.payouts;
   if (!payouts) return;
-  const read = await readPages(async (page) => {
+  const read = await readPages(run.maxPages, async (page) => {
     const answer = await payouts.sentPage(new Date(from), new Date(to), page, RECON_PAGE_SIZE);
     return answer.ok ? { ok: true, value: { items: answer.value.sent, pages: answer.value.pages } } : answer;
   });
@@ -318,13 +320,15 @@ export async function reconcileDay(
   env: Env,
   partner: BcbApiPixPartner,
   date: string,
+  /** Pages read per list in this run (RECON_MAX_PAGES; lower only to prove the bound). */
+  maxPages = RECON_MAX_PAGES,
 ): Promise<ReconciliationReport> {
   const startedAt = Date.now();
   const from = brtStartOfDay(date);
   const to = from + DAY_MS;
-  const run: Run = { env, partner, breaks: [], healed: [], lookups: 0, matched: 0, healedNet: 0 };
+  const run: Run = { env, partner, maxPages, breaks: [], healed: [], lookups: 0, matched: 0, healedNet: 0 };
   const counts: Record<string, number> = {};
-  const received = await readPages(async (page) => {
+  const received = await readPages(run.maxPages, async (page) => {
     const answer = await partner.receivedPixPage(new Date(from), new Date(to), page, RECON_PAGE_SIZE);
     return answer.ok ? { ok: true, value: { items: answer.value.pix, pages: answer.value.pages } } : answer;
   });
@@ -383,16 +387,4 @@ async function reconcileBalance(run: Run, ours: BooksOfDay) {
       ours: { amount: here, status: 'SETTLED' },
       theirs: { amount: theirs.value, status: 'SETTLED' },
     });
-}
-
-/** Sends the report's alert unless it went already; a failed POST is tried again at the next run. */
-export async function alertOperator(env: Env, report: ReconciliationReport): Promise<void> {
-  const outcome = await postOperatorAlert(env as unknown as Record<string, unknown>, {
-    id: `recon_${report.date}_${report.ispb}`,
-    eventType: 'RECONCILIATION_BREAKS',
-    data: report,
-  });
-  if (outcome?.kind === 'delivered') await markAlerted(env, report.date, report.ispb, Date.now());
-  else if (outcome)
-    log('error', 'operator alert not delivered', { date: report.date, ispb: report.ispb, ...outcome });
 }

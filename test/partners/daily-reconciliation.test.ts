@@ -294,6 +294,10 @@ describe('daily reconciliation', () => {
     expect(result.counts.lookups).toBeLessThan(10);
     expect(result.counts.matched).toBeGreaterThanOrEqual(count);
     expect(elapsedMs).toBeLessThan(20_000);
+    // A day beyond a run's pages is not half-read: it stays PENDING, to be read again.
+    const bounded = await reconcileDay(env, partner(), day, 3);
+    expect(bounded).toMatchObject({ status: 'PENDING', pendingReason: 'received Pix: more than 3 pages' });
+    expect(bounded.breaks).toEqual([]);
   });
 
   it('a partner down leaves the day PENDING, tried again; an unchecked day is 404; a bad date is 400', async () => {
