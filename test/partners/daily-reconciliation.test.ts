@@ -11,6 +11,7 @@ import { env } from 'cloudflare:workers';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { RECON_PAGE_SIZE, reconcileDay } from '../../durable-objects/reconciliation';
 import { reconcileClosedDays } from '../../durable-objects/reconciliation-cron';
+import { configProblems } from '../../src/config';
 import type { ReconciliationReport } from '../../src/domain/reconciliation';
 import { brtDate } from '../../src/domain/time';
 import { bcbPartner } from '../../src/partners/port-registry';
@@ -324,6 +325,28 @@ describe('daily reconciliation', () => {
       expect(res.status, query).toBe(400);
       expect(Object.keys(((await res.json()) as { errors: object }).errors)).toContain(field);
     }
+  });
+
+  it('refuses to start with an alert URL it could not sign for, or plain http in production', () => {
+    const base = { ENVIRONMENT: 'staging', PIX_LOCATION_HOST: '' };
+    const secret = `whsec_${btoa('k'.repeat(32))}`;
+    expect(configProblems({ ...base, OPERATOR_ALERT_URL: 'https://ops.example/alerts' })).toEqual([
+      'OPERATOR_ALERT_SECRET (whsec_ + base64) is required with OPERATOR_ALERT_URL',
+    ]);
+    expect(
+      configProblems({ ...base, OPERATOR_ALERT_URL: 'not a url', OPERATOR_ALERT_SECRET: secret }),
+    ).toHaveLength(1);
+    expect(
+      configProblems({
+        ENVIRONMENT: 'production',
+        PIX_LOCATION_HOST: 'pix.example.com',
+        OPERATOR_ALERT_URL: 'http://ops.example/alerts',
+        OPERATOR_ALERT_SECRET: secret,
+      }),
+    ).toEqual(['OPERATOR_ALERT_URL must be https in production']);
+    expect(
+      configProblems({ ...base, OPERATOR_ALERT_URL: 'https://ops.example/a', OPERATOR_ALERT_SECRET: secret }),
+    ).toEqual([]);
   });
 
   it('a day with breaks alerts OPERATOR_ALERT_URL, signed like a client webhook, once', async () => {
