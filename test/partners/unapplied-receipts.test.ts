@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { reconcilePartnerPix } from '../../durable-objects/partner-notices';
 import { returnPartnerHeld } from '../../durable-objects/partner-unapplied';
 import { sweepAllClients } from '../../src/sweep';
+import { getBalance } from '../support/account';
 import { createCashIn, getCashIn } from '../support/cash-in';
 import { armCrash, waitForCrash } from '../support/crash';
 import { FAKE_PSP_ISPB } from '../support/fake-psp-env';
@@ -158,6 +159,12 @@ describe('unapplied receipts', () => {
     expect(await unappliedOf(e2e)).toMatchObject({ reason: 'UNKNOWN_CHARGE', clientId: api.client.clientId });
     expect(await suspenseHeld(api.client.clientId)).toBe(500);
     expect((await getCashIn(api, cashIn.internalCode)).status).toBe('AWAITING_PAYMENT');
+    // Held for the payer, not the client's money: no balance, no statement line, here or elsewhere.
+    expect((await getBalance(api)).totals.total).toBe(0);
+    expect(await statementOf(api)).toEqual([]);
+    const other = await onboard();
+    expect((await getBalance(other)).totals.total).toBe(0);
+    expect(await suspenseHeld(other.client.clientId)).toBe(0);
   });
 
   it('ends FAILED with the reason when the network does not make the devolution; the money stays held', async () => {
