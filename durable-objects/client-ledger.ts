@@ -42,6 +42,7 @@ import migrations from './ledger/migrations/migrations';
 import { applyPartnerPix, type PixOutcome, type ReceivedPix } from './ledger/partner-pix-ops';
 import { armPrune, pruneOnce } from './ledger/prune';
 import { cashInJson, cashOutJson } from './ledger/read-json';
+import { type BooksOfDay, bookedPix, booksOfDay } from './ledger/reconciliation-queries';
 import { type RefundBody, startRefund } from './ledger/refund-ops';
 import * as sandbox from './ledger/sandbox-scope';
 import { Scheduler } from './ledger/scheduler';
@@ -224,6 +225,16 @@ export class ClientLedger extends DurableObject<Env> {
     const [ctx, blocked] = [this.context(), await this.blockedPayerDocuments()];
     if (pix.txid !== undefined) await rehydrateCashIn(ctx, pix.txid); // a bank return of an archived one
     return this.withAlarm(() => applyPartnerPix(ctx, ispb, pix, blocked));
+  }
+
+  /** This client's side of a partner's day (ledger/reconciliation-queries.ts). */
+  async booksOfDay(ispb: string, from: number, to: number): Promise<BooksOfDay> {
+    return booksOfDay(this.context(), ispb, from, to);
+  }
+
+  /** A payment of this client's by its end-to-end id, whenever it was booked, or null. */
+  async bookedPix(ispb: string, endToEndId: string) {
+    return bookedPix(this.context(), ispb, endToEndId) ?? null;
   }
 
   async expireCashInNow(id: string): Promise<OperationResult<CashInView>> {

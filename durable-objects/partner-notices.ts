@@ -12,15 +12,17 @@ import type { BcbApiPixPartner, ReceivedPix } from '../src/partners/bcb-api-pix/
 import { declaredPartners } from '../src/partners/config';
 import { bcbPartner } from '../src/partners/port-registry';
 import type { PixOutcome } from './ledger/partner-pix-ops';
+import { holdForPartner } from './partner-unapplied';
 import { ledgerOf } from './stubs';
 
 /** A hint the partner does not confirm, or could not be asked about now. */
 export type HintOutcome = PixOutcome | 'not-confirmed' | 'unavailable';
 
 export async function deliverPix(env: Env, ispb: string, pix: ReceivedPix): Promise<PixOutcome[]> {
-  // Only an existing client's Durable Object is touched (client-keys.ts says why).
+  // Only an existing client's Durable Object is touched (client-keys.ts says why); money no client
+  // can be named for is held in the partner's suspense account.
   const clientId = pix.txid === undefined ? undefined : await clientOfTxId(env, pix.txid);
-  if (!clientId) return ['unmatched'];
+  if (!clientId) return holdForPartner(env, ispb, pix);
   return ledgerOf(env, clientId).partnerPix(ispb, pix);
 }
 

@@ -10,6 +10,8 @@ interface ConfigEnv {
   ENVIRONMENT?: unknown;
   PIX_LOCATION_HOST?: unknown;
   ARCHIVE_RETENTION_DAYS?: unknown;
+  OPERATOR_ALERT_URL?: unknown;
+  OPERATOR_ALERT_SECRET?: unknown;
 }
 
 /** What is wrong with this configuration, in words an operator can act on; empty when nothing. */
@@ -24,6 +26,7 @@ export function configProblems(env: ConfigEnv): string[] {
     problems.push('PIX_LOCATION_HOST is required in production (the host BR Codes name as charge location)');
   if (host && !isValidLocationHost(host))
     problems.push(`PIX_LOCATION_HOST must be a host[:port] that fits the BR Code location, not "${host}"`);
+  problems.push(...operatorAlertProblems(env));
   try {
     retentionMs(env);
   } catch (error) {
@@ -73,4 +76,27 @@ export function retentionMs(env: { ARCHIVE_RETENTION_DAYS?: unknown }): number {
   if (!Number.isInteger(days) || days < 1 || days > 3650)
     throw new Error(`ARCHIVE_RETENTION_DAYS must be an integer from 1 to 3650, not ${JSON.stringify(raw)}`);
   return days * DAY_MS;
+}
+
+/**
+ * OPERATOR_ALERT_URL (var, optional): where daily reconciliation breaks are posted, signed like
+ * client webhooks with OPERATOR_ALERT_SECRET (secret, `whsec_` + base64). A URL without a secret,
+ * or one production would not post to (not https), refuses to start: alerts never go out unsigned.
+ */
+export function operatorAlertProblems(env: ConfigEnv): string[] {
+  const url = typeof env.OPERATOR_ALERT_URL === 'string' ? env.OPERATOR_ALERT_URL : '';
+  if (!url) return [];
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return [`OPERATOR_ALERT_URL must be an absolute URL, not "${url}"`];
+  }
+  const problems: string[] = [];
+  if (env.ENVIRONMENT === 'production' && parsed.protocol !== 'https:')
+    problems.push('OPERATOR_ALERT_URL must be https in production');
+  const secret = env.OPERATOR_ALERT_SECRET;
+  if (typeof secret !== 'string' || !/^whsec_[A-Za-z0-9+/]{32,}={0,2}$/.test(secret))
+    problems.push('OPERATOR_ALERT_SECRET (whsec_ + base64) is required with OPERATOR_ALERT_URL');
+  return problems;
 }

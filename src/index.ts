@@ -19,6 +19,8 @@ import { sweepAllClients } from './sweep';
 export { ClientLedger } from '../durable-objects/client-ledger';
 
 import { reconcilePartnerPix } from '../durable-objects/partner-notices';
+import { returnPartnerHeld } from '../durable-objects/partner-unapplied';
+import { reconcileClosedDays } from '../durable-objects/reconciliation-cron';
 
 export { HealthAnalyzer } from '../durable-objects/health-analyzer';
 
@@ -73,6 +75,8 @@ export const worker = {
     assertConfig(env);
     ctx.waitUntil(sweepAllClients(env));
     ctx.waitUntil(reconcilePartnerPix(env));
+    ctx.waitUntil(returnPartnerHeld(env));
+    ctx.waitUntil(reconcileClosedDays(env));
   },
 
   async queue(batch, env): Promise<void> {

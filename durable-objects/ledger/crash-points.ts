@@ -25,6 +25,10 @@ export const CRASH_POINTS = [
   'cash-out.payment-sent',
   /** The partner's outcome of the payment was read; nothing was recorded. */
   'cash-out.status-read',
+  /** An unapplied receipt is booked (and listed); its devolution was not requested. */
+  'unapplied.booked',
+  /** The partner's answer on an unapplied receipt's devolution was read; nothing was recorded. */
+  'unapplied.step-read',
   /** Health observations are on the queue; they were not marked published. */
   'outbox.health-sent',
   /** Webhook dispatches are leased; their messages were not put on the queue. */

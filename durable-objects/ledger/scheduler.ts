@@ -22,6 +22,8 @@ export type TaskKind =
   | 'prune'
   /** A cancelled Cash-In's charge taken down at its partner, so no payer can pay it (partner-pix-ops.ts). */
   | 'remove-charge'
+  /** An unapplied receipt's return to its payer, step by step (unapplied-ops.ts). */
+  | 'return-unapplied'
   /** The next archiving step: closed Cash-Ins past the retention window to R2 (archive.ts). */
   | 'archive';
 export type Task = typeof tasks.$inferSelect;

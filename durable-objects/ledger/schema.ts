@@ -51,7 +51,13 @@ export const ledgerEntries = sqliteTable(
     ref: text('ref').notNull(),
     createdAt: integer('created_at').notNull(),
   },
-  (t) => [index('ledger_account_time_idx').on(t.accountNumber, t.createdAt, t.seq)],
+  (t) => [
+    index('ledger_account_time_idx').on(t.accountNumber, t.createdAt, t.seq),
+    // What was devolved of one payment (the daily reconciliation); only devolutions carry one.
+    index('ledger_entries_original_e2e_idx')
+      .on(t.originalEndToEndId)
+      .where(sql`${t.originalEndToEndId} IS NOT NULL`),
+  ],
 );
 
 export const cashIns = sqliteTable(
@@ -367,3 +373,5 @@ export const archiveDeliveryIndex = sqliteTable(
   { hash: integer('hash').notNull(), segment: integer('segment').notNull() },
   (t) => [primaryKey({ columns: [t.hash, t.segment] })],
 );
+
+export * from './schema-unapplied';

@@ -11,6 +11,7 @@ import { pruneLimitTotals } from './limit-totals';
 import { removeCharge } from './partner-pix-ops';
 import { pollRefund } from './refund-ops';
 import type { Task } from './scheduler';
+import { runReturn } from './unapplied-ops';
 import { dispatchWebhooks } from './webhook-deliveries';
 
 /**
@@ -112,6 +113,12 @@ export async function runTask(
       const again = await removeCharge(ctx, task.ref);
       if (again === undefined) ctx.scheduler.done(task);
       else ctx.scheduler.schedule('remove-charge', task.ref, again);
+      return;
+    }
+    case 'return-unapplied': {
+      const again = await runReturn(ctx, task.ref);
+      if (again === undefined) ctx.scheduler.done(task);
+      else ctx.scheduler.schedule('return-unapplied', task.ref, again);
       return;
     }
     case 'cash-out-exec':

@@ -5,6 +5,7 @@
 import type { OperationSpec } from '../openapi/operation';
 import { accountOperations } from './account/openapi';
 import { adminOperations } from './admin/openapi';
+import { adminBooksOperations } from './admin-books/openapi';
 import { adminHealthOperations } from './admin-health/openapi';
 import { authOperations } from './auth/openapi';
 import { cashInOperations } from './cash-in/openapi';
@@ -24,5 +25,6 @@ export const OPERATIONS: readonly OperationSpec[] = [
   ...publicOperations,
   ...adminOperations,
   ...adminHealthOperations,
+  ...adminBooksOperations,
   ...partnerOperations,
 ];

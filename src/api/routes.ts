@@ -7,6 +7,7 @@
  */
 import { accountRoutes } from './account/routes';
 import { adminRoutes } from './admin/routes';
+import { adminBooksRoutes } from './admin-books/routes';
 import { adminHealthRoutes } from './admin-health/routes';
 import { authRoutes } from './auth/routes';
 import { cashInRoutes } from './cash-in/routes';
@@ -26,6 +27,7 @@ export const ROUTES: readonly Route[] = [
   ...publicRoutes,
   ...adminRoutes,
   ...adminHealthRoutes,
+  ...adminBooksRoutes,
   ...partnersRoutes,
 ];
 

@@ -45,7 +45,7 @@ export function frame(title: string, main: string, options: { charts?: boolean }
 ${options.charts ? `<link rel="stylesheet" href="${assets}/uplot.css">\n<script src="${assets}/uplot.js" defer></script>\n<script src="${assets}/console.js" defer></script>` : ''}
 </head>
 <body>
-<header class="top"><span class="brand">ConnectPSP</span> <span class="muted">operator console</span></header>
+<header class="top"><span class="brand">ConnectPSP</span> <span class="muted">operator console</span> <a href="${CONSOLE_PATH}/books">Books</a></header>
 <main>
 ${main}
 </main>

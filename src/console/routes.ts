@@ -12,6 +12,7 @@ import { log } from '../infra/log';
 import { loginSourceBlocked, recordLoginFailure } from '../infra/login-failures';
 import { constantTimeEqual } from '../security/secrets';
 import { ASSETS } from './assets';
+import { booksPage } from './books';
 import { buildCharts } from './charts';
 import { dashboardPage } from './dashboard';
 import { clientPage, healthView, recentDeliveries } from './data';
@@ -128,6 +129,11 @@ router
     return back(
       result.ok ? 'redelivered' : result.problem.code === 'NOT_FOUND' ? 'not-found' : 'not-retryable',
     );
+  })
+  .get('/books', async (request: Request, env: Env) => {
+    const session = await readSession(request, env.ADMIN_TOKEN as string, Date.now());
+    if (!session) return redirect(CONSOLE_PATH);
+    return htmlResponse(await booksPage(env, new URL(request.url).searchParams.get('status')));
   })
   .get('/assets/:name', (request: Request & { params: Record<string, string> }) => {
     const asset = ASSETS[request.params.name ?? ''];

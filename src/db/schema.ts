@@ -4,8 +4,9 @@
  * client's ClientLedger Durable Object. See docs/storage-schema.md.
  */
 import { sql } from 'drizzle-orm';
-import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import type { ClientLimits } from '../domain/limits';
+import { RETURN_STAGES, UNAPPLIED_REASONS } from '../domain/unapplied';
 
 export const clients = sqliteTable(
   'clients',
@@ -56,7 +57,11 @@ export const accounts = sqliteTable(
     branch: text('branch').notNull(),
     type: text('type', { enum: ['TRANSACTIONAL', 'PROPRIETARY'] }).notNull(),
   },
-  (t) => [index('accounts_client_idx').on(t.clientId)],
+  (t) => [
+    index('accounts_client_idx').on(t.clientId),
+    // The clients at one partner (the daily reconciliation's fan-out).
+    index('accounts_ispb_client_idx').on(t.ispb, t.clientId),
+  ],
 );
 
 export const partnerFaults = sqliteTable('partner_faults', {
@@ -155,3 +160,51 @@ export const healthState = sqliteTable('health_state', {
   key: text('key').primaryKey(),
   value: text('value', { mode: 'json' }).notNull(),
 });
+
+/**
+ * Unapplied receipts (docs/contract.md, Unapplied receipts) as the operator lists them. `heldBy`
+ * 'partner': money no client can be named for; this row is its store and its suspense account, and
+ * `nextAt` is when the cron takes its return a step further. 'client': a copy its ClientLedger keeps
+ * current (the ledger holds the money).
+ */
+export const unappliedReceipts = sqliteTable(
+  'unapplied_receipts',
+  {
+    endToEndId: text('end_to_end_id').primaryKey(),
+    id: text('id').notNull(),
+    ispb: text('ispb').notNull(),
+    txid: text('txid'),
+    clientId: text('client_id'),
+    heldBy: text('held_by', { enum: ['partner', 'client'] }).notNull(),
+    amount: integer('amount').notNull(),
+    receivedAt: integer('received_at').notNull(),
+    reason: text('reason', { enum: UNAPPLIED_REASONS }).notNull(),
+    returnId: text('return_id').notNull(),
+    stage: text('stage', { enum: RETURN_STAGES }).notNull(),
+    returnEndToEndId: text('return_end_to_end_id'),
+    returnedAt: integer('returned_at'),
+    failure: text('failure'),
+    nextAt: integer('next_at'),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('unapplied_receipts_id_idx').on(t.id),
+    index('unapplied_receipts_received_idx').on(t.receivedAt),
+    index('unapplied_receipts_next_idx').on(t.nextAt).where(sql`${t.nextAt} IS NOT NULL`),
+  ],
+);
+
+/** One daily reconciliation report per partner and America/Sao_Paulo day (JSON as served). */
+export const reconciliationReports = sqliteTable(
+  'reconciliation_reports',
+  {
+    date: text('date').notNull(),
+    ispb: text('ispb').notNull(),
+    status: text('status', { enum: ['MATCHED', 'BREAKS', 'PENDING'] }).notNull(),
+    checkedAt: integer('checked_at').notNull(),
+    report: text('report', { mode: 'json' }).notNull(),
+    /** When the operator alert for its breaks was delivered (null: none due, or not yet). */
+    alertedAt: integer('alerted_at'),
+  },
+  (t) => [primaryKey({ columns: [t.date, t.ispb] })],
+);

@@ -99,7 +99,7 @@ export function newUuid(): string {
   return crypto.randomUUID();
 }
 
-function utcStamp(ms: number): string {
+export function utcStamp(ms: number): string {
   const d = new Date(ms);
   const p = (n: number) => String(n).padStart(2, '0');
   return `${d.getUTCFullYear()}${p(d.getUTCMonth() + 1)}${p(d.getUTCDate())}${p(d.getUTCHours())}${p(d.getUTCMinutes())}`;

@@ -27,11 +27,11 @@ const valid = {
 };
 
 describe('payout adapter conformance (Efí Pix Send)', () => {
-  it('sends, repeats, reads, settles, fails and maps every documented refusal with 0 invalid exchanges', async () => {
+  it('sends, repeats, reads, lists, settles, fails and maps every documented refusal with 0 invalid exchanges', async () => {
     const result = await runPayoutConformance();
     expect(result.failures).toEqual([]);
     expect(result.invalid).toEqual([]);
-    expect(result.operations).toBe(2);
+    expect(result.operations).toBe(4); // send, status by idEnvio, sent list, balance
     expect(result.requests).toBeGreaterThanOrEqual(14);
   });
 

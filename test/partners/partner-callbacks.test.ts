@@ -62,7 +62,7 @@ describe('partner Pix callbacks', () => {
     await assertBooks(api);
   });
 
-  it('moves nothing when the partner reports another amount than the charge', async () => {
+  it('leaves the Cash-In and the client statement untouched when the partner reports another amount than the charge', async () => {
     const api = await onboard();
     const cashIn = await createCashIn(api, { amount: 10 });
     const e2e = newE2e();

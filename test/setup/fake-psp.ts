@@ -5,16 +5,23 @@
  * exchange against the vendored bacen/pix-api document. Tests drive the PSP's side through
  * `/__control/…` on the same binding:
  *
- * - `POST /__control/pay {txid, endToEndId, valor?}`: a payer pays the charge (another amount: a PSP bug).
+ * - `POST /__control/pay {txid, endToEndId, valor?, horario?}`: a payer pays the charge (another amount: a PSP bug).
+ * - `POST /__control/receive {endToEndId, valor, txid?, horario?}`: a Pix with no charge of ours behind it.
+ * - `POST /__control/alter-pix {endToEndId, valor?, forget?}`, `POST /__control/alter-payout
+ *   {transactionId, status?, valor?, at?, forget?}`: the PSP's records change after the fact
+ *   (reconciliation break injection).
+ * - `POST /__control/receive-many {items: [{endToEndId, valor, txid?, horario?}]}`: many at once.
+ * - `POST /__control/sent {idEnvio, valor, at}`: a payout the PSP made that we never asked for.
+ * - `POST /__control/balance {saldo}`: what Efí's `GET /v2/gn/saldo` answers (null: 0.00).
  * - `POST /__control/return {endToEndId, id, valor, natureza}`: the bank returns (part of) a payment.
  * - `POST /__control/devolution {endToEndId, id, ok}`: the network settles or refuses a devolution.
  * - `POST /__control/callback {endToEndIds}`: the callback body the PSP would post (validated).
  * - `POST /__control/refuse-next-devolution {ms}`: the next devolution request is answered, after
  *   `ms`, with the standard's PixDevolucaoInvalida (a slow refusal other events can overtake).
- * - `POST /__control/payout {transactionId, ok}`: the network settles (REALIZADO) or refuses
+ * - `POST /__control/payout {transactionId, ok, at?}`: the network settles (REALIZADO) or refuses
  *   (NAO_REALIZADO) the Cash-Out sent through the payout API (Efí Pix Send).
  * - `POST /__control/fail-next {match, status, name, times?}`: the next (`times`, default 1) API Pix
- *   requests whose path contains `match` are answered with that problem (other test files' requests
+ *   requests whose path (query included) contains `match` are answered with that problem (other test files' requests
  *   pass untouched).
  * - `POST /__control/revoke-tokens`: every token issued so far stops working; a call with one is
  *   answered 403 AcessoNegado, the document's answer.
@@ -45,7 +52,19 @@ export function fakePspFetcher(openapiPath: string): (request: Request) => Promi
     new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json' } });
   async function control(path: string, request: Request): Promise<Response> {
     const body = request.method === 'POST' ? ((await request.json()) as Record<string, any>) : {};
-    if (path === 'pay') return json(psp.pay(body.txid, body.endToEndId, body.valor));
+    if (path === 'pay') return json(psp.pay(body.txid, body.endToEndId, body.valor, body.horario));
+    if (path === 'receive') return json(psp.receive(body.endToEndId, body.valor, body.txid, body.horario));
+    if (path === 'receive-many') {
+      for (const p of body.items) psp.receive(p.endToEndId, p.valor, p.txid, p.horario);
+      return json({ received: body.items.length });
+    }
+    if (path === 'sent') return json(psp.payout.inject(body.idEnvio, body.valor, body.at));
+    if (path === 'alter-pix') return json(psp.alterPix(body.endToEndId, body));
+    if (path === 'alter-payout') return json(psp.payout.alter(idEnvio(body.transactionId), body));
+    if (path === 'balance') {
+      psp.payout.balance = body.saldo ?? undefined;
+      return json({ saldo: psp.payout.balance ?? null });
+    }
     if (path === 'return') return json(psp.bankReturn(body.endToEndId, body.id, body.valor, body.natureza));
     if (path === 'devolution') {
       psp.settleDevolution(body.endToEndId, body.id, body.ok);
@@ -70,7 +89,7 @@ export function fakePspFetcher(openapiPath: string): (request: Request) => Promi
     }
     if (path.startsWith('webhook/'))
       return json({ webhookUrl: psp.webhooks.get(decodeURIComponent(path.slice(8))) ?? null });
-    if (path === 'payout') return json(psp.payout.settle(idEnvio(body.transactionId), body.ok));
+    if (path === 'payout') return json(psp.payout.settle(idEnvio(body.transactionId), body.ok, body.at));
     if (path.startsWith('pix/')) return json(psp.pix.get(path.slice(4)) ?? null);
     if (path.startsWith('cob/')) return json(psp.cobs.get(path.slice(4)) ?? null);
     if (path.startsWith('sent/')) return json(psp.payout.sent.get(idEnvio(path.slice(5))) ?? null);
@@ -96,7 +115,7 @@ export function fakePspFetcher(openapiPath: string): (request: Request) => Promi
       refuseNextDevolutionMs = undefined;
       psp.failNext(400, 'PixDevolucaoInvalida');
     }
-    if (failNext && url.pathname.includes(failNext.match)) {
+    if (failNext && (url.pathname + url.search).includes(failNext.match)) {
       psp.failNext(failNext.status, failNext.name);
       if (--failNext.times === 0) failNext = undefined;
     }

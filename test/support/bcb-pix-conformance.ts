@@ -5,6 +5,7 @@
  * and test/partners/bcb-api-pix-conformance.test.ts.
  */
 import { Validator } from '@cfworker/json-schema';
+import { returnIdOf } from '../../src/domain/unapplied';
 import { BcbApiPixPartner, type ReceivedPix } from '../../src/partners/bcb-api-pix/adapter';
 import { centsToDecimal } from '../../src/partners/bcb-api-pix/money';
 import { BASE, FakeBcbPsp, TOKEN_URL } from './fake-bcb-psp';
@@ -244,6 +245,16 @@ export async function runConformance(doc: Doc): Promise<ConformanceResult> {
   expect('received pix listed', list.ok && list.value.pix.length === 1 && list.value.pages === 1);
   const beyond = await partner.receivedPixPage(new Date(psp.now - 60_000), new Date(psp.now + 60_000), 1);
   expect('a page past the end is empty', beyond.ok && beyond.value.pix.length === 0);
+  const wide = await partner.receivedPixPage(new Date(psp.now - 60_000), new Date(psp.now + 60_000), 0, 1000);
+  expect('received pix listed 1,000 a page (daily reconciliation)', wide.ok && wide.value.pix.length === 1);
+  // An unapplied receipt's return: its id is derived from the payment (src/domain/unapplied.ts).
+  const returnId = await returnIdOf('09089356', e2e, psp.now);
+  const back = await partner.sendDevolution({
+    endToEndId: returnId,
+    originalEndToEndId: e2e,
+    amountCents: 1_000,
+  });
+  expect('a return under the derived id is accepted', back.ok);
   const devId = 'D09089356202611251201abcdefghijk';
   const dev = await partner.sendDevolution({
     endToEndId: devId,

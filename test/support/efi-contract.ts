@@ -5,12 +5,15 @@
  * (idEnvio `^[a-zA-Z0-9]{1,35}$`, refusals `{nome, mensagem}`, 404 as a problem). Node only.
  */
 import {
+  GetAccountBalanceResponseSchema,
   PixSendBodySchema,
   PixSendDetailIdResponseSchema,
+  PixSendListParamsSchema,
+  PixSendListResponseSchema,
   PixSendParamsSchema,
   PixSendResponseSchema,
 } from 'sdk-node-apis-efi';
-import { EFI_SEND, EFI_SENT } from './fake-efi-payout';
+import { EFI_BALANCE, EFI_SEND, EFI_SENT, EFI_SENT_LIST } from './fake-efi-payout';
 
 const ID_ENVIO = /^[a-zA-Z0-9]{1,35}$/;
 
@@ -25,7 +28,12 @@ export class EfiContractValidator {
 
   static covers(url: string): boolean {
     const { pathname } = new URL(url);
-    return pathname.startsWith(EFI_SEND) || pathname.startsWith(EFI_SENT);
+    return (
+      pathname.startsWith(EFI_SEND) ||
+      pathname.startsWith(EFI_SENT) ||
+      pathname === EFI_SENT_LIST ||
+      pathname === EFI_BALANCE
+    );
   }
 
   private check(what: string, schema: Check, value: unknown): void {
@@ -53,6 +61,23 @@ export class EfiContractValidator {
       this.operations.add(`GET ${EFI_SENT}{idEnvio}`);
       if (status === 200) this.check(`${where} response`, PixSendDetailIdResponseSchema, body);
       else if (status === 404) this.problem(where, body);
+      else this.refusal(where, body);
+      return;
+    }
+    if (request.method === 'GET' && pathname === EFI_SENT_LIST) {
+      this.operations.add(`GET ${EFI_SENT_LIST}`);
+      const query = Object.fromEntries(new URL(request.url).searchParams);
+      // The SDK types the page numbers as numbers; on the wire every query value is a string.
+      for (const k of ['paginacao.paginaAtual', 'paginacao.itensPorPagina'])
+        if (k in query) (query as Record<string, unknown>)[k] = Number(query[k]);
+      this.check(`${where} params`, PixSendListParamsSchema, query);
+      if (status === 200) this.check(`${where} response`, PixSendListResponseSchema, body);
+      else this.refusal(where, body);
+      return;
+    }
+    if (request.method === 'GET' && pathname === EFI_BALANCE) {
+      this.operations.add(`GET ${EFI_BALANCE}`);
+      if (status === 200) this.check(`${where} response`, GetAccountBalanceResponseSchema, body);
       else this.refusal(where, body);
       return;
     }

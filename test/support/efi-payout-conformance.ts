@@ -77,6 +77,21 @@ export async function runPayoutConformance(): Promise<PayoutConformance> {
     settled.state === 'SETTLED' && settled.endToEndId === psp.payout.sent.get(idEnvio(1)).endToEndId,
   );
 
+  // The daily reconciliation's reads: the Pix sent by period, every page, and the balance.
+  const payouts = partner.payouts;
+  const from = new Date(psp.now - 60_000);
+  const to = new Date(psp.now + 60_000);
+  const listed = await payouts?.sentPage(from, to, 0, 1000);
+  expect(
+    'sent Pix listed by period',
+    listed?.ok === true && listed.value.sent.length === 1 && listed.value.sent[0]?.status === 'REALIZADO',
+  );
+  const past = await payouts?.sentPage(from, to, 1, 1000);
+  expect('a page past the end is empty', past?.ok === true && past.value.sent.length === 0);
+  psp.payout.balance = '1234.56';
+  const balance = await payouts?.balance();
+  expect('balance in centavos', balance?.ok === true && balance.value === 123_456);
+
   expect('sent to an account', (await partner.sendPayment(toAccount(id(2), 'SVGS'))).ok);
   psp.payout.settle(idEnvio(2), false);
   const failed = await partner.transferStatus(id(2));

@@ -43,7 +43,7 @@ export class FakeBcbPsp {
     this.faults.push(problem(status, name, name));
   }
   /** A payer pays the charge: the PSP records a received Pix. */
-  pay(txid: string, e2eid: string, valor?: string): any {
+  pay(txid: string, e2eid: string, valor?: string, horario?: string): any {
     const cob = this.cobs.get(txid);
     // The network routes no payment to a charge that is gone (removed or never registered).
     if (!cob || String(cob.status).startsWith('REMOVIDA')) return null;
@@ -51,11 +51,34 @@ export class FakeBcbPsp {
       endToEndId: e2eid,
       txid,
       valor: valor ?? cob.valor.original,
-      horario: new Date(this.now).toISOString(),
+      horario: horario ?? new Date(this.now).toISOString(),
       devolucoes: [],
     };
     cob.status = 'CONCLUIDA';
     this.pix.set(e2eid, p);
+    return p;
+  }
+  /**
+   * A Pix the PSP received without a charge of ours behind it: a txid we never issued, or none (a
+   * payment to the key itself). The network delivers it all the same.
+   */
+  receive(e2eid: string, valor: string, txid?: string, horario?: string): any {
+    const p = {
+      endToEndId: e2eid,
+      ...(txid !== undefined && { txid }),
+      valor,
+      horario: horario ?? new Date(this.now).toISOString(),
+      devolucoes: [],
+    };
+    this.pix.set(e2eid, p);
+    return p;
+  }
+  /** A test changes a received Pix after the fact (reconciliation breaks): its amount, or drops it. */
+  alterPix(e2eid: string, change: { valor?: string; forget?: boolean }): any {
+    const p = this.pix.get(e2eid);
+    if (!p) return null;
+    if (change.forget) this.pix.delete(e2eid);
+    if (change.valor) p.valor = change.valor;
     return p;
   }
   /** The bank returns (part of) a payment itself: a MED claim or a devolution made at the PSP. */

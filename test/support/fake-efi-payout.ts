@@ -10,6 +10,9 @@ const refusal = (status: number, nome: string, mensagem: string) => json(status,
 
 export const EFI_SEND = '/v3/gn/pix/';
 export const EFI_SENT = '/v2/gn/pix/enviados/id-envio/';
+/** The list of Pix sent by period (the SDK's pixSendList) and the account balance (getAccountBalance). */
+export const EFI_SENT_LIST = '/v2/gn/pix/enviados';
+export const EFI_BALANCE = '/v2/gn/saldo';
 
 export class FakeEfiPayout {
   readonly sent = new Map<string, any>();
@@ -27,18 +30,84 @@ export class FakeEfiPayout {
   }
 
   /** The network settles (REALIZADO) or refuses (NAO_REALIZADO) a send still EM_PROCESSAMENTO. */
-  settle(idEnvio: string, ok: boolean): any {
+  settle(idEnvio: string, ok: boolean, at?: string): any {
     const s = this.sent.get(idEnvio);
     s.status = ok ? 'REALIZADO' : 'NAO_REALIZADO';
-    if (ok) s.horario.liquidacao = new Date(this.clock()).toISOString();
+    if (at) s.horario.solicitacao = at;
+    if (ok) s.horario.liquidacao = at ?? new Date(this.clock()).toISOString();
+    return s;
+  }
+
+  /** What `GET /v2/gn/saldo` answers: set by a test (the PSP is shared by every test file), else 0. */
+  balance: string | undefined;
+
+  /** A Pix sent that no request of ours made (a reconciliation break): settled at `at`. */
+  inject(idEnvio: string, valor: string, at: string): any {
+    const s = {
+      endToEndId: `E${this.ispb}${at.replace(/\D/g, '').slice(0, 12)}API${String(++this.serial).padStart(8, '0')}`,
+      idEnvio,
+      valor,
+      chave: 'pagamentos@connectpsp.example',
+      status: 'REALIZADO',
+      horario: { solicitacao: at, liquidacao: at },
+      favorecido: { chave: 'someone@example.com' },
+    };
+    this.sent.set(idEnvio, s);
+    return s;
+  }
+
+  /** A test changes a sent Pix after the fact (reconciliation breaks): its status, time or amount. */
+  alter(idEnvio: string, change: { status?: string; valor?: string; at?: string; forget?: boolean }): any {
+    const s = this.sent.get(idEnvio);
+    if (!s) return null;
+    if (change.forget) {
+      this.sent.delete(idEnvio);
+      return s;
+    }
+    if (change.status) s.status = change.status;
+    if (change.valor) s.valor = change.valor;
+    if (change.at) {
+      s.horario.solicitacao = change.at;
+      if (s.horario.liquidacao) s.horario.liquidacao = change.at;
+    }
     return s;
   }
 
   handles(pathname: string): boolean {
-    return pathname.startsWith(EFI_SEND) || pathname.startsWith(EFI_SENT);
+    return (
+      pathname.startsWith(EFI_SEND) ||
+      pathname.startsWith(EFI_SENT) ||
+      pathname === EFI_SENT_LIST ||
+      pathname === EFI_BALANCE
+    );
+  }
+
+  private list(url: URL): Response {
+    const from = Date.parse(url.searchParams.get('inicio') ?? '');
+    const to = Date.parse(url.searchParams.get('fim') ?? '');
+    const all = [...this.sent.values()].filter(
+      (s) => Date.parse(s.horario.solicitacao) >= from && Date.parse(s.horario.solicitacao) < to,
+    );
+    const page = Number(url.searchParams.get('paginacao.paginaAtual') ?? 0);
+    const size = Number(url.searchParams.get('paginacao.itensPorPagina') ?? 100);
+    return json(200, {
+      parametros: {
+        inicio: new Date(from).toISOString(),
+        fim: new Date(to).toISOString(),
+        paginacao: {
+          paginaAtual: page,
+          itensPorPagina: size,
+          quantidadeDePaginas: Math.max(1, Math.ceil(all.length / size)),
+          quantidadeTotalDeItens: all.length,
+        },
+      },
+      pix: all.slice(page * size, (page + 1) * size),
+    });
   }
 
   async handle(request: Request, pathname: string): Promise<Response> {
+    if (pathname === EFI_SENT_LIST) return this.list(new URL(request.url));
+    if (pathname === EFI_BALANCE) return json(200, { saldo: this.balance ?? '0.00' });
     if (pathname.startsWith(EFI_SENT)) {
       const s = this.sent.get(decodeURIComponent(pathname.slice(EFI_SENT.length)));
       if (!s)

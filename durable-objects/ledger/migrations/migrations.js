@@ -13,6 +13,7 @@ import m0010 from './0010_deliveries_aggregate_prefix.sql';
 import m0011 from './0011_archive_delivery_index.sql';
 import m0012 from './0012_lean_deliveries.sql';
 import m0013 from './0013_cash_in_psp_location.sql';
+import m0014 from './0014_unapplied_receipts.sql';
 
   export default {
     journal,
@@ -30,7 +31,8 @@ m0009,
 m0010,
 m0011,
 m0012,
-m0013
+m0013,
+m0014
     }
   }
   

@@ -14,6 +14,7 @@ const OUTCOMES = [
   'unmatched',
   'amount-mismatch',
   'not-payable',
+  'duplicate',
   'refund-checked',
   'returned',
   'devolution-recorded',
@@ -30,7 +31,7 @@ const Result = inlineSchema(
         outcomes: v.pipe(
           v.array(v.picklist(OUTCOMES)),
           v.description(
-            'What the partner confirmed and what was done: `paid` (Cash-In PAID, `CASHIN_PAID` sent), `already-paid`, `unmatched` (no Cash-In of ours), `amount-mismatch` and `not-payable` (logged for the operator, nothing moved), `refund-checked` (our refund read again at the partner), `returned` (a bank return: Cash-In REFUNDED), `devolution-recorded` (a further devolution booked), `already-recorded`, `not-confirmed` (the partner does not know this Pix: nothing moved), `deferred` (beyond the first 50 Pix of one callback: not read now; the sweep of received Pix reads it within minutes).',
+            'What the partner confirmed and what was done: `paid` (Cash-In PAID, `CASHIN_PAID` sent), `already-paid`, `unmatched` (no Cash-In of ours), `amount-mismatch`, `not-payable` and `duplicate` (no Cash-In can take it: held for the payer as an unapplied receipt, see GET /admin/unapplied, and returned through the partner devolution; the Cash-In is untouched), `refund-checked` (our refund read again at the partner), `returned` (a bank return: Cash-In REFUNDED), `devolution-recorded` (a further devolution booked), `already-recorded` (this devolution, or this unapplied receipt, is booked already), `not-confirmed` (the partner does not know this Pix: nothing moved), `deferred` (beyond the first 50 Pix of one callback: not read now; the sweep of received Pix reads it within minutes).',
           ),
         ),
       }),

@@ -170,12 +170,17 @@ export class BcbApiPixPartner implements SettlementPartnerPort {
   }
 
   /** Page `page` (from 0) of the Pix received in [from, to): the reconciliation sweep's source. */
-  async receivedPixPage(from: Date, to: Date, page: number): Promise<PartnerOutcome<ReceivedPixPage>> {
+  async receivedPixPage(
+    from: Date,
+    to: Date,
+    page: number,
+    size = PAGE_SIZE,
+  ): Promise<PartnerOutcome<ReceivedPixPage>> {
     const query = new URLSearchParams({
       inicio: from.toISOString(),
       fim: to.toISOString(),
       'paginacao.paginaAtual': String(page),
-      'paginacao.itensPorPagina': String(PAGE_SIZE),
+      'paginacao.itensPorPagina': String(size),
     });
     const answer = await this.client.call('GET', `/pix?${query}`);
     const body = (answer.ok ? answer.body : {}) as {
@@ -217,6 +222,11 @@ export class BcbApiPixPartner implements SettlementPartnerPort {
       webhookUrl,
     });
     return outcome(answer, null);
+  }
+
+  /** The payout API's record of Pix sent (reconciliation), or undefined without a payout API. */
+  get payouts(): EfiPixSendPayout | undefined {
+    return this.payout;
   }
 
   async sendPayment(request: PaymentRequest): Promise<PartnerOutcome<{ acceptedAt: number }>> {

@@ -7,7 +7,7 @@
  * OAuth2 and mTLS are the partner's own: the API Pix client's token and certificate, shared.
  */
 import type { BcbAnswer, BcbApiPixClient } from '../bcb-api-pix/client';
-import { centsToDecimal } from '../bcb-api-pix/money';
+import { centsToDecimal, decimalToCents } from '../bcb-api-pix/money';
 import type { PartnerOutcome, PaymentRequest, TransferStatus } from '../port';
 import { DUPLICATE_ID, mapEfiRefusal, NOT_MADE } from './problems';
 
@@ -97,4 +97,59 @@ export class EfiPixSendPayout {
     if (sent.status === 'NAO_REALIZADO') return { state: 'FAILED', failureCode: NOT_MADE.failureCode };
     return { state: 'PENDING' };
   }
+
+  /**
+   * Page `page` (from 0) of the Pix sent in [from, to) (`GET /v2/gn/pix/enviados`, the SDK's
+   * pixSendList): the daily reconciliation's record of payouts at Efí.
+   */
+  async sentPage(from: Date, to: Date, page: number, size: number): Promise<PartnerOutcome<SentPixPage>> {
+    const query = new URLSearchParams({
+      inicio: from.toISOString(),
+      fim: to.toISOString(),
+      'paginacao.paginaAtual': String(page),
+      'paginacao.itensPorPagina': String(size),
+    });
+    const answer = await this.client.call('GET', `/v2/gn/pix/enviados?${query}`);
+    if (!answer.ok) return refusal(answer);
+    const body = answer.body as {
+      pix?: { endToEndId?: unknown; idEnvio?: unknown; valor?: unknown; status?: unknown }[];
+      parametros?: { paginacao?: { quantidadeDePaginas?: unknown } };
+    };
+    const sent: SentPix[] = [];
+    for (const p of body.pix ?? []) {
+      const amountCents = decimalToCents(p.valor);
+      if (typeof p.idEnvio !== 'string' || amountCents === undefined) continue;
+      sent.push({
+        idEnvio: p.idEnvio,
+        endToEndId: typeof p.endToEndId === 'string' ? p.endToEndId : null,
+        amountCents,
+        status: String(p.status),
+      });
+    }
+    const pages = body.parametros?.paginacao?.quantidadeDePaginas;
+    return { ok: true, value: { sent, pages: typeof pages === 'number' ? pages : 1 } };
+  }
+
+  /** The account's balance now (`GET /v2/gn/saldo`), in centavos. */
+  async balance(): Promise<PartnerOutcome<number>> {
+    const answer = await this.client.call('GET', '/v2/gn/saldo');
+    if (!answer.ok) return refusal(answer);
+    const cents = decimalToCents((answer.body as { saldo?: unknown } | null)?.saldo);
+    return cents === undefined
+      ? { ok: false, failureCode: 'PROCESSING_ERROR', retryable: true }
+      : { ok: true, value: cents };
+  }
+}
+
+/** A Pix sent as Efí lists it: `idEnvio` is the Cash-Out's (idEnvioOf); status EM_PROCESSAMENTO, REALIZADO, NAO_REALIZADO. */
+export interface SentPix {
+  idEnvio: string;
+  endToEndId: string | null;
+  amountCents: number;
+  status: string;
+}
+
+export interface SentPixPage {
+  sent: SentPix[];
+  pages: number;
 }

@@ -1,0 +1,57 @@
+/** Query parameters of the operator's books views: unapplied receipts and daily reconciliation reports. */
+import * as v from 'valibot';
+import { parseBound } from '../../domain/period';
+import { UNAPPLIED_STATUSES } from '../../domain/unapplied';
+
+const Ispb = v.pipe(v.string(), v.regex(/^\d{8}$/, 'ispb must be the partner ISPB, 8 digits'));
+
+const bound = (name: 'from' | 'to') =>
+  v.pipe(
+    v.string(),
+    v.check(
+      (text) => parseBound(text, name) !== undefined,
+      `${name} must be a date YYYY-MM-DD or an ISO 8601 timestamp`,
+    ),
+  );
+
+const limitMessage = 'limit must be an integer from 1 to 500';
+
+/** GET /admin/unapplied. */
+export const UnappliedQuerySchema = v.strictObject(
+  {
+    status: v.optional(
+      v.picklist(UNAPPLIED_STATUSES, `status must be one of ${UNAPPLIED_STATUSES.join(', ')}`),
+    ),
+    ispb: v.optional(Ispb),
+    from: v.optional(bound('from')),
+    to: v.optional(bound('to')),
+    limit: v.optional(
+      v.pipe(
+        v.string(),
+        v.regex(/^\d{1,4}$/, limitMessage),
+        v.transform(Number),
+        v.minValue(1, limitMessage),
+        v.maxValue(500, limitMessage),
+      ),
+      '50',
+    ),
+    cursor: v.optional(v.pipe(v.string(), v.maxLength(512, 'cursor must be copied from nextCursor'))),
+  },
+  'unknown query parameter',
+);
+
+/** GET /admin/reconciliation. */
+export const ReconciliationQuerySchema = v.strictObject(
+  {
+    date: v.pipe(
+      v.string('date is required (YYYY-MM-DD, America/Sao_Paulo)'),
+      v.isoDate('date must be a date YYYY-MM-DD'),
+      v.check((d) => {
+        const t = Date.parse(`${d}T00:00:00Z`);
+        return !Number.isNaN(t) && new Date(t).toISOString().startsWith(d);
+      }, 'date must be a real calendar date'),
+    ),
+    ispb: v.optional(Ispb),
+  },
+  'unknown query parameter',
+);

@@ -1,0 +1,162 @@
+/**
+ * D1 store of unapplied receipts (schema.ts `unapplied_receipts`): the operator's list of all of
+ * them, and the only store of the ones no client can be named for (held by the partner), whose
+ * returns the cron moves on (`nextAt`). Every write is keyed by the payment's end-to-end id.
+ */
+import { and, asc, desc, eq, gte, inArray, isNotNull, lt, lte, or, type SQL, sql } from 'drizzle-orm';
+import { drizzle } from 'drizzle-orm/d1';
+import { stagesOfStatus, type UnappliedReceipt, type UnappliedStatus } from '../domain/unapplied';
+import { unappliedReceipts } from './schema';
+
+type Row = typeof unappliedReceipts.$inferSelect;
+
+const d1 = (env: Env) => drizzle(env.DB);
+
+function receiptOf(row: Row): UnappliedReceipt {
+  const { heldBy: _h, nextAt: _n, updatedAt: _u, ...receipt } = row;
+  return receipt;
+}
+
+/** A ClientLedger's receipt as it stands now: its copy here follows it (never moves back). */
+export async function mirrorUnapplied(env: Env, receipt: UnappliedReceipt, now: number): Promise<void> {
+  const row = { ...receipt, heldBy: 'client' as const, nextAt: null, updatedAt: now };
+  await d1(env)
+    .insert(unappliedReceipts)
+    .values(row)
+    .onConflictDoUpdate({
+      target: unappliedReceipts.endToEndId,
+      set: row,
+      // A final stage is never overwritten by an older copy arriving late.
+      setWhere: sql`${unappliedReceipts.stage} NOT IN ('RETURNED', 'FAILED')`,
+    });
+}
+
+/** Books a receipt no client can be named for; false if that Pix is booked already. */
+export async function bookPartnerReceipt(env: Env, receipt: UnappliedReceipt, now: number): Promise<boolean> {
+  const result = await d1(env)
+    .insert(unappliedReceipts)
+    .values({ ...receipt, heldBy: 'partner', nextAt: now, updatedAt: now })
+    .onConflictDoNothing()
+    .run();
+  return (result.meta.changes ?? 0) > 0;
+}
+
+export async function findUnapplied(env: Env, endToEndId: string): Promise<UnappliedReceipt | undefined> {
+  const row = await d1(env)
+    .select()
+    .from(unappliedReceipts)
+    .where(eq(unappliedReceipts.endToEndId, endToEndId))
+    .get();
+  return row && receiptOf(row);
+}
+
+/** Partner-held receipts whose return is due for its next step. */
+export async function duePartnerReceipts(env: Env, now: number, limit: number): Promise<UnappliedReceipt[]> {
+  const rows = await d1(env)
+    .select()
+    .from(unappliedReceipts)
+    .where(and(isNotNull(unappliedReceipts.nextAt), lte(unappliedReceipts.nextAt, now)))
+    .orderBy(asc(unappliedReceipts.nextAt))
+    .limit(limit)
+    .all();
+  return rows.map(receiptOf);
+}
+
+/** A partner-held receipt's return moved on, from the stage it was read in (so a racing run is a no-op). */
+export async function advancePartnerReceipt(
+  env: Env,
+  from: UnappliedReceipt,
+  to: Partial<Pick<Row, 'stage' | 'returnEndToEndId' | 'returnedAt' | 'failure'>>,
+  nextAt: number | null,
+  now: number,
+): Promise<void> {
+  await d1(env)
+    .update(unappliedReceipts)
+    .set({ ...to, nextAt, updatedAt: now })
+    .where(
+      and(
+        eq(unappliedReceipts.endToEndId, from.endToEndId),
+        eq(unappliedReceipts.stage, from.stage),
+        eq(unappliedReceipts.heldBy, 'partner'),
+      ),
+    );
+}
+
+/** What partner-held receipts of a partner still hold (not returned): the partner's suspense balance. */
+export async function partnerSuspenseHeld(env: Env, ispb: string): Promise<number> {
+  const row = await d1(env)
+    .select({ total: sql<number>`coalesce(sum(${unappliedReceipts.amount}), 0)` })
+    .from(unappliedReceipts)
+    .where(
+      and(
+        eq(unappliedReceipts.ispb, ispb),
+        eq(unappliedReceipts.heldBy, 'partner'),
+        sql`${unappliedReceipts.stage} <> 'RETURNED'`,
+      ),
+    )
+    .get();
+  return row?.total ?? 0;
+}
+
+/** Partner-held receipts of a partner booked in [from, to) by payment time (the reconciliation's side). */
+export async function partnerReceiptsBetween(
+  env: Env,
+  ispb: string,
+  from: number,
+  to: number,
+): Promise<UnappliedReceipt[]> {
+  const rows = await d1(env)
+    .select()
+    .from(unappliedReceipts)
+    .where(
+      and(
+        eq(unappliedReceipts.heldBy, 'partner'),
+        eq(unappliedReceipts.ispb, ispb),
+        gte(unappliedReceipts.receivedAt, from),
+        lt(unappliedReceipts.receivedAt, to),
+      ),
+    )
+    .all();
+  return rows.map(receiptOf);
+}
+
+export interface UnappliedFilter {
+  status?: UnappliedStatus;
+  ispb?: string;
+  from?: number;
+  to?: number;
+}
+
+/** A page of receipts, newest first; `after` is the last (receivedAt, rowid) of the page before. */
+export async function listUnapplied(
+  env: Env,
+  filter: UnappliedFilter,
+  limit: number,
+  after?: { time: number; seq: number },
+): Promise<{ items: UnappliedReceipt[]; next?: { time: number; seq: number } }> {
+  const rowid = sql<number>`${unappliedReceipts}.rowid`;
+  const where: (SQL | undefined)[] = [
+    filter.status && inArray(unappliedReceipts.stage, stagesOfStatus(filter.status)),
+    filter.ispb !== undefined ? eq(unappliedReceipts.ispb, filter.ispb) : undefined,
+    filter.from !== undefined ? gte(unappliedReceipts.receivedAt, filter.from) : undefined,
+    filter.to !== undefined ? lte(unappliedReceipts.receivedAt, filter.to) : undefined,
+    after &&
+      or(
+        lt(unappliedReceipts.receivedAt, after.time),
+        and(eq(unappliedReceipts.receivedAt, after.time), sql`${rowid} < ${after.seq}`),
+      ),
+  ];
+  const rows = await d1(env)
+    .select({ row: unappliedReceipts, seq: rowid })
+    .from(unappliedReceipts)
+    .where(and(...where))
+    .orderBy(desc(unappliedReceipts.receivedAt), desc(rowid))
+    .limit(limit + 1)
+    .all();
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return {
+    items: page.map((r) => receiptOf(r.row)),
+    ...(rows.length > limit && last && { next: { time: last.row.receivedAt, seq: last.seq } }),
+  };
+}
