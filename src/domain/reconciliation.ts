@@ -1,5 +1,5 @@
 /**
- * The daily reconciliation's rules (docs/contract.md, Daily reconciliation): a partner's own records
+ * The daily reconciliation's rules (docs/contract.md, Reconciliation): a partner's own records
  * of one America/Sao_Paulo day against our books, item by item. Pure: the driver
  * (durable-objects/reconciliation.ts) reads both sides and heals what the bank proves.
  */
