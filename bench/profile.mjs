@@ -19,7 +19,7 @@ const { values: args } = parseArgs({
     scenario: { type: 'string', default: 'cash-in' },
     base: { type: 'string', default: 'http://127.0.0.1:8787' },
     inspector: { type: 'string', default: '9229' },
-    worker: { type: 'string', default: 'connectpsp' },
+    worker: { type: 'string', default: 'connectpsp-staging' },
     duration: { type: 'string', default: '8' },
     connections: { type: 'string', default: '50' },
     top: { type: 'string', default: '35' },

@@ -24,7 +24,7 @@ export async function handleCreateCashIn(request: ApiRequest, { env }: RequestCo
   const body = parseWith(CreateCashInSchema, raw);
   if (body.webhookUrl !== undefined) requireAllowedWebhookUrl(env, body.webhookUrl);
   const url = new URL(request.url);
-  const host = locationHost(env.PIX_LOCATION_HOST, url);
+  const host = locationHost(env.PIX_LOCATION_HOST ?? '', url);
   const key = clientKey(principal.clientId);
   const result = await ledgerOf(env, principal.clientId).createCashIn({
     ...(idempotencyKey !== undefined && { idempotencyKey }),
