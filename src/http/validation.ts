@@ -9,7 +9,8 @@ export function issuesToErrors(
   issues: readonly v.BaseIssue<unknown>[],
   schema?: unknown,
 ): Record<string, string[]> {
-  const errors: Record<string, string[]> = {};
+  // A Map, not an object: an unknown field may be named `__proto__` or `constructor`.
+  const errors = new Map<string, string[]>();
   for (const issue of issues) {
     const path = v.getDotPath(issue) ?? 'body';
     const message = isUnknownField(issue)
@@ -17,11 +18,11 @@ export function issuesToErrors(
       : issue.input === undefined && issue.kind === 'schema'
         ? `${path} is required`
         : issue.message;
-    const list = errors[path] ?? [];
+    const list = errors.get(path) ?? [];
     if (!list.includes(message)) list.push(message);
-    errors[path] = list;
+    errors.set(path, list);
   }
-  return errors;
+  return Object.fromEntries(errors);
 }
 
 export function validationError(errors: Record<string, string[]>, detail = 'One or more fields are invalid') {
