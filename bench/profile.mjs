@@ -12,7 +12,19 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { exitWithUsageIfAsked } from '../scripts/usage.mjs';
 import { prepareScenarios } from './scenarios.mjs';
+
+exitWithUsageIfAsked(`
+Usage: npm run bench:profile -- [--scenario=cash-in] [--base=<url>] [--inspector=9229]
+
+CPU profile of one benchmark scenario inside workerd, against a running runtime:
+  npm run serve -- --inspector-port 9229 &
+  npm run bench:profile -- --scenario=cash-in     # cash-in, get-by-id, list, cash-out, health
+Options: --base (http://127.0.0.1:8787), --inspector (9229), --worker (connectpsp-staging),
+--duration (8 s), --connections (50), --top (35), --admin-token (dev-admin-token).
+Writes .bench/<scenario>.cpuprofile.
+`);
 
 const { values: args } = parseArgs({
   options: {

@@ -13,6 +13,15 @@ import { gzipSync } from 'node:zlib';
 import { unstable_readConfig } from 'wrangler';
 import { bundleWorker, ROOT, startLocalRuntime } from '../runtime/local-runtime.mjs';
 import { writeDevVars } from './dev-vars.mjs';
+import { exitWithUsageIfAsked } from './usage.mjs';
+
+exitWithUsageIfAsked(`
+Usage: npm run check:bundle
+
+Checks wrangler.toml's production environment, bundles it with wrangler deploy --dry-run --env
+production (nothing uploaded), and starts that bundle in workerd with throwaway secrets: it must
+refuse to start without PIX_LOCATION_HOST and serve with it. Exit 1 on any problem.
+`);
 
 const ENV = 'production';
 /** Workers' limit on the compressed size of a script (paid plan). */
