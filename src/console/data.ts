@@ -10,6 +10,7 @@ import { incidentsIn, incidentWithEvidence, openIncidents, type StoredIncident }
 import type { SeriesPoint } from '../health/series';
 import type { EvidenceItem } from '../health/types';
 import { institutionName } from '../partners/catalog';
+import { settlementPartner } from '../partners/config';
 
 export const DELIVERIES_SHOWN = 20;
 export const LARGE_BANKS = 4;
@@ -62,8 +63,21 @@ export async function healthView(env: Env, now: number): Promise<HealthView> {
     })),
   );
   const names: Record<string, string> = {};
-  for (const p of series) names[p.id] ??= institutionName(p.id);
+  for (const p of series)
+    names[p.id] ??= p.kind === 'partner' ? partnerName(env, p.id) : institutionName(p.id);
   return { series, names, incidents, from, to: now };
 }
 
 export { type ClientPage, type ClientSummary, clientPage };
+
+/** A settlement partner's name: its declaration's (a real partner), else the catalog's. */
+export function partnerName(env: Env, ispb: string): string {
+  return settlementPartner(env, ispb)?.name ?? institutionName(ispb);
+}
+
+/** Names of every partner the listed clients use, for the clients table. */
+export function partnerNames(env: Env, clients: readonly ClientSummary[]): Record<string, string> {
+  const names: Record<string, string> = {};
+  for (const c of clients) for (const ispb of c.partners) names[ispb] ??= partnerName(env, ispb);
+  return names;
+}

@@ -12,7 +12,7 @@ import { constantTimeEqual } from '../security/secrets';
 import { ASSETS } from './assets';
 import { buildCharts } from './charts';
 import { dashboardPage } from './dashboard';
-import { clientPage, healthView, recentDeliveries } from './data';
+import { clientPage, healthView, partnerNames, recentDeliveries } from './data';
 import { htmlResponse, loginPage, messagePage } from './html';
 import {
   CONSOLE_PATH,
@@ -75,6 +75,7 @@ async function dashboard(request: Request, env: Env, session: Session): Promise<
     dashboardPage({
       csrf: session.csrf,
       clients,
+      partnerNames: partnerNames(env, selected ? [...clients.items, selected] : clients.items),
       ...(before !== undefined && { clientsBefore: before }),
       ...(selected && { selected }),
       deliveries,
