@@ -106,9 +106,11 @@ interface ChartState {
 const charts = (page: Page) =>
   page.evaluate<ChartState[]>(`[...document.querySelectorAll('.chart[data-rendered="true"]')].map((el) => ({
     key: el.dataset.chart,
-    volume: Number(el.dataset.volume),
-    xFrom: Number(el.dataset.xFrom),
-    xTo: Number(el.dataset.xTo),
+    volume: JSON.parse(document.getElementById('chart-data').textContent)
+      .find((c) => c.key === el.dataset.chart).volume.reduce((a, b) => a + b, 0),
+    // The time axis and volumes as the server sent them (the page's embedded chart data).
+    xFrom: JSON.parse(document.getElementById('chart-data').textContent).find((c) => c.key === el.dataset.chart).x[0],
+    xTo: JSON.parse(document.getElementById('chart-data').textContent).find((c) => c.key === el.dataset.chart).x.at(-1),
     xLabel: el.dataset.xLabel,
     xTicks: JSON.parse(el.dataset.xTicks || '[]'),
     isolated: JSON.parse(el.dataset.isolated || '[]'),
