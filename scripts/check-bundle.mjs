@@ -91,6 +91,9 @@ try {
   // so wrangler does not warn about (or read) a developer's own.
   const varsFile = writeDevVars(path.join(work, 'vars'));
   Object.assign(process.env, parseEnv(readFileSync(varsFile, 'utf8')));
+  // Production takes its secrets from the environment too: an operator's own location host there
+  // must not make the refusal below pass for the wrong reason.
+  delete process.env.PIX_LOCATION_HOST;
   // Without PIX_LOCATION_HOST the production bundle must refuse to start (fails closed).
   const refused = await startLocalRuntime({
     env: ENV,
