@@ -78,6 +78,7 @@ function fieldsAt(node: SchemaNode | undefined, keys: string[]): string[] {
 function resembles(a: string, b: string): boolean {
   const x = a.toLowerCase();
   const y = b.toLowerCase();
+  if (x === '' || y === '') return false;
   if (x.startsWith(y) || y.startsWith(x)) return true;
   if (Math.abs(x.length - y.length) > 2) return false;
   let previous = Array.from({ length: y.length + 1 }, (_, j) => j);
