@@ -5,8 +5,16 @@
 //   replay  NDJSON line -> JSON.parse -> parseObservation -> ingest (what `npm run health:replay` runs)
 // Target: >= 250,000 observations/s on the core.
 
+import { exitWithUsageIfAsked } from '../scripts/usage.mjs';
 import { Analyzer, ReplaySession } from '../src/health/index';
 import { faults, generateArray, scaledWorld, worldNames } from '../test/support/health';
+
+exitWithUsageIfAsked(`
+Usage: npm run bench:health -- [--peak 800] [--days 3] [--runs 3]
+
+Replay throughput of the PIX health engine on a few million generated observations (target:
+>= 250,000 observations/s on the core).
+`);
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;

@@ -12,14 +12,26 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { exitWithUsageIfAsked } from '../scripts/usage.mjs';
 import { prepareScenarios } from './scenarios.mjs';
+
+exitWithUsageIfAsked(`
+Usage: npm run bench:profile -- [--scenario=cash-in] [--base=<url>] [--inspector=9229]
+
+CPU profile of one benchmark scenario inside workerd, against a running runtime:
+  npm run serve -- --inspector-port 9229 &
+  npm run bench:profile -- --scenario=cash-in     # cash-in, get-by-id, list, cash-out, health
+Options: --base (http://127.0.0.1:8787), --inspector (9229), --worker (connectpsp-staging),
+--duration (8 s), --connections (50), --top (35), --admin-token (dev-admin-token).
+Writes .bench/<scenario>.cpuprofile.
+`);
 
 const { values: args } = parseArgs({
   options: {
     scenario: { type: 'string', default: 'cash-in' },
     base: { type: 'string', default: 'http://127.0.0.1:8787' },
     inspector: { type: 'string', default: '9229' },
-    worker: { type: 'string', default: 'connectpsp' },
+    worker: { type: 'string', default: 'connectpsp-staging' },
     duration: { type: 'string', default: '8' },
     connections: { type: 'string', default: '50' },
     top: { type: 'string', default: '35' },

@@ -31,8 +31,22 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { writeDevVars } from '../scripts/dev-vars.mjs';
+import { exitWithUsageIfAsked } from '../scripts/usage.mjs';
 import { reportLines } from './report.mjs';
 import { prepareScenarios } from './scenarios.mjs';
+
+exitWithUsageIfAsked(`
+Usage: npm run bench -- [--rounds=N] [--only=a,b] [--build-dir=<dir>]
+
+Req/s and latency of the hot paths against npm run serve (fresh state), beside the reference worker.
+  --duration=<s>      seconds per scenario (BENCH_DURATION, default 10)
+  --warmup=<s>        warm-up seconds (BENCH_WARMUP, default 3)
+  --connections=<n>   autocannon connections (BENCH_CONNECTIONS, default 50)
+  --rounds=<n>        slices per scenario, interleaved (BENCH_ROUNDS, default 5)
+  --only=<a,b>        only these scenarios
+  --build-dir=<dir>   serve a prebuilt bundle (A/B)
+Results: .bench/results.json; the Worker's log: .bench/serve.log. See docs/benchmark.md.
+`);
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const { values: args } = parseArgs({

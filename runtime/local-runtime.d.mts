@@ -28,6 +28,8 @@ export interface LocalRuntimeOptions {
   cron?: boolean;
   verbose?: boolean;
   varsFile?: string;
+  /** Read .dev.vars (default: every environment but production). */
+  devVars?: boolean;
   inspectorPort?: number;
   onLog?: (line: { level: string; message: string }) => void;
   log?: (line: string) => void;
@@ -37,4 +39,6 @@ export interface LocalRuntimeOptions {
 
 export const ROOT: string;
 export function bundleWorker(options: { outdir: string; env?: string; quiet?: boolean }): string;
+export function declaredSecrets(env?: string): string[];
+export function missingSecrets(options: { env?: string; varsFile?: string; devVars?: boolean }): string[];
 export function startLocalRuntime(options: LocalRuntimeOptions): Promise<LocalRuntime>;

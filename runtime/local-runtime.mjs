@@ -177,6 +177,48 @@ function logSink() {
   };
 }
 
+// A path that never exists: handed to wrangler as the only env file, it stops wrangler from reading
+// .dev.vars (and .env) and from announcing it, for the environments that must not use them.
+const NO_ENV_FILE = path.join(ROOT, '.wrangler', 'no-such-env-file');
+
+/** The config without its secrets declaration, so wrangler neither reads nor warns about secrets. */
+function withoutSecrets(config) {
+  const { secrets: _secrets, ...rest } = config;
+  return rest;
+}
+
+/**
+ * The secrets the Worker gets beyond what wrangler loaded. With `devVars` (staging) wrangler
+ * already read .dev.vars; `varsFile` wins over it. Without (production: a developer's .dev.vars
+ * must never end up serving production traffic) the declared secrets come from this process's
+ * environment, then `varsFile`, nothing else.
+ */
+function secretsFor({ env, varsFile, devVars }) {
+  const secrets = {};
+  if (!devVars) {
+    for (const name of declaredSecrets(env)) {
+      if (process.env[name] !== undefined) secrets[name] = process.env[name];
+    }
+  }
+  if (varsFile !== undefined) Object.assign(secrets, parseEnv(readFileSync(varsFile, 'utf8')));
+  return secrets;
+}
+
+/** The secret names wrangler.toml requires in `env` ('' = top level). */
+export function declaredSecrets(env = '') {
+  return unstable_readConfig({ config: CONFIG, env: env || undefined }).secrets?.required ?? [];
+}
+
+/**
+ * The required secrets a runtime started with these options would lack (empty values count as
+ * missing), for a start-up message instead of a Worker that refuses to start.
+ */
+export function missingSecrets({ env = '', varsFile, devVars = env !== 'production' }) {
+  if (devVars) return [];
+  const secrets = secretsFor({ env, varsFile, devVars });
+  return declaredSecrets(env).filter((name) => !secrets[name]);
+}
+
 /** Milliseconds until the next whole minute (crons here are minute-granular). */
 const untilNextMinute = () => 60_000 - (Date.now() % 60_000);
 
@@ -191,6 +233,7 @@ const untilNextMinute = () => 60_000 - (Date.now() % 60_000);
  *   are more miniflare (v4-shape) worker options, e.g. `durableObjects`.
  * - `cron`: false turns the built-in cron timer off.
  * - `varsFile`: secrets in .dev.vars format read from another file; they win over .dev.vars.
+ * - `devVars`: whether .dev.vars is read (default: not in production, see secretsFor).
  * - `onLog`: receives the worker's console output, `{ level, message }` per line (default: stdout,
  *   warn/error to stderr).
  * - `inspectorPort`: opens the V8 inspector (DevTools, CPU profiles: bench/profile.mjs).
@@ -198,6 +241,7 @@ const untilNextMinute = () => 60_000 - (Date.now() % 60_000);
  */
 export async function startLocalRuntime({
   env = '',
+  devVars = env !== 'production',
   host = '127.0.0.1',
   port = 8787,
   persistTo,
@@ -214,13 +258,15 @@ export async function startLocalRuntime({
 } = {}) {
   if (build) bundleWorker({ outdir: buildDir, env, quiet: true });
   const config = unstable_readConfig({ config: CONFIG, env: env || undefined });
-  // Vars, secrets (.dev.vars), D1, Durable Objects, queue producers/consumers and crons as
-  // wrangler.toml declares them for that environment.
-  const { workerOptions } = unstable_getMiniflareWorkerOptions(CONFIG, env);
+  // Vars, D1, Durable Objects, queue producers/consumers and crons as wrangler.toml declares them
+  // for that environment, and the secrets of secretsFor().
+  const { workerOptions } = unstable_getMiniflareWorkerOptions(
+    devVars ? CONFIG : withoutSecrets(config),
+    env,
+    devVars ? undefined : { envFiles: [NO_ENV_FILE] },
+  );
   const { modulesRules = [], ...worker } = workerOptions;
-  if (varsFile !== undefined) {
-    worker.bindings = { ...worker.bindings, ...parseEnv(readFileSync(varsFile, 'utf8')) };
-  }
+  worker.bindings = { ...worker.bindings, ...secretsFor({ env, varsFile, devVars }) };
   const crons = workerOptions.cronTriggers ?? [];
 
   mkdirSync(persistTo, { recursive: true });

@@ -16,6 +16,15 @@ import { gzipSync } from 'node:zlib';
 import { unstable_readConfig } from 'wrangler';
 import { bundleWorker, ROOT, startLocalRuntime } from '../runtime/local-runtime.mjs';
 import { writeDevVars } from './dev-vars.mjs';
+import { exitWithUsageIfAsked } from './usage.mjs';
+
+exitWithUsageIfAsked(`
+Usage: npm run check:bundle
+
+Checks wrangler.toml's production environment, bundles it with wrangler deploy --dry-run --env
+production (nothing uploaded), and starts that bundle in workerd with throwaway secrets: it must
+refuse to start without PIX_LOCATION_HOST and serve with it. Exit 1 on any problem.
+`);
 
 const ENV = 'production';
 /** Workers' limit on the compressed size of a script (paid plan). */
@@ -154,6 +163,9 @@ try {
   // so wrangler does not warn about (or read) a developer's own.
   const varsFile = writeDevVars(path.join(work, 'vars'));
   Object.assign(process.env, parseEnv(readFileSync(varsFile, 'utf8')));
+  // Production takes its secrets from the environment too: an operator's own location host there
+  // must not make the refusal below pass for the wrong reason.
+  delete process.env.PIX_LOCATION_HOST;
   // Without PIX_LOCATION_HOST the production bundle must refuse to start (fails closed).
   const refused = await startLocalRuntime({
     env: ENV,

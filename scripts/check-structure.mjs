@@ -27,6 +27,14 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { exitWithUsageIfAsked } from './usage.mjs';
+
+exitWithUsageIfAsked(`
+Usage: npm run check:structure
+
+Checks the import graph of src/ and durable-objects/: no import up a layer or sideways, no cycle,
+no source file over 400 lines (the layers are listed at the top of scripts/check-structure.mjs).
+`);
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const MAX_LINES = 400;

@@ -4,6 +4,13 @@
 // 14:00-16:00 UTC.
 import { createWriteStream } from 'node:fs';
 import { defaultWorld, generateObservations, SCENARIOS } from '../test/support/health';
+import { exitWithUsageIfAsked } from './usage.mjs';
+
+exitWithUsageIfAsked(`
+Usage: npm run health:generate -- [--scenario <name>] [--days N] [--seed N] [--start YYYY-MM-DD] [--peak tx/min] [--out file.ndjson]
+
+Writes synthetic observations (NDJSON) with the scenario's fault on the last day, 14:00-16:00 UTC.
+`);
 
 const DAY = 86_400_000;
 

@@ -9,6 +9,13 @@
 import { createReadStream, existsSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { parseInstant, ReplaySession } from '../src/health/index';
+import { exitWithUsageIfAsked } from './usage.mjs';
+
+exitWithUsageIfAsked(`
+Usage: npm run health:replay -- <file.ndjson|-> [--until <ISO time>] [--names names.json] [--verbose]
+
+Replays observations through the PIX health engine; one JSON line per incident change on stdout.
+`);
 
 function usage(message: string): never {
   process.stderr.write(

@@ -5,6 +5,14 @@
 // per-set lines and every miss go to stderr.
 import { runSeed, type SeedResult } from '../test/support/health/bench/run';
 import { formatSummary, summarize, targetsMet } from '../test/support/health/bench/score';
+import { exitWithUsageIfAsked } from './usage.mjs';
+
+exitWithUsageIfAsked(`
+Usage: npm run health:score -- [--seeds 1-6] [--holdout 101-104] [--clean-days 6] [--cases a,b] [--verbose]
+
+Scores the PIX health engine on the bench (tuning and held-out seeds, clean days, one day per fault
+case). Prints one line; exit 1 if a target is missed. Takes minutes.
+`);
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);

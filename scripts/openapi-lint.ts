@@ -6,6 +6,14 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { buildOpenApiDocument } from '../src/api/document';
+import { exitWithUsageIfAsked } from './usage.mjs';
+
+exitWithUsageIfAsked(`
+Usage: npm run openapi:lint
+
+Generates the OpenAPI document into a temporary directory and lints it with Redocly CLI
+(rules in redocly.yaml). Offline.
+`);
 
 const root = path.resolve(import.meta.dirname, '..');
 const dir = mkdtempSync(path.join(tmpdir(), 'connectpsp-openapi-'));

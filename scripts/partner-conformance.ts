@@ -8,6 +8,14 @@ import { readFileSync } from 'node:fs';
 import yaml from 'js-yaml';
 import { runConformance } from '../test/support/bcb-pix-conformance';
 import { runPayoutConformance } from '../test/support/efi-payout-conformance';
+import { exitWithUsageIfAsked } from './usage.mjs';
+
+exitWithUsageIfAsked(`
+Usage: npm run partner:conformance
+
+Drives both partner adapters through every operation against local fakes, every exchange validated
+(API Pix: vendored bacen/pix-api; Pix Send: Efí's SDK schemas). Exit 0 only with 0 invalid.
+`);
 
 const doc = yaml.load(
   readFileSync(new URL('../test/fixtures/bcb-pix-api/openapi.yaml', import.meta.url), 'utf8'),

@@ -8,8 +8,22 @@
 // production. It also runs offline: no fetch of the Request.cf template, no telemetry.
 import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
+import { createInterface } from 'node:readline';
 import { unstable_readConfig } from 'wrangler';
 import { ensureDevVars } from './dev-vars.mjs';
+import { exitWithUsageIfAsked } from './usage.mjs';
+
+exitWithUsageIfAsked(`
+Usage: npm start [-- <wrangler dev options>]
+
+The API on http://127.0.0.1:8787 (PORT overrides) under wrangler dev, ENVIRONMENT=staging: local
+D1 (migrations applied first), Durable Objects, Queues, R2, the cron trigger fired every minute.
+Creates .dev.vars with fresh secrets (ADMIN_TOKEN=dev-admin-token) when it is missing.
+
+Arguments after -- go to wrangler dev, e.g.
+  npm start -- --persist-to /tmp/state           # state elsewhere (migrations applied there too)
+  npm start -- --var 'PARTNERS:[…]'              # declare a partner (see npm run mock:psp)
+`);
 
 const root = path.resolve(import.meta.dirname, '..');
 const wrangler = path.join(root, 'node_modules', '.bin', 'wrangler');
@@ -28,12 +42,24 @@ const extra = process.argv.slice(2);
 const persistAt = extra.indexOf('--persist-to');
 const persist = persistAt >= 0 ? ['--persist-to', extra[persistAt + 1]] : [];
 
+// wrangler prints a table per migration (about 200 lines on a fresh state): one line here instead,
+// and its whole output only when it fails.
 const migrate = spawnSync(wrangler, ['d1', 'migrations', 'apply', 'DB', '--local', ...persist], {
   cwd: root,
-  stdio: 'inherit',
+  encoding: 'utf8',
   env: { ...env, CI: 'true' },
 });
-if (migrate.status !== 0) process.exit(migrate.status ?? 1);
+if (migrate.status !== 0) {
+  process.stdout.write(migrate.stdout ?? '');
+  process.stderr.write(migrate.stderr ?? '');
+  process.exit(migrate.status ?? 1);
+}
+const applied = [...new Set((migrate.stdout ?? '').match(/\b\d{4}_[\w-]+\.sql(?=\s*│\s*✅)/g) ?? [])];
+console.log(
+  applied.length > 0
+    ? `[start] D1: applied ${applied.length} migration(s), ${applied[0]} … ${applied.at(-1)}`
+    : '[start] D1: migrations up to date',
+);
 
 const port = process.env.PORT || '8787';
 const base = `http://127.0.0.1:${port}`;
@@ -55,8 +81,21 @@ const dev = spawn(
     'REQUEST_CF:untrusted',
     ...extra,
   ],
-  { cwd: root, stdio: 'inherit', env },
+  { cwd: root, stdio: ['inherit', 'pipe', 'inherit'], env },
 );
+// wrangler dev lists the bindings again once its local server connects: the second list is dropped.
+let bindingLists = 0;
+let skipping = false;
+createInterface({ input: dev.stdout }).on('line', (line) => {
+  if (line.includes('Your Worker has access to the following bindings')) {
+    bindingLists += 1;
+    skipping = bindingLists > 1;
+  } else if (skipping && line.trim() === '') {
+    skipping = false;
+    return;
+  }
+  if (!skipping) process.stdout.write(`${line}\n`);
+});
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => dev.kill(signal));
 dev.on('exit', (code) => process.exit(code ?? 0));
 

@@ -12,8 +12,17 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ROOT, startLocalRuntime } from '../../runtime/local-runtime.mjs';
 import { writeDevVars } from '../dev-vars.mjs';
+import { exitWithUsageIfAsked } from '../usage.mjs';
 import { d1PartnerBooks } from './partner-books';
 import { runSoak } from './soak';
+
+exitWithUsageIfAsked(`
+Usage: npm run soak -- --minutes N [--clients K] [--concurrency C] [--seed S] [--no-faults] [--no-archive] [--state tmpfs|disk]
+
+Starts the production-like runtime on fresh state, drives mixed traffic with partner faults for N
+minutes, checks every invariant (ledger = fake PSP books) and prints the figures; exit 1 when an
+invariant fails. Worker log: .soak/worker.log; figures: .soak/report.txt.
+`);
 
 const { values } = parseArgs({
   options: {

@@ -19,6 +19,8 @@ export interface ChartBand {
 export interface Chart {
   key: string;
   title: string;
+  /** What the bars count: a partner's transactions created; a bank's finished (see series.ts). */
+  volumeLabel: string;
   kind: 'partner' | 'institution';
   operation: Operation;
   x: number[];
@@ -37,6 +39,26 @@ function onChart(incident: StoredIncident, kind: Chart['kind'], id: string): boo
   return origin.type === 'CONNECTPSP' || origin.type === 'PIX_SYSTEMIC';
 }
 
+/** The shortest time axis: a few windows of data stay readable, not squeezed against the right edge. */
+const MIN_SPAN_MS = 2 * 60 * 60 * 1000;
+
+/**
+ * Where the time axis starts: at the first window with data or an incident, not `from`, so a fresh
+ * deployment's first minutes fill the plot instead of a 1-pixel sliver at the right of 24 hours.
+ */
+function fittedStart(
+  series: readonly SeriesPoint[],
+  incidents: readonly StoredIncident[],
+  from: number,
+  to: number,
+): number {
+  let earliest = to;
+  for (const p of series) if (p.window >= from - WINDOW_MS) earliest = Math.min(earliest, p.window);
+  for (const incident of incidents) earliest = Math.min(earliest, Date.parse(incident.startedAt));
+  const start = Math.max(from, Math.min(earliest, to - MIN_SPAN_MS));
+  return Math.floor(start / WINDOW_MS) * WINDOW_MS;
+}
+
 export function buildCharts(
   series: readonly SeriesPoint[],
   incidents: readonly StoredIncident[],
@@ -44,7 +66,7 @@ export function buildCharts(
   from: number,
   to: number,
 ): Chart[] {
-  const first = Math.floor(from / WINDOW_MS) * WINDOW_MS;
+  const first = fittedStart(series, incidents, from, to);
   const windows = Math.max(1, Math.floor((to - first) / WINDOW_MS) + 1);
   const x = Array.from({ length: windows }, (_, i) => (first + i * WINDOW_MS) / 1000);
   const charts = new Map<string, Chart>();
@@ -55,6 +77,7 @@ export function buildCharts(
       chart = {
         key,
         title: `${names[p.id] ?? p.id} · ${OPERATION_TEXT[p.operation]}`,
+        volumeLabel: p.kind === 'partner' ? 'created' : 'transactions',
         kind: p.kind,
         operation: p.operation,
         x,

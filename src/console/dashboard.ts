@@ -9,6 +9,8 @@ import { CONSOLE_PATH } from './session';
 export interface DashboardModel {
   csrf: string;
   clients: ClientPage;
+  /** ISPB → partner name, for every partner the listed clients use. */
+  partnerNames: Record<string, string>;
   clientsBefore?: string;
   selected?: ClientSummary;
   deliveries: DeliveryView[];
@@ -35,10 +37,10 @@ function clientsSection(m: DashboardModel): string {
   const rows = m.clients.items
     .map(
       (c) => `<tr${c.id === m.selected?.id ? ' class="selected"' : ''}>
-<td><a href="${CONSOLE_PATH}?client=${encodeURIComponent(c.id)}">${esc(c.name)}</a><div class="muted mono">${esc(c.id)}</div></td>
-<td>${esc(c.partners.join(', '))}</td>
-<td class="limits">${esc(limitsText(c))}</td>
-<td>${c.applicationTokenActive ? 'active' : '<span class="error">token off</span>'}</td>
+<td data-label="Client"><a href="${CONSOLE_PATH}?client=${encodeURIComponent(c.id)}">${esc(c.name)}</a><div class="muted mono">${esc(c.id)}</div></td>
+<td data-label="Partners" class="partners">${c.partners.map((ispb) => `<span title="ISPB ${esc(ispb)}">${esc(m.partnerNames[ispb] ?? ispb)}</span>`).join(', ')}</td>
+<td data-label="Limits" class="limits">${esc(limitsText(c))}</td>
+<td data-label="Access">${c.applicationTokenActive ? 'active' : '<span class="error">token off</span>'}</td>
 </tr>`,
     )
     .join('\n');
@@ -65,12 +67,12 @@ function deliveriesSection(m: DashboardModel): string {
   const rows = m.deliveries
     .map(
       (d) => `<tr data-event-id="${esc(d.eventId)}" data-status="${esc(d.status)}">
-<td>${esc(d.eventType)}<div class="muted mono">${esc(d.eventId)}</div></td>
-<td class="mono">${esc(d.aggregateId)}</td>
-<td><span class="status status-${esc(d.status.toLowerCase())}">${esc(d.status)}</span></td>
-<td>${d.attempts}${d.lastResponseStatus ? ` · HTTP ${d.lastResponseStatus}` : ''}${d.lastError ? `<div class="muted">${esc(d.lastError)}</div>` : ''}</td>
-<td>${esc(d.nextAttemptAt ?? d.deliveredAt ?? d.lastAttemptAt ?? '')}</td>
-<td>${
+<td data-label="Event">${esc(d.eventType)}<div class="muted mono">${esc(d.eventId)}</div></td>
+<td data-label="Transaction" class="mono">${esc(d.aggregateId)}</td>
+<td data-label="Status"><span class="status status-${esc(d.status.toLowerCase())}">${esc(d.status)}</span></td>
+<td data-label="Attempts">${d.attempts}${d.lastResponseStatus ? ` · HTTP ${d.lastResponseStatus}` : ''}${d.lastError ? `<div class="muted">${esc(d.lastError)}</div>` : ''}</td>
+<td data-label="Next / last">${esc(d.nextAttemptAt ?? d.deliveredAt ?? d.lastAttemptAt ?? '')}</td>
+<td class="actions">${
         RETRYABLE.has(d.status)
           ? `<form method="post" action="${CONSOLE_PATH}/redeliver">
 <input type="hidden" name="csrf" value="${esc(m.csrf)}">
@@ -84,8 +86,8 @@ function deliveriesSection(m: DashboardModel): string {
     .join('\n');
   return `<section class="card" id="deliveries">
 <h2>Webhook deliveries · ${esc(client.name)}</h2>
+${noticeText(m)}
 <p class="muted">Failed and given up first (they can be redelivered), then the latest.</p>
-<p class="muted">${esc(limitsText(client))}</p>
 ${m.deliveries.length === 0 ? '<p class="muted">No deliveries yet.</p>' : ''}
 <div class="scroll"><table>
 <thead><tr><th>Event</th><th>Transaction</th><th>Status</th><th>Attempts</th><th>Next / last</th><th></th></tr></thead>
@@ -107,7 +109,7 @@ ${c.bands.map((b) => `<p class="band-note">Incident <a href="#incident-${esc(b.i
     .join('\n');
   return `<section class="card" id="health">
 <h2>Partner and bank health · last 24 h</h2>
-<p class="muted">Per 5-minute window: success rate (line, left axis) and transactions created (bars, right axis). Shaded: incidents.</p>
+<p class="muted">Per 5-minute window: success rate (line and points, left axis) and volume (bars, right axis): a partner's transactions created, a bank's transactions finished. Shaded: incidents. Times: 24 h, BRT (America/Sao_Paulo).</p>
 ${m.charts.length === 0 ? '<p class="muted">No traffic in the last 24 hours.</p>' : ''}
 <div class="charts">${cards}</div>
 <script type="application/json" id="chart-data">${scriptJson(m.charts)}</script>
@@ -141,6 +143,14 @@ ${m.health.incidents.length === 0 ? '<p class="muted">None.</p>' : items}
 </section>`;
 }
 
+/**
+ * The outcome of a redelivery, shown at the top of the deliveries section the redirect scrolls to:
+ * on a phone the top of the page is screens away from the button that was pressed.
+ */
+function noticeText(m: DashboardModel): string {
+  return m.notice ? `<p class="notice" id="notice" role="status">${esc(m.notice)}</p>` : '';
+}
+
 export function dashboardPage(m: DashboardModel): string {
   return frame(
     'Overview',
@@ -148,7 +158,7 @@ export function dashboardPage(m: DashboardModel): string {
 <nav><a href="#clients">Clients</a> <a href="#deliveries">Deliveries</a> <a href="#health">Health</a> <a href="#incidents">Incidents</a></nav>
 <form method="post" action="${CONSOLE_PATH}/logout"><input type="hidden" name="csrf" value="${esc(m.csrf)}"><button type="submit" class="link">Sign out</button></form>
 </div>
-${m.notice ? `<p class="notice" role="status">${esc(m.notice)}</p>` : ''}
+${m.selected ? '' : noticeText(m)}
 ${clientsSection(m)}
 ${deliveriesSection(m)}
 ${chartsSection(m)}

@@ -67,3 +67,15 @@ export async function healthView(env: Env, now: number): Promise<HealthView> {
 }
 
 export { type ClientPage, type ClientSummary, clientPage };
+
+/** A settlement partner's name: its declaration's (a real partner), else the catalog's. */
+export function partnerName(env: Env, ispb: string): string {
+  return settlementPartner(env, ispb)?.name ?? institutionName(ispb);
+}
+
+/** Names of every partner the listed clients use, for the clients table. */
+export function partnerNames(env: Env, clients: readonly ClientSummary[]): Record<string, string> {
+  const names: Record<string, string> = {};
+  for (const c of clients) for (const ispb of c.partners) names[ispb] ??= partnerName(env, ispb);
+  return names;
+}

@@ -15,7 +15,7 @@ import { ASSETS } from './assets';
 import { booksPage } from './books';
 import { buildCharts } from './charts';
 import { dashboardPage } from './dashboard';
-import { clientPage, healthView, recentDeliveries } from './data';
+import { clientPage, healthView, partnerNames, recentDeliveries } from './data';
 import { htmlResponse, loginPage, messagePage } from './html';
 import {
   CONSOLE_PATH,
@@ -80,6 +80,7 @@ async function dashboard(request: Request, env: Env, session: Session): Promise<
     dashboardPage({
       csrf: session.csrf,
       clients,
+      partnerNames: partnerNames(env, selected ? [...clients.items, selected] : clients.items),
       ...(before !== undefined && { clientsBefore: before }),
       ...(selected && { selected }),
       deliveries,

@@ -30,7 +30,14 @@ const FIELD = {
   RETURNED: 'returned',
 } as const;
 
-function bump(acc: Map<string, SeriesPoint>, window: number, kind: SeriesKind, id: string, o: Observation) {
+function bump(
+  acc: Map<string, SeriesPoint>,
+  window: number,
+  kind: SeriesKind,
+  id: string,
+  o: Observation,
+  field: (typeof FIELD)[keyof typeof FIELD] = FIELD[o.event],
+) {
   const key = `${window}|${kind}|${id}|${o.operation}`;
   let point = acc.get(key);
   if (!point) {
@@ -47,14 +54,25 @@ function bump(acc: Map<string, SeriesPoint>, window: number, kind: SeriesKind, i
     };
     acc.set(key, point);
   }
-  point[FIELD[o.event]] += 1;
+  point[field] += 1;
 }
 
-/** Adds one observation to a batch's points (one per partner and one per institution, if known). */
+/** The events that end a transaction: exactly one per transaction. */
+const OUTCOMES = new Set<Observation['event']>(['SETTLED', 'FAILED', 'EXPIRED']);
+
+/**
+ * Adds one observation to a batch's points: one per partner, one per institution when known.
+ * An institution is usually learned only at the outcome (a Cash-Out to a PIX key learns the payee's
+ * bank when it settles; a Cash-In its payer's bank when paid), so its volume counts each transaction
+ * once, at its outcome, whether or not the creation already named the bank; otherwise a payee bank
+ * showed no Cash-Outs at all.
+ */
 export function addToSeries(acc: Map<string, SeriesPoint>, o: Observation, atMs: number): void {
   const window = Math.floor(atMs / WINDOW_MS) * WINDOW_MS;
   bump(acc, window, 'partner', o.partnerIspb, o);
-  if (o.institutionIspb) bump(acc, window, 'institution', o.institutionIspb, o);
+  if (!o.institutionIspb || o.event === 'CREATED') return;
+  bump(acc, window, 'institution', o.institutionIspb, o);
+  if (OUTCOMES.has(o.event)) bump(acc, window, 'institution', o.institutionIspb, o, FIELD.CREATED);
 }
 
 /** Share of outcomes that settled; null when nothing finished in the window (no line, not 0 %). */

@@ -12,11 +12,21 @@ import { centsFromAmount, MAX_AMOUNT } from '../domain/money';
  */
 export const AMOUNT_MAX_MESSAGE = `amount must be at most ${MAX_AMOUNT.toFixed(2)}`;
 
+/**
+ * At most 2 decimal places, judged only for amounts `judged` keeps and up to the maximum: an amount
+ * another rule refuses (1e300, 0.001) gets that rule's message alone, one precise message per field.
+ */
+export const amountDecimals = (judged: (n: number) => boolean) =>
+  v.check(
+    (n: number) => !judged(n) || n > MAX_AMOUNT || centsFromAmount(n) !== undefined,
+    'amount must have at most 2 decimal places',
+  );
+
 export const AmountSchema = v.pipe(
   v.number('amount must be a number'),
-  v.check((n) => centsFromAmount(n) !== undefined, 'amount must have at most 2 decimal places'),
   v.minValue(0.01, 'amount must be at least 0.01'),
   v.maxValue(MAX_AMOUNT, AMOUNT_MAX_MESSAGE),
+  amountDecimals((n) => n >= 0.01),
 );
 
 /**

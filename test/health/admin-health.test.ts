@@ -149,14 +149,17 @@ describe('HealthAnalyzer per-window series', () => {
       { id: 's3', at: at(w + 3000), event: 'FAILED', failureCode: 'PAYEE_BANK_UNAVAILABLE', ...base },
       { id: 's3', at: at(w + 3000), event: 'FAILED', failureCode: 'PAYEE_BANK_UNAVAILABLE', ...base },
       { id: 's4', at: at(w + WINDOW_MS + 10), event: 'CREATED', ...base, institutionIspb: undefined },
+      // A Cash-Out to a PIX key learns its payee's bank when it settles: that bank's volume counts it.
+      { id: 's5', at: at(w + WINDOW_MS + 20), event: 'SETTLED', ...base },
     ]);
     const points = await a.series(w - WINDOW_MS, 4);
     const find = (kind: string, window: number) =>
       points.find((p) => p.kind === kind && p.window === window && p.operation === 'CASH_OUT');
     expect(find('partner', w)).toMatchObject({ id: ALFA, created: 1, settled: 1, failed: 1, expired: 0 });
-    expect(find('institution', w)).toMatchObject({ id: '60701190', created: 1, settled: 1, failed: 1 });
-    expect(find('partner', w + WINDOW_MS)).toMatchObject({ created: 1, settled: 0 });
-    expect(find('institution', w + WINDOW_MS)).toBeUndefined();
+    // A bank's volume counts transactions at their outcome (its bank is often unknown at creation).
+    expect(find('institution', w)).toMatchObject({ id: '60701190', created: 2, settled: 1, failed: 1 });
+    expect(find('partner', w + WINDOW_MS)).toMatchObject({ created: 1, settled: 1 });
+    expect(find('institution', w + WINDOW_MS)).toMatchObject({ id: '60701190', created: 1, settled: 1 });
     // Two days back is the retention: older points are not kept.
     await a.ingest([{ id: 'old', at: at(Date.now() - 49 * 3_600_000), event: 'CREATED', ...base }]);
     expect((await a.series(0, 4)).every((p) => p.window >= Date.now() - 48 * 3_600_000 - WINDOW_MS)).toBe(

@@ -16,15 +16,91 @@ export interface MockPsp {
   server: Server;
   /** The partner declaration and secrets that point a gateway at this mock. */
   partnerVars: Record<string, string>;
+  /** Callbacks posted so far (when `callbacks` is on), oldest first. */
+  posted: PostedCallback[];
   close(): Promise<void>;
 }
 
-export async function startMockPsp(port = 0): Promise<MockPsp> {
+export interface PostedCallback {
+  endToEndId: string;
+  url: string;
+  /** HTTP status of the last attempt, or the network error. */
+  outcome: number | string;
+  attempts: number;
+  at: string;
+}
+
+export interface MockPspOptions {
+  /**
+   * Post the API Pix callback itself after `/__control/pay`, `/return` and `/devolution`, as a
+   * real PSP does: to the webhook URL the gateway registered for the charge's key (`PUT
+   * /webhook/{chave}`), else to `<fallbackBase>/partners/<ISPB>/webhook/<secret>`.
+   */
+  callbacks?: { fallbackBase?: string; log?: (line: string) => void };
+}
+
+/** Waits before each retry of a callback the gateway did not take (a PSP retries too). */
+const CALLBACK_RETRY_MS = [1_000, 2_000, 4_000, 8_000];
+
+export async function startMockPsp(port = 0, options: MockPspOptions = {}): Promise<MockPsp> {
   const fetcher = fakePspFetcher(OPENAPI);
+  const posted: PostedCallback[] = [];
+  let partnerVars: Record<string, string> = {};
+  const control = async (name: string, body?: unknown) =>
+    (await fetcher(
+      new Request(`https://psp.test/__control/${name}`, {
+        method: body === undefined ? 'GET' : 'POST',
+        ...(body !== undefined && { body: JSON.stringify(body) }),
+      }),
+    ).then((r) => r.json())) as any;
+  /** The callback a PSP posts for one Pix, to the URL registered for its charge's key. */
+  async function postCallback(endToEndId: string): Promise<void> {
+    const pix = await control(`pix/${endToEndId}`);
+    if (!pix) return;
+    const cob = pix.txid ? await control(`cob/${encodeURIComponent(pix.txid)}`) : null;
+    const registered = cob?.chave
+      ? (await control(`webhook/${encodeURIComponent(cob.chave)}`)).webhookUrl
+      : null;
+    const secret = partnerVars[`PARTNER_${FAKE_PSP_ISPB}_WEBHOOK_SECRET`];
+    const base =
+      registered ??
+      (options.callbacks?.fallbackBase &&
+        `${options.callbacks.fallbackBase.replace(/\/$/, '')}/partners/${FAKE_PSP_ISPB}/webhook/${secret}`);
+    if (!base) return;
+    const body = JSON.stringify(await control('callback', { endToEndIds: [endToEndId] }));
+    const record: PostedCallback = { endToEndId, url: `${base}/pix`, outcome: 0, attempts: 0, at: '' };
+    posted.push(record);
+    for (let attempt = 0; ; attempt++) {
+      record.attempts = attempt + 1;
+      record.at = new Date().toISOString();
+      try {
+        const res = await fetch(record.url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body,
+        });
+        await res.arrayBuffer();
+        record.outcome = res.status;
+      } catch (error) {
+        record.outcome = String((error as { cause?: { code?: string } }).cause?.code ?? error);
+      }
+      options.callbacks?.log?.(
+        `callback ${endToEndId} -> ${record.url.replace(secret ?? '\0', '<secret>')}: ${record.outcome}`,
+      );
+      const delay = CALLBACK_RETRY_MS[attempt];
+      if (record.outcome === 200 || delay === undefined) return;
+      await new Promise((r) => setTimeout(r, delay));
+    }
+  }
   const server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined;
+    if (req.url === '/__control/callbacks') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ callbacks: posted }));
+      return;
+    }
     // The fake knows itself as https://psp.test; only the transport differs here.
     const request = new Request(`https://psp.test${req.url}`, {
       method: req.method,
@@ -37,6 +113,12 @@ export async function startMockPsp(port = 0): Promise<MockPsp> {
       const response = await fetcher(request);
       res.writeHead(response.status, Object.fromEntries(response.headers));
       res.end(Buffer.from(await response.arrayBuffer()));
+      // After answering, like a PSP: the event's callback goes out on its own.
+      const event = /^\/__control\/(pay|return|devolution)$/.exec(req.url ?? '');
+      if (options.callbacks && event && response.ok && body) {
+        const { endToEndId } = JSON.parse(body.toString('utf8')) as { endToEndId?: string };
+        if (endToEndId) void postCallback(endToEndId).catch(() => {});
+      }
     } catch (error) {
       res.writeHead(500, { 'content-type': 'text/plain' });
       res.end(String(error));
@@ -44,7 +126,7 @@ export async function startMockPsp(port = 0): Promise<MockPsp> {
   });
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const partnerVars = {
+  partnerVars = {
     PARTNERS: JSON.stringify([
       {
         ispb: FAKE_PSP_ISPB,
@@ -65,6 +147,7 @@ export async function startMockPsp(port = 0): Promise<MockPsp> {
     url,
     server,
     partnerVars,
+    posted,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }

@@ -95,8 +95,9 @@ async function handleRebalance(
   const raw = await readJsonObject(request);
   const body = parseWith(RebalanceSchema, raw);
   await requireDigitalSignature(request, principal);
+  // Sign first: a non-positive amount is not validated for decimals (RebalanceAmountSchema).
+  if (body.amount <= 0) throw new ProblemError('INVALID_AMOUNT', 'amount must be greater than zero');
   const amountCents = centsFromAmount(body.amount) as number;
-  if (amountCents <= 0) throw new ProblemError('INVALID_AMOUNT', 'amount must be greater than zero');
   const result = await ledgerOf(env, principal.clientId).rebalance({
     ...(idempotencyKey !== undefined && { idempotencyKey }),
     requestHash: await requestFingerprint(`POST /account/rebalance ${direction}`, '', raw),

@@ -1,7 +1,7 @@
 /** Wallet bodies (docs/contract.md, Rebalance). */
 import * as v from 'valibot';
-import { centsFromAmount, MAX_AMOUNT } from '../../domain/money';
-import { AMOUNT_MAX_MESSAGE } from '../../schemas/common';
+import { MAX_AMOUNT } from '../../domain/money';
+import { AMOUNT_MAX_MESSAGE, amountDecimals } from '../../schemas/common';
 
 /**
  * A rebalance amount: any JSON number with at most 2 decimal places. Zero and negative amounts
@@ -10,12 +10,13 @@ import { AMOUNT_MAX_MESSAGE } from '../../schemas/common';
  */
 export const RebalanceAmountSchema = v.pipe(
   v.number('amount must be a number'),
-  v.check((n) => centsFromAmount(n) !== undefined, 'amount must have at most 2 decimal places'),
   v.maxValue(MAX_AMOUNT, AMOUNT_MAX_MESSAGE),
+  // Past -MAX_AMOUNT only the sign matters: 422 INVALID_AMOUNT, not a decimals complaint.
+  amountDecimals((n) => n >= -MAX_AMOUNT),
 );
 
 /** POST /account/rebalance/top-up and /sweep body. */
-export const RebalanceSchema = v.object({
+export const RebalanceSchema = v.strictObject({
   amount: RebalanceAmountSchema,
   ispb: v.optional(v.pipe(v.string('ispb must be a string'), v.regex(/^\d{8}$/, 'ispb must have 8 digits'))),
 });

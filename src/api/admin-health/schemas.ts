@@ -15,7 +15,7 @@ const Ispb8 = v.pipe(v.string(), v.regex(/^\d{8}$/, 'must be 8 digits'));
  * analyzer's own parser (exact timestamp forms) runs after this in the handler, with the item's index in
  * the error.
  */
-export const ImportedObservationSchema = v.looseObject({
+export const ImportedObservationSchema = v.strictObject({
   id: v.pipe(
     v.string('id is required: the analyzer counts an id once'),
     v.minLength(1, 'id is required: the analyzer counts an id once'),
@@ -35,7 +35,7 @@ export const ImportedObservationSchema = v.looseObject({
   latencyMs: v.optional(v.pipe(v.number(), v.minValue(0))),
 });
 
-export const ImportObservationsSchema = v.object({
+export const ImportObservationsSchema = v.strictObject({
   observations: v.pipe(
     v.array(ImportedObservationSchema, 'observations must be an array'),
     v.minLength(1, 'observations must not be empty'),
@@ -46,7 +46,7 @@ export const ImportObservationsSchema = v.object({
   ),
 });
 
-export const AdvanceAnalyzerSchema = v.object({
+export const AdvanceAnalyzerSchema = v.strictObject({
   until: v.pipe(
     v.string('until is required'),
     v.isoTimestamp('until must be an ISO 8601 timestamp'),

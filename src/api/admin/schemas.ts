@@ -35,7 +35,7 @@ const MerchantCity = merchantText('merchantCity', merchantCityText);
 
 /** The create body, for a given test of "is a settlement partner" (the catalog plus declared ones). */
 const createClientFields = (isPartner: (ispb: string) => boolean) =>
-  v.object({
+  v.strictObject({
     name: v.pipe(
       v.string('name must be a string'),
       v.trim(),
@@ -78,9 +78,9 @@ export const CreateClientSchema = createClientSchema((ispb) => CATALOG_ISPBS.has
 
 const OptionalAmount = v.optional(v.nullable(AmountSchema));
 
-export const PatchClientSchema = v.object({
+export const PatchClientSchema = v.strictObject({
   limits: v.optional(
-    v.object(
+    v.strictObject(
       {
         perTransaction: OptionalAmount,
         daily: OptionalAmount,
@@ -102,7 +102,7 @@ export const PatchClientSchema = v.object({
   ),
 });
 
-export const PartnerFaultSchema = v.object({
+export const PartnerFaultSchema = v.strictObject({
   operation: v.picklist(['CASH_IN', 'CASH_OUT'], 'operation must be CASH_IN or CASH_OUT'),
   failureRate: v.optional(
     v.pipe(
@@ -150,7 +150,7 @@ export const DeliveryQuerySchema = v.object({
 });
 
 /** PUT /admin/partners/{ispb}/webhook: where this gateway is reachable from the partner. */
-export const PartnerWebhookSchema = v.object({
+export const PartnerWebhookSchema = v.strictObject({
   baseUrl: v.pipe(
     v.string('baseUrl must be a string'),
     v.regex(
@@ -161,7 +161,7 @@ export const PartnerWebhookSchema = v.object({
 });
 
 /** POST /admin/clients/{clientId}/archive: archive every closed transaction settled before `before`. */
-export const ArchiveSchema = v.object({
+export const ArchiveSchema = v.strictObject({
   before: v.pipe(
     v.string('before must be an ISO 8601 instant'),
     v.isoTimestamp('before must be an ISO 8601 instant'),

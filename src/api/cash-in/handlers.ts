@@ -24,7 +24,7 @@ export async function handleCreateCashIn(request: ApiRequest, { env }: RequestCo
   const body = parseWith(CreateCashInSchema, raw);
   if (body.webhookUrl !== undefined) requireAllowedWebhookUrl(env, body.webhookUrl);
   const url = new URL(request.url);
-  const host = locationHost(env.PIX_LOCATION_HOST, url);
+  const host = locationHost(env.PIX_LOCATION_HOST ?? '', url);
   // A random key, never the client id: anyone may read a QR code (domain/location.ts).
   const key = principal.credentials.locationKey;
   const result = await ledgerOf(env, principal.clientId).createCashIn({

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 
 /** POST /cash-in/{id}/refund body (OpenAPI refundCashIn). */
-export const RefundSchema = v.object({
+export const RefundSchema = v.strictObject({
   reason: v.picklist(
     ['FRAUD', 'DUPLICATED_PAYMENT', 'CUSTOMER_REQUEST', 'MERCHANT_ERROR'],
     'reason must be FRAUD, DUPLICATED_PAYMENT, CUSTOMER_REQUEST or MERCHANT_ERROR',

@@ -8,7 +8,7 @@ import {
 } from '../../schemas/common';
 
 /** POST /cash-in body (OpenAPI createCashIn). */
-export const CreateCashInSchema = v.object({
+export const CreateCashInSchema = v.strictObject({
   amount: AmountSchema,
   externalReference: ExternalReferenceSchema,
   expirationInMinutes: v.optional(
@@ -21,7 +21,7 @@ export const CreateCashInSchema = v.object({
     1440,
   ),
   webhookUrl: v.optional(HttpUrlSchema),
-  payer: v.object(
+  payer: v.strictObject(
     {
       name: NameSchema,
       document: DocumentSchema,
@@ -29,7 +29,7 @@ export const CreateCashInSchema = v.object({
     'payer must be an object',
   ),
   openFinance: v.optional(
-    v.object({ redirectUrl: HttpUrlSchema }, 'openFinance must be an object with redirectUrl'),
+    v.strictObject({ redirectUrl: HttpUrlSchema }, 'openFinance must be an object with redirectUrl'),
   ),
   includeQrCodeImage: v.optional(v.boolean('includeQrCodeImage must be a boolean'), true),
 });

@@ -20,7 +20,7 @@ const PIX_KEY_FORMATS: Record<string, [RegExp, string]> = {
 };
 
 const PixDestination = v.pipe(
-  v.object({
+  v.strictObject({
     type: v.literal('PIX'),
     pixKeyType: v.picklist(
       ['CPF', 'CNPJ', 'EMAIL', 'PHONE', 'EVP'],
@@ -49,9 +49,9 @@ const PixDestination = v.pipe(
   ),
 );
 
-const BankAccountDestination = v.object({
+const BankAccountDestination = v.strictObject({
   type: v.literal('BANK_ACCOUNT'),
-  bankAccount: v.object(
+  bankAccount: v.strictObject(
     {
       ispb: v.pipe(v.string('ispb must be a string'), v.regex(/^\d{8}$/, 'ispb must have 8 digits')),
       branch: v.pipe(
@@ -72,7 +72,7 @@ const BankAccountDestination = v.object({
 });
 
 /** POST /cash-out body (OpenAPI createCashOut). */
-export const CreateCashOutSchema = v.object({
+export const CreateCashOutSchema = v.strictObject({
   amount: AmountSchema,
   externalReference: ExternalReferenceSchema,
   description: v.optional(
@@ -82,7 +82,7 @@ export const CreateCashOutSchema = v.object({
     ),
   ),
   webhookUrl: v.optional(HttpUrlSchema),
-  payee: v.object(
+  payee: v.strictObject(
     {
       name: NameSchema,
       document: DocumentSchema,

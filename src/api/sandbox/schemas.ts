@@ -2,13 +2,13 @@
 import * as v from 'valibot';
 import { AmountSchema, DocumentSchema } from '../../schemas/common';
 
-export const SandboxPaySchema = v.object({
+export const SandboxPaySchema = v.strictObject({
   payer: v.optional(
-    v.object({
+    v.strictObject({
       name: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(140))),
       document: v.optional(DocumentSchema),
       bankData: v.optional(
-        v.object({
+        v.strictObject({
           ispb: v.optional(v.pipe(v.string(), v.regex(/^\d{8}$/, 'ispb must have 8 digits'))),
           branch: v.optional(v.pipe(v.string(), v.regex(/^\d{1,10}$/, 'branch must be digits'))),
           account: v.optional(
@@ -22,14 +22,14 @@ export const SandboxPaySchema = v.object({
   deferEndToEndId: v.optional(v.boolean()),
 });
 
-export const SandboxCashInReturnSchema = v.object({
+export const SandboxCashInReturnSchema = v.strictObject({
   reason: v.picklist(
     ['FRAUD', 'CUSTOMER_REQUEST', 'OTHER'],
     'reason must be FRAUD, CUSTOMER_REQUEST or OTHER',
   ),
 });
 
-export const SandboxCashOutReturnSchema = v.object({
+export const SandboxCashOutReturnSchema = v.strictObject({
   reason: v.picklist(
     ['PAYEE_REQUESTED', 'FRAUD', 'OPERATIONAL_ERROR', 'REVERSED_BY_INSTITUTION', 'OTHER'],
     'reason must be one of the Cash-Out return reasons',
@@ -40,6 +40,6 @@ export const SandboxCashOutReturnSchema = v.object({
  * A sandbox deposit: the one amount cap (docs/contract.md, Amounts and documents), like every amount a client
  * sends.
  */
-export const SandboxDepositSchema = v.object({
+export const SandboxDepositSchema = v.strictObject({
   amount: AmountSchema,
 });

@@ -79,8 +79,9 @@ describe('malformed bodies answer 400 VALIDATION_ERROR on body', () => {
     const deep = `${'['.repeat(30_000)}${']'.repeat(30_000)}`;
     const body = JSON.stringify(cashInBody()).replace(/\}$/, `,"extra":${deep}}`);
     await expectValidation(await raw(api, body), ['body']);
+    // Shallow, the same body is refused for its unknown field by name (request bodies are strict).
     const shallow = JSON.stringify(cashInBody({ extra: JSON.parse(`${'['.repeat(30)}${']'.repeat(30)}`) }));
-    expect((await raw(api, shallow)).status).toBe(201);
+    await expectValidation(await raw(api, shallow), ['extra']);
   });
 
   it('an array where the contract has an object, even one whose fields are all optional', async () => {

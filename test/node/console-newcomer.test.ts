@@ -1,0 +1,339 @@
+/**
+ * The operator console as a newcomer first sees it, in a real browser (Debian's Chromium driven by
+ * playwright-core) against the real runtime over HTTP (the deploy bundle in workerd, staging):
+ *
+ * - a fresh deployment with a few minutes of real traffic: the time axis fits the data (no 1-pixel
+ *   sliver at the right of 24 hours), a window with no neighbour is drawn as a point, the axis is a
+ *   24-hour clock in BRT, partners show by name, the payee banks of 10 Cash-Outs show their volume,
+ *   the client's limits appear once; on a phone nothing scrolls sideways and Redeliver and its
+ *   notice are on screen;
+ * - `npm run demo` on another fresh instance: a day of traffic and one incident on the plots.
+ *
+ * Screenshots go to test-artifacts/console/ (git-ignored); their paths are printed.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { ROOT } from '../../runtime/local-runtime.mjs';
+import { ClientSession, Gateway, type Onboarded } from '../../scripts/soak/api';
+import { startTestRuntime } from './support/runtime';
+
+const ADMIN = 'dev-admin-token';
+const WINDOW_MS = 5 * 60_000;
+const SHOTS = path.join(ROOT, 'test-artifacts', 'console');
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const PHONE = { width: 390, height: 844 };
+
+type Runtime = Awaited<ReturnType<typeof startTestRuntime>>;
+let browser: Browser;
+let receiver: Server;
+let receiverUrl = '';
+let failHooks = true;
+const work = mkdtempSync(path.join(tmpdir(), 'connectpsp-console-newcomer-'));
+const runtimes: Runtime[] = [];
+const shots: string[] = [];
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM} (apt-get install chromium)`);
+  mkdirSync(SHOTS, { recursive: true });
+  receiver = createServer((req, res) => {
+    req.resume();
+    res.writeHead(failHooks ? 500 : 200).end();
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  for (const runtime of runtimes) await runtime.dispose();
+  await new Promise<void>((resolve) => receiver?.close(() => resolve()));
+  rmSync(work, { recursive: true, force: true });
+  for (const shot of shots) console.log(`console screenshot: ${path.relative(ROOT, shot)}`);
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function until<T>(probe: () => Promise<T>, done: (v: T) => boolean, ms: number): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`timed out: ${JSON.stringify(value).slice(0, 500)}`);
+    await sleep(250);
+  }
+}
+
+async function freshRuntime(name: string): Promise<Runtime> {
+  mkdirSync(path.join(work, name), { recursive: true });
+  const runtime = await startTestRuntime(path.join(work, name));
+  runtimes.push(runtime);
+  return runtime;
+}
+
+async function signIn(runtime: Runtime, viewport = { width: 1280, height: 900 }): Promise<Page> {
+  const page = await browser.newPage({ viewport });
+  await page.goto(`${runtime.url}/admin/console`);
+  await page.fill('input[name="token"]', ADMIN);
+  await Promise.all([page.waitForURL(/\/admin\/console$/), page.click('button[type="submit"]')]);
+  await page.locator('.chart[data-rendered="true"]').first().waitFor();
+  return page;
+}
+
+async function shot(page: Page, name: string, fullPage = true) {
+  const file = path.join(SHOTS, name);
+  await page.screenshot({ path: file, fullPage });
+  shots.push(file);
+}
+
+/** Every rendered chart's published state (src/console/assets/console.js.txt). */
+interface ChartState {
+  key: string;
+  volume: number;
+  xFrom: number;
+  xTo: number;
+  xLabel: string;
+  xTicks: string[];
+  isolated: [number, number][];
+  drawnBands: number;
+}
+const charts = (page: Page) =>
+  page.evaluate<ChartState[]>(`[...document.querySelectorAll('.chart[data-rendered="true"]')].map((el) => ({
+    key: el.dataset.chart,
+    volume: JSON.parse(document.getElementById('chart-data').textContent)
+      .find((c) => c.key === el.dataset.chart).volume.reduce((a, b) => a + b, 0),
+    // The time axis and volumes as the server sent them (the page's embedded chart data).
+    xFrom: JSON.parse(document.getElementById('chart-data').textContent).find((c) => c.key === el.dataset.chart).x[0],
+    xTo: JSON.parse(document.getElementById('chart-data').textContent).find((c) => c.key === el.dataset.chart).x.at(-1),
+    xLabel: el.dataset.xLabel,
+    xTicks: JSON.parse(el.dataset.xTicks || '[]'),
+    isolated: JSON.parse(el.dataset.isolated || '[]'),
+    drawnBands: Number(el.dataset.drawnBands || 0),
+  }))`);
+
+/** The canvas pixel (RGBA) at device coordinates of a chart's canvas. */
+const pixel = (page: Page, key: string, [x, y]: [number, number]) =>
+  page.evaluate<number[]>(
+    `Array.from(document.querySelector('.chart[data-chart="${key}"] canvas').getContext('2d').getImageData(${x}, ${y}, 1, 1).data)`,
+  );
+
+it('a fresh deployment: fitted axis, single-window points, BRT, names, payee-bank volume, phone', async () => {
+  const runtime = await freshRuntime('fresh');
+  const gw = new Gateway((request) => fetch(request), runtime.url, ADMIN);
+  const onboarded = await gw.admin(
+    'onboard',
+    'POST',
+    '/admin/clients',
+    { name: 'Loja Primeira Ltda' },
+    [201],
+  );
+  const client = new ClientSession(gw, onboarded.body as Onboarded);
+  const account = client.client.accounts.find((a) => a.type === 'TRANSACTIONAL')!;
+  await client.post(
+    'deposit',
+    `/sandbox/accounts/${account.number}/deposit`,
+    { amount: 1_000 },
+    { expect: [200, 201] },
+  );
+  // All the traffic inside one 5-minute window, so each plot has exactly one: a point, no line.
+  const left = Math.floor(Date.now() / WINDOW_MS) * WINDOW_MS + WINDOW_MS - Date.now();
+  if (left < 120_000) await sleep(left + 1_000);
+  const ids = await Promise.all(
+    Array.from({ length: 10 }, async (_, i) => {
+      const res = await client.post(
+        'cash-out',
+        '/cash-out',
+        {
+          amount: 5 + i,
+          externalReference: `fresh-out-${i}-${crypto.randomUUID()}`,
+          payee: {
+            name: 'Ana Beneficiária',
+            document: '12345678909',
+            destination: { type: 'PIX', pixKeyType: 'EVP', pixKey: crypto.randomUUID() },
+          },
+        },
+        { expect: [202], signed: true },
+      );
+      return res.body.transactionId as string;
+    }),
+  );
+  const outcomes = await Promise.all(
+    ids.map((id) =>
+      until(
+        async () => (await client.get('get', `/cash-out/${id}`)).body,
+        (c) => ['COMPLETED', 'CANCELLED'].includes(c.status),
+        60_000,
+      ),
+    ),
+  );
+  const completed = outcomes.filter((o) => o.status === 'COMPLETED').length;
+  // A Cash-In whose webhook receiver answers 500: a FAILED delivery to redeliver.
+  const cashIn = await client.post(
+    'cash-in',
+    '/cash-in',
+    {
+      amount: 12.5,
+      externalReference: `fresh-in-${crypto.randomUUID()}`,
+      payer: { name: 'Maria da Silva', document: '12345678909' },
+      includeQrCodeImage: false,
+      webhookUrl: receiverUrl,
+    },
+    { expect: [201] },
+  );
+  const deliveries = `/admin/clients/${client.client.clientId}/webhook-deliveries`;
+  const failed = await until(
+    async () => (await gw.admin('list', 'GET', `${deliveries}?status=FAILED`, undefined, [200])).body.items,
+    (items: any[]) => items.length === 1,
+    20_000,
+  );
+  expect(failed[0].aggregateId).toBe(cashIn.body.transactionId);
+  // Every observation (10 created + 10 outcomes + the Cash-In) reached the analyzer's series.
+  await until(
+    async () => (await gw.admin('analyzer', 'GET', '/admin/health/analyzer', undefined, [200])).body,
+    (s) => s.accepted >= 21,
+    30_000,
+  );
+
+  const page = await signIn(runtime);
+  const now = Date.now() / 1000;
+  const state = await charts(page);
+  expect(state.length).toBeGreaterThan(0);
+  // The axis fits the data: at most the 2-hour minimum span, not 24 hours with data in the last pixel.
+  for (const c of state) {
+    expect(c.xTo - c.xFrom, c.key).toBeLessThanOrEqual(2 * 3600 + 300);
+    expect(c.xFrom, c.key).toBeGreaterThan(now - 3 * 3600);
+  }
+  // 24-hour clock in São Paulo time, labelled: one of the ticks is this hour or the last one in BRT
+  // (the browser runs in UTC, 3 hours apart).
+  const brtHour = (ms: number) =>
+    new Intl.DateTimeFormat('en-GB', {
+      timeZone: 'America/Sao_Paulo',
+      hour: '2-digit',
+      hourCycle: 'h23',
+    }).format(ms);
+  for (const c of state) {
+    expect(c.xLabel).toBe('BRT (America/Sao_Paulo)');
+    expect(c.xTicks.length, c.key).toBeGreaterThan(0);
+    for (const tick of c.xTicks) expect(tick).toMatch(/^([01]\d|2[0-3]):[0-5]\d$|^\d{2}\/\d{2}$/);
+  }
+  const hours = new Set([
+    brtHour(Date.now()),
+    brtHour(Date.now() - 3600_000),
+    brtHour(Date.now() - 7200_000),
+  ]);
+  expect(
+    state[0]!.xTicks.some((t) => hours.has(t.slice(0, 2))),
+    JSON.stringify(state[0]!.xTicks),
+  ).toBe(true);
+  // The single window is drawn: a blue point where its success rate is.
+  const withPoint = state.filter((c) => c.isolated.length > 0);
+  expect(withPoint.length, JSON.stringify(state)).toBeGreaterThan(0);
+  await shot(page, 'fresh-dashboard.png');
+  const single = path.join(SHOTS, 'fresh-single-window.png');
+  await page.locator(`.chart[data-chart="${withPoint[0]!.key}"]`).screenshot({ path: single });
+  shots.push(single);
+  for (const c of withPoint) {
+    for (const at of c.isolated) {
+      const [r, g, b, a] = await pixel(page, c.key, at);
+      expect(b! - r!, `${c.key} at ${at}: rgba(${r}, ${g}, ${b}, ${a}) ${JSON.stringify(c)}`).toBeGreaterThan(
+        60,
+      );
+    }
+  }
+  // The payee banks of the Cash-Outs that completed carry their volume.
+  // (The console plots the busiest banks: each one shown counts exactly its Cash-Outs.)
+  const payeeBanks = state.filter((c) => c.key.startsWith('institution:') && c.key.endsWith(':CASH_OUT'));
+  expect(payeeBanks.length).toBeGreaterThan(0);
+  for (const c of payeeBanks) {
+    const ispb = c.key.split(':')[1];
+    const paid = outcomes.filter((o) => o.status === 'COMPLETED' && o.payee?.bankData?.ispb === ispb).length;
+    expect(c.volume, c.key).toBe(paid);
+    expect(paid, c.key).toBeGreaterThan(0);
+  }
+  expect(completed).toBeGreaterThan(0);
+  // Partners by name, not ISPB; the limits line once (the clients table), not again under Deliveries.
+  const partners = (await page.textContent('#clients td.partners')) ?? '';
+  expect(partners).toContain('Banco Alfa Liquidações S.A.');
+  expect(partners).not.toMatch(/\d{8}/);
+  expect(await page.textContent('#deliveries')).not.toContain('approval above');
+  expect(((await page.textContent('main')) ?? '').split('approval above').length - 1).toBe(1);
+
+  // A phone: nothing wider than the screen, no table scrolling sideways, Redeliver on screen.
+  const phone = await browser.newPage({ viewport: PHONE, isMobile: true });
+  await phone.context().addCookies(await page.context().cookies());
+  await phone.goto(`${runtime.url}/admin/console?client=${client.client.clientId}`);
+  await phone.locator('.chart[data-rendered="true"]').first().waitFor();
+  expect(
+    await phone.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth'),
+  ).toBeLessThanOrEqual(0);
+  expect(
+    await phone.evaluate<string[]>(
+      `[...document.querySelectorAll('.scroll, .scroll table')].filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.outerHTML.slice(0, 80))`,
+    ),
+  ).toEqual([]);
+  const button = phone.locator(`tr[data-event-id="${failed[0].eventId}"] button`);
+  await button.scrollIntoViewIfNeeded();
+  const box = (await button.boundingBox())!;
+  expect(box.x).toBeGreaterThanOrEqual(0);
+  expect(box.x + box.width).toBeLessThanOrEqual(PHONE.width);
+  await shot(phone, 'phone-redeliver.png', false);
+  failHooks = false;
+  await Promise.all([phone.waitForURL(/notice=redelivered/), button.click()]);
+  const notice = phone.locator('#notice');
+  await expect.poll(() => notice.textContent()).toContain('queued again');
+  const noticeBox = (await notice.boundingBox())!;
+  expect(noticeBox.y).toBeGreaterThanOrEqual(0);
+  expect(noticeBox.y + noticeBox.height).toBeLessThanOrEqual(PHONE.height);
+  expect(noticeBox.x + noticeBox.width).toBeLessThanOrEqual(PHONE.width);
+  await shot(phone, 'phone-redelivered.png', false);
+  await shot(phone, 'phone-full.png');
+}, 300_000);
+
+it('npm run demo fills a fresh instance with a day of traffic and an incident the console shows', async () => {
+  const runtime = await freshRuntime('demo');
+  const demo = spawn(
+    process.execPath,
+    [
+      path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'),
+      'scripts/demo.ts',
+      '--url',
+      runtime.url,
+      '--admin-token',
+      ADMIN,
+      '--live',
+      '3',
+    ],
+    { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let output = '';
+  demo.stdout.on('data', (d) => (output += d));
+  demo.stderr.on('data', (d) => (output += d));
+  const code = await new Promise<number | null>((resolve) => demo.on('exit', resolve));
+  expect(code, output).toBe(0);
+  expect(output).toMatch(/incident: BANKING_PARTNER Beta Pagamentos Instantâneos S\.A\. CASH_OUT/);
+
+  const page = await signIn(runtime);
+  const state = await charts(page);
+  const now = Date.now() / 1000;
+  // The day: the axis spans the last 24 hours, every partner and the busiest banks have volume.
+  for (const c of state) expect(c.xFrom, c.key).toBeLessThanOrEqual(now - 23 * 3600);
+  expect(state.filter((c) => c.key.startsWith('partner:')).length).toBe(6);
+  expect(state.every((c) => c.volume > 0)).toBe(true);
+  const beta = state.find((c) => c.key === 'partner:42273459:CASH_OUT')!;
+  expect(beta.drawnBands).toBeGreaterThanOrEqual(1);
+  expect(
+    await page.locator('.incident[data-origin="BANKING_PARTNER:42273459"]').count(),
+  ).toBeGreaterThanOrEqual(1);
+  expect(await page.textContent('#clients')).toContain('Apostas Exemplo Ltda');
+  await shot(page, 'demo-dashboard.png');
+  await page
+    .locator('.chart[data-chart="partner:42273459:CASH_OUT"]')
+    .screenshot({ path: path.join(SHOTS, 'demo-beta-cash-out.png') });
+  shots.push(path.join(SHOTS, 'demo-beta-cash-out.png'));
+}, 300_000);

@@ -1,0 +1,128 @@
+/**
+ * `npm run mock:psp` behaves like a real PSP: after `/__control/pay` it posts the API Pix callback
+ * itself, to the webhook URL the gateway registered (`PUT /admin/partners/{ispb}/webhook`), so the
+ * Cash-In is PAID within seconds instead of at the next sweep (it took 101 s). The mock runs as the
+ * npm script runs it (scripts/mock-psp.ts, its own process); the gateway is the deploy bundle in
+ * workerd (runtime/local-runtime.mjs, staging) with the mock declared as a bcb-api-pix partner.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { ROOT } from '../../runtime/local-runtime.mjs';
+import { writeDevVars } from '../../scripts/dev-vars.mjs';
+import { ClientSession, Gateway, type Onboarded } from '../../scripts/soak/api';
+import { FAKE_PSP_ISPB } from '../support/fake-psp-env';
+import { startMockPsp } from '../support/mock-psp-server';
+import { startTestRuntime } from './support/runtime';
+
+const ADMIN = 'dev-admin-token';
+const work = mkdtempSync(path.join(tmpdir(), 'connectpsp-mock-psp-'));
+let mock: ChildProcess;
+let mockOutput = '';
+let mockUrl = '';
+let runtime: Awaited<ReturnType<typeof startTestRuntime>>;
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+beforeAll(async () => {
+  const port = await freePort();
+  mockUrl = `http://127.0.0.1:${port}`;
+  // The partner declaration the script prints, made for the same URL (no server started here).
+  const declaration = await startMockPsp(0);
+  await declaration.close();
+  const vars = writeDevVars(path.join(work, 'partner.vars'));
+  for (const [name, value] of Object.entries(declaration.partnerVars)) {
+    appendFileSync(vars, `${name}='${value.replaceAll(declaration.url, mockUrl)}'\n`);
+  }
+  runtime = await startTestRuntime(work, { varsFile: vars });
+  mock = spawn(process.execPath, [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), 'scripts/mock-psp.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: String(port), GATEWAY_URL: 'http://127.0.0.1:1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  mock.stdout?.on('data', (d) => (mockOutput += d));
+  mock.stderr?.on('data', (d) => (mockOutput += d));
+  const deadline = Date.now() + 60_000;
+  while (!mockOutput.includes('mock PSP')) {
+    if (mock.exitCode !== null || Date.now() > deadline) throw new Error(mockOutput);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}, 180_000);
+
+afterAll(async () => {
+  if (mock && mock.exitCode === null) {
+    const exited = new Promise((r) => mock.once('exit', r));
+    mock.kill('SIGTERM');
+    await exited;
+  }
+  await runtime?.dispose();
+  rmSync(work, { recursive: true, force: true });
+});
+
+const control = async (name: string, body?: unknown) => {
+  const res = await fetch(`${mockUrl}/__control/${name}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    ...(body !== undefined && { body: JSON.stringify(body) }),
+  });
+  expect(res.status).toBe(200);
+  return res.json() as Promise<any>;
+};
+
+it('pays a Cash-In by the callback the mock posts itself: PAID in under 5 s, no sweep', async () => {
+  const gw = new Gateway((request) => fetch(request), runtime.url, ADMIN);
+  // Where the PSP must post: registered by the operator, as in production.
+  await gw.admin(
+    'webhook',
+    'PUT',
+    `/admin/partners/${FAKE_PSP_ISPB}/webhook`,
+    { baseUrl: runtime.url },
+    [200],
+  );
+  const onboarded = await gw.admin(
+    'onboard',
+    'POST',
+    '/admin/clients',
+    { name: 'Loja Local Ltda', partners: [FAKE_PSP_ISPB] },
+    [201],
+  );
+  const api = new ClientSession(gw, onboarded.body as Onboarded);
+  const created = await api.post(
+    'cash-in',
+    '/cash-in',
+    {
+      amount: 42.5,
+      externalReference: `mock-${Date.now()}`,
+      payer: { name: 'Maria da Silva', document: '12345678909' },
+      includeQrCodeImage: false,
+    },
+    { expect: [201] },
+  );
+  const { transactionId, internalCode } = created.body as { transactionId: string; internalCode: string };
+  const endToEndId = 'E60701190202611271200e2eMOCK0001';
+  const paidAt = Date.now();
+  expect(await control('pay', { txid: transactionId, endToEndId })).toMatchObject({ endToEndId });
+  let status = '';
+  while (Date.now() - paidAt < 5_000) {
+    status = ((await api.get('read', `/cash-in/${internalCode}`)).body as { status: string }).status;
+    if (status === 'PAID') break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const elapsed = Date.now() - paidAt;
+  console.log(`mock PSP callback: PAID ${elapsed} ms after /__control/pay`);
+  expect(status, mockOutput).toBe('PAID');
+  expect(elapsed).toBeLessThan(5_000);
+  const { callbacks } = await control('callbacks');
+  expect(callbacks).toMatchObject([{ endToEndId, outcome: 200, attempts: 1 }]);
+  // The URL the gateway registered at the PSP, not the --gateway fallback (a closed port here).
+  expect(callbacks[0].url.startsWith(`${runtime.url}/partners/${FAKE_PSP_ISPB}/webhook`)).toBe(true);
+  expect((await control('invalid')).invalid).toEqual([]);
+}, 60_000);
