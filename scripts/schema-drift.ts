@@ -15,6 +15,7 @@ import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { fileURLToPath } from 'node:url';
 import { generateSQLiteDrizzleJson } from 'drizzle-kit/api';
+import { exitWithUsageIfAsked } from './usage.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -171,6 +172,10 @@ export async function drift(database: Database): Promise<{ facts: number; proble
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  exitWithUsageIfAsked(`Usage: npm run db:drift
+
+Applies every D1 and Durable Object migration to a fresh in-memory SQLite database and compares
+the result with drizzle's schema modules, fact by fact (columns, keys, indexes). Exits 1 on drift.`);
   let failed = false;
   for (const database of DATABASES) {
     const { facts, problems } = await drift(database);

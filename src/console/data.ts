@@ -70,7 +70,7 @@ export { type ClientPage, type ClientSummary, clientPage };
 
 /** A settlement partner's name: its declaration's (a real partner), else the catalog's. */
 export function partnerName(env: Env, ispb: string): string {
-  return settlementPartner(env, ispb)?.name ?? institutionName(ispb);
+  return bankName(env, ispb);
 }
 
 /** Names of every partner the listed clients use, for the clients table. */
