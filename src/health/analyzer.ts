@@ -20,6 +20,7 @@ import { type AnalyzerConfig, resolveConfig } from './config';
 import { buildContext } from './context';
 import { diagnose, type Hypothesis } from './diagnosis';
 import { judgeWindow } from './judge';
+import { CASH_IN_LATENCY_EVIDENCE } from './evidence-rules';
 import { learn } from './learning';
 import { IncidentTracker, type TrackerState } from './lifecycle';
 import { parseInstant } from './observation';
@@ -119,7 +120,7 @@ export class Analyzer {
         a.settled++;
         b.settled++;
         const l = obs.latencyMs;
-        if (l !== undefined) {
+        if (l !== undefined && (op === 1 || CASH_IN_LATENCY_EVIDENCE)) {
           const sq = l * l;
           a.latSum += l;
           a.latSq += sq;

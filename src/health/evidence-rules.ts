@@ -120,6 +120,18 @@ export const MERCHANT_MEDIAN_DAYS = 3;
 export const MERCHANT_LATENCY_EVIDENCE = false;
 
 /**
+ * A Cash-In settlement's latency is measured from the charge's creation (the gateway reports settlement
+ * time minus request time): it is the payer deciding when to pay (lognormal, median about a minute, a
+ * tail of hours when charges live for a day), not a partner's or a bank's service time. Its window mean
+ * follows the creation curve (a window's settlements come from earlier, busier minutes when traffic
+ * falls: the evening and the night), and a few late payers dominate it; in a family of worlds it opened
+ * bank, partner and cohort incidents on no-fault days at a per-world rate of about one a day. So it is
+ * no evidence at all: the analyzer does not count it (a bank or partner that stops settling still shows
+ * in missing outcomes). Cash-Out latency, the partner's and the payee bank's own processing, stays.
+ */
+export const CASH_IN_LATENCY_EVIDENCE = false;
+
+/**
  * A Cash-In failure is a charge the partner could not register, or payer behaviour (expirations,
  * returns): weak evidence. It can point at a partner or the platform (they register charges), never on
  * its own at a merchant or a payer bank, whose Cash-In is judged on settlements that stop arriving.
