@@ -19,11 +19,12 @@ import { type ScannerState, scanWindow } from './cohort-scanner';
 import { type AnalyzerConfig, resolveConfig } from './config';
 import { buildContext } from './context';
 import { diagnose, type Hypothesis } from './diagnosis';
-import { judgeWindow } from './judge';
 import { CASH_IN_LATENCY_EVIDENCE } from './evidence-rules';
+import { judgeWindow } from './judge';
 import { learn } from './learning';
 import { IncidentTracker, type TrackerState } from './lifecycle';
 import { parseInstant } from './observation';
+import { cellSeries, type SeriesPoint } from './series';
 import { stateFromJSON, stateToJSON } from './snapshot';
 import {
   Cell,
@@ -78,6 +79,12 @@ export class Analyzer {
     { banks: {}, run: 0 },
     { banks: {}, run: 0 },
   ];
+
+  /**
+   * Receives, as each window closes, the per-partner and per-institution counts that window was judged
+   * on (the console's plots: series.ts). Not part of the snapshot; null when nobody plots.
+   */
+  seriesSink: ((points: SeriesPoint[]) => void) | null = null;
 
   constructor(config: Partial<AnalyzerConfig> = {}) {
     this.cfg = resolveConfig(config);
@@ -176,6 +183,13 @@ export class Analyzer {
     return o ? structuredClone(o.record) : undefined;
   }
 
+  /** The open window's per-partner and per-institution counts so far (series.ts), from the same cells. */
+  openSeries(): SeriesPoint[] {
+    if (this.openWindow === null) return [];
+    const w = this.openWindow * WINDOW_MS;
+    return [...cellSeries(this.state.partners, 0, w), ...cellSeries(this.state.partners, 1, w)];
+  }
+
   /** Start of the window currently accumulating (ms), or null before any input. */
   get openWindowStartMs(): number | null {
     return this.openWindow === null ? null : this.openWindow * WINDOW_MS;
@@ -267,6 +281,8 @@ export class Analyzer {
         if (v) v.suspicious = true;
       }
       this.tallies[op] = [tally, ...tallies].slice(0, COHORT_TALLY_WINDOWS);
+      // Before learn() resets the cells: the counts this window was judged on.
+      if (this.seriesSink) this.seriesSink(cellSeries(this.state.partners, op, startMs));
       const stepChanges = this.tracker.step({
         op: OPS[op],
         windowIndex: w,
