@@ -6,7 +6,6 @@
 import type { Counts } from './counts';
 import { OPS, type OpIndex, type Partner } from './state';
 import type { Operation } from './types';
-import { WINDOW_MS } from './window';
 
 export type SeriesKind = 'partner' | 'institution';
 
