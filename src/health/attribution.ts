@@ -350,3 +350,29 @@ export function explainedByPartner(
   const rest = remainderView(whole, cells);
   return h.families.every((f) => !isBad(rest, f, ctx.cfg));
 }
+
+/**
+ * The other way round: banks that are origins (this window, or open incidents and cohorts on the
+ * operation) explain a partner hypothesis when the partner without its cells on those banks is not hurt
+ * in any of its families. A bank failing every transfer paid to it (PAYEE_BANK_UNAVAILABLE) lifts the
+ * failure rate and the failure trend of every partner that carries it; a partner carrying a few
+ * transfers a window to a failing bank was blamed beside the bank (a family world: 10 % failing where
+ * 2 % were usual, all of it the bank's).
+ */
+export function explainedByBanks(
+  ctx: WindowContext,
+  h: { kind: OriginKind; id: string; families: readonly Family[] },
+  bankIds: readonly string[],
+): boolean {
+  if (h.kind !== 'partner') return false;
+  const whole = ctx.find('partner', h.id);
+  if (!whole) return false;
+  const cells: CellData[] = [];
+  for (const b of bankIds) {
+    const c = ctx.cell(h.id, 'institution', b);
+    if (c) cells.push(c);
+  }
+  if (cells.length === 0) return false;
+  const rest = remainderView(whole, cells);
+  return h.families.every((f) => !isBad(rest, f, ctx.cfg));
+}

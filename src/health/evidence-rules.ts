@@ -1,6 +1,7 @@
 // Which evidence may blame which origin, and how much of it is needed. Every threshold is named here
 // with the reason for its value (issue 18: an alarm must be earned).
 
+import { budgetZ, testsInBudget } from './budget';
 import type { CodeLayer } from './code-layers';
 import { countOf, type Eval, type Family, type SliceView } from './evaluate';
 import type { Operation } from './types';
@@ -227,6 +228,21 @@ export const ERROR_LAYERS_BLAMING: Partial<Record<SliceKind, readonly CodeLayer[
  */
 export const TREND_LAYERS_EXCLUDED: readonly CodeLayer[] = ['END_USER', 'MERCHANT'];
 
+/**
+ * One window's evidence (a strict window, not pooled, trend, or silence) opens an OBSERVED incident in
+ * two windows (§3.3), and many slices are watched at once: 20 payer banks x 2 pairs (Cash-Out failures
+ * and latency) x 288 windows x 90 days is over a million tests (budget.ts). z 3 on each of two
+ * independent windows (1.35e-3 squared) would spend 1.9 false bank incidents where the budget allows 1;
+ * the z each window needs is the budget's: banks 3.10, merchants 3.02, partners 3.03 (the platform, 7
+ * pairs of one slice, is within the budget at z 3). Missing traffic at a bank or merchant is INFERRED
+ * and takes three windows: z 3 cubed is far inside the budget.
+ */
+export const BUDGET_Z: Partial<Record<SliceKind, number>> = {
+  institution: budgetZ(testsInBudget('institution'), 2),
+  client: budgetZ(testsInBudget('client'), 2),
+  partner: budgetZ(testsInBudget('partner'), 2),
+};
+
 /** Does this strict evaluation count as evidence against this kind of slice? */
 export function countsAgainst(
   kind: SliceKind,
@@ -236,6 +252,11 @@ export function countsAgainst(
   codeLayer: CodeLayer | null = null,
 ): boolean {
   if (!e.anomalous) return false;
+  const budgetZ = BUDGET_Z[kind];
+  if (budgetZ !== undefined && e.basis === undefined && Math.abs(e.z) < budgetZ) {
+    // Counts at a leaf are INFERRED (three windows): z 3 is inside the budget there.
+    if (family === 'errors' || family === 'latency' || kind === 'partner') return false;
+  }
   const layers = ERROR_LAYERS_BLAMING[kind];
   if (family === 'errors' && layers && codeLayer !== null && !layers.includes(codeLayer)) return false;
   if (family === 'errors' && e.basis?.kind === 'trend' && codeLayer !== null) {

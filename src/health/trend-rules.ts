@@ -72,7 +72,7 @@ export function cusumAlarm(outcomesPerWindow: number): number {
  * open), and must not outlive it as an incident of its own; after a fault ends the rate is back and the
  * CUSUM, still high, must not keep the incident open.
  */
-export const CUSUM_ALARM_KINDS: readonly SliceKind[] = ['partner', 'platform'];
+export const CUSUM_ALARM_KINDS: readonly SliceKind[] = ['partner', 'platform', 'institution'];
 /**
  * The CUSUM is capped just above CUSUM_ALARM: once a fault ends, one normal window (llr about -3 for a
  * partner with 30 transfers a window) takes it below the alarm, so the memory that finds a ramp early
