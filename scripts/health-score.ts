@@ -59,7 +59,14 @@ function run(seeds: number[]): SeedResult[] {
     });
     for (const o of r.outcomes) {
       const bad = !o.detected || !o.attributed || !o.resolvedOnTime;
-      if (bad || verbose) {
+      const slowLimit =
+        o.label.rampCross !== undefined
+          ? FAMILY_TARGETS.rampDelay
+          : o.label.originType === 'PAYER_COHORT'
+            ? FAMILY_TARGETS.cohortDelay
+            : Number.POSITIVE_INFINITY;
+      const slow = familySize > 0 && (o.delayWindows ?? 0) > slowLimit;
+      if (bad || slow || verbose) {
         process.stderr.write(
           `  seed ${seed} ${o.label.name} ${o.label.originType}/${o.label.operation}: ` +
             `${o.detected ? `detected +${o.delayWindows?.toFixed(1)}w` : 'MISSED'}` +
