@@ -287,10 +287,22 @@ export function attributeFamily(ctx: WindowContext, family: Family): FamilyOrigi
   return origins;
 }
 
-/** At least two thirds of the judged partners, institutions and clients are hurt (relaxed test). */
+/**
+ * At least two thirds of the judged partners, institutions and clients are hurt (relaxed test). On a
+ * count, a slice votes only when losing all of its traffic would itself read as hurt (√E / kappa at
+ * least the relaxed z): a bank expecting 5-6 new transfers a window shows z -1.8 at zero, and in a
+ * 0.3x world our own Cash-Out intake outage (4 created where 54 were expected) was not "broad" because
+ * such banks, sent nothing, voted "not hurt"; a merchant was blamed instead (a family world).
+ */
 function isBroad(ctx: WindowContext, family: Family): boolean {
+  const count = family === 'created' || family === 'outcomes';
+  const canShow = (v: EntityView) => {
+    if (!count) return true;
+    const e = v.loose[family]?.expected;
+    return typeof e === 'number' && Math.sqrt(e) / v.k[family] >= ctx.cfg.zRelaxed;
+  };
   const share = (views: readonly EntityView[]) => {
-    const judged = views.filter((v) => v.loose[family]?.evaluated);
+    const judged = views.filter((v) => v.loose[family]?.evaluated && canShow(v));
     if (judged.length === 0) return null;
     return judged.filter((v) => v.loose[family]?.anomalous).length / judged.length;
   };

@@ -224,6 +224,23 @@ export function intakeRatio(created: number, expCreated: number | null): number 
 }
 
 /**
+ * A Cash-In settles a payment delay after its charge was created (a minute or two, a tail of hours), so
+ * a window's settlements come from the creations of this window and the one before: its expected
+ * outcomes follow the intake of both windows pooled, not of this one alone. This window's own ratio put
+ * the created count's noise, and the common mode's swings, into the expectation a window early: a
+ * partner read "25 % short" for two windows at the evening peak with no fault (a family world with
+ * payers at a 2-minute median). Cash-Out outcomes follow their transfers within seconds: one window.
+ */
+export function cashInIntakeRatio(
+  created: number,
+  expCreated: number | null,
+  prev: readonly [number, number, number, number] | undefined,
+): number {
+  if (expCreated === null || !prev || prev[1] < 0) return intakeRatio(created, expCreated);
+  return intakeRatio(created + prev[0], expCreated + prev[1]);
+}
+
+/**
  * Failures blame a merchant or a bank only when the codes in excess are theirs (or their users'):
  * PROVIDER_UNAVAILABLE on a merchant's transfers is its partner failing, PROCESSING_ERROR is ours.
  */

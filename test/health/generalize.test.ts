@@ -115,4 +115,15 @@ describe('generalizes across the family of worlds', () => {
     const o = familyCase(477801540, 'partner-silence');
     expect(o.incident?.summary).toContain('nenhuma liquidação em');
   }, 60_000);
+
+  it('our own Cash-Out intake outage in a 0.3x world is CONNECTPSP, though small banks cannot show it (family world)', () => {
+    const r = runSeed(477801540, { cleanDays: 1, cases: ['connectpsp-intake'], family: true });
+    expect(r.falses.map((f) => `${f.incident.origin.type}:${f.incident.origin.id}`)).toEqual([]);
+    expect(
+      r.outcomes.map((o) => [o.label.operation, o.detected && o.attributed && o.resolvedOnTime]),
+    ).toEqual([
+      ['CASH_IN', true],
+      ['CASH_OUT', true],
+    ]);
+  }, 60_000);
 });
