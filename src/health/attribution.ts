@@ -19,7 +19,7 @@
 
 import { dominantCode } from './code-layers';
 import type { AnalyzerConfig } from './config';
-import type { Eval, Family } from './evaluate';
+import { type Eval, evalCount, type Family } from './evaluate';
 import { poissonLowerZ } from './stats';
 import type { Operation } from './types';
 import {
@@ -212,12 +212,28 @@ function groupContains(ctx: WindowContext, family: Family, group: readonly Entit
   return !isBad(complementView(ctx.platform, sumViews(group)), family, ctx.cfg);
 }
 
+/**
+ * Mid-sized banks (5-15 settlements a window) that lose most of their payments together: each stays
+ * under the strict test alone (3 of 12 is z -2.6, and a bank's dispersion divides it further), and the
+ * platform loses 10 % (a family world: four banks at 12 a window losing 71 %, found 10 windows late by
+ * the small-bank tests). At least three banks on the relaxed volume gate, each at least 40 % short over
+ * this window and the one before, their union over the two windows anomalous on the strict test with
+ * the largest member's dispersion, at most 60 % of the volume, the rest of the platform normal in this
+ * window; then three such windows in a row (INFERRED). Under the null a bank expecting 24 over two
+ * windows shows 14 or fewer in ~1 % of them; three such of 15 at once is C(15,3) 1e-2^3 = 4.6e-4 before
+ * the union's strict test, and a run of three is far inside the budget's 155,520 cohort tests
+ * (budget.ts). A platform dip that hurts every bank is no cohort: the rest is hurt too.
+ */
+export const HURT_COHORT_MIN_BANKS = 3;
+export const HURT_COHORT_MIN_DROP = 0.4;
+
 export function attributeFamily(ctx: WindowContext, family: Family): FamilyOrigin[] {
   const { cfg, platform } = ctx;
   const slices = [...ctx.partners, ...ctx.institutions, ...ctx.clients];
   const anomalous = slices.filter((v) => v.evals[family]?.anomalous);
   const platformAnomalous = platform.evals[family]?.anomalous === true;
-  if (anomalous.length === 0 && !platformAnomalous) return [];
+  // Missing outcomes go on: banks hurt together may be a cohort with nothing anomalous alone (4c).
+  if (anomalous.length === 0 && !platformAnomalous && family !== 'outcomes') return [];
 
   // 1-2. Single slices that contain the anomaly, pruned against each other.
   // A merchant's intake is already judged against the rest of the platform's (analyzer): it contains
@@ -264,6 +280,53 @@ export function attributeFamily(ctx: WindowContext, family: Family): FamilyOrigi
         origins.push({ kind: 'cohort', id: members.join(','), members });
         const impact = Math.max(...institutionsLeft.map((v) => impactOf(v, family)));
         leftover = leftover.filter((v) => !cohortExplains(ctx, family, institutionsLeft, impact, v));
+      }
+    }
+  }
+
+  // 4c. Banks short together over two windows, each too small to contain it alone (HURT_COHORT_MIN_BANKS).
+  if (family === 'outcomes' && !origins.some((o) => o.kind === 'cohort')) {
+    const twoWindows = (v: EntityView): [number, number] | null => {
+      const e = v.expOutcomes;
+      const p = v.prevOutcomes;
+      if (e === null || e < cfg.minExpectedCount / 2 || !p || p[1] < 0) return null;
+      return [v.counts.settled + v.counts.failed + p[0], e + p[1]];
+    };
+    const hurt = ctx.institutions.filter((v) => {
+      const t = twoWindows(v);
+      return (
+        t !== null &&
+        t[0] <= (1 - HURT_COHORT_MIN_DROP) * t[1] &&
+        !kept.some((o) => o !== v && explains(ctx, family, o, v))
+      );
+    });
+    if (hurt.length >= HURT_COHORT_MIN_BANKS) {
+      let observed = 0;
+      let expected = 0;
+      let kappa = 1;
+      for (const v of hurt) {
+        const [o, e] = twoWindows(v)!;
+        observed += o;
+        expected += e;
+        kappa = Math.max(kappa, v.k.outcomes);
+      }
+      const ev = evalCount('outcomes', observed, expected, kappa, cfg, false);
+      const union = sumViews(hurt);
+      const platformSize = sizeOf(platform, family);
+      if (
+        ev.anomalous &&
+        (ev.deviation ?? 0) <= -HURT_COHORT_MIN_DROP &&
+        platformSize > 0 &&
+        sizeOf(union, family) / platformSize <= cfg.maxCohortShare &&
+        groupContains(ctx, family, hurt)
+      ) {
+        const members = hurt.map((v) => v.id).sort();
+        const pooled: Eval = { ...ev, basis: { kind: 'pooled', windows: 2 } };
+        for (let i = origins.length - 1; i >= 0; i--) {
+          if (origins[i]!.kind === 'institution' && members.includes(origins[i]!.id)) origins.splice(i, 1);
+        }
+        origins.push({ kind: 'cohort', id: members.join(','), members, pooled });
+        leftover = leftover.filter((v) => !hurt.includes(v));
       }
     }
   }
@@ -332,59 +395,4 @@ export function sizeOf(
     case 'expiry':
       return c.settled + c.failed + c.expired;
   }
-}
-
-/**
- * Explaining away along the hierarchy, across families: a partner that is an origin (this window or an
- * open incident) explains a bank, cohort or merchant hypothesis when that slice without its cells on
- * the partner is not hurt in any of the hypothesis's families (e.g. a partner failing Cash-In charges
- * makes the largest payer bank's settlements drop: that drop is the partner's, not the bank's).
- */
-export function explainedByPartner(
-  ctx: WindowContext,
-  h: { kind: OriginKind; id: string; members: readonly string[]; families: readonly Family[] },
-  partnerIds: readonly string[],
-): boolean {
-  if (h.kind !== 'institution' && h.kind !== 'client' && h.kind !== 'cohort') return false;
-  const kind = h.kind === 'client' ? 'client' : 'institution';
-  const ids = h.kind === 'cohort' ? h.members : [h.id];
-  const views = ids.map((id) => ctx.find(kind, id)).filter((v): v is EntityView => v !== undefined);
-  if (views.length === 0) return false;
-  const whole = views.length === 1 ? views[0]! : sumViews(views);
-  const cells: CellData[] = [];
-  for (const p of partnerIds) {
-    for (const id of ids) {
-      const c = ctx.cell(p, kind, id);
-      if (c) cells.push(c);
-    }
-  }
-  if (cells.length === 0) return false;
-  const rest = remainderView(whole, cells);
-  return h.families.every((f) => !isBad(rest, f, ctx.cfg));
-}
-
-/**
- * The other way round: banks that are origins (this window, or open incidents and cohorts on the
- * operation) explain a partner hypothesis when the partner without its cells on those banks is not hurt
- * in any of its families. A bank failing every transfer paid to it (PAYEE_BANK_UNAVAILABLE) lifts the
- * failure rate and the failure trend of every partner that carries it; a partner carrying a few
- * transfers a window to a failing bank was blamed beside the bank (a family world: 10 % failing where
- * 2 % were usual, all of it the bank's).
- */
-export function explainedByBanks(
-  ctx: WindowContext,
-  h: { kind: OriginKind; id: string; families: readonly Family[] },
-  bankIds: readonly string[],
-): boolean {
-  if (h.kind !== 'partner') return false;
-  const whole = ctx.find('partner', h.id);
-  if (!whole) return false;
-  const cells: CellData[] = [];
-  for (const b of bankIds) {
-    const c = ctx.cell(h.id, 'institution', b);
-    if (c) cells.push(c);
-  }
-  if (cells.length === 0) return false;
-  const rest = remainderView(whole, cells);
-  return h.families.every((f) => !isBad(rest, f, ctx.cfg));
 }

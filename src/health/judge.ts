@@ -1,15 +1,10 @@
 // Judging one closed window of one operation: which origins explain its anomalies, as hypotheses
 // for the lifecycle (attribution per family, the pooled cohort test, diagnosis, explaining away).
-import {
-  attributeFamily,
-  explainedByBanks,
-  explainedByPartner,
-  type FamilyOrigin,
-  type WindowContext,
-} from './attribution';
+import { attributeFamily, type FamilyOrigin, type WindowContext } from './attribution';
 import { type BankTally, pooledCohort } from './cohort';
 import { diagnose, type Hypothesis, mergeOrigins } from './diagnosis';
 import { type Family, PRIMARY_FAMILIES } from './evaluate';
+import { explainedByBanks, explainedByPartner } from './explaining';
 import type { OpenIncidentState } from './lifecycle';
 import { isoZ } from './window';
 

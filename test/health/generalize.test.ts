@@ -116,6 +116,12 @@ describe('generalizes across the family of worlds', () => {
     expect(o.incident?.summary).toContain('nenhuma liquidação em');
   }, 60_000);
 
+  it('four mid-sized banks (12 payments a window each) losing 71 % together are a cohort within 4 windows (family world)', () => {
+    // None is anomalous alone and the platform loses 10 %: the small-bank tests found them 10 windows late.
+    const o = familyCase(981047484, 'small-bank-cohort');
+    expect(o.delayWindows!).toBeLessThanOrEqual(4);
+  }, 60_000);
+
   it('our own Cash-Out intake outage in a 0.3x world is CONNECTPSP, though small banks cannot show it (family world)', () => {
     const r = runSeed(477801540, { cleanDays: 1, cases: ['connectpsp-intake'], family: true });
     expect(r.falses.map((f) => `${f.incident.origin.type}:${f.incident.origin.id}`)).toEqual([]);
