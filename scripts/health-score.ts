@@ -74,6 +74,17 @@ function run(seeds: number[]): SeedResult[] {
         );
       }
     }
+    if (familySize) {
+      const d = r.draw;
+      process.stderr.write(
+        `  world ${seed}: ${r.outcomes.filter((o) => o.detected && o.attributed && o.resolvedOnTime).length}/` +
+          `${r.outcomes.length} caught, ${r.falses.length} false, ${r.noFaultDays} no-fault days` +
+          (d
+            ? ` (volume x${d.volume.toFixed(2)}, ${d.banks} banks s ${d.bankZipf.toFixed(2)}, ${d.payDelay.kind})`
+            : '') +
+          ` at ${Math.round((performance.now() - t0) / 1000)}s\n`,
+      );
+    }
     for (const f of r.falses) {
       const i = f.incident;
       process.stderr.write(
