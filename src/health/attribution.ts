@@ -226,6 +226,12 @@ function groupContains(ctx: WindowContext, family: Family, group: readonly Entit
  */
 export const HURT_COHORT_MIN_BANKS = 3;
 export const HURT_COHORT_MIN_DROP = 0.4;
+/**
+ * ...and each member's own deficit over the two windows is at least z 2 (exact Poisson): a bank of the
+ * same size expecting 10 shows 6 (40 % short) by chance one time in eight, and such a bank was named
+ * beside a real cohort (a family world: 4 banks named, 3 failing). 4 of 10 is z -2.1.
+ */
+export const HURT_COHORT_MEMBER_Z = 2;
 
 export function attributeFamily(ctx: WindowContext, family: Family): FamilyOrigin[] {
   const { cfg, platform } = ctx;
@@ -297,6 +303,7 @@ export function attributeFamily(ctx: WindowContext, family: Family): FamilyOrigi
       return (
         t !== null &&
         t[0] <= (1 - HURT_COHORT_MIN_DROP) * t[1] &&
+        poissonLowerZ(t[0], t[1]) <= -HURT_COHORT_MEMBER_Z &&
         !kept.some((o) => o !== v && explains(ctx, family, o, v))
       );
     });
