@@ -213,24 +213,17 @@ function groupContains(ctx: WindowContext, family: Family, group: readonly Entit
 }
 
 /**
- * Mid-sized banks (5-15 settlements a window) that lose most of their payments together: each stays
- * under the strict test alone (3 of 12 is z -2.6, and a bank's dispersion divides it further), and the
- * platform loses 10 % (a family world: four banks at 12 a window losing 71 %, found 10 windows late by
- * the small-bank tests). At least three banks on the relaxed volume gate, each at least 40 % short over
- * this window and the one before, their union over the two windows anomalous on the strict test with
- * the largest member's dispersion, at most 60 % of the volume, the rest of the platform normal in this
- * window; then three such windows in a row (INFERRED). Under the null a bank expecting 24 over two
- * windows shows 14 or fewer in ~1 % of them; three such of 15 at once is C(15,3) 1e-2^3 = 4.6e-4 before
- * the union's strict test, and a run of three is far inside the budget's 155,520 cohort tests
- * (budget.ts). A platform dip that hurts every bank is no cohort: the rest is hurt too.
+ * Mid-sized banks (5-15 settlements a window) losing most of their payments together: each stays under
+ * the strict test alone, the platform loses 10 % (a family world: four banks at 12 a window losing 71 %,
+ * found 10 windows late by the small-bank tests). At least three banks on the relaxed volume gate, each
+ * >= 40 % short over this window and the one before, their union over both anomalous (strict, largest
+ * member's dispersion), <= 60 % of the volume, the rest normal; then three windows in a row (INFERRED).
+ * Null: three of 15 banks at z 2 in the same two windows, C(15,3) 0.023^3 = 5.5e-3, cubed over three
+ * windows: far inside the budget's 155,520 cohort tests (budget.ts). A platform-wide dip hurts the rest.
  */
 export const HURT_COHORT_MIN_BANKS = 3;
 export const HURT_COHORT_MIN_DROP = 0.4;
-/**
- * ...and each member's own deficit over the two windows is at least z 2 (exact Poisson): a bank of the
- * same size expecting 10 shows 6 (40 % short) by chance one time in eight, and such a bank was named
- * beside a real cohort (a family world: 4 banks named, 3 failing). 4 of 10 is z -2.1.
- */
+/** ...each with its own two-window deficit at z 2 (a bank 40 % short by chance was named beside a cohort). */
 export const HURT_COHORT_MEMBER_Z = 2;
 
 export function attributeFamily(ctx: WindowContext, family: Family): FamilyOrigin[] {
