@@ -230,14 +230,20 @@ export function intakeRatio(created: number, expCreated: number | null): number 
  * the created count's noise, and the common mode's swings, into the expectation a window early: a
  * partner read "25 % short" for two windows at the evening peak with no fault (a family world with
  * payers at a 2-minute median). Cash-Out outcomes follow their transfers within seconds: one window.
+ * Never above 1: more charges than usual are paid over the next minutes to hours (heavy-tailed payers),
+ * not in this window, and scaling up by them read a partner "25 % short" as the evening rose (a family
+ * world with a Pareto tail of late payers). A dip still scales down: a quiet day is explained away.
  */
 export function cashInIntakeRatio(
   created: number,
   expCreated: number | null,
   prev: readonly [number, number, number, number] | undefined,
 ): number {
-  if (expCreated === null || !prev || prev[1] < 0) return intakeRatio(created, expCreated);
-  return intakeRatio(created + prev[0], expCreated + prev[1]);
+  const ratio =
+    expCreated === null || !prev || prev[1] < 0
+      ? intakeRatio(created, expCreated)
+      : intakeRatio(created + prev[0], expCreated + prev[1]);
+  return Math.min(1, ratio);
 }
 
 /**
