@@ -113,7 +113,7 @@ describe('generalizes across the family of worlds', () => {
 
   it('a partner at 3-4 Cash-In outcomes a window that stops settling is blamed for its silence (family world, 0.3x volume)', () => {
     const o = familyCase(477801540, 'partner-silence');
-    expect(o.incident?.summary).toContain('nenhuma liquidação em');
+    expect(o.incident?.summary).toContain('liquidações 100% abaixo do esperado');
   }, 60_000);
 
   it('four mid-sized banks (12 payments a window each) losing 71 % together are a cohort within 4 windows (family world)', () => {
