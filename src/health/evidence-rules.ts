@@ -268,7 +268,7 @@ export const TREND_LAYERS_EXCLUDED: readonly CodeLayer[] = ['END_USER', 'MERCHAN
 
 /**
  * One window's evidence (a strict window, not pooled, trend, or silence) opens an OBSERVED incident in
- * two windows (§3.3), and many slices are watched at once: 20 payer banks x 2 pairs (Cash-Out failures
+ * two windows (the lifecycle's confirmation), and many slices are watched at once: 20 payer banks x 2 pairs (Cash-Out failures
  * and latency) x 288 windows x 90 days is over a million tests (budget.ts). z 3 on each of two
  * independent windows (1.35e-3 squared) would spend 1.9 false bank incidents where the budget allows 1;
  * the z each window needs is the budget's: banks 3.10, merchants 3.02, partners 3.03 (the platform, 7
