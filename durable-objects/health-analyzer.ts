@@ -23,7 +23,7 @@ import {
   WINDOW_MS,
 } from '../src/health';
 import { type Bootstrap, bootstrapDone, newBootstrap, startsBootstrap } from '../src/health/bootstrap';
-import { addToSeries, type SeriesPoint } from '../src/health/series';
+import { SERIES_RETENTION_MS, type SeriesPoint } from '../src/health/series';
 import { errorFields, log } from '../src/infra/log';
 import { institutionName, KNOWN_INSTITUTIONS, SETTLEMENT_PARTNERS } from '../src/partners/catalog';
 import { declaredPartners } from '../src/partners/config';
@@ -72,6 +72,8 @@ export class HealthAnalyzer extends DurableObject<Env> {
   /** Totals since the object was created: what the queue delivered that was not counted. */
   private counters = { accepted: 0, duplicates: 0, rejected: 0 };
   private store!: AnalyzerStore;
+  /** Windows the analyzer closed since the last save: their counts go to `series` in the same transaction. */
+  private closedSeries: SeriesPoint[] = [];
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -84,6 +86,7 @@ export class HealthAnalyzer extends DurableObject<Env> {
         this.analyzer = Analyzer.restore(JSON.parse(snapshot) as AnalyzerSnapshot, {
           names: displayNames(env),
         });
+      this.plot(this.analyzer);
       const bootstrap = state.get('bootstrap');
       if (bootstrap) this.bootstrap = JSON.parse(bootstrap) as Bootstrap;
       const counters = state.get('counters');
@@ -116,13 +119,11 @@ export class HealthAnalyzer extends DurableObject<Env> {
     }
     fresh.sort((a, b) => a.value.atMs - b.value.atMs);
     const now = Date.now();
-    const series = new Map<string, SeriesPoint>();
-    for (const { value } of fresh) addToSeries(series, value.value, value.atMs);
     const changes: IncidentChange[] = [];
     const parked: Parsed[] = [];
     for (const { value } of fresh) {
       if (!this.bootstrap && startsBootstrap(this.analyzer, value.atMs, now)) {
-        this.analyzer = newAnalyzer(this.env);
+        this.analyzer = this.plot(newAnalyzer(this.env));
         this.bootstrap = newBootstrap(now);
         log('info', 'health analyzer bootstrapping from history', {
           from: new Date(value.atMs).toISOString(),
@@ -142,7 +143,6 @@ export class HealthAnalyzer extends DurableObject<Env> {
     this.ctx.storage.transactionSync(() => {
       for (const { id } of fresh) if (id) store.markSeen(id, now);
       for (const p of parked) store.park(p.atMs, p.value);
-      saveSeries(this.ctx.storage.sql, series.values(), now);
       this.saveState();
     });
     await this.publish(changes);
@@ -175,7 +175,22 @@ export class HealthAnalyzer extends DurableObject<Env> {
 
   /** Per-window traffic since `from` of every partner and the busiest institutions (operator console). */
   series(from: number, topInstitutions: number): SeriesPoint[] {
-    return readSeries(this.ctx.storage.sql, from, topInstitutions);
+    const closed = readSeries(this.ctx.storage.sql, from, topInstitutions);
+    // The open window, live from the analyzer's cells, for the partners and the institutions shown.
+    const shown = new Set(closed.filter((p) => p.kind === 'institution').map((p) => p.id));
+    const oldest = Math.max(from, Date.now() - SERIES_RETENTION_MS);
+    const open = this.analyzer
+      .openSeries()
+      .filter((p) => p.window >= oldest && (p.kind === 'partner' || shown.size === 0 || shown.has(p.id)));
+    return [...closed, ...open];
+  }
+
+  /** Every window this analyzer closes is plotted from the counts it was judged on. */
+  private plot(analyzer: Analyzer): Analyzer {
+    analyzer.seriesSink = (points) => {
+      for (const p of points) this.closedSeries.push(p);
+    };
+    return analyzer;
   }
 
   /** How many of these observation ids were delivered here (counted, or parked to be counted). */
@@ -188,7 +203,7 @@ export class HealthAnalyzer extends DurableObject<Env> {
    * stay, so redeliveries remain harmless; incidents already in D1 are left as they are.
    */
   async reset(): Promise<void> {
-    this.analyzer = newAnalyzer(this.env);
+    this.analyzer = this.plot(newAnalyzer(this.env));
     this.bootstrap = null;
     this.ctx.storage.transactionSync(() => {
       this.store.clearParked();
@@ -233,6 +248,8 @@ export class HealthAnalyzer extends DurableObject<Env> {
 
   /** Snapshot, bootstrap and counters; always inside the caller's storage transaction. */
   private saveState(): void {
+    saveSeries(this.ctx.storage.sql, this.closedSeries, Date.now());
+    this.closedSeries = [];
     this.store.putState('snapshot', this.analyzer.snapshot());
     this.store.putState('counters', this.counters);
     if (this.bootstrap) this.store.putState('bootstrap', this.bootstrap);

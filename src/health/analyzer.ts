@@ -19,10 +19,12 @@ import { type ScannerState, scanWindow } from './cohort-scanner';
 import { type AnalyzerConfig, resolveConfig } from './config';
 import { buildContext } from './context';
 import { diagnose, type Hypothesis } from './diagnosis';
+import { CASH_IN_LATENCY_EVIDENCE } from './evidence-rules';
 import { judgeWindow } from './judge';
 import { learn } from './learning';
 import { IncidentTracker, type TrackerState } from './lifecycle';
 import { parseInstant } from './observation';
+import { cellSeries, type SeriesPoint } from './series';
 import { stateFromJSON, stateToJSON } from './snapshot';
 import {
   Cell,
@@ -93,6 +95,9 @@ export class Analyzer {
     { banks: {}, run: 0 },
   ];
 
+  /** Gets each closing window's per-partner and per-institution counts, as judged (console plots). */
+  seriesSink: ((points: SeriesPoint[]) => void) | null = null;
+
   constructor(config: Partial<AnalyzerConfig> = {}) {
     this.cfg = resolveConfig(config);
     this.tracker = new IncidentTracker(this.cfg);
@@ -134,7 +139,7 @@ export class Analyzer {
         a.settled++;
         b.settled++;
         const l = obs.latencyMs;
-        if (l !== undefined) {
+        if (l !== undefined && (op === 1 || CASH_IN_LATENCY_EVIDENCE)) {
           const sq = l * l;
           a.latSum += l;
           a.latSq += sq;
@@ -188,6 +193,13 @@ export class Analyzer {
   getIncident(incidentId: string): IncidentRecord | undefined {
     const o = this.tracker.openIncidents().find((x) => x.record.incidentId === incidentId);
     return o ? structuredClone(o.record) : undefined;
+  }
+
+  /** The open window's per-partner and per-institution counts so far (series.ts), from the same cells. */
+  openSeries(): SeriesPoint[] {
+    if (this.openWindow === null) return [];
+    const w = this.openWindow * WINDOW_MS;
+    return [...cellSeries(this.state.partners, 0, w), ...cellSeries(this.state.partners, 1, w)];
   }
 
   /** Start of the window currently accumulating (ms), or null before any input. */
@@ -286,6 +298,8 @@ export class Analyzer {
         if (v) v.suspicious = true;
       }
       this.tallies[op] = [tally, ...tallies].slice(0, COHORT_TALLY_WINDOWS);
+      // Before learn() resets the cells: the counts this window was judged on.
+      if (this.seriesSink) this.seriesSink(cellSeries(this.state.partners, op, startMs));
       const stepChanges = this.tracker.step({
         op: OPS[op],
         windowIndex: w,

@@ -9,6 +9,7 @@ import { countOf, evaluate, type Family, MIN_EW_OUTCOMES, PRIMARY_FAMILIES } fro
 import {
   COMMON_DIP,
   CREATED_BLAMES,
+  cashInIntakeRatio,
   countsAgainst,
   intakeRatio,
   MERCHANT_MEDIAN_DAYS,
@@ -60,7 +61,11 @@ export function entityView(
     expOutcomes:
       expOutcomesRaw === null
         ? null
-        : expOutcomesRaw * (intake ?? intakeRatio(counts.created, expCreatedRaw)),
+        : expOutcomesRaw *
+          (intake ??
+            (op === 0 && e.kind !== 'client'
+              ? cashInIntakeRatio(counts.created, expCreatedRaw, eo.prevCounts)
+              : intakeRatio(counts.created, expCreatedRaw))),
     k: {
       created: kappa(eo.created.resid, KAPPA_MIN_VALUES, KAPPA_CAP),
       outcomes: kappa(eo.outcomes.resid, KAPPA_MIN_VALUES, KAPPA_CAP),
@@ -169,10 +174,11 @@ export function buildContext(
     partnerViews.push(entityView(cfg, p.entity, op, counts, ew, startMs));
   }
   // A Cash-In charge has no bank until paid: banks' outcomes are scaled by the platform's intake.
-  const platformIntake = intakeRatio(
-    platformCounts.created,
-    expectedCount(state.platform.ops[op].created, startMs, cfg),
-  );
+  const platformExpected = expectedCount(state.platform.ops[op].created, startMs, cfg);
+  const platformIntake =
+    op === 0
+      ? cashInIntakeRatio(platformCounts.created, platformExpected, state.platform.ops[op].prevCounts)
+      : intakeRatio(platformCounts.created, platformExpected);
 
   const po = state.platform.ops[op];
   const platformLevels: [number, number] = [levelOf(po.created), levelOf(po.outcomes)];
@@ -181,7 +187,7 @@ export function buildContext(
   );
   // A merchant's intake is judged against the rest of the platform's: a holiday or our own outage lowers
   // every client alike and is explained by the parent, not by each merchant.
-  const platformExpCreated = expectedCount(state.platform.ops[op].created, startMs, cfg);
+  const platformExpCreated = platformExpected;
   const clients = [...clientSums].map(([e, [c, ew]]) => {
     const own = expectedCount(e.ops[op].created, startMs, cfg);
     const common =

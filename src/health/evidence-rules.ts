@@ -1,6 +1,7 @@
 // Which evidence may blame which origin, and how much of it is needed. Every threshold is named here
 // with the reason for its value: an alarm must be earned (docs/health-tuning.md has the history).
 
+import { budgetZ, testsInBudget } from './budget';
 import type { CodeLayer } from './code-layers';
 import { countOf, type Eval, type Family, type SliceView } from './evaluate';
 import type { Operation } from './types';
@@ -32,10 +33,16 @@ export const MERCHANT_MIN_DROP = 0.5;
 export const SILENCE_MIN_EXPECTED = 15;
 export const SILENCE_MIN_WINDOWS = 2;
 
-/** What a slice's silence is counted on: a merchant creates transactions, a payer bank settles them. */
+/**
+ * What a slice's silence is counted on: a merchant creates transactions, a payer bank settles them, and
+ * so does a partner (its outcomes, while charges and transfers are still created at our gateway). A
+ * partner at a few outcomes a window (a 0.3x platform in the morning) that stopped settling Cash-In for
+ * 90 minutes was never judged on one window, and pooled pairs stayed under the gates (a family world).
+ */
 export const SILENCE_FAMILY: Partial<Record<SliceKind, 'created' | 'outcomes'>> = {
   client: 'created',
   institution: 'outcomes',
+  partner: 'outcomes',
 };
 
 /**
@@ -47,6 +54,14 @@ export const SILENCE_FAMILY: Partial<Record<SliceKind, 'created' | 'outcomes'>> 
  * of the platform's intake (COMMON_DIP), so it keeps no floor.
  */
 export const BANK_SILENCE_WINDOW_MIN = 5;
+/**
+ * A partner's run counts windows expecting at least 2 outcomes: a partner carries many merchants and
+ * banks, so its night is steadier than a bank's, and the silent partner above expected 3-4.5 a window
+ * (never 5). Zero in a run expecting 15 stays e^-15 (3e-7) per run start: 5 partners x 2 operations x
+ * 288 windows x 90 days is 0.08 false incidents in the budget's 90 days, with an expectation twice too
+ * high 0.14 (e^-7.5 per run, and a run needs 8+ windows at 2 a window).
+ */
+export const PARTNER_SILENCE_WINDOW_MIN = 2;
 
 /** The silence run after this window ([expected, windows]; [0, 0] when the run ends). */
 export function silenceRun(
@@ -55,7 +70,8 @@ export function silenceRun(
   seen: number,
   expected: number | null,
 ): [number, number] {
-  const floor = kind === 'institution' ? BANK_SILENCE_WINDOW_MIN : 0;
+  const floor =
+    kind === 'institution' ? BANK_SILENCE_WINDOW_MIN : kind === 'partner' ? PARTNER_SILENCE_WINDOW_MIN : 0;
   if (seen > 0 || expected === null || !(expected > 0) || expected < floor) return [0, 0];
   const [e, n] = prev ?? [0, 0];
   return [e + expected, n + 1];
@@ -118,6 +134,18 @@ export const MERCHANT_MEDIAN_DAYS = 3;
  * merchant is always a symptom of something upstream, so latency never makes a MERCHANT anomalous.
  */
 export const MERCHANT_LATENCY_EVIDENCE = false;
+
+/**
+ * A Cash-In settlement's latency is measured from the charge's creation (the gateway reports settlement
+ * time minus request time): it is the payer deciding when to pay (lognormal, median about a minute, a
+ * tail of hours when charges live for a day), not a partner's or a bank's service time. Its window mean
+ * follows the creation curve (a window's settlements come from earlier, busier minutes when traffic
+ * falls: the evening and the night), and a few late payers dominate it; in a family of worlds it opened
+ * bank, partner and cohort incidents on no-fault days at a per-world rate of about one a day. So it is
+ * no evidence at all: the analyzer does not count it (a bank or partner that stops settling still shows
+ * in missing outcomes). Cash-Out latency, the partner's and the payee bank's own processing, stays.
+ */
+export const CASH_IN_LATENCY_EVIDENCE = false;
 
 /**
  * A Cash-In failure is a charge the partner could not register, or payer behaviour (expirations,
@@ -196,6 +224,29 @@ export function intakeRatio(created: number, expCreated: number | null): number 
 }
 
 /**
+ * A Cash-In settles a payment delay after its charge was created (a minute or two, a tail of hours), so
+ * a window's settlements come from the creations of this window and the one before: its expected
+ * outcomes follow the intake of both windows pooled, not of this one alone. This window's own ratio put
+ * the created count's noise, and the common mode's swings, into the expectation a window early: a
+ * partner read "25 % short" for two windows at the evening peak with no fault (a family world with
+ * payers at a 2-minute median). Cash-Out outcomes follow their transfers within seconds: one window.
+ * Never above 1: more charges than usual are paid over the next minutes to hours (heavy-tailed payers),
+ * not in this window, and scaling up by them read a partner "25 % short" as the evening rose (a family
+ * world with a Pareto tail of late payers). A dip still scales down: a quiet day is explained away.
+ */
+export function cashInIntakeRatio(
+  created: number,
+  expCreated: number | null,
+  prev: readonly [number, number, number, number] | undefined,
+): number {
+  const ratio =
+    expCreated === null || !prev || prev[1] < 0
+      ? intakeRatio(created, expCreated)
+      : intakeRatio(created + prev[0], expCreated + prev[1]);
+  return Math.min(1, ratio);
+}
+
+/**
  * Failures blame a merchant or a bank only when the codes in excess are theirs (or their users'):
  * PROVIDER_UNAVAILABLE on a merchant's transfers is its partner failing, PROCESSING_ERROR is ours.
  */
@@ -215,6 +266,21 @@ export const ERROR_LAYERS_BLAMING: Partial<Record<SliceKind, readonly CodeLayer[
  */
 export const TREND_LAYERS_EXCLUDED: readonly CodeLayer[] = ['END_USER', 'MERCHANT'];
 
+/**
+ * One window's evidence (a strict window, not pooled, trend, or silence) opens an OBSERVED incident in
+ * two windows (the lifecycle's confirmation), and many slices are watched at once: 20 payer banks x 2 pairs (Cash-Out failures
+ * and latency) x 288 windows x 90 days is over a million tests (budget.ts). z 3 on each of two
+ * independent windows (1.35e-3 squared) would spend 1.9 false bank incidents where the budget allows 1;
+ * the z each window needs is the budget's: banks 3.10, merchants 3.02, partners 3.03 (the platform, 7
+ * pairs of one slice, is within the budget at z 3). Missing traffic at a bank or merchant is INFERRED
+ * and takes three windows: z 3 cubed is far inside the budget.
+ */
+export const BUDGET_Z: Partial<Record<SliceKind, number>> = {
+  institution: budgetZ(testsInBudget('institution'), 2),
+  client: budgetZ(testsInBudget('client'), 2),
+  partner: budgetZ(testsInBudget('partner'), 2),
+};
+
 /** Does this strict evaluation count as evidence against this kind of slice? */
 export function countsAgainst(
   kind: SliceKind,
@@ -224,6 +290,11 @@ export function countsAgainst(
   codeLayer: CodeLayer | null = null,
 ): boolean {
   if (!e.anomalous) return false;
+  const budgetZ = BUDGET_Z[kind];
+  if (budgetZ !== undefined && e.basis === undefined && Math.abs(e.z) < budgetZ) {
+    // Counts at a leaf are INFERRED (three windows): z 3 is inside the budget there.
+    if (family === 'errors' || family === 'latency' || kind === 'partner') return false;
+  }
   const layers = ERROR_LAYERS_BLAMING[kind];
   if (family === 'errors' && layers && codeLayer !== null && !layers.includes(codeLayer)) return false;
   if (family === 'errors' && e.basis?.kind === 'trend' && codeLayer !== null) {

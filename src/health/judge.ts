@@ -1,9 +1,10 @@
 // Judging one closed window of one operation: which origins explain its anomalies, as hypotheses
 // for the lifecycle (attribution per family, the pooled cohort test, diagnosis, explaining away).
-import { attributeFamily, explainedByPartner, type FamilyOrigin, type WindowContext } from './attribution';
+import { attributeFamily, type FamilyOrigin, type WindowContext } from './attribution';
 import { type BankTally, pooledCohort } from './cohort';
 import { diagnose, type Hypothesis, mergeOrigins } from './diagnosis';
 import { type Family, PRIMARY_FAMILIES } from './evaluate';
+import { explainedByBanks, explainedByPartner } from './explaining';
 import type { OpenIncidentState } from './lifecycle';
 import { isoZ } from './window';
 
@@ -38,6 +39,18 @@ export function judgeWindow(
     if (parents.size > 0) {
       hypotheses = hypotheses.filter((h) => !explainedByPartner(ctx, h, [...parents]));
     }
+    // What failing banks explain does not open their partners.
+    const banks = new Set<string>();
+    for (const h of hypotheses) {
+      if (h.kind === 'institution') banks.add(h.id);
+      if (h.kind === 'cohort') for (const m of h.members) banks.add(m);
+    }
+    for (const o of open) {
+      if (o.record.operation !== ctx.op) continue;
+      if (o.kind === 'institution') banks.add(o.id);
+      if (o.kind === 'cohort') for (const m of o.members) banks.add(m);
+    }
+    if (banks.size > 0) hypotheses = hypotheses.filter((h) => !explainedByBanks(ctx, h, [...banks]));
     if (ourIntakeDown(hypotheses, open, ctx)) hypotheses = hypotheses.filter((h) => !onlyMissingOutcomes(h));
   }
   if (ctx.cfg.onWindow) {

@@ -1,8 +1,11 @@
 // Per-window traffic of each settlement partner and payer/payee institution, kept for the operator
-// console's plots. Separate from the engine's rolling state on purpose: the engine keeps only what it
-// needs to judge (EW baselines), while an operator wants the raw counts of the last day to look at.
-import type { Observation, Operation } from './types';
-import { WINDOW_MS } from './window';
+// console's plots. The engine keeps only what it needs to judge (EW baselines), while an operator wants
+// the raw counts of the last day; those counts are read from the engine's own cells as each window
+// closes (and from the open window's cells while it is open), so a plot and an incident cannot
+// disagree about what a window held.
+import type { Counts } from './counts';
+import { OPS, type OpIndex, type Partner } from './state';
+import type { Operation } from './types';
 
 export type SeriesKind = 'partner' | 'institution';
 
@@ -22,57 +25,51 @@ export interface SeriesPoint {
 /** The console shows 24 h; two days leave room for a slow page and a late alarm. */
 export const SERIES_RETENTION_MS = 48 * 60 * 60 * 1000;
 
-const FIELD = {
-  CREATED: 'created',
-  SETTLED: 'settled',
-  FAILED: 'failed',
-  EXPIRED: 'expired',
-  RETURNED: 'returned',
-} as const;
-
-function bump(
-  acc: Map<string, SeriesPoint>,
-  window: number,
-  kind: SeriesKind,
-  id: string,
-  o: Observation,
-  field: (typeof FIELD)[keyof typeof FIELD] = FIELD[o.event],
-) {
-  const key = `${window}|${kind}|${id}|${o.operation}`;
-  let point = acc.get(key);
-  if (!point) {
-    point = {
-      window,
-      kind,
-      id,
-      operation: o.operation,
-      created: 0,
-      settled: 0,
-      failed: 0,
-      expired: 0,
-      returned: 0,
-    };
-    acc.set(key, point);
-  }
-  point[field] += 1;
+function point(window: number, kind: SeriesKind, id: string, operation: Operation): SeriesPoint {
+  return { window, kind, id, operation, created: 0, settled: 0, failed: 0, expired: 0, returned: 0 };
 }
 
-/** The events that end a transaction: exactly one per transaction. */
-const OUTCOMES = new Set<Observation['event']>(['SETTLED', 'FAILED', 'EXPIRED']);
+function addCounts(p: SeriesPoint, c: Counts, created = c.created): void {
+  p.created += created;
+  p.settled += c.settled;
+  p.failed += c.failed;
+  p.expired += c.expired;
+  p.returned += c.returned;
+}
 
 /**
- * Adds one observation to a batch's points: one per partner, one per institution when known.
- * An institution is usually learned only at the outcome (a Cash-Out to a PIX key learns the payee's
- * bank when it settles; a Cash-In its payer's bank when paid), so its volume counts each transaction
- * once, at its outcome, whether or not the creation already named the bank; otherwise a payee bank
- * showed no Cash-Outs at all.
+ * One window's points, read from the analyzer's cells (what it judged, late observations included in the
+ * window that counted them): every partner with traffic, and every known institution.
  */
-export function addToSeries(acc: Map<string, SeriesPoint>, o: Observation, atMs: number): void {
-  const window = Math.floor(atMs / WINDOW_MS) * WINDOW_MS;
-  bump(acc, window, 'partner', o.partnerIspb, o);
-  if (!o.institutionIspb || o.event === 'CREATED') return;
-  bump(acc, window, 'institution', o.institutionIspb, o);
-  if (OUTCOMES.has(o.event)) bump(acc, window, 'institution', o.institutionIspb, o, FIELD.CREATED);
+export function cellSeries(
+  partners: ReadonlyMap<string, Partner>,
+  op: OpIndex,
+  window: number,
+): SeriesPoint[] {
+  const operation = OPS[op];
+  const out: SeriesPoint[] = [];
+  const institutions = new Map<string, SeriesPoint>();
+  for (const [partnerIspb, partner] of partners) {
+    const total = point(window, 'partner', partnerIspb, operation);
+    for (const [ispb, cell] of partner.inst) {
+      const c = cell.acc[op];
+      if (c.created + c.settled + c.failed + c.expired + c.returned === 0) continue;
+      addCounts(total, c);
+      if (ispb === '') continue;
+      let inst = institutions.get(ispb);
+      if (!inst) {
+        inst = point(window, 'institution', ispb, operation);
+        institutions.set(ispb, inst);
+      }
+      // A bank is usually learned only at the outcome (a Cash-Out to a PIX key learns the payee's
+      // bank when it settles), so its volume counts each transaction once, at its outcome;
+      // otherwise a payee bank showed no Cash-Outs at all.
+      addCounts(inst, c, c.settled + c.failed + c.expired);
+    }
+    if (total.created + total.settled + total.failed + total.expired + total.returned > 0) out.push(total);
+  }
+  for (const p of institutions.values()) out.push(p);
+  return out;
 }
 
 /** Share of outcomes that settled; null when nothing finished in the window (no line, not 0 %). */

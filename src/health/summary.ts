@@ -94,7 +94,7 @@ export function scanCohortText(windows: number): string {
   );
 }
 
-/** Why a merchant or a bank is blamed for silence (SILENCE_MIN_EXPECTED, evidence-rules.ts). */
+/** Why a merchant, a bank or a partner is blamed for silence (SILENCE_MIN_EXPECTED, evidence-rules.ts). */
 export function silenceText(windows: number, what = 'nenhuma transação nova'): string {
   return (
     `; ${what} em ${windows} janelas seguidas de 5 minutos (${windows * 5} minutos). Nenhuma janela ` +
@@ -126,7 +126,8 @@ export function buildSummary(s: SummaryInput): string {
   switch (s.originType) {
     case 'BANKING_PARTNER':
       text =
-        `${sev} no parceiro bancário ${who} afeta ${op} ${since}: ${sig}.${trend} ` +
+        `${sev} no parceiro bancário ${who} afeta ${op} ${since}: ${sig}` +
+        `${silenceClause(s, 'outcomes', 'nenhuma liquidação')}.${trend} ` +
         'O problema aparece nas transações desse parceiro com várias instituições; os demais parceiros operam ' +
         'normalmente, por isso a origem apontada é esse parceiro, e não a ConnectPSP nem o sistema PIX.';
       break;

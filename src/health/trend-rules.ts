@@ -63,7 +63,7 @@ export function cusumAlarm(outcomesPerWindow: number): number {
   return Math.max(CUSUM_ALARM_MIN, lowered);
 }
 /**
- * ...for partners and the platform only, and only while the window's own rate is at least CUSUM_RISE
+ * ...for partners, the platform and payer banks, and only while the window's own rate is at least CUSUM_RISE
  * above the baseline: the window itself looks like the fault the CUSUM tests for. The window need not
  * pass the volume gate (a partner with 3-7 transfers a window failing at 60 % for 45 minutes is never
  * judged on a single window): the CUSUM already pools the windows. With
@@ -71,9 +71,13 @@ export function cusumAlarm(outcomesPerWindow: number): number {
  * expected, after 5 of 42) reads as a trend. A bank's or merchant's CUSUM also grows
  * with the failures of the partner they use (a symptom, explained away while the partner's incident is
  * open), and must not outlive it as an incident of its own; after a fault ends the rate is back and the
- * CUSUM, still high, must not keep the incident open.
+ * CUSUM, still high, must not keep the incident open. A payer bank's trend counts only when the codes
+ * in excess are its own layer's (PAYEE_BANK_*: ERROR_LAYERS_BLAMING without TREND_LAYERS_EXCLUDED), so
+ * a partner's failures (PROVIDER_UNAVAILABLE) never make one: a bank with ~5 transfers a window failing
+ * at 50-90 % never reached five failures in a window, and was missed (a family world); merchants stay
+ * out (their own codes, limits and balances, are the background's).
  */
-export const CUSUM_ALARM_KINDS: readonly SliceKind[] = ['partner', 'platform'];
+export const CUSUM_ALARM_KINDS: readonly SliceKind[] = ['partner', 'platform', 'institution'];
 /**
  * The CUSUM is capped just above CUSUM_ALARM: once a fault ends, one normal window (llr about -3 for a
  * partner with 30 transfers a window) takes it below the alarm, so the memory that finds a ramp early

@@ -166,4 +166,28 @@ describe('HealthAnalyzer per-window series', () => {
       true,
     );
   });
+
+  it('plots what the analyzer counted: a slightly late observation in the window that took it, a too-late one nowhere', async () => {
+    const a = analyzer(`series-late-${crypto.randomUUID()}`);
+    const w = windowStart(Date.now()) - 2 * WINDOW_MS;
+    const at = (ms: number) => new Date(ms).toISOString();
+    const base = { clientId: 'c', operation: 'CASH_OUT', partnerIspb: ALFA, institutionIspb: '60701190' };
+    await a.ingest([
+      { id: 'l1', at: at(w + 1000), event: 'CREATED', ...base },
+      { id: 'l2', at: at(w + WINDOW_MS + 1000), event: 'CREATED', ...base },
+      { id: 'l3', at: at(w + 2 * WINDOW_MS + 1000), event: 'CREATED', ...base },
+    ]);
+    // The open window is w + 2; w + 1 ended less than the lateness ago (counted in the open window),
+    // w is beyond it (dropped): the analyzer never judged either in its own window.
+    await a.ingest([
+      { id: 'l4', at: at(w + 2 * WINDOW_MS - 1000), event: 'SETTLED', ...base },
+      { id: 'l5', at: at(w + 2000), event: 'SETTLED', ...base },
+    ]);
+    const points = (await a.series(w - WINDOW_MS, 4)).filter((p) => p.kind === 'partner' && p.id === ALFA);
+    const at0 = (window: number) => points.find((p) => p.window === window);
+    expect(at0(w)).toMatchObject({ created: 1, settled: 0 });
+    expect(at0(w + WINDOW_MS)).toMatchObject({ created: 1, settled: 0 });
+    expect(at0(w + 2 * WINDOW_MS)).toMatchObject({ created: 1, settled: 1 });
+    expect(points.reduce((n, p) => n + p.settled, 0)).toBe(1);
+  });
 });

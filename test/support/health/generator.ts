@@ -15,8 +15,17 @@
 import type { FailureCode } from '../../../src/domain/failure-codes';
 import type { Observation, Operation } from '../../../src/health/types';
 import { type Fault, matchFaults } from './faults';
-import { cumulate, gammaMeanOne, mix32, normal, pickWeighted, poisson, rngFor } from './random';
-import { activity, type ClientSpec, DAY_MS, HOUR_MS, MINUTE_MS, type World } from './world';
+import {
+  cumulate,
+  gammaMeanOne,
+  mix32,
+  normal,
+  normalQuantile,
+  pickWeighted,
+  poisson,
+  rngFor,
+} from './random';
+import { activity, type ClientSpec, DAY_MS, HOUR_MS, MINUTE_MS, type PayDelayLaw, type World } from './world';
 
 export interface GenerateOptions {
   world: World;
@@ -120,11 +129,57 @@ function clientFactor(world: World, seed: number, ci: number, op: Operation, min
 
 function payProbability(world: World, client: ClientSpec, at: number): number {
   const d = client.drift;
-  if (!d) return world.payProbability;
-  const x =
-    world.payProbability *
-    (1 + d.amplitude * Math.sin((2 * Math.PI * at) / (d.periodDays * DAY_MS) + d.phase));
+  const base = client.payProbability ?? world.payProbability;
+  if (!d) return base;
+  const x = base * (1 + d.amplitude * Math.sin((2 * Math.PI * at) / (d.periodDays * DAY_MS) + d.phase));
   return Math.max(0, Math.min(1, x));
+}
+
+/** Payment delay (ms) from one uniform draw: the tail share of the draw maps onto a Pareto tail. */
+function payDelayMs(law: PayDelayLaw, u: number): number {
+  if (law.kind === 'exponential') return -Math.log(1 - u) * law.meanMs;
+  if (law.kind === 'heavy' && u < law.tailShare) {
+    // Pareto from the body's 95th percentile upwards.
+    const scale = law.medianMs * Math.exp(1.645 * law.sigma);
+    return scale * (1 - u / law.tailShare) ** (-1 / law.tailAlpha);
+  }
+  const v = law.kind === 'heavy' ? (u - law.tailShare) / (1 - law.tailShare) : u;
+  return law.medianMs * Math.exp(law.sigma * normalQuantile(v));
+}
+
+function localHour(ms: number): number {
+  return ((((ms - 3 * HOUR_MS) % DAY_MS) + DAY_MS) % DAY_MS) / HOUR_MS;
+}
+
+function hump(h: number, centre: number, width: number): number {
+  let d = Math.abs(h - centre);
+  if (d > 12) d = 24 - d;
+  return Math.exp(-(d * d) / (2 * width * width));
+}
+
+/** A client's own daily shape on top of the platform's (night-heavy or lunch-heavy mixes). */
+function clientShape(client: ClientSpec, ms: number, platformShape: number): number {
+  const s = client.shape;
+  if (!s) return platformShape;
+  const h = localHour(ms);
+  return platformShape + (s.night ?? 0) * hump(h, 2.5, 2) + (s.lunch ?? 0) * hump(h, 12.5, 1);
+}
+
+/** AR(1) over 5-minute windows as a truncated moving sum of hashed innovations: any window, no history. */
+const AR_TERMS = 40;
+function commonModeFactor(world: World, seed: number, ms: number): number {
+  const cm = world.texture?.commonMode;
+  if (!cm) return 1;
+  const block = Math.floor(ms / (5 * MINUTE_MS));
+  let x = 0;
+  let w = 1;
+  for (let k = 0; k < AR_TERMS; k++) {
+    x += w * normal(rngFor(mix32(seed ^ 0x2c1b3c6d, block - k)));
+    w *= cm.phi;
+  }
+  const day = Math.floor((ms - 3 * HOUR_MS) / DAY_MS);
+  const y = normal(rngFor(mix32(seed ^ 0x297a2d39, day)));
+  return Math.exp(Math.sqrt(1 - cm.phi * cm.phi) * cm.sigma * x + cm.daySigma * y);
 }
 
 /** Observations in time order, exactly the decisions §7 shape. */
@@ -153,14 +208,15 @@ export function* generateObservations(opts: GenerateOptions): Generator<Observat
   for (let minute = firstMinute; minute < lastMinute; minute++) {
     const rng = rngFor(mix32(seed, minute));
     const minuteStart = minute * MINUTE_MS;
-    const shape = activity(world, minuteStart + MINUTE_MS / 2);
+    const shape = activity(world, minuteStart + MINUTE_MS / 2) * commonModeFactor(world, seed, minuteStart);
     for (let ci = 0; ci < world.clients.length; ci++) {
       const client = world.clients[ci]!;
       const route = routes[ci]!;
       for (const op of ['CASH_IN', 'CASH_OUT'] as const) {
         const opShare = op === 'CASH_IN' ? client.cashInShare : 1 - client.cashInShare;
+        const cShape = client.shape ? clientShape(client, minuteStart + MINUTE_MS / 2, shape) : shape;
         const lambda =
-          ((world.peakPerMinute * shape * client.weight * opShare) / totalClientWeight) *
+          ((world.peakPerMinute * cShape * client.weight * opShare) / totalClientWeight) *
           (world.texture || client.bursts ? clientFactor(world, seed, ci, op, minuteStart) : 1);
         const n = poisson(lambda, rng);
         for (let t = 0; t < n; t++) {
@@ -172,7 +228,7 @@ export function* generateObservations(opts: GenerateOptions): Generator<Observat
           const uFail = rng();
           const uCode = rng();
           const uOutcome = rng();
-          const delay = -Math.log(1 - rng());
+          const uDelay = rng();
           const lat = normal(rng);
           const uReturn = rng();
           const uExtra = rng();
@@ -205,14 +261,18 @@ export function* generateObservations(opts: GenerateOptions): Generator<Observat
               });
               continue;
             }
-            const payAt =
-              created + Math.min(world.cashInExpiryMs - 1_000, Math.floor(delay * world.payDelayMeanMs));
+            const expiryMs = client.cashInExpiryMs ?? world.cashInExpiryMs;
+            const delayMs = world.payDelay
+              ? payDelayMs(world.payDelay, uDelay)
+              : -Math.log(1 - uDelay) * world.payDelayMeanMs;
+            const payAt = created + Math.min(expiryMs - 1_000, Math.floor(delayMs));
             const pay = matchFaults(allFaults, payAt, op, partner, institution, cid, uCode);
             if (uOutcome < payProbability(world, client, payAt) * pay.payFactor) {
-              const latency = Math.round(
+              const bankLatency = Math.round(
                 world.cashInLatency.medianMs * Math.exp(world.cashInLatency.sigma * lat) * pay.latencyFactor,
               );
-              const settledAt = payAt + latency;
+              const settledAt = payAt + bankLatency;
+              const latency = world.cashInLatencyFromCreation ? settledAt - created : bankLatency;
               const common = {
                 clientId: cid,
                 operation: op,
@@ -225,8 +285,7 @@ export function* generateObservations(opts: GenerateOptions): Generator<Observat
                 emit(back, { at: iso(back), ...common, event: 'RETURNED' });
               }
             } else {
-              const expiredAt =
-                created + world.cashInExpiryMs + 5 * MINUTE_MS + Math.floor(uExtra * 2 * MINUTE_MS);
+              const expiredAt = created + expiryMs + 5 * MINUTE_MS + Math.floor(uExtra * 2 * MINUTE_MS);
               emit(expiredAt, {
                 at: iso(expiredAt),
                 clientId: cid,

@@ -40,7 +40,25 @@ export interface ClientSpec {
   /** Slow drift of the Cash-In conversion: payProbability x (1 + amplitude sin(2 pi t / period + phase)). */
   drift?: { amplitude: number; periodDays: number; phase: number };
   bursts?: Burst[];
+  /** This client's own conversion (share of Cash-In charges paid); the world's when absent. */
+  payProbability?: number;
+  /** This client's charge expiry (ms); the world's when absent. */
+  cashInExpiryMs?: number;
+  /**
+   * How the client's day departs from the platform's: extra night (0-6 h local) or lunch (11-14 h)
+   * activity, as a multiple of the platform's peak (a gaming client busy at night, a food client at lunch).
+   */
+  shape?: { night?: number; lunch?: number };
 }
+
+/**
+ * When a payer pays a Cash-In charge, measured from its creation: exponential (the reference world),
+ * lognormal, or lognormal with a Pareto tail (payers who come back hours later).
+ */
+export type PayDelayLaw =
+  | { kind: 'exponential'; meanMs: number }
+  | { kind: 'lognormal'; medianMs: number; sigma: number }
+  | { kind: 'heavy'; medianMs: number; sigma: number; tailShare: number; tailAlpha: number };
 
 /** How real traffic departs from a plain Poisson day. All optional; absent = the reference world. */
 export interface Texture {
@@ -54,6 +72,11 @@ export interface Texture {
   holidayFactor?: number;
   /** Floor of the daily shape (0.06 in the reference world: about 8 % of the peak at 4 a.m.). */
   nightFloor?: number;
+  /**
+   * Common-mode noise: every client's rate moves together by exp(x), x an AR(1) over 5-minute windows
+   * (standard deviation `sigma`, lag-one correlation `phi`), and by exp(y) per local day (`daySigma`).
+   */
+  commonMode?: { sigma: number; phi: number; daySigma: number };
 }
 
 export interface World {
@@ -75,6 +98,13 @@ export interface World {
   cashOutLatency: { medianMs: number; sigma: number };
   returnProbability: number;
   texture?: Texture;
+  /** Payment delay law of Cash-In; absent: exponential with mean payDelayMeanMs. */
+  payDelay?: PayDelayLaw;
+  /**
+   * Cash-In settlement latencyMs measured from the charge's creation (what the gateway reports:
+   * settlement time minus request time), rather than the bank's own settlement time.
+   */
+  cashInLatencyFromCreation?: boolean;
 }
 
 function bump(hour: number, centre: number, width: number): number {

@@ -7,6 +7,7 @@ import type { IncidentChange, PixIncident } from '../../../../src/health/types';
 import { generateObservations } from '../generator';
 import { DAY_MS, worldNames } from '../world';
 import { faultCases } from './cases';
+import { type FamilyDraw, familyWorld } from './family';
 import { type FalseIncident, type LabelOutcome, scoreCase } from './score';
 import { benchWorld } from './worlds';
 
@@ -15,6 +16,8 @@ export interface SeedRunOptions {
   cleanDays: number;
   /** Only these fault cases (names); all when absent. */
   cases?: string[];
+  /** Draw the world from the family (family.ts: its structure varies too), not the plain bench world. */
+  family?: boolean;
 }
 
 export interface SeedResult {
@@ -23,6 +26,8 @@ export interface SeedResult {
   falses: FalseIncident[];
   noFaultDays: number;
   observations: number;
+  /** The family member's structure (family runs only). */
+  draw?: FamilyDraw;
 }
 
 function collect(changes: readonly IncidentChange[], into: Map<string, PixIncident>) {
@@ -43,7 +48,9 @@ export function runSeed(seed: number, opts: SeedRunOptions): SeedResult {
   const start = Date.UTC(2026, 10, 2) + (seed % 7) * DAY_MS;
   const branchDay = start + 3 * DAY_MS;
   const end = start + (2 + Math.max(1, opts.cleanDays)) * DAY_MS;
-  const world = benchWorld(seed, start, Math.max(4, (end - start) / DAY_MS));
+  const days = Math.max(4, (end - start) / DAY_MS);
+  const member = opts.family ? familyWorld(seed, start, days) : null;
+  const world = member ? member.world : benchWorld(seed, start, days);
   const names = worldNames(world);
   const clean = new Map<string, PixIncident>();
   const a = new Analyzer({ names });
@@ -72,5 +79,12 @@ export function runSeed(seed: number, opts: SeedRunOptions): SeedResult {
     outcomes.push(...s.outcomes);
     falses.push(...s.falses);
   }
-  return { seed, outcomes, falses, noFaultDays: (end - start) / DAY_MS - 2, observations };
+  return {
+    seed,
+    outcomes,
+    falses,
+    noFaultDays: (end - start) / DAY_MS - 2,
+    observations,
+    ...(member ? { draw: member.draw } : {}),
+  };
 }

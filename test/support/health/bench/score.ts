@@ -99,12 +99,16 @@ export interface ScoreSummary {
   attributed: number;
   medianDelay: number | null;
   maxRampDelay: number | null;
+  /** Slowest small-bank cohort (windows from the end of the fault's first full window). */
+  maxCohortDelay: number | null;
   resolvedOnTime: number;
   noFaultDays: number;
   seeds: number[];
 }
 
 export const TARGETS = { medianDelay: 1.5, rampDelay: 4 };
+/** A family's held-out half: ramps and cohorts within 3 windows, and enough no-fault days to count 0. */
+export const FAMILY_TARGETS = { medianDelay: 1.5, rampDelay: 3, cohortDelay: 3, noFaultDays: 200 };
 
 function median(xs: number[]): number | null {
   if (xs.length === 0) return null;
@@ -121,6 +125,7 @@ export function summarize(
 ): ScoreSummary {
   const plain = outcomes.filter((o) => o.label.rampCross === undefined && o.delayWindows !== null);
   const ramps = outcomes.filter((o) => o.label.rampCross !== undefined && o.delayWindows !== null);
+  const cohorts = plain.filter((o) => o.label.originType === 'PAYER_COHORT');
   return {
     labels: outcomes.length,
     detected: outcomes.filter((o) => o.detected).length,
@@ -128,6 +133,7 @@ export function summarize(
     attributed: outcomes.filter((o) => o.attributed).length,
     medianDelay: median(plain.map((o) => o.delayWindows!)),
     maxRampDelay: ramps.length ? Math.max(...ramps.map((o) => o.delayWindows!)) : null,
+    maxCohortDelay: cohorts.length ? Math.max(...cohorts.map((o) => o.delayWindows!)) : null,
     resolvedOnTime: outcomes.filter((o) => o.resolvedOnTime).length,
     noFaultDays,
     seeds,
@@ -147,6 +153,21 @@ export function targetsMet(s: ScoreSummary): boolean {
   );
 }
 
+/** Every target of a family's held-out half met? */
+export function familyTargetsMet(s: ScoreSummary): boolean {
+  return (
+    s.detected === s.labels &&
+    s.falses === 0 &&
+    s.attributed === s.labels &&
+    s.medianDelay !== null &&
+    s.medianDelay <= FAMILY_TARGETS.medianDelay &&
+    (s.maxRampDelay === null || s.maxRampDelay <= FAMILY_TARGETS.rampDelay) &&
+    (s.maxCohortDelay === null || s.maxCohortDelay <= FAMILY_TARGETS.cohortDelay) &&
+    s.resolvedOnTime === s.labels &&
+    s.noFaultDays >= FAMILY_TARGETS.noFaultDays
+  );
+}
+
 const pct = (n: number, d: number) => `${d === 0 ? 100 : Math.round((1000 * n) / d) / 10}% (${n}/${d})`;
 
 export function formatSummary(s: ScoreSummary): string {
@@ -154,6 +175,7 @@ export function formatSummary(s: ScoreSummary): string {
   return (
     `recall ${pct(s.detected, s.labels)} false ${s.falses} attribution ${pct(s.attributed, s.labels)} ` +
     `median-delay ${f(s.medianDelay)}w ramp-delay(max) ${f(s.maxRampDelay)}w ` +
+    `cohort-delay(max) ${f(s.maxCohortDelay)}w ` +
     `resolved-on-time ${pct(s.resolvedOnTime, s.labels)} seeds ${s.seeds.join(',')} ` +
     `no-fault-days ${s.noFaultDays}`
   );
