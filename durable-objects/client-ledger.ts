@@ -25,6 +25,7 @@ import { type BenchOp, benchOp, type HistoryTemplate } from './ledger/bench-seed
 import { type CreateCashInInput, cancelCashIn, createCashIn, expireCashIn } from './ledger/cash-in-ops';
 import { type SettleInput, settleCashIn } from './ledger/cash-in-settle-ops';
 import { findCashIn } from './ledger/cash-in-store';
+import { acceptCashOutBatch, cashOutBatchView } from './ledger/cash-out-batch-ops';
 import {
   acceptCashOut,
   approveCashOut,
@@ -237,6 +238,17 @@ export class ClientLedger extends DurableObject<Env> {
         acceptCashOut(ctx, command, remember),
       ),
     );
+  }
+
+  /** POST /cash-out/batch: every item checked, then all accepted in one transaction (or none). */
+  async createCashOutBatch(command: Idempotent & { items: CreateCashOutInput[] }) {
+    const [ctx, now] = [this.context(), Date.now()];
+    const run = this.idempotency.run.bind(this.idempotency, command.idempotencyKey, command.requestHash, now);
+    return this.withAlarm(() => run((remember) => acceptCashOutBatch(ctx, command.items, remember)));
+  }
+
+  async getCashOutBatch(batchId: string) {
+    return cashOutBatchView(this.context(), batchId);
   }
 
   /** GET /cash-out/{id}: the view as JSON text, or null. */

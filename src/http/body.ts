@@ -15,16 +15,19 @@ const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
 const bodyError = (message: string) => validationError({ body: [message] }, message);
 
-/** Returns the parsed object and its raw text (the text feeds the idempotency fingerprint). */
-export async function readJsonObject(request: Request): Promise<Record<string, unknown>> {
+/** Returns the parsed object. `maxBytes`: a larger cap for a route whose body is a list (a batch). */
+export async function readJsonObject(
+  request: Request,
+  maxBytes = MAX_BODY_BYTES,
+): Promise<Record<string, unknown>> {
   const type = request.headers.get('content-type');
   if (type !== null && !/^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(type)) {
     throw bodyError('Content-Type must be application/json');
   }
   const declared = Number(request.headers.get('content-length') ?? '0');
-  if (declared > MAX_BODY_BYTES) throw bodyError(`body must be at most ${MAX_BODY_BYTES} bytes`);
+  if (declared > maxBytes) throw bodyError(`body must be at most ${maxBytes} bytes`);
   const bytes = new Uint8Array(await request.arrayBuffer());
-  if (bytes.byteLength > MAX_BODY_BYTES) throw bodyError(`body must be at most ${MAX_BODY_BYTES} bytes`);
+  if (bytes.byteLength > maxBytes) throw bodyError(`body must be at most ${maxBytes} bytes`);
   if (bytes.byteLength === 0) throw bodyError('body is required');
   let text: string;
   try {

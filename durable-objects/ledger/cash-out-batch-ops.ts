@@ -1,0 +1,238 @@
+/**
+ * Batch Cash-Out inside the client's object (docs/contract.md, Batch Cash-Out; OpenAPI
+ * createCashOutBatch): every item is checked before anything is written, then the whole batch is
+ * accepted in one storage transaction — each item's row and CASHOUT_REQUESTED event, the batch row,
+ * the idempotent answer and one executor wake-up. From there each item is an ordinary Cash-Out: the
+ * executor (cash-out-exec.ts) takes due Cash-Outs in seq order, so limits, routing and approval
+ * apply in item order exactly as if the items had been sent one by one, and it pays them in
+ * bounded batches per partner.
+ */
+
+import { MAX_BATCH_ITEMS } from '../../src/api/cash-out-batch/schemas';
+import { cashOutView, destinationKey } from '../../src/domain/cash-out';
+import { newInternalCode, newUuid } from '../../src/domain/ids';
+import { amountFromCents } from '../../src/domain/money';
+import { failure, type OperationResult, success } from '../../src/domain/result';
+import { formatBrt } from '../../src/domain/time';
+import { maybeArchived } from './archive-index';
+import { executorWoken, wakeExecutor } from './cash-out-exec';
+import type { CreateCashOutInput } from './cash-out-ops';
+import { insertCashOut } from './cash-out-store';
+import type { LedgerContext } from './context';
+import { sqlOf } from './db';
+import { emitWebhook } from './events';
+import type { Remember } from './idempotency';
+
+export interface CashOutBatchAccepted {
+  batchId: string;
+  createdAt: string;
+  count: number;
+  amount: number;
+  items: {
+    index: number;
+    transactionId: string;
+    internalCode: string;
+    externalReference: string;
+    status: 'PROCESSING';
+  }[];
+}
+
+export interface CashOutBatchView {
+  batchId: string;
+  createdAt: string;
+  count: number;
+  amount: number;
+  byStatus: Record<'PROCESSING' | 'PENDING' | 'COMPLETED' | 'CANCELLED' | 'REFUNDED', number>;
+}
+
+/** Any archive segment of `kind` exists: only then can an archived row hold a reference or code. */
+function hasArchive(sql: SqlStorage, kind: string): boolean {
+  return sql.exec('SELECT 1 FROM archive_segments WHERE kind = ? LIMIT 1', kind).toArray().length > 0;
+}
+
+/**
+ * The indexes whose externalReference is repeated inside the batch or already used by a Cash-Out
+ * (live or archived), each with why: empty when the batch may be accepted.
+ */
+function referenceConflicts(
+  ctx: LedgerContext,
+  items: readonly CreateCashOutInput[],
+  archived: boolean,
+): Record<string, string[]> {
+  const sql = sqlOf(ctx.db);
+  const positions = new Map<string, number[]>();
+  items.forEach((item, i) => {
+    const list = positions.get(item.externalReference);
+    if (list) list.push(i);
+    else positions.set(item.externalReference, [i]);
+  });
+  const taken = new Set(
+    sql
+      .exec<{ ref: string }>(
+        `SELECT external_reference AS ref FROM cash_outs
+         WHERE external_reference IN (SELECT value FROM json_each(?))`,
+        JSON.stringify([...positions.keys()]),
+      )
+      .toArray()
+      .map((r) => r.ref),
+  );
+  const errors: Record<string, string[]> = {};
+  items.forEach((item, i) => {
+    const ref = item.externalReference;
+    const same = positions.get(ref) as number[];
+    const field = `items[${i}].externalReference`;
+    if (taken.has(ref) || (archived && maybeArchived(sql, ref, 'cash-out'))) {
+      errors[field] = [`externalReference '${ref}' was already used for a Cash-Out`];
+    } else if (same.length > 1) {
+      const others = same.filter((j) => j !== i).map((j) => `items[${j}]`);
+      errors[field] = [`externalReference '${ref}' is repeated in this batch (also at ${others.join(', ')})`];
+    }
+  });
+  return errors;
+}
+
+/** `count` internal codes unused by any Cash-Out, live or archived, and distinct from each other. */
+function freshCodes(ctx: LedgerContext, count: number, archived: boolean): string[] {
+  const sql = sqlOf(ctx.db);
+  const codes = new Set<string>();
+  while (codes.size < count) {
+    const candidates: string[] = [];
+    while (codes.size + candidates.length < count) {
+      const code = newInternalCode();
+      if (!codes.has(code) && !candidates.includes(code)) candidates.push(code);
+    }
+    const used = new Set(
+      sql
+        .exec<{ code: string }>(
+          `SELECT internal_code AS code FROM cash_outs
+           WHERE internal_code IN (SELECT value FROM json_each(?))`,
+          JSON.stringify(candidates),
+        )
+        .toArray()
+        .map((r) => r.code),
+    );
+    for (const code of candidates)
+      if (!used.has(code) && !(archived && maybeArchived(sql, code, 'cash-out'))) codes.add(code);
+  }
+  return [...codes];
+}
+
+export async function acceptCashOutBatch(
+  ctx: LedgerContext,
+  items: readonly CreateCashOutInput[],
+  remember: Remember,
+): Promise<OperationResult<CashOutBatchAccepted>> {
+  if (items.length === 0 || items.length > MAX_BATCH_ITEMS)
+    throw new Error(`a batch has 1 to ${MAX_BATCH_ITEMS} items (checked by the API)`);
+  const archived = hasArchive(sqlOf(ctx.db), 'cash-out');
+  const conflicts = referenceConflicts(ctx, items, archived);
+  const offending = Object.keys(conflicts);
+  if (offending.length > 0) {
+    return failure({
+      code: 'DUPLICATED_EXTERNAL_REFERENCE',
+      detail: `${offending.length} item(s) carry an externalReference repeated in the batch or already used for a Cash-Out: ${offending.map((f) => f.slice(0, f.indexOf('.'))).join(', ')}; nothing was created`,
+      errors: conflicts,
+    });
+  }
+  const now = Date.now();
+  const codes = freshCodes(ctx, items.length, archived);
+  const batchId = newUuid();
+  const accepted: CashOutBatchAccepted = {
+    batchId,
+    createdAt: formatBrt(now),
+    count: items.length,
+    amount: 0,
+    items: [],
+  };
+  let amountCents = 0;
+  ctx.storage.transactionSync(() => {
+    let firstSeq = 0;
+    let lastSeq = 0;
+    items.forEach((input, index) => {
+      const row = insertCashOut(ctx.db, {
+        transactionId: newUuid(),
+        internalCode: codes[index] as string,
+        externalReference: input.externalReference,
+        status: 'PROCESSING',
+        stage: 'RECEIVED',
+        amount: input.amountCents,
+        description: input.description ?? null,
+        webhookUrl: input.webhookUrl ?? null,
+        payeeName: input.payee.name,
+        payeeDocument: input.payee.document,
+        destination: input.payee.destination,
+        destinationKey: destinationKey(input.payee.destination),
+        requestedAt: now,
+        nextAt: now,
+      });
+      if (index === 0) firstSeq = row.seq;
+      lastSeq = row.seq;
+      amountCents += input.amountCents;
+      // The executor's reservation pass schedules the dispatch of these events (cash-out-book.ts).
+      emitWebhook(
+        ctx,
+        {
+          aggregateId: row.transactionId,
+          eventType: 'CASHOUT_REQUESTED',
+          data: cashOutView(row),
+          webhookUrl: row.webhookUrl,
+          at: now,
+        },
+        false,
+      );
+      accepted.items.push({
+        index,
+        transactionId: row.transactionId,
+        internalCode: row.internalCode,
+        externalReference: row.externalReference,
+        status: 'PROCESSING',
+      });
+    });
+    // One transaction, one writer: the items' seqs are contiguous, which the batch's counts rely on.
+    if (lastSeq - firstSeq + 1 !== items.length) throw new Error('batch items are not contiguous');
+    accepted.amount = amountFromCents(amountCents);
+    sqlOf(ctx.db).exec(
+      `INSERT INTO cash_out_batches (batch_id, created_at, count, amount, first_seq, last_seq)
+       VALUES (?, ?, ?, ?, ?, ?)`,
+      batchId,
+      now,
+      items.length,
+      amountCents,
+      firstSeq,
+      lastSeq,
+    );
+    wakeExecutor(ctx, now);
+    remember(202, accepted);
+  });
+  executorWoken(ctx.db, now);
+  await ctx.crashes.reach('cash-out-batch.accepted');
+  return success(202, accepted);
+}
+
+/** GET /cash-out/batch/{batchId}: the batch and its items' counts by status, or null. */
+export function cashOutBatchView(ctx: LedgerContext, batchId: string): CashOutBatchView | null {
+  const sql = sqlOf(ctx.db);
+  const batch = sql
+    .exec<{ created_at: number; count: number; amount: number; first_seq: number; last_seq: number }>(
+      'SELECT created_at, count, amount, first_seq, last_seq FROM cash_out_batches WHERE batch_id = ?',
+      batchId,
+    )
+    .toArray()[0];
+  if (!batch) return null;
+  const byStatus = { PROCESSING: 0, PENDING: 0, COMPLETED: 0, CANCELLED: 0, REFUNDED: 0 };
+  for (const row of sql
+    .exec<{ status: keyof typeof byStatus; n: number }>(
+      'SELECT status, count(*) AS n FROM cash_outs WHERE seq BETWEEN ? AND ? GROUP BY status',
+      batch.first_seq,
+      batch.last_seq,
+    )
+    .toArray())
+    byStatus[row.status] = row.n;
+  return {
+    batchId,
+    createdAt: formatBrt(batch.created_at),
+    count: batch.count,
+    amount: amountFromCents(batch.amount),
+    byStatus,
+  };
+}
