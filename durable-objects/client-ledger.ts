@@ -25,7 +25,7 @@ import { type BenchOp, benchOp, type HistoryTemplate } from './ledger/bench-seed
 import { type CreateCashInInput, cancelCashIn, createCashIn, expireCashIn } from './ledger/cash-in-ops';
 import { type SettleInput, settleCashIn } from './ledger/cash-in-settle-ops';
 import { findCashIn } from './ledger/cash-in-store';
-import { acceptCashOutBatch, cashOutBatchView } from './ledger/cash-out-batch-ops';
+import { acceptCashOutBatch, cashOutBatchViews } from './ledger/cash-out-batch-ops';
 import {
   acceptCashOut,
   approveCashOut,
@@ -247,8 +247,8 @@ export class ClientLedger extends DurableObject<Env> {
     return this.withAlarm(() => run((remember) => acceptCashOutBatch(ctx, command.items, remember)));
   }
 
-  async getCashOutBatch(batchId: string) {
-    return cashOutBatchView(this.context(), batchId);
+  async cashOutBatches(query: { batchId: string } | { recent: true }) {
+    return cashOutBatchViews(this.context(), query);
   }
 
   /** GET /cash-out/{id}: the view as JSON text, or null. */

@@ -209,16 +209,40 @@ export async function acceptCashOutBatch(
   return success(202, accepted);
 }
 
-/** GET /cash-out/batch/{batchId}: the batch and its items' counts by status, or null. */
-export function cashOutBatchView(ctx: LedgerContext, batchId: string): CashOutBatchView | null {
+/** Batches the console lists for a client, newest first. */
+export const RECENT_BATCHES = 10;
+
+type BatchRow = {
+  batch_id: string;
+  created_at: number;
+  count: number;
+  amount: number;
+  first_seq: number;
+  last_seq: number;
+};
+
+/**
+ * GET /cash-out/batch/{batchId} (`{ batchId }`: that batch, or none) and the console's latest
+ * batches (`{ recent: true }`): each with its items' counts by status, read over its seq range.
+ */
+export function cashOutBatchViews(
+  ctx: LedgerContext,
+  query: { batchId: string } | { recent: true },
+): CashOutBatchView[] {
   const sql = sqlOf(ctx.db);
-  const batch = sql
-    .exec<{ created_at: number; count: number; amount: number; first_seq: number; last_seq: number }>(
-      'SELECT created_at, count, amount, first_seq, last_seq FROM cash_out_batches WHERE batch_id = ?',
-      batchId,
-    )
-    .toArray()[0];
-  if (!batch) return null;
+  const columns = 'batch_id, created_at, count, amount, first_seq, last_seq';
+  const rows =
+    'batchId' in query
+      ? sql.exec<BatchRow>(`SELECT ${columns} FROM cash_out_batches WHERE batch_id = ?`, query.batchId)
+      : sql.exec<BatchRow>(
+          `SELECT ${columns} FROM cash_out_batches ORDER BY first_seq DESC LIMIT ?`,
+          RECENT_BATCHES,
+        );
+  return rows.toArray().map((batch) => batchView(sql, batch));
+}
+
+function batchView(sql: SqlStorage, batch: BatchRow): CashOutBatchView {
+  const batchId = batch.batch_id;
   const byStatus = { PROCESSING: 0, PENDING: 0, COMPLETED: 0, CANCELLED: 0, REFUNDED: 0 };
   for (const row of sql
     .exec<{ status: keyof typeof byStatus; n: number }>(

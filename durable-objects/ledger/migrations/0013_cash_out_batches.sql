@@ -7,3 +7,5 @@ CREATE TABLE `cash_out_batches` (
 	`first_seq` integer NOT NULL,
 	`last_seq` integer NOT NULL
 ) WITHOUT ROWID;
+--> statement-breakpoint
+CREATE INDEX `cash_out_batches_first_seq_idx` ON `cash_out_batches` (`first_seq`);

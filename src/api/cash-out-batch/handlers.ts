@@ -73,7 +73,8 @@ export async function handleGetCashOutBatch(request: ApiRequest, { env }: Reques
   const principal = await authenticate(request, env);
   const id = pathId(request, 'batchId');
   // Another client's batch answers exactly like one that does not exist.
-  const batch = id === undefined ? null : await ledgerOf(env, principal.clientId).getCashOutBatch(id);
+  const [batch] =
+    id === undefined ? [] : await ledgerOf(env, principal.clientId).cashOutBatches({ batchId: id });
   if (!batch) throw new ProblemError('CASHOUT_NOT_FOUND', 'No Cash-Out batch matches this id');
   return json(batch);
 }
