@@ -92,7 +92,13 @@ runtime = await startLocalRuntime({
             name: 'reference',
             script: readFileSync(path.join(ROOT, 'runtime', 'reference-worker.mjs'), 'utf8'),
             port: Number(values['hello-port']),
-            options: { durableObjects: { REFERENCE: { className: 'Reference', useSQLite: true } } },
+            options: {
+              durableObjects: {
+                REFERENCE: { className: 'Reference', useSQLite: true },
+                // The gateway's own objects (wrangler.toml's worker name), for the object twin.
+                LEDGER: { className: 'ClientLedger', scriptName: 'connectpsp', useSQLite: true },
+              },
+            },
           },
         ],
 });
