@@ -17,7 +17,7 @@ import { formatBrt } from '../../src/domain/time';
 import { maybeArchived } from './archive-index';
 import { executorWoken, wakeExecutor } from './cash-out-exec';
 import type { CreateCashOutInput } from './cash-out-ops';
-import { insertCashOut } from './cash-out-store';
+import type { CashOutRow } from './cash-out-store';
 import type { LedgerContext } from './context';
 import { sqlOf } from './db';
 import { emitWebhook } from './events';
@@ -117,6 +117,61 @@ function freshCodes(ctx: LedgerContext, count: number, archived: boolean): strin
   return [...codes];
 }
 
+/** What the API has not decided yet about a new Cash-Out (cash-out-store.ts, insertCashOut). */
+const NOT_DECIDED = {
+  payeeBank: null,
+  partnerIspb: null,
+  settlement: null,
+  endToEndId: null,
+  refundEndToEndId: null,
+  failureCode: null,
+  reason: null,
+  completedAt: null,
+  cancelledAt: null,
+  refundedAt: null,
+} as const;
+
+/**
+ * Every item's row in one statement (one per-statement overhead for the batch instead of one per
+ * item); the seqs are assigned in item order. Returns the first and last seq.
+ */
+function insertCashOuts(ctx: LedgerContext, rows: readonly CashOutRow[]): [number, number] {
+  const values = rows.map((r) => [
+    r.transactionId,
+    r.internalCode,
+    r.externalReference,
+    r.amount,
+    r.description,
+    r.webhookUrl,
+    r.payeeName,
+    r.payeeDocument,
+    JSON.stringify(r.destination),
+    r.destinationKey,
+  ]);
+  const returned = sqlOf(ctx.db)
+    .exec<{ seq: number; id: string }>(
+      `INSERT INTO cash_outs (transaction_id, internal_code, external_reference, status, stage, amount,
+         description, webhook_url, payee_name, payee_document, destination, destination_key,
+         requested_at, next_at)
+       SELECT value ->> '$[0]', value ->> '$[1]', value ->> '$[2]', 'PROCESSING', 'RECEIVED',
+         value ->> '$[3]', value ->> '$[4]', value ->> '$[5]', value ->> '$[6]', value ->> '$[7]',
+         value ->> '$[8]', value ->> '$[9]', ?, ?
+       FROM json_each(?) ORDER BY key RETURNING seq, transaction_id AS id`,
+      rows[0]?.requestedAt ?? 0,
+      rows[0]?.nextAt ?? 0,
+      JSON.stringify(values),
+    )
+    .toArray();
+  const seqOf = new Map(returned.map((r) => [r.id, r.seq]));
+  const first = seqOf.get(rows[0]?.transactionId ?? '') ?? 0;
+  const last = first + rows.length - 1;
+  // One transaction, one writer: the items' seqs are contiguous in item order, which the batch's
+  // counts and the executor's item-order reservations rely on.
+  if (returned.length !== rows.length || rows.some((r, i) => seqOf.get(r.transactionId) !== first + i))
+    throw new Error('batch items are not contiguous in item order');
+  return [first, last];
+}
+
 export async function acceptCashOutBatch(
   ctx: LedgerContext,
   items: readonly CreateCashOutInput[],
@@ -145,29 +200,29 @@ export async function acceptCashOutBatch(
     items: [],
   };
   let amountCents = 0;
+  const rows: CashOutRow[] = items.map((input, index) => ({
+    ...NOT_DECIDED,
+    seq: 0,
+    transactionId: newUuid(),
+    internalCode: codes[index] as string,
+    externalReference: input.externalReference,
+    status: 'PROCESSING',
+    stage: 'RECEIVED',
+    amount: input.amountCents,
+    description: input.description ?? null,
+    webhookUrl: input.webhookUrl ?? null,
+    payeeName: input.payee.name,
+    payeeDocument: input.payee.document,
+    destination: input.payee.destination,
+    destinationKey: destinationKey(input.payee.destination),
+    requestedAt: now,
+    nextAt: now,
+  }));
   ctx.storage.transactionSync(() => {
-    let firstSeq = 0;
-    let lastSeq = 0;
-    items.forEach((input, index) => {
-      const row = insertCashOut(ctx.db, {
-        transactionId: newUuid(),
-        internalCode: codes[index] as string,
-        externalReference: input.externalReference,
-        status: 'PROCESSING',
-        stage: 'RECEIVED',
-        amount: input.amountCents,
-        description: input.description ?? null,
-        webhookUrl: input.webhookUrl ?? null,
-        payeeName: input.payee.name,
-        payeeDocument: input.payee.document,
-        destination: input.payee.destination,
-        destinationKey: destinationKey(input.payee.destination),
-        requestedAt: now,
-        nextAt: now,
-      });
-      if (index === 0) firstSeq = row.seq;
-      lastSeq = row.seq;
-      amountCents += input.amountCents;
+    const [firstSeq, lastSeq] = insertCashOuts(ctx, rows);
+    rows.forEach((row, index) => {
+      row.seq = firstSeq + index;
+      amountCents += row.amount;
       // The executor's reservation pass schedules the dispatch of these events (cash-out-book.ts).
       emitWebhook(
         ctx,
@@ -188,8 +243,6 @@ export async function acceptCashOutBatch(
         status: 'PROCESSING',
       });
     });
-    // One transaction, one writer: the items' seqs are contiguous, which the batch's counts rely on.
-    if (lastSeq - firstSeq + 1 !== items.length) throw new Error('batch items are not contiguous');
     accepted.amount = amountFromCents(amountCents);
     sqlOf(ctx.db).exec(
       `INSERT INTO cash_out_batches (batch_id, created_at, count, amount, first_seq, last_seq)
