@@ -4,8 +4,9 @@
 // operation and everything it leaves behind (Cash-Out execution, outbox flushes, health
 // ingestion) runs to idle. Each busy sample goes to the innermost frame in a Durable Object's
 // module on its stack (the statement's call site: `exec` and `transactionSync` count for their
-// caller), the rest to the worker or to V8 itself. Printed per operation (per item for a batch),
-// beside a bare one-write object method (the reference worker's /do-write) measured the same way.
+// caller), the rest to the worker or to V8 itself. Printed per operation (per item for a batch).
+// Sample times are wall-clock intervals: on a busy machine they overstate CPU, so read the shares;
+// the bare one-write object method to compare with is `npm run bench`'s floor-write − floor-rpc.
 // Against a running runtime with the reference worker and the inspector:
 //
 //   node scripts/serve.mjs --port 9730 --hello-port 9731 --inspector-port 9732 --persist-to /dev/shm/x &
@@ -138,8 +139,4 @@ console.log(result.groups.join('\n'));
 console.log('\nby call site (innermost Durable Object frame):');
 console.log(result.sites.join('\n'));
 
-const floor = await profileUntilIdle('reference', load(args.hello, [{ method: 'GET', path: '/do-write' }]));
-const bare = attribute(floor.profile, floor.operations);
-console.log('\nbare one-write object method (reference worker /do-write), per call:');
-console.log(bare.groups.join('\n'));
 process.exit(0);
