@@ -71,7 +71,12 @@ const LEDGER_OPS = {
       items: Array.from({ length: Number(params.get('n') ?? 100) }, cashOutItem),
     }),
   refund: (ledger, _c, params) =>
-    ledger.refundCashIn({ requestHash: '', id: params.get('id'), reason: 'CUSTOMER_REQUEST', description: null }),
+    ledger.refundCashIn({
+      requestHash: '',
+      id: params.get('id'),
+      reason: 'CUSTOMER_REQUEST',
+      description: null,
+    }),
   paid: async (ledger, clientId, params) => {
     const ids = [];
     for (let i = 0; i < Number(params.get('n') ?? 100); i++) {
