@@ -19,7 +19,7 @@ ${STATUSES.map((s) => `<td data-status="${s}">${b.byStatus[s]}</td>`).join('')}
     .join('\n');
   return `<section class="card" id="batches">
 <h2>Cash-Out batches · ${esc(clientName)}</h2>
-<p class="muted">The latest ${batches.length === 0 ? '' : `${batches.length} `}batches; each item is an ordinary Cash-Out (its events are among the deliveries above).</p>
+<p class="muted">Latest first (up to 10). Each item is an ordinary Cash-Out: its events are among the deliveries above.</p>
 ${batches.length === 0 ? '<p class="muted">No batches yet.</p>' : ''}
 <div class="scroll"><table>
 <thead><tr><th>Batch</th><th>Created</th><th>Items</th><th>Amount</th>${STATUSES.map((s) => `<th>${s}</th>`).join('')}</tr></thead>
