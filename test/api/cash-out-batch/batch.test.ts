@@ -83,6 +83,32 @@ describe('POST /cash-out/batch', () => {
     expect(await cashOutCount(api)).toBe(0);
   });
 
+  it('reads 1,000 items of the largest shape (over 2 MB), and refuses a body over 4 MiB', async () => {
+    const api = await Integrator.create();
+    const large = batchItems(1_000, (i) => ({
+      description: '語'.repeat(140),
+      webhookUrl: `https://loja.example.com.br/${'w'.repeat(2_000)}`,
+      payee: {
+        name: 'ã'.repeat(140),
+        document: '12345678909',
+        destination: { type: 'PIX', pixKeyType: 'EVP', pixKey: crypto.randomUUID() },
+      },
+      ...(i === 999 && { amount: 0 }),
+    }));
+    const body = JSON.stringify({ items: large });
+    expect(new TextEncoder().encode(body).byteLength).toBeGreaterThan(2_000_000);
+    const res = await api.signedPost('/cash-out/batch', { items: large });
+    expect(res.status).toBe(400);
+    // Read whole and validated: the one bad item is named, not the body's size.
+    expect(Object.keys(((await res.json()) as { errors: object }).errors)).toEqual(['items[999].amount']);
+    const huge = await api.signedPost('/cash-out/batch', {
+      items: batchItems(1, () => ({ description: 'x'.repeat(4 * 1024 * 1024) })),
+    });
+    expect(huge.status).toBe(400);
+    expect(((await huge.json()) as { errors: Record<string, string[]> }).errors.body![0]).toMatch(/at most/);
+    expect(await cashOutCount(api)).toBe(0);
+  }, 30_000);
+
   it('answers 409 naming every index whose reference is repeated in the batch or already used', async () => {
     const api = await Integrator.create();
     await deposit(api, 100);
