@@ -14,7 +14,7 @@ import { newInternalCode, newUuid } from '../../src/domain/ids';
 import { amountFromCents } from '../../src/domain/money';
 import { failure, type OperationResult, success } from '../../src/domain/result';
 import { formatBrt } from '../../src/domain/time';
-import { maybeArchived } from './archive-index';
+import { hasArchiveOf, maybeArchived } from './archive-index';
 import { executorWoken, wakeExecutor } from './cash-out-exec';
 import type { CreateCashOutInput } from './cash-out-ops';
 import type { CashOutRow } from './cash-out-store';
@@ -43,11 +43,6 @@ export interface CashOutBatchView {
   count: number;
   amount: number;
   byStatus: Record<'PROCESSING' | 'PENDING' | 'COMPLETED' | 'CANCELLED' | 'REFUNDED', number>;
-}
-
-/** Any archive segment of `kind` exists: only then can an archived row hold a reference or code. */
-function hasArchive(sql: SqlStorage, kind: string): boolean {
-  return sql.exec('SELECT 1 FROM archive_segments WHERE kind = ? LIMIT 1', kind).toArray().length > 0;
 }
 
 /**
@@ -179,7 +174,7 @@ export async function acceptCashOutBatch(
 ): Promise<OperationResult<CashOutBatchAccepted>> {
   if (items.length === 0 || items.length > MAX_BATCH_ITEMS)
     throw new Error(`a batch has 1 to ${MAX_BATCH_ITEMS} items (checked by the API)`);
-  const archived = hasArchive(sqlOf(ctx.db), 'cash-out');
+  const archived = hasArchiveOf(sqlOf(ctx.db), 'cash-out');
   const conflicts = referenceConflicts(ctx, items, archived);
   const offending = Object.keys(conflicts);
   if (offending.length > 0) {
