@@ -12,6 +12,8 @@
 //   npm run bench                        # 50 connections, 10 s per scenario in 5 rounds of 2 s
 //   npm run bench -- --rounds=1          # each scenario in one piece, one after the other
 //   BENCH_DURATION=5 BENCH_CONNECTIONS=20 npm run bench
+//   npm run bench -- --duration=5 --rounds=2 --open-duration=3   # a shorter run
+//   npm run bench -- --port=9700         # gateway on 9700, reference worker on 9701 (default: free ports)
 //   npm run bench -- --only=get-by-id,ceiling
 //   npm run bench -- --build-dir=/tmp/patched-build     # A/B: serve a prebuilt (patched) bundle
 import { spawn } from 'node:child_process';
@@ -32,7 +34,9 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { writeDevVars } from '../scripts/dev-vars.mjs';
 import { exitWithUsageIfAsked } from '../scripts/usage.mjs';
-import { reportLines } from './report.mjs';
+import { attributeToObjects } from './attribute.mjs';
+import { openLoop } from './open-loop.mjs';
+import { REFERENCE_KEYS, reportLines, targetLines } from './report.mjs';
 import { prepareScenarios } from './scenarios.mjs';
 
 exitWithUsageIfAsked(`
@@ -56,6 +60,10 @@ const { values: args } = parseArgs({
     warmup: { type: 'string', default: process.env.BENCH_WARMUP || '3' },
     connections: { type: 'string', default: process.env.BENCH_CONNECTIONS || '50' },
     rounds: { type: 'string', default: process.env.BENCH_ROUNDS || '5' },
+    // Open-loop latency: seconds per scenario at half its measured maximum (0: skipped).
+    'open-duration': { type: 'string', default: process.env.BENCH_OPEN_DURATION || '5' },
+    // The gateway's port (the reference worker takes the next one); default: two free ports.
+    port: { type: 'string', default: process.env.BENCH_PORT },
     // A/B experiments: serve an already built bundle (e.g. a patched copy of .wrangler/build).
     'build-dir': { type: 'string' },
   },
@@ -64,6 +72,7 @@ const DURATION = Number(args.duration);
 const WARMUP = Number(args.warmup);
 const CONNECTIONS = Number(args.connections);
 const ONLY = args.only ? new Set(args.only.split(',')) : undefined;
+const OPEN_DURATION = Number(args['open-duration']);
 const ADMIN_TOKEN = 'dev-admin-token';
 
 /** A free TCP port on 127.0.0.1. */
@@ -103,7 +112,9 @@ const stateParent =
 const stateDir = mkdtempSync(path.join(stateParent, 'connectpsp-bench-'));
 const logDir = path.join(ROOT, '.bench');
 mkdirSync(logDir, { recursive: true });
-const [port, helloPort] = [await freePort(), await freePort()];
+const [port, helloPort, inspectorPort] = args.port
+  ? [Number(args.port), Number(args.port) + 1, Number(args.port) + 2]
+  : [await freePort(), await freePort(), await freePort()];
 const serveLog = path.join(logDir, 'serve.log');
 function benchVars() {
   const file = writeDevVars(path.join(stateDir, 'bench.vars'));
@@ -118,6 +129,8 @@ const child = spawn(
     `--port=${port}`,
     `--hello-port=${helloPort}`,
     `--persist-to=${stateDir}`,
+    // The second measure of the object's own CPU profiles the gateway's isolate (bench/attribute.mjs).
+    `--inspector-port=${inspectorPort}`,
     ...(args['build-dir'] ? ['--no-build', `--build-dir=${args['build-dir']}`] : []),
     // Secrets for this run only: the bench never reads or writes the developer's .dev.vars.
     // BENCH_SEED=on opens the bench-only history seeding (src/staging/bench-seed.ts) for this run only.
@@ -188,7 +201,7 @@ function cpuSeconds() {
 function cannon(scenario, duration) {
   return autocannon({
     url: scenario.url ?? BASE,
-    connections: CONNECTIONS,
+    connections: scenario.connections ?? CONNECTIONS,
     duration,
     requests: scenario.requests,
     timeout: 10,
@@ -214,25 +227,28 @@ async function settle() {
 
 /**
  * One slice of a scenario: settle, warm up, measure, and for scenarios that leave work behind
- * (Cash-Out execution) settle again and bill the CPU from the warm-up's start until idle over every
- * request sent, with their outcome checked (`verify`: how many of the accepted ones completed).
+ * (`untilIdle`: Cash-Out execution, refunds, outbox flushes) settle again and bill the CPU from the
+ * warm-up's start until idle over every request sent, with their outcome checked where there is a
+ * `verify` (how many of the accepted ones completed). `expected`: requests the slice may send, for
+ * scenarios that prepare a supply first (refunds need paid Cash-Ins), outside the measured CPU.
  */
-async function slice(scenario, warmup, duration) {
+async function slice(scenario, warmup, duration, expected) {
   await settle();
-  await scenario.before?.();
+  // A supply's own leftovers (outbox flushes of the Cash-Ins it paid) are not the slice's.
+  if (scenario.before && (await scenario.before({ expected })) !== false) await settle();
   const cpuStart = cpuSeconds();
   const warm = warmup > 0 ? await cannon(scenario, warmup) : undefined;
   const cpuBefore = cpuSeconds();
   const measured = await cannon(scenario, duration);
   const cpuAfter = cpuSeconds();
   const out = { measured, cpu: subtract(cpuAfter, cpuBefore) };
-  if (scenario.verify) {
+  if (scenario.untilIdle || scenario.verify) {
     await settle();
     out.full = {
       cpu: cpuSeconds().workerd - cpuStart.workerd,
       sent: measured.totalCompletedRequests + (warm?.totalCompletedRequests ?? 0),
       accepted: measured['2xx'] + (warm?.['2xx'] ?? 0),
-      ...(await scenario.verify()),
+      ...(scenario.verify ? await scenario.verify() : { completed: 0, other: 0 }),
     };
   }
   return out;
@@ -256,7 +272,10 @@ for (let round = 0; round < ROUNDS; round++) {
   const line = [];
   for (const scenario of active) {
     if (scenario.skip) continue;
-    const s = await slice(scenario, round === 0 ? WARMUP : Math.min(WARMUP, 1), DURATION / ROUNDS);
+    const warmup = round === 0 ? WARMUP : Math.min(WARMUP, 1);
+    const lastRps = slices.get(scenario.key).at(-1);
+    const expected = Math.ceil((lastRps ? sliceRps(lastRps) : 1500) * (warmup + DURATION / ROUNDS) * 1.5);
+    const s = await slice(scenario, warmup, DURATION / ROUNDS, expected);
     slices.get(scenario.key).push(s);
     line.push(`${scenario.key} ${Math.round(sliceRps(s))}`);
   }
@@ -273,7 +292,7 @@ const results = active.map((scenario) => {
   );
   const total = sum((p) => p.measured.totalCompletedRequests);
   const ok = sum((p) => p.measured['2xx']);
-  const full = scenario.verify
+  const full = scenario.untilIdle
     ? {
         cpuUs: (sum((p) => p.full.cpu) * 1e6) / sum((p) => p.full.sent),
         accepted: sum((p) => p.full.accepted),
@@ -284,6 +303,7 @@ const results = active.map((scenario) => {
   return {
     key: scenario.key,
     name: scenario.name,
+    items: scenario.items ?? 1,
     rps: total / sum((p) => p.measured.duration),
     // Percentiles of every measured request of every slice (the merged latency histogram).
     p50: merged.latency.p50,
@@ -300,6 +320,45 @@ const results = active.map((scenario) => {
   };
 });
 
+// ── Open loop ────────────────────────────────────────────────────────────────
+
+// Every gateway scenario again, at a constant arrival rate of half the maximum it just reached
+// (bench/open-loop.mjs): latency as a user sees it at a sustainable load. The references and the
+// object twin are not gateway scenarios.
+const isGateway = (r) => !r.skip && !REFERENCE_KEYS.has(r.key) && !r.key.startsWith('object:');
+if (OPEN_DURATION > 0) {
+  const gateway = results.filter(isGateway);
+  console.log(`Open loop: ${gateway.length} scenarios at 50 % of their req/s, ${OPEN_DURATION} s each …`);
+  for (const r of gateway) {
+    const scenario = active.find((s) => s.key === r.key);
+    await settle();
+    await scenario.before?.({ expected: Math.ceil(r.rps * 0.5 * OPEN_DURATION * 1.2) });
+    r.openLoop = await openLoop(scenario.url ?? BASE, scenario, Math.max(1, r.rps * 0.5), OPEN_DURATION);
+  }
+}
+
+// ── The object's CPU measured a second way ───────────────────────────────────
+
+// The object twin gives the ClientLedger's own CPU per operation (bench/report.mjs). Check it on
+// cash-in against a CPU profile of the real gateway scenario, attributed by module: the objects'
+// share of the attributed time, applied to the scenario's CPU per request from /proc.
+let attribution;
+const cashIn = active.find((s) => s.key === 'cash-in');
+if (cashIn && !cashIn.skip) {
+  await settle();
+  const buildDir = args['build-dir'] ?? path.join(ROOT, '.wrangler', 'build');
+  const profiled = await attributeToObjects({
+    port: inspectorPort,
+    bundleText: readFileSync(path.join(buildDir, 'index.js'), 'utf8'),
+    load: async () => (await cannon(cashIn, 4)).totalCompletedRequests,
+  });
+  attribution = {
+    scenario: 'cash-in',
+    ...profiled,
+    share: profiled.objectUs / (profiled.objectUs + profiled.workerUs),
+  };
+}
+
 // ── Report ───────────────────────────────────────────────────────────────────
 
 const machine =
@@ -311,6 +370,8 @@ console.log(
     `state in ${stateParent}; @history client seeded in ${seedSeconds?.toFixed(1)} s\n`,
 );
 for (const line of reportLines(results)) console.log(line);
+console.log('');
+for (const line of targetLines(results, attribution)) console.log(line);
 writeFileSync(
   path.join(logDir, 'results.json'),
   JSON.stringify(
@@ -321,6 +382,8 @@ writeFileSync(
       DURATION,
       ROUNDS,
       seedSeconds,
+      OPEN_DURATION,
+      attribution,
       // One entry per scenario under its key (ceiling, floor, cash-in, get-by-id@history, …).
       results: Object.fromEntries(results.map((r) => [r.key, r])),
     },

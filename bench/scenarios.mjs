@@ -174,19 +174,25 @@ export async function prepareScenarios({ base, hello, adminToken = 'dev-admin-to
   /**
    * Signed Cash-Outs, each executed to COMPLETED after its 202: `before`/`verify` (bench/run.mjs)
    * read the day's summary around the run, so the report says how many of the accepted ones
-   * completed and how many ended otherwise or are still open.
+   * completed and how many ended otherwise or are still open. `request`: another way to create them
+   * (a batch, the object twin) whose Cash-Outs land in the same client's summary; `items` per request.
    */
-  const cashOutScenario = (key, name, headers) => {
+  const cashOutScenario = (key, name, headers, request, items = 1) => {
     const totals = async () =>
-      (await api('GET', `/cash-out/summary?from=${today}&to=${tomorrow}`, { headers })).body.totals;
+      (await api('GET', `/cash-out/summary?from=${today}&to=${tomorrow}`, { headers: twinAuth(headers) }))
+        .body.totals;
     const count = (t, pick) =>
       Object.entries(t).reduce((n, [bucket, b]) => n + (pick(bucket) ? b.count : 0), 0);
     let before;
     return {
       key,
       name,
+      items,
+      // 50 batches of 100 in flight would be 5,000 Cash-Outs queued in one object: a few suffice.
+      ...(items > 1 && { connections: 4 }),
+      untilIdle: true,
       requests: [
-        {
+        request ?? {
           method: 'POST',
           path: '/cash-out',
           headers,
@@ -195,6 +201,7 @@ export async function prepareScenarios({ base, hello, adminToken = 'dev-admin-to
       ],
       before: async () => {
         before = await totals();
+        return false; // nothing left behind to wait for
       },
       verify: async () => {
         const after = await totals();
@@ -212,6 +219,49 @@ export async function prepareScenarios({ base, hello, adminToken = 'dev-admin-to
     ...(old ? [make(`${key}@history`, `${name} @history`, ...rest.map((a) => twinArg(a)))] : []),
   ];
   const twinArg = (a) => (a === auth ? old.auth : a === signed ? old.signed : a === ids ? old.ids : a);
+  /** The plain auth headers of whichever client `headers` (signed or not) belong to. */
+  const twinAuth = (headers) =>
+    headers === signed ? auth : old && headers === old.signed ? old.auth : headers;
+
+  // ── Batches, refunds and the object twin (runtime/reference-worker.mjs, /ledger/<op>) ──────
+
+  /** Items per POST /cash-out/batch in the batch scenarios. */
+  const BATCH = 100;
+  const batchBody = () =>
+    JSON.stringify({ items: Array.from({ length: BATCH }, () => JSON.parse(cashOutBody())) });
+  const batchRequest = (headers) => ({
+    method: 'POST',
+    path: '/cash-out/batch',
+    headers,
+    setupRequest: (req) => ({ ...req, body: batchBody() }),
+  });
+  const ledgerPath = (op, extra = '') => `/ledger/${op}?client=${client.clientId}${extra}`;
+  /**
+   * Paid Cash-Ins to refund, made through the object twin before each slice (outside the measured
+   * CPU): `before({ expected })` tops the supply up to what the slice may send.
+   */
+  const paidSupply = [];
+  async function supplyPaid(expected) {
+    const want = Math.min(expected, 60_000) - paidSupply.length;
+    const calls = Math.ceil(Math.max(0, want) / 200);
+    for (let i = 0; i < calls; i += 4) {
+      const got = await Promise.all(
+        Array.from({ length: Math.min(4, calls - i) }, async () =>
+          (await fetch(`${hello}${ledgerPath('paid', '&n=200')}`)).json(),
+        ),
+      );
+      for (const list of got) paidSupply.push(...list);
+    }
+  }
+  const nextPaid = () => paidSupply.shift() ?? 'none-left';
+  const refundScenario = (key, name, request) => ({
+    key,
+    name,
+    untilIdle: true,
+    ...(request.url && { url: request.url }),
+    requests: [request.request],
+    before: ({ expected }) => supplyPaid(expected),
+  });
 
   // ── Scenarios ────────────────────────────────────────────────────────────────
 
@@ -251,15 +301,78 @@ export async function prepareScenarios({ base, hello, adminToken = 'dev-admin-to
             requests: [{ method: 'GET', path: '/do-write' }],
           },
         ]),
-    ...withTwin(cashInScenario, 'cash-in', 'POST /cash-in (QR PNG)', auth),
+    ...withTwin(cashInScenario, 'cash-in', 'POST /cash-in (QR PNG)', auth).map((s) => ({
+      ...s,
+      untilIdle: true,
+    })),
     ...withTwin(getByIdScenario, 'get-by-id', 'GET /cash-in/{id}', auth, ids),
     ...withTwin(listScenario, 'list', 'GET /cash-in?from&to&limit=50&order=desc', auth),
     ...withTwin(cashOutScenario, 'cash-out', 'POST /cash-out (signed, executed to COMPLETED)', signed),
+    ...withTwin(
+      (key, name, headers) => cashOutScenario(key, name, headers, batchRequest(headers), BATCH),
+      'cash-out-batch',
+      `POST /cash-out/batch (${BATCH} items, each executed to COMPLETED)`,
+      signed,
+    ),
+    refundScenario('refund', 'POST /cash-in/{id}/refund (signed, until idle)', {
+      request: {
+        method: 'POST',
+        headers: signed,
+        setupRequest: (req) => ({
+          ...req,
+          path: `/cash-in/${nextPaid()}/refund`,
+          body: '{"reason":"CUSTOMER_REQUEST"}',
+        }),
+      },
+    }),
+    // The object twin: the same operations as ClientLedger RPCs with prepared commands, from the
+    // reference worker. Their CPU minus floor-rpc's is the object's own cost (bench/report.mjs).
+    ...(hello === undefined
+      ? []
+      : [
+          {
+            key: 'object:cash-in',
+            name: 'ClientLedger.createCashIn (object twin)',
+            url: hello,
+            untilIdle: true,
+            requests: [{ method: 'GET', path: ledgerPath('cash-in') }],
+          },
+          {
+            ...cashOutScenario(
+              'object:cash-out',
+              'ClientLedger.createCashOut (object twin, to COMPLETED)',
+              signed,
+              {
+                method: 'GET',
+                path: ledgerPath('cash-out'),
+              },
+            ),
+            url: hello,
+          },
+          {
+            ...cashOutScenario(
+              'object:cash-out-batch',
+              `ClientLedger.createCashOutBatch (object twin, ${BATCH} items to COMPLETED)`,
+              signed,
+              { method: 'GET', path: ledgerPath('cash-out-batch', `&n=${BATCH}`) },
+              BATCH,
+            ),
+            url: hello,
+          },
+          refundScenario('object:refund', 'ClientLedger.refundCashIn (object twin, until idle)', {
+            url: hello,
+            request: {
+              method: 'GET',
+              setupRequest: (req) => ({ ...req, path: ledgerPath('refund', `&id=${nextPaid()}`) }),
+            },
+          }),
+        ]),
     // Breakdown references (docs/benchmark.md, Where the microseconds go): each differs from its scenario by
     // one part.
     {
       key: 'cash-in-noqr',
       name: 'POST /cash-in without the QR PNG',
+      untilIdle: true,
       requests: [
         {
           method: 'POST',

@@ -23,6 +23,7 @@ import { bankReturn } from './ledger/bank-returns';
 import { type CreateCashInInput, cancelCashIn, createCashIn, expireCashIn } from './ledger/cash-in-ops';
 import { type SettleInput, settleCashIn } from './ledger/cash-in-settle-ops';
 import { findCashIn } from './ledger/cash-in-store';
+import { acceptCashOutBatch, cashOutBatchViews } from './ledger/cash-out-batch-ops';
 import {
   acceptCashOut,
   approveCashOut,
@@ -107,10 +108,7 @@ export class ClientLedger extends DurableObject<Env> {
     this.ctx.storage.transactionSync(() => armPrune(this.db, this.scheduler, now, pruneOnce(this.db, now)));
   }
 
-  /**
-   * Runs an operation, then points the alarm at whatever work it scheduled, unless a task run is
-   * going on: that run arms the alarm for it before it ends (ledger/tasks.ts).
-   */
+  /** Runs an operation, then arms the alarm for its work, unless a task run will (ledger/tasks.ts). */
   private async withAlarm<T>(work: () => Promise<T> | T): Promise<T> {
     try {
       return await work();
@@ -253,6 +251,17 @@ export class ClientLedger extends DurableObject<Env> {
     );
   }
 
+  /** POST /cash-out/batch: every item checked, then all accepted in one transaction (or none). */
+  async createCashOutBatch(command: Idempotent & { items: CreateCashOutInput[] }) {
+    const [ctx, now] = [this.context(), Date.now()];
+    const run = this.idempotency.run.bind(this.idempotency, command.idempotencyKey, command.requestHash, now);
+    return this.withAlarm(() => run((remember) => acceptCashOutBatch(ctx, command.items, remember)));
+  }
+
+  async cashOutBatches(query: { batchId: string } | { recent: true }) {
+    return cashOutBatchViews(this.context(), query);
+  }
+
   /** GET /cash-out/{id}: the view as JSON text, or null. */
   async getCashOut(id: string): Promise<string | null> {
     return cashOutJson(this.context(), id);
@@ -321,10 +330,8 @@ export class ClientLedger extends DurableObject<Env> {
 
   // ── Request budget (src/http/rate-limit.ts) ────────────────────────────────
 
-  /**
-   * The one bucket of this client's rateLimitPerSecond, in memory only: no storage write per
-   * request. An evicted object starts again with a full bucket, at most one extra second's budget.
-   */
+  // The one bucket of this client's rateLimitPerSecond, in memory only: no storage write per
+  // request. An evicted object starts again with a full bucket, at most one extra second's budget.
   private requestBudget: TokenBucket | undefined;
 
   /** Grants an isolate up to `want` requests of the budget at `ratePerSecond` (the caller's view). */

@@ -8,6 +8,12 @@
 //                  that reads a Durable Object, before authentication, routing, validation or logging;
 //   GET /do-write  the same RPC inserting one row instead (a durable write): the floor of a request
 //                  that changes a Durable Object.
+//   GET /ledger/<op>?client=<clientId>  the object twin: the gateway's own ClientLedger RPC, called
+//                  with the command the gateway's handler would prepare (no routing, auth, body,
+//                  validation, signature, response rendering or log line). Its CPU minus /do-rpc's
+//                  is the object's own cost per operation (bench/run.mjs). Ops: cash-in, cash-out,
+//                  cash-out-batch (&n=100 items), refund (&id=<paid Cash-In>), and paid (&n=: creates
+//                  and pays n Cash-Ins, answering their ids: the refund scenarios' supply).
 import { DurableObject } from 'cloudflare:workers';
 
 export class Reference extends DurableObject {
@@ -31,8 +37,70 @@ export class Reference extends DurableObject {
   }
 }
 
+const PAYER = { name: 'Maria da Silva', document: '12345678909' };
+let sequence = 0;
+const reference = (prefix) => `${prefix}-${crypto.randomUUID().slice(0, 8)}-${++sequence}`;
+
+const cashInCommand = (clientId) => ({
+  requestHash: '',
+  amountCents: 15_025,
+  externalReference: reference('twin-in'),
+  expirationInMinutes: 60,
+  payer: PAYER,
+  locationPrefix: `127.0.0.1/pix/qr/${clientId}`,
+  paymentUrlPrefix: `http://127.0.0.1/open-finance/${clientId}`,
+});
+
+const cashOutItem = () => ({
+  amountCents: 1_000 + (++sequence % 1_000),
+  externalReference: reference('twin-out'),
+  payee: {
+    name: 'João Souza',
+    document: '12345678909',
+    destination: { type: 'PIX', pixKeyType: 'EVP', pixKey: crypto.randomUUID() },
+  },
+});
+
+/** The object twin's operations: one RPC each, as the gateway's handler calls it. */
+const LEDGER_OPS = {
+  'cash-in': (ledger, clientId) => ledger.createCashIn(cashInCommand(clientId)),
+  'cash-out': (ledger) => ledger.createCashOut({ requestHash: '', ...cashOutItem() }),
+  'cash-out-batch': (ledger, _c, params) =>
+    ledger.createCashOutBatch({
+      requestHash: '',
+      items: Array.from({ length: Number(params.get('n') ?? 100) }, cashOutItem),
+    }),
+  refund: (ledger, _c, params) =>
+    ledger.refundCashIn({
+      requestHash: '',
+      id: params.get('id'),
+      reason: 'CUSTOMER_REQUEST',
+      description: null,
+    }),
+  paid: async (ledger, clientId, params) => {
+    const ids = [];
+    for (let i = 0; i < Number(params.get('n') ?? 100); i++) {
+      const created = await ledger.createCashIn(cashInCommand(clientId));
+      const paid = await ledger.settleCashIn({ id: created.body.transactionId, source: 'sandbox' });
+      if (paid.ok) ids.push(created.body.transactionId);
+    }
+    return { ok: true, status: 200, body: ids };
+  },
+};
+
+async function ledgerTwin(url, env) {
+  const op = LEDGER_OPS[url.pathname.slice('/ledger/'.length)];
+  const clientId = url.searchParams.get('client');
+  if (!op || !clientId || !env.LEDGER) return new Response('unknown ledger op', { status: 404 });
+  const result = await op(env.LEDGER.getByName(clientId), clientId, url.searchParams);
+  return result.ok
+    ? Response.json(result.body, { status: result.status })
+    : Response.json(result.problem, { status: 409 });
+}
+
 export default {
   async fetch(request, env) {
+    if (request.url.includes('/ledger/')) return ledgerTwin(new URL(request.url), env);
     if (request.url.endsWith('/do')) return Response.json(await env.REFERENCE.getByName('bench').read('a'));
     if (request.url.endsWith('/do-rpc')) return Response.json(await env.REFERENCE.getByName('bench').ping());
     if (request.url.endsWith('/log')) {

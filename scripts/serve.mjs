@@ -9,9 +9,14 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { unstable_readConfig } from 'wrangler';
 import { missingSecrets, ROOT, startLocalRuntime } from '../runtime/local-runtime.mjs';
 import { ensureDevVars } from './dev-vars.mjs';
 import { exitWithUsageIfAsked } from './usage.mjs';
+
+/** The gateway Worker's name in that environment (wrangler.toml): the object twin binds its objects. */
+const gatewayWorkerName = (env) =>
+  unstable_readConfig({ config: path.join(ROOT, 'wrangler.toml'), env: env || undefined }).name;
 
 exitWithUsageIfAsked(`
 Usage: npm run serve -- [options]
@@ -121,7 +126,17 @@ try {
               name: 'reference',
               script: readFileSync(path.join(ROOT, 'runtime', 'reference-worker.mjs'), 'utf8'),
               port: Number(values['hello-port']),
-              options: { durableObjects: { REFERENCE: { className: 'Reference', useSQLite: true } } },
+              options: {
+                durableObjects: {
+                  REFERENCE: { className: 'Reference', useSQLite: true },
+                  // The gateway's own objects (wrangler.toml's worker name), for the object twin.
+                  LEDGER: {
+                    className: 'ClientLedger',
+                    scriptName: gatewayWorkerName(values.env),
+                    useSQLite: true,
+                  },
+                },
+              },
             },
           ],
   });

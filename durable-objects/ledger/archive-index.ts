@@ -64,11 +64,19 @@ export function segmentsFor(
     .toArray();
 }
 
+/** Some segment of `kind` exists (written or being written). */
+export function hasArchiveOf(sql: SqlStorage, kind: string): boolean {
+  return sql.exec('SELECT 1 FROM archive_segments WHERE kind = ? LIMIT 1', kind).toArray().length > 0;
+}
+
 /**
  * Whether some archived row of `kind` may carry `id` (a hash hit): keeps references and codes
  * unique. `asTransactionId`: `id` is a transactionId (an aggregate), so its code's key counts too.
  */
 export function maybeArchived(sql: SqlStorage, id: string, kind: string, asTransactionId = false): boolean {
+  // Nothing of this kind archived yet (most clients, most of the time): no hash to compute, and
+  // the BigInt hash costs more than this look-up.
+  if (!hasArchiveOf(sql, kind)) return false;
   const keys = asTransactionId ? keysOf(id, kind) : [idHash(id)];
   return (
     sql

@@ -68,7 +68,8 @@ function dueCashOuts(db: LedgerDb, now: number): CashOutRow[] {
       .select()
       .from(cashOuts)
       .where(lte(cashOuts.nextAt, ph('now')))
-      .orderBy(asc(cashOuts.nextAt))
+      // seq breaks ties: a batch's items, all due at once, are reserved in item order.
+      .orderBy(asc(cashOuts.nextAt), asc(cashOuts.seq))
       .limit(EXEC_BATCH)
       .prepare(),
   ).all({ now });

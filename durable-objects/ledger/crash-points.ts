@@ -15,6 +15,8 @@ export const CRASH_POINTS = [
   'refund.sent',
   /** The partner's answer on a devolution was read; nothing was recorded. */
   'refund.status-read',
+  /** A Cash-Out batch and all its items are committed; the 202 was not answered. */
+  'cash-out-batch.accepted',
   /** A Cash-Out's limits and routing inputs were read; nothing is reserved. */
   'cash-out.checked',
   /** The money is reserved (APPROVED); SENDING was not recorded. */

@@ -375,3 +375,22 @@ export const archiveDeliveryIndex = sqliteTable(
 );
 
 export * from './schema-unapplied';
+
+/**
+ * Batch Cash-Outs (POST /cash-out/batch): one row per accepted batch. Its items are ordinary
+ * Cash-Outs inserted in the batch's one transaction, so their seqs are the contiguous range
+ * `first_seq`..`last_seq` in item order: the batch's status counts read that range, and no column
+ * is added to every Cash-Out.
+ */
+export const cashOutBatches = sqliteTable(
+  'cash_out_batches',
+  {
+    batchId: text('batch_id').primaryKey(),
+    createdAt: integer('created_at').notNull(),
+    count: integer('count').notNull(),
+    amount: integer('amount').notNull(),
+    firstSeq: integer('first_seq').notNull(),
+    lastSeq: integer('last_seq').notNull(),
+  },
+  (t) => [index('cash_out_batches_first_seq_idx').on(t.firstSeq)],
+);

@@ -10,6 +10,7 @@ import { adminHealthOperations } from './admin-health/openapi';
 import { authOperations } from './auth/openapi';
 import { cashInOperations } from './cash-in/openapi';
 import { cashOutOperations } from './cash-out/openapi';
+import { cashOutBatchOperations } from './cash-out-batch/openapi';
 import { healthOperations } from './health/openapi';
 import { partnerOperations } from './partners/openapi';
 import { publicOperations } from './public/openapi';
@@ -19,6 +20,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
   ...authOperations,
   ...cashInOperations,
   ...cashOutOperations,
+  ...cashOutBatchOperations,
   ...healthOperations,
   ...accountOperations,
   ...sandboxOperations,

@@ -12,6 +12,7 @@ import { adminHealthRoutes } from './admin-health/routes';
 import { authRoutes } from './auth/routes';
 import { cashInRoutes } from './cash-in/routes';
 import { cashOutRoutes } from './cash-out/routes';
+import { cashOutBatchRoutes } from './cash-out-batch/routes';
 import { healthRoutes } from './health/routes';
 import { OPERATIONS } from './operations';
 import { partnersRoutes } from './partners/routes';
@@ -22,6 +23,7 @@ export const ROUTES: readonly Route[] = [
   ...authRoutes,
   ...cashInRoutes,
   ...cashOutRoutes,
+  ...cashOutBatchRoutes,
   ...healthRoutes,
   ...accountRoutes,
   ...publicRoutes,

@@ -1,6 +1,8 @@
 /** The console's one page: clients and limits, a client's webhook deliveries, health plots, incidents. */
+import type { CashOutBatchView } from '../../durable-objects/ledger/cash-out-batch-ops';
 import type { DeliveryView } from '../../durable-objects/ledger/delivery-view';
 import { formatCents } from '../domain/money';
+import { batchesSection } from './batches';
 import type { Chart } from './charts';
 import type { ClientPage, ClientSummary, HealthView } from './data';
 import { esc, frame, scriptJson } from './html';
@@ -14,6 +16,7 @@ export interface DashboardModel {
   clientsBefore?: string;
   selected?: ClientSummary;
   deliveries: DeliveryView[];
+  batches: CashOutBatchView[];
   charts: Chart[];
   health: HealthView;
   notice?: string;
@@ -155,12 +158,13 @@ export function dashboardPage(m: DashboardModel): string {
   return frame(
     'Overview',
     `<div class="bar">
-<nav><a href="#clients">Clients</a> <a href="#deliveries">Deliveries</a> <a href="#health">Health</a> <a href="#incidents">Incidents</a></nav>
+<nav><a href="#clients">Clients</a> <a href="#deliveries">Deliveries</a> <a href="#batches">Batches</a> <a href="#health">Health</a> <a href="#incidents">Incidents</a></nav>
 <form method="post" action="${CONSOLE_PATH}/logout"><input type="hidden" name="csrf" value="${esc(m.csrf)}"><button type="submit" class="link">Sign out</button></form>
 </div>
 ${m.selected ? '' : noticeText(m)}
 ${clientsSection(m)}
 ${deliveriesSection(m)}
+${m.selected ? batchesSection(m.selected.name, m.batches) : ''}
 ${chartsSection(m)}
 ${incidentsSection(m)}`,
     { charts: true },

@@ -3,6 +3,7 @@
  * index, 20 deliveries, a day of per-window series, the last day's incidents).
  */
 import { healthAnalyzer } from '../../durable-objects/health-stub';
+import type { CashOutBatchView } from '../../durable-objects/ledger/cash-out-batch-ops';
 import type { DeliveryView } from '../../durable-objects/ledger/delivery-view';
 import { ledgerOf } from '../../durable-objects/stubs';
 import { type ClientPage, type ClientSummary, clientPage } from '../db/clients';
@@ -31,6 +32,11 @@ export async function recentDeliveries(env: Env, clientId: string): Promise<Deli
   return [...failed.items, ...givenUp.items, ...recent.items].filter(
     (d) => !seen.has(d.eventId) && seen.add(d.eventId),
   );
+}
+
+/** The client's latest Cash-Out batches with their items' counts by status (at most 10). */
+export function recentBatches(env: Env, clientId: string): Promise<CashOutBatchView[]> {
+  return ledgerOf(env, clientId).cashOutBatches({ recent: true });
 }
 
 export interface HealthView {

@@ -15,7 +15,7 @@ import { ASSETS } from './assets';
 import { booksPage } from './books';
 import { buildCharts } from './charts';
 import { dashboardPage } from './dashboard';
-import { clientPage, healthView, partnerNames, recentDeliveries } from './data';
+import { clientPage, healthView, partnerNames, recentBatches, recentDeliveries } from './data';
 import { htmlResponse, loginPage, messagePage } from './html';
 import {
   CONSOLE_PATH,
@@ -74,7 +74,9 @@ async function dashboard(request: Request, env: Env, session: Session): Promise<
     wanted === null
       ? clients.items[0]
       : (clients.items.find((c) => c.id === wanted) ?? (await findClient(env, wanted)));
-  const deliveries = selected ? await recentDeliveries(env, selected.id) : [];
+  const [deliveries, batches] = selected
+    ? await Promise.all([recentDeliveries(env, selected.id), recentBatches(env, selected.id)])
+    : [[], []];
   const notice = NOTICES[url.searchParams.get('notice') ?? ''];
   return htmlResponse(
     dashboardPage({
@@ -84,6 +86,7 @@ async function dashboard(request: Request, env: Env, session: Session): Promise<
       ...(before !== undefined && { clientsBefore: before }),
       ...(selected && { selected }),
       deliveries,
+      batches,
       charts: buildCharts(health.series, health.incidents, health.names, health.from, health.to),
       health,
       ...(notice !== undefined && { notice }),

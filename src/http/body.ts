@@ -25,19 +25,25 @@ function checkMediaType(request: Request): void {
   }
 }
 
-async function readCapped(request: Request): Promise<Uint8Array> {
+async function readCapped(request: Request, maxBytes = MAX_BODY_BYTES): Promise<Uint8Array> {
   // A body that breaks off mid-way (the client went away) is a bad request, not our failure.
-  const bytes = await readBodyWithin(request, MAX_BODY_BYTES).catch(() => {
+  const bytes = await readBodyWithin(request, maxBytes).catch(() => {
     throw bodyError('body could not be read to its end');
   });
-  if (bytes === undefined) throw bodyError(`body must be at most ${MAX_BODY_BYTES} bytes`);
+  if (bytes === undefined) throw bodyError(`body must be at most ${maxBytes} bytes`);
   return bytes;
 }
 
-/** The body as a JSON object (the idempotency fingerprint is computed from the parsed value). */
-export async function readJsonObject(request: Request): Promise<Record<string, unknown>> {
+/**
+ * The body as a JSON object (the idempotency fingerprint is computed from the parsed value).
+ * `maxBytes`: a larger cap for a route whose body is a list (a batch).
+ */
+export async function readJsonObject(
+  request: Request,
+  maxBytes = MAX_BODY_BYTES,
+): Promise<Record<string, unknown>> {
   checkMediaType(request);
-  return parseJsonObject(await readCapped(request));
+  return parseJsonObject(await readCapped(request, maxBytes));
 }
 
 /** Bodies that are optional (sandbox actions): absent or empty means `{}`. */

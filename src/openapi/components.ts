@@ -22,6 +22,8 @@ import { CreateCashInSchema } from '../api/cash-in/schemas';
 import { RefundSchema } from '../api/cash-in/schemas-refund';
 import * as cashOut from '../api/cash-out/openapi-responses';
 import { CreateCashOutSchema } from '../api/cash-out/schemas';
+import * as cashOutBatch from '../api/cash-out-batch/openapi-responses';
+import { CreateCashOutBatchSchema } from '../api/cash-out-batch/schemas';
 import * as health from '../api/health/openapi-responses';
 import { PixCallbackSchema } from '../api/partners/schemas';
 import {
@@ -61,6 +63,7 @@ export const NAMED_SCHEMAS: Record<string, v.GenericSchema> = {
   CreateCashIn: CreateCashInSchema,
   Refund: RefundSchema,
   CreateCashOut: CreateCashOutSchema,
+  CreateCashOutBatch: CreateCashOutBatchSchema,
   Rebalance: RebalanceSchema,
   SandboxPay: SandboxPaySchema,
   SandboxCashInReturn: SandboxCashInReturnSchema,
@@ -91,6 +94,8 @@ export const NAMED_SCHEMAS: Record<string, v.GenericSchema> = {
   CashOutAccepted: cash.CashOutAccepted,
   CashOutPage: cash.CashOutPage,
   CashOutSummary: cash.CashOutSummary,
+  CashOutBatchAccepted: cashOutBatch.CashOutBatchAccepted,
+  CashOutBatch: cashOutBatch.CashOutBatch,
   HealthPicture: health.HealthPicture,
   IncidentPage: health.IncidentPage,
   IncidentDetail: health.IncidentDetail,

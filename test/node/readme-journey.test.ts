@@ -65,7 +65,7 @@ it('has the journey and the snippets it promises', () => {
   expect([...parts.snippets.keys()].sort()).toEqual(['connectpsp.ts', 'receiver.ts']);
 });
 
-it('runs the shell journey: pay, refund, Cash-Out, balance and statement', async () => {
+it('runs the shell journey: pay, refund, Cash-Out, balance and statement, batch Cash-Out', async () => {
   const script = ['set -euo pipefail', ...parts.journey].join('\n');
   const { stdout } = await run('bash', ['-c', script], {
     env: { ...env, BASE: runtime.url, ADMIN_TOKEN: 'dev-admin-token' },
@@ -79,6 +79,8 @@ it('runs the shell journey: pay, refund, Cash-Out, balance and statement', async
   expect(stdout).toContain('balance {"transactional":379.5,"proprietary":0,"total":379.5}');
   expect(stdout).toMatch(/^CREDIT \w+ 500 → 500$/m);
   expect(stdout).toMatch(/^DEBIT \w+ 120\.5 → 379\.5$/m);
+  expect(stdout).toMatch(/^batch 3 items, 60\.5$/m);
+  expect(stdout).toMatch(/^batch COMPLETED 3$/m);
 }, 180_000);
 
 it('type-checks the TypeScript snippets against openapi-typescript types, and runs them', async () => {

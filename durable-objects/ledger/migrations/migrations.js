@@ -14,6 +14,7 @@ import m0011 from './0011_archive_delivery_index.sql';
 import m0012 from './0012_lean_deliveries.sql';
 import m0013 from './0013_cash_in_psp_location.sql';
 import m0014 from './0014_unapplied_receipts.sql';
+import m0015 from './0015_cash_out_batches.sql';
 
   export default {
     journal,
@@ -32,7 +33,8 @@ m0010,
 m0011,
 m0012,
 m0013,
-m0014
+m0014,
+m0015
     }
   }
   

@@ -1,0 +1,103 @@
+// The second way to measure the ClientLedger's own CPU (bench/run.mjs): a V8 CPU profile of the
+// gateway's isolate, taken through workerd's inspector while the real gateway scenario runs, each
+// sample's time (timeDeltas) attributed to the objects or to the worker by the modules on its
+// stack. Beside the object twin's number (twin CPU − bare RPC hop), the two should agree. Work the
+// profile cannot place (V8's "(program)" and GC) is reported apart, and work outside this isolate
+// (the local D1 the sandbox partner writes) is in the twin's number only.
+
+/** Opens the inspector of `worker` on `port`; resolves to a `send(method, params)` and `close()`. */
+async function inspector(port, worker) {
+  const ws = new WebSocket(`ws://127.0.0.1:${port}/core:user:${worker}`);
+  await new Promise((resolve, reject) => {
+    ws.onopen = resolve;
+    ws.onerror = reject;
+  });
+  let nextId = 0;
+  const pending = new Map();
+  ws.onmessage = (event) => {
+    const message = JSON.parse(event.data);
+    if (message.id !== undefined) pending.get(message.id)?.(message);
+  };
+  const send = (method, params = {}) =>
+    new Promise((resolve) => {
+      const id = ++nextId;
+      pending.set(id, resolve);
+      ws.send(JSON.stringify({ id, method, params }));
+    });
+  return { send, close: () => ws.close() };
+}
+
+/**
+ * Where each line of the bundle came from: esbuild writes `// <path>` before each module's code.
+ * Returns line (0-based) → module path.
+ */
+function moduleOfLine(bundleText) {
+  const starts = [];
+  bundleText.split('\n').forEach((line, i) => {
+    const m = /^\/\/ ((?:src|durable-objects|node_modules)\/\S+\.(?:ts|mjs|js))$/.exec(line);
+    if (m) starts.push([i, m[1]]);
+  });
+  return (line) => {
+    let lo = 0;
+    let hi = starts.length - 1;
+    let found;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (starts[mid][0] <= line) {
+        found = starts[mid][1];
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    return found;
+  };
+}
+
+/** Object code: the Durable Objects' modules, not the stubs the worker reaches them through. */
+const isObjectModule = (path) =>
+  path?.startsWith('durable-objects/') && !/\/(stubs|health-stub)\.ts$/.test(path);
+
+/**
+ * Profiles the gateway's isolate while `load()` runs (resolving to the operations it completed).
+ * A sample is the objects' when any frame of its stack is in a Durable Object's module (its RPC
+ * methods, alarms and continuations, and what they call); the rest busy time is the worker's
+ * (routing, auth, validation, rendering, the log line, queue consumers). Returns µs per operation.
+ */
+export async function attributeToObjects({ port, worker = 'connectpsp', bundleText, load }) {
+  const moduleAt = moduleOfLine(bundleText);
+  const { send, close } = await inspector(port, worker);
+  await send('Profiler.enable');
+  await send('Profiler.setSamplingInterval', { interval: 100 });
+  await send('Profiler.start');
+  const operations = await load();
+  const { result } = await send('Profiler.stop');
+  close();
+  const profile = result.profile;
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const memo = new Map();
+  const inObject = (id) => {
+    if (memo.has(id)) return memo.get(id);
+    const frame = byId.get(id).callFrame;
+    const own = frame.url !== '' && frame.lineNumber >= 0 && isObjectModule(moduleAt(frame.lineNumber));
+    const hit = own || (parent.has(id) && inObject(parent.get(id)));
+    memo.set(id, hit);
+    return hit;
+  };
+  const totals = { object: 0, worker: 0, unattributed: 0, idle: 0 };
+  profile.samples.forEach((id, i) => {
+    const delta = profile.timeDeltas[i] ?? 0;
+    const name = byId.get(id).callFrame.functionName;
+    if (name === '(idle)') totals.idle += delta;
+    else if (inObject(id)) totals.object += delta;
+    else if (name === '(program)' || name === '(garbage collector)') totals.unattributed += delta;
+    else totals.worker += delta;
+  });
+  const per = (us) => us / operations;
+  return {
+    operations,
+    objectUs: per(totals.object),
+    workerUs: per(totals.worker),
+    unattributedUs: per(totals.unattributed),
+  };
+}

@@ -1,0 +1,39 @@
+/** The console's client view lists the client's latest Cash-Out batches with counts by status. */
+import { describe, expect, it } from 'vitest';
+import { deposit } from '../support/cash-out';
+import { batchItems, batchSettled, createBatch } from '../support/cash-out-batch';
+import { ADMIN_TOKEN, BASE, call, Integrator } from '../support/harness';
+
+async function cookie(): Promise<string> {
+  const res = await call('/admin/console/login', {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: BASE },
+    body: new URLSearchParams({ token: ADMIN_TOKEN }).toString(),
+    redirect: 'manual',
+  });
+  return (res.headers.get('set-cookie') ?? '').split(';')[0] as string;
+}
+
+describe('operator console: Cash-Out batches', () => {
+  it("shows the selected client's batches, newest first, with each status counted", async () => {
+    const api = await Integrator.create();
+    await deposit(api, 100);
+    const first = await createBatch(api, batchItems(2));
+    const second = await createBatch(api, batchItems(3));
+    await batchSettled(api, first.batchId);
+    await batchSettled(api, second.batchId);
+    const page = async (clientId: string) =>
+      (await call(`/admin/console?client=${clientId}`, { headers: { cookie: await cookie() } })).text();
+    const html = await page(api.client.clientId);
+    expect(html).toContain('id="batches"');
+    const rows = [...html.matchAll(/<tr data-batch-id="([^"]+)">([\s\S]*?)<\/tr>/g)];
+    expect(rows.map((r) => r[1])).toEqual([second.batchId, first.batchId]);
+    expect(rows[0]![2]).toContain('<td data-status="COMPLETED">3</td>');
+    expect(rows[1]![2]).toContain('<td data-status="COMPLETED">2</td>');
+    expect(rows[0]![2]).toContain('R$ 3.03');
+    const other = await Integrator.create();
+    const none = await page(other.client.clientId);
+    expect(none).toContain('No batches yet.');
+    expect(none).not.toContain(first.batchId);
+  }, 30_000);
+});
