@@ -6,11 +6,10 @@
  * is booked through the normal path (deliverPix) and reported healed; every other difference stays
  * a break. The report replaces the day's last one, so a re-run is safe; breaks alert the operator.
  */
-import { loadCredentials } from '../src/db/credentials';
+import { clientOfTxId } from '../src/db/client-keys';
 import { clientIdsAtPartnerAfter } from '../src/db/partner-clients';
 import { saveReport } from '../src/db/reconciliation';
 import { findUnapplied, partnerReceiptsBetween, partnerSuspenseHeld } from '../src/db/unapplied';
-import { clientIdOfTxId } from '../src/domain/ids';
 import {
   type Break,
   breakView,
@@ -126,9 +125,9 @@ async function ourBooks(env: Env, ispb: string, from: number, to: number): Promi
 /** A payment of ours by its end-to-end id, wherever and whenever it was booked, with what was devolved of it. */
 async function lookUp(run: Run, pix: ReceivedPix): Promise<{ received: Item; devolved: number } | undefined> {
   run.lookups += 1;
-  const clientId = pix.txid === undefined ? undefined : clientIdOfTxId(pix.txid);
-  // The client must exist before its Durable Object is touched (charge-locator.ts says why).
-  if (clientId && (await loadCredentials(run.env, clientId))) {
+  // Only an existing client's Durable Object is touched (charge-locator.ts says why).
+  const clientId = pix.txid === undefined ? undefined : await clientOfTxId(run.env, pix.txid);
+  if (clientId) {
     const found = await ledgerOf(run.env, clientId).bookedPix(run.partner.ispb, pix.endToEndId);
     if (found) return found;
   }

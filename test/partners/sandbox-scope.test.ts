@@ -6,7 +6,6 @@
  * on that bank's word.
  */
 import { describe, expect, it } from 'vitest';
-import type { CashInCreatedBody } from '../../src/api/cash-in/openapi';
 import { accountOf } from '../support/account';
 import { createCashIn, getCashIn, waitFor } from '../support/cash-in';
 import { createCashOut, getCashOut, settled } from '../support/cash-out';
@@ -72,21 +71,25 @@ describe("sandbox routes on a real partner's resources", () => {
     expect(await balance(api)).toEqual(before);
   });
 
-  it("the open-finance page of a real partner's charge is no page, and authorizing it pays nothing", async () => {
+  it("a real partner's charge has no open-finance page, and authorizing one pays nothing", async () => {
     const api = await onboard();
+    // The open-finance flow itself is refused on a real partner before anything is registered.
     const res = await api.post(
       '/cash-in',
       cashInBody({ amount: 12.5, openFinance: { redirectUrl: 'https://loja.example/r' } }),
     );
-    expect(res.status).toBe(201);
-    const created = (await res.json()) as CashInCreatedBody;
-    const paymentUrl = new URL(created.openFinanceData!.paymentUrl);
-    await expectNotFound(await call(paymentUrl.pathname), 'NOT_FOUND');
+    expect(res.status).toBe(422);
+    expect(await res.json()).toMatchObject({ code: 'RULE_VIOLATION' });
+    // A standard charge there, addressed as an open-finance page would be, is no page either.
+    const cashIn = await createCashIn(api, { amount: 12.5 });
+    const pathname = `/open-finance/${cashIn.transactionId.slice(0, 22)}${cashIn.internalCode}`;
+    await expectNotFound(await call(pathname), 'NOT_FOUND');
     await expectNotFound(
-      await call(`${paymentUrl.pathname}/authorize`, { method: 'POST', redirect: 'manual' }),
+      await call(`${pathname}/authorize`, { method: 'POST', redirect: 'manual' }),
       'NOT_FOUND',
     );
-    expect((await getCashIn(api, created.transactionId)).status).toBe('AWAITING_PAYMENT');
+    expect((await getCashIn(api, cashIn.transactionId)).status).toBe('AWAITING_PAYMENT');
+    expect((await psp(`cob/${cashIn.transactionId}`)).status).toBe('ATIVA');
   });
 
   it("a bank return of a real partner's completed Cash-Out answers 404 CASHOUT_NOT_FOUND and gives nothing back", async () => {

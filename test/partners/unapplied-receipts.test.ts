@@ -78,6 +78,10 @@ describe('unapplied receipts', () => {
       return: { id: devolutions[0]?.id, status: 'RETURNED' },
     });
     expect(receipt?.return.returnedAt).toBeDefined();
+    // The settled return is known by the end-to-end id the PSP gave it (its rtrId), not our request id.
+    const [settledAtPsp] = (await psp(`pix/${second}`)).devolucoes;
+    expect(settledAtPsp.rtrId).not.toBe(devolutions[0]?.id);
+    expect(receipt?.return.endToEndId).toBe(settledAtPsp.rtrId);
     expect(await suspenseHeld(api.client.clientId)).toBe(0);
     // The Cash-In and the client's books are as the first payment left them.
     expect(await getCashIn(api, cashIn.internalCode)).toEqual(paid);

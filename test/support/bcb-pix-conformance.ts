@@ -268,7 +268,7 @@ export async function runConformance(doc: Doc): Promise<ConformanceResult> {
   expect(
     "devolution settled under the PSP's rtrId",
     settledDevolution.state === 'SETTLED' &&
-      settledDevolution.endToEndId === psp.pix.get(e2e)?.devolucoes[0]?.rtrId &&
+      settledDevolution.endToEndId === psp.pix.get(e2e)?.devolucoes.find((d: any) => d.id === devId)?.rtrId &&
       settledDevolution.endToEndId !== devId,
   );
   const over = await partner.sendDevolution({
