@@ -5,7 +5,7 @@ import { CreateCashOutSchema } from '../cash-out/schemas';
 export const MAX_BATCH_ITEMS = 1_000;
 
 /** POST /cash-out/batch body: each item exactly a POST /cash-out body. */
-export const CreateCashOutBatchSchema = v.object({
+export const CreateCashOutBatchSchema = v.strictObject({
   items: v.pipe(
     v.array(CreateCashOutSchema, 'items must be an array of Cash-Outs'),
     v.minLength(1, 'items must have at least 1 Cash-Out'),
