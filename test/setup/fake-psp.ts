@@ -5,7 +5,8 @@
  * exchange against the vendored bacen/pix-api document. Tests drive the PSP's side through
  * `/__control/…` on the same binding:
  *
- * - `POST /__control/pay {txid, endToEndId, valor?}`: a payer pays the charge (another amount: a PSP bug).
+ * - `POST /__control/pay {txid, endToEndId, valor?, horario?}`: a payer pays the charge (another
+ *   amount: a PSP bug; `horario`: when, if not now).
  * - `POST /__control/return {endToEndId, id, valor, natureza}`: the bank returns (part of) a payment.
  * - `POST /__control/devolution {endToEndId, id, ok}`: the network settles or refuses a devolution.
  * - `POST /__control/callback {endToEndIds}`: the callback body the PSP would post (validated).
@@ -16,6 +17,9 @@
  * - `POST /__control/fail-next {match, status, name, times?}`: the next (`times`, default 1) API Pix
  *   requests whose path contains `match` are answered with that problem (other test files' requests
  *   pass untouched).
+ * - `POST /__control/outage {match, ms}`: for the next `ms` (0 ends it), every request whose path
+ *   contains `match` ('' for all, the token endpoint included) is answered 503 ServicoIndisponivel:
+ *   the PSP is down for them.
  * - `GET /__control/webhook/<chave>`: the webhook URL registered for a key.
  * - `GET /__control/cob/<txid>`: the charge as the PSP has it.
  * - `GET /__control/pix/<e2eid>`, `GET /__control/sent/<transactionId>` (the payout as Efí has it),
@@ -36,14 +40,29 @@ export function fakePspFetcher(openapiPath: string): (request: Request) => Promi
   const psp = new FakeBcbPsp();
   let refuseNextDevolutionMs: number | undefined;
   let failNext: { match: string; status: number; name: string; times: number } | undefined;
+  const outages = new Map<string, number>();
   const validator = new OpenApiValidator(doc);
   const efi = new EfiContractValidator();
   const idEnvio = (transactionId: string) => String(transactionId).replace(/-/g, '');
   const json = (body: unknown) =>
     new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json' } });
+  const outage = () =>
+    new Response(
+      JSON.stringify({
+        type: 'https://pix.bcb.gov.br/api/v2/error/ServicoIndisponivel',
+        title: 'Serviço Indisponível',
+        status: 503,
+      }),
+      { status: 503, headers: { 'content-type': 'application/problem+json' } },
+    );
   async function control(path: string, request: Request): Promise<Response> {
     const body = request.method === 'POST' ? ((await request.json()) as Record<string, any>) : {};
-    if (path === 'pay') return json(psp.pay(body.txid, body.endToEndId, body.valor));
+    if (path === 'pay') return json(psp.pay(body.txid, body.endToEndId, body.valor, body.horario));
+    if (path === 'outage') {
+      if (body.ms > 0) outages.set(body.match, Date.now() + body.ms);
+      else outages.delete(body.match);
+      return json({});
+    }
     if (path === 'return') return json(psp.bankReturn(body.endToEndId, body.id, body.valor, body.natureza));
     if (path === 'devolution') {
       psp.settleDevolution(body.endToEndId, body.id, body.ok);
@@ -80,6 +99,10 @@ export function fakePspFetcher(openapiPath: string): (request: Request) => Promi
     const url = new URL(request.url);
     if (url.pathname.startsWith('/__control/'))
       return control(url.pathname.slice('/__control/'.length), request);
+    for (const [match, until] of outages) {
+      if (until <= Date.now()) outages.delete(match);
+      else if (url.pathname.includes(match)) return outage();
+    }
     const sent = request.clone();
     if (
       refuseNextDevolutionMs !== undefined &&
