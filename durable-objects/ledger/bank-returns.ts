@@ -79,6 +79,18 @@ export async function bankReturn(
   return success(200, cashInView(refunded));
 }
 
+/** Whether this devolution of the Cash-In's payment is booked, hot or archived. */
+export async function devolutionBooked(
+  ctx: LedgerContext,
+  row: CashInRow,
+  devolutionId: string,
+): Promise<boolean> {
+  if (!row.endToEndId) return false;
+  const entryId = await devolutionEntryId(row.endToEndId, devolutionId);
+  // Its entry may be archived already; one hot now and archived during the read was seen hot.
+  return entryExists(ctx.db, entryId) || (await entryArchived(ctx, transactional(ctx, row), entryId));
+}
+
 /**
  * Ends the follow-up of a superseded client devolution, inside the caller's transaction: the task
  * goes and, with it, the refund's hold. Both were made together by bankReturn, so the hold is
@@ -105,8 +117,7 @@ export async function bookLateDevolution(
   if (!row.endToEndId) return false;
   const entryId = await devolutionEntryId(row.endToEndId, devolution.id);
   const accountNumber = transactional(ctx, row);
-  // Its entry may be archived already; one hot now and archived during the read was seen hot.
-  const booked = entryExists(ctx.db, entryId) || (await entryArchived(ctx, accountNumber, entryId));
+  const booked = await devolutionBooked(ctx, row, devolution.id);
   return ctx.storage.transactionSync(() => {
     endSuperseded(ctx, row.transactionId, devolution.id);
     if (booked || entryExists(ctx.db, entryId)) return false;

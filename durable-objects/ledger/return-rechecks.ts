@@ -1,7 +1,9 @@
 /**
- * Re-reads of a real partner's PAID Cash-Ins while a bank can still return them (MED), so a return
+ * Re-reads of a real partner's paid Cash-Ins while a bank can still return them (MED), so a return
  * whose callback was lost is booked all the same. The reconciliation sweep lists Pix by payment
  * time, so a return days later is invisible to it. Each paid Cash-In has one task (`recheck-returns`)
+ * (kept once it is REFUNDED: a bank may still return what our refund or its own partial return left,
+ * and a bank fact is booked even past the payment's amount)
  * that reads its Pix again (`GET /pix/{e2eid}`) on a schedule that thins out with the payment's age
  * (src/domain/med-recheck.ts): its cost per payment is bounded, never its history. A run makes at
  * most RECHECKS_PER_RUN of them; the rest wait for the next run. The row is read where it is (hot
@@ -11,6 +13,7 @@ import { nextRecheckAt } from '../../src/domain/med-recheck';
 import { errorFields, log } from '../../src/infra/log';
 import { bcbPartner } from '../../src/partners/port-registry';
 import { findCashInAnywhere, rehydrateCashIn } from './archive-reads';
+import { devolutionBooked } from './bank-returns';
 import type { LedgerContext } from './context';
 import { applyPartnerPix } from './partner-pix-ops';
 import type { PartnerReads } from './partner-reads';
@@ -28,7 +31,9 @@ export async function recheckReturns(
   reads: PartnerReads,
 ): Promise<number | undefined> {
   const row = await findCashInAnywhere(ctx, transactionId);
-  if (row?.status !== 'PAID' || !row.endToEndId || row.paidAt === null) return undefined;
+  // REFUNDED too: a return of part of the payment, or our refund, leaves the rest returnable.
+  if (!row || !['PAID', 'REFUNDED'].includes(row.status) || !row.endToEndId || row.paidAt === null)
+    return undefined;
   const partner = bcbPartner(ctx.env, row.partnerIspb);
   if (!partner) return undefined;
   const now = Date.now();
@@ -52,10 +57,15 @@ export async function recheckReturns(
     return nextRecheckAt(row.paidAt, now);
   }
   const pix = read.value;
-  if (pix?.endToEndId === row.endToEndId && pix.devolutions.some((d) => d.status === 'DEVOLVIDO')) {
+  if (pix?.endToEndId !== row.endToEndId) return nextRecheckAt(row.paidAt, now);
+  const devolved = pix.devolutions.filter((d) => d.status === 'DEVOLVIDO');
+  let unbooked = false;
+  for (const d of devolved) unbooked ||= !(await devolutionBooked(ctx, row, d.id));
+  if (unbooked) {
+    // Back hot only to book what is missing: a row read here every time stays archived.
     await rehydrateCashIn(ctx, transactionId);
     const outcomes = await applyPartnerPix(ctx, row.partnerIspb, pix, await reads.blockedPayerDocuments(ctx));
-    if (outcomes.includes('returned'))
+    if (outcomes.some((o) => o === 'returned' || o === 'devolution-recorded'))
       log('warn', 'a bank return found by re-reading the payment (its callback never came)', fields);
   }
   return nextRecheckAt(row.paidAt, now);

@@ -58,7 +58,7 @@ async function readStates(run: BankRun, o: BankOptions): Promise<TxState[]> {
 }
 
 /** Settles at the PSP every devolution still in processing (the network's part) and waits for agreement. */
-async function awaitAgreement(gateway: Gateway, run: BankRun, o: BankOptions, progress: (l: string) => void) {
+async function awaitAgreement(run: BankRun, o: BankOptions, progress: (l: string) => void) {
   const deadline = Date.now() + (o.finalityTimeoutMs ?? 8 * 60_000);
   for (;;) {
     const states = await readStates(run, o);
@@ -83,7 +83,7 @@ export async function checkBankBooks(
   progress(
     `bank leg: ${run.log.transactions.length} Cash-Ins; waiting for the gateway to agree with the PSP`,
   );
-  const states = await awaitAgreement(gateway, run, o, progress);
+  const states = await awaitAgreement(run, o, progress);
   const agreement: InvariantResult = {
     name: 'real-partner Cash-Ins agree with the PSP',
     checked: states.length,

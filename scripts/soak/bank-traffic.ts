@@ -142,6 +142,7 @@ class BankDriver {
     );
     if (res.status !== 201) {
       this.log.refusedCharges += 1;
+      await sleep(2_000); // as an integrator told to retry later would
       return undefined;
     }
     const tx: BankTx = {
@@ -349,7 +350,7 @@ export async function driveBankTraffic(
     }
   };
   try {
-    await Promise.all(Array.from({ length: o.concurrency ?? 3 }, worker));
+    await Promise.all(Array.from({ length: o.concurrency ?? 4 }, worker));
   } finally {
     await outageRun.catch(() => undefined);
     await o.control('outage', { match: '', ms: 0 });

@@ -8,42 +8,24 @@
 import { runInDurableObject } from 'cloudflare:test';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MED_WINDOW_MS, nextRecheckAt, RECHECK_FIRST_MS } from '../../src/domain/med-recheck';
-import { accountOf, balanceOf, getBalance } from '../support/account';
+import { getBalance } from '../support/account';
 import { createCashIn, getCashIn, waitFor } from '../support/cash-in';
-import { admin, type Integrator } from '../support/harness';
+import type { Integrator } from '../support/harness';
 import { assertBooks } from '../support/invariants';
-import { ledgerStub, sqlRows } from '../support/ledger';
+import { ledgerStub } from '../support/ledger';
 import { callback, newE2e, onboard, paidAtPsp, psp, statementOf } from '../support/partner-psp';
+import {
+  archiveNow,
+  expectPspBooks,
+  pspCents,
+  runTasksNow,
+  tasksOf,
+  transactional,
+} from '../support/psp-books';
 
 afterAll(async () => {
   expect((await psp('invalid')).invalid).toEqual([]);
 });
-
-async function archiveNow(api: Integrator): Promise<number> {
-  const res = await admin(`/admin/clients/${api.client.clientId}/archive`, 'POST', {
-    before: new Date().toISOString(),
-  });
-  expect(res.status, await res.clone().text()).toBe(200);
-  return ((await res.json()) as { archivedTransactions: number }).archivedTransactions;
-}
-
-/** Makes the client's tasks of this kind due now and wakes the object (its alarm runs them). */
-async function runTasksNow(api: Integrator, kind: string): Promise<void> {
-  await runInDurableObject(ledgerStub(api.client.clientId), async (_instance, state) => {
-    state.storage.sql.exec('UPDATE tasks SET due_at = ? WHERE kind = ?', Date.now(), kind);
-    await state.storage.setAlarm(Date.now() + 20);
-  });
-}
-
-const tasksOf = (api: Integrator, kind: string) =>
-  sqlRows<{ id: string; due_at: number }>(
-    api.client.clientId,
-    'SELECT id, due_at FROM tasks WHERE kind = ?',
-    kind,
-  );
-
-const transactional = async (api: Integrator) =>
-  balanceOf(await getBalance(api), accountOf(api, 'TRANSACTIONAL').number);
 
 async function refund(api: Integrator, internalCode: string): Promise<string> {
   const res = await api.signedPost(`/cash-in/${internalCode}/refund`, { reason: 'MERCHANT_ERROR' });
@@ -55,17 +37,6 @@ async function paidWithCallback(api: Integrator, amount: number) {
   const paid = await paidAtPsp(api, amount);
   expect((await callback(paid.e2e))[0]?.outcomes).toEqual(['paid']);
   return paid;
-}
-
-/** What the PSP's books say the client holds from these payments: received minus devolved, in centavos. */
-async function pspCents(...e2es: string[]): Promise<number> {
-  let total = 0;
-  for (const e2e of e2es) {
-    const pix = await psp(`pix/${e2e}`);
-    total += Math.round(Number(pix.valor) * 100);
-    for (const d of pix.devolucoes) if (d.status === 'DEVOLVIDO') total -= Math.round(Number(d.valor) * 100);
-  }
-  return total;
 }
 
 async function medReturn(e2e: string, id: string, valor: string) {
@@ -159,6 +130,32 @@ describe('a MED that overtakes the client refund', () => {
   });
 });
 
+describe('a refund sent while the PSP is down', () => {
+  it('fails, its hold released, when the PSP refuses it once reachable (a lost MED came first)', async () => {
+    const api = await onboard();
+    const { cashIn, e2e } = await paidWithCallback(api, 90);
+    await psp('outage', { match: e2e, ms: 60_000 });
+    await refund(api, cashIn.internalCode); // accepted: the PSP did not answer, the poll sends it again
+    await medReturn(e2e, `MEDfirst${Date.now() % 1e6}`, '30.00'); // its callback lost (PSP down)
+    await psp('outage', { match: e2e, ms: 0 });
+    // Sent again, the devolution of 90 is refused (30 of 90 went back already): the refund fails.
+    const failed = await waitFor(
+      () => getCashIn(api, cashIn.internalCode),
+      (c) => c.refundFailure !== undefined,
+      10_000,
+    );
+    expect(failed).toMatchObject({ status: 'PAID', refundFailure: { code: 'PAYEE_BANK_REJECTED' } });
+    await runTasksNow(api, 'recheck-returns');
+    await waitFor(
+      () => transactional(api),
+      (a) => a.balance === 60,
+      10_000,
+    );
+    await expectPspBooks(api, [e2e]);
+    await assertBooks(api);
+  });
+});
+
 describe('a charge paid in time while the PSP is down at its expiry', () => {
   it('is not expired while the PSP cannot answer, and is booked PAID when it can', async () => {
     const api = await onboard();
@@ -248,11 +245,19 @@ describe('a MED whose callback never came', () => {
       reason: 'FRAUD',
     });
     expect(await getCashIn(api, cold.cashIn.internalCode)).toMatchObject({ status: 'REFUNDED' });
-    // Read again: nothing more is booked, and the returned Cash-Ins are not read any more.
+    // Read again: nothing more is booked; the rest of the partly returned one is returned later.
     await runTasksNow(api, 'recheck-returns');
     await waitFor(
       () => tasksOf(api, 'recheck-returns'),
-      (t) => t.length === 0,
+      (t) => t.length === 2 && t.every((x) => x.due_at > Date.now() + 30_000),
+      10_000,
+    );
+    expect((await transactional(api)).balance).toBe(20);
+    await medReturn(cold.e2e, `MEDrest${Date.now() % 1e6}`, '20.00');
+    await runTasksNow(api, 'recheck-returns');
+    await waitFor(
+      () => transactional(api),
+      (a) => a.balance === 0,
       10_000,
     );
     expect((await statementOf(api)).map((e) => [e.type, e.amount])).toEqual([
@@ -260,8 +265,9 @@ describe('a MED whose callback never came', () => {
       ['PIX_IN', 30],
       ['PIX_REFUND_OUT', 70],
       ['PIX_REFUND_OUT', 10],
+      ['PIX_REFUND_OUT', 20],
     ]);
-    expect(await pspCents(hot.e2e, cold.e2e)).toBe(2000);
+    await expectPspBooks(api, [hot.e2e, cold.e2e]);
   });
 
   it('keeps re-reading a paid Cash-In through an outage, at a schedule that thins out with age', async () => {
