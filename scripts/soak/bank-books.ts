@@ -5,7 +5,7 @@
  * one PIX_IN of its amount, every devolution it made (ours or a bank's) one PIX_REFUND_OUT of its
  * amount, and the client's balance is what they add up to — with nothing held any more.
  */
-import type { Gateway, Json } from './api';
+import type { Json } from './api';
 import type { BankLog, BankOptions, BankRun, BankTx } from './bank-traffic';
 import { mapLimit, walk } from './collect';
 import type { InvariantResult } from './invariants';
@@ -75,7 +75,6 @@ async function awaitAgreement(run: BankRun, o: BankOptions, progress: (l: string
 
 /** Waits for the gateway to catch up with the PSP, then checks the books. */
 export async function checkBankBooks(
-  gateway: Gateway,
   run: BankRun,
   o: BankOptions,
   progress: (line: string) => void,

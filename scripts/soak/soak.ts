@@ -104,7 +104,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
     });
     snapshot.tolerateForeignFaults = o.tolerateForeignFaults ?? false;
     // The bank leg's books first: the worker log is read after its wait, with everything it caused.
-    const bankResults = bank && o.bank ? await checkBankBooks(gateway, bank, o.bank, progress) : [];
+    const bankResults = bank && o.bank ? await checkBankBooks(bank, o.bank, progress) : [];
     if (o.workerLog) snapshot.workerLog = o.workerLog();
     results = [...checkInvariants(snapshot), ...bankResults];
   } catch (error) {
