@@ -7,6 +7,7 @@
  */
 import { runInDurableObject } from 'cloudflare:test';
 import { afterAll, describe, expect, it } from 'vitest';
+import { RECHECKS_PER_RUN } from '../../durable-objects/ledger/return-rechecks';
 import { MED_WINDOW_MS, nextRecheckAt, RECHECK_FIRST_MS } from '../../src/domain/med-recheck';
 import { getBalance } from '../support/account';
 import { createCashIn, getCashIn, waitFor } from '../support/cash-in';
@@ -283,6 +284,27 @@ describe('a MED whose callback never came', () => {
     expect(later!.due_at).toBeGreaterThan(Date.now() + 30_000);
     await psp('outage', { match: e2e, ms: 0 });
     expect((await getBalance(api)).totals.transactional).toBe(12);
+  });
+
+  it('makes at most RECHECKS_PER_RUN re-reads in one run, the rest moments later', async () => {
+    const api = await onboard();
+    const total = RECHECKS_PER_RUN + 5;
+    for (let i = 0; i < total; i++) await paidWithCallback(api, 1 + i);
+    await runTasksNow(api, 'recheck-returns');
+    // One run: RECHECKS_PER_RUN read and rescheduled after the payment's age, the rest deferred 5 s.
+    const after = await waitFor(
+      () => tasksOf(api, 'recheck-returns'),
+      (t) => t.every((x) => x.due_at > Date.now()),
+      10_000,
+    );
+    const deferred = after.filter((x) => x.due_at < Date.now() + 10_000);
+    expect(deferred).toHaveLength(total - RECHECKS_PER_RUN);
+    await waitFor(
+      () => tasksOf(api, 'recheck-returns'),
+      (t) => t.every((x) => x.due_at > Date.now() + 10_000),
+      15_000,
+    );
+    expect((await tasksOf(api, 'recheck-returns')).every((x) => x.due_at > Date.now() + 10_000)).toBe(true);
   });
 
   it('schedules about 18 re-reads over the 90-day MED window, each twice as far from the payment', () => {
