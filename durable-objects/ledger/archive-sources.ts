@@ -77,11 +77,15 @@ const cashInSettledAt = sql`CASE
 /**
  * Work still scheduled on a closed row (a charge removal being retried, a superseded devolution
  * followed): it stays hot until that is done. Primary-key look-ups of the task ids (`kind:ref`).
+ * A superseded devolution's task is named by the client's devolution id, which the row no longer
+ * holds once the bank's return replaced it: it is found as the key range of every
+ * `poll-superseded-devolution:<transactionId>|…` id ('}' follows '|').
  */
 const cashInWork = sql`SELECT 1 FROM tasks WHERE id IN (
   'remove-charge:' || ${cashIns.transactionId}, 'poll-refund:' || ${cashIns.transactionId},
-  'assign-e2e:' || ${cashIns.transactionId},
-  'poll-superseded-devolution:' || ${cashIns.transactionId} || '|' || coalesce(${cashIns.refundEndToEndId}, ''))`;
+  'assign-e2e:' || ${cashIns.transactionId})
+  OR (id > 'poll-superseded-devolution:' || ${cashIns.transactionId} || '|'
+    AND id < 'poll-superseded-devolution:' || ${cashIns.transactionId} || '}')`;
 
 /** The ids a GET /cash-in/{id} or /cash-out/{id} may name a transaction by (lookup.ts levels). */
 const TRANSACTION_IDS = [

@@ -10,7 +10,7 @@ import { newEndToEndId } from '../../src/domain/ids';
 import { failure, type OperationResult, success } from '../../src/domain/result';
 import { log } from '../../src/infra/log';
 import { partnerPort } from '../../src/partners/port-registry';
-import { entryArchived } from './archive-reads';
+import { entryArchived, rehydrateCashIn } from './archive-reads';
 import { type CashInRow, cashInNotFound, findCashIn } from './cash-in-store';
 import type { LedgerContext } from './context';
 import { accountAt, devolutionEntryId, entryExists, postEntry, releaseHold } from './ledger';
@@ -33,8 +33,9 @@ function transactional(ctx: LedgerContext, row: CashInRow): string {
 
 /**
  * A bank return of a PAID Cash-In: PAID → REFUNDED now. If the client's own refund is in flight,
- * the return supersedes it: its hold goes, and its devolution is followed to the end (should the
- * partner settle it too, that second outflow is recorded as well: pollSupersededDevolution).
+ * the return supersedes it and its devolution is followed to the end (should the partner settle it
+ * too, that second outflow is recorded as well: pollSupersededDevolution). Its hold stays until
+ * then: that devolution leaves whatever the balance, so the money must not be withdrawn meanwhile.
  */
 export async function bankReturn(
   ctx: LedgerContext,
@@ -59,7 +60,6 @@ export async function bankReturn(
   const accountNumber = transactional(ctx, row);
   const refunded = ctx.storage.transactionSync(() => {
     if (row.refundState === 'PROCESSING' && row.refundEndToEndId) {
-      releaseHold(ctx.db, `refund:${row.transactionId}`);
       ctx.scheduler.cancel('poll-refund', row.transactionId);
       ctx.scheduler.schedule(
         'poll-superseded-devolution',
@@ -79,24 +79,47 @@ export async function bankReturn(
   return success(200, cashInView(refunded));
 }
 
+/** Whether this devolution of the Cash-In's payment is booked, hot or archived. */
+export async function devolutionBooked(
+  ctx: LedgerContext,
+  row: CashInRow,
+  devolutionId: string,
+): Promise<boolean> {
+  if (!row.endToEndId) return false;
+  const entryId = await devolutionEntryId(row.endToEndId, devolutionId);
+  // Its entry may be archived already; one hot now and archived during the read was seen hot.
+  return entryExists(ctx.db, entryId) || (await entryArchived(ctx, transactional(ctx, row), entryId));
+}
+
+/**
+ * Ends the follow-up of a superseded client devolution, inside the caller's transaction: the task
+ * goes and, with it, the refund's hold. Both were made together by bankReturn, so the hold is
+ * released exactly once, by whichever path (poll or partner report) sees the devolution end first.
+ */
+function endSuperseded(ctx: LedgerContext, transactionId: string, devolutionId: string): void {
+  const ref = `${transactionId}|${devolutionId}`;
+  if (!ctx.scheduler.exists('poll-superseded-devolution', ref)) return;
+  ctx.scheduler.cancel('poll-superseded-devolution', ref);
+  releaseHold(ctx.db, `refund:${transactionId}`);
+}
+
 /**
  * A devolution of a Cash-In already REFUNDED: money left once more, and the books say so (a
  * second PIX_REFUND_OUT, a bank fact). Once only: an entry already booked under its id stays alone.
+ * When it is the superseded client devolution, its follow-up and hold end in the same transaction.
  * Returns whether it was booked now.
  */
 export async function bookLateDevolution(
   ctx: LedgerContext,
   row: CashInRow,
   devolution: ReportedDevolution,
-  whenDone?: () => void,
 ): Promise<boolean> {
   if (!row.endToEndId) return false;
   const entryId = await devolutionEntryId(row.endToEndId, devolution.id);
   const accountNumber = transactional(ctx, row);
-  // Its entry may be archived already; one hot now and archived during the read was seen hot.
-  const booked = entryExists(ctx.db, entryId) || (await entryArchived(ctx, accountNumber, entryId));
+  const booked = await devolutionBooked(ctx, row, devolution.id);
   return ctx.storage.transactionSync(() => {
-    whenDone?.();
+    endSuperseded(ctx, row.transactionId, devolution.id);
     if (booked || entryExists(ctx.db, entryId)) return false;
     postEntry(ctx.db, {
       id: entryId,
@@ -120,20 +143,30 @@ export async function bookLateDevolution(
 /**
  * Follows a client devolution that a bank return overtook. Never sends it again; if the partner
  * settled it anyway, it is booked (bookLateDevolution) in the same transaction that ends this
- * task, so a crash cannot post it twice.
+ * task and releases the refund's hold, so a crash cannot post it twice. Failed or unknown at the
+ * partner, it never left: the hold goes, in the transaction that ends the task.
  */
 export async function pollSupersededDevolution(ctx: LedgerContext, ref: string): Promise<number | undefined> {
   const [transactionId, devolutionId] = ref.split('|') as [string, string];
+  // A row archived while this was pending (before the archive counted this task) comes back hot.
+  if (!findCashIn(ctx.db, transactionId)) await rehydrateCashIn(ctx, transactionId);
   const row = findCashIn(ctx.db, transactionId);
-  if (!row?.endToEndId) return undefined;
+  if (!row?.endToEndId) {
+    log('error', 'a superseded devolution has no paid Cash-In', { transactionId });
+    ctx.storage.transactionSync(() => endSuperseded(ctx, transactionId, devolutionId));
+    return undefined;
+  }
   const status = await partnerPort(ctx.env, row.partnerIspb).devolutionStatus(row.endToEndId, devolutionId);
   if (status.state === 'PENDING') return Date.now() + REFUND_POLL_MS;
-  if (status.state !== 'SETTLED') return undefined;
-  await bookLateDevolution(
-    ctx,
-    row,
-    { id: devolutionId, endToEndId: status.endToEndId || devolutionId, amountCents: row.amount },
-    () => ctx.scheduler.cancel('poll-superseded-devolution', ref),
-  );
+  if (status.state === 'SETTLED') {
+    await bookLateDevolution(ctx, row, {
+      id: devolutionId,
+      // The network's id for it (a real partner's rtrId), the one on the payer's receipt.
+      endToEndId: status.endToEndId || devolutionId,
+      amountCents: row.amount,
+    });
+    return undefined;
+  }
+  ctx.storage.transactionSync(() => endSuperseded(ctx, transactionId, devolutionId));
   return undefined;
 }

@@ -5,9 +5,11 @@
  */
 import { type CashInView, cashInView } from '../../src/domain/cash-in';
 import { newEndToEndId } from '../../src/domain/ids';
+import { nextRecheckAt } from '../../src/domain/med-recheck';
 import { failure, type OperationResult, success } from '../../src/domain/result';
 import { formatBrt } from '../../src/domain/time';
 import { bankName, settlementPartner } from '../../src/partners/config';
+import { bcbPartner } from '../../src/partners/port-registry';
 import { LATE_SETTLEMENT_GRACE_MS } from './cash-in-ops';
 import { cashInNotFound, emitCashIn, findCashIn, updateCashIn } from './cash-in-store';
 import type { LedgerContext } from './context';
@@ -53,7 +55,11 @@ export async function settleCashIn(
     });
   }
   const initiatedAt = input.initiatedAt ?? now;
-  const lateOk = input.source === 'network' && now <= row.expiresAt + LATE_SETTLEMENT_GRACE_MS;
+  // A network payment the partner dates inside the window is a fact however late it reaches us
+  // (the charge stays AWAITING_PAYMENT until its partner confirms it unpaid: cash-in-expiry.ts).
+  const lateOk =
+    input.source === 'network' &&
+    (now <= row.expiresAt + LATE_SETTLEMENT_GRACE_MS || input.initiatedAt !== undefined);
   if (initiatedAt > row.expiresAt || (now > row.expiresAt && !lateOk)) {
     return failure({
       code: 'RULE_VIOLATION',
@@ -115,8 +121,11 @@ export async function settleCashIn(
     });
     ctx.scheduler.cancel('expire-cash-in', row.transactionId);
     if (endToEndId === null) ctx.scheduler.schedule('assign-e2e', row.transactionId, now + 2_000);
-    // A payer the client does not accept gets the money back (docs/contract.md, Sandbox). Held in the
-    // payment's own transaction, so no crash can separate them and nothing can spend it meanwhile; the poll
+    // A real partner's payment is read again while a bank may return it (return-rechecks.ts).
+    if (bcbPartner(ctx.env, row.partnerIspb))
+      ctx.scheduler.schedule('recheck-returns', row.transactionId, nextRecheckAt(now, now) as number);
+    // A payer the client does not accept gets the money back (docs/contract.md, Sandbox). Held in the payment's
+    // own transaction, so no crash can separate them and nothing can spend it meanwhile; the poll
     // sends the devolution as soon as the payment endToEndId is known.
     if (blocked) {
       holdRefund(ctx, updated, account.number, {

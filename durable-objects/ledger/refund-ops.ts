@@ -196,17 +196,20 @@ export async function pollRefund(ctx: LedgerContext, transactionId: string): Pro
   // An automatic refund waits for the payment endToEndId a partner confirms later (assign-e2e).
   if (!row.endToEndId) return Date.now() + REFUND_POLL_MS;
   const port = partnerPort(ctx.env, row.partnerIspb);
-  const status = await port.devolutionStatus(row.endToEndId, row.refundEndToEndId);
+  let status = await port.devolutionStatus(row.endToEndId, row.refundEndToEndId);
   await ctx.crashes.reach('refund.status-read');
   const now = Date.now();
   if (status.state === 'PENDING') return now + REFUND_POLL_MS;
   if (status.state === 'UNKNOWN') {
-    await port.sendDevolution({
+    const sent = await port.sendDevolution({
       endToEndId: row.refundEndToEndId,
       originalEndToEndId: row.endToEndId,
       amountCents: row.amount,
     });
-    return now + REFUND_POLL_MS;
+    if (sent.ok || sent.retryable) return now + REFUND_POLL_MS;
+    // Refused outright (e.g. a bank already returned part of the payment): it never left, so the
+    // refund fails here rather than being sent again forever with its money held.
+    status = { state: 'FAILED', failureCode: sent.failureCode };
   }
   const account = accountAt(ctx.db, row.partnerIspb, 'TRANSACTIONAL');
   if (!account) throw new Error(`no TRANSACTIONAL account at ${row.partnerIspb}`);

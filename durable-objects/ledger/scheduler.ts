@@ -20,6 +20,8 @@ export type TaskKind =
   | 'poll-superseded-devolution'
   /** The next pruning step: soon if the last was full, else when the oldest kept row ages out (prune.ts). */
   | 'prune'
+  /** A real partner's paid Cash-In read again for bank returns whose callback was lost (return-rechecks.ts). */
+  | 'recheck-returns'
   /** A cancelled Cash-In's charge taken down at its partner, so no payer can pay it (partner-pix-ops.ts). */
   | 'remove-charge'
   /** An unapplied receipt's return to its payer, step by step (unapplied-ops.ts). */
@@ -47,6 +49,16 @@ export class Scheduler {
         .onConflictDoUpdate({ target: tasks.id, set: { dueAt: sql`excluded.due_at` } })
         .prepare(),
     ).run({ id: `${kind}:${ref}`, kind, ref, dueAt });
+  }
+
+  exists(kind: TaskKind, ref: string): boolean {
+    return (
+      this.db
+        .select({ id: tasks.id })
+        .from(tasks)
+        .where(eq(tasks.id, `${kind}:${ref}`))
+        .get() !== undefined
+    );
   }
 
   cancel(kind: TaskKind, ref: string): void {

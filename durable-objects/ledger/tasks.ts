@@ -2,14 +2,16 @@ import { findClient } from '../../src/db/clients';
 import { errorFields, log } from '../../src/infra/log';
 import { armArchive, runArchiveTask } from './archive';
 import { pollSupersededDevolution } from './bank-returns';
-import { expireCashIn } from './cash-in-ops';
+import { expireUnlessPaid } from './cash-in-expiry';
 import { assignEndToEndId } from './cash-in-settle-ops';
 import { runCashOutExecutor } from './cash-out-exec';
 import type { LedgerContext } from './context';
 import { dropPublished, unpublishedObservations } from './events';
 import { pruneLimitTotals } from './limit-totals';
 import { removeCharge } from './partner-pix-ops';
+import { PartnerReads } from './partner-reads';
 import { pollRefund } from './refund-ops';
+import { recheckReturns } from './return-rechecks';
 import type { Task } from './scheduler';
 import { runReturn } from './unapplied-ops';
 import { dispatchWebhooks } from './webhook-deliveries';
@@ -56,11 +58,12 @@ export class TaskRunner {
   private async runOnce(): Promise<void> {
     const ctx = this.context();
     const now = Date.now();
+    const reads = new PartnerReads();
     try {
       for (const task of ctx.scheduler.due(now)) {
         this.current = { id: task.id, since: Date.now() };
         try {
-          await runTask(ctx, task, this.degradedCashOutPartners);
+          await runTask(ctx, task, this.degradedCashOutPartners, reads);
         } catch (error) {
           log('error', 'ledger task failed', { task: task.id, ...errorFields(error) });
           ctx.scheduler.retry(task, Date.now());
@@ -87,12 +90,21 @@ export async function runTask(
   ctx: LedgerContext,
   task: Task,
   degradedCashOutPartners: () => Promise<ReadonlySet<string>>,
+  reads = new PartnerReads(),
 ): Promise<void> {
   switch (task.kind) {
-    case 'expire-cash-in':
-      ctx.scheduler.done(task);
-      expireCashIn(ctx, task.ref, false);
+    case 'expire-cash-in': {
+      const again = await expireUnlessPaid(ctx, task.ref, reads);
+      if (again === undefined) ctx.scheduler.done(task);
+      else ctx.scheduler.schedule('expire-cash-in', task.ref, again);
       return;
+    }
+    case 'recheck-returns': {
+      const again = await recheckReturns(ctx, task.ref, reads);
+      if (again === undefined) ctx.scheduler.done(task);
+      else ctx.scheduler.schedule('recheck-returns', task.ref, again);
+      return;
+    }
     case 'assign-e2e':
       ctx.scheduler.done(task);
       assignEndToEndId(ctx, task.ref);

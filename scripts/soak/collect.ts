@@ -68,7 +68,7 @@ function viewOf(body: Json): TxView {
 }
 
 /** Every page of a cursor walk (docs/contract.md, Lists, cursors and periods), oldest first. */
-async function walk(c: SoakClient, path: string): Promise<Json[]> {
+export async function walk(c: SoakClient, path: string): Promise<Json[]> {
   const base = `${path}${path.includes('?') ? '&' : '?'}from=${c.statementStartDate}&to=${FAR_TO}&limit=200`;
   const items: Json[] = [];
   for (let cursor: string | undefined, first = true; first || cursor; first = false) {

@@ -4,6 +4,8 @@
  * collect, check every invariant, print the figures. `ok` is false when any invariant failed.
  */
 import { type FetchLike, Gateway } from './api';
+import { bankSummary, checkBankBooks } from './bank-books';
+import { type BankOptions, type BankRun, driveBankTraffic } from './bank-traffic';
 import { collectSnapshot, type PartnerBooks } from './collect';
 import { checkInvariants, type InvariantResult } from './invariants';
 import { FAULTS, type FaultPlan, PARTNER_SETS, Random } from './plan';
@@ -36,6 +38,11 @@ export interface SoakOptions {
   readPartnerBooks: PartnerBooks;
   /** The worker's console so far, where the caller can watch it (checked: no error line). */
   workerLog?: () => WorkerLog;
+  /**
+   * A real-bank partner (the mock PSP) beside the sandbox ones: its own clients and traffic, PSP
+   * outages, lost callbacks, and its books compared with the PSP's at the end (bank-traffic.ts).
+   */
+  bank?: BankOptions;
   /** How long to wait for every transaction to become final after the traffic. */
   finalityTimeoutMs?: number;
   progress?: (line: string) => void;
@@ -55,6 +62,8 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
   const concurrency = o.concurrency ?? 8;
   const progress = o.progress ?? (() => undefined);
   const gateway = new Gateway(o.fetch, o.baseUrl, o.adminToken);
+  const archiveEveryMs = o.archiveEveryMs ?? 5_000;
+  let bankRun: Promise<BankRun> | undefined;
   const { log, clients: soakClients } = await driveTraffic({
     gateway,
     random: new Random(seed),
@@ -63,9 +72,23 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
     durationMs: o.durationMs,
     faults: o.faults === false ? [] : o.faults === true || o.faults === undefined ? FAULTS : o.faults,
     partnerSets: o.partnerSets ?? PARTNER_SETS,
-    archiveEveryMs: o.archiveEveryMs ?? 5_000,
+    archiveEveryMs,
     log: progress,
+    // The bank leg starts with the sandbox traffic and shares its log's archive counts.
+    onStart: (trafficLog) => {
+      if (o.bank)
+        bankRun = driveBankTraffic(
+          gateway,
+          new Random(seed + 1),
+          o.bank,
+          o.durationMs,
+          archiveEveryMs,
+          trafficLog,
+          progress,
+        );
+    },
   });
+  const bank = await bankRun;
   progress(`traffic done: ${log.transactions.length} transactions; waiting for them to become final`);
   let snapshot: Snapshot | undefined;
   let results: InvariantResult[];
@@ -80,12 +103,14 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
       progress,
     });
     snapshot.tolerateForeignFaults = o.tolerateForeignFaults ?? false;
+    // The bank leg's books first: the worker log is read after its wait, with everything it caused.
+    const bankResults = bank && o.bank ? await checkBankBooks(bank, o.bank, progress) : [];
     if (o.workerLog) snapshot.workerLog = o.workerLog();
-    results = checkInvariants(snapshot);
+    results = [...checkInvariants(snapshot), ...bankResults];
   } catch (error) {
     results = [{ name: 'collecting the final state', checked: 0, failures: [String(error)] }];
   }
-  const report = formatReport({
+  const report0 = formatReport({
     title:
       `ConnectPSP soak — ${new Date(started).toISOString()}; ${clients} clients, concurrency ${concurrency}, ` +
       `seed ${seed}${o.faults === false ? ', no faults' : ''}`,
@@ -95,6 +120,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
     results,
     elapsedMs: Date.now() - started,
   });
+  const report = bank ? `${report0}\n${bankSummary(bank.log).join('\n')}` : report0;
   return {
     ok: results.every((r) => r.failures.length === 0),
     results,

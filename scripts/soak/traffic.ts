@@ -32,6 +32,8 @@ export interface TrafficOptions {
   /** Archive every client's closed history this often while the traffic runs (0: never). */
   archiveEveryMs: number;
   log: (line: string) => void;
+  /** Called as the traffic starts, with its log (other traffic run beside it: bank-traffic.ts). */
+  onStart?: (log: TrafficLog) => void;
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -157,6 +159,7 @@ export async function driveTraffic(
 
   const startedAt = Date.now();
   const deadline = startedAt + options.durationMs;
+  options.onStart?.(log);
   let stopFaults: () => void = () => undefined;
   const stopped = new Promise<void>((resolve) => {
     stopFaults = resolve;

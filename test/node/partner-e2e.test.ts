@@ -180,6 +180,20 @@ describe('a bcb-api-pix partner through npm start', () => {
       reason: 'FRAUD',
       endToEndId: med.rtrId,
     });
+    // Our overtaken devolution could still leave: its money stays held until the network decides.
+    // It refuses it (the bank returned everything already), and the hold goes.
+    const transactional = (b: any) =>
+      b.partners.flatMap((p: any) => p.accounts).find((a: any) => a.type === 'TRANSACTIONAL');
+    expect(transactional(await api.get('/account/balance'))).toMatchObject({
+      balance: 0,
+      available: -150.25,
+    });
+    await control('devolution', { endToEndId: e2e, id: devolutionId, ok: false });
+    await until(
+      'the overtaken devolution ended',
+      async () => transactional(await api.get('/account/balance')),
+      (a) => a.available === 0,
+    );
 
     // Money in again, then a Cash-Out through the partner's payout API (Efí Pix Send).
     const second = (await (

@@ -13,7 +13,7 @@ import { BANK_RETURN_LABEL } from '../../src/domain/statement';
 import { getBalance, rebalance, sleep } from '../support/account';
 import { createCashIn, getCashIn, waitFor } from '../support/cash-in';
 import { FAKE_PSP_ISPB } from '../support/fake-psp-env';
-import { assertBooks } from '../support/invariants';
+import { assertBooks, quiesce } from '../support/invariants';
 import {
   callback,
   newE2e,
@@ -201,6 +201,8 @@ describe('bank returns through partner callbacks', () => {
       endToEndId: med.rtrId,
     });
     expect((await getBalance(api)).totals.transactional).toBe(0);
+    // The overtaken devolution is followed until the partner says it never made it; then its hold goes.
+    await quiesce(api);
     await assertBooks(api);
   });
 

@@ -25,6 +25,9 @@
  *   pass untouched).
  * - `POST /__control/revoke-tokens`: every token issued so far stops working; a call with one is
  *   answered 403 AcessoNegado, the document's answer.
+ * - `POST /__control/outage {match, ms}`: for the next `ms` (0 ends it), every request whose path
+ *   contains `match` ('' for all, the token endpoint included) is answered 503 ServicoIndisponivel:
+ *   the PSP is down for them.
  * - `GET /__control/webhook/<chave>`: the webhook URL registered for a key.
  * - `GET /__control/cob/<txid>`: the charge as the PSP has it.
  * - `GET /__control/pix/<e2eid>`, `GET /__control/sent/<transactionId>` (the payout as Efí has it),
@@ -45,11 +48,21 @@ export function fakePspFetcher(openapiPath: string): (request: Request) => Promi
   const psp = new FakeBcbPsp();
   let refuseNextDevolutionMs: number | undefined;
   let failNext: { match: string; status: number; name: string; times: number } | undefined;
+  const outages = new Map<string, number>();
   const validator = new OpenApiValidator(doc);
   const efi = new EfiContractValidator();
   const idEnvio = (transactionId: string) => String(transactionId).replace(/-/g, '');
   const json = (body: unknown) =>
     new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json' } });
+  const outage = () =>
+    new Response(
+      JSON.stringify({
+        type: 'https://pix.bcb.gov.br/api/v2/error/ServicoIndisponivel',
+        title: 'Serviço Indisponível',
+        status: 503,
+      }),
+      { status: 503, headers: { 'content-type': 'application/problem+json' } },
+    );
   async function control(path: string, request: Request): Promise<Response> {
     const body = request.method === 'POST' ? ((await request.json()) as Record<string, any>) : {};
     if (path === 'pay') return json(psp.pay(body.txid, body.endToEndId, body.valor, body.horario));
@@ -64,6 +77,11 @@ export function fakePspFetcher(openapiPath: string): (request: Request) => Promi
     if (path === 'balance') {
       psp.payout.balance = body.saldo ?? undefined;
       return json({ saldo: psp.payout.balance ?? null });
+    }
+    if (path === 'outage') {
+      if (body.ms > 0) outages.set(body.match, Date.now() + body.ms);
+      else outages.delete(body.match);
+      return json({});
     }
     if (path === 'return') return json(psp.bankReturn(body.endToEndId, body.id, body.valor, body.natureza));
     if (path === 'devolution') {
@@ -105,6 +123,10 @@ export function fakePspFetcher(openapiPath: string): (request: Request) => Promi
     const url = new URL(request.url);
     if (url.pathname.startsWith('/__control/'))
       return control(url.pathname.slice('/__control/'.length), request);
+    for (const [match, until] of outages) {
+      if (until <= Date.now()) outages.delete(match);
+      else if (url.pathname.includes(match)) return outage();
+    }
     const sent = request.clone();
     if (
       refuseNextDevolutionMs !== undefined &&

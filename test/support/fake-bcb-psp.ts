@@ -42,7 +42,7 @@ export class FakeBcbPsp {
   failNext(status: number, name: string): void {
     this.faults.push(problem(status, name, name));
   }
-  /** A payer pays the charge: the PSP records a received Pix. */
+  /** A payer pays the charge (at `horario`, now unless given): the PSP records a received Pix. */
   pay(txid: string, e2eid: string, valor?: string, horario?: string): any {
     const cob = this.cobs.get(txid);
     // The network routes no payment to a charge that is gone (removed or never registered).

@@ -1,0 +1,175 @@
+/**
+ * The end of the real-bank leg (bank-traffic.ts): once the PSP is up again and every devolution the
+ * soak started is settled, waits until each Cash-In agrees with the PSP, then compares the books
+ * centavo by centavo. The PSP's books are the truth: every Pix it received for a client's charge is
+ * one PIX_IN of its amount, every devolution it made (ours or a bank's) one PIX_REFUND_OUT of its
+ * amount, and the client's balance is what they add up to — with nothing held any more.
+ */
+import type { Json } from './api';
+import type { BankLog, BankOptions, BankRun, BankTx } from './bank-traffic';
+import { mapLimit, walk } from './collect';
+import type { InvariantResult } from './invariants';
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+const cents = (amount: number | string) => Math.round(Number(amount) * 100);
+const brl = (c: number) => (c / 100).toFixed(2);
+
+interface Devolution {
+  id: string;
+  rtrId: string;
+  valor: string;
+  status: string;
+}
+
+interface TxState {
+  tx: BankTx;
+  view: Json;
+  /** The PSP's Pix for this charge (null: nobody paid it). */
+  pix: { endToEndId: string; valor: string; devolucoes: Devolution[] } | null;
+}
+
+/** Why this Cash-In does not agree with the PSP yet, or undefined when it does. */
+function disagreement(s: TxState): string | undefined {
+  const status = s.view.status as string;
+  const id = s.tx.transactionId;
+  if (!s.pix)
+    return ['AWAITING_PAYMENT', 'EXPIRED', 'CANCELLED'].includes(status)
+      ? undefined
+      : `${id} is ${status} but the PSP received no Pix for it`;
+  if (!['PAID', 'REFUNDED'].includes(status)) return `${id} is ${status} but the PSP received ${s.pix.valor}`;
+  const devolved = s.pix.devolucoes.filter((d) => d.status === 'DEVOLVIDO');
+  if (s.pix.devolucoes.some((d) => d.status === 'EM_PROCESSAMENTO'))
+    return `${id}: a devolution is in flight`;
+  if (devolved.length > 0 && status !== 'REFUNDED')
+    return `${id} is ${status} but the PSP devolved ${devolved.map((d) => d.valor).join(' + ')}`;
+  if (devolved.length === 0 && status === 'REFUNDED') return `${id} is REFUNDED but the PSP devolved nothing`;
+  return undefined;
+}
+
+async function readStates(run: BankRun, o: BankOptions): Promise<TxState[]> {
+  const byClient = new Map(run.clients.map((c) => [c.clientId, c]));
+  return mapLimit(run.log.transactions, 6, async (tx) => {
+    const view = (
+      await byClient.get(tx.clientId)!.session.get('bank.collect', `/cash-in/${tx.transactionId}`)
+    ).body;
+    const pix = tx.endToEndId ? await o.control(`pix/${tx.endToEndId}`) : null;
+    return { tx, view, pix };
+  });
+}
+
+/** Settles at the PSP every devolution still in processing (the network's part) and waits for agreement. */
+async function awaitAgreement(run: BankRun, o: BankOptions, progress: (l: string) => void) {
+  const deadline = Date.now() + (o.finalityTimeoutMs ?? 8 * 60_000);
+  for (;;) {
+    const states = await readStates(run, o);
+    for (const s of states)
+      for (const d of s.pix?.devolucoes ?? [])
+        if (d.status === 'EM_PROCESSAMENTO')
+          await o.control('devolution', { endToEndId: s.pix!.endToEndId, id: d.id, ok: true });
+    const open = states.filter((s) => disagreement(s) !== undefined);
+    if (open.length === 0 || Date.now() > deadline) return states;
+    progress(`bank leg: ${open.length} Cash-Ins do not agree with the PSP yet (${disagreement(open[0]!)})`);
+    await sleep(10_000);
+  }
+}
+
+/** Waits for the gateway to catch up with the PSP, then checks the books. */
+export async function checkBankBooks(
+  run: BankRun,
+  o: BankOptions,
+  progress: (line: string) => void,
+): Promise<InvariantResult[]> {
+  progress(
+    `bank leg: ${run.log.transactions.length} Cash-Ins; waiting for the gateway to agree with the PSP`,
+  );
+  const states = await awaitAgreement(run, o, progress);
+  const agreement: InvariantResult = {
+    name: 'real-partner Cash-Ins agree with the PSP',
+    checked: states.length,
+    failures: states.flatMap((s) => disagreement(s) ?? []),
+  };
+  const books: InvariantResult = {
+    name: 'real-partner ledger = PSP books (centavo by centavo)',
+    checked: 0,
+    failures: [],
+  };
+  for (const c of run.clients) {
+    const mine = states.filter((s) => s.tx.clientId === c.clientId && s.pix);
+    // What the PSP says moved: each received Pix, each devolution it made.
+    const facts: { kind: string; payment: string; ids: string[]; cents: number }[] = [];
+    for (const s of mine) {
+      const pix = s.pix!;
+      facts.push({ kind: 'PIX_IN', payment: pix.endToEndId, ids: [pix.endToEndId], cents: cents(pix.valor) });
+      for (const d of pix.devolucoes.filter((x) => x.status === 'DEVOLVIDO'))
+        facts.push({
+          kind: 'PIX_REFUND_OUT',
+          payment: pix.endToEndId,
+          ids: [d.id, d.rtrId],
+          cents: cents(d.valor),
+        });
+    }
+    const pspCents = facts.reduce((sum, f) => sum + (f.kind === 'PIX_IN' ? f.cents : -f.cents), 0);
+    const balance = (await c.session.get('bank.collect', '/account/balance')).body;
+    const shown = new Map<string, Json>(
+      (balance.partners as Json[]).flatMap((p) => p.accounts).map((a: Json) => [a.number, a]),
+    );
+    for (const account of c.accounts) {
+      const entries = await walk(c, `/account/${account.number}/statement?order=asc`);
+      const a = shown.get(account.number);
+      const balanceCents = cents(a?.balance ?? Number.NaN);
+      const availableCents = cents(a?.available ?? a?.balance ?? Number.NaN);
+      books.checked += entries.length + 1;
+      const expectedCents = account.type === 'TRANSACTIONAL' ? pspCents : 0;
+      if (balanceCents !== expectedCents)
+        books.failures.push(
+          `${account.number} (${account.type}): balance ${brl(balanceCents)}, the PSP's books ${brl(expectedCents)}`,
+        );
+      if (availableCents !== balanceCents)
+        books.failures.push(`${account.number}: ${brl(balanceCents - availableCents)} still held at the end`);
+      let running = 0;
+      const unmatched = account.type === 'TRANSACTIONAL' ? [...facts] : [];
+      for (const e of entries) {
+        running += e.direction === 'CREDIT' ? cents(e.amount) : -cents(e.amount);
+        if (e.balanceAfter !== undefined && cents(e.balanceAfter) !== running)
+          books.failures.push(
+            `${account.number}: entry ${e.id} balanceAfter ${e.balanceAfter}, sum ${brl(running)}`,
+          );
+        const i = unmatched.findIndex(
+          (f) =>
+            f.kind === e.type &&
+            f.cents === cents(e.amount) &&
+            f.ids.includes(e.endToEndId) &&
+            (f.kind === 'PIX_IN' || e.originalEndToEndId === f.payment),
+        );
+        if (i === -1)
+          books.failures.push(
+            `${account.number}: ${e.type} ${e.amount} (${e.endToEndId}) is not in the PSP's books, or is there once only`,
+          );
+        else unmatched.splice(i, 1);
+      }
+      if (running !== balanceCents)
+        books.failures.push(
+          `${account.number}: statement adds up to ${brl(running)}, balance ${brl(balanceCents)}`,
+        );
+      for (const f of unmatched)
+        books.failures.push(
+          `${account.number}: the PSP's ${f.kind} ${brl(f.cents)} (${f.ids[0]}) is not booked`,
+        );
+    }
+  }
+  return [agreement, books];
+}
+
+/** The bank leg's figures for the report. */
+export function bankSummary(log: BankLog): string[] {
+  const ops = [...log.ops].sort((a, b) => a[0].localeCompare(b[0]));
+  const outages = log.outages.map((x) => `${Math.round((x.to - x.from) / 1000)} s`).join(', ');
+  return [
+    `Real-partner leg: ${log.transactions.length} Cash-Ins at the PSP (${ops
+      .map(([name, s]) => `${name} ${s.ok}${s.failed ? `/${s.failed} failed` : ''}`)
+      .join(', ')})`,
+    `  PSP outages: ${outages || 'none'}; ${log.refusedCharges} charges refused while it was down; ` +
+      `${log.callbacks} callbacks posted, lost: ${log.lost.payments} payments, ${log.lost.returns} MED returns, ` +
+      `${log.lost.devolutions} devolutions`,
+  ];
+}

@@ -1,0 +1,360 @@
+/**
+ * The soak's real-bank leg: clients onboarded onto a `bcb-api-pix` partner backed by the mock PSP
+ * (test/setup/fake-psp.ts), whose side the soak plays through `/__control/…`: payers pay charges,
+ * banks return payments (MED), the network settles or refuses devolutions, the PSP posts callbacks
+ * — or loses them — and goes down for minutes at a time (BANK_OUTAGES). The gateway must end with
+ * the PSP's books all the same (bank-books.ts): what it does not hear it has to ask for.
+ */
+import type { Gateway, Json, Onboarded } from './api';
+import { ClientSession, UnexpectedResponse } from './api';
+import { startArchiver } from './archiver';
+import type { SoakClient } from './context';
+import { AmountPicker, type Random } from './plan';
+import type { TrafficLog } from './snapshot';
+
+/** What the bank leg needs from the caller: the partner, its webhook secret and the PSP's controls. */
+export interface BankOptions {
+  ispb: string;
+  webhookSecret: string;
+  /** `GET`/`POST` the mock PSP's `/__control/<path>` and answer its JSON. */
+  control: (path: string, body?: unknown) => Promise<Json>;
+  clients?: number;
+  concurrency?: number;
+  /** How long to wait after the traffic for the gateway to agree with the PSP (default 8 min). */
+  finalityTimeoutMs?: number;
+}
+
+export const BANK_SCENARIOS = {
+  'bank.paid': 24,
+  'bank.paid-quietly': 10,
+  'bank.unpaid': 6,
+  'bank.refund': 10,
+  'bank.med': 10,
+  'bank.med-over-refund': 6,
+} as const;
+export type BankScenario = keyof typeof BANK_SCENARIOS;
+
+/** A PSP outage: from `startMs` into the traffic, for `ms`. */
+export interface Outage {
+  startMs: number;
+  ms: number;
+}
+
+/** A short outage early, then a long one (up to 10 minutes) that ends before the traffic does. */
+export function bankOutages(durationMs: number): Outage[] {
+  return [
+    { startMs: Math.round(durationMs * 0.1), ms: Math.min(30_000, Math.round(durationMs * 0.05)) },
+    { startMs: Math.round(durationMs * 0.25), ms: Math.min(10 * 60_000, Math.round(durationMs * 0.6)) },
+  ];
+}
+
+export interface BankTx {
+  clientId: string;
+  scenario: BankScenario;
+  transactionId: string;
+  internalCode: string;
+  amountCents: number;
+  /** The payment's end-to-end id, once a payer paid at the PSP. */
+  endToEndId?: string;
+}
+
+export interface BankLog {
+  transactions: BankTx[];
+  ops: Map<BankScenario, { ok: number; failed: number }>;
+  outages: { from: number; to: number }[];
+  /** Callbacks the PSP would have posted and did not (lost, or the PSP was down). */
+  lost: { payments: number; returns: number; devolutions: number };
+  callbacks: number;
+  /** Charges the gateway could not register while the PSP was down (422, retry later). */
+  refusedCharges: number;
+}
+
+export interface BankRun {
+  clients: SoakClient[];
+  log: BankLog;
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+const brl = (cents: number) => (cents / 100).toFixed(2);
+
+class BankDriver {
+  private sequence = 0;
+  private readonly outageUntil = { at: 0 };
+
+  constructor(
+    readonly gateway: Gateway,
+    readonly random: Random,
+    readonly o: BankOptions,
+    readonly log: BankLog,
+    private readonly run: string,
+  ) {}
+
+  get down(): boolean {
+    return Date.now() < this.outageUntil.at;
+  }
+
+  async outage(ms: number): Promise<void> {
+    const from = Date.now();
+    this.outageUntil.at = from + ms;
+    await this.o.control('outage', { match: '', ms });
+    await sleep(ms);
+    this.log.outages.push({ from, to: Date.now() });
+  }
+
+  /** The PSP posts its callback for this Pix, unless it lost it (`lostRate`) or is down. */
+  async callback(e2e: string, lostRate: number, kind: keyof BankLog['lost']): Promise<void> {
+    if (this.down || this.random.next() < lostRate) {
+      this.log.lost[kind] += 1;
+      return;
+    }
+    const body = await this.o.control('callback', { endToEndIds: [e2e] });
+    this.log.callbacks += 1;
+    // 503 when the PSP cannot be asked back right now: a PSP posts again later (here: lost).
+    await this.gateway.call(
+      'bank.callback',
+      'POST',
+      `/partners/${this.o.ispb}/webhook/${this.o.webhookSecret}/pix`,
+      {
+        body,
+        expect: [200, 503],
+      },
+    );
+  }
+
+  async charge(
+    c: SoakClient,
+    scenario: BankScenario,
+    expirationInMinutes: number,
+  ): Promise<BankTx | undefined> {
+    const amountCents = c.amounts.pick(100, 50_000, Date.now());
+    const res = await c.session.post(
+      scenario,
+      '/cash-in',
+      {
+        amount: amountCents / 100,
+        externalReference: `soak-${this.run}-bank-${++this.sequence}`,
+        expirationInMinutes,
+        includeQrCodeImage: false,
+        payer: { name: 'Maria da Silva', document: '12345678909' },
+      },
+      // The PSP is down: the charge cannot be registered, the integrator is told to retry.
+      { expect: [201], allow: [{ status: 422, code: 'RULE_VIOLATION' }] },
+    );
+    if (res.status !== 201) {
+      this.log.refusedCharges += 1;
+      await sleep(2_000); // as an integrator told to retry later would
+      return undefined;
+    }
+    const tx: BankTx = {
+      clientId: c.clientId,
+      scenario,
+      transactionId: res.body.transactionId,
+      internalCode: res.body.internalCode,
+      amountCents,
+    };
+    this.log.transactions.push(tx);
+    return tx;
+  }
+
+  async pay(tx: BankTx): Promise<string | undefined> {
+    const e2e = `E60701190${new Date().toISOString().replace(/\D/g, '').slice(0, 12)}${(++this.sequence)
+      .toString(36)
+      .padStart(11, '0')}`.slice(0, 32);
+    const pix = await this.o.control('pay', { txid: tx.transactionId, endToEndId: e2e });
+    if (!pix) return undefined;
+    tx.endToEndId = e2e;
+    return e2e;
+  }
+
+  async refund(c: SoakClient, tx: BankTx, op: BankScenario): Promise<string | undefined> {
+    const res = await c.session.post(
+      op,
+      `/cash-in/${tx.internalCode}/refund`,
+      { reason: 'MERCHANT_ERROR' },
+      // Not refundable any more: a bank return (MED) came first.
+      { expect: [202], allow: [{ status: 422 }], signed: true },
+    );
+    return res.status === 202 ? (res.body.endToEndId as string) : undefined;
+  }
+
+  /** The network settles (or refuses) our devolution once it reached the PSP; then the callback. */
+  async settleDevolution(e2e: string, id: string, ok: boolean): Promise<void> {
+    for (let i = 0; i < 20; i++) {
+      const pix = await this.o.control(`pix/${e2e}`);
+      const d = (pix?.devolucoes ?? []).find((x: Json) => x.id === id);
+      if (d) {
+        if (d.status === 'EM_PROCESSAMENTO') await this.o.control('devolution', { endToEndId: e2e, id, ok });
+        await this.callback(e2e, 0.3, 'devolutions');
+        return;
+      }
+      await sleep(2_000); // not sent yet (the PSP was down): the gateway's poll sends it again
+    }
+  }
+
+  async medReturn(e2e: string, amountCents: number): Promise<void> {
+    const partial = this.random.next() < 0.3;
+    const valor = partial ? Math.max(1, Math.round(amountCents / 3)) : amountCents;
+    await this.o.control('return', {
+      endToEndId: e2e,
+      // Unique in its first 11 characters: the PSP builds the return's rtrId from them.
+      id: `M${(++this.sequence).toString(36).padStart(10, '0')}${this.run}`,
+      valor: brl(valor),
+      natureza: this.random.next() < 0.5 ? 'MED_FRAUDE' : 'MED_OPERACIONAL',
+    });
+    await this.callback(e2e, 0.5, 'returns');
+  }
+}
+
+type BankRunner = (d: BankDriver, c: SoakClient) => Promise<void>;
+
+/** A charge paid at once, its callback lost now and then: PAID, by callback or by the sweep. */
+async function paid(d: BankDriver, c: SoakClient, scenario: BankScenario): Promise<BankTx | undefined> {
+  const tx = await d.charge(c, scenario, 2);
+  if (!tx) return undefined;
+  const e2e = await d.pay(tx);
+  if (e2e) await d.callback(e2e, 0.2, 'payments');
+  return e2e ? tx : undefined;
+}
+
+const BANK_RUNNERS: Record<BankScenario, BankRunner> = {
+  'bank.paid': async (d, c) => {
+    await paid(d, c, 'bank.paid');
+  },
+  // Paid late in a one-minute window with no callback at all: found by the reconciliation sweep or
+  // by the expiry, which must ask the PSP first (and wait out an outage rather than expire blind).
+  'bank.paid-quietly': async (d, c) => {
+    const tx = await d.charge(c, 'bank.paid-quietly', 1);
+    if (!tx) return;
+    await sleep(d.random.int(0, 50_000));
+    if (await d.pay(tx)) d.log.lost.payments += 1;
+  },
+  'bank.unpaid': async (d, c) => {
+    await d.charge(c, 'bank.unpaid', 1);
+  },
+  'bank.refund': async (d, c) => {
+    const tx = await paid(d, c, 'bank.refund');
+    if (!tx?.endToEndId) return;
+    await sleep(d.random.int(500, 3_000)); // the payment's callback, or the sweep, books it first
+    const id = await d.refund(c, tx, 'bank.refund');
+    if (!id) return;
+    await sleep(d.random.int(500, 5_000));
+    await d.settleDevolution(tx.endToEndId, id, d.random.next() < 0.85);
+  },
+  // A bank return days later is one whose callback is lost half the time here: the re-reads of
+  // paid Cash-Ins must find it.
+  'bank.med': async (d, c) => {
+    const tx = await paid(d, c, 'bank.med');
+    if (!tx?.endToEndId) return;
+    await sleep(d.random.int(1_000, 20_000));
+    await d.medReturn(tx.endToEndId, tx.amountCents);
+  },
+  // The bank's return overtakes the client's refund; the overtaken devolution then settles or not.
+  'bank.med-over-refund': async (d, c) => {
+    const tx = await paid(d, c, 'bank.med-over-refund');
+    if (!tx?.endToEndId) return;
+    await sleep(d.random.int(500, 3_000));
+    const id = await d.refund(c, tx, 'bank.med-over-refund');
+    await d.medReturn(tx.endToEndId, tx.amountCents);
+    if (!id) return;
+    await sleep(d.random.int(500, 5_000));
+    await d.settleDevolution(tx.endToEndId, id, d.random.next() < 0.7);
+  },
+};
+
+function pickScenario(random: Random): BankScenario {
+  const entries = Object.entries(BANK_SCENARIOS) as [BankScenario, number][];
+  let roll = random.next() * entries.reduce((sum, [, w]) => sum + w, 0);
+  for (const [name, weight] of entries) {
+    roll -= weight;
+    if (roll < 0) return name;
+  }
+  return entries[0]![0];
+}
+
+/** Onboards the bank clients and runs their traffic, outages and archiving until `deadline`. */
+export async function driveBankTraffic(
+  gateway: Gateway,
+  random: Random,
+  o: BankOptions,
+  durationMs: number,
+  archiveEveryMs: number,
+  trafficLog: TrafficLog,
+  progress: (line: string) => void,
+): Promise<BankRun> {
+  const run = Math.floor(random.next() * 0xffffff).toString(36);
+  const log: BankLog = {
+    transactions: [],
+    ops: new Map(),
+    outages: [],
+    lost: { payments: 0, returns: 0, devolutions: 0 },
+    callbacks: 0,
+    refusedCharges: 0,
+  };
+  const clients: SoakClient[] = [];
+  for (let i = 0; i < (o.clients ?? 1); i++) {
+    const created = await gateway.admin(
+      'setup',
+      'POST',
+      '/admin/clients',
+      { name: `Soak bank ${run} #${i + 1}`, partners: [o.ispb] },
+      [201],
+    );
+    const client = created.body as Onboarded;
+    clients.push({
+      session: new ClientSession(gateway, client),
+      clientId: client.clientId,
+      partners: [o.ispb],
+      accounts: client.accounts,
+      statementStartDate: client.statementStartDate,
+      amounts: new AmountPicker(random),
+    });
+  }
+  const driver = new BankDriver(gateway, random, o, log, run);
+  const outages = bankOutages(durationMs);
+  progress(
+    `bank leg: ${clients.length} client(s) at ${o.ispb}; PSP outages ${outages
+      .map((x) => `${Math.round(x.ms / 1000)} s at ${Math.round(x.startMs / 1000)} s`)
+      .join(', ')}`,
+  );
+  const startedAt = Date.now();
+  const deadline = startedAt + durationMs;
+  const outageRun = (async () => {
+    for (const outage of outages) {
+      await sleep(Math.max(0, startedAt + outage.startMs - Date.now()));
+      progress(`PSP down for ${Math.round(outage.ms / 1000)} s`);
+      await driver.outage(outage.ms);
+      progress('PSP up again');
+    }
+  })();
+  const stopArchiver =
+    archiveEveryMs > 0 ? startArchiver(gateway, clients, trafficLog, archiveEveryMs) : async () => undefined;
+  const worker = async () => {
+    while (Date.now() < deadline) {
+      const scenario = pickScenario(random);
+      const stat = log.ops.get(scenario) ?? { ok: 0, failed: 0 };
+      log.ops.set(scenario, stat);
+      try {
+        await BANK_RUNNERS[scenario](driver, random.pick(clients));
+        stat.ok += 1;
+      } catch (error) {
+        stat.failed += 1;
+        if (!(error instanceof UnexpectedResponse))
+          gateway.tally.unexpected.push({
+            op: scenario,
+            method: '-',
+            path: '-',
+            status: -1,
+            detail: String(error),
+          });
+      }
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: o.concurrency ?? 4 }, worker));
+  } finally {
+    await outageRun.catch(() => undefined);
+    await o.control('outage', { match: '', ms: 0 });
+    await stopArchiver();
+  }
+  return { clients, log };
+}

@@ -1,0 +1,198 @@
+/**
+ * Bank facts in any order (property): against the fake API Pix PSP, random interleavings of the
+ * client's refund, bank returns (MED, whole or part), our devolution settling or refused, archive
+ * runs, PSP outages, lost callbacks (payment, return, devolution), the expiry of a charge paid in
+ * time with no callback, and the re-reads of paid Cash-Ins. Whatever the order, once the PSP is up
+ * and the network has settled what it holds, the client's books are the PSP's, entry by entry and
+ * centavo by centavo, nothing is held, and every invariant of test/support/invariants.ts holds
+ * for the rows still hot.
+ */
+import { runInDurableObject } from 'cloudflare:test';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { createCashIn, getCashIn, waitFor } from '../support/cash-in';
+import type { Integrator } from '../support/harness';
+import { quiesce } from '../support/invariants';
+import { ledgerStub } from '../support/ledger';
+import { callback, newE2e, onboard, psp } from '../support/partner-psp';
+import { archiveNow, expectPspBooks, runTasksNow, tasksOf } from '../support/psp-books';
+
+type Step =
+  | { kind: 'refund' }
+  | { kind: 'med'; part: boolean; lost: boolean }
+  | { kind: 'settle'; ok: boolean; lost: boolean }
+  | { kind: 'archive' }
+  | { kind: 'outage'; on: boolean }
+  | { kind: 'expire' }
+  | { kind: 'recheck' }
+  | { kind: 'tick' };
+
+const step: fc.Arbitrary<Step> = fc.oneof(
+  fc.constant<Step>({ kind: 'refund' }),
+  fc.record({ kind: fc.constant('med' as const), part: fc.boolean(), lost: fc.boolean() }),
+  fc.record({ kind: fc.constant('settle' as const), ok: fc.boolean(), lost: fc.boolean() }),
+  fc.constant<Step>({ kind: 'archive' }),
+  fc.record({ kind: fc.constant('outage' as const), on: fc.boolean() }),
+  fc.constant<Step>({ kind: 'expire' }),
+  fc.constant<Step>({ kind: 'recheck' }),
+  fc.constant<Step>({ kind: 'tick' }),
+);
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+interface World {
+  api: Integrator;
+  /** The paid Cash-In the steps act on, and its payment at the PSP. */
+  code: string;
+  e2e: string;
+  txid: string;
+  amountCents: number;
+  /** A charge paid inside its window whose callback never came, its window over. */
+  quiet: { code: string; txid: string; e2e: string };
+  devolutions: string[];
+  meds: number;
+}
+
+async function world(): Promise<World> {
+  const api = await onboard();
+  const created = await createCashIn(api, { amount: 90 });
+  const e2e = newE2e();
+  await psp('pay', { txid: created.transactionId, endToEndId: e2e });
+  expect((await callback(e2e))[0]?.outcomes).toEqual(['paid']);
+  const quiet = await createCashIn(api, { amount: 7.5, expirationInMinutes: 10 });
+  const windowEnd = Date.now() - 6 * 60_000;
+  const quietE2e = newE2e();
+  await psp('pay', {
+    txid: quiet.transactionId,
+    endToEndId: quietE2e,
+    horario: new Date(windowEnd - 30_000).toISOString(),
+  });
+  await runInDurableObject(ledgerStub(api.client.clientId), (_i, state) => {
+    state.storage.sql.exec(
+      'UPDATE cash_ins SET expires_at = ? WHERE transaction_id = ?',
+      windowEnd,
+      quiet.transactionId,
+    );
+  });
+  return {
+    api,
+    code: created.internalCode,
+    e2e,
+    txid: created.transactionId,
+    amountCents: 9000,
+    quiet: { code: quiet.internalCode, txid: quiet.transactionId, e2e: quietE2e },
+    devolutions: [],
+    meds: 0,
+  };
+}
+
+/** The PSP is down for every call about these payments and charges. */
+async function outage(w: World, on: boolean): Promise<void> {
+  for (const match of [w.e2e, w.txid, w.quiet.e2e, w.quiet.txid])
+    await psp('outage', { match, ms: on ? 120_000 : 0 });
+}
+
+async function perform(w: World, s: Step): Promise<void> {
+  switch (s.kind) {
+    case 'refund': {
+      const res = await w.api.signedPost(`/cash-in/${w.code}/refund`, { reason: 'MERCHANT_ERROR' });
+      expect([202, 422], await res.clone().text()).toContain(res.status);
+      if (res.status === 202) w.devolutions.push(((await res.json()) as { endToEndId: string }).endToEndId);
+      return;
+    }
+    case 'med': {
+      const cents = s.part ? 3000 : w.amountCents;
+      await psp('return', {
+        endToEndId: w.e2e,
+        id: `P${String(++w.meds).padStart(10, '0')}${w.txid.slice(-8)}`,
+        valor: (cents / 100).toFixed(2),
+        natureza: 'MED_FRAUDE',
+      });
+      if (!s.lost) await callbackOrDown(w.e2e);
+      return;
+    }
+    case 'settle': {
+      const pix = await psp(`pix/${w.e2e}`);
+      const pending = (pix.devolucoes as { id: string; status: string }[]).find(
+        (d) => w.devolutions.includes(d.id) && d.status === 'EM_PROCESSAMENTO',
+      );
+      if (!pending) return;
+      await psp('devolution', { endToEndId: w.e2e, id: pending.id, ok: s.ok });
+      if (!s.lost) await callbackOrDown(w.e2e);
+      return;
+    }
+    case 'archive':
+      await archiveNow(w.api);
+      return;
+    case 'outage':
+      await outage(w, s.on);
+      return;
+    case 'expire':
+      await runTasksNow(w.api, 'expire-cash-in');
+      await sleep(200);
+      return;
+    case 'recheck':
+      await runTasksNow(w.api, 'recheck-returns');
+      await sleep(200);
+      return;
+    case 'tick':
+      await sleep(600);
+      return;
+  }
+}
+
+/** A callback the gateway may answer 503 (it cannot read the PSP back now): the PSP's retry is lost. */
+async function callbackOrDown(e2e: string): Promise<void> {
+  try {
+    await callback(e2e);
+  } catch {
+    // 503 during an outage: this callback is lost like any other.
+  }
+}
+
+/** The PSP up, the network done with what it holds, the gateway caught up with both. */
+async function settleAll(w: World): Promise<void> {
+  await outage(w, false);
+  const pix = await psp(`pix/${w.e2e}`);
+  for (const d of pix.devolucoes as { id: string; status: string }[])
+    if (d.status === 'EM_PROCESSAMENTO') await psp('devolution', { endToEndId: w.e2e, id: d.id, ok: true });
+  // Our devolutions still unsent reach the PSP on the next poll: give them time, then settle them.
+  await quiesce(w.api, 20_000).catch(async () => {
+    const again = await psp(`pix/${w.e2e}`);
+    for (const d of again.devolucoes as { id: string; status: string }[])
+      if (d.status === 'EM_PROCESSAMENTO') await psp('devolution', { endToEndId: w.e2e, id: d.id, ok: true });
+    await quiesce(w.api, 20_000);
+  });
+  await runTasksNow(w.api, 'expire-cash-in');
+  await runTasksNow(w.api, 'recheck-returns');
+  await waitFor(
+    async () => [...(await tasksOf(w.api, 'expire-cash-in')), ...(await tasksOf(w.api, 'recheck-returns'))],
+    (t) => t.every((x) => x.due_at > Date.now()),
+    10_000,
+  );
+  await quiesce(w.api, 20_000);
+}
+
+describe('bank facts in any order', () => {
+  it('leave the books equal to the PSP’s, centavo by centavo', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: 3, maxLength: 9 }), async (steps) => {
+        const w = await world();
+        try {
+          for (const s of steps) await perform(w, s);
+          await settleAll(w);
+          // The quietly paid charge was never expired blind: paid at the PSP, PAID here.
+          expect((await getCashIn(w.api, w.quiet.code)).status).toBe('PAID');
+          const view = await getCashIn(w.api, w.code);
+          const pix = await psp(`pix/${w.e2e}`);
+          const devolved = (pix.devolucoes as { status: string }[]).some((d) => d.status === 'DEVOLVIDO');
+          expect(view.status, JSON.stringify(pix.devolucoes)).toBe(devolved ? 'REFUNDED' : 'PAID');
+          await expectPspBooks(w.api, [w.e2e, w.quiet.e2e]);
+        } finally {
+          await outage(w, false);
+        }
+      }),
+      { numRuns: 12, endOnFailure: true },
+    );
+  }, 900_000);
+});
