@@ -11,7 +11,7 @@ import { errorFields, log } from '../src/infra/log';
 import type { BcbApiPixPartner, ReceivedPix } from '../src/partners/bcb-api-pix/adapter';
 import { declaredPartners } from '../src/partners/config';
 import { bcbPartner } from '../src/partners/port-registry';
-import type { PixOutcome } from './ledger/partner-pix-ops';
+import type { PixOutcome } from './ledger/cash-in/partner-pix-ops';
 import { holdForPartner } from './partner-unapplied';
 import { ledgerOf } from './stubs';
 

@@ -1,7 +1,7 @@
 /**
  * Unapplied receipts no client can be named for (a Pix without a txid, or under a txid no client of
  * ours issued): held in the partner's suspense account, which is their D1 row (src/db/unapplied.ts),
- * and returned to the payer step by step from the cron, like a client's (ledger/unapplied-ops.ts).
+ * and returned to the payer step by step from the cron, like a client's (ledger/cash-in/unapplied-ops.ts).
  */
 import {
   advancePartnerReceipt,
@@ -13,8 +13,8 @@ import { errorFields, log } from '../src/infra/log';
 import type { ReceivedPix } from '../src/partners/bcb-api-pix/adapter';
 import { bcbPartner } from '../src/partners/port-registry';
 import { stepReturn } from '../src/partners/unapplied-return';
-import type { PixOutcome } from './ledger/partner-pix-ops';
-import { receiptFor } from './ledger/unapplied-ops';
+import type { PixOutcome } from './ledger/cash-in/partner-pix-ops';
+import { receiptFor } from './ledger/cash-in/unapplied-ops';
 
 /** Returns taken a step further per cron run (each is one or two partner calls). */
 const RETURNS_PER_RUN = 50;

@@ -28,7 +28,7 @@ import { brtStartOfDay } from '../src/domain/time';
 import { log } from '../src/infra/log';
 import type { BcbApiPixPartner, ReceivedPix } from '../src/partners/bcb-api-pix/adapter';
 import type { PartnerOutcome } from '../src/partners/port';
-import type { BooksOfDay } from './ledger/reconciliation-queries';
+import type { BooksOfDay } from './ledger/reads/reconciliation-queries';
 import { deliverPix } from './partner-notices';
 import { alertOperator } from './reconciliation-alert';
 import { ledgerOf } from './stubs';
