@@ -8,7 +8,7 @@ import type { DeliveryView } from '../../durable-objects/ledger/webhooks/deliver
 import { ledgerOf } from '../../durable-objects/stubs';
 import { type ClientPage, type ClientSummary, clientPage } from '../db/clients';
 import { incidentsIn, incidentWithEvidence, openIncidents, type StoredIncident } from '../db/health';
-import type { SeriesPoint } from '../health/series';
+import type { SeriesPoint } from '../health/surface/series';
 import type { EvidenceItem } from '../health/types';
 import { bankName } from '../partners/config';
 
