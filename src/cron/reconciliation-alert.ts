@@ -1,8 +1,8 @@
 /** The operator alert of a reconciliation report with breaks (src/webhooks/operator-alert.ts), sent once. */
-import { markAlerted } from '../src/db/reconciliation';
-import type { ReconciliationReport } from '../src/domain/reconciliation';
-import { log } from '../src/infra/log';
-import { postOperatorAlert } from '../src/webhooks/operator-alert';
+import { markAlerted } from '../db/reconciliation';
+import type { ReconciliationReport } from '../domain/reconciliation';
+import { log } from '../infra/log';
+import { postOperatorAlert } from '../webhooks/operator-alert';
 
 /** Sends the report's alert unless it went already; a failed POST is tried again at the next run. */
 export async function alertOperator(env: Env, report: ReconciliationReport): Promise<void> {

@@ -3,18 +3,19 @@
  * ours issued): held in the partner's suspense account, which is their D1 row (src/db/unapplied.ts),
  * and returned to the payer step by step from the cron, like a client's (ledger/cash-in/unapplied-ops.ts).
  */
+
+import type { PixOutcome } from '../../durable-objects/ledger/cash-in/partner-pix-ops';
+import { receiptFor } from '../../durable-objects/ledger/cash-in/unapplied-ops';
 import {
   advancePartnerReceipt,
   bookPartnerReceipt,
   duePartnerReceipts,
   findUnapplied,
-} from '../src/db/unapplied';
-import { errorFields, log } from '../src/infra/log';
-import type { ReceivedPix } from '../src/partners/bcb-api-pix/adapter';
-import { bcbPartner } from '../src/partners/port-registry';
-import { stepReturn } from '../src/partners/unapplied-return';
-import type { PixOutcome } from './ledger/cash-in/partner-pix-ops';
-import { receiptFor } from './ledger/cash-in/unapplied-ops';
+} from '../db/unapplied';
+import { errorFields, log } from '../infra/log';
+import type { ReceivedPix } from '../partners/bcb-api-pix/adapter';
+import { bcbPartner } from '../partners/port-registry';
+import { stepReturn } from '../partners/unapplied-return';
 
 /** Returns taken a step further per cron run (each is one or two partner calls). */
 const RETURNS_PER_RUN = 50;

@@ -6,11 +6,14 @@
  * is booked through the normal path (deliverPix) and reported healed; every other difference stays
  * a break. The report replaces the day's last one, so a re-run is safe; breaks alert the operator.
  */
-import { loadCredentials } from '../src/db/credentials';
-import { clientIdsAtPartnerAfter } from '../src/db/partner-clients';
-import { saveReport } from '../src/db/reconciliation';
-import { findUnapplied, partnerReceiptsBetween, partnerSuspenseHeld } from '../src/db/unapplied';
-import { clientIdOfTxId } from '../src/domain/ids';
+
+import type { BooksOfDay } from '../../durable-objects/ledger/reads/reconciliation-queries';
+import { ledgerOf } from '../../durable-objects/stubs';
+import { loadCredentials } from '../db/credentials';
+import { clientIdsAtPartnerAfter } from '../db/partner-clients';
+import { saveReport } from '../db/reconciliation';
+import { findUnapplied, partnerReceiptsBetween, partnerSuspenseHeld } from '../db/unapplied';
+import { clientIdOfTxId } from '../domain/ids';
 import {
   type Break,
   breakView,
@@ -23,15 +26,13 @@ import {
   payoutStatus,
   type ReconciliationReport,
   reportStatus,
-} from '../src/domain/reconciliation';
-import { brtStartOfDay } from '../src/domain/time';
-import { log } from '../src/infra/log';
-import type { BcbApiPixPartner, ReceivedPix } from '../src/partners/bcb-api-pix/adapter';
-import type { PartnerOutcome } from '../src/partners/port';
-import type { BooksOfDay } from './ledger/reads/reconciliation-queries';
+} from '../domain/reconciliation';
+import { brtStartOfDay } from '../domain/time';
+import { log } from '../infra/log';
+import type { BcbApiPixPartner, ReceivedPix } from '../partners/bcb-api-pix/adapter';
+import type { PartnerOutcome } from '../partners/port';
 import { deliverPix } from './partner-notices';
 import { alertOperator } from './reconciliation-alert';
-import { ledgerOf } from './stubs';
 
 const DAY_MS = 86_400_000;
 /** Items per page asked of the partner (API Pix's maximum). */

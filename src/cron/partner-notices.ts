@@ -5,15 +5,16 @@
  * and window by window, for callbacks that never came. Either way a Pix reaches the ClientLedger
  * its txid names (ids.ts: the TxId begins with the client's location key), which applies it once.
  */
-import { clientOfTxId } from '../src/db/client-keys';
-import { findPixCursor, savePixCursor } from '../src/db/partner-cursors';
-import { errorFields, log } from '../src/infra/log';
-import type { BcbApiPixPartner, ReceivedPix } from '../src/partners/bcb-api-pix/adapter';
-import { declaredPartners } from '../src/partners/config';
-import { bcbPartner } from '../src/partners/port-registry';
-import type { PixOutcome } from './ledger/cash-in/partner-pix-ops';
+
+import type { PixOutcome } from '../../durable-objects/ledger/cash-in/partner-pix-ops';
+import { ledgerOf } from '../../durable-objects/stubs';
+import { clientOfTxId } from '../db/client-keys';
+import { findPixCursor, savePixCursor } from '../db/partner-cursors';
+import { errorFields, log } from '../infra/log';
+import type { BcbApiPixPartner, ReceivedPix } from '../partners/bcb-api-pix/adapter';
+import { declaredPartners } from '../partners/config';
+import { bcbPartner } from '../partners/port-registry';
 import { holdForPartner } from './partner-unapplied';
-import { ledgerOf } from './stubs';
 
 /** A hint the partner does not confirm, or could not be asked about now. */
 export type HintOutcome = PixOutcome | 'not-confirmed' | 'unavailable';

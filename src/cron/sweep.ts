@@ -4,9 +4,9 @@
  * was lost. The same cron (index.ts) reconciles real partners' received Pix
  * (durable-objects/partner-notices.ts).
  */
-import { ledgerOf } from '../durable-objects/stubs';
-import { clientIdsAfter } from './db/clients';
-import { errorFields, log } from './infra/log';
+import { ledgerOf } from '../../durable-objects/stubs';
+import { clientIdsAfter } from '../db/clients';
+import { errorFields, log } from '../infra/log';
 
 const CONCURRENCY = 25;
 

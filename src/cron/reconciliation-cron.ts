@@ -5,11 +5,11 @@
  * partner was down, or the day is too large for one run) is run again; a final report with breaks
  * whose alert did not go out is alerted again.
  */
-import { findReport } from '../src/db/reconciliation';
-import { brtDate, brtStartOfDay } from '../src/domain/time';
-import { errorFields, log } from '../src/infra/log';
-import { declaredPartners } from '../src/partners/config';
-import { bcbPartner } from '../src/partners/port-registry';
+import { findReport } from '../db/reconciliation';
+import { brtDate, brtStartOfDay } from '../domain/time';
+import { errorFields, log } from '../infra/log';
+import { declaredPartners } from '../partners/config';
+import { bcbPartner } from '../partners/port-registry';
 import { reconcileDay } from './reconciliation';
 import { alertOperator } from './reconciliation-alert';
 
