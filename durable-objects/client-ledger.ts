@@ -16,48 +16,40 @@ import type { CashOutView } from '../src/domain/cash-out';
 import { failure, type OperationResult } from '../src/domain/result';
 import { fullBucket, type TokenBucket, type TokenGrant, takeTokens } from '../src/domain/token-bucket';
 import type { AttemptOutcome, ClaimedWebhook } from '../src/webhooks/types';
-import { archiveAll } from './ledger/archive';
-import { listDeliveriesAnywhere } from './ledger/archive-deliveries';
-import { rehydrateCashIn, rehydrateCashOut } from './ledger/archive-reads';
-import { bankReturn } from './ledger/bank-returns';
-import { type CreateCashInInput, cancelCashIn, createCashIn, expireCashIn } from './ledger/cash-in-ops';
-import { type SettleInput, settleCashIn } from './ledger/cash-in-settle-ops';
-import { findCashIn } from './ledger/cash-in-store';
-import { acceptCashOutBatch, cashOutBatchViews } from './ledger/cash-out-batch-ops';
-import {
-  acceptCashOut,
-  approveCashOut,
-  type CashOutAccepted,
-  type CreateCashOutInput,
-  rejectCashOut,
-  returnCashOut,
-} from './ledger/cash-out-ops';
-import { chargeLocation } from './ledger/charge-location';
+import { archiveAll } from './ledger/archive/archive';
+import { listDeliveriesAnywhere } from './ledger/archive/archive-deliveries';
+import { rehydrateCashIn, rehydrateCashOut } from './ledger/archive/archive-reads';
+import { bankReturn } from './ledger/cash-in/bank-returns';
+import type { CreateCashInInput } from './ledger/cash-in/cash-in-ops';
+import { cancelCashIn, createCashIn, expireCashIn } from './ledger/cash-in/cash-in-ops';
+import { type SettleInput, settleCashIn } from './ledger/cash-in/cash-in-settle-ops';
+import { findCashIn } from './ledger/cash-in/cash-in-store';
+import { chargeLocation } from './ledger/cash-in/charge-location';
+import { applyPartnerPix, type PixOutcome, type ReceivedPix } from './ledger/cash-in/partner-pix-ops';
+import { type RefundBody, startRefund } from './ledger/cash-in/refund-ops';
+import { acceptCashOutBatch, cashOutBatchViews } from './ledger/cash-out/cash-out-batch-ops';
+import type { CashOutAccepted, CreateCashOutInput } from './ledger/cash-out/cash-out-ops';
+import { acceptCashOut, approveCashOut, rejectCashOut, returnCashOut } from './ledger/cash-out/cash-out-ops';
 import type { LedgerContext, Profile } from './ledger/context';
 import { type CrashHook, NO_CRASHES } from './ledger/crash-points';
 import type { LedgerDb } from './ledger/db';
-import type { DeliveryListInput, DeliveryView } from './ledger/delivery-view';
-import { emitWebhook } from './ledger/events';
-import { IdempotencyKeys, type Idempotent } from './ledger/idempotency';
+import { IdempotencyKeys, type Idempotent } from './ledger/ledger/idempotency';
+import { type Deposit, deposit, type RebalanceInput, rebalance } from './ledger/ledger/transfer-ops';
 import migrations from './ledger/migrations/migrations';
-import { applyPartnerPix, type PixOutcome, type ReceivedPix } from './ledger/partner-pix-ops';
 import { armPrune, pruneOnce } from './ledger/prune';
-import { cashInJson, cashOutJson } from './ledger/read-json';
-import { type BooksOfDay, bookedPix, booksOfDay } from './ledger/reconciliation-queries';
-import { type RefundBody, startRefund } from './ledger/refund-ops';
+import { cashInJson, cashOutJson } from './ledger/reads/read-json';
+import { type BooksOfDay, bookedPix, booksOfDay } from './ledger/reads/reconciliation-queries';
+import type { Balances, StatementInput } from './ledger/reads/statement-queries';
+import { readBalances, readStatement } from './ledger/reads/statement-queries';
+import type { ListInput, TransactionKind } from './ledger/reads/transaction-queries';
+import { listTransactions, summarizeTransactions } from './ledger/reads/transaction-queries';
 import * as sandbox from './ledger/sandbox-scope';
 import { Scheduler } from './ledger/scheduler';
 import * as schema from './ledger/schema';
-import { type Balances, readBalances, readStatement, type StatementInput } from './ledger/statement-queries';
 import { TaskRunner } from './ledger/tasks';
-import {
-  type ListInput,
-  listTransactions,
-  summarizeTransactions,
-  type TransactionKind,
-} from './ledger/transaction-queries';
-import { type Deposit, deposit, type RebalanceInput, rebalance } from './ledger/transfer-ops';
-import { claimWebhook, recordAttempt, retryDelivery } from './ledger/webhook-deliveries';
+import type { DeliveryListInput, DeliveryView } from './ledger/webhooks/delivery-view';
+import { emitWebhook } from './ledger/webhooks/events';
+import { claimWebhook, recordAttempt, retryDelivery } from './ledger/webhooks/webhook-deliveries';
 
 export interface OnboardCommand extends Profile {
   accounts: { number: string; ispb: string; branch: string; type: 'TRANSACTIONAL' | 'PROPRIETARY' }[];
@@ -161,7 +153,7 @@ export class ClientLedger extends DurableObject<Env> {
     );
   }
 
-  /** GET /cash-in/{id}: the view as JSON text (ledger/read-json.ts), or null. */
+  /** GET /cash-in/{id}: the view as JSON text (ledger/reads/read-json.ts), or null. */
   async getCashIn(id: string): Promise<string | null> {
     return cashInJson(this.context(), id);
   }
@@ -218,14 +210,14 @@ export class ClientLedger extends DurableObject<Env> {
     return this.withAlarm(() => bankReturn(this.context(), id, reason));
   }
 
-  /** A received Pix a real partner reported (ledger/partner-pix-ops.ts). */
+  /** A received Pix a real partner reported (ledger/cash-in/partner-pix-ops.ts). */
   async partnerPix(ispb: string, pix: ReceivedPix): Promise<PixOutcome[]> {
     const [ctx, blocked] = [this.context(), await this.blockedPayerDocuments()];
     if (pix.txid !== undefined) await rehydrateCashIn(ctx, pix.txid); // a bank return of an archived one
     return this.withAlarm(() => applyPartnerPix(ctx, ispb, pix, blocked));
   }
 
-  /** This client's side of a partner's day (ledger/reconciliation-queries.ts). */
+  /** This client's side of a partner's day (ledger/reads/reconciliation-queries.ts). */
   async booksOfDay(ispb: string, from: number, to: number): Promise<BooksOfDay> {
     return booksOfDay(this.context(), ispb, from, to);
   }
@@ -308,7 +300,7 @@ export class ClientLedger extends DurableObject<Env> {
     return deposit(this.context(), number, amountCents);
   }
 
-  // ── Webhook delivery (ledger/webhook-deliveries.ts; the POST is the queue consumer's) ─
+  // ── Webhook delivery (ledger/webhooks/webhook-deliveries.ts; the POST is the queue consumer's) ─
 
   async claimWebhook(eventId: string, dispatch: number): Promise<ClaimedWebhook | null> {
     return claimWebhook(this.context(), eventId, dispatch, Date.now());

@@ -5,7 +5,7 @@
  * same storage transaction as the ids of the observations it already counted, so a redelivered
  * batch never counts twice. Incidents go to D1 for the API and, as events, to every client in
  * scope through that client's ClientLedger outbox. History older than anything a warming-up
- * analyzer has seen bootstraps it (src/health/bootstrap.ts): recent observations wait in `parked`
+ * analyzer has seen bootstraps it (src/health/baselines/bootstrap.ts): recent observations wait in `parked`
  * and the alarm leaves the windows alone until the history has stopped arriving.
  */
 import { DurableObject } from 'cloudflare:workers';
@@ -22,8 +22,13 @@ import {
   toPublicIncident,
   WINDOW_MS,
 } from '../src/health';
-import { type Bootstrap, bootstrapDone, newBootstrap, startsBootstrap } from '../src/health/bootstrap';
-import { SERIES_RETENTION_MS, type SeriesPoint } from '../src/health/series';
+import {
+  type Bootstrap,
+  bootstrapDone,
+  newBootstrap,
+  startsBootstrap,
+} from '../src/health/baselines/bootstrap';
+import { SERIES_RETENTION_MS, type SeriesPoint } from '../src/health/surface/series';
 import { errorFields, log } from '../src/infra/log';
 import { institutionName, KNOWN_INSTITUTIONS, SETTLEMENT_PARTNERS } from '../src/partners/catalog';
 import { declaredPartners } from '../src/partners/config';
@@ -104,7 +109,7 @@ export class HealthAnalyzer extends DurableObject<Env> {
     const arrivedAt = Date.now();
     for (const body of bodies) {
       const parsed = parseObservation(body);
-      // One observation from the future would close every window up to it (src/health/intake.ts).
+      // One observation from the future would close every window up to it (src/health/windows/intake.ts).
       if (!parsed.ok || futureProblem(parsed.atMs, arrivedAt) !== undefined) {
         rejected++;
         continue;

@@ -13,16 +13,17 @@
  *   4 partners, webhooks        settlement partner adapters; webhook signing and sending
  *   5 schemas, contract         valibot request schemas; the HTTP answer of each error code
  *   6 durable-objects           ClientLedger, HealthAnalyzer and their stores
- *   7 openapi                   the document, built from the schemas
- *   8 http, console, queues, sweep   the edges: HTTP plumbing, operator console, queue consumers, cron
- *   9 api                       the route table: router and document built from the resources
- *  10 index                     the production Worker's entry points
- *  11 staging                   the staging Worker's entry: production's plus staging-only machinery
+ *   7 cron                      scheduled jobs: the ledger sweep, partner Pix, unapplied, reconciliation
+ *   8 openapi                   the document, built from the schemas
+ *   9 http, console, queues     the edges: HTTP plumbing, operator console, queue consumers
+ *  10 api                       the route table: router and document built from the resources
+ *  11 index                     the production Worker's entry points
+ *  12 staging                   the staging Worker's entry: production's plus staging-only machinery
  *
  * A resource module (src/api/<resource>/) is a vertical slice: each file sits in the layer of its
  * role, so the slice's files still only import down: `schemas*.ts` with the request schemas (5),
- * `openapi*.ts` with the documented operations (7), `handlers*.ts` with the HTTP handlers (8),
- * `routes.ts` binding each operation to its handler (9).
+ * `openapi*.ts` with the documented operations (8), `handlers*.ts` with the HTTP handlers (9),
+ * `routes.ts` binding each operation to its handler (10).
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -46,8 +47,9 @@ const LAYERS = [
   ['src/partners', 'src/webhooks'],
   ['src/schemas', 'src/contract'],
   ['durable-objects'],
+  ['src/cron'],
   ['src/openapi'],
-  ['src/http', 'src/console', 'src/queues', 'src/sweep.ts'],
+  ['src/http', 'src/console', 'src/queues'],
   ['src/api'],
   ['src/index.ts'],
   ['src/staging'],

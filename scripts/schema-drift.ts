@@ -44,6 +44,7 @@ export const DATABASES: Database[] = [
       'archive_delivery_queue without rowid': WITHOUT_ROWID,
       'archive_stale without rowid': WITHOUT_ROWID,
       'archive_totals without rowid': WITHOUT_ROWID,
+      'cash_out_batches without rowid': WITHOUT_ROWID,
     },
   },
   {

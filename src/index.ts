@@ -10,17 +10,17 @@ import { env as startupEnv } from 'cloudflare:workers';
 import { type ApiRouter, router } from './api/router';
 import { assertConfig } from './config';
 import { handleConsole, isConsolePath } from './console/routes';
+import { sweepAllClients } from './cron/sweep';
 import type { RequestContext } from './http/context';
 import { log, loggablePath, pathAndQuery } from './infra/log';
 import { consumeObservations, HEALTH_QUEUES } from './queues/health-consumer';
 import { consumeWebhooks, WEBHOOK_QUEUES } from './queues/webhook-consumer';
-import { sweepAllClients } from './sweep';
 
 export { ClientLedger } from '../durable-objects/client-ledger';
 
-import { reconcilePartnerPix } from '../durable-objects/partner-notices';
-import { returnPartnerHeld } from '../durable-objects/partner-unapplied';
-import { reconcileClosedDays } from '../durable-objects/reconciliation-cron';
+import { reconcilePartnerPix } from './cron/partner-notices';
+import { returnPartnerHeld } from './cron/partner-unapplied';
+import { reconcileClosedDays } from './cron/reconciliation-cron';
 
 export { HealthAnalyzer } from '../durable-objects/health-analyzer';
 

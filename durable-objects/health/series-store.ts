@@ -1,8 +1,8 @@
 /**
- * The HealthAnalyzer's store of per-window traffic (src/health/series.ts) for the operator console;
+ * The HealthAnalyzer's store of per-window traffic (src/health/surface/series.ts) for the operator console;
  * the table is in schema.ts. The primary key leads with the window, so the pruning delete and the last-day reads are range scans.
  */
-import { SERIES_RETENTION_MS, type SeriesKind, type SeriesPoint } from '../../src/health/series';
+import { SERIES_RETENTION_MS, type SeriesKind, type SeriesPoint } from '../../src/health/surface/series';
 import type { Operation } from '../../src/health/types';
 
 /** Adds a batch's counts; points older than the retention are history the console never shows. */

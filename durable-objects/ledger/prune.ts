@@ -17,7 +17,7 @@
  */
 import { type SQL, sql } from 'drizzle-orm';
 import type { LedgerDb } from './db';
-import { REPLAY_WINDOW_MS } from './idempotency';
+import { REPLAY_WINDOW_MS } from './ledger/idempotency';
 import type { Scheduler } from './scheduler';
 
 export const PRUNE_BATCH = 500;

@@ -5,14 +5,14 @@
  */
 import { failure } from '../../src/domain/result';
 import { isSimulatedPartner } from '../../src/partners/config';
-import { findCashIn } from './cash-in-store';
+import { findCashIn } from './cash-in/cash-in-store';
 
-export { cashInNotFound } from './cash-in-store';
-export { accountNotFound } from './statement-queries';
+export { cashInNotFound } from './cash-in/cash-in-store';
+export { accountNotFound } from './reads/statement-queries';
 
-import { findCashOut } from './cash-out-store';
+import { findCashOut } from './cash-out/cash-out-store';
 import type { LedgerContext } from './context';
-import { account } from './ledger';
+import { account } from './ledger/ledger';
 
 /** False when the Cash-In exists and is a real partner's (absent ones answer not found themselves). */
 export function mayTouchCashIn(ctx: LedgerContext, id: string): boolean {

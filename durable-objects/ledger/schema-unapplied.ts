@@ -1,10 +1,10 @@
-/** The ClientLedger's tables of unapplied receipts and their suspense account (ledger/unapplied-ops.ts). */
+/** The ClientLedger's tables of unapplied receipts and their suspense account (ledger/cash-in/unapplied-ops.ts). */
 import { sql } from 'drizzle-orm';
 import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import { RETURN_STAGES, UNAPPLIED_REASONS } from '../../src/domain/unapplied';
 
 /**
- * Money a partner reported that no Cash-In of this client can take (ledger/unapplied-ops.ts), held
+ * Money a partner reported that no Cash-In of this client can take (ledger/cash-in/unapplied-ops.ts), held
  * for the payer until its return settles. Keyed by the payment's end-to-end id: reported again, it
  * is found, never booked twice.
  */

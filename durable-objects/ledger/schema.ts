@@ -15,7 +15,7 @@ import {
 } from 'drizzle-orm/sqlite-core';
 import type { Destination } from '../../src/domain/cash-out';
 import { DELIVERY_STATUSES } from '../../src/domain/webhook-delivery';
-import { compressedJson, requestFingerprintColumn } from './idempotency-codec';
+import { compressedJson, requestFingerprintColumn } from './ledger/idempotency-codec';
 
 /** Small facts about the object itself (its client id, onboarding data). */
 export const settings = sqliteTable('settings', {
@@ -302,7 +302,7 @@ export const webhookDeliveries = sqliteTable(
 );
 
 /**
- * Archive segments of this client in R2 (ledger/archive.ts). A row is reserved as WRITING with its
+ * Archive segments of this client in R2 (ledger/archive/archive.ts). A row is reserved as WRITING with its
  * deterministic key and the seqs it holds before the put; it becomes DONE in the same transaction
  * that deletes those rows and writes their index entries, so a crash in between re-puts the same key.
  */
@@ -314,7 +314,7 @@ export const archiveSegments = sqliteTable(
     state: text('state', { enum: ['WRITING', 'DONE'] }).notNull(),
     /** JSON array of the source rows' seqs while WRITING; null once DONE. */
     seqs: text('seqs', { mode: 'json' }).$type<number[]>(),
-    /** What it holds (ledger/archive-sources.ts): `cash-in`, `cash-out` or `ledger:<account>`. */
+    /** What it holds (ledger/archive/archive-sources.ts): `cash-in`, `cash-out` or `ledger:<account>`. */
     kind: text('kind').notNull().default('cash-in'),
     /** Its first and last (time, seq) in list order: a list opens only the segments its page touches. */
     firstTime: integer('first_time'),

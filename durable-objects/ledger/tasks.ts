@@ -1,20 +1,20 @@
 import { findClient } from '../../src/db/clients';
 import { errorFields, log } from '../../src/infra/log';
-import { armArchive, runArchiveTask } from './archive';
-import { pollSupersededDevolution } from './bank-returns';
-import { expireUnlessPaid } from './cash-in-expiry';
-import { assignEndToEndId } from './cash-in-settle-ops';
-import { runCashOutExecutor } from './cash-out-exec';
+import { armArchive, runArchiveTask } from './archive/archive';
+import { pollSupersededDevolution } from './cash-in/bank-returns';
+import { expireUnlessPaid } from './cash-in/cash-in-expiry';
+import { assignEndToEndId } from './cash-in/cash-in-settle-ops';
+import { removeCharge } from './cash-in/partner-pix-ops';
+import { PartnerReads } from './cash-in/partner-reads';
+import { pollRefund } from './cash-in/refund-ops';
+import { recheckReturns } from './cash-in/return-rechecks';
+import { runReturn } from './cash-in/unapplied-ops';
+import { runCashOutExecutor } from './cash-out/cash-out-exec';
+import { pruneLimitTotals } from './cash-out/limit-totals';
 import type { LedgerContext } from './context';
-import { dropPublished, unpublishedObservations } from './events';
-import { pruneLimitTotals } from './limit-totals';
-import { removeCharge } from './partner-pix-ops';
-import { PartnerReads } from './partner-reads';
-import { pollRefund } from './refund-ops';
-import { recheckReturns } from './return-rechecks';
 import type { Task } from './scheduler';
-import { runReturn } from './unapplied-ops';
-import { dispatchWebhooks } from './webhook-deliveries';
+import { dropPublished, unpublishedObservations } from './webhooks/events';
+import { dispatchWebhooks } from './webhooks/webhook-deliveries';
 
 /**
  * Rows per outbox flush: one queue batch (at most 100 messages) and one UPDATE … IN (…) whose bound

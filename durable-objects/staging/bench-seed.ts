@@ -11,10 +11,10 @@
  */
 import { isBenchSeedEnabled } from '../../src/config';
 import { newCashInTxId, newEndToEndId, newInternalCode } from '../../src/domain/ids';
-import { internalCodeTaken } from '../ledger/cash-in-store';
-import { cashOutCodeTaken } from '../ledger/cash-out-store';
+import { internalCodeTaken } from '../ledger/cash-in/cash-in-store';
+import { cashOutCodeTaken } from '../ledger/cash-out/cash-out-store';
+import { countTowardLimits } from '../ledger/cash-out/limit-totals';
 import type { LedgerDb } from '../ledger/db';
-import { countTowardLimits } from '../ledger/limit-totals';
 
 type Row = Record<string, SqlStorageValue>;
 

@@ -1,5 +1,5 @@
 /** The console's view of a client's latest Cash-Out batches: each batch's items counted by status. */
-import type { CashOutBatchView } from '../../durable-objects/ledger/cash-out-batch-ops';
+import type { CashOutBatchView } from '../../durable-objects/ledger/cash-out/cash-out-batch-ops';
 import { formatCents } from '../domain/money';
 import { esc } from './html';
 

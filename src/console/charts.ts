@@ -4,9 +4,9 @@
  * the incidents of that entity drawn as bands on the same time axis.
  */
 import type { StoredIncident } from '../db/health';
-import { type SeriesPoint, successRate } from '../health/series';
+import { type SeriesPoint, successRate } from '../health/surface/series';
 import type { Operation } from '../health/types';
-import { WINDOW_MS } from '../health/window';
+import { WINDOW_MS } from '../health/windows/window';
 
 export interface ChartBand {
   /** Seconds (uPlot's time unit). */

@@ -1,6 +1,6 @@
 /** The console's one page: clients and limits, a client's webhook deliveries, health plots, incidents. */
-import type { CashOutBatchView } from '../../durable-objects/ledger/cash-out-batch-ops';
-import type { DeliveryView } from '../../durable-objects/ledger/delivery-view';
+import type { CashOutBatchView } from '../../durable-objects/ledger/cash-out/cash-out-batch-ops';
+import type { DeliveryView } from '../../durable-objects/ledger/webhooks/delivery-view';
 import { formatCents } from '../domain/money';
 import { batchesSection } from './batches';
 import type { Chart } from './charts';

@@ -3,12 +3,12 @@
  * index, 20 deliveries, a day of per-window series, the last day's incidents).
  */
 import { healthAnalyzer } from '../../durable-objects/health-stub';
-import type { CashOutBatchView } from '../../durable-objects/ledger/cash-out-batch-ops';
-import type { DeliveryView } from '../../durable-objects/ledger/delivery-view';
+import type { CashOutBatchView } from '../../durable-objects/ledger/cash-out/cash-out-batch-ops';
+import type { DeliveryView } from '../../durable-objects/ledger/webhooks/delivery-view';
 import { ledgerOf } from '../../durable-objects/stubs';
 import { type ClientPage, type ClientSummary, clientPage } from '../db/clients';
 import { incidentsIn, incidentWithEvidence, openIncidents, type StoredIncident } from '../db/health';
-import type { SeriesPoint } from '../health/series';
+import type { SeriesPoint } from '../health/surface/series';
 import type { EvidenceItem } from '../health/types';
 import { bankName } from '../partners/config';
 

@@ -3,7 +3,7 @@
  * CASH_OUT_FIELDS) lists each key in output order, when it appears and what it shows. Everything
  * that shows a view comes from that table, so a field is added or changed in one place:
  * `renderView` builds the object here (events, write responses, archived rows), the ledger compiles
- * the same table to SQLite (durable-objects/ledger/view-sql.ts, hot reads hand on its JSON text),
+ * the same table to SQLite (durable-objects/ledger/reads/view-sql.ts, hot reads hand on its JSON text),
  * and the response schema takes the names, optionality and nesting from it
  * (src/openapi/view-schema.ts). Conditions and values are a closed vocabulary because each must
  * mean the same in both languages; add a kind here and in view-sql.ts together.

@@ -3,8 +3,10 @@
 // Pure: no bindings, no I/O, deterministic for a given input, so the Durable Object and the replay CLI
 // produce the same incidents.
 
-import type { WindowContext } from './attribution';
-import { failureCodeIndex } from './code-layers';
+import type { WindowContext } from './attribution/attribution';
+import { type ScannerState, scanWindow } from './attribution/cohort-cusum-tracker';
+import { diagnose, type Hypothesis } from './attribution/diagnosis';
+import { judgeWindow } from './attribution/judge';
 import {
   type BankTally,
   COHORT_HOLD_WINDOWS,
@@ -14,18 +16,18 @@ import {
   suspectedInstitutions,
   tallyInstitutions,
   tallyShares,
-} from './cohort';
-import { type ScannerState, scanWindow } from './cohort-scanner';
+} from './attribution/pooled-cohort';
+import { learn } from './baselines/learning';
 import { type AnalyzerConfig, resolveConfig } from './config';
-import { buildContext } from './context';
-import { diagnose, type Hypothesis } from './diagnosis';
-import { CASH_IN_LATENCY_EVIDENCE } from './evidence-rules';
-import { judgeWindow } from './judge';
-import { learn } from './learning';
-import { IncidentTracker, type TrackerState } from './lifecycle';
-import { parseInstant } from './observation';
-import { cellSeries, type SeriesPoint } from './series';
-import { stateFromJSON, stateToJSON } from './snapshot';
+import { IncidentTracker, type TrackerState } from './lifecycle/lifecycle';
+import { buildContext } from './scoring/context';
+import { CASH_IN_LATENCY_EVIDENCE } from './scoring/evidence-rules';
+import { CUSUM_HOLD } from './scoring/trend-rules';
+import { cellSeries, type SeriesPoint } from './surface/series';
+import { stateFromJSON, stateToJSON } from './surface/snapshot';
+import type { IncidentChange, IncidentRecord, Observation } from './types';
+import { failureCodeIndex } from './windows/code-layers';
+import { parseInstant } from './windows/observation';
 import {
   Cell,
   type Entity,
@@ -35,10 +37,8 @@ import {
   OPS,
   type OpIndex,
   type Partner,
-} from './state';
-import { CUSUM_HOLD } from './trend-rules';
-import type { IncidentChange, IncidentRecord, Observation } from './types';
-import { WINDOW_MS } from './window';
+} from './windows/state';
+import { WINDOW_MS } from './windows/window';
 
 const EMPTY: readonly IncidentChange[] = Object.freeze([]);
 
@@ -89,7 +89,7 @@ export class Analyzer {
   };
   /** Per operation, the small banks' outcomes in the last COHORT_TALLY_WINDOWS closed windows (newest first). */
   private tallies: [BankTally[], BankTally[]] = [[], []];
-  /** Per operation, the cohort CUSUM scan's per-bank state (cohort-scan.ts). */
+  /** Per operation, the cohort CUSUM scan's per-bank state (scoring/cohort-cusum.ts). */
   private scans: [ScannerState, ScannerState] = [
     { banks: {}, run: 0 },
     { banks: {}, run: 0 },
@@ -280,7 +280,7 @@ export class Analyzer {
     const changes: IncidentChange[] = [];
     for (const op of [0, 1] as const) {
       const ctx = buildContext(this.state, this.cfg, op, startMs);
-      // The small banks' tallies of t-1, t-2 .., newest first (cohort.ts).
+      // The small banks' tallies of t-1, t-2 .., newest first (attribution/pooled-cohort.ts).
       const tallies = this.tallies[op];
       const tally = tallyInstitutions(ctx);
       const open = this.tracker.openIncidents();

@@ -3,9 +3,7 @@
 export { FAILURE_CODES } from '../domain/failure-codes';
 export { Analyzer, type AnalyzerSnapshot, type AnalyzerStats } from './analyzer';
 export { type AnalyzerConfig, DEFAULT_CONFIG, type WindowReport } from './config';
-export { futureProblem, IMPORT_HISTORY_MS, importTimeProblem, MAX_AHEAD_MS } from './intake';
-export { type ParseResult, parseInstant, parseObservation } from './observation';
-export { formatChange, type ReplayOptions, ReplaySession, type ReplaySummary } from './replay';
+export { formatChange, type ReplayOptions, ReplaySession, type ReplaySummary } from './surface/replay';
 export {
   type BlockStatus,
   type ClientScope,
@@ -15,6 +13,8 @@ export {
   isVisibleTo,
   toPublicEvidence,
   toPublicIncident,
-} from './scope';
+} from './surface/scope';
 export type * from './types';
-export { WINDOW_MS } from './window';
+export { futureProblem, IMPORT_HISTORY_MS, importTimeProblem, MAX_AHEAD_MS } from './windows/intake';
+export { type ParseResult, parseInstant, parseObservation } from './windows/observation';
+export { WINDOW_MS } from './windows/window';

@@ -6,7 +6,7 @@
 import { runInDurableObject } from 'cloudflare:test';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { postEntry } from '../../durable-objects/ledger/ledger';
+import { postEntry } from '../../durable-objects/ledger/ledger/ledger';
 import { parseBrCode } from '../../src/domain/brcode';
 import { MAX_AMOUNT_CENTS } from '../../src/domain/money';
 import { accountOf, deposit, fullStatement } from '../support/account';

@@ -5,7 +5,7 @@
  */
 import { runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import { countTowardLimits, limitKeys, limitUsage } from '../../durable-objects/ledger/limit-totals';
+import { countTowardLimits, limitKeys, limitUsage } from '../../durable-objects/ledger/cash-out/limit-totals';
 import { destinationKey } from '../../src/domain/cash-out';
 import { createCashOut, deposit, settled } from '../support/cash-out';
 import { admin, Integrator } from '../support/harness';

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { WindowReport } from '../../src/health/config';
 import type { IncidentChange } from '../../src/health/types';
-import { isoZ } from '../../src/health/window';
+import { isoZ } from '../../src/health/windows/window';
 import { faults } from '../support/health';
 import {
   BANKS,

@@ -1,9 +1,14 @@
-// A small bank's expected outcomes for the cohort scan (src/health/bank-share.ts): its usual share of
+// A small bank's expected outcomes for the cohort scan (src/health/baselines/bank-share.ts): its usual share of
 // the rest of the platform's outcomes in the same window, so that what is common to all banks (the
 // hour, a holiday, a partner's outage) moves the expectation and only a loss of its own is seen.
 import { describe, expect, it } from 'vitest';
-import { learnShare, SHARE_MIN_REST, SHARE_WINDOWS, shareExpected } from '../../src/health/bank-share';
-import type { EntityOp } from '../../src/health/state';
+import {
+  learnShare,
+  SHARE_MIN_REST,
+  SHARE_WINDOWS,
+  shareExpected,
+} from '../../src/health/baselines/bank-share';
+import type { EntityOp } from '../../src/health/windows/state';
 
 const op = () => ({}) as EntityOp;
 

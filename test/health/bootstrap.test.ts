@@ -1,12 +1,12 @@
 /**
- * Bootstrap from history in the HealthAnalyzer Durable Object (src/health/bootstrap.ts): days of past
+ * Bootstrap from history in the HealthAnalyzer Durable Object (src/health/baselines/bootstrap.ts): days of past
  * observations reaching a warming-up analyzer after live traffic has started. A dedicated instance
  * fed by RPC, so the counts are exact; the queue path is test/health/queue-e2e.test.ts.
  */
 import { runDurableObjectAlarm } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { WINDOW_MS } from '../../src/health';
-import { bootstrapDone } from '../../src/health/bootstrap';
+import { bootstrapDone } from '../../src/health/baselines/bootstrap';
 import { generateArray } from '../support/health';
 import { ALFA, analyzer, DAY, HOUR, windowStart, worldWith } from './worker-world';
 

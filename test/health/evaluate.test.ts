@@ -1,8 +1,8 @@
 // Robust z-scores, floors and gates.
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG } from '../../src/health/config';
-import { evalCount, evalRate, severityOf } from '../../src/health/evaluate';
-import { kappa, mad, median, newRing, ringPush } from '../../src/health/stats';
+import { evalCount, evalRate, severityOf } from '../../src/health/scoring/evaluate';
+import { kappa, mad, median, newRing, ringPush } from '../../src/health/windows/stats';
 
 const cfg = DEFAULT_CONFIG;
 

@@ -1,10 +1,15 @@
 // Incident lifecycle (§3.3) on generated traffic, plus the public shape, summary and scoping.
 import { describe, expect, it } from 'vitest';
+import type { Hypothesis } from '../../src/health/attribution/diagnosis';
 import { resolveConfig } from '../../src/health/config';
-import type { Hypothesis } from '../../src/health/diagnosis';
-import { IncidentTracker } from '../../src/health/lifecycle';
-import { healthPicture, isVisibleTo, toPublicEvidence, toPublicIncident } from '../../src/health/scope';
-import { isoZ, WINDOW_MS } from '../../src/health/window';
+import { IncidentTracker } from '../../src/health/lifecycle/lifecycle';
+import {
+  healthPicture,
+  isVisibleTo,
+  toPublicEvidence,
+  toPublicIncident,
+} from '../../src/health/surface/scope';
+import { isoZ, WINDOW_MS } from '../../src/health/windows/window';
 import { faults } from '../support/health';
 import { BANKS, describeChange, F0, F1, MINUTE, onlyIncident, PARTNERS, runScenario } from './helpers';
 

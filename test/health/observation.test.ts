@@ -1,9 +1,9 @@
 // The decisions §7 observation shape and the UTC 5-minute windows.
 import { describe, expect, it } from 'vitest';
 import { FAILURE_CODES } from '../../src/domain/failure-codes';
-import { failureCodeIndex } from '../../src/health/code-layers';
-import { parseInstant, parseObservation } from '../../src/health/observation';
-import { isoZ, WINDOW_MS, windowIndexOf, windowStartMs } from '../../src/health/window';
+import { failureCodeIndex } from '../../src/health/windows/code-layers';
+import { parseInstant, parseObservation } from '../../src/health/windows/observation';
+import { isoZ, WINDOW_MS, windowIndexOf, windowStartMs } from '../../src/health/windows/window';
 
 const valid = {
   at: '2026-11-04T14:03:27.125Z',

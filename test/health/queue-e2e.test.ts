@@ -8,7 +8,7 @@
  *
  * Time: windows close on wall-clock time and the 'platform' analyzer already counts the live traffic
  * of other test files, so days-old history would be too late for it. The history bootstraps it
- * instead (src/health/bootstrap.ts, the production path for warming up a new deployment): recent
+ * instead (src/health/baselines/bootstrap.ts, the production path for warming up a new deployment): recent
  * observations are parked until the history stops arriving, then counted in their own windows. (Not
  * an analyzer chosen per test: the queue message must not pick it, and the bindings are shared by
  * every test file.) The history goes in two parts: three days up to two hours ago first; the rest, up
@@ -28,7 +28,7 @@ import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import type { HealthPictureBody } from '../../src/api/health/openapi';
 import { WINDOW_MS } from '../../src/health';
-import { isoZ } from '../../src/health/window';
+import { isoZ } from '../../src/health/windows/window';
 import { waitFor } from '../support/cash-in';
 import { createCashOut, deposit, settled } from '../support/cash-out';
 import { admin, Integrator } from '../support/harness';

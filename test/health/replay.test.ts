@@ -1,8 +1,8 @@
 // Replay (decisions §7) and persistence: same core, same incidents, deterministic, restorable.
 import { describe, expect, it } from 'vitest';
 import { Analyzer } from '../../src/health/analyzer';
-import { ReplaySession } from '../../src/health/replay';
-import { toPublicIncident } from '../../src/health/scope';
+import { ReplaySession } from '../../src/health/surface/replay';
+import { toPublicIncident } from '../../src/health/surface/scope';
 import type { IncidentChange } from '../../src/health/types';
 import { faults, generateArray, worldNames } from '../support/health';
 import { analyzerAt, DAY3, F0, F1, feed, HOUR, MINUTE, QUIET_WORLD, START, WORLD } from './helpers';

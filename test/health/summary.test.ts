@@ -1,7 +1,7 @@
 // The summary and the evidence say in plain words why this origin was blamed and not another (issue 18):
 // a cohort of small banks found only by pooling them, and a partner found by its failure trend (CUSUM).
 import { describe, expect, it } from 'vitest';
-import { buildSummary, type SummaryInput } from '../../src/health/summary';
+import { buildSummary, type SummaryInput } from '../../src/health/lifecycle/summary';
 import { faults } from '../support/health';
 import {
   analyzerAt,

@@ -6,10 +6,10 @@
  */
 import type * as v from 'valibot';
 import { expectTypeOf, it } from 'vitest';
-import type { CashOutAccepted as CashOutAcceptedBody } from '../../durable-objects/ledger/cash-out-ops';
-import type { DeliveryView } from '../../durable-objects/ledger/delivery-view';
-import type { RefundBody } from '../../durable-objects/ledger/refund-ops';
-import type { Deposit as DepositBody } from '../../durable-objects/ledger/transfer-ops';
+import type { RefundBody } from '../../durable-objects/ledger/cash-in/refund-ops';
+import type { CashOutAccepted as CashOutAcceptedBody } from '../../durable-objects/ledger/cash-out/cash-out-ops';
+import type { Deposit as DepositBody } from '../../durable-objects/ledger/ledger/transfer-ops';
+import type { DeliveryView } from '../../durable-objects/ledger/webhooks/delivery-view';
 import type * as account from '../../src/api/account/openapi-responses';
 import type * as admin from '../../src/api/admin/openapi-responses';
 import type * as cashIn from '../../src/api/cash-in/openapi-responses';

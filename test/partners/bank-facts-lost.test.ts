@@ -7,7 +7,7 @@
  */
 import { runInDurableObject } from 'cloudflare:test';
 import { afterAll, describe, expect, it } from 'vitest';
-import { RECHECKS_PER_RUN } from '../../durable-objects/ledger/return-rechecks';
+import { RECHECKS_PER_RUN } from '../../durable-objects/ledger/cash-in/return-rechecks';
 import { MED_WINDOW_MS, nextRecheckAt, RECHECK_FIRST_MS } from '../../src/domain/med-recheck';
 import { getBalance } from '../support/account';
 import { createCashIn, getCashIn, waitFor } from '../support/cash-in';

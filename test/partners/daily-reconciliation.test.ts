@@ -9,9 +9,9 @@
 import { runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
-import { RECON_PAGE_SIZE, reconcileDay } from '../../durable-objects/reconciliation';
-import { reconcileClosedDays } from '../../durable-objects/reconciliation-cron';
 import { configProblems } from '../../src/config';
+import { RECON_PAGE_SIZE, reconcileDay } from '../../src/cron/reconciliation';
+import { reconcileClosedDays } from '../../src/cron/reconciliation-cron';
 import type { ReconciliationReport } from '../../src/domain/reconciliation';
 import { brtDate } from '../../src/domain/time';
 import { bcbPartner } from '../../src/partners/port-registry';

@@ -8,7 +8,7 @@
  */
 import { env } from 'cloudflare:workers';
 import { afterAll, describe, expect, it } from 'vitest';
-import { reconcilePartnerPix } from '../../durable-objects/partner-notices';
+import { reconcilePartnerPix } from '../../src/cron/partner-notices';
 import { BANK_RETURN_LABEL } from '../../src/domain/statement';
 import { getBalance, rebalance, sleep } from '../support/account';
 import { createCashIn, getCashIn, waitFor } from '../support/cash-in';

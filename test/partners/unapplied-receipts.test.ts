@@ -7,9 +7,9 @@
  */
 import { env } from 'cloudflare:workers';
 import { afterAll, describe, expect, it } from 'vitest';
-import { reconcilePartnerPix } from '../../durable-objects/partner-notices';
-import { returnPartnerHeld } from '../../durable-objects/partner-unapplied';
-import { sweepAllClients } from '../../src/sweep';
+import { reconcilePartnerPix } from '../../src/cron/partner-notices';
+import { returnPartnerHeld } from '../../src/cron/partner-unapplied';
+import { sweepAllClients } from '../../src/cron/sweep';
 import { getBalance } from '../support/account';
 import { createCashIn, getCashIn } from '../support/cash-in';
 import { armCrash, waitForCrash } from '../support/crash';

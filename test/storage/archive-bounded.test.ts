@@ -6,10 +6,10 @@
 import { runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { expect, it } from 'vitest';
-import { mergeArchived } from '../../durable-objects/ledger/archive-lists';
-import { gunzipJson, type Segment, segmentRows } from '../../durable-objects/ledger/archive-segments';
-import { cashInSource } from '../../durable-objects/ledger/archive-sources';
-import type { PageInput } from '../../durable-objects/ledger/keyset';
+import { mergeArchived } from '../../durable-objects/ledger/archive/archive-lists';
+import { gunzipJson, type Segment, segmentRows } from '../../durable-objects/ledger/archive/archive-segments';
+import { cashInSource } from '../../durable-objects/ledger/archive/archive-sources';
+import type { PageInput } from '../../durable-objects/ledger/reads/keyset';
 import { createCashIn, payCashIn } from '../support/cash-in';
 import { admin, Integrator } from '../support/harness';
 import { ledgerStub, sqlRows } from '../support/ledger';

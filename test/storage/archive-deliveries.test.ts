@@ -1,6 +1,6 @@
 /**
  * Ended webhook deliveries follow their transaction to the archive (issue 16, kind `delivery`,
- * durable-objects/ledger/archive-delivery-queue.ts and archive-deliveries.ts): the operator list by
+ * durable-objects/ledger/archive/archive-delivery-queue.ts and archive-deliveries.ts): the operator list by
  * aggregateId answers the same bytes after POST /admin/clients/{id}/archive, their outbox events go
  * with them, retryable ones stay hot, a crash between the segment put and the deletion loses and
  * doubles nothing, a rehydrated Cash-In keeps them listed, and they leave once the 7-day operator
@@ -10,8 +10,8 @@ import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { type SQL, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { listDeliveriesAnywhere } from '../../durable-objects/ledger/archive-deliveries';
-import { aggregateIs } from '../../durable-objects/ledger/archive-delivery-queue';
+import { listDeliveriesAnywhere } from '../../durable-objects/ledger/archive/archive-deliveries';
+import { aggregateIs } from '../../durable-objects/ledger/archive/archive-delivery-queue';
 import type { LedgerContext } from '../../durable-objects/ledger/context';
 import type { LedgerDb } from '../../durable-objects/ledger/db';
 import { createCashIn, payCashIn } from '../support/cash-in';

@@ -1,5 +1,5 @@
 /**
- * Closed Cash-Ins move to R2 (issue 16 item 2, durable-objects/ledger/archive.ts): POST
+ * Closed Cash-Ins move to R2 (issue 16 item 2, durable-objects/ledger/archive/archive.ts): POST
  * /admin/clients/{id}/archive, GET by every id kind answers byte for byte as before, a crash between
  * the segment put and the row deletion loses and doubles nothing, archived Cash-Ins can be refunded
  * and bank-returned (rehydrated), and an archived externalReference stays taken.

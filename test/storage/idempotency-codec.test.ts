@@ -10,7 +10,7 @@ import {
   decodeFingerprint,
   encodeAnswer,
   encodeFingerprint,
-} from '../../durable-objects/ledger/idempotency-codec';
+} from '../../durable-objects/ledger/ledger/idempotency-codec';
 import { problemCode } from '../support/cash-in';
 import { cashInBody, Integrator } from '../support/harness';
 import { ledgerStub } from '../support/ledger';

@@ -8,7 +8,7 @@
 import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
 import { type SQL, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { REPLAY_WINDOW_MS } from '../../durable-objects/ledger/idempotency';
+import { REPLAY_WINDOW_MS } from '../../durable-objects/ledger/ledger/idempotency';
 import {
   FINISHED_DELIVERY_KEEP_MS,
   nextPruneAt,

@@ -1,5 +1,5 @@
 /**
- * The views rendered by SQLite (durable-objects/ledger/view-sql.ts) equal JSON.stringify of the
+ * The views rendered by SQLite (durable-objects/ledger/reads/view-sql.ts) equal JSON.stringify of the
  * views built in TypeScript (src/domain cashInView / cashOutView) for any row: random statuses,
  * optional columns present or not, any Unicode in the texts, amounts from 0 to the largest
  * accepted, times across a century. Rows go in through drizzle, as the ledger writes them.
@@ -9,8 +9,8 @@ import { eq } from 'drizzle-orm';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { LedgerDb } from '../../durable-objects/ledger/db';
+import { CASH_IN_JSON, CASH_OUT_JSON } from '../../durable-objects/ledger/reads/view-sql';
 import { cashIns, cashOuts } from '../../durable-objects/ledger/schema';
-import { CASH_IN_JSON, CASH_OUT_JSON } from '../../durable-objects/ledger/view-sql';
 import { cashInView } from '../../src/domain/cash-in';
 import { cashOutView } from '../../src/domain/cash-out';
 import { FAILURE_CODES } from '../../src/domain/failure-codes';

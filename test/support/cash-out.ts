@@ -1,7 +1,7 @@
 /** Cash-Out helpers shared by tests. */
 import { runInDurableObject } from 'cloudflare:test';
 import { expect } from 'vitest';
-import { acceptCashOut, type CreateCashOutInput } from '../../durable-objects/ledger/cash-out-ops';
+import { acceptCashOut, type CreateCashOutInput } from '../../durable-objects/ledger/cash-out/cash-out-ops';
 import type { LedgerContext } from '../../durable-objects/ledger/context';
 import type { CashOutAcceptedBody, CashOutBody } from '../../src/api/cash-out/openapi';
 import { waitFor } from './cash-in';

@@ -7,7 +7,7 @@
 import { runInDurableObject } from 'cloudflare:test';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
-import { emitWebhook } from '../../durable-objects/ledger/events';
+import { emitWebhook } from '../../durable-objects/ledger/webhooks/events';
 import { createCashIn, getCashIn, payCashIn } from '../support/cash-in';
 import { type Integrator as Api, admin, Integrator } from '../support/harness';
 import { ledgerStub } from '../support/ledger';

@@ -5,8 +5,8 @@
  */
 
 import { healthAnalyzer } from '../../../durable-objects/health-stub';
-import { importTimeProblem } from '../../health/intake';
-import { parseObservation } from '../../health/observation';
+import { importTimeProblem } from '../../health/windows/intake';
+import { parseObservation } from '../../health/windows/observation';
 import { requireOperator } from '../../http/admin-auth';
 import { readJsonObject } from '../../http/body';
 import type { ApiRequest, RequestContext } from '../../http/context';

@@ -1,6 +1,6 @@
 /**
  * Operator health bodies: importing observations (a new deployment warms its analyzer from the
- * history of the platform it replaces; bootstrap in src/health/bootstrap.ts) and, in staging,
+ * history of the platform it replaces; bootstrap in src/health/baselines/bootstrap.ts) and, in staging,
  * closing windows on demand.
  */
 import * as v from 'valibot';

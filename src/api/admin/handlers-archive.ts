@@ -1,4 +1,4 @@
-/** POST /admin/clients/{clientId}/archive: closed history to R2 on demand (durable-objects/ledger/archive.ts). */
+/** POST /admin/clients/{clientId}/archive: closed history to R2 on demand (durable-objects/ledger/archive/archive.ts). */
 
 import { ledgerOf } from '../../../durable-objects/stubs';
 import { requireOperator } from '../../http/admin-auth';

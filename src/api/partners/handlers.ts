@@ -3,9 +3,9 @@
  * /partners/{ispb}/webhook/pix` over mTLS, or `POST /partners/{ispb}/webhook/{secret}/pix`. An
  * ISPB that is not a declared `bcb-api-pix` partner answers 404 NOT_FOUND like any unknown route;
  * a declared partner's callback that does not authenticate answers 401 UNAUTHORIZED. Each Pix
- * named is read again from the partner before anything moves (durable-objects/partner-notices.ts).
+ * named is read again from the partner before anything moves (src/cron/partner-notices.ts).
  */
-import { applyPixHints } from '../../../durable-objects/partner-notices';
+import { applyPixHints } from '../../cron/partner-notices';
 import { readJsonObject } from '../../http/body';
 import type { ApiRequest, RequestContext } from '../../http/context';
 import { ProblemError } from '../../http/errors';
@@ -47,7 +47,7 @@ export async function handlePartnerPixCallback(
   const partner = adapterOf(env, ispb);
   if (!partner) throw new ProblemError('NOT_FOUND', `No route for ${request.method} ${pathname}`);
   // Each hint costs a call to the partner: one callback asks at most MAX_READS_PER_CALLBACK, and the
-  // rest are left to the sweep of received Pix (durable-objects/partner-notices.ts), which reads
+  // rest are left to the sweep of received Pix (src/cron/partner-notices.ts), which reads
   // them by time window within minutes.
   const hinted = [...new Set(body.pix.map((p) => p.endToEndId))];
   const results: Record<string, string[]> = await applyPixHints(

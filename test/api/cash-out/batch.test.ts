@@ -1,5 +1,5 @@
 /**
- * The batched Cash-Out executor (durable-objects/ledger/cash-out-exec.ts): many Cash-Outs taken in
+ * The batched Cash-Out executor (durable-objects/ledger/cash-out/cash-out-exec.ts): many Cash-Outs taken in
  * one pass are each reserved, paid once and booked exactly, with one entry each chained on the one
  * before; a partner refusing one of them ends only that one.
  */

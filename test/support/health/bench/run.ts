@@ -2,7 +2,7 @@
 // branched from the analyzer at the end of day 3, one simulated day per fault case. Pure (no Node APIs):
 // the CLI (scripts/health-score.ts) and the CI test (test/health/score.test.ts) both use it.
 import { Analyzer } from '../../../../src/health/analyzer';
-import { toPublicIncident } from '../../../../src/health/scope';
+import { toPublicIncident } from '../../../../src/health/surface/scope';
 import type { IncidentChange, PixIncident } from '../../../../src/health/types';
 import { generateObservations } from '../generator';
 import { DAY_MS, worldNames } from '../world';

@@ -1,0 +1,84 @@
+/**
+ * Archived webhook deliveries (kind `delivery`, archive-delivery-queue.ts) for the operator: the
+ * list by aggregateId answers as if nothing had been archived, and a segment leaves the manifest,
+ * the id index and R2 once all its deliveries are past the 7-day operator window (the rule that
+ * prunes hot ones, prune.ts). An unfiltered list (or one by status only) stays hot-only: which
+ * segments hold the newest deliveries of every transaction is not bounded by an index, and the
+ * operator window of those is the same 7 days the hot list keeps for transactions still hot.
+ */
+
+import type { LedgerContext } from '../context';
+import { FINISHED_DELIVERY_KEEP_MS } from '../prune';
+import {
+  type DeliveryListInput,
+  type DeliveryRow,
+  type DeliveryView,
+  deliveryPage,
+  deliveryRows,
+} from '../webhooks/delivery-view';
+import { idHash, segmentsFor } from './archive-index';
+import { readSegment } from './archive-reads';
+
+/** The operator list: hot rows, and for one transaction its archived ones still inside the window. */
+export async function listDeliveriesAnywhere(
+  ctx: LedgerContext,
+  input: DeliveryListInput,
+  now: number,
+): Promise<{ items: DeliveryView[]; nextCursor?: string }> {
+  const hot = deliveryRows(ctx.db, input);
+  const id = input.aggregateId;
+  if (id === undefined) return deliveryPage(hot, input.limit);
+  const since = now - FINISHED_DELIVERY_KEEP_MS;
+  const rows = new Map(hot.map((r) => [r.seq, r]));
+  for (const segment of segmentsFor(ctx.storage.sql, id, 'delivery', 'archive_delivery_index'))
+    for (const row of (await readSegment(ctx.env, segment.key)) as DeliveryRow[]) {
+      if (row.aggregateId !== id || rows.has(row.seq) || row.updatedAt < since) continue;
+      if (input.status !== undefined && row.status !== input.status) continue;
+      if (input.before !== undefined && row.seq >= input.before) continue;
+      rows.set(row.seq, row);
+    }
+  const page = [...rows.values()].sort((a, b) => b.seq - a.seq).slice(0, input.limit + 1);
+  return deliveryPage(page, input.limit);
+}
+
+/** Segments expired per step (each one R2 read, one transaction, one R2 delete). */
+export const EXPIRE_BATCH = 20;
+
+/**
+ * Drops delivery segments whose newest end is past the window: their index entries (the hash of
+ * each aggregateId, by primary key) and manifest row in one transaction, then the R2 object. A crash
+ * between the two leaves an unreferenced object in R2 (never read, nothing lost). Returns how many.
+ */
+export async function expireDeliveries(ctx: LedgerContext, now: number): Promise<number> {
+  const sql = ctx.storage.sql;
+  const old = sql
+    .exec<{ id: number; key: string }>(
+      `SELECT id, key FROM archive_segments WHERE kind = 'delivery' AND state = 'DONE' AND last_time < ?
+       ORDER BY last_time LIMIT ?`,
+      now - FINISHED_DELIVERY_KEEP_MS,
+      EXPIRE_BATCH,
+    )
+    .toArray();
+  for (const segment of old) {
+    const rows = await readSegment(ctx.env, segment.key);
+    ctx.storage.transactionSync(() => {
+      for (const id of new Set(rows.map((r) => r.aggregateId as string)))
+        sql.exec('DELETE FROM archive_delivery_index WHERE hash = ? AND segment = ?', idHash(id), segment.id);
+      sql.exec('DELETE FROM archive_stale WHERE segment = ?', segment.id);
+      sql.exec('DELETE FROM archive_segments WHERE id = ?', segment.id);
+    });
+    await ctx.env.ARCHIVE.delete(segment.key);
+  }
+  return old.length;
+}
+
+/** When the oldest delivery segment leaves the window (undefined: none is archived). */
+export function nextExpiryAt(sql: SqlStorage): number | undefined {
+  const row = sql
+    .exec<{ at: number }>(
+      `SELECT last_time AS at FROM archive_segments WHERE kind = 'delivery' AND state = 'DONE'
+       ORDER BY last_time LIMIT 1`,
+    )
+    .toArray()[0];
+  return row ? row.at + FINISHED_DELIVERY_KEEP_MS + 1 : undefined;
+}

@@ -1,0 +1,130 @@
+/**
+ * Reads that reach into the archive: a GET by id finds the same transaction, with the same
+ * precedence (ledger/lookup.ts), whether its row is hot or in an R2 segment; a rehydration brings an
+ * archived row back hot before a change.
+ */
+import { eq } from 'drizzle-orm';
+import { type CashInRow, findCashIn } from '../cash-in/cash-in-store';
+import { type CashOutRow, findCashOut } from '../cash-out/cash-out-store';
+import type { LedgerContext } from '../context';
+import { segmentsFor } from './archive-index';
+import { gunzipJson, markStale, type Segment, segmentRows, staleSeqs, utcDay } from './archive-segments';
+import { type ArchiveSource, cashInSource, cashOutSource } from './archive-sources';
+import { addDayTotals, totalsOf } from './archive-totals';
+
+type Row = Record<string, unknown>;
+
+/** Precedence level of `id` on a row (docs/contract.md, Lookup by id): lower wins; undefined = no match. */
+export function matchLevel(row: Row, id: string): number | undefined {
+  if (row.internalCode === id) return 0;
+  if (row.transactionId === id) return 1;
+  if (row.endToEndId === id) return 2;
+  if (row.refundEndToEndId === id) return 3;
+  if (row.externalReference === id) return 4;
+  return undefined;
+}
+
+/** Decoded segment rows by key: segments are immutable, so a cached copy never goes stale. */
+const cache = new Map<string, Row[]>();
+const CACHE_SEGMENTS = 8;
+
+export async function readSegment(env: Env, key: string): Promise<Row[]> {
+  const hit = cache.get(key);
+  if (hit) return hit;
+  const object = await env.ARCHIVE.get(key);
+  // An indexed segment that is gone is a broken archive, never "not found".
+  if (!object) throw new Error(`archive segment missing: ${key}`);
+  const rows = segmentRows(await gunzipJson<Segment>(object.body));
+  cache.set(key, rows);
+  if (cache.size > CACHE_SEGMENTS) cache.delete(cache.keys().next().value as string);
+  return rows;
+}
+
+export interface Found<R> {
+  row: R;
+  /** The segment it was read from; undefined when hot. */
+  segment?: number;
+}
+
+/** The row of `source` that `id` names, hot or archived: best level first, then the newest. */
+export async function findAnywhere<R extends Row>(
+  ctx: LedgerContext,
+  source: ArchiveSource,
+  hot: R | undefined,
+  id: string,
+): Promise<Found<R> | undefined> {
+  let best: Found<R> | undefined = hot ? { row: hot } : undefined;
+  let bestLevel = hot ? matchLevel(hot, id) : undefined;
+  if (bestLevel === 0) return best;
+  for (const segment of segmentsFor(ctx.storage.sql, id, source.kind)) {
+    const stale = staleSeqs(ctx.storage.sql, segment.id);
+    for (const row of (await readSegment(ctx.env, segment.key)) as R[]) {
+      const level = matchLevel(row, id);
+      if (level === undefined || stale.has(row.seq as number)) continue;
+      if (
+        bestLevel === undefined ||
+        level < bestLevel ||
+        (level === bestLevel && best && (row.seq as number) > (best.row.seq as number))
+      ) {
+        best = { row, segment: segment.id };
+        bestLevel = level;
+      }
+    }
+  }
+  return best;
+}
+
+export async function findCashInAnywhere(ctx: LedgerContext, id: string): Promise<CashInRow | undefined> {
+  return (await findAnywhere(ctx, cashInSource, findCashIn(ctx.db, id), id))?.row;
+}
+
+/**
+ * Brings an archived row back hot (same seq, same row) before a change: a refund or a bank return
+ * (MED, up to 90 days) of a Cash-In archived after 35 days. Chosen over keeping every PAID Cash-In
+ * hot for 90 days because that would keep most of the hot footprint for 3 months. Its archived copy
+ * turns stale (lists and lookups skip it) and leaves the archived totals, in the same write as the
+ * insert; once closed it is archived again in a newer segment. Returns whether a row came back.
+ */
+export async function rehydrate(
+  ctx: LedgerContext,
+  source: ArchiveSource,
+  hot: (id: string) => Row | undefined,
+  id: string,
+): Promise<boolean> {
+  const found = await findAnywhere(ctx, source, hot(id), id);
+  if (!found || found.segment === undefined) return false;
+  const { row, segment } = found;
+  const seq = row.seq as number;
+  return ctx.storage.transactionSync(() => {
+    // Another request may have brought it back during the segment read.
+    if (ctx.db.select().from(source.table).where(eq(source.seq, seq)).get()) return false;
+    ctx.db.insert(source.table).values(row).run();
+    markStale(ctx.storage.sql, segment, seq);
+    if (source.counted)
+      addDayTotals(
+        ctx.storage.sql,
+        source.kind,
+        utcDay(source.timeOf(row)),
+        totalsOf([source.counted(row)]),
+        -1,
+      );
+    return true;
+  });
+}
+
+/** Whether an archived entry of the account has this id (a devolution booked once, bank-returns.ts). */
+export async function entryArchived(ctx: LedgerContext, accountNumber: string, id: string): Promise<boolean> {
+  for (const segment of segmentsFor(ctx.storage.sql, id, `ledger:${accountNumber}`))
+    if ((await readSegment(ctx.env, segment.key)).some((row) => row.id === id)) return true;
+  return false;
+}
+
+export async function findCashOutAnywhere(ctx: LedgerContext, id: string): Promise<CashOutRow | undefined> {
+  return (await findAnywhere(ctx, cashOutSource, findCashOut(ctx.db, id), id))?.row;
+}
+
+export const rehydrateCashOut = (ctx: LedgerContext, id: string) =>
+  rehydrate(ctx, cashOutSource, (x) => findCashOut(ctx.db, x), id);
+
+export const rehydrateCashIn = (ctx: LedgerContext, id: string) =>
+  rehydrate(ctx, cashInSource, (x) => findCashIn(ctx.db, x), id);

@@ -1,0 +1,172 @@
+/**
+ * Devolutions the bank made (MED claims, a customer's request at the payer bank, a devolution made
+ * at the partner outside our API) and client devolutions that a bank return overtook. They are
+ * facts, never refused: a short balance goes negative (the entry is a `bankFact`), and each
+ * devolution is booked once, under the entry id its payment and partner id give (devolutionEntryId).
+ */
+
+import { type CashInView, cashInView } from '../../../src/domain/cash-in';
+import { newEndToEndId } from '../../../src/domain/ids';
+import { failure, type OperationResult, success } from '../../../src/domain/result';
+import { log } from '../../../src/infra/log';
+import { partnerPort } from '../../../src/partners/port-registry';
+import { entryArchived, rehydrateCashIn } from '../archive/archive-reads';
+import type { LedgerContext } from '../context';
+import { accountAt, devolutionEntryId, entryExists, postEntry, releaseHold } from '../ledger/ledger';
+import { type CashInRow, cashInNotFound, findCashIn } from './cash-in-store';
+import { REFUND_POLL_MS, settleDevolution } from './refund-ops';
+
+/** A devolution as the partner reports it; absent fields are the sandbox's (a whole-payment return). */
+export interface ReportedDevolution {
+  /** The devolution's id at the partner. */
+  id: string;
+  /** Its end-to-end id (pacs.004 RtrId). */
+  endToEndId: string;
+  amountCents: number;
+}
+
+function transactional(ctx: LedgerContext, row: CashInRow): string {
+  const account = accountAt(ctx.db, row.partnerIspb, 'TRANSACTIONAL');
+  if (!account) throw new Error(`no TRANSACTIONAL account at ${row.partnerIspb}`);
+  return account.number;
+}
+
+/**
+ * A bank return of a PAID Cash-In: PAID → REFUNDED now. If the client's own refund is in flight,
+ * the return supersedes it and its devolution is followed to the end (should the partner settle it
+ * too, that second outflow is recorded as well: pollSupersededDevolution). Its hold stays until
+ * then: that devolution leaves whatever the balance, so the money must not be withdrawn meanwhile.
+ */
+export async function bankReturn(
+  ctx: LedgerContext,
+  id: string,
+  reason: string,
+  reported?: ReportedDevolution,
+): Promise<OperationResult<CashInView>> {
+  const first = findCashIn(ctx.db, id);
+  if (!first) return cashInNotFound();
+  const now = Date.now();
+  const endToEndId = reported?.endToEndId ?? newEndToEndId('D', first.partnerIspb, now);
+  const entryId = await devolutionEntryId(first.endToEndId ?? '', reported?.id ?? endToEndId);
+  // Read again: other work of this object may have run during the digest.
+  const row = findCashIn(ctx.db, id) as CashInRow;
+  // Only money received can be returned: nothing to give back for an unpaid or already returned one.
+  if (row.status !== 'PAID' || row.endToEndId === null || row.endToEndId !== first.endToEndId) {
+    return failure({
+      code: 'RULE_VIOLATION',
+      detail: `Only a settled PAID Cash-In can be returned; this one is ${row.status}`,
+    });
+  }
+  const accountNumber = transactional(ctx, row);
+  const refunded = ctx.storage.transactionSync(() => {
+    if (row.refundState === 'PROCESSING' && row.refundEndToEndId) {
+      ctx.scheduler.cancel('poll-refund', row.transactionId);
+      ctx.scheduler.schedule(
+        'poll-superseded-devolution',
+        `${row.transactionId}|${row.refundEndToEndId}`,
+        now + REFUND_POLL_MS,
+      );
+    }
+    return settleDevolution(ctx, row, accountNumber, {
+      endToEndId,
+      entryId,
+      reason,
+      at: now,
+      bankFact: true,
+      ...(reported && { amount: reported.amountCents }),
+    });
+  });
+  return success(200, cashInView(refunded));
+}
+
+/** Whether this devolution of the Cash-In's payment is booked, hot or archived. */
+export async function devolutionBooked(
+  ctx: LedgerContext,
+  row: CashInRow,
+  devolutionId: string,
+): Promise<boolean> {
+  if (!row.endToEndId) return false;
+  const entryId = await devolutionEntryId(row.endToEndId, devolutionId);
+  // Its entry may be archived already; one hot now and archived during the read was seen hot.
+  return entryExists(ctx.db, entryId) || (await entryArchived(ctx, transactional(ctx, row), entryId));
+}
+
+/**
+ * Ends the follow-up of a superseded client devolution, inside the caller's transaction: the task
+ * goes and, with it, the refund's hold. Both were made together by bankReturn, so the hold is
+ * released exactly once, by whichever path (poll or partner report) sees the devolution end first.
+ */
+function endSuperseded(ctx: LedgerContext, transactionId: string, devolutionId: string): void {
+  const ref = `${transactionId}|${devolutionId}`;
+  if (!ctx.scheduler.exists('poll-superseded-devolution', ref)) return;
+  ctx.scheduler.cancel('poll-superseded-devolution', ref);
+  releaseHold(ctx.db, `refund:${transactionId}`);
+}
+
+/**
+ * A devolution of a Cash-In already REFUNDED: money left once more, and the books say so (a
+ * second PIX_REFUND_OUT, a bank fact). Once only: an entry already booked under its id stays alone.
+ * When it is the superseded client devolution, its follow-up and hold end in the same transaction.
+ * Returns whether it was booked now.
+ */
+export async function bookLateDevolution(
+  ctx: LedgerContext,
+  row: CashInRow,
+  devolution: ReportedDevolution,
+): Promise<boolean> {
+  if (!row.endToEndId) return false;
+  const entryId = await devolutionEntryId(row.endToEndId, devolution.id);
+  const accountNumber = transactional(ctx, row);
+  const booked = await devolutionBooked(ctx, row, devolution.id);
+  return ctx.storage.transactionSync(() => {
+    endSuperseded(ctx, row.transactionId, devolution.id);
+    if (booked || entryExists(ctx.db, entryId)) return false;
+    postEntry(ctx.db, {
+      id: entryId,
+      accountNumber,
+      type: 'PIX_REFUND_OUT',
+      amount: devolution.amountCents,
+      ref: `cash-in:${row.transactionId}`,
+      at: Date.now(),
+      description: `Devolucao PIX ${row.internalCode} (apos retorno do banco)`,
+      endToEndId: devolution.endToEndId,
+      originalEndToEndId: row.endToEndId,
+      bankFact: true,
+    });
+    log('warn', 'a further devolution of a returned payment was booked', {
+      transactionId: row.transactionId,
+    });
+    return true;
+  });
+}
+
+/**
+ * Follows a client devolution that a bank return overtook. Never sends it again; if the partner
+ * settled it anyway, it is booked (bookLateDevolution) in the same transaction that ends this
+ * task and releases the refund's hold, so a crash cannot post it twice. Failed or unknown at the
+ * partner, it never left: the hold goes, in the transaction that ends the task.
+ */
+export async function pollSupersededDevolution(ctx: LedgerContext, ref: string): Promise<number | undefined> {
+  const [transactionId, devolutionId] = ref.split('|') as [string, string];
+  // A row archived while this was pending (before the archive counted this task) comes back hot.
+  if (!findCashIn(ctx.db, transactionId)) await rehydrateCashIn(ctx, transactionId);
+  const row = findCashIn(ctx.db, transactionId);
+  if (!row?.endToEndId) {
+    log('error', 'a superseded devolution has no paid Cash-In', { transactionId });
+    ctx.storage.transactionSync(() => endSuperseded(ctx, transactionId, devolutionId));
+    return undefined;
+  }
+  const status = await partnerPort(ctx.env, row.partnerIspb).devolutionStatus(row.endToEndId, devolutionId);
+  if (status.state === 'PENDING') return Date.now() + REFUND_POLL_MS;
+  if (status.state === 'SETTLED') {
+    await bookLateDevolution(ctx, row, {
+      id: devolutionId,
+      // The network's id for it (a real partner's rtrId), the one on the payer's receipt.
+      endToEndId: status.endToEndId || devolutionId,
+      amountCents: row.amount,
+    });
+    return undefined;
+  }
+  ctx.storage.transactionSync(() => endSuperseded(ctx, transactionId, devolutionId));
+  return undefined;
+}

@@ -1,0 +1,253 @@
+/**
+ * The Cash-In state machine (docs/contract.md, Cash-In lifecycle), executed inside the client's
+ * Durable Object. Each transition is one storage transaction that moves state, ledger entries,
+ * the outbox event and the health observation together.
+ */
+
+import { buildDynamicBrCode, pspBrCode } from '../../../src/domain/brcode';
+import { type CashInCreated, type CashInView, cashInView } from '../../../src/domain/cash-in';
+import { newCashInTxId, newInternalCode } from '../../../src/domain/ids';
+import { merchantFields } from '../../../src/domain/merchant';
+import { amountFromCents } from '../../../src/domain/money';
+import { failure, type OperationResult, success } from '../../../src/domain/result';
+import { formatBrt } from '../../../src/domain/time';
+import { unpaidOnly } from '../../../src/domain/transitions';
+import { log } from '../../../src/infra/log';
+import { CHARGE_PAID } from '../../../src/partners/port';
+import { partnerPort } from '../../../src/partners/port-registry';
+import { maybeArchived } from '../archive/archive-index';
+import type { LedgerContext } from '../context';
+import type { Remember } from '../ledger/idempotency';
+import { transactionalAccounts } from '../ledger/ledger';
+import { observe } from '../webhooks/events';
+import {
+  type CashInRow,
+  cashInNotFound,
+  emitCashIn,
+  externalReferenceTaken,
+  findCashIn,
+  insertCashIn,
+  internalCodeTaken,
+  updateCashIn,
+} from './cash-in-store';
+
+/**
+ * Late settlements already in flight are accepted this long after `expiredAt` (docs/contract.md, Cash-In
+ * lifecycle).
+ */
+export const LATE_SETTLEMENT_GRACE_MS = 5 * 60_000;
+
+export interface CreateCashInInput {
+  amountCents: number;
+  externalReference: string;
+  expirationInMinutes: number;
+  webhookUrl?: string;
+  payer: { name: string; document: string };
+  openFinanceRedirectUrl?: string;
+  locationPrefix: string;
+  paymentUrlPrefix: string;
+  /** The client's location key: it begins the TxId (ids.ts). */
+  locationKey: string;
+}
+
+/** The partner that receives a new charge: the client's first partner. */
+function chargePartner(ctx: LedgerContext): string {
+  const account = transactionalAccounts(ctx.db)[0];
+  if (!account) throw new Error('client has no TRANSACTIONAL account');
+  return account.ispb;
+}
+
+export async function createCashIn(
+  ctx: LedgerContext,
+  input: CreateCashInInput,
+  creating: Set<string>,
+  remember: Remember,
+): Promise<OperationResult<CashInCreated>> {
+  const now = Date.now();
+  const reference = input.externalReference;
+  // An archived Cash-In keeps its reference (a hash hit counts: refusing is the safe side).
+  if (
+    creating.has(reference) ||
+    externalReferenceTaken(ctx.db, reference) ||
+    maybeArchived(ctx.storage.sql, reference, 'cash-in')
+  ) {
+    return failure({
+      code: 'DUPLICATED_EXTERNAL_REFERENCE',
+      detail: `externalReference '${reference}' was already used for a Cash-In`,
+    });
+  }
+  creating.add(reference);
+  try {
+    let internalCode = newInternalCode();
+    while (internalCodeTaken(ctx.db, internalCode) || maybeArchived(ctx.storage.sql, internalCode, 'cash-in'))
+      internalCode = newInternalCode();
+    const transactionId = newCashInTxId(input.locationKey, internalCode);
+    const partnerIspb = chargePartner(ctx);
+    const expiresAt = now + input.expirationInMinutes * 60_000;
+    const port = partnerPort(ctx.env, partnerIspb);
+    // Everything that could refuse this Cash-In runs before the charge exists at the partner.
+    if (input.openFinanceRedirectUrl && port.issuesBrCode)
+      return failure({
+        code: 'RULE_VIOLATION',
+        detail:
+          'Open finance payment pages are offered by the sandbox partner only; on this partner create the Cash-In without openFinance and show its pixData',
+      });
+    const merchant = merchantFields(ctx.profile);
+    // The sandbox's way to pay: a page or a BR Code on the gateway's own location.
+    const hosted = port.issuesBrCode
+      ? undefined
+      : input.openFinanceRedirectUrl
+        ? { openFinanceData: { paymentUrl: `${input.paymentUrlPrefix}${internalCode}` } }
+        : {
+            pixData: {
+              copyAndPaste: buildDynamicBrCode({
+                location: `${input.locationPrefix}${internalCode}`,
+                amountCents: input.amountCents,
+                ...merchant,
+              }),
+            },
+          };
+    const registered = await port.registerCharge({
+      txid: transactionId,
+      amountCents: input.amountCents,
+      expiresAt,
+      payer: input.payer,
+    });
+    await ctx.crashes.reach('cash-in.charge-registered');
+    if (!registered.ok) {
+      return failure({
+        code: 'RULE_VIOLATION',
+        detail: 'The settlement partner refused the charge; retry later',
+      });
+    }
+    // A real partner's PSP issued the BR Code: it alone serves the payload a payer's bank reads.
+    const issued = registered.value.brCode;
+    const psp =
+      port.issuesBrCode && issued
+        ? pspBrCode(issued, { amountCents: input.amountCents, ...merchant })
+        : undefined;
+    if (port.issuesBrCode && psp === undefined) {
+      log('error', 'the partner registered a charge without a usable BR Code', {
+        transactionId,
+        ispb: partnerIspb,
+      });
+      await port.removeCharge?.(transactionId); // unpayable anyway: nobody was given its code
+      return failure({
+        code: 'RULE_VIOLATION',
+        detail: 'The settlement partner registered the charge without a BR Code; retry later',
+      });
+    }
+    const payment = psp ? { pixData: { copyAndPaste: psp.copyAndPaste } } : hosted;
+    const created: CashInCreated = {
+      transactionId,
+      internalCode,
+      externalReference: reference,
+      status: 'AWAITING_PAYMENT',
+      amount: amountFromCents(input.amountCents),
+      payer: { name: input.payer.name, document: input.payer.document },
+      ...payment,
+      requestedAt: formatBrt(now),
+    };
+    ctx.storage.transactionSync(() => {
+      const row = insertCashIn(ctx.db).get({
+        transactionId,
+        internalCode,
+        externalReference: reference,
+        status: 'AWAITING_PAYMENT',
+        amount: input.amountCents,
+        payerName: input.payer.name,
+        payerDocument: input.payer.document,
+        partnerIspb,
+        webhookUrl: input.webhookUrl ?? null,
+        redirectUrl: input.openFinanceRedirectUrl ?? null,
+        flow: input.openFinanceRedirectUrl ? 'OPEN_FINANCE' : 'PIX',
+        pspLocation: psp?.location ?? null,
+        requestedAt: now,
+        expiresAt,
+      }) as CashInRow;
+      emitCashIn(ctx, row, 'CASHIN_REQUESTED', now);
+      observe(ctx, transactionId, { operation: 'CASH_IN', partnerIspb, event: 'CREATED', at: now });
+      ctx.scheduler.schedule('expire-cash-in', transactionId, expiresAt + LATE_SETTLEMENT_GRACE_MS);
+      remember(201, created);
+    });
+    return success(201, created);
+  } finally {
+    creating.delete(reference);
+  }
+}
+
+/**
+ * Cancels an unpaid Cash-In. A real partner still holds its charge open (expiry needs nothing: the
+ * PSP's own `calendario.expiracao` ends it at the same instant), so it is taken down first: a
+ * charge the partner reports paid is not cancelled (the payment is a fact, on its way to being
+ * recorded); a partner that cannot answer now is asked again by a task.
+ */
+export async function cancelCashIn(ctx: LedgerContext, id: string): Promise<OperationResult<CashInView>> {
+  const row = findCashIn(ctx.db, id);
+  if (!row) return cashInNotFound();
+  const refusal = unpaidOnly(row.status, 'cancelled');
+  if (refusal) return failure(refusal);
+  const port = partnerPort(ctx.env, row.partnerIspb);
+  const removed = port.removeCharge ? await port.removeCharge(row.transactionId) : undefined;
+  if (removed && !removed.ok && removed.failureCode === CHARGE_PAID)
+    return failure({
+      code: 'RULE_VIOLATION',
+      detail:
+        'This Cash-In was paid at the partner; the payment is being recorded, so it cannot be cancelled',
+    });
+  if (removed && !removed.ok && !removed.retryable)
+    log('error', 'the partner refused to remove a cancelled charge', {
+      transactionId: row.transactionId,
+      failureCode: removed.failureCode,
+    });
+  // Re-read: a payment may have been recorded while the partner was asked.
+  const fresh = findCashIn(ctx.db, id)!;
+  const late = unpaidOnly(fresh.status, 'cancelled');
+  if (late) return failure(late);
+  const now = Date.now();
+  const cancelled = ctx.storage.transactionSync(() => {
+    const updated = updateCashIn(ctx, fresh.seq, { status: 'CANCELLED', cancelledAt: now });
+    emitCashIn(ctx, updated, 'CASHIN_CANCELLED', now);
+    ctx.scheduler.cancel('expire-cash-in', fresh.transactionId);
+    if (removed && !removed.ok && removed.retryable)
+      ctx.scheduler.schedule('remove-charge', fresh.transactionId, now);
+    return updated;
+  });
+  return success(200, cashInView(cancelled));
+}
+
+/**
+ * Ends the payment window. `now: true` (sandbox) closes it at this instant; the task path runs
+ * after the late-settlement grace. `expiredAt` stays the end of the window either way.
+ */
+export function expireCashIn(
+  ctx: LedgerContext,
+  id: string,
+  immediately: boolean,
+): OperationResult<CashInView> {
+  const row = findCashIn(ctx.db, id);
+  if (!row) return cashInNotFound();
+  const refusal = unpaidOnly(row.status, 'expire');
+  if (refusal) return failure(refusal);
+  const now = Date.now();
+  if (!immediately && now < row.expiresAt + LATE_SETTLEMENT_GRACE_MS) {
+    ctx.scheduler.schedule('expire-cash-in', row.transactionId, row.expiresAt + LATE_SETTLEMENT_GRACE_MS);
+    return failure({ code: 'RULE_VIOLATION', detail: 'Still inside the late-settlement grace' });
+  }
+  const expired = ctx.storage.transactionSync(() => {
+    const updated = updateCashIn(ctx, row.seq, {
+      status: 'EXPIRED',
+      ...(immediately && { expiresAt: Math.min(row.expiresAt, now) }),
+    });
+    emitCashIn(ctx, updated, 'CASHIN_EXPIRED', now);
+    observe(ctx, row.transactionId, {
+      operation: 'CASH_IN',
+      partnerIspb: row.partnerIspb,
+      event: 'EXPIRED',
+      at: now,
+    });
+    ctx.scheduler.cancel('expire-cash-in', row.transactionId);
+    return updated;
+  });
+  return success(200, cashInView(expired));
+}

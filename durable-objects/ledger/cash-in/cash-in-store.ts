@@ -1,0 +1,85 @@
+/** Cash-In rows of one client: lookups with the precedence of docs/contract.md, Lookup by id. */
+import { eq } from 'drizzle-orm';
+import { cashInView } from '../../../src/domain/cash-in';
+import { failure } from '../../../src/domain/result';
+import type { LedgerContext } from '../context';
+import type { LedgerDb } from '../db';
+import { ph, prepared } from '../prepared';
+import { findByAnyId } from '../reads/lookup';
+import { cashIns } from '../schema';
+import { emitWebhook } from '../webhooks/events';
+
+export type CashInRow = typeof cashIns.$inferSelect;
+type Db = LedgerDb;
+
+export function findCashIn(db: Db, id: string): CashInRow | undefined {
+  return findByAnyId<CashInRow>(db, cashIns, cashIns, id);
+}
+
+export function externalReferenceTaken(db: Db, externalReference: string): boolean {
+  const query = prepared(db, 'cashIns.byExternalReference', () =>
+    db
+      .select({ seq: cashIns.seq })
+      .from(cashIns)
+      .where(eq(cashIns.externalReference, ph('externalReference')))
+      .prepare(),
+  );
+  return query.get({ externalReference }) !== undefined;
+}
+
+export function internalCodeTaken(db: Db, internalCode: string): boolean {
+  const query = prepared(db, 'cashIns.byInternalCode', () =>
+    db
+      .select({ seq: cashIns.seq })
+      .from(cashIns)
+      .where(eq(cashIns.internalCode, ph('internalCode')))
+      .prepare(),
+  );
+  return query.get({ internalCode }) !== undefined;
+}
+
+/** The Cash-In event of a transition, for its webhookUrl (same transaction). */
+export function emitCashIn(ctx: LedgerContext, row: CashInRow, eventType: string, at: number): void {
+  emitWebhook(ctx, {
+    aggregateId: row.transactionId,
+    eventType,
+    data: cashInView(row),
+    webhookUrl: row.webhookUrl,
+    at,
+  });
+}
+
+/** One Cash-In row changed by its seq, returned as stored. */
+export function updateCashIn(ctx: LedgerContext, seq: number, changes: Partial<CashInRow>): CashInRow {
+  return ctx.db.update(cashIns).set(changes).where(eq(cashIns.seq, seq)).returning().get() as CashInRow;
+}
+
+export function cashInNotFound() {
+  return failure({ code: 'CASHIN_NOT_FOUND', detail: 'No Cash-In matches this id' });
+}
+
+/** The insert of a new Cash-In, built once per object (it runs on every POST /cash-in). */
+export function insertCashIn(db: Db) {
+  return prepared(db, 'cashIns.insert', () =>
+    db
+      .insert(cashIns)
+      .values({
+        transactionId: ph('transactionId'),
+        internalCode: ph('internalCode'),
+        externalReference: ph('externalReference'),
+        status: ph('status'),
+        amount: ph('amount'),
+        payerName: ph('payerName'),
+        payerDocument: ph('payerDocument'),
+        partnerIspb: ph('partnerIspb'),
+        webhookUrl: ph('webhookUrl'),
+        redirectUrl: ph('redirectUrl'),
+        flow: ph('flow'),
+        pspLocation: ph('pspLocation'),
+        requestedAt: ph('requestedAt'),
+        expiresAt: ph('expiresAt'),
+      })
+      .returning()
+      .prepare(),
+  );
+}

@@ -1,0 +1,34 @@
+/** What the BR Code location serves for a charge (src/http/charge-locator.ts), by internalCode only. */
+import { eq } from 'drizzle-orm';
+import { cashInView } from '../../../src/domain/cash-in';
+import { findCashInAnywhere } from '../archive/archive-reads';
+import type { LedgerContext, Profile } from '../context';
+import type { LedgerDb } from '../db';
+import { accountAt } from '../ledger/ledger';
+import { cashIns } from '../schema';
+import type { CashInRow } from './cash-in-store';
+
+export async function chargeLocation(ctx: LedgerContext, internalCode: string) {
+  const row = ctx.db.select().from(cashIns).where(eq(cashIns.internalCode, internalCode)).get();
+  if (row) return locationOf(ctx.db, ctx.profile, row);
+  // A closed charge archived answers as it did (its final status), not as unknown.
+  const archived = await findCashInAnywhere(ctx, internalCode);
+  return archived?.internalCode === internalCode ? locationOf(ctx.db, ctx.profile, archived) : null;
+}
+
+function locationOf(db: LedgerDb, profile: Profile | undefined, row: CashInRow) {
+  const account = accountAt(db, row.partnerIspb, 'TRANSACTIONAL');
+  return {
+    cashIn: cashInView(row),
+    amountCents: row.amount,
+    requestedAtMs: row.requestedAt,
+    expiresAtMs: row.expiresAt,
+    accountNumber: account?.number ?? row.partnerIspb,
+    merchantName: profile?.name ?? '',
+    flow: row.flow,
+    partnerIspb: row.partnerIspb,
+    redirectUrl: row.redirectUrl,
+    /** Set when a real partner's PSP hosts this charge: the gateway serves no payload for it. */
+    pspLocation: row.pspLocation,
+  };
+}

@@ -1,0 +1,248 @@
+/**
+ * Refunds of a paid Cash-In (docs/contract.md, Cash-In lifecycle): the money is held, the devolution is sent
+ * under its own end-to-end id (its idempotency id at the partner), polled, and settled as one transaction
+ * with its ledger entry and CASHIN_REFUNDED. Which states can be refunded is src/domain/transitions.ts.
+ * Bank-initiated returns are in bank-returns.ts.
+ */
+
+import { newEndToEndId } from '../../../src/domain/ids';
+import { amountFromCents } from '../../../src/domain/money';
+import { failure, type OperationResult, success } from '../../../src/domain/result';
+import { formatBrt } from '../../../src/domain/time';
+import { refundRefusal } from '../../../src/domain/transitions';
+import { partnerPort } from '../../../src/partners/port-registry';
+import type { LedgerContext } from '../context';
+import { forgetIdempotencyKey, type Remember } from '../ledger/idempotency';
+import { accountAt, available, devolutionEntryId, placeHold, postEntry, releaseHold } from '../ledger/ledger';
+import { observe } from '../webhooks/events';
+import { type CashInRow, emitCashIn, findCashIn, updateCashIn } from './cash-in-store';
+
+/** How soon a refund in flight is checked at the partner. */
+export const REFUND_POLL_MS = 500;
+
+export interface RefundBody {
+  transactionId: string;
+  internalCode: string;
+  externalReference: string;
+  endToEndId: string;
+  status: 'PROCESSING';
+  amount: number;
+  requestedAt: string;
+  message: string;
+}
+
+/**
+ * Sets the refund's money aside and records it PROCESSING, inside the caller's transaction. The
+ * poll task sends the devolution if nobody did (or a crash lost it) and settles it.
+ */
+export function holdRefund(
+  ctx: LedgerContext,
+  row: CashInRow,
+  accountNumber: string,
+  refund: {
+    endToEndId: string;
+    reason: string;
+    description: string | null;
+    at: number;
+    pollAt: number;
+    idempotencyKey?: string;
+  },
+): void {
+  placeHold(ctx.db, {
+    id: `refund:${row.transactionId}`,
+    accountNumber,
+    amount: row.amount,
+    ref: `cash-in:${row.transactionId}`,
+    at: refund.at,
+  });
+  updateCashIn(ctx, row.seq, {
+    refundState: 'PROCESSING',
+    refundEndToEndId: refund.endToEndId,
+    reason: refund.reason,
+    refundDescription: refund.description,
+    refundFailureCode: null,
+    refundIdempotencyKey: refund.idempotencyKey ?? null,
+  });
+  ctx.scheduler.schedule('poll-refund', row.transactionId, refund.pollAt);
+}
+
+/** Checks, holds the money, records PROCESSING and sends the devolution to the network. */
+export async function startRefund(
+  ctx: LedgerContext,
+  row: CashInRow,
+  reason: string,
+  description: string | null,
+  remember: Remember,
+  idempotencyKey?: string,
+): Promise<OperationResult<RefundBody>> {
+  const refusal = refundRefusal(row);
+  if (refusal) return failure(refusal);
+  const account = accountAt(ctx.db, row.partnerIspb, 'TRANSACTIONAL');
+  if (!account || available(ctx.db, account.number) < row.amount) {
+    return failure({
+      code: 'RULE_VIOLATION',
+      detail: 'The TRANSACTIONAL balance at the settlement partner cannot cover this refund',
+    });
+  }
+  const now = Date.now();
+  const refundEndToEndId = newEndToEndId('D', row.partnerIspb, now);
+  const body: RefundBody = {
+    transactionId: row.transactionId,
+    internalCode: row.internalCode,
+    externalReference: row.externalReference,
+    endToEndId: refundEndToEndId,
+    status: 'PROCESSING',
+    amount: amountFromCents(row.amount),
+    requestedAt: formatBrt(now),
+    message: 'Refund sent to the PIX network; CASHIN_REFUNDED follows when the devolution settles',
+  };
+  ctx.storage.transactionSync(() => {
+    // Polled even if we crash before sending: the poll re-sends under the same idempotency id.
+    holdRefund(ctx, row, account.number, {
+      endToEndId: refundEndToEndId,
+      reason,
+      description,
+      at: now,
+      pollAt: now + REFUND_POLL_MS,
+      ...(idempotencyKey !== undefined && { idempotencyKey }),
+    });
+    remember(202, body);
+  });
+  await ctx.crashes.reach('refund.held');
+  const sent = await partnerPort(ctx.env, row.partnerIspb).sendDevolution({
+    endToEndId: refundEndToEndId,
+    originalEndToEndId: row.endToEndId as string, // refundRefusal refused one without it
+    amountCents: row.amount,
+  });
+  await ctx.crashes.reach('refund.sent');
+  if (!sent.ok && !sent.retryable) {
+    // Other events ran while the partner answered (the poll, a late settlement): reset only the
+    // refund this call started, as it still stands.
+    const current = findCashIn(ctx.db, row.transactionId);
+    if (current?.refundState !== 'PROCESSING' || current.refundEndToEndId !== refundEndToEndId)
+      return success(202, body);
+    ctx.storage.transactionSync(() => {
+      releaseHold(ctx.db, `refund:${row.transactionId}`);
+      updateCashIn(ctx, row.seq, {
+        refundState: 'NONE',
+        refundEndToEndId: null,
+        reason: null,
+        refundDescription: null,
+      });
+      ctx.scheduler.cancel('poll-refund', row.transactionId);
+      if (idempotencyKey !== undefined) forgetIdempotencyKey(ctx.db, idempotencyKey);
+    });
+    return failure({ code: 'RULE_VIOLATION', detail: 'The settlement partner refused the devolution' });
+  }
+  return success(202, body);
+}
+
+/**
+ * The devolution reached the payer: the debit, REFUNDED, the event and the observation, inside
+ * the caller's transaction. `entryId` (devolutionEntryId) makes the debit once-only; `amount` is
+ * what the bank says it returned, the whole payment unless it says otherwise.
+ */
+export function settleDevolution(
+  ctx: LedgerContext,
+  row: CashInRow,
+  accountNumber: string,
+  devolution: {
+    endToEndId: string;
+    entryId: string;
+    reason?: string;
+    at: number;
+    bankFact?: boolean;
+    /** Our devolution, settled at the partner (recorded even if a bank return left the balance short). */
+    settled?: boolean;
+    amount?: number;
+  },
+): CashInRow {
+  postEntry(ctx.db, {
+    ...(devolution.bankFact && { bankFact: true }),
+    ...(devolution.settled && { settled: true }),
+    id: devolution.entryId,
+    accountNumber,
+    type: 'PIX_REFUND_OUT',
+    amount: devolution.amount ?? row.amount,
+    ref: `cash-in:${row.transactionId}`,
+    at: devolution.at,
+    description: `Devolucao PIX ${row.internalCode}`,
+    endToEndId: devolution.endToEndId,
+    originalEndToEndId: row.endToEndId,
+  });
+  const refunded = updateCashIn(ctx, row.seq, {
+    status: 'REFUNDED',
+    refundState: 'DONE',
+    refundIdempotencyKey: null,
+    refundEndToEndId: devolution.endToEndId,
+    refundedAt: devolution.at,
+    ...(devolution.reason !== undefined && { reason: devolution.reason }),
+  });
+  emitCashIn(ctx, refunded, 'CASHIN_REFUNDED', devolution.at);
+  observe(ctx, row.transactionId, {
+    operation: 'CASH_IN',
+    partnerIspb: row.partnerIspb,
+    institutionIspb: row.payerBank?.ispb ?? null,
+    event: 'RETURNED',
+    at: devolution.at,
+  });
+  return refunded;
+}
+
+/** Poll task: settles, fails or re-sends the devolution in flight. Returns when to poll again. */
+export async function pollRefund(ctx: LedgerContext, transactionId: string): Promise<number | undefined> {
+  const row = findCashIn(ctx.db, transactionId);
+  if (row?.refundState !== 'PROCESSING' || !row.refundEndToEndId) return undefined;
+  // An automatic refund waits for the payment endToEndId a partner confirms later (assign-e2e).
+  if (!row.endToEndId) return Date.now() + REFUND_POLL_MS;
+  const port = partnerPort(ctx.env, row.partnerIspb);
+  let status = await port.devolutionStatus(row.endToEndId, row.refundEndToEndId);
+  await ctx.crashes.reach('refund.status-read');
+  const now = Date.now();
+  if (status.state === 'PENDING') return now + REFUND_POLL_MS;
+  if (status.state === 'UNKNOWN') {
+    const sent = await port.sendDevolution({
+      endToEndId: row.refundEndToEndId,
+      originalEndToEndId: row.endToEndId,
+      amountCents: row.amount,
+    });
+    if (sent.ok || sent.retryable) return now + REFUND_POLL_MS;
+    // Refused outright (e.g. a bank already returned part of the payment): it never left, so the
+    // refund fails here rather than being sent again forever with its money held.
+    status = { state: 'FAILED', failureCode: sent.failureCode };
+  }
+  const account = accountAt(ctx.db, row.partnerIspb, 'TRANSACTIONAL');
+  if (!account) throw new Error(`no TRANSACTIONAL account at ${row.partnerIspb}`);
+  const entryId = await devolutionEntryId(row.endToEndId, row.refundEndToEndId);
+  // A partner callback may have run this same poll while we awaited: act only on the refund as read.
+  const current = findCashIn(ctx.db, transactionId);
+  if (current?.refundState !== 'PROCESSING' || current.refundEndToEndId !== row.refundEndToEndId)
+    return undefined;
+  ctx.storage.transactionSync(() => {
+    releaseHold(ctx.db, `refund:${row.transactionId}`);
+    if (status.state === 'FAILED') {
+      // The client hears of it and can act: PAID again with refundFailure, CASHIN_REFUND_FAILED, and
+      // the refund's idempotency key forgotten so that a retry with it runs again.
+      const failed = updateCashIn(ctx, row.seq, {
+        refundState: 'FAILED',
+        refundFailureCode: status.failureCode,
+        refundEndToEndId: null,
+        reason: null,
+        refundDescription: null,
+        refundIdempotencyKey: null,
+      });
+      if (row.refundIdempotencyKey !== null) forgetIdempotencyKey(ctx.db, row.refundIdempotencyKey);
+      emitCashIn(ctx, failed, 'CASHIN_REFUND_FAILED', now);
+      return;
+    }
+    // Settled, the devolution is known by the network's id for it (pacs.004 RtrId), the one on the
+    // payer's receipt and the bank's records; our id stays its idempotency id (and its entry's).
+    settleDevolution(ctx, row, account.number, {
+      endToEndId: status.endToEndId || (row.refundEndToEndId as string),
+      entryId,
+      at: now,
+      settled: true,
+    });
+  });
+  return undefined;
+}

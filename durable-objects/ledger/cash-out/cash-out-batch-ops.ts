@@ -1,0 +1,310 @@
+/**
+ * Batch Cash-Out inside the client's object (docs/contract.md, Batch Cash-Out; OpenAPI
+ * createCashOutBatch): every item is checked before anything is written, then the whole batch is
+ * accepted in one storage transaction — each item's row and CASHOUT_REQUESTED event, the batch row,
+ * the idempotent answer and one executor wake-up. From there each item is an ordinary Cash-Out: the
+ * executor (cash-out-exec.ts) takes due Cash-Outs in seq order, so limits, routing and approval
+ * apply in item order exactly as if the items had been sent one by one, and it pays them in
+ * bounded batches per partner.
+ */
+
+import { MAX_BATCH_ITEMS } from '../../../src/api/cash-out-batch/schemas';
+import { cashOutView, destinationKey } from '../../../src/domain/cash-out';
+import { newInternalCode, newUuid } from '../../../src/domain/ids';
+import { amountFromCents } from '../../../src/domain/money';
+import { failure, type OperationResult, success } from '../../../src/domain/result';
+import { formatBrt } from '../../../src/domain/time';
+import { hasArchiveOf, maybeArchived } from '../archive/archive-index';
+import type { LedgerContext } from '../context';
+import { sqlOf } from '../db';
+import type { Remember } from '../ledger/idempotency';
+import { emitWebhook } from '../webhooks/events';
+import { executorWoken, wakeExecutor } from './cash-out-exec';
+import type { CreateCashOutInput } from './cash-out-ops';
+import type { CashOutRow } from './cash-out-store';
+
+export interface CashOutBatchAccepted {
+  batchId: string;
+  createdAt: string;
+  count: number;
+  amount: number;
+  items: {
+    index: number;
+    transactionId: string;
+    internalCode: string;
+    externalReference: string;
+    status: 'PROCESSING';
+  }[];
+}
+
+export interface CashOutBatchView {
+  batchId: string;
+  createdAt: string;
+  count: number;
+  amount: number;
+  byStatus: Record<'PROCESSING' | 'PENDING' | 'COMPLETED' | 'CANCELLED' | 'REFUNDED', number>;
+}
+
+/**
+ * The indexes whose externalReference is repeated inside the batch or already used by a Cash-Out
+ * (live or archived), each with why: empty when the batch may be accepted.
+ */
+function referenceConflicts(
+  ctx: LedgerContext,
+  items: readonly CreateCashOutInput[],
+  archived: boolean,
+): Record<string, string[]> {
+  const sql = sqlOf(ctx.db);
+  const positions = new Map<string, number[]>();
+  items.forEach((item, i) => {
+    const list = positions.get(item.externalReference);
+    if (list) list.push(i);
+    else positions.set(item.externalReference, [i]);
+  });
+  const taken = new Set(
+    sql
+      .exec<{ ref: string }>(
+        `SELECT external_reference AS ref FROM cash_outs
+         WHERE external_reference IN (SELECT value FROM json_each(?))`,
+        JSON.stringify([...positions.keys()]),
+      )
+      .toArray()
+      .map((r) => r.ref),
+  );
+  const errors: Record<string, string[]> = {};
+  items.forEach((item, i) => {
+    const ref = item.externalReference;
+    const same = positions.get(ref) as number[];
+    const field = `items[${i}].externalReference`;
+    if (taken.has(ref) || (archived && maybeArchived(sql, ref, 'cash-out'))) {
+      errors[field] = [`externalReference '${ref}' was already used for a Cash-Out`];
+    } else if (same.length > 1) {
+      const others = same.filter((j) => j !== i).map((j) => `items[${j}]`);
+      errors[field] = [`externalReference '${ref}' is repeated in this batch (also at ${others.join(', ')})`];
+    }
+  });
+  return errors;
+}
+
+/** `count` internal codes unused by any Cash-Out, live or archived, and distinct from each other. */
+function freshCodes(ctx: LedgerContext, count: number, archived: boolean): string[] {
+  const sql = sqlOf(ctx.db);
+  const codes = new Set<string>();
+  while (codes.size < count) {
+    const candidates: string[] = [];
+    while (codes.size + candidates.length < count) {
+      const code = newInternalCode();
+      if (!codes.has(code) && !candidates.includes(code)) candidates.push(code);
+    }
+    const used = new Set(
+      sql
+        .exec<{ code: string }>(
+          `SELECT internal_code AS code FROM cash_outs
+           WHERE internal_code IN (SELECT value FROM json_each(?))`,
+          JSON.stringify(candidates),
+        )
+        .toArray()
+        .map((r) => r.code),
+    );
+    for (const code of candidates)
+      if (!used.has(code) && !(archived && maybeArchived(sql, code, 'cash-out'))) codes.add(code);
+  }
+  return [...codes];
+}
+
+/** What the API has not decided yet about a new Cash-Out (cash-out-store.ts, insertCashOut). */
+const NOT_DECIDED = {
+  payeeBank: null,
+  partnerIspb: null,
+  settlement: null,
+  endToEndId: null,
+  refundEndToEndId: null,
+  failureCode: null,
+  reason: null,
+  completedAt: null,
+  cancelledAt: null,
+  refundedAt: null,
+} as const;
+
+/**
+ * Every item's row in one statement (one per-statement overhead for the batch instead of one per
+ * item); the seqs are assigned in item order. Returns the first and last seq.
+ */
+function insertCashOuts(ctx: LedgerContext, rows: readonly CashOutRow[]): [number, number] {
+  const values = rows.map((r) => [
+    r.transactionId,
+    r.internalCode,
+    r.externalReference,
+    r.amount,
+    r.description,
+    r.webhookUrl,
+    r.payeeName,
+    r.payeeDocument,
+    JSON.stringify(r.destination),
+    r.destinationKey,
+  ]);
+  const returned = sqlOf(ctx.db)
+    .exec<{ seq: number; id: string }>(
+      `INSERT INTO cash_outs (transaction_id, internal_code, external_reference, status, stage, amount,
+         description, webhook_url, payee_name, payee_document, destination, destination_key,
+         requested_at, next_at)
+       SELECT value ->> '$[0]', value ->> '$[1]', value ->> '$[2]', 'PROCESSING', 'RECEIVED',
+         value ->> '$[3]', value ->> '$[4]', value ->> '$[5]', value ->> '$[6]', value ->> '$[7]',
+         value ->> '$[8]', value ->> '$[9]', ?, ?
+       FROM json_each(?) ORDER BY key RETURNING seq, transaction_id AS id`,
+      rows[0]?.requestedAt ?? 0,
+      rows[0]?.nextAt ?? 0,
+      JSON.stringify(values),
+    )
+    .toArray();
+  const seqOf = new Map(returned.map((r) => [r.id, r.seq]));
+  const first = seqOf.get(rows[0]?.transactionId ?? '') ?? 0;
+  const last = first + rows.length - 1;
+  // One transaction, one writer: the items' seqs are contiguous in item order, which the batch's
+  // counts and the executor's item-order reservations rely on.
+  if (returned.length !== rows.length || rows.some((r, i) => seqOf.get(r.transactionId) !== first + i))
+    throw new Error('batch items are not contiguous in item order');
+  return [first, last];
+}
+
+export async function acceptCashOutBatch(
+  ctx: LedgerContext,
+  items: readonly CreateCashOutInput[],
+  remember: Remember,
+): Promise<OperationResult<CashOutBatchAccepted>> {
+  if (items.length === 0 || items.length > MAX_BATCH_ITEMS)
+    throw new Error(`a batch has 1 to ${MAX_BATCH_ITEMS} items (checked by the API)`);
+  const archived = hasArchiveOf(sqlOf(ctx.db), 'cash-out');
+  const conflicts = referenceConflicts(ctx, items, archived);
+  const offending = Object.keys(conflicts);
+  if (offending.length > 0) {
+    return failure({
+      code: 'DUPLICATED_EXTERNAL_REFERENCE',
+      detail: `${offending.length} item(s) carry an externalReference repeated in the batch or already used for a Cash-Out: ${offending.map((f) => f.slice(0, f.indexOf('.'))).join(', ')}; nothing was created`,
+      errors: conflicts,
+    });
+  }
+  const now = Date.now();
+  const codes = freshCodes(ctx, items.length, archived);
+  const batchId = newUuid();
+  const accepted: CashOutBatchAccepted = {
+    batchId,
+    createdAt: formatBrt(now),
+    count: items.length,
+    amount: 0,
+    items: [],
+  };
+  let amountCents = 0;
+  const rows: CashOutRow[] = items.map((input, index) => ({
+    ...NOT_DECIDED,
+    seq: 0,
+    transactionId: newUuid(),
+    internalCode: codes[index] as string,
+    externalReference: input.externalReference,
+    status: 'PROCESSING',
+    stage: 'RECEIVED',
+    amount: input.amountCents,
+    description: input.description ?? null,
+    webhookUrl: input.webhookUrl ?? null,
+    payeeName: input.payee.name,
+    payeeDocument: input.payee.document,
+    destination: input.payee.destination,
+    destinationKey: destinationKey(input.payee.destination),
+    requestedAt: now,
+    nextAt: now,
+  }));
+  ctx.storage.transactionSync(() => {
+    const [firstSeq, lastSeq] = insertCashOuts(ctx, rows);
+    rows.forEach((row, index) => {
+      row.seq = firstSeq + index;
+      amountCents += row.amount;
+      // The executor's reservation pass schedules the dispatch of these events (cash-out-book.ts).
+      emitWebhook(
+        ctx,
+        {
+          aggregateId: row.transactionId,
+          eventType: 'CASHOUT_REQUESTED',
+          data: cashOutView(row),
+          webhookUrl: row.webhookUrl,
+          at: now,
+        },
+        false,
+      );
+      accepted.items.push({
+        index,
+        transactionId: row.transactionId,
+        internalCode: row.internalCode,
+        externalReference: row.externalReference,
+        status: 'PROCESSING',
+      });
+    });
+    accepted.amount = amountFromCents(amountCents);
+    sqlOf(ctx.db).exec(
+      `INSERT INTO cash_out_batches (batch_id, created_at, count, amount, first_seq, last_seq)
+       VALUES (?, ?, ?, ?, ?, ?)`,
+      batchId,
+      now,
+      items.length,
+      amountCents,
+      firstSeq,
+      lastSeq,
+    );
+    wakeExecutor(ctx, now);
+    remember(202, accepted);
+  });
+  executorWoken(ctx.db, now);
+  await ctx.crashes.reach('cash-out-batch.accepted');
+  return success(202, accepted);
+}
+
+/** Batches the console lists for a client, newest first. */
+export const RECENT_BATCHES = 10;
+
+type BatchRow = {
+  batch_id: string;
+  created_at: number;
+  count: number;
+  amount: number;
+  first_seq: number;
+  last_seq: number;
+};
+
+/**
+ * GET /cash-out/batch/{batchId} (`{ batchId }`: that batch, or none) and the console's latest
+ * batches (`{ recent: true }`): each with its items' counts by status, read over its seq range.
+ */
+export function cashOutBatchViews(
+  ctx: LedgerContext,
+  query: { batchId: string } | { recent: true },
+): CashOutBatchView[] {
+  const sql = sqlOf(ctx.db);
+  const columns = 'batch_id, created_at, count, amount, first_seq, last_seq';
+  const rows =
+    'batchId' in query
+      ? sql.exec<BatchRow>(`SELECT ${columns} FROM cash_out_batches WHERE batch_id = ?`, query.batchId)
+      : sql.exec<BatchRow>(
+          `SELECT ${columns} FROM cash_out_batches ORDER BY first_seq DESC LIMIT ?`,
+          RECENT_BATCHES,
+        );
+  return rows.toArray().map((batch) => batchView(sql, batch));
+}
+
+function batchView(sql: SqlStorage, batch: BatchRow): CashOutBatchView {
+  const batchId = batch.batch_id;
+  const byStatus = { PROCESSING: 0, PENDING: 0, COMPLETED: 0, CANCELLED: 0, REFUNDED: 0 };
+  for (const row of sql
+    .exec<{ status: keyof typeof byStatus; n: number }>(
+      'SELECT status, count(*) AS n FROM cash_outs WHERE seq BETWEEN ? AND ? GROUP BY status',
+      batch.first_seq,
+      batch.last_seq,
+    )
+    .toArray())
+    byStatus[row.status] = row.n;
+  return {
+    batchId,
+    createdAt: formatBrt(batch.created_at),
+    count: batch.count,
+    amount: amountFromCents(batch.amount),
+    byStatus,
+  };
+}

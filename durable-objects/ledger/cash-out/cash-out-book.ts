@@ -1,0 +1,253 @@
+/**
+ * What one pass of the Cash-Out executor (cash-out-exec.ts) writes, inside one storage transaction
+ * per phase: reservations, stage moves of many Cash-Outs in one statement, cancellations and
+ * completions. Fixed statement texts run on the SQL API directly; limit totals go through a
+ * LimitBook, entries through one EntryCursor per account, and the webhook dispatch and health flush
+ * are scheduled once per transaction instead of once per event. Every event and observation is the
+ * one the step-by-step execution wrote (same type, same data), one per Cash-Out and state change.
+ */
+import type { ClientRow } from '../../../src/db/clients';
+import {
+  cashOutView,
+  choosePartner,
+  DUPLICATE_WINDOW_MS,
+  limitViolation,
+} from '../../../src/domain/cash-out';
+import { needsApproval } from '../../../src/domain/transitions';
+import { bankName, partnerName } from '../../../src/partners/config';
+import type { TransferStatus } from '../../../src/partners/port';
+import type { LedgerContext } from '../context';
+import { sqlOf } from '../db';
+import { EntryCursor } from '../ledger/entry-cursor';
+import { type AccountRow, accountAt, available, transactionalAccounts } from '../ledger/ledger';
+import { emitWebhook, type ObservationInput, observe } from '../webhooks/events';
+import type { CashOutRow } from './cash-out-store';
+import { LimitBook } from './limit-totals';
+
+export const holdId = (transactionId: string) => `cash-out:${transactionId}`;
+
+export class CashOutBook {
+  private readonly sql: SqlStorage;
+  private readonly limits: LimitBook;
+  private readonly cursors = new Map<string, EntryCursor>();
+  private events = false;
+  private observations = false;
+  /** Available money per TRANSACTIONAL account, read once, lowered by each reservation. */
+  private funds: { account: AccountRow; available: number }[] | undefined;
+
+  constructor(
+    private readonly ctx: LedgerContext,
+    private readonly now: number,
+  ) {
+    this.sql = sqlOf(ctx.db);
+    this.limits = new LimitBook(ctx.db);
+  }
+
+  /** Moves many Cash-Outs at once: `stage`, and when the executor takes them next. */
+  move(seqs: number[], stage: 'SENDING' | 'SENT' | undefined, nextAt: number): void {
+    if (seqs.length === 0) return;
+    this.sql.exec(
+      `UPDATE cash_outs SET stage = coalesce(?, stage), next_at = ?
+       WHERE seq IN (SELECT value FROM json_each(?))`,
+      stage ?? null,
+      nextAt,
+      JSON.stringify(seqs),
+    );
+  }
+
+  /**
+   * Limits, duplicates, routing and the reservation of one RECEIVED Cash-Out; the next stage, or
+   * undefined when it ended CANCELLED. Later Cash-Outs of the batch see this one's reservation.
+   */
+  reserve(row: CashOutRow, client: ClientRow | undefined, degraded: ReadonlySet<string>) {
+    this.events = true; // its CASHOUT_REQUESTED waits for this dispatch (acceptCashOut)
+    const violation = limitViolation(
+      row.amount,
+      client?.limits ?? {},
+      this.limits.usage(row.requestedAt, row.destinationKey),
+    );
+    if (violation) return this.cancel(row, violation, false);
+    if (this.hasRecentTwin(row)) return this.cancel(row, 'DUPLICATED_TRANSFER', false);
+    this.funds ??= transactionalAccounts(this.ctx.db).map((account) => ({
+      account,
+      available: available(this.ctx.db, account.number),
+    }));
+    const funds = this.funds;
+    const ispb = choosePartner(
+      funds.map((f) => ({
+        ispb: f.account.ispb,
+        available: f.available,
+        degraded: degraded.has(f.account.ispb),
+      })),
+      row.amount,
+    );
+    const chosen = funds.find((f) => f.account.ispb === ispb);
+    if (!chosen) return this.cancel(row, 'INSUFFICIENT_FUNDS', false);
+    const { account } = chosen;
+    chosen.available -= row.amount;
+    this.limits.add(row.requestedAt, row.destinationKey, row.amount);
+    this.sql.exec(
+      'INSERT INTO holds (id, account_number, amount, ref, created_at) VALUES (?, ?, ?, ?, ?)',
+      holdId(row.transactionId),
+      account.number,
+      row.amount,
+      `cash-out:${row.transactionId}`,
+      this.now,
+    );
+    const approval = needsApproval(row.amount, client?.approvalThresholdCents);
+    const settlement = {
+      ispb: account.ispb,
+      bank: partnerName(this.ctx.env, account.ispb) ?? account.ispb,
+      branch: account.branch,
+      account: account.number,
+    };
+    this.sql.exec(
+      `UPDATE cash_outs SET partner_ispb = ?, settlement = ?, stage = ?, status = ?, next_at = ?
+       WHERE seq = ?`,
+      account.ispb,
+      JSON.stringify(settlement),
+      approval ? 'AWAITING_APPROVAL' : 'APPROVED',
+      approval ? 'PENDING' : 'PROCESSING',
+      approval ? null : this.now,
+      row.seq,
+    );
+    this.observe(row, { partnerIspb: account.ispb, event: 'CREATED', at: row.requestedAt });
+    return approval
+      ? undefined
+      : ({ ...row, partnerIspb: account.ispb, settlement, stage: 'APPROVED', nextAt: this.now } as const);
+  }
+
+  /** An earlier, live Cash-Out of the same amount to the same payee within the window. */
+  private hasRecentTwin(row: CashOutRow): boolean {
+    return (
+      this.sql
+        .exec(
+          `SELECT 1 FROM cash_outs WHERE destination_key = ? AND requested_at >= ? AND amount = ?
+           AND status != 'CANCELLED' AND seq < ? LIMIT 1`,
+          row.destinationKey,
+          row.requestedAt - DUPLICATE_WINDOW_MS,
+          row.amount,
+          row.seq,
+        )
+        .toArray().length > 0
+    );
+  }
+
+  /** Ends a Cash-Out CANCELLED; a reserved one gives its money and its limits back. */
+  cancel(row: CashOutRow, failureCode: string, reserved: boolean): undefined {
+    if (reserved) {
+      // A hold exists exactly while a reserved Cash-Out is unsettled: it counted toward the limits.
+      const released = this.sql.exec(
+        'DELETE FROM holds WHERE id = ? RETURNING id',
+        holdId(row.transactionId),
+      );
+      if (released.toArray().length > 0) this.limits.add(row.requestedAt, row.destinationKey, -row.amount);
+    }
+    this.sql.exec(
+      `UPDATE cash_outs SET status = 'CANCELLED', stage = 'DONE', failure_code = ?, cancelled_at = ?,
+       next_at = NULL WHERE seq = ?`,
+      failureCode,
+      this.now,
+      row.seq,
+    );
+    this.emit({
+      ...row,
+      status: 'CANCELLED',
+      stage: 'DONE',
+      failureCode,
+      cancelledAt: this.now,
+      nextAt: null,
+    });
+    if (row.partnerIspb) {
+      this.observe(row, {
+        partnerIspb: row.partnerIspb,
+        event: 'FAILED',
+        failureCode,
+        latencyMs: this.now - row.requestedAt,
+        at: this.now,
+      });
+    }
+    return undefined;
+  }
+
+  /**
+   * Books a settled payment: the hold becomes a PIX_OUT entry, the Cash-Out COMPLETED. False (and
+   * nothing written) when its entry would be refused (a balance past exact integers): it stays where
+   * it is and is logged.
+   */
+  complete(row: CashOutRow, status: Extract<TransferStatus, { state: 'SETTLED' }>): boolean {
+    const ispb = row.partnerIspb as string;
+    const cursor = this.cursor(ispb);
+    const entry = {
+      type: 'PIX_OUT' as const,
+      amount: row.amount,
+      ref: `cash-out:${row.transactionId}`,
+      at: this.now,
+      description: row.description ?? `PIX enviado ${row.internalCode}`,
+      endToEndId: status.endToEndId,
+      // The partner paid it: recorded even when a bank return since the hold left the balance short.
+      settled: true,
+    };
+    if (cursor.refusal(entry)) return false;
+    this.sql.exec('DELETE FROM holds WHERE id = ?', holdId(row.transactionId));
+    cursor.append(entry);
+    const payee = status.payeeBank;
+    const payeeBank = payee ? { ...payee, bank: bankName(this.ctx.env, payee.ispb) } : row.payeeBank;
+    this.sql.exec(
+      `UPDATE cash_outs SET status = 'COMPLETED', stage = 'DONE', end_to_end_id = ?, completed_at = ?,
+       payee_bank = ?, next_at = NULL WHERE seq = ?`,
+      status.endToEndId,
+      this.now,
+      payeeBank ? JSON.stringify(payeeBank) : null,
+      row.seq,
+    );
+    this.emit({
+      ...row,
+      status: 'COMPLETED',
+      stage: 'DONE',
+      endToEndId: status.endToEndId,
+      completedAt: this.now,
+      payeeBank,
+      nextAt: null,
+    });
+    this.observe(row, {
+      partnerIspb: ispb,
+      institutionIspb: payee?.ispb ?? null,
+      event: 'SETTLED',
+      latencyMs: this.now - row.requestedAt,
+      at: this.now,
+    });
+    return true;
+  }
+
+  private cursor(ispb: string): EntryCursor {
+    let cursor = this.cursors.get(ispb);
+    if (!cursor) {
+      const account = accountAt(this.ctx.db, ispb, 'TRANSACTIONAL');
+      if (!account) throw new Error(`no TRANSACTIONAL account at ${ispb}`);
+      cursor = new EntryCursor(this.ctx.db, account.number);
+      this.cursors.set(ispb, cursor);
+    }
+    return cursor;
+  }
+
+  private emit(row: CashOutRow): void {
+    const eventType = row.status === 'COMPLETED' ? 'CASHOUT_COMPLETED' : 'CASHOUT_FAILED';
+    const event = { aggregateId: row.transactionId, eventType, data: cashOutView(row) };
+    emitWebhook(this.ctx, { ...event, webhookUrl: row.webhookUrl, at: this.now }, false);
+    this.events = true;
+  }
+
+  private observe(row: CashOutRow, input: Omit<ObservationInput, 'operation'>): void {
+    observe(this.ctx, row.transactionId, { operation: 'CASH_OUT', ...input }, false);
+    this.observations = true;
+  }
+
+  /** Balances, limit totals and the outbox tasks: once, as the transaction's last writes. */
+  close(): void {
+    for (const cursor of this.cursors.values()) cursor.close();
+    this.limits.flush();
+    if (this.events) this.ctx.scheduler.schedule('dispatch-webhooks', 'all', this.now);
+    if (this.observations) this.ctx.scheduler.schedule('flush-outbox', 'all', this.now);
+  }
+}

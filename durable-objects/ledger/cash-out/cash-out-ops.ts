@@ -1,0 +1,220 @@
+import {
+  type CashOutView,
+  canonicalDestination,
+  cashOutView,
+  type Destination,
+  destinationKey,
+} from '../../../src/domain/cash-out';
+import { newEndToEndId, newInternalCode, newUuid } from '../../../src/domain/ids';
+import { failure, type OperationResult, success } from '../../../src/domain/result';
+import { formatBrt } from '../../../src/domain/time';
+import { maybeArchived } from '../archive/archive-index';
+import type { LedgerContext } from '../context';
+import type { Remember } from '../ledger/idempotency';
+import { accountAt, findHold, postEntry, releaseHold } from '../ledger/ledger';
+import { emitWebhook, observe } from '../webhooks/events';
+import { holdId } from './cash-out-book';
+import { executorWoken, wakeExecutor } from './cash-out-exec';
+import {
+  type CashOutRow,
+  cashOutCodeTaken,
+  cashOutReferenceTaken,
+  findCashOut,
+  insertCashOut,
+  updateCashOut,
+} from './cash-out-store';
+import { countTowardLimits } from './limit-totals';
+
+export interface CreateCashOutInput {
+  amountCents: number;
+  externalReference: string;
+  description?: string;
+  webhookUrl?: string;
+  payee: { name: string; document: string; destination: Destination };
+}
+
+export interface CashOutAccepted {
+  transactionId: string;
+  internalCode: string;
+  externalReference: string;
+  status: 'PROCESSING';
+  requestedAt: string;
+}
+
+function update(ctx: LedgerContext, seq: number, changes: Partial<CashOutRow>): CashOutRow {
+  return updateCashOut(ctx.db, seq, changes);
+}
+
+function emitCashOut(
+  ctx: LedgerContext,
+  row: CashOutRow,
+  eventType: string,
+  at: number,
+  scheduleDispatch = true,
+): void {
+  emitWebhook(
+    ctx,
+    {
+      aggregateId: row.transactionId,
+      eventType,
+      data: cashOutView(row),
+      webhookUrl: row.webhookUrl,
+      at,
+    },
+    scheduleDispatch,
+  );
+}
+
+export function acceptCashOut(
+  ctx: LedgerContext,
+  input: CreateCashOutInput,
+  remember: Remember,
+): OperationResult<CashOutAccepted> {
+  // An archived Cash-Out keeps its reference (a hash hit counts: refusing is the safe side).
+  const reference = input.externalReference;
+  if (cashOutReferenceTaken(ctx.db, reference) || maybeArchived(ctx.storage.sql, reference, 'cash-out')) {
+    return failure({
+      code: 'DUPLICATED_EXTERNAL_REFERENCE',
+      detail: `externalReference '${input.externalReference}' was already used for a Cash-Out`,
+    });
+  }
+  const now = Date.now();
+  const transactionId = newUuid();
+  let internalCode = newInternalCode();
+  while (cashOutCodeTaken(ctx.db, internalCode) || maybeArchived(ctx.storage.sql, internalCode, 'cash-out'))
+    internalCode = newInternalCode();
+  const accepted: CashOutAccepted = {
+    transactionId,
+    internalCode,
+    externalReference: input.externalReference,
+    status: 'PROCESSING',
+    requestedAt: formatBrt(now),
+  };
+  ctx.storage.transactionSync(() => {
+    const row = insertCashOut(ctx.db, {
+      transactionId,
+      internalCode,
+      externalReference: input.externalReference,
+      status: 'PROCESSING',
+      stage: 'RECEIVED',
+      amount: input.amountCents,
+      description: input.description ?? null,
+      webhookUrl: input.webhookUrl ?? null,
+      payeeName: input.payee.name,
+      payeeDocument: input.payee.document,
+      destination: canonicalDestination(input.payee.destination),
+      destinationKey: destinationKey(input.payee.destination),
+      requestedAt: now,
+      nextAt: now,
+    });
+    // The executor's pass, due now, schedules the dispatch of this event with its reservation
+    // (cash-out-book.ts): one task write per batch instead of one per 202.
+    emitCashOut(ctx, row, 'CASHOUT_REQUESTED', now, false);
+    wakeExecutor(ctx, now);
+    remember(202, accepted);
+  });
+  executorWoken(ctx.db, now);
+  return success(202, accepted);
+}
+
+/** Ends a Cash-Out as CANCELLED: the money never left, so any reservation is released. */
+function cancel(ctx: LedgerContext, row: CashOutRow, failureCode: string): CashOutRow {
+  const now = Date.now();
+  return ctx.storage.transactionSync(() => {
+    // A hold exists exactly while a reserved Cash-Out is unsettled: it counted toward the limits.
+    if (findHold(ctx.db, holdId(row.transactionId))) {
+      releaseHold(ctx.db, holdId(row.transactionId));
+      countTowardLimits(ctx.db, row.requestedAt, row.destinationKey, -row.amount);
+    }
+    const cancelled = update(ctx, row.seq, {
+      status: 'CANCELLED',
+      stage: 'DONE',
+      failureCode,
+      cancelledAt: now,
+      nextAt: null,
+    });
+    emitCashOut(ctx, cancelled, 'CASHOUT_FAILED', now);
+    if (row.partnerIspb) {
+      observe(ctx, row.transactionId, {
+        operation: 'CASH_OUT',
+        partnerIspb: row.partnerIspb,
+        event: 'FAILED',
+        failureCode,
+        latencyMs: now - row.requestedAt,
+        at: now,
+      });
+    }
+    return cancelled;
+  });
+}
+
+/** The Cash-Out an operator decision applies to, or why there is none. */
+function awaitingApproval(ctx: LedgerContext, id: string, verb: 'approved' | 'rejected') {
+  const row = findCashOut(ctx.db, id);
+  if (!row) return failure({ code: 'CASHOUT_NOT_FOUND', detail: 'No Cash-Out matches this id' });
+  if (row.stage !== 'AWAITING_APPROVAL') {
+    return failure({
+      code: 'RULE_VIOLATION',
+      detail: `Only a PENDING Cash-Out awaiting approval can be ${verb}; this one is ${row.status}`,
+    });
+  }
+  return row;
+}
+
+export function approveCashOut(ctx: LedgerContext, id: string): OperationResult<CashOutView> {
+  const row = awaitingApproval(ctx, id, 'approved');
+  if ('ok' in row) return row;
+  const now = Date.now();
+  const approved = ctx.storage.transactionSync(() => {
+    const updated = update(ctx, row.seq, { stage: 'APPROVED', status: 'PROCESSING', nextAt: now });
+    wakeExecutor(ctx, now);
+    return updated;
+  });
+  executorWoken(ctx.db, now);
+  return success(200, cashOutView(approved));
+}
+
+export function rejectCashOut(ctx: LedgerContext, id: string): OperationResult<CashOutView> {
+  const row = awaitingApproval(ctx, id, 'rejected');
+  if ('ok' in row) return row;
+  return success(200, cashOutView(cancel(ctx, row, 'APPROVAL_REJECTED')));
+}
+
+/** The payee's bank returns a completed Cash-Out: COMPLETED → REFUNDED, money back in. */
+export function returnCashOut(ctx: LedgerContext, id: string, reason: string): OperationResult<CashOutView> {
+  const row = findCashOut(ctx.db, id);
+  if (!row) return failure({ code: 'CASHOUT_NOT_FOUND', detail: 'No Cash-Out matches this id' });
+  if (row.status !== 'COMPLETED' || !row.partnerIspb) {
+    return failure({
+      code: 'RULE_VIOLATION',
+      detail: `Only a COMPLETED Cash-Out can be returned; this one is ${row.status}`,
+    });
+  }
+  const account = accountAt(ctx.db, row.partnerIspb, 'TRANSACTIONAL');
+  if (!account) throw new Error(`no TRANSACTIONAL account at ${row.partnerIspb}`);
+  const now = Date.now();
+  const refundEndToEndId = newEndToEndId('D', row.payeeBank?.ispb ?? row.partnerIspb, now);
+  const refunded = ctx.storage.transactionSync(() => {
+    postEntry(ctx.db, {
+      accountNumber: account.number,
+      type: 'PIX_REFUND_IN',
+      amount: row.amount,
+      ref: `cash-out:${row.transactionId}`,
+      at: now,
+      description: `Devolucao recebida ${row.internalCode} (${reason})`,
+      endToEndId: refundEndToEndId,
+      originalEndToEndId: row.endToEndId,
+    });
+    const updated = update(ctx, row.seq, { status: 'REFUNDED', reason, refundEndToEndId, refundedAt: now });
+    emitCashOut(ctx, updated, 'CASHOUT_REFUNDED', now);
+    observe(ctx, row.transactionId, {
+      operation: 'CASH_OUT',
+      partnerIspb: row.partnerIspb as string,
+      institutionIspb: row.payeeBank?.ispb ?? null,
+      event: 'RETURNED',
+      at: now,
+    });
+    return updated;
+  });
+  return success(200, cashOutView(refunded));
+}

@@ -1,0 +1,116 @@
+/**
+ * Running totals behind the withdrawal limits (docs/contract.md, Payee identity and withdrawal limits): what
+ * a limit check reads in O(1) instead of summing the client's Cash-Out history. Every function runs inside
+ * the caller's storage transaction: the reservation adds, the cancellation of a reserved Cash-Out subtracts.
+ */
+import { lt, sql } from 'drizzle-orm';
+import type { LimitUsage } from '../../../src/domain/cash-out';
+import { brtDate } from '../../../src/domain/time';
+import type { LedgerDb } from '../db';
+import { ph, prepared } from '../prepared';
+import { limitTotals } from '../schema';
+
+/** The three rows one Cash-Out counts in: its BRT day, its BRT month, and its payee that day. */
+export function limitKeys(requestedAt: number, destinationKey: string) {
+  const day = brtDate(requestedAt);
+  const month = day.slice(0, 7);
+  return [
+    { key: `D|${day}`, period: day },
+    { key: `M|${month}`, period: month },
+    { key: `P|${day}|${destinationKey}`, period: day },
+  ] as const;
+}
+
+function total(db: LedgerDb, key: string): number {
+  const query = prepared(db, 'limitTotals.get', () =>
+    db
+      .select({ cents: limitTotals.cents })
+      .from(limitTotals)
+      .where(sql`${limitTotals.key} = ${ph('key')}`)
+      .prepare(),
+  );
+  return query.get({ key })?.cents ?? 0;
+}
+
+/** Centavos already counted on this Cash-Out's day, month and payee-day. */
+export function limitUsage(db: LedgerDb, requestedAt: number, destinationKey: string): LimitUsage {
+  const [day, month, payeeDay] = limitKeys(requestedAt, destinationKey);
+  return { day: total(db, day.key), month: total(db, month.key), payeeDay: total(db, payeeDay.key) };
+}
+
+/** Adds (reservation) or subtracts (cancellation of a reserved Cash-Out) one Cash-Out's amount. */
+export function countTowardLimits(
+  db: LedgerDb,
+  requestedAt: number,
+  destinationKey: string,
+  cents: number,
+): void {
+  for (const { key, period } of limitKeys(requestedAt, destinationKey)) addTotal(db, key, period, cents);
+}
+
+/**
+ * The running totals as one batch of reservations sees them (cash-out-exec.ts): each key is read at
+ * most once, every reservation of the batch adds to it in memory, and `flush` writes each changed
+ * key once. The same transaction must hold every read, add and the flush.
+ */
+export class LimitBook {
+  private readonly cents = new Map<string, number>();
+  private readonly delta = new Map<string, { period: string; cents: number }>();
+
+  constructor(private readonly db: LedgerDb) {}
+
+  private read(key: string): number {
+    let cents = this.cents.get(key);
+    if (cents === undefined) {
+      cents = total(this.db, key);
+      this.cents.set(key, cents);
+    }
+    return cents;
+  }
+
+  usage(requestedAt: number, destinationKey: string): LimitUsage {
+    const [day, month, payeeDay] = limitKeys(requestedAt, destinationKey);
+    return { day: this.read(day.key), month: this.read(month.key), payeeDay: this.read(payeeDay.key) };
+  }
+
+  add(requestedAt: number, destinationKey: string, cents: number): void {
+    for (const { key, period } of limitKeys(requestedAt, destinationKey)) {
+      this.cents.set(key, this.read(key) + cents);
+      const d = this.delta.get(key);
+      this.delta.set(key, { period, cents: (d?.cents ?? 0) + cents });
+    }
+  }
+
+  flush(): void {
+    for (const [key, { period, cents }] of this.delta) if (cents !== 0) addTotal(this.db, key, period, cents);
+    this.delta.clear();
+  }
+}
+
+function addTotal(db: LedgerDb, key: string, period: string, cents: number): void {
+  prepared(db, 'limitTotals.add', () =>
+    db
+      .insert(limitTotals)
+      .values({ key: ph('key'), period: ph('period'), cents: ph('cents') })
+      .onConflictDoUpdate({
+        target: limitTotals.key,
+        set: { cents: sql`${limitTotals.cents} + excluded.cents` },
+      })
+      .prepare(),
+  ).run({ key, period, cents });
+}
+
+/** Rows no limit can ask for any more (before last month), in one bounded batch; how many went. */
+export function pruneLimitTotals(db: LedgerDb, now: number, batch = 500): number {
+  const current = brtDate(now);
+  const [year, month] = current.split('-').map(Number) as [number, number];
+  const previousMonth = month === 1 ? `${year - 1}-12` : `${year}-${String(month - 1).padStart(2, '0')}`;
+  const stale = db
+    .select({ key: limitTotals.key })
+    .from(limitTotals)
+    .where(lt(limitTotals.period, previousMonth))
+    .limit(batch)
+    .all();
+  for (const { key } of stale) db.delete(limitTotals).where(sql`${limitTotals.key} = ${key}`).run();
+  return stale.length;
+}

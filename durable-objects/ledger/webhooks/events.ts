@@ -1,0 +1,130 @@
+/**
+ * Events and health observations leave through the outbox, written in the caller's transaction so
+ * a state change and its event can never be separated; a flush task hands observations to their
+ * queue, the dispatch task hands webhook events to delivery.
+ */
+import { sql } from 'drizzle-orm';
+import { eventIdSuffix } from '../../../src/domain/ids';
+import type { LedgerContext } from '../context';
+import { sqlOf } from '../db';
+import { ph, prepared } from '../prepared';
+import { outbox } from '../schema';
+
+export interface WebhookEvent {
+  aggregateId: string;
+  eventType: string;
+  data: unknown;
+  webhookUrl: string | null;
+  at: number;
+}
+
+/** Health observation (docs/contract.md, PIX health) (the `at` instant in ms; serialized as ISO UTC). */
+export interface ObservationInput {
+  operation: 'CASH_IN' | 'CASH_OUT';
+  partnerIspb: string;
+  institutionIspb?: string | null;
+  event: 'CREATED' | 'SETTLED' | 'FAILED' | 'EXPIRED' | 'RETURNED';
+  failureCode?: string;
+  latencyMs?: number;
+  at: number;
+}
+
+type OutboxRow = typeof outbox.$inferInsert;
+
+/** The seq the next outbox row gets: AUTOINCREMENT's own counter (never reused), read in the insert. */
+const NEXT_SEQ = sql`(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'outbox'), 0) + 1)`;
+
+/** Inserts an event; its id carries the seq it gets (ids.ts), so both are set in the one statement. */
+function insertOutbox(
+  ctx: LedgerContext,
+  row: Required<Omit<OutboxRow, 'seq' | 'publishedAt' | 'eventId'>> & { eventSuffix: string },
+): void {
+  prepared(ctx.db, 'outbox.insert', () =>
+    ctx.db
+      .insert(outbox)
+      .values({
+        seq: NEXT_SEQ,
+        eventId: sql`'evt_' || ${NEXT_SEQ} || ${ph('eventSuffix')}`,
+        channel: ph('channel'),
+        aggregateId: ph('aggregateId'),
+        eventType: ph('eventType'),
+        data: ph('data'),
+        webhookUrl: ph('webhookUrl'),
+        occurredAt: ph('occurredAt'),
+      })
+      .prepare(),
+  ).run(row);
+}
+
+/** `schedule: false`: a batch schedules the dispatch once itself, after its last event. */
+export function emitWebhook(ctx: LedgerContext, event: WebhookEvent, schedule = true): void {
+  insertOutbox(ctx, {
+    eventSuffix: eventIdSuffix(),
+    channel: 'webhook',
+    aggregateId: event.aggregateId,
+    eventType: event.eventType,
+    data: event.data,
+    webhookUrl: event.webhookUrl,
+    occurredAt: event.at,
+  });
+  // The delivery pipeline (webhook-deliveries.ts) adopts it and sends it when its turn comes.
+  if (schedule) ctx.scheduler.schedule('dispatch-webhooks', 'all', event.at);
+}
+
+export function observe(
+  ctx: LedgerContext,
+  aggregateId: string,
+  input: ObservationInput,
+  schedule = true,
+): void {
+  const observation = {
+    at: new Date(input.at).toISOString(),
+    clientId: ctx.profile.clientId,
+    operation: input.operation,
+    partnerIspb: input.partnerIspb,
+    ...(input.institutionIspb ? { institutionIspb: input.institutionIspb } : {}),
+    event: input.event,
+    ...(input.failureCode !== undefined && { failureCode: input.failureCode }),
+    ...(input.latencyMs !== undefined && { latencyMs: input.latencyMs }),
+  };
+  insertOutbox(ctx, {
+    eventSuffix: eventIdSuffix(),
+    channel: 'health',
+    aggregateId,
+    eventType: `OBSERVATION_${input.event}`,
+    data: observation,
+    webhookUrl: null,
+    occurredAt: input.at,
+  });
+  if (schedule) ctx.scheduler.schedule('flush-outbox', 'all', input.at);
+}
+
+/**
+ * The oldest health observations not yet handed to their queue, at most `limit`. Fixed statements
+ * on the SQL API: every observation passes here, and drizzle's building cost more than SQLite.
+ */
+export function unpublishedObservations(
+  ctx: LedgerContext,
+  limit: number,
+): { seq: number; eventId: string; data: unknown }[] {
+  return sqlOf(ctx.db)
+    .exec<{ seq: number; event_id: string; data: string }>(
+      `SELECT seq, event_id, data FROM outbox WHERE channel = 'health' AND published_at IS NULL
+       ORDER BY seq LIMIT ?`,
+      limit,
+    )
+    .toArray()
+    .map((r) => ({ seq: r.seq, eventId: r.event_id, data: JSON.parse(r.data) }));
+}
+
+/**
+ * Observations the queue took leave at once: waiting out an hour they were a quarter of a busy
+ * object's bytes (docs/storage-schema.md, Growth). A crash between send and delete re-sends them; the
+ * analyzer drops an id it has seen.
+ */
+export function dropPublished(ctx: LedgerContext, seqs: number[]): void {
+  sqlOf(ctx.db).exec(
+    'DELETE FROM outbox WHERE seq IN (SELECT value FROM json_each(?))',
+    JSON.stringify(seqs),
+  );
+}
