@@ -4,7 +4,13 @@
  * never inside an id; and a partner's webhook secret path segment whatever the route answers.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { newCashInTxId, newEndToEndId, newInternalCode } from '../../src/domain/ids';
+import {
+  legacyCashInTxId,
+  newCashInTxId,
+  newEndToEndId,
+  newInternalCode,
+  newLocationKey,
+} from '../../src/domain/ids';
 import { log, loggablePath } from '../../src/infra/log';
 import { FAKE_PSP_ISPB } from '../support/fake-psp-env';
 import { call } from '../support/harness';
@@ -36,7 +42,12 @@ describe('document masking never alters ids', () => {
     const ids: string[] = [];
     for (let i = 0; i < 10_000; i++) {
       const uuid = crypto.randomUUID();
-      ids.push(uuid, newCashInTxId(uuid, newInternalCode()), newEndToEndId('E', '31880826', Date.now()));
+      ids.push(
+        uuid,
+        newCashInTxId(newLocationKey(), newInternalCode()),
+        legacyCashInTxId(uuid, newInternalCode()),
+        newEndToEndId('E', '31880826', Date.now()),
+      );
     }
     // Sanity: the sample holds the ids the old masking broke (an 11-digit run inside a UUID).
     expect(ids.filter((id) => /(?<!\d)\d{11}(?!\d)/.test(id)).length).toBeGreaterThan(0);
