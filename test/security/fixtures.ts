@@ -1,12 +1,13 @@
 /**
  * A client with some history (money, Cash-Ins and Cash-Outs in every state the rejected requests
- * of these tests aim at), and everything that client owns read straight from storage, so a test
+ * of these tests aim at, a settled Cash-Out batch), and everything that client owns read straight from storage, so a test
  * can prove a request changed nothing.
  */
 import { env } from 'cloudflare:workers';
 import { expect } from 'vitest';
 import { createCashIn, getCashIn, payCashIn, waitFor } from '../support/cash-in';
 import { createCashOut, deposit, magicKey, settled } from '../support/cash-out';
+import { batchItems, batchSettled, createBatch } from '../support/cash-out-batch';
 import { Integrator } from '../support/harness';
 import { sqlRows } from '../support/ledger';
 
@@ -20,6 +21,8 @@ export interface History {
   refunded?: Row;
   completed: Row;
   cancelled: Row;
+  /** A Cash-Out batch of two items, both settled: what GET /cash-out/batch/{batchId} reads. */
+  batch: { batchId: string };
 }
 
 export async function clientWithHistory({ refunded = false } = {}): Promise<History> {
@@ -46,12 +49,16 @@ export async function clientWithHistory({ refunded = false } = {}): Promise<Hist
       .transactionId,
   );
   expect(cancelled.status).toBe('CANCELLED');
+  const { batchId } = await createBatch(api, batchItems(2));
+  // Settled, so the client goes quiet before the tests take its state.
+  expect((await batchSettled(api, batchId)).byStatus.COMPLETED).toBe(2);
   return {
     api,
     awaiting,
     paid,
     completed,
     cancelled,
+    batch: { batchId },
     ...(refundedCashIn && { refunded: refundedCashIn }),
   };
 }

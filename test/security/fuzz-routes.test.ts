@@ -12,6 +12,7 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { clientKey } from '../../src/domain/location';
+import { batchItems, createBatch } from '../support/cash-out-batch';
 import { ADMIN_TOKEN, call, Integrator, sign } from '../support/harness';
 import { SECRET } from '../support/partner-psp';
 import { newSink } from '../support/webhooks';
@@ -32,7 +33,7 @@ import { answerOf, documentedBodyAccepts, expectDocumentedAnswer, ROUTES, type R
 const RUNS_PER_ROUTE = 100;
 const PARAMS = { numRuns: RUNS_PER_ROUTE };
 /** Path parameter names this file knows how to fill; a new one fails `coverage` until added. */
-const PARAM_NAMES = ['id', 'number', 'clientId', 'eventId', 'ispb', 'locator', 'secret'];
+const PARAM_NAMES = ['id', 'number', 'clientId', 'eventId', 'ispb', 'locator', 'secret', 'batchId'];
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD', 'QUERY'];
 
 let history: History;
@@ -85,6 +86,8 @@ beforeAll(async () => {
     locator: [history.awaiting, history.paid].map(
       (c) => `${clientKey(api.client.clientId)}${c.internalCode}`,
     ),
+    // The client's own batch, the other client's (a foreign id) and a well-formed one of nobody.
+    batchId: [history.batch.batchId, (await createBatch(other, batchItems(1))).batchId, crypto.randomUUID()],
   };
   const period = `from=${api.client.statementStartDate}&to=2100-12-31&limit=1`;
   const account = api.client.accounts[0]!.number;
@@ -236,7 +239,8 @@ function send(route: Route, r: Fuzzed) {
   }
   const base = example(route);
   const data = r.body?.data ?? (base ? JSON.stringify(base) : '');
-  const unique = `fz-${Date.now()}-${++refCounter}`;
+  // One reference per occurrence: a batch's items must not repeat one another's.
+  const unique = () => `fz-${Date.now()}-${++refCounter}`;
   const payload = typeof data === 'string' ? data.replaceAll('__REF__', unique) : data;
   const withBody = method !== 'GET' && method !== 'HEAD';
   return { url, init: { method, headers, ...(withBody && { body: payload }) } };

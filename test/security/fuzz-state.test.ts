@@ -93,6 +93,8 @@ function realParam(route: Route, name: string, idKind: number): string {
       return 'evt_none';
     case 'locator':
       return `${clientKey(api.client.clientId)}${h.awaiting.internalCode}`;
+    case 'batchId':
+      return encodeURIComponent(h.batch.batchId);
     default:
       throw new Error(`${route.key}: no real value for {${name}}`);
   }
@@ -117,12 +119,17 @@ function validHeaders(route: Route, key: number): Record<string, string> {
   return out;
 }
 
-/** The route's documented example with a fresh externalReference (a duplicate is its own defect). */
+/**
+ * The route's documented example with fresh externalReferences (a duplicate is its own defect),
+ * each batch item's too, and no URLs the test host would refuse.
+ */
 function exampleOf(route: Route): Row | undefined {
   if (!route.example) return undefined;
   const copy = structuredClone(route.example);
-  if ('externalReference' in copy) copy.externalReference = `st-${Date.now()}-${++refCounter}`;
-  for (const field of ['webhookUrl', 'redirectUrl', 'healthWebhookUrl']) delete copy[field];
+  for (const part of [copy, ...(Array.isArray(copy.items) ? copy.items : [])] as Row[]) {
+    if ('externalReference' in part) part.externalReference = `st-${Date.now()}-${++refCounter}`;
+    for (const field of ['webhookUrl', 'redirectUrl', 'healthWebhookUrl']) delete part[field];
+  }
   if (copy.openFinance) delete copy.openFinance;
   return copy;
 }
@@ -343,6 +350,15 @@ const STATE_DEFECTS: Record<string, StateDefect> = {
     p.body!.externalReference = h.cancelled.externalReference;
     return {
       label: 'externalReference of a cancelled one',
+      code: 'DUPLICATED_EXTERNAL_REFERENCE',
+      httpStatus: 409,
+    };
+  },
+  'POST /cash-out/batch': (p, i) => {
+    const items = p.body!.items as Row[];
+    items[i % items.length]!.externalReference = h.cancelled.externalReference;
+    return {
+      label: 'an item with the externalReference of a cancelled Cash-Out',
       code: 'DUPLICATED_EXTERNAL_REFERENCE',
       httpStatus: 409,
     };

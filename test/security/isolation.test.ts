@@ -27,6 +27,8 @@ let beforeB: Record<string, Row[]>;
 
 /** The same characters classes at the same places: an id of the same shape that names nothing. */
 function sameShape(id: string): string {
+  // A UUID's same shape is another UUID (a batchId, a transactionId), not merely the same classes.
+  if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(id)) return crypto.randomUUID();
   const pick = (set: string) => set[Math.floor(Math.random() * set.length)] as string;
   const out = id
     .replace(/[0-9]/g, () => pick('0123456789'))
@@ -59,6 +61,7 @@ function targetsOf(route: Route): { label: string; id: string }[] {
   if (route.params.length !== 1) throw new Error(`${route.key}: isolation needs a rule for ${route.params}`);
   if (name === 'number')
     return a.api.client.accounts.map((acc) => ({ label: `${acc.type} account`, id: acc.number }));
+  if (name === 'batchId') return [{ label: 'settled Cash-Out batch', id: a.batch.batchId }];
   if (name !== 'id') throw new Error(`${route.key}: isolation needs a rule for {${name}}`);
   if (route.template.startsWith('/health')) return [{ label: 'MERCHANT incident', id: incidentId }];
   const resources: [string, Row][] = route.template.includes('cash-out')
@@ -139,6 +142,7 @@ describe("another client's resources answer exactly like nonexistent ones", () =
         'GET /account/{number}/statement',
         'GET /cash-in/{id}',
         'GET /cash-out/{id}',
+        'GET /cash-out/batch/{batchId}',
         'GET /health/pix/incidents/{id}',
         'POST /cash-in/{id}/cancel',
         'POST /cash-in/{id}/refund',
@@ -171,6 +175,11 @@ describe("another client's resources answer exactly like nonexistent ones", () =
         const foreign = await observe(await asB(route, id));
         const missing = await observe(await asB(route, sameShape(id)));
         expect(foreign.status, `${label} ${id}`).toBeGreaterThanOrEqual(400);
+        // A read of another client's resource says it is not there (e.g. CASHOUT_NOT_FOUND).
+        if (route.method === 'GET') {
+          expect(foreign.status, `${label} ${id}`).toBe(404);
+          expect((foreign.body as Row).code, `${label} ${id}`).toMatch(/_NOT_FOUND$/);
+        }
         expect(foreign, `${route.key} with A's ${label} ${id}`).toEqual(missing);
       }
     },
