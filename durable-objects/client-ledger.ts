@@ -6,7 +6,6 @@
  */
 
 import { DurableObject } from 'cloudflare:workers';
-import { eq } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/durable-sqlite';
 import { migrate } from 'drizzle-orm/durable-sqlite/migrator';
 import { findClient } from '../src/db/clients';
@@ -34,6 +33,7 @@ import type { LedgerContext, Profile } from './ledger/context';
 import { type CrashHook, NO_CRASHES } from './ledger/crash-points';
 import type { LedgerDb } from './ledger/db';
 import { IdempotencyKeys, type Idempotent } from './ledger/ledger/idempotency';
+import { openAccount } from './ledger/ledger/ledger';
 import { type Deposit, deposit, type RebalanceInput, rebalance } from './ledger/ledger/transfer-ops';
 import migrations from './ledger/migrations/migrations';
 import { armPrune, pruneOnce } from './ledger/prune';
@@ -46,6 +46,7 @@ import { listTransactions, summarizeTransactions } from './ledger/reads/transact
 import * as sandbox from './ledger/sandbox-scope';
 import { Scheduler } from './ledger/scheduler';
 import * as schema from './ledger/schema';
+import { readProfile, storeProfile, updateProfile } from './ledger/settings-store';
 import { TaskRunner } from './ledger/tasks';
 import type { DeliveryListInput, DeliveryView } from './ledger/webhooks/delivery-view';
 import { emitWebhook } from './ledger/webhooks/events';
@@ -78,8 +79,7 @@ export class ClientLedger extends DurableObject<Env> {
     );
     ctx.blockConcurrencyWhile(async () => {
       await migrate(this.db, migrations);
-      const row = this.db.select().from(schema.settings).where(eq(schema.settings.key, 'profile')).get();
-      this.profile = row?.value as Profile | undefined;
+      this.profile = readProfile(this.db);
     });
   }
 
@@ -119,13 +119,8 @@ export class ClientLedger extends DurableObject<Env> {
       ...(command.merchantCity !== undefined && { merchantCity: command.merchantCity }),
     };
     this.ctx.storage.transactionSync(() => {
-      this.db
-        .insert(schema.settings)
-        .values({ key: 'profile', value: profile })
-        .onConflictDoUpdate({ target: schema.settings.key, set: { value: profile } })
-        .run();
-      for (const account of command.accounts)
-        this.db.insert(schema.accounts).values(account).onConflictDoNothing().run();
+      storeProfile(this.db, profile);
+      for (const account of command.accounts) openAccount(this.db, account);
     });
     this.profile = profile;
   }
@@ -134,7 +129,7 @@ export class ClientLedger extends DurableObject<Env> {
   async setMerchantText(text: { merchantName?: string; merchantCity?: string }): Promise<void> {
     const { merchantName: _n, merchantCity: _c, ...rest } = this.context().profile;
     const profile: Profile = { ...rest, ...text };
-    this.db.update(schema.settings).set({ value: profile }).where(eq(schema.settings.key, 'profile')).run();
+    updateProfile(this.db, profile);
     this.profile = profile;
   }
 

@@ -166,6 +166,70 @@ for (const file of stagingReached.sort()) problems.push(`src/index.ts reaches th
 if (!files.some((file) => STAGING_ONLY.some((pattern) => pattern.test(file))))
   problems.push('no staging-only module matched: is the STAGING_ONLY list out of date?');
 
+// Table ownership: a ClientLedger table is named (as SQL text after a statement keyword, as a quoted
+// name, or as its drizzle object imported from the schema) only by the store that owns it, the
+// schema (schema*.ts) and the migrations. Changing a column then touches one store.
+const LEDGER = 'durable-objects/ledger/';
+const STORES = {
+  'cash-in/cash-in-store.ts': { cash_ins: 'cashIns' },
+  'cash-out/cash-out-store.ts': { cash_outs: 'cashOuts', holds: 'holds', cash_out_batches: 'cashOutBatches' },
+  'ledger/ledger.ts': { ledger_entries: 'ledgerEntries', accounts: 'accounts' },
+  'cash-out/limit-totals.ts': { limit_totals: 'limitTotals' },
+  'webhooks/outbox-store.ts': { outbox: 'outbox', webhook_deliveries: 'webhookDeliveries' },
+  'archive/archive-store.ts': {
+    archive_segments: 'archiveSegments',
+    archive_totals: 'archiveTotals',
+    archive_stale: 'archiveStale',
+    archive_delivery_queue: 'archiveDeliveryQueue',
+    archive_delivery_index: 'archiveDeliveryIndex',
+  },
+  'ledger/idempotency.ts': { idempotency_keys: 'idempotencyKeys' },
+  'scheduler.ts': { tasks: 'tasks' },
+  'cash-in/unapplied-store.ts': {
+    unapplied_receipts: 'unappliedReceipts',
+    suspense_entries: 'suspenseEntries',
+  },
+  'settings-store.ts': { settings: 'settings' },
+};
+const SCHEMA_IMPORT = /import\s*\{([^}]*)\}\s*from\s*'[./]*(?:ledger\/)?schema(?:-[a-z]+)?(?:\.ts)?'/g;
+const tableNames = [];
+for (const [store, tables] of Object.entries(STORES)) {
+  for (const [sqlName, drizzleName] of Object.entries(tables))
+    tableNames.push({ store: LEDGER + store, sqlName, drizzleName });
+}
+for (const file of files) {
+  if (!file.startsWith('durable-objects/')) continue;
+  if (/\/schema(?:-[a-z]+)?\.ts$/.test(file) || file.includes('/migrations/')) continue;
+  const text = readFileSync(path.join(ROOT, file), 'utf8');
+  const imported = new Set();
+  for (const match of text.matchAll(SCHEMA_IMPORT)) {
+    if (/^import\s+type\b/.test(match[0])) continue;
+    for (const name of match[1].split(','))
+      imported.add(
+        name
+          .trim()
+          .replace(/^type\s+/, '')
+          .split(/\s+as\s+/)[0],
+      );
+  }
+  const namespace = /import\s+\*\s+as\s+(\w+)\s+from\s*'[./]*(?:ledger\/)?schema(?:\.ts)?'/.exec(text)?.[1];
+  for (const { store, sqlName, drizzleName } of tableNames) {
+    if (file === store) continue;
+    if (namespace && new RegExp(`\\b${namespace}\\.${drizzleName}\\b`).test(text)) imported.add(drizzleName);
+    const sqlText = new RegExp(
+      `\\b(?:FROM|JOIN|INTO|UPDATE|TABLE|ON)\\s+${sqlName}\\b|['"\`]${sqlName}['"\`]`,
+    );
+    const named = sqlText.test(text)
+      ? 'its SQL name'
+      : imported.has(drizzleName)
+        ? `its drizzle object ${drizzleName}`
+        : null;
+    if (named) {
+      problems.push(`${file} names the table ${sqlName} (${named}) outside its store ${store}`);
+    }
+  }
+}
+
 const edges = [...graph.values()].reduce((n, t) => n + t.length, 0);
 if (problems.length > 0) {
   for (const p of problems) console.error(`structure: ${p}`);
@@ -176,3 +240,4 @@ console.log(
   `structure: ${files.length} modules, ${edges} imports, 0 up, 0 sideways, 0 circles, none over ${MAX_LINES} lines; ` +
     `src/index.ts reaches ${reached.size} modules, none staging-only`,
 );
+console.log(`tables: ${tableNames.length} tables, each named only in its store`);

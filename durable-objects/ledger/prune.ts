@@ -17,7 +17,7 @@
  */
 import { type SQL, sql } from 'drizzle-orm';
 import type { LedgerDb } from './db';
-import { REPLAY_WINDOW_MS } from './ledger/idempotency';
+import { expiredIdempotencyKeys, oldestIdempotencyExpiry, pruneIdempotencyKeys } from './ledger/idempotency';
 import type { Scheduler } from './scheduler';
 
 export const PRUNE_BATCH = 500;
@@ -40,10 +40,8 @@ export const prunable = {
   deliveries: (status: (typeof FINISHED)[number], now: number, limit: number) =>
     sql`SELECT seq FROM webhook_deliveries WHERE status = ${status}
         AND updated_at < ${now - FINISHED_DELIVERY_KEEP_MS} ORDER BY updated_at LIMIT ${limit}`,
-  /** idempotency_created_idx. */
-  keys: (now: number, limit: number) =>
-    sql`SELECT key FROM idempotency_keys WHERE created_at < ${now - REPLAY_WINDOW_MS}
-        ORDER BY created_at LIMIT ${limit}`,
+  /** idempotency_created_idx (ledger/idempotency.ts). */
+  keys: expiredIdempotencyKeys,
 };
 
 export function pruneOnce(db: LedgerDb, now: number, batch = PRUNE_BATCH): PruneStep {
@@ -58,8 +56,7 @@ export function pruneOnce(db: LedgerDb, now: number, batch = PRUNE_BATCH): Prune
     if (deliveries >= batch) break;
   }
 
-  db.run(sql`DELETE FROM idempotency_keys WHERE key IN (${prunable.keys(now, batch)})`);
-  const idempotencyKeys = changes(db);
+  const idempotencyKeys = pruneIdempotencyKeys(db, now, batch);
   return { deliveries, idempotencyKeys };
 }
 
@@ -84,9 +81,7 @@ export function nextPruneAt(db: LedgerDb, now: number, step: PruneStep): number 
       head(sql`SELECT updated_at + ${FINISHED_DELIVERY_KEEP_MS} AS at FROM webhook_deliveries
           WHERE status = ${status} ORDER BY updated_at LIMIT 1`),
     ),
-    head(
-      sql`SELECT created_at + ${REPLAY_WINDOW_MS} AS at FROM idempotency_keys ORDER BY created_at LIMIT 1`,
-    ),
+    head(oldestIdempotencyExpiry),
   ].filter((at): at is number => at !== undefined);
   // Every rule deletes rows strictly older than its cutoff: one millisecond past the age.
   return ages.length === 0 ? null : Math.max(now + PRUNE_AGAIN_MS, Math.min(...ages) + 1);
@@ -98,9 +93,7 @@ export function nextPruneAt(db: LedgerDb, now: number, step: PruneStep): number 
  */
 export function armPrune(db: LedgerDb, scheduler: Scheduler, now: number, step: PruneStep): void {
   const at = nextPruneAt(db, now, step);
-  const current = db.get<{ dueAt: number }>(
-    sql`SELECT due_at AS dueAt FROM tasks WHERE id = 'prune:all'`,
-  )?.dueAt;
+  const current = scheduler.dueAt('prune', 'all');
   if (at === null) {
     if (current !== undefined) scheduler.cancel('prune', 'all');
   } else if (current !== at) scheduler.schedule('prune', 'all', at);

@@ -3,7 +3,7 @@
  * tasks in storage, one alarm set to the earliest. The alarm is the primary path; the cron sweep
  * only re-arms it, so nothing time-critical depends on cron.
  */
-import { asc, eq, lte, sql } from 'drizzle-orm';
+import { asc, eq, lte, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import type { LedgerDb } from './db';
 import { ph, prepared } from './prepared';
 import { tasks } from './schema';
@@ -61,6 +61,15 @@ export class Scheduler {
     );
   }
 
+  /** When the task `kind:ref` is due, or undefined when none is scheduled. */
+  dueAt(kind: TaskKind, ref: string): number | undefined {
+    return this.db
+      .select({ dueAt: tasks.dueAt })
+      .from(tasks)
+      .where(eq(tasks.id, `${kind}:${ref}`))
+      .get()?.dueAt;
+  }
+
   cancel(kind: TaskKind, ref: string): void {
     this.db
       .delete(tasks)
@@ -114,4 +123,20 @@ export class Scheduler {
     const overdue = current !== null && current <= Date.now();
     if (current === null || current > next.dueAt || overdue) await this.storage.setAlarm(next.dueAt);
   }
+}
+
+/**
+ * A subquery that finds any task still working on the Cash-In whose transaction id is `transactionId`
+ * (a column of the outer query): a charge removal or refund poll being retried, an end-to-end id
+ * being assigned, a superseded devolution followed. Primary-key look-ups of the task ids
+ * (`kind:ref`); a superseded devolution's task is named by the client's devolution id, which the row
+ * no longer holds once the bank's return replaced it: it is found as the key range of every
+ * `poll-superseded-devolution:<transactionId>|…` id ('}' follows '|').
+ */
+export function cashInWorkQuery(transactionId: SQLWrapper): SQL {
+  return sql`SELECT 1 FROM tasks WHERE id IN (
+  'remove-charge:' || ${transactionId}, 'poll-refund:' || ${transactionId},
+  'assign-e2e:' || ${transactionId})
+  OR (id > 'poll-superseded-devolution:' || ${transactionId} || '|'
+    AND id < 'poll-superseded-devolution:' || ${transactionId} || '}')`;
 }

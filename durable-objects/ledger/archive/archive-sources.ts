@@ -8,6 +8,7 @@ import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core';
 import { internalCodeOfTxId } from '../../../src/domain/ids';
 import type { LedgerContext } from '../context';
 import type { CrashPoint } from '../crash-points';
+import { cashInWorkQuery } from '../scheduler';
 import { accounts, cashIns, cashOuts, ledgerEntries } from '../schema';
 import type { IndexTable } from './archive-index';
 
@@ -74,18 +75,9 @@ const cashInSettledAt = sql`CASE
   WHEN ${cashIns.status} = 'EXPIRED' THEN ${cashIns.expiresAt}
   ELSE NULL END`;
 
-/**
- * Work still scheduled on a closed row (a charge removal being retried, a superseded devolution
- * followed): it stays hot until that is done. Primary-key look-ups of the task ids (`kind:ref`).
- * A superseded devolution's task is named by the client's devolution id, which the row no longer
- * holds once the bank's return replaced it: it is found as the key range of every
- * `poll-superseded-devolution:<transactionId>|…` id ('}' follows '|').
- */
-const cashInWork = sql`SELECT 1 FROM tasks WHERE id IN (
-  'remove-charge:' || ${cashIns.transactionId}, 'poll-refund:' || ${cashIns.transactionId},
-  'assign-e2e:' || ${cashIns.transactionId})
-  OR (id > 'poll-superseded-devolution:' || ${cashIns.transactionId} || '|'
-    AND id < 'poll-superseded-devolution:' || ${cashIns.transactionId} || '}')`;
+/** Work still scheduled on a closed row (a charge removal being retried, a superseded devolution
+ * followed): it stays hot until that is done (scheduler.ts). */
+const cashInWork = cashInWorkQuery(cashIns.transactionId);
 
 /** The ids a GET /cash-in/{id} or /cash-out/{id} may name a transaction by (lookup.ts levels). */
 const TRANSACTION_IDS = [

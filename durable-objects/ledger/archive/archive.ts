@@ -253,9 +253,7 @@ function nextArchiveAt(ctx: LedgerContext, now: number, idle: number): number | 
  * set itself a day later: the oldest hot row is not closed yet).
  */
 export function armArchive(ctx: LedgerContext, now: number): void {
-  const armed = ctx.storage.sql
-    .exec<{ due: number }>("SELECT due_at AS due FROM tasks WHERE id = 'archive:all'")
-    .toArray()[0]?.due;
+  const armed = ctx.scheduler.dueAt('archive', 'all');
   if (armed === undefined) {
     const at = nextArchiveAt(ctx, now, now);
     if (at !== undefined) ctx.scheduler.schedule('archive', 'all', at);

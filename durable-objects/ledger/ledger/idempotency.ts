@@ -5,7 +5,7 @@
  * its state change, so a crash can never leave a created resource without its replayable response (or the
  * reverse).
  */
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { DrizzleSqliteDODatabase } from 'drizzle-orm/durable-sqlite';
 import { failure, type OperationResult } from '../../../src/domain/result';
 import { idempotencyKeys } from '../schema';
@@ -81,3 +81,22 @@ export function forgetIdempotencyKey(
 ): void {
   db.delete(idempotencyKeys).where(eq(idempotencyKeys.key, key)).run();
 }
+
+/** Stored answers past the replay window, oldest first, through idempotency_created_idx. */
+export function expiredIdempotencyKeys(now: number, limit: number) {
+  return sql`SELECT key FROM idempotency_keys WHERE created_at < ${now - REPLAY_WINDOW_MS}
+        ORDER BY created_at LIMIT ${limit}`;
+}
+
+/** Deletes at most `limit` stored answers past the replay window; returns how many left. */
+export function pruneIdempotencyKeys(
+  db: DrizzleSqliteDODatabase<Record<string, unknown>>,
+  now: number,
+  limit: number,
+): number {
+  db.run(sql`DELETE FROM idempotency_keys WHERE key IN (${expiredIdempotencyKeys(now, limit)})`);
+  return db.get<{ n: number }>(sql`SELECT changes() AS n`)?.n ?? 0;
+}
+
+/** When the oldest stored answer leaves the replay window (the head of idempotency_created_idx). */
+export const oldestIdempotencyExpiry = sql`SELECT created_at + ${REPLAY_WINDOW_MS} AS at FROM idempotency_keys ORDER BY created_at LIMIT 1`;

@@ -14,6 +14,11 @@ export type { EntryInput, EntryType } from './entry-cursor';
 
 export type AccountRow = typeof accounts.$inferSelect;
 
+/** Onboarding (idempotent): opens one of the client's accounts at a partner; an open one stays. */
+export function openAccount(db: LedgerDb, account: typeof accounts.$inferInsert): void {
+  db.insert(accounts).values(account).onConflictDoNothing().run();
+}
+
 /** The client's TRANSACTIONAL accounts in onboarding order (its partners' order). */
 export function transactionalAccounts(db: LedgerDb): AccountRow[] {
   return prepared(db, 'accounts.transactional', () =>
