@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { cashInView } from '../../../src/domain/cash-in';
 import { failure } from '../../../src/domain/result';
 import type { LedgerContext } from '../context';
-import type { LedgerDb } from '../db';
+import { type LedgerDb, sqlOf } from '../db';
 import { ph, prepared } from '../prepared';
 import { findByAnyId } from '../reads/lookup';
 import { cashIns } from '../schema';
@@ -82,4 +82,25 @@ export function insertCashIn(db: Db) {
       .returning()
       .prepare(),
   );
+}
+
+/** A paid Cash-In at a partner, found by its end-to-end id (the daily reconciliation). */
+export function paidCashInAt(
+  db: Db,
+  ispb: string,
+  endToEndId: string,
+): { amount: number; id: string } | undefined {
+  return sqlOf(db)
+    .exec<{ amount: number; id: string }>(
+      `SELECT amount, transaction_id AS id FROM cash_ins
+       WHERE end_to_end_id = ? AND partner_ispb = ? AND paid_at IS NOT NULL`,
+      endToEndId,
+      ispb,
+    )
+    .toArray()[0];
+}
+
+/** The hot Cash-In with this internalCode only (what a BR Code location names). */
+export function cashInByInternalCode(db: Db, internalCode: string): CashInRow | undefined {
+  return db.select().from(cashIns).where(eq(cashIns.internalCode, internalCode)).get();
 }

@@ -1,15 +1,13 @@
 /** What the BR Code location serves for a charge (src/http/charge-locator.ts), by internalCode only. */
-import { eq } from 'drizzle-orm';
 import { cashInView } from '../../../src/domain/cash-in';
 import { findCashInAnywhere } from '../archive/archive-reads';
 import type { LedgerContext, Profile } from '../context';
 import type { LedgerDb } from '../db';
 import { accountAt } from '../ledger/ledger';
-import { cashIns } from '../schema';
-import type { CashInRow } from './cash-in-store';
+import { type CashInRow, cashInByInternalCode } from './cash-in-store';
 
 export async function chargeLocation(ctx: LedgerContext, internalCode: string) {
-  const row = ctx.db.select().from(cashIns).where(eq(cashIns.internalCode, internalCode)).get();
+  const row = cashInByInternalCode(ctx.db, internalCode);
   if (row) return locationOf(ctx.db, ctx.profile, row);
   // A closed charge archived answers as it did (its final status), not as unknown.
   const archived = await findCashInAnywhere(ctx, internalCode);

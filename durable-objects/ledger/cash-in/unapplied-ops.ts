@@ -6,10 +6,8 @@
  * the payment (src/domain/unapplied.ts), so a replay, a retry or a crash never returns it twice.
  * The D1 copy (src/db/unapplied.ts) is what the operator lists; it follows each change.
  */
-import { and, eq, gte, lt, sql } from 'drizzle-orm';
 import { mirrorUnapplied } from '../../../src/db/unapplied';
 import {
-  type ReturnStage,
   receiptIdOf,
   returnIdOf,
   type UnappliedReason,
@@ -20,13 +18,18 @@ import type { ReceivedPix } from '../../../src/partners/bcb-api-pix/adapter';
 import { bcbPartner } from '../../../src/partners/port-registry';
 import { stepReturn } from '../../../src/partners/unapplied-return';
 import type { LedgerContext } from '../context';
-import { suspenseEntries, unappliedReceipts } from '../schema';
+import {
+  findReceipt as findStoredReceipt,
+  insertReceipt,
+  type ReceiptRow,
+  recordReturnStep,
+} from './unapplied-store';
 
 /** How soon a devolution in flight is read again, and how long a step waits for a partner that is down. */
 const RETURN_POLL_MS = 2_000;
 const RETURN_RETRY_MS = 30_000;
 
-type Row = typeof unappliedReceipts.$inferSelect;
+type Row = ReceiptRow;
 
 function receiptOf(ctx: LedgerContext, row: Row): UnappliedReceipt {
   const { bookedAt: _b, ...rest } = row;
@@ -34,7 +37,7 @@ function receiptOf(ctx: LedgerContext, row: Row): UnappliedReceipt {
 }
 
 export function findReceipt(ctx: LedgerContext, endToEndId: string): Row | undefined {
-  return ctx.db.select().from(unappliedReceipts).where(eq(unappliedReceipts.endToEndId, endToEndId)).get();
+  return findStoredReceipt(ctx.db, endToEndId);
 }
 
 /** The receipt a Pix would become: its ids are digests, computed before the booking transaction. */
@@ -69,24 +72,7 @@ export async function receiptFor(
  */
 export function bookReceipt(ctx: LedgerContext, receipt: UnappliedReceipt, now: number): boolean {
   const { clientId: _c, ...row } = receipt;
-  const inserted = ctx.db
-    .insert(unappliedReceipts)
-    .values({ ...row, bookedAt: now })
-    .onConflictDoNothing()
-    .returning({ endToEndId: unappliedReceipts.endToEndId })
-    .get();
-  if (!inserted) return false;
-  ctx.db
-    .insert(suspenseEntries)
-    .values({
-      id: `SUSC${receipt.endToEndId}`,
-      ispb: receipt.ispb,
-      direction: 'CREDIT',
-      amount: receipt.amount,
-      endToEndId: receipt.endToEndId,
-      createdAt: now,
-    })
-    .run();
+  if (!insertReceipt(ctx.db, row, now)) return false;
   ctx.scheduler.schedule('return-unapplied', receipt.endToEndId, now);
   log('warn', 'an unapplied receipt was booked for return', {
     endToEndId: receipt.endToEndId,
@@ -157,33 +143,7 @@ function recordStep(
 ): boolean {
   const current = findReceipt(ctx, read.endToEndId);
   if (current?.stage !== read.stage) return false; // another run recorded it meanwhile
-  const stage: ReturnStage = step.stage;
-  ctx.db
-    .update(unappliedReceipts)
-    .set({
-      stage,
-      ...(step.stage === 'RETURNED' && {
-        returnEndToEndId: step.returnEndToEndId,
-        returnedAt: step.returnedAt,
-      }),
-      ...(step.stage === 'FAILED' && { failure: step.failure }),
-    })
-    .where(eq(unappliedReceipts.endToEndId, read.endToEndId))
-    .run();
-  if (step.stage === 'RETURNED')
-    ctx.db
-      .insert(suspenseEntries)
-      .values({
-        id: `SUSD${read.endToEndId}`,
-        ispb: read.ispb,
-        direction: 'DEBIT',
-        amount: read.amount,
-        endToEndId: step.returnEndToEndId,
-        originalEndToEndId: read.endToEndId,
-        createdAt: now,
-      })
-      .onConflictDoNothing()
-      .run();
+  recordReturnStep(ctx.db, read, step, now);
   if (step.stage === 'FAILED')
     log('error', 'an unapplied receipt could not be returned: the operator must act', {
       endToEndId: read.endToEndId,
@@ -191,31 +151,4 @@ function recordStep(
       failure: step.failure,
     });
   return true;
-}
-
-/** What this client's suspense account holds at a partner (booked, not yet returned). */
-export function suspenseHeld(ctx: LedgerContext, ispb: string): number {
-  const row = ctx.db
-    .select({
-      total: sql<number>`coalesce(sum(CASE ${suspenseEntries.direction} WHEN 'CREDIT' THEN ${suspenseEntries.amount} ELSE -${suspenseEntries.amount} END), 0)`,
-    })
-    .from(suspenseEntries)
-    .where(eq(suspenseEntries.ispb, ispb))
-    .get();
-  return row?.total ?? 0;
-}
-
-/** The suspense account's entries at a partner in [from, to) (the daily reconciliation's side). */
-export function suspenseEntriesBetween(ctx: LedgerContext, ispb: string, from: number, to: number) {
-  return ctx.db
-    .select()
-    .from(suspenseEntries)
-    .where(
-      and(
-        eq(suspenseEntries.ispb, ispb),
-        gte(suspenseEntries.createdAt, from),
-        lt(suspenseEntries.createdAt, to),
-      ),
-    )
-    .all();
 }

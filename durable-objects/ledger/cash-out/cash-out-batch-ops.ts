@@ -21,7 +21,17 @@ import type { Remember } from '../ledger/idempotency';
 import { emitWebhook } from '../webhooks/events';
 import { executorWoken, wakeExecutor } from './cash-out-exec';
 import type { CreateCashOutInput } from './cash-out-ops';
-import type { CashOutRow } from './cash-out-store';
+import {
+  type BatchRow,
+  batchById,
+  type CashOutRow,
+  externalReferencesTaken,
+  insertBatch,
+  insertBatchItems,
+  internalCodesTaken,
+  latestBatches,
+  statusCountsBetween,
+} from './cash-out-store';
 
 export interface CashOutBatchAccepted {
   batchId: string;
@@ -61,16 +71,7 @@ function referenceConflicts(
     if (list) list.push(i);
     else positions.set(item.externalReference, [i]);
   });
-  const taken = new Set(
-    sql
-      .exec<{ ref: string }>(
-        `SELECT external_reference AS ref FROM cash_outs
-         WHERE external_reference IN (SELECT value FROM json_each(?))`,
-        JSON.stringify([...positions.keys()]),
-      )
-      .toArray()
-      .map((r) => r.ref),
-  );
+  const taken = externalReferencesTaken(sql, [...positions.keys()]);
   const errors: Record<string, string[]> = {};
   items.forEach((item, i) => {
     const ref = item.externalReference;
@@ -96,16 +97,7 @@ function freshCodes(ctx: LedgerContext, count: number, archived: boolean): strin
       const code = newInternalCode();
       if (!codes.has(code) && !candidates.includes(code)) candidates.push(code);
     }
-    const used = new Set(
-      sql
-        .exec<{ code: string }>(
-          `SELECT internal_code AS code FROM cash_outs
-           WHERE internal_code IN (SELECT value FROM json_each(?))`,
-          JSON.stringify(candidates),
-        )
-        .toArray()
-        .map((r) => r.code),
-    );
+    const used = internalCodesTaken(sql, candidates);
     for (const code of candidates)
       if (!used.has(code) && !(archived && maybeArchived(sql, code, 'cash-out'))) codes.add(code);
   }
@@ -143,20 +135,7 @@ function insertCashOuts(ctx: LedgerContext, rows: readonly CashOutRow[]): [numbe
     JSON.stringify(r.destination),
     r.destinationKey,
   ]);
-  const returned = sqlOf(ctx.db)
-    .exec<{ seq: number; id: string }>(
-      `INSERT INTO cash_outs (transaction_id, internal_code, external_reference, status, stage, amount,
-         description, webhook_url, payee_name, payee_document, destination, destination_key,
-         requested_at, next_at)
-       SELECT value ->> '$[0]', value ->> '$[1]', value ->> '$[2]', 'PROCESSING', 'RECEIVED',
-         value ->> '$[3]', value ->> '$[4]', value ->> '$[5]', value ->> '$[6]', value ->> '$[7]',
-         value ->> '$[8]', value ->> '$[9]', ?, ?
-       FROM json_each(?) ORDER BY key RETURNING seq, transaction_id AS id`,
-      rows[0]?.requestedAt ?? 0,
-      rows[0]?.nextAt ?? 0,
-      JSON.stringify(values),
-    )
-    .toArray();
+  const returned = insertBatchItems(sqlOf(ctx.db), values, rows[0]?.requestedAt ?? 0, rows[0]?.nextAt ?? 0);
   const seqOf = new Map(returned.map((r) => [r.id, r.seq]));
   const first = seqOf.get(rows[0]?.transactionId ?? '') ?? 0;
   const last = first + rows.length - 1;
@@ -239,16 +218,14 @@ export async function acceptCashOutBatch(
       });
     });
     accepted.amount = amountFromCents(amountCents);
-    sqlOf(ctx.db).exec(
-      `INSERT INTO cash_out_batches (batch_id, created_at, count, amount, first_seq, last_seq)
-       VALUES (?, ?, ?, ?, ?, ?)`,
-      batchId,
-      now,
-      items.length,
-      amountCents,
-      firstSeq,
-      lastSeq,
-    );
+    insertBatch(sqlOf(ctx.db), {
+      batch_id: batchId,
+      created_at: now,
+      count: items.length,
+      amount: amountCents,
+      first_seq: firstSeq,
+      last_seq: lastSeq,
+    });
     wakeExecutor(ctx, now);
     remember(202, accepted);
   });
@@ -260,15 +237,6 @@ export async function acceptCashOutBatch(
 /** Batches the console lists for a client, newest first. */
 export const RECENT_BATCHES = 10;
 
-type BatchRow = {
-  batch_id: string;
-  created_at: number;
-  count: number;
-  amount: number;
-  first_seq: number;
-  last_seq: number;
-};
-
 /**
  * GET /cash-out/batch/{batchId} (`{ batchId }`: that batch, or none) and the console's latest
  * batches (`{ recent: true }`): each with its items' counts by status, read over its seq range.
@@ -278,28 +246,15 @@ export function cashOutBatchViews(
   query: { batchId: string } | { recent: true },
 ): CashOutBatchView[] {
   const sql = sqlOf(ctx.db);
-  const columns = 'batch_id, created_at, count, amount, first_seq, last_seq';
-  const rows =
-    'batchId' in query
-      ? sql.exec<BatchRow>(`SELECT ${columns} FROM cash_out_batches WHERE batch_id = ?`, query.batchId)
-      : sql.exec<BatchRow>(
-          `SELECT ${columns} FROM cash_out_batches ORDER BY first_seq DESC LIMIT ?`,
-          RECENT_BATCHES,
-        );
-  return rows.toArray().map((batch) => batchView(sql, batch));
+  const rows = 'batchId' in query ? batchById(sql, query.batchId) : latestBatches(sql, RECENT_BATCHES);
+  return rows.map((batch) => batchView(sql, batch));
 }
 
 function batchView(sql: SqlStorage, batch: BatchRow): CashOutBatchView {
   const batchId = batch.batch_id;
   const byStatus = { PROCESSING: 0, PENDING: 0, COMPLETED: 0, CANCELLED: 0, REFUNDED: 0 };
-  for (const row of sql
-    .exec<{ status: keyof typeof byStatus; n: number }>(
-      'SELECT status, count(*) AS n FROM cash_outs WHERE seq BETWEEN ? AND ? GROUP BY status',
-      batch.first_seq,
-      batch.last_seq,
-    )
-    .toArray())
-    byStatus[row.status] = row.n;
+  for (const row of statusCountsBetween(sql, batch.first_seq, batch.last_seq))
+    byStatus[row.status as keyof typeof byStatus] = row.n;
   return {
     batchId,
     createdAt: formatBrt(batch.created_at),

@@ -19,9 +19,9 @@ import type { TransferStatus } from '../../../src/partners/port';
 import type { LedgerContext } from '../context';
 import { sqlOf } from '../db';
 import { EntryCursor } from '../ledger/entry-cursor';
-import { type AccountRow, accountAt, available, transactionalAccounts } from '../ledger/ledger';
+import { type AccountRow, accountAt, available, fastHolds, transactionalAccounts } from '../ledger/ledger';
 import { emitWebhook, type ObservationInput, observe } from '../webhooks/events';
-import type { CashOutRow } from './cash-out-store';
+import { type CashOutRow, cashOutWrites } from './cash-out-store';
 import { LimitBook } from './limit-totals';
 
 export const holdId = (transactionId: string) => `cash-out:${transactionId}`;
@@ -46,13 +46,7 @@ export class CashOutBook {
   /** Moves many Cash-Outs at once: `stage`, and when the executor takes them next. */
   move(seqs: number[], stage: 'SENDING' | 'SENT' | undefined, nextAt: number): void {
     if (seqs.length === 0) return;
-    this.sql.exec(
-      `UPDATE cash_outs SET stage = coalesce(?, stage), next_at = ?
-       WHERE seq IN (SELECT value FROM json_each(?))`,
-      stage ?? null,
-      nextAt,
-      JSON.stringify(seqs),
-    );
+    cashOutWrites.move(this.sql, seqs, stage ?? null, nextAt);
   }
 
   /**
@@ -86,14 +80,13 @@ export class CashOutBook {
     const { account } = chosen;
     chosen.available -= row.amount;
     this.limits.add(row.requestedAt, row.destinationKey, row.amount);
-    this.sql.exec(
-      'INSERT INTO holds (id, account_number, amount, ref, created_at) VALUES (?, ?, ?, ?, ?)',
-      holdId(row.transactionId),
-      account.number,
-      row.amount,
-      `cash-out:${row.transactionId}`,
-      this.now,
-    );
+    fastHolds.place(this.sql, {
+      id: holdId(row.transactionId),
+      accountNumber: account.number,
+      amount: row.amount,
+      ref: `cash-out:${row.transactionId}`,
+      at: this.now,
+    });
     const approval = needsApproval(row.amount, client?.approvalThresholdCents);
     const settlement = {
       ispb: account.ispb,
@@ -101,16 +94,13 @@ export class CashOutBook {
       branch: account.branch,
       account: account.number,
     };
-    this.sql.exec(
-      `UPDATE cash_outs SET partner_ispb = ?, settlement = ?, stage = ?, status = ?, next_at = ?
-       WHERE seq = ?`,
-      account.ispb,
-      JSON.stringify(settlement),
-      approval ? 'AWAITING_APPROVAL' : 'APPROVED',
-      approval ? 'PENDING' : 'PROCESSING',
-      approval ? null : this.now,
-      row.seq,
-    );
+    cashOutWrites.reserved(this.sql, row.seq, {
+      partnerIspb: account.ispb,
+      settlement: JSON.stringify(settlement),
+      stage: approval ? 'AWAITING_APPROVAL' : 'APPROVED',
+      status: approval ? 'PENDING' : 'PROCESSING',
+      nextAt: approval ? null : this.now,
+    });
     this.observe(row, { partnerIspb: account.ispb, event: 'CREATED', at: row.requestedAt });
     return approval
       ? undefined
@@ -119,37 +109,17 @@ export class CashOutBook {
 
   /** An earlier, live Cash-Out of the same amount to the same payee within the window. */
   private hasRecentTwin(row: CashOutRow): boolean {
-    return (
-      this.sql
-        .exec(
-          `SELECT 1 FROM cash_outs WHERE destination_key = ? AND requested_at >= ? AND amount = ?
-           AND status != 'CANCELLED' AND seq < ? LIMIT 1`,
-          row.destinationKey,
-          row.requestedAt - DUPLICATE_WINDOW_MS,
-          row.amount,
-          row.seq,
-        )
-        .toArray().length > 0
-    );
+    return cashOutWrites.hasTwin(this.sql, row, row.requestedAt - DUPLICATE_WINDOW_MS);
   }
 
   /** Ends a Cash-Out CANCELLED; a reserved one gives its money and its limits back. */
   cancel(row: CashOutRow, failureCode: string, reserved: boolean): undefined {
     if (reserved) {
       // A hold exists exactly while a reserved Cash-Out is unsettled: it counted toward the limits.
-      const released = this.sql.exec(
-        'DELETE FROM holds WHERE id = ? RETURNING id',
-        holdId(row.transactionId),
-      );
-      if (released.toArray().length > 0) this.limits.add(row.requestedAt, row.destinationKey, -row.amount);
+      if (fastHolds.release(this.sql, holdId(row.transactionId)))
+        this.limits.add(row.requestedAt, row.destinationKey, -row.amount);
     }
-    this.sql.exec(
-      `UPDATE cash_outs SET status = 'CANCELLED', stage = 'DONE', failure_code = ?, cancelled_at = ?,
-       next_at = NULL WHERE seq = ?`,
-      failureCode,
-      this.now,
-      row.seq,
-    );
+    cashOutWrites.cancelled(this.sql, row.seq, failureCode, this.now);
     this.emit({
       ...row,
       status: 'CANCELLED',
@@ -189,17 +159,16 @@ export class CashOutBook {
       settled: true,
     };
     if (cursor.refusal(entry)) return false;
-    this.sql.exec('DELETE FROM holds WHERE id = ?', holdId(row.transactionId));
+    fastHolds.drop(this.sql, holdId(row.transactionId));
     cursor.append(entry);
     const payee = status.payeeBank;
     const payeeBank = payee ? { ...payee, bank: bankName(this.ctx.env, payee.ispb) } : row.payeeBank;
-    this.sql.exec(
-      `UPDATE cash_outs SET status = 'COMPLETED', stage = 'DONE', end_to_end_id = ?, completed_at = ?,
-       payee_bank = ?, next_at = NULL WHERE seq = ?`,
+    cashOutWrites.completed(
+      this.sql,
+      row.seq,
       status.endToEndId,
       this.now,
       payeeBank ? JSON.stringify(payeeBank) : null,
-      row.seq,
     );
     this.emit({
       ...row,

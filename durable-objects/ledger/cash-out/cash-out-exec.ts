@@ -19,18 +19,15 @@
  * of a pass are still what they say after its awaits.
  */
 
-import { asc, lte } from 'drizzle-orm';
 import type { ClientRow } from '../../../src/db/clients';
 import { log } from '../../../src/infra/log';
 import type { BatchedStatus, PartnerOutcome, SettlementPartnerPort } from '../../../src/partners/port';
 import { partnerPort } from '../../../src/partners/port-registry';
 import type { LedgerContext } from '../context';
-import { type LedgerDb, sqlOf } from '../db';
-import { ph, prepared } from '../prepared';
+import type { LedgerDb } from '../db';
 import type { Task } from '../scheduler';
-import { cashOuts } from '../schema';
 import { CashOutBook } from './cash-out-book';
-import type { CashOutRow } from './cash-out-store';
+import { type CashOutRow, cashOutsDue, nextCashOutDue } from './cash-out-store';
 
 /** How often a payment in flight is checked at the partner. */
 export const POLL_MS = 500;
@@ -63,23 +60,11 @@ export function executorWoken(db: LedgerDb, at: number): void {
 }
 
 function dueCashOuts(db: LedgerDb, now: number): CashOutRow[] {
-  return prepared(db, 'cashOuts.due', () =>
-    db
-      .select()
-      .from(cashOuts)
-      .where(lte(cashOuts.nextAt, ph('now')))
-      // seq breaks ties: a batch's items, all due at once, are reserved in item order.
-      .orderBy(asc(cashOuts.nextAt), asc(cashOuts.seq))
-      .limit(EXEC_BATCH)
-      .prepare(),
-  ).all({ now });
+  return cashOutsDue(db, now, EXEC_BATCH);
 }
 
 function nextDue(db: LedgerDb): number | undefined {
-  const row = sqlOf(db)
-    .exec<{ at: number | null }>('SELECT min(next_at) AS at FROM cash_outs WHERE next_at IS NOT NULL')
-    .toArray()[0];
-  return row?.at ?? undefined;
+  return nextCashOutDue(db);
 }
 
 /** The `cash-out-exec` task: one pass, then the task is due again at the next due Cash-Out. */

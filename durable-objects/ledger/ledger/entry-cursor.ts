@@ -6,6 +6,7 @@
  */
 import { BANK_RETURN_LABEL } from '../../../src/domain/statement';
 import { type LedgerDb, sqlOf } from '../db';
+import { cursorSql } from './ledger-store';
 
 export type EntryType =
   | 'PIX_IN'
@@ -70,21 +71,12 @@ export class EntryCursor {
     readonly accountNumber: string,
   ) {
     this.sql = sqlOf(db);
-    const account = this.sql
-      .exec<{ balance: number }>('SELECT balance FROM accounts WHERE number = ?', accountNumber)
-      .toArray()[0];
+    const account = cursorSql.balance(this.sql, accountNumber);
     if (!account) throw new Error(`unknown account ${accountNumber}`);
     this.balance = account.balance;
     // The latest entry, hot or archived (archive_segments_last_idx): when every entry went to R2,
     // the next one still follows them in the statement order (created_at, seq).
-    const last = this.sql
-      .exec<{ hot: number | null; archived: number | null }>(
-        `SELECT (SELECT created_at FROM ledger_entries WHERE account_number = ?1
-                 ORDER BY created_at DESC, seq DESC LIMIT 1) AS hot,
-                (SELECT max(last_time) FROM archive_segments WHERE kind = 'ledger:' || ?1) AS archived`,
-        accountNumber,
-      )
-      .one();
+    const last = cursorSql.lastTimes(this.sql, accountNumber);
     this.lastAt =
       last.hot === null ? (last.archived ?? undefined) : Math.max(last.hot, last.archived ?? last.hot);
   }
@@ -120,10 +112,8 @@ export class EntryCursor {
     const balanceAfter = this.after(input);
     const createdAt = Math.max(input.at, this.lastAt ?? input.at);
     const id = input.id ?? newEntryId();
-    this.sql.exec(
-      `INSERT INTO ledger_entries (id, account_number, type, type_raw, direction, amount, balance_after,
-         description, end_to_end_id, original_end_to_end_id, ref, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    cursorSql.insert(
+      this.sql,
       id,
       this.accountNumber,
       input.type,
@@ -145,8 +135,7 @@ export class EntryCursor {
 
   /** Writes the account's balance (once, after the last entry), in the same transaction. */
   close(): void {
-    if (this.moved)
-      this.sql.exec('UPDATE accounts SET balance = ? WHERE number = ?', this.balance, this.accountNumber);
+    if (this.moved) cursorSql.setBalance(this.sql, this.accountNumber, this.balance);
     this.moved = false;
   }
 }

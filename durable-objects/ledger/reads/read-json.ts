@@ -7,23 +7,7 @@ import { cashInView } from '../../../src/domain/cash-in';
 import { cashOutView } from '../../../src/domain/cash-out';
 import { findCashInAnywhere, findCashOutAnywhere } from '../archive/archive-reads';
 import type { LedgerContext } from '../context';
-import { lookupSql } from './lookup';
-import { CASH_IN_JSON, CASH_OUT_JSON } from './view-sql';
-
-/**
- * The hot Cash-In `?1` names (seq, id level) and whether any archive segment exists. The lookup
- * and the rendering are two statements on purpose, as for list pages (./transaction-queries.ts):
- * in one statement its execution cost more than the two (SQLite exec 12.5 % → 6.9 % of the profile).
- */
-const CASH_IN_BY_ID = `SELECT m.seq AS seq, m.level AS level,
-    EXISTS (SELECT 1 FROM archive_segments WHERE state = 'DONE') AS archived
-  FROM (SELECT 1) LEFT JOIN (${lookupSql('cash_ins', 'seq, level')}) m`;
-const CASH_IN_VIEW = `SELECT ${CASH_IN_JSON} AS json FROM cash_ins WHERE seq = ?`;
-
-const CASH_OUT_BY_ID = `SELECT m.seq AS seq, m.level AS level,
-    EXISTS (SELECT 1 FROM archive_segments WHERE state = 'DONE') AS archived
-  FROM (SELECT 1) LEFT JOIN (${lookupSql('cash_outs', 'seq, level')}) m`;
-const CASH_OUT_VIEW = `SELECT ${CASH_OUT_JSON} AS json FROM cash_outs WHERE seq = ?`;
+import { CASH_IN_BY_ID, CASH_IN_VIEW, CASH_OUT_BY_ID, CASH_OUT_VIEW } from './view-sql';
 
 function render(sql: SqlStorage, query: string, seq: number): string | null {
   const [hit] = sql.exec<{ json: string }>(query, seq).toArray();

@@ -4,7 +4,6 @@
  * archived ones alike (archive-lists.ts, archive-totals.ts). A kind differs only in its table, its view and
  * the status whose money reached a bank (the summary's settlement).
  */
-import { sql } from 'drizzle-orm';
 import { cashInView } from '../../../src/domain/cash-in';
 import { cashOutView } from '../../../src/domain/cash-out';
 import { type PageResult, shapePage } from '../../../src/domain/pagination';
@@ -15,10 +14,9 @@ import { archivedTotals, mergeTotals } from '../archive/archive-totals';
 import type { CashInRow } from '../cash-in/cash-in-store';
 import type { CashOutRow } from '../cash-out/cash-out-store';
 import type { LedgerContext } from '../context';
-import { cashIns, cashOuts } from '../schema';
-import { keysetRows, type PageInput, type RowSelection } from './keyset';
+import { keysetRows, type PageInput } from './keyset';
 import { summarize } from './summary-queries';
-import { CASH_IN_JSON, CASH_OUT_JSON } from './view-sql';
+import { RENDER_HOT, SEQ_OF } from './view-sql';
 
 export type ListInput = PageInput;
 export type TransactionKind = 'cash-in' | 'cash-out';
@@ -28,23 +26,6 @@ export type ListedItem = { row: string; time: number; seq: number };
 const SOURCE: Record<TransactionKind, ArchiveSource> = { 'cash-in': cashInSource, 'cash-out': cashOutSource };
 const SETTLED: Record<TransactionKind, string> = { 'cash-in': 'PAID', 'cash-out': 'COMPLETED' };
 
-/** The page query reads keys only; hot views are rendered by a second statement (below). */
-const SEQ: Record<TransactionKind, RowSelection> = {
-  'cash-in': { key: 'seq', sql: sql`${cashIns.seq}` },
-  'cash-out': { key: 'seq', sql: sql`${cashOuts.seq}` },
-};
-
-/**
- * The views of hot rows by seq, in the order given (a JSON array of seqs). Kept apart from the page
- * query on purpose: with the view expression in the range query itself, executing it cost far more
- * than rendering alone (a 1-item page: 33 % of its profile in SQLite's exec, 14 % split), most
- * likely the statement being planned again for new bound values. CROSS JOIN keeps json_each the
- * outer loop (a plain JOIN measured ~3x slower for a 1-item page).
- */
-const RENDER_HOT: Record<TransactionKind, string> = {
-  'cash-in': `SELECT ${CASH_IN_JSON} AS json FROM json_each(?1) j CROSS JOIN cash_ins ON cash_ins.seq = j.value ORDER BY j.key`,
-  'cash-out': `SELECT ${CASH_OUT_JSON} AS json FROM json_each(?1) j CROSS JOIN cash_outs ON cash_outs.seq = j.value ORDER BY j.key`,
-};
 /** Archived rows: the same field tables rendered in TypeScript (src/domain/view-fields.ts). */
 const RENDER_ARCHIVED: Record<TransactionKind, (row: Record<string, unknown>) => string> = {
   'cash-in': (row) => JSON.stringify(cashInView(row as CashInRow)),
@@ -61,7 +42,15 @@ export async function listTransactions(
   input: ListInput,
 ): Promise<PageResult<ListedItem>> {
   const source = SOURCE[kind];
-  const hot = keysetRows<number>(ctx.db, source.table, source.time, source.seq, input, undefined, SEQ[kind]);
+  const hot = keysetRows<number>(
+    ctx.db,
+    source.table,
+    source.time,
+    source.seq,
+    input,
+    undefined,
+    SEQ_OF[kind],
+  );
   const rows = await mergeArchived<Record<string, unknown>, Pending>(
     ctx.storage.sql,
     source,

@@ -1,0 +1,120 @@
+/**
+ * The store of unapplied receipts and the suspense account that holds their money until it is
+ * returned (docs/contract.md, Unapplied receipts): every statement on `unapplied_receipts` and
+ * `suspense_entries`. Runs inside the caller's storage transaction.
+ */
+import { eq, sql } from 'drizzle-orm';
+import type { ReturnStep } from '../../../src/partners/unapplied-return';
+import { type LedgerDb, sqlOf } from '../db';
+import { suspenseEntries, unappliedReceipts } from '../schema';
+
+export type ReceiptRow = typeof unappliedReceipts.$inferSelect;
+
+export function findReceipt(db: LedgerDb, endToEndId: string): ReceiptRow | undefined {
+  return db.select().from(unappliedReceipts).where(eq(unappliedReceipts.endToEndId, endToEndId)).get();
+}
+
+/** Books a receipt with its suspense credit; false (nothing written) when this Pix is booked already. */
+export function insertReceipt(db: LedgerDb, row: Omit<ReceiptRow, 'bookedAt'>, now: number): boolean {
+  const inserted = db
+    .insert(unappliedReceipts)
+    .values({ ...row, bookedAt: now })
+    .onConflictDoNothing()
+    .returning({ endToEndId: unappliedReceipts.endToEndId })
+    .get();
+  if (!inserted) return false;
+  db.insert(suspenseEntries)
+    .values({
+      id: `SUSC${row.endToEndId}`,
+      ispb: row.ispb,
+      direction: 'CREDIT',
+      amount: row.amount,
+      endToEndId: row.endToEndId,
+      createdAt: now,
+    })
+    .run();
+  return true;
+}
+
+/** A return step's outcome: its stage, and once RETURNED the suspense debit that pays it out. */
+export function recordReturnStep(
+  db: LedgerDb,
+  read: ReceiptRow,
+  step: Exclude<ReturnStep, { stage: 'WAIT' }>,
+  now: number,
+): void {
+  db.update(unappliedReceipts)
+    .set({
+      stage: step.stage,
+      ...(step.stage === 'RETURNED' && {
+        returnEndToEndId: step.returnEndToEndId,
+        returnedAt: step.returnedAt,
+      }),
+      ...(step.stage === 'FAILED' && { failure: step.failure }),
+    })
+    .where(eq(unappliedReceipts.endToEndId, read.endToEndId))
+    .run();
+  if (step.stage === 'RETURNED')
+    db.insert(suspenseEntries)
+      .values({
+        id: `SUSD${read.endToEndId}`,
+        ispb: read.ispb,
+        direction: 'DEBIT',
+        amount: read.amount,
+        endToEndId: step.returnEndToEndId,
+        originalEndToEndId: read.endToEndId,
+        createdAt: now,
+      })
+      .onConflictDoNothing()
+      .run();
+}
+
+/** What this client's suspense account holds at a partner (booked, not yet returned). */
+export function suspenseHeld(db: LedgerDb, ispb: string): number {
+  const row = db
+    .select({
+      total: sql<number>`coalesce(sum(CASE ${suspenseEntries.direction} WHEN 'CREDIT' THEN ${suspenseEntries.amount} ELSE -${suspenseEntries.amount} END), 0)`,
+    })
+    .from(suspenseEntries)
+    .where(eq(suspenseEntries.ispb, ispb))
+    .get();
+  return row?.total ?? 0;
+}
+
+/** Centavos of one payment the suspense account returned to its payer. */
+export function suspenseReturnedOf(db: LedgerDb, endToEndId: string): number {
+  return sqlOf(db)
+    .exec<{ total: number }>(
+      `SELECT coalesce(sum(amount), 0) AS total FROM suspense_entries
+       WHERE original_end_to_end_id = ? AND direction = 'DEBIT'`,
+      endToEndId,
+    )
+    .one().total;
+}
+
+/** The receipts credited to the suspense account at a partner in [from, to). */
+export function receiptsHeldBetween(db: LedgerDb, ispb: string, from: number, to: number) {
+  return sqlOf(db).exec<{ end_to_end_id: string; amount: number; txid: string | null; created_at: number }>(
+    `SELECT s.end_to_end_id, s.amount, r.txid, s.created_at FROM suspense_entries s
+     JOIN unapplied_receipts r ON r.end_to_end_id = s.end_to_end_id
+     WHERE s.ispb = ? AND s.created_at >= ? AND s.created_at < ? AND s.direction = 'CREDIT'`,
+    ispb,
+    from,
+    to,
+  );
+}
+
+/** A receipt booked at a partner, found by its end-to-end id. */
+export function receiptAt(
+  db: LedgerDb,
+  ispb: string,
+  endToEndId: string,
+): { amount: number; id: string } | undefined {
+  return sqlOf(db)
+    .exec<{ amount: number; id: string }>(
+      'SELECT amount, txid AS id FROM unapplied_receipts WHERE end_to_end_id = ? AND ispb = ?',
+      endToEndId,
+      ispb,
+    )
+    .toArray()[0];
+}

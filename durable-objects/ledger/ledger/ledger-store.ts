@@ -1,0 +1,185 @@
+/**
+ * The ledger store: every statement on accounts, ledger_entries and holds. Drizzle for ordinary
+ * statements; fixed texts on the SQL API where the bench measured the path (EntryCursor's, the
+ * executor's holds). Every function runs inside the caller's storage transaction.
+ */
+import { and, eq, sql } from 'drizzle-orm';
+import { type LedgerDb, sqlOf } from '../db';
+import { prepared } from '../prepared';
+import { accounts, holds, ledgerEntries } from '../schema';
+
+export type AccountRow = typeof accounts.$inferSelect;
+
+/** Onboarding (idempotent): opens one of the client's accounts at a partner; an open one stays. */
+export function openAccount(db: LedgerDb, account: typeof accounts.$inferInsert): void {
+  db.insert(accounts).values(account).onConflictDoNothing().run();
+}
+
+/** The client's TRANSACTIONAL accounts in onboarding order (its partners' order). */
+export function transactionalAccounts(db: LedgerDb): AccountRow[] {
+  return prepared(db, 'accounts.transactional', () =>
+    db.select().from(accounts).where(eq(accounts.type, 'TRANSACTIONAL')).orderBy(sql`rowid`).prepare(),
+  ).all();
+}
+
+/** The client's first partner (onboarding order), or undefined before onboarding. */
+export function firstPartnerIspb(db: LedgerDb): string | undefined {
+  return prepared(db, 'accounts.first', () =>
+    db.select({ ispb: accounts.ispb }).from(accounts).orderBy(sql`rowid`).limit(1).prepare(),
+  ).get()?.ispb;
+}
+
+/** One entry by its id (a posting's result as the statement shows it). */
+export function entryById(db: LedgerDb, id: string) {
+  return db.select().from(ledgerEntries).where(eq(ledgerEntries.id, id)).get();
+}
+
+export function account(db: LedgerDb, number: string): AccountRow | undefined {
+  return db.select().from(accounts).where(eq(accounts.number, number)).get();
+}
+
+export function accountAt(
+  db: LedgerDb,
+  ispb: string,
+  type: 'TRANSACTIONAL' | 'PROPRIETARY',
+): AccountRow | undefined {
+  return db
+    .select()
+    .from(accounts)
+    .where(and(eq(accounts.ispb, ispb), eq(accounts.type, type)))
+    .get();
+}
+
+export function heldAmount(db: LedgerDb, accountNumber: string): number {
+  const row = db
+    .select({ total: sql<number>`coalesce(sum(${holds.amount}), 0)` })
+    .from(holds)
+    .where(eq(holds.accountNumber, accountNumber))
+    .get();
+  return row?.total ?? 0;
+}
+
+export function entryExists(db: LedgerDb, id: string): boolean {
+  return (
+    db.select({ id: ledgerEntries.id }).from(ledgerEntries).where(eq(ledgerEntries.id, id)).get() !==
+    undefined
+  );
+}
+
+export function placeHold(
+  db: LedgerDb,
+  hold: { id: string; accountNumber: string; amount: number; ref: string; at: number },
+) {
+  db.insert(holds)
+    .values({
+      id: hold.id,
+      accountNumber: hold.accountNumber,
+      amount: hold.amount,
+      ref: hold.ref,
+      createdAt: hold.at,
+    })
+    .run();
+}
+
+export function findHold(db: LedgerDb, id: string) {
+  return db.select().from(holds).where(eq(holds.id, id)).get();
+}
+
+export function releaseHold(db: LedgerDb, id: string): void {
+  db.delete(holds).where(eq(holds.id, id)).run();
+}
+
+/** Centavos of one payment our devolution entries sent back to its payer. */
+export function refundedOutOf(db: LedgerDb, endToEndId: string): number {
+  return sqlOf(db)
+    .exec<{ total: number }>(
+      `SELECT coalesce(sum(amount), 0) AS total FROM ledger_entries
+       WHERE original_end_to_end_id = ? AND type = 'PIX_REFUND_OUT'`,
+      endToEndId,
+    )
+    .one().total;
+}
+
+/** The client's accounts at one partner with their balances (the daily reconciliation). */
+export function accountsAtPartner(db: LedgerDb, ispb: string): { number: string; balance: number }[] {
+  return sqlOf(db)
+    .exec<{ number: string; balance: number }>('SELECT number, balance FROM accounts WHERE ispb = ?', ispb)
+    .toArray();
+}
+
+/** An account's Pix received and sent in [from, to), by its (account, time) index. */
+export function pixEntriesBetween(db: LedgerDb, accountNumber: string, from: number, to: number) {
+  return sqlOf(db).exec<{
+    type: string;
+    amount: number;
+    end_to_end_id: string | null;
+    ref: string;
+    created_at: number;
+  }>(
+    `SELECT type, amount, end_to_end_id, ref, created_at FROM ledger_entries
+     WHERE account_number = ? AND created_at >= ? AND created_at < ? AND type IN ('PIX_IN', 'PIX_OUT')`,
+    accountNumber,
+    from,
+    to,
+  );
+}
+
+/**
+ * The executor's hold statements (cash-out-book.ts): fixed texts on the SQL API, measured on the
+ * Cash-Out path, with the same effect as placeHold and releaseHold.
+ */
+export const fastHolds = {
+  place(
+    sql: SqlStorage,
+    hold: { id: string; accountNumber: string; amount: number; ref: string; at: number },
+  ): void {
+    sql.exec(
+      'INSERT INTO holds (id, account_number, amount, ref, created_at) VALUES (?, ?, ?, ?, ?)',
+      hold.id,
+      hold.accountNumber,
+      hold.amount,
+      hold.ref,
+      hold.at,
+    );
+  },
+  /** True when the hold existed (and is gone now). */
+  release(sql: SqlStorage, id: string): boolean {
+    return sql.exec('DELETE FROM holds WHERE id = ? RETURNING id', id).toArray().length > 0;
+  },
+  drop(sql: SqlStorage, id: string): void {
+    sql.exec('DELETE FROM holds WHERE id = ?', id);
+  },
+};
+
+/** EntryCursor's statements (entry-cursor.ts): fixed texts on the SQL API, on every posting's path. */
+export const cursorSql = {
+  balance(sql: SqlStorage, accountNumber: string): { balance: number } | undefined {
+    return sql
+      .exec<{ balance: number }>('SELECT balance FROM accounts WHERE number = ?', accountNumber)
+      .toArray()[0];
+  },
+  /** The latest entry's time, hot or archived (archive_segments_last_idx). */
+  lastTimes(sql: SqlStorage, accountNumber: string): { hot: number | null; archived: number | null } {
+    return sql
+      .exec<{ hot: number | null; archived: number | null }>(
+        `SELECT (SELECT created_at FROM ledger_entries WHERE account_number = ?1
+                 ORDER BY created_at DESC, seq DESC LIMIT 1) AS hot,
+                (SELECT max(last_time) FROM archive_segments WHERE kind = 'ledger:' || ?1) AS archived`,
+        accountNumber,
+      )
+      .one();
+  },
+  /** Columns in table order: id, account_number, type, type_raw, direction, amount, balance_after,
+   * description, end_to_end_id, original_end_to_end_id, ref, created_at. */
+  insert(sql: SqlStorage, ...values: (string | number | null)[]): void {
+    sql.exec(
+      `INSERT INTO ledger_entries (id, account_number, type, type_raw, direction, amount, balance_after,
+         description, end_to_end_id, original_end_to_end_id, ref, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ...values,
+    );
+  },
+  setBalance(sql: SqlStorage, accountNumber: string, balance: number): void {
+    sql.exec('UPDATE accounts SET balance = ? WHERE number = ?', balance, accountNumber);
+  },
+};
