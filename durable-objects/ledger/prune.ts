@@ -15,10 +15,11 @@
  * request; `nextPruneAt` tells when to run again: soon when a batch was full, else when the oldest
  * kept row ages out, so an idle object still sheds its rows from its own alarm.
  */
-import { type SQL, sql } from 'drizzle-orm';
+import type { SQL } from 'drizzle-orm';
 import type { LedgerDb } from './db';
 import { expiredIdempotencyKeys, oldestIdempotencyExpiry, pruneIdempotencyKeys } from './ledger/idempotency';
 import type { Scheduler } from './scheduler';
+import { deleteDeliveries, endedDeliveries, oldestEndedExpiry } from './webhooks/outbox-store';
 
 export const PRUNE_BATCH = 500;
 export const FINISHED_DELIVERY_KEEP_MS = 7 * 24 * 60 * 60 * 1000;
@@ -30,16 +31,11 @@ export interface PruneStep {
   idempotencyKeys: number;
 }
 
-function changes(db: LedgerDb): number {
-  return db.get<{ n: number }>(sql`SELECT changes() AS n`)?.n ?? 0;
-}
-
 /** What each rule may delete at `now`, oldest first, through its index (also what the tests explain). */
 export const prunable = {
   /** webhook_deliveries_finished_idx (status, updated_at): one final status at a time. */
   deliveries: (status: (typeof FINISHED)[number], now: number, limit: number) =>
-    sql`SELECT seq FROM webhook_deliveries WHERE status = ${status}
-        AND updated_at < ${now - FINISHED_DELIVERY_KEEP_MS} ORDER BY updated_at LIMIT ${limit}`,
+    endedDeliveries(status, now - FINISHED_DELIVERY_KEEP_MS, limit),
   /** idempotency_created_idx (ledger/idempotency.ts). */
   keys: expiredIdempotencyKeys,
 };
@@ -50,9 +46,7 @@ export function pruneOnce(db: LedgerDb, now: number, batch = PRUNE_BATCH): Prune
   let deliveries = 0;
   for (const status of FINISHED) {
     const ended = prunable.deliveries(status, now, batch - deliveries);
-    db.run(sql`DELETE FROM outbox WHERE seq IN (${ended})`);
-    db.run(sql`DELETE FROM webhook_deliveries WHERE seq IN (${ended})`);
-    deliveries += changes(db);
+    deliveries += deleteDeliveries(db, ended);
     if (deliveries >= batch) break;
   }
 
@@ -77,10 +71,7 @@ export function nextPruneAt(db: LedgerDb, now: number, step: PruneStep): number 
   if (pruneFull(step)) return now + PRUNE_AGAIN_MS;
   const head = (query: SQL) => db.get<{ at: number }>(query)?.at;
   const ages = [
-    ...FINISHED.map((status) =>
-      head(sql`SELECT updated_at + ${FINISHED_DELIVERY_KEEP_MS} AS at FROM webhook_deliveries
-          WHERE status = ${status} ORDER BY updated_at LIMIT 1`),
-    ),
+    ...FINISHED.map((status) => head(oldestEndedExpiry(status, FINISHED_DELIVERY_KEEP_MS))),
     head(oldestIdempotencyExpiry),
   ].filter((at): at is number => at !== undefined);
   // Every rule deletes rows strictly older than its cutoff: one millisecond past the age.

@@ -6,6 +6,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { type LedgerDb, sqlOf } from '../db';
 import { prepared } from '../prepared';
+import { keysetRows, type PageInput } from '../reads/keyset';
 import { accounts, holds, ledgerEntries } from '../schema';
 
 export type AccountRow = typeof accounts.$inferSelect;
@@ -183,3 +184,22 @@ export const cursorSql = {
     sql.exec('UPDATE accounts SET balance = ? WHERE number = ?', balance, accountNumber);
   },
 };
+
+export type EntryRow = typeof ledgerEntries.$inferSelect;
+
+/** Every account of the client in onboarding order (the client's partner order). */
+export function allAccounts(db: LedgerDb): AccountRow[] {
+  return db.select().from(accounts).orderBy(sql`rowid`).all();
+}
+
+/** A page of an account's hot entries in statement order (created_at, seq), limit + 1 rows. */
+export function hotEntryRows(db: LedgerDb, accountNumber: string, input: PageInput) {
+  return keysetRows<EntryRow>(
+    db,
+    ledgerEntries,
+    ledgerEntries.createdAt,
+    ledgerEntries.seq,
+    input,
+    eq(ledgerEntries.accountNumber, accountNumber),
+  );
+}

@@ -5,7 +5,6 @@
  * sharing one millisecond keep their posting order; archived entries merge in by the same key
  * (archive-lists.ts).
  */
-import { eq, sql } from 'drizzle-orm';
 import type { Order, PageResult, Position } from '../../../src/domain/pagination';
 import { failure, type OperationResult, success } from '../../../src/domain/result';
 import {
@@ -22,10 +21,8 @@ import { readSegment } from '../archive/archive-reads';
 import { ledgerSource } from '../archive/archive-sources';
 import type { LedgerContext } from '../context';
 import { type AccountRow, account, available } from '../ledger/ledger';
-import { accounts, ledgerEntries } from '../schema';
-import { keysetRows, type PageInput, shapeRows } from './keyset';
-
-type EntryRow = typeof ledgerEntries.$inferSelect;
+import { allAccounts, hotEntryRows } from '../ledger/ledger-store';
+import { type PageInput, shapeRows } from './keyset';
 
 export interface StatementInput {
   number: string;
@@ -55,15 +52,7 @@ export function accountNotFound() {
 
 /** The account's entries of a page, hot and archived merged in statement order (limit + 1 rows). */
 async function entryRows(ctx: LedgerContext, number: string, input: PageInput) {
-  const scope = eq(ledgerEntries.accountNumber, number);
-  const hot = keysetRows<EntryRow>(
-    ctx.db,
-    ledgerEntries,
-    ledgerEntries.createdAt,
-    ledgerEntries.seq,
-    input,
-    scope,
-  );
+  const hot = hotEntryRows(ctx.db, number, input);
   return mergeArchived(ctx.storage.sql, ledgerSource(number), input, hot, (key) => readSegment(ctx.env, key));
 }
 
@@ -117,7 +106,7 @@ export async function readBalances(
   }
   const now = Date.now();
   const asOf = at === undefined ? now : Math.min(at, now);
-  const rows = ctx.db.select().from(accounts).orderBy(sql`rowid`).all();
+  const rows = allAccounts(ctx.db);
   const history = new Map<string, number>();
   if (at !== undefined) for (const a of rows) history.set(a.number, await balanceAt(ctx, a.number, asOf));
   return success(200, {

@@ -2,14 +2,11 @@
  * What operators see of webhook deliveries (the operator API, the console): one delivery's view and
  * the hot rows of a list page. The delivery pipeline itself is in webhook-deliveries.ts.
  */
-import { and, desc, eq, lt } from 'drizzle-orm';
 import { formatUtc } from '../../../src/domain/time';
 import type { DeliveryStatus } from '../../../src/domain/webhook-delivery';
-import { aggregateIs } from '../archive/archive-delivery-queue';
-import type { LedgerDb } from '../db';
-import { webhookDeliveries as deliveries } from '../schema';
+import type { DeliveryRow } from './outbox-store';
 
-export type DeliveryRow = typeof deliveries.$inferSelect;
+export type { DeliveryRow } from './outbox-store';
 
 export interface DeliveryView {
   eventId: string;
@@ -49,30 +46,7 @@ export function deliveryView(row: DeliveryRow): DeliveryView {
   };
 }
 
-export interface DeliveryListInput {
-  status?: DeliveryStatus;
-  aggregateId?: string;
-  limit: number;
-  /** Continue below this seq (the previous page's cursor). */
-  before?: number;
-}
-
-/** The hot rows of a page, newest first: limit + 1 of them (one more tells a next page exists). */
-export function deliveryRows(db: LedgerDb, input: DeliveryListInput): DeliveryRow[] {
-  return db
-    .select()
-    .from(deliveries)
-    .where(
-      and(
-        input.status !== undefined ? eq(deliveries.status, input.status) : undefined,
-        input.aggregateId !== undefined ? aggregateIs(input.aggregateId) : undefined,
-        input.before !== undefined ? lt(deliveries.seq, input.before) : undefined,
-      ),
-    )
-    .orderBy(desc(deliveries.seq))
-    .limit(input.limit + 1)
-    .all();
-}
+export { type DeliveryListInput, deliveryRows } from './outbox-store';
 
 /** A page from its limit + 1 rows, newest first. */
 export function deliveryPage(

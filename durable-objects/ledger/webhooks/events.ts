@@ -3,12 +3,10 @@
  * a state change and its event can never be separated; a flush task hands observations to their
  * queue, the dispatch task hands webhook events to delivery.
  */
-import { sql } from 'drizzle-orm';
 import { eventIdSuffix } from '../../../src/domain/ids';
 import type { LedgerContext } from '../context';
 import { sqlOf } from '../db';
-import { ph, prepared } from '../prepared';
-import { outbox } from '../schema';
+import { deleteEvents, insertOutbox as insertOutboxRow, unpublishedObservationRows } from './outbox-store';
 
 export interface WebhookEvent {
   aggregateId: string;
@@ -29,31 +27,8 @@ export interface ObservationInput {
   at: number;
 }
 
-type OutboxRow = typeof outbox.$inferInsert;
-
-/** The seq the next outbox row gets: AUTOINCREMENT's own counter (never reused), read in the insert. */
-const NEXT_SEQ = sql`(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'outbox'), 0) + 1)`;
-
-/** Inserts an event; its id carries the seq it gets (ids.ts), so both are set in the one statement. */
-function insertOutbox(
-  ctx: LedgerContext,
-  row: Required<Omit<OutboxRow, 'seq' | 'publishedAt' | 'eventId'>> & { eventSuffix: string },
-): void {
-  prepared(ctx.db, 'outbox.insert', () =>
-    ctx.db
-      .insert(outbox)
-      .values({
-        seq: NEXT_SEQ,
-        eventId: sql`'evt_' || ${NEXT_SEQ} || ${ph('eventSuffix')}`,
-        channel: ph('channel'),
-        aggregateId: ph('aggregateId'),
-        eventType: ph('eventType'),
-        data: ph('data'),
-        webhookUrl: ph('webhookUrl'),
-        occurredAt: ph('occurredAt'),
-      })
-      .prepare(),
-  ).run(row);
+function insertOutbox(ctx: LedgerContext, row: Parameters<typeof insertOutboxRow>[1]): void {
+  insertOutboxRow(ctx.db, row);
 }
 
 /** `schedule: false`: a batch schedules the dispatch once itself, after its last event. */
@@ -107,14 +82,11 @@ export function unpublishedObservations(
   ctx: LedgerContext,
   limit: number,
 ): { seq: number; eventId: string; data: unknown }[] {
-  return sqlOf(ctx.db)
-    .exec<{ seq: number; event_id: string; data: string }>(
-      `SELECT seq, event_id, data FROM outbox WHERE channel = 'health' AND published_at IS NULL
-       ORDER BY seq LIMIT ?`,
-      limit,
-    )
-    .toArray()
-    .map((r) => ({ seq: r.seq, eventId: r.event_id, data: JSON.parse(r.data) }));
+  return unpublishedObservationRows(sqlOf(ctx.db), limit).map((r) => ({
+    seq: r.seq,
+    eventId: r.event_id,
+    data: JSON.parse(r.data),
+  }));
 }
 
 /**
@@ -123,8 +95,5 @@ export function unpublishedObservations(
  * analyzer drops an id it has seen.
  */
 export function dropPublished(ctx: LedgerContext, seqs: number[]): void {
-  sqlOf(ctx.db).exec(
-    'DELETE FROM outbox WHERE seq IN (SELECT value FROM json_each(?))',
-    JSON.stringify(seqs),
-  );
+  deleteEvents(sqlOf(ctx.db), JSON.stringify(seqs));
 }

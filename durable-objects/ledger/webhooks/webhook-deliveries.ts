@@ -8,8 +8,6 @@
  * later event waits until the earlier one is DELIVERED, GIVEN_UP or UNDELIVERABLE. A dispatch is a
  * lease: without a report within LEASE_MS it is sent again (duplicates carry the same webhook-id).
  */
-import { and, asc, eq, inArray, isNotNull, lte, min } from 'drizzle-orm';
-import { eventSeqOf } from '../../../src/domain/ids';
 import { failure, type OperationResult, success } from '../../../src/domain/result';
 import { log } from '../../../src/infra/log';
 import { retryDelayAfter } from '../../../src/webhooks/retry-schedule';
@@ -17,8 +15,20 @@ import type { AttemptOutcome, ClaimedWebhook, DeliveryMessage } from '../../../s
 import { enqueueIfArchived } from '../archive/archive-delivery-queue';
 import type { LedgerContext } from '../context';
 import { type LedgerDb, sqlOf } from '../db';
-import { webhookDeliveries as deliveries, legacyEventId, outbox } from '../schema';
 import { type DeliveryRow, type DeliveryView, deliveryView } from './delivery-view';
+import {
+  deleteEvent,
+  deleteEvents,
+  dueHeads,
+  eventData,
+  findDelivery,
+  insertDelivery,
+  markPublished,
+  newWebhookEvents,
+  nextHeadDueAt,
+  updateDelivery,
+  updateDeliveryReturning,
+} from './outbox-store';
 
 /** How long a dispatched event may go without a reported outcome before it is sent again. */
 export const LEASE_MS = 2 * 60_000;
@@ -27,15 +37,6 @@ const DISPATCH_BATCH = 100;
 /** Events adopted per pass: the UPDATE … IN (…) that marks them binds one value each (max 100). */
 const ADOPT_BATCH = 50;
 
-/** The oldest open delivery of every aggregate. */
-function headSeqs(db: LedgerDb) {
-  return db
-    .select({ seq: min(deliveries.seq) })
-    .from(deliveries)
-    .where(isNotNull(deliveries.dueAt))
-    .groupBy(deliveries.aggregateId);
-}
-
 /**
  * New `webhook` outbox events become deliveries. True when more are waiting. Fixed statements on
  * the SQL API: this runs for every event, and drizzle's building and mapping (the event's data
@@ -43,38 +44,21 @@ function headSeqs(db: LedgerDb) {
  */
 function adoptNewEvents(db: LedgerDb, now: number): boolean {
   const sql = sqlOf(db);
-  const events = sql
-    .exec<{
-      seq: number;
-      event_id: string;
-      aggregate_id: string;
-      event_type: string;
-      url: string | null;
-      at: number;
-    }>(
-      `SELECT seq, event_id, aggregate_id, event_type, webhook_url AS url, occurred_at AS at FROM outbox
-       WHERE channel = 'webhook' AND published_at IS NULL ORDER BY seq LIMIT ?`,
-      ADOPT_BATCH,
-    )
-    .toArray();
+  const events = newWebhookEvents(sql, ADOPT_BATCH);
   if (events.length === 0) return false;
   for (const event of events) {
     const deliverable = event.url !== null;
-    sql.exec(
-      `INSERT INTO webhook_deliveries (event_id, seq, aggregate_id, event_type, url, status, due_at,
-         last_error, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
-      event.event_id,
-      event.seq,
-      event.aggregate_id,
-      event.event_type,
-      event.url,
-      deliverable ? 'PENDING' : 'UNDELIVERABLE',
-      deliverable ? now : null,
-      null, // a missing URL is told by the view (NO_URL), not stored in every row
-      event.at,
-      now,
-    );
+    insertDelivery(sql, {
+      eventId: event.event_id,
+      seq: event.seq,
+      aggregateId: event.aggregate_id,
+      eventType: event.event_type,
+      url: event.url,
+      status: deliverable ? 'PENDING' : 'UNDELIVERABLE',
+      dueAt: deliverable ? now : null,
+      createdAt: event.at,
+      updatedAt: now,
+    });
     // Ended at once: archived with its transaction if that is archived already.
     if (!deliverable) enqueueIfArchived(sql, event.aggregate_id);
   }
@@ -82,24 +66,14 @@ function adoptNewEvents(db: LedgerDb, now: number): boolean {
   // others wait for their delivery to end (recordAttempt).
   const seqs = (keep: boolean) =>
     JSON.stringify(events.filter((e) => (e.url !== null) === keep).map((e) => e.seq));
-  sql.exec(
-    'UPDATE outbox SET published_at = ? WHERE seq IN (SELECT value FROM json_each(?))',
-    now,
-    seqs(true),
-  );
-  sql.exec('DELETE FROM outbox WHERE seq IN (SELECT value FROM json_each(?))', seqs(false));
+  markPublished(sql, seqs(true), now);
+  deleteEvents(sql, seqs(false));
   return events.length === ADOPT_BATCH;
 }
 
 /** Marks the due head events IN_FLIGHT under a fresh lease; returns their queue messages. */
 function takeDueHeads(db: LedgerDb, clientId: string, now: number): DeliveryMessage[] {
-  const due = db
-    .select()
-    .from(deliveries)
-    .where(and(inArray(deliveries.seq, headSeqs(db)), lte(deliveries.dueAt, now)))
-    .orderBy(asc(deliveries.dueAt))
-    .limit(DISPATCH_BATCH)
-    .all();
+  const due = dueHeads(db, now, DISPATCH_BATCH);
   return due.map((row) => {
     if (row.status === 'IN_FLIGHT') {
       log('warn', 'webhook dispatch got no report in time; sending again', {
@@ -109,22 +83,19 @@ function takeDueHeads(db: LedgerDb, clientId: string, now: number): DeliveryMess
       });
     }
     const dispatch = row.dispatches + 1;
-    db.update(deliveries)
-      .set({ status: 'IN_FLIGHT', dispatches: dispatch, dueAt: now + LEASE_MS, updatedAt: now })
-      .where(eq(deliveries.seq, row.seq))
-      .run();
+    updateDelivery(db, row.seq, {
+      status: 'IN_FLIGHT',
+      dispatches: dispatch,
+      dueAt: now + LEASE_MS,
+      updatedAt: now,
+    });
     return { clientId, eventId: row.eventId, dispatch };
   });
 }
 
 /** When the dispatcher must run next: the earliest due head, if any. */
 function nextDueAt(db: LedgerDb): number | undefined {
-  const row = db
-    .select({ at: min(deliveries.dueAt) })
-    .from(deliveries)
-    .where(inArray(deliveries.seq, headSeqs(db)))
-    .get();
-  return row?.at ?? undefined;
+  return nextHeadDueAt(db);
 }
 
 /** The `dispatch-webhooks` task: adopt, send what is due, schedule the next run. */
@@ -146,9 +117,9 @@ export async function dispatchWebhooks(ctx: LedgerContext): Promise<void> {
     // Nothing was queued: end the leases now so the task's retry sends them again.
     ctx.storage.transactionSync(() => {
       for (const m of messages) {
-        const row = find(ctx.db, m.eventId);
+        const row = findDelivery(ctx.db, m.eventId);
         if (row?.status === 'IN_FLIGHT' && row.dispatches === m.dispatch)
-          ctx.db.update(deliveries).set({ dueAt: now }).where(eq(deliveries.seq, row.seq)).run();
+          updateDelivery(ctx.db, row.seq, { dueAt: now });
       }
     });
     throw error;
@@ -158,16 +129,6 @@ export async function dispatchWebhooks(ctx: LedgerContext): Promise<void> {
 /** Something became due: the dispatch task runs now and works out its next run itself. */
 export function dispatchSoon(ctx: LedgerContext, now: number): void {
   ctx.scheduler.schedule('dispatch-webhooks', 'all', now);
-}
-
-/** A delivery by its event id: through the seq the id carries, or the index of older ids. */
-function find(db: LedgerDb, eventId: string): DeliveryRow | undefined {
-  const seq = eventSeqOf(eventId);
-  const where =
-    seq === undefined
-      ? and(eq(deliveries.eventId, eventId), legacyEventId(deliveries.eventId))
-      : and(eq(deliveries.seq, seq), eq(deliveries.eventId, eventId));
-  return db.select().from(deliveries).where(where).get();
 }
 
 /**
@@ -180,15 +141,11 @@ export function claimWebhook(
   dispatch: number,
   now: number,
 ): ClaimedWebhook | null {
-  const row = find(ctx.db, eventId);
+  const row = findDelivery(ctx.db, eventId);
   if (row?.status !== 'IN_FLIGHT' || row.dispatches !== dispatch || row.url === null) return null;
-  const event = ctx.db.select({ data: outbox.data }).from(outbox).where(eq(outbox.seq, row.seq)).get();
+  const event = eventData(ctx.db, row.seq);
   if (!event) return null;
-  ctx.db
-    .update(deliveries)
-    .set({ dueAt: now + LEASE_MS, updatedAt: now })
-    .where(eq(deliveries.seq, row.seq))
-    .run();
+  updateDelivery(ctx.db, row.seq, { dueAt: now + LEASE_MS, updatedAt: now });
   return { eventId, eventType: row.eventType, data: event.data, url: row.url };
 }
 
@@ -203,7 +160,7 @@ export function recordAttempt(
   outcome: AttemptOutcome,
   now: number,
 ): void {
-  const row = find(ctx.db, eventId);
+  const row = findDelivery(ctx.db, eventId);
   if (!row) return;
   const live = row.status === 'IN_FLIGHT' && row.dispatches === dispatch;
   const attempted = {
@@ -238,12 +195,12 @@ export function recordAttempt(
     };
   }
   ctx.storage.transactionSync(() => {
-    ctx.db.update(deliveries).set(changes).where(eq(deliveries.seq, row.seq)).run();
+    updateDelivery(ctx.db, row.seq, changes);
     if (changes.status === 'DELIVERED' || changes.status === 'UNDELIVERABLE') {
       // Never sent again (the operator retries FAILED and GIVEN_UP only; a redelivered message of
       // an ended delivery is acknowledged unread): the payload goes with the outcome (docs/storage-schema.md,
       // Growth).
-      ctx.db.delete(outbox).where(eq(outbox.seq, row.seq)).run();
+      deleteEvent(ctx.db, row.seq);
       // Ended for good after its transaction was archived: it follows it (archive-delivery-queue.ts).
       enqueueIfArchived(ctx.storage.sql, row.aggregateId);
     }
@@ -257,7 +214,7 @@ export function retryDelivery(
   eventId: string,
   now: number,
 ): OperationResult<DeliveryView> {
-  const row = find(ctx.db, eventId);
+  const row = findDelivery(ctx.db, eventId);
   if (!row) return failure({ code: 'NOT_FOUND', detail: 'No webhook delivery has this eventId' });
   if (row.status !== 'FAILED' && row.status !== 'GIVEN_UP') {
     return failure({
@@ -266,12 +223,12 @@ export function retryDelivery(
     });
   }
   const updated = ctx.storage.transactionSync(() => {
-    const next = ctx.db
-      .update(deliveries)
-      .set({ status: 'PENDING', attempts: 0, dueAt: now, updatedAt: now })
-      .where(eq(deliveries.seq, row.seq))
-      .returning()
-      .get() as DeliveryRow;
+    const next = updateDeliveryReturning(ctx.db, row.seq, {
+      status: 'PENDING',
+      attempts: 0,
+      dueAt: now,
+      updatedAt: now,
+    });
     dispatchSoon(ctx, now);
     return next;
   });
