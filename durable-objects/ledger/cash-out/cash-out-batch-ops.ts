@@ -30,6 +30,7 @@ import {
   insertBatchItems,
   internalCodesTaken,
   latestBatches,
+  NOT_DECIDED,
   statusCountsBetween,
 } from './cash-out-store';
 
@@ -103,20 +104,6 @@ function freshCodes(ctx: LedgerContext, count: number, archived: boolean): strin
   }
   return [...codes];
 }
-
-/** What the API has not decided yet about a new Cash-Out (cash-out-store.ts, insertCashOut). */
-const NOT_DECIDED = {
-  payeeBank: null,
-  partnerIspb: null,
-  settlement: null,
-  endToEndId: null,
-  refundEndToEndId: null,
-  failureCode: null,
-  reason: null,
-  completedAt: null,
-  cancelledAt: null,
-  refundedAt: null,
-} as const;
 
 /**
  * Every item's row in one statement (one per-statement overhead for the batch instead of one per

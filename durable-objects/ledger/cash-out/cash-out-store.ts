@@ -27,6 +27,20 @@ export function cashOutCodeTaken(db: LedgerDb, internalCode: string): boolean {
   return sqlOf(db).exec('SELECT 1 FROM cash_outs WHERE internal_code = ?', internalCode).toArray().length > 0;
 }
 
+/** What the API has not decided yet about a new Cash-Out: a single one (insertCashOut) or a batch's items. */
+export const NOT_DECIDED = {
+  payeeBank: null,
+  partnerIspb: null,
+  settlement: null,
+  endToEndId: null,
+  refundEndToEndId: null,
+  failureCode: null,
+  reason: null,
+  completedAt: null,
+  cancelledAt: null,
+  refundedAt: null,
+} as const;
+
 /** A new Cash-Out's columns; what the API has not decided yet starts NULL. */
 export type NewCashOut = Pick<
   CashOutRow,
@@ -72,16 +86,7 @@ export function insertCashOut(db: LedgerDb, row: NewCashOut): CashOutRow {
   return {
     ...row,
     seq: (inserted as { seq: number }).seq,
-    payeeBank: null,
-    partnerIspb: null,
-    settlement: null,
-    endToEndId: null,
-    refundEndToEndId: null,
-    failureCode: null,
-    reason: null,
-    completedAt: null,
-    cancelledAt: null,
-    refundedAt: null,
+    ...NOT_DECIDED,
   };
 }
 
