@@ -54,6 +54,18 @@ const partner = () => {
   return p;
 };
 
+/**
+ * Stops the client's re-reads of its paid Cash-Ins (`recheck-returns`), so a return the bank makes
+ * next is one whose callback was lost and that no re-read has seen yet: the reconciliation alone
+ * finds it. Left in place, a re-read falls due when the clock jumps to the next day and may book the
+ * return first, racing the reconciliation (a CI run saw the devolution already booked).
+ */
+async function withoutRechecks(api: Integrator): Promise<void> {
+  await runInDurableObject(ledgerStub(api.client.clientId), (_i, state) => {
+    state.storage.sql.exec("DELETE FROM tasks WHERE kind = 'recheck-returns'");
+  });
+}
+
 /** Lives on `day` at 12:00 America/Sao_Paulo (the Worker's clock; the PSP is told each time). */
 function liveOn(day: string): void {
   vi.useFakeTimers({ toFake: ['Date'], now: Date.parse(`${day}T12:00:00-03:00`), shouldAdvanceTime: true });
@@ -127,6 +139,7 @@ describe('daily reconciliation', () => {
     await paid(api, 100); // matched
     const b = await paid(api, 50, false); // the callback never comes: MISSING_HERE, healed
     const c = await paid(api, 30); // the bank returns it, no callback: devolution MISSING_HERE, healed
+    await withoutRechecks(api);
     await psp('return', { endToEndId: c.e2e, id: 'MED0001', valor: '30.00', natureza: 'MED_FRAUDE' });
     const e = await paid(api, 20); // the bank's record says 25.00: AMOUNT_DIFFERS
     await psp('alter-pix', { endToEndId: e.e2e, valor: '25.00' });
@@ -211,6 +224,7 @@ describe('daily reconciliation', () => {
     let api = await onboardOnDay();
     const a = await paid(api, 12.34);
     const b = await paid(api, 56.78, false);
+    await withoutRechecks(api);
     await psp('return', { endToEndId: a.e2e, id: 'MED0002', valor: '2.34', natureza: 'MED_OPERACIONAL' });
     // A second payment of B's charge, never announced: healed as an unapplied receipt.
     const dup = newE2e();
