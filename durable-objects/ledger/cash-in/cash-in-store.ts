@@ -1,11 +1,13 @@
 /** Cash-In rows of one client: lookups with the precedence of docs/contract.md, Lookup by id. */
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { cashInView } from '../../../src/domain/cash-in';
 import { failure } from '../../../src/domain/result';
+import type { ArchivableTable } from '../archivable';
 import type { LedgerContext } from '../context';
 import { type LedgerDb, sqlOf } from '../db';
 import { ph, prepared } from '../prepared';
 import { findByAnyId } from '../reads/lookup';
+import { cashInWorkQuery } from '../scheduler';
 import { cashIns } from '../schema';
 import { emitWebhook } from '../webhooks/events';
 
@@ -103,4 +105,30 @@ export function paidCashInAt(
 /** The hot Cash-In with this internalCode only (what a BR Code location names). */
 export function cashInByInternalCode(db: Db, internalCode: string): CashInRow | undefined {
   return db.select().from(cashIns).where(eq(cashIns.internalCode, internalCode)).get();
+}
+
+/** The instant a closed Cash-In stopped changing, or null while it still may (not eligible). */
+const cashInSettledAt = sql`CASE
+  WHEN ${cashIns.status} = 'PAID' AND ${cashIns.refundState} IN ('NONE', 'FAILED') AND ${cashIns.endToEndId} IS NOT NULL THEN ${cashIns.paidAt}
+  WHEN ${cashIns.status} = 'REFUNDED' AND ${cashIns.refundState} = 'DONE' THEN ${cashIns.refundedAt}
+  WHEN ${cashIns.status} = 'CANCELLED' THEN ${cashIns.cancelledAt}
+  WHEN ${cashIns.status} = 'EXPIRED' THEN ${cashIns.expiresAt}
+  ELSE NULL END`;
+
+/** Work still scheduled on a closed row (a charge removal being retried, a superseded devolution
+ * followed): it stays hot until that is done (scheduler.ts). */
+const cashInWork = cashInWorkQuery(cashIns.transactionId);
+
+/** Cash-Ins as the archive moves them (archivable.ts), in list order (requested_at, seq). */
+export const cashInArchive: ArchivableTable = {
+  table: cashIns,
+  time: cashIns.requestedAt,
+  seq: cashIns.seq,
+  eligible: (before) =>
+    sql`${cashIns.requestedAt} < ${before} AND ${cashInSettledAt} < ${before} AND NOT EXISTS (${cashInWork})`,
+};
+
+/** Whether the Cash-In of this transactionId is hot (a unique-index probe). */
+export function cashInIsHot(sqlApi: SqlStorage, transactionId: string): boolean {
+  return sqlApi.exec('SELECT 1 FROM cash_ins WHERE transaction_id = ?', transactionId).toArray().length > 0;
 }

@@ -2,7 +2,8 @@
  * Cash-Out rows of one client: lookups (docs/contract.md, Lookup by id), the 202's insert and its uniqueness
  * checks.
  */
-import { asc, eq, lte } from 'drizzle-orm';
+import { asc, eq, lte, sql } from 'drizzle-orm';
+import type { ArchivableTable } from '../archivable';
 import { type LedgerDb, sqlOf } from '../db';
 import { ph, prepared } from '../prepared';
 import { findByAnyId } from '../reads/lookup';
@@ -293,4 +294,25 @@ export function statusCountsBetween(
       last,
     )
     .toArray();
+}
+
+/** A closed Cash-Out: done with its partner (a COMPLETED one may still come back, rehydrated). */
+const cashOutSettledAt = sql`CASE
+  WHEN ${cashOuts.status} = 'COMPLETED' AND ${cashOuts.stage} = 'DONE' THEN ${cashOuts.completedAt}
+  WHEN ${cashOuts.status} = 'CANCELLED' THEN ${cashOuts.cancelledAt}
+  WHEN ${cashOuts.status} = 'REFUNDED' THEN ${cashOuts.refundedAt}
+  ELSE NULL END`;
+
+/** Cash-Outs as the archive moves them (archivable.ts), in list order (requested_at, seq). */
+export const cashOutArchive: ArchivableTable = {
+  table: cashOuts,
+  time: cashOuts.requestedAt,
+  seq: cashOuts.seq,
+  eligible: (before) =>
+    sql`${cashOuts.requestedAt} < ${before} AND ${cashOutSettledAt} < ${before} AND ${cashOuts.nextAt} IS NULL`,
+};
+
+/** Whether the Cash-Out of this transactionId is hot (a unique-index probe). */
+export function cashOutIsHot(sqlApi: SqlStorage, transactionId: string): boolean {
+  return sqlApi.exec('SELECT 1 FROM cash_outs WHERE transaction_id = ?', transactionId).toArray().length > 0;
 }

@@ -4,6 +4,8 @@
  * executor's holds). Every function runs inside the caller's storage transaction.
  */
 import { and, eq, sql } from 'drizzle-orm';
+import type { ArchivableTable } from '../archivable';
+import { ledgerArchivedUntil } from '../archive/archive-store';
 import { type LedgerDb, sqlOf } from '../db';
 import { prepared } from '../prepared';
 import { keysetRows, type PageInput } from '../reads/keyset';
@@ -159,13 +161,13 @@ export const cursorSql = {
       .exec<{ balance: number }>('SELECT balance FROM accounts WHERE number = ?', accountNumber)
       .toArray()[0];
   },
-  /** The latest entry's time, hot or archived (archive_segments_last_idx). */
+  /** The latest entry's time, hot or archived (the archive store's manifest index). */
   lastTimes(sql: SqlStorage, accountNumber: string): { hot: number | null; archived: number | null } {
     return sql
       .exec<{ hot: number | null; archived: number | null }>(
         `SELECT (SELECT created_at FROM ledger_entries WHERE account_number = ?1
                  ORDER BY created_at DESC, seq DESC LIMIT 1) AS hot,
-                (SELECT max(last_time) FROM archive_segments WHERE kind = 'ledger:' || ?1) AS archived`,
+                ${ledgerArchivedUntil('?1')} AS archived`,
         accountNumber,
       )
       .one();
@@ -202,4 +204,20 @@ export function hotEntryRows(db: LedgerDb, accountNumber: string, input: PageInp
     input,
     eq(ledgerEntries.accountNumber, accountNumber),
   );
+}
+
+/**
+ * An account's ledger entries as the archive moves them (archivable.ts): immutable once posted, so
+ * every one older than `before` is eligible (a statement and a balance `at` read them back; the
+ * balance itself lives on the account row).
+ */
+export function entryArchive(accountNumber: string): ArchivableTable {
+  return {
+    table: ledgerEntries,
+    time: ledgerEntries.createdAt,
+    seq: ledgerEntries.seq,
+    scope: sql`${ledgerEntries.accountNumber} = ${accountNumber}`,
+    eligible: (before) =>
+      sql`${ledgerEntries.accountNumber} = ${accountNumber} AND ${ledgerEntries.createdAt} < ${before}`,
+  };
 }

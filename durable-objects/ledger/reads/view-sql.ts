@@ -15,6 +15,7 @@ import { CASH_IN_FIELDS } from '../../../src/domain/cash-in';
 import { CASH_OUT_FIELDS } from '../../../src/domain/cash-out';
 import { FAILURE_MESSAGES } from '../../../src/domain/failure-codes';
 import type { Condition, Value, ViewField } from '../../../src/domain/view-fields';
+import { ANY_SEGMENT_DONE } from '../archive/archive-store';
 import { cashIns, cashOuts } from '../schema';
 import type { RowSelection } from './keyset';
 import { lookupSql } from './lookup';
@@ -125,12 +126,12 @@ export const CASH_OUT_JSON = object(CASH_OUT_FIELDS as readonly ViewField<unknow
  * execution cost more than the two (SQLite exec 12.5 % → 6.9 % of the profile).
  */
 export const CASH_IN_BY_ID = `SELECT m.seq AS seq, m.level AS level,
-    EXISTS (SELECT 1 FROM archive_segments WHERE state = 'DONE') AS archived
+    ${ANY_SEGMENT_DONE} AS archived
   FROM (SELECT 1) LEFT JOIN (${lookupSql('cash_ins', 'seq, level')}) m`;
 export const CASH_IN_VIEW = `SELECT ${CASH_IN_JSON} AS json FROM cash_ins WHERE seq = ?`;
 
 export const CASH_OUT_BY_ID = `SELECT m.seq AS seq, m.level AS level,
-    EXISTS (SELECT 1 FROM archive_segments WHERE state = 'DONE') AS archived
+    ${ANY_SEGMENT_DONE} AS archived
   FROM (SELECT 1) LEFT JOIN (${lookupSql('cash_outs', 'seq, level')}) m`;
 export const CASH_OUT_VIEW = `SELECT ${CASH_OUT_JSON} AS json FROM cash_outs WHERE seq = ?`;
 

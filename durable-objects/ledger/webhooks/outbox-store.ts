@@ -7,7 +7,7 @@
 import { and, asc, desc, eq, inArray, isNotNull, lt, lte, min, type SQL, sql } from 'drizzle-orm';
 import { eventSeqOf } from '../../../src/domain/ids';
 import type { DeliveryStatus } from '../../../src/domain/webhook-delivery';
-import { aggregateIs } from '../archive/archive-delivery-queue';
+import type { ArchivableTable } from '../archivable';
 import type { LedgerDb } from '../db';
 import { ph, prepared } from '../prepared';
 import { webhookDeliveries as deliveries, legacyEventId, outbox } from '../schema';
@@ -180,6 +180,14 @@ export interface DeliveryListInput {
   before?: number;
 }
 
+/**
+ * The deliveries of one aggregate through webhook_deliveries_aggregate_idx (its last 8 characters,
+ * then the whole id). The unary + keeps SQLite from rewriting the prefix into a constant (it
+ * propagates `aggregate_id = ?` into the expression, which then no longer matches the index).
+ */
+export const aggregateIs = (id: string): SQL =>
+  sql`substr(${deliveries.aggregateId}, -8) = substr(${id}, -8) AND +${deliveries.aggregateId} = ${id}`;
+
 /** The hot rows of a page, newest first: limit + 1 of them (one more tells a next page exists). */
 export function deliveryRows(db: LedgerDb, input: DeliveryListInput): DeliveryRow[] {
   return db
@@ -214,4 +222,40 @@ export function deleteDeliveries(db: LedgerDb, ended: SQL): number {
 export function oldestEndedExpiry(status: DeliveryStatus, keepMs: number): SQL {
   return sql`SELECT updated_at + ${keepMs} AS at FROM webhook_deliveries
           WHERE status = ${status} ORDER BY updated_at LIMIT 1`;
+}
+
+/** Ended for good: never sent again (the operator retry takes FAILED and GIVEN_UP only). */
+const ENDED = ['DELIVERED', 'UNDELIVERABLE'] as const;
+
+/** Ended deliveries as the archive moves them (archivable.ts), by when they ended. */
+export const endedDeliveryArchive: ArchivableTable = {
+  table: deliveries,
+  // When it ended: the operator window (7 days) counts from there (archive/archive-deliveries.ts).
+  time: deliveries.updatedAt,
+  seq: deliveries.seq,
+  eligible: () => inArray(deliveries.status, [...ENDED]) as SQL,
+};
+
+/** The ended deliveries of one aggregate, by seq (one index range). */
+export function endedDeliveriesOf(db: LedgerDb, aggregateId: string): DeliveryRow[] {
+  return db
+    .select()
+    .from(deliveries)
+    .where(and(aggregateIs(aggregateId), inArray(deliveries.status, [...ENDED])))
+    .orderBy(deliveries.seq)
+    .all();
+}
+
+/** Whether the aggregate has an ended delivery (one index probe). */
+export function hasEndedDelivery(sqlApi: SqlStorage, aggregateId: string): boolean {
+  return (
+    sqlApi
+      .exec(
+        `SELECT 1 FROM webhook_deliveries WHERE substr(aggregate_id, -8) = substr(?, -8)
+         AND +aggregate_id = ? AND status IN ('DELIVERED', 'UNDELIVERABLE') LIMIT 1`,
+        aggregateId,
+        aggregateId,
+      )
+      .toArray().length > 0
+  );
 }
