@@ -4,7 +4,7 @@ import { cashInView } from '../../../src/domain/cash-in';
 import { failure } from '../../../src/domain/result';
 import type { ArchivableTable } from '../archivable';
 import type { LedgerContext } from '../context';
-import { type LedgerDb, sqlOf } from '../db';
+import { insertStoredRows, type LedgerDb, type StoredRow, sqlOf } from '../db';
 import { ph, prepared } from '../prepared';
 import { findByAnyId } from '../reads/lookup';
 import { cashInWorkQuery } from '../scheduler';
@@ -131,4 +131,16 @@ export const cashInArchive: ArchivableTable = {
 /** Whether the Cash-In of this transactionId is hot (a unique-index probe). */
 export function cashInIsHot(sqlApi: SqlStorage, transactionId: string): boolean {
   return sqlApi.exec('SELECT 1 FROM cash_ins WHERE transaction_id = ?', transactionId).toArray().length > 0;
+}
+
+/** A Cash-In's row as stored (column names): the template the bench's history seeding copies. */
+export function storedCashIn(sqlApi: SqlStorage, transactionId: string): StoredRow | undefined {
+  return sqlApi
+    .exec<StoredRow>('SELECT * FROM cash_ins WHERE transaction_id = ?', transactionId)
+    .toArray()[0];
+}
+
+/** Cash-In rows as stored (seq left to SQLite), set-based: the bench's history seeding. */
+export function insertStoredCashIns(sqlApi: SqlStorage, rows: StoredRow[]): void {
+  insertStoredRows(sqlApi, 'cash_ins', rows);
 }

@@ -4,7 +4,7 @@
  */
 import { asc, eq, lte, sql } from 'drizzle-orm';
 import type { ArchivableTable } from '../archivable';
-import { type LedgerDb, sqlOf } from '../db';
+import { insertStoredRows, type LedgerDb, type StoredRow, sqlOf } from '../db';
 import { ph, prepared } from '../prepared';
 import { findByAnyId } from '../reads/lookup';
 import { cashOuts } from '../schema';
@@ -315,4 +315,16 @@ export const cashOutArchive: ArchivableTable = {
 /** Whether the Cash-Out of this transactionId is hot (a unique-index probe). */
 export function cashOutIsHot(sqlApi: SqlStorage, transactionId: string): boolean {
   return sqlApi.exec('SELECT 1 FROM cash_outs WHERE transaction_id = ?', transactionId).toArray().length > 0;
+}
+
+/** A Cash-Out's row as stored (column names): the template the bench's history seeding copies. */
+export function storedCashOut(sqlApi: SqlStorage, transactionId: string): StoredRow | undefined {
+  return sqlApi
+    .exec<StoredRow>('SELECT * FROM cash_outs WHERE transaction_id = ?', transactionId)
+    .toArray()[0];
+}
+
+/** Cash-Out rows as stored (seq left to SQLite), set-based: the bench's history seeding. */
+export function insertStoredCashOuts(sqlApi: SqlStorage, rows: StoredRow[]): void {
+  insertStoredRows(sqlApi, 'cash_outs', rows);
 }

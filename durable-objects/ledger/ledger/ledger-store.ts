@@ -6,7 +6,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { ArchivableTable } from '../archivable';
 import { ledgerArchivedUntil } from '../archive/archive-store';
-import { type LedgerDb, sqlOf } from '../db';
+import { insertStoredRows, type LedgerDb, type StoredRow, sqlOf } from '../db';
 import { prepared } from '../prepared';
 import { keysetRows, type PageInput } from '../reads/keyset';
 import { accounts, holds, ledgerEntries } from '../schema';
@@ -220,4 +220,26 @@ export function entryArchive(accountNumber: string): ArchivableTable {
     eligible: (before) =>
       sql`${ledgerEntries.accountNumber} = ${accountNumber} AND ${ledgerEntries.createdAt} < ${before}`,
   };
+}
+
+/** The entries of one ref (`cash-in:<id>`, `cash-out:<id>`) as stored, in posting order. */
+export function storedEntriesOf(sqlApi: SqlStorage, ref: string): StoredRow[] {
+  return sqlApi.exec<StoredRow>('SELECT * FROM ledger_entries WHERE ref = ? ORDER BY seq', ref).toArray();
+}
+
+/** Every account's number, partner and type. */
+export function accountKeys(sqlApi: SqlStorage): StoredRow[] {
+  return sqlApi.exec<StoredRow>('SELECT number, ispb, type FROM accounts').toArray();
+}
+
+/** How many entries of any account were posted after `at`. */
+export function entriesAfter(sqlApi: SqlStorage, at: number): number {
+  return Number(
+    sqlApi.exec<{ n: number }>('SELECT count(*) AS n FROM ledger_entries WHERE created_at > ?', at).one().n,
+  );
+}
+
+/** Entry rows as stored (seq left to SQLite; balance_after already chained), set-based: the bench's history seeding. */
+export function insertStoredEntries(sqlApi: SqlStorage, rows: StoredRow[]): void {
+  insertStoredRows(sqlApi, 'ledger_entries', rows);
 }
