@@ -199,11 +199,6 @@ const SCHEMA_IMPORT = /import\s*\{([^}]*)\}\s*from\s*'[./]*(?:ledger\/)?schema(?
 // The reads store: the view rendering compiled from the field tables, and the statements that
 // render a transaction's view as JSON text over its table (docs/architecture.md, Stores).
 const READS = { cash_ins: 'reads/view-sql.ts', cash_outs: 'reads/view-sql.ts' };
-// Not moved yet (the archive aggregate has no store of its own; staging's bench seeding copies rows
-// of several tables): reported on every run, so the list only shrinks.
-const PENDING_FILES = [/^durable-objects\/ledger\/archive\//, /^durable-objects\/staging\/bench-seed\.ts$/];
-const PENDING_TABLES = new Set(Object.keys(STORES['archive/archive-store.ts']));
-const pending = [];
 const tableNames = [];
 for (const [store, tables] of Object.entries(STORES)) {
   for (const [sqlName, drizzleName] of Object.entries(tables)) {
@@ -239,10 +234,7 @@ for (const file of files) {
         ? `its drizzle object ${drizzleName}`
         : null;
     if (!named) continue;
-    const message = `${file} names the table ${sqlName} (${named}) outside its store ${store}`;
-    if (PENDING_TABLES.has(sqlName) || PENDING_FILES.some((pattern) => pattern.test(file)))
-      pending.push(message);
-    else problems.push(message);
+    problems.push(`${file} names the table ${sqlName} (${named}) outside its store ${store}`);
   }
 }
 
@@ -256,9 +248,4 @@ console.log(
   `structure: ${files.length} modules, ${edges} imports, 0 up, 0 sideways, 0 circles, none over ${MAX_LINES} lines; ` +
     `src/index.ts reaches ${reached.size} modules, none staging-only`,
 );
-const pendingTables = new Set(pending.map((p) => / the table (\w+) /.exec(p)?.[1]));
-console.log(
-  `tables: ${tableNames.length - pendingTables.size} of ${tableNames.length} tables named only in their store; ` +
-    `not moved yet (the archive aggregate, staging bench seeding): ${pending.length} places`,
-);
-if (process.argv.includes('--verbose')) for (const p of pending) console.log(`  pending: ${p}`);
+console.log(`tables: ${tableNames.length} of ${tableNames.length} tables named only in their store`);
