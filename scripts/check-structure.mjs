@@ -196,14 +196,10 @@ const STORES = {
   'settings-store.ts': { settings: 'settings' },
 };
 const SCHEMA_IMPORT = /import\s*\{([^}]*)\}\s*from\s*'[./]*(?:ledger\/)?schema(?:-[a-z]+)?(?:\.ts)?'/g;
-// The reads store: the view rendering compiled from the field tables, and the statements that
-// render a transaction's view as JSON text over its table (docs/architecture.md, Stores).
-const READS = { cash_ins: 'reads/view-sql.ts', cash_outs: 'reads/view-sql.ts' };
 const tableNames = [];
 for (const [store, tables] of Object.entries(STORES)) {
   for (const [sqlName, drizzleName] of Object.entries(tables)) {
-    const owners = [LEDGER + store, ...(READS[sqlName] ? [LEDGER + READS[sqlName]] : [])];
-    tableNames.push({ store: owners.join(' and '), owners, sqlName, drizzleName });
+    tableNames.push({ store: LEDGER + store, sqlName, drizzleName });
   }
 }
 for (const file of files) {
@@ -222,8 +218,8 @@ for (const file of files) {
       );
   }
   const namespace = /import\s+\*\s+as\s+(\w+)\s+from\s*'[./]*(?:ledger\/)?schema(?:\.ts)?'/.exec(text)?.[1];
-  for (const { store, owners, sqlName, drizzleName } of tableNames) {
-    if (owners.includes(file)) continue;
+  for (const { store, sqlName, drizzleName } of tableNames) {
+    if (file === store) continue;
     if (namespace && new RegExp(`\\b${namespace}\\.${drizzleName}\\b`).test(text)) imported.add(drizzleName);
     const sqlText = new RegExp(
       `\\b(?:FROM|JOIN|INTO|UPDATE|TABLE|ON)\\s+${sqlName}\\b|['"\`]${sqlName}['"\`]`,

@@ -1,7 +1,8 @@
 /**
  * What can move to the archive, one "source" per kind of row (docs/storage-schema.md, "Archive"):
- * its table and (time, seq) list order, which rows are closed before an instant, the ids a GET finds
- * it by, and how it counts in a summary. archive.ts moves any source the same crash-safe way.
+ * its table as its own store describes it (../archivable.ts: the (time, seq) list order, which rows
+ * are closed before an instant), the ids a GET finds it by, and how it counts in a summary.
+ * archive.ts moves any source the same crash-safe way.
  */
 import { internalCodeOfTxId } from '../../../src/domain/ids';
 import type { ArchivableRow, ArchivableTable } from '../archivable';
@@ -22,7 +23,7 @@ export interface Counted {
 
 /** A kind of row the archive moves: its store's table (archivable.ts) and what the archive adds. */
 export interface ArchiveSource extends ArchivableTable {
-  /** Segment kind in the manifest (archive_segments.kind) and its key prefix in R2. */
+  /** Segment kind in the manifest (archive-store.ts) and its key prefix in R2. */
   kind: string;
   timeOf(row: Record<string, unknown>): number;
   /** Every id a GET by id may name the row by (archive-index.ts). */

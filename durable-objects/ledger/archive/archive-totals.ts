@@ -1,7 +1,7 @@
 /**
  * Summaries across the archive without scanning it: every segment written adds its rows to running
- * totals per (kind, UTC day, status, settling bank) in archive_totals (and keeps its own totals in the
- * manifest); a rehydration takes its row back out. A summary adds whole days from archive_totals,
+ * totals per (kind, UTC day, status, settling bank) in the archive store (and keeps its own totals in
+ * the manifest); a rehydration takes its row back out. A summary adds whole days from those totals,
  * and on a period's partial edge days the segments' own totals (opening only a segment that straddles
  * the edge or lost a row to a rehydration). Cost grows with the period's days, never with history.
  */

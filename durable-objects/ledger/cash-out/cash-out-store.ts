@@ -3,10 +3,15 @@
  * checks.
  */
 import { asc, eq, lte, sql } from 'drizzle-orm';
+import { CASH_OUT_FIELDS } from '../../../src/domain/cash-out';
+import type { ViewField } from '../../../src/domain/view-fields';
 import type { ArchivableTable } from '../archivable';
+import { ANY_SEGMENT_DONE } from '../archive/archive-store';
 import { insertStoredRows, type LedgerDb, type StoredRow, sqlOf } from '../db';
 import { ph, prepared } from '../prepared';
-import { findByAnyId } from '../reads/lookup';
+import type { RowSelection } from '../reads/keyset';
+import { findByAnyId, lookupSql } from '../reads/lookup';
+import { viewJson } from '../reads/view-sql';
 import { cashOuts } from '../schema';
 
 export type CashOutRow = typeof cashOuts.$inferSelect;
@@ -328,3 +333,15 @@ export function storedCashOut(sqlApi: SqlStorage, transactionId: string): Stored
 export function insertStoredCashOuts(sqlApi: SqlStorage, rows: StoredRow[]): void {
   insertStoredRows(sqlApi, 'cash_outs', rows);
 }
+
+/** cashOutView(row) as JSON text, over the columns of cash_outs (reads/view-sql.ts compiles it). */
+export const CASH_OUT_JSON = viewJson(CASH_OUT_FIELDS as readonly ViewField<unknown>[], cashOuts);
+
+/** The statements that answer with a Cash-Out's view as JSON text (as cash-in-store.ts cashInJsonSql). */
+export const cashOutJsonSql = {
+  byId: `SELECT m.seq AS seq, m.level AS level, ${ANY_SEGMENT_DONE} AS archived
+  FROM (SELECT 1) LEFT JOIN (${lookupSql('cash_outs', 'seq, level')}) m`,
+  view: `SELECT ${CASH_OUT_JSON} AS json FROM cash_outs WHERE seq = ?`,
+  hot: `SELECT ${CASH_OUT_JSON} AS json FROM json_each(?1) j CROSS JOIN cash_outs ON cash_outs.seq = j.value ORDER BY j.key`,
+  seq: { key: 'seq', sql: sql`${cashOuts.seq}` } as RowSelection,
+};

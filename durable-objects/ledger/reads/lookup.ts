@@ -22,7 +22,7 @@ export interface IdColumns {
   seq: SQLiteColumn;
 }
 
-/** The id columns in precedence order (cash_ins and cash_outs name them alike). */
+/** The id columns in precedence order (the Cash-In and Cash-Out tables name them alike). */
 const LEVELS = [
   'internal_code',
   'transaction_id',
