@@ -24,7 +24,7 @@ export async function getCashIn(api: Integrator, id: string) {
 export async function waitFor<T>(
   probe: () => Promise<T>,
   done: (value: T) => boolean,
-  timeoutMs = 8_000,
+  timeoutMs = 30_000,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {

@@ -55,7 +55,7 @@ export async function getCashOut(api: Integrator, id: string) {
 
 const FINAL = ['COMPLETED', 'CANCELLED', 'REFUNDED'];
 
-export function settled(api: Integrator, id: string, statuses = FINAL, timeoutMs = 10_000) {
+export function settled(api: Integrator, id: string, statuses = FINAL, timeoutMs = 30_000) {
   return waitFor(
     () => getCashOut(api, id),
     (c) => statuses.includes(c.status),
