@@ -223,12 +223,14 @@ for (const seed of familySeeds(familySeed, worlds)) {
 }
 for (const kind of ['ramp', 'cohort'] as const) {
   const mine = rows.filter((r) => r.kind === kind);
-  const never = mine.filter((r) => r.windows === null).length;
-  const over = (key: Key) => mine.filter((r) => r[key] === null || (r[key] as number) > 3).length;
-  const max = (key: Key) => Math.max(...mine.filter((r) => r[key] !== null).map((r) => r[key] as number));
+  const column = (key: Key, name: string) => {
+    const never = mine.filter((r) => r[key] === null).length;
+    const late = mine.filter((r) => r[key] !== null && (r[key] as number) > 3);
+    const max = Math.max(...mine.filter((r) => r[key] !== null).map((r) => r[key] as number));
+    return `${name} ${late.length + never} (max ${max.toFixed(1)}w${never ? `, ${never} never` : ''})`;
+  };
   process.stdout.write(
-    `${kind}s: ${mine.length}; over 3 windows: oracle ${over('windows')} at minute resolution (max ` +
-      `${max('windows').toFixed(1)}w), ${over('windowEnd')} at window ends (max ${max('windowEnd').toFixed(1)}w), ` +
-      `searching ${over('search')} (max ${max('search').toFixed(1)}w); never within the budget: ${never}\n`,
+    `${kind}s: ${mine.length}; over 3 windows: ${column('windows', 'oracle at minute resolution')}, ` +
+      `${column('windowEnd', 'at window ends')}, ${column('search', 'searching')}\n`,
   );
 }
