@@ -1,5 +1,6 @@
 /** Field schemas shared by the response shapes (docs/contract.md, Field conventions). */
 import * as v from 'valibot';
+import { ISPB_PATTERN } from '../domain/ispb';
 
 export const BrtTimestamp = v.pipe(
   v.string(),
@@ -25,8 +26,8 @@ export const Count = v.pipe(v.number(), v.integer(), v.minValue(0), v.metadata({
 
 export const Ispb = v.pipe(
   v.string(),
-  v.regex(/^\d{8}$/),
-  v.description('8-digit ISPB of the institution.'),
+  v.regex(ISPB_PATTERN),
+  v.description('ISPB of the institution: 8 digits or upper-case letters (bacen/pix-api 2.9.0).'),
   v.examples(['31880826']),
 );
 

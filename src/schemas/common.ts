@@ -4,6 +4,7 @@
  */
 import * as v from 'valibot';
 import { isValidDocument } from '../domain/documents';
+import { ISPB_PATTERN, ISPB_RULE } from '../domain/ispb';
 import { centsFromAmount, MAX_AMOUNT } from '../domain/money';
 
 /**
@@ -41,6 +42,12 @@ export const DocumentSchema = v.pipe(
   ),
   v.toUpperCase(),
   v.check(isValidDocument, 'document must be a CPF or CNPJ whose check digits are valid'),
+);
+
+/** An ISPB as bacen/pix-api 2.9.0 writes it (docs/contract.md, Amounts and documents). */
+export const IspbSchema = v.pipe(
+  v.string('ispb must be a string'),
+  v.regex(ISPB_PATTERN, `ispb must be ${ISPB_RULE}`),
 );
 
 export const ExternalReferenceSchema = v.pipe(

@@ -1,7 +1,7 @@
 /** Wallet bodies (docs/contract.md, Rebalance). */
 import * as v from 'valibot';
 import { MAX_AMOUNT } from '../../domain/money';
-import { AMOUNT_MAX_MESSAGE, amountDecimals } from '../../schemas/common';
+import { AMOUNT_MAX_MESSAGE, amountDecimals, IspbSchema } from '../../schemas/common';
 
 /**
  * A rebalance amount: any JSON number with at most 2 decimal places. Zero and negative amounts
@@ -18,7 +18,7 @@ export const RebalanceAmountSchema = v.pipe(
 /** POST /account/rebalance/top-up and /sweep body. */
 export const RebalanceSchema = v.strictObject({
   amount: RebalanceAmountSchema,
-  ispb: v.optional(v.pipe(v.string('ispb must be a string'), v.regex(/^\d{8}$/, 'ispb must have 8 digits'))),
+  ispb: v.optional(IspbSchema),
 });
 
 export type RebalanceBody = v.InferOutput<typeof RebalanceSchema>;

@@ -16,7 +16,7 @@ const operator = (spec: Omit<OperationSpec, 'tag' | 'auth'>): OperationSpec => (
 
 const UNAPPLIED_NOTES: Record<string, string> = {
   status: 'Only receipts whose return is in this state: PROCESSING (being returned), RETURNED, FAILED.',
-  ispb: 'Only receipts of this partner (8-digit ISPB).',
+  ispb: 'Only receipts of this partner (its ISPB).',
   from: 'Received at or after (a date, America/Sao_Paulo, or an ISO 8601 timestamp).',
   to: 'Received at or before (a date covers the whole day).',
   limit: 'Page size, 1 to 500 (default 50).',
@@ -25,7 +25,7 @@ const UNAPPLIED_NOTES: Record<string, string> = {
 
 const RECONCILIATION_NOTES: Record<string, string> = {
   date: 'The day, YYYY-MM-DD in America/Sao_Paulo.',
-  ispb: 'The partner (8-digit ISPB); may be left out when exactly one real partner is declared.',
+  ispb: 'The partner (its ISPB); may be left out when exactly one real partner is declared.',
 };
 
 const Money = v.pipe(v.number(), v.description('BRL, 2 decimal places'));

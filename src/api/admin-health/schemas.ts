@@ -4,11 +4,12 @@
  * closing windows on demand.
  */
 import * as v from 'valibot';
+import { ISPB_PATTERN, ISPB_RULE } from '../../domain/ispb';
 
 /** About 200 bytes each: 250 fit the 64 KiB body cap of every JSON request (src/http/body.ts). */
 export const MAX_IMPORTED_OBSERVATIONS = 250;
 
-const Ispb8 = v.pipe(v.string(), v.regex(/^\d{8}$/, 'must be 8 digits'));
+const Ispb = v.pipe(v.string(), v.regex(ISPB_PATTERN, `must be ${ISPB_RULE}`));
 
 /**
  * The observation of docs/contract.md, PIX health, plus the id that makes a repeated import harmless. The
@@ -25,8 +26,8 @@ export const ImportedObservationSchema = v.strictObject({
   clientId: v.pipe(v.string('clientId is required'), v.minLength(1), v.maxLength(100)),
   customerId: v.optional(v.pipe(v.string(), v.maxLength(100))),
   operation: v.picklist(['CASH_IN', 'CASH_OUT'], 'operation must be CASH_IN or CASH_OUT'),
-  partnerIspb: Ispb8,
-  institutionIspb: v.optional(Ispb8),
+  partnerIspb: Ispb,
+  institutionIspb: v.optional(Ispb),
   event: v.picklist(
     ['CREATED', 'SETTLED', 'FAILED', 'EXPIRED', 'RETURNED'],
     'event must be CREATED, SETTLED, FAILED, EXPIRED or RETURNED',

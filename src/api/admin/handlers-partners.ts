@@ -14,7 +14,7 @@ import { log } from '../../infra/log';
 import type { BcbApiPixPartner } from '../../partners/bcb-api-pix/adapter';
 import { declaredPartners, PartnerConfigError, webhookAuthOf } from '../../partners/config';
 import { bcbPartner } from '../../partners/port-registry';
-import { PartnerWebhookSchema } from './schemas';
+import { PartnerPathSchema, PartnerWebhookSchema } from './schemas';
 
 /**
  * PUT /admin/partners/{ispb}/webhook: tells a real partner where its Pix callbacks go. The URL is
@@ -26,7 +26,7 @@ export async function handleRegisterPartnerWebhook(
   { env }: RequestContext,
 ): Promise<Response> {
   requireOperator(request, env);
-  const ispb = String(request.params.ispb ?? '');
+  const { ispb } = parseWith(PartnerPathSchema, { ispb: request.params.ispb ?? '' });
   const declared = declaredPartners(env).find((p) => p.ispb === ispb && p.kind === 'bcb-api-pix');
   if (!declared) throw new ProblemError('NOT_FOUND', `No real settlement partner with ISPB ${ispb}`);
   const { baseUrl } = parseWith(PartnerWebhookSchema, await readJsonObject(request));

@@ -312,6 +312,6 @@ export const adminOperations: OperationSpec[] = [
     stagingOnly: true,
     parameters: [ispbParameter],
     success: noContent,
-    errors: ['NOT_FOUND'],
+    errors: ['VALIDATION_ERROR', 'NOT_FOUND'],
   }),
 ];

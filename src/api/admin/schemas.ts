@@ -4,7 +4,7 @@ import { FAILURE_CODES } from '../../domain/failure-codes';
 import { merchantCityText, merchantNameText } from '../../domain/merchant';
 import { DELIVERY_STATUSES } from '../../domain/webhook-delivery';
 import { SETTLEMENT_PARTNERS } from '../../partners/catalog';
-import { AmountSchema, DocumentSchema, HttpUrlSchema } from '../../schemas/common';
+import { AmountSchema, DocumentSchema, HttpUrlSchema, IspbSchema } from '../../schemas/common';
 
 const CATALOG_ISPBS = new Set(SETTLEMENT_PARTNERS.map((p) => p.ispb));
 
@@ -148,6 +148,9 @@ export const DeliveryQuerySchema = v.object({
     v.pipe(v.string(), v.regex(/^\d{1,15}$/, 'cursor must be copied from nextCursor'), v.transform(Number)),
   ),
 });
+
+/** The `{ispb}` of /admin/partners/{ispb}/...: malformed is a 400 naming `ispb`, never a 404. */
+export const PartnerPathSchema = v.object({ ispb: IspbSchema });
 
 /** PUT /admin/partners/{ispb}/webhook: where this gateway is reachable from the partner. */
 export const PartnerWebhookSchema = v.strictObject({

@@ -5,6 +5,7 @@ import {
   DocumentSchema,
   ExternalReferenceSchema,
   HttpUrlSchema,
+  IspbSchema,
   NameSchema,
 } from '../../schemas/common';
 
@@ -53,7 +54,7 @@ const BankAccountDestination = v.strictObject({
   type: v.literal('BANK_ACCOUNT'),
   bankAccount: v.strictObject(
     {
-      ispb: v.pipe(v.string('ispb must be a string'), v.regex(/^\d{8}$/, 'ispb must have 8 digits')),
+      ispb: IspbSchema,
       branch: v.pipe(
         v.string('branch must be a string'),
         v.regex(/^\d{1,4}$/, 'branch is 1 to 4 digits, without check digit'),

@@ -1,6 +1,6 @@
 /** Sandbox bodies (docs/contract.md, Sandbox). */
 import * as v from 'valibot';
-import { AmountSchema, DocumentSchema } from '../../schemas/common';
+import { AmountSchema, DocumentSchema, IspbSchema } from '../../schemas/common';
 
 export const SandboxPaySchema = v.strictObject({
   payer: v.optional(
@@ -9,7 +9,7 @@ export const SandboxPaySchema = v.strictObject({
       document: v.optional(DocumentSchema),
       bankData: v.optional(
         v.strictObject({
-          ispb: v.optional(v.pipe(v.string(), v.regex(/^\d{8}$/, 'ispb must have 8 digits'))),
+          ispb: v.optional(IspbSchema),
           branch: v.optional(v.pipe(v.string(), v.regex(/^\d{1,10}$/, 'branch must be digits'))),
           account: v.optional(
             v.pipe(v.string(), v.regex(/^[0-9A-Za-z-]{1,32}$/, 'account must be letters, digits or hyphen')),
