@@ -20,7 +20,7 @@ export function matchLevel(row: Row, id: string): number | undefined {
   if (row.internalCode === id) return 0;
   if (row.transactionId === id) return 1;
   if (row.endToEndId === id) return 2;
-  if (row.refundEndToEndId === id) return 3;
+  if (row.refundEndToEndId === id || row.refundRequestId === id) return 3;
   if (row.externalReference === id) return 4;
   return undefined;
 }

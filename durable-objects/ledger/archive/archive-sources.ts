@@ -69,6 +69,8 @@ const TRANSACTION_IDS = [
   'externalReference',
   'endToEndId',
   'refundEndToEndId',
+  // Cash-Ins: the id a refund's 202 answered, once the network's id replaced it.
+  'refundRequestId',
 ];
 
 export const cashInSource: ArchiveSource = {

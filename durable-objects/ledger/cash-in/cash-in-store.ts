@@ -166,7 +166,7 @@ export const CASH_IN_JSON = viewJson(CASH_IN_FIELDS as readonly ViewField<unknow
  */
 export const cashInJsonSql = {
   byId: `SELECT m.seq AS seq, m.level AS level, ${ANY_SEGMENT_DONE} AS archived
-  FROM (SELECT 1) LEFT JOIN (${lookupSql('cash_ins', 'seq, level')}) m`,
+  FROM (SELECT 1) LEFT JOIN (${lookupSql('cash_ins', 'seq, level', true)}) m`,
   view: `SELECT ${CASH_IN_JSON} AS json FROM cash_ins WHERE seq = ?`,
   hot: `SELECT ${CASH_IN_JSON} AS json FROM json_each(?1) j CROSS JOIN cash_ins ON cash_ins.seq = j.value ORDER BY j.key`,
   seq: { key: 'seq', sql: sql`${cashIns.seq}` } as RowSelection,

@@ -58,6 +58,8 @@ export function holdRefund(
   updateCashIn(ctx, row.seq, {
     refundState: 'PROCESSING',
     refundEndToEndId: refund.endToEndId,
+    // Kept when the network's id replaces refundEndToEndId: the id answered must keep finding it.
+    refundRequestId: refund.endToEndId,
     reason: refund.reason,
     refundDescription: refund.description,
     refundFailureCode: null,
