@@ -2,12 +2,14 @@
  * Every timestamp the console shows is America/Sao_Paulo, 24 h, labelled BRT, like the plot's time
  * axis: webhook deliveries, incidents (started, detected, resolved) and their evidence windows,
  * batches, unapplied receipts. The instant itself stays machine-readable in `<time datetime>` (UTC).
- * Checked on the HTML the Worker renders: a FAILED delivery through real HTTP, and an incident on
- * the page the console builds from its model.
+ * Checked on the HTML the Worker renders: a FAILED delivery and a batch through real HTTP, and an
+ * incident on the page the console builds from its model.
  */
 import { describe, expect, it } from 'vitest';
 import { type DashboardModel, dashboardPage } from '../../src/console/dashboard';
 import { createCashIn } from '../support/cash-in';
+import { deposit } from '../support/cash-out';
+import { batchItems, createBatch } from '../support/cash-out-batch';
 import { ADMIN_TOKEN, BASE, call, Integrator } from '../support/harness';
 import { newSink, outboxEvents, setPlan, waitForDelivery } from '../support/webhooks';
 
@@ -37,7 +39,7 @@ function section(html: string, id: string): string {
 }
 
 describe('console timestamps are BRT', () => {
-  it('a webhook delivery shows its attempt time in BRT, the instant in datetime', async () => {
+  it("a webhook delivery's attempt and a batch's creation show in BRT, the instant in datetime", async () => {
     const api = await Integrator.create();
     const { clientId } = api.client;
     const sink = newSink();
@@ -45,6 +47,8 @@ describe('console timestamps are BRT', () => {
     const cashIn = await createCashIn(api, { webhookUrl: sink.url });
     const [requested] = await outboxEvents(clientId, cashIn.transactionId);
     await waitForDelivery(clientId, requested!.eventId, (r) => r.status === 'FAILED');
+    await deposit(api, 10);
+    const batch = await createBatch(api, batchItems(1));
 
     const login = await call('/admin/console/login', {
       method: 'POST',
@@ -64,6 +68,12 @@ describe('console timestamps are BRT', () => {
     expect(Math.abs(Date.parse(shown!.datetime) - Date.now())).toBeLessThan(3_600_000);
     expect(shown!.text).toBe(brt(shown!.datetime));
     expect(visible(deliveries)).not.toMatch(UTC_TEXT);
+
+    const batches = section(page, 'batches');
+    const created = times(batches.slice(batches.indexOf(`data-batch-id="${batch.batchId}"`)))[0];
+    expect(created?.text).toMatch(BRT_TEXT);
+    expect(created?.text).toBe(brt(created!.datetime));
+    expect(Math.abs(Date.parse(created!.datetime) - Date.now())).toBeLessThan(3_600_000);
   });
 
   it("an incident's started, detected and resolved times and its evidence windows are BRT", () => {
