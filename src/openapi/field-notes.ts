@@ -15,7 +15,7 @@ describeCheck(
   'pixKey must match pixKeyType: CPF 11 digits; CNPJ 14 digits; EMAIL an e-mail address of at most 77 characters; PHONE +55 and 10 or 11 digits; EVP a UUID',
 );
 describeCheck(
-  CreateClientSchema.entries.partners.wrapped.pipe[0].item.pipe[1],
+  CreateClientSchema.entries.partners.wrapped.pipe[0].item.pipe[2],
   'The ISPB of one of the configured settlement partners',
 );
 

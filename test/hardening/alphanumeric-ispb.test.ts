@@ -160,3 +160,20 @@ describe('alphanumeric ISPB through the API', () => {
     expect(text.includes('"^[0-9A-Z]{8}$"')).toBe(true);
   });
 });
+
+describe('alphanumeric ISPB in onboarding data', () => {
+  it("a client's partners: a malformed ISPB names the rule, a well-formed unknown one the partner rule", async () => {
+    const create = async (ispb: string) => {
+      const res = await admin('/admin/clients', 'POST', { name: 'Loja Nova', partners: [ispb] });
+      expect(res.status).toBe(400);
+      const body = (await res.json()) as Problem;
+      expect(body.code).toBe('VALIDATION_ERROR');
+      return body.errors;
+    };
+    for (const ispb of REFUSED)
+      expect(Object.values(await create(ispb)).flat()).toEqual([
+        'each partner must be an ISPB: 8 digits or upper-case letters',
+      ]);
+    expect(Object.values(await create(ALNUM)).flat()).toEqual(['unknown settlement partner ISPB']);
+  });
+});

@@ -1,6 +1,7 @@
 /** Operator API bodies (docs/contract.md, Operator API). */
 import * as v from 'valibot';
 import { FAILURE_CODES } from '../../domain/failure-codes';
+import { ISPB_PATTERN, ISPB_RULE, isIspb } from '../../domain/ispb';
 import { merchantCityText, merchantNameText } from '../../domain/merchant';
 import { DELIVERY_STATUSES } from '../../domain/webhook-delivery';
 import { SETTLEMENT_PARTNERS } from '../../partners/catalog';
@@ -50,7 +51,9 @@ const createClientFields = (isPartner: (ispb: string) => boolean) =>
         v.array(
           v.pipe(
             v.string('each partner must be an ISPB string'),
-            v.check(isPartner, 'unknown settlement partner ISPB'),
+            v.regex(ISPB_PATTERN, `each partner must be an ISPB: ${ISPB_RULE}`),
+            // Only a well-formed ISPB is judged as a partner: one reason per refusal.
+            v.check((ispb) => !isIspb(ispb) || isPartner(ispb), 'unknown settlement partner ISPB'),
           ),
           'partners must be an array of ISPBs',
         ),
