@@ -2,6 +2,7 @@
  * The read operations of Cash-In and Cash-Out (by id, list, summary), declared once: the two kinds
  * differ in name, examples and wording, never in shape.
  */
+import type * as v from 'valibot';
 import type { ErrorCode } from '../domain/problems';
 import type { Schema } from './json-schema';
 import type { Example, OperationSpec } from './operation';
@@ -11,6 +12,8 @@ interface Kind {
   /** `Cash-In` or `Cash-Out`: the tag and the words. */
   label: 'Cash-In' | 'Cash-Out';
   path: '/cash-in' | '/cash-out';
+  /** The named response schemas: one transaction, a page of them, the summary. */
+  schemas: { view: v.GenericSchema; page: v.GenericSchema; summary: v.GenericSchema };
 }
 
 const nameOf = (kind: Kind) => kind.label.replace('-', '');
@@ -30,7 +33,7 @@ export function getOperation(
     tag: kind.label,
     auth: 'client',
     parameters: [idParameter],
-    success: { '200': { description, schema: nameOf(kind), examples } },
+    success: { '200': { description, schema: kind.schemas.view, examples } },
     errors: [notFound],
   };
 }
@@ -48,7 +51,7 @@ export function listOperation(kind: Kind, page: Example): OperationSpec {
     success: {
       '200': {
         description: `One page; each item as GET ${kind.path}/{id}.`,
-        schema: `${nameOf(kind)}Page`,
+        schema: kind.schemas.page,
         examples: { page },
       },
     },
@@ -71,7 +74,7 @@ export function summaryOperation(
     auth: 'client',
     parameters: periodParameters,
     success: {
-      '200': { description: words.success, schema: `${nameOf(kind)}Summary`, examples: { summary } },
+      '200': { description: words.success, schema: kind.schemas.summary, examples: { summary } },
     },
     errors: ['VALIDATION_ERROR'],
   };

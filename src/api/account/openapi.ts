@@ -8,6 +8,8 @@ import type { OperationSpec } from '../../openapi/operation';
 import { accountNumberParameter, balanceParameters, listParameters } from '../../openapi/parameters';
 import * as ex from './openapi-examples';
 import type * as account from './openapi-responses';
+import { Balance, Rebalance, Statement } from './openapi-responses';
+import { RebalanceSchema } from './schemas';
 
 const TAG = 'Account';
 
@@ -22,13 +24,13 @@ const rebalance = (direction: 'top-up' | 'sweep'): OperationSpec => ({
   auth: 'signed',
   idempotent: true,
   body: {
-    schema: 'Rebalance',
+    schema: RebalanceSchema,
     examples: { amount: example('R$ 1.000,00 at the first partner', { amount: 1000 }) },
   },
   success: {
     '201': {
       description: 'Done: both legs posted.',
-      schema: 'RebalanceResult',
+      schema: Rebalance,
       examples: {
         done: example(
           'Completed',
@@ -60,7 +62,7 @@ export const accountOperations: OperationSpec[] = [
     success: {
       '200': {
         description: 'The balance.',
-        schema: 'Balance',
+        schema: Balance,
         examples: { now: example('Current', ex.balance) },
       },
     },
@@ -81,7 +83,7 @@ export const accountOperations: OperationSpec[] = [
     success: {
       '200': {
         description: 'One page of entries.',
-        schema: 'Statement',
+        schema: Statement,
         examples: { page: example('One entry', ex.statement) },
       },
     },

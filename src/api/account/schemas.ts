@@ -2,6 +2,7 @@
 import * as v from 'valibot';
 import { MAX_AMOUNT } from '../../domain/money';
 import { AMOUNT_MAX_MESSAGE, amountDecimals } from '../../schemas/common';
+import { named } from '../../schemas/named';
 
 /**
  * A rebalance amount: any JSON number with at most 2 decimal places. Zero and negative amounts
@@ -16,9 +17,19 @@ export const RebalanceAmountSchema = v.pipe(
 );
 
 /** POST /account/rebalance/top-up and /sweep body. */
-export const RebalanceSchema = v.strictObject({
-  amount: RebalanceAmountSchema,
-  ispb: v.optional(v.pipe(v.string('ispb must be a string'), v.regex(/^\d{8}$/, 'ispb must have 8 digits'))),
-});
+export const RebalanceSchema = named(
+  'Rebalance',
+  v.strictObject({
+    amount: RebalanceAmountSchema,
+    ispb: v.optional(
+      v.pipe(v.string('ispb must be a string'), v.regex(/^\d{8}$/, 'ispb must have 8 digits')),
+    ),
+  }),
+  {
+    amount:
+      'BRL with at most 2 decimal places; must be greater than zero (422 INVALID_AMOUNT after the signature check).',
+    ispb: "Settlement partner whose two accounts are used; default: the client's first partner.",
+  },
+);
 
 export type RebalanceBody = v.InferOutput<typeof RebalanceSchema>;

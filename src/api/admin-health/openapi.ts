@@ -1,6 +1,8 @@
 /** Operator API of the PIX health analyzer: history import, state, and (staging) closing windows. */
 import { example } from '../../openapi/examples';
 import type { OperationSpec } from '../../openapi/operation';
+import { AnalyzerAdvanced, AnalyzerState, ObservationsQueued } from '../admin/openapi-responses';
+import { AdvanceAnalyzerSchema, ImportObservationsSchema } from './schemas';
 
 const operator = (spec: Omit<OperationSpec, 'tag' | 'auth'>): OperationSpec => ({
   ...spec,
@@ -31,7 +33,7 @@ export const adminHealthOperations: OperationSpec[] = [
     description:
       'Up to 250 observations per call go onto the health queue, like the ones every transaction emits. A new deployment imports the platform history it replaces (days of it) so the analyzer starts warm: history older than anything it has seen bootstraps it, and the live traffic waits until the history stops arriving. An id already counted is skipped, so an import can be repeated after a failure. Imports are history: each `at` must be within the last 30 days and at most 5 minutes ahead of the gateway clock, else the whole batch answers 400 `VALIDATION_ERROR` naming `observations.<i>.at`.',
     body: {
-      schema: 'ImportObservationsRequest',
+      schema: ImportObservationsSchema,
       examples: {
         history: example('Two observations of one Cash-Out', {
           observations: [
@@ -61,7 +63,7 @@ export const adminHealthOperations: OperationSpec[] = [
     success: {
       '202': {
         description: 'Queued; the analyzer counts them within seconds.',
-        schema: 'ObservationsQueued',
+        schema: ObservationsQueued,
         examples: { queued: example('Queued', { queued: 2 }) },
       },
     },
@@ -75,7 +77,7 @@ export const adminHealthOperations: OperationSpec[] = [
     success: {
       '200': {
         description: 'What the analyzer has counted and whether it can judge yet.',
-        schema: 'AnalyzerState',
+        schema: AnalyzerState,
         examples: { warm: example('A warm analyzer', STATE) },
       },
     },
@@ -89,13 +91,13 @@ export const adminHealthOperations: OperationSpec[] = [
       'Staging: instead of waiting for the alarm a minute after each 5-minute window ends, close every window that ends at or before `until` now (a test or a demo driving time).',
     stagingOnly: true,
     body: {
-      schema: 'AdvanceAnalyzerRequest',
+      schema: AdvanceAnalyzerSchema,
       examples: { now: example('Up to a window boundary', { until: '2026-11-25T13:05:00.000Z' }) },
     },
     success: {
       '200': {
         description: 'Closed; incident changes were published as usual.',
-        schema: 'AnalyzerAdvanced',
+        schema: AnalyzerAdvanced,
         examples: { advanced: example('One incident detected', { changes: 1, analyzer: STATE }) },
       },
     },

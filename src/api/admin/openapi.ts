@@ -14,6 +14,17 @@ import {
 } from '../../openapi/parameters';
 import * as cashInExamples from '../cash-in/openapi-examples';
 import * as cashOutExamples from '../cash-out/openapi-examples';
+import { CashOut } from '../cash-out/openapi-responses';
+import {
+  ArchiveResult,
+  Client,
+  ClientCreated,
+  CryptoTokenIssued,
+  PartnerFault,
+  WebhookDelivery,
+  WebhookDeliveryPage,
+} from './openapi-responses';
+import { ArchiveSchema, CreateClientSchema, PartnerFaultSchema, PatchClientSchema } from './schemas';
 
 const ex = { ...cashInExamples, ...cashOutExamples };
 
@@ -68,13 +79,13 @@ export const adminOperations: OperationSpec[] = [
     description:
       'Creates the client, its credentials and one TRANSACTIONAL and one PROPRIETARY account per partner. Secrets appear only in this answer.',
     body: {
-      schema: 'CreateClient',
+      schema: CreateClientSchema,
       examples: { minimal: example('Name only', { name: 'Loja Exemplo Ltda' }) },
     },
     success: {
       '201': {
         description: 'Onboarded.',
-        schema: 'ClientCreated',
+        schema: ClientCreated,
         examples: {
           created: example('Credentials', {
             clientId: CLIENT.clientId,
@@ -99,7 +110,7 @@ export const adminOperations: OperationSpec[] = [
     success: {
       '200': {
         description: 'The client.',
-        schema: 'Client',
+        schema: Client,
         examples: { client: example('Client', CLIENT) },
       },
     },
@@ -113,7 +124,7 @@ export const adminOperations: OperationSpec[] = [
     description: '`null` removes a limit, the threshold or the health webhook.',
     parameters: [clientIdParameter],
     body: {
-      schema: 'PatchClient',
+      schema: PatchClientSchema,
       examples: {
         limits: example('Daily limit and approval', { limits: { daily: 50000 }, approvalThreshold: 10000 }),
       },
@@ -121,7 +132,7 @@ export const adminOperations: OperationSpec[] = [
     success: {
       '200': {
         description: 'The client after the change.',
-        schema: 'Client',
+        schema: Client,
         examples: { client: example('Client', CLIENT) },
       },
     },
@@ -137,7 +148,7 @@ export const adminOperations: OperationSpec[] = [
     success: {
       '201': {
         description: 'The new CryptoToken.',
-        schema: 'CryptoTokenIssued',
+        schema: CryptoTokenIssued,
         examples: { token: example('New token', { cryptoToken: 'ct_1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d' }) },
       },
     },
@@ -177,7 +188,7 @@ export const adminOperations: OperationSpec[] = [
       success: {
         '200': {
           description: 'The Cash-Out as GET returns it.',
-          schema: 'CashOut',
+          schema: CashOut,
           examples: {
             result: example(
               action === 'approve' ? 'Approved' : 'Rejected',
@@ -208,7 +219,7 @@ export const adminOperations: OperationSpec[] = [
     success: {
       '200': {
         description: 'One page of deliveries.',
-        schema: 'WebhookDeliveryPage',
+        schema: WebhookDeliveryPage,
         examples: {
           page: example('One failed delivery', {
             items: [
@@ -239,7 +250,7 @@ export const adminOperations: OperationSpec[] = [
     description:
       'Any other state answers 422 RULE_VIOLATION; an unknown eventId 404 NOT_FOUND, as does a GIVEN_UP delivery whose 7 days after it ended have passed (it is no longer kept).',
     parameters: [clientIdParameter, eventIdParameter],
-    success: { '200': { description: 'The delivery, PENDING again.', schema: 'WebhookDelivery' } },
+    success: { '200': { description: 'The delivery, PENDING again.', schema: WebhookDelivery } },
     errors: ['CLIENT_NOT_FOUND', 'NOT_FOUND', 'RULE_VIOLATION'],
   }),
   operator({
@@ -251,7 +262,7 @@ export const adminOperations: OperationSpec[] = [
       "Archives every closed Cash-In (PAID and settled, REFUNDED, EXPIRED, CANCELLED) and closed Cash-Out (COMPLETED, CANCELLED, REFUNDED) settled before `before`, and every ledger entry posted before it, ignoring the retention window, into the client's R2 segments, and answers once done with the number of transactions moved. Every read answers exactly as before: GET by any id, the lists, the summaries, statements and balances `at`; a later refund or bank return brings the transaction back. Idempotent: a second call with the same `before` archives 0.",
     parameters: [clientIdParameter],
     body: {
-      schema: 'ArchiveRequest',
+      schema: ArchiveSchema,
       examples: {
         now: example('Everything closed before this instant', { before: '2026-11-25T00:00:00.000Z' }),
       },
@@ -259,7 +270,7 @@ export const adminOperations: OperationSpec[] = [
     success: {
       '200': {
         description: 'Archiving is done.',
-        schema: 'ArchiveResult',
+        schema: ArchiveResult,
         examples: { done: example('1,500 transactions archived', { archivedTransactions: 1500 }) },
       },
     },
@@ -275,7 +286,7 @@ export const adminOperations: OperationSpec[] = [
     stagingOnly: true,
     parameters: [ispbParameter],
     body: {
-      schema: 'PartnerFaultRequest',
+      schema: PartnerFaultSchema,
       examples: {
         outage: example('Half of the Cash-Outs fail for 15 minutes', {
           operation: 'CASH_OUT',
@@ -288,7 +299,7 @@ export const adminOperations: OperationSpec[] = [
     success: {
       '201': {
         description: 'The fault is active.',
-        schema: 'PartnerFault',
+        schema: PartnerFault,
         examples: {
           fault: example('Active fault', {
             ispb: '31880826',

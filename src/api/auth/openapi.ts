@@ -1,6 +1,8 @@
 /** POST /auth/token (docs/contract.md, Authentication): client credentials for a JWT. */
 import { example } from '../../openapi/examples';
 import type { OperationSpec } from '../../openapi/operation';
+import { LoginFailure, TokenIssued } from '../admin/openapi-responses';
+import { TokenRequestSchema } from './schemas';
 
 export const authOperations: OperationSpec[] = [
   {
@@ -13,7 +15,7 @@ export const authOperations: OperationSpec[] = [
     tag: 'Authentication',
     auth: 'none',
     body: {
-      schema: 'TokenRequest',
+      schema: TokenRequestSchema,
       examples: {
         credentials: example('Client credentials', {
           clientId: '3f9a2c1b-7d4e-4f8a-9b6c-1e2d3c4b5a69',
@@ -24,7 +26,7 @@ export const authOperations: OperationSpec[] = [
     success: {
       '200': {
         description: 'The access token.',
-        schema: 'TokenIssued',
+        schema: TokenIssued,
         examples: {
           token: example('Token', {
             accessToken: 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIzZjlhMmMxYiJ9.c2lnbmF0dXJl',
@@ -36,7 +38,7 @@ export const authOperations: OperationSpec[] = [
       '401': {
         description:
           'Wrong credentials (or a `clientSecret` that is not a GUID): a plain `{message}`, not Problem Details, the same whichever credential is wrong.',
-        schema: 'LoginFailure',
+        schema: LoginFailure,
         examples: { invalid: example('Invalid credentials', { message: 'Invalid client credentials' }) },
       },
     },

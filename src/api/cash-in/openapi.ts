@@ -6,9 +6,16 @@ import { cashInIdParameter } from '../../openapi/parameters';
 import { getOperation, listOperation, summaryOperation } from '../../openapi/transaction-operations';
 import * as ex from './openapi-examples';
 import type * as cash from './openapi-responses';
+import { CashIn, CashInCreated, CashInPage, CashInSummary, RefundAccepted } from './openapi-responses';
+import { CreateCashInSchema } from './schemas';
+import { RefundSchema } from './schemas-refund';
 
 const TAG = 'Cash-In';
-const KIND = { label: TAG, path: '/cash-in' } as const;
+const KIND = {
+  label: TAG,
+  path: '/cash-in',
+  schemas: { view: CashIn, page: CashInPage, summary: CashInSummary },
+} as const;
 
 export const cashInOperations: OperationSpec[] = [
   {
@@ -22,7 +29,7 @@ export const cashInOperations: OperationSpec[] = [
     auth: 'client',
     idempotent: true,
     body: {
-      schema: 'CreateCashIn',
+      schema: CreateCashInSchema,
       examples: {
         pix: example('PIX (BR Code) flow', ex.createCashInRequest),
         openFinance: example('Open-finance flow', ex.createOpenFinanceCashInRequest),
@@ -31,7 +38,7 @@ export const cashInOperations: OperationSpec[] = [
     success: {
       '201': {
         description: 'Created: status AWAITING_PAYMENT.',
-        schema: 'CashInCreated',
+        schema: CashInCreated,
         examples: { created: example('BR Code without image', ex.cashInCreated) },
       },
     },
@@ -70,7 +77,7 @@ export const cashInOperations: OperationSpec[] = [
     idempotent: true,
     parameters: [cashInIdParameter],
     body: {
-      schema: 'Refund',
+      schema: RefundSchema,
       examples: {
         refund: example('Customer asked for it', { reason: 'CUSTOMER_REQUEST', description: 'Ticket 4711' }),
       },
@@ -78,7 +85,7 @@ export const cashInOperations: OperationSpec[] = [
     success: {
       '202': {
         description: 'Accepted: the devolution was sent to the PIX network.',
-        schema: 'RefundAccepted',
+        schema: RefundAccepted,
         examples: { accepted: example('Refund in progress', ex.refundAccepted) },
       },
     },
@@ -97,7 +104,7 @@ export const cashInOperations: OperationSpec[] = [
     success: {
       '200': {
         description: 'The Cash-In as GET returns it, CANCELLED.',
-        schema: 'CashIn',
+        schema: CashIn,
         examples: {
           cancelled: example('Cancelled', {
             ...ex.cashInAwaiting,

@@ -5,6 +5,7 @@
 import * as v from 'valibot';
 import { BrtTimestamp, Money } from '../../openapi/fields';
 import { TransactionIdentity } from '../../openapi/responses';
+import { named } from '../../schemas/named';
 
 const BatchId = v.pipe(
   v.string(),
@@ -14,42 +15,48 @@ const BatchId = v.pipe(
 );
 
 /** POST /cash-out/batch 202: every item accepted, in the request's order. */
-export const CashOutBatchAccepted = v.object({
-  batchId: BatchId,
-  createdAt: BrtTimestamp,
-  count: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1000)),
-  amount: v.pipe(Money, v.description('Sum of the items’ amounts.')),
-  items: v.array(
-    v.object({
-      index: v.pipe(
-        v.number(),
-        v.integer(),
-        v.minValue(0),
-        v.description('Position in `items` of the request.'),
-      ),
-      transactionId: v.pipe(v.string(), v.uuid()),
-      ...TransactionIdentity,
-      status: v.literal('PROCESSING'),
-    }),
-  ),
-});
+export const CashOutBatchAccepted = named(
+  'CashOutBatchAccepted',
+  v.object({
+    batchId: BatchId,
+    createdAt: BrtTimestamp,
+    count: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1000)),
+    amount: v.pipe(Money, v.description('Sum of the items’ amounts.')),
+    items: v.array(
+      v.object({
+        index: v.pipe(
+          v.number(),
+          v.integer(),
+          v.minValue(0),
+          v.description('Position in `items` of the request.'),
+        ),
+        transactionId: v.pipe(v.string(), v.uuid()),
+        ...TransactionIdentity,
+        status: v.literal('PROCESSING'),
+      }),
+    ),
+  }),
+);
 
 const Count = v.pipe(v.number(), v.integer(), v.minValue(0));
 
 /** GET /cash-out/batch/{batchId}. */
-export const CashOutBatch = v.object({
-  batchId: BatchId,
-  createdAt: BrtTimestamp,
-  count: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1000)),
-  amount: Money,
-  byStatus: v.pipe(
-    v.object({
-      PROCESSING: Count,
-      PENDING: Count,
-      COMPLETED: Count,
-      CANCELLED: Count,
-      REFUNDED: Count,
-    }),
-    v.description('How many of the batch’s Cash-Outs are in each status now.'),
-  ),
-});
+export const CashOutBatch = named(
+  'CashOutBatch',
+  v.object({
+    batchId: BatchId,
+    createdAt: BrtTimestamp,
+    count: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1000)),
+    amount: Money,
+    byStatus: v.pipe(
+      v.object({
+        PROCESSING: Count,
+        PENDING: Count,
+        COMPLETED: Count,
+        CANCELLED: Count,
+        REFUNDED: Count,
+      }),
+      v.description('How many of the batch’s Cash-Outs are in each status now.'),
+    ),
+  }),
+);

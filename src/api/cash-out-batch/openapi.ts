@@ -5,6 +5,8 @@ import type { OperationSpec } from '../../openapi/operation';
 import { parameter } from '../../openapi/parameters';
 import * as ex from './openapi-examples';
 import type * as batch from './openapi-responses';
+import { CashOutBatch, CashOutBatchAccepted } from './openapi-responses';
+import { CreateCashOutBatchSchema } from './schemas';
 
 const TAG = 'Cash-Out';
 
@@ -20,13 +22,13 @@ export const cashOutBatchOperations: OperationSpec[] = [
     auth: 'signed',
     idempotent: true,
     body: {
-      schema: 'CreateCashOutBatch',
+      schema: CreateCashOutBatchSchema,
       examples: { batch: example('Two payouts', ex.createCashOutBatchRequest) },
     },
     success: {
       '202': {
         description: 'Accepted: every item PROCESSING, in the request’s order.',
-        schema: 'CashOutBatchAccepted',
+        schema: CashOutBatchAccepted,
         examples: { accepted: example('Accepted', ex.cashOutBatchAccepted) },
       },
     },
@@ -52,7 +54,7 @@ export const cashOutBatchOperations: OperationSpec[] = [
     success: {
       '200': {
         description: 'The batch.',
-        schema: 'CashOutBatch',
+        schema: CashOutBatch,
         examples: { batch: example('One completed, one cancelled', ex.cashOutBatch) },
       },
     },

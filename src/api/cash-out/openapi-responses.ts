@@ -10,6 +10,7 @@ import { FAILURE_CODES, FAILURE_MESSAGES } from '../../domain/failure-codes';
 import { BankData, BrtTimestamp, EndToEndId, Money } from '../../openapi/fields';
 import { page, summary, TransactionIdentity } from '../../openapi/responses';
 import { viewSchema } from '../../openapi/view-schema';
+import { named } from '../../schemas/named';
 import { CreateCashOutSchema } from './schemas';
 
 export const CashOutStatus = v.picklist(['PROCESSING', 'PENDING', 'COMPLETED', 'CANCELLED', 'REFUNDED']);
@@ -23,58 +24,70 @@ const CashOutTransactionId = v.pipe(
 /** The request's destination union, reused so requests and responses cannot disagree. */
 const Destination = CreateCashOutSchema.entries.payee.entries.destination;
 
-export const CashOutFailure = v.pipe(
-  v.object({
-    code: v.pipe(
-      v.picklist(FAILURE_CODES),
-      v.description('Fixed catalog; handle an unknown future code as PROCESSING_ERROR.'),
-    ),
-    message: v.pipe(
-      v.string(),
-      v.description('Fixed English text per code, safe to show to operators; do not parse it.'),
-      v.examples([FAILURE_MESSAGES.INSUFFICIENT_FUNDS]),
-    ),
-  }),
-  v.description('Only when status is CANCELLED.'),
+export const CashOutFailure = named(
+  'CashOutFailure',
+  v.pipe(
+    v.object({
+      code: v.pipe(
+        v.picklist(FAILURE_CODES),
+        v.description('Fixed catalog; handle an unknown future code as PROCESSING_ERROR.'),
+      ),
+      message: v.pipe(
+        v.string(),
+        v.description('Fixed English text per code, safe to show to operators; do not parse it.'),
+        v.examples([FAILURE_MESSAGES.INSUFFICIENT_FUNDS]),
+      ),
+    }),
+    v.description('Only when status is CANCELLED.'),
+  ),
 );
 
 /** GET /cash-out/{id}, list items and the data of every Cash-Out event: the view's fields, documented. */
-export const CashOut = viewSchema(CASH_OUT_FIELDS, {
-  transactionId: CashOutTransactionId,
-  ...TransactionIdentity,
-  status: CashOutStatus,
-  amount: Money,
-  payee: {
-    name: v.string(),
-    document: v.string(),
-    destination: Destination,
-    bankData: BankData,
-  },
-  requestedAt: BrtTimestamp,
-  endToEndId: EndToEndId,
-  originalEndToEndId: v.string(),
-  failure: CashOutFailure,
-  reason: v.pipe(
-    v.picklist(['PAYEE_REQUESTED', 'FRAUD', 'OPERATIONAL_ERROR', 'REVERSED_BY_INSTITUTION', 'OTHER']),
-    v.description('Only when status is REFUNDED.'),
-  ),
-  settlement: BankData,
-  completedAt: BrtTimestamp,
-  cancelledAt: BrtTimestamp,
-  refundedAt: BrtTimestamp,
-});
+export const CashOut = named(
+  'CashOut',
+  viewSchema(CASH_OUT_FIELDS, {
+    transactionId: CashOutTransactionId,
+    ...TransactionIdentity,
+    status: CashOutStatus,
+    amount: Money,
+    payee: {
+      name: v.string(),
+      document: v.string(),
+      destination: Destination,
+      bankData: BankData,
+    },
+    requestedAt: BrtTimestamp,
+    endToEndId: EndToEndId,
+    originalEndToEndId: v.string(),
+    failure: CashOutFailure,
+    reason: v.pipe(
+      v.picklist(['PAYEE_REQUESTED', 'FRAUD', 'OPERATIONAL_ERROR', 'REVERSED_BY_INSTITUTION', 'OTHER']),
+      v.description('Only when status is REFUNDED.'),
+    ),
+    settlement: BankData,
+    completedAt: BrtTimestamp,
+    cancelledAt: BrtTimestamp,
+    refundedAt: BrtTimestamp,
+  }),
+);
 
 /** POST /cash-out 202 (OpenAPI createCashOut). */
-export const CashOutAccepted = v.object({
-  transactionId: CashOutTransactionId,
-  ...TransactionIdentity,
-  status: v.literal('PROCESSING'),
-  requestedAt: BrtTimestamp,
-});
+export const CashOutAccepted = named(
+  'CashOutAccepted',
+  v.object({
+    transactionId: CashOutTransactionId,
+    ...TransactionIdentity,
+    status: v.literal('PROCESSING'),
+    requestedAt: BrtTimestamp,
+  }),
+);
 
-export const CashOutPage = page(CashOut);
+export const CashOutPage = named('CashOutPage', page(CashOut));
 
-export const CashOutSummary = summary(
-  ['processing', 'pending', 'completed', 'cancelled', 'refunded'],
-  'Keys are the Cash-Out statuses in lowercase. Settlement counts completed transactions only.',
+export const CashOutSummary = named(
+  'CashOutSummary',
+  summary(
+    ['processing', 'pending', 'completed', 'cancelled', 'refunded'],
+    'Keys are the Cash-Out statuses in lowercase. Settlement counts completed transactions only.',
+  ),
 );

@@ -6,9 +6,15 @@ import { cashOutIdParameter } from '../../openapi/parameters';
 import { getOperation, listOperation, summaryOperation } from '../../openapi/transaction-operations';
 import * as ex from './openapi-examples';
 import type * as cash from './openapi-responses';
+import { CashOut, CashOutAccepted, CashOutPage, CashOutSummary } from './openapi-responses';
+import { CreateCashOutSchema } from './schemas';
 
 const TAG = 'Cash-Out';
-const KIND = { label: TAG, path: '/cash-out' } as const;
+const KIND = {
+  label: TAG,
+  path: '/cash-out',
+  schemas: { view: CashOut, page: CashOutPage, summary: CashOutSummary },
+} as const;
 
 export const cashOutOperations: OperationSpec[] = [
   {
@@ -22,7 +28,7 @@ export const cashOutOperations: OperationSpec[] = [
     auth: 'signed',
     idempotent: true,
     body: {
-      schema: 'CreateCashOut',
+      schema: CreateCashOutSchema,
       examples: {
         pix: example('To a PIX key', ex.createCashOutRequest),
         bankAccount: example('To bank account data', ex.createBankAccountCashOutRequest),
@@ -31,7 +37,7 @@ export const cashOutOperations: OperationSpec[] = [
     success: {
       '202': {
         description: 'Accepted: status PROCESSING.',
-        schema: 'CashOutAccepted',
+        schema: CashOutAccepted,
         examples: { accepted: example('Accepted', ex.cashOutAccepted) },
       },
     },

@@ -1,5 +1,6 @@
 /** Response shapes of the PIX health endpoints (docs/contract.md, PIX health). */
 import * as v from 'valibot';
+import { named } from '../../schemas/named';
 
 const Utc = v.pipe(v.string(), v.isoTimestamp());
 const NullableUtc = v.nullable(Utc);
@@ -40,21 +41,30 @@ export const EvidenceItem = v.strictObject({
   z: v.number(),
 });
 
-export const HealthPicture = v.strictObject({
-  generatedAt: Utc,
-  status: BlockStatus,
-  blocks: v.array(v.strictObject({ operation: Operation, status: BlockStatus })),
-  incidents: v.array(PixIncident),
-  externalIncidents: v.array(PixIncident),
-});
+export const HealthPicture = named(
+  'HealthPicture',
+  v.strictObject({
+    generatedAt: Utc,
+    status: BlockStatus,
+    blocks: v.array(v.strictObject({ operation: Operation, status: BlockStatus })),
+    incidents: v.array(PixIncident),
+    externalIncidents: v.array(PixIncident),
+  }),
+);
 
-export const IncidentPage = v.strictObject({
-  items: v.array(PixIncident),
-  total: v.pipe(v.number(), v.integer()),
-  page: v.pipe(v.number(), v.integer()),
-  pageSize: v.pipe(v.number(), v.integer()),
-  from: Utc,
-  to: Utc,
-});
+export const IncidentPage = named(
+  'IncidentPage',
+  v.strictObject({
+    items: v.array(PixIncident),
+    total: v.pipe(v.number(), v.integer()),
+    page: v.pipe(v.number(), v.integer()),
+    pageSize: v.pipe(v.number(), v.integer()),
+    from: Utc,
+    to: Utc,
+  }),
+);
 
-export const IncidentDetail = v.strictObject({ incident: PixIncident, evidence: v.array(EvidenceItem) });
+export const IncidentDetail = named(
+  'IncidentDetail',
+  v.strictObject({ incident: PixIncident, evidence: v.array(EvidenceItem) }),
+);

@@ -3,7 +3,9 @@ import * as v from 'valibot';
 import { example } from '../../openapi/examples';
 import type { OperationSpec } from '../../openapi/operation';
 import { parameter } from '../../openapi/parameters';
+import { Problem } from '../../openapi/problems';
 import type * as health from './openapi-responses';
+import { HealthPicture, IncidentDetail, IncidentPage } from './openapi-responses';
 
 const TAG = 'PIX health';
 
@@ -28,7 +30,7 @@ const unavailable = {
   '503': {
     description:
       'PIX_HEALTH_UNAVAILABLE: the health data could not be read (not the state of PIX). Retry after 60 s.',
-    schema: 'Problem',
+    schema: Problem,
     contentType: 'application/problem+json',
     headers: { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer', const: 60 } } },
   },
@@ -47,7 +49,7 @@ export const healthOperations: OperationSpec[] = [
     success: {
       '200': {
         description: 'The picture.',
-        schema: 'HealthPicture',
+        schema: HealthPicture,
         examples: {
           degraded: example('One partner degraded', {
             generatedAt: '2026-11-21T13:20:00.000Z',
@@ -105,7 +107,7 @@ export const healthOperations: OperationSpec[] = [
     success: {
       '200': {
         description: 'One page with the total over all pages and the effective window (UTC).',
-        schema: 'IncidentPage',
+        schema: IncidentPage,
         examples: {
           page: example('One incident', {
             items: [incident],
@@ -139,7 +141,7 @@ export const healthOperations: OperationSpec[] = [
     success: {
       '200': {
         description: 'The incident and its evidence.',
-        schema: 'IncidentDetail',
+        schema: IncidentDetail,
         examples: {
           detail: example('With evidence', {
             incident,

@@ -7,6 +7,9 @@ import { example } from '../../openapi/examples';
 import { inlineSchema } from '../../openapi/json-schema';
 import type { OperationSpec } from '../../openapi/operation';
 import { ispbParameter, parameter } from '../../openapi/parameters';
+import { PartnerWebhook } from '../admin/openapi-responses';
+import { PartnerWebhookSchema } from '../admin/schemas';
+import { PixCallbackSchema } from './schemas';
 
 const OUTCOMES = [
   'paid',
@@ -51,7 +54,7 @@ const callback = (spec: Pick<OperationSpec, 'path' | 'operationId' | 'summary' |
         : "Authentication: the partner's secret `PARTNER_<ISPB>_WEBHOOK_SECRET` as the `secret` path segment, for partners that cannot present a client certificate."
     }`,
     body: {
-      schema: 'PartnerPixCallback',
+      schema: PixCallbackSchema,
       examples: {
         received: example('One Pix received', {
           pix: [
@@ -104,13 +107,13 @@ export const partnerOperations: OperationSpec[] = [
       "Calls the partner's API Pix `PUT /webhook/{chave}` for its charge key, with the URL its callbacks must use: the secret path when `PARTNER_<ISPB>_WEBHOOK_SECRET` is set, else the mTLS path (which needs `webhookCertSubject`). A partner with neither answers 422 `RULE_VIOLATION` (a URL nobody could authenticate is never registered). An ISPB that is not a declared `bcb-api-pix` partner answers 404 `NOT_FOUND`; a partner that refuses or cannot be reached, 503 `SERVICE_UNAVAILABLE`. Repeating it is harmless.",
     parameters: [ispbParameter],
     body: {
-      schema: 'PartnerWebhookRequest',
+      schema: PartnerWebhookSchema,
       examples: { origin: example('The public origin', { baseUrl: 'https://api.connectpsp.example' }) },
     },
     success: {
       '200': {
         description: 'The partner accepted the URL.',
-        schema: 'PartnerWebhook',
+        schema: PartnerWebhook,
         examples: {
           registered: example('Registered with a secret path', {
             ispb: '09089356',

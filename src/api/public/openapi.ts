@@ -1,5 +1,6 @@
 import type { OperationSpec } from '../../openapi/operation';
 import { locatorParameter } from '../../openapi/parameters';
+import { Jwks } from '../admin/openapi-responses';
 
 const HTML = { type: 'string', description: 'An HTML page.' };
 const REDIRECT = {
@@ -42,7 +43,7 @@ export const publicOperations: OperationSpec[] = [
       "Sandbox partner only: the key of the gateway-hosted charge payloads. A real partner's payloads are signed by its PSP, with the PSP's certificate.",
     tag: 'PIX location',
     auth: 'none',
-    success: { '200': { description: 'The public keys (ES256).', schema: 'Jwks' } },
+    success: { '200': { description: 'The public keys (ES256).', schema: Jwks } },
   },
   ...openFinanceOperations(),
   {
