@@ -1,9 +1,14 @@
 /**
- * A resource's route table: each documented operation bound to its handler. The router and the
- * OpenAPI document are both built from the tables (src/api/routes.ts), so an operation without a
- * handler, or a handler without an operation, stops the Worker from loading at all. A staging-only
- * operation is bound in the resource's `routes-staging.ts`, which only the staging entry's route
- * table (src/staging/routes.ts) imports: its handler is not in the production bundle.
+ * The route table's parts. An operation is declared once, in its own file, with its handler:
+ * `export const createCashOut = route({ ...the OpenAPI operation }, handler)`. A resource lists its
+ * routes in the document's order (its `routes.ts`), and src/api/routes.ts lists the resources: the
+ * router, the OpenAPI document and OPERATIONS are all derived from that one table, so an operation
+ * without a handler, or a handler without an operation, cannot be written.
+ *
+ * A staging-only operation is documented everywhere but routed by the staging entry alone
+ * (src/staging/routes.ts): production's table holds its declaration without a handler, and the
+ * handler is bound in a module only the staging entry imports, so it is not in the production
+ * bundle.
  */
 import type { ApiRequest, RequestContext } from '../http/context';
 import type { OperationSpec } from '../openapi/operation';
@@ -15,17 +20,28 @@ export interface Route {
   handler: Handler;
 }
 
-/** The operations production routes: all but the staging-only ones. */
-export function productionOnly(operations: readonly OperationSpec[]): OperationSpec[] {
-  return operations.filter((op) => !op.stagingOnly);
+/** A staging-only operation as production's table holds it: documented, without a handler. */
+export interface StagingOnly {
+  spec: OperationSpec & { stagingOnly: true };
+  handler?: undefined;
 }
 
-/** The staging-only operations, routed by the staging entry alone. */
-export function stagingOnly(operations: readonly OperationSpec[]): OperationSpec[] {
-  return operations.filter((op) => op.stagingOnly);
+export type Entry = Route | StagingOnly;
+
+export const isRoute = (entry: Entry): entry is Route => entry.handler !== undefined;
+
+/** A production operation and its handler. */
+export function route(spec: OperationSpec, handler: Handler): Route {
+  if (spec.stagingOnly) throw new Error(`route table: ${spec.operationId} is staging-only`);
+  return { spec, handler };
 }
 
-export function bindRoutes(operations: readonly OperationSpec[], handlers: Record<string, Handler>): Route[] {
+/** Staging-only operations, as production's table holds them. */
+export function stagingOnly(operations: readonly OperationSpec[]): StagingOnly[] {
+  return operations.filter((op) => op.stagingOnly).map((spec) => ({ spec }) as StagingOnly);
+}
+
+function bind(operations: readonly OperationSpec[], handlers: Record<string, Handler>): Route[] {
   const documented = new Set(operations.map((op) => op.operationId));
   for (const id of Object.keys(handlers))
     if (!documented.has(id)) throw new Error(`route table: handler for ${id}, which no operation documents`);
@@ -34,4 +50,29 @@ export function bindRoutes(operations: readonly OperationSpec[], handlers: Recor
     if (!handler) throw new Error(`route table: ${spec.operationId} has no handler`);
     return { spec, handler };
   });
+}
+
+/**
+ * A resource whose operations are declared in one list (./<resource>/openapi.ts): each production
+ * operation bound to its handler, each staging-only one kept in place without one.
+ */
+export function bindRoutes(operations: readonly OperationSpec[], handlers: Record<string, Handler>): Entry[] {
+  const routes = new Map(
+    bind(
+      operations.filter((op) => !op.stagingOnly),
+      handlers,
+    ).map((r) => [r.spec, r]),
+  );
+  return operations.map((spec) => routes.get(spec) ?? ({ spec } as StagingOnly));
+}
+
+/** The staging-only operations of such a list bound to their handlers: the staging entry's modules only. */
+export function bindStagingRoutes(
+  operations: readonly OperationSpec[],
+  handlers: Record<string, Handler>,
+): Route[] {
+  return bind(
+    operations.filter((op) => op.stagingOnly),
+    handlers,
+  );
 }

@@ -2,11 +2,11 @@
  * The admin-health resource's route table: each production operation of ./openapi bound to its
  * handler (the staging-only ones: ./routes-staging.ts).
  */
-import { bindRoutes, productionOnly } from '../route-table';
+import { bindRoutes } from '../route-table';
 import { handleAnalyzerState, handleImportObservations } from './handlers';
 import { adminHealthOperations } from './openapi';
 
-export const adminHealthRoutes = bindRoutes(productionOnly(adminHealthOperations), {
+export const adminHealthRoutes = bindRoutes(adminHealthOperations, {
   importHealthObservations: handleImportObservations,
   getHealthAnalyzer: handleAnalyzerState,
 });

@@ -2,7 +2,7 @@
  * The admin resource's route table: each production operation of ./openapi bound to its handler
  * (the staging-only ones: ./routes-staging.ts).
  */
-import { bindRoutes, productionOnly } from '../route-table';
+import { bindRoutes } from '../route-table';
 import { handleArchiveClient } from './handlers-archive';
 import { handleApproveCashOut, handleRejectCashOut } from './handlers-cash-outs';
 import {
@@ -16,7 +16,7 @@ import {
 import { handleListWebhookDeliveries, handleRetryWebhookDelivery } from './handlers-webhooks';
 import { adminOperations } from './openapi';
 
-export const adminRoutes = bindRoutes(productionOnly(adminOperations), {
+export const adminRoutes = bindRoutes(adminOperations, {
   createClient: handleCreateClient,
   getClient: handleGetClient,
   patchClient: handlePatchClient,

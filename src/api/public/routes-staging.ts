@@ -1,5 +1,5 @@
 /** The public resource's staging-only operations (the simulated open-finance consent), staging entry only. */
-import { bindRoutes, stagingOnly } from '../route-table';
+import { bindStagingRoutes } from '../route-table';
 import {
   handleOpenFinanceAuthorize,
   handleOpenFinanceDecline,
@@ -7,7 +7,7 @@ import {
 } from './handlers-open-finance';
 import { publicOperations } from './openapi';
 
-export const publicStagingRoutes = bindRoutes(stagingOnly(publicOperations), {
+export const publicStagingRoutes = bindStagingRoutes(publicOperations, {
   openFinancePage: handleOpenFinancePage,
   openFinanceAuthorize: handleOpenFinanceAuthorize,
   openFinanceDecline: handleOpenFinanceDecline,

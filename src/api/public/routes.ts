@@ -4,11 +4,11 @@
  */
 
 import { handleDocs, handleDocsScript, handleOpenApi } from '../docs';
-import { bindRoutes, productionOnly } from '../route-table';
+import { bindRoutes } from '../route-table';
 import { handleChargeLocation, handleJwks } from './handlers-location';
 import { publicOperations } from './openapi';
 
-export const publicRoutes = bindRoutes(productionOnly(publicOperations), {
+export const publicRoutes = bindRoutes(publicOperations, {
   getChargePayload: handleChargeLocation,
   getJwks: handleJwks,
   getOpenApiDocument: handleOpenApi,
