@@ -62,6 +62,7 @@ const ROLES = [
   [/^schemas[\w-]*\.ts$/, 'src/schemas'],
   [/^openapi[\w-]*\.ts$/, 'src/openapi'],
   [/^handlers[\w-]*\.ts$/, 'src/http'],
+  [/^shared\.ts$/, 'src/openapi'],
 ];
 
 function sources(dir) {

@@ -12,14 +12,13 @@ interface Kind {
   /** `Cash-In` or `Cash-Out`: the tag and the words. */
   label: 'Cash-In' | 'Cash-Out';
   path: '/cash-in' | '/cash-out';
-  /** The named response schemas: one transaction, a page of them, the summary. */
-  schemas: { view: v.GenericSchema; page: v.GenericSchema; summary: v.GenericSchema };
 }
 
 const nameOf = (kind: Kind) => kind.label.replace('-', '');
 
 export function getOperation(
   kind: Kind,
+  view: v.GenericSchema,
   idParameter: Schema,
   description: string,
   examples: Record<string, Example>,
@@ -33,12 +32,12 @@ export function getOperation(
     tag: kind.label,
     auth: 'client',
     parameters: [idParameter],
-    success: { '200': { description, schema: kind.schemas.view, examples } },
+    success: { '200': { description, schema: view, examples } },
     errors: [notFound],
   };
 }
 
-export function listOperation(kind: Kind, page: Example): OperationSpec {
+export function listOperation(kind: Kind, schema: v.GenericSchema, page: Example): OperationSpec {
   return {
     method: 'get',
     path: kind.path,
@@ -51,7 +50,7 @@ export function listOperation(kind: Kind, page: Example): OperationSpec {
     success: {
       '200': {
         description: `One page; each item as GET ${kind.path}/{id}.`,
-        schema: kind.schemas.page,
+        schema,
         examples: { page },
       },
     },
@@ -61,6 +60,7 @@ export function listOperation(kind: Kind, page: Example): OperationSpec {
 
 export function summaryOperation(
   kind: Kind,
+  schema: v.GenericSchema,
   words: { description?: string; success: string },
   summary: Example,
 ): OperationSpec {
@@ -74,7 +74,7 @@ export function summaryOperation(
     auth: 'client',
     parameters: periodParameters,
     success: {
-      '200': { description: words.success, schema: kind.schemas.summary, examples: { summary } },
+      '200': { description: words.success, schema, examples: { summary } },
     },
     errors: ['VALIDATION_ERROR'],
   };

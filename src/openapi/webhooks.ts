@@ -4,10 +4,8 @@
  */
 
 import type * as v from 'valibot';
-import { cashInPaid } from '../api/cash-in/openapi-examples';
-import { CashIn } from '../api/cash-in/openapi-responses';
-import { cashOutCompleted } from '../api/cash-out/openapi-examples';
-import { CashOut } from '../api/cash-out/openapi-responses';
+import { CashIn, cashInPaid } from '../api/cash-in/shared';
+import { CashOut, cashOutCompleted } from '../api/cash-out/shared';
 import { ref, type Schema } from './json-schema';
 
 /** What the events carry: `data` is a Cash-In or a Cash-Out view. */

@@ -12,8 +12,10 @@ import type { Deposit as DepositBody } from '../../durable-objects/ledger/ledger
 import type { DeliveryView } from '../../durable-objects/ledger/webhooks/delivery-view';
 import type * as account from '../../src/api/account/openapi-responses';
 import type * as admin from '../../src/api/admin/openapi-responses';
-import type * as cashIn from '../../src/api/cash-in/openapi-responses';
-import type * as cashOut from '../../src/api/cash-out/openapi-responses';
+import type * as createCashIn from '../../src/api/cash-in/create-cash-in';
+import type * as refundCashIn from '../../src/api/cash-in/refund-cash-in';
+import type * as cashIn from '../../src/api/cash-in/shared';
+import type * as cashOut from '../../src/api/cash-out/shared';
 import type { CashInCreated as CashInCreatedBody, CashInView } from '../../src/domain/cash-in';
 import type { CashOutView } from '../../src/domain/cash-out';
 import type { AccountView, StatementItem as StatementItemView } from '../../src/domain/statement';
@@ -30,8 +32,8 @@ type Documented<S extends v.GenericSchema> = Shape<v.InferOutput<S>>;
 
 it('Cash-In views match the documented shapes', () => {
   expectTypeOf<Shape<CashInView>>().toEqualTypeOf<Documented<typeof cashIn.CashIn>>();
-  expectTypeOf<Shape<CashInCreatedBody>>().toEqualTypeOf<Documented<typeof cashIn.CashInCreated>>();
-  expectTypeOf<Shape<RefundBody>>().toEqualTypeOf<Documented<typeof cashIn.RefundAccepted>>();
+  expectTypeOf<Shape<CashInCreatedBody>>().toEqualTypeOf<Documented<typeof createCashIn.CashInCreated>>();
+  expectTypeOf<Shape<RefundBody>>().toEqualTypeOf<Documented<typeof refundCashIn.RefundAccepted>>();
 });
 
 it('Cash-Out views match the documented shapes', () => {

@@ -12,9 +12,8 @@ import {
   eventIdParameter,
   ispbParameter,
 } from '../../openapi/parameters';
-import * as cashInExamples from '../cash-in/openapi-examples';
-import * as cashOutExamples from '../cash-out/openapi-examples';
-import { CashOut } from '../cash-out/openapi-responses';
+import * as cashIn from '../cash-in/shared';
+import * as cashOut from '../cash-out/shared';
 import {
   ArchiveResult,
   Client,
@@ -26,7 +25,7 @@ import {
 } from './openapi-responses';
 import { ArchiveSchema, CreateClientSchema, PartnerFaultSchema, PatchClientSchema } from './schemas';
 
-const ex = { ...cashInExamples, ...cashOutExamples };
+const ex = { ...cashIn, ...cashOut };
 
 const TAG = 'Operator';
 
@@ -188,7 +187,7 @@ export const adminOperations: OperationSpec[] = [
       success: {
         '200': {
           description: 'The Cash-Out as GET returns it.',
-          schema: CashOut,
+          schema: cashOut.CashOut,
           examples: {
             result: example(
               action === 'approve' ? 'Approved' : 'Rejected',

@@ -7,10 +7,8 @@ import { example } from '../../openapi/examples';
 import type { OperationSpec } from '../../openapi/operation';
 import { accountNumberParameter, cashInIdParameter, cashOutIdParameter } from '../../openapi/parameters';
 import { Deposit } from '../account/openapi-responses';
-import * as cashInExamples from '../cash-in/openapi-examples';
-import { CashIn } from '../cash-in/openapi-responses';
-import * as cashOutExamples from '../cash-out/openapi-examples';
-import { CashOut } from '../cash-out/openapi-responses';
+import * as cashIn from '../cash-in/shared';
+import * as cashOut from '../cash-out/shared';
 import {
   SandboxCashInReturnSchema,
   SandboxCashOutReturnSchema,
@@ -18,7 +16,7 @@ import {
   SandboxPaySchema,
 } from './schemas';
 
-const ex = { ...cashInExamples, ...cashOutExamples };
+const ex = { ...cashIn, ...cashOut };
 
 const TAG = 'Sandbox';
 
@@ -54,7 +52,7 @@ export const sandboxOperations: OperationSpec[] = [
     success: {
       '200': {
         description: 'The Cash-In as GET returns it, PAID.',
-        schema: CashIn,
+        schema: cashIn.CashIn,
         examples: { paid: example('Paid', ex.cashInPaid) },
       },
     },
@@ -75,7 +73,7 @@ export const sandboxOperations: OperationSpec[] = [
     success: {
       '200': {
         description: 'The Cash-In as GET returns it, REFUNDED.',
-        schema: CashIn,
+        schema: cashIn.CashIn,
         examples: { refunded: example('Refunded', { ...ex.cashInRefunded, reason: 'FRAUD' }) },
       },
     },
@@ -92,7 +90,7 @@ export const sandboxOperations: OperationSpec[] = [
     success: {
       '200': {
         description: 'The Cash-In as GET returns it, EXPIRED.',
-        schema: CashIn,
+        schema: cashIn.CashIn,
         examples: { expired: example('Expired', { ...ex.cashInAwaiting, status: 'EXPIRED' }) },
       },
     },
@@ -113,7 +111,7 @@ export const sandboxOperations: OperationSpec[] = [
     success: {
       '200': {
         description: 'The Cash-Out as GET returns it, REFUNDED.',
-        schema: CashOut,
+        schema: cashOut.CashOut,
         examples: {
           refunded: example('Refunded', {
             ...ex.cashOutCompleted,

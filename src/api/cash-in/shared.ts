@@ -1,16 +1,22 @@
 /**
- * Response shapes of the Cash-In endpoints as valibot schemas (docs/contract.md, Cash-In lifecycle): the
- * one description of each shape, converted into the OpenAPI document and checked against real responses in
- * test/openapi. The view's keys, their optionality and nesting come from its field table
+ * What several Cash-In operations share (docs/contract.md, Cash-In lifecycle): the Cash-In view as
+ * documented, which GET /cash-in/{id}, the list items, the cancel answer and every Cash-In event
+ * carry, and its examples. The view's keys, their optionality and nesting come from its field table
  * (src/domain/cash-in.ts CASH_IN_FIELDS); here each key only gets its format and description.
+ * Checked against real responses in test/openapi.
  */
 import * as v from 'valibot';
 import { CASH_IN_FIELDS } from '../../domain/cash-in';
 import { FAILURE_CODES } from '../../domain/failure-codes';
+import { type Out, PAYER_BANK, SETTLEMENT } from '../../openapi/examples';
 import { BankData, BrtTimestamp, EndToEndId, Money } from '../../openapi/fields';
-import { page, summary, TransactionIdentity } from '../../openapi/responses';
+import { TransactionIdentity } from '../../openapi/responses';
 import { viewSchema } from '../../openapi/view-schema';
 import { named } from '../../schemas/named';
+
+export const TAG = 'Cash-In';
+/** The Cash-In reads as src/openapi/transaction-operations.ts declares them. */
+export const KIND = { label: TAG, path: '/cash-in' } as const;
 
 export const CashInStatus = v.picklist(['AWAITING_PAYMENT', 'PAID', 'EXPIRED', 'REFUNDED', 'CANCELLED']);
 
@@ -26,7 +32,7 @@ export const CashInReason = v.pipe(
   v.description('Only when status is REFUNDED.'),
 );
 
-const CashInTransactionId = v.pipe(
+export const CashInTransactionId = v.pipe(
   v.string(),
   v.description('Payment-network TxId, alphanumeric (26 to 35 characters).'),
   v.examples(['a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6']),
@@ -80,66 +86,39 @@ export const CashIn = named(
   }),
 );
 
-/** POST /cash-in 201 (OpenAPI createCashIn). */
-export const CashInCreated = named(
-  'CashInCreated',
-  v.object({
-    transactionId: CashInTransactionId,
-    ...TransactionIdentity,
-    status: v.literal('AWAITING_PAYMENT'),
-    amount: Money,
-    payer: v.object({ name: v.string(), document: v.string() }),
-    pixData: v.optional(
-      v.pipe(
-        v.object({
-          copyAndPaste: v.pipe(
-            v.string(),
-            v.description(
-              "The full BR Code payment payload: on a real partner exactly its PSP's `pixCopiaECola`; on the sandbox partner one naming the gateway's location.",
-            ),
-          ),
-          qrCodeImageBase64: v.optional(
-            v.pipe(v.string(), v.description('PNG, Base64; only when `includeQrCodeImage` is true.')),
-          ),
-        }),
-        v.description('Standard flow.'),
-      ),
-    ),
-    openFinanceData: v.optional(
-      v.pipe(
-        v.object({ paymentUrl: v.pipe(v.string(), v.url()) }),
-        v.description('Open-finance flow: redirect the payer to `paymentUrl`.'),
-      ),
-    ),
-    requestedAt: BrtTimestamp,
-  }),
-);
+/** A Cash-In as documented (clients and tests type with it). */
+export type CashInBody = v.InferOutput<typeof CashIn>;
 
-/** POST /cash-in/{id}/refund 202 (OpenAPI refundCashIn; docs/contract.md, Cash-In lifecycle). */
-export const RefundAccepted = named(
-  'RefundAccepted',
-  v.object({
-    transactionId: CashInTransactionId,
-    ...TransactionIdentity,
-    endToEndId: v.pipe(
-      EndToEndId,
-      v.description(
-        "The devolution id the gateway asked under (starts with `D`). On a real partner, once the devolution settles the Cash-In's `endToEndId` becomes its PSP's `rtrId`, the network's id for it.",
-      ),
-    ),
-    status: v.literal('PROCESSING'),
-    amount: Money,
-    requestedAt: BrtTimestamp,
-    message: v.string(),
-  }),
-);
+export const cashInPaid: Out<typeof CashIn> = {
+  transactionId: 'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6',
+  internalCode: 'K7Q2M9X',
+  externalReference: 'pedido-1',
+  endToEndId: 'E6070119020261121131812345678901',
+  status: 'PAID',
+  amount: 150.25,
+  payer: { name: 'Maria da Silva', document: '12345678909', bankData: PAYER_BANK },
+  settlement: SETTLEMENT,
+  requestedAt: '2026-11-21T10:15:30.123-03:00',
+  paidAt: '2026-11-21T10:18:02.481-03:00',
+  expiredAt: '2026-11-21T11:15:30.123-03:00',
+};
 
-export const CashInPage = named('CashInPage', page(CashIn));
+export const cashInAwaiting: Out<typeof CashIn> = {
+  transactionId: 'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6',
+  internalCode: 'K7Q2M9X',
+  externalReference: 'pedido-1',
+  status: 'AWAITING_PAYMENT',
+  amount: 150.25,
+  payer: { name: 'Maria da Silva', document: '12345678909' },
+  requestedAt: '2026-11-21T10:15:30.123-03:00',
+  expiredAt: '2026-11-21T11:15:30.123-03:00',
+};
 
-export const CashInSummary = named(
-  'CashInSummary',
-  summary(
-    ['pending', 'paid', 'refunded', 'cancelled'],
-    '`pending` = awaiting payment and expired; `cancelled` counts Cash-Ins cancelled through POST /cash-in/{id}/cancel. Settlement counts paid transactions only.',
-  ),
-);
+export const cashInRefunded: Out<typeof CashIn> = {
+  ...cashInPaid,
+  endToEndId: 'D3188082620261121140112345678901',
+  originalEndToEndId: 'E6070119020261121131812345678901',
+  status: 'REFUNDED',
+  reason: 'CUSTOMER_REQUEST',
+  refundedAt: '2026-11-21T11:01:12.004-03:00',
+};
