@@ -10,7 +10,10 @@ import type { RefundBody } from '../../durable-objects/ledger/cash-in/refund-ops
 import type { CashOutAccepted as CashOutAcceptedBody } from '../../durable-objects/ledger/cash-out/cash-out-ops';
 import type { Deposit as DepositBody } from '../../durable-objects/ledger/ledger/transfer-ops';
 import type { DeliveryView } from '../../durable-objects/ledger/webhooks/delivery-view';
-import type * as account from '../../src/api/account/openapi-responses';
+import type * as balance from '../../src/api/account/get-balance';
+import type * as statement from '../../src/api/account/get-statement';
+import type * as rebalance from '../../src/api/account/rebalance';
+import type * as account from '../../src/api/account/shared';
 import type * as admin from '../../src/api/admin/openapi-responses';
 import type * as createCashIn from '../../src/api/cash-in/create-cash-in';
 import type * as refundCashIn from '../../src/api/cash-in/refund-cash-in';
@@ -43,9 +46,9 @@ it('Cash-Out views match the documented shapes', () => {
 
 it('account views match the documented shapes', () => {
   expectTypeOf<Shape<StatementItemView>>().toEqualTypeOf<Documented<typeof account.StatementItem>>();
-  expectTypeOf<Shape<AccountView>>().toEqualTypeOf<Documented<typeof account.Statement>['account']>();
-  expectTypeOf<Shape<ReturnType<typeof balanceBody>>>().toEqualTypeOf<Documented<typeof account.Balance>>();
-  expectTypeOf<Shape<RebalanceBody>>().toEqualTypeOf<Documented<typeof account.Rebalance>>();
+  expectTypeOf<Shape<AccountView>>().toEqualTypeOf<Documented<typeof statement.Statement>['account']>();
+  expectTypeOf<Shape<ReturnType<typeof balanceBody>>>().toEqualTypeOf<Documented<typeof balance.Balance>>();
+  expectTypeOf<Shape<RebalanceBody>>().toEqualTypeOf<Documented<typeof rebalance.RebalanceResult>>();
   expectTypeOf<Shape<DepositBody>>().toEqualTypeOf<Documented<typeof account.Deposit>>();
 });
 

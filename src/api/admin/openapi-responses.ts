@@ -1,6 +1,6 @@
 /**
- * Response shapes of the operator API (docs/contract.md, Operator API), the token endpoint (docs/contract.md,
- * Authentication) and the public key set. Operator timestamps are UTC.
+ * Response shapes of the operator API (docs/contract.md, Operator API) and the public key set.
+ * Operator timestamps are UTC.
  */
 import * as v from 'valibot';
 import { FAILURE_CODES } from '../../domain/failure-codes';
@@ -9,23 +9,6 @@ import { AccountType, Ispb, Money, UtcTimestamp } from '../../openapi/fields';
 import { named } from '../../schemas/named';
 
 const Guid = v.pipe(v.string(), v.uuid());
-
-export const TokenIssued = named(
-  'TokenIssued',
-  v.object({
-    accessToken: v.pipe(v.string(), v.description('JWT (HS256); claims sub = clientId, iat, exp, jti.')),
-    tokenType: v.literal('Bearer'),
-    expiresIn: v.pipe(v.number(), v.integer(), v.description('Lifetime in seconds.'), v.examples([3600])),
-  }),
-);
-
-export const LoginFailure = named(
-  'LoginFailure',
-  v.pipe(
-    v.object({ message: v.pipe(v.string(), v.examples(['Invalid client credentials'])) }),
-    v.description('Plain object, not Problem Details: the same message whichever credential is wrong.'),
-  ),
-);
 
 const OnboardedAccount = v.object({
   number: v.string(),
