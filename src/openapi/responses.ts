@@ -1,6 +1,6 @@
 /**
- * What the Cash-In and Cash-Out response shapes share (src/api/cash-in/openapi-responses.ts,
- * src/api/cash-out/openapi-responses.ts): the identity fields, the cursor page and the summary.
+ * What the Cash-In and Cash-Out response shapes share (src/api/cash-in/shared.ts,
+ * src/api/cash-out/shared.ts and their list and summary operations): the identity fields, the cursor page and the summary.
  */
 import * as v from 'valibot';
 import { named } from '../schemas/named';

@@ -1,5 +1,5 @@
 /**
- * The documented response schemas (src/api/<resource>/openapi-responses.ts) and the types the code builds its
+ * The documented response schemas (src/api/<resource>/, by operation or in shared.ts) and the types the code builds its
  * responses from must have the same fields, with the same optionality, at every depth. This is a
  * compile-time check: `npm run check` (tsc) fails when a view gains, loses or re-optionalizes a
  * field without the document following. Value formats are checked at runtime by conformance tests.
