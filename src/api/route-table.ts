@@ -21,7 +21,7 @@ export interface Route {
 }
 
 /** A staging-only operation as production's table holds it: documented, without a handler. */
-export interface StagingOnly {
+interface StagingOnly {
   spec: OperationSpec & { stagingOnly: true };
   handler?: undefined;
 }

@@ -22,7 +22,7 @@ export const page = <T extends v.GenericSchema>(item: T) =>
     previousCursor: v.optional(v.pipe(Cursor, v.description('Absent on the first page.'))),
   });
 
-export const SummaryBucket = named('SummaryBucket', v.object({ count: Count, amount: Money }));
+const SummaryBucket = named('SummaryBucket', v.object({ count: Count, amount: Money }));
 
 export const summary = <K extends string>(keys: readonly K[], note: string) =>
   v.object({

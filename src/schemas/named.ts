@@ -9,7 +9,7 @@
  * component's property descriptions.
  */
 
-export type FieldNotes = Record<string, string>;
+type FieldNotes = Record<string, string>;
 
 interface Entry {
   name: string;

@@ -30,7 +30,7 @@ import { route } from '../route-table';
 import { CashInTransactionId, TAG } from './shared';
 
 /** POST /cash-in body (OpenAPI createCashIn). */
-export const CreateCashInSchema = named(
+const CreateCashInSchema = named(
   'CreateCashIn',
   v.strictObject({
     amount: AmountSchema,

@@ -1,5 +1,4 @@
 /** GET /cash-in (docs/contract.md, Lists, cursors and periods): the Cash-Ins of a period, by page. */
-import type * as v from 'valibot';
 import { listHandler } from '../../http/transaction-reads';
 import { example, type Out } from '../../openapi/examples';
 import { page } from '../../openapi/responses';
@@ -8,9 +7,7 @@ import { named } from '../../schemas/named';
 import { route } from '../route-table';
 import { CashIn, cashInPaid, KIND } from './shared';
 
-export const CashInPage = named('CashInPage', page(CashIn));
-
-export type CashInPageBody = v.InferOutput<typeof CashInPage>;
+const CashInPage = named('CashInPage', page(CashIn));
 
 const cashInPage: Out<typeof CashInPage> = {
   items: [cashInPaid],

@@ -21,7 +21,7 @@ import { route } from '../route-table';
 import { CashInTransactionId, TAG } from './shared';
 
 /** POST /cash-in/{id}/refund body (OpenAPI refundCashIn). */
-export const RefundSchema = named(
+const RefundSchema = named(
   'Refund',
   v.strictObject({
     reason: v.picklist(

@@ -20,7 +20,7 @@ export const KIND = { label: TAG, path: '/cash-in' } as const;
 
 export const CashInStatus = v.picklist(['AWAITING_PAYMENT', 'PAID', 'EXPIRED', 'REFUNDED', 'CANCELLED']);
 
-export const CashInReason = v.pipe(
+const CashInReason = v.pipe(
   v.picklist([
     'FRAUD',
     'DUPLICATED_PAYMENT',

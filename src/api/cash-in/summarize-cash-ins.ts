@@ -8,7 +8,7 @@ import { named } from '../../schemas/named';
 import { route } from '../route-table';
 import { KIND } from './shared';
 
-export const CashInSummary = named(
+const CashInSummary = named(
   'CashInSummary',
   summary(
     ['pending', 'paid', 'refunded', 'cancelled'],

@@ -17,7 +17,7 @@ import { BatchId } from './shared';
 const Count = v.pipe(v.number(), v.integer(), v.minValue(0));
 
 /** GET /cash-out/batch/{batchId}. */
-export const CashOutBatch = named(
+const CashOutBatch = named(
   'CashOutBatch',
   v.object({
     batchId: BatchId,

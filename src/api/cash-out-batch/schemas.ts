@@ -16,5 +16,3 @@ export const CreateCashOutBatchSchema = named(
     ),
   }),
 );
-
-export type CreateCashOutBatchBody = v.InferOutput<typeof CreateCashOutBatchSchema>;

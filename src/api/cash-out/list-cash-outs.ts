@@ -8,7 +8,7 @@ import { named } from '../../schemas/named';
 import { route } from '../route-table';
 import { CashOut, cashOutCancelled, cashOutCompleted, KIND } from './shared';
 
-export const CashOutPage = named('CashOutPage', page(CashOut));
+const CashOutPage = named('CashOutPage', page(CashOut));
 
 export type CashOutPageBody = v.InferOutput<typeof CashOutPage>;
 

@@ -21,7 +21,7 @@ export const KIND = { label: TAG, path: '/cash-out' } as const;
 
 export const CashOutStatus = v.picklist(['PROCESSING', 'PENDING', 'COMPLETED', 'CANCELLED', 'REFUNDED']);
 
-export const CashOutTransactionId = v.pipe(
+const CashOutTransactionId = v.pipe(
   v.string(),
   v.uuid(),
   v.examples(['5f0c7c1e-8d4b-4f55-9a51-3f7b1d2c9e10']),
@@ -30,7 +30,7 @@ export const CashOutTransactionId = v.pipe(
 /** The request's destination union, reused so requests and responses cannot disagree. */
 const Destination = CreateCashOutSchema.entries.payee.entries.destination;
 
-export const CashOutFailure = named(
+const CashOutFailure = named(
   'CashOutFailure',
   v.pipe(
     v.object({

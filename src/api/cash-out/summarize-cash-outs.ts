@@ -8,7 +8,7 @@ import { named } from '../../schemas/named';
 import { route } from '../route-table';
 import { KIND } from './shared';
 
-export const CashOutSummary = named(
+const CashOutSummary = named(
   'CashOutSummary',
   summary(
     ['processing', 'pending', 'completed', 'cancelled', 'refunded'],

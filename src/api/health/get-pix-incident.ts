@@ -13,7 +13,7 @@ import { route } from '../route-table';
 import { read, visible } from './scope';
 import { EvidenceItem, incident, PixIncident, TAG, unavailable } from './shared';
 
-export const IncidentDetail = named(
+const IncidentDetail = named(
   'IncidentDetail',
   v.strictObject({ incident: PixIncident, evidence: v.array(EvidenceItem) }),
 );

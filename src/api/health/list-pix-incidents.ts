@@ -13,7 +13,7 @@ import { route } from '../route-table';
 import { read, visible } from './scope';
 import { incident, PixIncident, TAG, Utc, unavailable } from './shared';
 
-export const IncidentPage = named(
+const IncidentPage = named(
   'IncidentPage',
   v.strictObject({
     items: v.array(PixIncident),
