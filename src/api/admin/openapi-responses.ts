@@ -188,24 +188,6 @@ export const AnalyzerAdvanced = named(
   }),
 );
 
-export const PartnerWebhook = named(
-  'PartnerWebhook',
-  v.object({
-    ispb: Ispb,
-    webhookUrl: v.pipe(
-      v.string(),
-      v.description(
-        'The URL registered at the partner (a secret path segment shown as `***`); it posts to it + `/pix`.',
-      ),
-    ),
-    authentication: v.pipe(
-      v.picklist(['mTLS', 'secretPath']),
-      v.description("How the partner's callbacks authenticate: its client certificate, or the secret path."),
-    ),
-    registeredAt: UtcTimestamp,
-  }),
-);
-
 export const ArchiveResult = named(
   'ArchiveResult',
   v.object({

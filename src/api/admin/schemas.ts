@@ -198,24 +198,6 @@ export const DeliveryQuerySchema = v.object({
   ),
 });
 
-/** PUT /admin/partners/{ispb}/webhook: where this gateway is reachable from the partner. */
-export const PartnerWebhookSchema = named(
-  'PartnerWebhookRequest',
-  v.strictObject({
-    baseUrl: v.pipe(
-      v.string('baseUrl must be a string'),
-      v.regex(
-        /^https?:\/\/[^/?#\s]+\/?$/,
-        'baseUrl must be a scheme and host only, e.g. https://api.example.com',
-      ),
-    ),
-  }),
-  {
-    baseUrl:
-      "This gateway's public origin as the partner reaches it. The partner is told `{baseUrl}/partners/{ispb}/webhook` (mTLS) or `{baseUrl}/partners/{ispb}/webhook/{secret}` (secret path) and posts to it + `/pix`.",
-  },
-);
-
 /** POST /admin/clients/{clientId}/archive: archive every closed transaction settled before `before`. */
 export const ArchiveSchema = named(
   'ArchiveRequest',
