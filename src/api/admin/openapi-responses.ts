@@ -125,69 +125,6 @@ export const WebhookDeliveryPage = named(
   }),
 );
 
-export const Jwks = named(
-  'Jwks',
-  v.object({
-    keys: v.array(
-      v.object({
-        kty: v.literal('EC'),
-        crv: v.literal('P-256'),
-        x: v.string(),
-        y: v.string(),
-        kid: v.string(),
-        use: v.literal('sig'),
-        alg: v.literal('ES256'),
-      }),
-    ),
-  }),
-);
-
-export const ObservationsQueued = named(
-  'ObservationsQueued',
-  v.object({
-    queued: v.pipe(v.number(), v.integer(), v.description('Observations put on the health queue.')),
-  }),
-);
-
-const Count = v.pipe(v.number(), v.integer(), v.minValue(0));
-
-export const AnalyzerState = named(
-  'AnalyzerState',
-  v.object({
-    warm: v.pipe(v.boolean(), v.description('Enough history to judge: incidents can open.')),
-    bootstrapping: v.pipe(
-      v.boolean(),
-      v.description('Learning from imported history; recent traffic waits.'),
-    ),
-    liveFrom: v.pipe(
-      v.nullable(UtcTimestamp),
-      v.description('While bootstrapping: observations from here on wait until the history has arrived.'),
-    ),
-    parked: Count,
-    accepted: v.pipe(
-      Count,
-      v.description('Observations taken off the queue since the analyzer was created (each id once).'),
-    ),
-    ingested: v.pipe(
-      Count,
-      v.description('Counted by the current engine (restarts at zero when a bootstrap begins).'),
-    ),
-    late: Count,
-    droppedLate: Count,
-    duplicates: Count,
-    rejected: Count,
-    windowsClosed: Count,
-  }),
-);
-
-export const AnalyzerAdvanced = named(
-  'AnalyzerAdvanced',
-  v.object({
-    changes: v.pipe(Count, v.description('Incidents detected, updated or resolved by the windows closed.')),
-    analyzer: AnalyzerState,
-  }),
-);
-
 export const ArchiveResult = named(
   'ArchiveResult',
   v.object({

@@ -5,9 +5,9 @@ import {
   handleOpenFinanceDecline,
   handleOpenFinancePage,
 } from './handlers-open-finance';
-import { publicOperations } from './openapi';
+import { openFinanceOperations } from './open-finance';
 
-export const publicStagingRoutes = bindStagingRoutes(publicOperations, {
+export const publicStagingRoutes = bindStagingRoutes(openFinanceOperations, {
   openFinancePage: handleOpenFinancePage,
   openFinanceAuthorize: handleOpenFinanceAuthorize,
   openFinanceDecline: handleOpenFinanceDecline,
