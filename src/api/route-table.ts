@@ -36,13 +36,22 @@ export function route(spec: OperationSpec, handler: Handler): Route {
   return { spec, handler };
 }
 
-/** Staging-only operations, as production's table holds them. */
+/** Staging-only operations, as production's table holds them: documented, routed by staging alone. */
 export function stagingOnly(operations: readonly OperationSpec[]): StagingOnly[] {
-  return operations.filter((op) => op.stagingOnly).map((spec) => ({ spec }) as StagingOnly);
+  for (const op of operations)
+    if (!op.stagingOnly) throw new Error(`route table: ${op.operationId} is not staging-only`);
+  return operations.map((spec) => ({ spec }) as StagingOnly);
 }
 
-function bind(operations: readonly OperationSpec[], handlers: Record<string, Handler>): Route[] {
-  const documented = new Set(operations.map((op) => op.operationId));
+/**
+ * Staging-only operations bound to their handlers: in modules only the staging entry imports
+ * (`routes-staging.ts`), so production neither routes them nor bundles their handlers.
+ */
+export function bindStagingRoutes(
+  operations: readonly OperationSpec[],
+  handlers: Record<string, Handler>,
+): Route[] {
+  const documented = new Set(stagingOnly(operations).map((entry) => entry.spec.operationId));
   for (const id of Object.keys(handlers))
     if (!documented.has(id)) throw new Error(`route table: handler for ${id}, which no operation documents`);
   return operations.map((spec) => {
@@ -50,29 +59,4 @@ function bind(operations: readonly OperationSpec[], handlers: Record<string, Han
     if (!handler) throw new Error(`route table: ${spec.operationId} has no handler`);
     return { spec, handler };
   });
-}
-
-/**
- * A resource whose operations are declared in one list (./<resource>/openapi.ts): each production
- * operation bound to its handler, each staging-only one kept in place without one.
- */
-export function bindRoutes(operations: readonly OperationSpec[], handlers: Record<string, Handler>): Entry[] {
-  const routes = new Map(
-    bind(
-      operations.filter((op) => !op.stagingOnly),
-      handlers,
-    ).map((r) => [r.spec, r]),
-  );
-  return operations.map((spec) => routes.get(spec) ?? ({ spec } as StagingOnly));
-}
-
-/** The staging-only operations of such a list bound to their handlers: the staging entry's modules only. */
-export function bindStagingRoutes(
-  operations: readonly OperationSpec[],
-  handlers: Record<string, Handler>,
-): Route[] {
-  return bind(
-    operations.filter((op) => op.stagingOnly),
-    handlers,
-  );
 }
