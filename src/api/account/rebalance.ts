@@ -8,7 +8,7 @@ import { centsFromAmount, MAX_AMOUNT } from '../../domain/money';
 import type { RebalanceDirection } from '../../domain/wallet';
 import { authenticate, requireDigitalSignature } from '../../http/auth';
 import { readJsonObject } from '../../http/body';
-import type { ApiRequest, RequestContext } from '../../http/context';
+import type { ApiRequest } from '../../http/context';
 import { ProblemError } from '../../http/errors';
 import { idempotencyKeyOf, requestFingerprint } from '../../http/idempotency';
 import { operationResponse } from '../../http/respond';
