@@ -41,7 +41,7 @@ const percentile = (sorted, q) =>
 
 /**
  * Runs `scenario`'s request (its first request definition, with its setupRequest) at `rate` per
- * second for `seconds` against `origin`. Resolves to {rate, achievedRate, sent, ok, failed, p50,
+ * second for `seconds` against `origin`, over a pool warmed with `warmPath` (a cheap GET). Resolves to {rate, achievedRate, sent, ok, failed, p50,
  * p99, p999, sendLag} (latencies in ms, from each request's due time to its response's end;
  * `sendLag`: p99 and max of how late a request left after its due time, the generator's own lag;
  * `machine`: shares of the run's wall time that workerd (`workerdPid`) ran and waited runnable for a
@@ -49,10 +49,31 @@ const percentile = (sorted, q) =>
  * With `trace`, also `trace: {startedAt, requests: [[due, lag, latency, status], …]}` (ms; `due`
  * from `startedAt`, an epoch time to line up with the Worker's log).
  */
-export async function openLoop(origin, scenario, rate, seconds, { trace = false, workerdPid } = {}) {
+export async function openLoop(
+  origin,
+  scenario,
+  rate,
+  seconds,
+  { trace = false, workerdPid, warmPath = '/', lazyPool = false } = {},
+) {
   const template = scenario.requests[0];
-  // Enough connections that a request never waits for one: 300 ms of arrivals, at least 64.
-  const pool = new Pool(origin, { connections: Math.max(64, Math.ceil(rate * 0.3)), pipelining: 1 });
+  // A client's pool, opened before the schedule starts (wrk2 connects first, too): connections for
+  // 50 ms of arrivals, at least 32, all warm. Opening them lazily (`lazyPool`, the generator before
+  // 2026-11-27 12:00: up to 300 ms of arrivals, opened on demand) made any slow moment worse: each
+  // request that found no idle connection opened a new one, and workerd accepted and handshook
+  // hundreds of them on the very thread that was behind. A request that finds every connection busy
+  // waits in the pool; its latency still counts from its due time, so nothing is omitted.
+  const connections = lazyPool ? Math.max(64, Math.ceil(rate * 0.3)) : Math.max(32, Math.ceil(rate * 0.05));
+  const pool = new Pool(origin, { connections, pipelining: 1 });
+  if (!lazyPool)
+    await Promise.all(
+      Array.from({ length: connections }, () =>
+        pool.request({ method: 'GET', path: warmPath }).then(
+          (res) => res.body.dump(),
+          () => {},
+        ),
+      ),
+    );
   const total = Math.max(1, Math.round(rate * seconds));
   const interval = 1000 / rate;
   const latencies = [];
@@ -114,6 +135,7 @@ export async function openLoop(origin, scenario, rate, seconds, { trace = false,
   const round = (ms) => Math.round(ms * 10) / 10;
   return {
     rate: Math.round(rate),
+    connections,
     achievedRate: Math.round(total / sentFor),
     sent: total,
     ok,

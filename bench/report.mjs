@@ -128,7 +128,8 @@ function machineNote(o) {
   if (!o.machine) return '';
   const m = o.machine;
   const note = `; workerd ran ${Math.round(m.workerdRun * 100)} % and waited for a core ${Math.round(m.workerdWait * 100)} % of the time, generator late by ≤ ${o.sendLag.max} ms`;
-  return m.workerdWait >= MACHINE_BOUND ? `${note} (machine-bound)` : note;
+  const priority = o.priority ? ', the bench at nice -10' : '';
+  return m.workerdWait >= MACHINE_BOUND ? `${note}${priority} (machine-bound)` : `${note}${priority}`;
 }
 /** workerd waiting runnable this share of the run or more: the machine, not the gateway, set the tail. */
 const MACHINE_BOUND = 0.1;
