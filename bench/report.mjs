@@ -128,7 +128,7 @@ function machineNote(o) {
   if (!o.machine) return '';
   const m = o.machine;
   const note = `; workerd ran ${Math.round(m.workerdRun * 100)} % and waited for a core ${Math.round(m.workerdWait * 100)} % of the time, generator late by ≤ ${o.sendLag.max} ms`;
-  const priority = o.priority ? ', the bench at nice -10' : '';
+  const priority = o.priority ? `, the bench at nice ${o.priority}` : '';
   return m.workerdWait >= MACHINE_BOUND ? `${note}${priority} (machine-bound)` : `${note}${priority}`;
 }
 /** workerd waiting runnable this share of the run or more: the machine, not the gateway, set the tail. */

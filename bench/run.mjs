@@ -51,7 +51,8 @@ Req/s and latency of the hot paths against npm run serve (fresh state), beside t
   --open-duration=<s> open-loop seconds per gateway scenario (BENCH_OPEN_DURATION, default 5; 0: none)
   --open-only         only the open loop, at half the req/s an earlier run recorded per scenario
                       (--open-rates=<results.json>, default .bench/results.json); writes .bench/open-loop.json
-  --open-priority     the open loop at nice -10 for the bench's processes (a shared machine; Linux)
+  --open-priority     the open loop at nice -10 (--open-nice=<n>) for the bench's processes (a shared
+                      machine; Linux, as root)
   --open-compare      each open-loop scenario first as it ran before 2026-11-27 12:00, then as now
   --build-dir=<dir>   serve a prebuilt bundle (A/B)
 Results: .bench/results.json; the Worker's log: .bench/serve.log. See docs/benchmark.md.
@@ -72,6 +73,7 @@ const { values: args } = parseArgs({
     'open-rates': { type: 'string', default: path.join(ROOT, '.bench', 'results.json') },
     // The open loop with the bench's processes at nice -10 (a machine shared with other work).
     'open-priority': { type: 'boolean', default: false },
+    'open-nice': { type: 'string', default: '-10' },
     // Each open-loop scenario first as it ran before 2026-11-27 12:00, then as now.
     'open-compare': { type: 'boolean', default: false },
     // The gateway's port (the reference worker takes the next one); default: two free ports.
@@ -365,7 +367,7 @@ const sustainableRps = (r) =>
   r.full?.cpuUs > r.workerdCpuUs ? (r.rps * r.workerdCpuUs) / r.full.cpuUs : r.rps;
 /**
  * `--open-priority`: the open loop runs with the bench's autogroup (the bench, serve.mjs and
- * workerd: one session) at nice -10, so on a machine shared with other work workerd gets the cores
+ * workerd: one session) at nice -10 (`--open-nice`), so on a machine shared with other work workerd gets the cores
  * it would have on its own (Linux only; needs CAP_SYS_NICE). Other processes run slower meanwhile.
  */
 function setPriority(nice) {
@@ -386,7 +388,7 @@ if (OPEN_DURATION > 0) {
   const gateway = results.filter(isGateway);
   console.log(
     `Open loop: ${gateway.length} scenarios at 50 % of the req/s each sustains, ${OPEN_DURATION} s each` +
-      `${args['open-priority'] ? ', the bench at nice -10' : ''}${args['open-compare'] ? ', each first as before' : ''} …`,
+      `${args['open-priority'] ? `, the bench at nice ${args['open-nice']}` : ''}${args['open-compare'] ? ', each first as before' : ''} …`,
   );
   for (const r of gateway) {
     const scenario = active.find((s) => s.key === r.key);
@@ -411,7 +413,7 @@ if (OPEN_DURATION > 0) {
     const rate = Math.max(1, sustainableRps(r) * 0.5);
     await settle();
     await scenario.before?.({ expected: Math.ceil(rate * OPEN_DURATION * 1.2) });
-    const prioritized = args['open-priority'] && setPriority(-10);
+    const prioritized = args['open-priority'] && setPriority(Number(args['open-nice']));
     try {
       r.openLoop = await openLoop(scenario.url ?? BASE, scenario, rate, OPEN_DURATION, {
         workerdPid: workerdPid(),
@@ -420,7 +422,7 @@ if (OPEN_DURATION > 0) {
     } finally {
       if (prioritized) setPriority(0);
     }
-    r.openLoop.priority = prioritized ? -10 : 0;
+    r.openLoop.priority = prioritized ? Number(args['open-nice']) : 0;
     console.log(describe(r.key, r.openLoop));
   }
 }
