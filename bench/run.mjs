@@ -425,6 +425,25 @@ if (OPEN_DURATION > 0) {
     r.openLoop.priority = prioritized ? Number(args['open-nice']) : 0;
     console.log(describe(r.key, r.openLoop));
   }
+  // The runtime's own tail: the reference worker's hello world + one log line, open loop at the
+  // highest gateway rate, under the same priority. Its stalls (workerd's garbage collection, the
+  // machine) are in every gateway scenario's tail too.
+  const reference = results.find((r) => r.key === 'ceiling-log' && !r.skip);
+  const highest = Math.max(0, ...gateway.map((r) => r.openLoop.rate));
+  if (reference && highest > 0) {
+    const scenario = active.find((s) => s.key === reference.key);
+    await settle();
+    const prioritized = args['open-priority'] && setPriority(Number(args['open-nice']));
+    try {
+      reference.openLoop = await openLoop(scenario.url, scenario, highest, OPEN_DURATION, {
+        workerdPid: workerdPid(),
+      });
+    } finally {
+      if (prioritized) setPriority(0);
+    }
+    reference.openLoop.priority = prioritized ? Number(args['open-nice']) : 0;
+    console.log(`${describe(reference.key, reference.openLoop)} (reference)`);
+  }
 }
 
 // ── The object's CPU measured a second way ───────────────────────────────────
