@@ -360,15 +360,16 @@ const pct = (share) => `${(share * 100).toFixed(0)} %`;
  * outbox, webhooks) was measured at the rate its requests were answered while that work piled up;
  * billed until idle, each request costs `full.cpuUs`, and the rate workerd can keep up with is the
  * measured one scaled by the CPU during the slice over the CPU until idle. A 100-item batch costs
- * 17 ms while answered and 51 ms until its items are COMPLETED: half its answered rate is 150 % of
- * what workerd can execute, and an open loop at that rate only measures a growing backlog.
+ * 17 ms while answered and 51 ms until its items are COMPLETED: half its answered rate keeps workerd
+ * busy 100 % of the time, and an open loop at that rate only measures a growing backlog.
  */
 const sustainableRps = (r) =>
   r.full?.cpuUs > r.workerdCpuUs ? (r.rps * r.workerdCpuUs) / r.full.cpuUs : r.rps;
 /**
  * `--open-priority`: the open loop runs with the bench's autogroup (the bench, serve.mjs and
- * workerd: one session) at nice -10 (`--open-nice`), so on a machine shared with other work workerd gets the cores
- * it would have on its own (Linux only; needs CAP_SYS_NICE). Other processes run slower meanwhile.
+ * workerd: one session) at nice -10 (`--open-nice`), so on a machine shared with other work
+ * workerd gets the cores it would have on its own (Linux only; needs CAP_SYS_NICE). Other
+ * processes run slower meanwhile.
  */
 function setPriority(nice) {
   for (const pid of new Set([String(process.pid), workerdPid()].filter(Boolean))) {
