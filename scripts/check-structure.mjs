@@ -17,14 +17,16 @@
  *   7 cron                      scheduled jobs: the ledger sweep, partner Pix, unapplied, reconciliation
  *   8 openapi                   the document, built from the schemas
  *   9 http, console, queues     the edges: HTTP plumbing, operator console, queue consumers
- *  10 api                       the route table: router and document built from the resources
+ *  10 api                       one file per operation; the route table, router and document built from it
  *  11 index                     the production Worker's entry points
  *  12 staging                   the staging Worker's entry: production's plus staging-only machinery
  *
  * A resource module (src/api/<resource>/) is a vertical slice: each file sits in the layer of its
- * role, so the slice's files still only import down: `schemas*.ts` with the request schemas (5),
- * `openapi*.ts` with the documented operations (8), `handlers*.ts` with the HTTP handlers (9),
- * `routes.ts` binding each operation to its handler (10).
+ * role, so the slice's files still only import down: `schemas*.ts` with request schemas code below
+ * the API reuses (5), `shared.ts` with what several operations share (views, examples) and
+ * `openapi*.ts` with operations declared as one list (8), `handlers*.ts` with their HTTP handlers
+ * (9), and an operation's own file (schemas, OpenAPI operation and handler together) and
+ * `routes.ts` listing the resource's routes (10).
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -62,6 +64,7 @@ const ROLES = [
   [/^schemas[\w-]*\.ts$/, 'src/schemas'],
   [/^openapi[\w-]*\.ts$/, 'src/openapi'],
   [/^handlers[\w-]*\.ts$/, 'src/http'],
+  [/^shared\.ts$/, 'src/openapi'],
 ];
 
 function sources(dir) {

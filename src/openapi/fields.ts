@@ -1,6 +1,7 @@
 /** Field schemas shared by the response shapes (docs/contract.md, Field conventions). */
 import * as v from 'valibot';
 import { ISPB_PATTERN } from '../domain/ispb';
+import { named } from '../schemas/named';
 
 export const BrtTimestamp = v.pipe(
   v.string(),
@@ -47,9 +48,12 @@ export const Cursor = v.pipe(
 export const AccountType = v.picklist(['TRANSACTIONAL', 'PROPRIETARY']);
 
 /** Bank coordinates of an account (payer, payee or the service's settlement account). */
-export const BankData = v.object({
-  ispb: Ispb,
-  bank: v.pipe(v.string(), v.examples(['Banco Alfa Liquidações S.A.'])),
-  branch: v.pipe(v.string(), v.examples(['0001'])),
-  account: v.pipe(v.string(), v.examples(['12345-6'])),
-});
+export const BankData = named(
+  'BankData',
+  v.object({
+    ispb: Ispb,
+    bank: v.pipe(v.string(), v.examples(['Banco Alfa Liquidações S.A.'])),
+    branch: v.pipe(v.string(), v.examples(['0001'])),
+    account: v.pipe(v.string(), v.examples(['12345-6'])),
+  }),
+);

@@ -17,8 +17,8 @@ import { CASH_IN_JSON } from '../../durable-objects/ledger/cash-in/cash-in-store
 import { CASH_OUT_JSON } from '../../durable-objects/ledger/cash-out/cash-out-store';
 import type { LedgerDb } from '../../durable-objects/ledger/db';
 import { cashIns, cashOuts } from '../../durable-objects/ledger/schema';
-import { CashIn } from '../../src/api/cash-in/openapi-responses';
-import { CashOut } from '../../src/api/cash-out/openapi-responses';
+import { CashIn } from '../../src/api/cash-in/shared';
+import { CashOut } from '../../src/api/cash-out/shared';
 import { CASH_IN_FIELDS, cashInView } from '../../src/domain/cash-in';
 import { CASH_OUT_FIELDS, cashOutView } from '../../src/domain/cash-out';
 import type { AnyField } from '../../src/domain/view-fields';

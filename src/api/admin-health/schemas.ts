@@ -5,6 +5,7 @@
  */
 import * as v from 'valibot';
 import { ISPB_PATTERN, ISPB_RULE } from '../../domain/ispb';
+import { named } from '../../schemas/named';
 
 /** About 200 bytes each: 250 fit the 64 KiB body cap of every JSON request (src/http/body.ts). */
 export const MAX_IMPORTED_OBSERVATIONS = 250;
@@ -36,21 +37,34 @@ export const ImportedObservationSchema = v.strictObject({
   latencyMs: v.optional(v.pipe(v.number(), v.minValue(0))),
 });
 
-export const ImportObservationsSchema = v.strictObject({
-  observations: v.pipe(
-    v.array(ImportedObservationSchema, 'observations must be an array'),
-    v.minLength(1, 'observations must not be empty'),
-    v.maxLength(
-      MAX_IMPORTED_OBSERVATIONS,
-      `observations must have at most ${MAX_IMPORTED_OBSERVATIONS} items`,
+export const ImportObservationsSchema = named(
+  'ImportObservationsRequest',
+  v.strictObject({
+    observations: v.pipe(
+      v.array(ImportedObservationSchema, 'observations must be an array'),
+      v.minLength(1, 'observations must not be empty'),
+      v.maxLength(
+        MAX_IMPORTED_OBSERVATIONS,
+        `observations must have at most ${MAX_IMPORTED_OBSERVATIONS} items`,
+      ),
     ),
-  ),
-});
+  }),
+  {
+    observations:
+      'Observations (the shape of the health queue), each with a unique `id` (an id already counted is skipped, so a repeated import is harmless). Older than the analyzer has seen, they bootstrap it: recent live traffic waits until the history stops arriving.',
+  },
+);
 
-export const AdvanceAnalyzerSchema = v.strictObject({
-  until: v.pipe(
-    v.string('until is required'),
-    v.isoTimestamp('until must be an ISO 8601 timestamp'),
-    v.check((s) => Number.isFinite(Date.parse(s)), 'until must be a real instant'),
-  ),
-});
+export const AdvanceAnalyzerSchema = named(
+  'AdvanceAnalyzerRequest',
+  v.strictObject({
+    until: v.pipe(
+      v.string('until is required'),
+      v.isoTimestamp('until must be an ISO 8601 timestamp'),
+      v.check((s) => Number.isFinite(Date.parse(s)), 'until must be a real instant'),
+    ),
+  }),
+  {
+    until: 'Every 5-minute window that ends at or before this instant is closed now.',
+  },
+);

@@ -13,7 +13,8 @@ import { requireStaging } from '../../http/staging';
 import { parseWith } from '../../http/validation';
 import { partnerByIspb } from '../../partners/catalog';
 import { clearFaults, injectFault } from '../../partners/faults';
-import { PartnerFaultSchema, PartnerPathSchema } from './schemas';
+import { PartnerPathSchema } from '../../schemas/common';
+import { PartnerFaultSchema } from './schemas';
 
 export async function handleInjectFault(request: ApiRequest, { env }: RequestContext): Promise<Response> {
   requireStaging(request, env);

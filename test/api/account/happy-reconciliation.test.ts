@@ -9,7 +9,7 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { CashInSummaryBody } from '../../../src/api/cash-in/openapi';
+import type { CashInSummaryBody } from '../../../src/api/cash-in/summarize-cash-ins';
 import { BANK_RETURN_LABEL } from '../../../src/domain/statement';
 import {
   balanceOf,
