@@ -13,7 +13,24 @@ export type AccountRow = typeof accounts.$inferSelect;
 
 /** Onboarding (idempotent): opens one of the client's accounts at a partner; an open one stays. */
 export function openAccount(db: LedgerDb, account: typeof accounts.$inferInsert): void {
+  chargeIspbs.delete(db);
   db.insert(accounts).values(account).onConflictDoNothing().run();
+}
+
+/**
+ * The ISPB of the client's first TRANSACTIONAL account, read once per object: every Cash-In is
+ * charged there, and an account's partner and type never change once opened (only openAccount
+ * adds one, and forgets this).
+ */
+const chargeIspbs = new WeakMap<LedgerDb, string>();
+
+export function firstTransactionalIspb(db: LedgerDb): string | undefined {
+  let ispb = chargeIspbs.get(db);
+  if (ispb === undefined) {
+    ispb = transactionalAccounts(db)[0]?.ispb;
+    if (ispb !== undefined) chargeIspbs.set(db, ispb);
+  }
+  return ispb;
 }
 
 /** The client's TRANSACTIONAL accounts in onboarding order (its partners' order). */
