@@ -123,6 +123,23 @@ export class Scheduler {
     ).run({ id: task.id });
   }
 
+  /** Moves the task `kind:ref` to `atLeast` if it is due earlier; never creates one. */
+  postpone(kind: TaskKind, ref: string, atLeast: number): void {
+    sqlOf(this.db).exec(
+      'UPDATE tasks SET due_at = ? WHERE id = ? AND due_at < ?',
+      atLeast,
+      `${kind}:${ref}`,
+      atLeast,
+    );
+  }
+
+  /** The task runs again at `dueAt` with its `attempts` set (a poll that backs off by its count). */
+  again(task: Task, dueAt: number, attempts: number): void {
+    this.scheduled += 1;
+    this.earliest = Math.min(this.earliest, dueAt);
+    sqlOf(this.db).exec('UPDATE tasks SET due_at = ?, attempts = ? WHERE id = ?', dueAt, attempts, task.id);
+  }
+
   /** A failed task runs again later, backing off up to a minute. */
   retry(task: Task, now: number): void {
     const delay = Math.min(60_000, 1_000 * 2 ** Math.min(task.attempts, 6));

@@ -127,9 +127,10 @@ export async function runTask(
       return;
     }
     case 'poll-refund': {
-      const again = await pollRefund(ctx, task.ref);
+      // Its attempts count the reads that found the devolution in flight (refund-ops.ts).
+      const again = await pollRefund(ctx, task.ref, task.attempts);
       if (again === undefined) ctx.scheduler.done(task);
-      else ctx.scheduler.schedule('poll-refund', task.ref, again);
+      else ctx.scheduler.again(task, again.at, again.inFlightReads);
       return;
     }
     case 'remove-charge': {

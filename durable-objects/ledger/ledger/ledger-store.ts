@@ -5,7 +5,7 @@
  */
 import { and, eq, sql } from 'drizzle-orm';
 import { type LedgerDb, sqlOf } from '../db';
-import { prepared } from '../prepared';
+import { ph, prepared } from '../prepared';
 import { keysetRows, type PageInput } from '../reads/keyset';
 import { accounts, holds, ledgerEntries } from '../schema';
 
@@ -61,11 +61,14 @@ export function accountAt(
   ispb: string,
   type: 'TRANSACTIONAL' | 'PROPRIETARY',
 ): AccountRow | undefined {
-  return db
-    .select()
-    .from(accounts)
-    .where(and(eq(accounts.ispb, ispb), eq(accounts.type, type)))
-    .get();
+  // Built once per object: every refund and its settlement ask.
+  return prepared(db, 'accounts.at', () =>
+    db
+      .select()
+      .from(accounts)
+      .where(and(eq(accounts.ispb, ph('ispb')), eq(accounts.type, ph('type'))))
+      .prepare(),
+  ).get({ ispb, type });
 }
 
 export function heldAmount(db: LedgerDb, accountNumber: string): number {
