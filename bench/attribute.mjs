@@ -68,18 +68,22 @@ const isObjectModule = (path) =>
   path?.startsWith('durable-objects/') && !/\/(stubs|health-stub)\.ts$/.test(path);
 
 /**
- * Profiles the gateway's isolate while `load()` runs (resolving to the operations it completed).
+ * Profiles the gateway's isolate while `load()` runs (resolving to the operations it completed) and
+ * then until `idle()` resolves.
  * A sample is the objects' when any frame of its stack is in a Durable Object's module (its RPC
  * methods, alarms and continuations, and what they call); the rest busy time is the worker's
  * (routing, auth, validation, rendering, the log line, queue consumers). Returns µs per operation.
  */
-export async function attributeToObjects({ port, worker, bundleText, load }) {
+export async function attributeToObjects({ port, worker, bundleText, load, idle }) {
   const moduleAt = moduleOfLine(bundleText);
   const { send, close } = await inspector(port, worker ?? (await gatewayWorker(port)));
   await send('Profiler.enable');
   await send('Profiler.setSamplingInterval', { interval: 100 });
   await send('Profiler.start');
   const operations = await load();
+  // The work the load left behind (alarms, outbox flushes, health ingestion) is the objects' too,
+  // and the CPU the share is applied to is billed until idle: profile until idle as well.
+  await idle?.();
   const { result } = await send('Profiler.stop');
   close();
   const profile = result.profile;
