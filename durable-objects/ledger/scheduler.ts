@@ -60,8 +60,9 @@ export class Scheduler {
   }
 
   /**
-   * Several tasks in one statement, each as `schedule` (a new Cash-In's dispatch, flush and expiry).
-   * At most 25: a Durable Object query binds at most 100 values.
+   * Several tasks in one statement (a new Cash-In's dispatch, flush and expiry), each added or moved
+   * earlier: one already due sooner stays as it is, unwritten (the dispatch and flush tasks are due
+   * already while a busy object's alarm catches up). At most 25: a query binds at most 100 values.
    */
   scheduleAll(list: readonly (readonly [kind: TaskKind, ref: string, dueAt: number])[]): void {
     if (list.length === 0) return;
@@ -70,7 +71,7 @@ export class Scheduler {
     for (const [, , dueAt] of list) this.earliest = Math.min(this.earliest, dueAt);
     sqlOf(this.db).exec(
       `INSERT INTO tasks (id, kind, ref, due_at) VALUES ${list.map(() => '(?, ?, ?, ?)').join(', ')}
-       ON CONFLICT (id) DO UPDATE SET due_at = excluded.due_at`,
+       ON CONFLICT (id) DO UPDATE SET due_at = excluded.due_at WHERE excluded.due_at < tasks.due_at`,
       ...list.flatMap(([kind, ref, dueAt]) => [`${kind}:${ref}`, kind, ref, dueAt]),
     );
   }

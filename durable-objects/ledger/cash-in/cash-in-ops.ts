@@ -19,9 +19,10 @@ import { hasArchiveOf, maybeArchived } from '../archive/archive-index';
 import type { LedgerContext } from '../context';
 import type { Remember } from '../ledger/idempotency';
 import { firstTransactionalIspb } from '../ledger/ledger';
-import { observe } from '../webhooks/events';
+import { emitWithObservation, observe } from '../webhooks/events';
 import {
   type CashInRow,
+  cashInEvent,
   cashInNotFound,
   emitCashIn,
   findCashIn,
@@ -167,9 +168,13 @@ export async function createCashIn(
         requestedAt: now,
         expiresAt,
       }) as CashInRow;
-      // The event's dispatch, the observation's flush and the expiry: one scheduling statement.
-      emitCashIn(ctx, row, 'CASHIN_REQUESTED', now, false);
-      observe(ctx, transactionId, { operation: 'CASH_IN', partnerIspb, event: 'CREATED', at: now }, false);
+      // The event and observation in one statement; their dispatch, flush and the expiry in one.
+      emitWithObservation(ctx, cashInEvent(row, 'CASHIN_REQUESTED', now), transactionId, {
+        operation: 'CASH_IN',
+        partnerIspb,
+        event: 'CREATED',
+        at: now,
+      });
       ctx.scheduler.scheduleAll([
         ['dispatch-webhooks', 'all', now],
         ['flush-outbox', 'all', now],

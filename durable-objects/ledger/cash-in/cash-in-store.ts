@@ -7,7 +7,7 @@ import { type LedgerDb, sqlOf } from '../db';
 import { ph, prepared } from '../prepared';
 import { findByAnyId } from '../reads/lookup';
 import { cashIns } from '../schema';
-import { emitWebhook } from '../webhooks/events';
+import { emitWebhook, type WebhookEvent } from '../webhooks/events';
 
 export type CashInRow = typeof cashIns.$inferSelect;
 type Db = LedgerDb;
@@ -48,24 +48,13 @@ export function newCashInIdsTaken(
 }
 
 /** The Cash-In event of a transition, for its webhookUrl (same transaction). */
-export function emitCashIn(
-  ctx: LedgerContext,
-  row: CashInRow,
-  eventType: string,
-  at: number,
-  schedule = true,
-): void {
-  emitWebhook(
-    ctx,
-    {
-      aggregateId: row.transactionId,
-      eventType,
-      data: cashInView(row),
-      webhookUrl: row.webhookUrl,
-      at,
-    },
-    schedule,
-  );
+export function emitCashIn(ctx: LedgerContext, row: CashInRow, eventType: string, at: number): void {
+  emitWebhook(ctx, cashInEvent(row, eventType, at));
+}
+
+/** The webhook event of a Cash-In transition. */
+export function cashInEvent(row: CashInRow, eventType: string, at: number): WebhookEvent {
+  return { aggregateId: row.transactionId, eventType, data: cashInView(row), webhookUrl: row.webhookUrl, at };
 }
 
 /** One Cash-In row changed by its seq, returned as stored. */
