@@ -31,6 +31,8 @@ const { values: args } = parseArgs({
     // 'object': the innermost Durable Object frame (a statement's call site); 'any': the innermost
     // frame in any module of the bundle, for object samples (what a call site's own JS spends on).
     site: { type: 'string', default: 'object' },
+    // Seconds to wait after the twin's supply (refunds: paid Cash-Ins) for its own leftovers.
+    settle: { type: 'string', default: '5' },
     'build-dir': { type: 'string', default: '.wrangler/build' },
   },
 });
@@ -126,7 +128,7 @@ const { scenarios } = await prepareScenarios({ base: args.base, hello: args.hell
 const twin = scenarios.find((s) => s.key === `object:${args.op}`);
 if (!twin) throw new Error(`no object twin for ${args.op}`);
 await twin.before?.({ expected: 20_000 });
-await new Promise((r) => setTimeout(r, 5_000));
+await new Promise((r) => setTimeout(r, Number(args.settle) * 1_000));
 const load = (url, requests) => async () =>
   (
     await autocannon({

@@ -19,7 +19,7 @@ import { hasArchiveOf, maybeArchived } from '../archive/archive-index';
 import type { LedgerContext } from '../context';
 import type { Remember } from '../ledger/idempotency';
 import { firstTransactionalIspb } from '../ledger/ledger';
-import { emitWithObservation, observe } from '../webhooks/events';
+import { emitWithObservation, OUTBOX_COALESCE_MS, observe } from '../webhooks/events';
 import {
   type CashInRow,
   cashInEvent,
@@ -168,7 +168,8 @@ export async function createCashIn(
         requestedAt: now,
         expiresAt,
       }) as CashInRow;
-      // The event and observation in one statement; their dispatch, flush and the expiry in one.
+      // The event and observation in one statement; their dispatch, flush and the expiry in one
+      // (dispatch and flush shared with the Cash-Ins of the next moment: OUTBOX_COALESCE_MS).
       emitWithObservation(ctx, cashInEvent(row, 'CASHIN_REQUESTED', now), transactionId, {
         operation: 'CASH_IN',
         partnerIspb,
@@ -176,8 +177,8 @@ export async function createCashIn(
         at: now,
       });
       ctx.scheduler.scheduleAll([
-        ['dispatch-webhooks', 'all', now],
-        ['flush-outbox', 'all', now],
+        ['dispatch-webhooks', 'all', now + OUTBOX_COALESCE_MS],
+        ['flush-outbox', 'all', now + OUTBOX_COALESCE_MS],
         ['expire-cash-in', transactionId, expiresAt + LATE_SETTLEMENT_GRACE_MS],
       ]);
       remember(201, created);

@@ -36,6 +36,14 @@ function insertOutbox(ctx: LedgerContext, row: Parameters<typeof insertOutboxRow
   insertOutboxRow(ctx.db, row);
 }
 
+/**
+ * How long the outbox work of a new Cash-In may wait for the next ones: under load, one alarm run
+ * dispatches and flushes every Cash-In of that window, instead of a run (a dozen statements: the
+ * due query, adoption, the flush, the re-arm) for every few. Its webhook leaves at most this much
+ * later; the task is only ever moved earlier (Scheduler.scheduleAll), so load never postpones it.
+ */
+export const OUTBOX_COALESCE_MS = 50;
+
 /** `schedule: false`: a batch schedules the dispatch once itself, after its last event. */
 export function emitWebhook(ctx: LedgerContext, event: WebhookEvent, schedule = true): void {
   insertOutbox(ctx, webhookRow(event));
