@@ -22,6 +22,8 @@ const { values: args } = parseArgs({
     rounds: { type: 'string', default: '6' },
     seconds: { type: 'string', default: '3' },
     connections: { type: 'string', default: '20' },
+    // Operations a twin's supply prepares before each slice (refunds: paid Cash-Ins).
+    supply: { type: 'string', default: '1000' },
   },
 });
 
@@ -66,7 +68,7 @@ async function slice(s, which) {
   const scenario = s[which];
   await idle(s.pid);
   if (scenario.before) {
-    await scenario.before({ expected: 4_000 });
+    await scenario.before({ expected: Number(args.supply) });
     await idle(s.pid);
   }
   const start = cpuSeconds(s.pid);
