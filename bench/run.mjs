@@ -460,7 +460,10 @@ if (cashIn && !cashIn.skip && !OPEN_ONLY) {
   const profiled = await attributeToObjects({
     port: inspectorPort,
     bundleText: readFileSync(path.join(buildDir, 'index.js'), 'utf8'),
-    load: async () => (await cannon(cashIn, 4)).totalCompletedRequests,
+    // The scenario's own load and length (more samples than a short run: its share moved ±15 %
+    // between runs at 4 s), profiled until idle like the CPU it is applied to.
+    load: async () => (await cannon(cashIn, Math.max(DURATION, 6))).totalCompletedRequests,
+    idle: settle,
   });
   attribution = {
     scenario: 'cash-in',

@@ -1,4 +1,5 @@
 import { findClient } from '../../src/db/clients';
+import { brtDate } from '../../src/domain/time';
 import { errorFields, log } from '../../src/infra/log';
 import { armArchive, runArchiveTask } from './archive/archive';
 import { pollSupersededDevolution } from './cash-in/bank-returns';
@@ -29,11 +30,16 @@ export class TaskRunner {
   private running: Promise<void> | undefined;
   /** The task being run and since when: a run that never ends is reported, not silently waited on. */
   private current: { id: string; since: number } | undefined;
+  /** The BRT month whose stale limit totals are all gone: none can become stale before the next. */
+  private limitTotalsClean: string | undefined;
 
   constructor(
     private readonly context: () => LedgerContext,
-    /** Housekeeping after the tasks (pruning, ledger/prune.ts), in bounded steps. */
-    private readonly housekeeping: (now: number) => void,
+    /**
+     * Housekeeping after the tasks (pruning, ledger/prune.ts), in bounded steps; `pruneDue`: this
+     * run ran the `prune` task.
+     */
+    private readonly housekeeping: (now: number, pruneDue: boolean) => void,
     private readonly degradedCashOutPartners: () => Promise<ReadonlySet<string>>,
   ) {}
 
@@ -42,25 +48,28 @@ export class TaskRunner {
     return this.running !== undefined;
   }
 
-  runDue(): Promise<void> {
+  /** `full`: housekeeping without its shortcuts (the cron sweep's backstop, once a minute). */
+  runDue(full = false): Promise<void> {
     if (this.running) {
       const age = this.current ? Date.now() - this.current.since : 0;
       if (age > TASK_STALL_MS)
         log('error', 'ledger task stalled', { task: this.current?.id, runningForMs: age });
       return this.running;
     }
-    this.running = this.runOnce().finally(() => {
+    this.running = this.runOnce(full).finally(() => {
       this.running = undefined;
     });
     return this.running;
   }
 
-  private async runOnce(): Promise<void> {
+  private async runOnce(full: boolean): Promise<void> {
     const ctx = this.context();
     const now = Date.now();
     const reads = new PartnerReads();
+    let pruneDue = full;
     try {
       for (const task of ctx.scheduler.due(now)) {
+        if (task.kind === 'prune') pruneDue = true;
         this.current = { id: task.id, since: Date.now() };
         try {
           await runTask(ctx, task, this.degradedCashOutPartners, reads);
@@ -71,8 +80,10 @@ export class TaskRunner {
           this.current = undefined;
         }
       }
-      this.housekeeping(now);
-      pruneLimitTotals(ctx.db, now);
+      this.housekeeping(now, pruneDue);
+      const month = brtDate(now).slice(0, 7);
+      if ((full || this.limitTotalsClean !== month) && pruneLimitTotals(ctx.db, now) === 0)
+        this.limitTotalsClean = month;
       armArchive(ctx, now);
     } finally {
       // Operations that scheduled work while this run went on left the alarm to it (ClientLedger's
@@ -116,9 +127,10 @@ export async function runTask(
       return;
     }
     case 'poll-refund': {
-      const again = await pollRefund(ctx, task.ref);
+      // Its attempts count the reads that found the devolution in flight (refund-ops.ts).
+      const again = await pollRefund(ctx, task.ref, task.attempts);
       if (again === undefined) ctx.scheduler.done(task);
-      else ctx.scheduler.schedule('poll-refund', task.ref, again);
+      else ctx.scheduler.again(task, again.at, again.inFlightReads);
       return;
     }
     case 'remove-charge': {

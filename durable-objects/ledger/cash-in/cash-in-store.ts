@@ -13,24 +13,13 @@ import { findByAnyId, lookupSql } from '../reads/lookup';
 import { viewJson } from '../reads/view-sql';
 import { cashInWorkQuery } from '../scheduler';
 import { cashIns } from '../schema';
-import { emitWebhook } from '../webhooks/events';
+import { emitWebhook, type WebhookEvent } from '../webhooks/events';
 
 export type CashInRow = typeof cashIns.$inferSelect;
 type Db = LedgerDb;
 
 export function findCashIn(db: Db, id: string): CashInRow | undefined {
   return findByAnyId<CashInRow>(db, cashIns, cashIns, id);
-}
-
-export function externalReferenceTaken(db: Db, externalReference: string): boolean {
-  const query = prepared(db, 'cashIns.byExternalReference', () =>
-    db
-      .select({ seq: cashIns.seq })
-      .from(cashIns)
-      .where(eq(cashIns.externalReference, ph('externalReference')))
-      .prepare(),
-  );
-  return query.get({ externalReference }) !== undefined;
 }
 
 export function internalCodeTaken(db: Db, internalCode: string): boolean {
@@ -44,15 +33,34 @@ export function internalCodeTaken(db: Db, internalCode: string): boolean {
   return query.get({ internalCode }) !== undefined;
 }
 
+/**
+ * Whether a new Cash-In's externalReference, or the internalCode drawn for it, is already held by a
+ * hot Cash-In: both unique indexes in one statement (it runs on every POST /cash-in).
+ */
+export function newCashInIdsTaken(
+  db: Db,
+  externalReference: string,
+  internalCode: string,
+): { reference: boolean; code: boolean } {
+  const row = sqlOf(db)
+    .exec<{ reference: number; code: number }>(
+      `SELECT EXISTS (SELECT 1 FROM cash_ins WHERE external_reference = ?) AS reference,
+              EXISTS (SELECT 1 FROM cash_ins WHERE internal_code = ?) AS code`,
+      externalReference,
+      internalCode,
+    )
+    .one();
+  return { reference: row.reference === 1, code: row.code === 1 };
+}
+
 /** The Cash-In event of a transition, for its webhookUrl (same transaction). */
 export function emitCashIn(ctx: LedgerContext, row: CashInRow, eventType: string, at: number): void {
-  emitWebhook(ctx, {
-    aggregateId: row.transactionId,
-    eventType,
-    data: cashInView(row),
-    webhookUrl: row.webhookUrl,
-    at,
-  });
+  emitWebhook(ctx, cashInEvent(row, eventType, at));
+}
+
+/** The webhook event of a Cash-In transition. */
+export function cashInEvent(row: CashInRow, eventType: string, at: number): WebhookEvent {
+  return { aggregateId: row.transactionId, eventType, data: cashInView(row), webhookUrl: row.webhookUrl, at };
 }
 
 /** One Cash-In row changed by its seq, returned as stored. */

@@ -7,7 +7,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { ArchivableTable } from '../archivable';
 import { ledgerArchivedUntil } from '../archive/archive-store';
 import { insertStoredRows, type LedgerDb, type StoredRow, sqlOf } from '../db';
-import { prepared } from '../prepared';
+import { ph, prepared } from '../prepared';
 import { keysetRows, type PageInput } from '../reads/keyset';
 import { accounts, holds, ledgerEntries } from '../schema';
 
@@ -15,7 +15,24 @@ export type AccountRow = typeof accounts.$inferSelect;
 
 /** Onboarding (idempotent): opens one of the client's accounts at a partner; an open one stays. */
 export function openAccount(db: LedgerDb, account: typeof accounts.$inferInsert): void {
+  chargeIspbs.delete(db);
   db.insert(accounts).values(account).onConflictDoNothing().run();
+}
+
+/**
+ * The ISPB of the client's first TRANSACTIONAL account, read once per object: every Cash-In is
+ * charged there, and an account's partner and type never change once opened (only openAccount
+ * adds one, and forgets this).
+ */
+const chargeIspbs = new WeakMap<LedgerDb, string>();
+
+export function firstTransactionalIspb(db: LedgerDb): string | undefined {
+  let ispb = chargeIspbs.get(db);
+  if (ispb === undefined) {
+    ispb = transactionalAccounts(db)[0]?.ispb;
+    if (ispb !== undefined) chargeIspbs.set(db, ispb);
+  }
+  return ispb;
 }
 
 /** The client's TRANSACTIONAL accounts in onboarding order (its partners' order). */
@@ -46,11 +63,14 @@ export function accountAt(
   ispb: string,
   type: 'TRANSACTIONAL' | 'PROPRIETARY',
 ): AccountRow | undefined {
-  return db
-    .select()
-    .from(accounts)
-    .where(and(eq(accounts.ispb, ispb), eq(accounts.type, type)))
-    .get();
+  // Built once per object: every refund and its settlement ask.
+  return prepared(db, 'accounts.at', () =>
+    db
+      .select()
+      .from(accounts)
+      .where(and(eq(accounts.ispb, ph('ispb')), eq(accounts.type, ph('type'))))
+      .prepare(),
+  ).get({ ispb, type });
 }
 
 export function heldAmount(db: LedgerDb, accountNumber: string): number {

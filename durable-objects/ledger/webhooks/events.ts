@@ -6,7 +6,12 @@
 import { eventIdSuffix } from '../../../src/domain/ids';
 import type { LedgerContext } from '../context';
 import { sqlOf } from '../db';
-import { deleteEvents, insertOutbox as insertOutboxRow, unpublishedObservationRows } from './outbox-store';
+import {
+  deleteEvents,
+  insertOutbox as insertOutboxRow,
+  insertOutboxRows,
+  unpublishedObservationRows,
+} from './outbox-store';
 
 export interface WebhookEvent {
   aggregateId: string;
@@ -31,17 +36,17 @@ function insertOutbox(ctx: LedgerContext, row: Parameters<typeof insertOutboxRow
   insertOutboxRow(ctx.db, row);
 }
 
+/**
+ * How long the outbox work of a new Cash-In may wait for the next ones: under load, one alarm run
+ * dispatches and flushes every Cash-In of that window, instead of a run (a dozen statements: the
+ * due query, adoption, the flush, the re-arm) for every few. Its webhook leaves at most this much
+ * later; the task is only ever moved earlier (Scheduler.scheduleAll), so load never postpones it.
+ */
+export const OUTBOX_COALESCE_MS = 50;
+
 /** `schedule: false`: a batch schedules the dispatch once itself, after its last event. */
 export function emitWebhook(ctx: LedgerContext, event: WebhookEvent, schedule = true): void {
-  insertOutbox(ctx, {
-    eventSuffix: eventIdSuffix(),
-    channel: 'webhook',
-    aggregateId: event.aggregateId,
-    eventType: event.eventType,
-    data: event.data,
-    webhookUrl: event.webhookUrl,
-    occurredAt: event.at,
-  });
+  insertOutbox(ctx, webhookRow(event));
   // The delivery pipeline (webhook-deliveries.ts) adopts it and sends it when its turn comes.
   if (schedule) ctx.scheduler.schedule('dispatch-webhooks', 'all', event.at);
 }
@@ -52,6 +57,36 @@ export function observe(
   input: ObservationInput,
   schedule = true,
 ): void {
+  insertOutbox(ctx, observationRow(ctx, aggregateId, input));
+  if (schedule) ctx.scheduler.schedule('flush-outbox', 'all', input.at);
+}
+
+/**
+ * A transition's webhook event and its health observation in one outbox statement (a new Cash-In
+ * writes both on every POST). Scheduling their dispatch and flush is the caller's.
+ */
+export function emitWithObservation(
+  ctx: LedgerContext,
+  event: WebhookEvent,
+  aggregateId: string,
+  input: ObservationInput,
+): void {
+  insertOutboxRows(sqlOf(ctx.db), [webhookRow(event), observationRow(ctx, aggregateId, input)]);
+}
+
+function webhookRow(event: WebhookEvent) {
+  return {
+    eventSuffix: eventIdSuffix(),
+    channel: 'webhook' as const,
+    aggregateId: event.aggregateId,
+    eventType: event.eventType,
+    data: event.data,
+    webhookUrl: event.webhookUrl,
+    occurredAt: event.at,
+  };
+}
+
+function observationRow(ctx: LedgerContext, aggregateId: string, input: ObservationInput) {
   const observation = {
     at: new Date(input.at).toISOString(),
     clientId: ctx.profile.clientId,
@@ -62,16 +97,15 @@ export function observe(
     ...(input.failureCode !== undefined && { failureCode: input.failureCode }),
     ...(input.latencyMs !== undefined && { latencyMs: input.latencyMs }),
   };
-  insertOutbox(ctx, {
+  return {
     eventSuffix: eventIdSuffix(),
-    channel: 'health',
+    channel: 'health' as const,
     aggregateId,
     eventType: `OBSERVATION_${input.event}`,
     data: observation,
     webhookUrl: null,
     occurredAt: input.at,
-  });
-  if (schedule) ctx.scheduler.schedule('flush-outbox', 'all', input.at);
+  };
 }
 
 /**

@@ -40,6 +40,34 @@ export function insertOutbox(
   ).run(row);
 }
 
+/**
+ * Several events in one statement, seqs in order (a transition's webhook event and observation).
+ * Each row's seq is AUTOINCREMENT's counter plus its place: SQLite writes the counter back once
+ * the statement ends, so every row reads the same counter (were it written per row, the seqs
+ * would only leave a gap, never repeat). At most 10 rows: 8 bound values each, 100 per query.
+ */
+export function insertOutboxRows(
+  sql: SqlStorage,
+  rows: (Required<Omit<OutboxRow, 'seq' | 'publishedAt' | 'eventId'>> & { eventSuffix: string })[],
+): void {
+  if (rows.length === 0) return;
+  if (rows.length > 10) throw new RangeError('insertOutboxRows takes at most 10 rows');
+  const next = `coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'outbox'), 0) + 1`;
+  sql.exec(
+    `INSERT INTO outbox (seq, event_id, channel, aggregate_id, event_type, data, webhook_url, occurred_at)
+     VALUES ${rows.map((_, i) => `((${next}) + ${i}, 'evt_' || ((${next}) + ${i}) || ?, ?, ?, ?, ?, ?, ?)`).join(', ')}`,
+    ...rows.flatMap((r) => [
+      r.eventSuffix,
+      r.channel,
+      r.aggregateId,
+      r.eventType,
+      JSON.stringify(r.data),
+      r.webhookUrl,
+      r.occurredAt,
+    ]),
+  );
+}
+
 /** The oldest health observations not yet handed to their queue, at most `limit`. */
 export function unpublishedObservationRows(sql: SqlStorage, limit: number) {
   return sql

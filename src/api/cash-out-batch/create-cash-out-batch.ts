@@ -102,7 +102,7 @@ const cashOutBatchAccepted: Out<typeof CashOutBatchAccepted> = {
  * Any valid batch fits: the largest valid item is about 3.5 KB (a 2,048-character webhookUrl, 140
  * four-byte characters of name and of description, the rest), so 1,000 of them stay under 4 MiB.
  */
-const MAX_BATCH_BODY_BYTES = 4 * 1024 * 1024;
+export const MAX_BATCH_BODY_BYTES = 4 * 1024 * 1024;
 
 /** `items.3.amount` (valibot's dotted path) as the contract writes it: `items[3].amount`. */
 const indexed = (field: string) => field.replace(/^items\.(\d+)(?=\.|$)/, 'items[$1]');
