@@ -1,7 +1,8 @@
 // One window's view of the traffic for one operation: every entity's counts, expectations (seasonal,
 // scaled by what intake explains), dispersion and evaluations, plus cell access for attribution.
 import type { WindowContext } from '../attribution/attribution';
-import { expectedCount, levelOf } from '../baselines/baseline';
+import { shareExpected } from '../baselines/bank-share';
+import { expectedCount, levelOf, relativeKappa } from '../baselines/baseline';
 import type { AnalyzerConfig } from '../config';
 import { dominantCode } from '../windows/code-layers';
 import { Counts } from '../windows/counts';
@@ -46,29 +47,39 @@ export function entityView(
   createdScale = 1,
   /** The parent's recent levels (created, outcomes) a thin level is shrunk towards (BANK_LEVEL_PRIOR). */
   towards: [number, number] | null = null,
+  /** A bank's: the other banks' outcomes this window (its silence is also judged against its share). */
+  otherBanks: number | null = null,
 ): EntityView {
   const eo = e.ops[op];
   const lowest = e.kind === 'client' ? MERCHANT_MEDIAN_DAYS : 0;
   const expCreatedRaw = expectedCount(eo.created, startMs, cfg, towards?.[0] ?? null, lowest);
   const expCreated = expCreatedRaw === null ? null : expCreatedRaw * createdScale;
   const expOutcomesRaw = expectedCount(eo.outcomes, startMs, cfg, towards?.[1] ?? null, lowest);
+  const expOutcomes =
+    expOutcomesRaw === null
+      ? null
+      : expOutcomesRaw *
+        (intake ??
+          (op === 0 && e.kind !== 'client'
+            ? cashInIntakeRatio(counts.created, expCreatedRaw, eo.prevCounts)
+            : intakeRatio(counts.created, expCreatedRaw)));
   const v: EntityView = {
     kind: e.kind,
     id: e.id,
     counts,
     ew,
     expCreated,
-    expOutcomes:
-      expOutcomesRaw === null
-        ? null
-        : expOutcomesRaw *
-          (intake ??
-            (op === 0 && e.kind !== 'client'
-              ? cashInIntakeRatio(counts.created, expCreatedRaw, eo.prevCounts)
-              : intakeRatio(counts.created, expCreatedRaw))),
+    expOutcomes,
     k: {
-      created: kappa(eo.created.resid, KAPPA_MIN_VALUES, KAPPA_CAP),
-      outcomes: kappa(eo.outcomes.resid, KAPPA_MIN_VALUES, KAPPA_CAP),
+      // The recent MAD, floored by the dispersion two days of the series imply at this window's level.
+      created: Math.max(
+        kappa(eo.created.resid, KAPPA_MIN_VALUES, KAPPA_CAP),
+        relativeKappa(eo.created, expCreated),
+      ),
+      outcomes: Math.max(
+        kappa(eo.outcomes.resid, KAPPA_MIN_VALUES, KAPPA_CAP),
+        relativeKappa(eo.outcomes, expOutcomes),
+      ),
       errors: kappa(eo.rErr, KAPPA_MIN_VALUES, KAPPA_CAP),
       latency: kappa(eo.rLat, KAPPA_MIN_VALUES, KAPPA_CAP),
       expiry: kappa(eo.rExp, KAPPA_MIN_VALUES, KAPPA_CAP),
@@ -101,7 +112,8 @@ export function entityView(
   const silenceFamily = SILENCE_FAMILY[e.kind];
   if (silenceFamily) {
     const [seen, expected] = countOf(v, silenceFamily);
-    v.silent = silenceRun(e.kind, eo.silent, seen, expected);
+    const share = otherBanks === null ? null : shareExpected(eo, otherBanks);
+    v.silent = silenceRun(e.kind, eo.silent, seen, expected, share);
   }
   const families: readonly Family[] = op === 0 ? [...PRIMARY_FAMILIES, 'expiry'] : PRIMARY_FAMILIES;
   for (const f of families) {
@@ -182,8 +194,21 @@ export function buildContext(
 
   const po = state.platform.ops[op];
   const platformLevels: [number, number] = [levelOf(po.created), levelOf(po.outcomes)];
+  let allBanks = 0;
+  for (const [c] of instSums.values()) allBanks += c.settled + c.failed;
   const institutions = [...instSums].map(([e, [c, ew]]) =>
-    entityView(cfg, e, op, c, ew, startMs, platformIntake, 1, platformLevels),
+    entityView(
+      cfg,
+      e,
+      op,
+      c,
+      ew,
+      startMs,
+      platformIntake,
+      1,
+      platformLevels,
+      allBanks - c.settled - c.failed,
+    ),
   );
   // A merchant's intake is judged against the rest of the platform's: a holiday or our own outage lowers
   // every client alike and is explained by the parent, not by each merchant.

@@ -63,39 +63,86 @@ export const BANK_SILENCE_WINDOW_MIN = 5;
  */
 export const PARTNER_SILENCE_WINDOW_MIN = 2;
 
-/** The silence run after this window ([expected, windows]; [0, 0] when the run ends). */
+/**
+ * A bank's night is a risk only because its own seasonal baseline, learnt from a few payments a window,
+ * can overstate a quiet night. Its share of the other banks' outcomes in the same window
+ * (`baselines/bank-share.ts`) cannot: it follows the hour, the day and the platform as they happen. When
+ * the share is known, a window counts in the run with the lower of the two expectations, from the
+ * partner's floor: a top bank of a 0.3x platform with a flat bank-share law expects ~3 settlements a
+ * window at the evening peak, and silent for 85 minutes (48 expected, none seen) it was never judged.
+ * Per run start the rate stays e^-15 (20 banks x 2 operations x 288 windows x 90 days: 0.32 in the budget's
+ * 90 days, as before).
+ */
+export const BANK_SHARE_SILENCE_WINDOW_MIN = PARTNER_SILENCE_WINDOW_MIN;
+
+/**
+ * Silence need not be total: a merchant whose integration fails for most requests, or a bank whose app
+ * settles one payment in twenty, still trickles. A run goes on while the slice has delivered at most this
+ * share of its expectation since the run began (`seen` accumulated), and is judged on the Poisson lower
+ * tail of what it delivered over the run: the same e^-SILENCE_MIN_EXPECTED per run as 0 seen where 15 were
+ * expected, which is what a run with nothing seen reduces to (1 seen needs 17.9 expected, 2 need 20.5).
+ * A merchant at ~9 charges a window that lost 95 % of them for an hour (0, 1, 1, 0, 1, 1, 0 a window) was
+ * never judged: each single charge ended its silence, and no window reached the volume gate.
+ */
+export const SILENCE_MAX_SHARE = 0.1;
+
+/** The silence run after this window ([expected, windows, seen]; [0, 0, 0] when the run ends). */
 export function silenceRun(
   kind: SliceKind,
-  prev: readonly [number, number] | undefined,
+  prev: readonly [number, number, number?] | undefined,
   seen: number,
-  expected: number | null,
-): [number, number] {
-  const floor =
-    kind === 'institution' ? BANK_SILENCE_WINDOW_MIN : kind === 'partner' ? PARTNER_SILENCE_WINDOW_MIN : 0;
-  if (seen > 0 || expected === null || !(expected > 0) || expected < floor) return [0, 0];
-  const [e, n] = prev ?? [0, 0];
-  return [e + expected, n + 1];
+  expectedOwn: number | null,
+  /** A bank's share of the other banks' outcomes this window (null: not learnt, or not a bank). */
+  shareExpected: number | null = null,
+): [number, number, number] {
+  const byShare = kind === 'institution' && shareExpected !== null && expectedOwn !== null;
+  const expected = byShare ? Math.min(expectedOwn, shareExpected) : expectedOwn;
+  const floor = byShare
+    ? BANK_SHARE_SILENCE_WINDOW_MIN
+    : kind === 'institution'
+      ? BANK_SILENCE_WINDOW_MIN
+      : kind === 'partner'
+        ? PARTNER_SILENCE_WINDOW_MIN
+        : 0;
+  if (expected === null || !(expected > 0) || expected < floor) return [0, 0, 0];
+  const [e, n, s] = prev ?? [0, 0, 0];
+  if (n > 0 && (s ?? 0) + seen <= SILENCE_MAX_SHARE * (e + expected))
+    return [e + expected, n + 1, (s ?? 0) + seen];
+  // The run is broken: this window may start the next one.
+  return seen <= SILENCE_MAX_SHARE * expected ? [expected, 1, seen] : [0, 0, 0];
 }
 
-/** A slice silent for a run of windows ([expected, windows]), judged pooled over the run. */
-export function silenceEval(run: readonly [number, number], family: Family): Eval | null {
-  const [expected, windows] = run;
-  if (expected < SILENCE_MIN_EXPECTED || windows < SILENCE_MIN_WINDOWS) return null;
-  return silence(expected, windows, family);
+/** ln P(X <= seen) for X Poisson with mean `expected` (the terms relative to the k = 0 term, e^-expected). */
+function poissonLowerLog(seen: number, expected: number): number {
+  let logTerm = 0;
+  let sum = 1;
+  for (let k = 1; k <= seen; k++) {
+    logTerm += Math.log(expected / k);
+    sum += Math.exp(logTerm);
+  }
+  return Math.log(sum) - expected;
 }
 
-function silence(expected: number, windows: number, family: Family): Eval {
+/** A slice silent (or nearly) for a run of windows ([expected, windows, seen]), judged pooled over the run. */
+export function silenceEval(run: readonly [number, number, number?], family: Family): Eval | null {
+  const [expected, windows, seen = 0] = run;
+  if (windows < SILENCE_MIN_WINDOWS || poissonLowerLog(seen, expected) > -SILENCE_MIN_EXPECTED) return null;
+  return silence(expected, windows, family, seen);
+}
+
+function silence(expected: number, windows: number, family: Family, seen = 0): Eval {
+  const deviance = 2 * Math.max(0, expected - seen + (seen > 0 ? seen * Math.log(seen / expected) : 0));
   return {
     family,
     basis: { kind: 'pooled', windows },
     evaluated: true,
     anomalous: true,
-    // Signed root of the Poisson deviance of 0 seen where `expected` were expected.
-    z: -Math.sqrt(2 * Math.max(0, expected)),
-    deviation: -1,
-    impact: 1,
+    // Signed root of the Poisson deviance of `seen` where `expected` were expected.
+    z: -Math.sqrt(deviance),
+    deviation: seen / expected - 1,
+    impact: 1 - seen / expected,
     size: expected,
-    observed: 0,
+    observed: seen,
     expected,
   };
 }
@@ -106,7 +153,7 @@ function silence(expected: number, windows: number, family: Family): Eval {
  * it: a window expecting 3 is never judged).
  */
 export function silenceContinuing(
-  v: SliceView & { kind: SliceKind; silent?: [number, number] },
+  v: SliceView & { kind: SliceKind; silent?: [number, number, number?] },
   family: Family,
   e: Eval,
 ): Eval {
@@ -114,7 +161,7 @@ export function silenceContinuing(
   if (e.evaluated || v.silent === undefined || silenceFamily !== family) return e;
   const [observed, expected] = countOf(v, silenceFamily);
   if (expected === null) return e;
-  if (v.silent[1] > 0) return silence(v.silent[0], v.silent[1], family);
+  if (v.silent[1] > 0) return silence(v.silent[0], v.silent[1], family, v.silent[2] ?? 0);
   return { ...e, evaluated: true, anomalous: false, observed, expected, size: expected };
 }
 
