@@ -85,6 +85,11 @@ export const BANK_SHARE_SILENCE_WINDOW_MIN = PARTNER_SILENCE_WINDOW_MIN;
  * never judged: each single charge ended its silence, and no window reached the volume gate.
  */
 export const SILENCE_MAX_SHARE = 0.1;
+/**
+ * ... and no window of it delivered more than this share of its own expectation: a long run's budget of
+ * 10 % would otherwise take in the first window back to normal, and the incident resolved a window late.
+ */
+export const SILENCE_WINDOW_MAX_SHARE = 0.5;
 
 /** The silence run after this window ([expected, windows, seen]; [0, 0, 0] when the run ends). */
 export function silenceRun(
@@ -106,7 +111,9 @@ export function silenceRun(
         : 0;
   if (expected === null || !(expected > 0) || expected < floor) return [0, 0, 0];
   const [e, n, s] = prev ?? [0, 0, 0];
-  if (n > 0 && (s ?? 0) + seen <= SILENCE_MAX_SHARE * (e + expected))
+  // A window with half of its traffic is no part of a silence, whatever the run before it delivered.
+  const quiet = seen <= SILENCE_WINDOW_MAX_SHARE * expected;
+  if (n > 0 && quiet && (s ?? 0) + seen <= SILENCE_MAX_SHARE * (e + expected))
     return [e + expected, n + 1, (s ?? 0) + seen];
   // The run is broken: this window may start the next one.
   return seen <= SILENCE_MAX_SHARE * expected ? [expected, 1, seen] : [0, 0, 0];
