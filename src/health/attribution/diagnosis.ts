@@ -26,7 +26,7 @@ import {
   severityOf,
   severityRank,
 } from '../scoring/evaluate';
-import { keepsOpen, silenceContinuing } from '../scoring/evidence-rules';
+import { failuresRecovered, keepsOpen, silenceContinuing } from '../scoring/evidence-rules';
 import type { Confidence, EvidenceEntity, EvidenceItem, OriginClass, OriginType, Severity } from '../types';
 import { type CodeLayer, dominantCode } from '../windows/code-layers';
 import { round } from '../windows/stats';
@@ -141,6 +141,14 @@ export function diagnose(
           ? evaluate(slice.view, f, cfg, true)
           : (single?.evals[f] ?? evaluate(slice.view, f, cfg));
     if (single && continuing.includes(f)) e = silenceContinuing(single, f, e);
+    if (f === 'errors' && continuing.includes(f) && !e.evaluated && o.faultRate !== undefined) {
+      const c = slice.view.counts;
+      const ew = slice.view.ew;
+      const ewN = ew.settled + ew.failed;
+      const p0 = ewN > 0 ? ew.failed / ewN : 0;
+      if (failuresRecovered(c.failed, c.settled + c.failed, p0, o.faultRate, cfg.rateFloor))
+        e = { ...e, evaluated: true, anomalous: false };
+    }
     if (e.evaluated) base.judged = true;
     if (continuing.includes(f) ? keepsOpen(o.kind, f, e) : e.anomalous) evals.set(f, e);
   }

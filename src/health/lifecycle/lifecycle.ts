@@ -193,6 +193,7 @@ export class IncidentTracker {
       lower: [],
       higher: null,
       signal: h.signal,
+      ...(h.signal?.family === 'errors' ? { faultRate: h.signal.observed } : {}),
       families: [...h.families],
       memberStreak: Object.fromEntries(h.members.map((m) => [m, COHORT_GROWTH_WINDOWS])),
       startedAtMs,
@@ -215,6 +216,7 @@ export class IncidentTracker {
     pushCapped(r.evidence, h.evidence, cap);
     pushCapped(o.pending, h.evidence, cap);
     o.signal = h.signal ?? o.signal;
+    if (h.signal?.family === 'errors') o.faultRate = Math.max(o.faultRate ?? 0, h.signal.observed);
     o.normalStreak = 0;
     for (const f of h.families) if (!o.families.includes(f)) o.families.push(f);
     let changed = false;

@@ -35,6 +35,8 @@ export interface OpenIncidentState {
   /** Severity of the previous window when it was above the current one (a rise waiting for confirmation). */
   higher: Severity | null;
   signal: Signal | null;
+  /** The highest failure rate of its windows raised on failures (judges its small windows' recovery). */
+  faultRate?: number;
   /** Primary families seen anomalous at the origin during the incident (judged relaxed to continue). */
   families: Family[];
   /** Cohort: consecutive windows each candidate member has been seen; two make it a member. */
@@ -57,7 +59,13 @@ export interface StepInput {
   /** No incident may open yet (baseline warm-up). */
   warm: boolean;
   /** Judge an open incident's origin when no hypothesis of this window names it. */
-  diagnoseOpen(o: { kind: OriginKind; id: string; members: string[]; families: Family[] }): Hypothesis;
+  diagnoseOpen(o: {
+    kind: OriginKind;
+    id: string;
+    members: string[];
+    families: Family[];
+    faultRate?: number;
+  }): Hypothesis;
   /** Judge a candidate's origin in a gap window (as diagnoseOpen when absent). */
   diagnoseCandidate?(o: { kind: OriginKind; id: string; members: string[]; families: Family[] }): Hypothesis;
   /** Failure evidence that persists at this origin although this window is not anomalous (CUSUM_HOLD). */
