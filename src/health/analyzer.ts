@@ -314,7 +314,6 @@ export class Analyzer {
               id: o.id,
               members: o.members,
               ...this.openCohortEval(ctx, o, tallies),
-              ...(o.faultRate !== undefined ? { faultRate: o.faultRate } : {}),
             },
             o.families,
           ),

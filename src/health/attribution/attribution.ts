@@ -42,8 +42,6 @@ export interface FamilyOrigin {
   members: string[];
   /** A pooled cohort's outcomes over its test windows (pooled-cohort.ts): judged instead of this window alone. */
   pooled?: Eval;
-  /** An open incident's failure rate when it was raised on failures (judges its small windows' recovery). */
-  faultRate?: number;
 }
 
 export interface WindowContext {

@@ -37,6 +37,8 @@ export interface OpenIncidentState {
   signal: Signal | null;
   /** The highest failure rate of its windows raised on failures (judges its small windows' recovery). */
   faultRate?: number;
+  /** Log-likelihood ratio (fault rate vs baseline) summed over the windows too small to judge since the last judged one. */
+  recoveryLlr?: number;
   /** Primary families seen anomalous at the origin during the incident (judged relaxed to continue). */
   families: Family[];
   /** Cohort: consecutive windows each candidate member has been seen; two make it a member. */
@@ -59,13 +61,7 @@ export interface StepInput {
   /** No incident may open yet (baseline warm-up). */
   warm: boolean;
   /** Judge an open incident's origin when no hypothesis of this window names it. */
-  diagnoseOpen(o: {
-    kind: OriginKind;
-    id: string;
-    members: string[];
-    families: Family[];
-    faultRate?: number;
-  }): Hypothesis;
+  diagnoseOpen(o: { kind: OriginKind; id: string; members: string[]; families: Family[] }): Hypothesis;
   /** Judge a candidate's origin in a gap window (as diagnoseOpen when absent). */
   diagnoseCandidate?(o: { kind: OriginKind; id: string; members: string[]; families: Family[] }): Hypothesis;
   /** Failure evidence that persists at this origin although this window is not anomalous (CUSUM_HOLD). */

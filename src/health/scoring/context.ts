@@ -137,10 +137,6 @@ export function entityView(
       if (!countsAgainst(e.kind, OPS[op], f, ev, layer)) ev.anomalous = false;
     }
     v.evals[f] = ev;
-    if (process.env.S35DBG && e.id === process.env.S35DBG && op === Number(process.env.S35OP ?? 1))
-      console.log(
-        `    DBG ${new Date(startMs).toISOString().slice(5, 16)} op${op} ${f} n=${counts.settled + counts.failed} f=${counts.failed} cre=${counts.created} expC=${v.expCreated?.toFixed(1)} expO=${v.expOutcomes?.toFixed(1)} ew=${(ew.failed / Math.max(1, ew.settled + ew.failed)).toFixed(3)} z=${ev.z?.toFixed(2)} an=${ev.anomalous} basis=${JSON.stringify(ev.basis ?? null)} cusum=${v.cusum.toFixed(1)} susp=${v.suspicious}`,
-      );
     if (ev.anomalous && f !== 'expiry') v.anomalous = true;
   }
   for (const f of PRIMARY_FAMILIES) {

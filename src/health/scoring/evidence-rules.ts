@@ -372,27 +372,26 @@ export function windowsToConfirm(base: number, h: { kind: string; families: read
 }
 
 /**
- * An open incident raised on failures is judged back to normal in a window too small for the rate test
- * (fewer outcomes than the relaxed gate) when that window's outcomes favour the baseline rate over the
- * rate the incident was raised at by at least e^RECOVERY_LLR (a likelihood ratio of 20): 0 failures of 2
- * Cash-Outs, where a bank was failing 83 % and 1.5 % is usual, is e^-3.2. Such windows otherwise neither
- * confirm nor clear it, and a mid-sized bank at 1-7 transfers a window after its evening peak stayed
- * open for half an hour after the fault ended (resolved past the bench's slack).
+ * An open incident raised on failures is judged back to normal on windows too small for the rate test
+ * (fewer outcomes than the relaxed gate) once their outcomes, summed since the last judged window,
+ * favour the baseline rate over the highest rate the incident was raised at by e^RECOVERY_LLR (a
+ * likelihood ratio of 20; a sequential test, each such run counting as one normal window): 0 failures of
+ * 2 Cash-Outs where a bank was failing 83 % and 1.5 % is usual is e^-3.2. Such windows otherwise neither
+ * confirmed nor cleared it: a mid-sized bank at 1-7 transfers a window after its evening peak, and a
+ * partner at 1-5, stayed open for 30-70 minutes after the fault ended.
  */
 export const RECOVERY_LLR = 3;
 
-/** True when (failed of outcomes) favours the baseline rate p0 over the fault's rate p1 by e^RECOVERY_LLR. */
-export function failuresRecovered(
+/** ln of the likelihood ratio of (failed of outcomes) at the fault's rate p1 against the baseline p0. */
+export function faultRateLlr(
   failed: number,
   outcomes: number,
   p0: number,
   p1: number,
   rateFloor: number,
-): boolean {
-  if (outcomes <= 0) return false;
+): number {
+  if (outcomes <= 0) return 0;
   const q0 = Math.min(0.98, Math.max(p0, rateFloor));
   const q1 = Math.min(0.99, Math.max(p1, q0 + 0.05));
-  if (q1 <= q0) return false;
-  const llr = failed * Math.log(q1 / q0) + (outcomes - failed) * Math.log((1 - q1) / (1 - q0));
-  return llr <= -RECOVERY_LLR;
+  return failed * Math.log(q1 / q0) + (outcomes - failed) * Math.log((1 - q1) / (1 - q0));
 }
