@@ -309,12 +309,7 @@ export class Analyzer {
         diagnoseOpen: (o) =>
           diagnose(
             ctx,
-            {
-              kind: o.kind,
-              id: o.id,
-              members: o.members,
-              ...this.openCohortEval(ctx, o, tallies),
-            },
+            { kind: o.kind, id: o.id, members: o.members, ...this.openCohortEval(ctx, o, tallies) },
             o.families,
           ),
         // A cohort candidate is held through a gap on the longest horizon its opening test uses.
