@@ -71,15 +71,14 @@ export function entityView(
     expCreated,
     expOutcomes,
     k: {
-      // The recent MAD, floored by the dispersion two days of the series imply at this window's level.
+      // New transactions: the recent MAD, floored by the dispersion two days of the series imply at this
+      // window's level (a merchant's own bursts and lulls, baselines/baseline.ts RELATIVE_NOISE_WINDOWS).
+      // Outcomes keep the MAD: their expectation follows intake, which carries that noise already.
       created: Math.max(
         kappa(eo.created.resid, KAPPA_MIN_VALUES, KAPPA_CAP),
         relativeKappa(eo.created, expCreated),
       ),
-      outcomes: Math.max(
-        kappa(eo.outcomes.resid, KAPPA_MIN_VALUES, KAPPA_CAP),
-        relativeKappa(eo.outcomes, expOutcomes),
-      ),
+      outcomes: kappa(eo.outcomes.resid, KAPPA_MIN_VALUES, KAPPA_CAP),
       errors: kappa(eo.rErr, KAPPA_MIN_VALUES, KAPPA_CAP),
       latency: kappa(eo.rLat, KAPPA_MIN_VALUES, KAPPA_CAP),
       expiry: kappa(eo.rExp, KAPPA_MIN_VALUES, KAPPA_CAP),
