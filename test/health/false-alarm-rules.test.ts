@@ -10,13 +10,8 @@ import {
 } from '../../src/health/baselines/baseline';
 import { DEFAULT_CONFIG } from '../../src/health/config';
 import { evalCount } from '../../src/health/scoring/evaluate';
-import {
-  faultRateLlr,
-  RECOVERY_LLR,
-  SILENCE_MIN_EXPECTED,
-  silenceEval,
-  silenceRun,
-} from '../../src/health/scoring/evidence-rules';
+import { faultRateLlr, RECOVERY_LLR } from '../../src/health/scoring/evidence-rules';
+import { SILENCE_MIN_EXPECTED, silenceEval, silenceRun } from '../../src/health/scoring/silence-rules';
 import { gammaMeanOne, rngFor } from '../support/health/random';
 
 const cfg = DEFAULT_CONFIG;

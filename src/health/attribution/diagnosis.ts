@@ -26,7 +26,8 @@ import {
   severityOf,
   severityRank,
 } from '../scoring/evaluate';
-import { keepsOpen, silenceContinuing } from '../scoring/evidence-rules';
+import { keepsOpen } from '../scoring/evidence-rules';
+import { silenceContinuing } from '../scoring/silence-rules';
 import type { Confidence, EvidenceEntity, EvidenceItem, OriginClass, OriginType, Severity } from '../types';
 import { type CodeLayer, dominantCode } from '../windows/code-layers';
 import { round } from '../windows/stats';

@@ -17,9 +17,6 @@ import {
   countsAgainst,
   intakeRatio,
   MERCHANT_MEDIAN_DAYS,
-  SILENCE_FAMILY,
-  silenceEval,
-  silenceRun,
 } from './evidence-rules';
 import {
   favouring,
@@ -30,6 +27,7 @@ import {
   trendEval,
   trending,
 } from './persistence';
+import { SILENCE_FAMILY, silenceEval, silenceIntake, silenceRestIntake, silenceRun } from './silence-rules';
 import { CUSUM_CAP, CUSUM_SUSPECT, CUSUM_WINDOW_MAX, rateLlr } from './trend-rules';
 
 /** Standardised residuals needed before the MAD dispersion replaces the Poisson floor, and its cap. */
@@ -49,6 +47,8 @@ export function entityView(
   towards: [number, number] | null = null,
   /** A bank's: the other banks' outcomes this window (its silence is also judged against its share). */
   otherBanks: number | null = null,
+  /** A merchant's: the rest of the platform's intake ratio without shrinkage, when it is down (silenceScale). */
+  restIntake = 1,
 ): EntityView {
   const eo = e.ops[op];
   const lowest = e.kind === 'client' ? MERCHANT_MEDIAN_DAYS : 0;
@@ -71,13 +71,18 @@ export function entityView(
     expCreated,
     expOutcomes,
     k: {
-      // New transactions: the recent MAD, floored by the dispersion two days of the series imply at this
-      // window's level (a merchant's own bursts and lulls, baselines/baseline.ts RELATIVE_NOISE_WINDOWS).
-      // Outcomes keep the MAD: their expectation follows intake, which carries that noise already.
-      created: Math.max(
-        kappa(eo.created.resid, KAPPA_MIN_VALUES, KAPPA_CAP),
-        relativeKappa(eo.created, expCreated),
-      ),
+      // A merchant's new transactions: the recent MAD, floored by the dispersion two days of the series
+      // imply at this window's level (its own bursts and lulls, baselines/baseline.ts
+      // RELATIVE_NOISE_WINDOWS). Partners, banks and the platform carry many clients, whose lulls average
+      // out; the platform's own intake is blamed only beyond 75 %, and its breadth vote (every client
+      // silent) must stay readable. Outcomes keep the MAD: their expectation follows intake.
+      created:
+        e.kind === 'client'
+          ? Math.max(
+              kappa(eo.created.resid, KAPPA_MIN_VALUES, KAPPA_CAP),
+              relativeKappa(eo.created, expCreated),
+            )
+          : kappa(eo.created.resid, KAPPA_MIN_VALUES, KAPPA_CAP),
       outcomes: kappa(eo.outcomes.resid, KAPPA_MIN_VALUES, KAPPA_CAP),
       errors: kappa(eo.rErr, KAPPA_MIN_VALUES, KAPPA_CAP),
       latency: kappa(eo.rLat, KAPPA_MIN_VALUES, KAPPA_CAP),
@@ -110,7 +115,13 @@ export function entityView(
   if (eo.prevCounts) v.prevOutcomes = [eo.prevCounts[2], eo.prevCounts[3]];
   const silenceFamily = SILENCE_FAMILY[e.kind];
   if (silenceFamily) {
-    const [seen, expected] = countOf(v, silenceFamily);
+    const [seen, scaled] = countOf(v, silenceFamily);
+    const expected =
+      e.kind === 'partner' && expOutcomesRaw !== null
+        ? expOutcomesRaw * silenceIntake(op, counts.created, expCreatedRaw, eo.prevCounts)
+        : e.kind === 'client' && expCreatedRaw !== null
+          ? expCreatedRaw * Math.min(createdScale, restIntake)
+          : scaled;
     const share = otherBanks === null ? null : shareExpected(eo, otherBanks);
     v.silent = silenceRun(e.kind, eo.silent, seen, expected, share);
   }
@@ -218,7 +229,12 @@ export function buildContext(
       own === null || platformExpCreated === null
         ? 1
         : intakeRatio(platformCounts.created - c.created, Math.max(0, platformExpCreated - own));
-    return entityView(cfg, e, op, c, ew, startMs, undefined, common < COMMON_DIP ? common : 1);
+    if (common >= COMMON_DIP) return entityView(cfg, e, op, c, ew, startMs, undefined, 1);
+    const rest = silenceRestIntake(
+      platformCounts.created - c.created,
+      (platformExpCreated ?? 0) - (own ?? 0),
+    );
+    return entityView(cfg, e, op, c, ew, startMs, undefined, common, null, null, rest);
   });
   const platform = entityView(cfg, state.platform, op, platformCounts, platformEw, startMs);
   const index = new Map<string, EntityView>();
