@@ -27,7 +27,7 @@ import {
   trendEval,
   trending,
 } from './persistence';
-import { SILENCE_FAMILY, silenceEval, silenceIntake, silenceRestIntake, silenceRun } from './silence-rules';
+import { SILENCE_FAMILY, silenceEval, silenceRestIntake, silenceRun } from './silence-rules';
 import { CUSUM_CAP, CUSUM_SUSPECT, CUSUM_WINDOW_MAX, rateLlr } from './trend-rules';
 
 /** Standardised residuals needed before the MAD dispersion replaces the Poisson floor, and its cap. */
@@ -47,7 +47,7 @@ export function entityView(
   towards: [number, number] | null = null,
   /** A bank's: the other banks' outcomes this window (its silence is also judged against its share). */
   otherBanks: number | null = null,
-  /** A merchant's: the rest of the platform's intake ratio without shrinkage, when it is down (silenceScale). */
+  /** A merchant's: the rest of the platform's intake ratio without shrinkage, when it is down (silenceRestIntake). */
   restIntake = 1,
 ): EntityView {
   const eo = e.ops[op];
@@ -117,11 +117,9 @@ export function entityView(
   if (silenceFamily) {
     const [seen, scaled] = countOf(v, silenceFamily);
     const expected =
-      e.kind === 'partner' && expOutcomesRaw !== null
-        ? expOutcomesRaw * silenceIntake(op, counts.created, expCreatedRaw, eo.prevCounts)
-        : e.kind === 'client' && expCreatedRaw !== null
-          ? expCreatedRaw * Math.min(createdScale, restIntake)
-          : scaled;
+      e.kind === 'client' && expCreatedRaw !== null
+        ? expCreatedRaw * Math.min(createdScale, restIntake)
+        : scaled;
     const share = otherBanks === null ? null : shareExpected(eo, otherBanks);
     v.silent = silenceRun(e.kind, eo.silent, seen, expected, share);
   }

@@ -2,7 +2,6 @@
 // a payer bank or a partner) is blamed however small each of its windows is, and how such an incident
 // stays open. The tail they share is a total silence's: e^-SILENCE_MIN_EXPECTED per run
 // (src/health/README.md, False-alarm budget).
-import type { OpIndex } from '../windows/state';
 import type { SliceKind } from '../windows/views';
 import { countOf, type Eval, type Family, type SliceView } from './evaluate';
 
@@ -165,28 +164,8 @@ export function silenceContinuing(
 }
 
 /**
- * A partner's silence is its settlements missing while its transactions are still being created: the
- * expectation of a window in its silence run follows its own intake without the INTAKE_PRIOR shrinkage
- * (over this window and the one before on Cash-In, as `cashInIntakeRatio`). Shrunk, a partner carrying a
- * few transfers a window still expected two thirds of its settlements while nothing was created at all,
- * and during our own Cash-Out intake outage two partners were blamed for the silence (a near-silence: a
- * straggler or two) before the CONNECTPSP incident opened.
- */
-export function silenceIntake(
-  op: OpIndex,
-  created: number,
-  expCreated: number | null,
-  prev: readonly [number, number, number, number] | undefined,
-): number {
-  if (expCreated === null || !(expCreated > 0)) return 1;
-  const [c, e] =
-    op === 0 && prev && prev[1] >= 0 ? [created + prev[0], expCreated + prev[1]] : [created, expCreated];
-  return Math.min(1, c / e);
-}
-
-/**
- * The same for a merchant whose silence comes with the rest of the platform's intake down (below
- * COMMON_DIP): its run counts its expectation times the rest's own ratio, unshrunk. Shrunk by
+ * A merchant whose silence comes with the rest of the platform's intake down (below COMMON_DIP): its run
+ * counts its expectation times the rest's own intake ratio, unshrunk. Shrunk by
  * INTAKE_PRIOR, the largest client of a 0.5x platform still expected a quarter of its charges during our
  * own intake outage, its trickle read as a near-silence, and the MERCHANT origin displaced CONNECTPSP
  * (whose open incident is what explains the partners' missing outcomes).
