@@ -113,7 +113,8 @@ describe('generalizes across the family of worlds', () => {
 
   it('a partner at 3-4 Cash-In outcomes a window that stops settling is blamed for its silence (family world, 0.3x volume)', () => {
     const o = familyCase(477801540, 'partner-silence');
-    expect(o.incident?.summary).toContain('liquidações 100% abaixo do esperado');
+    // Judged as a near-silence: a straggler settled during the run keeps it at 99 % (SILENCE_MAX_SHARE).
+    expect(o.incident?.summary).toMatch(/liquidações (99|100)% abaixo do esperado/);
   }, 60_000);
 
   it('four mid-sized banks (12 payments a window each) losing 71 % together are a cohort within 4 windows (family world)', () => {

@@ -31,14 +31,22 @@ describe('no incidents on normal traffic', () => {
     expect(changes.map(describeChange)).toEqual([]);
   });
 
-  it('a mid-sized bank going silent at night stays below the volume gate (but not in the day)', () => {
-    // 01:00-04:00 in Sao Paulo the bank expects ~3 payments per window: silence is Poisson-plausible.
+  it('a mid-sized bank going silent at night is judged against its share of the other banks (and in the day)', () => {
+    // 01:00-04:00 in Sao Paulo the bank expects ~3 payments per window: one window's silence is
+    // Poisson-plausible, three hours of it are not. Its own night baseline may overstate a quiet night,
+    // its share of what the other banks settle in the same windows cannot, and the run is counted on the
+    // lower of the two (BANK_SHARE_SILENCE_WINDOW_MIN); 20 silent minutes (~12 expected) stay quiet.
     const night = DAY3 + 4 * HOUR;
+    const hour = runScenario([faults.institutionSilence(BANKS[3]!, night, night + HOUR / 3)], {
+      from: DAY3,
+      until: DAY3 + 8 * HOUR,
+    });
+    expect(hour.changes.map(describeChange)).toEqual([]);
     const quiet = runScenario([faults.institutionSilence(BANKS[3]!, night, night + 3 * HOUR)], {
       from: DAY3,
       until: DAY3 + 8 * HOUR,
     });
-    expect(quiet.changes.map(describeChange)).toEqual([]);
+    expect(quiet.changes[0]?.incident.origin).toMatchObject({ type: 'PAYER_INSTITUTION', id: BANKS[3] });
     const day = DAY3 + 14 * HOUR;
     const loud = runScenario([faults.institutionSilence(BANKS[3]!, day, day + 2 * HOUR)]);
     expect(loud.changes[0]?.incident.origin).toMatchObject({ type: 'PAYER_INSTITUTION', id: BANKS[3] });

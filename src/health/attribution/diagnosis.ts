@@ -26,7 +26,8 @@ import {
   severityOf,
   severityRank,
 } from '../scoring/evaluate';
-import { keepsOpen, silenceContinuing } from '../scoring/evidence-rules';
+import { keepsOpen } from '../scoring/evidence-rules';
+import { silenceContinuing } from '../scoring/silence-rules';
 import type { Confidence, EvidenceEntity, EvidenceItem, OriginClass, OriginType, Severity } from '../types';
 import { type CodeLayer, dominantCode } from '../windows/code-layers';
 import { round } from '../windows/stats';
@@ -57,6 +58,8 @@ export interface Hypothesis {
   families: Family[];
   /** Some family could be judged at the origin in this window (false: no data, e.g. total silence). */
   judged: boolean;
+  /** The origin's failures, outcomes and baseline failure rate in this window (a single slice only). */
+  failures?: [number, number, number];
   severity: Severity;
   confidence: Confidence;
   originClass: OriginClass;
@@ -141,8 +144,14 @@ export function diagnose(
           ? evaluate(slice.view, f, cfg, true)
           : (single?.evals[f] ?? evaluate(slice.view, f, cfg));
     if (single && continuing.includes(f)) e = silenceContinuing(single, f, e);
+
     if (e.evaluated) base.judged = true;
     if (continuing.includes(f) ? keepsOpen(o.kind, f, e) : e.anomalous) evals.set(f, e);
+  }
+  if (single) {
+    const ewN = single.ew.settled + single.ew.failed;
+    const c = single.counts;
+    base.failures = [c.failed, c.settled + c.failed, ewN > 0 ? single.ew.failed / ewN : 0];
   }
   const primary = PRIMARY_FAMILIES.filter((f) => evals.has(f));
   base.families = primary;

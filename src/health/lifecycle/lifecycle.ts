@@ -7,7 +7,7 @@
 import { confidenceRank, displayNameOf, type Hypothesis, originClassRank } from '../attribution/diagnosis';
 import type { AnalyzerConfig } from '../config';
 import { maxSeverity, severityRank } from '../scoring/evaluate';
-import { windowsToConfirm } from '../scoring/evidence-rules';
+import { faultRateLlr, RECOVERY_LLR, windowsToConfirm } from '../scoring/evidence-rules';
 import type { IncidentChange, IncidentRecord, Operation } from '../types';
 import { isoZ, WINDOW_MS } from '../windows/window';
 import { incidentIdFor } from './ids';
@@ -82,10 +82,12 @@ export class IncidentTracker {
       // relaxed test neither relapses nor counts towards resolution.
       const hurt = h.families.length > 0;
       const relapse = strict !== undefined || !(RELAPSE_NEEDS_STRICT && o.record.status === 'RECOVERING');
+      const recovered = !hurt && !h.judged && this.smallWindowsRecovered(o, h);
+      if (hurt || h.judged) o.recoveryLlr = 0;
       const change =
         hurt && relapse
           ? this.onAnomalous(o, h, windowIndex, input.clientsFor(h))
-          : h.judged && !hurt
+          : (h.judged && !hurt) || recovered
             ? this.onNormal(o, windowIndex)
             : null;
       if (change) changes.push(change);
@@ -193,6 +195,7 @@ export class IncidentTracker {
       lower: [],
       higher: null,
       signal: h.signal,
+      ...(h.signal?.family === 'errors' ? { faultRate: h.signal.observed } : {}),
       families: [...h.families],
       memberStreak: Object.fromEntries(h.members.map((m) => [m, COHORT_GROWTH_WINDOWS])),
       startedAtMs,
@@ -202,6 +205,15 @@ export class IncidentTracker {
     this.refreshSummary(o);
     this.open.set(key, o);
     return { change: 'DETECTED', incident: structuredClone(record), evidence: [...c.evidence] };
+  }
+
+  /** Windows too small to judge, summed until they favour the baseline over the fault (RECOVERY_LLR). */
+  private smallWindowsRecovered(o: OpenIncidentState, h: Hypothesis): boolean {
+    if (o.faultRate === undefined || !h.failures || !o.families.includes('errors')) return false;
+    const [failed, outcomes, p0] = h.failures;
+    const llr = (o.recoveryLlr ?? 0) + faultRateLlr(failed, outcomes, p0, o.faultRate, this.cfg.rateFloor);
+    o.recoveryLlr = llr > -RECOVERY_LLR ? llr : 0;
+    return llr <= -RECOVERY_LLR;
   }
 
   private onAnomalous(
@@ -215,6 +227,7 @@ export class IncidentTracker {
     pushCapped(r.evidence, h.evidence, cap);
     pushCapped(o.pending, h.evidence, cap);
     o.signal = h.signal ?? o.signal;
+    if (h.signal?.family === 'errors') o.faultRate = Math.max(o.faultRate ?? 0, h.signal.observed);
     o.normalStreak = 0;
     for (const f of h.families) if (!o.families.includes(f)) o.families.push(f);
     let changed = false;

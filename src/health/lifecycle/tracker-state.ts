@@ -35,6 +35,10 @@ export interface OpenIncidentState {
   /** Severity of the previous window when it was above the current one (a rise waiting for confirmation). */
   higher: Severity | null;
   signal: Signal | null;
+  /** The highest failure rate of its windows raised on failures (judges its small windows' recovery). */
+  faultRate?: number;
+  /** Log-likelihood ratio (fault rate vs baseline) summed over the windows too small to judge since the last judged one. */
+  recoveryLlr?: number;
   /** Primary families seen anomalous at the origin during the incident (judged relaxed to continue). */
   families: Family[];
   /** Cohort: consecutive windows each candidate member has been seen; two make it a member. */

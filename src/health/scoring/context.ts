@@ -1,7 +1,8 @@
 // One window's view of the traffic for one operation: every entity's counts, expectations (seasonal,
 // scaled by what intake explains), dispersion and evaluations, plus cell access for attribution.
 import type { WindowContext } from '../attribution/attribution';
-import { expectedCount, levelOf } from '../baselines/baseline';
+import { shareExpected } from '../baselines/bank-share';
+import { expectedCount, levelOf, relativeKappa } from '../baselines/baseline';
 import type { AnalyzerConfig } from '../config';
 import { dominantCode } from '../windows/code-layers';
 import { Counts } from '../windows/counts';
@@ -16,9 +17,6 @@ import {
   countsAgainst,
   intakeRatio,
   MERCHANT_MEDIAN_DAYS,
-  SILENCE_FAMILY,
-  silenceEval,
-  silenceRun,
 } from './evidence-rules';
 import {
   favouring,
@@ -29,6 +27,7 @@ import {
   trendEval,
   trending,
 } from './persistence';
+import { SILENCE_FAMILY, silenceEval, silenceRestIntake, silenceRun } from './silence-rules';
 import { CUSUM_CAP, CUSUM_SUSPECT, CUSUM_WINDOW_MAX, rateLlr } from './trend-rules';
 
 /** Standardised residuals needed before the MAD dispersion replaces the Poisson floor, and its cap. */
@@ -46,28 +45,44 @@ export function entityView(
   createdScale = 1,
   /** The parent's recent levels (created, outcomes) a thin level is shrunk towards (BANK_LEVEL_PRIOR). */
   towards: [number, number] | null = null,
+  /** A bank's: the other banks' outcomes this window (its silence is also judged against its share). */
+  otherBanks: number | null = null,
+  /** A merchant's: the rest of the platform's intake ratio without shrinkage, when it is down (silenceRestIntake). */
+  restIntake = 1,
 ): EntityView {
   const eo = e.ops[op];
   const lowest = e.kind === 'client' ? MERCHANT_MEDIAN_DAYS : 0;
   const expCreatedRaw = expectedCount(eo.created, startMs, cfg, towards?.[0] ?? null, lowest);
   const expCreated = expCreatedRaw === null ? null : expCreatedRaw * createdScale;
   const expOutcomesRaw = expectedCount(eo.outcomes, startMs, cfg, towards?.[1] ?? null, lowest);
+  const expOutcomes =
+    expOutcomesRaw === null
+      ? null
+      : expOutcomesRaw *
+        (intake ??
+          (op === 0 && e.kind !== 'client'
+            ? cashInIntakeRatio(counts.created, expCreatedRaw, eo.prevCounts)
+            : intakeRatio(counts.created, expCreatedRaw)));
   const v: EntityView = {
     kind: e.kind,
     id: e.id,
     counts,
     ew,
     expCreated,
-    expOutcomes:
-      expOutcomesRaw === null
-        ? null
-        : expOutcomesRaw *
-          (intake ??
-            (op === 0 && e.kind !== 'client'
-              ? cashInIntakeRatio(counts.created, expCreatedRaw, eo.prevCounts)
-              : intakeRatio(counts.created, expCreatedRaw))),
+    expOutcomes,
     k: {
-      created: kappa(eo.created.resid, KAPPA_MIN_VALUES, KAPPA_CAP),
+      // A merchant's new transactions: the recent MAD, floored by the dispersion two days of the series
+      // imply at this window's level (its own bursts and lulls, baselines/baseline.ts
+      // RELATIVE_NOISE_WINDOWS). Partners, banks and the platform carry many clients, whose lulls average
+      // out; the platform's own intake is blamed only beyond 75 %, and its breadth vote (every client
+      // silent) must stay readable. Outcomes keep the MAD: their expectation follows intake.
+      created:
+        e.kind === 'client'
+          ? Math.max(
+              kappa(eo.created.resid, KAPPA_MIN_VALUES, KAPPA_CAP),
+              relativeKappa(eo.created, expCreated),
+            )
+          : kappa(eo.created.resid, KAPPA_MIN_VALUES, KAPPA_CAP),
       outcomes: kappa(eo.outcomes.resid, KAPPA_MIN_VALUES, KAPPA_CAP),
       errors: kappa(eo.rErr, KAPPA_MIN_VALUES, KAPPA_CAP),
       latency: kappa(eo.rLat, KAPPA_MIN_VALUES, KAPPA_CAP),
@@ -100,8 +115,13 @@ export function entityView(
   if (eo.prevCounts) v.prevOutcomes = [eo.prevCounts[2], eo.prevCounts[3]];
   const silenceFamily = SILENCE_FAMILY[e.kind];
   if (silenceFamily) {
-    const [seen, expected] = countOf(v, silenceFamily);
-    v.silent = silenceRun(e.kind, eo.silent, seen, expected);
+    const [seen, scaled] = countOf(v, silenceFamily);
+    const expected =
+      e.kind === 'client' && expCreatedRaw !== null
+        ? expCreatedRaw * Math.min(createdScale, restIntake)
+        : scaled;
+    const share = otherBanks === null ? null : shareExpected(eo, otherBanks);
+    v.silent = silenceRun(e.kind, eo.silent, seen, expected, share);
   }
   const families: readonly Family[] = op === 0 ? [...PRIMARY_FAMILIES, 'expiry'] : PRIMARY_FAMILIES;
   for (const f of families) {
@@ -182,8 +202,21 @@ export function buildContext(
 
   const po = state.platform.ops[op];
   const platformLevels: [number, number] = [levelOf(po.created), levelOf(po.outcomes)];
+  let allBanks = 0;
+  for (const [c] of instSums.values()) allBanks += c.settled + c.failed;
   const institutions = [...instSums].map(([e, [c, ew]]) =>
-    entityView(cfg, e, op, c, ew, startMs, platformIntake, 1, platformLevels),
+    entityView(
+      cfg,
+      e,
+      op,
+      c,
+      ew,
+      startMs,
+      platformIntake,
+      1,
+      platformLevels,
+      allBanks - c.settled - c.failed,
+    ),
   );
   // A merchant's intake is judged against the rest of the platform's: a holiday or our own outage lowers
   // every client alike and is explained by the parent, not by each merchant.
@@ -194,7 +227,12 @@ export function buildContext(
       own === null || platformExpCreated === null
         ? 1
         : intakeRatio(platformCounts.created - c.created, Math.max(0, platformExpCreated - own));
-    return entityView(cfg, e, op, c, ew, startMs, undefined, common < COMMON_DIP ? common : 1);
+    if (common >= COMMON_DIP) return entityView(cfg, e, op, c, ew, startMs, undefined, 1);
+    const rest = silenceRestIntake(
+      platformCounts.created - c.created,
+      (platformExpCreated ?? 0) - (own ?? 0),
+    );
+    return entityView(cfg, e, op, c, ew, startMs, undefined, common, null, null, rest);
   });
   const platform = entityView(cfg, state.platform, op, platformCounts, platformEw, startMs);
   const index = new Map<string, EntityView>();

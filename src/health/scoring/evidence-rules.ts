@@ -5,7 +5,7 @@ import type { Operation } from '../types';
 import type { CodeLayer } from '../windows/code-layers';
 import type { SliceKind } from '../windows/views';
 import { budgetZ, testsInBudget } from './budget';
-import { countOf, type Eval, type Family, type SliceView } from './evaluate';
+import type { Eval, Family } from './evaluate';
 
 /**
  * A merchant's own volume swings with its business (campaigns, a betting client's matches, a slow
@@ -13,110 +13,6 @@ import { countOf, type Eval, type Family, type SliceView } from './evaluate';
  * gone (an integration that stopped, not a quiet hour). Partners and banks keep the 20 % gate.
  */
 export const MERCHANT_MIN_DROP = 0.5;
-
-/**
- * Silence: a merchant that sends no new transaction at all in consecutive windows, while its
- * expectation over those windows adds up to SILENCE_MIN_EXPECTED, has stopped (an integration down),
- * however small each window is. One window of a small merchant is never judged (fewer than 10
- * expected); two windows pooled need the second to look hurt on its own (z 2 with the merchant's
- * dispersion): a merchant expecting ~6 charges a window that sends none for 30 minutes is never seen
- * that way. Zero where 15 were expected is a Poisson probability of e^-15 (a signed-root
- * z of -5.5), and stays below 1e-3 with the bench's strongest over-dispersion or a baseline twice too
- * high; calendar dips are already explained (merchants are scaled by the rest of the platform's intake).
- * At least SILENCE_MIN_WINDOWS windows: one empty window is a gap between bursts.
- *
- * A payer bank is the same on its outcomes (settlements it pays or receives): total silence is not the
- * tail of its usual spread. A big bank's outcome dispersion (kappa 1.8, learned from its busy hours)
- * keeps 0 settlements where 14 were expected at z -2.1, window after window, so a bank silent for over
- * an hour is never blamed, and its level then learns the silence (14 -> 7 a window).
- */
-export const SILENCE_MIN_EXPECTED = 15;
-export const SILENCE_MIN_WINDOWS = 2;
-
-/**
- * What a slice's silence is counted on: a merchant creates transactions, a payer bank settles them, and
- * so does a partner (its outcomes, while charges and transfers are still created at our gateway). A
- * partner at a few outcomes a window (a 0.3x platform in the morning) that stopped settling Cash-In for
- * 90 minutes was never judged on one window, and pooled pairs stayed under the gates (a family world).
- */
-export const SILENCE_FAMILY: Partial<Record<SliceKind, 'created' | 'outcomes'>> = {
-  client: 'created',
-  institution: 'outcomes',
-  partner: 'outcomes',
-};
-
-/**
- * A bank's run counts only windows expecting at least this many outcomes (the relaxed volume gate): a
- * bank's night, at a few payments a window, is as quiet as its day is loud, and a bank whose night
- * volume the baseline overstates (a quieter night than the ones it learned) would sum an hour of
- * Poisson zeros past SILENCE_MIN_EXPECTED. Night sensitivity stays limited on purpose (src/health/README.md,
- * Known limitations). A merchant's silence is its own integration, and its expectation is scaled by the rest
- * of the platform's intake (COMMON_DIP), so it keeps no floor.
- */
-export const BANK_SILENCE_WINDOW_MIN = 5;
-/**
- * A partner's run counts windows expecting at least 2 outcomes: a partner carries many merchants and
- * banks, so its night is steadier than a bank's, and the silent partner above expected 3-4.5 a window
- * (never 5). Zero in a run expecting 15 stays e^-15 (3e-7) per run start: 5 partners x 2 operations x
- * 288 windows x 90 days is 0.08 false incidents in the budget's 90 days, with an expectation twice too
- * high 0.14 (e^-7.5 per run, and a run needs 8+ windows at 2 a window).
- */
-export const PARTNER_SILENCE_WINDOW_MIN = 2;
-
-/** The silence run after this window ([expected, windows]; [0, 0] when the run ends). */
-export function silenceRun(
-  kind: SliceKind,
-  prev: readonly [number, number] | undefined,
-  seen: number,
-  expected: number | null,
-): [number, number] {
-  const floor =
-    kind === 'institution' ? BANK_SILENCE_WINDOW_MIN : kind === 'partner' ? PARTNER_SILENCE_WINDOW_MIN : 0;
-  if (seen > 0 || expected === null || !(expected > 0) || expected < floor) return [0, 0];
-  const [e, n] = prev ?? [0, 0];
-  return [e + expected, n + 1];
-}
-
-/** A slice silent for a run of windows ([expected, windows]), judged pooled over the run. */
-export function silenceEval(run: readonly [number, number], family: Family): Eval | null {
-  const [expected, windows] = run;
-  if (expected < SILENCE_MIN_EXPECTED || windows < SILENCE_MIN_WINDOWS) return null;
-  return silence(expected, windows, family);
-}
-
-function silence(expected: number, windows: number, family: Family): Eval {
-  return {
-    family,
-    basis: { kind: 'pooled', windows },
-    evaluated: true,
-    anomalous: true,
-    // Signed root of the Poisson deviance of 0 seen where `expected` were expected.
-    z: -Math.sqrt(2 * Math.max(0, expected)),
-    deviation: -1,
-    impact: 1,
-    size: expected,
-    observed: 0,
-    expected,
-  };
-}
-
-/**
- * An incident opened on a silent slice too small to be judged on one window: it stays hurt while the
- * silence lasts, and its first window with activity is judged normal (else nothing could ever resolve
- * it: a window expecting 3 is never judged).
- */
-export function silenceContinuing(
-  v: SliceView & { kind: SliceKind; silent?: [number, number] },
-  family: Family,
-  e: Eval,
-): Eval {
-  const silenceFamily = SILENCE_FAMILY[v.kind];
-  if (e.evaluated || v.silent === undefined || silenceFamily !== family) return e;
-  const [observed, expected] = countOf(v, silenceFamily);
-  if (expected === null) return e;
-  if (v.silent[1] > 0) return silence(v.silent[0], v.silent[1], family);
-  return { ...e, evaluated: true, anomalous: false, observed, expected, size: expected };
-}
 
 /**
  * The daily shape is a median over days, and the median of two days is their mean: a merchant's own
@@ -315,4 +211,29 @@ export function windowsToConfirm(base: number, h: { kind: string; families: read
   const leaf = h.kind === 'client' || h.kind === 'institution' || h.kind === 'cohort';
   const inferredOnly = !h.families.includes('errors') && !h.families.includes('latency');
   return leaf && inferredOnly ? base + LEAF_INFERRED_EXTRA_WINDOWS : base;
+}
+
+/**
+ * An open incident raised on failures is judged back to normal on windows too small for the rate test
+ * (fewer outcomes than the relaxed gate) once their outcomes, summed since the last judged window,
+ * favour the baseline rate over the highest rate the incident was raised at by e^RECOVERY_LLR (a
+ * likelihood ratio of 20; a sequential test, each such run counting as one normal window): 0 failures of
+ * 2 Cash-Outs where a bank was failing 83 % and 1.5 % is usual is e^-3.2. Such windows otherwise neither
+ * confirmed nor cleared it: a mid-sized bank at 1-7 transfers a window after its evening peak, and a
+ * partner at 1-5, stayed open for 30-70 minutes after the fault ended.
+ */
+export const RECOVERY_LLR = 3;
+
+/** ln of the likelihood ratio of (failed of outcomes) at the fault's rate p1 against the baseline p0. */
+export function faultRateLlr(
+  failed: number,
+  outcomes: number,
+  p0: number,
+  p1: number,
+  rateFloor: number,
+): number {
+  if (outcomes <= 0) return 0;
+  const q0 = Math.min(0.98, Math.max(p0, rateFloor));
+  const q1 = Math.min(0.99, Math.max(p1, q0 + 0.05));
+  return failed * Math.log(q1 / q0) + (outcomes - failed) * Math.log((1 - q1) / (1 - q0));
 }

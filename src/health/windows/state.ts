@@ -35,7 +35,7 @@ export interface EntityOp {
   /** The last closed window's failures were anomalous (evidence used once: pooledErrors, persistence.ts). */
   prevErrors?: boolean;
   /** Clients and banks: expected transactions (SILENCE_FAMILY) and windows of the current run without any. */
-  silent?: [number, number];
+  silent?: [number, number, number?];
   /** Banks: EW outcomes of the bank and of the other banks (bank-share.ts). */
   share?: [number, number];
 }

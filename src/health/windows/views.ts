@@ -36,7 +36,7 @@ export interface EntityView extends SliceView {
   /** The previous window's outcomes and their expectation (-1: none), for ties judged over two windows. */
   prevOutcomes?: [number, number];
   /** Clients and banks: expected new transactions (outcomes for banks) and windows of the current run without any (silence). */
-  silent?: [number, number];
+  silent?: [number, number, number?];
 }
 
 /** A cell's own counters (partner x institution, partner x client). */
