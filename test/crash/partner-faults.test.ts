@@ -122,17 +122,13 @@ describe('a sandbox partner that is slow, late or asked twice', () => {
     const done = await waitFor(
       () => getCashIn(api, created.internalCode),
       (c) => c.status === 'REFUNDED',
-      15_000,
     );
     expect(done.endToEndId).toBe(endToEndId);
-    // The request that timed out lands late on the same devolution (the poll may have sent more).
-    const row = await waitFor(
-      () => partnerRow(endToEndId),
-      (r) => (r?.requests ?? 0) >= 2,
-      15_000,
-    );
+    // The request that timed out lands late at the partner; the poll reads that devolution there
+    // (and may send it again: the same id, so still one devolution).
+    const row = await partnerRow(endToEndId);
     expect(row).toMatchObject({ kind: 'DEVOLUTION', amount: 3300, outcome: 'SETTLED' });
-    expect(row!.requests).toBeGreaterThanOrEqual(2);
+    expect(row!.requests).toBeGreaterThanOrEqual(1);
     const books = await assertBooks(api);
     expect(books.cashIns).toHaveLength(2);
     expect(books.entries.map((e) => [e.type, e.amount])).toEqual([
