@@ -105,7 +105,7 @@ export class ClientLedger extends DurableObject<Env> {
     try {
       return await work();
     } finally {
-      if (!this.tasks.busy) await this.scheduler.arm();
+      if (!this.tasks.busy) await this.scheduler.armIfScheduled();
     }
   }
 
@@ -378,9 +378,9 @@ export class ClientLedger extends DurableObject<Env> {
     await this.tasks.runDue();
   }
 
-  /** Cron backstop: runs anything overdue and re-arms the alarm. */
+  /** Cron backstop: runs anything overdue, the housekeeping, and re-arms the alarm. */
   async sweep(): Promise<void> {
     if (!this.profile) return;
-    await this.tasks.runDue();
+    await this.tasks.runDue(true);
   }
 }

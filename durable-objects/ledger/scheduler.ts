@@ -33,6 +33,8 @@ export type Task = typeof tasks.$inferSelect;
 export class Scheduler {
   /** Tasks written so far by this object: a running pass re-arms until it stops changing (tasks.ts). */
   scheduled = 0;
+  /** `scheduled` as the last completed `arm` saw it (-1: not armed since this instance started). */
+  private armedFor = -1;
 
   constructor(
     private readonly db: LedgerDb,
@@ -109,12 +111,26 @@ export class Scheduler {
       .run();
   }
 
+  /**
+   * `arm`, unless no task was written since the last one: the alarm then still points where that
+   * one (or the task run since, which arms as it ends) left it — at the earliest task, or earlier
+   * when a task ended meanwhile, which only costs an alarm run that finds nothing due. Saves an
+   * operation that schedules nothing (a 202 while the executor's pass is already due) its read.
+   */
+  async armIfScheduled(): Promise<void> {
+    if (this.scheduled !== this.armedFor) await this.arm();
+  }
+
   /** Points the alarm at the earliest task (or clears it). */
   async arm(): Promise<void> {
+    const seen = this.scheduled;
     const next = prepared(this.db, 'tasks.next', () =>
       this.db.select({ dueAt: tasks.dueAt }).from(tasks).orderBy(asc(tasks.dueAt)).limit(1).prepare(),
     ).get();
-    if (!next) return;
+    if (!next) {
+      this.armedFor = seen;
+      return;
+    }
     const current = await this.storage.getAlarm();
     // An alarm time already past is either about to fire, running now (its handler took its task
     // list before this task existed), or lost. Trusting it for up to a minute, as before, left a
@@ -122,6 +138,7 @@ export class Scheduler {
     // Setting it again costs one write and never delays anything.
     const overdue = current !== null && current <= Date.now();
     if (current === null || current > next.dueAt || overdue) await this.storage.setAlarm(next.dueAt);
+    this.armedFor = seen;
   }
 }
 

@@ -23,12 +23,20 @@ import { dispatchWebhooks } from './webhooks/webhook-deliveries';
 const OUTBOX_BATCH = 50;
 /** A single task running longer than this is logged as stalled (partner calls time out at 5 s). */
 const TASK_STALL_MS = 30_000;
+/**
+ * Housekeeping (pruning, limit totals, archive arming) runs at most this often from the alarm: a
+ * busy object's alarm runs many times a second, and each step is a few index reads that find
+ * nothing new. Its own `prune` task being due, and the cron sweep, always run it.
+ */
+const HOUSEKEEPING_MS = 1_000;
 
 /** Runs the due tasks, one run at a time: the alarm and a cron sweep may overlap. */
 export class TaskRunner {
   private running: Promise<void> | undefined;
   /** The task being run and since when: a run that never ends is reported, not silently waited on. */
   private current: { id: string; since: number } | undefined;
+  /** When the alarm's next housekeeping is allowed (memory only: a fresh instance runs it at once). */
+  private housekeepingAt = 0;
 
   constructor(
     private readonly context: () => LedgerContext,
@@ -42,25 +50,27 @@ export class TaskRunner {
     return this.running !== undefined;
   }
 
-  runDue(): Promise<void> {
+  /** `housekeeping`: run it whenever this run ends, whatever ran it last (the cron sweep). */
+  runDue(housekeeping = false): Promise<void> {
     if (this.running) {
       const age = this.current ? Date.now() - this.current.since : 0;
       if (age > TASK_STALL_MS)
         log('error', 'ledger task stalled', { task: this.current?.id, runningForMs: age });
       return this.running;
     }
-    this.running = this.runOnce().finally(() => {
+    this.running = this.runOnce(housekeeping).finally(() => {
       this.running = undefined;
     });
     return this.running;
   }
 
-  private async runOnce(): Promise<void> {
+  private async runOnce(housekeeping: boolean): Promise<void> {
     const ctx = this.context();
     const now = Date.now();
     const reads = new PartnerReads();
     try {
       for (const task of ctx.scheduler.due(now)) {
+        if (task.kind === 'prune') housekeeping = true;
         this.current = { id: task.id, since: Date.now() };
         try {
           await runTask(ctx, task, this.degradedCashOutPartners, reads);
@@ -71,9 +81,12 @@ export class TaskRunner {
           this.current = undefined;
         }
       }
-      this.housekeeping(now);
-      pruneLimitTotals(ctx.db, now);
-      armArchive(ctx, now);
+      if (housekeeping || now >= this.housekeepingAt) {
+        this.housekeeping(now);
+        pruneLimitTotals(ctx.db, now);
+        armArchive(ctx, now);
+        this.housekeepingAt = now + HOUSEKEEPING_MS;
+      }
     } finally {
       // Operations that scheduled work while this run went on left the alarm to it (ClientLedger's
       // withAlarm skips arming while busy): arm again until nothing new was scheduled meanwhile.

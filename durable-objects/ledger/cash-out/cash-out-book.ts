@@ -20,7 +20,7 @@ import type { LedgerContext } from '../context';
 import { sqlOf } from '../db';
 import { EntryCursor } from '../ledger/entry-cursor';
 import { type AccountRow, accountAt, available, fastHolds, transactionalAccounts } from '../ledger/ledger';
-import { emitWebhook, type ObservationInput, observe } from '../webhooks/events';
+import { type ObservationInput, OutboxBatch } from '../webhooks/events';
 import { type CashOutRow, cashOutWrites } from './cash-out-store';
 import { LimitBook } from './limit-totals';
 
@@ -32,6 +32,16 @@ export class CashOutBook {
   private readonly cursors = new Map<string, EntryCursor>();
   private events = false;
   private observations = false;
+  /**
+   * Writes of many Cash-Outs made in one statement each at `close` (set-based: one per-statement
+   * cost per pass, not per Cash-Out). Only writes nothing in the pass reads back before `close`:
+   * a reservation's stage and hold, a completion's row, hold and entry, every event.
+   */
+  private readonly outbox: OutboxBatch;
+  private readonly holdsPlaced: [string, string, number, string, number][] = [];
+  private readonly holdsDropped: string[] = [];
+  private readonly reservations: [number, string, string, string, string, number | null][] = [];
+  private readonly completions: [number, string, string | null][] = [];
   /** Available money per TRANSACTIONAL account, read once, lowered by each reservation. */
   private funds: { account: AccountRow; available: number }[] | undefined;
 
@@ -41,6 +51,7 @@ export class CashOutBook {
   ) {
     this.sql = sqlOf(ctx.db);
     this.limits = new LimitBook(ctx.db);
+    this.outbox = new OutboxBatch(ctx);
   }
 
   /** Moves many Cash-Outs at once: `stage`, and when the executor takes them next. */
@@ -80,13 +91,8 @@ export class CashOutBook {
     const { account } = chosen;
     chosen.available -= row.amount;
     this.limits.add(row.requestedAt, row.destinationKey, row.amount);
-    fastHolds.place(this.sql, {
-      id: holdId(row.transactionId),
-      accountNumber: account.number,
-      amount: row.amount,
-      ref: `cash-out:${row.transactionId}`,
-      at: this.now,
-    });
+    const ref = `cash-out:${row.transactionId}`;
+    this.holdsPlaced.push([holdId(row.transactionId), account.number, row.amount, ref, this.now]);
     const approval = needsApproval(row.amount, client?.approvalThresholdCents);
     const settlement = {
       ispb: account.ispb,
@@ -94,13 +100,15 @@ export class CashOutBook {
       branch: account.branch,
       account: account.number,
     };
-    cashOutWrites.reserved(this.sql, row.seq, {
-      partnerIspb: account.ispb,
-      settlement: JSON.stringify(settlement),
-      stage: approval ? 'AWAITING_APPROVAL' : 'APPROVED',
-      status: approval ? 'PENDING' : 'PROCESSING',
-      nextAt: approval ? null : this.now,
-    });
+    // Deferred to `close`: the duplicate check of later ones reads only CANCELLED, written at once.
+    this.reservations.push([
+      row.seq,
+      account.ispb,
+      JSON.stringify(settlement),
+      approval ? 'AWAITING_APPROVAL' : 'APPROVED',
+      approval ? 'PENDING' : 'PROCESSING',
+      approval ? null : this.now,
+    ]);
     this.observe(row, { partnerIspb: account.ispb, event: 'CREATED', at: row.requestedAt });
     return approval
       ? undefined
@@ -159,17 +167,11 @@ export class CashOutBook {
       settled: true,
     };
     if (cursor.refusal(entry)) return false;
-    fastHolds.drop(this.sql, holdId(row.transactionId));
+    this.holdsDropped.push(holdId(row.transactionId));
     cursor.append(entry);
     const payee = status.payeeBank;
     const payeeBank = payee ? { ...payee, bank: bankName(this.ctx.env, payee.ispb) } : row.payeeBank;
-    cashOutWrites.completed(
-      this.sql,
-      row.seq,
-      status.endToEndId,
-      this.now,
-      payeeBank ? JSON.stringify(payeeBank) : null,
-    );
+    this.completions.push([row.seq, status.endToEndId, payeeBank ? JSON.stringify(payeeBank) : null]);
     this.emit({
       ...row,
       status: 'COMPLETED',
@@ -194,7 +196,7 @@ export class CashOutBook {
     if (!cursor) {
       const account = accountAt(this.ctx.db, ispb, 'TRANSACTIONAL');
       if (!account) throw new Error(`no TRANSACTIONAL account at ${ispb}`);
-      cursor = new EntryCursor(this.ctx.db, account.number);
+      cursor = new EntryCursor(this.ctx.db, account.number, true);
       this.cursors.set(ispb, cursor);
     }
     return cursor;
@@ -203,18 +205,26 @@ export class CashOutBook {
   private emit(row: CashOutRow): void {
     const eventType = row.status === 'COMPLETED' ? 'CASHOUT_COMPLETED' : 'CASHOUT_FAILED';
     const event = { aggregateId: row.transactionId, eventType, data: cashOutView(row) };
-    emitWebhook(this.ctx, { ...event, webhookUrl: row.webhookUrl, at: this.now }, false);
+    this.outbox.webhook({ ...event, webhookUrl: row.webhookUrl, at: this.now });
     this.events = true;
   }
 
   private observe(row: CashOutRow, input: Omit<ObservationInput, 'operation'>): void {
-    observe(this.ctx, row.transactionId, { operation: 'CASH_OUT', ...input }, false);
+    this.outbox.observe(row.transactionId, { operation: 'CASH_OUT', ...input });
     this.observations = true;
   }
 
-  /** Balances, limit totals and the outbox tasks: once, as the transaction's last writes. */
+  /**
+   * The deferred writes, balances, limit totals and the outbox tasks: once, as the transaction's
+   * last writes.
+   */
   close(): void {
+    fastHolds.placeMany(this.sql, this.holdsPlaced);
+    cashOutWrites.reservedMany(this.sql, this.reservations);
+    fastHolds.dropMany(this.sql, this.holdsDropped);
     for (const cursor of this.cursors.values()) cursor.close();
+    cashOutWrites.completedMany(this.sql, this.completions, this.now);
+    this.outbox.flush();
     this.limits.flush();
     if (this.events) this.ctx.scheduler.schedule('dispatch-webhooks', 'all', this.now);
     if (this.observations) this.ctx.scheduler.schedule('flush-outbox', 'all', this.now);

@@ -125,6 +125,19 @@ export const cashOutWrites = {
       seq,
     );
   },
+  /** Many reservations in one statement: each [seq, partnerIspb, settlement, stage, status, nextAt]. */
+  reservedMany(
+    sql: SqlStorage,
+    rows: readonly [number, string, string, string, string, number | null][],
+  ): void {
+    if (rows.length === 0) return;
+    sql.exec(
+      `UPDATE cash_outs SET partner_ispb = j.value ->> '$[1]', settlement = j.value ->> '$[2]',
+         stage = j.value ->> '$[3]', status = j.value ->> '$[4]', next_at = j.value ->> '$[5]'
+       FROM json_each(?) AS j WHERE cash_outs.seq = j.value ->> '$[0]'`,
+      JSON.stringify(rows),
+    );
+  },
   /** An earlier, live Cash-Out of the same amount to the same payee since `since`. */
   hasTwin(
     sql: SqlStorage,
@@ -161,6 +174,17 @@ export const cashOutWrites = {
       at,
       payeeBank,
       seq,
+    );
+  },
+  /** Many completions at `at` in one statement: each [seq, endToEndId, payeeBank JSON or null]. */
+  completedMany(sql: SqlStorage, rows: readonly [number, string, string | null][], at: number): void {
+    if (rows.length === 0) return;
+    sql.exec(
+      `UPDATE cash_outs SET status = 'COMPLETED', stage = 'DONE', end_to_end_id = j.value ->> '$[1]',
+         completed_at = ?, payee_bank = j.value ->> '$[2]', next_at = NULL
+       FROM json_each(?) AS j WHERE cash_outs.seq = j.value ->> '$[0]'`,
+      at,
+      JSON.stringify(rows),
     );
   },
 };

@@ -6,7 +6,13 @@
 import { eventIdSuffix } from '../../../src/domain/ids';
 import type { LedgerContext } from '../context';
 import { sqlOf } from '../db';
-import { deleteEvents, insertOutbox as insertOutboxRow, unpublishedObservationRows } from './outbox-store';
+import {
+  deleteEvents,
+  insertOutbox as insertOutboxRow,
+  insertOutboxRows,
+  type OutboxBatchRow,
+  unpublishedObservationRows,
+} from './outbox-store';
 
 export interface WebhookEvent {
   aggregateId: string;
@@ -46,13 +52,9 @@ export function emitWebhook(ctx: LedgerContext, event: WebhookEvent, schedule = 
   if (schedule) ctx.scheduler.schedule('dispatch-webhooks', 'all', event.at);
 }
 
-export function observe(
-  ctx: LedgerContext,
-  aggregateId: string,
-  input: ObservationInput,
-  schedule = true,
-): void {
-  const observation = {
+/** The observation as the analyzer reads it. */
+function observationOf(ctx: LedgerContext, input: ObservationInput) {
+  return {
     at: new Date(input.at).toISOString(),
     clientId: ctx.profile.clientId,
     operation: input.operation,
@@ -62,16 +64,67 @@ export function observe(
     ...(input.failureCode !== undefined && { failureCode: input.failureCode }),
     ...(input.latencyMs !== undefined && { latencyMs: input.latencyMs }),
   };
+}
+
+export function observe(
+  ctx: LedgerContext,
+  aggregateId: string,
+  input: ObservationInput,
+  schedule = true,
+): void {
   insertOutbox(ctx, {
     eventSuffix: eventIdSuffix(),
     channel: 'health',
     aggregateId,
     eventType: `OBSERVATION_${input.event}`,
-    data: observation,
+    data: observationOf(ctx, input),
     webhookUrl: null,
     occurredAt: input.at,
   });
   if (schedule) ctx.scheduler.schedule('flush-outbox', 'all', input.at);
+}
+
+/**
+ * Events and observations of many operations written in one statement when the transaction's work
+ * is done (`flush`, inside the same transaction): the same rows, ids and order as emitWebhook and
+ * observe would write one by one, for one per-statement cost per batch instead of one per row.
+ * The caller schedules the dispatch and the flush (once) itself.
+ */
+export class OutboxBatch {
+  private rows: OutboxBatchRow[] = [];
+
+  constructor(private readonly ctx: LedgerContext) {}
+
+  webhook(event: WebhookEvent): void {
+    const data = JSON.stringify(event.data);
+    this.rows.push([
+      eventIdSuffix(),
+      'webhook',
+      event.aggregateId,
+      event.eventType,
+      data,
+      event.webhookUrl,
+      event.at,
+    ]);
+  }
+
+  observe(aggregateId: string, input: ObservationInput): void {
+    const data = JSON.stringify(observationOf(this.ctx, input));
+    this.rows.push([
+      eventIdSuffix(),
+      'health',
+      aggregateId,
+      `OBSERVATION_${input.event}`,
+      data,
+      null,
+      input.at,
+    ]);
+  }
+
+  flush(): void {
+    insertOutboxRows(sqlOf(this.ctx.db), this.rows);
+    this.rows = [];
+  }
 }
 
 /**

@@ -40,6 +40,38 @@ export function insertOutbox(
   ).run(row);
 }
 
+/** An outbox row as a batch writes it (outbox-batch.ts): `data` already JSON text. */
+export type OutboxBatchRow = [
+  eventSuffix: string,
+  channel: 'webhook' | 'health',
+  aggregateId: string,
+  eventType: string,
+  data: string,
+  webhookUrl: string | null,
+  occurredAt: number,
+];
+
+/**
+ * Many events in one statement, in the order given: each gets the next seq of AUTOINCREMENT's own
+ * counter (read once here) and the id that carries it, exactly as insertOutbox would give them one
+ * by one. Runs inside the caller's transaction (nothing else inserts meanwhile).
+ */
+export function insertOutboxRows(sql: SqlStorage, rows: readonly OutboxBatchRow[]): void {
+  if (rows.length === 0) return;
+  const last = sql
+    .exec<{ seq: number }>("SELECT seq FROM sqlite_sequence WHERE name = 'outbox'")
+    .toArray()[0];
+  const first = (last?.seq ?? 0) + 1;
+  sql.exec(
+    `INSERT INTO outbox (seq, event_id, channel, aggregate_id, event_type, data, webhook_url, occurred_at)
+     SELECT s.first + key, 'evt_' || (s.first + key) || (value ->> '$[0]'), value ->> '$[1]',
+       value ->> '$[2]', value ->> '$[3]', value ->> '$[4]', value ->> '$[5]', value ->> '$[6]'
+     FROM (SELECT CAST(? AS INTEGER) AS first) AS s, json_each(?) ORDER BY key`,
+    first,
+    JSON.stringify(rows),
+  );
+}
+
 /** The oldest health observations not yet handed to their queue, at most `limit`. */
 export function unpublishedObservationRows(sql: SqlStorage, limit: number) {
   return sql
@@ -79,35 +111,24 @@ export function newWebhookEvents(sql: SqlStorage, limit: number) {
     .toArray();
 }
 
-/** A new delivery of an event (none when the event has one already). */
-export function insertDelivery(
+/**
+ * New deliveries in one statement (none for an event that has one already), updated at `now`:
+ * each [eventId, seq, aggregateId, eventType, url, status, dueAt, createdAt]. No last_error: a
+ * missing URL is told by the view (NO_URL), not stored in every row.
+ */
+export function insertDeliveries(
   sql: SqlStorage,
-  d: {
-    eventId: string;
-    seq: number;
-    aggregateId: string;
-    eventType: string;
-    url: string | null;
-    status: DeliveryStatus;
-    dueAt: number | null;
-    createdAt: number;
-    updatedAt: number;
-  },
+  rows: readonly [string, number, string, string, string | null, DeliveryStatus, number | null, number][],
+  now: number,
 ): void {
   sql.exec(
     `INSERT INTO webhook_deliveries (event_id, seq, aggregate_id, event_type, url, status, due_at,
        last_error, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
-    d.eventId,
-    d.seq,
-    d.aggregateId,
-    d.eventType,
-    d.url,
-    d.status,
-    d.dueAt,
-    null, // a missing URL is told by the view (NO_URL), not stored in every row
-    d.createdAt,
-    d.updatedAt,
+     SELECT value ->> '$[0]', value ->> '$[1]', value ->> '$[2]', value ->> '$[3]', value ->> '$[4]',
+       value ->> '$[5]', value ->> '$[6]', NULL, value ->> '$[7]', ?
+     FROM json_each(?) WHERE true ON CONFLICT DO NOTHING`,
+    now,
+    JSON.stringify(rows),
   );
 }
 
