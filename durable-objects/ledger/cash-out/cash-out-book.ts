@@ -42,6 +42,12 @@ export class CashOutBook {
   private readonly holdsDropped: string[] = [];
   private readonly reservations: [number, string, string, string, string, number | null][] = [];
   private readonly completions: [number, string, string | null][] = [];
+  /** The duplicate check of a reserveAll: twins outside its rows (by seq), its rows by payee and amount. */
+  private twins = {
+    outside: new Set<number>(),
+    among: new Map<string, CashOutRow[]>(),
+    cancelled: new Set<number>(),
+  };
   /** Available money per TRANSACTIONAL account, read once, lowered by each reservation. */
   private funds: { account: AccountRow; available: number }[] | undefined;
 
@@ -61,10 +67,39 @@ export class CashOutBook {
   }
 
   /**
+   * Reservations of RECEIVED Cash-Outs, one after another in the order given; those approved to be
+   * sent. The limit totals and the duplicates outside `rows` are read for all of them at once;
+   * among `rows`, an earlier one counts as a duplicate unless this pass cancelled it.
+   */
+  reserveAll(rows: readonly CashOutRow[], client: ClientRow | undefined, degraded: ReadonlySet<string>) {
+    this.limits.prefetch(rows);
+    this.twins = {
+      outside: cashOutWrites.twinsOutside(
+        this.sql,
+        rows.map((r) => ({ ...r, since: r.requestedAt - DUPLICATE_WINDOW_MS })),
+      ),
+      among: new Map(),
+      cancelled: new Set(),
+    };
+    for (const row of rows) {
+      const key = `${row.destinationKey}|${row.amount}`;
+      const same = this.twins.among.get(key);
+      if (same) same.push(row);
+      else this.twins.among.set(key, [row]);
+    }
+    const approved: CashOutRow[] = [];
+    for (const row of rows) {
+      const next = this.reserve(row, client, degraded);
+      if (next) approved.push(next);
+    }
+    return approved;
+  }
+
+  /**
    * Limits, duplicates, routing and the reservation of one RECEIVED Cash-Out; the next stage, or
    * undefined when it ended CANCELLED. Later Cash-Outs of the batch see this one's reservation.
    */
-  reserve(row: CashOutRow, client: ClientRow | undefined, degraded: ReadonlySet<string>) {
+  private reserve(row: CashOutRow, client: ClientRow | undefined, degraded: ReadonlySet<string>) {
     this.events = true; // its CASHOUT_REQUESTED waits for this dispatch (acceptCashOut)
     const violation = limitViolation(
       row.amount,
@@ -117,7 +152,11 @@ export class CashOutBook {
 
   /** An earlier, live Cash-Out of the same amount to the same payee within the window. */
   private hasRecentTwin(row: CashOutRow): boolean {
-    return cashOutWrites.hasTwin(this.sql, row, row.requestedAt - DUPLICATE_WINDOW_MS);
+    const since = row.requestedAt - DUPLICATE_WINDOW_MS;
+    const twins = this.twins;
+    if (twins.outside.has(row.seq)) return true;
+    const same = twins.among.get(`${row.destinationKey}|${row.amount}`) ?? [];
+    return same.some((t) => t.seq < row.seq && t.requestedAt >= since && !twins.cancelled.has(t.seq));
   }
 
   /** Ends a Cash-Out CANCELLED; a reserved one gives its money and its limits back. */
@@ -128,6 +167,7 @@ export class CashOutBook {
         this.limits.add(row.requestedAt, row.destinationKey, -row.amount);
     }
     cashOutWrites.cancelled(this.sql, row.seq, failureCode, this.now);
+    this.twins.cancelled.add(row.seq);
     this.emit({
       ...row,
       status: 'CANCELLED',

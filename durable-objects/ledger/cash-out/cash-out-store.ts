@@ -138,23 +138,28 @@ export const cashOutWrites = {
       JSON.stringify(rows),
     );
   },
-  /** An earlier, live Cash-Out of the same amount to the same payee since `since`. */
-  hasTwin(
+  /**
+   * Of `rows`, the seqs that have an earlier, live Cash-Out of the same amount to the same payee
+   * since their own `since`, in one statement, counting only Cash-Outs outside `rows` (the caller
+   * decides among them).
+   */
+  twinsOutside(
     sql: SqlStorage,
-    row: Pick<CashOutRow, 'destinationKey' | 'amount' | 'seq'>,
-    since: number,
-  ): boolean {
-    return (
+    rows: readonly { destinationKey: string; since: number; amount: number; seq: number }[],
+  ): Set<number> {
+    const list = JSON.stringify(rows.map((r) => [r.destinationKey, r.since, r.amount, r.seq]));
+    return new Set(
       sql
-        .exec(
-          `SELECT 1 FROM cash_outs WHERE destination_key = ? AND requested_at >= ? AND amount = ?
-           AND status != 'CANCELLED' AND seq < ? LIMIT 1`,
-          row.destinationKey,
-          since,
-          row.amount,
-          row.seq,
+        .exec<{ seq: number }>(
+          `SELECT j.value ->> '$[3]' AS seq FROM json_each(?1) AS j WHERE EXISTS (
+             SELECT 1 FROM cash_outs c WHERE c.destination_key = j.value ->> '$[0]'
+               AND c.requested_at >= j.value ->> '$[1]' AND c.amount = j.value ->> '$[2]'
+               AND c.status != 'CANCELLED' AND c.seq < j.value ->> '$[3]'
+               AND c.seq NOT IN (SELECT value ->> '$[3]' FROM json_each(?1)))`,
+          list,
         )
-        .toArray().length > 0
+        .toArray()
+        .map((r) => r.seq),
     );
   },
   cancelled(sql: SqlStorage, seq: number, failureCode: string, at: number): void {
