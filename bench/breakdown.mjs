@@ -28,6 +28,8 @@ const { values: args } = parseArgs({
     connections: { type: 'string', default: '4' },
     top: { type: 'string', default: '30' },
     'build-dir': { type: 'string', default: '.wrangler/build' },
+    // The gateway's worker name in workerd: `npm run bench` serves `connectpsp`, `scripts/serve.mjs` staging.
+    worker: { type: 'string', default: 'connectpsp' },
   },
 });
 
@@ -130,7 +132,7 @@ const load = (url, requests) => async () =>
   ).requests.total;
 
 const items = twin.items ?? 1;
-const measured = await profileUntilIdle('connectpsp', load(args.hello, twin.requests));
+const measured = await profileUntilIdle(args.worker, load(args.hello, twin.requests));
 const result = attribute(measured.profile, measured.operations * items);
 console.log(
   `${twin.name}: ${measured.operations} calls (${measured.operations * items} operations); CPU per operation (per item), profile attributed:\n`,

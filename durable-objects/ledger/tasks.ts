@@ -16,11 +16,10 @@ import type { Task } from './scheduler';
 import { dropPublished, unpublishedObservations } from './webhooks/events';
 import { dispatchWebhooks } from './webhooks/webhook-deliveries';
 
-/**
- * Rows per outbox flush: one queue batch (at most 100 messages) and one UPDATE … IN (…) whose bound
- * values (the seqs plus the timestamp) must stay within a Durable Object query's 100.
- */
+/** Outbox rows per flush step (a row holds one observation, or a Cash-Out pass's many). */
 const OUTBOX_BATCH = 50;
+/** Queue.sendBatch takes at most 100 messages. */
+const QUEUE_BATCH = 100;
 /** A single task running longer than this is logged as stalled (partner calls time out at 5 s). */
 const TASK_STALL_MS = 30_000;
 /**
@@ -180,9 +179,9 @@ export async function flushHealthOutbox(ctx: LedgerContext): Promise<void> {
   for (;;) {
     const rows = unpublishedObservations(ctx, OUTBOX_BATCH);
     if (rows.length === 0) return;
-    await ctx.env.HEALTH_SIGNALS.sendBatch(
-      rows.map((r) => ({ body: { id: r.eventId, ...(r.data as object) } })),
-    );
+    const messages = rows.flatMap((r) => r.messages.map((body) => ({ body })));
+    for (let i = 0; i < messages.length; i += QUEUE_BATCH)
+      await ctx.env.HEALTH_SIGNALS.sendBatch(messages.slice(i, i + QUEUE_BATCH));
     await ctx.crashes.reach('outbox.health-sent');
     dropPublished(
       ctx,

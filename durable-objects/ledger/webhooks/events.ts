@@ -92,6 +92,7 @@ export function observe(
  */
 export class OutboxBatch {
   private rows: OutboxBatchRow[] = [];
+  private observations: { aggregateId: string; input: ObservationInput }[] = [];
 
   constructor(private readonly ctx: LedgerContext) {}
 
@@ -109,37 +110,59 @@ export class OutboxBatch {
   }
 
   observe(aggregateId: string, input: ObservationInput): void {
-    const data = JSON.stringify(observationOf(this.ctx, input));
-    this.rows.push([
-      eventIdSuffix(),
-      'health',
-      aggregateId,
-      `OBSERVATION_${input.event}`,
-      data,
-      null,
-      input.at,
-    ]);
+    this.observations.push({ aggregateId, input });
   }
 
+  /**
+   * The events, then the observations: one row when there is one, else all of them as one row
+   * (OBSERVATIONS, the list as its data) that the flush hands to the queue as one message each.
+   */
   flush(): void {
+    const [one, ...more] = this.observations;
+    if (one && more.length === 0) {
+      const { aggregateId, input } = one;
+      const data = JSON.stringify(observationOf(this.ctx, input));
+      this.rows.push([
+        eventIdSuffix(),
+        'health',
+        aggregateId,
+        `OBSERVATION_${input.event}`,
+        data,
+        null,
+        input.at,
+      ]);
+    } else if (one) {
+      const data = JSON.stringify(this.observations.map((o) => observationOf(this.ctx, o.input)));
+      this.rows.push([eventIdSuffix(), 'health', one.aggregateId, OBSERVATIONS, data, null, one.input.at]);
+    }
     insertOutboxRows(sqlOf(this.ctx.db), this.rows);
     this.rows = [];
+    this.observations = [];
   }
 }
 
+/** The event type of an outbox row holding many observations (OutboxBatch). */
+const OBSERVATIONS = 'OBSERVATIONS';
+
 /**
- * The oldest health observations not yet handed to their queue, at most `limit`. Fixed statements
- * on the SQL API: every observation passes here, and drizzle's building cost more than SQLite.
+ * The oldest health observation rows not yet handed to their queue, at most `limit`, each with its
+ * queue messages: one per observation, its id the row's event id (`.index` within a row of many,
+ * the same at every re-send, so the analyzer drops a duplicate). Fixed statements on the SQL API:
+ * every observation passes here, and drizzle's building cost more than SQLite.
  */
 export function unpublishedObservations(
   ctx: LedgerContext,
   limit: number,
-): { seq: number; eventId: string; data: unknown }[] {
-  return unpublishedObservationRows(sqlOf(ctx.db), limit).map((r) => ({
-    seq: r.seq,
-    eventId: r.event_id,
-    data: JSON.parse(r.data),
-  }));
+): { seq: number; messages: ({ id: string } & Record<string, unknown>)[] }[] {
+  return unpublishedObservationRows(sqlOf(ctx.db), limit).map((r) => {
+    const data = JSON.parse(r.data) as Record<string, unknown> | Record<string, unknown>[];
+    return {
+      seq: r.seq,
+      messages: Array.isArray(data)
+        ? data.map((d, i) => ({ id: `${r.event_id}.${i}`, ...d }))
+        : [{ id: r.event_id, ...data }],
+    };
+  });
 }
 
 /**
