@@ -8,7 +8,7 @@ import {
 import { newEndToEndId, newInternalCode, newUuid } from '../../../src/domain/ids';
 import { failure, type OperationResult, success } from '../../../src/domain/result';
 import { formatBrt } from '../../../src/domain/time';
-import { maybeArchived } from '../archive/archive-index';
+import { hasArchiveOf, maybeArchived } from '../archive/archive-index';
 import type { LedgerContext } from '../context';
 import type { Remember } from '../ledger/idempotency';
 import { accountAt, findHold, postEntry, releaseHold } from '../ledger/ledger';
@@ -70,9 +70,12 @@ export function acceptCashOut(
   input: CreateCashOutInput,
   remember: Remember,
 ): OperationResult<CashOutAccepted> {
-  // An archived Cash-Out keeps its reference (a hash hit counts: refusing is the safe side).
+  // An archived Cash-Out keeps its reference (a hash hit counts: refusing is the safe side). Asked
+  // once: while no Cash-Out was ever archived, neither the reference nor the code needs the index.
   const reference = input.externalReference;
-  if (cashOutReferenceTaken(ctx.db, reference) || maybeArchived(ctx.storage.sql, reference, 'cash-out')) {
+  const archived = hasArchiveOf(ctx.storage.sql, 'cash-out');
+  const wasArchived = (id: string) => archived && maybeArchived(ctx.storage.sql, id, 'cash-out');
+  if (cashOutReferenceTaken(ctx.db, reference) || wasArchived(reference)) {
     return failure({
       code: 'DUPLICATED_EXTERNAL_REFERENCE',
       detail: `externalReference '${input.externalReference}' was already used for a Cash-Out`,
@@ -81,7 +84,7 @@ export function acceptCashOut(
   const now = Date.now();
   const transactionId = newUuid();
   let internalCode = newInternalCode();
-  while (cashOutCodeTaken(ctx.db, internalCode) || maybeArchived(ctx.storage.sql, internalCode, 'cash-out'))
+  while (cashOutCodeTaken(ctx.db, internalCode) || wasArchived(internalCode))
     internalCode = newInternalCode();
   const accepted: CashOutAccepted = {
     transactionId,

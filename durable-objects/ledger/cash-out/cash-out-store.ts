@@ -2,9 +2,8 @@
  * Cash-Out rows of one client: lookups (docs/contract.md, Lookup by id), the 202's insert and its uniqueness
  * checks.
  */
-import { asc, eq, lte } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { type LedgerDb, sqlOf } from '../db';
-import { ph, prepared } from '../prepared';
 import { findByAnyId } from '../reads/lookup';
 import { cashOuts } from '../schema';
 
@@ -194,18 +193,44 @@ export const cashOutWrites = {
   },
 };
 
-/** The executor's next Cash-Outs: due by `now`, earliest first, at most `limit`. */
+/** Every column of cash_outs under its CashOutRow name (the JSON ones parsed by cashOutOf). */
+const CASH_OUT_COLUMNS = `seq, transaction_id AS transactionId, internal_code AS internalCode,
+  external_reference AS externalReference, status, stage, amount, description, webhook_url AS webhookUrl,
+  payee_name AS payeeName, payee_document AS payeeDocument, destination, destination_key AS destinationKey,
+  payee_bank AS payeeBank, partner_ispb AS partnerIspb, settlement, end_to_end_id AS endToEndId,
+  refund_end_to_end_id AS refundEndToEndId, failure_code AS failureCode, reason,
+  requested_at AS requestedAt, completed_at AS completedAt, cancelled_at AS cancelledAt,
+  refunded_at AS refundedAt, next_at AS nextAt`;
+
+type StoredCashOut = Omit<CashOutRow, 'destination' | 'payeeBank' | 'settlement'> & {
+  destination: string;
+  payeeBank: string | null;
+  settlement: string | null;
+};
+
+function cashOutOf(row: StoredCashOut): CashOutRow {
+  return {
+    ...row,
+    destination: JSON.parse(row.destination),
+    payeeBank: row.payeeBank === null ? null : JSON.parse(row.payeeBank),
+    settlement: row.settlement === null ? null : JSON.parse(row.settlement),
+  };
+}
+
+/**
+ * The executor's next Cash-Outs: due by `now`, earliest first, at most `limit`. A fixed text on the
+ * SQL API: every pass reads every Cash-Out in flight (a payment is polled until it settles).
+ */
 export function cashOutsDue(db: LedgerDb, now: number, limit: number): CashOutRow[] {
-  return prepared(db, `cashOuts.due.${limit}`, () =>
-    db
-      .select()
-      .from(cashOuts)
-      .where(lte(cashOuts.nextAt, ph('now')))
+  return sqlOf(db)
+    .exec<StoredCashOut>(
       // seq breaks ties: a batch's items, all due at once, are reserved in item order.
-      .orderBy(asc(cashOuts.nextAt), asc(cashOuts.seq))
-      .limit(limit)
-      .prepare(),
-  ).all({ now });
+      `SELECT ${CASH_OUT_COLUMNS} FROM cash_outs WHERE next_at <= ? ORDER BY next_at, seq LIMIT ?`,
+      now,
+      limit,
+    )
+    .toArray()
+    .map(cashOutOf);
 }
 
 /** When the executor has a Cash-Out to take next, or undefined when none waits. */
