@@ -18,7 +18,7 @@ import { executorWoken, wakeExecutor } from './cash-out-exec';
 import {
   type CashOutRow,
   cashOutCodeTaken,
-  cashOutReferenceTaken,
+  cashOutKeysTaken,
   findCashOut,
   insertCashOut,
   updateCashOut,
@@ -75,7 +75,10 @@ export function acceptCashOut(
   const reference = input.externalReference;
   const archived = hasArchiveOf(ctx.storage.sql, 'cash-out');
   const wasArchived = (id: string) => archived && maybeArchived(ctx.storage.sql, id, 'cash-out');
-  if (cashOutReferenceTaken(ctx.db, reference) || wasArchived(reference)) {
+  // The reference and a first candidate code in one statement; another code only on a collision.
+  let internalCode = newInternalCode();
+  const taken = cashOutKeysTaken(ctx.db, reference, internalCode);
+  if (taken.reference || wasArchived(reference)) {
     return failure({
       code: 'DUPLICATED_EXTERNAL_REFERENCE',
       detail: `externalReference '${input.externalReference}' was already used for a Cash-Out`,
@@ -83,9 +86,10 @@ export function acceptCashOut(
   }
   const now = Date.now();
   const transactionId = newUuid();
-  let internalCode = newInternalCode();
-  while (cashOutCodeTaken(ctx.db, internalCode) || wasArchived(internalCode))
-    internalCode = newInternalCode();
+  if (taken.code || wasArchived(internalCode)) {
+    do internalCode = newInternalCode();
+    while (cashOutCodeTaken(ctx.db, internalCode) || wasArchived(internalCode));
+  }
   const accepted: CashOutAccepted = {
     transactionId,
     internalCode,

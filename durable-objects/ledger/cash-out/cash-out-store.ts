@@ -15,11 +15,22 @@ export function findCashOut(db: LedgerDb, id: string): CashOutRow | undefined {
 
 // The 202's statements run on the SQL API directly (fixed texts): drizzle's building and mapping
 // cost more than SQLite takes to run them.
-export function cashOutReferenceTaken(db: LedgerDb, externalReference: string): boolean {
-  return (
-    sqlOf(db).exec('SELECT 1 FROM cash_outs WHERE external_reference = ?', externalReference).toArray()
-      .length > 0
-  );
+
+/** Whether a live Cash-Out has this external reference, and whether one has this internal code. */
+export function cashOutKeysTaken(
+  db: LedgerDb,
+  externalReference: string,
+  internalCode: string,
+): { reference: boolean; code: boolean } {
+  const row = sqlOf(db)
+    .exec<{ reference: number; code: number }>(
+      `SELECT EXISTS (SELECT 1 FROM cash_outs WHERE external_reference = ?) AS reference,
+              EXISTS (SELECT 1 FROM cash_outs WHERE internal_code = ?) AS code`,
+      externalReference,
+      internalCode,
+    )
+    .one();
+  return { reference: row.reference === 1, code: row.code === 1 };
 }
 
 export function cashOutCodeTaken(db: LedgerDb, internalCode: string): boolean {
