@@ -62,7 +62,7 @@ const isObjectModule = (path) =>
  * methods, alarms and continuations, and what they call); the rest busy time is the worker's
  * (routing, auth, validation, rendering, the log line, queue consumers). Returns µs per operation.
  */
-export async function attributeToObjects({ port, worker = 'connectpsp', bundleText, load }) {
+export async function attributeToObjects({ port, worker = 'connectpsp-staging', bundleText, load }) {
   const moduleAt = moduleOfLine(bundleText);
   const { send, close } = await inspector(port, worker);
   await send('Profiler.enable');

@@ -28,8 +28,8 @@ const { values: args } = parseArgs({
     connections: { type: 'string', default: '4' },
     top: { type: 'string', default: '30' },
     'build-dir': { type: 'string', default: '.wrangler/build' },
-    // The gateway's worker name in workerd: `npm run bench` serves `connectpsp`, `scripts/serve.mjs` staging.
-    worker: { type: 'string', default: 'connectpsp' },
+    // The gateway's worker name in workerd: the staging entry's (wrangler.toml), which both serve.
+    worker: { type: 'string', default: 'connectpsp-staging' },
   },
 });
 
