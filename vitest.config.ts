@@ -80,11 +80,13 @@ export default defineConfig(async () => {
       ],
       setupFiles: ['./test/setup/apply-migrations.ts'],
       globalSetup: ['./test/setup/webhook-receiver.ts'],
-      testTimeout: 30_000,
+      // Deadlines hold on a busy two-core machine: the slowest tests take 10-30 s alone and three
+      // times that beside other servers; a hang still fails, two minutes later.
+      testTimeout: 120_000,
       // The gateway's structured request logs would drown test output; tests that assert on logs
       // capture console themselves.
       onConsoleLog: (line: string) => !line.startsWith('{"level":'),
-      hookTimeout: 30_000,
+      hookTimeout: 120_000,
     },
   };
 });

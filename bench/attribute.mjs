@@ -5,6 +5,17 @@
 // profile cannot place (V8's "(program)" and GC) is reported apart, and work outside this isolate
 // (the local D1 the sandbox partner writes) is in the twin's number only.
 
+/**
+ * The gateway's isolate as the inspector names it: `core:user:<Worker name>`, the name wrangler.toml
+ * gives the environment served (connectpsp-staging by default, connectpsp in production).
+ */
+export async function gatewayWorker(port) {
+  const targets = await (await fetch(`http://127.0.0.1:${port}/json/list`)).json();
+  const gateway = targets.find((t) => /^core:user:connectpsp(-|$)/.test(t.id));
+  if (!gateway) throw new Error(`no gateway isolate on the inspector at ${port}`);
+  return gateway.id.slice('core:user:'.length);
+}
+
 /** Opens the inspector of `worker` on `port`; resolves to a `send(method, params)` and `close()`. */
 async function inspector(port, worker) {
   const ws = new WebSocket(`ws://127.0.0.1:${port}/core:user:${worker}`);
@@ -57,18 +68,22 @@ const isObjectModule = (path) =>
   path?.startsWith('durable-objects/') && !/\/(stubs|health-stub)\.ts$/.test(path);
 
 /**
- * Profiles the gateway's isolate while `load()` runs (resolving to the operations it completed).
+ * Profiles the gateway's isolate while `load()` runs (resolving to the operations it completed) and
+ * then until `idle()` resolves.
  * A sample is the objects' when any frame of its stack is in a Durable Object's module (its RPC
  * methods, alarms and continuations, and what they call); the rest busy time is the worker's
  * (routing, auth, validation, rendering, the log line, queue consumers). Returns µs per operation.
  */
-export async function attributeToObjects({ port, worker = 'connectpsp-staging', bundleText, load }) {
+export async function attributeToObjects({ port, worker, bundleText, load, idle }) {
   const moduleAt = moduleOfLine(bundleText);
-  const { send, close } = await inspector(port, worker);
+  const { send, close } = await inspector(port, worker ?? (await gatewayWorker(port)));
   await send('Profiler.enable');
   await send('Profiler.setSamplingInterval', { interval: 100 });
   await send('Profiler.start');
   const operations = await load();
+  // The work the load left behind (alarms, outbox flushes, health ingestion) is the objects' too,
+  // and the CPU the share is applied to is billed until idle: profile until idle as well.
+  await idle?.();
   const { result } = await send('Profiler.stop');
   close();
   const profile = result.profile;

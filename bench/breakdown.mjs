@@ -16,6 +16,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { gatewayWorker } from './attribute.mjs';
 import { prepareScenarios } from './scenarios.mjs';
 
 const { values: args } = parseArgs({
@@ -27,9 +28,12 @@ const { values: args } = parseArgs({
     duration: { type: 'string', default: '5' },
     connections: { type: 'string', default: '4' },
     top: { type: 'string', default: '30' },
+    // 'object': the innermost Durable Object frame (a statement's call site); 'any': the innermost
+    // frame in any module of the bundle, for object samples (what a call site's own JS spends on).
+    site: { type: 'string', default: 'object' },
+    // Seconds to wait after the twin's supply (refunds: paid Cash-Ins) for its own leftovers.
+    settle: { type: 'string', default: '5' },
     'build-dir': { type: 'string', default: '.wrangler/build' },
-    // The gateway's worker name in workerd: the staging entry's (wrangler.toml), which both serve.
-    worker: { type: 'string', default: 'connectpsp-staging' },
   },
 });
 
@@ -96,14 +100,18 @@ function attribute(profile, per) {
     const name = byId.get(id).callFrame.functionName;
     if (name === '(idle)') return;
     let site;
+    let inner;
     for (let cur = id; cur !== undefined && !site; cur = parent.get(cur)) {
       const f = byId.get(cur).callFrame;
       const m = f.url !== '' && f.lineNumber >= 0 ? moduleAt(f.lineNumber) : undefined;
+      if (m && !inner) inner = `${f.functionName || '(anonymous)'} ${m}`;
       if (isObjectModule(m)) site = `${f.functionName || '(anonymous)'} ${m.replace('durable-objects/', '')}`;
     }
+    if (site && args.site === 'any' && inner && !inner.includes(' durable-objects/'))
+      site = `${inner} ← ${site}`;
     if (site) {
       add(sites, site, us);
-      add(groups, site.split(' ')[1].startsWith('health') ? 'HealthAnalyzer' : 'ClientLedger', us);
+      add(groups, site.split(' ').at(-1).startsWith('health') ? 'HealthAnalyzer' : 'ClientLedger', us);
     } else add(groups, name === '(program)' || name === '(garbage collector)' ? name : 'worker', us);
   });
   const fmt = (us) => `${(us / per).toFixed(1).padStart(8)} µs`;
@@ -120,7 +128,7 @@ const { scenarios } = await prepareScenarios({ base: args.base, hello: args.hell
 const twin = scenarios.find((s) => s.key === `object:${args.op}`);
 if (!twin) throw new Error(`no object twin for ${args.op}`);
 await twin.before?.({ expected: 20_000 });
-await new Promise((r) => setTimeout(r, 5_000));
+await new Promise((r) => setTimeout(r, Number(args.settle) * 1_000));
 const load = (url, requests) => async () =>
   (
     await autocannon({
@@ -132,7 +140,7 @@ const load = (url, requests) => async () =>
   ).requests.total;
 
 const items = twin.items ?? 1;
-const measured = await profileUntilIdle(args.worker, load(args.hello, twin.requests));
+const measured = await profileUntilIdle(await gatewayWorker(args.inspector), load(args.hello, twin.requests));
 const result = attribute(measured.profile, measured.operations * items);
 console.log(
   `${twin.name}: ${measured.operations} calls (${measured.operations * items} operations); CPU per operation (per item), profile attributed:\n`,

@@ -235,7 +235,10 @@ export async function prepareScenarios({ base, hello, adminToken = 'dev-admin-to
     headers,
     setupRequest: (req) => ({ ...req, body: batchBody() }),
   });
-  const ledgerPath = (op, extra = '') => `/ledger/${op}?client=${client.clientId}${extra}`;
+  // The client's location key begins every TxId it issues (src/domain/ids.ts): the twin's Cash-Ins
+  // carry it as the gateway's handler passes it from the client's credentials.
+  const locationKey = ids[0].slice(0, 22);
+  const ledgerPath = (op, extra = '') => `/ledger/${op}?client=${client.clientId}&key=${locationKey}${extra}`;
   /**
    * Paid Cash-Ins to refund, made through the object twin before each slice (outside the measured
    * CPU): `before({ expected })` tops the supply up to what the slice may send.

@@ -74,7 +74,7 @@ export class ClientLedger extends DurableObject<Env> {
     this.scheduler = new Scheduler(this.db, ctx.storage);
     this.tasks = new TaskRunner(
       () => this.context(),
-      (now) => this.prune(now),
+      (now, due) => this.prune(now, due),
       () => this.degradedCashOutPartners(),
     );
     ctx.blockConcurrencyWhile(async () => {
@@ -95,9 +95,18 @@ export class ClientLedger extends DurableObject<Env> {
     };
   }
 
+  /**
+   * When the last pruning step found the next row to age out (null: none was waiting). Rows written
+   * since are younger, so until then a step would delete nothing and arm the same `prune` task.
+   */
+  private pruneAt: number | null | undefined;
+
   /** One bounded pruning step (ledger/prune.ts) after the due tasks; the alarm brings the next. */
-  private prune(now: number): void {
-    this.ctx.storage.transactionSync(() => armPrune(this.db, this.scheduler, now, pruneOnce(this.db, now)));
+  private prune(now: number, due: boolean): void {
+    if (!due && typeof this.pruneAt === 'number' && now < this.pruneAt) return;
+    this.pruneAt = this.ctx.storage.transactionSync(() =>
+      armPrune(this.db, this.scheduler, now, pruneOnce(this.db, now)),
+    );
   }
 
   /** Runs an operation, then arms the alarm for its work, unless a task run will (ledger/tasks.ts). */
@@ -105,7 +114,7 @@ export class ClientLedger extends DurableObject<Env> {
     try {
       return await work();
     } finally {
-      if (!this.tasks.busy) await this.scheduler.armIfScheduled();
+      if (!this.tasks.busy) await this.scheduler.arm();
     }
   }
 
@@ -374,8 +383,11 @@ export class ClientLedger extends DurableObject<Env> {
   // ── Time-driven work ───────────────────────────────────────────────────────
 
   override async alarm(): Promise<void> {
+    this.scheduler.alarmFired();
     if (!this.profile) return;
     await this.tasks.runDue();
+    // A run already going on when the alarm fired may have armed before it: arm again, if need be.
+    await this.scheduler.arm();
   }
 
   /** Cron backstop: runs anything overdue, the housekeeping, and re-arms the alarm. */

@@ -8,8 +8,8 @@
 //                  that reads a Durable Object, before authentication, routing, validation or logging;
 //   GET /do-write  the same RPC inserting one row instead (a durable write): the floor of a request
 //                  that changes a Durable Object.
-//   GET /ledger/<op>?client=<clientId>  the object twin: the gateway's own ClientLedger RPC, called
-//                  with the command the gateway's handler would prepare (no routing, auth, body,
+//   GET /ledger/<op>?client=<clientId>&key=<its location key>  the object twin: the gateway's own
+//                  ClientLedger RPC, called with the command the gateway's handler would prepare (no routing, auth, body,
 //                  validation, signature, response rendering or log line). Its CPU minus /do-rpc's
 //                  is the object's own cost per operation (bench/run.mjs). Ops: cash-in, cash-out,
 //                  cash-out-batch (&n=100 items), refund (&id=<paid Cash-In>), and paid (&n=: creates
@@ -41,14 +41,16 @@ const PAYER = { name: 'Maria da Silva', document: '12345678909' };
 let sequence = 0;
 const reference = (prefix) => `${prefix}-${crypto.randomUUID().slice(0, 8)}-${++sequence}`;
 
-const cashInCommand = (clientId) => ({
+/** As the gateway's handler prepares it; `key` is the client's location key (&key=). */
+const cashInCommand = (key) => ({
   requestHash: '',
   amountCents: 15_025,
   externalReference: reference('twin-in'),
   expirationInMinutes: 60,
   payer: PAYER,
-  locationPrefix: `127.0.0.1/pix/qr/${clientId}`,
-  paymentUrlPrefix: `http://127.0.0.1/open-finance/${clientId}`,
+  locationPrefix: `127.0.0.1/pix/qr/${key}`,
+  paymentUrlPrefix: `http://127.0.0.1/open-finance/${key}`,
+  locationKey: key,
 });
 
 const cashOutItem = () => ({
@@ -63,7 +65,7 @@ const cashOutItem = () => ({
 
 /** The object twin's operations: one RPC each, as the gateway's handler calls it. */
 const LEDGER_OPS = {
-  'cash-in': (ledger, clientId) => ledger.createCashIn(cashInCommand(clientId)),
+  'cash-in': (ledger, _c, params) => ledger.createCashIn(cashInCommand(params.get('key'))),
   'cash-out': (ledger) => ledger.createCashOut({ requestHash: '', ...cashOutItem() }),
   'cash-out-batch': (ledger, _c, params) =>
     ledger.createCashOutBatch({
@@ -77,10 +79,11 @@ const LEDGER_OPS = {
       reason: 'CUSTOMER_REQUEST',
       description: null,
     }),
-  paid: async (ledger, clientId, params) => {
+  paid: async (ledger, _c, params) => {
     const ids = [];
     for (let i = 0; i < Number(params.get('n') ?? 100); i++) {
-      const created = await ledger.createCashIn(cashInCommand(clientId));
+      const created = await ledger.createCashIn(cashInCommand(params.get('key')));
+      if (!created.ok) throw new Error(`twin Cash-In refused: ${JSON.stringify(created.problem)}`);
       const paid = await ledger.settleCashIn({ id: created.body.transactionId, source: 'sandbox' });
       if (paid.ok) ids.push(created.body.transactionId);
     }

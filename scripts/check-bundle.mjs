@@ -62,6 +62,8 @@ const STAGING_ONLY = {
     'CrashPoints',
     'benchOp',
     'seedHistory',
+    // The stores' whole-row copies (db.ts), used by bench seeding only: tree-shaken from production.
+    'insertStoredRows',
     'handleBenchSeed',
     '/__bench/seed-history',
     'SandboxPartner',

@@ -36,9 +36,9 @@ export const DATABASES: Database[] = [
     schema: 'durable-objects/ledger/schema.ts',
     migrations: 'durable-objects/ledger/migrations',
     expected: {
-      'archive_index.hash': 'archive_index is read and written as raw SQL only (archive-index.ts)',
-      'archive_index.segment': 'archive_index is read and written as raw SQL only (archive-index.ts)',
-      'archive_index primary key': 'archive_index is read and written as raw SQL only (archive-index.ts)',
+      'archive_index.hash': 'archive_index is read and written as raw SQL only (archive-store.ts)',
+      'archive_index.segment': 'archive_index is read and written as raw SQL only (archive-store.ts)',
+      'archive_index primary key': 'archive_index is read and written as raw SQL only (archive-store.ts)',
       'archive_index without rowid': WITHOUT_ROWID,
       'archive_delivery_index without rowid': WITHOUT_ROWID,
       'archive_delivery_queue without rowid': WITHOUT_ROWID,

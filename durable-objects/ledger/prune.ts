@@ -79,13 +79,14 @@ export function nextPruneAt(db: LedgerDb, now: number, step: PruneStep): number 
 }
 
 /**
- * Points the `prune:all` task at the next step (see nextPruneAt); writes only when that time moved,
- * so the step after every run of the object's tasks costs a few index reads, not a write.
+ * Points the `prune:all` task at the next step (see nextPruneAt) and returns its time; writes only
+ * when that time moved, so a step costs a few index reads, not a write.
  */
-export function armPrune(db: LedgerDb, scheduler: Scheduler, now: number, step: PruneStep): void {
+export function armPrune(db: LedgerDb, scheduler: Scheduler, now: number, step: PruneStep): number | null {
   const at = nextPruneAt(db, now, step);
   const current = scheduler.dueAt('prune', 'all');
   if (at === null) {
     if (current !== undefined) scheduler.cancel('prune', 'all');
   } else if (current !== at) scheduler.schedule('prune', 'all', at);
+  return at;
 }

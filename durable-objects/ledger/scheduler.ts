@@ -4,7 +4,7 @@
  * only re-arms it, so nothing time-critical depends on cron.
  */
 import { asc, eq, lte, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
-import type { LedgerDb } from './db';
+import { type LedgerDb, sqlOf } from './db';
 import { ph, prepared } from './prepared';
 import { tasks } from './schema';
 
@@ -33,8 +33,14 @@ export type Task = typeof tasks.$inferSelect;
 export class Scheduler {
   /** Tasks written so far by this object: a running pass re-arms until it stops changing (tasks.ts). */
   scheduled = 0;
-  /** `scheduled` as the last completed `arm` saw it (-1: not armed since this instance started). */
-  private armedFor = -1;
+  /**
+   * The alarm time this instance set and has not seen fire yet (memory only: a new instance asks
+   * storage), and the earliest due time scheduled since: arm() has nothing to do while that alarm
+   * comes first, and its run arms again when it ends. Infinity: no task was left at the last look,
+   * so only a newly scheduled one needs the alarm.
+   */
+  private armedAt: number | undefined;
+  private earliest = Number.POSITIVE_INFINITY;
 
   constructor(
     private readonly db: LedgerDb,
@@ -44,6 +50,7 @@ export class Scheduler {
   /** Adds (or moves) the task `kind:ref`; call inside the transaction that creates the need. */
   schedule(kind: TaskKind, ref: string, dueAt: number): void {
     this.scheduled += 1;
+    this.earliest = Math.min(this.earliest, dueAt);
     prepared(this.db, 'tasks.schedule', () =>
       this.db
         .insert(tasks)
@@ -51,6 +58,23 @@ export class Scheduler {
         .onConflictDoUpdate({ target: tasks.id, set: { dueAt: sql`excluded.due_at` } })
         .prepare(),
     ).run({ id: `${kind}:${ref}`, kind, ref, dueAt });
+  }
+
+  /**
+   * Several tasks in one statement (a new Cash-In's dispatch, flush and expiry), each added or moved
+   * earlier: one already due sooner stays as it is, unwritten (the dispatch and flush tasks are due
+   * already while a busy object's alarm catches up). At most 25: a query binds at most 100 values.
+   */
+  scheduleAll(list: readonly (readonly [kind: TaskKind, ref: string, dueAt: number])[]): void {
+    if (list.length === 0) return;
+    if (list.length > 25) throw new RangeError('scheduleAll takes at most 25 tasks');
+    this.scheduled += list.length;
+    for (const [, , dueAt] of list) this.earliest = Math.min(this.earliest, dueAt);
+    sqlOf(this.db).exec(
+      `INSERT INTO tasks (id, kind, ref, due_at) VALUES ${list.map(() => '(?, ?, ?, ?)').join(', ')}
+       ON CONFLICT (id) DO UPDATE SET due_at = excluded.due_at WHERE excluded.due_at < tasks.due_at`,
+      ...list.flatMap(([kind, ref, dueAt]) => [`${kind}:${ref}`, kind, ref, dueAt]),
+    );
   }
 
   exists(kind: TaskKind, ref: string): boolean {
@@ -101,9 +125,27 @@ export class Scheduler {
     ).run({ id: task.id });
   }
 
+  /** Moves the task `kind:ref` to `atLeast` if it is due earlier; never creates one. */
+  postpone(kind: TaskKind, ref: string, atLeast: number): void {
+    sqlOf(this.db).exec(
+      'UPDATE tasks SET due_at = ? WHERE id = ? AND due_at < ?',
+      atLeast,
+      `${kind}:${ref}`,
+      atLeast,
+    );
+  }
+
+  /** The task runs again at `dueAt` with its `attempts` set (a poll that backs off by its count). */
+  again(task: Task, dueAt: number, attempts: number): void {
+    this.scheduled += 1;
+    this.earliest = Math.min(this.earliest, dueAt);
+    sqlOf(this.db).exec('UPDATE tasks SET due_at = ?, attempts = ? WHERE id = ?', dueAt, attempts, task.id);
+  }
+
   /** A failed task runs again later, backing off up to a minute. */
   retry(task: Task, now: number): void {
     const delay = Math.min(60_000, 1_000 * 2 ** Math.min(task.attempts, 6));
+    this.earliest = Math.min(this.earliest, now + delay);
     this.db
       .update(tasks)
       .set({ dueAt: now + delay, attempts: task.attempts + 1 })
@@ -111,24 +153,19 @@ export class Scheduler {
       .run();
   }
 
-  /**
-   * `arm`, unless no task was written since the last one: the alarm then still points where that
-   * one (or the task run since, which arms as it ends) left it — at the earliest task, or earlier
-   * when a task ended meanwhile, which only costs an alarm run that finds nothing due. Saves an
-   * operation that schedules nothing (a 202 while the executor's pass is already due) its read.
-   */
-  async armIfScheduled(): Promise<void> {
-    if (this.scheduled !== this.armedFor) await this.arm();
-  }
-
   /** Points the alarm at the earliest task (or clears it). */
   async arm(): Promise<void> {
-    const seen = this.scheduled;
+    // The alarm this instance set has not fired and nothing scheduled since is due before it: it
+    // runs them all (one look-up, an alarm read and often a write saved on every operation).
+    if (this.armedAt !== undefined && this.earliest >= this.armedAt) return;
+    this.earliest = Number.POSITIVE_INFINITY;
     const next = prepared(this.db, 'tasks.next', () =>
       this.db.select({ dueAt: tasks.dueAt }).from(tasks).orderBy(asc(tasks.dueAt)).limit(1).prepare(),
     ).get();
     if (!next) {
-      this.armedFor = seen;
+      // No task: nothing to arm until one is scheduled (an operation that schedules nothing, like a
+      // 202 while the executor's pass is already due, then costs no look-up).
+      this.armedAt = Number.POSITIVE_INFINITY;
       return;
     }
     const current = await this.storage.getAlarm();
@@ -137,8 +174,15 @@ export class Scheduler {
     // new task to the minute's cron sweep: Cash-Outs PROCESSING for up to 60 s (seen in the soak).
     // Setting it again costs one write and never delays anything.
     const overdue = current !== null && current <= Date.now();
-    if (current === null || current > next.dueAt || overdue) await this.storage.setAlarm(next.dueAt);
-    this.armedFor = seen;
+    if (current === null || current > next.dueAt || overdue) {
+      await this.storage.setAlarm(next.dueAt);
+      this.armedAt = next.dueAt;
+    } else this.armedAt = current;
+  }
+
+  /** The alarm fired: until arm() sets another, none of this instance's is known to be pending. */
+  alarmFired(): void {
+    this.armedAt = undefined;
   }
 }
 

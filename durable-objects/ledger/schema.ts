@@ -80,6 +80,8 @@ export const cashIns = sqliteTable(
     settlement: text('settlement', { mode: 'json' }).$type<BankData>(),
     endToEndId: text('end_to_end_id'),
     refundEndToEndId: text('refund_end_to_end_id'),
+    /** The id the latest refund was asked under (its 202): still found once an rtrId replaces it. */
+    refundRequestId: text('refund_request_id'),
     /** FAILED: the last refund's devolution failed at the partner; the Cash-In is PAID again. */
     refundState: text('refund_state', { enum: ['NONE', 'PROCESSING', 'DONE', 'FAILED'] })
       .notNull()
@@ -107,6 +109,7 @@ export const cashIns = sqliteTable(
     // Looked up by value only: rows without one stay out (migration 0012).
     index('cash_ins_e2e_idx').on(t.endToEndId).where(sql`${t.endToEndId} IS NOT NULL`),
     index('cash_ins_refund_e2e_idx').on(t.refundEndToEndId).where(sql`${t.refundEndToEndId} IS NOT NULL`),
+    index('cash_ins_refund_request_idx').on(t.refundRequestId).where(sql`${t.refundRequestId} IS NOT NULL`),
   ],
 );
 

@@ -1,4 +1,5 @@
 import { findClient } from '../../src/db/clients';
+import { brtDate } from '../../src/domain/time';
 import { errorFields, log } from '../../src/infra/log';
 import { armArchive, runArchiveTask } from './archive/archive';
 import { pollSupersededDevolution } from './cash-in/bank-returns';
@@ -36,11 +37,16 @@ export class TaskRunner {
   private current: { id: string; since: number } | undefined;
   /** When the alarm's next housekeeping is allowed (memory only: a fresh instance runs it at once). */
   private housekeepingAt = 0;
+  /** The BRT month whose stale limit totals are all gone: none can become stale before the next. */
+  private limitTotalsClean: string | undefined;
 
   constructor(
     private readonly context: () => LedgerContext,
-    /** Housekeeping after the tasks (pruning, ledger/prune.ts), in bounded steps. */
-    private readonly housekeeping: (now: number) => void,
+    /**
+     * Housekeeping after the tasks (pruning, ledger/prune.ts), in bounded steps; `pruneDue`: this
+     * run ran the `prune` task.
+     */
+    private readonly housekeeping: (now: number, pruneDue: boolean) => void,
     private readonly degradedCashOutPartners: () => Promise<ReadonlySet<string>>,
   ) {}
 
@@ -49,27 +55,28 @@ export class TaskRunner {
     return this.running !== undefined;
   }
 
-  /** `housekeeping`: run it whenever this run ends, whatever ran it last (the cron sweep). */
-  runDue(housekeeping = false): Promise<void> {
+  /** `full`: housekeeping without its shortcuts (the cron sweep's backstop, once a minute). */
+  runDue(full = false): Promise<void> {
     if (this.running) {
       const age = this.current ? Date.now() - this.current.since : 0;
       if (age > TASK_STALL_MS)
         log('error', 'ledger task stalled', { task: this.current?.id, runningForMs: age });
       return this.running;
     }
-    this.running = this.runOnce(housekeeping).finally(() => {
+    this.running = this.runOnce(full).finally(() => {
       this.running = undefined;
     });
     return this.running;
   }
 
-  private async runOnce(housekeeping: boolean): Promise<void> {
+  private async runOnce(full: boolean): Promise<void> {
     const ctx = this.context();
     const now = Date.now();
     const reads = new PartnerReads();
+    let pruneDue = full;
     try {
       for (const task of ctx.scheduler.due(now)) {
-        if (task.kind === 'prune') housekeeping = true;
+        if (task.kind === 'prune') pruneDue = true;
         this.current = { id: task.id, since: Date.now() };
         try {
           await runTask(ctx, task, this.degradedCashOutPartners, reads);
@@ -80,11 +87,15 @@ export class TaskRunner {
           this.current = undefined;
         }
       }
-      if (housekeeping || now >= this.housekeepingAt) {
-        this.housekeeping(now);
-        pruneLimitTotals(ctx.db, now);
-        armArchive(ctx, now);
+      // Each step below has its own shortcut (pruning waits for its next row to age out, limit
+      // totals for a new month); the gate spares a busy object's alarm even their look-ups.
+      if (full || pruneDue || now >= this.housekeepingAt) {
         this.housekeepingAt = now + HOUSEKEEPING_MS;
+        this.housekeeping(now, pruneDue);
+        const month = brtDate(now).slice(0, 7);
+        if ((full || this.limitTotalsClean !== month) && pruneLimitTotals(ctx.db, now) === 0)
+          this.limitTotalsClean = month;
+        armArchive(ctx, now);
       }
     } finally {
       // Operations that scheduled work while this run went on left the alarm to it (ClientLedger's
@@ -128,9 +139,10 @@ export async function runTask(
       return;
     }
     case 'poll-refund': {
-      const again = await pollRefund(ctx, task.ref);
+      // Its attempts count the reads that found the devolution in flight (refund-ops.ts).
+      const again = await pollRefund(ctx, task.ref, task.attempts);
       if (again === undefined) ctx.scheduler.done(task);
-      else ctx.scheduler.schedule('poll-refund', task.ref, again);
+      else ctx.scheduler.again(task, again.at, again.inFlightReads);
       return;
     }
     case 'remove-charge': {

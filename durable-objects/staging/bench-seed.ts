@@ -1,22 +1,32 @@
 /**
  * Bench-only history seeding (`npm run bench`'s `@history` twins, docs/benchmark.md): a client's past as
  * copies of one real paid Cash-In and one real COMPLETED Cash-Out, written straight into the rows
- * those operations leave for good — cash_ins, cash_outs, ledger_entries (balance_after chained,
- * accounts.balance kept equal to the last one), limit_totals (through countTowardLimits, the
- * reservation's own code). What a real one writes only for a while (outbox, idempotency keys, tasks,
- * webhook deliveries, health observations) is not copied: it is published and pruned within days.
- * Ids are fresh from the same generators, times shifted, text naming the template's ids rewritten.
+ * those operations leave for good, through the stores that own them — Cash-Ins, Cash-Outs, ledger
+ * entries (balance_after chained, each account's balance kept equal to its last one), limit totals
+ * (through countTowardLimits, the reservation's own code). What a real one writes only for a while
+ * (outbox, idempotency keys, tasks, webhook deliveries, health observations) is not copied: it is
+ * published and pruned within days. Ids are fresh from the same generators, times shifted, text
+ * naming the template's ids rewritten. A call's rows go in set-based, many per statement.
  * Reachable only when `isBenchSeedEnabled` (staging AND BENCH_SEED=on, which only bench/run.mjs
  * sets); test/storage/bench-seed.test.ts proves a seeded pair's rows equal a real pair's.
  */
 import { isBenchSeedEnabled } from '../../src/config';
 import { newCashInTxId, newEndToEndId, newInternalCode } from '../../src/domain/ids';
-import { internalCodeTaken } from '../ledger/cash-in/cash-in-store';
-import { cashOutCodeTaken } from '../ledger/cash-out/cash-out-store';
+import { insertStoredCashIns, internalCodeTaken, storedCashIn } from '../ledger/cash-in/cash-in-store';
+import { cashOutCodeTaken, insertStoredCashOuts, storedCashOut } from '../ledger/cash-out/cash-out-store';
 import { countTowardLimits } from '../ledger/cash-out/limit-totals';
-import type { LedgerDb } from '../ledger/db';
+import type { LedgerDb, StoredRow } from '../ledger/db';
+import {
+  type AccountRow,
+  accountAt,
+  accountKeys,
+  cursorSql,
+  entriesAfter,
+  insertStoredEntries,
+  storedEntriesOf,
+} from '../ledger/ledger/ledger-store';
 
-type Row = Record<string, SqlStorageValue>;
+type Row = StoredRow;
 
 /** The rows one real Cash-In and one real Cash-Out left: the template of every seeded pair. */
 export interface HistoryTemplate {
@@ -44,19 +54,16 @@ export interface SeedCommand {
 }
 
 export function readTemplate(sql: SqlStorage, cashInId: string, cashOutId: string): HistoryTemplate {
-  const one = (query: string, id: string) => sql.exec(query, id).toArray()[0] as Row | undefined;
-  const cashIn = one('SELECT * FROM cash_ins WHERE transaction_id = ?', cashInId);
-  const cashOut = one('SELECT * FROM cash_outs WHERE transaction_id = ?', cashOutId);
+  const cashIn = storedCashIn(sql, cashInId);
+  const cashOut = storedCashOut(sql, cashOutId);
   if (cashIn?.status !== 'PAID' || cashOut?.status !== 'COMPLETED')
     throw new Error('template: a PAID Cash-In and a COMPLETED Cash-Out are needed');
-  const entries = (ref: string) =>
-    sql.exec('SELECT * FROM ledger_entries WHERE ref = ? ORDER BY seq', ref).toArray() as Row[];
   return {
     cashIn,
-    cashInEntries: entries(`cash-in:${cashInId}`),
+    cashInEntries: storedEntriesOf(sql, `cash-in:${cashInId}`),
     cashOut,
-    cashOutEntries: entries(`cash-out:${cashOutId}`),
-    accounts: sql.exec('SELECT number, ispb, type FROM accounts').toArray() as Row[],
+    cashOutEntries: storedEntriesOf(sql, `cash-out:${cashOutId}`),
+    accounts: accountKeys(sql),
   };
 }
 
@@ -77,14 +84,6 @@ function rewrite(row: Row, names: Map<string, string>, shift: number): Row {
   return out;
 }
 
-function insert(sql: SqlStorage, table: string, row: Row): void {
-  const columns = Object.keys(row);
-  sql.exec(
-    `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
-    ...columns.map((c) => row[c] as SqlStorageValue),
-  );
-}
-
 /** Writes `count` pairs; refuses to write history before entries that already exist. */
 export function seedHistory(db: LedgerDb, storage: DurableObjectStorage, command: SeedCommand): void {
   const { template: t } = command;
@@ -93,28 +92,32 @@ export function seedHistory(db: LedgerDb, storage: DurableObjectStorage, command
   const entries = [...t.cashInEntries, ...t.cashOutEntries];
   storage.transactionSync(() => {
     const first = command.from + command.offset * command.stepMs;
-    const later = sql.exec('SELECT count(*) AS n FROM ledger_entries WHERE created_at > ?', first).one();
-    if (Number(later.n) > 0) throw new Error('seeding: history must come before existing entries');
+    if (entriesAfter(sql, first) > 0) throw new Error('seeding: history must come before existing entries');
     const balances = new Map<string, number>();
     const accounts = new Map<string, string>();
     for (const a of t.accounts) {
-      const query = 'SELECT number, balance FROM accounts WHERE ispb = ? AND type = ?';
-      const row = sql.exec(query, a.ispb, a.type).toArray()[0];
+      const row = accountAt(db, String(a.ispb), a.type as AccountRow['type']);
       if (!row) throw new Error(`seeding: no ${String(a.type)} account at ${String(a.ispb)} here`);
       accounts.set(String(a.number), String(row.number));
       balances.set(String(row.number), Number(row.balance));
     }
+    // This call's rows, inserted set-based after the loop; the codes drawn meanwhile are not in the
+    // tables yet, so each is also checked against the others drawn.
+    const cashIns: Row[] = [];
+    const cashOuts: Row[] = [];
+    const entryRows: Row[] = [];
+    const [inCodes, outCodes] = [new Set<string>(), new Set<string>()];
     for (let i = command.offset; i < command.offset + command.count; i++) {
       const at = command.from + i * command.stepMs;
       const payee = seededPixKey(i % command.payees);
-      const cashInCode = freeCode((c) => internalCodeTaken(db, c));
+      const cashInCode = freeCode(inCodes, (c) => internalCodeTaken(db, c));
       const names = new Map<string, string>([
         [String(t.cashIn.transaction_id), newCashInTxId(command.locationKey, cashInCode)],
         [String(t.cashIn.internal_code), cashInCode],
         [String(t.cashIn.external_reference), `seed-in-${i}`],
         [String(t.cashIn.end_to_end_id), endToEnd(String(t.cashIn.end_to_end_id), at)],
         [String(t.cashOut.transaction_id), crypto.randomUUID()],
-        [String(t.cashOut.internal_code), freeCode((c) => cashOutCodeTaken(db, c))],
+        [String(t.cashOut.internal_code), freeCode(outCodes, (c) => cashOutCodeTaken(db, c))],
         [String(t.cashOut.external_reference), `seed-out-${i}`],
         [String(t.cashOut.end_to_end_id), endToEnd(String(t.cashOut.end_to_end_id), at)],
         [pixKey, payee],
@@ -122,9 +125,9 @@ export function seedHistory(db: LedgerDb, storage: DurableObjectStorage, command
       ]);
       const inShift = at - Number(t.cashIn.requested_at);
       const outShift = at + 1 - Number(t.cashOut.requested_at);
-      insert(sql, 'cash_ins', rewrite(t.cashIn, names, inShift));
+      cashIns.push(rewrite(t.cashIn, names, inShift));
       const cashOut = rewrite(t.cashOut, names, outShift);
-      insert(sql, 'cash_outs', cashOut);
+      cashOuts.push(cashOut);
       for (const e of entries) {
         const row = rewrite(e, names, t.cashInEntries.includes(e) ? inShift : outShift);
         const number = String(row.account_number);
@@ -133,7 +136,7 @@ export function seedHistory(db: LedgerDb, storage: DurableObjectStorage, command
         balances.set(number, balance);
         row.balance_after = balance;
         row.id = `ENT${crypto.randomUUID().replace(/-/g, '').slice(0, 24).toUpperCase()}`;
-        insert(sql, 'ledger_entries', row);
+        entryRows.push(row);
       }
       countTowardLimits(
         db,
@@ -142,15 +145,18 @@ export function seedHistory(db: LedgerDb, storage: DurableObjectStorage, command
         Number(cashOut.amount),
       );
     }
-    for (const [number, balance] of balances)
-      sql.exec('UPDATE accounts SET balance = ? WHERE number = ?', balance, number);
+    insertStoredCashIns(sql, cashIns);
+    insertStoredCashOuts(sql, cashOuts);
+    insertStoredEntries(sql, entryRows);
+    for (const [number, balance] of balances) cursorSql.setBalance(sql, number, balance);
   });
 }
 
-/** A 7-character service code not taken yet, drawn as the operations draw theirs. */
-function freeCode(taken: (code: string) => boolean): string {
+/** A 7-character service code not taken yet nor drawn in this call, drawn as the operations draw theirs. */
+function freeCode(drawn: Set<string>, taken: (code: string) => boolean): string {
   let code = newInternalCode();
-  while (taken(code)) code = newInternalCode();
+  while (drawn.has(code) || taken(code)) code = newInternalCode();
+  drawn.add(code);
   return code;
 }
 

@@ -1,12 +1,13 @@
 /**
- * The OpenAPI document of exactly the routed operations (src/openapi/document.ts assembles it).
+ * The OpenAPI document of the route table's operations (./routes.ts; src/openapi/document.ts
+ * assembles it).
  * Built once per isolate on first use (GET /openapi.json, GET /docs) and kept as a string, so
  * requests that do not ask for it pay nothing.
  */
 
 import { assembleDocument } from '../openapi/document';
 import type { Schema } from '../openapi/json-schema';
-import { OPERATIONS } from './operations';
+import { OPERATIONS } from './routes';
 
 export { OPERATIONS };
 

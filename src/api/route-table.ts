@@ -1,9 +1,14 @@
 /**
- * A resource's route table: each documented operation bound to its handler. The router and the
- * OpenAPI document are both built from the tables (src/api/routes.ts), so an operation without a
- * handler, or a handler without an operation, stops the Worker from loading at all. A staging-only
- * operation is bound in the resource's `routes-staging.ts`, which only the staging entry's route
- * table (src/staging/routes.ts) imports: its handler is not in the production bundle.
+ * The route table's parts. An operation is declared once, in its own file, with its handler:
+ * `export const createCashOut = route({ ...the OpenAPI operation }, handler)`. A resource lists its
+ * routes in the document's order (its `routes.ts`), and src/api/routes.ts lists the resources: the
+ * router, the OpenAPI document and OPERATIONS are all derived from that one table, so an operation
+ * without a handler, or a handler without an operation, cannot be written.
+ *
+ * A staging-only operation is documented everywhere but routed by the staging entry alone
+ * (src/staging/routes.ts): production's table holds its declaration without a handler, and the
+ * handler is bound in a module only the staging entry imports, so it is not in the production
+ * bundle.
  */
 import type { ApiRequest, RequestContext } from '../http/context';
 import type { OperationSpec } from '../openapi/operation';
@@ -15,18 +20,38 @@ export interface Route {
   handler: Handler;
 }
 
-/** The operations production routes: all but the staging-only ones. */
-export function productionOnly(operations: readonly OperationSpec[]): OperationSpec[] {
-  return operations.filter((op) => !op.stagingOnly);
+/** A staging-only operation as production's table holds it: documented, without a handler. */
+interface StagingOnly {
+  spec: OperationSpec & { stagingOnly: true };
+  handler?: undefined;
 }
 
-/** The staging-only operations, routed by the staging entry alone. */
-export function stagingOnly(operations: readonly OperationSpec[]): OperationSpec[] {
-  return operations.filter((op) => op.stagingOnly);
+export type Entry = Route | StagingOnly;
+
+export const isRoute = (entry: Entry): entry is Route => entry.handler !== undefined;
+
+/** A production operation and its handler. */
+export function route(spec: OperationSpec, handler: Handler): Route {
+  if (spec.stagingOnly) throw new Error(`route table: ${spec.operationId} is staging-only`);
+  return { spec, handler };
 }
 
-export function bindRoutes(operations: readonly OperationSpec[], handlers: Record<string, Handler>): Route[] {
-  const documented = new Set(operations.map((op) => op.operationId));
+/** Staging-only operations, as production's table holds them: documented, routed by staging alone. */
+export function stagingOnly(operations: readonly OperationSpec[]): StagingOnly[] {
+  for (const op of operations)
+    if (!op.stagingOnly) throw new Error(`route table: ${op.operationId} is not staging-only`);
+  return operations.map((spec) => ({ spec }) as StagingOnly);
+}
+
+/**
+ * Staging-only operations bound to their handlers: in modules only the staging entry imports
+ * (`routes-staging.ts`), so production neither routes them nor bundles their handlers.
+ */
+export function bindStagingRoutes(
+  operations: readonly OperationSpec[],
+  handlers: Record<string, Handler>,
+): Route[] {
+  const documented = new Set(stagingOnly(operations).map((entry) => entry.spec.operationId));
   for (const id of Object.keys(handlers))
     if (!documented.has(id)) throw new Error(`route table: handler for ${id}, which no operation documents`);
   return operations.map((spec) => {

@@ -1,7 +1,7 @@
 /** The console's view of a client's latest Cash-Out batches: each batch's items counted by status. */
 import type { CashOutBatchView } from '../../durable-objects/ledger/cash-out/cash-out-batch-ops';
 import { formatCents } from '../domain/money';
-import { esc } from './html';
+import { brtTime, esc } from './html';
 
 const STATUSES = ['PROCESSING', 'PENDING', 'COMPLETED', 'CANCELLED', 'REFUNDED'] as const;
 
@@ -10,7 +10,7 @@ export function batchesSection(clientName: string, batches: readonly CashOutBatc
     .map(
       (b) => `<tr data-batch-id="${esc(b.batchId)}">
 <td class="mono">${esc(b.batchId)}</td>
-<td>${esc(b.createdAt)}</td>
+<td>${brtTime(b.createdAt)}</td>
 <td>${b.count}</td>
 <td>R$ ${esc(formatCents(Math.round(b.amount * 100)))}</td>
 ${STATUSES.map((s) => `<td data-status="${s}">${b.byStatus[s]}</td>`).join('')}

@@ -6,9 +6,8 @@
 import { recentReports } from '../db/reconciliation';
 import { listUnapplied } from '../db/unapplied';
 import type { ReconciliationReport } from '../domain/reconciliation';
-import { formatBrt } from '../domain/time';
 import { type UnappliedStatus, unappliedView } from '../domain/unapplied';
-import { esc, frame } from './html';
+import { brtTime, esc, frame } from './html';
 import { CONSOLE_PATH } from './session';
 
 const RECEIPTS = 100;
@@ -28,9 +27,9 @@ function receiptsCard(
 <td><code>${esc(r.endToEndId)}</code><br><span class="muted">${esc(r.txid ?? 'no txid')}</span></td>
 <td>${esc(r.reason)}</td>
 <td>${esc(brl(r.amount))}</td>
-<td>${esc(formatBrt(Date.parse(r.receivedAt)))}</td>
+<td>${brtTime(r.receivedAt)}</td>
 <td>${esc(r.clientId ?? `partner ${r.ispb}`)}</td>
-<td><strong>${esc(r.return.status)}</strong>${r.return.failure ? `<br><span class="error">${esc(r.return.failure)}</span>` : ''}${r.return.returnedAt ? `<br><span class="muted">${esc(formatBrt(Date.parse(r.return.returnedAt)))}</span>` : ''}</td>
+<td><strong>${esc(r.return.status)}</strong>${r.return.failure ? `<br><span class="error">${esc(r.return.failure)}</span>` : ''}${r.return.returnedAt ? `<br><span class="muted">${brtTime(r.return.returnedAt)}</span>` : ''}</td>
 </tr>`,
     )
     .join('');

@@ -5,7 +5,7 @@ import { formatCents } from '../domain/money';
 import { batchesSection } from './batches';
 import type { Chart } from './charts';
 import type { ClientPage, ClientSummary, HealthView } from './data';
-import { esc, frame, scriptJson } from './html';
+import { brtTime, esc, frame, scriptJson } from './html';
 import { CONSOLE_PATH } from './session';
 
 export interface DashboardModel {
@@ -74,7 +74,7 @@ function deliveriesSection(m: DashboardModel): string {
 <td data-label="Transaction" class="mono">${esc(d.aggregateId)}</td>
 <td data-label="Status"><span class="status status-${esc(d.status.toLowerCase())}">${esc(d.status)}</span></td>
 <td data-label="Attempts">${d.attempts}${d.lastResponseStatus ? ` · HTTP ${d.lastResponseStatus}` : ''}${d.lastError ? `<div class="muted">${esc(d.lastError)}</div>` : ''}</td>
-<td data-label="Next / last">${esc(d.nextAttemptAt ?? d.deliveredAt ?? d.lastAttemptAt ?? '')}</td>
+<td data-label="Next / last">${brtTime(d.nextAttemptAt ?? d.deliveredAt ?? d.lastAttemptAt)}</td>
 <td class="actions">${
         RETRYABLE.has(d.status)
           ? `<form method="post" action="${CONSOLE_PATH}/redeliver">
@@ -127,13 +127,13 @@ function incidentsSection(m: DashboardModel): string {
       ) => `<article class="incident" id="incident-${esc(i.incidentId)}" data-origin="${esc(`${i.origin.type}:${i.origin.id}`)}">
 <h3><span class="status status-${esc(i.status.toLowerCase())}">${esc(i.status)}</span> ${esc(i.origin.displayName)} · ${esc(i.operation)}</h3>
 <p>${esc(i.summary)}</p>
-<p class="muted">${esc(i.origin.type)} (${esc(i.originClass)}), severity ${esc(i.severity)}, confidence ${esc(i.confidence)}; started ${esc(i.startedAt)}, detected ${esc(i.detectedAt)}${i.resolvedAt ? `, resolved ${esc(i.resolvedAt)}` : ''}; ${i.affectedClientIds.length} client(s) affected.</p>
+<p class="muted">${esc(i.origin.type)} (${esc(i.originClass)}), severity ${esc(i.severity)}, confidence ${esc(i.confidence)}; started ${brtTime(i.startedAt)}, detected ${brtTime(i.detectedAt)}${i.resolvedAt ? `, resolved ${brtTime(i.resolvedAt)}` : ''}; ${i.affectedClientIds.length} client(s) affected.</p>
 <details><summary>Evidence (${i.evidence.length})</summary><div class="scroll"><table>
 <thead><tr><th>Window</th><th>Metric</th><th>Entity</th><th>Deviation</th><th>z</th></tr></thead><tbody>
 ${i.evidence
   .map(
     (e) =>
-      `<tr><td>${esc(e.observedAt)}</td><td>${esc(e.metric)}</td><td>${esc(`${e.entity.type} ${e.entity.id}`)}</td><td>${e.deviationPercent === null ? '—' : `${esc(e.deviationPercent)} %`}</td><td>${esc(e.z)}</td></tr>`,
+      `<tr><td>${brtTime(e.observedAt)}</td><td>${esc(e.metric)}</td><td>${esc(`${e.entity.type} ${e.entity.id}`)}</td><td>${e.deviationPercent === null ? '—' : `${esc(e.deviationPercent)} %`}</td><td>${esc(e.z)}</td></tr>`,
   )
   .join('\n')}
 </tbody></table></div></details>

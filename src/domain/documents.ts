@@ -62,15 +62,3 @@ export function isValidDocument(text: string): boolean {
 export function documentKind(text: string): 'CPF' | 'CNPJ' {
   return text.length === 11 ? 'CPF' : 'CNPJ';
 }
-
-/**
- * Completes a CPF body (9 digits) or a CNPJ body (12 digits or upper-case letters) with its check
- * digits: fixtures and generators.
- */
-export function withCheckDigits(body: string): string {
-  const values = [...body].map(charValue);
-  const [w1, w2] = body.length === 9 ? [CPF_WEIGHTS_1, CPF_WEIGHTS_2] : [CNPJ_WEIGHTS_1, CNPJ_WEIGHTS_2];
-  const first = checkDigit(values, w1);
-  const second = checkDigit([...values, first], w2);
-  return `${body}${first}${second}`;
-}

@@ -113,5 +113,5 @@ export function newEndToEndId(kind: 'E' | 'D', ispb: string, atMs: number): stri
   return `${kind}${ispb}${utcStamp(atMs)}${randomString(ALNUM, 11)}`;
 }
 
-export const END_TO_END_ID = /^[ED]\d{8}\d{12}[A-Za-z0-9]{11}$/;
+export const END_TO_END_ID = /^[ED][0-9A-Z]{8}\d{12}[A-Za-z0-9]{11}$/;
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -1,119 +1,60 @@
 /**
- * Every named schema of the document: the request schemas that validate bodies (src/schemas) and
- * the response shapes (each resource's src/api/<resource>/openapi-responses.ts). A schema used inside another one is written as
- * a `$ref` to its entry here.
+ * The document's `components.schemas`: every named schema (src/schemas/named.ts) that the
+ * documented operations reach, the request bodies and responses they name and every named schema
+ * nested in those, each written once and `$ref`'d wherever it is used. Nothing is listed by hand: a
+ * schema is in the document exactly when something documented uses it.
  */
-
 import type * as v from 'valibot';
-import * as account from '../api/account/openapi-responses';
-import { RebalanceSchema } from '../api/account/schemas';
-import * as admin from '../api/admin/openapi-responses';
-import {
-  ArchiveSchema,
-  CreateClientSchema,
-  PartnerFaultSchema,
-  PartnerWebhookSchema,
-  PatchClientSchema,
-} from '../api/admin/schemas';
-import { AdvanceAnalyzerSchema, ImportObservationsSchema } from '../api/admin-health/schemas';
-import { TokenRequestSchema } from '../api/auth/schemas';
-import * as cashIn from '../api/cash-in/openapi-responses';
-import { CreateCashInSchema } from '../api/cash-in/schemas';
-import { RefundSchema } from '../api/cash-in/schemas-refund';
-import * as cashOut from '../api/cash-out/openapi-responses';
-import { CreateCashOutSchema } from '../api/cash-out/schemas';
-import * as cashOutBatch from '../api/cash-out-batch/openapi-responses';
-import { CreateCashOutBatchSchema } from '../api/cash-out-batch/schemas';
-import * as health from '../api/health/openapi-responses';
-import { PixCallbackSchema } from '../api/partners/schemas';
-import {
-  SandboxCashInReturnSchema,
-  SandboxCashOutReturnSchema,
-  SandboxDepositSchema,
-  SandboxPaySchema,
-} from '../api/sandbox/schemas';
-import {
-  AmountSchema,
-  DocumentSchema,
-  ExternalReferenceSchema,
-  HttpUrlSchema,
-  NameSchema,
-} from '../schemas/common';
-import { BankData } from './fields';
-import { ApplicationTokenProblem, Problem } from './problems';
-import { SummaryBucket } from './responses';
+import { fieldNotesOf, nameOf } from '../schemas/named';
+import { componentSchemas, type Schema } from './json-schema';
 
-const cash = { ...cashIn, ...cashOut, SummaryBucket };
+/** Every named schema in `roots` or nested in them (entries, options, items, wrapped, pipes …). */
+function namedSchemas(roots: readonly v.GenericSchema[]): Map<string, v.GenericSchema> {
+  const found = new Map<string, v.GenericSchema>();
+  const seen = new Set<object>();
+  const visit = (value: unknown): void => {
+    if (typeof value !== 'object' || value === null || seen.has(value)) return;
+    seen.add(value);
+    if (Array.isArray(value)) {
+      value.forEach(visit);
+      return;
+    }
+    const kind = (value as { kind?: unknown }).kind;
+    if (kind !== undefined && kind !== 'schema') return; // an action: validations hold no schema
+    if (kind === 'schema') {
+      const name = nameOf(value);
+      const other = name === undefined ? undefined : found.get(name);
+      if (other && other !== value) throw new Error(`two schemas are named ${name}`);
+      if (name !== undefined) found.set(name, value as v.GenericSchema);
+    }
+    for (const inner of Object.values(value)) visit(inner);
+  };
+  roots.forEach(visit);
+  return found;
+}
 
-const destination = CreateCashOutSchema.entries.payee.entries.destination;
-const [pixDestination, bankAccountDestination] = destination.options;
+/** Adds each named schema's field notes to its converted properties (a `$ref` keeps its target's rules). */
+function withFieldNotes(schemas: Record<string, Schema>, named: Map<string, v.GenericSchema>) {
+  for (const [name, schema] of named) {
+    const notes = fieldNotesOf(schema);
+    if (!notes) continue;
+    const properties = schemas[name]?.properties as Record<string, Schema> | undefined;
+    if (!properties) throw new Error(`field notes for ${name}, which has no properties`);
+    for (const [field, description] of Object.entries(notes)) {
+      const property = properties[field];
+      if (!property) throw new Error(`field note for unknown field ${name}.${field}`);
+      properties[field] = { ...property, description };
+    }
+  }
+  return schemas;
+}
 
-export const NAMED_SCHEMAS: Record<string, v.GenericSchema> = {
-  // Request fields shared by several bodies.
-  Amount: AmountSchema,
-  Document: DocumentSchema,
-  ExternalReference: ExternalReferenceSchema,
-  Name: NameSchema,
-  HttpUrl: HttpUrlSchema,
-  Destination: destination,
-  PixDestination: pixDestination,
-  BankAccountDestination: bankAccountDestination,
-  // Request bodies.
-  TokenRequest: TokenRequestSchema,
-  CreateCashIn: CreateCashInSchema,
-  Refund: RefundSchema,
-  CreateCashOut: CreateCashOutSchema,
-  CreateCashOutBatch: CreateCashOutBatchSchema,
-  Rebalance: RebalanceSchema,
-  SandboxPay: SandboxPaySchema,
-  SandboxCashInReturn: SandboxCashInReturnSchema,
-  SandboxCashOutReturn: SandboxCashOutReturnSchema,
-  SandboxDeposit: SandboxDepositSchema,
-  CreateClient: CreateClientSchema,
-  PatchClient: PatchClientSchema,
-  PartnerFaultRequest: PartnerFaultSchema,
-  PartnerWebhookRequest: PartnerWebhookSchema,
-  ArchiveRequest: ArchiveSchema,
-  ImportObservationsRequest: ImportObservationsSchema,
-  AdvanceAnalyzerRequest: AdvanceAnalyzerSchema,
-  PartnerPixCallback: PixCallbackSchema,
-  // Responses.
-  Problem,
-  ApplicationTokenProblem,
-  LoginFailure: admin.LoginFailure,
-  TokenIssued: admin.TokenIssued,
-  BankData,
-  SummaryBucket: cash.SummaryBucket,
-  CashIn: cash.CashIn,
-  CashInCreated: cash.CashInCreated,
-  RefundAccepted: cash.RefundAccepted,
-  CashInPage: cash.CashInPage,
-  CashInSummary: cash.CashInSummary,
-  CashOut: cash.CashOut,
-  CashOutFailure: cash.CashOutFailure,
-  CashOutAccepted: cash.CashOutAccepted,
-  CashOutPage: cash.CashOutPage,
-  CashOutSummary: cash.CashOutSummary,
-  CashOutBatchAccepted: cashOutBatch.CashOutBatchAccepted,
-  CashOutBatch: cashOutBatch.CashOutBatch,
-  HealthPicture: health.HealthPicture,
-  IncidentPage: health.IncidentPage,
-  IncidentDetail: health.IncidentDetail,
-  StatementItem: account.StatementItem,
-  Statement: account.Statement,
-  Balance: account.Balance,
-  RebalanceResult: account.Rebalance,
-  Deposit: account.Deposit,
-  ClientCreated: admin.ClientCreated,
-  Client: admin.Client,
-  CryptoTokenIssued: admin.CryptoTokenIssued,
-  PartnerFault: admin.PartnerFault,
-  PartnerWebhook: admin.PartnerWebhook,
-  ArchiveResult: admin.ArchiveResult,
-  WebhookDelivery: admin.WebhookDelivery,
-  WebhookDeliveryPage: admin.WebhookDeliveryPage,
-  Jwks: admin.Jwks,
-  ObservationsQueued: admin.ObservationsQueued,
-  AnalyzerState: admin.AnalyzerState,
-  AnalyzerAdvanced: admin.AnalyzerAdvanced,
-};
+/**
+ * The component schemas `roots` reach, by name in alphabetical order: the order of the document no
+ * longer depends on which module declares what.
+ */
+export function components(roots: readonly v.GenericSchema[]): Record<string, Schema> {
+  const found = namedSchemas(roots);
+  const named = new Map([...found].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  return withFieldNotes(componentSchemas(Object.fromEntries(named)), named);
+}

@@ -3,14 +3,13 @@
  * src/api/document.ts) and the valibot schemas.
  */
 
-import { NAMED_SCHEMAS } from './components';
+import { components } from './components';
 import { defaultsInWords } from './defaults';
-import { withFieldNotes } from './field-notes';
-import { componentSchemas, type Schema } from './json-schema';
-import { type OperationSpec, operationObject } from './operation';
-import { SharedComponents } from './problems';
+import type { Schema } from './json-schema';
+import { type OperationSpec, operationObject, schemasOf } from './operation';
+import { ApplicationTokenProblem, Problem, SharedComponents } from './problems';
 import { API_VERSION } from './version';
-import { webhooks } from './webhooks';
+import { WEBHOOK_SCHEMAS, webhooks } from './webhooks';
 
 const DESCRIPTION = `ConnectPSP is a gateway for Brazilian instant payments (PIX): receive payments (Cash-In, by BR Code or open finance), refund them, send payments (Cash-Out), list and summarize them, read account statements and balances, and move money between your accounts. All amounts are BRL.
 
@@ -85,7 +84,13 @@ function paths(
 /** The document of these operations (src/api/document.ts passes the routed ones). */
 export function assembleDocument(operations: readonly OperationSpec[]): Schema {
   const shared = new SharedComponents();
-  return {
+  const schemas = components([
+    Problem,
+    ApplicationTokenProblem,
+    ...WEBHOOK_SCHEMAS,
+    ...operations.flatMap(schemasOf),
+  ]);
+  const document = {
     openapi: '3.1.0',
     info: {
       title: 'ConnectPSP PIX gateway API',
@@ -99,10 +104,15 @@ export function assembleDocument(operations: readonly OperationSpec[]): Schema {
     paths: paths(operations, shared),
     webhooks: webhooks(),
     components: {
-      schemas: defaultsInWords(withFieldNotes(componentSchemas(NAMED_SCHEMAS))) as Record<string, Schema>,
+      schemas: defaultsInWords(schemas) as Record<string, Schema>,
       responses: shared.responses,
       examples: shared.examples,
       securitySchemes: SECURITY_SCHEMES,
     },
   };
+  const missing = [...JSON.stringify(document).matchAll(/"#\/components\/schemas\/(\w+)"/g)]
+    .map((m) => m[1] as string)
+    .filter((name) => !(name in schemas));
+  if (missing.length > 0) throw new Error(`$ref to schemas the document lacks: ${missing.join(', ')}`);
+  return document;
 }

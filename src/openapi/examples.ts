@@ -1,5 +1,5 @@
 /**
- * What every resource's examples share (src/api/<resource>/openapi-examples.ts): the `example()`
+ * What every operation's examples share (src/api/<resource>/*.ts): the `example()`
  * wrapper, the typing helpers, and the sample accounts they name.
  */
 import type * as v from 'valibot';

@@ -1,5 +1,7 @@
 /** Field schemas shared by the response shapes (docs/contract.md, Field conventions). */
 import * as v from 'valibot';
+import { ISPB_PATTERN } from '../domain/ispb';
+import { named } from '../schemas/named';
 
 export const BrtTimestamp = v.pipe(
   v.string(),
@@ -25,8 +27,8 @@ export const Count = v.pipe(v.number(), v.integer(), v.minValue(0), v.metadata({
 
 export const Ispb = v.pipe(
   v.string(),
-  v.regex(/^\d{8}$/),
-  v.description('8-digit ISPB of the institution.'),
+  v.regex(ISPB_PATTERN),
+  v.description('ISPB of the institution: 8 digits or upper-case letters (bacen/pix-api 2.9.0).'),
   v.examples(['31880826']),
 );
 
@@ -46,9 +48,12 @@ export const Cursor = v.pipe(
 export const AccountType = v.picklist(['TRANSACTIONAL', 'PROPRIETARY']);
 
 /** Bank coordinates of an account (payer, payee or the service's settlement account). */
-export const BankData = v.object({
-  ispb: Ispb,
-  bank: v.pipe(v.string(), v.examples(['Banco Alfa Liquidações S.A.'])),
-  branch: v.pipe(v.string(), v.examples(['0001'])),
-  account: v.pipe(v.string(), v.examples(['12345-6'])),
-});
+export const BankData = named(
+  'BankData',
+  v.object({
+    ispb: Ispb,
+    bank: v.pipe(v.string(), v.examples(['Banco Alfa Liquidações S.A.'])),
+    branch: v.pipe(v.string(), v.examples(['0001'])),
+    account: v.pipe(v.string(), v.examples(['12345-6'])),
+  }),
+);

@@ -16,13 +16,23 @@ import {
   toJsonSchemaDefs,
 } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
+import { checkDescriptionOf, nameOf } from '../schemas/named';
 
 export type Schema = Record<string, unknown>;
 type AnySchema = v.GenericSchema;
 
 const REF_PREFIX = '#/components/schemas/';
 
-export const ref = (name: string): Schema => ({ $ref: `${REF_PREFIX}${name}` });
+/** A valibot schema (not a plain JSON Schema object, not an action). */
+export const isValibotSchema = (value: unknown): value is AnySchema =>
+  typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'schema';
+
+/** A `$ref` to a named schema's component (src/schemas/named.ts); an unnamed one has none. */
+export function ref(schema: AnySchema): Schema {
+  const name = nameOf(schema);
+  if (name === undefined) throw new Error('a $ref to a schema without a name: give it one with named()');
+  return { $ref: `${REF_PREFIX}${name}` };
+}
 
 /** `[a-f]` → `[a-fA-F]`, `x` → `[xX]`: the `i` flag spelled out, which JSON Schema patterns lack. */
 export function caseInsensitivePattern(source: string): string {
@@ -56,20 +66,10 @@ function appendDescription(schema: JsonSchema, sentence: string): JsonSchema {
   return { ...schema, description: schema.description ? `${schema.description} ${text}` : text };
 }
 
-/** Custom checks whose error message does not read well as documentation get their own text. */
-const checkDescriptions = new WeakMap<object, string>();
-
-export function describeCheck(action: unknown, text: string): void {
-  if (typeof action !== 'object' || action === null || (action as { type?: unknown }).type !== 'check') {
-    throw new Error('describeCheck expects a valibot check action');
-  }
-  checkDescriptions.set(action, text);
-}
-
 function overrideAction({ valibotAction, jsonSchema }: OverrideActionContext): JsonSchema | undefined {
   const action = valibotAction as { type: string; message?: unknown; requirement?: unknown };
   if (action.type === 'check') {
-    const text = checkDescriptions.get(valibotAction) ?? action.message;
+    const text = checkDescriptionOf(valibotAction) ?? action.message;
     return typeof text === 'string' ? appendDescription(jsonSchema, text) : jsonSchema;
   }
   if (action.type === 'regex' && action.requirement instanceof RegExp && action.requirement.flags) {

@@ -3,8 +3,9 @@
  * and the error responses that follow from its kind of authentication, idempotency and staging
  * gate are added here, so every route of a kind documents them the same way.
  */
+import type * as v from 'valibot';
 import type { ErrorCode } from '../domain/problems';
-import { ref, type Schema } from './json-schema';
+import { isValibotSchema, ref, type Schema } from './json-schema';
 import { idempotencyKeyParameter, replayedHeader } from './parameters';
 import { type AuthKind, errorResponses, type SharedComponents } from './problems';
 
@@ -17,8 +18,8 @@ export interface Example {
 
 export interface ResponseSpec {
   description: string;
-  /** A component name, or a literal schema. */
-  schema?: string | Schema;
+  /** A named valibot schema (written as its component's `$ref`), or a literal JSON Schema. */
+  schema?: v.GenericSchema | Schema;
   contentType?: string;
   examples?: Record<string, Example>;
   headers?: Record<string, Schema>;
@@ -40,7 +41,7 @@ export interface OperationSpec {
   /** Accepts X-Idempotency-Key (docs/contract.md, Idempotency). */
   idempotent?: boolean;
   parameters?: Schema[];
-  body?: { schema: string; required?: boolean; examples: Record<string, Example> };
+  body?: { schema: v.GenericSchema; required?: boolean; examples: Record<string, Example> };
   success: Record<string, ResponseSpec>;
   errors?: ErrorCode[];
 }
@@ -80,12 +81,18 @@ function response(spec: ResponseSpec, replayable: boolean): Schema {
     ...(spec.schema !== undefined && {
       content: {
         [spec.contentType ?? 'application/json']: {
-          schema: typeof spec.schema === 'string' ? ref(spec.schema) : spec.schema,
+          schema: isValibotSchema(spec.schema) ? ref(spec.schema) : spec.schema,
           ...(spec.examples && { examples: spec.examples }),
         },
       },
     }),
   };
+}
+
+/** The valibot schemas an operation names: its body's and its responses'. */
+export function schemasOf(spec: OperationSpec): v.GenericSchema[] {
+  const responses = Object.values(spec.success).map((r) => r.schema);
+  return [spec.body?.schema, ...responses].filter(isValibotSchema);
 }
 
 /** The error codes an operation can answer, implied ones included (the `code` enum per status). */

@@ -5,6 +5,7 @@
  */
 import * as v from 'valibot';
 import { DeliveryQuerySchema } from '../api/admin/schemas';
+import { ISPB_PATTERN } from '../domain/ispb';
 import { ACCOUNT_NUMBER } from '../domain/statement';
 import { inlineSchema, type Schema } from './json-schema';
 
@@ -111,8 +112,8 @@ export const clientIdParameter = parameter(
 export const ispbParameter = parameter(
   'ispb',
   'path',
-  v.pipe(v.string(), v.regex(/^\d{8}$/)),
-  'ISPB of a settlement partner.',
+  v.pipe(v.string(), v.regex(ISPB_PATTERN)),
+  'ISPB of a settlement partner: 8 digits or upper-case letters (bacen/pix-api 2.9.0).',
 );
 
 export const eventIdParameter = parameter(

@@ -6,37 +6,44 @@
 import * as v from 'valibot';
 import { ERROR_CATALOG, PROBLEM_CONTENT_TYPE } from '../contract/problems';
 import type { ErrorCode } from '../domain/problems';
+import { named } from '../schemas/named';
 import { ref, type Schema } from './json-schema';
 
 const TYPE_BASE = 'https://connectpsp.com.br/problems/';
 
-export const Problem = v.pipe(
-  v.object({
-    type: v.pipe(v.string(), v.description('URI of the error category; may contain non-ASCII characters.')),
-    title: v.pipe(v.string(), v.description('Short summary, stable across occurrences.')),
-    status: v.pipe(v.number(), v.integer()),
-    code: v.pipe(v.string(), v.description('Machine-readable code; handle errors on it.')),
-    detail: v.optional(v.pipe(v.string(), v.description('Explanation of this occurrence.'))),
-    errors: v.optional(
-      v.pipe(
-        v.record(v.string(), v.array(v.string())),
-        v.description('Only on VALIDATION_ERROR: field (dotted path) → messages.'),
+export const Problem = named(
+  'Problem',
+  v.pipe(
+    v.object({
+      type: v.pipe(v.string(), v.description('URI of the error category; may contain non-ASCII characters.')),
+      title: v.pipe(v.string(), v.description('Short summary, stable across occurrences.')),
+      status: v.pipe(v.number(), v.integer()),
+      code: v.pipe(v.string(), v.description('Machine-readable code; handle errors on it.')),
+      detail: v.optional(v.pipe(v.string(), v.description('Explanation of this occurrence.'))),
+      errors: v.optional(
+        v.pipe(
+          v.record(v.string(), v.array(v.string())),
+          v.description('Only on VALIDATION_ERROR: field (dotted path) → messages.'),
+        ),
       ),
-    ),
-    instance: v.optional(v.pipe(v.string(), v.description('Request path; on INTERNAL_ERROR.'))),
-    traceId: v.optional(v.pipe(v.string(), v.description('Only on INTERNAL_ERROR; quote it to support.'))),
-  }),
-  v.description('RFC 7807 Problem Details (application/problem+json).'),
+      instance: v.optional(v.pipe(v.string(), v.description('Request path; on INTERNAL_ERROR.'))),
+      traceId: v.optional(v.pipe(v.string(), v.description('Only on INTERNAL_ERROR; quote it to support.'))),
+    }),
+    v.description('RFC 7807 Problem Details (application/problem+json).'),
+  ),
 );
 
-export const ApplicationTokenProblem = v.pipe(
-  v.object({
-    type: v.string(),
-    title: v.picklist(['ApplicationToken header is missing', 'ApplicationToken is invalid']),
-    status: v.literal(401),
-    detail: v.pipe(v.string(), v.description('Why: missing, not a GUID, not found or inactive.')),
-  }),
-  v.description('The ApplicationToken 401: Problem Details without `code`.'),
+export const ApplicationTokenProblem = named(
+  'ApplicationTokenProblem',
+  v.pipe(
+    v.object({
+      type: v.string(),
+      title: v.picklist(['ApplicationToken header is missing', 'ApplicationToken is invalid']),
+      status: v.literal(401),
+      detail: v.pipe(v.string(), v.description('Why: missing, not a GUID, not found or inactive.')),
+    }),
+    v.description('The ApplicationToken 401: Problem Details without `code`.'),
+  ),
 );
 
 export const problemType = (code: string) => `${TYPE_BASE}${code.toLowerCase().replace(/_/g, '-')}`;
@@ -114,7 +121,7 @@ export class SharedComponents {
 
 /** Problem Details whose `code` is one of `codes`. */
 function problemOf(codes: readonly ErrorCode[]): Schema {
-  return { allOf: [ref('Problem'), { properties: { code: { enum: [...codes] } } }] };
+  return { allOf: [ref(Problem), { properties: { code: { enum: [...codes] } } }] };
 }
 
 function codeExamples(shared: SharedComponents, codes: readonly ErrorCode[]) {
@@ -167,8 +174,8 @@ function unauthorized(shared: SharedComponents, auth: AuthKind, codes: readonly 
     }
     const schema =
       codes.length > 0
-        ? { anyOf: [ref('ApplicationTokenProblem'), problemOf(codes)] }
-        : ref('ApplicationTokenProblem');
+        ? { anyOf: [ref(ApplicationTokenProblem), problemOf(codes)] }
+        : ref(ApplicationTokenProblem);
     return {
       description: [
         'JWT missing, invalid or expired: **no body**, the reason is in `WWW-Authenticate`.',

@@ -1,8 +1,9 @@
 /**
- * What the Cash-In and Cash-Out response shapes share (src/api/cash-in/openapi-responses.ts,
- * src/api/cash-out/openapi-responses.ts): the identity fields, the cursor page and the summary.
+ * What the Cash-In and Cash-Out response shapes share (src/api/cash-in/shared.ts,
+ * src/api/cash-out/shared.ts and their list and summary operations): the identity fields, the cursor page and the summary.
  */
 import * as v from 'valibot';
+import { named } from '../schemas/named';
 import { BrtTimestamp, Count, Cursor, Money } from './fields';
 
 export const TransactionIdentity = {
@@ -21,7 +22,7 @@ export const page = <T extends v.GenericSchema>(item: T) =>
     previousCursor: v.optional(v.pipe(Cursor, v.description('Absent on the first page.'))),
   });
 
-export const SummaryBucket = v.object({ count: Count, amount: Money });
+const SummaryBucket = named('SummaryBucket', v.object({ count: Count, amount: Money }));
 
 export const summary = <K extends string>(keys: readonly K[], note: string) =>
   v.object({

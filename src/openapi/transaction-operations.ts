@@ -2,6 +2,7 @@
  * The read operations of Cash-In and Cash-Out (by id, list, summary), declared once: the two kinds
  * differ in name, examples and wording, never in shape.
  */
+import type * as v from 'valibot';
 import type { ErrorCode } from '../domain/problems';
 import type { Schema } from './json-schema';
 import type { Example, OperationSpec } from './operation';
@@ -17,6 +18,7 @@ const nameOf = (kind: Kind) => kind.label.replace('-', '');
 
 export function getOperation(
   kind: Kind,
+  view: v.GenericSchema,
   idParameter: Schema,
   description: string,
   examples: Record<string, Example>,
@@ -30,12 +32,12 @@ export function getOperation(
     tag: kind.label,
     auth: 'client',
     parameters: [idParameter],
-    success: { '200': { description, schema: nameOf(kind), examples } },
+    success: { '200': { description, schema: view, examples } },
     errors: [notFound],
   };
 }
 
-export function listOperation(kind: Kind, page: Example): OperationSpec {
+export function listOperation(kind: Kind, schema: v.GenericSchema, page: Example): OperationSpec {
   return {
     method: 'get',
     path: kind.path,
@@ -48,7 +50,7 @@ export function listOperation(kind: Kind, page: Example): OperationSpec {
     success: {
       '200': {
         description: `One page; each item as GET ${kind.path}/{id}.`,
-        schema: `${nameOf(kind)}Page`,
+        schema,
         examples: { page },
       },
     },
@@ -58,6 +60,7 @@ export function listOperation(kind: Kind, page: Example): OperationSpec {
 
 export function summaryOperation(
   kind: Kind,
+  schema: v.GenericSchema,
   words: { description?: string; success: string },
   summary: Example,
 ): OperationSpec {
@@ -71,7 +74,7 @@ export function summaryOperation(
     auth: 'client',
     parameters: periodParameters,
     success: {
-      '200': { description: words.success, schema: `${nameOf(kind)}Summary`, examples: { summary } },
+      '200': { description: words.success, schema, examples: { summary } },
     },
     errors: ['VALIDATION_ERROR'],
   };

@@ -3,9 +3,13 @@
  * envelope `{eventType, eventAt, data}` and the Standard Webhooks headers that sign it.
  */
 
-import { cashInPaid } from '../api/cash-in/openapi-examples';
-import { cashOutCompleted } from '../api/cash-out/openapi-examples';
+import type * as v from 'valibot';
+import { CashIn, cashInPaid } from '../api/cash-in/shared';
+import { CashOut, cashOutCompleted } from '../api/cash-out/shared';
 import { ref, type Schema } from './json-schema';
+
+/** What the events carry: `data` is a Cash-In or a Cash-Out view. */
+export const WEBHOOK_SCHEMAS = [CashIn, CashOut];
 
 const SIGNATURE_HEADERS = [
   ['webhook-id', 'Unique per event; the same on every retry (deduplicate on it).'],
@@ -24,13 +28,19 @@ const SIGNATURE_HEADERS = [
 
 const DELIVERY = `Delivered at least once, in the order the events of one transaction happened. Answer 2xx within 10 s; anything else is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h, then given up (kept for the operator).`;
 
-function event(summary: string, types: string[], data: string, sample: unknown, description: string): Schema {
+function event(
+  summary: string,
+  types: string[],
+  [kind, data]: ['cashIn' | 'cashOut', v.GenericSchema],
+  sample: unknown,
+  description: string,
+): Schema {
   return {
     post: {
-      operationId: `${data.charAt(0).toLowerCase()}${data.slice(1)}Event`,
+      operationId: `${kind}Event`,
       summary,
       description: `${description}\n\n${DELIVERY}`,
-      tags: [data === 'CashIn' ? 'Cash-In' : 'Cash-Out'],
+      tags: [kind === 'cashIn' ? 'Cash-In' : 'Cash-Out'],
       security: [],
       parameters: SIGNATURE_HEADERS,
       requestBody: {
@@ -76,14 +86,14 @@ export function webhooks(): Record<string, Schema> {
         'CASHIN_EXPIRED',
         'CASHIN_CANCELLED',
       ],
-      'CashIn',
+      ['cashIn', CashIn],
       cashInPaid,
       "`data` is the Cash-In exactly as GET /cash-in/{id} returns it at that moment (CASHIN_REQUESTED: status AWAITING_PAYMENT). CASHIN_EXPIRED is sent 5 to 7 minutes after `expiredAt`. CASHIN_REFUND_FAILED: a refund accepted with 202 failed at the PIX network; `data` is PAID again with `refundFailure` (code and message), the money is available again, and a new refund may be requested (the failed one's idempotency key no longer replays).",
     ),
     cashOutEvent: event(
       'Cash-Out event',
       ['CASHOUT_REQUESTED', 'CASHOUT_COMPLETED', 'CASHOUT_FAILED', 'CASHOUT_REFUNDED'],
-      'CashOut',
+      ['cashOut', CashOut],
       cashOutCompleted,
       '`data` is the Cash-Out exactly as GET /cash-out/{id} returns it. The outcome of every accepted Cash-Out arrives as an event: CASHOUT_COMPLETED, or CASHOUT_FAILED (status CANCELLED, with `failure`), and later possibly CASHOUT_REFUNDED.',
     ),

@@ -7,6 +7,7 @@
  * with a missing field, secret or certificate binding refuses with the exact name that is missing.
  */
 import { isStaging } from '../config';
+import { ISPB_RULE, isIspb } from '../domain/ispb';
 import type { Fetcher as HttpFetcher } from './bcb-api-pix/client';
 import { institutionName, partnerByIspb, SETTLEMENT_PARTNERS, type SettlementPartner } from './catalog';
 
@@ -54,8 +55,6 @@ export class PartnerConfigError extends Error {
     this.name = 'PartnerConfigError';
   }
 }
-
-const ISPB = /^\d{8}$/;
 
 let parsed: { raw: unknown; list: DeclaredPartner[] } | undefined;
 
@@ -125,8 +124,7 @@ function parsePartners(raw: unknown): DeclaredPartner[] {
   if (!Array.isArray(list)) throw new PartnerConfigError('PARTNERS must be an array');
   return list.map((p: Record<string, unknown>, i) => {
     const at = `PARTNERS[${i}]`;
-    if (typeof p.ispb !== 'string' || !ISPB.test(p.ispb))
-      throw new PartnerConfigError(`${at}.ispb must be 8 digits`);
+    if (!isIspb(p.ispb)) throw new PartnerConfigError(`${at}.ispb must be ${ISPB_RULE}`);
     if (typeof p.name !== 'string' || p.name === '') throw new PartnerConfigError(`${at}.name is required`);
     if (p.kind !== 'sandbox' && p.kind !== 'bcb-api-pix')
       throw new PartnerConfigError(`${at}.kind must be "sandbox" or "bcb-api-pix"`);

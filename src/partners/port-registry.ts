@@ -37,11 +37,28 @@ export function bcbPartner(env: Env, ispb: string): BcbApiPixPartner | undefined
   return adapter;
 }
 
+/**
+ * The bounded ports built so far, per environment and ISPB, with what each was built from: every
+ * Cash-In, refund and status poll asks for one, and building it is a dozen closures.
+ */
+const ports = new WeakMap<object, Map<string, { source: unknown; port: SettlementPartnerPort }>>();
+
+function boundedPort(env: Env, ispb: string, source: unknown, build: () => SettlementPartnerPort) {
+  const byIspb = ports.get(env) ?? new Map();
+  ports.set(env, byIspb);
+  const cached = byIspb.get(ispb);
+  if (cached?.source === source) return cached.port;
+  const port = withTimeout(build());
+  byIspb.set(ispb, { source, port });
+  return port;
+}
+
 /** The partner's adapter; outside staging an undeclared partner refuses rather than being simulated. */
 export function partnerPort(env: Env, ispb: string): SettlementPartnerPort {
   const bcb = bcbPartner(env, ispb);
-  if (bcb) return withTimeout(bcb);
+  if (bcb) return boundedPort(env, ispb, bcb, () => bcb);
   if (!isStaging(env) || !simulator)
     throw new PartnerConfigError(`partner ${ispb} is not declared in PARTNERS`);
-  return withTimeout(simulator(ispb, env));
+  const simulate = simulator;
+  return boundedPort(env, ispb, simulate, () => simulate(ispb, env));
 }

@@ -35,5 +35,5 @@ describe('operator console: Cash-Out batches', () => {
     const none = await page(other.client.clientId);
     expect(none).toContain('No batches yet.');
     expect(none).not.toContain(first.batchId);
-  }, 30_000);
+  });
 });

@@ -42,3 +42,71 @@ describe('Scheduler.arm', () => {
     expect(decisions[2]!.set.length).toBe(1);
   });
 });
+
+describe('Scheduler without needless alarm work', () => {
+  it('arms once while its alarm is pending and nothing earlier comes; again after it fires', async () => {
+    const api = await Integrator.create();
+    const calls = await runInDurableObject(ledgerStub(api.client.clientId), async (_instance, state) => {
+      const db = drizzle(state.storage, { schema });
+      const now = Date.now();
+      let alarm: number | null = null;
+      const log: string[] = [];
+      const fake = {
+        getAlarm: async () => {
+          log.push('get');
+          return alarm;
+        },
+        setAlarm: async (at: number) => {
+          log.push(`set ${at - now}`);
+          alarm = at;
+        },
+      } as unknown as DurableObjectStorage;
+      const scheduler = new Scheduler(db, fake);
+      // Far-off tasks of this client (expiries, archiving) come before none of these probes.
+      state.storage.sql.exec('DELETE FROM tasks');
+      const steps: string[][] = [];
+      const step = async (work: () => void) => {
+        log.length = 0;
+        work();
+        await scheduler.arm();
+        steps.push([...log]);
+      };
+      await step(() => scheduler.schedule('flush-outbox', 'memo-a', now + 1_000));
+      await step(() => scheduler.schedule('flush-outbox', 'memo-b', now + 2_000)); // after the alarm
+      await step(() => scheduler.schedule('flush-outbox', 'memo-c', now + 500)); // before it
+      await step(() => scheduler.alarmFired());
+      state.storage.sql.exec("DELETE FROM tasks WHERE id LIKE 'flush-outbox:memo-%'");
+      return steps;
+    });
+    expect(calls).toEqual([
+      ['get', 'set 1000'],
+      [], // the alarm at +1 s is pending and comes first: no look-up, no read, no write
+      ['get', 'set 500'],
+      ['get'], // fired: storage is asked again (its +500 ms alarm still stands there)
+    ]);
+  });
+
+  it('scheduleAll adds tasks or moves them earlier, never later', async () => {
+    const api = await Integrator.create();
+    const due = await runInDurableObject(ledgerStub(api.client.clientId), async (_instance, state) => {
+      const db = drizzle(state.storage, { schema });
+      const scheduler = new Scheduler(db, state.storage);
+      const now = Date.now();
+      scheduler.schedule('flush-outbox', 'all-probe', now + 1_000);
+      scheduler.scheduleAll([
+        ['flush-outbox', 'all-probe', now + 5_000],
+        ['expire-cash-in', 'all-probe', now + 7_000],
+      ]);
+      const later = [
+        scheduler.dueAt('flush-outbox', 'all-probe'),
+        scheduler.dueAt('expire-cash-in', 'all-probe'),
+      ];
+      scheduler.scheduleAll([['flush-outbox', 'all-probe', now + 500]]);
+      const earlier = scheduler.dueAt('flush-outbox', 'all-probe');
+      scheduler.cancel('flush-outbox', 'all-probe');
+      scheduler.cancel('expire-cash-in', 'all-probe');
+      return [...later, earlier].map((at) => (at === undefined ? undefined : at - now));
+    });
+    expect(due).toEqual([1_000, 7_000, 500]);
+  });
+});

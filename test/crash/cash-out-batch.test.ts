@@ -43,7 +43,7 @@ describe('a batch Cash-Out whose object dies', () => {
     const done = await batchSettled(api, retried.batchId);
     expect(done.byStatus.COMPLETED).toBe(5);
     await assertBooks(api);
-  }, 40_000);
+  });
 
   for (const point of ['cash-out.checked', 'cash-out.sending', 'cash-out.payment-sent'] as const) {
     it(`while its 250 items are paid, at ${point}: each item paid once, books equal the partner's`, async () => {
@@ -60,6 +60,6 @@ describe('a batch Cash-Out whose object dies', () => {
       expect(paid.every((p) => p.requests === 1)).toBe(true);
       const books = await assertBooks(api);
       expect(books.entries.filter((e) => e.type === 'PIX_OUT')).toHaveLength(250);
-    }, 90_000);
+    });
   }
 });

@@ -60,7 +60,7 @@ describe('a Cash-Out whose object dies between two steps', () => {
         'CASHOUT_REQUESTED',
         'CASHOUT_COMPLETED',
       ]);
-    }, 30_000);
+    });
   }
 
   for (const point of ['cash-out.payment-sent', 'cash-out.status-read'] as const) {
@@ -85,7 +85,7 @@ describe('a Cash-Out whose object dies between two steps', () => {
         'CASHOUT_REQUESTED',
         'CASHOUT_FAILED',
       ]);
-    }, 30_000);
+    });
   }
 
   for (const point of STEPS) {
@@ -111,7 +111,7 @@ describe('a Cash-Out whose object dies between two steps', () => {
       expect(books.entries.filter((e) => e.type === 'PIX_OUT')).toHaveLength(5);
       const spent = inputs.reduce((sum, input, i) => sum + (i === 2 ? 0 : input.amountCents), 0);
       expect(books.balances.get(api.client.accounts[0]!.number)).toBe(10_000 - spent);
-    }, 30_000);
+    });
   }
 
   it('completes once after dying on the first answer and again on the settled one', async () => {
@@ -137,7 +137,7 @@ describe('a Cash-Out whose object dies between two steps', () => {
     ]);
     const books = await assertBooks(api);
     expect(books.entries.map((e) => e.type)).toEqual(['TRANSFER_IN', 'PIX_OUT']);
-  }, 40_000);
+  });
 
   it('a PENDING Cash-Out survives eviction with its reservation; approved, it dies before sending and still pays once', async () => {
     const api = await Integrator.create();
@@ -162,7 +162,7 @@ describe('a Cash-Out whose object dies between two steps', () => {
       { kind: 'PAYMENT', outcome: 'SETTLED', requests: 1 },
     ]);
     await assertBooks(api);
-  }, 30_000);
+  });
 
   it('an object evicted right after the 202 loses nothing: the retry with the same key replays it', async () => {
     const api = await Integrator.create();

@@ -80,7 +80,7 @@ describe('a sandbox partner that is slow, late or asked twice', () => {
       ['PIX_OUT', 4000],
     ]);
     expect((await getCashOut(api, accepted.transactionId)).endToEndId).toBe(done.endToEndId);
-  }, 60_000);
+  });
 
   it('answers a payment late: PROCESSING while the partner has it pending, then COMPLETED, requested once', async () => {
     const api = await Integrator.create({ partners: [BETA] });
@@ -100,7 +100,7 @@ describe('a sandbox partner that is slow, late or asked twice', () => {
     expect(done.status).toBe('COMPLETED');
     expect(await partnerRow(accepted.transactionId)).toMatchObject({ outcome: 'SETTLED', requests: 1 });
     await assertBooks(api);
-  }, 30_000);
+  });
 
   it('does not answer a charge registration or a devolution in time: no orphan Cash-In, one devolution', async () => {
     const api = await Integrator.create({ partners: [BETA] });
@@ -139,5 +139,5 @@ describe('a sandbox partner that is slow, late or asked twice', () => {
       ['PIX_IN', 3300],
       ['PIX_REFUND_OUT', 3300],
     ]);
-  }, 60_000);
+  });
 });

@@ -6,7 +6,7 @@
  * idempotency key no longer replays the 202: the same key starts a new attempt, which succeeds.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { CashInBody } from '../../src/api/cash-in/openapi';
+import type { CashInBody } from '../../src/api/cash-in/shared';
 import { accountOf, getBalance } from '../support/account';
 import { createCashIn, payCashIn, waitFor } from '../support/cash-in';
 import { admin, Integrator } from '../support/harness';

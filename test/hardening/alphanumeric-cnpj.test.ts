@@ -7,9 +7,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { destinationKey } from '../../src/domain/cash-out';
-import { isValidCnpj, isValidDocument, withCheckDigits } from '../../src/domain/documents';
+import { isValidCnpj, isValidDocument } from '../../src/domain/documents';
 import { createCashIn, getCashIn, payCashIn, waitFor } from '../support/cash-in';
 import { cashOutBody, createCashOut, deposit, getCashOut, settled } from '../support/cash-out';
+import { withCheckDigits } from '../support/documents';
 import { admin, cashInBody, Integrator } from '../support/harness';
 
 const RECEITA_EXAMPLE = '12ABC34501DE35';

@@ -11,7 +11,8 @@
 import { env } from 'cloudflare:workers';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
-import type { HealthPictureBody, IncidentPageBody } from '../../src/api/health/openapi';
+import type { HealthPictureBody } from '../../src/api/health/get-pix-health';
+import type { IncidentPageBody } from '../../src/api/health/list-pix-incidents';
 import { WINDOW_MS } from '../../src/health';
 import { createCashOut, deposit, settled } from '../support/cash-out';
 import { admin, Integrator } from '../support/harness';

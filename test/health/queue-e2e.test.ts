@@ -26,7 +26,7 @@ import { runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
-import type { HealthPictureBody } from '../../src/api/health/openapi';
+import type { HealthPictureBody } from '../../src/api/health/get-pix-health';
 import { WINDOW_MS } from '../../src/health';
 import { isoZ } from '../../src/health/windows/window';
 import { waitFor } from '../support/cash-in';

@@ -242,6 +242,15 @@ it('signs in, shows clients, plots an incident from the fault API, redelivers a 
   ).toBe('rgb(15, 23, 42)');
   expect(await chart.locator('canvas').count()).toBe(1);
   expect(await page.textContent(`#incident-${incident.incidentId}`)).toContain('BANKING_PARTNER');
+  // Its times read like the plot's axis: São Paulo, 24 h, labelled BRT. The browser's own
+  // America/Sao_Paulo clock (what the axis formats with) agrees to the second; no UTC text is left.
+  const started = page.locator(`#incident-${incident.incidentId} time`).first();
+  expect(await started.getAttribute('datetime')).toBe(new Date(faultFrom).toISOString());
+  const zoned = await page.evaluate<string>(
+    `(() => { const p = Object.fromEntries(new Intl.DateTimeFormat('en-GB', { timeZone: 'America/Sao_Paulo', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }).formatToParts(new Date(${faultFrom})).map((x) => [x.type, x.value])); return p.year + '-' + p.month + '-' + p.day + ' ' + p.hour + ':' + p.minute + ':' + p.second + ' BRT'; })()`,
+  );
+  expect(await started.textContent()).toBe(zoned);
+  expect(await page.textContent('#incidents')).not.toMatch(/\d{2}:\d{2}(:\d{2}(\.\d+)?)?Z/);
   await page.screenshot({ path: path.join(SHOTS, 'dashboard.png'), fullPage: true });
   await chart.screenshot({ path: path.join(SHOTS, 'beta-cash-out-incident.png') });
 
@@ -250,6 +259,9 @@ it('signs in, shows clients, plots an incident from the fault API, redelivers a 
   await page.goto(`${runtime.url}/admin/console?client=${affected.client.clientId}`);
   const row = page.locator(`tr[data-event-id="${failed[0].eventId}"]`);
   expect(await row.getAttribute('data-status')).toBe('FAILED');
+  expect(await row.locator('td[data-label="Next / last"] time').textContent()).toMatch(
+    /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} BRT$/,
+  );
   await Promise.all([page.waitForURL(/notice=redelivered/), row.locator('button').click()]);
   await expect.poll(() => page.textContent('.notice')).toContain('queued again');
   await until(

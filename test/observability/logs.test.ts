@@ -5,7 +5,7 @@
  */
 import { DrizzleQueryError } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { CashInCreatedBody } from '../../src/api/cash-in/openapi';
+import type { CashInCreatedBody } from '../../src/api/cash-in/create-cash-in';
 import { errorFields, redact, redactText } from '../../src/infra/log';
 import { waitFor } from '../support/cash-in';
 import { cashOutBody, deposit, settled } from '../support/cash-out';

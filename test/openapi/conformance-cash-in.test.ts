@@ -1,6 +1,6 @@
 /** Real Cash-In responses, every status of the lifecycle, against the served OpenAPI document. */
 import { describe, expect, it } from 'vitest';
-import type { CashInCreatedBody } from '../../src/api/cash-in/openapi';
+import type { CashInCreatedBody } from '../../src/api/cash-in/create-cash-in';
 import { waitFor } from '../support/cash-in';
 import { cashInBody, Integrator } from '../support/harness';
 import { expectDocumented } from './conformance';

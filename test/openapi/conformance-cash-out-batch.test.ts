@@ -32,5 +32,5 @@ describe('batch Cash-Out responses conform to the document', () => {
       'get',
       '/cash-out/batch/{batchId}',
     );
-  }, 30_000);
+  });
 });

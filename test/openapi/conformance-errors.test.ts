@@ -3,7 +3,7 @@
  * the operation that answered it, including the three bodies that are not plain Problem Details.
  */
 import { describe, expect, it } from 'vitest';
-import { cashInPaid } from '../../src/api/cash-in/openapi-examples';
+import { cashInPaid } from '../../src/api/cash-in/shared';
 import { createCashIn } from '../support/cash-in';
 import { cashOutBody } from '../support/cash-out';
 import { admin, call, cashInBody, Integrator } from '../support/harness';

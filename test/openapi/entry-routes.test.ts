@@ -6,8 +6,8 @@
  */
 import { createExecutionContext, env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import { OPERATIONS } from '../../src/api/operations';
 import { router as productionRouter } from '../../src/api/router';
+import { OPERATIONS } from '../../src/api/routes';
 import production from '../../src/index';
 import { router as stagingRouter } from '../../src/staging/router';
 

@@ -5,7 +5,7 @@
  * hundreds of calls against our quota at the PSP.
  */
 import { describe, expect, it } from 'vitest';
-import { MAX_READS_PER_CALLBACK } from '../../src/api/partners/handlers';
+import { MAX_READS_PER_CALLBACK } from '../../src/api/partners/pix-callback';
 import { newE2e, postCallback, psp, SECRET } from '../support/partner-psp';
 
 describe('partner reads per callback', () => {

@@ -14,6 +14,7 @@ import { getBalance, rebalance, sleep } from '../support/account';
 import { createCashIn, getCashIn, waitFor } from '../support/cash-in';
 import { FAKE_PSP_ISPB } from '../support/fake-psp-env';
 import { assertBooks, quiesce } from '../support/invariants';
+import { sqlRows } from '../support/ledger';
 import {
   callback,
   newE2e,
@@ -102,6 +103,26 @@ describe('partner Pix callbacks', () => {
       ['PIX_IN', 42, e2e],
       ['PIX_REFUND_OUT', 42, rtrId],
     ]);
+    await assertBooks(api);
+  });
+
+  it('a refund its callback settled leaves no poll behind to read the partner again', async () => {
+    const api = await onboard();
+    const { cashIn, e2e } = await paidAtPsp(api, 17);
+    await callback(e2e);
+    const refund = await api.signedPost(`/cash-in/${cashIn.internalCode}/refund`, {
+      reason: 'MERCHANT_ERROR',
+    });
+    expect(refund.status, await refund.clone().text()).toBe(202);
+    const devolutionId = ((await refund.json()) as { endToEndId: string }).endToEndId;
+    const poll = `poll-refund:${cashIn.transactionId}`;
+    // In flight: the poll is there for a callback that may never come.
+    expect(await sqlRows(api.client.clientId, 'SELECT id FROM tasks WHERE id = ?', poll)).toHaveLength(1);
+    await psp('devolution', { endToEndId: e2e, id: devolutionId, ok: true });
+    await callback(e2e);
+    // Settled by the callback's read: at once, and its poll went in the same transaction.
+    expect((await getCashIn(api, cashIn.internalCode)).status).toBe('REFUNDED');
+    expect(await sqlRows(api.client.clientId, 'SELECT id FROM tasks WHERE id = ?', poll)).toEqual([]);
     await assertBooks(api);
   });
 

@@ -99,6 +99,6 @@ describe('rebalances, refunds and Cash-Outs racing over one balance', () => {
       expect(tBalance + pBalance).toBe(15_000 - out);
       // 180.00 asked out of TRANSACTIONAL against 150.00 that could ever reach it: some were refused.
       expect(refused).toBeGreaterThan(0);
-    }, 60_000);
+    });
   }
 });

@@ -9,6 +9,7 @@ import { Validator } from '@cfworker/json-schema';
 import { expect } from 'vitest';
 import { buildOpenApiDocument, OPERATIONS } from '../../src/api/document';
 import type { OperationSpec } from '../../src/openapi/operation';
+import { nameOf } from '../../src/schemas/named';
 import { router } from '../../src/staging/router';
 
 type Json = Record<string, any>;
@@ -169,7 +170,7 @@ export function expectDocumentedAnswer(method: string, url: string, answer: Answ
 
 /** Whether `value` satisfies the documented JSON Schema of the route's request body. */
 export function documentedBodyAccepts(route: Route, value: unknown): boolean {
-  const name = route.spec.body?.schema;
+  const name = route.spec.body && nameOf(route.spec.body.schema);
   if (!name) return true;
   const validator = validators.get(name) ?? new Validator(rootSchema(name), '2020-12', false);
   validators.set(name, validator);

@@ -94,4 +94,4 @@ it('a short soak with partner faults keeps every invariant', async () => {
   const payment = paidTwice.partner.find((r) => r.kind === 'PAYMENT' && r.outcome === 'SETTLED')!;
   paidTwice.partner.push({ ...payment, ispb: payment.ispb === '31880826' ? '42273459' : '31880826' });
   expect(failed(paidTwice)).toEqual(['no payment reached a partner twice; partner totals = PIX_OUT']);
-}, 90_000);
+});

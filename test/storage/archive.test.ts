@@ -8,7 +8,7 @@
 import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import type { CashInCreatedBody } from '../../src/api/cash-in/openapi';
+import type { CashInCreatedBody } from '../../src/api/cash-in/create-cash-in';
 import { createCashIn, payCashIn, problemCode } from '../support/cash-in';
 import { armCrash, crashedAt } from '../support/crash';
 import { admin, cashInBody, Integrator } from '../support/harness';

@@ -1,6 +1,7 @@
 /** Cash-In helpers shared by lifecycle tests. */
 import { expect } from 'vitest';
-import type { CashInBody, CashInCreatedBody } from '../../src/api/cash-in/openapi';
+import type { CashInCreatedBody } from '../../src/api/cash-in/create-cash-in';
+import type { CashInBody } from '../../src/api/cash-in/shared';
 import { cashInBody, type Integrator } from './harness';
 
 export async function createCashIn(api: Integrator, overrides: Record<string, unknown> = {}) {
@@ -24,7 +25,7 @@ export async function getCashIn(api: Integrator, id: string) {
 export async function waitFor<T>(
   probe: () => Promise<T>,
   done: (value: T) => boolean,
-  timeoutMs = 8_000,
+  timeoutMs = 30_000,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {

@@ -3,7 +3,7 @@ import { runInDurableObject } from 'cloudflare:test';
 import { expect } from 'vitest';
 import { acceptCashOut, type CreateCashOutInput } from '../../durable-objects/ledger/cash-out/cash-out-ops';
 import type { LedgerContext } from '../../durable-objects/ledger/context';
-import type { CashOutAcceptedBody, CashOutBody } from '../../src/api/cash-out/openapi';
+import type { CashOutAcceptedBody, CashOutBody } from '../../src/api/cash-out/shared';
 import { waitFor } from './cash-in';
 import type { Integrator } from './harness';
 import { ledgerStub } from './ledger';
@@ -55,7 +55,7 @@ export async function getCashOut(api: Integrator, id: string) {
 
 const FINAL = ['COMPLETED', 'CANCELLED', 'REFUNDED'];
 
-export function settled(api: Integrator, id: string, statuses = FINAL, timeoutMs = 10_000) {
+export function settled(api: Integrator, id: string, statuses = FINAL, timeoutMs = 30_000) {
   return waitFor(
     () => getCashOut(api, id),
     (c) => statuses.includes(c.status),

@@ -386,7 +386,7 @@ export async function assertBooks(api: Integrator, { settled = true } = {}): Pro
  * Waits until nothing is in flight: no Cash-Out PROCESSING, no refund PROCESSING or overtaken
  * devolution still followed, no holds.
  */
-export async function quiesce(api: Integrator, timeoutMs = 20_000): Promise<void> {
+export async function quiesce(api: Integrator, timeoutMs = 30_000): Promise<void> {
   const busy = async () =>
     (
       await sqlRows<{ n: number }>(

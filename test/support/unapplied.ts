@@ -38,7 +38,7 @@ export async function unappliedOf(endToEndId: string): Promise<UnappliedItem | u
 }
 
 /** Waits until the receipt's return reaches `status` (the ledger's alarm or the cron moves it). */
-export async function waitForReturn(endToEndId: string, status: string, timeoutMs = 15_000) {
+export async function waitForReturn(endToEndId: string, status: string, timeoutMs = 30_000) {
   return waitFor(
     () => unappliedOf(endToEndId),
     (i) => i?.return.status === status,

@@ -32,7 +32,7 @@ export async function received(sink: Sink): Promise<ReceivedRequest[]> {
   return (await fetch(`${inject('webhookReceiverUrl')}/requests/${sink.id}`)).json();
 }
 
-export async function waitUntil<T>(probe: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 10_000) {
+export async function waitUntil<T>(probe: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -42,7 +42,7 @@ export async function waitUntil<T>(probe: () => Promise<T>, done: (value: T) => 
   }
 }
 
-export function waitForRequests(sink: Sink, count: number, timeoutMs = 10_000) {
+export function waitForRequests(sink: Sink, count: number, timeoutMs = 30_000) {
   return waitUntil(
     () => received(sink),
     (list) => list.length >= count,
@@ -54,7 +54,7 @@ export function waitForRequests(sink: Sink, count: number, timeoutMs = 10_000) {
  * The first `count` webhooks a sink received, as an integrator reads them (type and data), in the
  * order they arrived: one transaction's events arrive in order.
  */
-export async function sinkEvents(sink: Sink, count: number, timeoutMs = 10_000) {
+export async function sinkEvents(sink: Sink, count: number, timeoutMs = 30_000) {
   const requests = await waitForRequests(sink, count, timeoutMs);
   return requests.slice(0, count).map((r) => {
     const envelope = JSON.parse(r.body) as { eventType: string; data: any };
@@ -102,7 +102,7 @@ export async function waitForDelivery(
   clientId: string,
   eventId: string,
   done: (row: DeliveryRow) => boolean,
-  timeoutMs = 10_000,
+  timeoutMs = 30_000,
 ): Promise<DeliveryRow> {
   const probe = async () =>
     (await sqlRows<DeliveryRow>(clientId, 'SELECT * FROM webhook_deliveries WHERE event_id = ?', eventId))[0];

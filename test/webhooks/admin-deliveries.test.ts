@@ -133,7 +133,7 @@ describe('POST /admin/clients/{clientId}/webhook-deliveries/{eventId}/retry', ()
     await waitForDelivery(clientId, eventId, (r) => r.status === 'DELIVERED', 12_000);
     const requests = await waitForRequests(sink, 3);
     expect(new Set(requests.map((r) => r.headers['webhook-id']))).toEqual(new Set([eventId]));
-  }, 30_000);
+  });
 
   it('refuses a delivery that is not FAILED or GIVEN_UP (422) and an unknown event (404)', async () => {
     const api = await Integrator.create();

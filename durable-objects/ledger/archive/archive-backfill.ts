@@ -3,29 +3,21 @@
  * was off in production): each gets them once, from its own rows, before the next archiving step,
  * and a copy whose row is hot again (rehydrated back then) turns stale. One segment per step.
  */
-import { sql } from 'drizzle-orm';
+import { isHot } from '../archivable';
 import type { LedgerContext } from '../context';
-import { archiveSegments, cashIns } from '../schema';
 import { readSegment } from './archive-reads';
-import { markStale, utcDay } from './archive-segments';
+import { utcDay } from './archive-segments';
 import { cashInSource } from './archive-sources';
-import { addDayTotals, manifest, type TotalRow } from './archive-totals';
+import { addDayTotals, legacySegment, markStale, setManifest, type TotalRow } from './archive-store';
+import { manifest } from './archive-totals';
 
 export async function backfillManifest(ctx: LedgerContext): Promise<void> {
-  const legacy = ctx.db
-    .select({ id: archiveSegments.id, key: archiveSegments.key })
-    .from(archiveSegments)
-    .where(sql`${archiveSegments.state} = 'DONE' AND ${archiveSegments.firstTime} IS NULL`)
-    .get();
+  const legacy = legacySegment(ctx.db);
   if (!legacy) return;
   const rows = (await readSegment(ctx.env, legacy.key)) as (Record<string, unknown> & { seq: number })[];
   ctx.storage.transactionSync(() => {
     const live = rows.filter((row) => {
-      const hot = ctx.db
-        .select({ seq: cashIns.seq })
-        .from(cashIns)
-        .where(sql`${cashIns.seq} = ${row.seq}`)
-        .get();
+      const hot = isHot(ctx.db, cashInSource, row.seq);
       if (hot) markStale(ctx.storage.sql, legacy.id, row.seq);
       return !hot;
     });
@@ -39,6 +31,6 @@ export async function backfillManifest(ctx: LedgerContext): Promise<void> {
         JSON.parse(liveTotals) as TotalRow[],
         1,
       );
-    ctx.db.update(archiveSegments).set(fields).where(sql`${archiveSegments.id} = ${legacy.id}`).run();
+    setManifest(ctx.db, legacy.id, fields);
   });
 }

@@ -18,6 +18,7 @@ import {
 } from '../webhooks/delivery-view';
 import { idHash, segmentsFor } from './archive-index';
 import { readSegment } from './archive-reads';
+import { deliverySegmentsEndedBefore, dropDeliverySegment, oldestDeliverySegmentEnd } from './archive-store';
 
 /** The operator list: hot rows, and for one transaction its archived ones still inside the window. */
 export async function listDeliveriesAnywhere(
@@ -30,7 +31,7 @@ export async function listDeliveriesAnywhere(
   if (id === undefined) return deliveryPage(hot, input.limit);
   const since = now - FINISHED_DELIVERY_KEEP_MS;
   const rows = new Map(hot.map((r) => [r.seq, r]));
-  for (const segment of segmentsFor(ctx.storage.sql, id, 'delivery', 'archive_delivery_index'))
+  for (const segment of segmentsFor(ctx.storage.sql, id, 'delivery', 'deliveries'))
     for (const row of (await readSegment(ctx.env, segment.key)) as DeliveryRow[]) {
       if (row.aggregateId !== id || rows.has(row.seq) || row.updatedAt < since) continue;
       if (input.status !== undefined && row.status !== input.status) continue;
@@ -51,22 +52,11 @@ export const EXPIRE_BATCH = 20;
  */
 export async function expireDeliveries(ctx: LedgerContext, now: number): Promise<number> {
   const sql = ctx.storage.sql;
-  const old = sql
-    .exec<{ id: number; key: string }>(
-      `SELECT id, key FROM archive_segments WHERE kind = 'delivery' AND state = 'DONE' AND last_time < ?
-       ORDER BY last_time LIMIT ?`,
-      now - FINISHED_DELIVERY_KEEP_MS,
-      EXPIRE_BATCH,
-    )
-    .toArray();
+  const old = deliverySegmentsEndedBefore(sql, now - FINISHED_DELIVERY_KEEP_MS, EXPIRE_BATCH);
   for (const segment of old) {
     const rows = await readSegment(ctx.env, segment.key);
-    ctx.storage.transactionSync(() => {
-      for (const id of new Set(rows.map((r) => r.aggregateId as string)))
-        sql.exec('DELETE FROM archive_delivery_index WHERE hash = ? AND segment = ?', idHash(id), segment.id);
-      sql.exec('DELETE FROM archive_stale WHERE segment = ?', segment.id);
-      sql.exec('DELETE FROM archive_segments WHERE id = ?', segment.id);
-    });
+    const hashes = [...new Set(rows.map((r) => r.aggregateId as string))].map((id) => idHash(id));
+    ctx.storage.transactionSync(() => dropDeliverySegment(sql, segment.id, hashes));
     await ctx.env.ARCHIVE.delete(segment.key);
   }
   return old.length;
@@ -74,11 +64,6 @@ export async function expireDeliveries(ctx: LedgerContext, now: number): Promise
 
 /** When the oldest delivery segment leaves the window (undefined: none is archived). */
 export function nextExpiryAt(sql: SqlStorage): number | undefined {
-  const row = sql
-    .exec<{ at: number }>(
-      `SELECT last_time AS at FROM archive_segments WHERE kind = 'delivery' AND state = 'DONE'
-       ORDER BY last_time LIMIT 1`,
-    )
-    .toArray()[0];
-  return row ? row.at + FINISHED_DELIVERY_KEEP_MS + 1 : undefined;
+  const at = oldestDeliverySegmentEnd(sql);
+  return at === undefined ? undefined : at + FINISHED_DELIVERY_KEEP_MS + 1;
 }

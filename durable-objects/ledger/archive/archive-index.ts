@@ -6,6 +6,7 @@
  */
 
 import { internalCodeOfTxId } from '../../../src/domain/ids';
+import { anyIndexed, hasArchiveOf, type IdIndex, insertIndexEntries, segmentsByHash } from './archive-store';
 
 /**
  * FNV-1a 64 cut to 47 bits: a JS number exactly, and SQLite stores it in 6 bytes (its integer
@@ -20,20 +21,13 @@ export function idHash(id: string): number {
   return Number(h >> 17n);
 }
 
-/**
- * Which index table: archived deliveries have their own (same shape), so that when they expire after
- * 7 days their table empties whole instead of leaving half-full pages in the lasting one.
- */
-export type IndexTable = 'archive_index' | 'archive_delivery_index';
-
-export function indexIds(
-  sql: SqlStorage,
-  segment: number,
-  ids: string[],
-  table: IndexTable = 'archive_index',
-): void {
-  for (const id of ids)
-    sql.exec(`INSERT OR IGNORE INTO ${table} (hash, segment) VALUES (?, ?)`, idHash(id), segment);
+export function indexIds(sql: SqlStorage, segment: number, ids: string[], index: IdIndex = 'main'): void {
+  insertIndexEntries(
+    sql,
+    index,
+    segment,
+    ids.map((id) => idHash(id)),
+  );
 }
 
 /**
@@ -50,23 +44,9 @@ export function segmentsFor(
   sql: SqlStorage,
   id: string,
   kind: string,
-  table: IndexTable = 'archive_index',
+  index: IdIndex = 'main',
 ): { id: number; key: string }[] {
-  const keys = keysOf(id, kind);
-  return sql
-    .exec<{ id: number; key: string }>(
-      `SELECT DISTINCT s.id AS id, s.key AS key FROM ${table} i JOIN archive_segments s ON s.id = i.segment
-       WHERE i.hash IN (${keys.map(() => '?').join(', ')}) AND s.state = 'DONE' AND s.kind = ?
-       ORDER BY s.id DESC`,
-      ...keys,
-      kind,
-    )
-    .toArray();
-}
-
-/** Some segment of `kind` exists (written or being written). */
-export function hasArchiveOf(sql: SqlStorage, kind: string): boolean {
-  return sql.exec('SELECT 1 FROM archive_segments WHERE kind = ? LIMIT 1', kind).toArray().length > 0;
+  return segmentsByHash(sql, index, keysOf(id, kind), kind);
 }
 
 /**
@@ -78,14 +58,5 @@ export function maybeArchived(sql: SqlStorage, id: string, kind: string, asTrans
   // the BigInt hash costs more than this look-up.
   if (!hasArchiveOf(sql, kind)) return false;
   const keys = asTransactionId ? keysOf(id, kind) : [idHash(id)];
-  return (
-    sql
-      .exec(
-        `SELECT 1 FROM archive_index i JOIN archive_segments s ON s.id = i.segment
-         WHERE i.hash IN (${keys.map(() => '?').join(', ')}) AND s.kind = ? LIMIT 1`,
-        ...keys,
-        kind,
-      )
-      .toArray().length > 0
-  );
+  return anyIndexed(sql, keys, kind);
 }

@@ -5,8 +5,9 @@
  */
 import { planPage } from '../../../src/domain/pagination';
 import type { KeyedRow, PageInput } from '../reads/keyset';
-import { candidateSegments, type SegmentMeta, segmentStart, staleSeqs } from './archive-segments';
+import { type SegmentMeta, segmentStart } from './archive-segments';
 import type { ArchiveSource } from './archive-sources';
+import { candidateSegments, staleSeqs } from './archive-store';
 
 type ReadSegment = (key: string) => Promise<Record<string, unknown>[]>;
 

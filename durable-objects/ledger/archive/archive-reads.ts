@@ -3,14 +3,15 @@
  * precedence (ledger/lookup.ts), whether its row is hot or in an R2 segment; a rehydration brings an
  * archived row back hot before a change.
  */
-import { eq } from 'drizzle-orm';
+import { insertRow, isHot } from '../archivable';
 import { type CashInRow, findCashIn } from '../cash-in/cash-in-store';
 import { type CashOutRow, findCashOut } from '../cash-out/cash-out-store';
 import type { LedgerContext } from '../context';
 import { segmentsFor } from './archive-index';
-import { gunzipJson, markStale, type Segment, segmentRows, staleSeqs, utcDay } from './archive-segments';
+import { gunzipJson, type Segment, segmentRows, utcDay } from './archive-segments';
 import { type ArchiveSource, cashInSource, cashOutSource } from './archive-sources';
-import { addDayTotals, totalsOf } from './archive-totals';
+import { addDayTotals, markStale, staleSeqs } from './archive-store';
+import { totalsOf } from './archive-totals';
 
 type Row = Record<string, unknown>;
 
@@ -19,7 +20,7 @@ export function matchLevel(row: Row, id: string): number | undefined {
   if (row.internalCode === id) return 0;
   if (row.transactionId === id) return 1;
   if (row.endToEndId === id) return 2;
-  if (row.refundEndToEndId === id) return 3;
+  if (row.refundEndToEndId === id || row.refundRequestId === id) return 3;
   if (row.externalReference === id) return 4;
   return undefined;
 }
@@ -97,8 +98,8 @@ export async function rehydrate(
   const seq = row.seq as number;
   return ctx.storage.transactionSync(() => {
     // Another request may have brought it back during the segment read.
-    if (ctx.db.select().from(source.table).where(eq(source.seq, seq)).get()) return false;
-    ctx.db.insert(source.table).values(row).run();
+    if (isHot(ctx.db, source, seq)) return false;
+    insertRow(ctx.db, source, row);
     markStale(ctx.storage.sql, segment, seq);
     if (source.counted)
       addDayTotals(

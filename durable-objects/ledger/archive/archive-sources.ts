@@ -1,16 +1,17 @@
 /**
  * What can move to the archive, one "source" per kind of row (docs/storage-schema.md, "Archive"):
- * its table and (time, seq) list order, which rows are closed before an instant, the ids a GET finds
- * it by, and how it counts in a summary. archive.ts moves any source the same crash-safe way.
+ * its table as its own store describes it (../archivable.ts: the (time, seq) list order, which rows
+ * are closed before an instant), the ids a GET finds it by, and how it counts in a summary.
+ * archive.ts moves any source the same crash-safe way.
  */
-import { type SQL, sql } from 'drizzle-orm';
-import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core';
 import { internalCodeOfTxId } from '../../../src/domain/ids';
+import type { ArchivableRow, ArchivableTable } from '../archivable';
+import { cashInArchive } from '../cash-in/cash-in-store';
+import { cashOutArchive } from '../cash-out/cash-out-store';
 import type { LedgerContext } from '../context';
 import type { CrashPoint } from '../crash-points';
-import { cashInWorkQuery } from '../scheduler';
-import { accounts, cashIns, cashOuts, ledgerEntries } from '../schema';
-import type { IndexTable } from './archive-index';
+import { allAccounts, entryArchive } from '../ledger/ledger-store';
+import type { IdIndex } from './archive-store';
 
 /** One summary contribution: the row's status, settling bank (paid ones only) and amount. */
 export interface Counted {
@@ -20,26 +21,20 @@ export interface Counted {
   amount: number;
 }
 
-export interface ArchiveSource {
-  /** Segment kind in the manifest (archive_segments.kind) and its key prefix in R2. */
+/** A kind of row the archive moves: its store's table (archivable.ts) and what the archive adds. */
+export interface ArchiveSource extends ArchivableTable {
+  /** Segment kind in the manifest (archive-store.ts) and its key prefix in R2. */
   kind: string;
-  table: SQLiteTable;
-  time: SQLiteColumn;
-  seq: SQLiteColumn;
-  /** Which rows of the table are this source's (one account's entries); undefined = all. */
-  scope?: SQL;
   timeOf(row: Record<string, unknown>): number;
-  /** Rows that no longer change and are older than `before`. */
-  eligible(before: number): SQL;
   /** Every id a GET by id may name the row by (archive-index.ts). */
   ids(row: Record<string, unknown>): string[];
   /** Summary contribution; undefined for rows no summary counts (ledger entries). */
   counted?(row: Record<string, unknown>): Counted;
   crashPoint: CrashPoint;
   /** A source that picks its own batch (deliveries: from a queue), not by (time, seq) before an instant. */
-  nextBatch?(ctx: LedgerContext): (Record<string, unknown> & { seq: number })[];
-  /** Where its ids are indexed (archive-index.ts); archive_index when unset. */
-  indexTable?: IndexTable;
+  nextBatch?(ctx: LedgerContext): ArchivableRow[];
+  /** Where its ids are indexed (archive-index.ts); `main` when unset. */
+  idIndex?: IdIndex;
   /** More to change in the transaction that deletes the rows. */
   removed?(ctx: LedgerContext, rows: Record<string, unknown>[]): void;
 }
@@ -67,18 +62,6 @@ function distinctIds(row: Record<string, unknown>, keys: string[]): string[] {
   return [...new Set(ids)];
 }
 
-/** The instant a closed Cash-In stopped changing, or null while it still may (not eligible). */
-const cashInSettledAt = sql`CASE
-  WHEN ${cashIns.status} = 'PAID' AND ${cashIns.refundState} IN ('NONE', 'FAILED') AND ${cashIns.endToEndId} IS NOT NULL THEN ${cashIns.paidAt}
-  WHEN ${cashIns.status} = 'REFUNDED' AND ${cashIns.refundState} = 'DONE' THEN ${cashIns.refundedAt}
-  WHEN ${cashIns.status} = 'CANCELLED' THEN ${cashIns.cancelledAt}
-  WHEN ${cashIns.status} = 'EXPIRED' THEN ${cashIns.expiresAt}
-  ELSE NULL END`;
-
-/** Work still scheduled on a closed row (a charge removal being retried, a superseded devolution
- * followed): it stays hot until that is done (scheduler.ts). */
-const cashInWork = cashInWorkQuery(cashIns.transactionId);
-
 /** The ids a GET /cash-in/{id} or /cash-out/{id} may name a transaction by (lookup.ts levels). */
 const TRANSACTION_IDS = [
   'internalCode',
@@ -86,16 +69,14 @@ const TRANSACTION_IDS = [
   'externalReference',
   'endToEndId',
   'refundEndToEndId',
+  // Cash-Ins: the id a refund's 202 answered, once the network's id replaced it.
+  'refundRequestId',
 ];
 
 export const cashInSource: ArchiveSource = {
+  ...cashInArchive,
   kind: 'cash-in',
-  table: cashIns,
-  time: cashIns.requestedAt,
-  seq: cashIns.seq,
   timeOf: (row) => row.requestedAt as number,
-  eligible: (before) =>
-    sql`${cashIns.requestedAt} < ${before} AND ${cashInSettledAt} < ${before} AND NOT EXISTS (${cashInWork})`,
   // A TxId carrying the row's internalCode is found through the code's entry (archive-index.ts).
   ids: (row) =>
     distinctIds(row, TRANSACTION_IDS).filter(
@@ -105,40 +86,21 @@ export const cashInSource: ArchiveSource = {
   crashPoint: 'archive.segment-written',
 };
 
-/** A closed Cash-Out: done with its partner (a COMPLETED one may still come back, rehydrated). */
-const cashOutSettledAt = sql`CASE
-  WHEN ${cashOuts.status} = 'COMPLETED' AND ${cashOuts.stage} = 'DONE' THEN ${cashOuts.completedAt}
-  WHEN ${cashOuts.status} = 'CANCELLED' THEN ${cashOuts.cancelledAt}
-  WHEN ${cashOuts.status} = 'REFUNDED' THEN ${cashOuts.refundedAt}
-  ELSE NULL END`;
-
 export const cashOutSource: ArchiveSource = {
+  ...cashOutArchive,
   kind: 'cash-out',
-  table: cashOuts,
-  time: cashOuts.requestedAt,
-  seq: cashOuts.seq,
   timeOf: (row) => row.requestedAt as number,
-  eligible: (before) =>
-    sql`${cashOuts.requestedAt} < ${before} AND ${cashOutSettledAt} < ${before} AND ${cashOuts.nextAt} IS NULL`,
   ids: (row) => distinctIds(row, TRANSACTION_IDS),
   counted: countedAs('COMPLETED'),
   crashPoint: 'archive.cash-out-written',
 };
 
-/**
- * An account's ledger entries older than `before`: immutable once posted, so every one is eligible
- * (a statement and a balance `at` read them back; the balance itself lives on the account row).
- */
+/** An account's ledger entries older than `before` (every one: immutable once posted). */
 export function ledgerSource(accountNumber: string): ArchiveSource {
   return {
+    ...entryArchive(accountNumber),
     kind: `ledger:${accountNumber}`,
-    table: ledgerEntries,
-    time: ledgerEntries.createdAt,
-    seq: ledgerEntries.seq,
-    scope: sql`${ledgerEntries.accountNumber} = ${accountNumber}`,
     timeOf: (row) => row.createdAt as number,
-    eligible: (before) =>
-      sql`${ledgerEntries.accountNumber} = ${accountNumber} AND ${ledgerEntries.createdAt} < ${before}`,
     // A devolution's entry id is looked up to book it once (bank-returns.ts): it stays findable.
     ids: (row) => (row.type === 'PIX_REFUND_OUT' ? [row.id as string] : []),
     crashPoint: 'archive.ledger-written',
@@ -147,6 +109,5 @@ export function ledgerSource(accountNumber: string): ArchiveSource {
 
 /** Every source of this object, in the order a step tries them. */
 export function archiveSources(ctx: LedgerContext): ArchiveSource[] {
-  const numbers = ctx.db.select({ number: accounts.number }).from(accounts).orderBy(sql`rowid`).all();
-  return [cashInSource, cashOutSource, ...numbers.map((a) => ledgerSource(a.number))];
+  return [cashInSource, cashOutSource, ...allAccounts(ctx.db).map((a) => ledgerSource(a.number))];
 }

@@ -1,16 +1,14 @@
 /**
  * Summaries across the archive without scanning it: every segment written adds its rows to running
- * totals per (kind, UTC day, status, settling bank) in archive_totals (and keeps its own totals in the
- * manifest); a rehydration takes its row back out. A summary adds whole days from archive_totals,
+ * totals per (kind, UTC day, status, settling bank) in the archive store (and keeps its own totals in
+ * the manifest); a rehydration takes its row back out. A summary adds whole days from those totals,
  * and on a period's partial edge days the segments' own totals (opening only a segment that straddles
  * the edge or lost a row to a rehydration). Cost grows with the period's days, never with history.
  */
 import type { SettlementRow, StatusRow } from '../../../src/domain/summary';
-import { DAY_MS, dayStart, segmentsOfDay, staleSeqs, utcDay } from './archive-segments';
+import { DAY_MS, dayStart, utcDay } from './archive-segments';
 import type { ArchiveSource, Counted } from './archive-sources';
-
-/** [status, ispb ('' = none), bank, count, amount in centavos] */
-export type TotalRow = [string, string, string | null, number, number];
+import { segmentsOfDay, staleSeqs, type TotalRow, totalsOfDays } from './archive-store';
 
 export function totalsOf(counted: Counted[]): TotalRow[] {
   const byKey = new Map<string, TotalRow>();
@@ -42,24 +40,6 @@ export function manifest(source: ArchiveSource, rows: (Record<string, unknown> &
   };
 }
 
-/** Adds (sign 1) or takes out (sign -1) totals of one day; a bucket that reaches zero goes. */
-export function addDayTotals(sql: SqlStorage, kind: string, day: string, totals: TotalRow[], sign: 1 | -1) {
-  for (const [status, ispb, bank, count, amount] of totals) {
-    sql.exec(
-      `INSERT INTO archive_totals (kind, day, status, ispb, bank, count, amount) VALUES (?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (kind, day, status, ispb) DO UPDATE SET count = count + excluded.count, amount = amount + excluded.amount`,
-      kind,
-      day,
-      status,
-      ispb,
-      bank,
-      sign * count,
-      sign * amount,
-    );
-  }
-  sql.exec('DELETE FROM archive_totals WHERE kind = ? AND day = ? AND count = 0', kind, day);
-}
-
 type ReadSegment = (key: string) => Promise<Record<string, unknown>[]>;
 
 /** Archived totals of the rows of `source` whose time lies in [from, to]. */
@@ -75,17 +55,7 @@ export async function archivedTotals(
   const covered = (start: number) => start >= from && start + DAY_MS - 1 <= to;
   const firstFull = covered(dayStart(from)) ? dayStart(from) : dayStart(from) + DAY_MS;
   const lastFull = covered(dayStart(to)) ? dayStart(to) : dayStart(to) - DAY_MS;
-  if (firstFull <= lastFull)
-    for (const r of sql
-      .exec<{ status: string; ispb: string; bank: string | null; count: number; amount: number }>(
-        `SELECT status, ispb, max(bank) AS bank, sum(count) AS count, sum(amount) AS amount FROM archive_totals
-         WHERE kind = ? AND day >= ? AND day <= ? GROUP BY status, ispb`,
-        source.kind,
-        utcDay(firstFull),
-        utcDay(lastFull),
-      )
-      .toArray())
-      out.push([r.status, r.ispb, r.bank, r.count, r.amount]);
+  if (firstFull <= lastFull) out.push(...totalsOfDays(sql, source.kind, utcDay(firstFull), utcDay(lastFull)));
   const edges = new Set([dayStart(from), dayStart(to)].filter((d) => !covered(d)));
   // Every manifest read before the first await: the caller's hot aggregates are of this same
   // instant, so a segment written meanwhile (its rows counted hot) is never counted twice.

@@ -10,24 +10,36 @@
  * re-puts the same key from the same rows and finishes. Nothing is lost (rows go only with their
  * manifest) and nothing is doubled (a row is read hot or from a DONE segment; WRITING is never read).
  */
-import { and, inArray, sql } from 'drizzle-orm';
 import { retentionMs } from '../../../src/config';
+import {
+  type ArchivableRow,
+  closedCount,
+  deleteBySeq,
+  eligibleRows,
+  oldestTime,
+  rowsBySeq,
+} from '../archivable';
 import type { LedgerContext } from '../context';
-import { archiveSegments } from '../schema';
 import { backfillManifest } from './archive-backfill';
 import { EXPIRE_BATCH, expireDeliveries, nextExpiryAt } from './archive-deliveries';
 import { deliverySource, enqueueAggregates } from './archive-delivery-queue';
 import { indexIds } from './archive-index';
 import { gzipJson, type Segment, utcDay } from './archive-segments';
 import { type ArchiveSource, archiveSources as transactionSources } from './archive-sources';
-import { addDayTotals, manifest } from './archive-totals';
+import {
+  addDayTotals,
+  anyQueued,
+  dropSegment,
+  reserveSegment,
+  segmentDone,
+  segmentKeyTaken,
+  writingSegment,
+} from './archive-store';
+import { manifest } from './archive-totals';
 
 /** Rows per step and segment: one put and one SQLite transaction of bounded size. */
 export const ARCHIVE_BATCH = 200;
-/** Bound values per IN (…): a Durable Object query takes at most 100. */
-const IN_CHUNK = 90;
-
-type Row = Record<string, unknown> & { seq: number };
+type Row = ArchivableRow;
 
 /** Every source of this object, in the order a step tries them: deliveries follow their transactions. */
 const archiveSources = (ctx: LedgerContext) => [...transactionSources(ctx), deliverySource];
@@ -38,41 +50,10 @@ function sourceOf(ctx: LedgerContext, kind: string): ArchiveSource {
   return source;
 }
 
-function rowsBySeq(ctx: LedgerContext, source: ArchiveSource, seqs: number[]): Row[] {
-  const rows: Row[] = [];
-  for (let i = 0; i < seqs.length; i += IN_CHUNK)
-    rows.push(
-      ...(ctx.db
-        .select()
-        .from(source.table)
-        .where(inArray(source.seq, seqs.slice(i, i + IN_CHUNK)))
-        .all() as Row[]),
-    );
-  return rows.sort((a, b) => a.seq - b.seq);
-}
-
-/** How many of these rows are still eligible at any cutoff (closed, and for entries: present). */
-function closedCount(ctx: LedgerContext, source: ArchiveSource, seqs: number[]): number {
-  let n = 0;
-  for (let i = 0; i < seqs.length; i += IN_CHUNK)
-    n += ctx.db
-      .select({ seq: source.seq })
-      .from(source.table)
-      .where(and(inArray(source.seq, seqs.slice(i, i + IN_CHUNK)), source.eligible(Number.MAX_SAFE_INTEGER)))
-      .all().length;
-  return n;
-}
-
 /** The next batch: eligible rows of the oldest day, walked along the source's (time, seq) index. */
 function nextBatch(ctx: LedgerContext, source: ArchiveSource, before: number): Row[] {
   if (source.nextBatch) return source.nextBatch(ctx);
-  const rows = ctx.db
-    .select()
-    .from(source.table)
-    .where(source.eligible(before))
-    .orderBy(source.time, source.seq)
-    .limit(ARCHIVE_BATCH)
-    .all() as Row[];
+  const rows = eligibleRows(ctx.db, source, before, ARCHIVE_BATCH);
   const head = rows[0];
   if (!head) return [];
   const first = utcDay(source.timeOf(head));
@@ -95,9 +76,7 @@ export function archiveStep(ctx: LedgerContext, before: number): Promise<Moved> 
 
 const running = new WeakMap<DurableObjectStorage, Promise<Moved>>();
 
-function pendingSegment(ctx: LedgerContext) {
-  return ctx.db.select().from(archiveSegments).where(sql`${archiveSegments.state} = 'WRITING'`).get();
-}
+const pendingSegment = (ctx: LedgerContext) => writingSegment(ctx.db);
 
 /** Reserves the next batch of the first source that has one. */
 function reserve(ctx: LedgerContext, before: number) {
@@ -109,18 +88,9 @@ function reserve(ctx: LedgerContext, before: number) {
     const base = `${ctx.profile.clientId}/${source.kind.replace(':', '/')}/${day}/${head.seq}-${last.seq}`;
     // A rehydrated row archived again alone would reuse its old one-row segment's key: never overwrite.
     let key = `${base}.json.gz`;
-    for (
-      let n = 2;
-      ctx.storage.sql.exec('SELECT 1 FROM archive_segments WHERE key = ?', key).toArray().length;
-      n++
-    )
-      key = `${base}.${n}.json.gz`;
+    for (let n = 2; segmentKeyTaken(ctx.storage.sql, key); n++) key = `${base}.${n}.json.gz`;
     const seqs = rows.map((r) => r.seq);
-    const reserved = ctx.db
-      .insert(archiveSegments)
-      .values({ key, state: 'WRITING', seqs, kind: source.kind, ...manifest(source, rows) })
-      .returning()
-      .get();
+    const reserved = reserveSegment(ctx.db, { key, seqs, kind: source.kind, ...manifest(source, rows) });
     return { segment: { id: reserved.id, key, seqs, kind: source.kind }, rows, source };
   }
   return undefined;
@@ -146,11 +116,11 @@ async function archiveStepNow(ctx: LedgerContext, before: number): Promise<Moved
     : reserve(ctx, before);
   if (!next) return NONE;
   const { segment, source } = next;
-  const rows = pending ? rowsBySeq(ctx, source, segment.seqs) : next.rows;
+  const rows = pending ? rowsBySeq(ctx.db, source, segment.seqs) : next.rows;
   // A reservation left by a crash is finished only if its rows are all still there and closed (a
   // refund may have started since): otherwise it is dropped and the next step reserves afresh.
-  if (pending && closedCount(ctx, source, segment.seqs) !== segment.seqs.length) {
-    ctx.db.delete(archiveSegments).where(sql`${archiveSegments.id} = ${segment.id}`).run();
+  if (pending && closedCount(ctx.db, source, segment.seqs) !== segment.seqs.length) {
+    dropSegment(ctx.db, segment.id);
     return NONE;
   }
   const body: Segment = { v: 2, clientId: ctx.profile.clientId, kind: source.kind, rows };
@@ -163,16 +133,12 @@ async function archiveStepNow(ctx: LedgerContext, before: number): Promise<Moved
   return ctx.storage.transactionSync(() => {
     // A request may have changed a row while the put was in flight: drop the reservation; the
     // next step writes the rows as they are now (same key if the same rows, overwritten: not DONE).
-    if (rows.length === 0 || JSON.stringify(rowsBySeq(ctx, source, segment.seqs)) !== written) {
-      ctx.db.delete(archiveSegments).where(sql`${archiveSegments.id} = ${segment.id}`).run();
+    if (rows.length === 0 || JSON.stringify(rowsBySeq(ctx.db, source, segment.seqs)) !== written) {
+      dropSegment(ctx.db, segment.id);
       return NONE;
     }
-    for (let i = 0; i < segment.seqs.length; i += IN_CHUNK)
-      ctx.db
-        .delete(source.table)
-        .where(inArray(source.seq, segment.seqs.slice(i, i + IN_CHUNK)))
-        .run();
-    for (const row of rows) indexIds(ctx.storage.sql, segment.id, source.ids(row), source.indexTable);
+    deleteBySeq(ctx.db, source, segment.seqs);
+    for (const row of rows) indexIds(ctx.storage.sql, segment.id, source.ids(row), source.idIndex);
     source.removed?.(ctx, rows);
     // An archived transaction's ended webhook deliveries follow it (archive-delivery-queue.ts).
     if (source.counted)
@@ -184,11 +150,7 @@ async function archiveStepNow(ctx: LedgerContext, before: number): Promise<Moved
     const fields = manifest(source, rows);
     if (fields.totals)
       addDayTotals(ctx.storage.sql, source.kind, utcDay(fields.firstTime), JSON.parse(fields.totals), 1);
-    ctx.db
-      .update(archiveSegments)
-      .set({ state: 'DONE', seqs: null, ...fields })
-      .where(sql`${archiveSegments.id} = ${segment.id}`)
-      .run();
+    segmentDone(ctx.db, segment.id, fields);
     return { moved: rows.length, transactions: source.counted ? rows.length : 0 };
   });
 }
@@ -202,7 +164,7 @@ export async function archiveAll(ctx: LedgerContext, before: number): Promise<nu
       // A dropped reservation (row changed mid-put) returns 0 too: retry while something is eligible.
       if (pendingSegment(ctx)) continue;
       if (archiveSources(ctx).some((source) => nextBatch(ctx, source, before).length > 0)) continue;
-      if (ctx.storage.sql.exec('SELECT 1 FROM archive_delivery_queue LIMIT 1').toArray().length > 0) continue;
+      if (anyQueued(ctx.storage.sql)) continue;
       return total;
     }
     total += transactions;
@@ -219,13 +181,7 @@ function oldestHot(ctx: LedgerContext): number | undefined {
   let oldest: number | undefined;
   for (const source of archiveSources(ctx)) {
     if (source.nextBatch) continue; // queued, not aged (deliveries)
-    const at = ctx.db
-      .select({ at: source.time })
-      .from(source.table)
-      .where(source.scope)
-      .orderBy(source.time, source.seq)
-      .limit(1)
-      .get()?.at as number | undefined;
+    const at = oldestTime(ctx.db, source);
     if (at !== undefined && (oldest === undefined || at < oldest)) oldest = at;
   }
   return oldest;
@@ -233,8 +189,7 @@ function oldestHot(ctx: LedgerContext): number | undefined {
 
 /** Work that cannot wait for the next aging row: queued deliveries (now), a delivery segment expiring. */
 function urgentAt(ctx: LedgerContext, now: number): number | undefined {
-  const queued = ctx.storage.sql.exec('SELECT 1 FROM archive_delivery_queue LIMIT 1').toArray().length > 0;
-  return queued ? now : nextExpiryAt(ctx.storage.sql);
+  return anyQueued(ctx.storage.sql) ? now : nextExpiryAt(ctx.storage.sql);
 }
 
 /** The first of: the oldest hot row aging out (not before `idle`), urgent work; undefined when none. */

@@ -16,18 +16,20 @@ import { log } from '../../../src/infra/log';
 import { CHARGE_PAID } from '../../../src/partners/port';
 import { partnerPort } from '../../../src/partners/port-registry';
 import { maybeArchived } from '../archive/archive-index';
+import { hasArchiveOf } from '../archive/archive-store';
 import type { LedgerContext } from '../context';
 import type { Remember } from '../ledger/idempotency';
-import { transactionalAccounts } from '../ledger/ledger';
-import { observe } from '../webhooks/events';
+import { firstTransactionalIspb } from '../ledger/ledger';
+import { emitWithObservation, OUTBOX_COALESCE_MS, observe } from '../webhooks/events';
 import {
   type CashInRow,
+  cashInEvent,
   cashInNotFound,
   emitCashIn,
-  externalReferenceTaken,
   findCashIn,
   insertCashIn,
   internalCodeTaken,
+  newCashInIdsTaken,
   updateCashIn,
 } from './cash-in-store';
 
@@ -52,9 +54,9 @@ export interface CreateCashInInput {
 
 /** The partner that receives a new charge: the client's first partner. */
 function chargePartner(ctx: LedgerContext): string {
-  const account = transactionalAccounts(ctx.db)[0];
-  if (!account) throw new Error('client has no TRANSACTIONAL account');
-  return account.ispb;
+  const ispb = firstTransactionalIspb(ctx.db);
+  if (ispb === undefined) throw new Error('client has no TRANSACTIONAL account');
+  return ispb;
 }
 
 export async function createCashIn(
@@ -65,12 +67,13 @@ export async function createCashIn(
 ): Promise<OperationResult<CashInCreated>> {
   const now = Date.now();
   const reference = input.externalReference;
-  // An archived Cash-In keeps its reference (a hash hit counts: refusing is the safe side).
-  if (
-    creating.has(reference) ||
-    externalReferenceTaken(ctx.db, reference) ||
-    maybeArchived(ctx.storage.sql, reference, 'cash-in')
-  ) {
+  let internalCode = newInternalCode();
+  const taken = newCashInIdsTaken(ctx.db, reference, internalCode);
+  // Archived Cash-Ins keep their references and codes (a hash hit counts: refusing is the safe
+  // side); while none was ever archived, no hash is computed.
+  const archived = hasArchiveOf(ctx.storage.sql, 'cash-in');
+  const archivedId = (id: string) => archived && maybeArchived(ctx.storage.sql, id, 'cash-in');
+  if (creating.has(reference) || taken.reference || archivedId(reference)) {
     return failure({
       code: 'DUPLICATED_EXTERNAL_REFERENCE',
       detail: `externalReference '${reference}' was already used for a Cash-In`,
@@ -78,9 +81,10 @@ export async function createCashIn(
   }
   creating.add(reference);
   try {
-    let internalCode = newInternalCode();
-    while (internalCodeTaken(ctx.db, internalCode) || maybeArchived(ctx.storage.sql, internalCode, 'cash-in'))
-      internalCode = newInternalCode();
+    if (taken.code || archivedId(internalCode)) {
+      do internalCode = newInternalCode();
+      while (internalCodeTaken(ctx.db, internalCode) || archivedId(internalCode));
+    }
     const transactionId = newCashInTxId(input.locationKey, internalCode);
     const partnerIspb = chargePartner(ctx);
     const expiresAt = now + input.expirationInMinutes * 60_000;
@@ -165,9 +169,19 @@ export async function createCashIn(
         requestedAt: now,
         expiresAt,
       }) as CashInRow;
-      emitCashIn(ctx, row, 'CASHIN_REQUESTED', now);
-      observe(ctx, transactionId, { operation: 'CASH_IN', partnerIspb, event: 'CREATED', at: now });
-      ctx.scheduler.schedule('expire-cash-in', transactionId, expiresAt + LATE_SETTLEMENT_GRACE_MS);
+      // The event and observation in one statement; their dispatch, flush and the expiry in one
+      // (dispatch and flush shared with the Cash-Ins of the next moment: OUTBOX_COALESCE_MS).
+      emitWithObservation(ctx, cashInEvent(row, 'CASHIN_REQUESTED', now), transactionId, {
+        operation: 'CASH_IN',
+        partnerIspb,
+        event: 'CREATED',
+        at: now,
+      });
+      ctx.scheduler.scheduleAll([
+        ['dispatch-webhooks', 'all', now + OUTBOX_COALESCE_MS],
+        ['flush-outbox', 'all', now + OUTBOX_COALESCE_MS],
+        ['expire-cash-in', transactionId, expiresAt + LATE_SETTLEMENT_GRACE_MS],
+      ]);
       remember(201, created);
     });
     return success(201, created);

@@ -17,8 +17,33 @@ import { accountAt, available, devolutionEntryId, placeHold, postEntry, releaseH
 import { observe } from '../webhooks/events';
 import { type CashInRow, emitCashIn, findCashIn, updateCashIn } from './cash-in-store';
 
-/** How soon a refund in flight is checked at the partner. */
+/**
+ * How soon a refund held is checked if nothing moves it later (a crash before the send: the poll
+ * sends it), and how often one waiting for its payment's endToEndId looks again.
+ */
 export const REFUND_POLL_MS = 500;
+/** How long after the partner took the devolution it is first read: most settle within a second. */
+export const REFUND_FIRST_READ_MS = 1_000;
+/** The longest wait between two reads of a devolution the partner still reports in flight. */
+export const REFUND_POLL_MAX_MS = 30_000;
+
+/**
+ * The next check of a refund in flight: when, and how many reads have found its devolution in flight
+ * since it was sent. The first read comes a second after the partner took it, each later one twice
+ * as long after the last (1 s, 2 s, 4 s, …, then every 30 s): half-second reads cost a refund several
+ * partner calls and alarm runs for a devolution that settles in a second or a few, a partner's
+ * callback settles one at once, and a lost callback is still found within 30 s of the devolution
+ * ending.
+ */
+export interface RefundPoll {
+  at: number;
+  inFlightReads: number;
+}
+
+function pollAfter(now: number, inFlightReads: number): RefundPoll {
+  const wait = REFUND_FIRST_READ_MS * 2 ** Math.min(Math.max(inFlightReads - 1, 0), 16);
+  return { at: now + Math.min(REFUND_POLL_MAX_MS, wait), inFlightReads };
+}
 
 export interface RefundBody {
   transactionId: string;
@@ -58,6 +83,8 @@ export function holdRefund(
   updateCashIn(ctx, row.seq, {
     refundState: 'PROCESSING',
     refundEndToEndId: refund.endToEndId,
+    // Kept when the network's id replaces refundEndToEndId: the id answered must keep finding it.
+    refundRequestId: refund.endToEndId,
     reason: refund.reason,
     refundDescription: refund.description,
     refundFailureCode: null,
@@ -115,6 +142,10 @@ export async function startRefund(
     amountCents: row.amount,
   });
   await ctx.crashes.reach('refund.sent');
+  // Taken (or unanswered: it may have been): the first read a second from now, not before; a poll
+  // that ran meanwhile keeps its own schedule.
+  if (sent.ok || sent.retryable)
+    ctx.scheduler.postpone('poll-refund', row.transactionId, Date.now() + REFUND_FIRST_READ_MS);
   if (!sent.ok && !sent.retryable) {
     // Other events ran while the partner answered (the poll, a late settlement): reset only the
     // refund this call started, as it still stands.
@@ -189,24 +220,32 @@ export function settleDevolution(
   return refunded;
 }
 
-/** Poll task: settles, fails or re-sends the devolution in flight. Returns when to poll again. */
-export async function pollRefund(ctx: LedgerContext, transactionId: string): Promise<number | undefined> {
+/**
+ * Poll task (and a partner's callback about our devolution): settles, fails or re-sends the
+ * devolution in flight. Returns when to poll again; `inFlightReads`: the poll's count so far.
+ */
+export async function pollRefund(
+  ctx: LedgerContext,
+  transactionId: string,
+  inFlightReads = 0,
+): Promise<RefundPoll | undefined> {
   const row = findCashIn(ctx.db, transactionId);
   if (row?.refundState !== 'PROCESSING' || !row.refundEndToEndId) return undefined;
   // An automatic refund waits for the payment endToEndId a partner confirms later (assign-e2e).
-  if (!row.endToEndId) return Date.now() + REFUND_POLL_MS;
+  if (!row.endToEndId) return { at: Date.now() + REFUND_POLL_MS, inFlightReads: 0 };
   const port = partnerPort(ctx.env, row.partnerIspb);
   let status = await port.devolutionStatus(row.endToEndId, row.refundEndToEndId);
   await ctx.crashes.reach('refund.status-read');
   const now = Date.now();
-  if (status.state === 'PENDING') return now + REFUND_POLL_MS;
+  if (status.state === 'PENDING') return pollAfter(now, inFlightReads + 1);
   if (status.state === 'UNKNOWN') {
     const sent = await port.sendDevolution({
       endToEndId: row.refundEndToEndId,
       originalEndToEndId: row.endToEndId,
       amountCents: row.amount,
     });
-    if (sent.ok || sent.retryable) return now + REFUND_POLL_MS;
+    // Sent (again): read as one startRefund just sent.
+    if (sent.ok || sent.retryable) return { at: Date.now() + REFUND_FIRST_READ_MS, inFlightReads: 0 };
     // Refused outright (e.g. a bank already returned part of the payment): it never left, so the
     // refund fails here rather than being sent again forever with its money held.
     status = { state: 'FAILED', failureCode: sent.failureCode };
@@ -220,6 +259,8 @@ export async function pollRefund(ctx: LedgerContext, transactionId: string): Pro
     return undefined;
   ctx.storage.transactionSync(() => {
     releaseHold(ctx.db, `refund:${row.transactionId}`);
+    // Ended here: a partner's callback that got here first leaves no poll behind to read again.
+    ctx.scheduler.cancel('poll-refund', row.transactionId);
     if (status.state === 'FAILED') {
       // The client hears of it and can act: PAID again with refundFailure, CASHIN_REFUND_FAILED, and
       // the refund's idempotency key forgotten so that a retry with it runs again.

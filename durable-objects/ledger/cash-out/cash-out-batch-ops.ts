@@ -14,22 +14,20 @@ import { newInternalCode, newUuid } from '../../../src/domain/ids';
 import { amountFromCents } from '../../../src/domain/money';
 import { failure, type OperationResult, success } from '../../../src/domain/result';
 import { formatBrt } from '../../../src/domain/time';
-import { hasArchiveOf, maybeArchived } from '../archive/archive-index';
+import { maybeArchived } from '../archive/archive-index';
+import { hasArchiveOf } from '../archive/archive-store';
 import type { LedgerContext } from '../context';
 import { sqlOf } from '../db';
 import type { Remember } from '../ledger/idempotency';
 import { OutboxBatch } from '../webhooks/events';
+import { type BatchRow, batchById, insertBatch, latestBatches } from './cash-out-batch-store';
 import { executorWoken, wakeExecutor } from './cash-out-exec';
 import type { CreateCashOutInput } from './cash-out-ops';
 import {
-  type BatchRow,
-  batchById,
   type CashOutRow,
   externalReferencesTaken,
-  insertBatch,
   insertBatchItems,
   internalCodesTaken,
-  latestBatches,
   NOT_DECIDED,
   statusCountsBetween,
 } from './cash-out-store';

@@ -1,6 +1,6 @@
 /**
  * The Cash-Out executor: one alarm task (`cash-out-exec:all`) takes every due Cash-Out in one pass
- * instead of one task per Cash-Out. A Cash-Out is due while `next_at` (cash_outs, partial index)
+ * instead of one task per Cash-Out. A Cash-Out is due while its `next_at` (a partial index)
  * is set and past. A pass, in phases, each phase's writes one storage transaction:
  *
  * 1. in flight (SENDING, SENT): their statuses, one batch call per partner; settled ones are booked

@@ -8,7 +8,8 @@ import {
 import { newEndToEndId, newInternalCode, newUuid } from '../../../src/domain/ids';
 import { failure, type OperationResult, success } from '../../../src/domain/result';
 import { formatBrt } from '../../../src/domain/time';
-import { hasArchiveOf, maybeArchived } from '../archive/archive-index';
+import { maybeArchived } from '../archive/archive-index';
+import { hasArchiveOf } from '../archive/archive-store';
 import type { LedgerContext } from '../context';
 import type { Remember } from '../ledger/idempotency';
 import { accountAt, findHold, postEntry, releaseHold } from '../ledger/ledger';

@@ -2,9 +2,15 @@
  * Cash-Out rows of one client: lookups (docs/contract.md, Lookup by id), the 202's insert and its uniqueness
  * checks.
  */
-import { eq } from 'drizzle-orm';
-import { type LedgerDb, sqlOf } from '../db';
-import { findByAnyId } from '../reads/lookup';
+import { eq, sql } from 'drizzle-orm';
+import { CASH_OUT_FIELDS } from '../../../src/domain/cash-out';
+import type { ViewField } from '../../../src/domain/view-fields';
+import type { ArchivableTable } from '../archivable';
+import { ANY_SEGMENT_DONE } from '../archive/archive-store';
+import { insertStoredRows, type LedgerDb, type StoredRow, sqlOf } from '../db';
+import type { RowSelection } from '../reads/keyset';
+import { findByAnyId, lookupSql } from '../reads/lookup';
+import { viewJson } from '../reads/view-sql';
 import { cashOuts } from '../schema';
 
 export type CashOutRow = typeof cashOuts.$inferSelect;
@@ -307,44 +313,6 @@ export function insertBatchItems(
     .toArray();
 }
 
-/** A batch: its items are the Cash-Outs with seq in [first_seq, last_seq]. */
-export type BatchRow = {
-  batch_id: string;
-  created_at: number;
-  count: number;
-  amount: number;
-  first_seq: number;
-  last_seq: number;
-};
-
-export function insertBatch(sql: SqlStorage, batch: BatchRow): void {
-  sql.exec(
-    `INSERT INTO cash_out_batches (batch_id, created_at, count, amount, first_seq, last_seq)
-     VALUES (?, ?, ?, ?, ?, ?)`,
-    batch.batch_id,
-    batch.created_at,
-    batch.count,
-    batch.amount,
-    batch.first_seq,
-    batch.last_seq,
-  );
-}
-
-const BATCH_COLUMNS = 'batch_id, created_at, count, amount, first_seq, last_seq';
-
-export function batchById(sql: SqlStorage, batchId: string): BatchRow[] {
-  return sql
-    .exec<BatchRow>(`SELECT ${BATCH_COLUMNS} FROM cash_out_batches WHERE batch_id = ?`, batchId)
-    .toArray();
-}
-
-/** The newest batches first. */
-export function latestBatches(sql: SqlStorage, limit: number): BatchRow[] {
-  return sql
-    .exec<BatchRow>(`SELECT ${BATCH_COLUMNS} FROM cash_out_batches ORDER BY first_seq DESC LIMIT ?`, limit)
-    .toArray();
-}
-
 /** Cash-Outs by status over a seq range (a batch's items). */
 export function statusCountsBetween(
   sql: SqlStorage,
@@ -359,3 +327,48 @@ export function statusCountsBetween(
     )
     .toArray();
 }
+
+/** A closed Cash-Out: done with its partner (a COMPLETED one may still come back, rehydrated). */
+const cashOutSettledAt = sql`CASE
+  WHEN ${cashOuts.status} = 'COMPLETED' AND ${cashOuts.stage} = 'DONE' THEN ${cashOuts.completedAt}
+  WHEN ${cashOuts.status} = 'CANCELLED' THEN ${cashOuts.cancelledAt}
+  WHEN ${cashOuts.status} = 'REFUNDED' THEN ${cashOuts.refundedAt}
+  ELSE NULL END`;
+
+/** Cash-Outs as the archive moves them (archivable.ts), in list order (requested_at, seq). */
+export const cashOutArchive: ArchivableTable = {
+  table: cashOuts,
+  time: cashOuts.requestedAt,
+  seq: cashOuts.seq,
+  eligible: (before) =>
+    sql`${cashOuts.requestedAt} < ${before} AND ${cashOutSettledAt} < ${before} AND ${cashOuts.nextAt} IS NULL`,
+};
+
+/** Whether the Cash-Out of this transactionId is hot (a unique-index probe). */
+export function cashOutIsHot(sqlApi: SqlStorage, transactionId: string): boolean {
+  return sqlApi.exec('SELECT 1 FROM cash_outs WHERE transaction_id = ?', transactionId).toArray().length > 0;
+}
+
+/** A Cash-Out's row as stored (column names): the template the bench's history seeding copies. */
+export function storedCashOut(sqlApi: SqlStorage, transactionId: string): StoredRow | undefined {
+  return sqlApi
+    .exec<StoredRow>('SELECT * FROM cash_outs WHERE transaction_id = ?', transactionId)
+    .toArray()[0];
+}
+
+/** Cash-Out rows as stored (seq left to SQLite), set-based: the bench's history seeding. */
+export function insertStoredCashOuts(sqlApi: SqlStorage, rows: StoredRow[]): void {
+  insertStoredRows(sqlApi, 'cash_outs', rows);
+}
+
+/** cashOutView(row) as JSON text, over the columns of cash_outs (reads/view-sql.ts compiles it). */
+export const CASH_OUT_JSON = viewJson(CASH_OUT_FIELDS as readonly ViewField<unknown>[], cashOuts);
+
+/** The statements that answer with a Cash-Out's view as JSON text (as cash-in-store.ts cashInJsonSql). */
+export const cashOutJsonSql = {
+  byId: `SELECT m.seq AS seq, m.level AS level, ${ANY_SEGMENT_DONE} AS archived
+  FROM (SELECT 1) LEFT JOIN (${lookupSql('cash_outs', 'seq, level')}) m`,
+  view: `SELECT ${CASH_OUT_JSON} AS json FROM cash_outs WHERE seq = ?`,
+  hot: `SELECT ${CASH_OUT_JSON} AS json FROM json_each(?1) j CROSS JOIN cash_outs ON cash_outs.seq = j.value ORDER BY j.key`,
+  seq: { key: 'seq', sql: sql`${cashOuts.seq}` } as RowSelection,
+};

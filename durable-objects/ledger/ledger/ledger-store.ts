@@ -4,8 +4,10 @@
  * executor's holds). Every function runs inside the caller's storage transaction.
  */
 import { and, eq, sql } from 'drizzle-orm';
-import { type LedgerDb, sqlOf } from '../db';
-import { prepared } from '../prepared';
+import type { ArchivableTable } from '../archivable';
+import { ledgerArchivedUntil } from '../archive/archive-store';
+import { insertStoredRows, type LedgerDb, type StoredRow, sqlOf } from '../db';
+import { ph, prepared } from '../prepared';
 import { keysetRows, type PageInput } from '../reads/keyset';
 import { accounts, holds, ledgerEntries } from '../schema';
 
@@ -13,7 +15,24 @@ export type AccountRow = typeof accounts.$inferSelect;
 
 /** Onboarding (idempotent): opens one of the client's accounts at a partner; an open one stays. */
 export function openAccount(db: LedgerDb, account: typeof accounts.$inferInsert): void {
+  chargeIspbs.delete(db);
   db.insert(accounts).values(account).onConflictDoNothing().run();
+}
+
+/**
+ * The ISPB of the client's first TRANSACTIONAL account, read once per object: every Cash-In is
+ * charged there, and an account's partner and type never change once opened (only openAccount
+ * adds one, and forgets this).
+ */
+const chargeIspbs = new WeakMap<LedgerDb, string>();
+
+export function firstTransactionalIspb(db: LedgerDb): string | undefined {
+  let ispb = chargeIspbs.get(db);
+  if (ispb === undefined) {
+    ispb = transactionalAccounts(db)[0]?.ispb;
+    if (ispb !== undefined) chargeIspbs.set(db, ispb);
+  }
+  return ispb;
 }
 
 /** The client's TRANSACTIONAL accounts in onboarding order (its partners' order). */
@@ -44,11 +63,14 @@ export function accountAt(
   ispb: string,
   type: 'TRANSACTIONAL' | 'PROPRIETARY',
 ): AccountRow | undefined {
-  return db
-    .select()
-    .from(accounts)
-    .where(and(eq(accounts.ispb, ispb), eq(accounts.type, type)))
-    .get();
+  // Built once per object: every refund and its settlement ask.
+  return prepared(db, 'accounts.at', () =>
+    db
+      .select()
+      .from(accounts)
+      .where(and(eq(accounts.ispb, ph('ispb')), eq(accounts.type, ph('type'))))
+      .prepare(),
+  ).get({ ispb, type });
 }
 
 export function heldAmount(db: LedgerDb, accountNumber: string): number {
@@ -189,13 +211,13 @@ export const cursorSql = {
       .exec<{ balance: number }>('SELECT balance FROM accounts WHERE number = ?', accountNumber)
       .toArray()[0];
   },
-  /** The latest entry's time, hot or archived (archive_segments_last_idx). */
+  /** The latest entry's time, hot or archived (the archive store's manifest index). */
   lastTimes(sql: SqlStorage, accountNumber: string): { hot: number | null; archived: number | null } {
     return sql
       .exec<{ hot: number | null; archived: number | null }>(
         `SELECT (SELECT created_at FROM ledger_entries WHERE account_number = ?1
                  ORDER BY created_at DESC, seq DESC LIMIT 1) AS hot,
-                (SELECT max(last_time) FROM archive_segments WHERE kind = 'ledger:' || ?1) AS archived`,
+                ${ledgerArchivedUntil('?1')} AS archived`,
         accountNumber,
       )
       .one();
@@ -244,4 +266,42 @@ export function hotEntryRows(db: LedgerDb, accountNumber: string, input: PageInp
     input,
     eq(ledgerEntries.accountNumber, accountNumber),
   );
+}
+
+/**
+ * An account's ledger entries as the archive moves them (archivable.ts): immutable once posted, so
+ * every one older than `before` is eligible (a statement and a balance `at` read them back; the
+ * balance itself lives on the account row).
+ */
+export function entryArchive(accountNumber: string): ArchivableTable {
+  return {
+    table: ledgerEntries,
+    time: ledgerEntries.createdAt,
+    seq: ledgerEntries.seq,
+    scope: sql`${ledgerEntries.accountNumber} = ${accountNumber}`,
+    eligible: (before) =>
+      sql`${ledgerEntries.accountNumber} = ${accountNumber} AND ${ledgerEntries.createdAt} < ${before}`,
+  };
+}
+
+/** The entries of one ref (`cash-in:<id>`, `cash-out:<id>`) as stored, in posting order. */
+export function storedEntriesOf(sqlApi: SqlStorage, ref: string): StoredRow[] {
+  return sqlApi.exec<StoredRow>('SELECT * FROM ledger_entries WHERE ref = ? ORDER BY seq', ref).toArray();
+}
+
+/** Every account's number, partner and type. */
+export function accountKeys(sqlApi: SqlStorage): StoredRow[] {
+  return sqlApi.exec<StoredRow>('SELECT number, ispb, type FROM accounts').toArray();
+}
+
+/** How many entries of any account were posted after `at`. */
+export function entriesAfter(sqlApi: SqlStorage, at: number): number {
+  return Number(
+    sqlApi.exec<{ n: number }>('SELECT count(*) AS n FROM ledger_entries WHERE created_at > ?', at).one().n,
+  );
+}
+
+/** Entry rows as stored (seq left to SQLite; balance_after already chained), set-based: the bench's history seeding. */
+export function insertStoredEntries(sqlApi: SqlStorage, rows: StoredRow[]): void {
+  insertStoredRows(sqlApi, 'ledger_entries', rows);
 }

@@ -19,6 +19,7 @@ export {
   fastHolds,
   findHold,
   firstPartnerIspb,
+  firstTransactionalIspb,
   heldAmount,
   openAccount,
   pixEntriesBetween,

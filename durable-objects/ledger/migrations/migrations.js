@@ -15,6 +15,7 @@ import m0012 from './0012_lean_deliveries.sql';
 import m0013 from './0013_cash_in_psp_location.sql';
 import m0014 from './0014_unapplied_receipts.sql';
 import m0015 from './0015_cash_out_batches.sql';
+import m0016 from './0016_cash_in_refund_request_id.sql';
 
   export default {
     journal,
@@ -34,7 +35,8 @@ m0011,
 m0012,
 m0013,
 m0014,
-m0015
+m0015,
+m0016
     }
   }
   

@@ -1,13 +1,14 @@
 /**
- * GET by id answered as JSON text (./view-sql.ts): one statement finds the row by its best id
+ * GET by id answered as JSON text (./view-sql.ts, rendered by each kind's store): one statement finds the row by its best id
  * level (./lookup.ts) and renders its view, so the ledger hands the Worker a string instead of an
  * object to clone across the RPC and serialize again.
  */
 import { cashInView } from '../../../src/domain/cash-in';
 import { cashOutView } from '../../../src/domain/cash-out';
 import { findCashInAnywhere, findCashOutAnywhere } from '../archive/archive-reads';
+import { cashInJsonSql } from '../cash-in/cash-in-store';
+import { cashOutJsonSql } from '../cash-out/cash-out-store';
 import type { LedgerContext } from '../context';
-import { CASH_IN_BY_ID, CASH_IN_VIEW, CASH_OUT_BY_ID, CASH_OUT_VIEW } from './view-sql';
 
 function render(sql: SqlStorage, query: string, seq: number): string | null {
   const [hit] = sql.exec<{ json: string }>(query, seq).toArray();
@@ -22,9 +23,10 @@ function render(sql: SqlStorage, query: string, seq: number): string | null {
 export async function cashInJson(ctx: LedgerContext, id: string): Promise<string | null> {
   const sql = ctx.storage.sql;
   const hot = sql
-    .exec<{ seq: number | null; level: number | null; archived: number }>(CASH_IN_BY_ID, id)
+    .exec<{ seq: number | null; level: number | null; archived: number }>(cashInJsonSql.byId, id)
     .one();
-  if (hot.level === 0 || !hot.archived) return hot.seq === null ? null : render(sql, CASH_IN_VIEW, hot.seq);
+  if (hot.level === 0 || !hot.archived)
+    return hot.seq === null ? null : render(sql, cashInJsonSql.view, hot.seq);
   const row = await findCashInAnywhere(ctx, id);
   return row ? JSON.stringify(cashInView(row)) : null;
 }
@@ -33,9 +35,10 @@ export async function cashInJson(ctx: LedgerContext, id: string): Promise<string
 export async function cashOutJson(ctx: LedgerContext, id: string): Promise<string | null> {
   const sql = ctx.storage.sql;
   const hot = sql
-    .exec<{ seq: number | null; level: number | null; archived: number }>(CASH_OUT_BY_ID, id)
+    .exec<{ seq: number | null; level: number | null; archived: number }>(cashOutJsonSql.byId, id)
     .one();
-  if (hot.level === 0 || !hot.archived) return hot.seq === null ? null : render(sql, CASH_OUT_VIEW, hot.seq);
+  if (hot.level === 0 || !hot.archived)
+    return hot.seq === null ? null : render(sql, cashOutJsonSql.view, hot.seq);
   const row = await findCashOutAnywhere(ctx, id);
   return row ? JSON.stringify(cashOutView(row)) : null;
 }

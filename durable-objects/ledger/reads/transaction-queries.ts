@@ -11,12 +11,11 @@ import { mergeArchived } from '../archive/archive-lists';
 import { readSegment } from '../archive/archive-reads';
 import { type ArchiveSource, cashInSource, cashOutSource } from '../archive/archive-sources';
 import { archivedTotals, mergeTotals } from '../archive/archive-totals';
-import type { CashInRow } from '../cash-in/cash-in-store';
-import type { CashOutRow } from '../cash-out/cash-out-store';
+import { type CashInRow, cashInJsonSql } from '../cash-in/cash-in-store';
+import { type CashOutRow, cashOutJsonSql } from '../cash-out/cash-out-store';
 import type { LedgerContext } from '../context';
 import { keysetRows, type PageInput } from './keyset';
 import { summarize } from './summary-queries';
-import { RENDER_HOT, SEQ_OF } from './view-sql';
 
 export type ListInput = PageInput;
 export type TransactionKind = 'cash-in' | 'cash-out';
@@ -25,6 +24,8 @@ export type ListedItem = { row: string; time: number; seq: number };
 
 const SOURCE: Record<TransactionKind, ArchiveSource> = { 'cash-in': cashInSource, 'cash-out': cashOutSource };
 const SETTLED: Record<TransactionKind, string> = { 'cash-in': 'PAID', 'cash-out': 'COMPLETED' };
+/** The statements that render a kind's views as JSON text (its store). */
+const JSON_SQL = { 'cash-in': cashInJsonSql, 'cash-out': cashOutJsonSql };
 
 /** Archived rows: the same field tables rendered in TypeScript (src/domain/view-fields.ts). */
 const RENDER_ARCHIVED: Record<TransactionKind, (row: Record<string, unknown>) => string> = {
@@ -49,7 +50,7 @@ export async function listTransactions(
     source.seq,
     input,
     undefined,
-    SEQ_OF[kind],
+    JSON_SQL[kind].seq,
   );
   const rows = await mergeArchived<Record<string, unknown>, Pending>(
     ctx.storage.sql,
@@ -65,7 +66,7 @@ export async function listTransactions(
   const texts =
     seqs.length === 0
       ? []
-      : ctx.storage.sql.exec<{ json: string }>(RENDER_HOT[kind], JSON.stringify(seqs)).toArray();
+      : ctx.storage.sql.exec<{ json: string }>(JSON_SQL[kind].hot, JSON.stringify(seqs)).toArray();
   let next = 0;
   return {
     ...page,

@@ -1,23 +1,20 @@
 /**
- * The Cash-In and Cash-Out field tables (src/domain/cash-in.ts CASH_IN_FIELDS, cash-out.ts
- * CASH_OUT_FIELDS) compiled to SQLite expressions over a row of cash_ins / cash_outs, yielding the
- * very JSON text `JSON.stringify(view(row))` gives: reads hand that text on (GET by id, list pages)
+ * A transaction kind's field table (src/domain/cash-in.ts CASH_IN_FIELDS, cash-out.ts
+ * CASH_OUT_FIELDS) compiled to a SQLite expression over a row of its table, yielding the very JSON
+ * text `JSON.stringify(view(row))` gives: reads hand that text on (GET by id, list pages)
  * instead of building objects in the ledger, cloning them across the RPC and serializing them in
  * the Worker. Same keys in the same order, same omissions; strings through json_quote (it escapes
  * exactly what JSON.stringify does), amounts and BRT times printed from integers (no floating
  * point), stored JSON columns (bank data, destination) embedded as written (drizzle wrote them with
  * JSON.stringify). Nothing here names a field: each condition and value kind of
- * src/domain/view-fields.ts has its one SQL form below. test/storage/view-sql.test.ts (any row) and
- * test/api/view-agreement.test.ts (rows real operations wrote) pin the equality.
+ * src/domain/view-fields.ts has its one SQL form below, and no table either: each store compiles
+ * its kind's view over its own table (cash-in-store.ts CASH_IN_JSON, cash-out-store.ts
+ * CASH_OUT_JSON) and holds the statements that render it. test/storage/view-sql.test.ts (any row)
+ * and test/api/view-agreement.test.ts (rows real operations wrote) pin the equality.
  */
-import { getTableColumns, sql, type Table } from 'drizzle-orm';
-import { CASH_IN_FIELDS } from '../../../src/domain/cash-in';
-import { CASH_OUT_FIELDS } from '../../../src/domain/cash-out';
+import { getTableColumns, type Table } from 'drizzle-orm';
 import { FAILURE_MESSAGES } from '../../../src/domain/failure-codes';
 import type { Condition, Value, ViewField } from '../../../src/domain/view-fields';
-import { cashIns, cashOuts } from '../schema';
-import type { RowSelection } from './keyset';
-import { lookupSql } from './lookup';
 
 /** A SQL string literal. */
 const literal = (text: string) => `'${text.replaceAll("'", "''")}'`;
@@ -108,46 +105,7 @@ function object(fields: readonly ViewField<unknown>[], col: Columns): string {
   return `(${literal(`{${JSON.stringify(first.key)}:`)} || ${[value(opening.value, col), ...entries, "'}'"].join(' || ')})`;
 }
 
-/** cashInView(row) as JSON text, over the columns of cash_ins. */
-export const CASH_IN_JSON = object(CASH_IN_FIELDS as readonly ViewField<unknown>[], columnsOf(cashIns));
-
-/** cashOutView(row) as JSON text, over the columns of cash_outs. */
-export const CASH_OUT_JSON = object(CASH_OUT_FIELDS as readonly ViewField<unknown>[], columnsOf(cashOuts));
-
-/*
- * The reads store of cash_ins and cash_outs: every statement that renders their views as JSON text
- * lives here, next to the rendering compiled from the field tables (docs/architecture.md, Stores).
- */
-
-/**
- * The hot row `?1` names (seq, id level) and whether any archive segment exists. The lookup
- * and the rendering are two statements on purpose, as for list pages: in one statement its
- * execution cost more than the two (SQLite exec 12.5 % → 6.9 % of the profile).
- */
-export const CASH_IN_BY_ID = `SELECT m.seq AS seq, m.level AS level,
-    EXISTS (SELECT 1 FROM archive_segments WHERE state = 'DONE') AS archived
-  FROM (SELECT 1) LEFT JOIN (${lookupSql('cash_ins', 'seq, level')}) m`;
-export const CASH_IN_VIEW = `SELECT ${CASH_IN_JSON} AS json FROM cash_ins WHERE seq = ?`;
-
-export const CASH_OUT_BY_ID = `SELECT m.seq AS seq, m.level AS level,
-    EXISTS (SELECT 1 FROM archive_segments WHERE state = 'DONE') AS archived
-  FROM (SELECT 1) LEFT JOIN (${lookupSql('cash_outs', 'seq, level')}) m`;
-export const CASH_OUT_VIEW = `SELECT ${CASH_OUT_JSON} AS json FROM cash_outs WHERE seq = ?`;
-
-/** A list page reads keys only; hot views are rendered by RENDER_HOT. */
-export const SEQ_OF: Record<'cash-in' | 'cash-out', RowSelection> = {
-  'cash-in': { key: 'seq', sql: sql`${cashIns.seq}` },
-  'cash-out': { key: 'seq', sql: sql`${cashOuts.seq}` },
-};
-
-/**
- * The views of hot rows by seq, in the order given (a JSON array of seqs). Kept apart from the page
- * query on purpose: with the view expression in the range query itself, executing it cost far more
- * than rendering alone (a 1-item page: 33 % of its profile in SQLite's exec, 14 % split), most
- * likely the statement being planned again for new bound values. CROSS JOIN keeps json_each the
- * outer loop (a plain JOIN measured ~3x slower for a 1-item page).
- */
-export const RENDER_HOT: Record<'cash-in' | 'cash-out', string> = {
-  'cash-in': `SELECT ${CASH_IN_JSON} AS json FROM json_each(?1) j CROSS JOIN cash_ins ON cash_ins.seq = j.value ORDER BY j.key`,
-  'cash-out': `SELECT ${CASH_OUT_JSON} AS json FROM json_each(?1) j CROSS JOIN cash_outs ON cash_outs.seq = j.value ORDER BY j.key`,
-};
+/** A view as JSON text over the columns of `table`, from the kind's field table. */
+export function viewJson(fields: readonly ViewField<unknown>[], table: Table): string {
+  return object(fields, columnsOf(table));
+}

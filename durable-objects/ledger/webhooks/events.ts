@@ -10,7 +10,7 @@ import {
   deleteEvents,
   insertOutbox as insertOutboxRow,
   insertOutboxRows,
-  type OutboxBatchRow,
+  type OutboxInsert,
   unpublishedObservationRows,
 } from './outbox-store';
 
@@ -37,9 +37,46 @@ function insertOutbox(ctx: LedgerContext, row: Parameters<typeof insertOutboxRow
   insertOutboxRow(ctx.db, row);
 }
 
+/**
+ * How long the outbox work of a new Cash-In may wait for the next ones: under load, one alarm run
+ * dispatches and flushes every Cash-In of that window, instead of a run (a dozen statements: the
+ * due query, adoption, the flush, the re-arm) for every few. Its webhook leaves at most this much
+ * later; the task is only ever moved earlier (Scheduler.scheduleAll), so load never postpones it.
+ */
+export const OUTBOX_COALESCE_MS = 50;
+
 /** `schedule: false`: a batch schedules the dispatch once itself, after its last event. */
 export function emitWebhook(ctx: LedgerContext, event: WebhookEvent, schedule = true): void {
-  insertOutbox(ctx, {
+  insertOutbox(ctx, webhookRow(event));
+  // The delivery pipeline (webhook-deliveries.ts) adopts it and sends it when its turn comes.
+  if (schedule) ctx.scheduler.schedule('dispatch-webhooks', 'all', event.at);
+}
+
+export function observe(
+  ctx: LedgerContext,
+  aggregateId: string,
+  input: ObservationInput,
+  schedule = true,
+): void {
+  insertOutbox(ctx, observationRow(ctx, aggregateId, input));
+  if (schedule) ctx.scheduler.schedule('flush-outbox', 'all', input.at);
+}
+
+/**
+ * A transition's webhook event and its health observation in one outbox statement (a new Cash-In
+ * writes both on every POST). Scheduling their dispatch and flush is the caller's.
+ */
+export function emitWithObservation(
+  ctx: LedgerContext,
+  event: WebhookEvent,
+  aggregateId: string,
+  input: ObservationInput,
+): void {
+  insertOutboxRows(sqlOf(ctx.db), [webhookRow(event), observationRow(ctx, aggregateId, input)]);
+}
+
+function webhookRow(event: WebhookEvent): OutboxInsert {
+  return {
     eventSuffix: eventIdSuffix(),
     channel: 'webhook',
     aggregateId: event.aggregateId,
@@ -47,9 +84,7 @@ export function emitWebhook(ctx: LedgerContext, event: WebhookEvent, schedule = 
     data: event.data,
     webhookUrl: event.webhookUrl,
     occurredAt: event.at,
-  });
-  // The delivery pipeline (webhook-deliveries.ts) adopts it and sends it when its turn comes.
-  if (schedule) ctx.scheduler.schedule('dispatch-webhooks', 'all', event.at);
+  };
 }
 
 /** The observation as the analyzer reads it. */
@@ -66,13 +101,8 @@ function observationOf(ctx: LedgerContext, input: ObservationInput) {
   };
 }
 
-export function observe(
-  ctx: LedgerContext,
-  aggregateId: string,
-  input: ObservationInput,
-  schedule = true,
-): void {
-  insertOutbox(ctx, {
+function observationRow(ctx: LedgerContext, aggregateId: string, input: ObservationInput): OutboxInsert {
+  return {
     eventSuffix: eventIdSuffix(),
     channel: 'health',
     aggregateId,
@@ -80,8 +110,7 @@ export function observe(
     data: observationOf(ctx, input),
     webhookUrl: null,
     occurredAt: input.at,
-  });
-  if (schedule) ctx.scheduler.schedule('flush-outbox', 'all', input.at);
+  };
 }
 
 /**
@@ -91,22 +120,13 @@ export function observe(
  * The caller schedules the dispatch and the flush (once) itself.
  */
 export class OutboxBatch {
-  private rows: OutboxBatchRow[] = [];
+  private rows: OutboxInsert[] = [];
   private observations: { aggregateId: string; input: ObservationInput }[] = [];
 
   constructor(private readonly ctx: LedgerContext) {}
 
   webhook(event: WebhookEvent): void {
-    const data = JSON.stringify(event.data);
-    this.rows.push([
-      eventIdSuffix(),
-      'webhook',
-      event.aggregateId,
-      event.eventType,
-      data,
-      event.webhookUrl,
-      event.at,
-    ]);
+    this.rows.push(webhookRow(event));
   }
 
   observe(aggregateId: string, input: ObservationInput): void {
@@ -119,22 +139,17 @@ export class OutboxBatch {
    */
   flush(): void {
     const [one, ...more] = this.observations;
-    if (one && more.length === 0) {
-      const { aggregateId, input } = one;
-      const data = JSON.stringify(observationOf(this.ctx, input));
-      this.rows.push([
-        eventIdSuffix(),
-        'health',
-        aggregateId,
-        `OBSERVATION_${input.event}`,
-        data,
-        null,
-        input.at,
-      ]);
-    } else if (one) {
-      const data = JSON.stringify(this.observations.map((o) => observationOf(this.ctx, o.input)));
-      this.rows.push([eventIdSuffix(), 'health', one.aggregateId, OBSERVATIONS, data, null, one.input.at]);
-    }
+    if (one && more.length === 0) this.rows.push(observationRow(this.ctx, one.aggregateId, one.input));
+    else if (one)
+      this.rows.push({
+        eventSuffix: eventIdSuffix(),
+        channel: 'health',
+        aggregateId: one.aggregateId,
+        eventType: OBSERVATIONS,
+        data: this.observations.map((o) => observationOf(this.ctx, o.input)),
+        webhookUrl: null,
+        occurredAt: one.input.at,
+      });
     insertOutboxRows(sqlOf(this.ctx.db), this.rows);
     this.rows = [];
     this.observations = [];

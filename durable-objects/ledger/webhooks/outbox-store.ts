@@ -7,7 +7,7 @@
 import { and, asc, desc, eq, inArray, isNotNull, lt, lte, min, type SQL, sql } from 'drizzle-orm';
 import { eventSeqOf } from '../../../src/domain/ids';
 import type { DeliveryStatus } from '../../../src/domain/webhook-delivery';
-import { aggregateIs } from '../archive/archive-delivery-queue';
+import type { ArchivableTable } from '../archivable';
 import type { LedgerDb } from '../db';
 import { ph, prepared } from '../prepared';
 import { webhookDeliveries as deliveries, legacyEventId, outbox } from '../schema';
@@ -40,35 +40,37 @@ export function insertOutbox(
   ).run(row);
 }
 
-/** An outbox row as a batch writes it (outbox-batch.ts): `data` already JSON text. */
-export type OutboxBatchRow = [
-  eventSuffix: string,
-  channel: 'webhook' | 'health',
-  aggregateId: string,
-  eventType: string,
-  data: string,
-  webhookUrl: string | null,
-  occurredAt: number,
-];
+/** An outbox row as an operation writes it: its seq and the event id carrying it are the store's. */
+export type OutboxInsert = Required<Omit<OutboxRow, 'seq' | 'publishedAt' | 'eventId'>> & {
+  eventSuffix: string;
+};
 
 /**
- * Many events in one statement, in the order given: each gets the next seq of AUTOINCREMENT's own
- * counter (read once here) and the id that carries it, exactly as insertOutbox would give them one
- * by one. Runs inside the caller's transaction (nothing else inserts meanwhile).
+ * Many events in one statement, in the order given (a transition's webhook event and observation;
+ * a Cash-Out pass's events): each gets AUTOINCREMENT's counter plus its place, and the id that
+ * carries it, exactly as insertOutbox would give them one by one. SQLite writes the counter back
+ * once the statement ends, so every row reads the same counter. The rows travel as one JSON array
+ * (json_each), so their number is not bound by a query's 100 values.
  */
-export function insertOutboxRows(sql: SqlStorage, rows: readonly OutboxBatchRow[]): void {
+export function insertOutboxRows(sql: SqlStorage, rows: readonly OutboxInsert[]): void {
   if (rows.length === 0) return;
-  const last = sql
-    .exec<{ seq: number }>("SELECT seq FROM sqlite_sequence WHERE name = 'outbox'")
-    .toArray()[0];
-  const first = (last?.seq ?? 0) + 1;
   sql.exec(
     `INSERT INTO outbox (seq, event_id, channel, aggregate_id, event_type, data, webhook_url, occurred_at)
      SELECT s.first + key, 'evt_' || (s.first + key) || (value ->> '$[0]'), value ->> '$[1]',
        value ->> '$[2]', value ->> '$[3]', value ->> '$[4]', value ->> '$[5]', value ->> '$[6]'
-     FROM (SELECT CAST(? AS INTEGER) AS first) AS s, json_each(?) ORDER BY key`,
-    first,
-    JSON.stringify(rows),
+     FROM (SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'outbox'), 0) + 1 AS first) AS s,
+       json_each(?) ORDER BY key`,
+    JSON.stringify(
+      rows.map((r) => [
+        r.eventSuffix,
+        r.channel,
+        r.aggregateId,
+        r.eventType,
+        JSON.stringify(r.data),
+        r.webhookUrl,
+        r.occurredAt,
+      ]),
+    ),
   );
 }
 
@@ -201,6 +203,14 @@ export interface DeliveryListInput {
   before?: number;
 }
 
+/**
+ * The deliveries of one aggregate through webhook_deliveries_aggregate_idx (its last 8 characters,
+ * then the whole id). The unary + keeps SQLite from rewriting the prefix into a constant (it
+ * propagates `aggregate_id = ?` into the expression, which then no longer matches the index).
+ */
+export const aggregateIs = (id: string): SQL =>
+  sql`substr(${deliveries.aggregateId}, -8) = substr(${id}, -8) AND +${deliveries.aggregateId} = ${id}`;
+
 /** The hot rows of a page, newest first: limit + 1 of them (one more tells a next page exists). */
 export function deliveryRows(db: LedgerDb, input: DeliveryListInput): DeliveryRow[] {
   return db
@@ -235,4 +245,40 @@ export function deleteDeliveries(db: LedgerDb, ended: SQL): number {
 export function oldestEndedExpiry(status: DeliveryStatus, keepMs: number): SQL {
   return sql`SELECT updated_at + ${keepMs} AS at FROM webhook_deliveries
           WHERE status = ${status} ORDER BY updated_at LIMIT 1`;
+}
+
+/** Ended for good: never sent again (the operator retry takes FAILED and GIVEN_UP only). */
+const ENDED = ['DELIVERED', 'UNDELIVERABLE'] as const;
+
+/** Ended deliveries as the archive moves them (archivable.ts), by when they ended. */
+export const endedDeliveryArchive: ArchivableTable = {
+  table: deliveries,
+  // When it ended: the operator window (7 days) counts from there (archive/archive-deliveries.ts).
+  time: deliveries.updatedAt,
+  seq: deliveries.seq,
+  eligible: () => inArray(deliveries.status, [...ENDED]) as SQL,
+};
+
+/** The ended deliveries of one aggregate, by seq (one index range). */
+export function endedDeliveriesOf(db: LedgerDb, aggregateId: string): DeliveryRow[] {
+  return db
+    .select()
+    .from(deliveries)
+    .where(and(aggregateIs(aggregateId), inArray(deliveries.status, [...ENDED])))
+    .orderBy(deliveries.seq)
+    .all();
+}
+
+/** Whether the aggregate has an ended delivery (one index probe). */
+export function hasEndedDelivery(sqlApi: SqlStorage, aggregateId: string): boolean {
+  return (
+    sqlApi
+      .exec(
+        `SELECT 1 FROM webhook_deliveries WHERE substr(aggregate_id, -8) = substr(?, -8)
+         AND +aggregate_id = ? AND status IN ('DELIVERED', 'UNDELIVERABLE') LIMIT 1`,
+        aggregateId,
+        aggregateId,
+      )
+      .toArray().length > 0
+  );
 }

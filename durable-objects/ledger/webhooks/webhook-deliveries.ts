@@ -13,7 +13,7 @@ import { log } from '../../../src/infra/log';
 import { retryDelayAfter } from '../../../src/webhooks/retry-schedule';
 import type { AttemptOutcome, ClaimedWebhook, DeliveryMessage } from '../../../src/webhooks/types';
 import { enqueueIfArchived } from '../archive/archive-delivery-queue';
-import { hasArchiveOf } from '../archive/archive-index';
+import { hasArchiveOf } from '../archive/archive-store';
 import type { LedgerContext } from '../context';
 import { type LedgerDb, sqlOf } from '../db';
 import { type DeliveryRow, type DeliveryView, deliveryView } from './delivery-view';

@@ -1,11 +1,7 @@
-/** The account resource's route table: each operation of ./openapi bound to its handler. */
-import { bindRoutes } from '../route-table';
-import { handleBalance, handleStatement, handleSweep, handleTopUp } from './handlers';
-import { accountOperations } from './openapi';
+/** The account resource's operations, in the document's order; one file each (both rebalances in one). */
+import type { Route } from '../route-table';
+import { getBalance } from './get-balance';
+import { getStatement } from './get-statement';
+import { sweep, topUp } from './rebalance';
 
-export const accountRoutes = bindRoutes(accountOperations, {
-  getBalance: handleBalance,
-  getStatement: handleStatement,
-  topUp: handleTopUp,
-  sweep: handleSweep,
-});
+export const accountRoutes: Route[] = [getBalance, topUp, sweep, getStatement];

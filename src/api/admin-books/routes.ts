@@ -1,9 +1,6 @@
-/** The operator books resource's route table: each operation of ./openapi bound to its handler. */
-import { bindRoutes } from '../route-table';
-import { handleGetReconciliation, handleListUnapplied } from './handlers';
-import { adminBooksOperations } from './openapi';
+/** The operator's books views, in the document's order; one file each. */
+import type { Route } from '../route-table';
+import { getReconciliationReport } from './get-reconciliation-report';
+import { listUnappliedReceipts } from './list-unapplied-receipts';
 
-export const adminBooksRoutes = bindRoutes(adminBooksOperations, {
-  listUnappliedReceipts: handleListUnapplied,
-  getReconciliationReport: handleGetReconciliation,
-});
+export const adminBooksRoutes: Route[] = [listUnappliedReceipts, getReconciliationReport];

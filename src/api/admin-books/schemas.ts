@@ -2,8 +2,7 @@
 import * as v from 'valibot';
 import { parseBound } from '../../domain/period';
 import { UNAPPLIED_STATUSES } from '../../domain/unapplied';
-
-const Ispb = v.pipe(v.string(), v.regex(/^\d{8}$/, 'ispb must be the partner ISPB, 8 digits'));
+import { IspbSchema } from '../../schemas/common';
 
 const bound = (name: 'from' | 'to') =>
   v.pipe(
@@ -22,7 +21,7 @@ export const UnappliedQuerySchema = v.strictObject(
     status: v.optional(
       v.picklist(UNAPPLIED_STATUSES, `status must be one of ${UNAPPLIED_STATUSES.join(', ')}`),
     ),
-    ispb: v.optional(Ispb),
+    ispb: v.optional(IspbSchema),
     from: v.optional(bound('from')),
     to: v.optional(bound('to')),
     limit: v.optional(
@@ -51,7 +50,7 @@ export const ReconciliationQuerySchema = v.strictObject(
         return !Number.isNaN(t) && new Date(t).toISOString().startsWith(d);
       }, 'date must be a real calendar date'),
     ),
-    ispb: v.optional(Ispb),
+    ispb: v.optional(IspbSchema),
   },
   'unknown query parameter',
 );

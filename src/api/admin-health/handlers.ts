@@ -1,47 +1,18 @@
 /**
- * Operator view and control of the platform's HealthAnalyzer: import observations (warming a new
- * deployment from history; ids make a repeated import harmless), read the analyzer's state, and in
- * staging close windows on demand instead of waiting for the 5-minute alarm.
+ * The HealthAnalyzer's state as the operator reads it, and in staging closing windows on demand
+ * instead of waiting for the 5-minute alarm (bound by ./routes-staging.ts alone).
  */
 
 import { healthAnalyzer } from '../../../durable-objects/health-stub';
-import { importTimeProblem } from '../../health/windows/intake';
-import { parseObservation } from '../../health/windows/observation';
 import { requireOperator } from '../../http/admin-auth';
 import { readJsonObject } from '../../http/body';
 import type { ApiRequest, RequestContext } from '../../http/context';
 import { json } from '../../http/json';
 import { requireStaging } from '../../http/staging';
-import { parseWith, validationError } from '../../http/validation';
-import { AdvanceAnalyzerSchema, ImportObservationsSchema } from './schemas';
+import { parseWith } from '../../http/validation';
+import { AdvanceAnalyzerSchema } from './schemas';
 
-/** Queue sendBatch takes at most 100 messages. */
-const QUEUE_BATCH = 100;
-
-export async function handleImportObservations(
-  request: ApiRequest,
-  { env }: RequestContext,
-): Promise<Response> {
-  requireOperator(request, env);
-  const { observations } = parseWith(ImportObservationsSchema, await readJsonObject(request));
-  const errors: Record<string, string[]> = {};
-  const now = Date.now();
-  observations.forEach((o, i) => {
-    const parsed = parseObservation(o);
-    if (!parsed.ok) errors[`observations.${i}`] = [parsed.error];
-    else {
-      const problem = importTimeProblem(parsed.atMs, now);
-      if (problem) errors[`observations.${i}.at`] = [problem];
-    }
-  });
-  if (Object.keys(errors).length > 0) throw validationError(errors);
-  for (let i = 0; i < observations.length; i += QUEUE_BATCH) {
-    await env.HEALTH_SIGNALS.sendBatch(observations.slice(i, i + QUEUE_BATCH).map((body) => ({ body })));
-  }
-  return json({ queued: observations.length }, 202);
-}
-
-async function analyzerState(env: Env) {
+export async function analyzerState(env: Env) {
   const s = await healthAnalyzer(env).stats();
   return {
     warm: s.warm,
@@ -56,11 +27,6 @@ async function analyzerState(env: Env) {
     rejected: s.rejected,
     windowsClosed: s.windowsClosed,
   };
-}
-
-export async function handleAnalyzerState(request: ApiRequest, { env }: RequestContext): Promise<Response> {
-  requireOperator(request, env);
-  return json(await analyzerState(env));
 }
 
 export async function handleAdvanceAnalyzer(request: ApiRequest, { env }: RequestContext): Promise<Response> {

@@ -1,8 +1,8 @@
 /** The admin-health resource's staging-only operation (closing the analyzer's windows now), staging entry only. */
-import { bindRoutes, stagingOnly } from '../route-table';
+import { bindStagingRoutes } from '../route-table';
+import { advanceAnalyzerOperations } from './advance-analyzer';
 import { handleAdvanceAnalyzer } from './handlers';
-import { adminHealthOperations } from './openapi';
 
-export const adminHealthStagingRoutes = bindRoutes(stagingOnly(adminHealthOperations), {
+export const adminHealthStagingRoutes = bindStagingRoutes(advanceAnalyzerOperations, {
   advanceHealthAnalyzer: handleAdvanceAnalyzer,
 });

@@ -1,12 +1,14 @@
 /**
- * The admin-health resource's route table: each production operation of ./openapi bound to its
- * handler (the staging-only ones: ./routes-staging.ts).
+ * The analyzer's operator operations, in the document's order; the staging-only advance is
+ * documented here and routed by ./routes-staging.ts alone.
  */
-import { bindRoutes, productionOnly } from '../route-table';
-import { handleAnalyzerState, handleImportObservations } from './handlers';
-import { adminHealthOperations } from './openapi';
+import { type Entry, stagingOnly } from '../route-table';
+import { advanceAnalyzerOperations } from './advance-analyzer';
+import { getHealthAnalyzer } from './get-health-analyzer';
+import { importHealthObservations } from './import-health-observations';
 
-export const adminHealthRoutes = bindRoutes(productionOnly(adminHealthOperations), {
-  importHealthObservations: handleImportObservations,
-  getHealthAnalyzer: handleAnalyzerState,
-});
+export const adminHealthRoutes: Entry[] = [
+  importHealthObservations,
+  getHealthAnalyzer,
+  ...stagingOnly(advanceAnalyzerOperations),
+];

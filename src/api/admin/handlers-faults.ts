@@ -13,12 +13,13 @@ import { requireStaging } from '../../http/staging';
 import { parseWith } from '../../http/validation';
 import { partnerByIspb } from '../../partners/catalog';
 import { clearFaults, injectFault } from '../../partners/faults';
+import { PartnerPathSchema } from '../../schemas/common';
 import { PartnerFaultSchema } from './schemas';
 
 export async function handleInjectFault(request: ApiRequest, { env }: RequestContext): Promise<Response> {
   requireStaging(request, env);
   requireOperator(request, env);
-  const ispb = String(request.params.ispb ?? '');
+  const { ispb } = parseWith(PartnerPathSchema, { ispb: request.params.ispb ?? '' });
   if (!partnerByIspb(ispb)) throw new ProblemError('NOT_FOUND', `No settlement partner with ISPB ${ispb}`);
   const body = parseWith(PartnerFaultSchema, await readJsonObject(request));
   const now = Date.now();
@@ -48,7 +49,7 @@ export async function handleInjectFault(request: ApiRequest, { env }: RequestCon
 export async function handleClearFaults(request: ApiRequest, { env }: RequestContext): Promise<Response> {
   requireStaging(request, env);
   requireOperator(request, env);
-  const ispb = String(request.params.ispb ?? '');
+  const { ispb } = parseWith(PartnerPathSchema, { ispb: request.params.ispb ?? '' });
   if (!partnerByIspb(ispb)) throw new ProblemError('NOT_FOUND', `No settlement partner with ISPB ${ispb}`);
   await clearFaults(env, ispb);
   return new Response(null, { status: 204 });

@@ -1,24 +1,14 @@
 /**
- * Response shapes of the operator API (docs/contract.md, Operator API), the token endpoint (docs/contract.md,
- * Authentication) and the public key set. Operator timestamps are UTC.
+ * Response shapes of the operator API (docs/contract.md, Operator API) and the public key set.
+ * Operator timestamps are UTC.
  */
 import * as v from 'valibot';
 import { FAILURE_CODES } from '../../domain/failure-codes';
 import { DELIVERY_STATUSES } from '../../domain/webhook-delivery';
 import { AccountType, Ispb, Money, UtcTimestamp } from '../../openapi/fields';
+import { named } from '../../schemas/named';
 
 const Guid = v.pipe(v.string(), v.uuid());
-
-export const TokenIssued = v.object({
-  accessToken: v.pipe(v.string(), v.description('JWT (HS256); claims sub = clientId, iat, exp, jti.')),
-  tokenType: v.literal('Bearer'),
-  expiresIn: v.pipe(v.number(), v.integer(), v.description('Lifetime in seconds.'), v.examples([3600])),
-});
-
-export const LoginFailure = v.pipe(
-  v.object({ message: v.pipe(v.string(), v.examples(['Invalid client credentials'])) }),
-  v.description('Plain object, not Problem Details: the same message whichever credential is wrong.'),
-);
 
 const OnboardedAccount = v.object({
   number: v.string(),
@@ -27,159 +17,120 @@ const OnboardedAccount = v.object({
   bank: v.object({ ispb: Ispb, name: v.nullable(v.string()) }),
 });
 
-export const ClientCreated = v.object({
-  clientId: Guid,
-  clientSecret: v.pipe(Guid, v.description('Shown only in this answer.')),
-  applicationToken: v.pipe(Guid, v.description('Shown only in this answer.')),
-  cryptoToken: v.pipe(
-    v.string(),
-    v.description('Key of the DigitalSignature HMAC; shown only in this answer.'),
-  ),
-  webhookSecret: v.pipe(
-    v.string(),
-    v.regex(/^whsec_/),
-    v.description('Standard Webhooks signing secret: `whsec_` + base64 of 32 bytes; shown only here.'),
-  ),
-  statementStartDate: v.pipe(v.string(), v.isoDate()),
-  accounts: v.pipe(
-    v.array(OnboardedAccount),
-    v.description('One TRANSACTIONAL and one PROPRIETARY account per partner.'),
-  ),
-});
-
-export const Client = v.object({
-  clientId: Guid,
-  name: v.string(),
-  merchantName: v.pipe(
-    v.string(),
-    v.description(
-      'BR Code field 59 as set (default: name); rendered transliterated (no accents, upper case) and cut to 25 characters.',
+export const ClientCreated = named(
+  'ClientCreated',
+  v.object({
+    clientId: Guid,
+    clientSecret: v.pipe(Guid, v.description('Shown only in this answer.')),
+    applicationToken: v.pipe(Guid, v.description('Shown only in this answer.')),
+    cryptoToken: v.pipe(
+      v.string(),
+      v.description('Key of the DigitalSignature HMAC; shown only in this answer.'),
     ),
-  ),
-  merchantCity: v.pipe(
-    v.string(),
-    v.description(
-      'BR Code field 60 as set (default SAO PAULO); rendered transliterated and cut to 15 characters.',
+    webhookSecret: v.pipe(
+      v.string(),
+      v.regex(/^whsec_/),
+      v.description('Standard Webhooks signing secret: `whsec_` + base64 of 32 bytes; shown only here.'),
     ),
-  ),
-  statementStartDate: v.pipe(v.string(), v.isoDate()),
-  partners: v.array(v.object({ ispb: Ispb, name: v.nullable(v.string()) })),
-  accounts: v.array(OnboardedAccount),
-  limits: v.object({
-    perTransaction: v.optional(Money),
-    daily: v.optional(Money),
-    monthly: v.optional(Money),
-    perPayeeDaily: v.optional(Money),
+    statementStartDate: v.pipe(v.string(), v.isoDate()),
+    accounts: v.pipe(
+      v.array(OnboardedAccount),
+      v.description('One TRANSACTIONAL and one PROPRIETARY account per partner.'),
+    ),
   }),
-  approvalThreshold: v.optional(
-    v.pipe(Money, v.description('Cash-Outs at or above this amount wait for approval (PENDING).')),
-  ),
-  blockedPayerDocuments: v.array(v.string()),
-  healthWebhookUrl: v.optional(v.string()),
-  rateLimitPerSecond: v.optional(v.pipe(v.number(), v.integer())),
-  applicationTokenActive: v.boolean(),
-  cryptoTokenActive: v.boolean(),
-  createdAt: UtcTimestamp,
-  updatedAt: UtcTimestamp,
-});
+);
 
-export const CryptoTokenIssued = v.object({
-  cryptoToken: v.pipe(v.string(), v.description('The new CryptoToken; the previous one stops working.')),
-});
-
-export const PartnerFault = v.object({
-  ispb: Ispb,
-  operation: v.picklist(['CASH_IN', 'CASH_OUT']),
-  failureRate: v.pipe(v.number(), v.minValue(0), v.maxValue(1)),
-  failureCode: v.optional(v.picklist(FAILURE_CODES)),
-  latencyMs: v.pipe(v.number(), v.integer()),
-  startsAt: UtcTimestamp,
-  endsAt: UtcTimestamp,
-});
-
-export const WebhookDelivery = v.object({
-  eventId: v.pipe(v.string(), v.description('The `webhook-id` header of every attempt.')),
-  eventType: v.pipe(v.string(), v.examples(['CASHIN_PAID'])),
-  aggregateId: v.pipe(v.string(), v.description('transactionId of the Cash-In or Cash-Out.')),
-  url: v.optional(v.string()),
-  status: v.picklist(DELIVERY_STATUSES),
-  attempts: v.pipe(v.number(), v.integer()),
-  lastResponseStatus: v.optional(v.pipe(v.number(), v.integer())),
-  lastError: v.optional(v.string()),
-  nextAttemptAt: v.optional(UtcTimestamp),
-  lastAttemptAt: v.optional(UtcTimestamp),
-  deliveredAt: v.optional(UtcTimestamp),
-  createdAt: UtcTimestamp,
-});
-
-export const WebhookDeliveryPage = v.object({
-  items: v.array(WebhookDelivery),
-  nextCursor: v.optional(v.pipe(v.string(), v.description('Send as `cursor` for the next (older) page.'))),
-});
-
-export const Jwks = v.object({
-  keys: v.array(
-    v.object({
-      kty: v.literal('EC'),
-      crv: v.literal('P-256'),
-      x: v.string(),
-      y: v.string(),
-      kid: v.string(),
-      use: v.literal('sig'),
-      alg: v.literal('ES256'),
-    }),
-  ),
-});
-
-export const ObservationsQueued = v.object({
-  queued: v.pipe(v.number(), v.integer(), v.description('Observations put on the health queue.')),
-});
-
-const Count = v.pipe(v.number(), v.integer(), v.minValue(0));
-
-export const AnalyzerState = v.object({
-  warm: v.pipe(v.boolean(), v.description('Enough history to judge: incidents can open.')),
-  bootstrapping: v.pipe(v.boolean(), v.description('Learning from imported history; recent traffic waits.')),
-  liveFrom: v.pipe(
-    v.nullable(UtcTimestamp),
-    v.description('While bootstrapping: observations from here on wait until the history has arrived.'),
-  ),
-  parked: Count,
-  accepted: v.pipe(
-    Count,
-    v.description('Observations taken off the queue since the analyzer was created (each id once).'),
-  ),
-  ingested: v.pipe(
-    Count,
-    v.description('Counted by the current engine (restarts at zero when a bootstrap begins).'),
-  ),
-  late: Count,
-  droppedLate: Count,
-  duplicates: Count,
-  rejected: Count,
-  windowsClosed: Count,
-});
-
-export const AnalyzerAdvanced = v.object({
-  changes: v.pipe(Count, v.description('Incidents detected, updated or resolved by the windows closed.')),
-  analyzer: AnalyzerState,
-});
-
-export const PartnerWebhook = v.object({
-  ispb: Ispb,
-  webhookUrl: v.pipe(
-    v.string(),
-    v.description(
-      'The URL registered at the partner (a secret path segment shown as `***`); it posts to it + `/pix`.',
+export const Client = named(
+  'Client',
+  v.object({
+    clientId: Guid,
+    name: v.string(),
+    merchantName: v.pipe(
+      v.string(),
+      v.description(
+        'BR Code field 59 as set (default: name); rendered transliterated (no accents, upper case) and cut to 25 characters.',
+      ),
     ),
-  ),
-  authentication: v.pipe(
-    v.picklist(['mTLS', 'secretPath']),
-    v.description("How the partner's callbacks authenticate: its client certificate, or the secret path."),
-  ),
-  registeredAt: UtcTimestamp,
-});
+    merchantCity: v.pipe(
+      v.string(),
+      v.description(
+        'BR Code field 60 as set (default SAO PAULO); rendered transliterated and cut to 15 characters.',
+      ),
+    ),
+    statementStartDate: v.pipe(v.string(), v.isoDate()),
+    partners: v.array(v.object({ ispb: Ispb, name: v.nullable(v.string()) })),
+    accounts: v.array(OnboardedAccount),
+    limits: v.object({
+      perTransaction: v.optional(Money),
+      daily: v.optional(Money),
+      monthly: v.optional(Money),
+      perPayeeDaily: v.optional(Money),
+    }),
+    approvalThreshold: v.optional(
+      v.pipe(Money, v.description('Cash-Outs at or above this amount wait for approval (PENDING).')),
+    ),
+    blockedPayerDocuments: v.array(v.string()),
+    healthWebhookUrl: v.optional(v.string()),
+    rateLimitPerSecond: v.optional(v.pipe(v.number(), v.integer())),
+    applicationTokenActive: v.boolean(),
+    cryptoTokenActive: v.boolean(),
+    createdAt: UtcTimestamp,
+    updatedAt: UtcTimestamp,
+  }),
+);
 
-export const ArchiveResult = v.object({
-  archivedTransactions: v.pipe(v.number(), v.integer(), v.minValue(0)),
-});
+export const CryptoTokenIssued = named(
+  'CryptoTokenIssued',
+  v.object({
+    cryptoToken: v.pipe(v.string(), v.description('The new CryptoToken; the previous one stops working.')),
+  }),
+);
+
+export const PartnerFault = named(
+  'PartnerFault',
+  v.object({
+    ispb: Ispb,
+    operation: v.picklist(['CASH_IN', 'CASH_OUT']),
+    failureRate: v.pipe(v.number(), v.minValue(0), v.maxValue(1)),
+    failureCode: v.optional(v.picklist(FAILURE_CODES)),
+    latencyMs: v.pipe(v.number(), v.integer()),
+    startsAt: UtcTimestamp,
+    endsAt: UtcTimestamp,
+  }),
+);
+
+export const WebhookDelivery = named(
+  'WebhookDelivery',
+  v.object({
+    eventId: v.pipe(v.string(), v.description('The `webhook-id` header of every attempt.')),
+    eventType: v.pipe(v.string(), v.examples(['CASHIN_PAID'])),
+    aggregateId: v.pipe(v.string(), v.description('transactionId of the Cash-In or Cash-Out.')),
+    url: v.optional(v.string()),
+    status: v.picklist(DELIVERY_STATUSES),
+    attempts: v.pipe(v.number(), v.integer()),
+    lastResponseStatus: v.optional(v.pipe(v.number(), v.integer())),
+    lastError: v.optional(v.string()),
+    nextAttemptAt: v.optional(UtcTimestamp),
+    lastAttemptAt: v.optional(UtcTimestamp),
+    deliveredAt: v.optional(UtcTimestamp),
+    createdAt: UtcTimestamp,
+  }),
+);
+
+export const WebhookDeliveryPage = named(
+  'WebhookDeliveryPage',
+  v.object({
+    items: v.array(WebhookDelivery),
+    nextCursor: v.optional(v.pipe(v.string(), v.description('Send as `cursor` for the next (older) page.'))),
+  }),
+);
+
+export const ArchiveResult = named(
+  'ArchiveResult',
+  v.object({
+    archivedTransactions: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  }),
+  {
+    archivedTransactions: 'How many transactions this call moved to the archive (0 when none was eligible).',
+  },
+);

@@ -1,9 +1,9 @@
 /** The admin resource's staging-only operations (fault injection), bound by the staging entry alone. */
-import { bindRoutes, stagingOnly } from '../route-table';
+import { bindStagingRoutes } from '../route-table';
 import { handleClearFaults, handleInjectFault } from './handlers-faults';
-import { adminOperations } from './openapi';
+import { partnerFaultOperations } from './partner-faults';
 
-export const adminStagingRoutes = bindRoutes(stagingOnly(adminOperations), {
+export const adminStagingRoutes = bindStagingRoutes(partnerFaultOperations, {
   injectPartnerFault: handleInjectFault,
   clearPartnerFaults: handleClearFaults,
 });

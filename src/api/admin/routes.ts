@@ -1,31 +1,31 @@
 /**
- * The admin resource's route table: each production operation of ./openapi bound to its handler
- * (the staging-only ones: ./routes-staging.ts).
+ * The operator API's operations, in the document's order; one file each. The staging-only fault
+ * injection is documented here and routed by ./routes-staging.ts alone.
  */
-import { bindRoutes, productionOnly } from '../route-table';
-import { handleArchiveClient } from './handlers-archive';
-import { handleApproveCashOut, handleRejectCashOut } from './handlers-cash-outs';
-import {
-  handleCreateClient,
-  handleDeactivateApplicationToken,
-  handleDeactivateCryptoToken,
-  handleGetClient,
-  handlePatchClient,
-  handleRotateCryptoToken,
-} from './handlers-clients';
-import { handleListWebhookDeliveries, handleRetryWebhookDelivery } from './handlers-webhooks';
-import { adminOperations } from './openapi';
+import { type Entry, stagingOnly } from '../route-table';
+import { archiveClient } from './archive-client';
+import { createClient } from './create-client';
+import { deactivateApplicationToken } from './deactivate-application-token';
+import { deactivateCryptoToken } from './deactivate-crypto-token';
+import { approveCashOut, rejectCashOut } from './decide-cash-out';
+import { getClient } from './get-client';
+import { listWebhookDeliveries } from './list-webhook-deliveries';
+import { partnerFaultOperations } from './partner-faults';
+import { patchClient } from './patch-client';
+import { retryWebhookDelivery } from './retry-webhook-delivery';
+import { rotateCryptoToken } from './rotate-crypto-token';
 
-export const adminRoutes = bindRoutes(productionOnly(adminOperations), {
-  createClient: handleCreateClient,
-  getClient: handleGetClient,
-  patchClient: handlePatchClient,
-  rotateCryptoToken: handleRotateCryptoToken,
-  deactivateCryptoToken: handleDeactivateCryptoToken,
-  deactivateApplicationToken: handleDeactivateApplicationToken,
-  approveCashOut: handleApproveCashOut,
-  rejectCashOut: handleRejectCashOut,
-  listWebhookDeliveries: handleListWebhookDeliveries,
-  retryWebhookDelivery: handleRetryWebhookDelivery,
-  archiveClient: handleArchiveClient,
-});
+export const adminRoutes: Entry[] = [
+  createClient,
+  getClient,
+  patchClient,
+  rotateCryptoToken,
+  deactivateCryptoToken,
+  deactivateApplicationToken,
+  approveCashOut,
+  rejectCashOut,
+  listWebhookDeliveries,
+  retryWebhookDelivery,
+  archiveClient,
+  ...stagingOnly(partnerFaultOperations),
+];

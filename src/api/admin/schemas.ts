@@ -1,10 +1,13 @@
 /** Operator API bodies (docs/contract.md, Operator API). */
 import * as v from 'valibot';
 import { FAILURE_CODES } from '../../domain/failure-codes';
+import { ISPB_PATTERN, ISPB_RULE, isIspb } from '../../domain/ispb';
 import { merchantCityText, merchantNameText } from '../../domain/merchant';
 import { DELIVERY_STATUSES } from '../../domain/webhook-delivery';
 import { SETTLEMENT_PARTNERS } from '../../partners/catalog';
+import { PARTNER_TIMEOUT_MS } from '../../partners/timeout';
 import { AmountSchema, DocumentSchema, HttpUrlSchema } from '../../schemas/common';
+import { describeCheck, named } from '../../schemas/named';
 
 const CATALOG_ISPBS = new Set(SETTLEMENT_PARTNERS.map((p) => p.ispb));
 
@@ -50,7 +53,9 @@ const createClientFields = (isPartner: (ispb: string) => boolean) =>
         v.array(
           v.pipe(
             v.string('each partner must be an ISPB string'),
-            v.check(isPartner, 'unknown settlement partner ISPB'),
+            v.regex(ISPB_PATTERN, `each partner must be an ISPB: ${ISPB_RULE}`),
+            // Only a well-formed ISPB is judged as a partner: one reason per refusal.
+            v.check((ispb) => !isIspb(ispb) || isPartner(ispb), 'unknown settlement partner ISPB'),
           ),
           'partners must be an array of ISPBs',
         ),
@@ -74,61 +79,108 @@ export const createClientSchema = (isPartner: (ispb: string) => boolean) =>
   );
 
 /** The create body as documented: the sandbox catalog (a deployment adds its declared partners). */
-export const CreateClientSchema = createClientSchema((ispb) => CATALOG_ISPBS.has(ispb));
+export const CreateClientSchema = named(
+  'CreateClient',
+  createClientSchema((ispb) => CATALOG_ISPBS.has(ispb)),
+  {
+    name: 'Legal or trade name. Without a merchantName it is BR Code field 59, so it must keep a character a BR Code can carry (400 naming it otherwise).',
+    merchantName:
+      'BR Code field 59 (default: name). Rendered transliterated (accents removed, upper case, other characters dropped) and cut to 25 characters; something must remain, else 400 naming it.',
+    merchantCity:
+      'BR Code field 60 (default SAO PAULO). Rendered transliterated and cut to 15 characters; something must remain, else 400 naming it.',
+    statementStartDate: 'First day with statement data; default today in America/Sao_Paulo.',
+    partners:
+      'ISPBs of the settlement partners to open accounts at. Default: in staging the sandbox partners, in production every partner the deployment declares (none declared: 503 SERVICE_UNAVAILABLE). Production never accepts a sandbox partner.',
+  },
+);
+describeCheck(
+  CreateClientSchema.entries.partners.wrapped.pipe[0].item.pipe[2],
+  'The ISPB of one of the configured settlement partners',
+);
 
 const OptionalAmount = v.optional(v.nullable(AmountSchema));
 
-export const PatchClientSchema = v.strictObject({
-  limits: v.optional(
-    v.strictObject(
-      {
-        perTransaction: OptionalAmount,
-        daily: OptionalAmount,
-        monthly: OptionalAmount,
-        perPayeeDaily: OptionalAmount,
-      },
-      'limits must be an object',
+export const PatchClientSchema = named(
+  'PatchClient',
+  v.strictObject({
+    limits: v.optional(
+      v.strictObject(
+        {
+          perTransaction: OptionalAmount,
+          daily: OptionalAmount,
+          monthly: OptionalAmount,
+          perPayeeDaily: OptionalAmount,
+        },
+        'limits must be an object',
+      ),
     ),
-  ),
-  approvalThreshold: OptionalAmount,
-  blockedPayerDocuments: v.optional(
-    v.pipe(v.array(DocumentSchema, 'blockedPayerDocuments must be an array'), v.maxLength(10_000)),
-  ),
-  healthWebhookUrl: v.optional(v.nullable(HttpUrlSchema)),
-  merchantName: v.optional(MerchantName),
-  merchantCity: v.optional(MerchantCity),
-  rateLimitPerSecond: v.optional(
-    v.nullable(v.pipe(v.number(), v.integer('must be an integer'), v.minValue(1), v.maxValue(1_000_000))),
-  ),
-});
+    approvalThreshold: OptionalAmount,
+    blockedPayerDocuments: v.optional(
+      v.pipe(v.array(DocumentSchema, 'blockedPayerDocuments must be an array'), v.maxLength(10_000)),
+    ),
+    healthWebhookUrl: v.optional(v.nullable(HttpUrlSchema)),
+    merchantName: v.optional(MerchantName),
+    merchantCity: v.optional(MerchantCity),
+    rateLimitPerSecond: v.optional(
+      v.nullable(v.pipe(v.number(), v.integer('must be an integer'), v.minValue(1), v.maxValue(1_000_000))),
+    ),
+  }),
+  {
+    limits: 'Withdrawal limits in BRL (`null` removes one); exceeding them ends a Cash-Out CANCELLED.',
+    approvalThreshold:
+      'Cash-Outs at or above this amount wait for operator approval (PENDING); `null` removes it.',
+    blockedPayerDocuments: 'Payers whose Cash-Ins are refunded automatically with PAYER_NOT_ALLOWED.',
+    healthWebhookUrl: 'Receives PIX_INCIDENT_* events; `null` removes it.',
+    merchantName:
+      'BR Code field 59 (default: the client name). Rendered transliterated (accents removed, upper case, other characters dropped) and cut to 25 characters; something must remain, else 400 naming it.',
+    merchantCity:
+      'BR Code field 60 (default SAO PAULO). Rendered transliterated and cut to 15 characters; something must remain, else 400 naming it.',
+    rateLimitPerSecond:
+      "Requests per second the client may make (bursts up to one second's worth, refilled continuously); beyond it every authenticated request and POST /auth/token for this client answers 429 `RATE_LIMITED` with `Retry-After`. A change applies everywhere within 2 s; `null` (the default) removes the limit.",
+  },
+);
 
-export const PartnerFaultSchema = v.strictObject({
-  operation: v.picklist(['CASH_IN', 'CASH_OUT'], 'operation must be CASH_IN or CASH_OUT'),
-  failureRate: v.optional(
-    v.pipe(
-      v.number('failureRate must be a number'),
-      v.minValue(0, 'failureRate must be between 0 and 1'),
-      v.maxValue(1, 'failureRate must be between 0 and 1'),
+export const PartnerFaultSchema = named(
+  'PartnerFaultRequest',
+  v.strictObject({
+    operation: v.picklist(['CASH_IN', 'CASH_OUT'], 'operation must be CASH_IN or CASH_OUT'),
+    failureRate: v.optional(
+      v.pipe(
+        v.number('failureRate must be a number'),
+        v.minValue(0, 'failureRate must be between 0 and 1'),
+        v.maxValue(1, 'failureRate must be between 0 and 1'),
+      ),
+      0,
     ),
-    0,
-  ),
-  failureCode: v.optional(v.picklist(FAILURE_CODES, 'failureCode must be one of the Cash-Out failure codes')),
-  latencyMs: v.optional(
-    v.pipe(
-      v.number(),
-      v.integer('latencyMs must be an integer'),
-      v.minValue(0),
-      v.maxValue(60_000, 'latencyMs must be at most 60000'),
+    failureCode: v.optional(
+      v.picklist(FAILURE_CODES, 'failureCode must be one of the Cash-Out failure codes'),
     ),
-    0,
-  ),
-  minutes: v.pipe(
-    v.number('minutes is required'),
-    v.integer('minutes must be an integer'),
-    v.minValue(1),
-    v.maxValue(1440, 'minutes must be at most 1440'),
-  ),
-});
+    latencyMs: v.optional(
+      v.pipe(
+        v.number(),
+        v.integer('latencyMs must be an integer'),
+        v.minValue(0),
+        v.maxValue(60_000, 'latencyMs must be at most 60000'),
+      ),
+      0,
+    ),
+    minutes: v.pipe(
+      v.number('minutes is required'),
+      v.integer('minutes must be an integer'),
+      v.minValue(1),
+      v.maxValue(1440, 'minutes must be at most 1440'),
+    ),
+  }),
+  {
+    operation: 'Which traffic of the sandbox partner misbehaves.',
+    failureRate:
+      'Share of operations that fail, 0 to 1: Cash-Out payments for CASH_OUT, refund devolutions for CASH_IN.',
+    failureCode:
+      'Failure code of the failures: Cash-Out payments (CASH_OUT), or refund devolutions (CASH_IN; default PROVIDER_UNAVAILABLE).',
+    latencyMs: `Extra latency per call to the partner. Beyond ${PARTNER_TIMEOUT_MS} ms the gateway stops waiting: a charge registration answers 422 RULE_VIOLATION; a payment or devolution may still have reached the partner, so the gateway asks it, then sends again under the same idempotency id, and the partner makes it once.`,
+    minutes: 'How long the fault lasts.',
+  },
+);
 
 /** GET /admin/clients/{clientId}/webhook-deliveries query. */
 export const DeliveryQuerySchema = v.object({
@@ -149,22 +201,18 @@ export const DeliveryQuerySchema = v.object({
   ),
 });
 
-/** PUT /admin/partners/{ispb}/webhook: where this gateway is reachable from the partner. */
-export const PartnerWebhookSchema = v.strictObject({
-  baseUrl: v.pipe(
-    v.string('baseUrl must be a string'),
-    v.regex(
-      /^https?:\/\/[^/?#\s]+\/?$/,
-      'baseUrl must be a scheme and host only, e.g. https://api.example.com',
-    ),
-  ),
-});
-
 /** POST /admin/clients/{clientId}/archive: archive every closed transaction settled before `before`. */
-export const ArchiveSchema = v.strictObject({
-  before: v.pipe(
-    v.string('before must be an ISO 8601 instant'),
-    v.isoTimestamp('before must be an ISO 8601 instant'),
-    v.check((s) => Number.isFinite(Date.parse(s)), 'before must be a real instant'),
-  ),
-});
+export const ArchiveSchema = named(
+  'ArchiveRequest',
+  v.strictObject({
+    before: v.pipe(
+      v.string('before must be an ISO 8601 instant'),
+      v.isoTimestamp('before must be an ISO 8601 instant'),
+      v.check((s) => Number.isFinite(Date.parse(s)), 'before must be a real instant'),
+    ),
+  }),
+  {
+    before:
+      'ISO 8601 instant with offset: every closed transaction settled before it is archived, whatever the retention window.',
+  },
+);

@@ -1,6 +1,5 @@
-/** The auth resource's route table: each operation of ./openapi bound to its handler. */
-import { bindRoutes } from '../route-table';
-import { handleIssueToken } from './handlers';
-import { authOperations } from './openapi';
+/** The auth resource's operations; one file each. */
+import type { Route } from '../route-table';
+import { issueToken } from './issue-token';
 
-export const authRoutes = bindRoutes(authOperations, { issueToken: handleIssueToken });
+export const authRoutes: Route[] = [issueToken];

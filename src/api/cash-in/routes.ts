@@ -1,20 +1,17 @@
-/** The cash-in resource's route table: each operation of ./openapi bound to its handler. */
-import { bindRoutes } from '../route-table';
-import {
-  handleCancelCashIn,
-  handleCashInSummary,
-  handleCreateCashIn,
-  handleGetCashIn,
-  handleListCashIns,
-  handleRefundCashIn,
-} from './handlers';
-import { cashInOperations } from './openapi';
+/** The Cash-In resource's operations, in the document's order; one file each. */
+import type { Route } from '../route-table';
+import { cancelCashIn } from './cancel-cash-in';
+import { createCashIn } from './create-cash-in';
+import { getCashIn } from './get-cash-in';
+import { listCashIns } from './list-cash-ins';
+import { refundCashIn } from './refund-cash-in';
+import { summarizeCashIns } from './summarize-cash-ins';
 
-export const cashInRoutes = bindRoutes(cashInOperations, {
-  createCashIn: handleCreateCashIn,
-  listCashIns: handleListCashIns,
-  summarizeCashIns: handleCashInSummary,
-  getCashIn: handleGetCashIn,
-  refundCashIn: handleRefundCashIn,
-  cancelCashIn: handleCancelCashIn,
-});
+export const cashInRoutes: Route[] = [
+  createCashIn,
+  listCashIns,
+  summarizeCashIns,
+  getCashIn,
+  refundCashIn,
+  cancelCashIn,
+];

@@ -1,9 +1,6 @@
-/** The batch Cash-Out resource's route table: each operation of ./openapi bound to its handler. */
-import { bindRoutes } from '../route-table';
-import { handleCreateCashOutBatch, handleGetCashOutBatch } from './handlers';
-import { cashOutBatchOperations } from './openapi';
+/** The batch Cash-Out resource's operations, in the document's order; one file each. */
+import type { Route } from '../route-table';
+import { createCashOutBatch } from './create-cash-out-batch';
+import { getCashOutBatch } from './get-cash-out-batch';
 
-export const cashOutBatchRoutes = bindRoutes(cashOutBatchOperations, {
-  createCashOutBatch: handleCreateCashOutBatch,
-  getCashOutBatch: handleGetCashOutBatch,
-});
+export const cashOutBatchRoutes: Route[] = [createCashOutBatch, getCashOutBatch];

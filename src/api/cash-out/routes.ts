@@ -1,11 +1,8 @@
-/** The cash-out resource's route table: each operation of ./openapi bound to its handler. */
-import { bindRoutes } from '../route-table';
-import { handleCashOutSummary, handleCreateCashOut, handleGetCashOut, handleListCashOuts } from './handlers';
-import { cashOutOperations } from './openapi';
+/** The Cash-Out resource's operations, in the document's order; one file each. */
+import type { Route } from '../route-table';
+import { createCashOut } from './create-cash-out';
+import { getCashOut } from './get-cash-out';
+import { listCashOuts } from './list-cash-outs';
+import { summarizeCashOuts } from './summarize-cash-outs';
 
-export const cashOutRoutes = bindRoutes(cashOutOperations, {
-  createCashOut: handleCreateCashOut,
-  listCashOuts: handleListCashOuts,
-  summarizeCashOuts: handleCashOutSummary,
-  getCashOut: handleGetCashOut,
-});
+export const cashOutRoutes: Route[] = [createCashOut, listCashOuts, summarizeCashOuts, getCashOut];

@@ -5,8 +5,10 @@ import {
   DocumentSchema,
   ExternalReferenceSchema,
   HttpUrlSchema,
+  IspbSchema,
   NameSchema,
 } from '../../schemas/common';
+import { describeCheck, named } from '../../schemas/named';
 
 const PIX_KEY_FORMATS: Record<string, [RegExp, string]> = {
   CPF: [/^\d{11}$/, 'a CPF key is 11 digits'],
@@ -19,79 +21,105 @@ const PIX_KEY_FORMATS: Record<string, [RegExp, string]> = {
   EVP: [/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'an EVP key is a UUID'],
 };
 
-const PixDestination = v.pipe(
-  v.strictObject({
-    type: v.literal('PIX'),
-    pixKeyType: v.picklist(
-      ['CPF', 'CNPJ', 'EMAIL', 'PHONE', 'EVP'],
-      'pixKeyType must be CPF, CNPJ, EMAIL, PHONE or EVP',
+const PixDestination = named(
+  'PixDestination',
+  v.pipe(
+    v.strictObject({
+      type: v.literal('PIX'),
+      pixKeyType: v.picklist(
+        ['CPF', 'CNPJ', 'EMAIL', 'PHONE', 'EVP'],
+        'pixKeyType must be CPF, CNPJ, EMAIL, PHONE or EVP',
+      ),
+      pixKey: v.pipe(
+        v.string('pixKey must be a string'),
+        v.minLength(1, 'pixKey is required'),
+        v.maxLength(77),
+      ),
+    }),
+    v.forward(
+      v.check((d) => {
+        const format = PIX_KEY_FORMATS[d.pixKeyType];
+        return format ? format[0].test(d.pixKey) : false;
+      }, 'pixKey does not match pixKeyType'),
+      ['pixKey'],
     ),
-    pixKey: v.pipe(
-      v.string('pixKey must be a string'),
-      v.minLength(1, 'pixKey is required'),
-      v.maxLength(77),
+    v.forward(
+      v.check(
+        (d) =>
+          (d.pixKeyType !== 'CPF' && d.pixKeyType !== 'CNPJ') || isValidDocument(normalizeDocument(d.pixKey)),
+        'a CPF or CNPJ pixKey must have valid check digits',
+      ),
+      ['pixKey'],
     ),
-  }),
-  v.forward(
-    v.check((d) => {
-      const format = PIX_KEY_FORMATS[d.pixKeyType];
-      return format ? format[0].test(d.pixKey) : false;
-    }, 'pixKey does not match pixKeyType'),
-    ['pixKey'],
-  ),
-  v.forward(
-    v.check(
-      (d) =>
-        (d.pixKeyType !== 'CPF' && d.pixKeyType !== 'CNPJ') || isValidDocument(normalizeDocument(d.pixKey)),
-      'a CPF or CNPJ pixKey must have valid check digits',
-    ),
-    ['pixKey'],
   ),
 );
 
-const BankAccountDestination = v.strictObject({
-  type: v.literal('BANK_ACCOUNT'),
-  bankAccount: v.strictObject(
-    {
-      ispb: v.pipe(v.string('ispb must be a string'), v.regex(/^\d{8}$/, 'ispb must have 8 digits')),
-      branch: v.pipe(
-        v.string('branch must be a string'),
-        v.regex(/^\d{1,4}$/, 'branch is 1 to 4 digits, without check digit'),
-      ),
-      account: v.pipe(
-        v.string('account must be a string'),
-        v.regex(/^\d{1,19}-?[\dXx]$/, 'account is digits with its check digit (e.g. 12345-6)'),
-      ),
-      accountType: v.optional(
-        v.picklist(['CACC', 'SVGS', 'PAYMENT'], 'accountType must be CACC, SVGS or PAYMENT'),
-        'CACC',
-      ),
-    },
-    'bankAccount is required when type is BANK_ACCOUNT',
-  ),
-});
+describeCheck(
+  PixDestination.pipe[1],
+  'pixKey must match pixKeyType: CPF 11 digits; CNPJ 14 digits; EMAIL an e-mail address of at most 77 characters; PHONE +55 and 10 or 11 digits; EVP a UUID',
+);
+
+const BankAccountDestination = named(
+  'BankAccountDestination',
+  v.strictObject({
+    type: v.literal('BANK_ACCOUNT'),
+    bankAccount: v.strictObject(
+      {
+        ispb: IspbSchema,
+        branch: v.pipe(
+          v.string('branch must be a string'),
+          v.regex(/^\d{1,4}$/, 'branch is 1 to 4 digits, without check digit'),
+        ),
+        account: v.pipe(
+          v.string('account must be a string'),
+          v.regex(/^\d{1,19}-?[\dXx]$/, 'account is digits with its check digit (e.g. 12345-6)'),
+        ),
+        accountType: v.optional(
+          v.picklist(['CACC', 'SVGS', 'PAYMENT'], 'accountType must be CACC, SVGS or PAYMENT'),
+          'CACC',
+        ),
+      },
+      'bankAccount is required when type is BANK_ACCOUNT',
+    ),
+  }),
+);
 
 /** POST /cash-out body (OpenAPI createCashOut). */
-export const CreateCashOutSchema = v.strictObject({
-  amount: AmountSchema,
-  externalReference: ExternalReferenceSchema,
-  description: v.optional(
-    v.pipe(
-      v.string('description must be a string'),
-      v.maxLength(140, 'description must have at most 140 characters'),
-    ),
-  ),
-  webhookUrl: v.optional(HttpUrlSchema),
-  payee: v.strictObject(
-    {
-      name: NameSchema,
-      document: DocumentSchema,
-      destination: v.variant(
-        'type',
-        [PixDestination, BankAccountDestination],
-        'destination.type must be PIX or BANK_ACCOUNT',
+export const CreateCashOutSchema = named(
+  'CreateCashOut',
+  v.strictObject({
+    amount: AmountSchema,
+    externalReference: ExternalReferenceSchema,
+    description: v.optional(
+      v.pipe(
+        v.string('description must be a string'),
+        v.maxLength(140, 'description must have at most 140 characters'),
       ),
-    },
-    'payee must be an object',
-  ),
-});
+    ),
+    webhookUrl: v.optional(HttpUrlSchema),
+    payee: v.strictObject(
+      {
+        name: NameSchema,
+        document: DocumentSchema,
+        destination: named(
+          'Destination',
+          v.variant(
+            'type',
+            [PixDestination, BankAccountDestination],
+            'destination.type must be PIX or BANK_ACCOUNT',
+          ),
+        ),
+      },
+      'payee must be an object',
+    ),
+  }),
+  {
+    amount: 'BRL, at least 0.01. Balance and limits are checked after the 202.',
+    externalReference:
+      'Unique per client even when the earlier Cash-Out was cancelled (send a new one to retry); also accepted as `{id}` on GET /cash-out/{id}.',
+    description: "May appear on the payee's bank statement.",
+    webhookUrl: 'Receives CASHOUT_COMPLETED, CASHOUT_FAILED and CASHOUT_REFUNDED.',
+    payee:
+      'Who receives: `name`, `document` (CPF 11 digits or CNPJ 14 characters, alphanumeric included, no separators, letters read upper-case) and `destination` (a CNPJ Pix key likewise; it identifies one payee however its letters are written).',
+  },
+);

@@ -1,10 +1,7 @@
-/** The health resource's route table: each operation of ./openapi bound to its handler. */
-import { bindRoutes } from '../route-table';
-import { handleGetIncident, handleHealthPicture, handleListIncidents } from './handlers';
-import { healthOperations } from './openapi';
+/** The PIX health resource's operations, in the document's order; one file each. */
+import type { Route } from '../route-table';
+import { getPixHealth } from './get-pix-health';
+import { getPixIncident } from './get-pix-incident';
+import { listPixIncidents } from './list-pix-incidents';
 
-export const healthRoutes = bindRoutes(healthOperations, {
-  getPixHealth: handleHealthPicture,
-  listPixIncidents: handleListIncidents,
-  getPixIncident: handleGetIncident,
-});
+export const healthRoutes: Route[] = [getPixHealth, listPixIncidents, getPixIncident];

@@ -1,12 +1,10 @@
-/** The partners resource's route table: each operation of ./openapi bound to its handler. */
+/** The settlement partners' operations, in the document's order. */
+import type { Route } from '../route-table';
+import { partnerPixCallback, partnerPixCallbackSecretPath } from './pix-callback';
+import { registerPartnerWebhook } from './register-partner-webhook';
 
-import { handleRegisterPartnerWebhook } from '../admin/handlers-partners';
-import { bindRoutes } from '../route-table';
-import { handlePartnerPixCallback } from './handlers';
-import { partnerOperations } from './openapi';
-
-export const partnersRoutes = bindRoutes(partnerOperations, {
-  partnerPixCallback: handlePartnerPixCallback,
-  partnerPixCallbackSecretPath: handlePartnerPixCallback,
-  registerPartnerWebhook: handleRegisterPartnerWebhook,
-});
+export const partnersRoutes: Route[] = [
+  partnerPixCallback,
+  partnerPixCallbackSecretPath,
+  registerPartnerWebhook,
+];

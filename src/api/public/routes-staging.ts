@@ -1,13 +1,13 @@
 /** The public resource's staging-only operations (the simulated open-finance consent), staging entry only. */
-import { bindRoutes, stagingOnly } from '../route-table';
+import { bindStagingRoutes } from '../route-table';
 import {
   handleOpenFinanceAuthorize,
   handleOpenFinanceDecline,
   handleOpenFinancePage,
 } from './handlers-open-finance';
-import { publicOperations } from './openapi';
+import { openFinanceOperations } from './open-finance';
 
-export const publicStagingRoutes = bindRoutes(stagingOnly(publicOperations), {
+export const publicStagingRoutes = bindStagingRoutes(openFinanceOperations, {
   openFinancePage: handleOpenFinancePage,
   openFinanceAuthorize: handleOpenFinanceAuthorize,
   openFinanceDecline: handleOpenFinanceDecline,

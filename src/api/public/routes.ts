@@ -1,17 +1,18 @@
 /**
- * The public resource's route table: each production operation of ./openapi bound to its handler
- * (the staging-only ones: ./routes-staging.ts).
+ * The public operations, in the document's order; the staging-only open-finance consent pages are
+ * documented here and routed by ./routes-staging.ts alone.
  */
+import { type Entry, stagingOnly } from '../route-table';
+import { getDocsPage, getDocsScript, getOpenApiDocument } from './documentation';
+import { getChargePayload } from './get-charge-payload';
+import { getJwks } from './get-jwks';
+import { openFinanceOperations } from './open-finance';
 
-import { handleDocs, handleDocsScript, handleOpenApi } from '../docs';
-import { bindRoutes, productionOnly } from '../route-table';
-import { handleChargeLocation, handleJwks } from './handlers-location';
-import { publicOperations } from './openapi';
-
-export const publicRoutes = bindRoutes(productionOnly(publicOperations), {
-  getChargePayload: handleChargeLocation,
-  getJwks: handleJwks,
-  getOpenApiDocument: handleOpenApi,
-  getDocsPage: handleDocs,
-  getDocsScript: handleDocsScript,
-});
+export const publicRoutes: Entry[] = [
+  getChargePayload,
+  getJwks,
+  ...stagingOnly(openFinanceOperations),
+  getOpenApiDocument,
+  getDocsPage,
+  getDocsScript,
+];

@@ -6,6 +6,7 @@
 
 import { ledgerOf } from '../../../durable-objects/stubs';
 import { centsFromAmount } from '../../domain/money';
+import { accountNumberParam } from '../../http/account-number';
 import { authenticate } from '../../http/auth';
 import { readJsonObject, readOptionalJsonObject } from '../../http/body';
 import type { ApiRequest, RequestContext } from '../../http/context';
@@ -14,7 +15,6 @@ import { operationResponse } from '../../http/respond';
 import { requireStaging } from '../../http/staging';
 import { pathId } from '../../http/transaction-reads';
 import { parseWith } from '../../http/validation';
-import { accountNumberParam } from '../account/handlers';
 import {
   SandboxCashInReturnSchema,
   SandboxCashOutReturnSchema,

@@ -6,10 +6,17 @@
 import { example } from '../../openapi/examples';
 import type { OperationSpec } from '../../openapi/operation';
 import { accountNumberParameter, cashInIdParameter, cashOutIdParameter } from '../../openapi/parameters';
-import * as cashInExamples from '../cash-in/openapi-examples';
-import * as cashOutExamples from '../cash-out/openapi-examples';
+import { Deposit } from '../account/shared';
+import * as cashIn from '../cash-in/shared';
+import * as cashOut from '../cash-out/shared';
+import {
+  SandboxCashInReturnSchema,
+  SandboxCashOutReturnSchema,
+  SandboxDepositSchema,
+  SandboxPaySchema,
+} from './schemas';
 
-const ex = { ...cashInExamples, ...cashOutExamples };
+const ex = { ...cashIn, ...cashOut };
 
 const TAG = 'Sandbox';
 
@@ -30,7 +37,7 @@ export const sandboxOperations: OperationSpec[] = [
       'The network confirms the payment now: PAID and `CASHIN_PAID` sent. Only from AWAITING_PAYMENT before `expiredAt`, else 422 RULE_VIOLATION. A payer in `blockedPayerDocuments` is refunded automatically (`PAYER_NOT_ALLOWED`). The body is optional; defaults are supplied.',
     parameters: [cashInIdParameter],
     body: {
-      schema: 'SandboxPay',
+      schema: SandboxPaySchema,
       required: false,
       examples: {
         payer: example('A specific payer bank', {
@@ -45,7 +52,7 @@ export const sandboxOperations: OperationSpec[] = [
     success: {
       '200': {
         description: 'The Cash-In as GET returns it, PAID.',
-        schema: 'CashIn',
+        schema: cashIn.CashIn,
         examples: { paid: example('Paid', ex.cashInPaid) },
       },
     },
@@ -59,11 +66,14 @@ export const sandboxOperations: OperationSpec[] = [
     description:
       "A MED claim or a customer request at the payer bank: PAID → REFUNDED with the given `reason`. A bank's devolution is a fact: it is never refused for a short balance (the TRANSACTIONAL balance goes negative, its statement entry labelled `typeRaw` `DEVOLUCAO PIX PELO BANCO`, and Cash-Outs wait for money to come in) nor while the client's own refund is in flight (the return supersedes it; if the partner settles that refund too, the second outflow is booked as well). Only a Cash-In that is not PAID answers 422 RULE_VIOLATION.",
     parameters: [cashInIdParameter],
-    body: { schema: 'SandboxCashInReturn', examples: { fraud: example('MED claim', { reason: 'FRAUD' }) } },
+    body: {
+      schema: SandboxCashInReturnSchema,
+      examples: { fraud: example('MED claim', { reason: 'FRAUD' }) },
+    },
     success: {
       '200': {
         description: 'The Cash-In as GET returns it, REFUNDED.',
-        schema: 'CashIn',
+        schema: cashIn.CashIn,
         examples: { refunded: example('Refunded', { ...ex.cashInRefunded, reason: 'FRAUD' }) },
       },
     },
@@ -80,7 +90,7 @@ export const sandboxOperations: OperationSpec[] = [
     success: {
       '200': {
         description: 'The Cash-In as GET returns it, EXPIRED.',
-        schema: 'CashIn',
+        schema: cashIn.CashIn,
         examples: { expired: example('Expired', { ...ex.cashInAwaiting, status: 'EXPIRED' }) },
       },
     },
@@ -95,13 +105,13 @@ export const sandboxOperations: OperationSpec[] = [
       'COMPLETED → REFUNDED with the given `reason`; the money comes back to the TRANSACTIONAL account and `CASHOUT_REFUNDED` is sent.',
     parameters: [cashOutIdParameter],
     body: {
-      schema: 'SandboxCashOutReturn',
+      schema: SandboxCashOutReturnSchema,
       examples: { payee: example('Payee asked for it', { reason: 'PAYEE_REQUESTED' }) },
     },
     success: {
       '200': {
         description: 'The Cash-Out as GET returns it, REFUNDED.',
-        schema: 'CashOut',
+        schema: cashOut.CashOut,
         examples: {
           refunded: example('Refunded', {
             ...ex.cashOutCompleted,
@@ -123,11 +133,11 @@ export const sandboxOperations: OperationSpec[] = [
     summary: 'Credit one of the client accounts',
     description: 'Money arrives from outside (statement type TRANSFER_IN).',
     parameters: [accountNumberParameter],
-    body: { schema: 'SandboxDeposit', examples: { deposit: example('R$ 1.000,00', { amount: 1000 }) } },
+    body: { schema: SandboxDepositSchema, examples: { deposit: example('R$ 1.000,00', { amount: 1000 }) } },
     success: {
       '201': {
         description: 'Credited.',
-        schema: 'Deposit',
+        schema: Deposit,
         examples: {
           deposit: example('Deposit', {
             account: {

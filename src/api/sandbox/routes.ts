@@ -2,7 +2,7 @@
  * The sandbox resource's route table: each operation of ./openapi bound to its handler. All of them
  * are staging-only: only the staging entry's route table (src/staging/routes.ts) imports this.
  */
-import { bindRoutes } from '../route-table';
+import { bindStagingRoutes } from '../route-table';
 import {
   handleSandboxCashInReturn,
   handleSandboxCashOutReturn,
@@ -12,7 +12,7 @@ import {
 } from './handlers';
 import { sandboxOperations } from './openapi';
 
-export const sandboxRoutes = bindRoutes(sandboxOperations, {
+export const sandboxRoutes = bindStagingRoutes(sandboxOperations, {
   sandboxPayCashIn: handleSandboxPay,
   sandboxReturnCashIn: handleSandboxCashInReturn,
   sandboxExpireCashIn: handleSandboxExpire,

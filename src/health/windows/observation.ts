@@ -1,12 +1,12 @@
 // Validation of the observation shape (docs/contract.md, PIX health). Unknown extra fields are ignored
 // (forward compatible); anything the analyzer relies on is checked so a bad queue message or NDJSON line is
 // rejected, not guessed.
+import { ISPB_RULE, isIspb } from '../../domain/ispb';
 import type { Observation, ObservationEvent, Operation } from '../types';
 
 export type ParseResult = { ok: true; value: Observation; atMs: number } | { ok: false; error: string };
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
-const ISPB = /^\d{8}$/;
 const OPERATIONS = new Set<string>(['CASH_IN', 'CASH_OUT']);
 const EVENTS = new Set<string>(['CREATED', 'SETTLED', 'FAILED', 'EXPIRED', 'RETURNED']);
 
@@ -68,9 +68,9 @@ export function parseObservation(input: unknown): ParseResult {
   if (customerId !== undefined && typeof customerId !== 'string') return fail('customerId: must be a string');
   if (typeof operation !== 'string' || !OPERATIONS.has(operation))
     return fail('operation: CASH_IN or CASH_OUT');
-  if (typeof partnerIspb !== 'string' || !ISPB.test(partnerIspb)) return fail('partnerIspb: 8 digits');
-  if (institutionIspb !== undefined && (typeof institutionIspb !== 'string' || !ISPB.test(institutionIspb))) {
-    return fail('institutionIspb: 8 digits when present');
+  if (typeof partnerIspb !== 'string' || !isIspb(partnerIspb)) return fail(`partnerIspb: ${ISPB_RULE}`);
+  if (institutionIspb !== undefined && !isIspb(institutionIspb)) {
+    return fail(`institutionIspb: ${ISPB_RULE} when present`);
   }
   if (typeof event !== 'string' || !EVENTS.has(event)) {
     return fail('event: CREATED, SETTLED, FAILED, EXPIRED or RETURNED');

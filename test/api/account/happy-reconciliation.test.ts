@@ -9,7 +9,7 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { CashInSummaryBody } from '../../../src/api/cash-in/openapi';
+import type { CashInSummaryBody } from '../../../src/api/cash-in/summarize-cash-ins';
 import { BANK_RETURN_LABEL } from '../../../src/domain/statement';
 import {
   balanceOf,
@@ -380,12 +380,12 @@ async function property(commands: fc.Arbitrary<Command[]>, numRuns: number) {
 }
 
 describe('reconciliation (issue item 5): every account adds up after any sequence of operations', () => {
-  it('deposits, Cash-Ins paid and returned, top-ups and sweeps', { timeout: 60_000 }, async () => {
+  it('deposits, Cash-Ins paid and returned, top-ups and sweeps', { timeout: 180_000 }, async () => {
     await property(fc.array(syncCommand, { minLength: 1, maxLength: 12 }), 25);
   });
 
   it('…with refunds settling asynchronously and Cash-Outs completed and returned', {
-    timeout: 90_000,
+    timeout: 180_000,
   }, async () => {
     await property(fc.array(asyncCommand, { minLength: 1, maxLength: 8 }), 12);
   });

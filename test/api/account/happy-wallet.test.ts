@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { DepositBody, RebalanceBody } from '../../../src/api/account/openapi';
+import type { RebalanceBody } from '../../../src/api/account/rebalance';
+import type { DepositBody } from '../../../src/api/account/shared';
 import {
   accountOf,
   BRT_DATE,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { CashInBody, CashInCreatedBody } from '../../../src/api/cash-in/openapi';
+import type { CashInCreatedBody } from '../../../src/api/cash-in/create-cash-in';
+import type { CashInBody } from '../../../src/api/cash-in/shared';
 import { cashInBody, Integrator } from '../../support/harness';
 
 describe('POST /cash-in and GET /cash-in/{id}', () => {

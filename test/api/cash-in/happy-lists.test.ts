@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CashInSummaryBody } from '../../../src/api/cash-in/openapi';
+import type { CashInSummaryBody } from '../../../src/api/cash-in/summarize-cash-ins';
 import { createCashIn, payCashIn } from '../../support/cash-in';
 import { Integrator } from '../../support/harness';
 import { sqlRows } from '../../support/ledger';

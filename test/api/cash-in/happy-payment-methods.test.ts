@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CashInCreatedBody } from '../../../src/api/cash-in/openapi';
+import type { CashInCreatedBody } from '../../../src/api/cash-in/create-cash-in';
 import { parseBrCode } from '../../../src/domain/brcode';
 import { fromBase64Url } from '../../../src/security/encoding';
 import { createCashIn, getCashIn } from '../../support/cash-in';

@@ -45,7 +45,7 @@ describe('POST /cash-out/batch', () => {
     const books = await assertBooks(api);
     const paid = books.entries.filter((e) => e.type === 'PIX_OUT').map((e) => e.amount);
     expect(paid.sort()).toEqual([100, 101, 102]);
-  }, 40_000);
+  });
 
   it('refuses the whole batch with every bad field named by index, and creates nothing', async () => {
     const api = await Integrator.create();
@@ -107,7 +107,7 @@ describe('POST /cash-out/batch', () => {
     expect(huge.status).toBe(400);
     expect(((await huge.json()) as { errors: Record<string, string[]> }).errors.body![0]).toMatch(/at most/);
     expect(await cashOutCount(api)).toBe(0);
-  }, 30_000);
+  });
 
   it('answers 409 naming every index whose reference is repeated in the batch or already used', async () => {
     const api = await Integrator.create();
@@ -149,7 +149,7 @@ describe('POST /cash-out/batch', () => {
     expect(await cashOutCount(api)).toBe(3);
     await batchSettled(api, first.batchId);
     await assertBooks(api);
-  }, 40_000);
+  });
 
   it('applies limits and approval in item order, exactly as one by one', async () => {
     const api = await Integrator.create();
@@ -185,7 +185,7 @@ describe('POST /cash-out/batch', () => {
       REFUNDED: 0,
     });
     await assertBooks(api);
-  }, 40_000);
+  });
 
   it('cancels a repeated payee and amount as DUPLICATED_TRANSFER in item order, not counting cancelled ones', async () => {
     const api = await Integrator.create();
@@ -217,7 +217,7 @@ describe('POST /cash-out/batch', () => {
       'COMPLETED',
     ]);
     await assertBooks(api);
-  }, 40_000);
+  });
 });
 
 describe('GET /cash-out/batch/{batchId}', () => {

@@ -55,7 +55,7 @@ describe('Cash-Outs executed in one batch', () => {
     }
     const events = await webhookTypes(api.client.clientId);
     for (const id of ids) expect(events.get(id)).toEqual(['CASHOUT_REQUESTED', 'CASHOUT_COMPLETED']);
-  }, 40_000);
+  });
 
   it('one pass, one partner call: a payment the partner refuses ends only its own Cash-Out', async () => {
     const api = await Integrator.create();
@@ -77,5 +77,5 @@ describe('Cash-Outs executed in one batch', () => {
     const events = await webhookTypes(api.client.clientId);
     for (const [i, id] of ids.entries())
       expect(events.get(id)).toEqual(['CASHOUT_REQUESTED', i === 5 ? 'CASHOUT_FAILED' : 'CASHOUT_COMPLETED']);
-  }, 40_000);
+  });
 });

@@ -1,6 +1,8 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import type { CashOutBody, CashOutPageBody, CashOutSummaryBody } from '../../../src/api/cash-out/openapi';
+import type { CashOutPageBody } from '../../../src/api/cash-out/list-cash-outs';
+import type { CashOutBody } from '../../../src/api/cash-out/shared';
+import type { CashOutSummaryBody } from '../../../src/api/cash-out/summarize-cash-outs';
 import { FAILURE_CODES, FAILURE_MESSAGES } from '../../../src/domain/failure-codes';
 import { problemCode } from '../../support/cash-in';
 import { cashOutBody, createCashOut, deposit, getCashOut, magicKey, settled } from '../../support/cash-out';

@@ -1,0 +1,124 @@
+/** GET /admin/reconciliation: a real partner's day against our books, as last checked. D1 only. */
+import * as v from 'valibot';
+import { findReport } from '../../db/reconciliation';
+import { BREAK_KINDS } from '../../domain/reconciliation';
+import { requireOperator } from '../../http/admin-auth';
+import type { ApiRequest, RequestContext } from '../../http/context';
+import { ProblemError } from '../../http/errors';
+import { json } from '../../http/json';
+import { parseWith, validationError } from '../../http/validation';
+import { example } from '../../openapi/examples';
+import { inlineSchema } from '../../openapi/json-schema';
+import { parameter } from '../../openapi/parameters';
+import { declaredPartners } from '../../partners/config';
+import { route } from '../route-table';
+import { ReconciliationQuerySchema } from './schemas';
+
+const RECONCILIATION_NOTES: Record<string, string> = {
+  date: 'The day, YYYY-MM-DD in America/Sao_Paulo.',
+  ispb: 'The partner (its ISPB); may be left out when exactly one real partner is declared.',
+};
+
+const Money = v.pipe(v.number(), v.description('BRL, 2 decimal places'));
+
+const Fact = v.object({ amount: Money, status: v.picklist(['SETTLED', 'PENDING', 'FAILED']) });
+const Subject = v.picklist(['RECEIVED', 'DEVOLUTION', 'PAYOUT', 'BALANCE']);
+
+const Report = v.object({
+  date: v.string(),
+  ispb: v.string(),
+  status: v.picklist(['MATCHED', 'BREAKS', 'PENDING']),
+  checkedAt: v.pipe(v.string(), v.isoTimestamp()),
+  counts: v.pipe(
+    v.record(v.string(), v.number()),
+    v.description('What was read and done: pages, items on each side, lookups, healed, breaks, duration.'),
+  ),
+  healed: v.array(
+    v.object({
+      kind: v.literal('MISSING_HERE'),
+      subject: Subject,
+      endToEndId: v.string(),
+      transactionId: v.optional(v.string()),
+      outcome: v.pipe(v.array(v.string()), v.description('What booking it through the normal path did.')),
+    }),
+  ),
+  breaks: v.array(
+    v.object({
+      kind: v.picklist(BREAK_KINDS),
+      subject: Subject,
+      endToEndId: v.optional(v.string()),
+      transactionId: v.optional(v.string()),
+      ours: v.optional(Fact),
+      theirs: v.optional(Fact),
+    }),
+  ),
+  pendingReason: v.optional(v.string()),
+});
+
+async function handleGetReconciliation(request: ApiRequest, { env }: RequestContext): Promise<Response> {
+  requireOperator(request, env);
+  const query = parseWith(ReconciliationQuerySchema, { ...request.query });
+  const real = declaredPartners(env).filter((p) => p.kind === 'bcb-api-pix');
+  let ispb = query.ispb;
+  if (ispb === undefined) {
+    if (real.length !== 1)
+      throw validationError({ ispb: ['ispb is required: name the partner (several or none are declared)'] });
+    ispb = real[0]?.ispb as string;
+  }
+  const kept = await findReport(env, query.date, ispb);
+  if (!kept)
+    throw new ProblemError('NOT_FOUND', `No reconciliation of partner ${ispb} for ${query.date} yet`);
+  return json(kept.report);
+}
+
+export const getReconciliationReport = route(
+  {
+    method: 'get',
+    path: '/admin/reconciliation',
+    operationId: 'getReconciliationReport',
+    summary: "A partner's day against our books",
+    description:
+      "After each America/Sao_Paulo day closes, every real partner's own records of it (received Pix with their devolutions, every page; where its payout API lists them, the payouts sent and the account balance) are compared with our books. Each difference is `MISSING_HERE` (the bank has it, we do not), `MISSING_THERE`, `AMOUNT_DIFFERS` or `STATUS_DIFFERS`. A payment or devolution the bank proves and we lack is booked through the normal path and listed in `healed`; everything else stays in `breaks` until an operator looks, and a day with breaks is posted to OPERATOR_ALERT_URL. PENDING: the day could not be read in full yet (see `pendingReason`); it is tried again. 404 NOT_FOUND for a day not yet checked.",
+    tag: 'Operator',
+    auth: 'operator',
+    parameters: Object.entries(ReconciliationQuerySchema.entries).map(([name, schema]) =>
+      parameter(name, 'query', schema, RECONCILIATION_NOTES[name] ?? name, name === 'date'),
+    ),
+    success: {
+      '200': {
+        description: 'The report as last checked.',
+        schema: inlineSchema(Report),
+        examples: {
+          breaks: example('One Pix healed, one payout the bank lists as not made', {
+            date: '2026-11-25',
+            ispb: '09089356',
+            status: 'BREAKS',
+            checkedAt: '2026-11-26T03:30:12.000Z',
+            counts: { receivedPages: 1, receivedTheirs: 412, matched: 447, lookups: 2, healed: 1, breaks: 1 },
+            healed: [
+              {
+                kind: 'MISSING_HERE',
+                subject: 'RECEIVED',
+                endToEndId: 'E60701190202611252359ABCDEFGHIJK',
+                transactionId: '1bJ8xY2kPq9LmN3rT5vW7zA0cE4gH6iKsd',
+                outcome: ['paid'],
+              },
+            ],
+            breaks: [
+              {
+                kind: 'STATUS_DIFFERS',
+                subject: 'PAYOUT',
+                endToEndId: 'E09089356202611251830API00000042',
+                transactionId: '7c9e6679-7425-40de-944b-e07fc1f90ae7',
+                ours: { amount: 80, status: 'SETTLED' },
+                theirs: { amount: 80, status: 'FAILED' },
+              },
+            ],
+          }),
+        },
+      },
+    },
+    errors: ['VALIDATION_ERROR', 'NOT_FOUND'],
+  },
+  handleGetReconciliation,
+);

@@ -1,0 +1,31 @@
+/** GET /admin/health/analyzer: what the PIX health analyzer has counted and whether it can judge yet. */
+import { requireOperator } from '../../http/admin-auth';
+import type { ApiRequest, RequestContext } from '../../http/context';
+import { json } from '../../http/json';
+import { example } from '../../openapi/examples';
+import { operator } from '../admin/shared';
+import { route } from '../route-table';
+import { analyzerState } from './handlers';
+import { AnalyzerState, STATE } from './shared';
+
+async function handleAnalyzerState(request: ApiRequest, { env }: RequestContext): Promise<Response> {
+  requireOperator(request, env);
+  return json(await analyzerState(env));
+}
+
+export const getHealthAnalyzer = route(
+  operator({
+    method: 'get',
+    path: '/admin/health/analyzer',
+    operationId: 'getHealthAnalyzer',
+    summary: "The PIX health analyzer's state",
+    success: {
+      '200': {
+        description: 'What the analyzer has counted and whether it can judge yet.',
+        schema: AnalyzerState,
+        examples: { warm: example('A warm analyzer', STATE) },
+      },
+    },
+  }),
+  handleAnalyzerState,
+);

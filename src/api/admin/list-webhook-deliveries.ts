@@ -1,0 +1,72 @@
+/** GET /admin/clients/{clientId}/webhook-deliveries: what was sent where, how it went, what is waiting. */
+import { ledgerOf } from '../../../durable-objects/stubs';
+import { requireOperator } from '../../http/admin-auth';
+import type { ApiRequest, RequestContext } from '../../http/context';
+import { json } from '../../http/json';
+import { parseWith } from '../../http/validation';
+import { example } from '../../openapi/examples';
+import { clientIdParameter, deliveryQueryParameters } from '../../openapi/parameters';
+import * as cashIn from '../cash-in/shared';
+import { route } from '../route-table';
+import { requireClient } from './clients';
+import { WebhookDeliveryPage } from './openapi-responses';
+import { DeliveryQuerySchema } from './schemas';
+import { operator } from './shared';
+
+/** Query parameters given once each, as strings (repeats are a validation error). */
+function queryObject(request: ApiRequest): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(request.query)) out[name] = value;
+  return out;
+}
+
+async function handleListWebhookDeliveries(request: ApiRequest, { env }: RequestContext): Promise<Response> {
+  requireOperator(request, env);
+  const client = await requireClient(request, env);
+  const query = parseWith(DeliveryQuerySchema, queryObject(request));
+  const page = await ledgerOf(env, client.id).listWebhookDeliveries({
+    ...(query.status !== undefined && { status: query.status }),
+    ...(query.aggregateId !== undefined && { aggregateId: query.aggregateId }),
+    limit: query.limit,
+    ...(query.cursor !== undefined && { before: query.cursor }),
+  });
+  return json(page);
+}
+
+export const listWebhookDeliveries = route(
+  operator({
+    method: 'get',
+    path: '/admin/clients/{clientId}/webhook-deliveries',
+    operationId: 'listWebhookDeliveries',
+    summary: "List a client's webhook deliveries",
+    description:
+      "Newest first: what was sent where, how it went, what is waiting. A delivery that ended (DELIVERED, GIVEN_UP, UNDELIVERABLE) is listed for 7 days after it ended, then removed; PENDING, IN_FLIGHT and FAILED ones are listed until they end. DELIVERED and UNDELIVERABLE deliveries of an archived transaction move to the archive with it: a list by aggregateId still shows them (same items, order and fields, same 7 days); a list without aggregateId shows the deliveries still in the client's object (every open or GIVEN_UP one).",
+    parameters: [clientIdParameter, ...deliveryQueryParameters],
+    success: {
+      '200': {
+        description: 'One page of deliveries.',
+        schema: WebhookDeliveryPage,
+        examples: {
+          page: example('One failed delivery', {
+            items: [
+              {
+                eventId: 'evt_1042_4TqIGMZRqdmjOU',
+                eventType: 'CASHIN_PAID',
+                aggregateId: cashIn.cashInPaid.transactionId,
+                url: 'https://loja.example.com.br/webhooks/pix',
+                status: 'FAILED',
+                attempts: 2,
+                lastResponseStatus: 500,
+                nextAttemptAt: '2026-11-21T13:50:00.000Z',
+                lastAttemptAt: '2026-11-21T13:20:00.000Z',
+                createdAt: '2026-11-21T13:18:02.481Z',
+              },
+            ],
+          }),
+        },
+      },
+    },
+    errors: ['VALIDATION_ERROR', 'CLIENT_NOT_FOUND'],
+  }),
+  handleListWebhookDeliveries,
+);

@@ -1,0 +1,45 @@
+/** POST /admin/clients/{clientId}/crypto-token (docs/contract.md, Operator API): a new CryptoToken. */
+import { updateClient } from '../../db/clients';
+import { forgetCredentials } from '../../db/credentials';
+import { requireOperator } from '../../http/admin-auth';
+import type { ApiRequest, RequestContext } from '../../http/context';
+import { json } from '../../http/json';
+import { example } from '../../openapi/examples';
+import { clientIdParameter } from '../../openapi/parameters';
+import { encryptSecret, newCryptoToken } from '../../security/secrets';
+import { route } from '../route-table';
+import { requireClient } from './clients';
+import { CryptoTokenIssued } from './openapi-responses';
+import { operator } from './shared';
+
+async function handleRotateCryptoToken(request: ApiRequest, { env }: RequestContext): Promise<Response> {
+  requireOperator(request, env);
+  const client = await requireClient(request, env);
+  const cryptoToken = newCryptoToken();
+  await updateClient(env, client.id, {
+    cryptoTokenSealed: await encryptSecret(cryptoToken, env.DATA_ENCRYPTION_KEY),
+    updatedAt: Date.now(),
+  });
+  forgetCredentials(client.id);
+  return json({ cryptoToken }, 201);
+}
+
+export const rotateCryptoToken = route(
+  operator({
+    method: 'post',
+    path: '/admin/clients/{clientId}/crypto-token',
+    operationId: 'rotateCryptoToken',
+    summary: 'Issue a new CryptoToken',
+    description: 'The previous CryptoToken stops working at once.',
+    parameters: [clientIdParameter],
+    success: {
+      '201': {
+        description: 'The new CryptoToken.',
+        schema: CryptoTokenIssued,
+        examples: { token: example('New token', { cryptoToken: 'ct_1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d' }) },
+      },
+    },
+    errors: ['CLIENT_NOT_FOUND'],
+  }),
+  handleRotateCryptoToken,
+);

@@ -1,0 +1,124 @@
+/**
+ * What several Cash-In operations share (docs/contract.md, Cash-In lifecycle): the Cash-In view as
+ * documented, which GET /cash-in/{id}, the list items, the cancel answer and every Cash-In event
+ * carry, and its examples. The view's keys, their optionality and nesting come from its field table
+ * (src/domain/cash-in.ts CASH_IN_FIELDS); here each key only gets its format and description.
+ * Checked against real responses in test/openapi.
+ */
+import * as v from 'valibot';
+import { CASH_IN_FIELDS } from '../../domain/cash-in';
+import { FAILURE_CODES } from '../../domain/failure-codes';
+import { type Out, PAYER_BANK, SETTLEMENT } from '../../openapi/examples';
+import { BankData, BrtTimestamp, EndToEndId, Money } from '../../openapi/fields';
+import { TransactionIdentity } from '../../openapi/responses';
+import { viewSchema } from '../../openapi/view-schema';
+import { named } from '../../schemas/named';
+
+export const TAG = 'Cash-In';
+/** The Cash-In reads as src/openapi/transaction-operations.ts declares them. */
+export const KIND = { label: TAG, path: '/cash-in' } as const;
+
+export const CashInStatus = v.picklist(['AWAITING_PAYMENT', 'PAID', 'EXPIRED', 'REFUNDED', 'CANCELLED']);
+
+const CashInReason = v.pipe(
+  v.picklist([
+    'FRAUD',
+    'DUPLICATED_PAYMENT',
+    'CUSTOMER_REQUEST',
+    'MERCHANT_ERROR',
+    'PAYER_NOT_ALLOWED',
+    'OTHER',
+  ]),
+  v.description('Only when status is REFUNDED.'),
+);
+
+export const CashInTransactionId = v.pipe(
+  v.string(),
+  v.description('Payment-network TxId, alphanumeric (26 to 35 characters).'),
+  v.examples(['a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6']),
+);
+
+/**
+ * GET /cash-in/{id}, list items and the data of every Cash-In event except CASHIN_REQUESTED: the
+ * view's fields, documented.
+ */
+export const CashIn = named(
+  'CashIn',
+  viewSchema(CASH_IN_FIELDS, {
+    transactionId: CashInTransactionId,
+    ...TransactionIdentity,
+    endToEndId: v.pipe(
+      EndToEndId,
+      v.description(
+        "The payment's end-to-end id; once REFUNDED, the devolution's as the network knows it (a real partner: its PSP's `rtrId`, the id on the payer's receipt).",
+      ),
+    ),
+    originalEndToEndId: v.pipe(
+      v.string(),
+      v.description('The payment id when `endToEndId` is that of a refund.'),
+    ),
+    status: CashInStatus,
+    reason: CashInReason,
+    refundFailure: v.pipe(
+      v.object({
+        code: v.pipe(v.picklist(FAILURE_CODES), v.description('Why the devolution failed at the network.')),
+        message: v.pipe(v.string(), v.description('Fixed English text per code; do not parse it.')),
+      }),
+      v.description(
+        'Only on PAID, after a refund failed at the PIX network (`CASHIN_REFUND_FAILED` was sent): the money is available again and a new refund may be requested (its idempotency key is forgotten, so the same key starts a new attempt).',
+      ),
+    ),
+    amount: Money,
+    payer: {
+      name: v.string(),
+      document: v.string(),
+      bankData: v.pipe(BankData, v.description('Returned after settlement; may be absent before.')),
+    },
+    settlement: v.pipe(
+      BankData,
+      v.description('The service account that received the money; only on PAID and REFUNDED.'),
+    ),
+    requestedAt: BrtTimestamp,
+    paidAt: BrtTimestamp,
+    refundedAt: BrtTimestamp,
+    cancelledAt: BrtTimestamp,
+    expiredAt: v.pipe(BrtTimestamp, v.description('End of the payment window, in every status.')),
+  }),
+);
+
+/** A Cash-In as documented (clients and tests type with it). */
+export type CashInBody = v.InferOutput<typeof CashIn>;
+
+export const cashInPaid: Out<typeof CashIn> = {
+  transactionId: 'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6',
+  internalCode: 'K7Q2M9X',
+  externalReference: 'pedido-1',
+  endToEndId: 'E6070119020261121131812345678901',
+  status: 'PAID',
+  amount: 150.25,
+  payer: { name: 'Maria da Silva', document: '12345678909', bankData: PAYER_BANK },
+  settlement: SETTLEMENT,
+  requestedAt: '2026-11-21T10:15:30.123-03:00',
+  paidAt: '2026-11-21T10:18:02.481-03:00',
+  expiredAt: '2026-11-21T11:15:30.123-03:00',
+};
+
+export const cashInAwaiting: Out<typeof CashIn> = {
+  transactionId: 'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6',
+  internalCode: 'K7Q2M9X',
+  externalReference: 'pedido-1',
+  status: 'AWAITING_PAYMENT',
+  amount: 150.25,
+  payer: { name: 'Maria da Silva', document: '12345678909' },
+  requestedAt: '2026-11-21T10:15:30.123-03:00',
+  expiredAt: '2026-11-21T11:15:30.123-03:00',
+};
+
+export const cashInRefunded: Out<typeof CashIn> = {
+  ...cashInPaid,
+  endToEndId: 'D3188082620261121140112345678901',
+  originalEndToEndId: 'E6070119020261121131812345678901',
+  status: 'REFUNDED',
+  reason: 'CUSTOMER_REQUEST',
+  refundedAt: '2026-11-21T11:01:12.004-03:00',
+};

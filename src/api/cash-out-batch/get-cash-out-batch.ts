@@ -1,0 +1,88 @@
+/** GET /cash-out/batch/{batchId} (docs/contract.md, Batch Cash-Out): where the batch's Cash-Outs are now. */
+import * as v from 'valibot';
+import { ledgerOf } from '../../../durable-objects/stubs';
+import { authenticate } from '../../http/auth';
+import type { ApiRequest, RequestContext } from '../../http/context';
+import { ProblemError } from '../../http/errors';
+import { json } from '../../http/json';
+import { pathId } from '../../http/transaction-reads';
+import { example, type Out } from '../../openapi/examples';
+import { BrtTimestamp, Money } from '../../openapi/fields';
+import { parameter } from '../../openapi/parameters';
+import { named } from '../../schemas/named';
+import { TAG } from '../cash-out/shared';
+import { route } from '../route-table';
+import { BatchId } from './shared';
+
+const Count = v.pipe(v.number(), v.integer(), v.minValue(0));
+
+/** GET /cash-out/batch/{batchId}. */
+const CashOutBatch = named(
+  'CashOutBatch',
+  v.object({
+    batchId: BatchId,
+    createdAt: BrtTimestamp,
+    count: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1000)),
+    amount: Money,
+    byStatus: v.pipe(
+      v.object({
+        PROCESSING: Count,
+        PENDING: Count,
+        COMPLETED: Count,
+        CANCELLED: Count,
+        REFUNDED: Count,
+      }),
+      v.description('How many of the batch’s Cash-Outs are in each status now.'),
+    ),
+  }),
+);
+
+export type CashOutBatchBody = v.InferOutput<typeof CashOutBatch>;
+
+const cashOutBatch: Out<typeof CashOutBatch> = {
+  batchId: '0b7e4c52-1a7f-4d0e-9c3b-2f6a8d1e5b90',
+  createdAt: '2026-11-27T09:00:00.000-03:00',
+  count: 2,
+  amount: 225.5,
+  byStatus: { PROCESSING: 0, PENDING: 0, COMPLETED: 1, CANCELLED: 1, REFUNDED: 0 },
+};
+
+async function handleGetCashOutBatch(request: ApiRequest, { env }: RequestContext): Promise<Response> {
+  const principal = await authenticate(request, env);
+  const id = pathId(request, 'batchId');
+  // Another client's batch answers exactly like one that does not exist.
+  const [batch] =
+    id === undefined ? [] : await ledgerOf(env, principal.clientId).cashOutBatches({ batchId: id });
+  if (!batch) throw new ProblemError('CASHOUT_NOT_FOUND', 'No Cash-Out batch matches this id');
+  return json(batch);
+}
+
+export const getCashOutBatch = route(
+  {
+    method: 'get',
+    path: '/cash-out/batch/{batchId}',
+    operationId: 'getCashOutBatch',
+    summary: 'Get a Cash-Out batch',
+    description:
+      'How many of the batch’s Cash-Outs are in each status now. Each item is read, listed and notified as an ordinary Cash-Out.',
+    tag: TAG,
+    auth: 'client',
+    parameters: [
+      parameter(
+        'batchId',
+        'path',
+        v.pipe(v.string(), v.minLength(1), v.maxLength(100)),
+        'The `batchId` of the 202.',
+      ),
+    ],
+    success: {
+      '200': {
+        description: 'The batch.',
+        schema: CashOutBatch,
+        examples: { batch: example('One completed, one cancelled', cashOutBatch) },
+      },
+    },
+    errors: ['CASHOUT_NOT_FOUND'],
+  },
+  handleGetCashOutBatch,
+);

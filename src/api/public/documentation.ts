@@ -1,0 +1,50 @@
+/**
+ * GET /openapi.json, GET /docs and the docs page's script (src/api/docs.ts serves them): the
+ * document of this API and its rendering, one concern in three paths.
+ */
+import { handleDocs, handleDocsScript, handleOpenApi } from '../docs';
+import { route } from '../route-table';
+import { HTML } from './shared';
+
+export const getOpenApiDocument = route(
+  {
+    method: 'get',
+    path: '/openapi.json',
+    operationId: 'getOpenApiDocument',
+    summary: 'This OpenAPI document',
+    tag: 'Documentation',
+    auth: 'none',
+    success: { '200': { description: 'OpenAPI 3.1 document.', schema: { type: 'object' } } },
+  },
+  handleOpenApi,
+);
+
+export const getDocsPage = route(
+  {
+    method: 'get',
+    path: '/docs',
+    operationId: 'getDocsPage',
+    summary: 'Readable API documentation',
+    description:
+      'Renders this document with Redoc; every asset is served by the gateway itself (works offline).',
+    tag: 'Documentation',
+    auth: 'none',
+    success: { '200': { description: 'The docs page.', contentType: 'text/html', schema: HTML } },
+  },
+  handleDocs,
+);
+
+export const getDocsScript = route(
+  {
+    method: 'get',
+    path: '/docs/redoc.standalone.js',
+    operationId: 'getDocsScript',
+    summary: 'Redoc script used by the docs page',
+    tag: 'Documentation',
+    auth: 'none',
+    success: {
+      '200': { description: 'JavaScript.', contentType: 'text/javascript', schema: { type: 'string' } },
+    },
+  },
+  handleDocsScript,
+);

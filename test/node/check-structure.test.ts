@@ -1,0 +1,66 @@
+/**
+ * `npm run check:structure`'s table-ownership rule (docs/architecture.md, Stores): the tree as it
+ * is passes with every ledger table named only in its store; a copy of the tree where one module
+ * outside a store names a table — as SQL text, as a quoted name or as its drizzle object — fails,
+ * naming the module, the table and its store. No pending list, no exception: a staging module and
+ * an archive module fail like any other.
+ */
+import { spawnSync } from 'node:child_process';
+import { appendFileSync, cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT } from '../../runtime/local-runtime.mjs';
+
+function check(root: string) {
+  const run = spawnSync(process.execPath, [path.join(root, 'scripts/check-structure.mjs')], {
+    encoding: 'utf8',
+  });
+  return { status: run.status, out: `${run.stdout}${run.stderr}` };
+}
+
+describe('check:structure, table ownership', () => {
+  let copy: string;
+  beforeAll(() => {
+    copy = mkdtempSync(path.join(tmpdir(), 'structure-'));
+    for (const dir of ['src', 'durable-objects', 'scripts'])
+      cpSync(path.join(ROOT, dir), path.join(copy, dir), { recursive: true });
+  });
+  afterAll(() => rmSync(copy, { recursive: true, force: true }));
+
+  it('passes on the tree: every table named only in its store', () => {
+    const { status, out } = check(ROOT);
+    expect(status, out).toBe(0);
+    expect(out).toMatch(/tables: (\d+) of \1 tables named only in their store\n/);
+    expect(out).not.toMatch(/pending|not moved/);
+  });
+
+  it.each([
+    [
+      'durable-objects/staging/bench-seed.ts',
+      "export const probe = (s: SqlStorage) => s.exec('SELECT count(*) FROM ledger_entries');",
+      /bench-seed\.ts names the table ledger_entries \(its SQL name\) outside its store durable-objects\/ledger\/ledger\/ledger-store\.ts/,
+    ],
+    [
+      'durable-objects/ledger/archive/archive.ts',
+      "export const probe = 'archive_stale';",
+      /archive\.ts names the table archive_stale \(its SQL name\) outside its store durable-objects\/ledger\/archive\/archive-store\.ts/,
+    ],
+    [
+      'durable-objects/ledger/reads/view-sql.ts',
+      "import { cashIns } from '../schema';\nexport const probe = cashIns;",
+      /view-sql\.ts names the table cash_ins \(its drizzle object cashIns\) outside its store durable-objects\/ledger\/cash-in\/cash-in-store\.ts/,
+    ],
+  ])('fails when %s names a table outside its store', (file, line, message) => {
+    const target = path.join(copy, file);
+    cpSync(path.join(ROOT, file), target);
+    appendFileSync(target, `\n${line}\n`);
+    try {
+      const { status, out } = check(copy);
+      expect(status, out).toBe(1);
+      expect(out).toMatch(message);
+    } finally {
+      cpSync(path.join(ROOT, file), target);
+    }
+  });
+});
