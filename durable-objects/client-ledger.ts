@@ -390,7 +390,7 @@ export class ClientLedger extends DurableObject<Env> {
     await this.scheduler.arm();
   }
 
-  /** Cron backstop: runs anything overdue and re-arms the alarm. */
+  /** Cron backstop: runs anything overdue, the housekeeping, and re-arms the alarm. */
   async sweep(): Promise<void> {
     if (!this.profile) return;
     await this.tasks.runDue(true);

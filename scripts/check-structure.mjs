@@ -177,7 +177,8 @@ if (!files.some((file) => STAGING_ONLY.some((pattern) => pattern.test(file))))
 const LEDGER = 'durable-objects/ledger/';
 const STORES = {
   'cash-in/cash-in-store.ts': { cash_ins: 'cashIns' },
-  'cash-out/cash-out-store.ts': { cash_outs: 'cashOuts', cash_out_batches: 'cashOutBatches' },
+  'cash-out/cash-out-store.ts': { cash_outs: 'cashOuts' },
+  'cash-out/cash-out-batch-store.ts': { cash_out_batches: 'cashOutBatches' },
   'ledger/ledger-store.ts': { ledger_entries: 'ledgerEntries', accounts: 'accounts', holds: 'holds' },
   'cash-out/limit-totals.ts': { limit_totals: 'limitTotals' },
   'webhooks/outbox-store.ts': { outbox: 'outbox', webhook_deliveries: 'webhookDeliveries' },

@@ -36,7 +36,8 @@ export class Scheduler {
   /**
    * The alarm time this instance set and has not seen fire yet (memory only: a new instance asks
    * storage), and the earliest due time scheduled since: arm() has nothing to do while that alarm
-   * comes first, and its run arms again when it ends.
+   * comes first, and its run arms again when it ends. Infinity: no task was left at the last look,
+   * so only a newly scheduled one needs the alarm.
    */
   private armedAt: number | undefined;
   private earliest = Number.POSITIVE_INFINITY;
@@ -161,7 +162,12 @@ export class Scheduler {
     const next = prepared(this.db, 'tasks.next', () =>
       this.db.select({ dueAt: tasks.dueAt }).from(tasks).orderBy(asc(tasks.dueAt)).limit(1).prepare(),
     ).get();
-    if (!next) return;
+    if (!next) {
+      // No task: nothing to arm until one is scheduled (an operation that schedules nothing, like a
+      // 202 while the executor's pass is already due, then costs no look-up).
+      this.armedAt = Number.POSITIVE_INFINITY;
+      return;
+    }
     const current = await this.storage.getAlarm();
     // An alarm time already past is either about to fire, running now (its handler took its task
     // list before this task existed), or lost. Trusting it for up to a minute, as before, left a

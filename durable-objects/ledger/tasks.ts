@@ -17,19 +17,26 @@ import type { Task } from './scheduler';
 import { dropPublished, unpublishedObservations } from './webhooks/events';
 import { dispatchWebhooks } from './webhooks/webhook-deliveries';
 
-/**
- * Rows per outbox flush: one queue batch (at most 100 messages) and one UPDATE … IN (…) whose bound
- * values (the seqs plus the timestamp) must stay within a Durable Object query's 100.
- */
+/** Outbox rows per flush step (a row holds one observation, or a Cash-Out pass's many). */
 const OUTBOX_BATCH = 50;
+/** Queue.sendBatch takes at most 100 messages. */
+const QUEUE_BATCH = 100;
 /** A single task running longer than this is logged as stalled (partner calls time out at 5 s). */
 const TASK_STALL_MS = 30_000;
+/**
+ * Housekeeping (pruning, limit totals, archive arming) runs at most this often from the alarm: a
+ * busy object's alarm runs many times a second, and each step is a few index reads that find
+ * nothing new. Its own `prune` task being due, and the cron sweep, always run it.
+ */
+const HOUSEKEEPING_MS = 1_000;
 
 /** Runs the due tasks, one run at a time: the alarm and a cron sweep may overlap. */
 export class TaskRunner {
   private running: Promise<void> | undefined;
   /** The task being run and since when: a run that never ends is reported, not silently waited on. */
   private current: { id: string; since: number } | undefined;
+  /** When the alarm's next housekeeping is allowed (memory only: a fresh instance runs it at once). */
+  private housekeepingAt = 0;
   /** The BRT month whose stale limit totals are all gone: none can become stale before the next. */
   private limitTotalsClean: string | undefined;
 
@@ -80,11 +87,16 @@ export class TaskRunner {
           this.current = undefined;
         }
       }
-      this.housekeeping(now, pruneDue);
-      const month = brtDate(now).slice(0, 7);
-      if ((full || this.limitTotalsClean !== month) && pruneLimitTotals(ctx.db, now) === 0)
-        this.limitTotalsClean = month;
-      armArchive(ctx, now);
+      // Each step below has its own shortcut (pruning waits for its next row to age out, limit
+      // totals for a new month); the gate spares a busy object's alarm even their look-ups.
+      if (full || pruneDue || now >= this.housekeepingAt) {
+        this.housekeepingAt = now + HOUSEKEEPING_MS;
+        this.housekeeping(now, pruneDue);
+        const month = brtDate(now).slice(0, 7);
+        if ((full || this.limitTotalsClean !== month) && pruneLimitTotals(ctx.db, now) === 0)
+          this.limitTotalsClean = month;
+        armArchive(ctx, now);
+      }
     } finally {
       // Operations that scheduled work while this run went on left the alarm to it (ClientLedger's
       // withAlarm skips arming while busy): arm again until nothing new was scheduled meanwhile.
@@ -179,9 +191,9 @@ export async function flushHealthOutbox(ctx: LedgerContext): Promise<void> {
   for (;;) {
     const rows = unpublishedObservations(ctx, OUTBOX_BATCH);
     if (rows.length === 0) return;
-    await ctx.env.HEALTH_SIGNALS.sendBatch(
-      rows.map((r) => ({ body: { id: r.eventId, ...(r.data as object) } })),
-    );
+    const messages = rows.flatMap((r) => r.messages.map((body) => ({ body })));
+    for (let i = 0; i < messages.length; i += QUEUE_BATCH)
+      await ctx.env.HEALTH_SIGNALS.sendBatch(messages.slice(i, i + QUEUE_BATCH));
     await ctx.crashes.reach('outbox.health-sent');
     dropPublished(
       ctx,

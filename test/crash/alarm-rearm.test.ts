@@ -86,6 +86,45 @@ describe('Scheduler without needless alarm work', () => {
     ]);
   });
 
+  it('after a look-up that found no task, arms again only once a task is scheduled', async () => {
+    const api = await Integrator.create();
+    const calls = await runInDurableObject(ledgerStub(api.client.clientId), async (_instance, state) => {
+      const db = drizzle(state.storage, { schema });
+      const now = Date.now();
+      const log: string[] = [];
+      const fake = {
+        getAlarm: async () => {
+          log.push('get');
+          return null;
+        },
+        setAlarm: async (at: number) => {
+          log.push(`set ${at - now}`);
+        },
+      } as unknown as DurableObjectStorage;
+      const scheduler = new Scheduler(db, fake);
+      state.storage.sql.exec('DELETE FROM tasks');
+      await scheduler.arm(); // no task: nothing to read or set
+      // A row the scheduler did not write: an arm() that looked again would find it and set it.
+      state.storage.sql.exec(
+        "INSERT INTO tasks (id, kind, ref, due_at) VALUES ('flush-outbox:none-a', 'flush-outbox', 'none-a', ?)",
+        now + 3_000,
+      );
+      const steps: string[][] = [];
+      for (const work of [
+        () => {}, // nothing scheduled since (a 202 while the executor's pass is due): no look-up
+        () => scheduler.schedule('flush-outbox', 'none-b', now + 1_000),
+      ]) {
+        log.length = 0;
+        work();
+        await scheduler.arm();
+        steps.push([...log]);
+      }
+      state.storage.sql.exec("DELETE FROM tasks WHERE id LIKE 'flush-outbox:none-%'");
+      return steps;
+    });
+    expect(calls).toEqual([[], ['get', 'set 1000']]);
+  });
+
   it('scheduleAll adds tasks or moves them earlier, never later', async () => {
     const api = await Integrator.create();
     const due = await runInDurableObject(ledgerStub(api.client.clientId), async (_instance, state) => {

@@ -1,8 +1,8 @@
 /**
  * Batch Cash-Out inside the client's object (docs/contract.md, Batch Cash-Out; OpenAPI
  * createCashOutBatch): every item is checked before anything is written, then the whole batch is
- * accepted in one storage transaction — each item's row and CASHOUT_REQUESTED event, the batch row,
- * the idempotent answer and one executor wake-up. From there each item is an ordinary Cash-Out: the
+ * accepted in one storage transaction — every item's row in one statement, their CASHOUT_REQUESTED
+ * events in another, the batch row, the idempotent answer and one executor wake-up. From there each item is an ordinary Cash-Out: the
  * executor (cash-out-exec.ts) takes due Cash-Outs in seq order, so limits, routing and approval
  * apply in item order exactly as if the items had been sent one by one, and it pays them in
  * bounded batches per partner.
@@ -19,18 +19,15 @@ import { hasArchiveOf } from '../archive/archive-store';
 import type { LedgerContext } from '../context';
 import { sqlOf } from '../db';
 import type { Remember } from '../ledger/idempotency';
-import { emitWebhook } from '../webhooks/events';
+import { OutboxBatch } from '../webhooks/events';
+import { type BatchRow, batchById, insertBatch, latestBatches } from './cash-out-batch-store';
 import { executorWoken, wakeExecutor } from './cash-out-exec';
 import type { CreateCashOutInput } from './cash-out-ops';
 import {
-  type BatchRow,
-  batchById,
   type CashOutRow,
   externalReferencesTaken,
-  insertBatch,
   insertBatchItems,
   internalCodesTaken,
-  latestBatches,
   NOT_DECIDED,
   statusCountsBetween,
 } from './cash-out-store';
@@ -182,21 +179,19 @@ export async function acceptCashOutBatch(
   }));
   ctx.storage.transactionSync(() => {
     const [firstSeq, lastSeq] = insertCashOuts(ctx, rows);
+    // Every item's CASHOUT_REQUESTED in one statement; the executor's reservation pass schedules
+    // their dispatch (cash-out-book.ts).
+    const events = new OutboxBatch(ctx);
     rows.forEach((row, index) => {
       row.seq = firstSeq + index;
       amountCents += row.amount;
-      // The executor's reservation pass schedules the dispatch of these events (cash-out-book.ts).
-      emitWebhook(
-        ctx,
-        {
-          aggregateId: row.transactionId,
-          eventType: 'CASHOUT_REQUESTED',
-          data: cashOutView(row),
-          webhookUrl: row.webhookUrl,
-          at: now,
-        },
-        false,
-      );
+      events.webhook({
+        aggregateId: row.transactionId,
+        eventType: 'CASHOUT_REQUESTED',
+        data: cashOutView(row),
+        webhookUrl: row.webhookUrl,
+        at: now,
+      });
       accepted.items.push({
         index,
         transactionId: row.transactionId,
@@ -205,6 +200,7 @@ export async function acceptCashOutBatch(
         status: 'PROCESSING',
       });
     });
+    events.flush();
     accepted.amount = amountFromCents(amountCents);
     insertBatch(sqlOf(ctx.db), {
       batch_id: batchId,

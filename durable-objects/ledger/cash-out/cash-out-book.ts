@@ -20,7 +20,7 @@ import type { LedgerContext } from '../context';
 import { sqlOf } from '../db';
 import { EntryCursor } from '../ledger/entry-cursor';
 import { type AccountRow, accountAt, available, fastHolds, transactionalAccounts } from '../ledger/ledger';
-import { emitWebhook, type ObservationInput, observe } from '../webhooks/events';
+import { type ObservationInput, OutboxBatch } from '../webhooks/events';
 import { type CashOutRow, cashOutWrites } from './cash-out-store';
 import { LimitBook } from './limit-totals';
 
@@ -32,6 +32,22 @@ export class CashOutBook {
   private readonly cursors = new Map<string, EntryCursor>();
   private events = false;
   private observations = false;
+  /**
+   * Writes of many Cash-Outs made in one statement each at `close` (set-based: one per-statement
+   * cost per pass, not per Cash-Out). Only writes nothing in the pass reads back before `close`:
+   * a reservation's stage and hold, a completion's row, hold and entry, every event.
+   */
+  private readonly outbox: OutboxBatch;
+  private readonly holdsPlaced: [string, string, number, string, number][] = [];
+  private readonly holdsDropped: string[] = [];
+  private readonly reservations: [number, string, string, string, string, number | null][] = [];
+  private readonly completions: [number, string, string | null][] = [];
+  /** The duplicate check of a reserveAll: twins outside its rows (by seq), its rows by payee and amount. */
+  private twins = {
+    outside: new Set<number>(),
+    among: new Map<string, CashOutRow[]>(),
+    cancelled: new Set<number>(),
+  };
   /** Available money per TRANSACTIONAL account, read once, lowered by each reservation. */
   private funds: { account: AccountRow; available: number }[] | undefined;
 
@@ -41,6 +57,7 @@ export class CashOutBook {
   ) {
     this.sql = sqlOf(ctx.db);
     this.limits = new LimitBook(ctx.db);
+    this.outbox = new OutboxBatch(ctx);
   }
 
   /** Moves many Cash-Outs at once: `stage`, and when the executor takes them next. */
@@ -50,10 +67,39 @@ export class CashOutBook {
   }
 
   /**
+   * Reservations of RECEIVED Cash-Outs, one after another in the order given; those approved to be
+   * sent. The limit totals and the duplicates outside `rows` are read for all of them at once;
+   * among `rows`, an earlier one counts as a duplicate unless this pass cancelled it.
+   */
+  reserveAll(rows: readonly CashOutRow[], client: ClientRow | undefined, degraded: ReadonlySet<string>) {
+    this.limits.prefetch(rows);
+    this.twins = {
+      outside: cashOutWrites.twinsOutside(
+        this.sql,
+        rows.map((r) => ({ ...r, since: r.requestedAt - DUPLICATE_WINDOW_MS })),
+      ),
+      among: new Map(),
+      cancelled: new Set(),
+    };
+    for (const row of rows) {
+      const key = `${row.destinationKey}|${row.amount}`;
+      const same = this.twins.among.get(key);
+      if (same) same.push(row);
+      else this.twins.among.set(key, [row]);
+    }
+    const approved: CashOutRow[] = [];
+    for (const row of rows) {
+      const next = this.reserve(row, client, degraded);
+      if (next) approved.push(next);
+    }
+    return approved;
+  }
+
+  /**
    * Limits, duplicates, routing and the reservation of one RECEIVED Cash-Out; the next stage, or
    * undefined when it ended CANCELLED. Later Cash-Outs of the batch see this one's reservation.
    */
-  reserve(row: CashOutRow, client: ClientRow | undefined, degraded: ReadonlySet<string>) {
+  private reserve(row: CashOutRow, client: ClientRow | undefined, degraded: ReadonlySet<string>) {
     this.events = true; // its CASHOUT_REQUESTED waits for this dispatch (acceptCashOut)
     const violation = limitViolation(
       row.amount,
@@ -80,13 +126,8 @@ export class CashOutBook {
     const { account } = chosen;
     chosen.available -= row.amount;
     this.limits.add(row.requestedAt, row.destinationKey, row.amount);
-    fastHolds.place(this.sql, {
-      id: holdId(row.transactionId),
-      accountNumber: account.number,
-      amount: row.amount,
-      ref: `cash-out:${row.transactionId}`,
-      at: this.now,
-    });
+    const ref = `cash-out:${row.transactionId}`;
+    this.holdsPlaced.push([holdId(row.transactionId), account.number, row.amount, ref, this.now]);
     const approval = needsApproval(row.amount, client?.approvalThresholdCents);
     const settlement = {
       ispb: account.ispb,
@@ -94,13 +135,15 @@ export class CashOutBook {
       branch: account.branch,
       account: account.number,
     };
-    cashOutWrites.reserved(this.sql, row.seq, {
-      partnerIspb: account.ispb,
-      settlement: JSON.stringify(settlement),
-      stage: approval ? 'AWAITING_APPROVAL' : 'APPROVED',
-      status: approval ? 'PENDING' : 'PROCESSING',
-      nextAt: approval ? null : this.now,
-    });
+    // Deferred to `close`: the duplicate check of later ones reads only CANCELLED, written at once.
+    this.reservations.push([
+      row.seq,
+      account.ispb,
+      JSON.stringify(settlement),
+      approval ? 'AWAITING_APPROVAL' : 'APPROVED',
+      approval ? 'PENDING' : 'PROCESSING',
+      approval ? null : this.now,
+    ]);
     this.observe(row, { partnerIspb: account.ispb, event: 'CREATED', at: row.requestedAt });
     return approval
       ? undefined
@@ -109,7 +152,11 @@ export class CashOutBook {
 
   /** An earlier, live Cash-Out of the same amount to the same payee within the window. */
   private hasRecentTwin(row: CashOutRow): boolean {
-    return cashOutWrites.hasTwin(this.sql, row, row.requestedAt - DUPLICATE_WINDOW_MS);
+    const since = row.requestedAt - DUPLICATE_WINDOW_MS;
+    const twins = this.twins;
+    if (twins.outside.has(row.seq)) return true;
+    const same = twins.among.get(`${row.destinationKey}|${row.amount}`) ?? [];
+    return same.some((t) => t.seq < row.seq && t.requestedAt >= since && !twins.cancelled.has(t.seq));
   }
 
   /** Ends a Cash-Out CANCELLED; a reserved one gives its money and its limits back. */
@@ -120,6 +167,7 @@ export class CashOutBook {
         this.limits.add(row.requestedAt, row.destinationKey, -row.amount);
     }
     cashOutWrites.cancelled(this.sql, row.seq, failureCode, this.now);
+    this.twins.cancelled.add(row.seq);
     this.emit({
       ...row,
       status: 'CANCELLED',
@@ -159,17 +207,11 @@ export class CashOutBook {
       settled: true,
     };
     if (cursor.refusal(entry)) return false;
-    fastHolds.drop(this.sql, holdId(row.transactionId));
+    this.holdsDropped.push(holdId(row.transactionId));
     cursor.append(entry);
     const payee = status.payeeBank;
     const payeeBank = payee ? { ...payee, bank: bankName(this.ctx.env, payee.ispb) } : row.payeeBank;
-    cashOutWrites.completed(
-      this.sql,
-      row.seq,
-      status.endToEndId,
-      this.now,
-      payeeBank ? JSON.stringify(payeeBank) : null,
-    );
+    this.completions.push([row.seq, status.endToEndId, payeeBank ? JSON.stringify(payeeBank) : null]);
     this.emit({
       ...row,
       status: 'COMPLETED',
@@ -194,7 +236,7 @@ export class CashOutBook {
     if (!cursor) {
       const account = accountAt(this.ctx.db, ispb, 'TRANSACTIONAL');
       if (!account) throw new Error(`no TRANSACTIONAL account at ${ispb}`);
-      cursor = new EntryCursor(this.ctx.db, account.number);
+      cursor = new EntryCursor(this.ctx.db, account.number, true);
       this.cursors.set(ispb, cursor);
     }
     return cursor;
@@ -203,18 +245,26 @@ export class CashOutBook {
   private emit(row: CashOutRow): void {
     const eventType = row.status === 'COMPLETED' ? 'CASHOUT_COMPLETED' : 'CASHOUT_FAILED';
     const event = { aggregateId: row.transactionId, eventType, data: cashOutView(row) };
-    emitWebhook(this.ctx, { ...event, webhookUrl: row.webhookUrl, at: this.now }, false);
+    this.outbox.webhook({ ...event, webhookUrl: row.webhookUrl, at: this.now });
     this.events = true;
   }
 
   private observe(row: CashOutRow, input: Omit<ObservationInput, 'operation'>): void {
-    observe(this.ctx, row.transactionId, { operation: 'CASH_OUT', ...input }, false);
+    this.outbox.observe(row.transactionId, { operation: 'CASH_OUT', ...input });
     this.observations = true;
   }
 
-  /** Balances, limit totals and the outbox tasks: once, as the transaction's last writes. */
+  /**
+   * The deferred writes, balances, limit totals and the outbox tasks: once, as the transaction's
+   * last writes.
+   */
   close(): void {
+    fastHolds.placeMany(this.sql, this.holdsPlaced);
+    cashOutWrites.reservedMany(this.sql, this.reservations);
+    fastHolds.dropMany(this.sql, this.holdsDropped);
     for (const cursor of this.cursors.values()) cursor.close();
+    cashOutWrites.completedMany(this.sql, this.completions, this.now);
+    this.outbox.flush();
     this.limits.flush();
     if (this.events) this.ctx.scheduler.schedule('dispatch-webhooks', 'all', this.now);
     if (this.observations) this.ctx.scheduler.schedule('flush-outbox', 'all', this.now);

@@ -183,11 +183,7 @@ async function reserve(
   await ctx.crashes.reach('cash-out.checked');
   return ctx.storage.transactionSync(() => {
     const book = new CashOutBook(ctx, Date.now());
-    const approved: CashOutRow[] = [];
-    for (const row of rows) {
-      const next = book.reserve(row, config, degraded);
-      if (next) approved.push(next);
-    }
+    const approved = book.reserveAll(rows, config, degraded);
     book.close();
     return approved;
   });

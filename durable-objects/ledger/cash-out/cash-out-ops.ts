@@ -9,6 +9,7 @@ import { newEndToEndId, newInternalCode, newUuid } from '../../../src/domain/ids
 import { failure, type OperationResult, success } from '../../../src/domain/result';
 import { formatBrt } from '../../../src/domain/time';
 import { maybeArchived } from '../archive/archive-index';
+import { hasArchiveOf } from '../archive/archive-store';
 import type { LedgerContext } from '../context';
 import type { Remember } from '../ledger/idempotency';
 import { accountAt, findHold, postEntry, releaseHold } from '../ledger/ledger';
@@ -18,7 +19,7 @@ import { executorWoken, wakeExecutor } from './cash-out-exec';
 import {
   type CashOutRow,
   cashOutCodeTaken,
-  cashOutReferenceTaken,
+  cashOutKeysTaken,
   findCashOut,
   insertCashOut,
   updateCashOut,
@@ -70,9 +71,15 @@ export function acceptCashOut(
   input: CreateCashOutInput,
   remember: Remember,
 ): OperationResult<CashOutAccepted> {
-  // An archived Cash-Out keeps its reference (a hash hit counts: refusing is the safe side).
+  // An archived Cash-Out keeps its reference (a hash hit counts: refusing is the safe side). Asked
+  // once: while no Cash-Out was ever archived, neither the reference nor the code needs the index.
   const reference = input.externalReference;
-  if (cashOutReferenceTaken(ctx.db, reference) || maybeArchived(ctx.storage.sql, reference, 'cash-out')) {
+  const archived = hasArchiveOf(ctx.storage.sql, 'cash-out');
+  const wasArchived = (id: string) => archived && maybeArchived(ctx.storage.sql, id, 'cash-out');
+  // The reference and a first candidate code in one statement; another code only on a collision.
+  let internalCode = newInternalCode();
+  const taken = cashOutKeysTaken(ctx.db, reference, internalCode);
+  if (taken.reference || wasArchived(reference)) {
     return failure({
       code: 'DUPLICATED_EXTERNAL_REFERENCE',
       detail: `externalReference '${input.externalReference}' was already used for a Cash-Out`,
@@ -80,9 +87,10 @@ export function acceptCashOut(
   }
   const now = Date.now();
   const transactionId = newUuid();
-  let internalCode = newInternalCode();
-  while (cashOutCodeTaken(ctx.db, internalCode) || maybeArchived(ctx.storage.sql, internalCode, 'cash-out'))
-    internalCode = newInternalCode();
+  if (taken.code || wasArchived(internalCode)) {
+    do internalCode = newInternalCode();
+    while (cashOutCodeTaken(ctx.db, internalCode) || wasArchived(internalCode));
+  }
   const accepted: CashOutAccepted = {
     transactionId,
     internalCode,

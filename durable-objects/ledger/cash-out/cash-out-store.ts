@@ -2,13 +2,12 @@
  * Cash-Out rows of one client: lookups (docs/contract.md, Lookup by id), the 202's insert and its uniqueness
  * checks.
  */
-import { asc, eq, lte, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { CASH_OUT_FIELDS } from '../../../src/domain/cash-out';
 import type { ViewField } from '../../../src/domain/view-fields';
 import type { ArchivableTable } from '../archivable';
 import { ANY_SEGMENT_DONE } from '../archive/archive-store';
 import { insertStoredRows, type LedgerDb, type StoredRow, sqlOf } from '../db';
-import { ph, prepared } from '../prepared';
 import type { RowSelection } from '../reads/keyset';
 import { findByAnyId, lookupSql } from '../reads/lookup';
 import { viewJson } from '../reads/view-sql';
@@ -22,11 +21,22 @@ export function findCashOut(db: LedgerDb, id: string): CashOutRow | undefined {
 
 // The 202's statements run on the SQL API directly (fixed texts): drizzle's building and mapping
 // cost more than SQLite takes to run them.
-export function cashOutReferenceTaken(db: LedgerDb, externalReference: string): boolean {
-  return (
-    sqlOf(db).exec('SELECT 1 FROM cash_outs WHERE external_reference = ?', externalReference).toArray()
-      .length > 0
-  );
+
+/** Whether a live Cash-Out has this external reference, and whether one has this internal code. */
+export function cashOutKeysTaken(
+  db: LedgerDb,
+  externalReference: string,
+  internalCode: string,
+): { reference: boolean; code: boolean } {
+  const row = sqlOf(db)
+    .exec<{ reference: number; code: number }>(
+      `SELECT EXISTS (SELECT 1 FROM cash_outs WHERE external_reference = ?) AS reference,
+              EXISTS (SELECT 1 FROM cash_outs WHERE internal_code = ?) AS code`,
+      externalReference,
+      internalCode,
+    )
+    .one();
+  return { reference: row.reference === 1, code: row.code === 1 };
 }
 
 export function cashOutCodeTaken(db: LedgerDb, internalCode: string): boolean {
@@ -131,23 +141,41 @@ export const cashOutWrites = {
       seq,
     );
   },
-  /** An earlier, live Cash-Out of the same amount to the same payee since `since`. */
-  hasTwin(
+  /** Many reservations in one statement: each [seq, partnerIspb, settlement, stage, status, nextAt]. */
+  reservedMany(
     sql: SqlStorage,
-    row: Pick<CashOutRow, 'destinationKey' | 'amount' | 'seq'>,
-    since: number,
-  ): boolean {
-    return (
+    rows: readonly [number, string, string, string, string, number | null][],
+  ): void {
+    if (rows.length === 0) return;
+    sql.exec(
+      `UPDATE cash_outs SET partner_ispb = j.value ->> '$[1]', settlement = j.value ->> '$[2]',
+         stage = j.value ->> '$[3]', status = j.value ->> '$[4]', next_at = j.value ->> '$[5]'
+       FROM json_each(?) AS j WHERE cash_outs.seq = j.value ->> '$[0]'`,
+      JSON.stringify(rows),
+    );
+  },
+  /**
+   * Of `rows`, the seqs that have an earlier, live Cash-Out of the same amount to the same payee
+   * since their own `since`, in one statement, counting only Cash-Outs outside `rows` (the caller
+   * decides among them).
+   */
+  twinsOutside(
+    sql: SqlStorage,
+    rows: readonly { destinationKey: string; since: number; amount: number; seq: number }[],
+  ): Set<number> {
+    const list = JSON.stringify(rows.map((r) => [r.destinationKey, r.since, r.amount, r.seq]));
+    return new Set(
       sql
-        .exec(
-          `SELECT 1 FROM cash_outs WHERE destination_key = ? AND requested_at >= ? AND amount = ?
-           AND status != 'CANCELLED' AND seq < ? LIMIT 1`,
-          row.destinationKey,
-          since,
-          row.amount,
-          row.seq,
+        .exec<{ seq: number }>(
+          `SELECT j.value ->> '$[3]' AS seq FROM json_each(?1) AS j WHERE EXISTS (
+             SELECT 1 FROM cash_outs c WHERE c.destination_key = j.value ->> '$[0]'
+               AND c.requested_at >= j.value ->> '$[1]' AND c.amount = j.value ->> '$[2]'
+               AND c.status != 'CANCELLED' AND c.seq < j.value ->> '$[3]'
+               AND c.seq NOT IN (SELECT value ->> '$[3]' FROM json_each(?1)))`,
+          list,
         )
-        .toArray().length > 0
+        .toArray()
+        .map((r) => r.seq),
     );
   },
   cancelled(sql: SqlStorage, seq: number, failureCode: string, at: number): void {
@@ -169,20 +197,57 @@ export const cashOutWrites = {
       seq,
     );
   },
+  /** Many completions at `at` in one statement: each [seq, endToEndId, payeeBank JSON or null]. */
+  completedMany(sql: SqlStorage, rows: readonly [number, string, string | null][], at: number): void {
+    if (rows.length === 0) return;
+    sql.exec(
+      `UPDATE cash_outs SET status = 'COMPLETED', stage = 'DONE', end_to_end_id = j.value ->> '$[1]',
+         completed_at = ?, payee_bank = j.value ->> '$[2]', next_at = NULL
+       FROM json_each(?) AS j WHERE cash_outs.seq = j.value ->> '$[0]'`,
+      at,
+      JSON.stringify(rows),
+    );
+  },
 };
 
-/** The executor's next Cash-Outs: due by `now`, earliest first, at most `limit`. */
+/** Every column of cash_outs under its CashOutRow name (the JSON ones parsed by cashOutOf). */
+const CASH_OUT_COLUMNS = `seq, transaction_id AS transactionId, internal_code AS internalCode,
+  external_reference AS externalReference, status, stage, amount, description, webhook_url AS webhookUrl,
+  payee_name AS payeeName, payee_document AS payeeDocument, destination, destination_key AS destinationKey,
+  payee_bank AS payeeBank, partner_ispb AS partnerIspb, settlement, end_to_end_id AS endToEndId,
+  refund_end_to_end_id AS refundEndToEndId, failure_code AS failureCode, reason,
+  requested_at AS requestedAt, completed_at AS completedAt, cancelled_at AS cancelledAt,
+  refunded_at AS refundedAt, next_at AS nextAt`;
+
+type StoredCashOut = Omit<CashOutRow, 'destination' | 'payeeBank' | 'settlement'> & {
+  destination: string;
+  payeeBank: string | null;
+  settlement: string | null;
+};
+
+function cashOutOf(row: StoredCashOut): CashOutRow {
+  return {
+    ...row,
+    destination: JSON.parse(row.destination),
+    payeeBank: row.payeeBank === null ? null : JSON.parse(row.payeeBank),
+    settlement: row.settlement === null ? null : JSON.parse(row.settlement),
+  };
+}
+
+/**
+ * The executor's next Cash-Outs: due by `now`, earliest first, at most `limit`. A fixed text on the
+ * SQL API: every pass reads every Cash-Out in flight (a payment is polled until it settles).
+ */
 export function cashOutsDue(db: LedgerDb, now: number, limit: number): CashOutRow[] {
-  return prepared(db, `cashOuts.due.${limit}`, () =>
-    db
-      .select()
-      .from(cashOuts)
-      .where(lte(cashOuts.nextAt, ph('now')))
+  return sqlOf(db)
+    .exec<StoredCashOut>(
       // seq breaks ties: a batch's items, all due at once, are reserved in item order.
-      .orderBy(asc(cashOuts.nextAt), asc(cashOuts.seq))
-      .limit(limit)
-      .prepare(),
-  ).all({ now });
+      `SELECT ${CASH_OUT_COLUMNS} FROM cash_outs WHERE next_at <= ? ORDER BY next_at, seq LIMIT ?`,
+      now,
+      limit,
+    )
+    .toArray()
+    .map(cashOutOf);
 }
 
 /** When the executor has a Cash-Out to take next, or undefined when none waits. */
@@ -245,44 +310,6 @@ export function insertBatchItems(
       nextAt,
       JSON.stringify(values),
     )
-    .toArray();
-}
-
-/** A batch: its items are the Cash-Outs with seq in [first_seq, last_seq]. */
-export type BatchRow = {
-  batch_id: string;
-  created_at: number;
-  count: number;
-  amount: number;
-  first_seq: number;
-  last_seq: number;
-};
-
-export function insertBatch(sql: SqlStorage, batch: BatchRow): void {
-  sql.exec(
-    `INSERT INTO cash_out_batches (batch_id, created_at, count, amount, first_seq, last_seq)
-     VALUES (?, ?, ?, ?, ?, ?)`,
-    batch.batch_id,
-    batch.created_at,
-    batch.count,
-    batch.amount,
-    batch.first_seq,
-    batch.last_seq,
-  );
-}
-
-const BATCH_COLUMNS = 'batch_id, created_at, count, amount, first_seq, last_seq';
-
-export function batchById(sql: SqlStorage, batchId: string): BatchRow[] {
-  return sql
-    .exec<BatchRow>(`SELECT ${BATCH_COLUMNS} FROM cash_out_batches WHERE batch_id = ?`, batchId)
-    .toArray();
-}
-
-/** The newest batches first. */
-export function latestBatches(sql: SqlStorage, limit: number): BatchRow[] {
-  return sql
-    .exec<BatchRow>(`SELECT ${BATCH_COLUMNS} FROM cash_out_batches ORDER BY first_seq DESC LIMIT ?`, limit)
     .toArray();
 }
 

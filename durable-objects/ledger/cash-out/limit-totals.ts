@@ -6,7 +6,7 @@
 import { lt, sql } from 'drizzle-orm';
 import type { LimitUsage } from '../../../src/domain/cash-out';
 import { brtDate } from '../../../src/domain/time';
-import type { LedgerDb } from '../db';
+import { type LedgerDb, sqlOf } from '../db';
 import { ph, prepared } from '../prepared';
 import { limitTotals } from '../schema';
 
@@ -68,6 +68,17 @@ export class LimitBook {
     return cents;
   }
 
+  /** Reads every key these Cash-Outs count in, in one statement (a pass's reservations). */
+  prefetch(rows: readonly { requestedAt: number; destinationKey: string }[]): void {
+    const keys = new Set<string>();
+    for (const row of rows)
+      for (const { key } of limitKeys(row.requestedAt, row.destinationKey))
+        if (!this.cents.has(key)) keys.add(key);
+    if (keys.size === 0) return;
+    for (const key of keys) this.cents.set(key, 0);
+    for (const row of totalsOf(this.db, [...keys])) this.cents.set(row.key, row.cents);
+  }
+
   usage(requestedAt: number, destinationKey: string): LimitUsage {
     const [day, month, payeeDay] = limitKeys(requestedAt, destinationKey);
     return { day: this.read(day.key), month: this.read(month.key), payeeDay: this.read(payeeDay.key) };
@@ -81,10 +92,33 @@ export class LimitBook {
     }
   }
 
+  /** Every changed key in one statement. */
   flush(): void {
-    for (const [key, { period, cents }] of this.delta) if (cents !== 0) addTotal(this.db, key, period, cents);
+    const rows: [string, string, number][] = [];
+    for (const [key, { period, cents }] of this.delta) if (cents !== 0) rows.push([key, period, cents]);
+    if (rows.length === 1) addTotal(this.db, ...(rows[0] as [string, string, number]));
+    else if (rows.length > 1) addTotals(this.db, rows);
     this.delta.clear();
   }
+}
+
+function totalsOf(db: LedgerDb, keys: string[]): { key: string; cents: number }[] {
+  return sqlOf(db)
+    .exec<{ key: string; cents: number }>(
+      'SELECT key, cents FROM limit_totals WHERE key IN (SELECT value FROM json_each(?))',
+      JSON.stringify(keys),
+    )
+    .toArray();
+}
+
+/** addTotal for many keys at once: each [key, period, cents]. */
+function addTotals(db: LedgerDb, rows: [string, string, number][]): void {
+  sqlOf(db).exec(
+    `INSERT INTO limit_totals (key, period, cents)
+     SELECT value ->> '$[0]', value ->> '$[1]', value ->> '$[2]' FROM json_each(?) WHERE true
+     ON CONFLICT (key) DO UPDATE SET cents = cents + excluded.cents`,
+    JSON.stringify(rows),
+  );
 }
 
 function addTotal(db: LedgerDb, key: string, period: string, cents: number): void {

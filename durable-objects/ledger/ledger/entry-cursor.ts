@@ -6,7 +6,7 @@
  */
 import { BANK_RETURN_LABEL } from '../../../src/domain/statement';
 import { type LedgerDb, sqlOf } from '../db';
-import { cursorSql } from './ledger-store';
+import { cursorSql, type EntryValues } from './ledger-store';
 
 export type EntryType =
   | 'PIX_IN'
@@ -65,11 +65,19 @@ export class EntryCursor {
   private balance: number;
   private lastAt: number | undefined;
   private moved = false;
+  /** Entries appended but not yet inserted: a batched cursor inserts them all in `close`. */
+  private pending: EntryValues[] | undefined;
 
+  /**
+   * `batched`: the entries are inserted in one statement at `close` (the caller reads none of this
+   * account's entries before then, in the same transaction).
+   */
   constructor(
     db: LedgerDb,
     readonly accountNumber: string,
+    batched = false,
   ) {
+    if (batched) this.pending = [];
     this.sql = sqlOf(db);
     const account = cursorSql.balance(this.sql, accountNumber);
     if (!account) throw new Error(`unknown account ${accountNumber}`);
@@ -112,8 +120,7 @@ export class EntryCursor {
     const balanceAfter = this.after(input);
     const createdAt = Math.max(input.at, this.lastAt ?? input.at);
     const id = input.id ?? newEntryId();
-    cursorSql.insert(
-      this.sql,
+    const values: EntryValues = [
       id,
       this.accountNumber,
       input.type,
@@ -126,7 +133,9 @@ export class EntryCursor {
       input.originalEndToEndId ?? null,
       input.ref,
       createdAt,
-    );
+    ];
+    if (this.pending) this.pending.push(values);
+    else cursorSql.insert(this.sql, ...values);
     this.balance = balanceAfter;
     this.lastAt = createdAt;
     this.moved = true;
@@ -135,6 +144,10 @@ export class EntryCursor {
 
   /** Writes the account's balance (once, after the last entry), in the same transaction. */
   close(): void {
+    if (this.pending && this.pending.length > 0) {
+      cursorSql.insertMany(this.sql, this.pending);
+      this.pending = [];
+    }
     if (this.moved) cursorSql.setBalance(this.sql, this.accountNumber, this.balance);
     this.moved = false;
   }

@@ -172,7 +172,37 @@ export const fastHolds = {
   drop(sql: SqlStorage, id: string): void {
     sql.exec('DELETE FROM holds WHERE id = ?', id);
   },
+  /** Many holds in one statement: each [id, accountNumber, amount, ref, createdAt]. */
+  placeMany(sql: SqlStorage, rows: readonly [string, string, number, string, number][]): void {
+    if (rows.length === 0) return;
+    sql.exec(
+      `INSERT INTO holds (id, account_number, amount, ref, created_at)
+       SELECT value ->> '$[0]', value ->> '$[1]', value ->> '$[2]', value ->> '$[3]', value ->> '$[4]'
+       FROM json_each(?)`,
+      JSON.stringify(rows),
+    );
+  },
+  dropMany(sql: SqlStorage, ids: readonly string[]): void {
+    if (ids.length === 0) return;
+    sql.exec('DELETE FROM holds WHERE id IN (SELECT value FROM json_each(?))', JSON.stringify(ids));
+  },
 };
+
+/** An entry's columns in table order (cursorSql.insert). */
+export type EntryValues = [
+  id: string,
+  accountNumber: string,
+  type: string,
+  typeRaw: string,
+  direction: string,
+  amount: number,
+  balanceAfter: number,
+  description: string | null,
+  endToEndId: string | null,
+  originalEndToEndId: string | null,
+  ref: string,
+  createdAt: number,
+];
 
 /** EntryCursor's statements (entry-cursor.ts): fixed texts on the SQL API, on every posting's path. */
 export const cursorSql = {
@@ -200,6 +230,18 @@ export const cursorSql = {
          description, end_to_end_id, original_end_to_end_id, ref, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ...values,
+    );
+  },
+  /** Many entries in one statement, in the order given (their seqs follow it). */
+  insertMany(sql: SqlStorage, rows: readonly EntryValues[]): void {
+    sql.exec(
+      `INSERT INTO ledger_entries (id, account_number, type, type_raw, direction, amount, balance_after,
+         description, end_to_end_id, original_end_to_end_id, ref, created_at)
+       SELECT value ->> '$[0]', value ->> '$[1]', value ->> '$[2]', value ->> '$[3]', value ->> '$[4]',
+         value ->> '$[5]', value ->> '$[6]', value ->> '$[7]', value ->> '$[8]', value ->> '$[9]',
+         value ->> '$[10]', value ->> '$[11]'
+       FROM json_each(?) ORDER BY key`,
+      JSON.stringify(rows),
     );
   },
   setBalance(sql: SqlStorage, accountNumber: string, balance: number): void {

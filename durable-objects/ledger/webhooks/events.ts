@@ -10,6 +10,7 @@ import {
   deleteEvents,
   insertOutbox as insertOutboxRow,
   insertOutboxRows,
+  type OutboxInsert,
   unpublishedObservationRows,
 } from './outbox-store';
 
@@ -74,10 +75,10 @@ export function emitWithObservation(
   insertOutboxRows(sqlOf(ctx.db), [webhookRow(event), observationRow(ctx, aggregateId, input)]);
 }
 
-function webhookRow(event: WebhookEvent) {
+function webhookRow(event: WebhookEvent): OutboxInsert {
   return {
     eventSuffix: eventIdSuffix(),
-    channel: 'webhook' as const,
+    channel: 'webhook',
     aggregateId: event.aggregateId,
     eventType: event.eventType,
     data: event.data,
@@ -86,8 +87,9 @@ function webhookRow(event: WebhookEvent) {
   };
 }
 
-function observationRow(ctx: LedgerContext, aggregateId: string, input: ObservationInput) {
-  const observation = {
+/** The observation as the analyzer reads it. */
+function observationOf(ctx: LedgerContext, input: ObservationInput) {
+  return {
     at: new Date(input.at).toISOString(),
     clientId: ctx.profile.clientId,
     operation: input.operation,
@@ -97,30 +99,85 @@ function observationRow(ctx: LedgerContext, aggregateId: string, input: Observat
     ...(input.failureCode !== undefined && { failureCode: input.failureCode }),
     ...(input.latencyMs !== undefined && { latencyMs: input.latencyMs }),
   };
+}
+
+function observationRow(ctx: LedgerContext, aggregateId: string, input: ObservationInput): OutboxInsert {
   return {
     eventSuffix: eventIdSuffix(),
-    channel: 'health' as const,
+    channel: 'health',
     aggregateId,
     eventType: `OBSERVATION_${input.event}`,
-    data: observation,
+    data: observationOf(ctx, input),
     webhookUrl: null,
     occurredAt: input.at,
   };
 }
 
 /**
- * The oldest health observations not yet handed to their queue, at most `limit`. Fixed statements
- * on the SQL API: every observation passes here, and drizzle's building cost more than SQLite.
+ * Events and observations of many operations written in one statement when the transaction's work
+ * is done (`flush`, inside the same transaction): the same rows, ids and order as emitWebhook and
+ * observe would write one by one, for one per-statement cost per batch instead of one per row.
+ * The caller schedules the dispatch and the flush (once) itself.
+ */
+export class OutboxBatch {
+  private rows: OutboxInsert[] = [];
+  private observations: { aggregateId: string; input: ObservationInput }[] = [];
+
+  constructor(private readonly ctx: LedgerContext) {}
+
+  webhook(event: WebhookEvent): void {
+    this.rows.push(webhookRow(event));
+  }
+
+  observe(aggregateId: string, input: ObservationInput): void {
+    this.observations.push({ aggregateId, input });
+  }
+
+  /**
+   * The events, then the observations: one row when there is one, else all of them as one row
+   * (OBSERVATIONS, the list as its data) that the flush hands to the queue as one message each.
+   */
+  flush(): void {
+    const [one, ...more] = this.observations;
+    if (one && more.length === 0) this.rows.push(observationRow(this.ctx, one.aggregateId, one.input));
+    else if (one)
+      this.rows.push({
+        eventSuffix: eventIdSuffix(),
+        channel: 'health',
+        aggregateId: one.aggregateId,
+        eventType: OBSERVATIONS,
+        data: this.observations.map((o) => observationOf(this.ctx, o.input)),
+        webhookUrl: null,
+        occurredAt: one.input.at,
+      });
+    insertOutboxRows(sqlOf(this.ctx.db), this.rows);
+    this.rows = [];
+    this.observations = [];
+  }
+}
+
+/** The event type of an outbox row holding many observations (OutboxBatch). */
+const OBSERVATIONS = 'OBSERVATIONS';
+
+/**
+ * The oldest health observation rows not yet handed to their queue, at most `limit`, each with its
+ * queue messages: one per observation, its id the row's event id (`.index` within a row of many,
+ * the same at every re-send, so the analyzer drops a duplicate). Fixed statements on the SQL API:
+ * every observation passes here, and drizzle's building cost more than SQLite.
  */
 export function unpublishedObservations(
   ctx: LedgerContext,
   limit: number,
-): { seq: number; eventId: string; data: unknown }[] {
-  return unpublishedObservationRows(sqlOf(ctx.db), limit).map((r) => ({
-    seq: r.seq,
-    eventId: r.event_id,
-    data: JSON.parse(r.data),
-  }));
+): { seq: number; messages: ({ id: string } & Record<string, unknown>)[] }[] {
+  return unpublishedObservationRows(sqlOf(ctx.db), limit).map((r) => {
+    const data = JSON.parse(r.data) as Record<string, unknown> | Record<string, unknown>[];
+    return {
+      seq: r.seq,
+      messages: Array.isArray(data)
+        ? data.map((d, i) => ({ id: `${r.event_id}.${i}`, ...d }))
+        : [{ id: r.event_id, ...data }],
+    };
+  });
 }
 
 /**

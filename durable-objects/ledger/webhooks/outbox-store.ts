@@ -40,31 +40,37 @@ export function insertOutbox(
   ).run(row);
 }
 
+/** An outbox row as an operation writes it: its seq and the event id carrying it are the store's. */
+export type OutboxInsert = Required<Omit<OutboxRow, 'seq' | 'publishedAt' | 'eventId'>> & {
+  eventSuffix: string;
+};
+
 /**
- * Several events in one statement, seqs in order (a transition's webhook event and observation).
- * Each row's seq is AUTOINCREMENT's counter plus its place: SQLite writes the counter back once
- * the statement ends, so every row reads the same counter (were it written per row, the seqs
- * would only leave a gap, never repeat). At most 10 rows: 8 bound values each, 100 per query.
+ * Many events in one statement, in the order given (a transition's webhook event and observation;
+ * a Cash-Out pass's events): each gets AUTOINCREMENT's counter plus its place, and the id that
+ * carries it, exactly as insertOutbox would give them one by one. SQLite writes the counter back
+ * once the statement ends, so every row reads the same counter. The rows travel as one JSON array
+ * (json_each), so their number is not bound by a query's 100 values.
  */
-export function insertOutboxRows(
-  sql: SqlStorage,
-  rows: (Required<Omit<OutboxRow, 'seq' | 'publishedAt' | 'eventId'>> & { eventSuffix: string })[],
-): void {
+export function insertOutboxRows(sql: SqlStorage, rows: readonly OutboxInsert[]): void {
   if (rows.length === 0) return;
-  if (rows.length > 10) throw new RangeError('insertOutboxRows takes at most 10 rows');
-  const next = `coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'outbox'), 0) + 1`;
   sql.exec(
     `INSERT INTO outbox (seq, event_id, channel, aggregate_id, event_type, data, webhook_url, occurred_at)
-     VALUES ${rows.map((_, i) => `((${next}) + ${i}, 'evt_' || ((${next}) + ${i}) || ?, ?, ?, ?, ?, ?, ?)`).join(', ')}`,
-    ...rows.flatMap((r) => [
-      r.eventSuffix,
-      r.channel,
-      r.aggregateId,
-      r.eventType,
-      JSON.stringify(r.data),
-      r.webhookUrl,
-      r.occurredAt,
-    ]),
+     SELECT s.first + key, 'evt_' || (s.first + key) || (value ->> '$[0]'), value ->> '$[1]',
+       value ->> '$[2]', value ->> '$[3]', value ->> '$[4]', value ->> '$[5]', value ->> '$[6]'
+     FROM (SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'outbox'), 0) + 1 AS first) AS s,
+       json_each(?) ORDER BY key`,
+    JSON.stringify(
+      rows.map((r) => [
+        r.eventSuffix,
+        r.channel,
+        r.aggregateId,
+        r.eventType,
+        JSON.stringify(r.data),
+        r.webhookUrl,
+        r.occurredAt,
+      ]),
+    ),
   );
 }
 
@@ -107,35 +113,24 @@ export function newWebhookEvents(sql: SqlStorage, limit: number) {
     .toArray();
 }
 
-/** A new delivery of an event (none when the event has one already). */
-export function insertDelivery(
+/**
+ * New deliveries in one statement (none for an event that has one already), updated at `now`:
+ * each [eventId, seq, aggregateId, eventType, url, status, dueAt, createdAt]. No last_error: a
+ * missing URL is told by the view (NO_URL), not stored in every row.
+ */
+export function insertDeliveries(
   sql: SqlStorage,
-  d: {
-    eventId: string;
-    seq: number;
-    aggregateId: string;
-    eventType: string;
-    url: string | null;
-    status: DeliveryStatus;
-    dueAt: number | null;
-    createdAt: number;
-    updatedAt: number;
-  },
+  rows: readonly [string, number, string, string, string | null, DeliveryStatus, number | null, number][],
+  now: number,
 ): void {
   sql.exec(
     `INSERT INTO webhook_deliveries (event_id, seq, aggregate_id, event_type, url, status, due_at,
        last_error, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
-    d.eventId,
-    d.seq,
-    d.aggregateId,
-    d.eventType,
-    d.url,
-    d.status,
-    d.dueAt,
-    null, // a missing URL is told by the view (NO_URL), not stored in every row
-    d.createdAt,
-    d.updatedAt,
+     SELECT value ->> '$[0]', value ->> '$[1]', value ->> '$[2]', value ->> '$[3]', value ->> '$[4]',
+       value ->> '$[5]', value ->> '$[6]', NULL, value ->> '$[7]', ?
+     FROM json_each(?) WHERE true ON CONFLICT DO NOTHING`,
+    now,
+    JSON.stringify(rows),
   );
 }
 

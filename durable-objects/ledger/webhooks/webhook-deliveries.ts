@@ -13,6 +13,7 @@ import { log } from '../../../src/infra/log';
 import { retryDelayAfter } from '../../../src/webhooks/retry-schedule';
 import type { AttemptOutcome, ClaimedWebhook, DeliveryMessage } from '../../../src/webhooks/types';
 import { enqueueIfArchived } from '../archive/archive-delivery-queue';
+import { hasArchiveOf } from '../archive/archive-store';
 import type { LedgerContext } from '../context';
 import { type LedgerDb, sqlOf } from '../db';
 import { type DeliveryRow, type DeliveryView, deliveryView } from './delivery-view';
@@ -22,7 +23,7 @@ import {
   dueHeads,
   eventData,
   findDelivery,
-  insertDelivery,
+  insertDeliveries,
   markPublished,
   newWebhookEvents,
   nextHeadDueAt,
@@ -34,34 +35,40 @@ import {
 export const LEASE_MS = 2 * 60_000;
 /** Queue.sendBatch takes at most 100 messages. */
 const DISPATCH_BATCH = 100;
-/** Events adopted per pass: the UPDATE … IN (…) that marks them binds one value each (max 100). */
-const ADOPT_BATCH = 50;
+/** Events adopted per pass: a few statements whatever the count (the lists travel as JSON). */
+const ADOPT_BATCH = 200;
 
 /**
  * New `webhook` outbox events become deliveries. True when more are waiting. Fixed statements on
- * the SQL API: this runs for every event, and drizzle's building and mapping (the event's data
- * parsed, unused here) cost more than SQLite does.
+ * the SQL API, a few per pass whatever the number of events: this runs for every event, and
+ * drizzle's building and mapping (the event's data parsed, unused here) cost more than SQLite does.
  */
 function adoptNewEvents(db: LedgerDb, now: number): boolean {
   const sql = sqlOf(db);
   const events = newWebhookEvents(sql, ADOPT_BATCH);
   if (events.length === 0) return false;
-  for (const event of events) {
-    const deliverable = event.url !== null;
-    insertDelivery(sql, {
-      eventId: event.event_id,
-      seq: event.seq,
-      aggregateId: event.aggregate_id,
-      eventType: event.event_type,
-      url: event.url,
-      status: deliverable ? 'PENDING' : 'UNDELIVERABLE',
-      dueAt: deliverable ? now : null,
-      createdAt: event.at,
-      updatedAt: now,
-    });
-    // Ended at once: archived with its transaction if that is archived already.
-    if (!deliverable) enqueueIfArchived(sql, event.aggregate_id);
-  }
+  insertDeliveries(
+    sql,
+    events.map((event) => {
+      const deliverable = event.url !== null;
+      return [
+        event.event_id,
+        event.seq,
+        event.aggregate_id,
+        event.event_type,
+        event.url,
+        deliverable ? 'PENDING' : 'UNDELIVERABLE',
+        deliverable ? now : null,
+        event.at,
+      ];
+    }),
+    now,
+  );
+  // Ended at once: archived with its transaction if that is archived already (never, while nothing
+  // of either kind was ever archived).
+  const undeliverable = events.filter((e) => e.url === null);
+  if (undeliverable.length > 0 && (hasArchiveOf(sql, 'cash-in') || hasArchiveOf(sql, 'cash-out')))
+    for (const event of undeliverable) enqueueIfArchived(sql, event.aggregate_id);
   // A payload with nowhere to go is never read again: it leaves now (docs/storage-schema.md, Growth). The
   // others wait for their delivery to end (recordAttempt).
   const seqs = (keep: boolean) =>

@@ -4,7 +4,7 @@
  * and each item an ordinary Cash-Out with limits and approval applied in item order.
  */
 import { describe, expect, it } from 'vitest';
-import { cashOutBody, deposit, getCashOut, settled } from '../../support/cash-out';
+import { cashOutBody, createCashOut, deposit, getCashOut, settled } from '../../support/cash-out';
 import { batchItems, batchSettled, createBatch, getBatch } from '../../support/cash-out-batch';
 import { admin, Integrator } from '../../support/harness';
 import { assertBooks } from '../../support/invariants';
@@ -184,6 +184,38 @@ describe('POST /cash-out/batch', () => {
       CANCELLED: 2,
       REFUNDED: 0,
     });
+    await assertBooks(api);
+  });
+
+  it('cancels a repeated payee and amount as DUPLICATED_TRANSFER in item order, not counting cancelled ones', async () => {
+    const api = await Integrator.create();
+    await deposit(api, 150);
+    const payee = () => ({
+      name: 'P',
+      document: '12345678909',
+      destination: { type: 'PIX', pixKeyType: 'EVP', pixKey: crypto.randomUUID() },
+    });
+    const [p, q, r] = [payee(), payee(), payee()];
+    // Before the batch: R is paid 1.00 (149.00 left).
+    const before = await createCashOut(api, { amount: 1, payee: r });
+    expect((await settled(api, before.transactionId)).status).toBe('COMPLETED');
+    const accepted = await createBatch(api, [
+      cashOutBody({ amount: 200, payee: p }), // more than the balance
+      cashOutBody({ amount: 100, payee: q }), // paid (49.00 left)
+      cashOutBody({ amount: 200, payee: p }), // its twin was cancelled: not a duplicate, short again
+      cashOutBody({ amount: 100, payee: q }), // twin of item 1
+      cashOutBody({ amount: 1, payee: r }), // twin of the Cash-Out before the batch
+      cashOutBody({ amount: 2, payee: r }), // another amount: paid
+    ]);
+    const outcomes = await Promise.all(accepted.items.map((i) => settled(api, i.transactionId)));
+    expect(outcomes.map((o) => o.failure?.code ?? o.status)).toEqual([
+      'INSUFFICIENT_FUNDS',
+      'COMPLETED',
+      'INSUFFICIENT_FUNDS',
+      'DUPLICATED_TRANSFER',
+      'DUPLICATED_TRANSFER',
+      'COMPLETED',
+    ]);
     await assertBooks(api);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createCashIn, payCashIn, waitFor } from '../../support/cash-in';
 import { createCashOut, deposit, magicKey, settled } from '../../support/cash-out';
+import { batchItems, batchSettled, createBatch } from '../../support/cash-out-batch';
 import { Integrator } from '../../support/harness';
 import { sqlRows } from '../../support/ledger';
 import { recordObservations } from '../../support/observations';
@@ -57,5 +58,27 @@ describe('health observations (decisions §7)', () => {
     expect(all.find((o) => o.operation === 'CASH_OUT' && o.event === 'SETTLED').institutionIspb).toMatch(
       /^\d{8}$/,
     );
+  });
+
+  it("a batch's items each give their own observations, with distinct ids", async () => {
+    const api = await Integrator.create();
+    const sent = await recordObservations(api.client.clientId);
+    await deposit(api, 50);
+    const accepted = await createBatch(api, batchItems(3));
+    await batchSettled(api, accepted.batchId);
+    const all: any[] = await waitFor(
+      async () => [...sent],
+      (list) => list.length >= 6,
+    );
+    await waitFor(
+      () => sqlRows(api.client.clientId, "SELECT 1 FROM outbox WHERE channel = 'health'"),
+      (rows) => rows.length === 0,
+    );
+    expect(all.map((o) => `${o.operation}:${o.event}`).sort()).toEqual([
+      ...Array(3).fill('CASH_OUT:CREATED'),
+      ...Array(3).fill('CASH_OUT:SETTLED'),
+    ]);
+    expect(new Set(all.map((o) => o.id)).size).toBe(6);
+    for (const o of all) expect(o.clientId).toBe(api.client.clientId);
   });
 });
