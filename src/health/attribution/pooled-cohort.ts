@@ -58,16 +58,44 @@ export function tallyShares(ctx: WindowContext, base: BankTally, state: HealthSt
 /**
  * Selection for the next window: small banks that missed at least COHORT_MEMBER_DROP of their outcomes
  * over this window and the one before (two windows: a bank expecting 3 payments is short by chance in
- * one window far more often than in two).
+ * one window far more often than in two), ordered by deficit: the most improbable shortfall first
+ * (Poisson lower-tail z over the two windows, then the id). At ~2 expected outcomes over the two
+ * windows, ~40 % of the tail banks pass the 50 % cut by chance; the order puts a cohort's banks (0 of
+ * 2-3 where the others deliver 1 of 2) at its head, where the prefix scan (cohortPrefixes) finds them.
  */
-export function shortInstitutions(now: BankTally, before: BankTally): string[] {
-  const out: string[] = [];
-  for (const [id, [o, e]] of Object.entries(now)) {
-    const [o0, e0] = before[id] ?? [0, 0];
-    const exp = e + e0;
-    if (exp >= COHORT_MEMBER_MIN_EXPECTED && (o + o0 - exp) / exp <= -COHORT_MEMBER_DROP) out.push(id);
+export function shortInstitutions(...windows: BankTally[]): string[] {
+  const sums: Record<string, [number, number]> = {};
+  for (const w of windows) {
+    for (const [id, [o, e]] of Object.entries(w)) {
+      const t = (sums[id] ??= [0, 0]);
+      t[0] += o;
+      t[1] += e;
+    }
   }
-  return out.sort();
+  const out: { id: string; z: number }[] = [];
+  for (const [id, [o, exp]] of Object.entries(sums)) {
+    if (exp >= COHORT_MEMBER_MIN_EXPECTED && (o - exp) / exp <= -COHORT_MEMBER_DROP) {
+      out.push({ id, z: poissonLowerZ(o, exp) });
+    }
+  }
+  return out.sort((a, b) => a.z - b.z || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).map((b) => b.id);
+}
+
+/**
+ * The sets tested for one selection: its prefixes of 2 .. COHORT_MAX_PREFIX banks in deficit order, and
+ * the whole selection when it is longer. The order comes from the selection windows, never from the test
+ * windows, so each prefix is a set fixed before its test, and the scan is COHORT_PREFIX_TESTS tests a
+ * window and horizon, paid for in the false-alarm budget (src/health/README.md, False-alarm budget).
+ */
+export const COHORT_MAX_PREFIX = 6;
+/** Sets tested per selection (prefixes 2..COHORT_MAX_PREFIX, and the whole selection). */
+export const COHORT_PREFIX_TESTS = COHORT_MAX_PREFIX;
+
+export function cohortPrefixes(selected: readonly string[]): string[][] {
+  const out: string[][] = [];
+  for (let k = 2; k <= Math.min(COHORT_MAX_PREFIX, selected.length); k++) out.push(selected.slice(0, k));
+  if (selected.length > COHORT_MAX_PREFIX) out.push([...selected]);
+  return out;
 }
 
 /**
@@ -97,8 +125,14 @@ export const COHORT_KAPPA = 1;
  * run restarted (observed: six strict passes in 18 windows of a fault, never three in a row).
  */
 export const COHORT_HOLD_WINDOWS = Math.max(...COHORT_TEST_HORIZONS);
+/** Windows a selection sums (the ones just before the test windows). */
+export const COHORT_SELECTION_WINDOWS = 4;
+/** The selection windows for horizon h: t-h .. t-h-COHORT_SELECTION_WINDOWS+1. */
+function selectionOf(earlier: readonly BankTally[], h: number): BankTally[] {
+  return earlier.slice(h - 1, h - 1 + COHORT_SELECTION_WINDOWS);
+}
 /** Closed windows whose tallies are kept: the longest horizon's test and selection, minus the current one. */
-export const COHORT_TALLY_WINDOWS = Math.max(...COHORT_TEST_HORIZONS) + 1;
+export const COHORT_TALLY_WINDOWS = Math.max(...COHORT_TEST_HORIZONS) + COHORT_SELECTION_WINDOWS - 1;
 
 /**
  * Below this many expected outcomes pooled, the exact tail is not used (the plain count test and its
@@ -175,10 +209,10 @@ export function pooledOutcomes(
 export function suspectedInstitutions(ctx: WindowContext, earlier: readonly BankTally[]): string[] {
   const out = new Set<string>();
   for (const h of COHORT_TEST_HORIZONS) {
-    const selected = shortInstitutions(earlier[h - 1] ?? {}, earlier[h] ?? {});
-    if (selected.length < 2) continue;
-    const p = pooledOutcomes(ctx, selected, earlier, true, h);
-    if (p?.eval.anomalous && p.short.length >= 2) for (const v of p.short) out.add(v.id);
+    for (const set of cohortPrefixes(shortInstitutions(...selectionOf(earlier, h)))) {
+      const p = pooledOutcomes(ctx, set, earlier, true, h);
+      if (p?.eval.anomalous && p.short.length >= 2) for (const v of p.short) out.add(v.id);
+    }
   }
   return [...out];
 }
@@ -186,9 +220,13 @@ export function suspectedInstitutions(ctx: WindowContext, earlier: readonly Bank
 /** The first horizon's cohort found (`earlier`: tallies of t-1, t-2 .., newest first). */
 export function pooledCohort(ctx: WindowContext, earlier: readonly BankTally[]): FamilyOrigin | null {
   for (const h of COHORT_TEST_HORIZONS) {
-    const selected = shortInstitutions(earlier[h - 1] ?? {}, earlier[h] ?? {});
-    const found = cohortOn(ctx, selected, earlier, h);
-    if (found) return found;
+    // The strongest of the selection's prefixes (the lowest pooled z).
+    let best: FamilyOrigin | null = null;
+    for (const set of cohortPrefixes(shortInstitutions(...selectionOf(earlier, h)))) {
+      const found = cohortOn(ctx, set, earlier, h);
+      if (found && (!best || (found.pooled?.z ?? 0) < (best.pooled?.z ?? 0))) best = found;
+    }
+    if (best) return best;
   }
   return null;
 }
