@@ -1,7 +1,8 @@
 // Pooled test for cohorts of small banks. A bank expecting a few payments per window is below every
 // volume gate on its own, so 3-4 small banks that together lose most of their settlements (and show no
-// errors) are invisible one by one. They are pooled: the banks short over two earlier windows are
-// selected, and their union is tested on the latest three (or six) windows. Selecting on some windows and
+// errors) are invisible one by one. They are pooled: the banks short over four earlier windows are
+// selected and ordered by deficit, and the unions of that order's first 2..6 banks are tested on the
+// latest three (or six) windows. Selecting on some windows and
 // testing on others keeps the test honest (picking the lowest banks of a window and testing them on
 // that same window would find a "cohort" in pure noise); the lifecycle then asks for three such windows
 // in a row.
@@ -17,7 +18,7 @@ import { sizeOf } from './attribution';
 
 export { poissonLowerZ } from '../windows/stats';
 
-/** A bank is selected when at least half of its expected outcomes were missing over two earlier windows. */
+/** A bank is selected when at least half of its expected outcomes were missing over the selection windows. */
 export const COHORT_MEMBER_DROP = 0.5;
 /** ...and it expected at least one outcome (below that, a missing payment says nothing). */
 export const COHORT_MEMBER_MIN_EXPECTED = 1;
@@ -56,20 +57,19 @@ export function tallyShares(ctx: WindowContext, base: BankTally, state: HealthSt
 }
 
 /**
- * Selection for the next window: small banks that missed at least COHORT_MEMBER_DROP of their outcomes
- * over this window and the one before (two windows: a bank expecting 3 payments is short by chance in
- * one window far more often than in two), ordered by deficit: the most improbable shortfall first
- * (Poisson lower-tail z over the two windows, then the id). At ~2 expected outcomes over the two
- * windows, ~40 % of the tail banks pass the 50 % cut by chance; the order puts a cohort's banks (0 of
- * 2-3 where the others deliver 1 of 2) at its head, where the prefix scan (cohortPrefixes) finds them.
+ * Selection: small banks that missed at least COHORT_MEMBER_DROP of their outcomes over the given
+ * windows (COHORT_SELECTION_WINDOWS of them), ordered by deficit: the most improbable shortfall first
+ * (Poisson lower-tail z over those windows, then the id). A tail bank at one payment a window passes
+ * the 50 % cut by chance in ~40 % of two-window spans and ~24 % of four-window ones, while a cohort's
+ * bank delivering 30 % passes in ~88 % and ~66 %; the order puts the banks that delivered nothing at
+ * the head, where the prefix scan (cohortPrefixes) finds them without the lucky ones diluting them.
  */
 export function shortInstitutions(...windows: BankTally[]): string[] {
   const sums: Record<string, [number, number]> = {};
   for (const w of windows) {
     for (const [id, [o, e]] of Object.entries(w)) {
-      const t = (sums[id] ??= [0, 0]);
-      t[0] += o;
-      t[1] += e;
+      const [so, se] = sums[id] ?? [0, 0];
+      sums[id] = [so + o, se + e];
     }
   }
   const out: { id: string; z: number }[] = [];
@@ -99,9 +99,9 @@ export function cohortPrefixes(selected: readonly string[]): string[][] {
 }
 
 /**
- * The selected banks' union is tested on the latest h windows pooled (t-h+1 .. t), after being selected
- * on the two before them (t-h-1, t-h), for each horizon h here. Three small banks expecting 3 payments
- * each and losing 70 % of them miss 6-7 of 9 in one window: over two windows that is z -2.4 at best,
+ * The selected banks' unions are tested on the latest h windows pooled (t-h+1 .. t), after being
+ * selected on the COHORT_SELECTION_WINDOWS before them (t-h .. t-h-3), for each horizon h here. Three
+ * small banks expecting 3 payments each and losing 70 % of them miss 6-7 of 9 in one window: over two windows that is z -2.4 at best,
  * over three z -3.4 (evidence that persists, where one window of three small banks cannot be told from
  * chance). Four banks expecting one payment each in the evening need six windows (z -3.5). Each horizon
  * is an independent selection and test; the lifecycle then asks for three passing windows in a row.
@@ -125,7 +125,10 @@ export const COHORT_KAPPA = 1;
  * run restarted (observed: six strict passes in 18 windows of a fault, never three in a row).
  */
 export const COHORT_HOLD_WINDOWS = Math.max(...COHORT_TEST_HORIZONS);
-/** Windows a selection sums (the ones just before the test windows). */
+/**
+ * Windows a selection sums (the ones just before the test windows): four, where two selected ~40 % of
+ * the tail by chance at one payment a window and diluted a cohort's union to z -2.5.
+ */
 export const COHORT_SELECTION_WINDOWS = 4;
 /** The selection windows for horizon h: t-h .. t-h-COHORT_SELECTION_WINDOWS+1. */
 function selectionOf(earlier: readonly BankTally[], h: number): BankTally[] {
