@@ -1,6 +1,6 @@
 // Pooled test for cohorts of small banks. A bank expecting a few payments per window is below every
 // volume gate on its own, so 3-4 small banks that together lose most of their settlements (and show no
-// errors) are invisible one by one. They are pooled: the banks short over four earlier windows are
+// errors) are invisible one by one. They are pooled: the banks short over earlier windows (2 or 4) are
 // selected and ordered by deficit, and the unions of that order's first 2..6 banks are tested on the
 // latest three (or six) windows. Selecting on some windows and
 // testing on others keeps the test honest (picking the lowest banks of a window and testing them on
@@ -100,7 +100,7 @@ export function cohortPrefixes(selected: readonly string[]): string[][] {
 
 /**
  * The selected banks' unions are tested on the latest h windows pooled (t-h+1 .. t), after being
- * selected on the COHORT_SELECTION_WINDOWS before them (t-h .. t-h-3), for each horizon h here. Three
+ * selected on the selectionWindows(h) before them, for each horizon h here. Three
  * small banks expecting 3 payments each and losing 70 % of them miss 6-7 of 9 in one window: over two windows that is z -2.4 at best,
  * over three z -3.4 (evidence that persists, where one window of three small banks cannot be told from
  * chance). Four banks expecting one payment each in the evening need six windows (z -3.5). Each horizon
@@ -126,13 +126,18 @@ export const COHORT_KAPPA = 1;
  */
 export const COHORT_HOLD_WINDOWS = Math.max(...COHORT_TEST_HORIZONS);
 /**
- * Windows a selection sums (the ones just before the test windows): four, where two selected ~40 % of
- * the tail by chance at one payment a window and diluted a cohort's union to z -2.5.
+ * Windows a selection sums (the ones just before the test windows), per horizon: two for the 3-window
+ * test (banks at a few payments a window, where two windows tell and a cohort is caught early), four
+ * for the 6-window test (tail banks at one payment a window, where two windows selected ~40 % of the
+ * tail by chance and diluted a cohort's union to z -2.5).
  */
-export const COHORT_SELECTION_WINDOWS = 4;
-/** The selection windows for horizon h: t-h .. t-h-COHORT_SELECTION_WINDOWS+1. */
+export function selectionWindows(h: number): number {
+  return h >= 6 ? 4 : 2;
+}
+export const COHORT_SELECTION_WINDOWS = selectionWindows(Math.max(...COHORT_TEST_HORIZONS));
+/** The selection windows for horizon h: t-h .. t-h-selectionWindows(h)+1. */
 function selectionOf(earlier: readonly BankTally[], h: number): BankTally[] {
-  return earlier.slice(h - 1, h - 1 + COHORT_SELECTION_WINDOWS);
+  return earlier.slice(h - 1, h - 1 + selectionWindows(h));
 }
 /** Closed windows whose tallies are kept: the longest horizon's test and selection, minus the current one. */
 export const COHORT_TALLY_WINDOWS = Math.max(...COHORT_TEST_HORIZONS) + COHORT_SELECTION_WINDOWS - 1;
