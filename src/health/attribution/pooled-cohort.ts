@@ -1,8 +1,7 @@
 // Pooled test for cohorts of small banks. A bank expecting a few payments per window is below every
 // volume gate on its own, so 3-4 small banks that together lose most of their settlements (and show no
-// errors) are invisible one by one. They are pooled: the banks short over earlier windows (2 or 4) are
-// selected and ordered by deficit, and the unions of that order's first 2..6 banks are tested on the
-// latest three (or six) windows. Selecting on some windows and
+// errors) are invisible one by one. They are pooled: the banks short over two earlier windows are
+// selected, and their union is tested on the latest three (or six) windows. Selecting on some windows and
 // testing on others keeps the test honest (picking the lowest banks of a window and testing them on
 // that same window would find a "cohort" in pure noise); the lifecycle then asks for three such windows
 // in a row.
@@ -18,7 +17,7 @@ import { sizeOf } from './attribution';
 
 export { poissonLowerZ } from '../windows/stats';
 
-/** A bank is selected when at least half of its expected outcomes were missing over the selection windows. */
+/** A bank is selected when at least half of its expected outcomes were missing over two earlier windows. */
 export const COHORT_MEMBER_DROP = 0.5;
 /** ...and it expected at least one outcome (below that, a missing payment says nothing). */
 export const COHORT_MEMBER_MIN_EXPECTED = 1;
@@ -57,51 +56,24 @@ export function tallyShares(ctx: WindowContext, base: BankTally, state: HealthSt
 }
 
 /**
- * Selection: small banks that missed at least COHORT_MEMBER_DROP of their outcomes over the given
- * windows (COHORT_SELECTION_WINDOWS of them), ordered by deficit: the most improbable shortfall first
- * (Poisson lower-tail z over those windows, then the id). A tail bank at one payment a window passes
- * the 50 % cut by chance in ~40 % of two-window spans and ~24 % of four-window ones, while a cohort's
- * bank delivering 30 % passes in ~88 % and ~66 %; the order puts the banks that delivered nothing at
- * the head, where the prefix scan (cohortPrefixes) finds them without the lucky ones diluting them.
+ * Selection for the next window: small banks that missed at least COHORT_MEMBER_DROP of their outcomes
+ * over this window and the one before (two windows: a bank expecting 3 payments is short by chance in
+ * one window far more often than in two).
  */
-export function shortInstitutions(...windows: BankTally[]): string[] {
-  const sums: Record<string, [number, number]> = {};
-  for (const w of windows) {
-    for (const [id, [o, e]] of Object.entries(w)) {
-      const [so, se] = sums[id] ?? [0, 0];
-      sums[id] = [so + o, se + e];
-    }
+export function shortInstitutions(now: BankTally, before: BankTally): string[] {
+  const out: string[] = [];
+  for (const [id, [o, e]] of Object.entries(now)) {
+    const [o0, e0] = before[id] ?? [0, 0];
+    const exp = e + e0;
+    if (exp >= COHORT_MEMBER_MIN_EXPECTED && (o + o0 - exp) / exp <= -COHORT_MEMBER_DROP) out.push(id);
   }
-  const out: { id: string; z: number }[] = [];
-  for (const [id, [o, exp]] of Object.entries(sums)) {
-    if (exp >= COHORT_MEMBER_MIN_EXPECTED && (o - exp) / exp <= -COHORT_MEMBER_DROP) {
-      out.push({ id, z: poissonLowerZ(o, exp) });
-    }
-  }
-  return out.sort((a, b) => a.z - b.z || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).map((b) => b.id);
+  return out.sort();
 }
 
 /**
- * The sets tested for one selection: its prefixes of 2 .. COHORT_MAX_PREFIX banks in deficit order, and
- * the whole selection when it is longer. The order comes from the selection windows, never from the test
- * windows, so each prefix is a set fixed before its test, and the scan is COHORT_PREFIX_TESTS tests a
- * window and horizon, paid for in the false-alarm budget (src/health/README.md, False-alarm budget).
- */
-export const COHORT_MAX_PREFIX = 6;
-/** Sets tested per selection (prefixes 2..COHORT_MAX_PREFIX, and the whole selection). */
-export const COHORT_PREFIX_TESTS = COHORT_MAX_PREFIX;
-
-export function cohortPrefixes(selected: readonly string[]): string[][] {
-  const out: string[][] = [];
-  for (let k = 2; k <= Math.min(COHORT_MAX_PREFIX, selected.length); k++) out.push(selected.slice(0, k));
-  if (selected.length > COHORT_MAX_PREFIX) out.push([...selected]);
-  return out;
-}
-
-/**
- * The selected banks' unions are tested on the latest h windows pooled (t-h+1 .. t), after being
- * selected on the selectionWindows(h) before them, for each horizon h here. Three
- * small banks expecting 3 payments each and losing 70 % of them miss 6-7 of 9 in one window: over two windows that is z -2.4 at best,
+ * The selected banks' union is tested on the latest h windows pooled (t-h+1 .. t), after being selected
+ * on the two before them (t-h-1, t-h), for each horizon h here. Three small banks expecting 3 payments
+ * each and losing 70 % of them miss 6-7 of 9 in one window: over two windows that is z -2.4 at best,
  * over three z -3.4 (evidence that persists, where one window of three small banks cannot be told from
  * chance). Four banks expecting one payment each in the evening need six windows (z -3.5). Each horizon
  * is an independent selection and test; the lifecycle then asks for three passing windows in a row.
@@ -125,22 +97,8 @@ export const COHORT_KAPPA = 1;
  * run restarted (observed: six strict passes in 18 windows of a fault, never three in a row).
  */
 export const COHORT_HOLD_WINDOWS = Math.max(...COHORT_TEST_HORIZONS);
-/**
- * Windows a selection sums (the ones just before the test windows), per horizon: two for the 3-window
- * test (banks at a few payments a window, where two windows tell and a cohort is caught early), four
- * for the 6-window test (tail banks at one payment a window, where two windows selected ~40 % of the
- * tail by chance and diluted a cohort's union to z -2.5).
- */
-export function selectionWindows(h: number): number {
-  return h >= 6 ? 4 : 2;
-}
-export const COHORT_SELECTION_WINDOWS = selectionWindows(Math.max(...COHORT_TEST_HORIZONS));
-/** The selection windows for horizon h: t-h .. t-h-selectionWindows(h)+1. */
-function selectionOf(earlier: readonly BankTally[], h: number): BankTally[] {
-  return earlier.slice(h - 1, h - 1 + selectionWindows(h));
-}
 /** Closed windows whose tallies are kept: the longest horizon's test and selection, minus the current one. */
-export const COHORT_TALLY_WINDOWS = Math.max(...COHORT_TEST_HORIZONS) + COHORT_SELECTION_WINDOWS - 1;
+export const COHORT_TALLY_WINDOWS = Math.max(...COHORT_TEST_HORIZONS) + 1;
 
 /**
  * Below this many expected outcomes pooled, the exact tail is not used (the plain count test and its
@@ -217,10 +175,10 @@ export function pooledOutcomes(
 export function suspectedInstitutions(ctx: WindowContext, earlier: readonly BankTally[]): string[] {
   const out = new Set<string>();
   for (const h of COHORT_TEST_HORIZONS) {
-    for (const set of cohortPrefixes(shortInstitutions(...selectionOf(earlier, h)))) {
-      const p = pooledOutcomes(ctx, set, earlier, true, h);
-      if (p?.eval.anomalous && p.short.length >= 2) for (const v of p.short) out.add(v.id);
-    }
+    const selected = shortInstitutions(earlier[h - 1] ?? {}, earlier[h] ?? {});
+    if (selected.length < 2) continue;
+    const p = pooledOutcomes(ctx, selected, earlier, true, h);
+    if (p?.eval.anomalous && p.short.length >= 2) for (const v of p.short) out.add(v.id);
   }
   return [...out];
 }
@@ -228,13 +186,9 @@ export function suspectedInstitutions(ctx: WindowContext, earlier: readonly Bank
 /** The first horizon's cohort found (`earlier`: tallies of t-1, t-2 .., newest first). */
 export function pooledCohort(ctx: WindowContext, earlier: readonly BankTally[]): FamilyOrigin | null {
   for (const h of COHORT_TEST_HORIZONS) {
-    // The strongest of the selection's prefixes (the lowest pooled z).
-    let best: FamilyOrigin | null = null;
-    for (const set of cohortPrefixes(shortInstitutions(...selectionOf(earlier, h)))) {
-      const found = cohortOn(ctx, set, earlier, h);
-      if (found && (!best || (found.pooled?.z ?? 0) < (best.pooled?.z ?? 0))) best = found;
-    }
-    if (best) return best;
+    const selected = shortInstitutions(earlier[h - 1] ?? {}, earlier[h] ?? {});
+    const found = cohortOn(ctx, selected, earlier, h);
+    if (found) return found;
   }
   return null;
 }
