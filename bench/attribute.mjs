@@ -63,6 +63,9 @@ function moduleOfLine(bundleText) {
   };
 }
 
+/** V8's sampling interval, µs. */
+const SAMPLING_INTERVAL_US = 100;
+
 /** Object code: the Durable Objects' modules, not the stubs the worker reaches them through. */
 const isObjectModule = (path) =>
   path?.startsWith('durable-objects/') && !/\/(stubs|health-stub)\.ts$/.test(path);
@@ -78,7 +81,7 @@ export async function attributeToObjects({ port, worker, bundleText, load, idle 
   const moduleAt = moduleOfLine(bundleText);
   const { send, close } = await inspector(port, worker ?? (await gatewayWorker(port)));
   await send('Profiler.enable');
-  await send('Profiler.setSamplingInterval', { interval: 100 });
+  await send('Profiler.setSamplingInterval', { interval: SAMPLING_INTERVAL_US });
   await send('Profiler.start');
   const operations = await load();
   // The work the load left behind (alarms, outbox flushes, health ingestion) is the objects' too,
@@ -101,7 +104,10 @@ export async function attributeToObjects({ port, worker, bundleText, load, idle 
   };
   const totals = { object: 0, worker: 0, unattributed: 0, idle: 0 };
   profile.samples.forEach((id, i) => {
-    const delta = profile.timeDeltas[i] ?? 0;
+    // A sample stands for the time since the one before, but a gap far beyond the sampling interval
+    // is the sampler not running, not CPU: one such delta (58 s once, charged to whatever frame was
+    // on the stack) swamped a whole run. Each sample counts for at most ten intervals.
+    const delta = Math.min(profile.timeDeltas[i] ?? 0, 10 * SAMPLING_INTERVAL_US);
     const name = byId.get(id).callFrame.functionName;
     if (name === '(idle)') totals.idle += delta;
     else if (inObject(id)) totals.object += delta;
