@@ -16,7 +16,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { gatewayWorker } from './attribute.mjs';
+import { gatewayWorker, inspector, isObjectModule, moduleOfLine } from './inspector.mjs';
 import { prepareScenarios } from './scenarios.mjs';
 
 const { values: args } = parseArgs({
@@ -38,41 +38,7 @@ const { values: args } = parseArgs({
 });
 
 const bundle = readFileSync(path.join(args['build-dir'], 'index.js'), 'utf8');
-const starts = [];
-bundle.split('\n').forEach((line, i) => {
-  const m = /^\/\/ ((?:src|durable-objects|node_modules)\/\S+\.(?:ts|mjs|js))$/.exec(line);
-  if (m) starts.push([i, m[1]]);
-});
-const moduleAt = (line) => {
-  let found;
-  for (const [start, name] of starts) {
-    if (start > line) break;
-    found = name;
-  }
-  return found;
-};
-const isObjectModule = (m) => m?.startsWith('durable-objects/') && !/\/(stubs|health-stub)\.ts$/.test(m);
-
-async function inspector(port, worker) {
-  const ws = new WebSocket(`ws://127.0.0.1:${port}/core:user:${worker}`);
-  await new Promise((resolve, reject) => {
-    ws.onopen = resolve;
-    ws.onerror = reject;
-  });
-  let nextId = 0;
-  const pending = new Map();
-  ws.onmessage = (event) => {
-    const message = JSON.parse(event.data);
-    if (message.id !== undefined) pending.get(message.id)?.(message);
-  };
-  const send = (method, params = {}) =>
-    new Promise((resolve) => {
-      const id = ++nextId;
-      pending.set(id, resolve);
-      ws.send(JSON.stringify({ id, method, params }));
-    });
-  return { send, close: () => ws.close() };
-}
+const moduleAt = moduleOfLine(bundle);
 
 /** Profiles `worker` while `run()` goes on and until it is idle (a 1 s stretch under 5 % busy). */
 async function profileUntilIdle(worker, run) {

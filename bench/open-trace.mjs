@@ -17,6 +17,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { exitWithUsageIfAsked } from '../scripts/usage.mjs';
+import { inspector as connectInspector, moduleOfLine } from './inspector.mjs';
 import { buckets, cpuPressure, openLoop, schedOf } from './open-loop.mjs';
 import { prepareScenarios } from './scenarios.mjs';
 
@@ -58,26 +59,9 @@ await scenario.before?.({ expected: Math.ceil(rate * seconds * 1.2) });
 // ── Profile over the same seconds ────────────────────────────────────────────
 let inspector;
 if (args.inspector) {
-  const ws = new WebSocket(`ws://127.0.0.1:${args.inspector}/core:user:${args.worker}`);
-  await new Promise((resolve, reject) => {
-    ws.onopen = resolve;
-    ws.onerror = reject;
-  });
-  let nextId = 0;
-  const pending = new Map();
-  ws.onmessage = (event) => {
-    const message = JSON.parse(event.data);
-    if (message.id !== undefined) pending.get(message.id)?.(message);
-  };
-  const send = (method, params = {}) =>
-    new Promise((resolve) => {
-      const id = ++nextId;
-      pending.set(id, resolve);
-      ws.send(JSON.stringify({ id, method, params }));
-    });
-  inspector = { send, close: () => ws.close() };
-  await send('Profiler.enable');
-  await send('Profiler.setSamplingInterval', { interval: 500 });
+  inspector = await connectInspector(Number(args.inspector), args.worker);
+  await inspector.send('Profiler.enable');
+  await inspector.send('Profiler.setSamplingInterval', { interval: 500 });
 }
 
 // ── Who waited for a CPU, every 100 ms ──────────────────────────────────────
@@ -125,19 +109,8 @@ const moduleAt = (() => {
   try {
     text = readFileSync(path.join(args['build-dir'], 'index.js'), 'utf8');
   } catch {}
-  const starts = [];
-  text.split('\n').forEach((line, i) => {
-    const m = /^\/\/ ((?:src|durable-objects|node_modules)\/\S+\.(?:ts|mjs|js))$/.exec(line);
-    if (m) starts.push([i, m[1]]);
-  });
-  return (line) => {
-    let found;
-    for (const [start, file] of starts) {
-      if (start > line) break;
-      found = file;
-    }
-    return found ?? '?';
-  };
+  const at = moduleOfLine(text);
+  return (line) => at(line) ?? '?';
 })();
 const samples = [];
 if (profile) {

@@ -13,6 +13,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { exitWithUsageIfAsked } from '../scripts/usage.mjs';
+import { inspector } from './inspector.mjs';
 import { prepareScenarios } from './scenarios.mjs';
 
 exitWithUsageIfAsked(`
@@ -43,23 +44,7 @@ const { scenarios } = await prepareScenarios({ base: args.base, adminToken: args
 const scenario = scenarios.find((s) => s.key === args.scenario);
 if (!scenario?.requests) throw new Error(`no runnable scenario ${args.scenario}`);
 
-const ws = new WebSocket(`ws://127.0.0.1:${args.inspector}/core:user:${args.worker}`);
-await new Promise((resolve, reject) => {
-  ws.onopen = resolve;
-  ws.onerror = reject;
-});
-let nextId = 0;
-const pending = new Map();
-ws.onmessage = (event) => {
-  const message = JSON.parse(event.data);
-  if (message.id !== undefined) pending.get(message.id)?.(message);
-};
-const send = (method, params = {}) =>
-  new Promise((resolve) => {
-    const id = ++nextId;
-    pending.set(id, resolve);
-    ws.send(JSON.stringify({ id, method, params }));
-  });
+const { send, close } = await inspector(Number(args.inspector), args.worker);
 
 const load = (duration) =>
   autocannon({
@@ -78,7 +63,7 @@ step('profiling under load');
 const result = await load(Number(args.duration));
 step('collecting the profile');
 const { result: profileResult } = await send('Profiler.stop');
-ws.close();
+close();
 const profile = profileResult.profile;
 
 mkdirSync('.bench', { recursive: true });
