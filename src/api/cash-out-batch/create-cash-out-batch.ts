@@ -4,7 +4,6 @@
  */
 import * as v from 'valibot';
 import { ledgerOf } from '../../../durable-objects/stubs';
-import { centsFromAmount } from '../../domain/money';
 import { authenticate, requireDigitalSignature } from '../../http/auth';
 import { readJsonObject } from '../../http/body';
 import type { ApiRequest, RequestContext } from '../../http/context';
@@ -17,6 +16,7 @@ import { example, type In, type Out } from '../../openapi/examples';
 import { BrtTimestamp, Money } from '../../openapi/fields';
 import { TransactionIdentity } from '../../openapi/responses';
 import { named } from '../../schemas/named';
+import { cashOutInput } from '../cash-out/schemas';
 import { TAG } from '../cash-out/shared';
 import { route } from '../route-table';
 import { CreateCashOutBatchSchema } from './schemas';
@@ -142,13 +142,7 @@ async function handleCreateCashOutBatch(request: ApiRequest, { env }: RequestCon
     ...(idempotencyKey !== undefined && { idempotencyKey }),
     requestHash:
       idempotencyKey === undefined ? '' : await requestFingerprint('POST /cash-out/batch', '', raw),
-    items: body.items.map((item) => ({
-      amountCents: centsFromAmount(item.amount) as number,
-      externalReference: item.externalReference,
-      ...(item.description !== undefined && { description: item.description }),
-      ...(item.webhookUrl !== undefined && { webhookUrl: item.webhookUrl }),
-      payee: item.payee,
-    })),
+    items: body.items.map(cashOutInput),
   });
   return operationResponse(result);
 }

@@ -1,6 +1,5 @@
 /** POST /cash-out (docs/contract.md, Cash-Out lifecycle): accepted now, decided after the 202. */
 import { ledgerOf } from '../../../durable-objects/stubs';
-import { centsFromAmount } from '../../domain/money';
 import { authenticate, requireDigitalSignature } from '../../http/auth';
 import { readJsonObject } from '../../http/body';
 import type { ApiRequest, RequestContext } from '../../http/context';
@@ -10,7 +9,7 @@ import { parseWith } from '../../http/validation';
 import { requireAllowedWebhookUrl } from '../../http/webhook-url';
 import { example, type In } from '../../openapi/examples';
 import { route } from '../route-table';
-import { CreateCashOutSchema } from './schemas';
+import { CreateCashOutSchema, cashOutInput } from './schemas';
 import { CashOutAccepted, cashOutAccepted, TAG } from './shared';
 
 const toPixKey: In<typeof CreateCashOutSchema> = {
@@ -49,11 +48,7 @@ async function handleCreateCashOut(request: ApiRequest, { env }: RequestContext)
     ...(idempotencyKey !== undefined && { idempotencyKey }),
     // Only a key's replay compares request hashes: without one there is nothing to hash.
     requestHash: idempotencyKey === undefined ? '' : await requestFingerprint('POST /cash-out', '', raw),
-    amountCents: centsFromAmount(body.amount) as number,
-    externalReference: body.externalReference,
-    ...(body.description !== undefined && { description: body.description }),
-    ...(body.webhookUrl !== undefined && { webhookUrl: body.webhookUrl }),
-    payee: body.payee,
+    ...cashOutInput(body),
   });
   return operationResponse(result);
 }

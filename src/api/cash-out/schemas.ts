@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { isValidDocument, normalizeDocument } from '../../domain/documents';
+import { centsFromAmount } from '../../domain/money';
 import {
   AmountSchema,
   DocumentSchema,
@@ -123,3 +124,17 @@ export const CreateCashOutSchema = named(
       'Who receives: `name`, `document` (CPF 11 digits or CNPJ 14 characters, alphanumeric included, no separators, letters read upper-case) and `destination` (a CNPJ Pix key likewise; it identifies one payee however its letters are written).',
   },
 );
+
+/**
+ * A validated Cash-Out body as the ClientLedger takes it: one definition for POST /cash-out and
+ * for each item of POST /cash-out/batch, which is an ordinary Cash-Out.
+ */
+export function cashOutInput(body: v.InferOutput<typeof CreateCashOutSchema>) {
+  return {
+    amountCents: centsFromAmount(body.amount) as number,
+    externalReference: body.externalReference,
+    ...(body.description !== undefined && { description: body.description }),
+    ...(body.webhookUrl !== undefined && { webhookUrl: body.webhookUrl }),
+    payee: body.payee,
+  };
+}
