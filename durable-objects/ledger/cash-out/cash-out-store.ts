@@ -258,33 +258,26 @@ export function nextCashOutDue(db: LedgerDb): number | undefined {
   return row?.at ?? undefined;
 }
 
-/** Of `refs`, the external references a live Cash-Out already has (a batch's check, one statement). */
-export function externalReferencesTaken(sql: SqlStorage, refs: string[]): Set<string> {
+/** Of `values`, those a live Cash-Out already has in `column` (one statement). */
+function valuesTaken(sql: SqlStorage, column: 'external_reference' | 'internal_code', values: string[]) {
   return new Set(
     sql
-      .exec<{ ref: string }>(
-        `SELECT external_reference AS ref FROM cash_outs
-         WHERE external_reference IN (SELECT value FROM json_each(?))`,
-        JSON.stringify(refs),
+      .exec<{ v: string }>(
+        `SELECT ${column} AS v FROM cash_outs WHERE ${column} IN (SELECT value FROM json_each(?))`,
+        JSON.stringify(values),
       )
       .toArray()
-      .map((r) => r.ref),
+      .map((r) => r.v),
   );
 }
 
+/** Of `refs`, the external references a live Cash-Out already has (a batch's check, one statement). */
+export const externalReferencesTaken = (sql: SqlStorage, refs: string[]): Set<string> =>
+  valuesTaken(sql, 'external_reference', refs);
+
 /** Of `codes`, the internal codes a live Cash-Out already has. */
-export function internalCodesTaken(sql: SqlStorage, codes: string[]): Set<string> {
-  return new Set(
-    sql
-      .exec<{ code: string }>(
-        `SELECT internal_code AS code FROM cash_outs
-         WHERE internal_code IN (SELECT value FROM json_each(?))`,
-        JSON.stringify(codes),
-      )
-      .toArray()
-      .map((r) => r.code),
-  );
-}
+export const internalCodesTaken = (sql: SqlStorage, codes: string[]): Set<string> =>
+  valuesTaken(sql, 'internal_code', codes);
 
 /**
  * A batch's items in one statement, each a row of [transactionId, internalCode, externalReference,
