@@ -9,7 +9,6 @@ import { DurableObject } from 'cloudflare:workers';
 import { drizzle } from 'drizzle-orm/durable-sqlite';
 import { migrate } from 'drizzle-orm/durable-sqlite/migrator';
 import { findClient } from '../src/db/clients';
-import { degradedPartners } from '../src/db/health';
 import type { CashInCreated, CashInView } from '../src/domain/cash-in';
 import type { CashOutView } from '../src/domain/cash-out';
 import { failure, type OperationResult } from '../src/domain/result';
@@ -32,6 +31,7 @@ import { acceptCashOut, approveCashOut, rejectCashOut, returnCashOut } from './l
 import type { LedgerContext, Profile } from './ledger/context';
 import { type CrashHook, NO_CRASHES } from './ledger/crash-points';
 import type { LedgerDb } from './ledger/db';
+import { DegradedPartners } from './ledger/degraded-partners';
 import { IdempotencyKeys, type Idempotent } from './ledger/ledger/idempotency';
 import { openAccount } from './ledger/ledger/ledger';
 import { type Deposit, deposit, type RebalanceInput, rebalance } from './ledger/ledger/transfer-ops';
@@ -43,6 +43,7 @@ import type { Balances, StatementInput } from './ledger/reads/statement-queries'
 import { readBalances, readStatement } from './ledger/reads/statement-queries';
 import type { ListInput, TransactionKind } from './ledger/reads/transaction-queries';
 import { listTransactions, summarizeTransactions } from './ledger/reads/transaction-queries';
+import { type RecurrenceCommand, recurrenceCommand } from './ledger/recurrence/recurrence-rpc';
 import * as sandbox from './ledger/sandbox-scope';
 import { Scheduler } from './ledger/scheduler';
 import * as schema from './ledger/schema';
@@ -63,6 +64,7 @@ export class ClientLedger extends DurableObject<Env> {
   /** Every crash point passes here; the staging entry's subclass arms them (test/crash/). */
   protected crashes: CrashHook = NO_CRASHES;
   private readonly tasks: TaskRunner;
+  private readonly degraded = new DegradedPartners(this.env);
   /** externalReferences of Cash-Ins being created right now (OpenAPI createCashIn: 409 also for those). */
   private readonly creatingCashIns = new Set<string>();
   private profile: Profile | undefined;
@@ -75,7 +77,7 @@ export class ClientLedger extends DurableObject<Env> {
     this.tasks = new TaskRunner(
       () => this.context(),
       (now, due) => this.prune(now, due),
-      () => this.degradedCashOutPartners(),
+      () => this.degraded.cashOut(),
     );
     ctx.blockConcurrencyWhile(async () => {
       await migrate(this.db, migrations);
@@ -337,22 +339,14 @@ export class ClientLedger extends DurableObject<Env> {
     return takeTokens(this.requestBudget, ratePerSecond, want, now);
   }
 
-  // ── PIX health events ──────────────────────────────────────────────────────
+  // ── Pix Automático ─────────────────────────────────────────────────────────
 
-  private degradedCache: { at: number; partners: ReadonlySet<string> } | undefined;
-
-  /** Partners with an open Cash-Out incident, read at most every 10 s: routing avoids them. */
-  private async degradedCashOutPartners(): Promise<ReadonlySet<string>> {
-    const now = Date.now();
-    if (this.degradedCache && now - this.degradedCache.at < 10_000) return this.degradedCache.partners;
-    try {
-      this.degradedCache = { at: now, partners: await degradedPartners(this.env, 'CASH_OUT') };
-    } catch {
-      // Health is advice: without it, route on balance alone.
-      this.degradedCache = { at: now, partners: new Set() };
-    }
-    return this.degradedCache.partners;
+  /** Create, read, list and move recurrences (ledger/recurrence/recurrence-rpc.ts). */
+  async recurrence(command: RecurrenceCommand) {
+    return this.withAlarm(() => recurrenceCommand(this.context(), this.idempotency, command));
   }
+
+  // ── PIX health events ──────────────────────────────────────────────────────
 
   /** An incident change for this client's healthWebhookUrl, through the same outbox as the rest. */
   async emitHealthEvent(event: {

@@ -408,7 +408,9 @@ export const recurrences = sqliteTable(
     status: text('status', {
       enum: ['WAITING_AUTHORIZATION', 'APPROVED', 'REJECTED', 'EXPIRED', 'CANCELLED'],
     }).notNull(),
-    frequency: text('frequency', { enum: ['WEEKLY', 'MONTHLY', 'QUARTERLY', 'SEMIANNUAL', 'ANNUAL'] }).notNull(),
+    frequency: text('frequency', {
+      enum: ['WEEKLY', 'MONTHLY', 'QUARTERLY', 'SEMIANNUAL', 'ANNUAL'],
+    }).notNull(),
     startDate: text('start_date').notNull(),
     endDate: text('end_date'),
     /** Centavos: the fixed amount, or null for a variable one. */
@@ -421,7 +423,11 @@ export const recurrences = sqliteTable(
     payerName: text('payer_name').notNull(),
     payerDocument: text('payer_document').notNull(),
     /** The payer's bank account (JSON) when the request is pushed to it. */
-    payerBank: text('payer_bank', { mode: 'json' }).$type<{ ispb: string; branch: string; account: string }>(),
+    payerBank: text('payer_bank', { mode: 'json' }).$type<{
+      ispb: string;
+      branch: string;
+      account: string;
+    }>(),
     journey: text('journey', { enum: ['QR', 'PUSH'] }).notNull(),
     copyAndPaste: text('copy_and_paste'),
     partnerIspb: text('partner_ispb').notNull(),
