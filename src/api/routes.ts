@@ -17,6 +17,7 @@ import { cashOutBatchRoutes } from './cash-out-batch/routes';
 import { healthRoutes } from './health/routes';
 import { partnersRoutes } from './partners/routes';
 import { publicRoutes } from './public/routes';
+import { recurrenceRoutes } from './recurrence/routes';
 import { type Entry, isRoute, type Route, stagingOnly } from './route-table';
 import { sandboxOperations } from './sandbox/openapi';
 
@@ -25,6 +26,7 @@ const TABLE: readonly Entry[] = [
   ...cashInRoutes,
   ...cashOutRoutes,
   ...cashOutBatchRoutes,
+  ...recurrenceRoutes,
   ...healthRoutes,
   ...accountRoutes,
   ...stagingOnly(sandboxOperations),

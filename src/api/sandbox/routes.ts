@@ -10,6 +10,11 @@ import {
   handleSandboxExpire,
   handleSandboxPay,
 } from './handlers';
+import {
+  handleSandboxApproveRecurrence,
+  handleSandboxCancelRecurrence,
+  handleSandboxRejectRecurrence,
+} from './handlers-recurrences';
 import { sandboxOperations } from './openapi';
 
 export const sandboxRoutes = bindStagingRoutes(sandboxOperations, {
@@ -18,4 +23,7 @@ export const sandboxRoutes = bindStagingRoutes(sandboxOperations, {
   sandboxExpireCashIn: handleSandboxExpire,
   sandboxReturnCashOut: handleSandboxCashOutReturn,
   sandboxDeposit: handleSandboxDeposit,
+  sandboxApproveRecurrence: handleSandboxApproveRecurrence,
+  sandboxRejectRecurrence: handleSandboxRejectRecurrence,
+  sandboxCancelRecurrence: handleSandboxCancelRecurrence,
 });
