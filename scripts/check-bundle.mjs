@@ -51,6 +51,7 @@ const STAGING_ONLY = {
     'src/api/admin/handlers-faults.ts',
     'src/api/admin/routes-staging.ts',
     'src/api/sandbox/handlers.ts',
+    'src/api/sandbox/handlers-recurrences.ts',
     'src/api/sandbox/routes.ts',
     'src/api/public/handlers-open-finance.ts',
     'src/api/public/routes-staging.ts',
