@@ -8,24 +8,12 @@ import { describe, expect, it } from 'vitest';
 import type { RecurrencePageBody } from '../../../src/api/recurrence/list-recurrences';
 import type { RecurrenceBody } from '../../../src/api/recurrence/shared';
 import { parseBrCode } from '../../../src/domain/brcode';
-import { addDays } from '../../../src/domain/recurrence';
 import { brtDate } from '../../../src/domain/time';
 import { Integrator } from '../../support/harness';
+import { recurrenceBody } from '../../support/recurrence';
 import { newSink, waitForRequests } from '../../support/webhooks';
 
 const today = () => brtDate(Date.now());
-let n = 0;
-export const recurrenceBody = (overrides: Record<string, unknown> = {}) => ({
-  externalReference: `assinatura-${Date.now()}-${n++}`,
-  frequency: 'MONTHLY',
-  startDate: addDays(today(), 20),
-  amount: 29.9,
-  retryPolicy: 'THREE_IN_SEVEN_DAYS',
-  contract: 'PLANO-MENSAL-42',
-  payer: { name: 'Maria da Silva', document: '12345678909' },
-  ...overrides,
-});
-
 async function create(api: Integrator, body: Record<string, unknown>): Promise<RecurrenceBody> {
   const res = await api.post('/recurrences', body);
   expect(res.status, await res.clone().text()).toBe(201);
