@@ -377,13 +377,13 @@ export const archiveDeliveryIndex = sqliteTable(
   (t) => [primaryKey({ columns: [t.hash, t.segment] })],
 );
 
+export * from './schema-recurrence';
 export * from './schema-unapplied';
 
 /**
- * Batch Cash-Outs (POST /cash-out/batch): one row per accepted batch. Its items are ordinary
- * Cash-Outs inserted in the batch's one transaction, so their seqs are the contiguous range
- * `first_seq`..`last_seq` in item order: the batch's status counts read that range, and no column
- * is added to every Cash-Out.
+ * Batch Cash-Outs (POST /cash-out/batch): one row per accepted batch. Its items are ordinary Cash-Outs inserted in
+ * the batch's one transaction, so their seqs are the contiguous range `first_seq`..`last_seq` in item order: the
+ * batch's status counts read that range, and no column is added to every Cash-Out.
  */
 export const cashOutBatches = sqliteTable(
   'cash_out_batches',
@@ -396,50 +396,4 @@ export const cashOutBatches = sqliteTable(
     lastSeq: integer('last_seq').notNull(),
   },
   (t) => [index('cash_out_batches_first_seq_idx').on(t.firstSeq)],
-);
-
-/** Pix Automático authorizations (docs/contract.md, Pix Automático): one row per recurrence. */
-export const recurrences = sqliteTable(
-  'recurrences',
-  {
-    seq: integer('seq').primaryKey({ autoIncrement: true }),
-    recurrenceId: text('recurrence_id').notNull(),
-    externalReference: text('external_reference').notNull(),
-    status: text('status', {
-      enum: ['WAITING_AUTHORIZATION', 'APPROVED', 'REJECTED', 'EXPIRED', 'CANCELLED'],
-    }).notNull(),
-    frequency: text('frequency', {
-      enum: ['WEEKLY', 'MONTHLY', 'QUARTERLY', 'SEMIANNUAL', 'ANNUAL'],
-    }).notNull(),
-    startDate: text('start_date').notNull(),
-    endDate: text('end_date'),
-    /** Centavos: the fixed amount, or null for a variable one. */
-    amount: integer('amount'),
-    minimumAmount: integer('minimum_amount'),
-    payerMaximumAmount: integer('payer_maximum_amount'),
-    retryPolicy: text('retry_policy', { enum: ['NONE', 'THREE_IN_SEVEN_DAYS'] }).notNull(),
-    contract: text('contract').notNull(),
-    description: text('description'),
-    payerName: text('payer_name').notNull(),
-    payerDocument: text('payer_document').notNull(),
-    /** The payer's bank account (JSON) when the request is pushed to it. */
-    payerBank: text('payer_bank', { mode: 'json' }).$type<{
-      ispb: string;
-      branch: string;
-      account: string;
-    }>(),
-    journey: text('journey', { enum: ['QR', 'PUSH'] }).notNull(),
-    copyAndPaste: text('copy_and_paste'),
-    partnerIspb: text('partner_ispb').notNull(),
-    webhookUrl: text('webhook_url'),
-    createdAt: integer('created_at').notNull(),
-    authorizationExpiresAt: integer('authorization_expires_at').notNull(),
-    approvedAt: integer('approved_at'),
-    endedAt: integer('ended_at'),
-    cancelledBy: text('cancelled_by', { enum: ['CLIENT', 'PAYER', 'PAYER_BANK'] }),
-  },
-  (t) => [
-    uniqueIndex('recurrences_recurrence_id_idx').on(t.recurrenceId),
-    uniqueIndex('recurrences_external_reference_idx').on(t.externalReference),
-  ],
 );
