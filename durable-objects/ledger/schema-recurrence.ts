@@ -47,3 +47,20 @@ export const recurrences = sqliteTable(
     uniqueIndex('recurrences_external_reference_idx').on(t.externalReference),
   ],
 );
+
+/**
+ * Each cycle's charge of a recurrence: the Cash-In that carries it (written in the Cash-In's own
+ * transaction), its due date and the payer bank's attempts. One per recurrence and cycle.
+ */
+export const recurrenceCharges = sqliteTable(
+  'recurrence_charges',
+  {
+    transactionId: text('transaction_id').primaryKey(),
+    recurrenceId: text('recurrence_id').notNull(),
+    cycle: integer('cycle').notNull(),
+    dueDate: text('due_date').notNull(),
+    /** Failed attempts so far, with their instants (JSON list of epoch ms). */
+    failedAttempts: text('failed_attempts', { mode: 'json' }).$type<number[]>().notNull(),
+  },
+  (t) => [uniqueIndex('recurrence_charges_cycle_idx').on(t.recurrenceId, t.cycle)],
+);
