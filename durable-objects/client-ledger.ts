@@ -343,7 +343,9 @@ export class ClientLedger extends DurableObject<Env> {
 
   /** Create, read, list and move recurrences (ledger/recurrence/recurrence-rpc.ts). */
   async recurrence(command: RecurrenceCommand) {
-    return this.withAlarm(() => recurrenceCommand(this.context(), this.idempotency, command));
+    return this.withAlarm(() =>
+      recurrenceCommand(this.context(), this.idempotency, command, this.creatingCashIns),
+    );
   }
 
   // ── PIX health events ──────────────────────────────────────────────────────

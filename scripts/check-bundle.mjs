@@ -75,6 +75,8 @@ const STAGING_ONLY = {
     'handleSandboxApproveRecurrence',
     'handleSandboxRejectRecurrence',
     'handleSandboxCancelRecurrence',
+    'handleSandboxFailChargeAttempt',
+    'handleSandboxPayerCancelCharge',
     'handleOpenFinanceAuthorize',
     'handleAdvanceAnalyzer',
   ],

@@ -6,6 +6,12 @@ import { failure, type OperationResult, success } from '../../../src/domain/resu
 import type { LedgerContext } from '../context';
 import type { IdempotencyKeys, Idempotent } from '../ledger/idempotency';
 import {
+  type ChargeRecurrenceInput,
+  chargeRecurrence,
+  failChargeAttempt,
+  payerCancelsCharge,
+} from './recurrence-charge-ops';
+import {
   type CancelledBy,
   type CreateRecurrenceInput,
   createRecurrence,
@@ -21,7 +27,10 @@ export type RecurrenceCommand =
   | { op: 'list'; limit: number; before?: number }
   | { op: 'approve'; id: string; payerMaximumAmountCents?: number }
   | { op: 'reject'; id: string }
-  | { op: 'cancel'; id: string; by: CancelledBy };
+  | { op: 'cancel'; id: string; by: CancelledBy }
+  | { op: 'charge'; input: ChargeRecurrenceInput & Idempotent }
+  | { op: 'fail-attempt'; cashInId: string }
+  | { op: 'payer-cancel-charge'; cashInId: string };
 
 export type RecurrencePage = { items: RecurrenceView[]; nextBefore?: number };
 
@@ -29,7 +38,9 @@ export async function recurrenceCommand(
   ctx: LedgerContext,
   keys: IdempotencyKeys,
   c: RecurrenceCommand,
-): Promise<OperationResult<RecurrenceView | RecurrencePage>> {
+  /** externalReferences of Cash-Ins being created (ClientLedger's): a cycle's charge is one. */
+  creatingCashIns: Set<string>,
+): Promise<OperationResult<unknown>> {
   switch (c.op) {
     case 'create':
       return keys.run(c.input.idempotencyKey, c.input.requestHash, Date.now(), async (remember) =>
@@ -60,5 +71,13 @@ export async function recurrenceCommand(
     case 'cancel':
       // The client cancels any of its recurrences; the payer's side only through the sandbox partner.
       return moveRecurrence(ctx, c.id, { to: 'CANCELLED', by: c.by }, c.by !== 'CLIENT');
+    case 'charge':
+      return keys.run(c.input.idempotencyKey, c.input.requestHash, Date.now(), (remember) =>
+        chargeRecurrence(ctx, c.input, creatingCashIns, remember),
+      );
+    case 'fail-attempt':
+      return failChargeAttempt(ctx, c.cashInId);
+    case 'payer-cancel-charge':
+      return payerCancelsCharge(ctx, c.cashInId);
   }
 }

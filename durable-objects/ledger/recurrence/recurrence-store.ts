@@ -1,10 +1,10 @@
 /**
- * The recurrence store: every statement on `recurrences` (docs/contract.md, Pix Automático), drizzle's
+ * The recurrence store: every statement on `recurrences` and `recurrence_charges` (docs/contract.md, Pix Automático), drizzle's
  * query builder, inside the caller's transaction.
  */
-import { desc, eq, lt, or } from 'drizzle-orm';
+import { and, asc, desc, eq, lt, or } from 'drizzle-orm';
 import type { LedgerDb } from '../db';
-import { recurrences } from '../schema';
+import { recurrenceCharges, recurrences } from '../schema';
 
 export type RecurrenceRow = typeof recurrences.$inferSelect;
 export type NewRecurrence = typeof recurrences.$inferInsert;
@@ -44,4 +44,43 @@ export function latestRecurrences(db: LedgerDb, limit: number, before?: number):
     .orderBy(desc(recurrences.seq))
     .limit(limit)
     .all();
+}
+
+export type RecurrenceChargeRow = typeof recurrenceCharges.$inferSelect;
+
+export function insertRecurrenceCharge(db: LedgerDb, row: RecurrenceChargeRow): void {
+  db.insert(recurrenceCharges).values(row).run();
+}
+
+export function chargeOfCycle(
+  db: LedgerDb,
+  recurrenceId: string,
+  cycle: number,
+): RecurrenceChargeRow | undefined {
+  return db
+    .select()
+    .from(recurrenceCharges)
+    .where(and(eq(recurrenceCharges.recurrenceId, recurrenceId), eq(recurrenceCharges.cycle, cycle)))
+    .get();
+}
+
+export function chargeOfTransaction(db: LedgerDb, transactionId: string): RecurrenceChargeRow | undefined {
+  return db.select().from(recurrenceCharges).where(eq(recurrenceCharges.transactionId, transactionId)).get();
+}
+
+/** A recurrence's charges, first cycle first. */
+export function chargesOf(db: LedgerDb, recurrenceId: string): RecurrenceChargeRow[] {
+  return db
+    .select()
+    .from(recurrenceCharges)
+    .where(eq(recurrenceCharges.recurrenceId, recurrenceId))
+    .orderBy(asc(recurrenceCharges.cycle))
+    .all();
+}
+
+export function setFailedAttempts(db: LedgerDb, transactionId: string, failedAttempts: number[]): void {
+  db.update(recurrenceCharges)
+    .set({ failedAttempts })
+    .where(eq(recurrenceCharges.transactionId, transactionId))
+    .run();
 }

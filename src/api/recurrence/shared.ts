@@ -126,3 +126,35 @@ export const recurrenceIdParameter = parameter(
   v.pipe(v.string(), v.minLength(1), v.maxLength(100)),
   'The `recurrenceId`, or your `externalReference`.',
 );
+
+/** What a recurring Cash-In carries besides the Cash-In: its recurrence, cycle and attempts. */
+export const RecurringCharge = named(
+  'RecurringCharge',
+  v.object({
+    recurrenceId: RecurrenceId,
+    cycle: v.pipe(
+      v.number(),
+      v.integer(),
+      v.minValue(0),
+      v.description('0 is the cycle due on `startDate`.'),
+    ),
+    dueDate: CalendarDate,
+    failedAttempts: v.pipe(v.number(), v.integer(), v.minValue(0)),
+    attemptsLeft: v.pipe(
+      v.number(),
+      v.integer(),
+      v.minValue(0),
+      v.description(
+        "The payer bank's attempts still allowed: 2 on the due date, 3 more with THREE_IN_SEVEN_DAYS.",
+      ),
+    ),
+  }),
+);
+
+export const recurringCharge: Out<typeof RecurringCharge> = {
+  recurrenceId: recurrenceWaiting.recurrenceId,
+  cycle: 1,
+  dueDate: '2027-02-28',
+  failedAttempts: 0,
+  attemptsLeft: 5,
+};

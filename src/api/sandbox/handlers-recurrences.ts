@@ -51,3 +51,27 @@ export async function handleSandboxCancelRecurrence(request: ApiRequest, { env }
     await ledgerOf(env, principal.clientId).recurrence({ op: 'cancel', id, by: 'PAYER' }),
   );
 }
+
+function cashInId(request: ApiRequest): string {
+  const id = pathId(request);
+  if (id === undefined) throw new ProblemError('CASHIN_NOT_FOUND', 'No Cash-In matches this id');
+  return id;
+}
+
+export async function handleSandboxFailChargeAttempt(request: ApiRequest, { env }: RequestContext) {
+  requireStaging(request, env);
+  const principal = await authenticate(request, env);
+  const cashIn = cashInId(request);
+  return operationResponse(
+    await ledgerOf(env, principal.clientId).recurrence({ op: 'fail-attempt', cashInId: cashIn }),
+  );
+}
+
+export async function handleSandboxPayerCancelCharge(request: ApiRequest, { env }: RequestContext) {
+  requireStaging(request, env);
+  const principal = await authenticate(request, env);
+  const cashIn = cashInId(request);
+  return operationResponse(
+    await ledgerOf(env, principal.clientId).recurrence({ op: 'payer-cancel-charge', cashInId: cashIn }),
+  );
+}

@@ -5,14 +5,18 @@
 import * as v from 'valibot';
 import { example } from '../../openapi/examples';
 import type { OperationSpec } from '../../openapi/operation';
+import { cashInIdParameter } from '../../openapi/parameters';
 import { AmountSchema } from '../../schemas/common';
 import { named } from '../../schemas/named';
+import { CashIn, cashInAwaiting } from '../cash-in/shared';
 import {
   Recurrence,
+  RecurringCharge,
   recurrenceApproved,
   recurrenceCancelled,
   recurrenceIdParameter,
   recurrenceWaiting,
+  recurringCharge,
 } from '../recurrence/shared';
 
 export const SandboxApproveRecurrenceSchema = named(
@@ -81,5 +85,55 @@ export const sandboxRecurrenceSpecs = [
     'From WAITING_AUTHORIZATION or APPROVED: CANCELLED with `cancelledBy` PAYER and `RECURRENCE_CANCELLED` sent; else 422 RULE_VIOLATION.',
     'CANCELLED',
     recurrenceCancelled,
+  ),
+];
+
+const RecurringCashIn = named(
+  'RecurringCashIn',
+  v.object({ ...CashIn.entries, recurrence: RecurringCharge }),
+);
+
+const onCharge = (
+  verb: 'fail-attempt' | 'payer-cancel',
+  operationId: string,
+  summary: string,
+  description: string,
+  value: unknown,
+): Omit<OperationSpec, 'tag' | 'auth' | 'stagingOnly'> => ({
+  method: 'post',
+  path: `/sandbox/cash-in/{id}/${verb}`,
+  operationId,
+  summary,
+  description,
+  parameters: [cashInIdParameter],
+  success: {
+    '200': {
+      description: 'The Cash-In as GET returns it, with its recurrence.',
+      schema: RecurringCashIn,
+      examples: { after: example(summary, value) },
+    },
+  },
+  errors: ['CASHIN_NOT_FOUND', 'RULE_VIOLATION'],
+});
+
+export const sandboxChargeSpecs = [
+  onCharge(
+    'fail-attempt',
+    'sandboxFailChargeAttempt',
+    "The payer's bank fails an attempt of a recurring charge now",
+    'A recurring Cash-In AWAITING_PAYMENT only (else 422; any other Cash-In 404): `RECURRING_CHARGE_ATTEMPT_FAILED` sent to the recurrence’s `webhookUrl`; after the last attempt the recurrence allows, EXPIRED and `CASHIN_EXPIRED` sent. Pay an attempt with POST /sandbox/cash-in/{id}/pay.',
+    { ...cashInAwaiting, recurrence: { ...recurringCharge, failedAttempts: 1, attemptsLeft: 4 } },
+  ),
+  onCharge(
+    'payer-cancel',
+    'sandboxPayerCancelCharge',
+    'The payer cancels a recurring charge in their bank',
+    'Until 23:59:59.999 (America/Sao_Paulo) the day before the due date, else 422: CANCELLED and `CASHIN_CANCELLED` sent.',
+    {
+      ...cashInAwaiting,
+      status: 'CANCELLED',
+      cancelledAt: '2027-02-25T10:00:00.000-03:00',
+      recurrence: recurringCharge,
+    },
   ),
 ];

@@ -9,7 +9,7 @@ import { accountNumberParameter, cashInIdParameter, cashOutIdParameter } from '.
 import { Deposit } from '../account/shared';
 import * as cashIn from '../cash-in/shared';
 import * as cashOut from '../cash-out/shared';
-import { sandboxRecurrenceSpecs } from './openapi-recurrences';
+import { sandboxChargeSpecs, sandboxRecurrenceSpecs } from './openapi-recurrences';
 import {
   SandboxCashInReturnSchema,
   SandboxCashOutReturnSchema,
@@ -165,4 +165,5 @@ export const sandboxOperations: OperationSpec[] = [
     errors: ['VALIDATION_ERROR', 'ACCOUNT_NOT_FOUND'],
   }),
   ...sandboxRecurrenceSpecs.map(sandbox),
+  ...sandboxChargeSpecs.map(sandbox),
 ];

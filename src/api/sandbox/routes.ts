@@ -13,6 +13,8 @@ import {
 import {
   handleSandboxApproveRecurrence,
   handleSandboxCancelRecurrence,
+  handleSandboxFailChargeAttempt,
+  handleSandboxPayerCancelCharge,
   handleSandboxRejectRecurrence,
 } from './handlers-recurrences';
 import { sandboxOperations } from './openapi';
@@ -26,4 +28,6 @@ export const sandboxRoutes = bindStagingRoutes(sandboxOperations, {
   sandboxApproveRecurrence: handleSandboxApproveRecurrence,
   sandboxRejectRecurrence: handleSandboxRejectRecurrence,
   sandboxCancelRecurrence: handleSandboxCancelRecurrence,
+  sandboxFailChargeAttempt: handleSandboxFailChargeAttempt,
+  sandboxPayerCancelCharge: handleSandboxPayerCancelCharge,
 });
