@@ -67,6 +67,8 @@ export class ClientLedger extends DurableObject<Env> {
   private readonly degraded = new DegradedPartners(this.env);
   /** externalReferences of Cash-Ins being created right now (OpenAPI createCashIn: 409 also for those). */
   private readonly creatingCashIns = new Set<string>();
+  /** Recurrence cycles being charged right now (ledger/recurrence/recurrence-charge-ops.ts). */
+  private readonly chargingCycles = new Set<string>();
   private profile: Profile | undefined;
 
   constructor(ctx: DurableObjectState, env: Env) {
@@ -344,7 +346,10 @@ export class ClientLedger extends DurableObject<Env> {
   /** Create, read, list and move recurrences (ledger/recurrence/recurrence-rpc.ts). */
   async recurrence(command: RecurrenceCommand) {
     return this.withAlarm(() =>
-      recurrenceCommand(this.context(), this.idempotency, command, this.creatingCashIns),
+      recurrenceCommand(this.context(), this.idempotency, command, {
+        cashIns: this.creatingCashIns,
+        cycles: this.chargingCycles,
+      }),
     );
   }
 

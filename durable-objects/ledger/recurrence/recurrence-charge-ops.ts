@@ -48,9 +48,6 @@ export interface ChargeRecurrenceInput {
   locationKey: string;
 }
 
-/** Cycles being charged right now (the partner call is awaited between the check and the insert). */
-const charging = new Set<string>();
-
 export function maxAttempts(retryPolicy: string): number {
   return DUE_DATE_ATTEMPTS + (retryPolicy === 'NONE' ? 0 : MAX_RETRIES);
 }
@@ -69,9 +66,11 @@ export function chargeFields(link: RecurrenceChargeRow, retryPolicy: string) {
 export async function chargeRecurrence(
   ctx: LedgerContext,
   input: ChargeRecurrenceInput,
-  creating: Set<string>,
+  /** Cash-In references and cycles being created now: the partner call is awaited between check and insert. */
+  creating: { cashIns: Set<string>; cycles: Set<string> },
   remember: Remember,
 ): Promise<OperationResult<unknown>> {
+  const charging = creating.cycles;
   const rec = findRecurrence(ctx.db, input.id);
   if (!rec) return recurrenceNotFound();
   if (rec.status !== 'APPROVED')
@@ -121,7 +120,7 @@ export async function chargeRecurrence(
         paymentUrlPrefix: input.paymentUrlPrefix,
         locationKey: input.locationKey,
       },
-      creating,
+      creating.cashIns,
       (status, body) => remember(status, withRecurrence(body)),
       (transactionId) => insertRecurrenceCharge(ctx.db, link(transactionId)),
     );

@@ -38,8 +38,8 @@ export async function recurrenceCommand(
   ctx: LedgerContext,
   keys: IdempotencyKeys,
   c: RecurrenceCommand,
-  /** externalReferences of Cash-Ins being created (ClientLedger's): a cycle's charge is one. */
-  creatingCashIns: Set<string>,
+  /** What the object is creating right now (in its memory: a crash forgets it with the request). */
+  creating: { cashIns: Set<string>; cycles: Set<string> },
 ): Promise<OperationResult<unknown>> {
   switch (c.op) {
     case 'create':
@@ -73,7 +73,7 @@ export async function recurrenceCommand(
       return moveRecurrence(ctx, c.id, { to: 'CANCELLED', by: c.by }, c.by !== 'CLIENT');
     case 'charge':
       return keys.run(c.input.idempotencyKey, c.input.requestHash, Date.now(), (remember) =>
-        chargeRecurrence(ctx, c.input, creatingCashIns, remember),
+        chargeRecurrence(ctx, c.input, creating, remember),
       );
     case 'fail-attempt':
       return failChargeAttempt(ctx, c.cashInId);
