@@ -151,6 +151,7 @@ describe("another client's resources answer exactly like nonexistent ones", () =
         'GET /recurrences/{id}',
         'POST /recurrences/{id}/cancel',
         'POST /recurrences/{id}/charges',
+        'GET /recurrences/{id}/charges',
         'POST /sandbox/cash-in/{id}/fail-attempt',
         'POST /sandbox/cash-in/{id}/payer-cancel',
         'POST /sandbox/recurrences/{id}/approve',

@@ -6,6 +6,7 @@
  * Cash-In EXPIRED after the last one the recurrence allows.
  */
 import { cashInView } from '../../../src/domain/cash-in';
+import { amountFromCents } from '../../../src/domain/money';
 import {
   addDays,
   amountRefusal,
@@ -27,6 +28,7 @@ import { recurrenceNotFound, termsOf } from './recurrence-ops';
 import {
   chargeOfCycle,
   chargeOfTransaction,
+  chargesOf,
   findRecurrence,
   insertRecurrenceCharge,
   type RecurrenceChargeRow,
@@ -187,4 +189,25 @@ export async function payerCancelsCharge(ctx: LedgerContext, id: string): Promis
   return cancelled.ok
     ? success(200, { ...cancelled.body, recurrence: chargeFields(found.link, found.rec.retryPolicy) })
     : cancelled;
+}
+
+/** GET /recurrences/{id}/charges: each cycle's charge, first cycle first, with its Cash-In's status now. */
+export function recurrenceCharges(ctx: LedgerContext, id: string): OperationResult<unknown> {
+  const rec = findRecurrence(ctx.db, id);
+  if (!rec) return recurrenceNotFound();
+  const items = chargesOf(ctx.db, rec.recurrenceId).map((link) => {
+    const cashIn = findCashIn(ctx.db, link.transactionId);
+    return {
+      transactionId: link.transactionId,
+      // An archived Cash-In is read by GET /cash-in/{id}; its link stays here.
+      ...(cashIn && {
+        internalCode: cashIn.internalCode,
+        externalReference: cashIn.externalReference,
+        status: cashIn.status,
+        amount: amountFromCents(cashIn.amount),
+      }),
+      ...chargeFields(link, rec.retryPolicy),
+    };
+  });
+  return success(200, { items });
 }

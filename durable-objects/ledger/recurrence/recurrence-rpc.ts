@@ -10,6 +10,7 @@ import {
   chargeRecurrence,
   failChargeAttempt,
   payerCancelsCharge,
+  recurrenceCharges,
 } from './recurrence-charge-ops';
 import {
   type CancelledBy,
@@ -29,6 +30,7 @@ export type RecurrenceCommand =
   | { op: 'reject'; id: string }
   | { op: 'cancel'; id: string; by: CancelledBy }
   | { op: 'charge'; input: ChargeRecurrenceInput & Idempotent }
+  | { op: 'charges'; id: string }
   | { op: 'fail-attempt'; cashInId: string }
   | { op: 'payer-cancel-charge'; cashInId: string };
 
@@ -75,6 +77,8 @@ export async function recurrenceCommand(
       return keys.run(c.input.idempotencyKey, c.input.requestHash, Date.now(), (remember) =>
         chargeRecurrence(ctx, c.input, creating, remember),
       );
+    case 'charges':
+      return recurrenceCharges(ctx, c.id);
     case 'fail-attempt':
       return failChargeAttempt(ctx, c.cashInId);
     case 'payer-cancel-charge':

@@ -4,6 +4,7 @@ import { cancelRecurrence } from './cancel-recurrence';
 import { chargeRecurrence } from './charge-recurrence';
 import { createRecurrence } from './create-recurrence';
 import { getRecurrence } from './get-recurrence';
+import { listRecurrenceCharges } from './list-recurrence-charges';
 import { listRecurrences } from './list-recurrences';
 
 export const recurrenceRoutes: Route[] = [
@@ -12,4 +13,5 @@ export const recurrenceRoutes: Route[] = [
   getRecurrence,
   cancelRecurrence,
   chargeRecurrence,
+  listRecurrenceCharges,
 ];

@@ -7,6 +7,7 @@
 import { runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import type { RecurringCashInCreatedBody } from '../../../src/api/recurrence/charge-recurrence';
+import type { RecurrenceChargesBody } from '../../../src/api/recurrence/list-recurrence-charges';
 import type { RecurrenceBody } from '../../../src/api/recurrence/shared';
 import { addDays, addMonths, cycleDueDate } from '../../../src/domain/recurrence';
 import { brtDate } from '../../../src/domain/time';
@@ -138,6 +139,13 @@ describe('Pix Automático journey (docs/integrating.md)', () => {
     expect((await outboxEvents(api.client.clientId, one.transactionId)).map((e) => e.eventType)).toEqual([
       'CASHIN_REQUESTED',
       'CASHIN_PAID',
+    ]);
+    const charges = (await (
+      await api.get(`/recurrences/${rec.recurrenceId}/charges`)
+    ).json()) as RecurrenceChargesBody;
+    expect(charges.items.map((c) => [c.transactionId, c.cycle, c.status, c.failedAttempts])).toEqual([
+      [one.transactionId, 0, 'PAID', 1],
+      [two.transactionId, 1, 'PAID', 0],
     ]);
     const books = await assertBooks(api);
     expect(books.entries.filter((e) => e.type === 'PIX_IN').map((e) => e.amount)).toEqual([2990, 2990]);
