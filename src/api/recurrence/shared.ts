@@ -5,6 +5,7 @@ import { example, type Out } from '../../openapi/examples';
 import { BrtTimestamp, Ispb, Money } from '../../openapi/fields';
 import { parameter } from '../../openapi/parameters';
 import { named } from '../../schemas/named';
+import { CashIn, cashInAwaiting } from '../cash-in/shared';
 
 export const TAG = 'Pix Automático';
 
@@ -157,4 +158,15 @@ export const recurringCharge: Out<typeof RecurringCharge> = {
   dueDate: '2027-02-28',
   failedAttempts: 0,
   attemptsLeft: 5,
+};
+
+/** A recurring Cash-In: the Cash-In as GET answers it, with its recurrence. */
+export const RecurringCashIn = named(
+  'RecurringCashIn',
+  v.object({ ...CashIn.entries, recurrence: RecurringCharge }),
+);
+
+export const recurringCashInFailedOnce: Out<typeof RecurringCashIn> = {
+  ...cashInAwaiting,
+  recurrence: { ...recurringCharge, failedAttempts: 1, attemptsLeft: 4 },
 };

@@ -8,14 +8,15 @@ import type { OperationSpec } from '../../openapi/operation';
 import { cashInIdParameter } from '../../openapi/parameters';
 import { AmountSchema } from '../../schemas/common';
 import { named } from '../../schemas/named';
-import { CashIn, cashInAwaiting } from '../cash-in/shared';
+import { cashInAwaiting } from '../cash-in/shared';
 import {
   Recurrence,
-  RecurringCharge,
+  RecurringCashIn,
   recurrenceApproved,
   recurrenceCancelled,
   recurrenceIdParameter,
   recurrenceWaiting,
+  recurringCashInFailedOnce,
   recurringCharge,
 } from '../recurrence/shared';
 
@@ -88,11 +89,6 @@ export const sandboxRecurrenceSpecs = [
   ),
 ];
 
-const RecurringCashIn = named(
-  'RecurringCashIn',
-  v.object({ ...CashIn.entries, recurrence: RecurringCharge }),
-);
-
 const onCharge = (
   verb: 'fail-attempt' | 'payer-cancel',
   operationId: string,
@@ -122,7 +118,7 @@ export const sandboxChargeSpecs = [
     'sandboxFailChargeAttempt',
     "The payer's bank fails an attempt of a recurring charge now",
     'A recurring Cash-In AWAITING_PAYMENT only (else 422; any other Cash-In 404): `RECURRING_CHARGE_ATTEMPT_FAILED` sent to the recurrence’s `webhookUrl`; after the last attempt the recurrence allows, EXPIRED and `CASHIN_EXPIRED` sent. Pay an attempt with POST /sandbox/cash-in/{id}/pay.',
-    { ...cashInAwaiting, recurrence: { ...recurringCharge, failedAttempts: 1, attemptsLeft: 4 } },
+    recurringCashInFailedOnce,
   ),
   onCharge(
     'payer-cancel',
