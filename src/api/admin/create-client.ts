@@ -4,7 +4,6 @@ import { type AccountRow, type ClientRow, insertClient } from '../../db/clients'
 import { newAccountNumber } from '../../domain/accounts';
 import { newLocationKey } from '../../domain/ids';
 import { brtDate } from '../../domain/time';
-import { requireOperator } from '../../http/admin-auth';
 import { readJsonObject } from '../../http/body';
 import type { ApiRequest, RequestContext } from '../../http/context';
 import { ProblemError } from '../../http/errors';
@@ -20,7 +19,6 @@ import { CreateClientSchema, createClientSchema } from './schemas';
 import { ACCOUNTS, CLIENT, operator } from './shared';
 
 async function handleCreateClient(request: ApiRequest, { env }: RequestContext): Promise<Response> {
-  requireOperator(request, env);
   const isPartner = (ispb: string) => settlementPartner(env, ispb) !== undefined;
   const body = parseWith(createClientSchema(isPartner), await readJsonObject(request));
   const now = Date.now();
@@ -89,6 +87,7 @@ async function handleCreateClient(request: ApiRequest, { env }: RequestContext):
 
 export const createClient = route(
   operator({
+    role: 'ADMIN',
     method: 'post',
     path: '/admin/clients',
     operationId: 'createClient',

@@ -1,7 +1,6 @@
 /** DELETE /admin/clients/{clientId}/application-token (docs/contract.md, Operator API): every call stops. */
 import { updateClient } from '../../db/clients';
 import { forgetCredentials } from '../../db/credentials';
-import { requireOperator } from '../../http/admin-auth';
 import type { ApiRequest, RequestContext } from '../../http/context';
 import { clientIdParameter } from '../../openapi/parameters';
 import { route } from '../route-table';
@@ -12,7 +11,6 @@ async function handleDeactivateApplicationToken(
   request: ApiRequest,
   { env }: RequestContext,
 ): Promise<Response> {
-  requireOperator(request, env);
   const client = await requireClient(request, env);
   await updateClient(env, client.id, { applicationTokenActive: false, updatedAt: Date.now() });
   forgetCredentials(client.id);
@@ -21,6 +19,7 @@ async function handleDeactivateApplicationToken(
 
 export const deactivateApplicationToken = route(
   operator({
+    role: 'ADMIN',
     method: 'delete',
     path: '/admin/clients/{clientId}/application-token',
     operationId: 'deactivateApplicationToken',

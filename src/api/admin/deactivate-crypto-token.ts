@@ -1,7 +1,6 @@
 /** DELETE /admin/clients/{clientId}/crypto-token (docs/contract.md, Operator API): financial operations stop. */
 import { updateClient } from '../../db/clients';
 import { forgetCredentials } from '../../db/credentials';
-import { requireOperator } from '../../http/admin-auth';
 import type { ApiRequest, RequestContext } from '../../http/context';
 import { clientIdParameter } from '../../openapi/parameters';
 import { route } from '../route-table';
@@ -9,7 +8,6 @@ import { requireClient } from './clients';
 import { noContent, operator } from './shared';
 
 async function handleDeactivateCryptoToken(request: ApiRequest, { env }: RequestContext): Promise<Response> {
-  requireOperator(request, env);
   const client = await requireClient(request, env);
   await updateClient(env, client.id, { cryptoTokenSealed: null, updatedAt: Date.now() });
   forgetCredentials(client.id);
@@ -18,6 +16,7 @@ async function handleDeactivateCryptoToken(request: ApiRequest, { env }: Request
 
 export const deactivateCryptoToken = route(
   operator({
+    role: 'ADMIN',
     method: 'delete',
     path: '/admin/clients/{clientId}/crypto-token',
     operationId: 'deactivateCryptoToken',

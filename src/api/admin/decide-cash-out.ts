@@ -4,7 +4,6 @@
  */
 import { ledgerOf } from '../../../durable-objects/stubs';
 import { findClient } from '../../db/clients';
-import { requireOperator } from '../../http/admin-auth';
 import type { ApiRequest, RequestContext } from '../../http/context';
 import { ProblemError } from '../../http/errors';
 import { operationResponse } from '../../http/respond';
@@ -18,6 +17,7 @@ import { operator } from './shared';
 
 const decision = (action: 'approve' | 'reject'): OperationSpec =>
   operator({
+    role: 'OPERATOR',
     method: 'post',
     path: `/admin/clients/{clientId}/cash-out/{id}/${action}`,
     operationId: `${action}CashOut`,
@@ -51,7 +51,6 @@ const decision = (action: 'approve' | 'reject'): OperationSpec =>
   });
 
 async function target(request: ApiRequest, env: Env) {
-  requireOperator(request, env);
   const clientId = String(request.params.clientId ?? '');
   const client = /^[0-9a-f-]{36}$/.test(clientId) ? await findClient(env, clientId) : undefined;
   if (!client) throw new ProblemError('CLIENT_NOT_FOUND', 'No client with this id');

@@ -4,7 +4,6 @@ import { type ClientRow, listClientAccounts, updateClient } from '../../db/clien
 import { forgetCredentials } from '../../db/credentials';
 import type { ClientLimits } from '../../domain/limits';
 import { centsFromAmount } from '../../domain/money';
-import { requireOperator } from '../../http/admin-auth';
 import { readJsonObject } from '../../http/body';
 import type { ApiRequest, RequestContext } from '../../http/context';
 import { json } from '../../http/json';
@@ -22,7 +21,6 @@ const toCents = (amount: number | null | undefined) =>
   amount === null || amount === undefined ? undefined : (centsFromAmount(amount) as number);
 
 async function handlePatchClient(request: ApiRequest, { env }: RequestContext): Promise<Response> {
-  requireOperator(request, env);
   const client = await requireClient(request, env);
   const body = parseWith(PatchClientSchema, await readJsonObject(request));
   const changes: Partial<ClientRow> = { updatedAt: Date.now() };
@@ -53,6 +51,7 @@ async function handlePatchClient(request: ApiRequest, { env }: RequestContext): 
 
 export const patchClient = route(
   operator({
+    role: 'OPERATOR',
     method: 'patch',
     path: '/admin/clients/{clientId}',
     operationId: 'patchClient',

@@ -1,6 +1,5 @@
 /** POST /admin/clients/{clientId}/webhook-deliveries/{eventId}/retry: a FAILED or GIVEN_UP delivery, now. */
 import { ledgerOf } from '../../../durable-objects/stubs';
-import { requireOperator } from '../../http/admin-auth';
 import type { ApiRequest, RequestContext } from '../../http/context';
 import { operationResponse } from '../../http/respond';
 import { pathId } from '../../http/transaction-reads';
@@ -11,7 +10,6 @@ import { WebhookDelivery } from './openapi-responses';
 import { operator } from './shared';
 
 async function handleRetryWebhookDelivery(request: ApiRequest, { env }: RequestContext): Promise<Response> {
-  requireOperator(request, env);
   const client = await requireClient(request, env);
   const eventId = pathId(request, 'eventId') ?? '';
   return operationResponse(await ledgerOf(env, client.id).retryWebhookDelivery(eventId));
@@ -19,6 +17,7 @@ async function handleRetryWebhookDelivery(request: ApiRequest, { env }: RequestC
 
 export const retryWebhookDelivery = route(
   operator({
+    role: 'OPERATOR',
     method: 'post',
     path: '/admin/clients/{clientId}/webhook-deliveries/{eventId}/retry',
     operationId: 'retryWebhookDelivery',

@@ -1,7 +1,6 @@
 /** POST /admin/clients/{clientId}/crypto-token (docs/contract.md, Operator API): a new CryptoToken. */
 import { updateClient } from '../../db/clients';
 import { forgetCredentials } from '../../db/credentials';
-import { requireOperator } from '../../http/admin-auth';
 import type { ApiRequest, RequestContext } from '../../http/context';
 import { json } from '../../http/json';
 import { example } from '../../openapi/examples';
@@ -13,7 +12,6 @@ import { CryptoTokenIssued } from './openapi-responses';
 import { operator } from './shared';
 
 async function handleRotateCryptoToken(request: ApiRequest, { env }: RequestContext): Promise<Response> {
-  requireOperator(request, env);
   const client = await requireClient(request, env);
   const cryptoToken = newCryptoToken();
   await updateClient(env, client.id, {
@@ -26,6 +24,7 @@ async function handleRotateCryptoToken(request: ApiRequest, { env }: RequestCont
 
 export const rotateCryptoToken = route(
   operator({
+    role: 'ADMIN',
     method: 'post',
     path: '/admin/clients/{clientId}/crypto-token',
     operationId: 'rotateCryptoToken',

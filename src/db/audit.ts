@@ -1,0 +1,52 @@
+/**
+ * D1 statements on the audit trail (docs/storage-schema.md): appends and newest-first pages, never
+ * an update or a delete (the table's triggers refuse both). A change stored in D1 batches its
+ * record with its own statements (`auditInsert`); ./operators.ts is the model.
+ */
+import { and, desc, eq, gte, lt, lte, or, type SQL } from 'drizzle-orm';
+import { d1 } from './clients';
+import { auditRecords } from './schema';
+
+export type AuditRow = typeof auditRecords.$inferInsert;
+export type StoredAudit = typeof auditRecords.$inferSelect;
+
+export const auditInsert = (env: Env, row: AuditRow) => d1(env).insert(auditRecords).values(row);
+
+export async function appendAudit(env: Env, row: AuditRow): Promise<void> {
+  await auditInsert(env, row).run();
+}
+
+export interface AuditFilter {
+  from?: number;
+  to?: number;
+  /** An operatorId or an email. */
+  actor?: string;
+  action?: string;
+}
+
+export async function listAudit(
+  env: Env,
+  filter: AuditFilter,
+  limit: number,
+  afterSeq?: number,
+): Promise<{ items: StoredAudit[]; next?: number }> {
+  const where: (SQL | undefined)[] = [
+    filter.from !== undefined ? gte(auditRecords.at, filter.from) : undefined,
+    filter.to !== undefined ? lte(auditRecords.at, filter.to) : undefined,
+    filter.actor !== undefined
+      ? or(eq(auditRecords.operatorId, filter.actor), eq(auditRecords.email, filter.actor))
+      : undefined,
+    filter.action !== undefined ? eq(auditRecords.action, filter.action) : undefined,
+    afterSeq !== undefined ? lt(auditRecords.seq, afterSeq) : undefined,
+  ];
+  const rows = await d1(env)
+    .select()
+    .from(auditRecords)
+    .where(and(...where))
+    .orderBy(desc(auditRecords.seq))
+    .limit(limit + 1)
+    .all();
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return { items: page, ...(rows.length > limit && last && { next: last.seq }) };
+}
