@@ -16,7 +16,7 @@ export const CreateOperatorSchema = named(
         v.trim(),
         v.maxLength(254, 'email must have at most 254 characters'),
         v.email('email must be an email address'),
-        v.toLowerCase(),
+        v.transform((email) => email.toLowerCase()),
       ),
       role: v.picklist(ROLES, roleMessage),
     },
