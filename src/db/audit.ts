@@ -4,8 +4,10 @@
  * record with its own statements (`auditInsert`); ./operators.ts is the model.
  */
 import { and, desc, eq, gte, lt, lte, or, type SQL } from 'drizzle-orm';
-import { d1 } from './clients';
+import { drizzle } from 'drizzle-orm/d1';
 import { auditRecords } from './schema';
+
+const d1 = (env: Env) => drizzle(env.DB);
 
 export type AuditRow = typeof auditRecords.$inferInsert;
 export type StoredAudit = typeof auditRecords.$inferSelect;

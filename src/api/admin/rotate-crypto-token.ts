@@ -1,6 +1,7 @@
 /** POST /admin/clients/{clientId}/crypto-token (docs/contract.md, Operator API): a new CryptoToken. */
 import { updateClient } from '../../db/clients';
 import { forgetCredentials } from '../../db/credentials';
+import { changeRecord, recorded } from '../../http/audit';
 import type { ApiRequest, RequestContext } from '../../http/context';
 import { json } from '../../http/json';
 import { example } from '../../openapi/examples';
@@ -11,13 +12,21 @@ import { requireClient } from './clients';
 import { CryptoTokenIssued } from './openapi-responses';
 import { operator } from './shared';
 
-async function handleRotateCryptoToken(request: ApiRequest, { env }: RequestContext): Promise<Response> {
+async function handleRotateCryptoToken(request: ApiRequest, rc: RequestContext): Promise<Response> {
+  const { env } = rc;
   const client = await requireClient(request, env);
   const cryptoToken = newCryptoToken();
-  await updateClient(env, client.id, {
-    cryptoTokenSealed: await encryptSecret(cryptoToken, env.DATA_ENCRYPTION_KEY),
-    updatedAt: Date.now(),
+  // The record says that it was rotated, never the token.
+  const audit = changeRecord(rc, 'rotateCryptoToken', new URL(request.url).pathname, {
+    after: { cryptoTokenActive: true, rotated: true },
   });
+  await updateClient(
+    env,
+    client.id,
+    { cryptoTokenSealed: await encryptSecret(cryptoToken, env.DATA_ENCRYPTION_KEY), updatedAt: Date.now() },
+    audit,
+  );
+  recorded(rc);
   forgetCredentials(client.id);
   return json({ cryptoToken }, 201);
 }
