@@ -6,10 +6,10 @@
  * (anything but GET) leaves one record with its result, stored in the handler's own batch when it
  * wrote one (`rc.audit.written`), else here after the answer.
  */
-import { appendAudit } from '../db/audit';
+import { appendAudit, auditRow } from '../db/audit';
 import { roleAllows } from '../domain/operators';
 import { authenticateOperator } from '../http/admin-auth';
-import { auditRecord, resultOf } from '../http/audit';
+import { resultOf } from '../http/audit';
 import type { ApiRequest, RequestContext } from '../http/context';
 import { problem } from '../http/problem';
 import type { OperationSpec } from '../openapi/operation';
@@ -31,7 +31,7 @@ export function guardOperator(spec: OperationSpec, handler: Handler, onError: Er
     }
     const target = new URL(request.url).pathname;
     if (!roleAllows(rc.actor.role, required)) {
-      await appendAudit(rc.env, auditRecord(rc, rc.actor, spec.operationId, target, 'FORBIDDEN'));
+      await appendAudit(rc.env, auditRow(rc.requestId, rc.actor, spec.operationId, target, 'FORBIDDEN'));
       return problem('FORBIDDEN', { detail: `${spec.operationId} needs the ${required} role or above` });
     }
     try {
@@ -43,7 +43,14 @@ export function guardOperator(spec: OperationSpec, handler: Handler, onError: Er
       const note = rc.audit ?? {};
       await appendAudit(
         rc.env,
-        auditRecord(rc, rc.actor, spec.operationId, note.target ?? target, await resultOf(response), note),
+        auditRow(
+          rc.requestId,
+          rc.actor,
+          spec.operationId,
+          note.target ?? target,
+          await resultOf(response),
+          note,
+        ),
       );
     }
     return response;

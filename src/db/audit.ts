@@ -5,6 +5,7 @@
  */
 import { and, desc, eq, gte, lt, lte, or, type SQL } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/d1';
+import { type Actor, actorView } from '../domain/operators';
 import { auditRecords } from './schema';
 
 const d1 = (env: Env) => drizzle(env.DB);
@@ -51,4 +52,29 @@ export async function listAudit(
   const page = rows.slice(0, limit);
   const last = page.at(-1);
   return { items: page, ...(rows.length > limit && last && { next: last.seq }) };
+}
+
+/** One record: who, what, on what, before and after (never a secret), the result, the request id. */
+export function auditRow(
+  requestId: string,
+  actor: Actor,
+  action: string,
+  target: string,
+  result: string,
+  note: { before?: unknown; after?: unknown } = {},
+): AuditRow {
+  const who = actorView(actor);
+  return {
+    id: `aud_${crypto.randomUUID()}`,
+    at: Date.now(),
+    actorKind: who.kind,
+    operatorId: who.operatorId ?? null,
+    email: who.email ?? null,
+    action,
+    target,
+    before: note.before ?? null,
+    after: note.after ?? null,
+    result,
+    requestId,
+  };
 }

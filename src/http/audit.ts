@@ -3,8 +3,8 @@
  * trail): who, what, on what, before and after, the result and the request id. A handler that
  * changes D1 batches `auditRecord(...)` with its own statements and marks the note `written`.
  */
-import type { AuditRow } from '../db/audit';
-import { type Actor, actorView } from '../domain/operators';
+import { type AuditRow, auditRow } from '../db/audit';
+import type { Actor } from '../domain/operators';
 import type { RequestContext } from './context';
 
 /** The result a record keeps: OK for a success, else the Problem's code (or the bare status). */
@@ -19,30 +19,6 @@ export async function resultOf(response: Response): Promise<string> {
   return String(response.status);
 }
 
-export function auditRecord(
-  rc: RequestContext,
-  actor: Actor,
-  action: string,
-  target: string,
-  result: string,
-  note: { before?: unknown; after?: unknown } = {},
-): AuditRow {
-  const who = actorView(actor);
-  return {
-    id: `aud_${crypto.randomUUID()}`,
-    at: Date.now(),
-    actorKind: who.kind,
-    operatorId: who.operatorId ?? null,
-    email: who.email ?? null,
-    action,
-    target,
-    before: note.before ?? null,
-    after: note.after ?? null,
-    result,
-    requestId: rc.requestId,
-  };
-}
-
 /**
  * The success record of the request `rc` is answering, for a handler that stores it in the same
  * batch as its change; it calls `recorded(rc)` once that batch committed.
@@ -54,7 +30,7 @@ export function changeRecord(
   note: { before?: unknown; after?: unknown },
 ): AuditRow {
   rc.audit = { target, ...note };
-  return auditRecord(rc, rc.actor as Actor, action, target, 'OK', note);
+  return auditRow(rc.requestId, rc.actor as Actor, action, target, 'OK', note);
 }
 
 export function recorded(rc: RequestContext): void {
