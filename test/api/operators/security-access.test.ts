@@ -57,6 +57,9 @@ async function assertion(s: Signer, claims: Record<string, unknown>, kid = s.kid
 }
 
 let published: Signer[] = [];
+/** The team's current key: one for the file, as the key cache is per isolate and per team. */
+let teamKey: Promise<Signer> | undefined;
+const currentKey = () => (teamKey ??= signer('kid-current'));
 let certFetches = 0;
 const realFetch = globalThis.fetch;
 
@@ -86,7 +89,7 @@ const withAssertion = (token: string, path = '/admin/operators', method = 'GET',
 
 describe('Cloudflare Access', () => {
   it('valid, expired, wrong audience, wrong key and unknown email each get their answer', async () => {
-    const current = await signer('kid-current');
+    const current = await currentKey();
     const stranger = await signer('kid-current');
     published = [current];
     const op = await createOperator('ADMIN', 'Access.Person@example.com');
@@ -137,7 +140,7 @@ describe('Cloudflare Access', () => {
   });
 
   it('opens the console as the operator the assertion names', async () => {
-    const current = await signer('kid-console');
+    const current = await currentKey();
     published = [current];
     const op = await createOperator('VIEWER', 'console.access@example.com');
     const res = await call('/admin/console', {
