@@ -23,6 +23,15 @@ export const settings = sqliteTable('settings', {
   value: text('value', { mode: 'json' }).notNull(),
 });
 
+/**
+ * Operators' audit records of changes made in this object, written in the change's own transaction
+ * and forwarded to D1's trail right after (again by every sweep until D1 has taken them).
+ */
+export const auditOutbox = sqliteTable('audit_outbox', {
+  id: text('id').primaryKey(),
+  record: text('record', { mode: 'json' }).notNull(),
+});
+
 export const accounts = sqliteTable('accounts', {
   number: text('number').primaryKey(),
   ispb: text('ispb').notNull(),
