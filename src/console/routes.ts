@@ -192,8 +192,12 @@ router
       await record('NOT_FOUND');
       return back('not-found');
     }
-    const result = await ledgerOf(env, clientId).retryWebhookDelivery(eventId);
-    await record(result.ok ? 'OK' : result.problem.code);
+    // A redelivery and its audit record are one ClientLedger transaction; a refusal is recorded here.
+    const done = auditRow(requestId, checked.actor, 'console.redeliver', target, 'OK', {
+      after: { status: 'PENDING' },
+    });
+    const result = await ledgerOf(env, clientId).retryWebhookDelivery(eventId, done);
+    if (!result.ok) await record(result.problem.code);
     if (result.ok) log('info', 'console redelivery', { clientId, eventId });
     return back(
       result.ok ? 'redelivered' : result.problem.code === 'NOT_FOUND' ? 'not-found' : 'not-retryable',

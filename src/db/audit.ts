@@ -19,6 +19,14 @@ export async function appendAudit(env: Env, row: AuditRow): Promise<void> {
   await auditInsert(env, row).run();
 }
 
+/** Records a ClientLedger kept with its change: a record D1 already has (by id) is skipped. */
+export async function appendAuditOnce(env: Env, rows: AuditRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  const db = d1(env);
+  const [first, ...rest] = rows.map((row) => db.insert(auditRecords).values(row).onConflictDoNothing());
+  if (first) await db.batch([first, ...rest]);
+}
+
 export interface AuditFilter {
   from?: number;
   to?: number;
