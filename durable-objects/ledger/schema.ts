@@ -1,7 +1,6 @@
 /**
  * Storage of one client's ClientLedger Durable Object (SQLite). Every write of a business operation
- * happens in one `transactionSync`, so state, ledger entries and outbox events move together.
- * See docs/storage-schema.md.
+ * happens in one `transactionSync`, so state, ledger entries and outbox events move together. See docs/storage-schema.md.
  */
 import { type SQL, sql } from 'drizzle-orm';
 import {
@@ -21,15 +20,6 @@ import { compressedJson, requestFingerprintColumn } from './ledger/idempotency-c
 export const settings = sqliteTable('settings', {
   key: text('key').primaryKey(),
   value: text('value', { mode: 'json' }).notNull(),
-});
-
-/**
- * Operators' audit records of changes made in this object, written in the change's own transaction
- * and forwarded to D1's trail right after (again by every sweep until D1 has taken them).
- */
-export const auditOutbox = sqliteTable('audit_outbox', {
-  id: text('id').primaryKey(),
-  record: text('record', { mode: 'json' }).notNull(),
 });
 
 export const accounts = sqliteTable('accounts', {
@@ -386,6 +376,7 @@ export const archiveDeliveryIndex = sqliteTable(
   (t) => [primaryKey({ columns: [t.hash, t.segment] })],
 );
 
+export * from './schema-audit';
 export * from './schema-unapplied';
 
 /**
