@@ -94,6 +94,19 @@ describe('audit trail', () => {
     expect(Object.keys(((await forged.json()) as { errors: object }).errors)).toEqual(['cursor']);
   });
 
+  it('filters by period, and names a bad bound', async () => {
+    await onboardClient();
+    expect((await auditTrail('from=2100-01-01')).length).toBe(0);
+    expect((await auditTrail('to=2000-01-01')).length).toBe(0);
+    const today = new Date(Date.now() - 3 * 3600_000).toISOString().slice(0, 10);
+    expect((await auditTrail(`from=${today}&action=createClient`)).length).toBeGreaterThan(0);
+    const bad = await admin('/admin/audit?from=yesterday');
+    expect(bad.status).toBe(400);
+    expect(Object.keys(((await bad.json()) as { errors: object }).errors)).toEqual(['from']);
+    const unknown = await admin('/admin/audit?who=me');
+    expect(unknown.status).toBe(400);
+  });
+
   it('cannot be edited or deleted, even by SQL', async () => {
     await onboardClient();
     await expect(env.DB.prepare("UPDATE audit_records SET result = 'OK'").run()).rejects.toThrow(
