@@ -9,7 +9,7 @@ import { ledgerOf } from '../../durable-objects/stubs';
 import { findClient } from '../db/clients';
 import { readBodyWithin } from '../infra/body-limit';
 import { log } from '../infra/log';
-import { loginSourceBlocked, recordLoginFailure } from '../infra/login-failures';
+import { reserveLoginFailure } from '../infra/login-failures';
 import { constantTimeEqual } from '../security/secrets';
 import { ASSETS } from './assets';
 import { booksPage } from './books';
@@ -104,14 +104,16 @@ router
   .post('/login', async (request: Request, env: Env) => {
     if (!sameOrigin(request))
       return htmlResponse(messagePage('Refused', 'Cross-origin request refused.'), 403);
-    if (loginSourceBlocked(request))
+    // Counted as a failure before the form is awaited, so a concurrent burst is counted exactly.
+    const attempt = reserveLoginFailure(request);
+    if ('blockedMs' in attempt)
       return htmlResponse(loginPage('Too many failed sign-ins from here; wait a minute.'), 429);
     const form = await readForm(request);
     if (!form || !constantTimeEqual(form.token ?? '', env.ADMIN_TOKEN as string)) {
-      recordLoginFailure(request);
       log('warn', 'console sign-in refused', {});
       return htmlResponse(loginPage('That is not the operator token.'), 401);
     }
+    attempt.succeeded();
     const { cookie } = await newSession(env.ADMIN_TOKEN as string, Date.now());
     return redirect(CONSOLE_PATH, { 'set-cookie': sessionCookie(request, cookie, SESSION_MS / 1000) });
   })
