@@ -1,8 +1,8 @@
 /**
- * Cash-Out rows of one client: lookups (docs/contract.md, Lookup by id), the 202's insert and its uniqueness
- * checks.
+ * Cash-Out rows of one client: lookups (docs/contract.md, Lookup by id), the 202's insert (one for a
+ * single Cash-Out and a batch's items) and its uniqueness checks.
  */
-import { eq, sql } from 'drizzle-orm';
+import { eq, getTableColumns, sql } from 'drizzle-orm';
 import { CASH_OUT_FIELDS } from '../../../src/domain/cash-out';
 import type { ViewField } from '../../../src/domain/view-fields';
 import type { ArchivableTable } from '../archivable';
@@ -43,7 +43,7 @@ export function cashOutCodeTaken(db: LedgerDb, internalCode: string): boolean {
   return sqlOf(db).exec('SELECT 1 FROM cash_outs WHERE internal_code = ?', internalCode).toArray().length > 0;
 }
 
-/** What the API has not decided yet about a new Cash-Out: a single one (insertCashOut) or a batch's items. */
+/** What the API has not decided yet about a new Cash-Out: NULL until the executor decides it. */
 export const NOT_DECIDED = {
   payeeBank: null,
   partnerIspb: null,
@@ -57,53 +57,48 @@ export const NOT_DECIDED = {
   refundedAt: null,
 } as const;
 
-/** A new Cash-Out's columns; what the API has not decided yet starts NULL. */
-export type NewCashOut = Pick<
-  CashOutRow,
-  | 'transactionId'
-  | 'internalCode'
-  | 'externalReference'
-  | 'status'
-  | 'stage'
-  | 'amount'
-  | 'description'
-  | 'webhookUrl'
-  | 'payeeName'
-  | 'payeeDocument'
-  | 'destination'
-  | 'destinationKey'
-  | 'requestedAt'
-  | 'nextAt'
->;
+/** The columns a new Cash-Out is written with; what the API has not decided yet starts NULL. */
+const NEW_CASH_OUT_COLUMNS = [
+  'transactionId',
+  'internalCode',
+  'externalReference',
+  'status',
+  'stage',
+  'amount',
+  'description',
+  'webhookUrl',
+  'payeeName',
+  'payeeDocument',
+  'destination',
+  'destinationKey',
+  'requestedAt',
+  'nextAt',
+] as const satisfies readonly Exclude<keyof CashOutRow, 'seq' | keyof typeof NOT_DECIDED>[];
 
-export function insertCashOut(db: LedgerDb, row: NewCashOut): CashOutRow {
-  const [inserted] = sqlOf(db)
-    .exec<{ seq: number }>(
-      `INSERT INTO cash_outs (transaction_id, internal_code, external_reference, status, stage, amount,
-         description, webhook_url, payee_name, payee_document, destination, destination_key,
-         requested_at, next_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`,
-      row.transactionId,
-      row.internalCode,
-      row.externalReference,
-      row.status,
-      row.stage,
-      row.amount,
-      row.description,
-      row.webhookUrl,
-      row.payeeName,
-      row.payeeDocument,
-      JSON.stringify(row.destination),
-      row.destinationKey,
-      row.requestedAt,
-      row.nextAt,
-    )
-    .toArray();
-  return {
-    ...row,
-    seq: (inserted as { seq: number }).seq,
-    ...NOT_DECIDED,
-  };
+/** A new Cash-Out's columns. */
+export type NewCashOut = Pick<CashOutRow, (typeof NEW_CASH_OUT_COLUMNS)[number]>;
+
+const columns = getTableColumns(cashOuts);
+
+/**
+ * Every new Cash-Out, a single one (a batch of one) or a batch's items, in one statement over a JSON
+ * list of objects keyed by column name: the column list and the keys come from the drizzle table,
+ * so nothing positional must agree across files. Rows get their seqs in list order.
+ */
+const INSERT_CASH_OUTS = `INSERT INTO cash_outs (${NEW_CASH_OUT_COLUMNS.map((k) => columns[k].name).join(', ')})
+  SELECT ${NEW_CASH_OUT_COLUMNS.map((k) => `value ->> '$.${columns[k].name}'`).join(', ')}
+  FROM json_each(?) ORDER BY key RETURNING seq, transaction_id AS id`;
+
+/** Inserts `rows` in order (one statement); each row's seq by its transactionId. */
+export function insertCashOuts(sql: SqlStorage, rows: readonly NewCashOut[]): { seq: number; id: string }[] {
+  const encoded = rows.map((row) => {
+    const stored: Record<string, unknown> = {};
+    // A JSON column is stored as its text, as drizzle would write it.
+    for (const k of NEW_CASH_OUT_COLUMNS)
+      stored[columns[k].name] = row[k] === null ? null : columns[k].mapToDriverValue(row[k]);
+    return stored;
+  });
+  return sql.exec<{ seq: number; id: string }>(INSERT_CASH_OUTS, JSON.stringify(encoded)).toArray();
 }
 
 export function updateCashOut(db: LedgerDb, seq: number, changes: Partial<CashOutRow>): CashOutRow {
@@ -278,33 +273,6 @@ export const externalReferencesTaken = (sql: SqlStorage, refs: string[]): Set<st
 /** Of `codes`, the internal codes a live Cash-Out already has. */
 export const internalCodesTaken = (sql: SqlStorage, codes: string[]): Set<string> =>
   valuesTaken(sql, 'internal_code', codes);
-
-/**
- * A batch's items in one statement, each a row of [transactionId, internalCode, externalReference,
- * amount, description, webhookUrl, payeeName, payeeDocument, destination JSON, destinationKey];
- * RECEIVED, all requested and due at the same instants. Returns each item's seq.
- */
-export function insertBatchItems(
-  sql: SqlStorage,
-  values: unknown[][],
-  requestedAt: number,
-  nextAt: number,
-): { seq: number; id: string }[] {
-  return sql
-    .exec<{ seq: number; id: string }>(
-      `INSERT INTO cash_outs (transaction_id, internal_code, external_reference, status, stage, amount,
-         description, webhook_url, payee_name, payee_document, destination, destination_key,
-         requested_at, next_at)
-       SELECT value ->> '$[0]', value ->> '$[1]', value ->> '$[2]', 'PROCESSING', 'RECEIVED',
-         value ->> '$[3]', value ->> '$[4]', value ->> '$[5]', value ->> '$[6]', value ->> '$[7]',
-         value ->> '$[8]', value ->> '$[9]', ?, ?
-       FROM json_each(?) ORDER BY key RETURNING seq, transaction_id AS id`,
-      requestedAt,
-      nextAt,
-      JSON.stringify(values),
-    )
-    .toArray();
-}
 
 /** Cash-Outs by status over a seq range (a batch's items). */
 export function statusCountsBetween(
