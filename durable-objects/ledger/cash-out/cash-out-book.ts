@@ -13,11 +13,13 @@ import {
   DUPLICATE_WINDOW_MS,
   limitViolation,
 } from '../../../src/domain/cash-out';
+import { holdViolation, reservationViolation } from '../../../src/domain/money-invariants';
 import { needsApproval } from '../../../src/domain/transitions';
 import { bankName, partnerName } from '../../../src/partners/config';
 import type { TransferStatus } from '../../../src/partners/port';
 import type { LedgerContext } from '../context';
 import { sqlOf } from '../db';
+import { booksTamper, guard } from '../ledger/books-guard';
 import { EntryCursor } from '../ledger/entry-cursor';
 import { type AccountRow, accountAt, available, fastHolds, transactionalAccounts } from '../ledger/ledger';
 import { type ObservationInput, OutboxBatch } from '../webhooks/events';
@@ -124,10 +126,16 @@ export class CashOutBook {
     const chosen = funds.find((f) => f.account.ispb === ispb);
     if (!chosen) return this.cancel(row, 'INSUFFICIENT_FUNDS', false);
     const { account } = chosen;
-    chosen.available -= row.amount;
+    const hold = { amount: row.amount, available: chosen.available - row.amount };
+    booksTamper(this.ctx.db)?.hold?.(hold);
+    // A hold never above what it holds for, nor what the account holds above its balance.
+    const id = holdId(row.transactionId);
+    guard(holdViolation({ id, account: account.number, amount: hold.amount, covers: row.amount }));
+    guard(reservationViolation(account.number, account.balance - hold.available, account.balance));
+    chosen.available = hold.available;
     this.limits.add(row.requestedAt, row.destinationKey, row.amount);
     const ref = `cash-out:${row.transactionId}`;
-    this.holdsPlaced.push([holdId(row.transactionId), account.number, row.amount, ref, this.now]);
+    this.holdsPlaced.push([id, account.number, hold.amount, ref, this.now]);
     const approval = needsApproval(row.amount, client?.approvalThresholdCents);
     const settlement = {
       ispb: account.ispb,

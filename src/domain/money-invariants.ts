@@ -1,0 +1,128 @@
+/**
+ * The money invariants, over one snapshot shape, in one place: the tests' books check
+ * (test/support/invariants.ts), the soak's (scripts/soak/invariants.ts) and the ledger's own
+ * write-path assertions (durable-objects/ledger/ledger/books-guard.ts) all apply these rules.
+ *
+ * - Balance chain: every entry moves a positive, exact number of centavos; its balanceAfter is the
+ *   one before it plus a credit or minus a debit; the account's balance is the last balanceAfter.
+ *   Our own debits never take an account below zero unless a fact the bank reported (a return it
+ *   made) came first on that account.
+ * - Holds: a hold sets aside a positive amount, never above the operation it holds for; a new
+ *   reservation never takes what an account holds above its balance.
+ * - Suspense: the suspense account at a partner (unapplied receipts) never goes below zero.
+ *
+ * Each rule answers why it is broken, or undefined; `checkBooks` walks a whole snapshot with them.
+ */
+
+export type InvariantRule = 'balance-chain' | 'overdraft' | 'hold' | 'reservation' | 'suspense';
+
+export interface Violation {
+  rule: InvariantRule;
+  detail: string;
+}
+
+/** One ledger entry as every reader sees it: in posting order within its account. */
+export interface EntryFact {
+  id: string;
+  account: string;
+  direction: 'CREDIT' | 'DEBIT';
+  amount: number;
+  balanceAfter: number;
+  /** A fact the bank reported (a return it made): recorded whatever the balance. */
+  bankFact: boolean;
+}
+
+/** A hold and the amount of the operation it holds for (undefined when that is not known). */
+export interface HoldFact {
+  id: string;
+  account: string;
+  amount: number;
+  covers: number | undefined;
+}
+
+export interface SuspenseFact {
+  ispb: string;
+  direction: 'CREDIT' | 'DEBIT';
+  amount: number;
+}
+
+/** The books at one instant: what the rules are stated over. */
+export interface BooksSnapshot {
+  accounts: { number: string; balance: number }[];
+  entries: EntryFact[];
+  holds: HoldFact[];
+  suspense: SuspenseFact[];
+}
+
+/** The balance an entry leaves, from the one before it. */
+export const balanceAfter = (before: number, e: Pick<EntryFact, 'direction' | 'amount'>) =>
+  e.direction === 'CREDIT' ? before + e.amount : before - e.amount;
+
+/** An entry against the balance before it. */
+export function entryViolation(before: number, e: Omit<EntryFact, 'bankFact'>): Violation | undefined {
+  if (!Number.isSafeInteger(e.amount) || e.amount <= 0)
+    return { rule: 'balance-chain', detail: `entry ${e.id} on ${e.account} moves ${e.amount} centavos` };
+  const want = balanceAfter(before, e);
+  if (e.balanceAfter !== want || !Number.isSafeInteger(e.balanceAfter))
+    return {
+      rule: 'balance-chain',
+      detail: `entry ${e.id} on ${e.account}: balanceAfter ${e.balanceAfter}, the balance before it and its ${e.direction} make ${want}`,
+    };
+  return undefined;
+}
+
+/** The account's balance against its last entry's balanceAfter. */
+export function balanceViolation(account: string, balance: number, last: number): Violation | undefined {
+  return balance === last
+    ? undefined
+    : { rule: 'balance-chain', detail: `account ${account}: balance ${balance}, last balanceAfter ${last}` };
+}
+
+export function holdViolation(h: HoldFact): Violation | undefined {
+  if (!Number.isSafeInteger(h.amount) || h.amount <= 0)
+    return { rule: 'hold', detail: `hold ${h.id} on ${h.account} sets aside ${h.amount} centavos` };
+  if (h.covers !== undefined && h.amount > h.covers)
+    return {
+      rule: 'hold',
+      detail: `hold ${h.id} on ${h.account}: ${h.amount} centavos for an operation of ${h.covers}`,
+    };
+  return undefined;
+}
+
+/** After a new reservation: what the account holds against its balance. */
+export function reservationViolation(account: string, held: number, balance: number): Violation | undefined {
+  return held <= balance
+    ? undefined
+    : { rule: 'reservation', detail: `account ${account} holds ${held} centavos of a balance of ${balance}` };
+}
+
+export function suspenseViolation(ispb: string, held: number): Violation | undefined {
+  return held >= 0 ? undefined : { rule: 'suspense', detail: `suspense at ${ispb} holds ${held} centavos` };
+}
+
+/** Every rule over a whole snapshot: each account's chain, every hold, every partner's suspense. */
+export function checkBooks(s: BooksSnapshot): Violation[] {
+  const out: Violation[] = [];
+  const push = (v: Violation | undefined) => v && out.push(v);
+  for (const a of s.accounts) {
+    let running = 0;
+    let bankFactSeen = false;
+    for (const e of s.entries) {
+      if (e.account !== a.number) continue;
+      push(entryViolation(running, e));
+      running = e.balanceAfter;
+      if (e.bankFact) bankFactSeen = true;
+      else if (e.direction === 'DEBIT' && running < 0 && !bankFactSeen)
+        push({ rule: 'overdraft', detail: `our debit ${e.id} took ${a.number} to ${running}` });
+    }
+    push(balanceViolation(a.number, a.balance, running));
+  }
+  for (const h of s.holds) push(holdViolation(h));
+  const suspense = new Map<string, number>();
+  for (const e of s.suspense) {
+    const held = balanceAfter(suspense.get(e.ispb) ?? 0, e);
+    suspense.set(e.ispb, held);
+    push(suspenseViolation(e.ispb, held));
+  }
+  return out;
+}
