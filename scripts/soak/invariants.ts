@@ -5,6 +5,7 @@
  * must end where its scenario says with exactly the events of that end, and the partners' books
  * must show each payment once.
  */
+import { type BooksSnapshot, checkBooks } from '../../src/domain/money-invariants';
 import { BANK_RETURN_LABEL } from '../../src/domain/statement';
 import { FAULT_SLACK_MS, HISTORIES, isFinal, MAX_PROCESSING_MS, type Outcome } from './plan';
 import type { AccountSnapshot, Snapshot, TxSnapshot, TxView } from './snapshot';
@@ -40,9 +41,6 @@ function accounts(s: Snapshot): InvariantResult {
   for (const a of s.accounts) {
     const where = `account ${a.number} (${a.type} at ${a.ispb})`;
     const ids = new Set<string>();
-    let running = 0;
-    let credits = 0;
-    let debits = 0;
     let previousDate = '';
     for (const e of a.statement) {
       checked += 1;
@@ -50,32 +48,32 @@ function accounts(s: Snapshot): InvariantResult {
       ids.add(e.id);
       if (e.date < previousDate) failures.push(`${where}: entry ${e.id} is out of order (${e.date})`);
       previousDate = e.date;
-      if (!(e.amountCents > 0)) failures.push(`${where}: entry ${e.id} has amount ${brl(e.amountCents)}`);
-      if (e.direction === 'CREDIT') credits += e.amountCents;
-      else debits += e.amountCents;
-      running += e.direction === 'CREDIT' ? e.amountCents : -e.amountCents;
-      if (e.balanceAfterCents !== running) {
-        failures.push(
-          `${where}: entry ${e.id} shows balanceAfter ${brl(e.balanceAfterCents ?? Number.NaN)}, ` +
-            `the entries before it add up to ${brl(running)}`,
-        );
-        running = e.balanceAfterCents ?? running;
-      }
-      // Only a devolution the bank made on its own may overdraw (a fact, recorded, never refused).
-      if (running < 0 && e.direction === 'DEBIT' && e.typeRaw !== BANK_RETURN_LABEL)
-        failures.push(`${where}: balance negative (${brl(running)}) after entry ${e.id}`);
     }
-    const last = a.statement.at(-1)?.balanceAfterCents ?? 0;
     if (a.balanceCents === undefined) {
       failures.push(`${where}: missing from GET /account/balance`);
       continue;
     }
-    if (credits - debits !== a.balanceCents || last !== a.balanceCents) {
+    // The money invariants over this account's books (src/domain/money-invariants.ts): the chain,
+    // the balance, and only a bank fact overdrawing it first.
+    const books: BooksSnapshot = {
+      accounts: [{ number: a.number, balance: a.balanceCents }],
+      entries: a.statement.map((e) => ({
+        id: e.id,
+        account: a.number,
+        direction: e.direction,
+        amount: e.amountCents,
+        balanceAfter: e.balanceAfterCents ?? Number.NaN,
+        bankFact: e.typeRaw === BANK_RETURN_LABEL,
+      })),
+      holds: [],
+      suspense: [],
+    };
+    for (const v of checkBooks(books))
       failures.push(
-        `${where}: credits − debits = ${brl(credits - debits)}, last balanceAfter = ${brl(last)}, ` +
-          `GET /account/balance = ${brl(a.balanceCents)}`,
+        v.entry
+          ? `${where}: balance negative (${brl(v.entry.balanceAfter)}) after entry ${v.entry.id}`
+          : `${where}: ${v.detail}`,
       );
-    }
     // A Cash-Out still PENDING or PROCESSING holds its amount; its own invariant says whether it
     // should still be there. Anything else held is money the ledger lost track of.
     const held = heldBy(s, a.number);

@@ -19,6 +19,8 @@ export type InvariantRule = 'balance-chain' | 'overdraft' | 'hold' | 'reservatio
 export interface Violation {
   rule: InvariantRule;
   detail: string;
+  /** An overdraft's entry and the balance it left (for readers that word it their own way). */
+  entry?: { id: string; balanceAfter: number };
 }
 
 /** One ledger entry as every reader sees it: in posting order within its account. */
@@ -113,7 +115,11 @@ export function checkBooks(s: BooksSnapshot): Violation[] {
       running = e.balanceAfter;
       if (e.bankFact) bankFactSeen = true;
       else if (e.direction === 'DEBIT' && running < 0 && !bankFactSeen)
-        push({ rule: 'overdraft', detail: `our debit ${e.id} took ${a.number} to ${running}` });
+        push({
+          rule: 'overdraft',
+          detail: `our debit ${e.id} took ${a.number} to ${running}`,
+          entry: { id: e.id, balanceAfter: running },
+        });
     }
     push(balanceViolation(a.number, a.balance, running));
   }
