@@ -91,15 +91,44 @@ const INSERT_CASH_OUTS = `INSERT INTO cash_outs (${NEW_CASH_OUT_COLUMNS.map((k) 
 
 /** Inserts `rows` in order (one statement); each row's seq by its transactionId. */
 export function insertCashOuts(sql: SqlStorage, rows: readonly NewCashOut[]): { seq: number; id: string }[] {
-  const encoded = rows.map((row) => {
-    const stored: Record<string, unknown> = {};
-    // A JSON column is stored as its text, as drizzle would write it.
-    for (const k of NEW_CASH_OUT_COLUMNS)
-      stored[columns[k].name] = row[k] === null ? null : columns[k].mapToDriverValue(row[k]);
-    return stored;
-  });
-  return sql.exec<{ seq: number; id: string }>(INSERT_CASH_OUTS, JSON.stringify(encoded)).toArray();
+  return sql
+    .exec<{ seq: number; id: string }>(INSERT_CASH_OUTS, encodeRows(rows, NEW_CASH_OUT_COLUMNS))
+    .toArray();
 }
+
+type CashOutColumn = keyof typeof columns;
+
+/** Rows as one JSON list of objects keyed by column name; a JSON column as the text drizzle writes. */
+function encodeRows<K extends CashOutColumn>(
+  rows: readonly Pick<CashOutRow, K>[],
+  keys: readonly K[],
+): string {
+  return JSON.stringify(
+    rows.map((row) => {
+      const stored: Record<string, unknown> = {};
+      for (const k of keys)
+        stored[columns[k].name] = row[k] === null ? null : columns[k].mapToDriverValue(row[k]);
+      return stored;
+    }),
+  );
+}
+
+/** `column = j.value ->> '$.column'` for each key: a set-based write over encodeRows' list `j`. */
+const setFromJson = (keys: readonly CashOutColumn[]) =>
+  keys.map((k) => `${columns[k].name} = j.value ->> '$.${columns[k].name}'`).join(', ');
+
+const RESERVATION_COLUMNS = ['seq', 'partnerIspb', 'settlement', 'stage', 'status', 'nextAt'] as const;
+/** What a reservation decides about a Cash-Out (cash-out-book.ts). */
+export type Reservation = Pick<CashOutRow, (typeof RESERVATION_COLUMNS)[number]>;
+const RESERVED_MANY = `UPDATE cash_outs SET ${setFromJson(RESERVATION_COLUMNS.slice(1))}
+  FROM json_each(?) AS j WHERE cash_outs.seq = j.value ->> '$.seq'`;
+
+const COMPLETION_COLUMNS = ['seq', 'endToEndId', 'payeeBank'] as const;
+/** What the partner's settlement tells about a Cash-Out (cash-out-book.ts). */
+export type Completion = Pick<CashOutRow, (typeof COMPLETION_COLUMNS)[number]>;
+const COMPLETED_MANY = `UPDATE cash_outs SET status = 'COMPLETED', stage = 'DONE', completed_at = ?1, next_at = NULL,
+  ${setFromJson(COMPLETION_COLUMNS.slice(1))}
+  FROM json_each(?2) AS j WHERE cash_outs.seq = j.value ->> '$.seq'`;
 
 export function updateCashOut(db: LedgerDb, seq: number, changes: Partial<CashOutRow>): CashOutRow {
   return db.update(cashOuts).set(changes).where(eq(cashOuts.seq, seq)).returning().get() as CashOutRow;
@@ -136,18 +165,10 @@ export const cashOutWrites = {
       seq,
     );
   },
-  /** Many reservations in one statement: each [seq, partnerIspb, settlement, stage, status, nextAt]. */
-  reservedMany(
-    sql: SqlStorage,
-    rows: readonly [number, string, string, string, string, number | null][],
-  ): void {
+  /** Many reservations in one statement, each row matched by its seq. */
+  reservedMany(sql: SqlStorage, rows: readonly Reservation[]): void {
     if (rows.length === 0) return;
-    sql.exec(
-      `UPDATE cash_outs SET partner_ispb = j.value ->> '$[1]', settlement = j.value ->> '$[2]',
-         stage = j.value ->> '$[3]', status = j.value ->> '$[4]', next_at = j.value ->> '$[5]'
-       FROM json_each(?) AS j WHERE cash_outs.seq = j.value ->> '$[0]'`,
-      JSON.stringify(rows),
-    );
+    sql.exec(RESERVED_MANY, encodeRows(rows, RESERVATION_COLUMNS));
   },
   /**
    * Of `rows`, the seqs that have an earlier, live Cash-Out of the same amount to the same payee
@@ -192,16 +213,10 @@ export const cashOutWrites = {
       seq,
     );
   },
-  /** Many completions at `at` in one statement: each [seq, endToEndId, payeeBank JSON or null]. */
-  completedMany(sql: SqlStorage, rows: readonly [number, string, string | null][], at: number): void {
+  /** Many completions at `at` in one statement, each row matched by its seq. */
+  completedMany(sql: SqlStorage, rows: readonly Completion[], at: number): void {
     if (rows.length === 0) return;
-    sql.exec(
-      `UPDATE cash_outs SET status = 'COMPLETED', stage = 'DONE', end_to_end_id = j.value ->> '$[1]',
-         completed_at = ?, payee_bank = j.value ->> '$[2]', next_at = NULL
-       FROM json_each(?) AS j WHERE cash_outs.seq = j.value ->> '$[0]'`,
-      at,
-      JSON.stringify(rows),
-    );
+    sql.exec(COMPLETED_MANY, at, encodeRows(rows, COMPLETION_COLUMNS));
   },
 };
 
