@@ -5,7 +5,7 @@
  * must end where its scenario says with exactly the events of that end, and the partners' books
  * must show each payment once.
  */
-import { type BooksSnapshot, checkBooks } from '../../src/domain/money-invariants';
+import { type BooksSnapshot, checkBooks, paymentViolations } from '../../src/domain/money-invariants';
 import { BANK_RETURN_LABEL } from '../../src/domain/statement';
 import { FAULT_SLACK_MS, HISTORIES, isFinal, MAX_PROCESSING_MS, type Outcome } from './plan';
 import type { AccountSnapshot, Snapshot, TxSnapshot, TxView } from './snapshot';
@@ -313,36 +313,34 @@ function partnerBooks(s: Snapshot): InvariantResult {
     const into = row.kind === 'PAYMENT' ? payments : devolutions;
     into.set(row.idempotencyId, [...(into.get(row.idempotencyId) ?? []), row]);
   }
-  for (const [id, rows] of payments) {
-    if (rows.length > 1)
-      failures.push(`Cash-Out ${id} reached ${rows.length} partners: ${rows.map((r) => r.ispb)}`);
-  }
-  let checked = 0;
+  // The Cash-Outs against the partners' payments: the shared rule (src/domain/money-invariants.ts).
+  const cashOuts = s.transactions.flatMap((tx) =>
+    tx.kind === 'CASH_OUT' && tx.view
+      ? [
+          {
+            id: tx.transactionId,
+            status: tx.view.status,
+            amount: tx.amountCents,
+            ispb: tx.view.settlement?.ispb ?? null,
+            endToEndId:
+              (tx.view.status === 'REFUNDED' ? tx.view.originalEndToEndId : tx.view.endToEndId) ?? null,
+          },
+        ]
+      : [],
+  );
+  const partnerPaid = [...payments.values()].flat().map((r) => ({
+    id: r.idempotencyId,
+    ispb: r.ispb,
+    amount: r.amountCents,
+    outcome: r.outcome,
+    endToEndId: r.endToEndId ?? null,
+  }));
+  failures.push(...paymentViolations(cashOuts, partnerPaid).map((v) => v.detail));
+  let checked = cashOuts.length;
   for (const tx of s.transactions) {
     const v = tx.view;
-    if (!v) continue;
-    if (tx.kind === 'CASH_OUT') {
-      checked += 1;
-      const settled = (payments.get(tx.transactionId) ?? []).filter((r) => r.outcome === 'SETTLED');
-      if (v.status === 'COMPLETED' || v.status === 'REFUNDED') {
-        const e2e = v.status === 'REFUNDED' ? v.originalEndToEndId : v.endToEndId;
-        const [row] = settled;
-        if (settled.length !== 1 || !row)
-          failures.push(
-            `Cash-Out ${tx.transactionId} ${v.status}: ${settled.length} settled payments at partners`,
-          );
-        else if (
-          row.amountCents !== tx.amountCents ||
-          row.ispb !== v.settlement?.ispb ||
-          row.endToEndId !== e2e
-        )
-          failures.push(
-            `Cash-Out ${tx.transactionId}: partner paid ${brl(row.amountCents)} at ${row.ispb} as ${row.endToEndId}`,
-          );
-      } else if (v.status === 'CANCELLED' && settled.length > 0) {
-        failures.push(`Cash-Out ${tx.transactionId} is CANCELLED but a partner settled its payment`);
-      }
-    } else if (v.status === 'REFUNDED' && v.endToEndId) {
+    if (!v || tx.kind === 'CASH_OUT') continue;
+    if (v.status === 'REFUNDED' && v.endToEndId) {
       checked += 1;
       const rows = devolutions.get(v.endToEndId) ?? [];
       // A client refund is sent to the partner once; a bank-initiated return is not sent at all.

@@ -10,11 +10,20 @@
  * - Holds: a hold sets aside a positive amount, never above the operation it holds for; a new
  *   reservation never takes what an account holds above its balance.
  * - Suspense: the suspense account at a partner (unapplied receipts) never goes below zero.
+ * - Partner payments: the partner paid each Cash-Out once and only as the ledger says: one payment
+ *   settled, of its amount, at its partner, under its endToEndId, for a COMPLETED or REFUNDED one;
+ *   none for a CANCELLED one; never one id sent as two payments.
  *
  * Each rule answers why it is broken, or undefined; `checkBooks` walks a whole snapshot with them.
  */
 
-export type InvariantRule = 'balance-chain' | 'overdraft' | 'hold' | 'reservation' | 'suspense';
+export type InvariantRule =
+  | 'balance-chain'
+  | 'overdraft'
+  | 'hold'
+  | 'reservation'
+  | 'suspense'
+  | 'partner-payment';
 
 export interface Violation {
   rule: InvariantRule;
@@ -48,12 +57,33 @@ export interface SuspenseFact {
   amount: number;
 }
 
+/** A Cash-Out as the ledger ended it; `endToEndId` is its payment's (kept when it was REFUNDED). */
+export interface CashOutFact {
+  id: string;
+  status: string;
+  amount: number;
+  ispb: string | null;
+  endToEndId: string | null;
+}
+
+/** A payment in the partner's own books, under the Cash-Out's id. */
+export interface PaymentFact {
+  id: string;
+  ispb: string;
+  amount: number;
+  outcome: 'SETTLED' | 'FAILED';
+  endToEndId: string | null;
+}
+
 /** The books at one instant: what the rules are stated over. */
 export interface BooksSnapshot {
   accounts: { number: string; balance: number }[];
   entries: EntryFact[];
   holds: HoldFact[];
   suspense: SuspenseFact[];
+  /** With the partners' payments: the Cash-Outs whose payments they must show. */
+  cashOuts?: CashOutFact[];
+  payments?: PaymentFact[];
 }
 
 /** The balance an entry leaves, from the one before it. */
@@ -102,7 +132,44 @@ export function suspenseViolation(ispb: string, held: number): Violation | undef
   return held >= 0 ? undefined : { rule: 'suspense', detail: `suspense at ${ispb} holds ${held} centavos` };
 }
 
-/** Every rule over a whole snapshot: each account's chain, every hold, every partner's suspense. */
+/** Each Cash-Out against the partners' payments under its id. */
+export function paymentViolations(
+  cashOuts: readonly CashOutFact[],
+  payments: readonly PaymentFact[],
+): Violation[] {
+  const out: Violation[] = [];
+  const byId = new Map<string, PaymentFact[]>();
+  for (const p of payments) byId.set(p.id, [...(byId.get(p.id) ?? []), p]);
+  for (const [id, rows] of byId)
+    if (rows.length > 1)
+      out.push({
+        rule: 'partner-payment',
+        detail: `Cash-Out ${id} reached ${rows.length} partners: ${rows.map((r) => r.ispb)}`,
+      });
+  for (const c of cashOuts) {
+    const settled = (byId.get(c.id) ?? []).filter((p) => p.outcome === 'SETTLED');
+    if (c.status === 'COMPLETED' || c.status === 'REFUNDED') {
+      const [row] = settled;
+      if (settled.length !== 1 || !row)
+        out.push({
+          rule: 'partner-payment',
+          detail: `Cash-Out ${c.id} ${c.status}: ${settled.length} settled payments at partners`,
+        });
+      else if (row.amount !== c.amount || row.ispb !== c.ispb || row.endToEndId !== c.endToEndId)
+        out.push({
+          rule: 'partner-payment',
+          detail: `Cash-Out ${c.id} of ${c.amount} at ${c.ispb} as ${c.endToEndId}: the partner paid ${row.amount} at ${row.ispb} as ${row.endToEndId}`,
+        });
+    } else if (c.status === 'CANCELLED' && settled.length > 0)
+      out.push({
+        rule: 'partner-payment',
+        detail: `Cash-Out ${c.id} is CANCELLED but a partner settled its payment`,
+      });
+  }
+  return out;
+}
+
+/** Every rule over a whole snapshot: each account's chain, every hold, every partner's suspense and payments. */
 export function checkBooks(s: BooksSnapshot): Violation[] {
   const out: Violation[] = [];
   const push = (v: Violation | undefined) => v && out.push(v);
@@ -130,5 +197,6 @@ export function checkBooks(s: BooksSnapshot): Violation[] {
     suspense.set(e.ispb, held);
     push(suspenseViolation(e.ispb, held));
   }
+  if (s.cashOuts && s.payments) out.push(...paymentViolations(s.cashOuts, s.payments));
   return out;
 }

@@ -74,4 +74,23 @@ describe('money invariants', () => {
     s.suspense.reverse();
     expect(rules(s)).toEqual(['suspense']);
   });
+
+  it('a Cash-Out the partner paid otherwise than the ledger says, twice, or at all when CANCELLED', () => {
+    const s = books();
+    s.cashOuts = [{ id: 'co1', status: 'COMPLETED', amount: 300, ispb: '00000000', endToEndId: 'E1' }];
+    s.payments = [{ id: 'co1', ispb: '00000000', amount: 300, outcome: 'SETTLED', endToEndId: 'E1' }];
+    expect(checkBooks(s)).toEqual([]);
+    s.payments[0]!.amount = 301;
+    expect(rules(s)).toEqual(['partner-payment']);
+    s.payments = [];
+    expect(rules(s)).toEqual(['partner-payment']);
+    s.payments = [
+      { id: 'co1', ispb: '00000000', amount: 300, outcome: 'SETTLED', endToEndId: 'E1' },
+      { id: 'co1', ispb: '11111111', amount: 300, outcome: 'FAILED', endToEndId: null },
+    ];
+    expect(rules(s)).toEqual(['partner-payment']);
+    s.cashOuts[0]!.status = 'CANCELLED';
+    s.payments = [{ id: 'co1', ispb: '00000000', amount: 300, outcome: 'SETTLED', endToEndId: 'E1' }];
+    expect(rules(s)).toEqual(['partner-payment']);
+  });
 });
