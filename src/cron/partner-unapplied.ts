@@ -85,7 +85,8 @@ async function stepPartnerReceipt(
   const step: ReturnStep = failed
     ? await readFailedReturn(partner, receipt)
     : await stepReturn(partner, receipt);
-  const at = Date.now();
+  // The run's clock, never behind the one it was started with.
+  const at = Math.max(now, Date.now());
   if (step.stage === 'WAIT')
     await advancePartnerReceipt(
       env,
