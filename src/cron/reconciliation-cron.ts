@@ -3,8 +3,8 @@
  * declared real partner, every closed America/Sao_Paulo day it still owes (src/domain/
  * reconciliation-days.ts: no report yet, or a PENDING one because the partner was down, the day was
  * too large for one run, or the cron never ran), oldest first, at most RECON_DAYS_PER_RUN days a
- * run, until each report is final. A final report with breaks whose alert did not go out is alerted
- * again.
+ * run, until each report is final (each run alerts its own breaks). The last closed day's final
+ * report with breaks whose alert did not go out is alerted again.
  */
 import { closedDays, findReport } from '../db/reconciliation';
 import { isOwed, lastClosedDay } from '../domain/reconciliation-days';
@@ -37,19 +37,23 @@ export async function reconcileClosedDays(env: Env, now = Date.now()): Promise<v
     const due = days
       .filter((d) => isOwed(d.status) && (d.checkedAt === undefined || now - d.checkedAt >= PENDING_RETRY_MS))
       .slice(0, RECON_DAYS_PER_RUN);
-    const unalerted = days.filter((d) => d.status === 'BREAKS' && d.alertedAt === null);
     for (const { date } of due)
       try {
         await reconcileDay(env, partner, date);
       } catch (error) {
         log('error', 'daily reconciliation failed', { date, ispb: declared.ispb, ...errorFields(error) });
       }
-    for (const { date } of unalerted)
+    const lastDay = days.at(-1);
+    if (lastDay?.status === 'BREAKS' && lastDay.alertedAt === null)
       try {
-        const kept = await findReport(env, date, declared.ispb);
+        const kept = await findReport(env, last, declared.ispb);
         if (kept && kept.alertedAt === null) await alertOperator(env, kept.report);
       } catch (error) {
-        log('error', 'reconciliation alert failed', { date, ispb: declared.ispb, ...errorFields(error) });
+        log('error', 'reconciliation alert failed', {
+          date: last,
+          ispb: declared.ispb,
+          ...errorFields(error),
+        });
       }
     const behind = days.filter((d) => isOwed(d.status)).length;
     if (behind > RECON_DAYS_PER_RUN)
