@@ -67,7 +67,7 @@ interface World {
   dup: string;
 }
 
-async function world(): Promise<World> {
+async function world(refuseFirst: boolean): Promise<World> {
   const api = await onboard();
   const created = await createCashIn(api, { amount: 90 });
   const e2e = newE2e();
@@ -76,6 +76,17 @@ async function world(): Promise<World> {
   const dup = newE2e();
   await psp('pay', { txid: created.transactionId, endToEndId: dup, valor: '90.00' });
   expect((await callback(dup))[0]?.outcomes).toEqual(['duplicate']);
+  if (refuseFirst) {
+    // The network refuses the receipt's devolution at once (its callback lost).
+    const [asked] = (
+      await waitFor(
+        () => psp(`pix/${dup}`),
+        (p) => (p?.devolucoes ?? []).length > 0,
+        20_000,
+      )
+    ).devolucoes as { id: string }[];
+    await psp('devolution', { endToEndId: dup, id: asked?.id, ok: false });
+  }
   const quiet = await createCashIn(api, { amount: 7.5, expirationInMinutes: 10 });
   const windowEnd = Date.now() - 6 * 60_000;
   const quietE2e = newE2e();
@@ -219,8 +230,11 @@ async function callbackOrDown(e2e: string): Promise<void> {
   }
 }
 
-/** The PSP up, the network done with what it holds, the gateway caught up with both. */
-async function settleAll(w: World): Promise<void> {
+/**
+ * The PSP up, the network done with what it holds, the gateway caught up with both. `lateSettle`:
+ * the network settles the receipt's refused devolution after all, and no callback tells of it.
+ */
+async function settleAll(w: World, lateSettle: boolean): Promise<void> {
   await outage(w, false);
   // The receipt's return asked (at once, or after an outage at its next try); one in flight is settled.
   await runTasksNow(w.api, 'return-unapplied');
@@ -231,7 +245,7 @@ async function settleAll(w: World): Promise<void> {
       20_000,
     )
   ).devolucoes as { id: string; status: string }[];
-  if (asked?.status === 'EM_PROCESSAMENTO')
+  if (asked?.status === 'EM_PROCESSAMENTO' || (lateSettle && asked?.status === 'NAO_REALIZADO'))
     await psp('devolution', { endToEndId: w.dup, id: asked.id, ok: true });
   const pix = await psp(`pix/${w.e2e}`);
   for (const d of pix.devolucoes as { id: string; status: string }[])
@@ -259,23 +273,28 @@ async function settleAll(w: World): Promise<void> {
 describe('bank facts in any order', () => {
   it('leave the books equal to the PSP’s, centavo by centavo', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(step, { minLength: 3, maxLength: 9 }), async (steps) => {
-        const w = await world();
-        try {
-          for (const s of steps) await perform(w, s);
-          await settleAll(w);
-          // The quietly paid charge was never expired blind: paid at the PSP, PAID here.
-          expect((await getCashIn(w.api, w.quiet.code)).status).toBe('PAID');
-          const view = await getCashIn(w.api, w.code);
-          const pix = await psp(`pix/${w.e2e}`);
-          const devolved = (pix.devolucoes as { status: string }[]).some((d) => d.status === 'DEVOLVIDO');
-          expect(view.status, JSON.stringify(pix.devolucoes)).toBe(devolved ? 'REFUNDED' : 'PAID');
-          await expectPspBooks(w.api, [w.e2e, w.quiet.e2e]);
-          await expectReceiptAsPsp(w);
-        } finally {
-          await outage(w, false);
-        }
-      }),
+      fc.asyncProperty(
+        fc.array(step, { minLength: 3, maxLength: 9 }),
+        fc.boolean(),
+        fc.boolean(),
+        async (steps, refuseFirst, lateSettle) => {
+          const w = await world(refuseFirst);
+          try {
+            for (const s of steps) await perform(w, s);
+            await settleAll(w, lateSettle);
+            // The quietly paid charge was never expired blind: paid at the PSP, PAID here.
+            expect((await getCashIn(w.api, w.quiet.code)).status).toBe('PAID');
+            const view = await getCashIn(w.api, w.code);
+            const pix = await psp(`pix/${w.e2e}`);
+            const devolved = (pix.devolucoes as { status: string }[]).some((d) => d.status === 'DEVOLVIDO');
+            expect(view.status, JSON.stringify(pix.devolucoes)).toBe(devolved ? 'REFUNDED' : 'PAID');
+            await expectPspBooks(w.api, [w.e2e, w.quiet.e2e]);
+            await expectReceiptAsPsp(w);
+          } finally {
+            await outage(w, false);
+          }
+        },
+      ),
       { numRuns: 12, endOnFailure: true },
     );
   }, 900_000);
