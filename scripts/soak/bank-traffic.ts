@@ -214,6 +214,16 @@ class BankDriver {
     }
   }
 
+  /** Waits (up to a minute) until the gateway has the Cash-In PAID. */
+  async paidHere(c: SoakClient, tx: BankTx): Promise<boolean> {
+    for (let i = 0; i < 30; i++) {
+      const view = await c.session.get('bank.return-refused-then-settled', `/cash-in/${tx.transactionId}`);
+      if (view.body?.status === 'PAID') return true;
+      await sleep(2_000);
+    }
+    return false;
+  }
+
   /** Waits for the devolution the gateway asks for an unapplied receipt (the PSP may be down meanwhile). */
   async devolutionOf(e2e: string): Promise<{ id: string; status: string } | undefined> {
     for (let i = 0; i < 30; i++) {
@@ -288,7 +298,9 @@ const BANK_RUNNERS: Record<BankScenario, BankRunner> = {
     const tx = await paid(d, c, 'bank.return-refused-then-settled');
     if (!tx?.endToEndId) return;
     const first = tx.endToEndId;
-    await sleep(d.random.int(500, 3_000));
+    // The second payment comes once the first is booked (by its callback or the sweep): else the
+    // gateway would rightly take the second as the charge's payment and hold the first.
+    if (!(await d.paidHere(c, tx))) return;
     const second = await d.pay(tx);
     tx.endToEndId = first; // the Cash-In's payment stays the first one
     if (!second) return;
