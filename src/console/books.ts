@@ -3,8 +3,10 @@
  * payer) and the latest daily reconciliation reports, with their breaks and what was healed. The
  * same data as GET /admin/unapplied and GET /admin/reconciliation, read from D1.
  */
+
 import { daysBehind, recentReports } from '../db/reconciliation';
 import { listUnapplied } from '../db/unapplied';
+import type { Actor } from '../domain/operators';
 import type { ReconciliationReport } from '../domain/reconciliation';
 import { lastClosedDay } from '../domain/reconciliation-days';
 import { type UnappliedStatus, unappliedView } from '../domain/unapplied';
@@ -93,7 +95,7 @@ ${reports.length === 0 ? '<p class="muted">No day checked yet.</p>' : reports.ma
 </section>`;
 }
 
-export async function booksPage(env: Env, status: string | null): Promise<string> {
+export async function booksPage(env: Env, status: string | null, actor: Actor): Promise<string> {
   const wanted = (['PROCESSING', 'RETURNED', 'FAILED'] as const).find((s) => s === status);
   const now = Date.now();
   const [receipts, reports, backlog] = await Promise.all([
@@ -106,5 +108,6 @@ export async function booksPage(env: Env, status: string | null): Promise<string
     `<p><a href="${CONSOLE_PATH}">← Dashboard</a></p>
 ${receiptsCard(receipts.items.map(unappliedView), wanted, now)}
 ${reportsCard(reports, backlog)}`,
+    { actor },
   );
 }
