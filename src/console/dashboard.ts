@@ -1,10 +1,10 @@
 /** The console's one page: clients and limits, a client's webhook deliveries, health plots, incidents. */
 import type { CashOutBatchView } from '../../durable-objects/ledger/cash-out/cash-out-batch-ops';
 import type { DeliveryView } from '../../durable-objects/ledger/webhooks/delivery-view';
-import { formatCents } from '../domain/money';
 import { batchesSection } from './batches';
-import type { Chart } from './charts';
+import { type Chart, MIN_OUTCOMES } from './charts';
 import type { ClientPage, ClientSummary, HealthView } from './data';
+import { brl, count, decimal, percent } from './format';
 import { brtTime, esc, frame, scriptJson } from './html';
 import { CONSOLE_PATH } from './session';
 
@@ -19,20 +19,59 @@ export interface DashboardModel {
   batches: CashOutBatchView[];
   charts: Chart[];
   health: HealthView;
+  /**
+   * Disputes (MED) still waiting for an answer, shown first with the open incidents. Absent until
+   * the disputes data is read into the model (src/console/data.ts): the section then appears by
+   * itself when any is open.
+   */
+  openDisputes?: OpenDisputeRow[];
   notice?: string;
 }
 
-const money = (cents: number | undefined | null) => (cents == null ? '—' : `R$ ${formatCents(cents)}`);
+export interface OpenDisputeRow {
+  disputeId: string;
+  clientName: string;
+  amountCents: number;
+  reason: string;
+  openedAt: string;
+  /** The answer's deadline, if the dispute has one. */
+  dueAt?: string;
+}
+
+function disputesSection(m: DashboardModel): string {
+  const open = m.openDisputes ?? [];
+  if (open.length === 0) return '';
+  const rows = open
+    .map(
+      (d) => `<tr data-dispute-id="${esc(d.disputeId)}">
+<td data-label="Dispute" class="mono">${esc(d.disputeId)}</td>
+<td data-label="Client">${esc(d.clientName)}</td>
+<td data-label="Amount">${brl(d.amountCents)}</td>
+<td data-label="Reason">${esc(d.reason)}</td>
+<td data-label="Opened">${brtTime(d.openedAt)}</td>
+<td data-label="Answer by">${brtTime(d.dueAt)}</td>
+</tr>`,
+    )
+    .join('\n');
+  return `<section class="card attention" id="disputes">
+<h2>Open disputes · ${count(open.length)}</h2>
+<div class="scroll"><table>
+<thead><tr><th>Dispute</th><th>Client</th><th>Amount</th><th>Reason</th><th>Opened</th><th>Answer by</th></tr></thead>
+<tbody>
+${rows}
+</tbody></table></div>
+</section>`;
+}
 
 function limitsText(c: ClientSummary): string {
   const l = c.limits;
   return [
-    `per transaction ${money(l.perTransaction)}`,
-    `daily ${money(l.daily)}`,
-    `monthly ${money(l.monthly)}`,
-    `per payee daily ${money(l.perPayeeDaily)}`,
-    `approval above ${money(c.approvalThresholdCents)}`,
-    `rate ${c.rateLimitPerSecond == null ? 'unlimited' : `${c.rateLimitPerSecond}/s`}`,
+    `per transaction ${brl(l.perTransaction)}`,
+    `daily ${brl(l.daily)}`,
+    `monthly ${brl(l.monthly)}`,
+    `per payee daily ${brl(l.perPayeeDaily)}`,
+    `approval above ${brl(c.approvalThresholdCents)}`,
+    `rate ${c.rateLimitPerSecond == null ? 'unlimited' : `${count(c.rateLimitPerSecond)}/s`}`,
   ].join(' · ');
 }
 
@@ -73,7 +112,7 @@ function deliveriesSection(m: DashboardModel): string {
 <td data-label="Event">${esc(d.eventType)}<div class="muted mono">${esc(d.eventId)}</div></td>
 <td data-label="Transaction" class="mono">${esc(d.aggregateId)}</td>
 <td data-label="Status"><span class="status status-${esc(d.status.toLowerCase())}">${esc(d.status)}</span></td>
-<td data-label="Attempts">${d.attempts}${d.lastResponseStatus ? ` · HTTP ${d.lastResponseStatus}` : ''}${d.lastError ? `<div class="muted">${esc(d.lastError)}</div>` : ''}</td>
+<td data-label="Attempts">${count(d.attempts)}${d.lastResponseStatus ? ` · HTTP ${d.lastResponseStatus}` : ''}${d.lastError ? `<div class="muted">${esc(d.lastError)}</div>` : ''}</td>
 <td data-label="Next / last">${brtTime(d.nextAttemptAt ?? d.deliveredAt ?? d.lastAttemptAt)}</td>
 <td class="actions">${
         RETRYABLE.has(d.status)
@@ -112,7 +151,7 @@ ${c.bands.map((b) => `<p class="band-note">Incident <a href="#incident-${esc(b.i
     .join('\n');
   return `<section class="card" id="health">
 <h2>Partner and bank health · last 24 h</h2>
-<p class="muted">Per 5-minute window: success rate (line and points, left axis) and volume (bars, right axis): a partner's transactions created, a bank's transactions finished. Shaded: incidents. Times: 24 h, BRT (America/Sao_Paulo).</p>
+<p class="muted">Per 5-minute window: success rate (line and points, left axis; shown from ${MIN_OUTCOMES} finished transactions, the legend says out of how many) and volume (bars, right axis): a partner's transactions created, a bank's transactions finished. Shaded: incidents. Times: 24 h, BRT (America/Sao_Paulo).</p>
 ${m.charts.length === 0 ? '<p class="muted">No traffic in the last 24 hours.</p>' : ''}
 <div class="charts">${cards}</div>
 <script type="application/json" id="chart-data">${scriptJson(m.charts)}</script>
@@ -127,13 +166,15 @@ function incidentsSection(m: DashboardModel): string {
       ) => `<article class="incident" id="incident-${esc(i.incidentId)}" data-origin="${esc(`${i.origin.type}:${i.origin.id}`)}">
 <h3><span class="status status-${esc(i.status.toLowerCase())}">${esc(i.status)}</span> ${esc(i.origin.displayName)} · ${esc(i.operation)}</h3>
 <p>${esc(i.summary)}</p>
-<p class="muted">${esc(i.origin.type)} (${esc(i.originClass)}), severity ${esc(i.severity)}, confidence ${esc(i.confidence)}; started ${brtTime(i.startedAt)}, detected ${brtTime(i.detectedAt)}${i.resolvedAt ? `, resolved ${brtTime(i.resolvedAt)}` : ''}; ${i.affectedClientIds.length} client(s) affected.</p>
-<details><summary>Evidence (${i.evidence.length})</summary><div class="scroll"><table>
+<p class="muted">${esc(i.origin.type)} (${esc(i.originClass)}), severity ${esc(i.severity)}, confidence ${esc(i.confidence)}; started ${brtTime(i.startedAt)}, detected ${brtTime(i.detectedAt)}${i.resolvedAt ? `, resolved ${brtTime(i.resolvedAt)}` : ''}; ${count(i.affectedClientIds.length)} client(s) affected.</p>
+<details><summary>Evidence (${count(i.evidence.length)})</summary><div class="scroll"><table>
 <thead><tr><th>Window</th><th>Metric</th><th>Entity</th><th>Deviation</th><th>z</th></tr></thead><tbody>
 ${i.evidence
   .map(
     (e) =>
-      `<tr><td>${brtTime(e.observedAt)}</td><td>${esc(e.metric)}</td><td>${esc(`${e.entity.type} ${e.entity.id}`)}</td><td>${e.deviationPercent === null ? '—' : `${esc(e.deviationPercent)} %`}</td><td>${esc(e.z)}</td></tr>`,
+      `<tr><td data-label="Window">${brtTime(e.observedAt)}</td><td data-label="Metric">${esc(e.metric)}</td>` +
+      `<td data-label="Entity">${esc(`${e.entity.type} ${e.entity.id}`)}</td><td data-label="Deviation">${percent(e.deviationPercent)}</td>` +
+      `<td data-label="z">${decimal(e.z)}</td></tr>`,
   )
   .join('\n')}
 </tbody></table></div></details>
@@ -158,15 +199,16 @@ export function dashboardPage(m: DashboardModel): string {
   return frame(
     'Overview',
     `<div class="bar">
-<nav><a href="#clients">Clients</a> <a href="#deliveries">Deliveries</a> <a href="#batches">Batches</a> <a href="#health">Health</a> <a href="#incidents">Incidents</a></nav>
+<nav><a href="#incidents">Incidents</a> <a href="#clients">Clients</a> <a href="#deliveries">Deliveries</a> <a href="#batches">Batches</a> <a href="#health">Health</a></nav>
 <form method="post" action="${CONSOLE_PATH}/logout"><input type="hidden" name="csrf" value="${esc(m.csrf)}"><button type="submit" class="link">Sign out</button></form>
 </div>
 ${m.selected ? '' : noticeText(m)}
+${incidentsSection(m)}
+${disputesSection(m)}
 ${clientsSection(m)}
 ${deliveriesSection(m)}
 ${m.selected ? batchesSection(m.selected.name, m.batches) : ''}
-${chartsSection(m)}
-${incidentsSection(m)}`,
+${chartsSection(m)}`,
     { charts: true },
   );
 }

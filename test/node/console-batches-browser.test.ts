@@ -70,7 +70,7 @@ it('shows a completed batch of 3 on the client view, counted by status', async (
   await expect.poll(() => row.count()).toBe(1);
   expect(await row.locator('td[data-status="COMPLETED"]').textContent()).toBe('3');
   expect(await row.locator('td[data-status="PROCESSING"]').textContent()).toBe('0');
-  expect(await row.textContent()).toContain('R$ 60.50');
+  expect(await row.textContent()).toContain('R$ 60,50');
   expect(await row.isVisible()).toBe(true);
   await page.locator('#batches').screenshot({ path: path.join(SHOTS, 'batches.png') });
 }, 120_000);

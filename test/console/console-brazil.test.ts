@@ -1,0 +1,158 @@
+/**
+ * The console reads the Brazilian way at a glance (docs/operating.md, "The console"): money
+ * `R$ 250.000,50`, counts `1.234`, percentages `57.032,6 %`, one date style in BRT; what needs the
+ * operator (open incidents, open disputes) before everything else; every cell of every table
+ * labelled, since a phone shows each row as a card. Checked on the HTML the console renders.
+ */
+import { describe, expect, it } from 'vitest';
+import { buildCharts, MIN_OUTCOMES } from '../../src/console/charts';
+import { type DashboardModel, dashboardPage } from '../../src/console/dashboard';
+import { brl, brtText, count, percent } from '../../src/console/format';
+import { ADMIN_TOKEN, BASE, call } from '../support/harness';
+
+const visible = (html: string) => html.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ');
+
+const incident = {
+  incidentId: 'inc_1',
+  status: 'OPEN',
+  operation: 'CASH_OUT',
+  origin: { type: 'BANKING_PARTNER', id: '42273459', displayName: 'Beta Pagamentos Instantâneos S.A.' },
+  originClass: 'PARTNER',
+  severity: 'HIGH',
+  confidence: 'HIGH',
+  summary: 'Falhas nos Cash-Outs desde 22:35 BRT',
+  startedAt: '2026-11-29T01:35:00.000Z',
+  detectedAt: '2026-11-29T01:45:00.000Z',
+  affectedClientIds: Array.from({ length: 1234 }, (_, i) => `c${i}`),
+  evidence: [
+    {
+      observedAt: '2026-11-29T01:40:00.000Z',
+      metric: 'successRate',
+      entity: { type: 'BANKING_PARTNER', id: '42273459' },
+      deviationPercent: 57032.6497,
+      z: -6.125,
+    },
+  ],
+};
+
+function model(extra: Partial<DashboardModel> = {}): DashboardModel {
+  const client = {
+    id: 'c0',
+    name: 'Apostas Exemplo Ltda',
+    partners: ['42273459'],
+    limits: { perTransaction: 25_000_050, daily: 100_000_000, monthly: 1_234_567_891, perPayeeDaily: 5_000_000 },
+    approvalThresholdCents: 1_000_000,
+    rateLimitPerSecond: 1500,
+    applicationTokenActive: true,
+  };
+  return {
+    csrf: '0'.repeat(64),
+    clients: { items: [client] },
+    partnerNames: { '42273459': 'Beta Pagamentos Instantâneos S.A.' },
+    selected: client,
+    deliveries: [],
+    batches: [
+      {
+        batchId: 'b1',
+        createdAt: '2026-11-29T01:00:00.000-03:00',
+        count: 3,
+        amount: 4722.21,
+        byStatus: { PROCESSING: 0, PENDING: 0, COMPLETED: 2, CANCELLED: 1, REFUNDED: 0 },
+      },
+    ],
+    charts: [],
+    health: { series: [], names: {}, incidents: [incident], from: 0, to: 0 },
+    ...extra,
+  } as unknown as DashboardModel;
+}
+
+describe('the console, the Brazilian way', () => {
+  it('formats money, counts and percentages with pt-BR rules, exactly from centavos', () => {
+    expect(brl(25_000_050)).toBe('R$ 250.000,50');
+    expect(brl(472_221)).toBe('R$ 4.722,21');
+    expect(brl(5)).toBe('R$ 0,05');
+    expect(brl(999_999_999_999)).toBe('R$ 9.999.999.999,99');
+    expect(brl(-15_000)).toBe('-R$ 150,00');
+    expect(count(1234)).toBe('1.234');
+    expect(percent(57032.6497)).toBe('57.032,6 %');
+    expect(brtText(Date.parse('2026-11-29T01:35:00Z'))).toBe('28/11/2026 22:35:00 BRT');
+  });
+
+  it('limits, batches, incident evidence and counts read pt-BR; no US-formatted number is left', () => {
+    const html = dashboardPage(model());
+    const text = visible(html);
+    expect(text).toContain('per transaction R$ 250.000,50');
+    expect(text).toContain('monthly R$ 12.345.678,91');
+    expect(text).toContain('rate 1.500/s');
+    expect(text).toContain('R$ 4.722,21');
+    expect(text).toContain('57.032,6 %');
+    expect(text).toContain('-6,13');
+    expect(text).toContain('1.234 client(s) affected');
+    // No `R$ 4722.21`, `57032.6497` or `250000.50` anywhere.
+    expect(text).not.toMatch(/R\$ \d+\.\d{2}\b/);
+    expect(text).not.toMatch(/\d{4,}\.\d+/);
+  });
+
+  it('open incidents come first, then open disputes, before clients, deliveries and plots', () => {
+    const none = dashboardPage(model());
+    expect(none).not.toContain('id="disputes"');
+    const html = dashboardPage(
+      model({
+        openDisputes: [
+          {
+            disputeId: 'med_1',
+            clientName: 'Apostas Exemplo Ltda',
+            amountCents: 15_000,
+            reason: 'FRAUD',
+            openedAt: '2026-11-28T10:00:00.000Z',
+          },
+        ],
+      }),
+    );
+    const at = (id: string) => html.indexOf(`id="${id}"`);
+    expect(at('incidents')).toBeGreaterThan(-1);
+    expect(at('incidents')).toBeLessThan(at('disputes'));
+    expect(at('disputes')).toBeLessThan(at('clients'));
+    expect(at('clients')).toBeLessThan(at('batches'));
+    expect(at('batches')).toBeLessThan(at('health'));
+    expect(visible(html.slice(at('disputes')))).toContain('R$ 150,00');
+  });
+
+  it('every cell of every table carries the label a phone card shows', () => {
+    const html = dashboardPage(model());
+    const cells = [...html.matchAll(/<td(?![^>]*class="actions")[^>]*>/g)].map((m) => m[0]);
+    expect(cells.length).toBeGreaterThan(10);
+    for (const cell of cells) expect(cell).toMatch(/data-label="[^"]+"/);
+  });
+
+  it('hides the success rate of a window with too few finished transactions, and says out of how many', () => {
+    const point = (window: number, settled: number, failed: number) => ({
+      window,
+      kind: 'partner' as const,
+      id: '42273459',
+      operation: 'CASH_OUT' as const,
+      created: settled + failed,
+      settled,
+      failed,
+      expired: 0,
+      returned: 0,
+    });
+    const t = Date.parse('2026-11-29T00:00:00Z');
+    const [chart] = buildCharts([point(t, 0, 1), point(t + 300_000, 4, MIN_OUTCOMES)], [], {}, t, t + 600_000);
+    expect(chart!.successPercent.slice(0, 2)).toEqual([null, 44.4]);
+    expect(chart!.outcomes.slice(0, 2)).toEqual([1, 4 + MIN_OUTCOMES]);
+  });
+
+  it('the Books page says what fills it when no day has been checked', async () => {
+    const login = await call('/admin/console/login', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: BASE },
+      body: new URLSearchParams({ token: ADMIN_TOKEN }).toString(),
+      redirect: 'manual',
+    });
+    const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] as string;
+    const html = await (await call('/admin/console/books', { headers: { cookie } })).text();
+    expect(html).toContain('declared partners only');
+    expect(html).toContain('npm run mock:psp');
+  });
+});
