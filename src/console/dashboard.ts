@@ -103,6 +103,17 @@ ${older}
 
 const RETRYABLE = new Set(['FAILED', 'GIVEN_UP']);
 
+/**
+ * Which time a delivery row shows, said in words: a time already past on a waiting row means it is
+ * queued behind an earlier event of the client (deliveries go out in order), not late.
+ */
+function whenText(d: DeliveryView, now: number): string {
+  if (d.deliveredAt) return `delivered ${brtTime(d.deliveredAt)}`;
+  if (d.nextAttemptAt && Date.parse(d.nextAttemptAt) > now) return `next attempt ${brtTime(d.nextAttemptAt)}`;
+  if (d.nextAttemptAt) return d.status === 'PENDING' ? 'queued behind an earlier event' : 'next attempt: now';
+  return d.lastAttemptAt ? `last attempt ${brtTime(d.lastAttemptAt)}` : '';
+}
+
 function deliveriesSection(m: DashboardModel): string {
   if (!m.selected) return '';
   const client = m.selected;
@@ -113,7 +124,7 @@ function deliveriesSection(m: DashboardModel): string {
 <td data-label="Transaction" class="mono">${esc(d.aggregateId)}</td>
 <td data-label="Status"><span class="status status-${esc(d.status.toLowerCase())}">${esc(d.status)}</span></td>
 <td data-label="Attempts">${count(d.attempts)}${d.lastResponseStatus ? ` · HTTP ${d.lastResponseStatus}` : ''}${d.lastError ? `<div class="muted">${esc(d.lastError)}</div>` : ''}</td>
-<td data-label="Next / last">${brtTime(d.nextAttemptAt ?? d.deliveredAt ?? d.lastAttemptAt)}</td>
+<td data-label="When">${whenText(d, m.health.to)}</td>
 <td class="actions">${
         RETRYABLE.has(d.status)
           ? `<form method="post" action="${CONSOLE_PATH}/redeliver">
@@ -132,7 +143,7 @@ ${noticeText(m)}
 <p class="muted">Failed and given up first (they can be redelivered), then the latest.</p>
 ${m.deliveries.length === 0 ? '<p class="muted">No deliveries yet.</p>' : ''}
 <div class="scroll"><table>
-<thead><tr><th>Event</th><th>Transaction</th><th>Status</th><th>Attempts</th><th>Next / last</th><th></th></tr></thead>
+<thead><tr><th>Event</th><th>Transaction</th><th>Status</th><th>Attempts</th><th>When</th><th></th></tr></thead>
 <tbody>
 ${rows}
 </tbody></table></div>

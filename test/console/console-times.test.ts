@@ -62,7 +62,7 @@ describe('console timestamps are BRT', () => {
     const page = await (await call(`/admin/console?client=${clientId}`, { headers: { cookie } })).text();
     const deliveries = section(page, 'deliveries');
     const row = deliveries.slice(deliveries.indexOf(`data-event-id="${requested!.eventId}"`));
-    const cell = /<td data-label="Next \/ last">(.*?)<\/td>/s.exec(row)?.[1] ?? '';
+    const cell = /<td data-label="When">(.*?)<\/td>/s.exec(row)?.[1] ?? '';
     const [shown] = times(cell);
     expect(shown, cell).toBeDefined();
     expect(shown!.text).toMatch(BRT_TEXT);
