@@ -104,6 +104,19 @@ ${older}
 const RETRYABLE = new Set(['FAILED', 'GIVEN_UP']);
 
 /**
+ * A redelivered event starts a new round (attempts from 0) while the last round's answer is kept:
+ * said as such, so 2 attempts turning into 0 with the old error under them reads as what it is.
+ */
+function attemptsText(d: DeliveryView): string {
+  const newRound = (d.status === 'PENDING' || d.status === 'IN_FLIGHT') && d.attempts === 0 && (d.lastError || d.lastResponseStatus);
+  const last = [d.lastResponseStatus && !d.lastError?.startsWith('HTTP') ? `HTTP ${d.lastResponseStatus}` : '', d.lastError ?? '']
+    .filter(Boolean)
+    .join(' · ');
+  if (newRound) return `0, new round<div class="muted">previous round: ${esc(last)}</div>`;
+  return `${count(d.attempts)}${last ? `<div class="muted">${esc(last)}</div>` : ''}`;
+}
+
+/**
  * Which time a delivery row shows, said in words: a time already past on a waiting row means it is
  * queued behind an earlier event of the client (deliveries go out in order), not late.
  */
@@ -123,7 +136,7 @@ function deliveriesSection(m: DashboardModel): string {
 <td data-label="Event">${esc(d.eventType)}<div class="muted mono">${esc(d.eventId)}</div></td>
 <td data-label="Transaction" class="mono">${esc(d.aggregateId)}</td>
 <td data-label="Status"><span class="status status-${esc(d.status.toLowerCase())}">${esc(d.status)}</span></td>
-<td data-label="Attempts">${count(d.attempts)}${d.lastResponseStatus ? ` · HTTP ${d.lastResponseStatus}` : ''}${d.lastError ? `<div class="muted">${esc(d.lastError)}</div>` : ''}</td>
+<td data-label="Attempts">${attemptsText(d)}</td>
 <td data-label="When">${whenText(d, m.health.to)}</td>
 <td class="actions">${
         RETRYABLE.has(d.status)

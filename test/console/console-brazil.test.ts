@@ -143,6 +143,23 @@ describe('the console, the Brazilian way', () => {
     expect(chart!.outcomes.slice(0, 2)).toEqual([1, 4 + MIN_OUTCOMES]);
   });
 
+  it('a delivery row says which time it shows, and a redelivered one says it is a new round', () => {
+    const now = Date.parse('2026-11-29T12:00:00Z');
+    const base = { eventType: 'CASHIN_PAID', aggregateId: 'a', createdAt: '2026-11-29T11:00:00Z' };
+    const deliveries = [
+      { ...base, eventId: 'e1', status: 'PENDING', attempts: 0, lastResponseStatus: 500, lastError: 'HTTP 500', nextAttemptAt: '2026-11-29T11:59:00Z' },
+      { ...base, eventId: 'e2', status: 'FAILED', attempts: 2, lastResponseStatus: 500, lastError: 'HTTP 500', nextAttemptAt: '2026-11-29T12:05:00Z' },
+      { ...base, eventId: 'e3', status: 'DELIVERED', attempts: 1, lastResponseStatus: 200, deliveredAt: '2026-11-29T11:30:00Z' },
+    ];
+    const html = dashboardPage(model({ deliveries, health: { series: [], names: {}, incidents: [], from: 0, to: now } } as never));
+    const row = (id: string) => visible(html.slice(html.indexOf(`data-event-id="${id}"`), html.indexOf('</tr>', html.indexOf(`data-event-id="${id}"`))));
+    expect(row('e1')).toContain('0, new round previous round: HTTP 500');
+    expect(row('e1')).toContain('queued behind an earlier event');
+    expect(row('e2')).toContain('next attempt 29/11/2026 09:05:00 BRT');
+    expect(row('e2')).not.toContain('HTTP 500 · HTTP 500');
+    expect(row('e3')).toContain('delivered 29/11/2026 08:30:00 BRT');
+  });
+
   it('the Books page says what fills it when no day has been checked', async () => {
     const login = await call('/admin/console/login', {
       method: 'POST',
