@@ -30,7 +30,12 @@ import {
 } from '../src/health/baselines/bootstrap';
 import { SERIES_RETENTION_MS, type SeriesPoint } from '../src/health/surface/series';
 import { errorFields, log } from '../src/infra/log';
-import { institutionName, KNOWN_INSTITUTIONS, PIX_PARTICIPANTS, SETTLEMENT_PARTNERS } from '../src/partners/catalog';
+import {
+  institutionName,
+  KNOWN_INSTITUTIONS,
+  PIX_PARTICIPANTS,
+  SETTLEMENT_PARTNERS,
+} from '../src/partners/catalog';
 import { declaredPartners } from '../src/partners/config';
 import { pruneSeries, readSeries, saveSeries } from './health/series-store';
 import { AnalyzerStore } from './health/store';

@@ -232,4 +232,6 @@ if (incidents.length === 0) say('no incident was opened (the analyzer judged the
 say(
   `done in ${Math.round((Date.now() - started) / 1000)} s: open ${base}/admin/console (token: the operator's)`,
 );
-say('the Books page fills only with a declared partner: docs/operating.md, "Local real-partner flow" (npm run mock:psp)');
+say(
+  'the Books page fills only with a declared partner: docs/operating.md, "Local real-partner flow" (npm run mock:psp)',
+);

@@ -18,7 +18,8 @@ trying today and the days before (the BCB publishes on business days).
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const OUT = path.join(ROOT, 'src', 'partners', 'pix-participants.json');
-const BCB = 'https://www.bcb.gov.br/content/estabilidadefinanceira/participantes_pix/lista-participantes-instituicoes-em-adesao-pix-';
+const BCB =
+  'https://www.bcb.gov.br/content/estabilidadefinanceira/participantes_pix/lista-participantes-instituicoes-em-adesao-pix-';
 
 /** The BCB has served this file in UTF-8 and in Latin-1: take UTF-8 unless it does not decode. */
 function decode(bytes) {
@@ -29,7 +30,11 @@ function decode(bytes) {
   }
 }
 
-const unquote = (cell) => cell.trim().replace(/^"(.*)"$/, '$1').trim();
+const unquote = (cell) =>
+  cell
+    .trim()
+    .replace(/^"(.*)"$/, '$1')
+    .trim();
 
 /** ISPB → short name from the CSV's text; throws when the columns are not where the BCB puts them. */
 export function parseParticipants(text) {
@@ -62,21 +67,25 @@ async function download(days) {
 }
 
 async function main() {
-  const { values } = parseArgs({ options: { csv: { type: 'string' }, days: { type: 'string', default: '10' } } });
+  const { values } = parseArgs({
+    options: { csv: { type: 'string' }, days: { type: 'string', default: '10' } },
+  });
   const { url, text } = values.csv
     ? { url: path.basename(values.csv), text: decode(readFileSync(values.csv)) }
     : await download(Number(values.days));
   const participants = parseParticipants(text);
   const count = Object.keys(participants).length;
-  if (count < 100) throw new Error(`only ${count} participants parsed from ${url}: refusing to replace the list`);
+  if (count < 100)
+    throw new Error(`only ${count} participants parsed from ${url}: refusing to replace the list`);
   const sorted = Object.fromEntries(Object.entries(participants).sort(([a], [b]) => a.localeCompare(b)));
   const doc = {
-    source: 'BCB, Lista de participantes do Pix (lista-participantes-instituicoes-em-adesao-pix-YYYYMMDD.csv), column Nome Reduzido',
+    source:
+      'BCB, Lista de participantes do Pix (lista-participantes-instituicoes-em-adesao-pix-YYYYMMDD.csv), column Nome Reduzido',
     copiedFrom: `${url}, ${new Date().toISOString().slice(0, 10)}`,
     refresh: 'npm run pix:participants (scripts/pix-participants.mjs) downloads the BCB list again',
     participants: sorted,
   };
-  writeFileSync(OUT, `${JSON.stringify(doc, null, 1)}\n`);
+  writeFileSync(OUT, `${JSON.stringify(doc, null, 2)}\n`);
   console.log(`${count} participants written to ${path.relative(ROOT, OUT)}`);
 }
 

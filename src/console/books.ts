@@ -23,10 +23,10 @@ interface Names {
 }
 
 function heldBy(r: ReturnType<typeof unappliedView>, names: Names): string {
-  if (r.clientId) return `<span title="${esc(r.clientId)}">${esc(names.clients[r.clientId] ?? r.clientId)}</span>`;
+  if (r.clientId)
+    return `<span title="${esc(r.clientId)}">${esc(names.clients[r.clientId] ?? r.clientId)}</span>`;
   return `<span title="ISPB ${esc(r.ispb)}">${esc(names.partners[r.ispb] ?? `partner ${r.ispb}`)}</span>`;
 }
-
 
 function receiptsCard(
   items: ReturnType<typeof unappliedView>[],
@@ -85,8 +85,12 @@ ${healed ? `<p>Healed (booked through the normal path):</p><ul>${healed}</ul>` :
   return `<section class="card" id="reconciliation">
 <h2>Daily reconciliation</h2>
 <p class="muted">Each real partner's records of a closed day against our books. Breaks stay until you look.</p>
-${reports.length === 0 ? `<p class="muted">No day checked yet. Days are checked for declared partners only (PARTNERS, docs/operating.md), never the sandbox: \
-declare the mock bank (<code>npm run mock:psp</code>) to see one here.</p>` : reports.map(report).join('\n')}
+${
+  reports.length === 0
+    ? `<p class="muted">No day checked yet. Days are checked for declared partners only (PARTNERS, docs/operating.md), never the sandbox: \
+declare the mock bank (<code>npm run mock:psp</code>) to see one here.</p>`
+    : reports.map(report).join('\n')
+}
 </section>`;
 }
 
@@ -98,7 +102,8 @@ export async function booksPage(env: Env, status: string | null): Promise<string
   ]);
   const items = receipts.items.map(unappliedView);
   const names: Names = { clients: {}, partners: {} };
-  for (const ispb of new Set([...items.map((r) => r.ispb), ...reports.map((r) => r.ispb)])) names.partners[ispb] = bankName(env, ispb);
+  for (const ispb of new Set([...items.map((r) => r.ispb), ...reports.map((r) => r.ispb)]))
+    names.partners[ispb] = bankName(env, ispb);
   const clientIds = [...new Set(items.flatMap((r) => (r.clientId ? [r.clientId] : [])))];
   for (const client of await Promise.all(clientIds.map((id) => findClient(env, id)))) {
     if (client) names.clients[client.id] = client.name;

@@ -108,8 +108,14 @@ const RETRYABLE = new Set(['FAILED', 'GIVEN_UP']);
  * said as such, so 2 attempts turning into 0 with the old error under them reads as what it is.
  */
 function attemptsText(d: DeliveryView): string {
-  const newRound = (d.status === 'PENDING' || d.status === 'IN_FLIGHT') && d.attempts === 0 && (d.lastError || d.lastResponseStatus);
-  const last = [d.lastResponseStatus && !d.lastError?.startsWith('HTTP') ? `HTTP ${d.lastResponseStatus}` : '', d.lastError ?? '']
+  const newRound =
+    (d.status === 'PENDING' || d.status === 'IN_FLIGHT') &&
+    d.attempts === 0 &&
+    (d.lastError || d.lastResponseStatus);
+  const last = [
+    d.lastResponseStatus && !d.lastError?.startsWith('HTTP') ? `HTTP ${d.lastResponseStatus}` : '',
+    d.lastError ?? '',
+  ]
     .filter(Boolean)
     .join(' · ');
   if (newRound) return `0, new round<div class="muted">previous round: ${esc(last)}</div>`;

@@ -25,7 +25,10 @@ function networkError(url: string, message: string): string {
     const u = new URL(url);
     where = `${u.hostname}:${u.port || (u.protocol === 'https:' ? '443' : '80')}`;
   } catch {}
-  return `no HTTP answer from ${where}: connection refused or dropped (is the receiver listening there?): ${message}`.slice(0, 200);
+  return `no HTTP answer from ${where}: connection refused or dropped (is the receiver listening there?): ${message}`.slice(
+    0,
+    200,
+  );
 }
 
 export async function postWebhook(

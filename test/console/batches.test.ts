@@ -35,7 +35,10 @@ describe('operator console: Cash-Out batches', () => {
     const none = await page(other.client.clientId);
     expect(none).toContain('No batches yet.');
     // An empty section is its sentence alone, not a table header under it.
-    const empty = none.slice(none.indexOf('id="batches"'), none.indexOf('</section>', none.indexOf('id="batches"')));
+    const empty = none.slice(
+      none.indexOf('id="batches"'),
+      none.indexOf('</section>', none.indexOf('id="batches"')),
+    );
     expect(empty).not.toContain('<table');
     expect(none).not.toContain(first.batchId);
   });

@@ -40,7 +40,12 @@ function model(extra: Partial<DashboardModel> = {}): DashboardModel {
     id: 'c0',
     name: 'Apostas Exemplo Ltda',
     partners: ['42273459'],
-    limits: { perTransaction: 25_000_050, daily: 100_000_000, monthly: 1_234_567_891, perPayeeDaily: 5_000_000 },
+    limits: {
+      perTransaction: 25_000_050,
+      daily: 100_000_000,
+      monthly: 1_234_567_891,
+      perPayeeDaily: 5_000_000,
+    },
     approvalThresholdCents: 1_000_000,
     rateLimitPerSecond: 1500,
     applicationTokenActive: true,
@@ -138,7 +143,13 @@ describe('the console, the Brazilian way', () => {
       returned: 0,
     });
     const t = Date.parse('2026-11-29T00:00:00Z');
-    const [chart] = buildCharts([point(t, 0, 1), point(t + 300_000, 4, MIN_OUTCOMES)], [], {}, t, t + 600_000);
+    const [chart] = buildCharts(
+      [point(t, 0, 1), point(t + 300_000, 4, MIN_OUTCOMES)],
+      [],
+      {},
+      t,
+      t + 600_000,
+    );
     expect(chart!.successPercent.slice(0, 2)).toEqual([null, 44.4]);
     expect(chart!.outcomes.slice(0, 2)).toEqual([1, 4 + MIN_OUTCOMES]);
   });
@@ -147,12 +158,43 @@ describe('the console, the Brazilian way', () => {
     const now = Date.parse('2026-11-29T12:00:00Z');
     const base = { eventType: 'CASHIN_PAID', aggregateId: 'a', createdAt: '2026-11-29T11:00:00Z' };
     const deliveries = [
-      { ...base, eventId: 'e1', status: 'PENDING', attempts: 0, lastResponseStatus: 500, lastError: 'HTTP 500', nextAttemptAt: '2026-11-29T11:59:00Z' },
-      { ...base, eventId: 'e2', status: 'FAILED', attempts: 2, lastResponseStatus: 500, lastError: 'HTTP 500', nextAttemptAt: '2026-11-29T12:05:00Z' },
-      { ...base, eventId: 'e3', status: 'DELIVERED', attempts: 1, lastResponseStatus: 200, deliveredAt: '2026-11-29T11:30:00Z' },
+      {
+        ...base,
+        eventId: 'e1',
+        status: 'PENDING',
+        attempts: 0,
+        lastResponseStatus: 500,
+        lastError: 'HTTP 500',
+        nextAttemptAt: '2026-11-29T11:59:00Z',
+      },
+      {
+        ...base,
+        eventId: 'e2',
+        status: 'FAILED',
+        attempts: 2,
+        lastResponseStatus: 500,
+        lastError: 'HTTP 500',
+        nextAttemptAt: '2026-11-29T12:05:00Z',
+      },
+      {
+        ...base,
+        eventId: 'e3',
+        status: 'DELIVERED',
+        attempts: 1,
+        lastResponseStatus: 200,
+        deliveredAt: '2026-11-29T11:30:00Z',
+      },
     ];
-    const html = dashboardPage(model({ deliveries, health: { series: [], names: {}, incidents: [], from: 0, to: now } } as never));
-    const row = (id: string) => visible(html.slice(html.indexOf(`data-event-id="${id}"`), html.indexOf('</tr>', html.indexOf(`data-event-id="${id}"`))));
+    const html = dashboardPage(
+      model({ deliveries, health: { series: [], names: {}, incidents: [], from: 0, to: now } } as never),
+    );
+    const row = (id: string) =>
+      visible(
+        html.slice(
+          html.indexOf(`data-event-id="${id}"`),
+          html.indexOf('</tr>', html.indexOf(`data-event-id="${id}"`)),
+        ),
+      );
     expect(row('e1')).toContain('0, new round previous round: HTTP 500');
     expect(row('e1')).toContain('queued behind an earlier event');
     expect(row('e2')).toContain('next attempt 29/11/2026 09:05:00 BRT');

@@ -68,7 +68,9 @@ async function readsBrazilian(page: Page, what: string): Promise<string> {
   const amounts = text.match(/R\$\s?[-\d.,]+/g) ?? [];
   for (const amount of amounts) expect(amount, `${what}: ${amount}`).toMatch(new RegExp(`^${BRL.source}$`));
   expect(text, what).not.toMatch(/\b\d+\.\d{1,2}\s?%|\d{4,}\.\d/);
-  const times = await page.evaluate<string[]>(`[...document.querySelectorAll('time')].map((t) => t.textContent)`);
+  const times = await page.evaluate<string[]>(
+    `[...document.querySelectorAll('time')].map((t) => t.textContent)`,
+  );
   for (const time of times) expect(time, what).toMatch(DATE_STYLE);
   return text;
 }
@@ -285,11 +287,16 @@ it('signs in, shows clients, plots an incident from the fault API, redelivers a 
   expect(await top('#incidents')).toBeLessThan(await top('#health'));
   expect(await top('#incidents')).toBeLessThan(900);
   const dashboardText = await readsBrazilian(page, 'dashboard');
-  expect(dashboardText).toContain('per transaction R$ 250.000,50 · daily R$ 1.000.000,00 · monthly R$ 12.345.678,91');
+  expect(dashboardText).toContain(
+    'per transaction R$ 250.000,50 · daily R$ 1.000.000,00 · monthly R$ 12.345.678,91',
+  );
   // The legend shows the latest window without a hover, and the rate says out of how many.
   const legend = JSON.parse((await chart.getAttribute('data-legend')) ?? '[]') as string[];
   expect(legend[0], JSON.stringify(legend)).toMatch(DATE_STYLE);
-  expect(legend.slice(1).every((v) => v !== '—'), JSON.stringify(legend)).toBe(true);
+  expect(
+    legend.slice(1).every((v) => v !== '—'),
+    JSON.stringify(legend),
+  ).toBe(true);
   await page.screenshot({ path: path.join(SHOTS, 'dashboard.png'), fullPage: true });
   await chart.screenshot({ path: path.join(SHOTS, 'beta-cash-out-incident.png') });
 

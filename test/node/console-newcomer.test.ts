@@ -338,9 +338,10 @@ it('npm run demo fills a fresh instance with a day of traffic and an incident th
   // the answering receiver's client has DELIVERED ones.
   const gw = new Gateway((request) => fetch(request), runtime.url, ADMIN);
   const byName = async (name: string) =>
-    new URL((await page.locator('#clients a', { hasText: name }).getAttribute('href'))!, runtime.url).searchParams.get(
-      'client',
-    )!;
+    new URL(
+      (await page.locator('#clients a', { hasText: name }).getAttribute('href'))!,
+      runtime.url,
+    ).searchParams.get('client')!;
   const apostas = await byName('Apostas Exemplo Ltda');
   await page.goto(`${runtime.url}/admin/console?client=${await byName('Loja Virtual Gama ME')}#deliveries`);
   expect(await page.locator('#deliveries tr[data-status="FAILED"] button').count()).toBeGreaterThan(0);

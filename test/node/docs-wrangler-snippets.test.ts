@@ -20,7 +20,10 @@ afterAll(() => {
   rmSync(work, { recursive: true, force: true });
 });
 
-const DOCS = [path.join(ROOT, 'README.md'), ...readdirSync(path.join(ROOT, 'docs')).map((f) => path.join(ROOT, 'docs', f))];
+const DOCS = [
+  path.join(ROOT, 'README.md'),
+  ...readdirSync(path.join(ROOT, 'docs')).map((f) => path.join(ROOT, 'docs', f)),
+];
 
 /** Every ```toml block of the docs, with where it is. */
 function snippets(): { where: string; text: string }[] {
@@ -68,7 +71,11 @@ function dryRun(config: string): { status: number | null; output: string } {
       '--outdir',
       path.join(work, path.basename(config)),
     ],
-    { cwd: ROOT, encoding: 'utf8', env: { ...process.env, CI: 'true', WRANGLER_SEND_METRICS: 'false', FORCE_COLOR: '0' } },
+    {
+      cwd: ROOT,
+      encoding: 'utf8',
+      env: { ...process.env, CI: 'true', WRANGLER_SEND_METRICS: 'false', FORCE_COLOR: '0' },
+    },
   );
   return { status: result.status, output: `${result.stdout}\n${result.stderr}` };
 }

@@ -15,18 +15,33 @@ import { ROOT } from '../../runtime/local-runtime.mjs';
 import { startTestRuntime } from './support/runtime';
 
 const run = promisify(execFile);
-const env = { ...process.env, PATH: `${path.join(ROOT, 'node_modules', '.bin')}:${process.env.PATH}`, CI: 'true', WRANGLER_SEND_METRICS: 'false' };
+const env = {
+  ...process.env,
+  PATH: `${path.join(ROOT, 'node_modules', '.bin')}:${process.env.PATH}`,
+  CI: 'true',
+  WRANGLER_SEND_METRICS: 'false',
+};
 const doc = readFileSync(path.join(ROOT, 'docs', 'operating.md'), 'utf8');
-const section = doc.slice(doc.indexOf('## Go-live checklist'), doc.indexOf('\n## ', doc.indexOf('## Go-live checklist') + 5));
+const section = doc.slice(
+  doc.indexOf('## Go-live checklist'),
+  doc.indexOf('\n## ', doc.indexOf('## Go-live checklist') + 5),
+);
 const wrangler = readFileSync(path.join(ROOT, 'wrangler.toml'), 'utf8');
 const production = wrangler.slice(wrangler.indexOf('\n[env.production]\n'));
 
 /** Step n's title and its shell block (the indentation of the list item removed). */
 function step(n: number): { title: string; sh: string } {
   const title = new RegExp(`^${n}\\. \\*\\*([^*]+)\\*\\*`, 'm').exec(section)?.[1] ?? '';
-  const block = new RegExp(`<!-- go-live ${n} -->\\n\\s*\`\`\`sh\\n([\\s\\S]*?)\\n\\s*\`\`\``).exec(section)?.[1] ?? '';
+  const block =
+    new RegExp(`<!-- go-live ${n} -->\\n\\s*\`\`\`sh\\n([\\s\\S]*?)\\n\\s*\`\`\``).exec(section)?.[1] ?? '';
   const indent = /^\s*/.exec(block)?.[0].length ?? 0;
-  return { title, sh: block.split('\n').map((l) => l.slice(indent)).join('\n') };
+  return {
+    title,
+    sh: block
+      .split('\n')
+      .map((l) => l.slice(indent))
+      .join('\n'),
+  };
 }
 
 let runtime: Awaited<ReturnType<typeof startTestRuntime>>;
@@ -41,14 +56,26 @@ afterAll(async () => {
 
 it('lists the ten steps in order, each with a command', () => {
   const titles = Array.from({ length: 10 }, (_, i) => step(i + 1).title);
-  const expected = [/API token/, /D1/, /Queues and R2/, /Secrets/, /Partner declaration/, /mTLS certificate and callback/, /Alert URL/, /Dry run/, /First deploy/, /Smoke test/];
+  const expected = [
+    /API token/,
+    /D1/,
+    /Queues and R2/,
+    /Secrets/,
+    /Partner declaration/,
+    /mTLS certificate and callback/,
+    /Alert URL/,
+    /Dry run/,
+    /First deploy/,
+    /Smoke test/,
+  ];
   expected.forEach((pattern, i) => expect(titles[i], `step ${i + 1}`).toMatch(pattern));
   for (let n = 1; n <= 10; n++) expect(step(n).sh.trim(), `step ${n}`).not.toBe('');
   expect(step(1).sh).toContain('CLOUDFLARE_API_TOKEN');
 });
 
 it('creates exactly the database, queues, bucket and secrets production declares', () => {
-  const declared = (key: string) => [...production.matchAll(new RegExp(`${key} = "([^"]+)"`, 'g'))].map((m) => m[1] as string);
+  const declared = (key: string) =>
+    [...production.matchAll(new RegExp(`${key} = "([^"]+)"`, 'g'))].map((m) => m[1] as string);
   expect(step(2).sh).toContain(`d1 create ${declared('database_name')[0]}`);
   const queues = new Set([...declared('queue'), ...declared('dead_letter_queue')]);
   const created = new Set(step(3).sh.match(/connectpsp-[\w-]+-production(-dlq)?/g));
@@ -61,11 +88,15 @@ it('creates exactly the database, queues, bucket and secrets production declares
 });
 
 it('step 8, the dry run, runs as written', async () => {
-  const { stdout, stderr } = await run('bash', ['-euo', 'pipefail', '-c', step(8).sh.replace('dist/production', path.join(work, 'dry'))], {
-    cwd: ROOT,
-    env,
-    timeout: 120_000,
-  });
+  const { stdout, stderr } = await run(
+    'bash',
+    ['-euo', 'pipefail', '-c', step(8).sh.replace('dist/production', path.join(work, 'dry'))],
+    {
+      cwd: ROOT,
+      env,
+      timeout: 120_000,
+    },
+  );
   expect(`${stdout}${stderr}`).toMatch(/--dry-run: exiting now/);
 }, 150_000);
 

@@ -18,7 +18,10 @@ afterAll(async () => {
 async function control(name: string, body?: unknown): Promise<any> {
   const res = await fetch(`${psp.url}/__control/${name}`, {
     method: body === undefined ? 'GET' : 'POST',
-    ...(body !== undefined && { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
+    ...(body !== undefined && {
+      body: JSON.stringify(body),
+      headers: { 'content-type': 'application/json' },
+    }),
   });
   expect(res.status).toBe(200);
   return res.json();

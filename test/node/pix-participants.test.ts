@@ -45,7 +45,10 @@ it('the refresh script rewrites the list from a saved BCB CSV and refuses a trun
   const dir = mkdtempSync(path.join(tmpdir(), 'pix-participants-'));
   const tiny = path.join(dir, 'tiny.csv');
   writeFileSync(tiny, SAMPLE);
-  const run = spawnSync('node', ['scripts/pix-participants.mjs', '--csv', tiny], { cwd: ROOT, encoding: 'utf8' });
+  const run = spawnSync('node', ['scripts/pix-participants.mjs', '--csv', tiny], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
   expect(run.status).toBe(1);
   expect(run.stderr).toMatch(/only 3 participants/);
 });

@@ -57,7 +57,11 @@ it('prints the migrations in one line and the bindings once before it is ready',
     await new Promise((r) => setTimeout(r, 100));
   }
   expect(output).toContain(`[start] API documentation: http://127.0.0.1:${port}/docs`);
-  expect(output).toMatch(new RegExp(`Operator console: +http://127\\.0\\.0\\.1:${port}/admin/console \\(sign in with ADMIN_TOKEN from \\.dev\\.vars\\)`));
+  expect(output).toMatch(
+    new RegExp(
+      `Operator console: +http://127\\.0\\.0\\.1:${port}/admin/console \\(sign in with ADMIN_TOKEN from \\.dev\\.vars\\)`,
+    ),
+  );
   const root = await fetch(`http://127.0.0.1:${port}/`);
   expect(root.status).toBe(200);
   const landing = await root.text();

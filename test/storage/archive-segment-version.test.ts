@@ -4,7 +4,11 @@
  * by name instead of being read as if it were today's (docs/storage-schema.md, "Archive to R2").
  */
 import { describe, expect, it } from 'vitest';
-import { type Segment, SEGMENT_VERSION, segmentRows } from '../../durable-objects/ledger/archive/archive-segments';
+import {
+  SEGMENT_VERSION,
+  type Segment,
+  segmentRows,
+} from '../../durable-objects/ledger/archive/archive-segments';
 
 describe('archive segment format version', () => {
   const row = { seq: 1, id: 'x' };
@@ -17,6 +21,8 @@ describe('archive segment format version', () => {
   it('refuses a version it does not know, and a body without one', () => {
     const newer = { v: 3, clientId: 'c', kind: 'cash-in', rows: [row] } as unknown as Segment;
     expect(() => segmentRows(newer)).toThrow(/format v3 is not one this deployment reads \(1, 2\)/);
-    expect(() => segmentRows({ clientId: 'c', rows: [row] } as unknown as Segment)).toThrow(/format vundefined/);
+    expect(() => segmentRows({ clientId: 'c', rows: [row] } as unknown as Segment)).toThrow(
+      /format vundefined/,
+    );
   });
 });

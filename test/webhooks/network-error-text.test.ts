@@ -14,6 +14,8 @@ it('names the host and port, and says the connection was refused or dropped', as
   );
   expect(outcome.kind).toBe('failed');
   const error = (outcome as { error: string }).error;
-  expect(error).toMatch(/^no HTTP answer from 127\.0\.0\.1:9: connection refused or dropped \(is the receiver listening there\?\)/);
+  expect(error).toMatch(
+    /^no HTTP answer from 127\.0\.0\.1:9: connection refused or dropped \(is the receiver listening there\?\)/,
+  );
   expect(error).not.toMatch(/^network error/);
 });

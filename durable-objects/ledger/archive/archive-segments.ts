@@ -22,7 +22,9 @@ export type Segment =
 export function segmentRows(s: Segment): Row[] {
   if (s.v === 1) return s.cashIns;
   if (s.v === SEGMENT_VERSION) return s.rows;
-  throw new Error(`archive segment format v${String((s as { v?: unknown }).v)} is not one this deployment reads (1, ${SEGMENT_VERSION})`);
+  throw new Error(
+    `archive segment format v${String((s as { v?: unknown }).v)} is not one this deployment reads (1, ${SEGMENT_VERSION})`,
+  );
 }
 
 export async function gzipJson(value: unknown): Promise<ArrayBuffer> {

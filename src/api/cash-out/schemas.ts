@@ -18,7 +18,10 @@ const PIX_KEY_FORMATS: Record<string, [RegExp, string]> = {
     /^(?=.{3,77}$)[^\s@]+@[^\s@]+\.[^\s@]+$/,
     'an EMAIL key is an e-mail address of at most 77 characters',
   ],
-  PHONE: [/^\+55\d{10,11}$/, 'a PHONE key is +55 and 10 or 11 digits (area code and number), e.g. +5511987654321'],
+  PHONE: [
+    /^\+55\d{10,11}$/,
+    'a PHONE key is +55 and 10 or 11 digits (area code and number), e.g. +5511987654321',
+  ],
   EVP: [/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'an EVP key is a UUID'],
 };
 

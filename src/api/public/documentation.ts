@@ -57,7 +57,13 @@ export const getLandingPage = route(
     summary: 'Where the documentation and the operator console are',
     tag: 'Documentation',
     auth: 'none',
-    success: { '200': { description: 'A small page linking /docs, /openapi.json and /admin/console.', contentType: 'text/html', schema: HTML } },
+    success: {
+      '200': {
+        description: 'A small page linking /docs, /openapi.json and /admin/console.',
+        contentType: 'text/html',
+        schema: HTML,
+      },
+    },
   },
   handleLanding,
 );

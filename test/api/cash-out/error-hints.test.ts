@@ -4,11 +4,14 @@
  * DigitalSignature that does not match says what is signed and with which key.
  */
 import { describe, expect, it } from 'vitest';
-import { Integrator } from '../../support/harness';
 import { cashOutBody } from '../../support/cash-out';
+import { Integrator } from '../../support/harness';
 
 async function errorsFor(api: Integrator, destination: unknown): Promise<Record<string, string[]>> {
-  const res = await api.signedPost('/cash-out', cashOutBody({ payee: { name: 'A', document: '12345678909', destination } }));
+  const res = await api.signedPost(
+    '/cash-out',
+    cashOutBody({ payee: { name: 'A', document: '12345678909', destination } }),
+  );
   expect(res.status).toBe(400);
   return ((await res.json()) as { errors: Record<string, string[]> }).errors;
 }
@@ -25,7 +28,9 @@ describe('Cash-Out errors that say how to fix the request', () => {
       'a CNPJ key is 14 characters: 12 digits or letters, then 2 digits, written without dots, slash, hyphen or spaces',
     ]);
     const cpf = await errorsFor(api, { type: 'PIX', pixKeyType: 'CPF', pixKey: '123.456.789-09' });
-    expect(cpf['payee.destination.pixKey']).toEqual(['a CPF key is 11 digits, written without dots, slash, hyphen or spaces']);
+    expect(cpf['payee.destination.pixKey']).toEqual([
+      'a CPF key is 11 digits, written without dots, slash, hyphen or spaces',
+    ]);
     // Wrong check digits in the right format are still called that.
     const digits = await errorsFor(api, { type: 'PIX', pixKeyType: 'CPF', pixKey: '12345678900' });
     expect(digits['payee.destination.pixKey']).toEqual(['a CPF or CNPJ pixKey must have valid check digits']);
