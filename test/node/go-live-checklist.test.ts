@@ -68,7 +68,7 @@ it('lists the ten steps in order, each with a command', () => {
     /First deploy/,
     /Smoke test/,
   ];
-  expected.forEach((pattern, i) => expect(titles[i], `step ${i + 1}`).toMatch(pattern));
+  for (const [i, pattern] of expected.entries()) expect(titles[i], `step ${i + 1}`).toMatch(pattern);
   for (let n = 1; n <= 10; n++) expect(step(n).sh.trim(), `step ${n}`).not.toBe('');
   expect(step(1).sh).toContain('CLOUDFLARE_API_TOKEN');
 });
