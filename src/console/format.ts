@@ -1,5 +1,5 @@
 /**
- * How the console writes numbers and times: the Brazilian way (docs/operating.md, "The console"),
+ * How the console writes numbers and times: the Brazilian way (docs/operating.md, "Operator console"),
  * one helper per kind so no page formats its own. Money is exact: the integer centavos are split,
  * never divided into a float.
  */

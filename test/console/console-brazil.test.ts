@@ -1,5 +1,5 @@
 /**
- * The console reads the Brazilian way at a glance (docs/operating.md, "The console"): money
+ * The console reads the Brazilian way at a glance (docs/operating.md, "Operator console"): money
  * `R$ 250.000,50`, counts `1.234`, percentages `57.032,6 %`, one date style in BRT; what needs the
  * operator (open incidents, open disputes) before everything else; every cell of every table
  * labelled, since a phone shows each row as a card. Checked on the HTML the console renders.
