@@ -75,6 +75,12 @@ function limitsText(c: ClientSummary): string {
   ].join(' · ');
 }
 
+/** A table, or its section's one sentence when it has no rows (no header over nothing). */
+function tableOrEmpty(count: number, empty: string, headers: string, rows: string): string {
+  if (count === 0) return `<p class="muted">${empty}</p>`;
+  return `<div class="scroll"><table>\n<thead><tr>${headers}</tr></thead>\n<tbody>\n${rows}\n</tbody></table></div>`;
+}
+
 function clientsSection(m: DashboardModel): string {
   const rows = m.clients.items
     .map(
@@ -91,12 +97,12 @@ function clientsSection(m: DashboardModel): string {
     : '';
   return `<section class="card" id="clients">
 <h2>Clients</h2>
-${m.clients.items.length === 0 ? '<p class="muted">No clients yet: onboard one with POST /admin/clients.</p>' : ''}
-<div class="scroll"><table>
-<thead><tr><th>Client</th><th>Partners</th><th>Limits</th><th>Access</th></tr></thead>
-<tbody>
-${rows}
-</tbody></table></div>
+${tableOrEmpty(
+  m.clients.items.length,
+  'No clients yet: onboard one with POST /admin/clients.',
+  '<th>Client</th><th>Partners</th><th>Limits</th><th>Access</th>',
+  rows,
+)}
 ${older}
 </section>`;
 }
@@ -160,12 +166,12 @@ function deliveriesSection(m: DashboardModel): string {
 <h2>Webhook deliveries · ${esc(client.name)}</h2>
 ${noticeText(m)}
 <p class="muted">Failed and given up first (they can be redelivered), then the latest.</p>
-${m.deliveries.length === 0 ? '<p class="muted">No deliveries yet.</p>' : ''}
-<div class="scroll"><table>
-<thead><tr><th>Event</th><th>Transaction</th><th>Status</th><th>Attempts</th><th>When</th><th></th></tr></thead>
-<tbody>
-${rows}
-</tbody></table></div>
+${tableOrEmpty(
+  m.deliveries.length,
+  'No deliveries yet.',
+  '<th>Event</th><th>Transaction</th><th>Status</th><th>Attempts</th><th>When</th><th></th>',
+  rows,
+)}
 </section>`;
 }
 

@@ -154,6 +154,17 @@ describe('the console, the Brazilian way', () => {
     expect(chart!.outcomes.slice(0, 2)).toEqual([1, 4 + MIN_OUTCOMES]);
   });
 
+  it('an empty section is its sentence alone, with no table header under it', () => {
+    const html = dashboardPage(
+      model({ clients: { items: [] }, selected: { id: 'c0', name: 'X' }, batches: [] } as never),
+    );
+    for (const id of ['clients', 'deliveries', 'batches']) {
+      const at = html.indexOf(`id="${id}"`);
+      expect(at, id).toBeGreaterThan(-1);
+      expect(html.slice(at, html.indexOf('</section>', at)), id).not.toContain('<table');
+    }
+  });
+
   it('a delivery row says which time it shows, and a redelivered one says it is a new round', () => {
     const now = Date.parse('2026-11-29T12:00:00Z');
     const base = { eventType: 'CASHIN_PAID', aggregateId: 'a', createdAt: '2026-11-29T11:00:00Z' };
