@@ -4,11 +4,24 @@
  * operator (open incidents, open disputes) before everything else; every cell of every table
  * labelled, since a phone shows each row as a card. Checked on the HTML the console renders.
  */
+import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { buildCharts, MIN_OUTCOMES } from '../../src/console/charts';
 import { type DashboardModel, dashboardPage } from '../../src/console/dashboard';
 import { brl, brtText, count, percent } from '../../src/console/format';
+import { saveReport } from '../../src/db/reconciliation';
+import { FAKE_PSP_ISPB } from '../support/fake-psp-env';
 import { ADMIN_TOKEN, BASE, call } from '../support/harness';
+
+async function cookie(): Promise<string> {
+  const login = await call('/admin/console/login', {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: BASE },
+    body: new URLSearchParams({ token: ADMIN_TOKEN }).toString(),
+    redirect: 'manual',
+  });
+  return (login.headers.get('set-cookie') ?? '').split(';')[0] as string;
+}
 
 const visible = (html: string) => html.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ');
 
@@ -214,15 +227,36 @@ describe('the console, the Brazilian way', () => {
   });
 
   it('the Books page says what fills it when no day has been checked', async () => {
-    const login = await call('/admin/console/login', {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: BASE },
-      body: new URLSearchParams({ token: ADMIN_TOKEN }).toString(),
-      redirect: 'manual',
-    });
-    const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] as string;
-    const html = await (await call('/admin/console/books', { headers: { cookie } })).text();
+    const html = await (await call('/admin/console/books', { headers: { cookie: await cookie() } })).text();
     expect(html).toContain('declared partners only');
     expect(html).toContain('npm run mock:psp');
+  });
+
+  it("the Books page names the partner as declared and shows a break's amounts pt-BR, Ours and Theirs labelled", async () => {
+    await saveReport(env, {
+      date: '2020-01-02',
+      ispb: FAKE_PSP_ISPB,
+      status: 'BREAKS',
+      checkedAt: '2020-01-03T03:30:00.000Z',
+      counts: {},
+      healed: [],
+      breaks: [
+        {
+          kind: 'AMOUNT_DIFFERS',
+          subject: 'BALANCE',
+          ours: { amount: 1500.5, status: 'SETTLED' },
+          theirs: { amount: 0, status: 'SETTLED' },
+        },
+      ],
+    } as never);
+    const html = await (await call('/admin/console/books', { headers: { cookie: await cookie() } })).text();
+    const report = html.slice(
+      html.indexOf('2020-01-02'),
+      html.indexOf('</details>', html.indexOf('2020-01-02')),
+    );
+    expect(visible(report)).toContain('PSP de Testes S.A.');
+    expect(report).not.toContain(`partner ${FAKE_PSP_ISPB}`);
+    expect(report).toContain('<td data-label="Ours">R$ 1.500,50 SETTLED</td>');
+    expect(report).toContain('<td data-label="Theirs">R$ 0,00 SETTLED</td>');
   });
 });
