@@ -201,7 +201,7 @@ function incidentsSection(m: DashboardModel): string {
         i,
       ) => `<article class="incident" id="incident-${esc(i.incidentId)}" data-origin="${esc(`${i.origin.type}:${i.origin.id}`)}">
 <h3><span class="status status-${esc(i.status.toLowerCase())}">${esc(i.status)}</span> ${esc(i.origin.displayName)} · ${esc(i.operation)}</h3>
-<p>${esc(i.summary)}</p>
+<p lang="pt-BR"><span class="muted" lang="en">What clients read:</span> ${esc(i.summary)}</p>
 <p class="muted">${esc(i.origin.type)} (${esc(i.originClass)}), severity ${esc(i.severity)}, confidence ${esc(i.confidence)}; started ${brtTime(i.startedAt)}, detected ${brtTime(i.detectedAt)}${i.resolvedAt ? `, resolved ${brtTime(i.resolvedAt)}` : ''}; ${count(i.affectedClientIds.length)} client(s) affected.</p>
 <details><summary>Evidence (${count(i.evidence.length)})</summary><div class="scroll"><table>
 <thead><tr><th>Window</th><th>Metric</th><th>Entity</th><th>Deviation</th><th>z</th></tr></thead><tbody>
