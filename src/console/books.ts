@@ -6,6 +6,7 @@
 import { findClient } from '../db/clients';
 import { recentReports } from '../db/reconciliation';
 import { listUnapplied } from '../db/unapplied';
+import type { Actor } from '../domain/operators';
 import type { ReconciliationReport } from '../domain/reconciliation';
 import { type UnappliedStatus, unappliedView } from '../domain/unapplied';
 import { bankName } from '../partners/config';
@@ -94,7 +95,7 @@ declare the mock bank (<code>npm run mock:psp</code>) to see one here.</p>`
 </section>`;
 }
 
-export async function booksPage(env: Env, status: string | null): Promise<string> {
+export async function booksPage(env: Env, status: string | null, actor: Actor): Promise<string> {
   const wanted = (['PROCESSING', 'RETURNED', 'FAILED'] as const).find((s) => s === status);
   const [receipts, reports] = await Promise.all([
     listUnapplied(env, wanted ? { status: wanted } : {}, RECEIPTS),
@@ -113,5 +114,6 @@ export async function booksPage(env: Env, status: string | null): Promise<string
     `<p><a href="${CONSOLE_PATH}">← Dashboard</a></p>
 ${receiptsCard(items, wanted, names)}
 ${reportsCard(reports, names)}`,
+    { actor },
   );
 }

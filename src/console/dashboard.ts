@@ -1,15 +1,18 @@
 /** The console's one page: clients and limits, a client's webhook deliveries, health plots, incidents. */
 import type { CashOutBatchView } from '../../durable-objects/ledger/cash-out/cash-out-batch-ops';
 import type { DeliveryView } from '../../durable-objects/ledger/webhooks/delivery-view';
+import { type Actor, roleAllows } from '../domain/operators';
 import { batchesSection } from './batches';
 import { type Chart, MIN_OUTCOMES } from './charts';
 import type { ClientPage, ClientSummary, HealthView } from './data';
 import { brl, count, decimal, percent } from './format';
 import { brtTime, esc, frame, scriptJson } from './html';
-import { CONSOLE_PATH } from './session';
+import { CONSOLE_PATH, CONSOLE_ROLES } from './session';
 
 export interface DashboardModel {
   csrf: string;
+  /** Who is signed in: the page offers only what their role may do. */
+  actor: Actor;
   clients: ClientPage;
   /** ISPB → partner name, for every partner the listed clients use. */
   partnerNames: Record<string, string>;
@@ -151,7 +154,7 @@ function deliveriesSection(m: DashboardModel): string {
 <td data-label="Attempts">${attemptsText(d)}</td>
 <td data-label="When">${whenText(d, m.health.to)}</td>
 <td class="actions">${
-        RETRYABLE.has(d.status)
+        RETRYABLE.has(d.status) && roleAllows(m.actor.role, CONSOLE_ROLES.redeliver)
           ? `<form method="post" action="${CONSOLE_PATH}/redeliver">
 <input type="hidden" name="csrf" value="${esc(m.csrf)}">
 <input type="hidden" name="clientId" value="${esc(client.id)}">
@@ -245,6 +248,6 @@ ${clientsSection(m)}
 ${deliveriesSection(m)}
 ${m.selected ? batchesSection(m.selected.name, m.batches) : ''}
 ${chartsSection(m)}`,
-    { charts: true },
+    { charts: true, actor: m.actor },
   );
 }

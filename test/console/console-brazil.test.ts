@@ -10,6 +10,7 @@ import { buildCharts, MIN_OUTCOMES } from '../../src/console/charts';
 import { type DashboardModel, dashboardPage } from '../../src/console/dashboard';
 import { brl, brtText, count, percent } from '../../src/console/format';
 import { saveReport } from '../../src/db/reconciliation';
+import { BREAK_GLASS } from '../../src/domain/operators';
 import { FAKE_PSP_ISPB } from '../support/fake-psp-env';
 import { ADMIN_TOKEN, BASE, call } from '../support/harness';
 
@@ -65,6 +66,7 @@ function model(extra: Partial<DashboardModel> = {}): DashboardModel {
   };
   return {
     csrf: '0'.repeat(64),
+    actor: BREAK_GLASS,
     clients: { items: [client] },
     partnerNames: { '42273459': 'Beta Pagamentos Instantâneos S.A.' },
     selected: client,
