@@ -2,9 +2,9 @@
  * The one place operator routes are guarded (docs/contract.md, Operators and the audit trail): the
  * router wraps every route whose declaration says `auth: 'operator'` with its declared `role`.
  * Who is asking is established before the handler runs; a role below the declared one answers 403
- * FORBIDDEN without running it, and that refusal is recorded; every other changing request
- * (anything but GET) leaves one record with its result, stored in the handler's own batch when it
- * wrote one (`rc.audit.written`), else here after the answer.
+ * FORBIDDEN without running it, and that refusal is recorded (as is a valid Access assertion whose
+ * email is no operator); every other changing request (anything but GET) leaves one record with its
+ * result, stored with the change by the handler when it succeeded (`rc.audit.written`), else here.
  */
 import { appendAudit, auditRow } from '../db/audit';
 import { roleAllows } from '../domain/operators';
