@@ -374,15 +374,10 @@ export class ClientLedger extends DurableObject<Env> {
     });
   }
 
-  /**
-   * POST /admin/clients/{id}/archive: every closed Cash-In settled before `before` to R2; the
-   * operator's record commits with the transaction that concludes the run.
-   */
+  /** POST /admin/clients/{id}/archive: closed history before `before` to R2; its record concludes the run. */
   async archive(before: number, audit?: AuditRow): Promise<number> {
     const ctx = this.context();
-    return auditedRun(ctx, this.env, audit, (conclude) =>
-      archiveAll(ctx, before, conclude && ((archivedTransactions) => conclude({ archivedTransactions }))),
-    );
+    return auditedRun(ctx, this.env, audit, (done) => archiveAll(ctx, before, done));
   }
 
   // ── Time-driven work ───────────────────────────────────────────────────────

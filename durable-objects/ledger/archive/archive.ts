@@ -159,7 +159,7 @@ async function archiveStepNow(ctx: LedgerContext, before: number): Promise<Moved
 export async function archiveAll(
   ctx: LedgerContext,
   before: number,
-  concluded?: (archivedTransactions: number) => void,
+  concluded?: (after: { archivedTransactions: number }) => void,
 ): Promise<number> {
   let total = 0;
   for (;;) {
@@ -171,7 +171,7 @@ export async function archiveAll(
       if (anyQueued(ctx.storage.sql)) continue;
       // The run ends here: what concludes it (an operator's audit record) commits in its own
       // transaction, with nothing awaited since the check that found nothing left to move.
-      if (concluded) ctx.storage.transactionSync(() => concluded(total));
+      if (concluded) ctx.storage.transactionSync(() => concluded({ archivedTransactions: total }));
       return total;
     }
     total += transactions;
