@@ -2,6 +2,7 @@
 import { and, asc, desc, eq, gt, isNotNull, lt, or } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/d1';
 import type { ClientLimits } from '../domain/limits';
+import { NO_PAYER_RULES, type PayerRules } from '../domain/payer-rules';
 import { accounts, clients } from './schema';
 
 export type ClientRow = typeof clients.$inferSelect;
@@ -11,6 +12,16 @@ export const d1 = (env: Env) => drizzle(env.DB);
 
 export async function findClient(env: Env, clientId: string): Promise<ClientRow | undefined> {
   return d1(env).select().from(clients).where(eq(clients.id, clientId)).get();
+}
+
+/** The client's payer rules (domain/payer-rules.ts); none for a client that is gone. */
+export async function payerRulesOf(env: Env, clientId: string): Promise<PayerRules> {
+  const row = await d1(env)
+    .select({ payerPolicy: clients.payerPolicy, blockedPayerDocuments: clients.blockedPayerDocuments })
+    .from(clients)
+    .where(eq(clients.id, clientId))
+    .get();
+  return row ?? NO_PAYER_RULES;
 }
 
 /** The client a charge locator's location key names (the unique clients_location_key_idx). */

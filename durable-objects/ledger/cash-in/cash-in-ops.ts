@@ -8,18 +8,20 @@ import { buildDynamicBrCode, pspBrCode } from '../../../src/domain/brcode';
 import { type CashInCreated, type CashInView, cashInView } from '../../../src/domain/cash-in';
 import { newCashInTxId, newInternalCode } from '../../../src/domain/ids';
 import { merchantFields } from '../../../src/domain/merchant';
+import type { PayerPolicy } from '../../../src/domain/payer-rules';
 import { amountFromCents } from '../../../src/domain/money';
 import { failure, type OperationResult, success } from '../../../src/domain/result';
 import { formatBrt } from '../../../src/domain/time';
 import { unpaidOnly } from '../../../src/domain/transitions';
 import { log } from '../../../src/infra/log';
+import { reportsPayer } from '../../../src/partners/config';
 import { CHARGE_PAID } from '../../../src/partners/port';
 import { partnerPort } from '../../../src/partners/port-registry';
 import { maybeArchived } from '../archive/archive-index';
 import { hasArchiveOf } from '../archive/archive-store';
 import type { LedgerContext } from '../context';
 import type { Remember } from '../ledger/idempotency';
-import { firstTransactionalIspb } from '../ledger/ledger';
+import { firstTransactionalIspb, transactionalAccounts } from '../ledger/ledger';
 import { emitWithObservation, OUTBOX_COALESCE_MS, observe } from '../webhooks/events';
 import {
   type CashInRow,
@@ -50,13 +52,19 @@ export interface CreateCashInInput {
   paymentUrlPrefix: string;
   /** The client's location key: it begins the TxId (ids.ts). */
   locationKey: string;
+  /** DECLARED_PAYER: only a partner that reports who paid may receive the charge. */
+  payerPolicy?: PayerPolicy;
 }
 
-/** The partner that receives a new charge: the client's first partner. */
-function chargePartner(ctx: LedgerContext): string {
+/**
+ * The partner that receives a new charge: the client's first partner; under DECLARED_PAYER its
+ * first partner that reports who paid (docs/contract.md, Who paid), else none.
+ */
+function chargePartner(ctx: LedgerContext, policy: PayerPolicy | undefined): string | undefined {
   const ispb = firstTransactionalIspb(ctx.db);
   if (ispb === undefined) throw new Error('client has no TRANSACTIONAL account');
-  return ispb;
+  if (policy !== 'DECLARED_PAYER' || reportsPayer(ctx.env, ispb)) return ispb;
+  return transactionalAccounts(ctx.db).find((a) => reportsPayer(ctx.env, a.ispb))?.ispb;
 }
 
 export async function createCashIn(
@@ -86,7 +94,13 @@ export async function createCashIn(
       while (internalCodeTaken(ctx.db, internalCode) || archivedId(internalCode));
     }
     const transactionId = newCashInTxId(input.locationKey, internalCode);
-    const partnerIspb = chargePartner(ctx);
+    const partnerIspb = chargePartner(ctx, input.payerPolicy);
+    if (partnerIspb === undefined)
+      return failure({
+        code: 'RULE_VIOLATION',
+        detail:
+          'payerPolicy is DECLARED_PAYER and none of this client\'s settlement partners reports who paid, so no payment could be checked; nothing was registered',
+      });
     const expiresAt = now + input.expirationInMinutes * 60_000;
     const port = partnerPort(ctx.env, partnerIspb);
     // Everything that could refuse this Cash-In runs before the charge exists at the partner.

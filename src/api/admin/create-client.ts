@@ -59,6 +59,7 @@ async function handleCreateClient(request: ApiRequest, { env }: RequestContext):
     limits: {},
     approvalThresholdCents: null,
     blockedPayerDocuments: [],
+    payerPolicy: body.payerPolicy ?? 'ANY',
     healthWebhookUrl: null,
     rateLimitPerSecond: null,
     locationKey: newLocationKey(),

@@ -161,6 +161,7 @@ async function handleCreateCashIn(request: ApiRequest, { env }: RequestContext):
     locationPrefix: `${host}/pix/qr/${key}`,
     paymentUrlPrefix: `${url.protocol}//${host}/open-finance/${key}`,
     locationKey: key,
+    payerPolicy: principal.credentials.payerPolicy,
   });
   // The QR image is derived from the stored payload, so a replay renders the very same image.
   return operationResponse(result, (created: Created) =>

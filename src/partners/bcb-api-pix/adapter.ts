@@ -8,7 +8,7 @@
  * inbound callbacks and the reconciliation sweep re-read before any money moves.
  */
 
-import { documentKind } from '../../domain/documents';
+import { documentKind, isValidDocument, normalizeDocument } from '../../domain/documents';
 import { BATCH_CONCURRENCY, sendEach, statusEach } from '../batch';
 import type { DeclaredPayout } from '../config';
 import { EfiPixSendPayout } from '../efi-pix-send/adapter';
@@ -31,6 +31,8 @@ export interface BcbPartnerConfig extends BcbClientConfig {
   /** The partner's Pix key that receives our charges. */
   pixKey: string;
   payout?: DeclaredPayout;
+  /** The PSP reports each received Pix's payer as Efí does (`gnExtras.pagador`); see `payerOf`. */
+  reportsPayer?: boolean;
 }
 
 export interface ReceivedPix {
@@ -39,6 +41,8 @@ export interface ReceivedPix {
   amountCents: number;
   paidAt: number;
   devolutions: ReceivedDevolution[];
+  /** The paying account holder, where the partner reports it (Efí's payer report). */
+  payer?: { name?: string; document?: string };
 }
 
 export interface ReceivedDevolution {
@@ -68,8 +72,29 @@ function outcome<T>(answer: BcbAnswer, value: T): PartnerOutcome<T> {
     : { ok: false, failureCode: answer.failureCode, retryable: answer.retryable };
 }
 
-/** A received Pix as the standard's `Pix` schema carries it, or undefined when malformed. */
-export function parsePix(body: unknown): ReceivedPix | undefined {
+/**
+ * Efí's payer report, once enabled for the receiving key (`PUT /v2/gn/config`, `webhook.notificacao.pagador`):
+ * `gnExtras.pagador` `{nome, cpf | cnpj, codigoBanco}` on the received Pix (dev.efipay.com.br, API Pix:
+ * "Webhooks", "Endpoints exclusivos Efí"). The bank comes from the endToEndId instead, which every
+ * PSP carries; a document that is not one (masked, malformed) is no document.
+ */
+export function payerOf(pix: Record<string, unknown>): ReceivedPix['payer'] {
+  const extras = pix.gnExtras as { pagador?: Record<string, unknown> } | null | undefined;
+  const p = extras?.pagador;
+  if (!p || typeof p !== 'object') return undefined;
+  const raw = typeof p.cpf === 'string' ? p.cpf : typeof p.cnpj === 'string' ? p.cnpj : undefined;
+  const document = raw !== undefined && isValidDocument(normalizeDocument(raw)) ? normalizeDocument(raw) : undefined;
+  return {
+    ...(typeof p.nome === 'string' && p.nome !== '' && { name: p.nome }),
+    ...(document !== undefined && { document }),
+  };
+}
+
+/**
+ * A received Pix as the standard's `Pix` schema carries it, or undefined when malformed; with its
+ * payer when the partner reports payers (`reportsPayer`), never otherwise.
+ */
+export function parsePix(body: unknown, reportsPayer = false): ReceivedPix | undefined {
   const p = body as Record<string, unknown> | null;
   const amountCents = decimalToCents(p?.valor);
   if (!p || typeof p.endToEndId !== 'string' || amountCents === undefined || typeof p.horario !== 'string')
@@ -87,6 +112,7 @@ export function parsePix(body: unknown): ReceivedPix | undefined {
       status: String(d.status),
       nature: typeof d.natureza === 'string' ? d.natureza : 'ORIGINAL',
     })),
+    ...(reportsPayer && { payer: payerOf(p) ?? {} }),
   };
 }
 
@@ -104,11 +130,13 @@ function devedorOf(payer: { name: string; document: string }) {
 export class BcbApiPixPartner implements SettlementPartnerPort {
   readonly ispb: string;
   readonly issuesBrCode = true;
+  readonly reportsPayer: boolean;
   private readonly client: BcbApiPixClient;
   private readonly payout: EfiPixSendPayout | undefined;
 
   constructor(private readonly config: BcbPartnerConfig) {
     this.ispb = config.ispb;
+    this.reportsPayer = config.reportsPayer === true;
     this.client = new BcbApiPixClient(config);
     this.payout =
       config.payout && new EfiPixSendPayout(this.client, config.payout.baseUrl, config.payout.payerKey);
@@ -160,13 +188,13 @@ export class BcbApiPixPartner implements SettlementPartnerPort {
   async chargeStatus(txid: string): Promise<PartnerOutcome<{ status: string; pix: ReceivedPix[] }>> {
     const answer = await this.client.call('GET', `/cob/${encodeURIComponent(txid)}`);
     const body = answer.ok ? (answer.body as { status?: unknown; pix?: unknown[] }) : {};
-    const pix = (body.pix ?? []).map(parsePix).filter((p): p is ReceivedPix => p !== undefined);
+    const pix = (body.pix ?? []).map((p) => parsePix(p, this.reportsPayer)).filter((p): p is ReceivedPix => p !== undefined);
     return outcome(answer, { status: String(body.status), pix });
   }
 
   async receivedPix(endToEndId: string): Promise<PartnerOutcome<ReceivedPix | undefined>> {
     const answer = await this.client.call('GET', `/pix/${encodeURIComponent(endToEndId)}`);
-    return outcome(answer, answer.ok ? parsePix(answer.body) : undefined);
+    return outcome(answer, answer.ok ? parsePix(answer.body, this.reportsPayer) : undefined);
   }
 
   /** Page `page` (from 0) of the Pix received in [from, to): the reconciliation sweep's source. */
@@ -189,7 +217,7 @@ export class BcbApiPixPartner implements SettlementPartnerPort {
     };
     const pages = body.parametros?.paginacao?.quantidadeDePaginas;
     return outcome(answer, {
-      pix: (body.pix ?? []).map(parsePix).filter((p): p is ReceivedPix => p !== undefined),
+      pix: (body.pix ?? []).map((p) => parsePix(p, this.reportsPayer)).filter((p): p is ReceivedPix => p !== undefined),
       pages: typeof pages === 'number' ? pages : 1,
     });
   }
@@ -217,9 +245,27 @@ export class BcbApiPixPartner implements SettlementPartnerPort {
     return { state: 'PENDING' };
   }
 
+  /**
+   * `PUT /webhook/{chave}`; a partner that reports payers then has the report enabled for the key:
+   * Efí's `PUT /v2/gn/config` (on the API Pix host) with `recebimento.webhook.notificacao.pagador`.
+   * Efí's configuration is per key, so only our key's receiving settings are sent.
+   */
   async registerWebhook(webhookUrl: string): Promise<PartnerOutcome<null>> {
     const answer = await this.client.call('PUT', `/webhook/${encodeURIComponent(this.config.pixKey)}`, {
       webhookUrl,
+    });
+    if (!answer.ok || !this.reportsPayer) return outcome(answer, null);
+    return this.enablePayerReport();
+  }
+
+  /** Efí's account configuration: the payer's name, document and bank with every Pix our key receives. */
+  async enablePayerReport(): Promise<PartnerOutcome<null>> {
+    const answer = await this.client.call('PUT', '/gn/config', {
+      pix: {
+        chaves: {
+          [this.config.pixKey]: { recebimento: { webhook: { notificacao: { pagador: true } } } },
+        },
+      },
     });
     return outcome(answer, null);
   }
