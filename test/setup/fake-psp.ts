@@ -5,7 +5,8 @@
  * exchange against the vendored bacen/pix-api document. Tests drive the PSP's side through
  * `/__control/…` on the same binding:
  *
- * - `POST /__control/pay {txid, endToEndId, valor?, horario?}`: a payer pays the charge (another amount: a PSP bug).
+ * - `POST /__control/pay {txid, endToEndId, valor?, horario?, pagador?}`: a payer pays the charge (another
+ *   amount: a PSP bug; `pagador` `{nome, cpf | cnpj}`: a third party, else the charge's `devedor`).
  * - `POST /__control/receive {endToEndId, valor, txid?, horario?}`: a Pix with no charge of ours behind it.
  * - `POST /__control/alter-pix {endToEndId, valor?, forget?}`, `POST /__control/alter-payout
  *   {transactionId, status?, valor?, at?, forget?}`: the PSP's records change after the fact
@@ -65,7 +66,7 @@ export function fakePspFetcher(openapiPath: string): (request: Request) => Promi
     );
   async function control(path: string, request: Request): Promise<Response> {
     const body = request.method === 'POST' ? ((await request.json()) as Record<string, any>) : {};
-    if (path === 'pay') return json(psp.pay(body.txid, body.endToEndId, body.valor, body.horario));
+    if (path === 'pay') return json(psp.pay(body.txid, body.endToEndId, body.valor, body.horario, body.pagador));
     if (path === 'receive') return json(psp.receive(body.endToEndId, body.valor, body.txid, body.horario));
     if (path === 'receive-many') {
       for (const p of body.items) psp.receive(p.endToEndId, p.valor, p.txid, p.horario);

@@ -24,6 +24,8 @@ export class FakeBcbPsp {
   readonly cobs = new Map<string, any>();
   readonly pix = new Map<string, any>();
   readonly webhooks = new Map<string, string>();
+  /** Efí's account configuration (`/v2/gn/config`): which keys report the payer with each Pix. */
+  config: any = { pix: { receberSemChave: true, chaves: {} } };
   private faults: Response[] = [];
   /** The same PSP's payout API (Efí Pix Send), on the same host and tokens. */
   readonly payout = new FakeEfiPayout('09089356', () => this.now);
@@ -42,17 +44,25 @@ export class FakeBcbPsp {
   failNext(status: number, name: string): void {
     this.faults.push(problem(status, name, name));
   }
-  /** A payer pays the charge (at `horario`, now unless given): the PSP records a received Pix. */
-  pay(txid: string, e2eid: string, valor?: string, horario?: string): any {
+  /**
+   * A payer pays the charge (at `horario`, now unless given): the PSP records a received Pix. The
+   * payer is the charge's `devedor` unless given (`{nome, cpf | cnpj}`: a third party). As Efí does,
+   * the Pix carries `gnExtras.pagador` `{nome, cpf | cnpj, codigoBanco}` once the report is enabled
+   * for the charge's key (`PUT /v2/gn/config`); `codigoBanco` is the ISPB of the endToEndId.
+   */
+  pay(txid: string, e2eid: string, valor?: string, horario?: string, pagador?: any): any {
     const cob = this.cobs.get(txid);
     // The network routes no payment to a charge that is gone (removed or never registered).
     if (!cob || String(cob.status).startsWith('REMOVIDA')) return null;
+    const holder = pagador ?? cob.devedor ?? { nome: 'Pagador Anonimo', cpf: '52998224725' };
+    const reports = this.config.pix.chaves?.[cob.chave]?.recebimento?.webhook?.notificacao?.pagador === true;
     const p = {
       endToEndId: e2eid,
       txid,
       valor: valor ?? cob.valor.original,
       horario: horario ?? new Date(this.now).toISOString(),
       devolucoes: [],
+      ...(reports && { gnExtras: { pagador: { ...holder, codigoBanco: e2eid.slice(1, 9) } } }),
     };
     cob.status = 'CONCLUIDA';
     this.pix.set(e2eid, p);
@@ -225,6 +235,11 @@ export class FakeBcbPsp {
         p.devolucoes.push(d);
       }
       return json(201, d);
+    }
+    if (root === 'gn' && a === 'config') {
+      if (request.method === 'GET') return json(200, this.config);
+      this.config = body;
+      return new Response(null, { status: 204 });
     }
     if (root === 'webhook') {
       this.webhooks.set(a, body.webhookUrl);

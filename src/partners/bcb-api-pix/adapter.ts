@@ -131,6 +131,8 @@ export class BcbApiPixPartner implements SettlementPartnerPort {
   readonly ispb: string;
   readonly issuesBrCode = true;
   readonly reportsPayer: boolean;
+  /** Enabled at the PSP by this adapter (per isolate; enabling again changes nothing). */
+  private payerReportOn = false;
   private readonly client: BcbApiPixClient;
   private readonly payout: EfiPixSendPayout | undefined;
 
@@ -148,6 +150,11 @@ export class BcbApiPixPartner implements SettlementPartnerPort {
    * payer's bank read it. The payer, when known, goes as `devedor` (shown to the payer).
    */
   async registerCharge(charge: ChargeRegistration): Promise<PartnerOutcome<RegisteredCharge>> {
+    // No charge before its payer can be reported: a DECLARED_PAYER client would refund its own payer.
+    if (this.reportsPayer && !this.payerReportOn) {
+      const enabled = await this.enablePayerReport();
+      if (!enabled.ok) return enabled;
+    }
     const expiracao = Math.max(1, Math.ceil((charge.expiresAt - Date.now()) / 1000));
     const answer = await this.client.call('PUT', `/cob/${encodeURIComponent(charge.txid)}`, {
       calendario: { expiracao },
@@ -246,9 +253,8 @@ export class BcbApiPixPartner implements SettlementPartnerPort {
   }
 
   /**
-   * `PUT /webhook/{chave}`; a partner that reports payers then has the report enabled for the key:
-   * Efí's `PUT /v2/gn/config` (on the API Pix host) with `recebimento.webhook.notificacao.pagador`.
-   * Efí's configuration is per key, so only our key's receiving settings are sent.
+   * `PUT /webhook/{chave}`; a partner that reports payers then has the report enabled for the key
+   * (`enablePayerReport`).
    */
   async registerWebhook(webhookUrl: string): Promise<PartnerOutcome<null>> {
     const answer = await this.client.call('PUT', `/webhook/${encodeURIComponent(this.config.pixKey)}`, {
@@ -258,15 +264,40 @@ export class BcbApiPixPartner implements SettlementPartnerPort {
     return this.enablePayerReport();
   }
 
-  /** Efí's account configuration: the payer's name, document and bank with every Pix our key receives. */
+  /**
+   * Efí's account configuration (`GET`/`PUT /v2/gn/config` on the API Pix host, scopes
+   * gn.settings.read/write): the payer's name, document and bank with every Pix our key receives
+   * (`recebimento.webhook.notificacao.pagador`). The PUT replaces the whole configuration and its
+   * schema requires every receiving setting, so the current one is read and only that flag changed.
+   */
   async enablePayerReport(): Promise<PartnerOutcome<null>> {
+    const read = await this.client.call('GET', '/gn/config');
+    if (!read.ok) return outcome(read, null);
+    const pix = ((read.body as { pix?: Record<string, any> } | null)?.pix ?? {}) as Record<string, any>;
+    const key = pix.chaves?.[this.config.pixKey] ?? {};
+    const receiving = key.recebimento ?? {};
     const answer = await this.client.call('PUT', '/gn/config', {
       pix: {
+        ...pix,
+        receberSemChave: pix.receberSemChave ?? false,
         chaves: {
-          [this.config.pixKey]: { recebimento: { webhook: { notificacao: { pagador: true } } } },
+          ...pix.chaves,
+          [this.config.pixKey]: {
+            ...key,
+            recebimento: {
+              ...receiving,
+              txidObrigatorio: receiving.txidObrigatorio ?? false,
+              qrCodeEstatico: receiving.qrCodeEstatico ?? { recusarTodos: false },
+              webhook: {
+                ...receiving.webhook,
+                notificacao: { tarifa: receiving.webhook?.notificacao?.tarifa ?? false, pagador: true },
+              },
+            },
+          },
         },
       },
     });
+    if (answer.ok) this.payerReportOn = true;
     return outcome(answer, null);
   }
 
