@@ -56,7 +56,9 @@ describe('paidBy', () => {
     expect(paid.paidBy).toEqual(paidBy);
     expect(paid.payer).toEqual({ ...DECLARED, bankData: paid.paidBy!.bankData });
     expect(await getCashIn(api, created.transactionId)).toEqual(paid);
-    const list = (await (await api.get('/cash-in?from=2020-01-01&to=2100-12-31&limit=10')).json()) as CashInPageBody;
+    const list = (await (
+      await api.get('/cash-in?from=2020-01-01&to=2100-12-31&limit=10')
+    ).json()) as CashInPageBody;
     expect(list.items.find((i) => i.transactionId === created.transactionId)).toEqual(paid);
     const [, event] = await sinkEvents(sink, 2);
     expect(event).toEqual({ type: 'CASHIN_PAID', data: paid });
@@ -118,7 +120,10 @@ describe('blockedPayerDocuments', () => {
     const paidA = await payCashIn(api, a.internalCode, { payer: THIRD_PARTY });
     expect(paidA.paidBy?.allowed).toBe(true);
     // Declared as another, paid by the blocked account: refunded.
-    const b = await createCashIn(api, { amount: 6, payer: { name: 'Outro', document: THIRD_PARTY.document } });
+    const b = await createCashIn(api, {
+      amount: 6,
+      payer: { name: 'Outro', document: THIRD_PARTY.document },
+    });
     const paidB = await payCashIn(api, b.internalCode, { payer: DECLARED });
     expect(paidB.paidBy).toMatchObject({ document: DECLARED.document, allowed: false });
     expect(paidB.payer.document).toBe(THIRD_PARTY.document);

@@ -1,0 +1,158 @@
+/**
+ * Who paid on a real partner (docs/contract.md, Who paid) against the fake PSP of test/setup/fake-psp.ts,
+ * which reports payers as Efí does (`gnExtras.pagador`, enabled per key through `/v2/gn/config`,
+ * every exchange validated against Efí's SDK schemas): paidBy from the report and the endToEndId,
+ * a third-party payment under DECLARED_PAYER returned through the partner's devolution, through a
+ * crash between booking and the devolution request, replayed callbacks and a PSP outage, ending
+ * with our books equal to the PSP's, centavo by centavo.
+ */
+import { describe, expect, it } from 'vitest';
+import type { CashInBody } from '../../src/api/cash-in/shared';
+import { createCashIn, getCashIn, waitFor } from '../support/cash-in';
+import { armCrash, crashedAt } from '../support/crash';
+import { FAKE_PSP_ISPB } from '../support/fake-psp-env';
+import { Integrator } from '../support/harness';
+import { assertBooks } from '../support/invariants';
+import { callback, newE2e, psp } from '../support/partner-psp';
+import { expectPspBooks } from '../support/psp-books';
+import { newSink, sinkEvents } from '../support/webhooks';
+
+const DECLARED = { name: 'Maria da Silva', document: '12345678909' };
+const THIRD_PARTY = { nome: 'Joao Terceiro', cpf: '11144477735' };
+
+const bettorClient = () => Integrator.create({ partners: [FAKE_PSP_ISPB], payerPolicy: 'DECLARED_PAYER' });
+
+async function paidBy(
+  api: Integrator,
+  amount: number,
+  pagador?: unknown,
+  extra: Record<string, unknown> = {},
+) {
+  const cashIn = await createCashIn(api, { amount, payer: DECLARED, ...extra });
+  const e2e = newE2e();
+  expect(
+    await psp('pay', { txid: cashIn.transactionId, endToEndId: e2e, ...(pagador ? { pagador } : {}) }),
+  ).not.toBeNull();
+  return { cashIn, e2e };
+}
+
+const refunded = (api: Integrator, id: string) =>
+  waitFor(
+    () => getCashIn(api, id),
+    (c) => c.status === 'REFUNDED',
+  );
+
+/** Settles at the PSP every devolution it holds in flight for this payment, as the network would. */
+async function settleDevolutions(e2e: string): Promise<void> {
+  const pix = await waitFor(
+    () => psp(`pix/${e2e}`),
+    (p) => p.devolucoes.length > 0,
+  );
+  for (const d of pix.devolucoes)
+    if (d.status === 'EM_PROCESSAMENTO') await psp('devolution', { endToEndId: e2e, id: d.id, ok: true });
+}
+
+describe("the partner's payer report", () => {
+  it('is enabled for our key before a charge and gives paidBy; the bank is the endToEndId ISPB', async () => {
+    const api = await Integrator.create({ partners: [FAKE_PSP_ISPB] });
+    const sink = newSink();
+    const { cashIn, e2e } = await paidBy(api, 12.34, undefined, { webhookUrl: sink.url });
+    // Efí reports {nome, cpf | cnpj, codigoBanco} once the key's `notificacao.pagador` is on.
+    expect((await psp(`pix/${e2e}`)).gnExtras.pagador).toEqual({
+      nome: DECLARED.name,
+      cpf: DECLARED.document,
+      codigoBanco: '60701190',
+    });
+    expect((await callback(e2e))[0]?.outcomes).toEqual(['paid']);
+    const view = await getCashIn(api, cashIn.internalCode);
+    const bankData = { ispb: e2e.slice(1, 9), bank: expect.any(String) };
+    expect(view.paidBy).toEqual({ ...DECLARED, bankData, allowed: true });
+    expect(view.payer).toEqual({ ...DECLARED, bankData: view.paidBy!.bankData });
+    expect((await sinkEvents(sink, 2))[1]).toEqual({ type: 'CASHIN_PAID', data: view });
+    expect((await psp('invalid')).invalid).toEqual([]);
+    await expectPspBooks(api, [e2e]);
+  });
+
+  it('a payment from the declared bettor under DECLARED_PAYER is confirmed', async () => {
+    const api = await bettorClient();
+    const { cashIn, e2e } = await paidBy(api, 50, { nome: 'M. da Silva', cpf: DECLARED.document });
+    await callback(e2e);
+    const view = await getCashIn(api, cashIn.internalCode);
+    expect(view).toMatchObject({ status: 'PAID', paidBy: { document: DECLARED.document, allowed: true } });
+    await expectPspBooks(api, [e2e]);
+    await assertBooks(api);
+  });
+});
+
+describe('a third-party payment under DECLARED_PAYER on a real partner', () => {
+  it('is held, never confirmed, and returned in full through the devolution: our books = the PSP books', async () => {
+    const api = await bettorClient();
+    const sink = newSink();
+    const { cashIn, e2e } = await paidBy(api, 88.15, THIRD_PARTY, { webhookUrl: sink.url });
+    expect((await callback(e2e))[0]?.outcomes).toEqual(['paid']);
+    const paid: CashInBody = await getCashIn(api, cashIn.internalCode);
+    expect(paid).toMatchObject({
+      status: 'PAID',
+      payer: DECLARED,
+      paidBy: { name: THIRD_PARTY.nome, document: THIRD_PARTY.cpf, allowed: false },
+    });
+    // A replayed callback moves nothing and sends no second devolution.
+    expect((await callback(e2e))[0]?.outcomes[0]).toBe('already-paid');
+    await settleDevolutions(e2e);
+    const done = await refunded(api, cashIn.internalCode);
+    expect(done).toMatchObject({ reason: 'PAYER_NOT_ALLOWED', originalEndToEndId: e2e });
+    const events = await sinkEvents(sink, 2);
+    expect(events.map((e) => e.type)).toEqual(['CASHIN_REQUESTED', 'CASHIN_REFUNDED']);
+    expect(events[1]!.data).toEqual(done);
+    const devolved = (await psp(`pix/${e2e}`)).devolucoes;
+    expect(devolved.map((d: { valor: string; status: string }) => [d.valor, d.status])).toEqual([
+      ['88.15', 'DEVOLVIDO'],
+    ]);
+    expect((await psp('invalid')).invalid).toEqual([]);
+    await expectPspBooks(api, [e2e]);
+    await assertBooks(api);
+  });
+
+  it('a payment the partner reports without a payer document is not allowed either', async () => {
+    const api = await bettorClient();
+    const { cashIn, e2e } = await paidBy(api, 9.5, { nome: 'Sem Documento' });
+    await callback(e2e);
+    expect((await getCashIn(api, cashIn.internalCode)).paidBy).toMatchObject({
+      name: 'Sem Documento',
+      allowed: false,
+    });
+    expect((await getCashIn(api, cashIn.internalCode)).paidBy).not.toHaveProperty('document');
+    await settleDevolutions(e2e);
+    expect((await refunded(api, cashIn.internalCode)).reason).toBe('PAYER_NOT_ALLOWED');
+    await expectPspBooks(api, [e2e]);
+  });
+
+  it('survives a crash between booking and the devolution request: one devolution, returned in full', async () => {
+    const api = await bettorClient();
+    await armCrash(api, 'refund.status-read');
+    const { cashIn, e2e } = await paidBy(api, 31.4, THIRD_PARTY);
+    await callback(e2e);
+    await waitFor(
+      () => crashedAt(api, 'refund.status-read'),
+      (at) => at !== undefined,
+    );
+    await settleDevolutions(e2e);
+    await refunded(api, cashIn.internalCode);
+    expect((await psp(`pix/${e2e}`)).devolucoes).toHaveLength(1);
+    await expectPspBooks(api, [e2e]);
+    await assertBooks(api);
+  });
+
+  it('waits out a PSP outage on devolutions with the money held, then returns it once', async () => {
+    const api = await bettorClient();
+    await psp('outage', { match: '/devolucao/', ms: 3_000 });
+    const { cashIn, e2e } = await paidBy(api, 14.2, THIRD_PARTY);
+    await callback(e2e);
+    expect((await getCashIn(api, cashIn.internalCode)).status).toBe('PAID');
+    await settleDevolutions(e2e);
+    await refunded(api, cashIn.internalCode);
+    expect((await psp(`pix/${e2e}`)).devolucoes).toHaveLength(1);
+    await expectPspBooks(api, [e2e]);
+    await assertBooks(api);
+  });
+});
