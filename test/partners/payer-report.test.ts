@@ -6,13 +6,17 @@
  * crash between booking and the devolution request, replayed callbacks and a PSP outage, ending
  * with our books equal to the PSP's, centavo by centavo.
  */
+import { runInDurableObject } from 'cloudflare:test';
+import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
+import type { ClientLedger } from '../../durable-objects/client-ledger';
 import type { CashInBody } from '../../src/api/cash-in/shared';
 import { createCashIn, getCashIn, waitFor } from '../support/cash-in';
 import { armCrash, crashedAt } from '../support/crash';
 import { FAKE_PSP_ISPB } from '../support/fake-psp-env';
 import { Integrator } from '../support/harness';
 import { assertBooks } from '../support/invariants';
+import { ledgerStub, sqlRows } from '../support/ledger';
 import { callback, newE2e, psp } from '../support/partner-psp';
 import { expectPspBooks } from '../support/psp-books';
 import { newSink, sinkEvents } from '../support/webhooks';
@@ -154,5 +158,46 @@ describe('a third-party payment under DECLARED_PAYER on a real partner', () => {
     expect((await psp(`pix/${e2e}`)).devolucoes).toHaveLength(1);
     await expectPspBooks(api, [e2e]);
     await assertBooks(api);
+  });
+});
+
+describe('DECLARED_PAYER where no partner reports payers', () => {
+  it('answers 422 RULE_VIOLATION and registers nothing anywhere', async () => {
+    const api = await bettorClient();
+    const plain = JSON.stringify(
+      (JSON.parse((env as unknown as { PARTNERS: string }).PARTNERS) as Record<string, unknown>[]).map(
+        ({ reportsPayer: _r, ...p }) => p,
+      ),
+    );
+    const result = await runInDurableObject(ledgerStub(api.client.clientId), async (instance) => {
+      // The object's own view of the declaration: this partner as plain API Pix.
+      const own = (instance as unknown as { env: Record<string, unknown> }).env;
+      const declared = own.PARTNERS;
+      own.PARTNERS = plain;
+      try {
+        return await (instance as unknown as ClientLedger).createCashIn({
+          amountCents: 1000,
+          externalReference: 'bettor-deposit-1',
+          expirationInMinutes: 10,
+          payer: DECLARED,
+          locationPrefix: 'gw.example/pix/qr/k',
+          paymentUrlPrefix: 'https://gw.example/open-finance/k',
+          locationKey: 'PayerPolicyTest0000000',
+          payerPolicy: 'DECLARED_PAYER',
+          requestHash: 'h',
+        });
+      } finally {
+        own.PARTNERS = declared;
+      }
+    });
+    expect(result.ok).toBe(false);
+    expect(!result.ok && result.problem).toMatchObject({
+      code: 'RULE_VIOLATION',
+      detail: expect.stringContaining('DECLARED_PAYER'),
+    });
+    expect(await sqlRows(api.client.clientId, 'SELECT transaction_id FROM cash_ins')).toEqual([]);
+    // Declared as reporting again, the same request registers the charge at the partner.
+    const created = await createCashIn(api, { amount: 10, payer: DECLARED });
+    expect(await psp(`cob/${created.transactionId}`)).toMatchObject({ devedor: { cpf: DECLARED.document } });
   });
 });

@@ -66,7 +66,8 @@ export function fakePspFetcher(openapiPath: string): (request: Request) => Promi
     );
   async function control(path: string, request: Request): Promise<Response> {
     const body = request.method === 'POST' ? ((await request.json()) as Record<string, any>) : {};
-    if (path === 'pay') return json(psp.pay(body.txid, body.endToEndId, body.valor, body.horario, body.pagador));
+    if (path === 'pay')
+      return json(psp.pay(body.txid, body.endToEndId, body.valor, body.horario, body.pagador));
     if (path === 'receive') return json(psp.receive(body.endToEndId, body.valor, body.txid, body.horario));
     if (path === 'receive-many') {
       for (const p of body.items) psp.receive(p.endToEndId, p.valor, p.txid, p.horario);

@@ -90,7 +90,11 @@ export class EfiContractValidator {
       // Efí's account configuration, on the API Pix host: the payer report's switch.
       this.operations.add(`${request.method} ${EFI_CONFIG}`);
       if (request.method === 'PUT') {
-        this.check(`${where} request`, UpdateAccountConfigBodySchema, await request.json().catch(() => undefined));
+        this.check(
+          `${where} request`,
+          UpdateAccountConfigBodySchema,
+          await request.json().catch(() => undefined),
+        );
         if (status !== 204) this.refusal(where, body);
       } else if (status === 200) this.check(`${where} response`, ListAccountConfigResponseSchema, body);
       return;

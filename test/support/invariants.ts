@@ -188,7 +188,9 @@ function checkTransactions(books: Books, events: Map<string, { type: string; sta
     // Failed refund attempts are told as they happen; the state history is the rest.
     const history = (events.get(c.transaction_id) ?? []).filter((e) => e.type !== 'CASHIN_REFUND_FAILED');
     // A payment the client's payer rules refuse is never confirmed (docs/contract.md, Who paid).
-    const expected = (CASH_IN_HISTORY[c.status] ?? []).filter((t) => c.paid_allowed !== 0 || t !== 'CASHIN_PAID');
+    const expected = (CASH_IN_HISTORY[c.status] ?? []).filter(
+      (t) => c.paid_allowed !== 0 || t !== 'CASHIN_PAID',
+    );
     expect(
       history.map((e) => e.type),
       `events of Cash-In ${c.transaction_id}`,

@@ -4,7 +4,6 @@
  * judging the account that paid; a payment not allowed held at once, never confirmed, refunded.
  */
 import { describe, expect, it } from 'vitest';
-import type { CashInPageBody } from '../../../src/api/cash-in/list-cash-ins';
 import type { CashInBody } from '../../../src/api/cash-in/shared';
 import { accountOf } from '../../support/account';
 import { createCashIn, getCashIn, payCashIn, waitFor } from '../../support/cash-in';
@@ -56,9 +55,9 @@ describe('paidBy', () => {
     expect(paid.paidBy).toEqual(paidBy);
     expect(paid.payer).toEqual({ ...DECLARED, bankData: paid.paidBy!.bankData });
     expect(await getCashIn(api, created.transactionId)).toEqual(paid);
-    const list = (await (
-      await api.get('/cash-in?from=2020-01-01&to=2100-12-31&limit=10')
-    ).json()) as CashInPageBody;
+    const list = (await (await api.get('/cash-in?from=2020-01-01&to=2100-12-31&limit=10')).json()) as {
+      items: CashInBody[];
+    };
     expect(list.items.find((i) => i.transactionId === created.transactionId)).toEqual(paid);
     const [, event] = await sinkEvents(sink, 2);
     expect(event).toEqual({ type: 'CASHIN_PAID', data: paid });
