@@ -9,10 +9,10 @@ import { DurableObject } from 'cloudflare:workers';
 import { drizzle } from 'drizzle-orm/durable-sqlite';
 import { migrate } from 'drizzle-orm/durable-sqlite/migrator';
 import { payerRulesOf } from '../src/db/clients';
-import type { PayerRules } from '../src/domain/payer-rules';
 import { degradedPartners } from '../src/db/health';
 import type { CashInCreated, CashInView } from '../src/domain/cash-in';
 import type { CashOutView } from '../src/domain/cash-out';
+import type { PayerRules } from '../src/domain/payer-rules';
 import { failure, type OperationResult } from '../src/domain/result';
 import { fullBucket, type TokenBucket, type TokenGrant, takeTokens } from '../src/domain/token-bucket';
 import type { AttemptOutcome, ClaimedWebhook } from '../src/webhooks/types';
@@ -198,9 +198,7 @@ export class ClientLedger extends DurableObject<Env> {
     return this.withAlarm(() => cancelCashIn(ctx, id));
   }
 
-  async settleCashIn(
-    input: Omit<SettleInput, 'rules'>,
-  ): Promise<OperationResult<CashInView>> {
+  async settleCashIn(input: Omit<SettleInput, 'rules'>): Promise<OperationResult<CashInView>> {
     const ctx = this.context();
     const rules = await this.payerRules();
     await rehydrateCashIn(ctx, input.id);

@@ -13,7 +13,7 @@ import {
   text,
   uniqueIndex,
 } from 'drizzle-orm/sqlite-core';
-import type { PaidBy, PayerBankData } from '../../src/domain/cash-in';
+import type { BankData, PaidBy, PayerBankData } from '../../src/domain/cash-in';
 import type { Destination } from '../../src/domain/cash-out';
 import { DELIVERY_STATUSES } from '../../src/domain/webhook-delivery';
 import { compressedJson, requestFingerprintColumn } from './ledger/idempotency-codec';
@@ -116,12 +116,7 @@ export const cashIns = sqliteTable(
   ],
 );
 
-export interface BankData {
-  ispb: string;
-  bank: string;
-  branch: string;
-  account: string;
-}
+export type { BankData };
 
 export const cashOuts = sqliteTable(
   'cash_outs',

@@ -17,9 +17,14 @@ export interface PayerRules {
 export const NO_PAYER_RULES: PayerRules = { payerPolicy: 'ANY', blockedPayerDocuments: [] };
 
 /** The verdict on a payment from `paidDocument` (undefined: the partner did not say) of a charge declared for `declaredDocument`. */
-export function payerAllowed(rules: PayerRules, declaredDocument: string, paidDocument: string | undefined): boolean {
+export function payerAllowed(
+  rules: PayerRules,
+  declaredDocument: string,
+  paidDocument: string | undefined,
+): boolean {
   const paid = paidDocument === undefined ? undefined : normalizeDocument(paidDocument);
-  if (paid !== undefined && rules.blockedPayerDocuments.some((d) => normalizeDocument(d) === paid)) return false;
+  if (paid !== undefined && rules.blockedPayerDocuments.some((d) => normalizeDocument(d) === paid))
+    return false;
   if (rules.payerPolicy === 'ANY') return true;
   // A CPF (11 characters) never equals a CNPJ (14), so equal text is the same holder.
   return paid !== undefined && paid === normalizeDocument(declaredDocument);

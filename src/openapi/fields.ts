@@ -52,7 +52,10 @@ export const AccountType = v.picklist(['TRANSACTIONAL', 'PROPRIETARY']);
 export const PayerBankData = named(
   'PayerBankData',
   v.object({
-    ispb: v.pipe(Ispb, v.description("The payer's institution (a real partner: characters 2–9 of the endToEndId).")),
+    ispb: v.pipe(
+      Ispb,
+      v.description("The payer's institution (a real partner: characters 2–9 of the endToEndId)."),
+    ),
     bank: v.pipe(v.string(), v.examples(['Itaú Unibanco S.A.'])),
     branch: v.optional(v.pipe(v.string(), v.examples(['0001']))),
     account: v.optional(v.pipe(v.string(), v.examples(['123456-7']))),

@@ -8,8 +8,8 @@ import { buildDynamicBrCode, pspBrCode } from '../../../src/domain/brcode';
 import { type CashInCreated, type CashInView, cashInView } from '../../../src/domain/cash-in';
 import { newCashInTxId, newInternalCode } from '../../../src/domain/ids';
 import { merchantFields } from '../../../src/domain/merchant';
-import type { PayerPolicy } from '../../../src/domain/payer-rules';
 import { amountFromCents } from '../../../src/domain/money';
+import type { PayerPolicy } from '../../../src/domain/payer-rules';
 import { failure, type OperationResult, success } from '../../../src/domain/result';
 import { formatBrt } from '../../../src/domain/time';
 import { unpaidOnly } from '../../../src/domain/transitions';
@@ -99,7 +99,7 @@ export async function createCashIn(
       return failure({
         code: 'RULE_VIOLATION',
         detail:
-          'payerPolicy is DECLARED_PAYER and none of this client\'s settlement partners reports who paid, so no payment could be checked; nothing was registered',
+          "payerPolicy is DECLARED_PAYER and none of this client's settlement partners reports who paid, so no payment could be checked; nothing was registered",
       });
     const expiresAt = now + input.expirationInMinutes * 60_000;
     const port = partnerPort(ctx.env, partnerIspb);

@@ -1,9 +1,10 @@
 /** Operator API bodies (docs/contract.md, Operator API). */
-import { PAYER_POLICIES } from '../../domain/payer-rules';
+
 import * as v from 'valibot';
 import { FAILURE_CODES } from '../../domain/failure-codes';
 import { ISPB_PATTERN, ISPB_RULE, isIspb } from '../../domain/ispb';
 import { merchantCityText, merchantNameText } from '../../domain/merchant';
+import { PAYER_POLICIES } from '../../domain/payer-rules';
 import { DELIVERY_STATUSES } from '../../domain/webhook-delivery';
 import { SETTLEMENT_PARTNERS } from '../../partners/catalog';
 import { PARTNER_TIMEOUT_MS } from '../../partners/timeout';
@@ -38,7 +39,7 @@ const MerchantName = merchantText('merchantName', merchantNameText);
 const MerchantCity = merchantText('merchantCity', merchantCityText);
 const PayerPolicySchema = v.picklist(PAYER_POLICIES, 'payerPolicy must be ANY or DECLARED_PAYER');
 const PAYER_POLICY_DOC =
-  'Whose payments the client takes: `ANY` (default), or `DECLARED_PAYER`: only from an account of the Cash-In\'s `payer.document` (a betting operator\'s bettor). Under it a Cash-In goes only to a partner that reports who paid (none: POST /cash-in answers 422 RULE_VIOLATION), and a payment from anyone else is refunded automatically (`PAYER_NOT_ALLOWED`), never confirmed with `CASHIN_PAID`.';
+  "Whose payments the client takes: `ANY` (default), or `DECLARED_PAYER`: only from an account of the Cash-In's `payer.document` (a betting operator's bettor). Under it a Cash-In goes only to a partner that reports who paid (none: POST /cash-in answers 422 RULE_VIOLATION), and a payment from anyone else is refunded automatically (`PAYER_NOT_ALLOWED`), never confirmed with `CASHIN_PAID`.";
 
 /** The create body, for a given test of "is a settlement partner" (the catalog plus declared ones). */
 const createClientFields = (isPartner: (ispb: string) => boolean) =>

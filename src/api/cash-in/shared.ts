@@ -45,7 +45,10 @@ const PaidBy = named(
     v.object({
       name: v.optional(v.pipe(v.string(), v.description('Where the partner reports it.'))),
       document: v.optional(
-        v.pipe(v.string(), v.description('CPF or CNPJ of the paying account holder, where the partner reports it.')),
+        v.pipe(
+          v.string(),
+          v.description('CPF or CNPJ of the paying account holder, where the partner reports it.'),
+        ),
       ),
       bankData: PayerBankData,
       allowed: v.pipe(
@@ -56,7 +59,7 @@ const PaidBy = named(
       ),
     }),
     v.description(
-      'The account that actually paid, as the network reported it: on PAID and REFUNDED Cash-Ins that money reached (sandbox: the pay request\'s payer).',
+      "The account that actually paid, as the network reported it: on PAID and REFUNDED Cash-Ins that money reached (sandbox: the pay request's payer).",
     ),
   ),
 );

@@ -57,6 +57,21 @@ export interface ReceivedDevolution {
   nature: string;
 }
 
+/** Efí's `GET /v2/gn/config` `pix` (what this adapter reads of it; the rest is sent back as read). */
+interface EfiPixConfig {
+  receberSemChave?: boolean;
+  chaves?: Record<
+    string,
+    {
+      recebimento?: {
+        txidObrigatorio?: boolean;
+        qrCodeEstatico?: { recusarTodos: boolean };
+        webhook?: { notificacao?: { tarifa?: boolean; pagador?: boolean } };
+      };
+    }
+  >;
+}
+
 /** One page of received Pix and how many pages the window has. */
 export interface ReceivedPixPage {
   pix: ReceivedPix[];
@@ -83,7 +98,8 @@ export function payerOf(pix: Record<string, unknown>): ReceivedPix['payer'] {
   const p = extras?.pagador;
   if (!p || typeof p !== 'object') return undefined;
   const raw = typeof p.cpf === 'string' ? p.cpf : typeof p.cnpj === 'string' ? p.cnpj : undefined;
-  const document = raw !== undefined && isValidDocument(normalizeDocument(raw)) ? normalizeDocument(raw) : undefined;
+  const document =
+    raw !== undefined && isValidDocument(normalizeDocument(raw)) ? normalizeDocument(raw) : undefined;
   return {
     ...(typeof p.nome === 'string' && p.nome !== '' && { name: p.nome }),
     ...(document !== undefined && { document }),
@@ -195,7 +211,9 @@ export class BcbApiPixPartner implements SettlementPartnerPort {
   async chargeStatus(txid: string): Promise<PartnerOutcome<{ status: string; pix: ReceivedPix[] }>> {
     const answer = await this.client.call('GET', `/cob/${encodeURIComponent(txid)}`);
     const body = answer.ok ? (answer.body as { status?: unknown; pix?: unknown[] }) : {};
-    const pix = (body.pix ?? []).map((p) => parsePix(p, this.reportsPayer)).filter((p): p is ReceivedPix => p !== undefined);
+    const pix = (body.pix ?? [])
+      .map((p) => parsePix(p, this.reportsPayer))
+      .filter((p): p is ReceivedPix => p !== undefined);
     return outcome(answer, { status: String(body.status), pix });
   }
 
@@ -224,7 +242,9 @@ export class BcbApiPixPartner implements SettlementPartnerPort {
     };
     const pages = body.parametros?.paginacao?.quantidadeDePaginas;
     return outcome(answer, {
-      pix: (body.pix ?? []).map((p) => parsePix(p, this.reportsPayer)).filter((p): p is ReceivedPix => p !== undefined),
+      pix: (body.pix ?? [])
+        .map((p) => parsePix(p, this.reportsPayer))
+        .filter((p): p is ReceivedPix => p !== undefined),
       pages: typeof pages === 'number' ? pages : 1,
     });
   }
@@ -273,7 +293,7 @@ export class BcbApiPixPartner implements SettlementPartnerPort {
   async enablePayerReport(): Promise<PartnerOutcome<null>> {
     const read = await this.client.call('GET', '/gn/config');
     if (!read.ok) return outcome(read, null);
-    const pix = ((read.body as { pix?: Record<string, any> } | null)?.pix ?? {}) as Record<string, any>;
+    const pix = (read.body as { pix?: EfiPixConfig } | null)?.pix ?? {};
     const key = pix.chaves?.[this.config.pixKey] ?? {};
     const receiving = key.recebimento ?? {};
     const answer = await this.client.call('PUT', '/gn/config', {
