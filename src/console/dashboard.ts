@@ -33,6 +33,8 @@ function limitsText(c: ClientSummary): string {
     `per payee daily ${money(l.perPayeeDaily)}`,
     `approval above ${money(c.approvalThresholdCents)}`,
     `rate ${c.rateLimitPerSecond == null ? 'unlimited' : `${c.rateLimitPerSecond}/s`}`,
+    // A betting operator takes deposits only from the bettor's own account (docs/contract.md, Who paid).
+    c.payerPolicy === 'DECLARED_PAYER' ? 'deposits from the declared payer only' : 'deposits from any payer',
   ].join(' · ');
 }
 

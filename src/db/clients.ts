@@ -2,7 +2,7 @@
 import { and, asc, desc, eq, gt, isNotNull, lt, or } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/d1';
 import type { ClientLimits } from '../domain/limits';
-import { NO_PAYER_RULES, type PayerRules } from '../domain/payer-rules';
+import { NO_PAYER_RULES, type PayerPolicy, type PayerRules } from '../domain/payer-rules';
 import { accounts, clients } from './schema';
 
 export type ClientRow = typeof clients.$inferSelect;
@@ -81,6 +81,7 @@ export interface ClientSummary {
   limits: ClientLimits;
   approvalThresholdCents: number | null;
   rateLimitPerSecond: number | null;
+  payerPolicy: PayerPolicy;
   applicationTokenActive: boolean;
   createdAt: number;
 }
@@ -102,6 +103,7 @@ export async function clientPage(env: Env, before: string | undefined): Promise<
       limits: clients.limits,
       approvalThresholdCents: clients.approvalThresholdCents,
       rateLimitPerSecond: clients.rateLimitPerSecond,
+      payerPolicy: clients.payerPolicy,
       applicationTokenActive: clients.applicationTokenActive,
       createdAt: clients.createdAt,
     })
