@@ -2,7 +2,9 @@
  * Bank facts in any order (property): against the fake API Pix PSP, random interleavings of the
  * client's refund, bank returns (MED, whole or part), our devolution settling or refused, archive
  * runs, PSP outages, lost callbacks (payment, return, devolution), the expiry of a charge paid in
- * time with no callback, and the re-reads of paid Cash-Ins. Whatever the order, once the PSP is up
+ * time with no callback, and the re-reads of paid Cash-Ins; the payment made by the declared payer or
+ * by a third party under DECLARED_PAYER (held at once and returned, docs/contract.md, Who paid).
+ * Whatever the order, once the PSP is up
  * and the network has settled what it holds, the client's books are the PSP's, entry by entry and
  * centavo by centavo, nothing is held, and every invariant of test/support/invariants.ts holds
  * for the rows still hot.
@@ -11,10 +13,11 @@ import { runInDurableObject } from 'cloudflare:test';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createCashIn, getCashIn, waitFor } from '../support/cash-in';
-import type { Integrator } from '../support/harness';
+import { FAKE_PSP_ISPB } from '../support/fake-psp-env';
+import { Integrator } from '../support/harness';
 import { quiesce } from '../support/invariants';
 import { ledgerStub } from '../support/ledger';
-import { callback, newE2e, onboard, psp } from '../support/partner-psp';
+import { callback, newE2e, psp } from '../support/partner-psp';
 import { archiveNow, expectPspBooks, runTasksNow, tasksOf } from '../support/psp-books';
 
 type Step =
@@ -42,6 +45,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 interface World {
   api: Integrator;
+  /** Paid by someone else than the declared payer: not allowed, returned automatically. */
+  thirdParty: boolean;
   /** The paid Cash-In the steps act on, and its payment at the PSP. */
   code: string;
   e2e: string;
@@ -53,13 +58,16 @@ interface World {
   meds: number;
 }
 
-async function world(): Promise<World> {
-  const api = await onboard();
-  const created = await createCashIn(api, { amount: 90 });
+const DECLARED = { name: 'Maria da Silva', document: '12345678909' };
+
+async function world(thirdParty: boolean): Promise<World> {
+  const api = await Integrator.create({ partners: [FAKE_PSP_ISPB], payerPolicy: 'DECLARED_PAYER' });
+  const created = await createCashIn(api, { amount: 90, payer: DECLARED });
   const e2e = newE2e();
-  await psp('pay', { txid: created.transactionId, endToEndId: e2e });
+  const pagador = thirdParty ? { nome: 'Joao Terceiro', cpf: '11144477735' } : undefined;
+  await psp('pay', { txid: created.transactionId, endToEndId: e2e, ...(pagador && { pagador }) });
   expect((await callback(e2e))[0]?.outcomes).toEqual(['paid']);
-  const quiet = await createCashIn(api, { amount: 7.5, expirationInMinutes: 10 });
+  const quiet = await createCashIn(api, { amount: 7.5, expirationInMinutes: 10, payer: DECLARED });
   const windowEnd = Date.now() - 6 * 60_000;
   const quietE2e = newE2e();
   await psp('pay', {
@@ -76,6 +84,7 @@ async function world(): Promise<World> {
   });
   return {
     api,
+    thirdParty,
     code: created.internalCode,
     e2e,
     txid: created.transactionId,
@@ -176,22 +185,35 @@ async function settleAll(w: World): Promise<void> {
 describe('bank facts in any order', () => {
   it('leave the books equal to the PSP’s, centavo by centavo', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(step, { minLength: 3, maxLength: 9 }), async (steps) => {
-        const w = await world();
-        try {
-          for (const s of steps) await perform(w, s);
-          await settleAll(w);
-          // The quietly paid charge was never expired blind: paid at the PSP, PAID here.
-          expect((await getCashIn(w.api, w.quiet.code)).status).toBe('PAID');
-          const view = await getCashIn(w.api, w.code);
-          const pix = await psp(`pix/${w.e2e}`);
-          const devolved = (pix.devolucoes as { status: string }[]).some((d) => d.status === 'DEVOLVIDO');
-          expect(view.status, JSON.stringify(pix.devolucoes)).toBe(devolved ? 'REFUNDED' : 'PAID');
-          await expectPspBooks(w.api, [w.e2e, w.quiet.e2e]);
-        } finally {
-          await outage(w, false);
-        }
-      }),
+      fc.asyncProperty(
+        fc.boolean(),
+        fc.array(step, { minLength: 3, maxLength: 9 }),
+        async (thirdParty, steps) => {
+          const w = await world(thirdParty);
+          try {
+            for (const s of steps) await perform(w, s);
+            await settleAll(w);
+            // The quietly paid charge was never expired blind: paid at the PSP, PAID here.
+            expect((await getCashIn(w.api, w.quiet.code)).status).toBe('PAID');
+            const view = await getCashIn(w.api, w.code);
+            const pix = await psp(`pix/${w.e2e}`);
+            const made = (pix.devolucoes as { status: string; valor: string }[]).filter(
+              (d) => d.status === 'DEVOLVIDO',
+            );
+            const devolved = made.length > 0;
+            expect(view.status, JSON.stringify(pix.devolucoes)).toBe(devolved ? 'REFUNDED' : 'PAID');
+            expect(view.paidBy?.allowed).toBe(!thirdParty);
+            // A payment not allowed goes back whole: our devolution, or the bank's returns, reach its amount.
+            if (thirdParty && !view.refundFailure)
+              expect(made.reduce((s, d) => s + Math.round(Number(d.valor) * 100), 0)).toBeGreaterThanOrEqual(
+                w.amountCents,
+              );
+            await expectPspBooks(w.api, [w.e2e, w.quiet.e2e]);
+          } finally {
+            await outage(w, false);
+          }
+        },
+      ),
       { numRuns: 12, endOnFailure: true },
     );
   }, 900_000);
