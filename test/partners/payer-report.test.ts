@@ -31,9 +31,9 @@ async function paidBy(
   amount: number,
   pagador?: unknown,
   extra: Record<string, unknown> = {},
+  e2e = newE2e(),
 ) {
   const cashIn = await createCashIn(api, { amount, payer: DECLARED, ...extra });
-  const e2e = newE2e();
   expect(
     await psp('pay', { txid: cashIn.transactionId, endToEndId: e2e, ...(pagador ? { pagador } : {}) }),
   ).not.toBeNull();
@@ -199,5 +199,28 @@ describe('DECLARED_PAYER where no partner reports payers', () => {
     // Declared as reporting again, the same request registers the charge at the partner.
     const created = await createCashIn(api, { amount: 10, payer: DECLARED });
     expect(await psp(`cob/${created.transactionId}`)).toMatchObject({ devedor: { cpf: DECLARED.document } });
+  });
+});
+
+describe('a payer reported only in the callback', () => {
+  it('is taken from the authenticated callback when the re-read carries none', async () => {
+    const api = await bettorClient();
+    const [ownE2e, otherE2e] = [newE2e(), newE2e()];
+    for (const endToEndId of [ownE2e, otherE2e]) await psp('payer-in-callback-only', { endToEndId });
+    const own = await paidBy(api, 21, { nome: 'M. da Silva', cpf: DECLARED.document }, {}, ownE2e);
+    const other = await paidBy(api, 22, THIRD_PARTY, {}, otherE2e);
+    await callback(own.e2e);
+    await callback(other.e2e);
+    expect((await getCashIn(api, own.cashIn.internalCode)).paidBy).toMatchObject({
+      document: DECLARED.document,
+      allowed: true,
+    });
+    expect((await getCashIn(api, other.cashIn.internalCode)).paidBy).toMatchObject({
+      document: THIRD_PARTY.cpf,
+      allowed: false,
+    });
+    await settleDevolutions(other.e2e);
+    await refunded(api, other.cashIn.internalCode);
+    await expectPspBooks(api, [own.e2e, other.e2e]);
   });
 });

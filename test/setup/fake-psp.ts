@@ -12,6 +12,8 @@
  *   {transactionId, status?, valor?, at?, forget?}`: the PSP's records change after the fact
  *   (reconciliation break injection).
  * - `POST /__control/receive-many {items: [{endToEndId, valor, txid?, horario?}]}`: many at once.
+ * - `POST /__control/payer-in-callback-only {endToEndId}`: that payment's `gnExtras.pagador` is left out
+ *   of `GET /pix`, `/pix/{e2eid}` and `/cob/{txid}`: only its callback carries it (as Efí documents it).
  * - `POST /__control/sent {idEnvio, valor, at}`: a payout the PSP made that we never asked for.
  * - `POST /__control/balance {saldo}`: what Efí's `GET /v2/gn/saldo` answers (null: 0.00).
  * - `POST /__control/return {endToEndId, id, valor, natureza}`: the bank returns (part of) a payment.
@@ -105,6 +107,10 @@ export function fakePspFetcher(openapiPath: string): (request: Request) => Promi
     }
     if (path === 'fail-next') {
       failNext = { match: body.match, status: body.status, name: body.name, times: body.times ?? 1 };
+      return json({});
+    }
+    if (path === 'payer-in-callback-only') {
+      psp.payerInCallbackOnly.add(body.endToEndId);
       return json({});
     }
     if (path.startsWith('webhook/'))

@@ -26,6 +26,13 @@ export class FakeBcbPsp {
   readonly webhooks = new Map<string, string>();
   /** Efí's account configuration (`/v2/gn/config`): which keys report the payer with each Pix. */
   config: any = { pix: { receberSemChave: true, chaves: {} } };
+  /** Payments whose payer report the API's reads leave out: only their callbacks carry it. */
+  readonly payerInCallbackOnly = new Set<string>();
+  private read = (p: any) => {
+    if (!p?.gnExtras || !this.payerInCallbackOnly.has(p.endToEndId)) return p;
+    const { gnExtras: _g, ...rest } = p;
+    return rest;
+  };
   private faults: Response[] = [];
   /** The same PSP's payout API (Efí Pix Send), on the same host and tokens. */
   readonly payout = new FakeEfiPayout('09089356', () => this.now);
@@ -186,7 +193,7 @@ export class FakeBcbPsp {
       const cob = this.cobs.get(a);
       if (!cob) return problem(404, 'NaoEncontrado', 'Cobrança não encontrada');
       const pix = [...this.pix.values()].filter((p) => p.txid === a);
-      return json(200, pix.length ? { ...cob, pix } : cob);
+      return json(200, pix.length ? { ...cob, pix: pix.map(this.read) } : cob);
     }
     if (root === 'pix' && a === '') {
       const from = Date.parse(url.searchParams.get('inicio')!);
@@ -196,7 +203,7 @@ export class FakeBcbPsp {
       );
       const page = Number(url.searchParams.get('paginacao.paginaAtual') ?? 0);
       const size = Number(url.searchParams.get('paginacao.itensPorPagina') ?? 100);
-      const pix = all.slice(page * size, (page + 1) * size);
+      const pix = all.slice(page * size, (page + 1) * size).map(this.read);
       const parametros = {
         inicio: new Date(from).toISOString(),
         fim: new Date(to).toISOString(),
@@ -213,7 +220,7 @@ export class FakeBcbPsp {
     if (root === 'pix') {
       const p = this.pix.get(a);
       if (!p) return problem(404, 'NaoEncontrado', 'Pix não encontrado');
-      if (sub === undefined) return json(200, p);
+      if (sub === undefined) return json(200, this.read(p));
       let d = p.devolucoes.find((x: any) => x.id === b);
       if (request.method === 'GET')
         return d ? json(200, d) : problem(404, 'NaoEncontrado', 'Devolução não encontrada');
