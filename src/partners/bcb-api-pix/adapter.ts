@@ -292,8 +292,9 @@ export class BcbApiPixPartner implements SettlementPartnerPort {
    */
   async enablePayerReport(): Promise<PartnerOutcome<null>> {
     const read = await this.client.call('GET', '/gn/config');
-    if (!read.ok) return outcome(read, null);
-    const pix = (read.body as { pix?: EfiPixConfig } | null)?.pix ?? {};
+    // None yet (a new account): written from the defaults below.
+    if (!read.ok && read.status !== 404) return outcome(read, null);
+    const pix = read.ok ? ((read.body as { pix?: EfiPixConfig } | null)?.pix ?? {}) : {};
     const key = pix.chaves?.[this.config.pixKey] ?? {};
     const receiving = key.recebimento ?? {};
     const answer = await this.client.call('PUT', '/gn/config', {
