@@ -9,9 +9,10 @@ import { DurableObject } from 'cloudflare:workers';
 import { drizzle } from 'drizzle-orm/durable-sqlite';
 import { migrate } from 'drizzle-orm/durable-sqlite/migrator';
 import type { AuditRow } from '../src/db/audit';
-import { findClient } from '../src/db/clients';
+import { payerRulesOf } from '../src/db/clients';
 import type { CashInCreated, CashInView } from '../src/domain/cash-in';
 import type { CashOutView } from '../src/domain/cash-out';
+import type { PayerRules } from '../src/domain/payer-rules';
 import { failure, type OperationResult } from '../src/domain/result';
 import { fullBucket, type TokenBucket, type TokenGrant, takeTokens } from '../src/domain/token-bucket';
 import type { AttemptOutcome, ClaimedWebhook } from '../src/webhooks/types';
@@ -148,8 +149,8 @@ export class ClientLedger extends DurableObject<Env> {
     this.profile = profile;
   }
 
-  private async blockedPayerDocuments(): Promise<string[]> {
-    return (await findClient(this.env, this.context().profile.clientId))?.blockedPayerDocuments ?? [];
+  private payerRules(): Promise<PayerRules> {
+    return payerRulesOf(this.env, this.context().profile.clientId);
   }
 
   // ── Cash-In ────────────────────────────────────────────────────────────────
@@ -203,14 +204,12 @@ export class ClientLedger extends DurableObject<Env> {
     return this.withAlarm(() => cancelCashIn(ctx, id));
   }
 
-  async settleCashIn(
-    input: Omit<SettleInput, 'blockedPayerDocuments'>,
-  ): Promise<OperationResult<CashInView>> {
+  async settleCashIn(input: Omit<SettleInput, 'rules'>): Promise<OperationResult<CashInView>> {
     const ctx = this.context();
-    const blockedPayerDocuments = await this.blockedPayerDocuments();
+    const rules = await this.payerRules();
     await rehydrateCashIn(ctx, input.id);
     if (input.source === 'sandbox' && !sandbox.mayTouchCashIn(ctx, input.id)) return sandbox.cashInNotFound();
-    return this.withAlarm(() => settleCashIn(ctx, { ...input, blockedPayerDocuments }));
+    return this.withAlarm(() => settleCashIn(ctx, { ...input, rules }));
   }
 
   /** The sandbox's bank return (MED); a real partner's arrive through partnerPix. */
@@ -222,9 +221,9 @@ export class ClientLedger extends DurableObject<Env> {
 
   /** A received Pix a real partner reported (ledger/cash-in/partner-pix-ops.ts). */
   async partnerPix(ispb: string, pix: ReceivedPix): Promise<PixOutcome[]> {
-    const [ctx, blocked] = [this.context(), await this.blockedPayerDocuments()];
+    const [ctx, rules] = [this.context(), await this.payerRules()];
     if (pix.txid !== undefined) await rehydrateCashIn(ctx, pix.txid); // a bank return of an archived one
-    return this.withAlarm(() => applyPartnerPix(ctx, ispb, pix, blocked));
+    return this.withAlarm(() => applyPartnerPix(ctx, ispb, pix, rules));
   }
 
   /** This client's side of a partner's day (ledger/reads/reconciliation-queries.ts). */
