@@ -102,6 +102,16 @@ export const cashIns = sqliteTable(
     paidAt: integer('paid_at'),
     refundedAt: integer('refunded_at'),
     cancelledAt: integer('cancelled_at'),
+    /** A MED infraction against the payment (docs/contract.md, Disputes): its id at the partner. */
+    disputeId: text('dispute_id'),
+    disputeStatus: text('dispute_status', { enum: ['OPEN', 'DEFENDED', 'ACCEPTED', 'REJECTED', 'CANCELLED'] }),
+    disputeOpenedAt: integer('dispute_opened_at'),
+    /** The partner's deadline for the client's defense. */
+    disputeRespondBy: integer('dispute_respond_by'),
+    /** Centavos the partner blocked: held on the TRANSACTIONAL account while the dispute is open. */
+    disputeBlockedAmount: integer('dispute_blocked_amount'),
+    disputeDefendedAt: integer('dispute_defended_at'),
+    disputeClosedAt: integer('dispute_closed_at'),
   },
   (t) => [
     uniqueIndex('cash_ins_external_reference_idx').on(t.externalReference),
@@ -110,6 +120,8 @@ export const cashIns = sqliteTable(
     index('cash_ins_e2e_idx').on(t.endToEndId).where(sql`${t.endToEndId} IS NOT NULL`),
     index('cash_ins_refund_e2e_idx').on(t.refundEndToEndId).where(sql`${t.refundEndToEndId} IS NOT NULL`),
     index('cash_ins_refund_request_idx').on(t.refundRequestId).where(sql`${t.refundRequestId} IS NOT NULL`),
+    // GET /disputes, newest dispute first; only disputed rows.
+    index('cash_ins_dispute_idx').on(t.disputeOpenedAt, t.seq).where(sql`${t.disputeId} IS NOT NULL`),
   ],
 );
 
