@@ -104,7 +104,9 @@ export const cashIns = sqliteTable(
     cancelledAt: integer('cancelled_at'),
     /** A MED infraction against the payment (docs/contract.md, Disputes): its id at the partner. */
     disputeId: text('dispute_id'),
-    disputeStatus: text('dispute_status', { enum: ['OPEN', 'DEFENDED', 'ACCEPTED', 'REJECTED', 'CANCELLED'] }),
+    disputeStatus: text('dispute_status', {
+      enum: ['OPEN', 'DEFENDED', 'ACCEPTED', 'REJECTED', 'CANCELLED'],
+    }),
     disputeOpenedAt: integer('dispute_opened_at'),
     /** The partner's deadline for the client's defense. */
     disputeRespondBy: integer('dispute_respond_by'),
