@@ -71,6 +71,8 @@ const STAGING_ONLY = {
     'injectFault',
     'handleSandboxPay',
     'handleSandboxDeposit',
+    'handleSandboxDispute',
+    'handleSandboxDisputeClose',
     'handleOpenFinanceAuthorize',
     'handleAdvanceAnalyzer',
   ],
