@@ -7,7 +7,15 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { CashInBody } from '../../../src/api/cash-in/shared';
-import { accountOf, balanceOf, cents, fullStatement, getBalance } from '../../support/account';
+import {
+  accountOf,
+  balanceOf,
+  cents,
+  deposit,
+  fullStatement,
+  getBalance,
+  rebalance,
+} from '../../support/account';
 import { createCashIn, getCashIn, payCashIn, problemCode } from '../../support/cash-in';
 import { createCashOut, settled } from '../../support/cash-out';
 import { admin, Integrator } from '../../support/harness';
@@ -63,6 +71,14 @@ describe('MED disputes (sandbox)', () => {
     const refused = await settled(api, blockedOut.transactionId);
     expect(refused.status).toBe('CANCELLED');
     expect(refused.failure?.code).toBe('INSUFFICIENT_FUNDS');
+    // A sweep above available TRANSACTIONAL money is refused; a top-up never is.
+    expect(await problemCode(await rebalance(api, 'sweep', { amount: 1 }))).toBe(
+      'INSUFFICIENT_TRANSACTIONAL_FUNDS',
+    );
+    await deposit(api, accountOf(api, 'PROPRIETARY').number, 5);
+    expect((await rebalance(api, 'top-up', { amount: 5 })).status).toBe(201);
+    expect((await rebalance(api, 'sweep', { amount: 5 })).status).toBe(422);
+    expect(await transactional(api)).toMatchObject({ balance: 35, available: -65, blocked: 100 });
     // A refund of the disputed Cash-In would pay it back twice.
     const refund = await api.signedPost(`/cash-in/${code}/refund`, { reason: 'FRAUD' });
     expect(await problemCode(refund)).toBe('REFUND_NOT_ALLOWED');
@@ -73,10 +89,10 @@ describe('MED disputes (sandbox)', () => {
     expect(returned).toMatchObject({ status: 'REFUNDED', reason: 'FRAUD', dispute: { status: 'ACCEPTED' } });
     expect(returned.dispute!.closedAt).toBeDefined();
     // Returned once: the hold is consumed, not subtracted again.
-    expect(await transactional(api)).toMatchObject({ balance: -70, available: -70, blocked: 0 });
+    expect(await transactional(api)).toMatchObject({ balance: -65, available: -65, blocked: 0 });
 
     await paid(api, 80);
-    const covered = await createCashOut(api, { amount: 10 });
+    const covered = await createCashOut(api, { amount: 15 });
     expect((await settled(api, covered.transactionId)).status).toBe('COMPLETED');
     expect(await transactional(api)).toMatchObject({ balance: 0, available: 0, blocked: 0 });
     expect(await disputeEvents(api, disputed.transactionId)).toEqual([
