@@ -108,8 +108,8 @@ export interface SettlementPartnerPort {
    * partner takes none through its API (the sandbox records it as taken).
    */
   sendDisputeDefense?(defense: DisputeDefense): Promise<PartnerOutcome<null>>;
-  /** The MED infractions against payments received since `since` (the sweep's backstop); absent: none reported. */
-  infractions?(since: number): Promise<ReportedInfraction[]>;
+  /** MED infractions opened since `since` against Pix received (the sweep); absent: none reported. */
+  infractions?(since: number): Promise<PartnerOutcome<ReportedInfraction[]>>;
 }
 
 export interface DisputeDefense {
