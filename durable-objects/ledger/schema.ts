@@ -1,7 +1,6 @@
 /**
- * Storage of one client's ClientLedger Durable Object (SQLite). Every write of a business operation
- * happens in one `transactionSync`, so state, ledger entries and outbox events move together.
- * See docs/storage-schema.md.
+ * Storage of one client's ClientLedger Durable Object (SQLite; docs/storage-schema.md). Every write of a business
+ * operation happens in one `transactionSync`, so state, ledger entries and outbox events move together.
  */
 import { type SQL, sql } from 'drizzle-orm';
 import {
@@ -16,6 +15,7 @@ import {
 import type { Destination } from '../../src/domain/cash-out';
 import { DELIVERY_STATUSES } from '../../src/domain/webhook-delivery';
 import { compressedJson, requestFingerprintColumn } from './ledger/idempotency-codec';
+import { disputeColumns } from './schema-disputes';
 
 /** Small facts about the object itself (its client id, onboarding data). */
 export const settings = sqliteTable('settings', {
@@ -102,18 +102,7 @@ export const cashIns = sqliteTable(
     paidAt: integer('paid_at'),
     refundedAt: integer('refunded_at'),
     cancelledAt: integer('cancelled_at'),
-    /** A MED infraction against the payment (docs/contract.md, Disputes): its id at the partner. */
-    disputeId: text('dispute_id'),
-    disputeStatus: text('dispute_status', {
-      enum: ['OPEN', 'DEFENDED', 'ACCEPTED', 'REJECTED', 'CANCELLED'],
-    }),
-    disputeOpenedAt: integer('dispute_opened_at'),
-    /** The partner's deadline for the client's defense. */
-    disputeRespondBy: integer('dispute_respond_by'),
-    /** Centavos the partner blocked: held on the TRANSACTIONAL account while the dispute is open. */
-    disputeBlockedAmount: integer('dispute_blocked_amount'),
-    disputeDefendedAt: integer('dispute_defended_at'),
-    disputeClosedAt: integer('dispute_closed_at'),
+    ...disputeColumns,
   },
   (t) => [
     uniqueIndex('cash_ins_external_reference_idx').on(t.externalReference),
@@ -122,7 +111,6 @@ export const cashIns = sqliteTable(
     index('cash_ins_e2e_idx').on(t.endToEndId).where(sql`${t.endToEndId} IS NOT NULL`),
     index('cash_ins_refund_e2e_idx').on(t.refundEndToEndId).where(sql`${t.refundEndToEndId} IS NOT NULL`),
     index('cash_ins_refund_request_idx').on(t.refundRequestId).where(sql`${t.refundRequestId} IS NOT NULL`),
-    // GET /disputes, newest dispute first; only disputed rows.
     index('cash_ins_dispute_idx').on(t.disputeOpenedAt, t.seq).where(sql`${t.disputeId} IS NOT NULL`),
   ],
 );
@@ -394,10 +382,9 @@ export const archiveDeliveryIndex = sqliteTable(
 export * from './schema-unapplied';
 
 /**
- * Batch Cash-Outs (POST /cash-out/batch): one row per accepted batch. Its items are ordinary
- * Cash-Outs inserted in the batch's one transaction, so their seqs are the contiguous range
- * `first_seq`..`last_seq` in item order: the batch's status counts read that range, and no column
- * is added to every Cash-Out.
+ * Batch Cash-Outs (POST /cash-out/batch): one row per accepted batch. Its items are ordinary Cash-Outs inserted in
+ * the batch's one transaction, so their seqs are the contiguous range `first_seq`..`last_seq` in item order: the
+ * batch's status counts read that range, and no column is added to every Cash-Out.
  */
 export const cashOutBatches = sqliteTable(
   'cash_out_batches',
