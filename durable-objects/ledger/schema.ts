@@ -378,7 +378,6 @@ export const archiveDeliveryIndex = sqliteTable(
   { hash: integer('hash').notNull(), segment: integer('segment').notNull() },
   (t) => [primaryKey({ columns: [t.hash, t.segment] })],
 );
-
 export * from './schema-unapplied';
 
 /**
