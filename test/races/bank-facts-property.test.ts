@@ -2,20 +2,25 @@
  * Bank facts in any order (property): against the fake API Pix PSP, random interleavings of the
  * client's refund, bank returns (MED, whole or part), our devolution settling or refused, archive
  * runs, PSP outages, lost callbacks (payment, return, devolution), the expiry of a charge paid in
- * time with no callback, and the re-reads of paid Cash-Ins. Whatever the order, once the PSP is up
- * and the network has settled what it holds, the client's books are the PSP's, entry by entry and
- * centavo by centavo, nothing is held, and every invariant of test/support/invariants.ts holds
- * for the rows still hot.
+ * time with no callback, the re-reads of paid Cash-Ins, and MED disputes opened (whole or part,
+ * their notice read now or only by a later sweep), defended and closed (accepted with the bank's
+ * return, rejected, cancelled). After every step the balance's `blocked` is exactly the open
+ * dispute's hold and available never exceeds balance minus it; a refund under an open dispute is
+ * refused. Whatever the order, once the PSP is up and the network has settled what it holds, the
+ * client's books are the PSP's, entry by entry and centavo by centavo, nothing is held, and every
+ * invariant of test/support/invariants.ts holds for the rows still hot.
  */
 import { runInDurableObject } from 'cloudflare:test';
+import { env } from 'cloudflare:workers';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { sweepPartnerInfractions } from '../../src/cron/partner-infractions';
 import { createCashIn, getCashIn, waitFor } from '../support/cash-in';
 import type { Integrator } from '../support/harness';
 import { quiesce } from '../support/invariants';
 import { ledgerStub } from '../support/ledger';
 import { callback, newE2e, onboard, psp } from '../support/partner-psp';
-import { archiveNow, expectPspBooks, runTasksNow, tasksOf } from '../support/psp-books';
+import { archiveNow, expectPspBooks, runTasksNow, tasksOf, transactional } from '../support/psp-books';
 
 type Step =
   | { kind: 'refund' }
@@ -25,7 +30,10 @@ type Step =
   | { kind: 'outage'; on: boolean }
   | { kind: 'expire' }
   | { kind: 'recheck' }
-  | { kind: 'tick' };
+  | { kind: 'tick' }
+  | { kind: 'dispute'; part: boolean; lost: boolean }
+  | { kind: 'defend' }
+  | { kind: 'decide'; status: 'ACEITA' | 'REJEITADA' | 'CANCELADA_EFI'; lost: boolean };
 
 const step: fc.Arbitrary<Step> = fc.oneof(
   fc.constant<Step>({ kind: 'refund' }),
@@ -36,7 +44,16 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   fc.constant<Step>({ kind: 'expire' }),
   fc.constant<Step>({ kind: 'recheck' }),
   fc.constant<Step>({ kind: 'tick' }),
+  fc.record({ kind: fc.constant('dispute' as const), part: fc.boolean(), lost: fc.boolean() }),
+  fc.constant<Step>({ kind: 'defend' }),
+  fc.record({
+    kind: fc.constant('decide' as const),
+    status: fc.constantFrom('ACEITA' as const, 'REJEITADA' as const, 'CANCELADA_EFI' as const),
+    lost: fc.boolean(),
+  }),
 );
+
+const sweepInfractions = () => sweepPartnerInfractions(env as unknown as Env, Date.now(), true);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -51,6 +68,8 @@ interface World {
   quiet: { code: string; txid: string; e2e: string };
   devolutions: string[];
   meds: number;
+  /** The infraction open at the PSP against the payment, if any. */
+  infraction?: string;
 }
 
 async function world(): Promise<World> {
@@ -138,6 +157,64 @@ async function perform(w: World, s: Step): Promise<void> {
     case 'tick':
       await sleep(600);
       return;
+    case 'dispute': {
+      if (w.infraction) return;
+      const cents = s.part ? 2500 : w.amountCents;
+      w.infraction = (await psp('infraction', { endToEndId: w.e2e, valor: (cents / 100).toFixed(2) }))
+        .idInfracao as string;
+      if (!s.lost) await sweepInfractions();
+      return;
+    }
+    case 'defend': {
+      const res = await w.api.signedPost(`/cash-in/${w.code}/dispute/defense`, { text: 'Genuine deposit' });
+      expect([202, 422], await res.clone().text()).toContain(res.status);
+      return;
+    }
+    case 'decide':
+      if (w.infraction) await decide(w, s.status, s.lost);
+      return;
+  }
+}
+
+/** The payer's bank decides the open infraction; ACEITA takes back what the PSP still holds of it. */
+async function decide(w: World, status: 'ACEITA' | 'REJEITADA' | 'CANCELADA_EFI', lost: boolean) {
+  const infraction = await psp('infraction-decide', { idInfracao: w.infraction, status });
+  w.infraction = undefined;
+  if (status === 'ACEITA') {
+    const pix = await psp(`pix/${w.e2e}`);
+    const out = (pix.devolucoes as { valor: string; status: string }[])
+      .filter((d) => d.status !== 'NAO_REALIZADO')
+      .reduce((sum, d) => sum + Math.round(Number(d.valor) * 100), 0);
+    const cents = Math.min(Math.round(Number(infraction.valor) * 100), w.amountCents - out);
+    if (cents > 0) {
+      await psp('return', {
+        endToEndId: w.e2e,
+        id: `M${String(++w.meds).padStart(10, '0')}${w.txid.slice(-8)}`,
+        valor: (cents / 100).toFixed(2),
+        natureza: 'MED_FRAUDE',
+      });
+      if (!lost) await callbackOrDown(w.e2e);
+    }
+  }
+  if (!lost) await sweepInfractions();
+}
+
+/** After every step: the balance's `blocked` is the dispute's hold, and no money it covers is available. */
+async function checkBlock(w: World): Promise<void> {
+  const view = await getCashIn(w.api, w.code);
+  const account = await transactional(w.api);
+  const holding =
+    view.dispute !== undefined &&
+    (['OPEN', 'DEFENDED'].includes(view.dispute.status) ||
+      (view.dispute.status === 'ACCEPTED' && view.status === 'PAID'));
+  const blocked = holding ? view.dispute!.blockedAmount : 0;
+  expect(account.blocked, JSON.stringify(view.dispute)).toBe(blocked);
+  expect(Math.round((account.available ?? 0) * 100)).toBeLessThanOrEqual(
+    Math.round((account.balance - blocked) * 100),
+  );
+  if (holding && ['OPEN', 'DEFENDED'].includes(view.dispute!.status)) {
+    const refund = await w.api.signedPost(`/cash-in/${w.code}/refund`, { reason: 'MERCHANT_ERROR' });
+    expect(refund.status).toBe(422);
   }
 }
 
@@ -153,6 +230,9 @@ async function callbackOrDown(e2e: string): Promise<void> {
 /** The PSP up, the network done with what it holds, the gateway caught up with both. */
 async function settleAll(w: World): Promise<void> {
   await outage(w, false);
+  // The payer's bank decides what is still open, and the sweep reads every notice it missed.
+  if (w.infraction) await decide(w, 'REJEITADA', false);
+  await sweepInfractions();
   const pix = await psp(`pix/${w.e2e}`);
   for (const d of pix.devolucoes as { id: string; status: string }[])
     if (d.status === 'EM_PROCESSAMENTO') await psp('devolution', { endToEndId: w.e2e, id: d.id, ok: true });
@@ -179,7 +259,10 @@ describe('bank facts in any order', () => {
       fc.asyncProperty(fc.array(step, { minLength: 3, maxLength: 9 }), async (steps) => {
         const w = await world();
         try {
-          for (const s of steps) await perform(w, s);
+          for (const s of steps) {
+            await perform(w, s);
+            await checkBlock(w);
+          }
           await settleAll(w);
           // The quietly paid charge was never expired blind: paid at the PSP, PAID here.
           expect((await getCashIn(w.api, w.quiet.code)).status).toBe('PAID');
@@ -188,6 +271,7 @@ describe('bank facts in any order', () => {
           const devolved = (pix.devolucoes as { status: string }[]).some((d) => d.status === 'DEVOLVIDO');
           expect(view.status, JSON.stringify(pix.devolucoes)).toBe(devolved ? 'REFUNDED' : 'PAID');
           await expectPspBooks(w.api, [w.e2e, w.quiet.e2e]);
+          expect((await transactional(w.api)).blocked).toBe(0);
         } finally {
           await outage(w, false);
         }
