@@ -1,6 +1,6 @@
 /**
- * MED infractions a real partner reports (docs/contract.md, Disputes), against the ledgers: every few
- * minutes each partner's recent infractions are read, each is tied to its payment's client through
+ * MED infractions a real partner reports (docs/contract.md, Disputes), against the ledgers: every
+ * minute each partner's recent infractions are read, each is tied to its payment's client through
  * the Pix the partner received (its txid names the client, as for received Pix), and recorded:
  * opened with its hold, then closed with the partner's decision. Both are idempotent in the ledger,
  * so reading the same infraction every run moves nothing twice. The money of an ACCEPTED one leaves
@@ -14,10 +14,10 @@ import { declaredPartners } from '../partners/config';
 import type { ReportedInfraction } from '../partners/port';
 import { bcbPartner } from '../partners/port-registry';
 
-/** How often the sweep runs (the cron fires every minute). */
-export const INFRACTION_SWEEP_EVERY_MS = 5 * 60_000;
 /** How far back each sweep reads: infractions still undecided are read again until closed. */
 export const INFRACTION_LOOKBACK_MS = 14 * 24 * 3_600_000;
+/** A decided infraction is applied again for this long after its decision, then left alone. */
+export const DECIDED_KEPT_MS = 24 * 3_600_000;
 
 /** One infraction into its client's ledger; false when its payment names no client (yet). */
 export async function applyInfraction(env: Env, partner: BcbApiPixPartner, infraction: ReportedInfraction) {
@@ -41,15 +41,20 @@ export async function applyInfraction(env: Env, partner: BcbApiPixPartner, infra
   return true;
 }
 
-export async function sweepPartnerInfractions(env: Env, now = Date.now(), force = false): Promise<void> {
-  if (!force && now % INFRACTION_SWEEP_EVERY_MS >= 60_000) return;
+/**
+ * Cron, every run (each minute): the sweep is Efí's only way in, and a block not passed on at once
+ * is money the client can still pay out.
+ */
+export async function sweepPartnerInfractions(env: Env, now = Date.now()): Promise<void> {
   for (const declared of declaredPartners(env)) {
     if (declared.kind !== 'bcb-api-pix') continue;
     try {
       const partner = bcbPartner(env, declared.ispb);
       const listed = partner ? await partner.infractions(now - INFRACTION_LOOKBACK_MS) : undefined;
       if (!partner || !listed?.ok) continue; // down: the next sweep reads the same window
-      for (const infraction of listed.value) await applyInfraction(env, partner, infraction);
+      for (const infraction of listed.value)
+        if (infraction.status === 'OPEN' || (infraction.closedAt ?? now) > now - DECIDED_KEPT_MS)
+          await applyInfraction(env, partner, infraction);
     } catch (error) {
       log('error', 'infraction sweep failed', { ispb: declared.ispb, ...errorFields(error) });
     }

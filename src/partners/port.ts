@@ -128,4 +128,6 @@ export interface ReportedInfraction {
   respondBy: number;
   /** What the partner blocked, when it says. */
   amountCents?: number;
+  /** When it was decided, once it was. */
+  closedAt?: number;
 }

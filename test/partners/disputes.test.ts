@@ -25,7 +25,7 @@ async function paid(api: Integrator, amount: number) {
   return p;
 }
 
-const sweep = () => sweepPartnerInfractions(env as unknown as Env, Date.now(), true);
+const sweep = () => sweepPartnerInfractions(env as unknown as Env);
 
 describe('MED disputes at a real partner', () => {
   it('infraction → hold → defense → ACCEPTED → MED return: the hold is consumed, money leaves once', async () => {

@@ -53,7 +53,7 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   }),
 );
 
-const sweepInfractions = () => sweepPartnerInfractions(env as unknown as Env, Date.now(), true);
+const sweepInfractions = () => sweepPartnerInfractions(env as unknown as Env);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -23,7 +23,7 @@ interface EfiInfraction {
   endToEndId?: unknown;
   valor?: unknown;
   status?: unknown;
-  dadosAnalise?: { abertura?: unknown; prazoFinalizacao?: unknown };
+  dadosAnalise?: { abertura?: unknown; prazoFinalizacao?: unknown; finalizacao?: unknown };
 }
 
 /** One listed infraction as the port reports it, or undefined when malformed (it is skipped). */
@@ -34,7 +34,9 @@ export function parseInfraction(raw: EfiInfraction): ReportedInfraction | undefi
   if (typeof raw.idInfracao !== 'string' || typeof raw.endToEndId !== 'string' || !status) return undefined;
   if (Number.isNaN(openedAt) || Number.isNaN(respondBy)) return undefined;
   const amountCents = decimalToCents(raw.valor);
+  const closedAt = Date.parse(String(raw.dadosAnalise?.finalizacao ?? ''));
   return {
+    ...(!Number.isNaN(closedAt) && { closedAt }),
     id: raw.idInfracao,
     endToEndId: raw.endToEndId,
     status,
