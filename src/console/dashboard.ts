@@ -1,10 +1,13 @@
 /** The console's one page: clients and limits, a client's webhook deliveries, health plots, incidents. */
+
+import type { ClientDispute } from '../../durable-objects/all-disputes';
 import type { CashOutBatchView } from '../../durable-objects/ledger/cash-out/cash-out-batch-ops';
 import type { DeliveryView } from '../../durable-objects/ledger/webhooks/delivery-view';
 import { formatCents } from '../domain/money';
 import { batchesSection } from './batches';
 import type { Chart } from './charts';
 import type { ClientPage, ClientSummary, HealthView } from './data';
+import { disputesSection } from './disputes';
 import { brtTime, esc, frame, scriptJson } from './html';
 import { CONSOLE_PATH } from './session';
 
@@ -20,6 +23,8 @@ export interface DashboardModel {
   charts: Chart[];
   health: HealthView;
   notice?: string;
+  /** Every client's open MED disputes, soonest deadline first (./disputes.ts). */
+  disputes: readonly ClientDispute[];
 }
 
 const money = (cents: number | undefined | null) => (cents == null ? '—' : `R$ ${formatCents(cents)}`);
@@ -158,10 +163,11 @@ export function dashboardPage(m: DashboardModel): string {
   return frame(
     'Overview',
     `<div class="bar">
-<nav><a href="#clients">Clients</a> <a href="#deliveries">Deliveries</a> <a href="#batches">Batches</a> <a href="#health">Health</a> <a href="#incidents">Incidents</a></nav>
+<nav><a href="#disputes">Disputes</a> <a href="#clients">Clients</a> <a href="#deliveries">Deliveries</a> <a href="#batches">Batches</a> <a href="#health">Health</a> <a href="#incidents">Incidents</a></nav>
 <form method="post" action="${CONSOLE_PATH}/logout"><input type="hidden" name="csrf" value="${esc(m.csrf)}"><button type="submit" class="link">Sign out</button></form>
 </div>
 ${m.selected ? '' : noticeText(m)}
+${disputesSection(m.disputes, Object.fromEntries(m.clients.items.map((c) => [c.id, c.name])))}
 ${clientsSection(m)}
 ${deliveriesSection(m)}
 ${m.selected ? batchesSection(m.selected.name, m.batches) : ''}

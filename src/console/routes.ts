@@ -16,6 +16,7 @@ import { booksPage } from './books';
 import { buildCharts } from './charts';
 import { dashboardPage } from './dashboard';
 import { clientPage, healthView, partnerNames, recentBatches, recentDeliveries } from './data';
+import { openDisputes } from './disputes';
 import { htmlResponse, loginPage, messagePage } from './html';
 import {
   CONSOLE_PATH,
@@ -69,7 +70,11 @@ async function dashboard(request: Request, env: Env, session: Session): Promise<
   const before = url.searchParams.get('before') ?? undefined;
   const wanted = url.searchParams.get('client');
   const now = Date.now();
-  const [clients, health] = await Promise.all([clientPage(env, before), healthView(env, now)]);
+  const [clients, health, disputes] = await Promise.all([
+    clientPage(env, before),
+    healthView(env, now),
+    openDisputes(env, now),
+  ]);
   const selected =
     wanted === null
       ? clients.items[0]
@@ -90,6 +95,7 @@ async function dashboard(request: Request, env: Env, session: Session): Promise<
       charts: buildCharts(health.series, health.incidents, health.names, health.from, health.to),
       health,
       ...(notice !== undefined && { notice }),
+      disputes,
     }),
   );
 }
