@@ -95,6 +95,27 @@ describe('MED disputes at a real partner', () => {
     await expectPspBooks(api, [e2e]);
   });
 
+  it('two defenses at once: one reaches the partner, the other is refused before anything is sent', async () => {
+    const api = await onboard();
+    const { cashIn, e2e } = await paid(api, 20);
+    const infraction = await psp('infraction', { endToEndId: e2e, valor: '20.00' });
+    await sweep();
+    const answers = await Promise.all(
+      ['first', 'second'].map((text) =>
+        api.signedPost(`/cash-in/${cashIn.internalCode}/dispute/defense`, { text }),
+      ),
+    );
+    expect(answers.map((r) => r.status).sort()).toEqual([202, 422]);
+    const atPsp = await psp(`infraction/${infraction.idInfracao}`);
+    expect(atPsp).toMatchObject({ status: 'EM_DEFESA', defenseRequests: 1 });
+    expect((await getCashIn(api, cashIn.internalCode)).dispute?.status).toBe('DEFENDED');
+    await psp('infraction-decide', { idInfracao: infraction.idInfracao, status: 'CANCELADA_EFI' });
+    await sweep();
+    expect(await transactional(api)).toMatchObject({ balance: 20, available: 20, blocked: 0 });
+    await assertBooks(api);
+    await expectPspBooks(api, [e2e]);
+  });
+
   it('an infraction on an archived Cash-In brings it back; ACCEPTED and returned, books equal', async () => {
     const api = await onboard();
     const { cashIn, e2e } = await paid(api, 55);

@@ -13,6 +13,8 @@ export interface FakeInfraction {
   status: 'ABERTA' | 'EM_DEFESA' | 'ACEITA' | 'REJEITADA' | 'CANCELADA_EFI';
   razao: string;
   defesa?: string;
+  /** Defense requests received for it (a fake's count, not Efí's field). */
+  defenseRequests: number;
   dadosAnalise: {
     abertura: string;
     prazoFinalizacao: string;
@@ -44,6 +46,7 @@ export class FakeEfiMed {
       valor,
       status: 'ABERTA',
       razao: 'Golpe',
+      defenseRequests: 0,
       dadosAnalise: {
         abertura: new Date(at).toISOString(),
         prazoFinalizacao: new Date(at + respondMs).toISOString(),
@@ -69,10 +72,12 @@ export class FakeEfiMed {
         this.invalid.push(`GET ${url.pathname}${url.search}: inicio and fim are required`);
         return json(400, { nome: 'parametros_invalidos' });
       }
-      const infracoes = [...this.infractions.values()].filter((i) => {
-        const opened = Date.parse(i.dadosAnalise.abertura);
-        return opened >= from && opened <= to;
-      });
+      const infracoes = [...this.infractions.values()]
+        .filter((i) => {
+          const opened = Date.parse(i.dadosAnalise.abertura);
+          return opened >= from && opened <= to;
+        })
+        .map(({ defenseRequests: _, ...efi }) => efi);
       return json(200, {
         parametros: { inicio: url.searchParams.get('inicio'), fim: url.searchParams.get('fim') },
         infracoes,
@@ -97,6 +102,7 @@ export class FakeEfiMed {
       }
       const infraction = this.infractions.get(decodeURIComponent(id));
       if (!infraction) return json(404, { nome: 'infracao_nao_encontrada' });
+      infraction.defenseRequests += 1;
       if (infraction.status !== 'ABERTA') return json(422, { nome: 'defesa_nao_permitida' });
       infraction.status = 'EM_DEFESA';
       infraction.defesa = body.justificativa as string;

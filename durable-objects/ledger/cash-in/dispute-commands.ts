@@ -91,7 +91,13 @@ async function sandboxClose(
   return bankReturn(ctx, id, 'FRAUD', { id: endToEndId, endToEndId, amountCents: row.disputeBlockedAmount });
 }
 
-/** Checked, sent to the partner, then recorded; a partner that refuses it leaves the dispute OPEN. */
+/** Defenses on their way to the partner, by transactionId: one object per client, so one isolate sees them all. */
+const defending = new Set<string>();
+
+/**
+ * Checked, sent to the partner, then recorded; a partner that refuses it leaves the dispute OPEN. A
+ * second defense while the first is being sent is refused before anything goes out.
+ */
 async function defend(
   ctx: LedgerContext,
   id: string,
@@ -102,15 +108,21 @@ async function defend(
   if (!row) return cashInNotFound();
   const refusal = defenseRefusal(row, now);
   if (refusal) return failure({ code: 'RULE_VIOLATION', detail: refusal });
-  const port = partnerPort(ctx.env, row.partnerIspb);
-  if (port.sendDisputeDefense) {
-    const sent = await port.sendDisputeDefense({ disputeId: row.disputeId as string, text });
-    if (!sent.ok) {
+  if (defending.has(row.transactionId))
+    return failure({ code: 'RULE_VIOLATION', detail: 'A defense of this dispute is being sent' });
+  defending.add(row.transactionId);
+  try {
+    const port = partnerPort(ctx.env, row.partnerIspb);
+    const sent = port.sendDisputeDefense
+      ? await port.sendDisputeDefense({ disputeId: row.disputeId as string, text })
+      : ({ ok: true } as const);
+    if (!sent.ok)
       return failure({
         code: 'RULE_VIOLATION',
         detail: `The settlement partner refused the defense (${sent.failureCode})`,
       });
-    }
+    return recordDefense(ctx, id, Date.now());
+  } finally {
+    defending.delete(row.transactionId);
   }
-  return recordDefense(ctx, id, Date.now());
 }
