@@ -75,6 +75,14 @@ describe('MED disputes at a real partner', () => {
   it('REJECTED releases the hold; a defense after the deadline is refused and nothing is sent', async () => {
     const api = await onboard();
     const { cashIn, e2e } = await paid(api, 40);
+    // The sandbox never acts on a real partner's Cash-In: it answers like a nonexistent one.
+    for (const path of ['dispute', 'dispute/close']) {
+      const res = await api.post(`/sandbox/cash-in/${cashIn.internalCode}/${path}`, { outcome: 'ACCEPTED' });
+      expect(await problemCode(res)).toBe(path === 'dispute' ? 'VALIDATION_ERROR' : 'CASHIN_NOT_FOUND');
+    }
+    expect(await problemCode(await api.post(`/sandbox/cash-in/${cashIn.internalCode}/dispute`, {}))).toBe(
+      'CASHIN_NOT_FOUND',
+    );
     const infraction = await psp('infraction', { endToEndId: e2e, valor: '25.00', respondMs: 1 });
     await sweep();
     expect(await transactional(api)).toMatchObject({ balance: 40, available: 15, blocked: 25 });
