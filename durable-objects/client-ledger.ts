@@ -8,6 +8,7 @@
 import { DurableObject } from 'cloudflare:workers';
 import { drizzle } from 'drizzle-orm/durable-sqlite';
 import { migrate } from 'drizzle-orm/durable-sqlite/migrator';
+import type { AuditRow } from '../src/db/audit';
 import { findClient } from '../src/db/clients';
 import { degradedPartners } from '../src/db/health';
 import type { CashInCreated, CashInView } from '../src/domain/cash-in';
@@ -18,6 +19,7 @@ import type { AttemptOutcome, ClaimedWebhook } from '../src/webhooks/types';
 import { archiveAll } from './ledger/archive/archive';
 import { listDeliveriesAnywhere } from './ledger/archive/archive-deliveries';
 import { rehydrateCashIn, rehydrateCashOut } from './ledger/archive/archive-reads';
+import { audited, forwardAudit } from './ledger/audit-ops';
 import { bankReturn } from './ledger/cash-in/bank-returns';
 import type { CreateCashInInput } from './ledger/cash-in/cash-in-ops';
 import { cancelCashIn, createCashIn, expireCashIn } from './ledger/cash-in/cash-in-ops';
@@ -269,16 +271,12 @@ export class ClientLedger extends DurableObject<Env> {
     return cashOutJson(this.context(), id);
   }
 
-  async approveCashOut(id: string): Promise<OperationResult<CashOutView>> {
+  /** The operator's decision on a PENDING Cash-Out, with its audit record in the same transaction. */
+  async decideCashOut(id: string, approve: boolean, audit?: AuditRow): Promise<OperationResult<CashOutView>> {
     const ctx = this.context();
     await rehydrateCashOut(ctx, id); // an archived one answers as it did (422), not 404
-    return this.withAlarm(() => approveCashOut(ctx, id));
-  }
-
-  async rejectCashOut(id: string): Promise<OperationResult<CashOutView>> {
-    const ctx = this.context();
-    await rehydrateCashOut(ctx, id); // an archived one answers as it did (422), not 404
-    return this.withAlarm(() => rejectCashOut(ctx, id));
+    const decision = () => (approve ? approveCashOut(ctx, id) : rejectCashOut(ctx, id));
+    return this.withAlarm(() => audited(ctx, this.env, audit, decision));
   }
 
   async returnCashOut(id: string, reason: string): Promise<OperationResult<CashOutView>> {
@@ -323,9 +321,9 @@ export class ClientLedger extends DurableObject<Env> {
     return listDeliveriesAnywhere(this.context(), input, Date.now());
   }
 
-  async retryWebhookDelivery(eventId: string): Promise<OperationResult<DeliveryView>> {
+  async retryWebhookDelivery(eventId: string, audit?: AuditRow): Promise<OperationResult<DeliveryView>> {
     const ctx = this.context();
-    return this.withAlarm(() => retryDelivery(ctx, eventId, Date.now()));
+    return this.withAlarm(() => audited(ctx, this.env, audit, () => retryDelivery(ctx, eventId, Date.now())));
   }
 
   // ── Request budget (src/http/rate-limit.ts) ────────────────────────────────
@@ -394,6 +392,7 @@ export class ClientLedger extends DurableObject<Env> {
   /** Cron backstop: runs anything overdue, the housekeeping, and re-arms the alarm. */
   async sweep(): Promise<void> {
     if (!this.profile) return;
+    await forwardAudit(this.context(), this.env);
     await this.tasks.runDue(true);
   }
 }

@@ -1,6 +1,6 @@
 /**
- * Storage of one client's ClientLedger Durable Object (SQLite; docs/storage-schema.md). Every write of a business
- * operation happens in one `transactionSync`, so state, ledger entries and outbox events move together.
+ * Storage of one client's ClientLedger Durable Object (SQLite). Every write of a business operation
+ * happens in one `transactionSync`, so state, ledger entries and outbox events move together. See docs/storage-schema.md.
  */
 import { type SQL, sql } from 'drizzle-orm';
 import {
@@ -378,6 +378,7 @@ export const archiveDeliveryIndex = sqliteTable(
   { hash: integer('hash').notNull(), segment: integer('segment').notNull() },
   (t) => [primaryKey({ columns: [t.hash, t.segment] })],
 );
+export * from './schema-audit';
 export * from './schema-unapplied';
 
 /**

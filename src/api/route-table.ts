@@ -30,16 +30,25 @@ export type Entry = Route | StagingOnly;
 
 export const isRoute = (entry: Entry): entry is Route => entry.handler !== undefined;
 
+/** An operator operation names the least role it needs, so none can be routed unguarded. */
+function requireRole(spec: OperationSpec): void {
+  if ((spec.auth === 'operator') !== (spec.role !== undefined))
+    throw new Error(`route table: ${spec.operationId} must name a role exactly when its auth is operator`);
+}
+
 /** A production operation and its handler. */
 export function route(spec: OperationSpec, handler: Handler): Route {
   if (spec.stagingOnly) throw new Error(`route table: ${spec.operationId} is staging-only`);
+  requireRole(spec);
   return { spec, handler };
 }
 
 /** Staging-only operations, as production's table holds them: documented, routed by staging alone. */
 export function stagingOnly(operations: readonly OperationSpec[]): StagingOnly[] {
-  for (const op of operations)
+  for (const op of operations) {
     if (!op.stagingOnly) throw new Error(`route table: ${op.operationId} is not staging-only`);
+    requireRole(op);
+  }
   return operations.map((spec) => ({ spec }) as StagingOnly);
 }
 

@@ -5,7 +5,6 @@
 import * as v from 'valibot';
 import { importTimeProblem } from '../../health/windows/intake';
 import { parseObservation } from '../../health/windows/observation';
-import { requireOperator } from '../../http/admin-auth';
 import { readJsonObject } from '../../http/body';
 import type { ApiRequest, RequestContext } from '../../http/context';
 import { json } from '../../http/json';
@@ -27,7 +26,6 @@ const ObservationsQueued = named(
 const QUEUE_BATCH = 100;
 
 async function handleImportObservations(request: ApiRequest, { env }: RequestContext): Promise<Response> {
-  requireOperator(request, env);
   const { observations } = parseWith(ImportObservationsSchema, await readJsonObject(request));
   const errors: Record<string, string[]> = {};
   const now = Date.now();
@@ -48,6 +46,7 @@ async function handleImportObservations(request: ApiRequest, { env }: RequestCon
 
 export const importHealthObservations = route(
   operator({
+    role: 'ADMIN',
     method: 'post',
     path: '/admin/health/observations',
     operationId: 'importHealthObservations',

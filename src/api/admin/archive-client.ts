@@ -1,6 +1,5 @@
 /** POST /admin/clients/{clientId}/archive: closed history to R2 on demand (durable-objects/ledger/archive/archive.ts). */
 import { ledgerOf } from '../../../durable-objects/stubs';
-import { requireOperator } from '../../http/admin-auth';
 import { readJsonObject } from '../../http/body';
 import type { ApiRequest, RequestContext } from '../../http/context';
 import { json } from '../../http/json';
@@ -14,7 +13,6 @@ import { ArchiveSchema } from './schemas';
 import { operator } from './shared';
 
 async function handleArchiveClient(request: ApiRequest, { env }: RequestContext): Promise<Response> {
-  requireOperator(request, env);
   const client = await requireClient(request, env);
   const { before } = parseWith(ArchiveSchema, await readJsonObject(request));
   const archivedTransactions = await ledgerOf(env, client.id).archive(Date.parse(before));
@@ -23,6 +21,7 @@ async function handleArchiveClient(request: ApiRequest, { env }: RequestContext)
 
 export const archiveClient = route(
   operator({
+    role: 'OPERATOR',
     method: 'post',
     path: '/admin/clients/{clientId}/archive',
     operationId: 'archiveClient',

@@ -4,7 +4,7 @@ import { type AccountRow, type ClientRow, insertClient } from '../../db/clients'
 import { newAccountNumber } from '../../domain/accounts';
 import { newLocationKey } from '../../domain/ids';
 import { brtDate } from '../../domain/time';
-import { requireOperator } from '../../http/admin-auth';
+import { changeRecord, recorded } from '../../http/audit';
 import { readJsonObject } from '../../http/body';
 import type { ApiRequest, RequestContext } from '../../http/context';
 import { ProblemError } from '../../http/errors';
@@ -19,8 +19,8 @@ import { ClientCreated } from './openapi-responses';
 import { CreateClientSchema, createClientSchema } from './schemas';
 import { ACCOUNTS, CLIENT, operator } from './shared';
 
-async function handleCreateClient(request: ApiRequest, { env }: RequestContext): Promise<Response> {
-  requireOperator(request, env);
+async function handleCreateClient(request: ApiRequest, rc: RequestContext): Promise<Response> {
+  const { env } = rc;
   const isPartner = (ispb: string) => settlementPartner(env, ispb) !== undefined;
   const body = parseWith(createClientSchema(isPartner), await readJsonObject(request));
   const now = Date.now();
@@ -65,7 +65,12 @@ async function handleCreateClient(request: ApiRequest, { env }: RequestContext):
     createdAt: now,
     updatedAt: now,
   };
-  await insertClient(env, client, accounts);
+  // The record names the client, never its credentials.
+  const audit = changeRecord(rc, 'createClient', `/admin/clients/${clientId}`, {
+    after: { clientId, name: client.name, partners, statementStartDate: client.statementStartDate },
+  });
+  await insertClient(env, client, accounts, audit);
+  recorded(rc);
   await ledgerOf(env, clientId).onboard({
     clientId,
     name: client.name,
@@ -89,6 +94,7 @@ async function handleCreateClient(request: ApiRequest, { env }: RequestContext):
 
 export const createClient = route(
   operator({
+    role: 'ADMIN',
     method: 'post',
     path: '/admin/clients',
     operationId: 'createClient',

@@ -4,7 +4,7 @@
  */
 import { ledgerOf } from '../../../durable-objects/stubs';
 import { findClient } from '../../db/clients';
-import { requireOperator } from '../../http/admin-auth';
+import { changeRecord, recorded } from '../../http/audit';
 import type { ApiRequest, RequestContext } from '../../http/context';
 import { ProblemError } from '../../http/errors';
 import { operationResponse } from '../../http/respond';
@@ -18,6 +18,7 @@ import { operator } from './shared';
 
 const decision = (action: 'approve' | 'reject'): OperationSpec =>
   operator({
+    role: 'OPERATOR',
     method: 'post',
     path: `/admin/clients/{clientId}/cash-out/{id}/${action}`,
     operationId: `${action}CashOut`,
@@ -51,7 +52,6 @@ const decision = (action: 'approve' | 'reject'): OperationSpec =>
   });
 
 async function target(request: ApiRequest, env: Env) {
-  requireOperator(request, env);
   const clientId = String(request.params.clientId ?? '');
   const client = /^[0-9a-f-]{36}$/.test(clientId) ? await findClient(env, clientId) : undefined;
   if (!client) throw new ProblemError('CLIENT_NOT_FOUND', 'No client with this id');
@@ -60,15 +60,23 @@ async function target(request: ApiRequest, env: Env) {
   return { ledger: ledgerOf(env, client.id), id };
 }
 
-async function handleApproveCashOut(request: ApiRequest, { env }: RequestContext): Promise<Response> {
-  const { ledger, id } = await target(request, env);
-  return operationResponse(await ledger.approveCashOut(id));
+/** The decision and its audit record are one ClientLedger transaction; a refusal changes nothing. */
+async function decide(
+  request: ApiRequest,
+  rc: RequestContext,
+  action: 'approve' | 'reject',
+): Promise<Response> {
+  const { ledger, id } = await target(request, rc.env);
+  const path = new URL(request.url).pathname;
+  const after = { status: action === 'approve' ? 'PROCESSING' : 'CANCELLED' };
+  const audit = changeRecord(rc, `${action}CashOut`, path, { before: { status: 'PENDING' }, after });
+  const result = await ledger.decideCashOut(id, action === 'approve', audit);
+  if (result.ok) recorded(rc);
+  return operationResponse(result);
 }
 
-async function handleRejectCashOut(request: ApiRequest, { env }: RequestContext): Promise<Response> {
-  const { ledger, id } = await target(request, env);
-  return operationResponse(await ledger.rejectCashOut(id));
-}
+const handleApproveCashOut = (request: ApiRequest, rc: RequestContext) => decide(request, rc, 'approve');
+const handleRejectCashOut = (request: ApiRequest, rc: RequestContext) => decide(request, rc, 'reject');
 
 export const approveCashOut = route(decision('approve'), handleApproveCashOut);
 

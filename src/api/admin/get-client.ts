@@ -1,6 +1,5 @@
 /** GET /admin/clients/{clientId} (docs/contract.md, Operator API): a client, without secrets. */
 import { listClientAccounts } from '../../db/clients';
-import { requireOperator } from '../../http/admin-auth';
 import type { ApiRequest, RequestContext } from '../../http/context';
 import { json } from '../../http/json';
 import { example } from '../../openapi/examples';
@@ -11,13 +10,13 @@ import { Client } from './openapi-responses';
 import { CLIENT, operator } from './shared';
 
 async function handleGetClient(request: ApiRequest, { env }: RequestContext): Promise<Response> {
-  requireOperator(request, env);
   const client = await requireClient(request, env);
   return json(clientView(env, client, await listClientAccounts(env, client.id)));
 }
 
 export const getClient = route(
   operator({
+    role: 'VIEWER',
     method: 'get',
     path: '/admin/clients/{clientId}',
     operationId: 'getClient',

@@ -6,7 +6,6 @@ import * as v from 'valibot';
 import { allDisputes } from '../../../durable-objects/all-disputes';
 import { DISPUTE_STATUSES } from '../../domain/cash-in';
 import { ISPB_PATTERN, ISPB_RULE, isIspb } from '../../domain/ispb';
-import { requireOperator } from '../../http/admin-auth';
 import type { ApiRequest, RequestContext } from '../../http/context';
 import { ProblemError } from '../../http/errors';
 import { json } from '../../http/json';
@@ -33,7 +32,6 @@ function one(request: ApiRequest, name: string, errors: Record<string, string[]>
 }
 
 async function handleListAdminDisputes(request: ApiRequest, { env }: RequestContext): Promise<Response> {
-  requireOperator(request, env);
   const errors: Record<string, string[]> = {};
   let period: { from: number; to: number } | undefined;
   try {
@@ -70,6 +68,7 @@ export const listAdminDisputes = route(
     method: 'get',
     path: '/admin/disputes',
     operationId: 'listAdminDisputes',
+    role: 'VIEWER',
     summary: 'List MED disputes across clients',
     description:
       'The newest `limit` disputes (1 to 200, default 50) opened in the period (`from`/`to` on `dispute.openedAt`), across every client or one (`clientId`), optionally of one `status` and one settling partner (`ispb`). Each item: the client and the Cash-In as GET /cash-in/{id} (its `dispute.respondBy` is the deadline for the defense). No cursor: narrow the period for more.',

@@ -1,6 +1,5 @@
 /** GET /admin/clients/{clientId}/webhook-deliveries: what was sent where, how it went, what is waiting. */
 import { ledgerOf } from '../../../durable-objects/stubs';
-import { requireOperator } from '../../http/admin-auth';
 import type { ApiRequest, RequestContext } from '../../http/context';
 import { json } from '../../http/json';
 import { parseWith } from '../../http/validation';
@@ -21,7 +20,6 @@ function queryObject(request: ApiRequest): Record<string, unknown> {
 }
 
 async function handleListWebhookDeliveries(request: ApiRequest, { env }: RequestContext): Promise<Response> {
-  requireOperator(request, env);
   const client = await requireClient(request, env);
   const query = parseWith(DeliveryQuerySchema, queryObject(request));
   const page = await ledgerOf(env, client.id).listWebhookDeliveries({
@@ -35,6 +33,7 @@ async function handleListWebhookDeliveries(request: ApiRequest, { env }: Request
 
 export const listWebhookDeliveries = route(
   operator({
+    role: 'VIEWER',
     method: 'get',
     path: '/admin/clients/{clientId}/webhook-deliveries',
     operationId: 'listWebhookDeliveries',
