@@ -1,6 +1,6 @@
 /**
- * Storage of one client's ClientLedger Durable Object (SQLite). Every write of a business operation
- * happens in one `transactionSync`, so state, ledger entries and outbox events move together. See docs/storage-schema.md.
+ * Storage of one client's ClientLedger Durable Object (SQLite; docs/storage-schema.md). Every write of a business
+ * operation happens in one `transactionSync`, so state, ledger entries and outbox events move together.
  */
 import { type SQL, sql } from 'drizzle-orm';
 import {
@@ -191,9 +191,8 @@ export const limitTotals = sqliteTable(
 );
 
 /**
- * Money set aside for an operation in flight (a refund being sent, a Cash-Out being executed):
- * available = balance − active holds. A hold is consumed by the debit entry or released, in the
- * same transaction as the outcome.
+ * Money set aside for an operation in flight (a refund being sent, a Cash-Out being executed) or a dispute's block:
+ * available = balance − active holds. A hold is consumed by the debit entry or released, in the outcome's transaction.
  */
 export const holds = sqliteTable(
   'holds',
