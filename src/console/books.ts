@@ -4,11 +4,13 @@
  * same data as GET /admin/unapplied and GET /admin/reconciliation, read from D1.
  */
 
-import { recentReports } from '../db/reconciliation';
+import { daysBehind, recentReports } from '../db/reconciliation';
 import { listUnapplied } from '../db/unapplied';
 import type { Actor } from '../domain/operators';
 import type { ReconciliationReport } from '../domain/reconciliation';
+import { lastClosedDay } from '../domain/reconciliation-days';
 import { type UnappliedStatus, unappliedView } from '../domain/unapplied';
+import { declaredPartners } from '../partners/config';
 import { brtTime, esc, frame } from './html';
 import { CONSOLE_PATH } from './session';
 
@@ -17,9 +19,19 @@ const REPORTS = 14;
 
 const brl = (amount: number) => `R$ ${amount.toFixed(2)}`;
 
+/** A FAILED return still read at the partner is not the operator's yet: returning it by other means could pay twice. */
+function failedNote(r: ReturnType<typeof unappliedView>, now: number): string {
+  const until = r.return.readUntil;
+  if (!until) return '';
+  return Date.parse(until) > now
+    ? `<br><span class="muted">still read at the partner until ${brtTime(until)}: do not return it by other means</span>`
+    : '<br><span class="error">no longer read at the partner: needs you</span>';
+}
+
 function receiptsCard(
   items: ReturnType<typeof unappliedView>[],
   status: UnappliedStatus | undefined,
+  now: number,
 ): string {
   const filter = (s: string, label: string) =>
     `<a href="${CONSOLE_PATH}/books${s ? `?status=${s}` : ''}#unapplied"${(status ?? '') === s ? ' aria-current="page"' : ''}>${label}</a>`;
@@ -31,13 +43,13 @@ function receiptsCard(
 <td>${esc(brl(r.amount))}</td>
 <td>${brtTime(r.receivedAt)}</td>
 <td>${esc(r.clientId ?? `partner ${r.ispb}`)}</td>
-<td><strong>${esc(r.return.status)}</strong>${r.return.failure ? `<br><span class="error">${esc(r.return.failure)}</span>` : ''}${r.return.returnedAt ? `<br><span class="muted">${brtTime(r.return.returnedAt)}</span>` : ''}</td>
+<td><strong>${esc(r.return.status)}</strong>${r.return.failure ? `<br><span class="error">${esc(r.return.failure)}</span>` : ''}${failedNote(r, now)}${r.return.returnedAt ? `<br><span class="muted">${brtTime(r.return.returnedAt)}</span>` : ''}</td>
 </tr>`,
     )
     .join('');
   return `<section class="card" id="unapplied">
 <h2>Unapplied receipts</h2>
-<p class="muted">Money a partner reported that no Cash-In could take: held for the payer and returned through the partner. FAILED ones need you: the money is still held.</p>
+<p class="muted">Money a partner reported that no Cash-In could take: held for the payer and returned through the partner. A FAILED return keeps being read at the partner for the MED window (the network may still settle it); only one past that window needs you.</p>
 <p>${filter('', 'All')} · ${filter('PROCESSING', 'Being returned')} · ${filter('FAILED', 'Failed')} · ${filter('RETURNED', 'Returned')}</p>
 ${
   items.length === 0
@@ -49,7 +61,15 @@ ${
 </section>`;
 }
 
-function reportsCard(reports: ReconciliationReport[]): string {
+/** Each real partner's closed days with no final report yet (never checked, or PENDING). */
+async function backlogOf(env: Env, now: number): Promise<{ ispb: string; behind: number }[]> {
+  const real = declaredPartners(env).filter((p) => p.kind === 'bcb-api-pix');
+  return Promise.all(
+    real.map(async (p) => ({ ispb: p.ispb, behind: await daysBehind(env, p.ispb, lastClosedDay(now)) })),
+  );
+}
+
+function reportsCard(reports: ReconciliationReport[], backlog: { ispb: string; behind: number }[]): string {
   const report = (r: ReconciliationReport) => {
     const breaks = r.breaks
       .map(
@@ -70,21 +90,24 @@ ${healed ? `<p>Healed (booked through the normal path):</p><ul>${healed}</ul>` :
   return `<section class="card" id="reconciliation">
 <h2>Daily reconciliation</h2>
 <p class="muted">Each real partner's records of a closed day against our books. Breaks stay until you look.</p>
+${backlog.map((b) => `<p>Partner ${esc(b.ispb)}: <strong class="${b.behind > 0 ? 'error' : 'muted'}">${b.behind} day(s) behind</strong> (closed days not yet MATCHED or BREAKS, retried oldest first)</p>`).join('\n')}
 ${reports.length === 0 ? '<p class="muted">No day checked yet.</p>' : reports.map(report).join('\n')}
 </section>`;
 }
 
 export async function booksPage(env: Env, status: string | null, actor: Actor): Promise<string> {
   const wanted = (['PROCESSING', 'RETURNED', 'FAILED'] as const).find((s) => s === status);
-  const [receipts, reports] = await Promise.all([
+  const now = Date.now();
+  const [receipts, reports, backlog] = await Promise.all([
     listUnapplied(env, wanted ? { status: wanted } : {}, RECEIPTS),
     recentReports(env, REPORTS),
+    backlogOf(env, now),
   ]);
   return frame(
     'Books',
     `<p><a href="${CONSOLE_PATH}">← Dashboard</a></p>
-${receiptsCard(receipts.items.map(unappliedView), wanted)}
-${reportsCard(reports)}`,
+${receiptsCard(receipts.items.map(unappliedView), wanted, now)}
+${reportsCard(reports, backlog)}`,
     { actor },
   );
 }

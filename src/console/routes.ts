@@ -16,7 +16,7 @@ import { operatorById } from '../db/operators';
 import { type Actor, BREAK_GLASS, type Role, roleAllows } from '../domain/operators';
 import { readBodyWithin } from '../infra/body-limit';
 import { log } from '../infra/log';
-import { loginSourceBlocked, recordLoginFailure } from '../infra/login-failures';
+import { reserveLoginFailure } from '../infra/login-failures';
 import { ACCESS_HEADER } from '../security/access-jwt';
 import { ASSETS } from './assets';
 import { auditPage } from './audit';
@@ -163,15 +163,17 @@ router
   .post('/login', async (request, env) => {
     if (!sameOrigin(request))
       return htmlResponse(messagePage('Refused', 'Cross-origin request refused.'), 403);
-    if (loginSourceBlocked(request))
+    // Counted as a failure before the form is awaited, so a concurrent burst is counted exactly.
+    const attempt = reserveLoginFailure(request);
+    if ('blockedMs' in attempt)
       return htmlResponse(loginPage('Too many failed sign-ins from here; wait a minute.'), 429);
     const form = await readForm(request);
     const actor = form ? await actorOfToken(env, form.token ?? '') : undefined;
     if (!actor) {
-      recordLoginFailure(request);
       log('warn', 'console sign-in refused', {});
       return htmlResponse(loginPage('That is not an operator token.'), 401);
     }
+    attempt.succeeded();
     const { cookie } = await newSession(env.ADMIN_TOKEN as string, Date.now(), subjectOf(actor));
     return redirect(CONSOLE_PATH, { 'set-cookie': sessionCookie(request, cookie, SESSION_MS / 1000) });
   })
