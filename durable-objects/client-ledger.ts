@@ -24,8 +24,9 @@ import { bankReturn } from './ledger/cash-in/bank-returns';
 import type { CreateCashInInput } from './ledger/cash-in/cash-in-ops';
 import { cancelCashIn, createCashIn, expireCashIn } from './ledger/cash-in/cash-in-ops';
 import { type SettleInput, settleCashIn } from './ledger/cash-in/cash-in-settle-ops';
-import { findCashIn } from './ledger/cash-in/cash-in-store';
+import { disputePage, findCashIn } from './ledger/cash-in/cash-in-store';
 import { chargeLocation } from './ledger/cash-in/charge-location';
+import { type DisputeCommand, runDisputeCommand } from './ledger/cash-in/dispute-commands';
 import { applyPartnerPix, type PixOutcome, type ReceivedPix } from './ledger/cash-in/partner-pix-ops';
 import { type RefundBody, startRefund } from './ledger/cash-in/refund-ops';
 import { acceptCashOutBatch, cashOutBatchViews } from './ledger/cash-out/cash-out-batch-ops';
@@ -102,10 +103,7 @@ export class ClientLedger extends DurableObject<Env> {
     };
   }
 
-  /**
-   * When the last pruning step found the next row to age out (null: none was waiting). Rows written
-   * since are younger, so until then a step would delete nothing and arm the same `prune` task.
-   */
+  /** When the last pruning step found the next row to age out (null: none); until then a step does nothing. */
   private pruneAt: number | null | undefined;
 
   /** One bounded pruning step (ledger/prune.ts) after the due tasks; the alarm brings the next. */
@@ -154,7 +152,6 @@ export class ClientLedger extends DurableObject<Env> {
   }
 
   // ── Cash-In ────────────────────────────────────────────────────────────────
-
   async createCashIn(command: CreateCashInInput & Idempotent): Promise<OperationResult<CashInCreated>> {
     const ctx = this.context();
     return this.withAlarm(() =>
@@ -219,6 +216,16 @@ export class ClientLedger extends DurableObject<Env> {
     return this.withAlarm(() => bankReturn(this.context(), id, reason));
   }
 
+  /** MED disputes (ledger/cash-in/dispute-commands.ts): the sandbox's, a real partner's, the defense. */
+  async dispute(command: DisputeCommand): Promise<OperationResult<CashInView>> {
+    return this.withAlarm(() => runDisputeCommand(this.context(), command));
+  }
+  /** GET /disputes: a page of disputed Cash-Ins, its items' JSON joined as listTransactions does. */
+  async listDisputes(input: ListInput, status: string | undefined) {
+    const { items, ...neighbours } = disputePage(this.context(), input, status);
+    return { items: items.map((item) => item.row).join(','), ...neighbours };
+  }
+
   /** A received Pix a real partner reported (ledger/cash-in/partner-pix-ops.ts). */
   async partnerPix(ispb: string, pix: ReceivedPix): Promise<PixOutcome[]> {
     const [ctx, rules] = [this.context(), await this.payerRules()];
@@ -242,7 +249,6 @@ export class ClientLedger extends DurableObject<Env> {
   }
 
   // ── Cash-Out ───────────────────────────────────────────────────────────────
-
   async createCashOut(command: CreateCashOutInput & Idempotent): Promise<OperationResult<CashOutAccepted>> {
     const ctx = this.context();
     return this.withAlarm(() =>
@@ -284,7 +290,6 @@ export class ClientLedger extends DurableObject<Env> {
   }
 
   // ── Accounts: statement, balance, rebalance, sandbox deposit ───────────────
-
   async statement(input: StatementInput) {
     return readStatement(this.context(), input);
   }
@@ -306,7 +311,6 @@ export class ClientLedger extends DurableObject<Env> {
   }
 
   // ── Webhook delivery (ledger/webhooks/webhook-deliveries.ts; the POST is the queue consumer's) ─
-
   async claimWebhook(eventId: string, dispatch: number): Promise<ClaimedWebhook | null> {
     return claimWebhook(this.context(), eventId, dispatch, Date.now());
   }
@@ -326,7 +330,6 @@ export class ClientLedger extends DurableObject<Env> {
   }
 
   // ── Request budget (src/http/rate-limit.ts) ────────────────────────────────
-
   // The one bucket of this client's rateLimitPerSecond, in memory only: no storage write per
   // request. An evicted object starts again with a full bucket, at most one extra second's budget.
   private requestBudget: TokenBucket | undefined;
@@ -379,7 +382,6 @@ export class ClientLedger extends DurableObject<Env> {
   }
 
   // ── Time-driven work ───────────────────────────────────────────────────────
-
   override async alarm(): Promise<void> {
     this.scheduler.alarmFired();
     if (!this.profile) return;
