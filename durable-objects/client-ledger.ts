@@ -378,8 +378,7 @@ export class ClientLedger extends DurableObject<Env> {
 
   /** POST /admin/clients/{id}/archive: closed history before `before` to R2; its record concludes the run. */
   async archive(before: number, audit?: AuditRow): Promise<number> {
-    const ctx = this.context();
-    return auditedRun(ctx, this.env, audit, (done) => archiveAll(ctx, before, done));
+    return auditedRun(this.context(), this.env, audit, (ctx, done) => archiveAll(ctx, before, done));
   }
 
   // ── Time-driven work ───────────────────────────────────────────────────────

@@ -34,11 +34,11 @@ export async function auditedRun<T>(
   ctx: LedgerContext,
   env: Env,
   audit: AuditRow | undefined,
-  run: (conclude: ((after: Record<string, unknown>) => void) | undefined) => Promise<T>,
+  run: (ctx: LedgerContext, conclude: ((after: Record<string, unknown>) => void) | undefined) => Promise<T>,
 ): Promise<T> {
-  if (!audit) return run(undefined);
+  if (!audit) return run(ctx, undefined);
   const before = (audit.after ?? {}) as Record<string, unknown>;
-  const result = await run((after) => keepAudit(ctx.db, { ...audit, after: { ...before, ...after } }));
+  const result = await run(ctx, (after) => keepAudit(ctx.db, { ...audit, after: { ...before, ...after } }));
   await forwardAudit(ctx, env);
   return result;
 }
