@@ -12,7 +12,14 @@ import { log } from '../../../src/infra/log';
 import { partnerPort } from '../../../src/partners/port-registry';
 import { entryArchived, rehydrateCashIn } from '../archive/archive-reads';
 import type { LedgerContext } from '../context';
-import { accountAt, devolutionEntryId, entryExists, postEntry, releaseHold } from '../ledger/ledger';
+import {
+  accountAt,
+  devolutionEntryId,
+  entryExists,
+  postEntry,
+  refundedOutOf,
+  releaseHold,
+} from '../ledger/ledger';
 import { type CashInRow, cashInNotFound, findCashIn } from './cash-in-store';
 import { disputeHoldId, isOpenDispute, markDisputeClosed } from './dispute-ops';
 import { REFUND_POLL_MS, settleDevolution } from './refund-ops';
@@ -33,7 +40,9 @@ function transactional(ctx: LedgerContext, row: CashInRow): string {
 }
 
 /**
- * A bank return of a PAID Cash-In: PAID → REFUNDED now, consuming a dispute's hold. If the client's own refund is in flight,
+ * A bank return of a PAID Cash-In, consuming a dispute's hold. Once the returned amount is the whole
+ * Cash-In it ends REFUNDED; less than the whole leaves it PAID (docs/contract.md, Disputes), and a
+ * later return of the rest ends it. Without a reported amount, the sandbox returns what is left. If the client's own refund is in flight,
  * the return supersedes it and its devolution is followed to the end (should the partner settle it
  * too, that second outflow is recorded as well: pollSupersededDevolution). Its hold stays until
  * then: that devolution leaves whatever the balance, so the money must not be withdrawn meanwhile.
@@ -59,11 +68,17 @@ export async function bankReturn(
     });
   }
   const accountNumber = transactional(ctx, row);
+  // The same partial return reported again: booked once, the Cash-In stays as it is.
+  if (await devolutionBooked(ctx, row, reported?.id ?? endToEndId)) return success(200, cashInView(row));
   const refunded = ctx.storage.transactionSync(() => {
     // The money a dispute blocked is the money leaving: its hold is consumed here, and a dispute
     // still open ends ACCEPTED (the payer's bank took the money back).
     releaseHold(ctx.db, disputeHoldId(row.transactionId));
     const settled = isOpenDispute(row) ? markDisputeClosed(ctx, row, 'ACCEPTED', now) : row;
+    const returnedBefore = refundedOutOf(ctx.db, row.endToEndId as string);
+    const amount = reported?.amountCents ?? Math.max(0, row.amount - returnedBefore);
+    if (returnedBefore + amount < row.amount)
+      return bookPartialReturn(ctx, settled, accountNumber, { endToEndId, entryId, amount, at: now });
     if (row.refundState === 'PROCESSING' && row.refundEndToEndId) {
       ctx.scheduler.cancel('poll-refund', row.transactionId);
       ctx.scheduler.schedule(
@@ -78,10 +93,36 @@ export async function bankReturn(
       reason,
       at: now,
       bankFact: true,
-      ...(reported && { amount: reported.amountCents }),
+      amount,
     });
   });
   return success(200, cashInView(refunded));
+}
+
+/**
+ * Inside the caller's transaction: a return of less than what is left of the Cash-In. Its money
+ * leaves (a bank fact); the Cash-In stays PAID, and a client refund in flight follows its course.
+ */
+function bookPartialReturn(
+  ctx: LedgerContext,
+  row: CashInRow,
+  accountNumber: string,
+  devolution: { endToEndId: string; entryId: string; amount: number; at: number },
+): CashInRow {
+  postEntry(ctx.db, {
+    id: devolution.entryId,
+    accountNumber,
+    type: 'PIX_REFUND_OUT',
+    amount: devolution.amount,
+    ref: `cash-in:${row.transactionId}`,
+    at: devolution.at,
+    description: `Devolucao PIX ${row.internalCode} (parcial)`,
+    endToEndId: devolution.endToEndId,
+    originalEndToEndId: row.endToEndId,
+    bankFact: true,
+  });
+  log('warn', 'the bank returned part of a Cash-In; it stays PAID', { transactionId: row.transactionId });
+  return row;
 }
 
 /** Whether this devolution of the Cash-In's payment is booked, hot or archived. */

@@ -12,7 +12,7 @@ import { errorFields, log } from '../../../src/infra/log';
 import type { ReceivedDevolution, ReceivedPix } from '../../../src/partners/bcb-api-pix/adapter';
 import { partnerPort } from '../../../src/partners/port-registry';
 import type { LedgerContext } from '../context';
-import { bankReturn, bookLateDevolution } from './bank-returns';
+import { bankReturn, bookLateDevolution, devolutionBooked } from './bank-returns';
 import { settleCashIn } from './cash-in-settle-ops';
 import { findCashIn } from './cash-in-store';
 import { pollRefund } from './refund-ops';
@@ -68,6 +68,8 @@ async function applyDevolution(
     amountCents: devolution.amountCents,
   };
   if (row.status === 'PAID') {
+    // A partial return leaves the Cash-In PAID: reported again, it is found booked.
+    if (await devolutionBooked(ctx, row, devolution.id)) return 'already-recorded';
     const reason = RETURN_REASON[devolution.nature] ?? 'CUSTOMER_REQUEST';
     const result = await bankReturn(ctx, transactionId, reason, reported);
     if (result.ok) return 'returned';

@@ -15,7 +15,15 @@ import { partnerPort } from '../../../src/partners/port-registry';
 import type { LedgerContext } from '../context';
 import { booksTamper, guard } from '../ledger/books-guard';
 import { forgetIdempotencyKey, type Remember } from '../ledger/idempotency';
-import { accountAt, available, devolutionEntryId, placeHold, postEntry, releaseHold } from '../ledger/ledger';
+import {
+  accountAt,
+  available,
+  devolutionEntryId,
+  placeHold,
+  postEntry,
+  refundedOutOf,
+  releaseHold,
+} from '../ledger/ledger';
 import { observe } from '../webhooks/events';
 import { type CashInRow, emitCashIn, findCashIn, updateCashIn } from './cash-in-store';
 
@@ -109,6 +117,12 @@ export async function startRefund(
 ): Promise<OperationResult<RefundBody>> {
   const refusal = refundRefusal(row);
   if (refusal) return failure(refusal);
+  // Refunds are whole: after a partial bank return, one would give back more than was received.
+  if (refundedOutOf(ctx.db, row.endToEndId as string) > 0)
+    return failure({
+      code: 'REFUND_NOT_ALLOWED',
+      detail: "The payer's bank already returned part of this Cash-In",
+    });
   const account = accountAt(ctx.db, row.partnerIspb, 'TRANSACTIONAL');
   if (!account || available(ctx.db, account.number) < row.amount) {
     return failure({

@@ -136,6 +136,37 @@ describe('MED disputes (sandbox)', () => {
     await assertBooks(api);
   });
 
+  it('ACCEPTED for part of the Cash-In leaves it PAID; the return of the rest ends it REFUNDED, counted once', async () => {
+    const api = await Integrator.create();
+    const code = await paid(api, 50);
+    expect((await openDispute(api, code, { amount: 20 })).status).toBe(201);
+    const closed = await closeDispute(api, code, 'ACCEPTED');
+    expect(closed.status).toBe(200);
+    const partly = (await closed.json()) as CashInBody;
+    expect(partly).toMatchObject({ status: 'PAID', dispute: { status: 'ACCEPTED', blockedAmount: 20 } });
+    expect(partly.reason).toBeUndefined();
+    expect(await getCashIn(api, code)).toMatchObject({ status: 'PAID' });
+    // The hold is consumed by the return, not subtracted again.
+    expect(await transactional(api)).toMatchObject({ balance: 30, available: 30, blocked: 0 });
+    // A client refund is whole: it would give back more than was received.
+    expect(await problemCode(await api.signedPost(`/cash-in/${code}/refund`, { reason: 'FRAUD' }))).toBe(
+      'REFUND_NOT_ALLOWED',
+    );
+
+    const rest = await api.post(`/sandbox/cash-in/${code}/return`, { reason: 'FRAUD' });
+    expect(rest.status).toBe(200);
+    expect(await rest.json()).toMatchObject({ status: 'REFUNDED', reason: 'FRAUD' });
+    expect(await transactional(api)).toMatchObject({ balance: 0, available: 0, blocked: 0 });
+    expect(await disputeEvents(api, partly.transactionId)).toEqual([
+      'CASHIN_DISPUTE_OPENED',
+      'CASHIN_DISPUTE_CLOSED',
+      'CASHIN_REFUNDED',
+    ]);
+    await quiesce(api);
+    const books = await assertBooks(api);
+    expect(total(books, 'PIX_REFUND_OUT')).toBe(cents(50));
+  });
+
   it('a dispute racing a refund of the same Cash-In: the money leaves once', async () => {
     const api = await Integrator.create();
     const code = await paid(api, 60);
