@@ -1,5 +1,5 @@
 /** The MED dispute recorded on a Cash-In (docs/contract.md, Disputes; ledger/cash-in/dispute-ops.ts): columns of cash_ins. */
-import { integer, text } from 'drizzle-orm/sqlite-core';
+import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 
 /** Indexed by cash_ins_dispute_idx (schema.ts) on (openedAt, seq) of disputed rows: GET /disputes. */
 export const disputeColumns = {
@@ -14,3 +14,20 @@ export const disputeColumns = {
   disputeDefendedAt: integer('dispute_defended_at'),
   disputeClosedAt: integer('dispute_closed_at'),
 };
+
+/**
+ * Disputed Cash-Ins moved to the archive, so GET /disputes lists them whatever their age: the
+ * archive's segments are ordered by when the Cash-In was requested, not by when its dispute opened.
+ * Written in the transaction that deletes the hot row; a row back hot (rehydrated) is read hot.
+ */
+export const archivedDisputes = sqliteTable(
+  'archived_disputes',
+  {
+    /** The Cash-In's seq (a rehydrated row keeps it). */
+    seq: integer('seq').primaryKey(),
+    transactionId: text('transaction_id').notNull(),
+    openedAt: integer('opened_at').notNull(),
+    status: text('status').notNull(),
+  },
+  (t) => [index('archived_disputes_opened_idx').on(t.openedAt, t.seq)],
+);

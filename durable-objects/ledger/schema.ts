@@ -18,6 +18,8 @@ import { DELIVERY_STATUSES } from '../../src/domain/webhook-delivery';
 import { compressedJson, requestFingerprintColumn } from './ledger/idempotency-codec';
 import { disputeColumns } from './schema-disputes';
 
+export { archivedDisputes } from './schema-disputes';
+
 /** Small facts about the object itself (its client id, onboarding data). */
 export const settings = sqliteTable('settings', {
   key: text('key').primaryKey(),

@@ -21,6 +21,7 @@ import m0018 from './0018_recurrences.sql';
 import m0019 from './0019_recurrence_charges.sql';
 import m0020 from './0020_cash_in_paid_by.sql';
 import m0021 from './0021_cash_in_disputes.sql';
+import m0022 from './0022_archived_disputes.sql';
 
   export default {
     journal,
@@ -46,7 +47,8 @@ m0017,
 m0018,
 m0019,
 m0020,
-m0021
+m0021,
+m0022
     }
   }
   
