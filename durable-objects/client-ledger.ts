@@ -24,7 +24,7 @@ import { bankReturn } from './ledger/cash-in/bank-returns';
 import type { CreateCashInInput } from './ledger/cash-in/cash-in-ops';
 import { cancelCashIn, createCashIn, expireCashIn } from './ledger/cash-in/cash-in-ops';
 import { type SettleInput, settleCashIn } from './ledger/cash-in/cash-in-settle-ops';
-import { disputePage, findCashIn } from './ledger/cash-in/cash-in-store';
+import { findCashIn } from './ledger/cash-in/cash-in-store';
 import { chargeLocation } from './ledger/cash-in/charge-location';
 import { type DisputeCommand, runDisputeCommand } from './ledger/cash-in/dispute-commands';
 import { applyPartnerPix, type PixOutcome, type ReceivedPix } from './ledger/cash-in/partner-pix-ops';
@@ -41,6 +41,7 @@ import { openAccount } from './ledger/ledger/ledger';
 import { type Deposit, deposit, type RebalanceInput, rebalance } from './ledger/ledger/transfer-ops';
 import migrations from './ledger/migrations/migrations';
 import { armPrune, pruneOnce } from './ledger/prune';
+import { listDisputePage } from './ledger/reads/dispute-queries';
 import { cashInJson, cashOutJson } from './ledger/reads/read-json';
 import { type BooksOfDay, bookedPix, booksOfDay } from './ledger/reads/reconciliation-queries';
 import type { Balances, StatementInput } from './ledger/reads/statement-queries';
@@ -222,7 +223,7 @@ export class ClientLedger extends DurableObject<Env> {
   }
   /** GET /disputes: a page of disputed Cash-Ins, its items' JSON joined as listTransactions does. */
   async listDisputes(input: ListInput, status: string | undefined) {
-    const { items, ...neighbours } = disputePage(this.context(), input, status);
+    const { items, ...neighbours } = await listDisputePage(this.context(), input, status);
     return { items: items.map((item) => item.row).join(','), ...neighbours };
   }
 

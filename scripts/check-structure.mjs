@@ -176,7 +176,7 @@ if (!files.some((file) => STAGING_ONLY.some((pattern) => pattern.test(file))))
 // schema (schema*.ts) and the migrations. Changing a column then touches one store.
 const LEDGER = 'durable-objects/ledger/';
 const STORES = {
-  'cash-in/cash-in-store.ts': { cash_ins: 'cashIns' },
+  'cash-in/cash-in-store.ts': { cash_ins: 'cashIns', archived_disputes: 'archivedDisputes' },
   'cash-out/cash-out-store.ts': { cash_outs: 'cashOuts' },
   'cash-out/cash-out-batch-store.ts': { cash_out_batches: 'cashOutBatches' },
   'ledger/ledger-store.ts': { ledger_entries: 'ledgerEntries', accounts: 'accounts', holds: 'holds' },

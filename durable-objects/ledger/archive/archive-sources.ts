@@ -6,7 +6,7 @@
  */
 import { internalCodeOfTxId } from '../../../src/domain/ids';
 import type { ArchivableRow, ArchivableTable } from '../archivable';
-import { cashInArchive } from '../cash-in/cash-in-store';
+import { cashInArchive, indexArchivedDisputes } from '../cash-in/cash-in-store';
 import { cashOutArchive } from '../cash-out/cash-out-store';
 import type { LedgerContext } from '../context';
 import type { CrashPoint } from '../crash-points';
@@ -84,6 +84,7 @@ export const cashInSource: ArchiveSource = {
     ),
   counted: countedAs('PAID'),
   crashPoint: 'archive.segment-written',
+  removed: indexArchivedDisputes,
 };
 
 export const cashOutSource: ArchiveSource = {

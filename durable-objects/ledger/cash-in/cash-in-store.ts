@@ -1,7 +1,7 @@
 /** Cash-In rows of one client: lookups with the precedence of docs/contract.md, Lookup by id. */
 import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import { CASH_IN_FIELDS, cashInView } from '../../../src/domain/cash-in';
-import { shapePage } from '../../../src/domain/pagination';
+import { planPage, shapePage } from '../../../src/domain/pagination';
 import { failure } from '../../../src/domain/result';
 import type { ViewField } from '../../../src/domain/view-fields';
 import type { ArchivableTable } from '../archivable';
@@ -13,7 +13,7 @@ import { keysetRows, type PageInput, type RowSelection } from '../reads/keyset';
 import { findByAnyId, lookupSql } from '../reads/lookup';
 import { viewJson } from '../reads/view-sql';
 import { cashInWorkQuery } from '../scheduler';
-import { cashIns } from '../schema';
+import { archivedDisputes, cashIns } from '../schema';
 import { emitWebhook, type WebhookEvent } from '../webhooks/events';
 
 export type CashInRow = typeof cashIns.$inferSelect;
@@ -182,15 +182,19 @@ export const cashInJsonSql = {
   seq: { key: 'seq', sql: sql`${cashIns.seq}` } as RowSelection,
 };
 
+/** A disputed Cash-In on a page: its view as JSON text when hot, its transactionId when archived. */
+export type DisputeItem = { json: string } | { archived: string };
+
 /**
- * A page of disputed Cash-Ins by when the dispute opened (GET /disputes), each its view as JSON text
- * with its sort key. Hot rows only: a Cash-In under an open dispute is never archived.
+ * A page of disputed Cash-Ins by when the dispute opened (GET /disputes), with their sort keys: hot
+ * rows and the archived ones archived_disputes keeps (a row back hot is read hot), merged by
+ * (openedAt, seq). The caller reads the archived views (reads/dispute-queries.ts).
  */
 export function disputePage(ctx: LedgerContext, input: PageInput, status: string | undefined) {
   const scope = status
     ? and(isNotNull(cashIns.disputeId), eq(cashIns.disputeStatus, status as 'OPEN'))
     : isNotNull(cashIns.disputeId);
-  const rows = keysetRows<number>(
+  const hot = keysetRows<number>(
     ctx.db,
     cashIns,
     cashIns.disputeOpenedAt,
@@ -199,9 +203,47 @@ export function disputePage(ctx: LedgerContext, input: PageInput, status: string
     scope,
     cashInJsonSql.seq,
   );
-  const seqs = JSON.stringify(rows.map((r) => r.row));
-  const texts =
-    rows.length === 0 ? [] : ctx.storage.sql.exec<{ json: string }>(cashInJsonSql.hot, seqs).toArray();
-  const items = rows.map((r, i) => ({ row: texts[i]?.json as string, time: r.time, seq: r.seq }));
+  const stillArchived = sql`NOT EXISTS (SELECT 1 FROM cash_ins c WHERE c.seq = ${archivedDisputes.seq})`;
+  const archived = keysetRows<string>(
+    ctx.db,
+    archivedDisputes,
+    archivedDisputes.openedAt,
+    archivedDisputes.seq,
+    input,
+    status ? and(stillArchived, eq(archivedDisputes.status, status)) : stillArchived,
+    { key: 'archived-dispute', sql: sql`${archivedDisputes.transactionId}` },
+  );
+  const sign = planPage(input.order, input.position).scan === 'ASC' ? 1 : -1;
+  const keyed = [
+    ...hot.map((r) => ({ hot: r.row, time: r.time, seq: r.seq })),
+    ...archived.map((r) => ({ hot: undefined, archived: r.row, time: r.time, seq: r.seq })),
+  ]
+    .sort((a, b) => sign * (a.time - b.time || a.seq - b.seq))
+    .slice(0, input.limit + 1);
+  const seqs = JSON.stringify(keyed.flatMap((r) => (r.hot === undefined ? [] : [r.hot])));
+  const texts = ctx.storage.sql.exec<{ json: string }>(cashInJsonSql.hot, seqs).toArray();
+  let next = 0;
+  const items = keyed.map((r) => ({
+    row: (r.hot === undefined ? { archived: r.archived } : { json: texts[next++]?.json }) as DisputeItem,
+    time: r.time,
+    seq: r.seq,
+  }));
   return shapePage(items, input.limit, input.position);
+}
+
+/** Inside the archive's deleting transaction: disputed rows leaving stay listed by GET /disputes. */
+export function indexArchivedDisputes(ctx: LedgerContext, rows: Record<string, unknown>[]): void {
+  for (const row of rows) {
+    if (row.disputeId == null) continue;
+    const fields = {
+      transactionId: row.transactionId as string,
+      openedAt: row.disputeOpenedAt as number,
+      status: row.disputeStatus as string,
+    };
+    ctx.db
+      .insert(archivedDisputes)
+      .values({ seq: row.seq as number, ...fields })
+      .onConflictDoUpdate({ target: archivedDisputes.seq, set: fields })
+      .run();
+  }
 }

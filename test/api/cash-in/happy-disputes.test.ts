@@ -217,6 +217,45 @@ describe('MED disputes (sandbox)', () => {
   });
 });
 
+describe('MED disputes: lists', () => {
+  it('GET /disputes lists a closed dispute whose Cash-In moved to the archive, paged with the hot ones', async () => {
+    const api = await Integrator.create();
+    const old = await paid(api, 30);
+    expect((await openDispute(api, old, { amount: 10 })).status).toBe(201);
+    expect((await closeDispute(api, old, 'REJECTED')).status).toBe(200);
+    const archived = await admin(`/admin/clients/${api.client.clientId}/archive`, 'POST', {
+      before: new Date(Date.now() + 1).toISOString(),
+    });
+    expect(((await archived.json()) as { archivedTransactions: number }).archivedTransactions).toBe(1);
+    const fresh = await paid(api, 12);
+    expect((await openDispute(api, fresh)).status).toBe(201);
+
+    const period = 'from=2000-01-01&to=2100-12-31';
+    const codes = async (query: string) => {
+      const res = await api.get(`/disputes?${period}&${query}`);
+      expect(res.status, await res.clone().text()).toBe(200);
+      const body = (await res.json()) as { items: CashInBody[]; nextCursor?: string };
+      return { codes: body.items.map((c) => c.internalCode), body };
+    };
+    const rejected = await codes('status=REJECTED');
+    expect(rejected.codes).toEqual([old]);
+    expect(rejected.body.items[0]).toEqual(await getCashIn(api, old));
+    expect(rejected.body.items[0]).toMatchObject({
+      status: 'PAID',
+      dispute: { status: 'REJECTED', blockedAmount: 10 },
+    });
+    expect((await codes('status=OPEN')).codes).toEqual([fresh]);
+    expect((await codes('')).codes).toEqual([fresh, old]);
+    // One page at a time, newest dispute first: the hot one, then the archived one.
+    const first = await codes('limit=1');
+    expect(first.codes).toEqual([fresh]);
+    const second = await codes(`limit=1&cursor=${encodeURIComponent(first.body.nextCursor!)}`);
+    expect(second.codes).toEqual([old]);
+    expect(second.body.nextCursor).toBeUndefined();
+    expect((await codes('order=asc')).codes).toEqual([old, fresh]);
+  });
+});
+
 describe('MED disputes: refusals', () => {
   it('bad input names the field and opens nothing; state refusals answer 422', async () => {
     const api = await Integrator.create();
