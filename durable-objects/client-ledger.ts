@@ -221,10 +221,9 @@ export class ClientLedger extends DurableObject<Env> {
   async dispute(command: DisputeCommand): Promise<OperationResult<CashInView>> {
     return this.withAlarm(() => runDisputeCommand(this.context(), command));
   }
-  /** GET /disputes: a page of disputed Cash-Ins, its items' JSON joined as listTransactions does. */
+  /** GET /disputes: a page of disputed Cash-Ins, hot and archived (ledger/reads/dispute-queries.ts). */
   async listDisputes(input: ListInput, status: string | undefined) {
-    const { items, ...neighbours } = await listDisputePage(this.context(), input, status);
-    return { items: items.map((item) => item.row).join(','), ...neighbours };
+    return listDisputePage(this.context(), input, status);
   }
 
   /** A received Pix a real partner reported (ledger/cash-in/partner-pix-ops.ts). */

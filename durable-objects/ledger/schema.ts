@@ -1,7 +1,6 @@
 /**
- * Storage of one client's ClientLedger Durable Object (SQLite; docs/storage-schema.md). Every write of a business
- * operation happens in one `transactionSync`, so state, ledger entries and outbox events move together.
- */
+ * Storage of one client's ClientLedger Durable Object (SQLite; docs/storage-schema.md). Every write of a business operation
+ * happens in one `transactionSync`, so state, ledger entries and outbox events move together. */
 import { type SQL, sql } from 'drizzle-orm';
 import {
   index,

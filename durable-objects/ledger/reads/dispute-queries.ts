@@ -4,18 +4,14 @@
  * from its segment, as GET /cash-in/{id} reads it.
  */
 import { cashInView } from '../../../src/domain/cash-in';
-import type { PageResult } from '../../../src/domain/pagination';
 import { findCashInAnywhere } from '../archive/archive-reads';
 import { disputePage } from '../cash-in/cash-in-store';
 import type { LedgerContext } from '../context';
 import type { PageInput } from './keyset';
 import type { ListedItem } from './transaction-queries';
 
-export async function listDisputePage(
-  ctx: LedgerContext,
-  input: PageInput,
-  status: string | undefined,
-): Promise<PageResult<ListedItem>> {
+/** The page as the ledger sends lists: its items' JSON texts joined by commas, with their sort keys. */
+export async function listDisputePage(ctx: LedgerContext, input: PageInput, status: string | undefined) {
   const page = disputePage(ctx, input, status);
   const items: ListedItem[] = [];
   for (const item of page.items) {
@@ -27,5 +23,9 @@ export async function listDisputePage(
     if (!row) throw new Error(`an archived dispute's Cash-In is missing: ${item.row.archived}`);
     items.push({ row: JSON.stringify(cashInView(row)), time: item.time, seq: item.seq });
   }
-  return { ...page, items };
+  return {
+    ...page,
+    items: items.map((item) => item.row).join(','),
+    keys: items.map(({ time, seq }) => ({ time, seq })),
+  };
 }
