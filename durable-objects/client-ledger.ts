@@ -24,7 +24,7 @@ import { bankReturn } from './ledger/cash-in/bank-returns';
 import type { CreateCashInInput } from './ledger/cash-in/cash-in-ops';
 import { cancelCashIn, createCashIn, expireCashIn } from './ledger/cash-in/cash-in-ops';
 import { type SettleInput, settleCashIn } from './ledger/cash-in/cash-in-settle-ops';
-import { findCashIn } from './ledger/cash-in/cash-in-store';
+import { type DisputeFilter, findCashIn } from './ledger/cash-in/cash-in-store';
 import { chargeLocation } from './ledger/cash-in/charge-location';
 import { type DisputeCommand, runDisputeCommand } from './ledger/cash-in/dispute-commands';
 import { applyPartnerPix, type PixOutcome, type ReceivedPix } from './ledger/cash-in/partner-pix-ops';
@@ -222,8 +222,8 @@ export class ClientLedger extends DurableObject<Env> {
     return this.withAlarm(() => runDisputeCommand(this.context(), command));
   }
   /** GET /disputes: a page of disputed Cash-Ins, hot and archived (ledger/reads/dispute-queries.ts). */
-  async listDisputes(input: ListInput, status: string | undefined) {
-    return listDisputePage(this.context(), input, status);
+  async listDisputes(input: ListInput, filter: DisputeFilter) {
+    return listDisputePage(this.context(), input, filter);
   }
 
   /** A received Pix a real partner reported (ledger/cash-in/partner-pix-ops.ts). */

@@ -28,6 +28,8 @@ export const archivedDisputes = sqliteTable(
     transactionId: text('transaction_id').notNull(),
     openedAt: integer('opened_at').notNull(),
     status: text('status').notNull(),
+    /** The settling partner's ISPB (GET /admin/disputes filters by it). */
+    partnerIspb: text('partner_ispb').notNull(),
   },
   (t) => [index('archived_disputes_opened_idx').on(t.openedAt, t.seq)],
 );

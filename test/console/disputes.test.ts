@@ -82,4 +82,56 @@ describe('open disputes for the operator', () => {
     const ids = ((await own.json()) as { items: CashInBody[] }).items.map((c) => c.transactionId);
     expect(ids).toEqual([mine.transactionId]);
   });
+
+  it('GET /admin/disputes pages with a tamper-evident cursor across clients, newest first, filtered', async () => {
+    const [one, two] = [await Integrator.create(), await Integrator.create()];
+    const mine = new Set([one.client.clientId, two.client.clientId]);
+    const a1 = await disputed(one, 31);
+    const a2 = await disputed(two, 32);
+    const b1 = await disputed(one, 33);
+    const b2 = await disputed(two, 34);
+    type Page = { items: { clientId: string; cashIn: CashInBody }[]; nextCursor?: string };
+    const walk = async (query: string) => {
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const res = await admin(
+          `/admin/disputes?${PERIOD}&limit=1&${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+        );
+        expect(res.status, await res.clone().text()).toBe(200);
+        const page = (await res.json()) as Page;
+        expect(page.items.length).toBeLessThanOrEqual(1);
+        seen.push(...page.items.filter((i) => mine.has(i.clientId)).map((i) => i.cashIn.internalCode));
+        cursor = page.nextCursor;
+      } while (cursor);
+      return seen;
+    };
+    const newestFirst = [b2, b1, a2, a1].map((c) => c.internalCode);
+    expect(await walk('')).toEqual(newestFirst);
+    const whole = (await (await admin(`/admin/disputes?${PERIOD}&limit=200`)).json()) as Page;
+    expect(whole.items.filter((i) => mine.has(i.clientId)).map((i) => i.cashIn.internalCode)).toEqual(
+      newestFirst,
+    );
+    expect(await walk(`clientId=${one.client.clientId}`)).toEqual([b1, a1].map((c) => c.internalCode));
+    const ispb = a1.settlement?.ispb as string;
+    expect(await walk(`ispb=${ispb}&status=OPEN`)).toEqual(newestFirst);
+    expect(await walk(`ispb=${ispb === '99999999' ? '11111111' : '99999999'}`)).toEqual([]);
+
+    // A cursor altered, of other filters or period, or a client's own: 400 naming cursor.
+    const first = (await (await admin(`/admin/disputes?${PERIOD}&limit=1`)).json()) as Page;
+    const cursor = first.nextCursor as string;
+    const own = (await (await one.get(`/disputes?${PERIOD}&limit=1`)).json()) as Page;
+    const tampered = `${cursor.slice(0, 5)}${cursor[5] === 'A' ? 'B' : 'A'}${cursor.slice(6)}`;
+    for (const query of [
+      `${PERIOD}&cursor=${tampered}`,
+      `${PERIOD}&cursor=${encodeURIComponent(cursor)}&status=OPEN`,
+      `from=2000-01-02&to=2100-12-31&cursor=${encodeURIComponent(cursor)}`,
+      `${PERIOD}&cursor=${encodeURIComponent(own.nextCursor as string)}`,
+      `${PERIOD}&cursor=nonsense`,
+    ]) {
+      const res = await admin(`/admin/disputes?${query}`);
+      expect(res.status, query).toBe(400);
+      expect(Object.keys(((await res.json()) as { errors: object }).errors)).toEqual(['cursor']);
+    }
+  });
 });

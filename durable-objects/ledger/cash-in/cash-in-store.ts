@@ -182,6 +182,12 @@ export const cashInJsonSql = {
   seq: { key: 'seq', sql: sql`${cashIns.seq}` } as RowSelection,
 };
 
+/** GET /disputes' filters: a dispute status, the settling partner's ISPB (the operator's list). */
+export interface DisputeFilter {
+  status?: string;
+  ispb?: string;
+}
+
 /** A disputed Cash-In on a page: its view as JSON text when hot, its transactionId when archived. */
 export type DisputeItem = { json: string } | { archived: string };
 
@@ -190,10 +196,12 @@ export type DisputeItem = { json: string } | { archived: string };
  * rows and the archived ones archived_disputes keeps (a row back hot is read hot), merged by
  * (openedAt, seq). The caller reads the archived views (reads/dispute-queries.ts).
  */
-export function disputePage(ctx: LedgerContext, input: PageInput, status: string | undefined) {
-  const scope = status
-    ? and(isNotNull(cashIns.disputeId), eq(cashIns.disputeStatus, status as 'OPEN'))
-    : isNotNull(cashIns.disputeId);
+export function disputePage(ctx: LedgerContext, input: PageInput, filter: DisputeFilter) {
+  const scope = and(
+    isNotNull(cashIns.disputeId),
+    filter.status ? eq(cashIns.disputeStatus, filter.status as 'OPEN') : undefined,
+    filter.ispb ? eq(cashIns.partnerIspb, filter.ispb) : undefined,
+  );
   const hot = keysetRows<number>(
     ctx.db,
     cashIns,
@@ -210,7 +218,11 @@ export function disputePage(ctx: LedgerContext, input: PageInput, status: string
     archivedDisputes.openedAt,
     archivedDisputes.seq,
     input,
-    status ? and(stillArchived, eq(archivedDisputes.status, status)) : stillArchived,
+    and(
+      stillArchived,
+      filter.status ? eq(archivedDisputes.status, filter.status) : undefined,
+      filter.ispb ? eq(archivedDisputes.partnerIspb, filter.ispb) : undefined,
+    ),
     { key: 'archived-dispute', sql: sql`${archivedDisputes.transactionId}` },
   );
   const sign = planPage(input.order, input.position).scan === 'ASC' ? 1 : -1;
@@ -239,6 +251,7 @@ export function indexArchivedDisputes(ctx: LedgerContext, rows: Record<string, u
       transactionId: row.transactionId as string,
       openedAt: row.disputeOpenedAt as number,
       status: row.disputeStatus as string,
+      partnerIspb: row.partnerIspb as string,
     };
     ctx.db
       .insert(archivedDisputes)

@@ -5,14 +5,14 @@
  */
 import { cashInView } from '../../../src/domain/cash-in';
 import { findCashInAnywhere } from '../archive/archive-reads';
-import { disputePage } from '../cash-in/cash-in-store';
+import { type DisputeFilter, disputePage } from '../cash-in/cash-in-store';
 import type { LedgerContext } from '../context';
 import type { PageInput } from './keyset';
 import type { ListedItem } from './transaction-queries';
 
 /** The page as the ledger sends lists: its items' JSON texts joined by commas, with their sort keys. */
-export async function listDisputePage(ctx: LedgerContext, input: PageInput, status: string | undefined) {
-  const page = disputePage(ctx, input, status);
+export async function listDisputePage(ctx: LedgerContext, input: PageInput, filter: DisputeFilter) {
+  const page = disputePage(ctx, input, filter);
   const items: ListedItem[] = [];
   for (const item of page.items) {
     if ('json' in item.row) {

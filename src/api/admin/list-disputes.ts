@@ -3,8 +3,9 @@
  * newest first, so the defenses due are seen in time.
  */
 import * as v from 'valibot';
-import { allDisputes } from '../../../durable-objects/all-disputes';
+import { type DisputeCut, disputesPage } from '../../../durable-objects/all-disputes';
 import { DISPUTE_STATUSES } from '../../domain/cash-in';
+import { decodeCursor, encodeCursor } from '../../domain/cursor';
 import { ISPB_PATTERN, ISPB_RULE, isIspb } from '../../domain/ispb';
 import type { ApiRequest, RequestContext } from '../../http/context';
 import { ProblemError } from '../../http/errors';
@@ -22,6 +23,7 @@ const AdminDisputePage = named(
   'AdminDisputePage',
   v.object({
     items: v.array(v.object({ clientId: v.string(), cashIn: CashIn })),
+    nextCursor: v.optional(v.pipe(v.string(), v.description('Send as `cursor` for the next (older) page.'))),
   }),
 );
 
@@ -29,6 +31,36 @@ function one(request: ApiRequest, name: string, errors: Record<string, string[]>
   const value = request.query[name];
   if (Array.isArray(value)) errors[name] = [`${name} must be given once`];
   return value === undefined || Array.isArray(value) ? undefined : String(value);
+}
+
+/**
+ * The operator's cursors: MACed like the clients' (src/domain/cursor.ts) under their own subject, the
+ * walk's filters and period baked in; the cut's client rides in the list name beside the filters.
+ */
+const CURSOR_SUBJECT = 'admin:disputes';
+const walkOf = (filters: (string | undefined)[]) =>
+  `admin-disputes:${filters.map((f) => f ?? '').join(':')}|`;
+
+async function cursorOut(
+  walk: string,
+  period: { from: number; to: number },
+  cut: DisputeCut,
+  secret: string,
+) {
+  const position = { direction: 'next' as const, time: cut.time, seq: cut.seq };
+  return encodeCursor(
+    { list: walk + cut.clientId, order: 'desc', ...period, position },
+    CURSOR_SUBJECT,
+    secret,
+  );
+}
+
+async function cursorIn(text: string, walk: string, period: { from: number; to: number }, secret: string) {
+  const state = await decodeCursor(text, CURSOR_SUBJECT, secret);
+  if (!state?.list.startsWith(walk) || state.order !== 'desc' || state.position.direction !== 'next')
+    return undefined;
+  if (state.from !== period.from || state.to !== period.to) return undefined;
+  return { time: state.position.time, clientId: state.list.slice(walk.length), seq: state.position.seq };
 }
 
 async function handleListAdminDisputes(request: ApiRequest, { env }: RequestContext): Promise<Response> {
@@ -52,15 +84,25 @@ async function handleListAdminDisputes(request: ApiRequest, { env }: RequestCont
   const limit = limitText === undefined ? 50 : Number(limitText);
   if (!/^\d{1,3}$/.test(limitText ?? '50') || limit < 1 || limit > 200)
     errors.limit = ['limit must be from 1 to 200'];
+  const cursorText = one(request, 'cursor', errors);
+  const walk = walkOf([status, clientId, ispb]);
+  const after =
+    cursorText === undefined || !period
+      ? undefined
+      : await cursorIn(cursorText, walk, period, env.JWT_SECRET);
+  if (cursorText !== undefined && period && !after)
+    errors.cursor = ['cursor is not valid for this list and its filters and period; copy it verbatim'];
   if (Object.keys(errors).length > 0 || !period) throw validationError(errors, 'Invalid query parameters');
-  const items = await allDisputes(env, {
+  const page = await disputesPage(env, {
     ...period,
     limit,
     ...(status !== undefined && { status }),
     ...(clientId !== undefined && { clientId }),
     ...(ispb !== undefined && { ispb }),
+    ...(after && { after }),
   });
-  return json({ items });
+  if (!page.next) return json({ items: page.items });
+  return json({ items: page.items, nextCursor: await cursorOut(walk, period, page.next, env.JWT_SECRET) });
 }
 
 export const listAdminDisputes = route(
@@ -71,12 +113,13 @@ export const listAdminDisputes = route(
     role: 'VIEWER',
     summary: 'List MED disputes across clients',
     description:
-      'The newest `limit` disputes (1 to 200, default 50) opened in the period (`from`/`to` on `dispute.openedAt`), across every client or one (`clientId`), optionally of one `status` and one settling partner (`ispb`). Each item: the client and the Cash-In as GET /cash-in/{id} (its `dispute.respondBy` is the deadline for the defense). No cursor: narrow the period for more.',
+      'The newest `limit` disputes (1 to 200, default 50) opened in the period (`from`/`to` on `dispute.openedAt`), across every client or one (`clientId`), optionally of one `status` and one settling partner (`ispb`), whatever their age (archived Cash-Ins too). Each item: the client and the Cash-In as GET /cash-in/{id} (its `dispute.respondBy` is the deadline for the defense). `nextCursor`, when present, gives the next (older) page: send it as `cursor` with the same filters and period; a cursor altered, forged or of other filters answers 400 naming `cursor`.',
     parameters: [
       ...periodParameters,
       parameter('status', 'query', DisputeStatus, 'Only disputes in this status.'),
       parameter('clientId', 'query', v.string(), 'Only this client.'),
       parameter('ispb', 'query', v.pipe(v.string(), v.regex(ISPB_PATTERN)), 'Only this settling partner.'),
+      parameter('cursor', 'query', v.string(), 'The `nextCursor` of the previous page, verbatim.'),
       parameter(
         'limit',
         'query',
