@@ -67,7 +67,7 @@ export const sandboxOperations: OperationSpec[] = [
     operationId: 'sandboxReturnCashIn',
     summary: 'Bank-initiated devolution of a paid Cash-In',
     description:
-      "A MED claim or a customer request at the payer bank: PAID → REFUNDED with the given `reason`. A bank's devolution is a fact: it is never refused for a short balance (the TRANSACTIONAL balance goes negative, its statement entry labelled `typeRaw` `DEVOLUCAO PIX PELO BANCO`, and Cash-Outs wait for money to come in) nor while the client's own refund is in flight (the return supersedes it; if the partner settles that refund too, the second outflow is booked as well). Only a Cash-In that is not PAID answers 422 RULE_VIOLATION.",
+      "A MED claim or a customer request at the payer bank: what is left of the Cash-In goes back, PAID → REFUNDED with the given `reason`. A bank's devolution is a fact: it is never refused for a short balance (the TRANSACTIONAL balance goes negative, its statement entry labelled `typeRaw` `DEVOLUCAO PIX PELO BANCO`, and Cash-Outs wait for money to come in) nor while the client's own refund is in flight (the return supersedes it; if the partner settles that refund too, the second outflow is booked as well). Only a Cash-In that is not PAID answers 422 RULE_VIOLATION.",
     parameters: [cashInIdParameter],
     body: {
       schema: SandboxCashInReturnSchema,
@@ -127,7 +127,7 @@ export const sandboxOperations: OperationSpec[] = [
     operationId: 'sandboxCloseDispute',
     summary: 'The payer bank decides a MED dispute',
     description:
-      'REJECTED or CANCELLED: the hold is released and `CASHIN_DISPUTE_CLOSED` is sent. ACCEPTED: the bank returns `blockedAmount` to the payer through the bank-return path in the same transaction (the hold is consumed, the Cash-In ends REFUNDED with reason FRAUD); `CASHIN_DISPUTE_CLOSED` then `CASHIN_REFUNDED` are sent. No open dispute: 422 RULE_VIOLATION.',
+      'REJECTED or CANCELLED: the hold is released and `CASHIN_DISPUTE_CLOSED` is sent. ACCEPTED: the bank returns `blockedAmount` to the payer through the bank-return path in the same transaction (the hold is consumed); the whole Cash-In returned ends it REFUNDED with reason FRAUD (`CASHIN_DISPUTE_CLOSED` then `CASHIN_REFUNDED` are sent), less than the whole leaves it PAID (`CASHIN_DISPUTE_CLOSED` only) until a return of the rest. No open dispute: 422 RULE_VIOLATION.',
     parameters: [cashInIdParameter],
     body: {
       schema: SandboxDisputeCloseSchema,
