@@ -47,7 +47,9 @@ async function parseDisputeQuery(request: ApiRequest, clientId: string, secret: 
 async function handleListDisputes(request: ApiRequest, { env }: RequestContext): Promise<Response> {
   const principal = await authenticate(request, env);
   const { status, query } = await parseDisputeQuery(request, principal.clientId, env.JWT_SECRET);
-  const found = await ledgerOf(env, principal.clientId).listDisputes(pageInput(query), { ...(status !== undefined && { status }) });
+  const found = await ledgerOf(env, principal.clientId).listDisputes(pageInput(query), {
+    ...(status !== undefined && { status }),
+  });
   return jsonText(await pageText(found, query, principal.clientId, env.JWT_SECRET));
 }
 
