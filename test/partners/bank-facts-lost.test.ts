@@ -245,7 +245,8 @@ describe('a MED whose callback never came', () => {
       status: 'REFUNDED',
       reason: 'FRAUD',
     });
-    expect(await getCashIn(api, cold.cashIn.internalCode)).toMatchObject({ status: 'REFUNDED' });
+    // Less than the whole Cash-In went back: it stays PAID until the rest does (docs/contract.md, Disputes).
+    expect(await getCashIn(api, cold.cashIn.internalCode)).toMatchObject({ status: 'PAID' });
     // Read again: nothing more is booked; the rest of the partly returned one is returned later.
     await runTasksNow(api, 'recheck-returns');
     await waitFor(
@@ -261,6 +262,10 @@ describe('a MED whose callback never came', () => {
       (a) => a.balance === 0,
       10_000,
     );
+    expect(await getCashIn(api, cold.cashIn.internalCode)).toMatchObject({
+      status: 'REFUNDED',
+      reason: 'FRAUD',
+    });
     expect((await statementOf(api)).map((e) => [e.type, e.amount])).toEqual([
       ['PIX_IN', 70],
       ['PIX_IN', 30],

@@ -237,14 +237,14 @@ describe('bank returns through partner callbacks', () => {
 
     await psp('return', { endToEndId: e2e, id: 'MEDoper0001', valor: '60.00', natureza: 'MED_OPERACIONAL' });
     expect((await callback(e2e))[0]?.outcomes).toEqual(['already-paid', 'returned']);
-    expect(await getCashIn(api, cashIn.internalCode)).toMatchObject({ status: 'REFUNDED', reason: 'OTHER' });
-    // A second return of the rest, and replays: each booked once.
+    // Less than the whole Cash-In went back: it stays PAID (docs/contract.md, Disputes).
+    const partly = await getCashIn(api, cashIn.internalCode);
+    expect(partly.status).toBe('PAID');
+    expect(partly.reason).toBeUndefined();
+    // A second return of the rest ends it REFUNDED, and replays: each booked once.
     await psp('return', { endToEndId: e2e, id: 'MEDoper0002', valor: '40.00', natureza: 'MED_OPERACIONAL' });
-    expect((await callback(e2e))[0]?.outcomes).toEqual([
-      'already-paid',
-      'already-recorded',
-      'devolution-recorded',
-    ]);
+    expect((await callback(e2e))[0]?.outcomes).toEqual(['already-paid', 'already-recorded', 'returned']);
+    expect(await getCashIn(api, cashIn.internalCode)).toMatchObject({ status: 'REFUNDED', reason: 'OTHER' });
     expect((await callback(e2e))[0]?.outcomes).toEqual([
       'already-paid',
       'already-recorded',
