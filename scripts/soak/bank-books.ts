@@ -43,8 +43,11 @@ function disagreement(s: TxState): string | undefined {
   const devolved = s.pix.devolucoes.filter((d) => d.status === 'DEVOLVIDO');
   if (s.pix.devolucoes.some((d) => d.status === 'EM_PROCESSAMENTO'))
     return `${id}: a devolution is in flight`;
-  if (devolved.length > 0 && status !== 'REFUNDED')
-    return `${id} is ${status} but the PSP devolved ${devolved.map((d) => d.valor).join(' + ')}`;
+  // REFUNDED once the whole payment went back; a bank return of less leaves it PAID (docs/contract.md, Disputes).
+  const devolvedCents = devolved.reduce((sum, d) => sum + Math.round(Number(d.valor) * 100), 0);
+  const whole = devolvedCents >= Math.round(Number(s.pix.valor) * 100);
+  if (devolved.length > 0 && (status === 'REFUNDED') !== whole)
+    return `${id} is ${status} but the PSP devolved ${devolved.map((d) => d.valor).join(' + ')} of ${s.pix.valor}`;
   if (devolved.length === 0 && status === 'REFUNDED') return `${id} is REFUNDED but the PSP devolved nothing`;
   // Every infraction the soak opened is decided at the PSP: the gateway's dispute must be closed too.
   const dispute = s.view.dispute?.status as string | undefined;
