@@ -7,6 +7,7 @@ import { type Chart, MIN_OUTCOMES } from './charts';
 import type { ClientPage, ClientSummary, HealthView } from './data';
 import { brl, count, decimal, percent } from './format';
 import { brtTime, esc, frame, scriptJson } from './html';
+import { incidentText } from './incident-text';
 import { CONSOLE_PATH, CONSOLE_ROLES } from './session';
 
 export interface DashboardModel {
@@ -204,7 +205,7 @@ function incidentsSection(m: DashboardModel): string {
         i,
       ) => `<article class="incident" id="incident-${esc(i.incidentId)}" data-origin="${esc(`${i.origin.type}:${i.origin.id}`)}">
 <h3><span class="status status-${esc(i.status.toLowerCase())}">${esc(i.status)}</span> ${esc(i.origin.displayName)} · ${esc(i.operation)}</h3>
-<p lang="pt-BR"><span class="muted" lang="en">What clients read:</span> ${esc(i.summary)}</p>
+<p class="incident-text">${incidentText(i, i.evidence)}</p>
 <p class="muted">${esc(i.origin.type)} (${esc(i.originClass)}), severity ${esc(i.severity)}, confidence ${esc(i.confidence)}; started ${brtTime(i.startedAt)}, detected ${brtTime(i.detectedAt)}${i.resolvedAt ? `, resolved ${brtTime(i.resolvedAt)}` : ''}; ${count(i.affectedClientIds.length)} client(s) affected.</p>
 <details><summary>Evidence (${count(i.evidence.length)})</summary><div class="scroll"><table>
 <thead><tr><th>Window</th><th>Metric</th><th>Entity</th><th>Deviation</th><th>z</th></tr></thead><tbody>
