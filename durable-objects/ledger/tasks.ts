@@ -1,6 +1,7 @@
 import { findClient } from '../../src/db/clients';
 import { brtDate } from '../../src/domain/time';
 import { errorFields, log } from '../../src/infra/log';
+import { PartnerTimeout } from '../../src/partners/timeout';
 import { armArchive, runArchiveTask } from './archive/archive';
 import { pollSupersededDevolution } from './cash-in/bank-returns';
 import { expireUnlessPaid } from './cash-in/cash-in-expiry';
@@ -82,7 +83,14 @@ export class TaskRunner {
         try {
           await runTask(ctx, task, this.degradedCashOutPartners, reads);
         } catch (error) {
-          log('error', 'ledger task failed', { task: task.id, ...errorFields(error) });
+          // A partner that did not answer a read in time (src/partners/timeout.ts) is a transient:
+          // the read wrote nothing and the task reads again; only other failures are errors.
+          if (error instanceof PartnerTimeout)
+            log('warn', 'ledger task runs again: a partner did not answer in time', {
+              task: task.id,
+              ...errorFields(error),
+            });
+          else log('error', 'ledger task failed', { task: task.id, ...errorFields(error) });
           ctx.scheduler.retry(task, Date.now());
         } finally {
           this.current = undefined;
