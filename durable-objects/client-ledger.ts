@@ -27,7 +27,6 @@ import { findCashIn } from './ledger/cash-in/cash-in-store';
 import { chargeLocation } from './ledger/cash-in/charge-location';
 import { applyPartnerPix, type PixOutcome, type ReceivedPix } from './ledger/cash-in/partner-pix-ops';
 import { type RefundBody, startRefund } from './ledger/cash-in/refund-ops';
-import { FAILED_READS_PER_PASS, scheduleUnreadFailedReturns } from './ledger/cash-in/unapplied-ops';
 import { acceptCashOutBatch, cashOutBatchViews } from './ledger/cash-out/cash-out-batch-ops';
 import type { CashOutAccepted, CreateCashOutInput } from './ledger/cash-out/cash-out-ops';
 import { acceptCashOut, approveCashOut, rejectCashOut, returnCashOut } from './ledger/cash-out/cash-out-ops';
@@ -390,21 +389,10 @@ export class ClientLedger extends DurableObject<Env> {
     await this.scheduler.arm();
   }
 
-  /** Every FAILED return of this object has its read scheduled (checked once an instance, from the sweep). */
-  private failedReturnsScheduled = false;
-
-  /**
-   * Cron backstop: runs anything overdue, the housekeeping, and re-arms the alarm. Once an instance,
-   * FAILED returns with no read scheduled (kept from before they were read again) get one.
-   */
+  /** Cron backstop: runs anything overdue, the housekeeping, and re-arms the alarm. */
   async sweep(): Promise<void> {
     if (!this.profile) return;
     await forwardAudit(this.context(), this.env);
-    if (!this.failedReturnsScheduled) {
-      const ctx = this.context();
-      const scheduled = this.ctx.storage.transactionSync(() => scheduleUnreadFailedReturns(ctx, Date.now()));
-      this.failedReturnsScheduled = scheduled < FAILED_READS_PER_PASS;
-    }
     await this.tasks.runDue(true);
   }
 }

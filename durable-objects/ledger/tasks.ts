@@ -10,7 +10,7 @@ import { removeCharge } from './cash-in/partner-pix-ops';
 import { PartnerReads } from './cash-in/partner-reads';
 import { pollRefund } from './cash-in/refund-ops';
 import { recheckReturns } from './cash-in/return-rechecks';
-import { runReturn } from './cash-in/unapplied-ops';
+import { FAILED_READS_PER_PASS, runReturn, scheduleUnreadFailedReturns } from './cash-in/unapplied-ops';
 import { runCashOutExecutor } from './cash-out/cash-out-exec';
 import { pruneLimitTotals } from './cash-out/limit-totals';
 import type { LedgerContext } from './context';
@@ -41,6 +41,8 @@ export class TaskRunner {
   private housekeepingAt = 0;
   /** The BRT month whose stale limit totals are all gone: none can become stale before the next. */
   private limitTotalsClean: string | undefined;
+  /** FAILED unapplied returns with no read scheduled may remain (memory only: each instance checks). */
+  private failedReadsUnchecked = true;
 
   constructor(
     private readonly context: () => LedgerContext,
@@ -77,6 +79,10 @@ export class TaskRunner {
     const reads = new PartnerReads();
     let pruneDue = full;
     try {
+      // The cron sweep gives FAILED returns kept from before they were read again their read (unapplied-ops.ts).
+      if (full && this.failedReadsUnchecked)
+        this.failedReadsUnchecked =
+          ctx.storage.transactionSync(() => scheduleUnreadFailedReturns(ctx, now)) === FAILED_READS_PER_PASS;
       for (const task of ctx.scheduler.due(now)) {
         if (task.kind === 'prune') pruneDue = true;
         this.current = { id: task.id, since: Date.now() };
