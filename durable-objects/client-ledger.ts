@@ -9,9 +9,10 @@ import { DurableObject } from 'cloudflare:workers';
 import { drizzle } from 'drizzle-orm/durable-sqlite';
 import { migrate } from 'drizzle-orm/durable-sqlite/migrator';
 import type { AuditRow } from '../src/db/audit';
-import { findClient } from '../src/db/clients';
+import { payerRulesOf } from '../src/db/clients';
 import type { CashInCreated, CashInView } from '../src/domain/cash-in';
 import type { CashOutView } from '../src/domain/cash-out';
+import type { PayerRules } from '../src/domain/payer-rules';
 import { failure, type OperationResult } from '../src/domain/result';
 import { fullBucket, type TokenBucket, type TokenGrant, takeTokens } from '../src/domain/token-bucket';
 import type { AttemptOutcome, ClaimedWebhook } from '../src/webhooks/types';
@@ -23,8 +24,9 @@ import { bankReturn } from './ledger/cash-in/bank-returns';
 import type { CreateCashInInput } from './ledger/cash-in/cash-in-ops';
 import { cancelCashIn, createCashIn, expireCashIn } from './ledger/cash-in/cash-in-ops';
 import { type SettleInput, settleCashIn } from './ledger/cash-in/cash-in-settle-ops';
-import { findCashIn } from './ledger/cash-in/cash-in-store';
+import { disputePage, findCashIn } from './ledger/cash-in/cash-in-store';
 import { chargeLocation } from './ledger/cash-in/charge-location';
+import { type DisputeCommand, runDisputeCommand } from './ledger/cash-in/dispute-commands';
 import { applyPartnerPix, type PixOutcome, type ReceivedPix } from './ledger/cash-in/partner-pix-ops';
 import { type RefundBody, startRefund } from './ledger/cash-in/refund-ops';
 import { acceptCashOutBatch, cashOutBatchViews } from './ledger/cash-out/cash-out-batch-ops';
@@ -101,10 +103,7 @@ export class ClientLedger extends DurableObject<Env> {
     };
   }
 
-  /**
-   * When the last pruning step found the next row to age out (null: none was waiting). Rows written
-   * since are younger, so until then a step would delete nothing and arm the same `prune` task.
-   */
+  /** When the last pruning step found the next row to age out (null: none); until then a step does nothing. */
   private pruneAt: number | null | undefined;
 
   /** One bounded pruning step (ledger/prune.ts) after the due tasks; the alarm brings the next. */
@@ -148,12 +147,11 @@ export class ClientLedger extends DurableObject<Env> {
     this.profile = profile;
   }
 
-  private async blockedPayerDocuments(): Promise<string[]> {
-    return (await findClient(this.env, this.context().profile.clientId))?.blockedPayerDocuments ?? [];
+  private payerRules(): Promise<PayerRules> {
+    return payerRulesOf(this.env, this.context().profile.clientId);
   }
 
   // ── Cash-In ────────────────────────────────────────────────────────────────
-
   async createCashIn(command: CreateCashInInput & Idempotent): Promise<OperationResult<CashInCreated>> {
     const ctx = this.context();
     return this.withAlarm(() =>
@@ -203,14 +201,12 @@ export class ClientLedger extends DurableObject<Env> {
     return this.withAlarm(() => cancelCashIn(ctx, id));
   }
 
-  async settleCashIn(
-    input: Omit<SettleInput, 'blockedPayerDocuments'>,
-  ): Promise<OperationResult<CashInView>> {
+  async settleCashIn(input: Omit<SettleInput, 'rules'>): Promise<OperationResult<CashInView>> {
     const ctx = this.context();
-    const blockedPayerDocuments = await this.blockedPayerDocuments();
+    const rules = await this.payerRules();
     await rehydrateCashIn(ctx, input.id);
     if (input.source === 'sandbox' && !sandbox.mayTouchCashIn(ctx, input.id)) return sandbox.cashInNotFound();
-    return this.withAlarm(() => settleCashIn(ctx, { ...input, blockedPayerDocuments }));
+    return this.withAlarm(() => settleCashIn(ctx, { ...input, rules }));
   }
 
   /** The sandbox's bank return (MED); a real partner's arrive through partnerPix. */
@@ -220,11 +216,21 @@ export class ClientLedger extends DurableObject<Env> {
     return this.withAlarm(() => bankReturn(this.context(), id, reason));
   }
 
+  /** MED disputes (ledger/cash-in/dispute-commands.ts): the sandbox's, a real partner's, the defense. */
+  async dispute(command: DisputeCommand): Promise<OperationResult<CashInView>> {
+    return this.withAlarm(() => runDisputeCommand(this.context(), command));
+  }
+  /** GET /disputes: a page of disputed Cash-Ins, its items' JSON joined as listTransactions does. */
+  async listDisputes(input: ListInput, status: string | undefined) {
+    const { items, ...neighbours } = disputePage(this.context(), input, status);
+    return { items: items.map((item) => item.row).join(','), ...neighbours };
+  }
+
   /** A received Pix a real partner reported (ledger/cash-in/partner-pix-ops.ts). */
   async partnerPix(ispb: string, pix: ReceivedPix): Promise<PixOutcome[]> {
-    const [ctx, blocked] = [this.context(), await this.blockedPayerDocuments()];
+    const [ctx, rules] = [this.context(), await this.payerRules()];
     if (pix.txid !== undefined) await rehydrateCashIn(ctx, pix.txid); // a bank return of an archived one
-    return this.withAlarm(() => applyPartnerPix(ctx, ispb, pix, blocked));
+    return this.withAlarm(() => applyPartnerPix(ctx, ispb, pix, rules));
   }
 
   /** This client's side of a partner's day (ledger/reads/reconciliation-queries.ts). */
@@ -243,7 +249,6 @@ export class ClientLedger extends DurableObject<Env> {
   }
 
   // ── Cash-Out ───────────────────────────────────────────────────────────────
-
   async createCashOut(command: CreateCashOutInput & Idempotent): Promise<OperationResult<CashOutAccepted>> {
     const ctx = this.context();
     return this.withAlarm(() =>
@@ -285,7 +290,6 @@ export class ClientLedger extends DurableObject<Env> {
   }
 
   // ── Accounts: statement, balance, rebalance, sandbox deposit ───────────────
-
   async statement(input: StatementInput) {
     return readStatement(this.context(), input);
   }
@@ -307,7 +311,6 @@ export class ClientLedger extends DurableObject<Env> {
   }
 
   // ── Webhook delivery (ledger/webhooks/webhook-deliveries.ts; the POST is the queue consumer's) ─
-
   async claimWebhook(eventId: string, dispatch: number): Promise<ClaimedWebhook | null> {
     return claimWebhook(this.context(), eventId, dispatch, Date.now());
   }
@@ -327,7 +330,6 @@ export class ClientLedger extends DurableObject<Env> {
   }
 
   // ── Request budget (src/http/rate-limit.ts) ────────────────────────────────
-
   // The one bucket of this client's rateLimitPerSecond, in memory only: no storage write per
   // request. An evicted object starts again with a full bucket, at most one extra second's budget.
   private requestBudget: TokenBucket | undefined;
@@ -380,7 +382,6 @@ export class ClientLedger extends DurableObject<Env> {
   }
 
   // ── Time-driven work ───────────────────────────────────────────────────────
-
   override async alarm(): Promise<void> {
     this.scheduler.alarmFired();
     if (!this.profile) return;

@@ -46,6 +46,9 @@ function disagreement(s: TxState): string | undefined {
   if (devolved.length > 0 && status !== 'REFUNDED')
     return `${id} is ${status} but the PSP devolved ${devolved.map((d) => d.valor).join(' + ')}`;
   if (devolved.length === 0 && status === 'REFUNDED') return `${id} is REFUNDED but the PSP devolved nothing`;
+  // Every infraction the soak opened is decided at the PSP: the gateway's dispute must be closed too.
+  const dispute = s.view.dispute?.status as string | undefined;
+  if (dispute === 'OPEN' || dispute === 'DEFENDED') return `${id}: its dispute is still ${dispute}`;
   return undefined;
 }
 
@@ -265,7 +268,12 @@ export async function checkBankBooks(
   }
   const receipts = await checkReceipts(run, o, gateway, progress);
   const reconciliation = await checkReconciliation(run, o, gateway, progress);
-  return [agreement, books, receipts, reconciliation];
+  const blocked: InvariantResult = {
+    name: 'no money leaves that a dispute blocks (available <= balance - blocked; no refund under dispute)',
+    checked: run.log.disputes.recorded,
+    failures: run.log.disputes.breaches,
+  };
+  return [agreement, books, receipts, reconciliation, notAllowedReturned(states), blocked];
 }
 
 /** What the bank leg makes the worker log on purpose: an error line about one of its second payments. */
@@ -286,6 +294,31 @@ export function withoutProvokedErrors<T extends { errors: string[]; warnings: nu
   return { ...log, errors, warnings: log.warnings + (log.errors.length - errors.length) };
 }
 
+/**
+ * Every payment the payer rules refuse goes back whole: REFUNDED, PAYER_NOT_ALLOWED, never
+ * confirmed (`paidBy.allowed` false), and the PSP devolved at least its amount; every payment from
+ * the declared payer is allowed.
+ */
+function notAllowedReturned(states: TxState[]): InvariantResult {
+  const paid = states.filter((s) => s.pix && ['PAID', 'REFUNDED'].includes(s.view.status as string));
+  const failures: string[] = [];
+  for (const s of paid) {
+    const id = s.tx.transactionId;
+    const allowed = s.view.paidBy?.allowed;
+    if (allowed !== !s.tx.thirdParty)
+      failures.push(`${id}: paidBy.allowed ${allowed}, third party ${!!s.tx.thirdParty}`);
+    if (!s.tx.thirdParty) continue;
+    const devolved = s
+      .pix!.devolucoes.filter((d) => d.status === 'DEVOLVIDO')
+      .reduce((t, d) => t + cents(d.valor), 0);
+    if (devolved < cents(s.pix!.valor))
+      failures.push(`${id}: not allowed, ${brl(devolved)} of ${s.pix!.valor} returned`);
+    if (s.view.status !== 'REFUNDED' || s.view.reason !== 'PAYER_NOT_ALLOWED')
+      failures.push(`${id}: not allowed, ended ${s.view.status} ${s.view.reason ?? ''}`);
+  }
+  return { name: 'every not-allowed payment is returned in full', checked: paid.length, failures };
+}
+
 /** The bank leg's figures for the report. */
 export function bankSummary(log: BankLog): string[] {
   const ops = [...log.ops].sort((a, b) => a[0].localeCompare(b[0]));
@@ -301,5 +334,6 @@ export function bankSummary(log: BankLog): string[] {
     } refused then settled); ${log.refusedCharges} charges refused while it was down; ` +
       `${log.callbacks} callbacks posted, lost: ${log.lost.payments} payments, ${log.lost.returns} MED returns, ` +
       `${log.lost.devolutions} devolutions`,
+    `  MED disputes: ${log.disputes.opened} infractions opened at the PSP, ${log.disputes.recorded} seen open by the client in time`,
   ];
 }

@@ -14,6 +14,25 @@ export interface BankData {
   account: string;
 }
 
+/** The paying account's bank as the network reported it: the ISPB always, branch and account where known. */
+export interface PayerBankData {
+  ispb: string;
+  bank: string;
+  branch?: string;
+  account?: string;
+}
+
+/**
+ * Who actually paid a Cash-In (docs/contract.md, Who paid): name and document where the partner
+ * reports them; `allowed` is the client's payer rules' verdict on that document.
+ */
+export interface PaidBy {
+  name?: string;
+  document?: string;
+  bankData: PayerBankData;
+  allowed: boolean;
+}
+
 export interface CashInRecord {
   transactionId: string;
   internalCode: string;
@@ -22,7 +41,8 @@ export interface CashInRecord {
   amount: number;
   payerName: string;
   payerDocument: string;
-  payerBank: BankData | null;
+  payerBank: PayerBankData | null;
+  paidBy: PaidBy | null;
   settlement: BankData | null;
   endToEndId: string | null;
   refundEndToEndId: string | null;
@@ -35,7 +55,26 @@ export interface CashInRecord {
   paidAt: number | null;
   refundedAt: number | null;
   cancelledAt: number | null;
+  disputeId: string | null;
+  disputeStatus: DisputeStatus | null;
+  disputeOpenedAt: number | null;
+  disputeRespondBy: number | null;
+  disputeBlockedAmount: number | null;
+  disputeDefendedAt: number | null;
+  disputeClosedAt: number | null;
 }
+
+/** A MED infraction's state: open until the payer's bank decides (docs/contract.md, Disputes). */
+export type DisputeStatus = 'OPEN' | 'DEFENDED' | 'ACCEPTED' | 'REJECTED' | 'CANCELLED';
+export const DISPUTE_STATUSES: readonly DisputeStatus[] = [
+  'OPEN',
+  'DEFENDED',
+  'ACCEPTED',
+  'REJECTED',
+  'CANCELLED',
+];
+/** While open, the blocked amount is held. */
+export const OPEN_DISPUTE: readonly DisputeStatus[] = ['OPEN', 'DEFENDED'];
 
 const f = fieldsOf<CashInRecord>();
 const moneyMoved = f.statusIn('PAID', 'REFUNDED');
@@ -64,12 +103,27 @@ export const CASH_IN_FIELDS = [
       f.when(f.all(moneyMoved, f.stored('payerBank')), 'bankData', f.json('payerBank')),
     ),
   ),
+  f.when(f.all(moneyMoved, f.stored('paidBy')), 'paidBy', f.json('paidBy')),
   f.when(f.all(moneyMoved, f.stored('settlement')), 'settlement', f.json('settlement')),
   f.always('requestedAt', f.brt('requestedAt')),
   f.when(f.all(moneyMoved, f.set('paidAt')), 'paidAt', f.brt('paidAt')),
   f.when(f.all(f.statusIn('REFUNDED'), f.set('refundedAt')), 'refundedAt', f.brt('refundedAt')),
   f.when(f.all(f.statusIn('CANCELLED'), f.set('cancelledAt')), 'cancelledAt', f.brt('cancelledAt')),
   f.always('expiredAt', f.brt('expiresAt')),
+  /** Once opened, in every later status. */
+  f.when(
+    f.filled('disputeId'),
+    'dispute',
+    f.object(
+      f.always('id', f.text('disputeId')),
+      f.always('status', f.text('disputeStatus')),
+      f.always('openedAt', f.brt('disputeOpenedAt')),
+      f.always('respondBy', f.brt('disputeRespondBy')),
+      f.always('blockedAmount', f.money('disputeBlockedAmount')),
+      f.when(f.set('disputeDefendedAt'), 'defendedAt', f.brt('disputeDefendedAt')),
+      f.when(f.set('disputeClosedAt'), 'closedAt', f.brt('disputeClosedAt')),
+    ),
+  ),
 ] as const;
 
 export type CashInView = ViewOf<typeof CASH_IN_FIELDS>;

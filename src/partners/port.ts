@@ -76,6 +76,11 @@ export interface SettlementPartnerPort {
    * gateway builds them on its own location (the sandbox), which only a simulated network can pay.
    */
   readonly issuesBrCode: boolean;
+  /**
+   * Whether the partner reports who paid each received Pix (name and CPF/CNPJ): a client whose
+   * payerPolicy is DECLARED_PAYER registers Cash-Ins only at such partners (docs/contract.md, Who paid).
+   */
+  readonly reportsPayer: boolean;
   /** Registers a dynamic charge so the PIX network routes its payment to the partner account. */
   registerCharge(charge: ChargeRegistration): Promise<PartnerOutcome<RegisteredCharge>>;
   /**
@@ -103,4 +108,31 @@ export interface SettlementPartnerPort {
    * refunds ask here rather than `transferStatus`.
    */
   devolutionStatus(originalEndToEndId: string, devolutionId: string): Promise<TransferStatus>;
+  /**
+   * Sends the client's defense of a MED infraction (docs/contract.md, Disputes). Absent where the
+   * partner takes none through its API (the sandbox records it as taken).
+   */
+  sendDisputeDefense?(defense: DisputeDefense): Promise<PartnerOutcome<null>>;
+  /** MED infractions opened since `since` against Pix received (the sweep); absent: none reported. */
+  infractions?(since: number): Promise<PartnerOutcome<ReportedInfraction[]>>;
+}
+
+export interface DisputeDefense {
+  /** The infraction's id at the partner. */
+  disputeId: string;
+  text: string;
+}
+
+/** A MED infraction as the partner reports it. */
+export interface ReportedInfraction {
+  id: string;
+  /** The disputed payment's end-to-end id. */
+  endToEndId: string;
+  status: 'OPEN' | 'ACCEPTED' | 'REJECTED' | 'CANCELLED';
+  openedAt: number;
+  respondBy: number;
+  /** What the partner blocked, when it says. */
+  amountCents?: number;
+  /** When it was decided, once it was. */
+  closedAt?: number;
 }

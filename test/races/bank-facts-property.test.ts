@@ -3,26 +3,33 @@
  * client's refund, bank returns (MED, whole or part), our devolution settling or refused, archive
  * runs, PSP outages, lost callbacks (payment, return, devolution), the expiry of a charge paid in
  * time with no callback, the re-reads of paid Cash-Ins, the return of a second payment (an
- * unapplied receipt) refused then settled, and the day's reconciliation while the partner can or
- * cannot list the day. Whatever the order, once the PSP is up and the network has settled what it
- * holds, the client's books are the PSP's, entry by entry and centavo by centavo, the suspense
- * account holds exactly the second payment's devolutions the PSP did not make, nothing else is
- * held, and every invariant of test/support/invariants.ts holds for the rows still hot.
+ * unapplied receipt) refused then settled, the day's reconciliation while the partner can or
+ * cannot list the day, and the payment made by the declared payer or by a third party under
+ * DECLARED_PAYER (held at once and returned, docs/contract.md, Who paid). Whatever the order, once
+ * the PSP is up and the network has settled what it holds, the client's books are the PSP's, entry
+ * by entry and centavo by centavo, the suspense account holds exactly the second payment's
+ * devolutions the PSP did not make, nothing else is held, and every invariant of
+ * test/support/invariants.ts holds for the rows still hot. MED disputes too:
+ * opened (whole or part, their notice read now or only by a later sweep), defended and closed
+ * (accepted with the bank's return, rejected, cancelled); after every step the balance's `blocked`
+ * is exactly the open dispute's hold, available never exceeds balance minus it, and a refund under
+ * an open dispute is refused.
  */
 import { runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { sweepPartnerInfractions } from '../../src/cron/partner-infractions';
 import { reconcileDay } from '../../src/cron/reconciliation';
 import { brtDate } from '../../src/domain/time';
 import { bcbPartner } from '../../src/partners/port-registry';
 import { createCashIn, getCashIn, waitFor } from '../support/cash-in';
 import { FAKE_PSP_ISPB } from '../support/fake-psp-env';
-import type { Integrator } from '../support/harness';
+import { Integrator } from '../support/harness';
 import { quiesce } from '../support/invariants';
 import { ledgerStub } from '../support/ledger';
-import { callback, newE2e, onboard, psp } from '../support/partner-psp';
-import { archiveNow, expectPspBooks, runTasksNow, tasksOf } from '../support/psp-books';
+import { callback, newE2e, psp } from '../support/partner-psp';
+import { archiveNow, expectPspBooks, runTasksNow, tasksOf, transactional } from '../support/psp-books';
 import { unappliedOf } from '../support/unapplied';
 
 type Step =
@@ -35,7 +42,10 @@ type Step =
   | { kind: 'recheck' }
   | { kind: 'dup-return'; ok: boolean; lost: boolean }
   | { kind: 'recon'; listable: boolean }
-  | { kind: 'tick' };
+  | { kind: 'tick' }
+  | { kind: 'dispute'; part: boolean; lost: boolean }
+  | { kind: 'defend' }
+  | { kind: 'decide'; status: 'ACEITA' | 'REJEITADA' | 'CANCELADA_EFI'; lost: boolean };
 
 const step: fc.Arbitrary<Step> = fc.oneof(
   fc.constant<Step>({ kind: 'refund' }),
@@ -48,12 +58,23 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   fc.record({ kind: fc.constant('dup-return' as const), ok: fc.boolean(), lost: fc.boolean() }),
   fc.record({ kind: fc.constant('recon' as const), listable: fc.boolean() }),
   fc.constant<Step>({ kind: 'tick' }),
+  fc.record({ kind: fc.constant('dispute' as const), part: fc.boolean(), lost: fc.boolean() }),
+  fc.constant<Step>({ kind: 'defend' }),
+  fc.record({
+    kind: fc.constant('decide' as const),
+    status: fc.constantFrom('ACEITA' as const, 'REJEITADA' as const, 'CANCELADA_EFI' as const),
+    lost: fc.boolean(),
+  }),
 );
+
+const sweepInfractions = () => sweepPartnerInfractions(env as unknown as Env);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 interface World {
   api: Integrator;
+  /** Paid by someone else than the declared payer: not allowed, returned automatically. */
+  thirdParty: boolean;
   /** The paid Cash-In the steps act on, and its payment at the PSP. */
   code: string;
   e2e: string;
@@ -63,15 +84,20 @@ interface World {
   quiet: { code: string; txid: string; e2e: string };
   devolutions: string[];
   meds: number;
+  /** The infraction open at the PSP against the payment, if any. */
+  infraction?: string;
   /** A second payment of the charge: an unapplied receipt, returned to its payer. */
   dup: string;
 }
 
-async function world(refuseFirst: boolean): Promise<World> {
-  const api = await onboard();
-  const created = await createCashIn(api, { amount: 90 });
+const DECLARED = { name: 'Maria da Silva', document: '12345678909' };
+
+async function world(refuseFirst: boolean, thirdParty: boolean): Promise<World> {
+  const api = await Integrator.create({ partners: [FAKE_PSP_ISPB], payerPolicy: 'DECLARED_PAYER' });
+  const created = await createCashIn(api, { amount: 90, payer: DECLARED });
   const e2e = newE2e();
-  await psp('pay', { txid: created.transactionId, endToEndId: e2e });
+  const pagador = thirdParty ? { nome: 'Joao Terceiro', cpf: '11144477735' } : undefined;
+  await psp('pay', { txid: created.transactionId, endToEndId: e2e, ...(pagador && { pagador }) });
   expect((await callback(e2e))[0]?.outcomes).toEqual(['paid']);
   const dup = newE2e();
   await psp('pay', { txid: created.transactionId, endToEndId: dup, valor: '90.00' });
@@ -87,7 +113,7 @@ async function world(refuseFirst: boolean): Promise<World> {
     ).devolucoes as { id: string }[];
     await psp('devolution', { endToEndId: dup, id: asked?.id, ok: false });
   }
-  const quiet = await createCashIn(api, { amount: 7.5, expirationInMinutes: 10 });
+  const quiet = await createCashIn(api, { amount: 7.5, expirationInMinutes: 10, payer: DECLARED });
   const windowEnd = Date.now() - 6 * 60_000;
   const quietE2e = newE2e();
   await psp('pay', {
@@ -104,6 +130,7 @@ async function world(refuseFirst: boolean): Promise<World> {
   });
   return {
     api,
+    thirdParty,
     code: created.internalCode,
     e2e,
     txid: created.transactionId,
@@ -187,6 +214,64 @@ async function perform(w: World, s: Step): Promise<void> {
     case 'tick':
       await sleep(600);
       return;
+    case 'dispute': {
+      if (w.infraction) return;
+      const cents = s.part ? 2500 : w.amountCents;
+      w.infraction = (await psp('infraction', { endToEndId: w.e2e, valor: (cents / 100).toFixed(2) }))
+        .idInfracao as string;
+      if (!s.lost) await sweepInfractions();
+      return;
+    }
+    case 'defend': {
+      const res = await w.api.signedPost(`/cash-in/${w.code}/dispute/defense`, { text: 'Genuine deposit' });
+      expect([202, 422], await res.clone().text()).toContain(res.status);
+      return;
+    }
+    case 'decide':
+      if (w.infraction) await decide(w, s.status, s.lost);
+      return;
+  }
+}
+
+/** The payer's bank decides the open infraction; ACEITA takes back what the PSP still holds of it. */
+async function decide(w: World, status: 'ACEITA' | 'REJEITADA' | 'CANCELADA_EFI', lost: boolean) {
+  const infraction = await psp('infraction-decide', { idInfracao: w.infraction, status });
+  w.infraction = undefined;
+  if (status === 'ACEITA') {
+    const pix = await psp(`pix/${w.e2e}`);
+    const out = (pix.devolucoes as { valor: string; status: string }[])
+      .filter((d) => d.status !== 'NAO_REALIZADO')
+      .reduce((sum, d) => sum + Math.round(Number(d.valor) * 100), 0);
+    const cents = Math.min(Math.round(Number(infraction.valor) * 100), w.amountCents - out);
+    if (cents > 0) {
+      await psp('return', {
+        endToEndId: w.e2e,
+        id: `M${String(++w.meds).padStart(10, '0')}${w.txid.slice(-8)}`,
+        valor: (cents / 100).toFixed(2),
+        natureza: 'MED_FRAUDE',
+      });
+      if (!lost) await callbackOrDown(w.e2e);
+    }
+  }
+  if (!lost) await sweepInfractions();
+}
+
+/** After every step: the balance's `blocked` is the dispute's hold, and no money it covers is available. */
+async function checkBlock(w: World): Promise<void> {
+  const view = await getCashIn(w.api, w.code);
+  const account = await transactional(w.api);
+  const holding =
+    view.dispute !== undefined &&
+    (['OPEN', 'DEFENDED'].includes(view.dispute.status) ||
+      (view.dispute.status === 'ACCEPTED' && view.status === 'PAID'));
+  const blocked = holding ? view.dispute!.blockedAmount : 0;
+  expect(account.blocked, JSON.stringify(view.dispute)).toBe(blocked);
+  expect(Math.round((account.available ?? 0) * 100)).toBeLessThanOrEqual(
+    Math.round((account.balance - blocked) * 100),
+  );
+  if (holding && ['OPEN', 'DEFENDED'].includes(view.dispute!.status)) {
+    const refund = await w.api.signedPost(`/cash-in/${w.code}/refund`, { reason: 'MERCHANT_ERROR' });
+    expect(refund.status).toBe(422);
   }
 }
 
@@ -236,6 +321,9 @@ async function callbackOrDown(e2e: string): Promise<void> {
  */
 async function settleAll(w: World, lateSettle: boolean): Promise<void> {
   await outage(w, false);
+  // The payer's bank decides what is still open, and the sweep reads every notice it missed.
+  if (w.infraction) await decide(w, 'REJEITADA', false);
+  await sweepInfractions();
   // The receipt's return asked (at once, or after an outage at its next try); one in flight is settled.
   await runTasksNow(w.api, 'return-unapplied');
   const [asked] = (
@@ -277,19 +365,33 @@ describe('bank facts in any order', () => {
         fc.array(step, { minLength: 3, maxLength: 9 }),
         fc.boolean(),
         fc.boolean(),
-        async (steps, refuseFirst, lateSettle) => {
-          const w = await world(refuseFirst);
+        fc.boolean(),
+        async (steps, refuseFirst, lateSettle, thirdParty) => {
+          const w = await world(refuseFirst, thirdParty);
           try {
-            for (const s of steps) await perform(w, s);
+            for (const s of steps) {
+              await perform(w, s);
+              await checkBlock(w);
+            }
             await settleAll(w, lateSettle);
             // The quietly paid charge was never expired blind: paid at the PSP, PAID here.
             expect((await getCashIn(w.api, w.quiet.code)).status).toBe('PAID');
             const view = await getCashIn(w.api, w.code);
             const pix = await psp(`pix/${w.e2e}`);
-            const devolved = (pix.devolucoes as { status: string }[]).some((d) => d.status === 'DEVOLVIDO');
+            const made = (pix.devolucoes as { status: string; valor: string }[]).filter(
+              (d) => d.status === 'DEVOLVIDO',
+            );
+            const devolved = made.length > 0;
             expect(view.status, JSON.stringify(pix.devolucoes)).toBe(devolved ? 'REFUNDED' : 'PAID');
+            expect(view.paidBy?.allowed).toBe(!thirdParty);
+            // A payment not allowed goes back whole: our devolution, or the bank's returns, reach its amount.
+            if (thirdParty && !view.refundFailure)
+              expect(made.reduce((s, d) => s + Math.round(Number(d.valor) * 100), 0)).toBeGreaterThanOrEqual(
+                w.amountCents,
+              );
             await expectPspBooks(w.api, [w.e2e, w.quiet.e2e]);
             await expectReceiptAsPsp(w);
+            expect((await transactional(w.api)).blocked).toBe(0);
           } finally {
             await outage(w, false);
           }

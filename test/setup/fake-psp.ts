@@ -5,16 +5,22 @@
  * exchange against the vendored bacen/pix-api document. Tests drive the PSP's side through
  * `/__control/…` on the same binding:
  *
- * - `POST /__control/pay {txid, endToEndId, valor?, horario?}`: a payer pays the charge (another amount: a PSP bug).
+ * - `POST /__control/pay {txid, endToEndId, valor?, horario?, pagador?}`: a payer pays the charge (another
+ *   amount: a PSP bug; `pagador` `{nome, cpf | cnpj}`: a third party, else the charge's `devedor`).
  * - `POST /__control/receive {endToEndId, valor, txid?, horario?}`: a Pix with no charge of ours behind it.
  * - `POST /__control/alter-pix {endToEndId, valor?, forget?}`, `POST /__control/alter-payout
  *   {transactionId, status?, valor?, at?, forget?}`: the PSP's records change after the fact
  *   (reconciliation break injection).
  * - `POST /__control/receive-many {items: [{endToEndId, valor, txid?, horario?}]}`: many at once.
+ * - `POST /__control/payer-in-callback-only {endToEndId}`: that payment's `gnExtras.pagador` is left out
+ *   of `GET /pix`, `/pix/{e2eid}` and `/cob/{txid}`: only its callback carries it (as Efí documents it).
  * - `POST /__control/sent {idEnvio, valor, at}`: a payout the PSP made that we never asked for.
  * - `POST /__control/balance {saldo}`: what Efí's `GET /v2/gn/saldo` answers (null: back to the default,
  *   0.00 here, the PSP's own books in the local mock); `GET /__control/balance` reads it.
  * - `POST /__control/return {endToEndId, id, valor, natureza}`: the bank returns (part of) a payment.
+ * - `POST /__control/infraction {endToEndId, valor, respondMs?}`: the payer's bank opens a MED infraction
+ *   (Efí's `GET /v2/gn/infracoes` lists it); `POST /__control/infraction-decide {idInfracao, status}`:
+ *   ACEITA, REJEITADA or CANCELADA_EFI; `GET /__control/infraction/<idInfracao>`: as Efí has it.
  * - `POST /__control/devolution {endToEndId, id, ok}`: the network settles or refuses a devolution.
  * - `POST /__control/callback {endToEndIds}`: the callback body the PSP would post (validated).
  * - `POST /__control/refuse-next-devolution {ms}`: the next devolution request is answered, after
@@ -74,7 +80,8 @@ export function fakePspFetcher(
     );
   async function control(path: string, request: Request): Promise<Response> {
     const body = request.method === 'POST' ? ((await request.json()) as Record<string, any>) : {};
-    if (path === 'pay') return json(psp.pay(body.txid, body.endToEndId, body.valor, body.horario));
+    if (path === 'pay')
+      return json(psp.pay(body.txid, body.endToEndId, body.valor, body.horario, body.pagador));
     if (path === 'receive') return json(psp.receive(body.endToEndId, body.valor, body.txid, body.horario));
     if (path === 'receive-many') {
       for (const p of body.items) psp.receive(p.endToEndId, p.valor, p.txid, p.horario);
@@ -97,6 +104,9 @@ export function fakePspFetcher(
       else outages.delete(body.match);
       return json({});
     }
+    if (path === 'infraction') return json(psp.med.open(body.endToEndId, body.valor, body.respondMs));
+    if (path === 'infraction-decide') return json(psp.med.decide(body.idInfracao, body.status));
+    if (path.startsWith('infraction/')) return json(psp.med.infractions.get(path.slice(11)) ?? null);
     if (path === 'return') return json(psp.bankReturn(body.endToEndId, body.id, body.valor, body.natureza));
     if (path === 'devolution') {
       psp.settleDevolution(body.endToEndId, body.id, body.ok);
@@ -119,6 +129,10 @@ export function fakePspFetcher(
       failNext = { match: body.match, status: body.status, name: body.name, times: body.times ?? 1 };
       return json({});
     }
+    if (path === 'payer-in-callback-only') {
+      psp.payerInCallbackOnly.add(body.endToEndId);
+      return json({});
+    }
     if (path.startsWith('webhook/'))
       return json({ webhookUrl: psp.webhooks.get(decodeURIComponent(path.slice(8))) ?? null });
     if (path === 'payout') return json(psp.payout.settle(idEnvio(body.transactionId), body.ok, body.at));
@@ -127,7 +141,7 @@ export function fakePspFetcher(
     if (path.startsWith('sent/')) return json(psp.payout.sent.get(idEnvio(path.slice(5))) ?? null);
     if (path === 'invalid')
       return json({
-        invalid: [...validator.invalid, ...efi.invalid],
+        invalid: [...validator.invalid, ...efi.invalid, ...psp.med.invalid],
         requests: validator.requests + efi.requests,
       });
     return new Response('no such control', { status: 404 });
@@ -159,6 +173,8 @@ export function fakePspFetcher(
       if (--failNext.times === 0) failNext = undefined;
     }
     const response = await psp.handle(request);
+    // Efí's MED API is outside both vendored contracts: the fake checks its shape (fake-efi-med.ts).
+    if (psp.med.handles(url.pathname)) return response;
     if (EfiContractValidator.covers(sent.url)) {
       await efi.exchange(sent, response.clone());
       return response;

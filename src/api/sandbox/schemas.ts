@@ -28,7 +28,8 @@ export const SandboxPaySchema = named(
     deferEndToEndId: v.optional(v.boolean()),
   }),
   {
-    payer: 'Who pays; every field has a default.',
+    payer:
+      "The account that pays (the Cash-In's `paidBy`); every field has a default: name and document the declared payer's.",
     deferEndToEndId:
       'Simulates a partner that confirms the payment before it knows the endToEndId (refunds then answer 422 MISSING_E2E for a moment).',
   },
@@ -42,6 +43,23 @@ export const SandboxCashInReturnSchema = named(
       'reason must be FRAUD, CUSTOMER_REQUEST or OTHER',
     ),
   }),
+);
+
+export const SandboxDisputeSchema = named(
+  'SandboxDispute',
+  v.strictObject({ amount: v.optional(AmountSchema) }),
+  { amount: 'What the partner blocks; the whole unreturned amount when absent.' },
+);
+
+export const SandboxDisputeCloseSchema = named(
+  'SandboxDisputeClose',
+  v.strictObject({
+    outcome: v.picklist(
+      ['ACCEPTED', 'REJECTED', 'CANCELLED'],
+      'outcome must be ACCEPTED, REJECTED or CANCELLED',
+    ),
+  }),
+  { outcome: "The payer bank's decision; ACCEPTED also returns `blockedAmount` to the payer." },
 );
 
 export const SandboxCashOutReturnSchema = named(
