@@ -19,7 +19,7 @@ import type { AttemptOutcome, ClaimedWebhook } from '../src/webhooks/types';
 import { archiveAll } from './ledger/archive/archive';
 import { listDeliveriesAnywhere } from './ledger/archive/archive-deliveries';
 import { rehydrateCashIn, rehydrateCashOut } from './ledger/archive/archive-reads';
-import { audited, forwardAudit } from './ledger/audit-ops';
+import { audited, auditedRun, forwardAudit } from './ledger/audit-ops';
 import { bankReturn } from './ledger/cash-in/bank-returns';
 import type { CreateCashInInput } from './ledger/cash-in/cash-in-ops';
 import { cancelCashIn, createCashIn, expireCashIn } from './ledger/cash-in/cash-in-ops';
@@ -376,9 +376,9 @@ export class ClientLedger extends DurableObject<Env> {
     });
   }
 
-  /** POST /admin/clients/{id}/archive: every closed Cash-In settled before `before` to R2. */
-  async archive(before: number): Promise<number> {
-    return archiveAll(this.context(), before);
+  /** POST /admin/clients/{id}/archive: closed history before `before` to R2; its record concludes the run. */
+  async archive(before: number, audit?: AuditRow): Promise<number> {
+    return auditedRun(this.context(), this.env, audit, (ctx, done) => archiveAll(ctx, before, done));
   }
 
   // ── Time-driven work ───────────────────────────────────────────────────────
