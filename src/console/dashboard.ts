@@ -31,6 +31,9 @@ export interface DashboardModel {
   disputes: readonly ClientDispute[];
 }
 
+/** Evidence `deviationPercent` is a ratio, (observed − expected) / expected: −0.16 is 16 % below. */
+const ratioToPercent = (ratio: number | null) => (ratio === null ? null : ratio * 100);
+
 function limitsText(c: ClientSummary): string {
   const l = c.limits;
   return [
@@ -179,7 +182,7 @@ ${i.evidence
   .map(
     (e) =>
       `<tr><td data-label="Window">${brtTime(e.observedAt)}</td><td data-label="Metric">${esc(e.metric)}</td>` +
-      `<td data-label="Entity">${esc(`${e.entity.type} ${e.entity.id}`)}</td><td data-label="Deviation">${percent(e.deviationPercent)}</td>` +
+      `<td data-label="Entity">${esc(`${e.entity.type} ${e.entity.id}`)}</td><td data-label="Deviation">${percent(ratioToPercent(e.deviationPercent))}</td>` +
       `<td data-label="z">${decimal(e.z)}</td></tr>`,
   )
   .join('\n')}
