@@ -13,6 +13,11 @@ export const disputeColumns = {
   disputeBlockedAmount: integer('dispute_blocked_amount'),
   disputeDefendedAt: integer('dispute_defended_at'),
   disputeClosedAt: integer('dispute_closed_at'),
+  /**
+   * Centavos the bank returned of a Cash-In still PAID (a partial return, bank-returns.ts); null for
+   * none. Kept on the row, so it travels with it to the archive and back.
+   */
+  bankReturned: integer('bank_returned'),
 };
 
 /**

@@ -6,4 +6,5 @@ CREATE TABLE `archived_disputes` (
 	`partner_ispb` text NOT NULL
 );
 --> statement-breakpoint
-CREATE INDEX `archived_disputes_opened_idx` ON `archived_disputes` (`opened_at`,`seq`);
+CREATE INDEX `archived_disputes_opened_idx` ON `archived_disputes` (`opened_at`,`seq`);--> statement-breakpoint
+ALTER TABLE `cash_ins` ADD `bank_returned` integer;
