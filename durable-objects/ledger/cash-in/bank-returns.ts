@@ -20,7 +20,7 @@ import {
   refundedOutOf,
   releaseHold,
 } from '../ledger/ledger';
-import { type CashInRow, cashInNotFound, findCashIn } from './cash-in-store';
+import { type CashInRow, cashInNotFound, findCashIn, updateCashIn } from './cash-in-store';
 import { disputeHoldId, isOpenDispute, markDisputeClosed } from './dispute-ops';
 import { REFUND_POLL_MS, settleDevolution } from './refund-ops';
 
@@ -75,7 +75,7 @@ export async function bankReturn(
     // still open ends ACCEPTED (the payer's bank took the money back).
     releaseHold(ctx.db, disputeHoldId(row.transactionId));
     const settled = isOpenDispute(row) ? markDisputeClosed(ctx, row, 'ACCEPTED', now) : row;
-    const returnedBefore = refundedOutOf(ctx.db, row.endToEndId as string);
+    const returnedBefore = row.bankReturned ?? 0;
     const amount = reported?.amountCents ?? Math.max(0, row.amount - returnedBefore);
     if (returnedBefore + amount < row.amount)
       return bookPartialReturn(ctx, settled, accountNumber, { endToEndId, entryId, amount, at: now });
@@ -122,7 +122,7 @@ function bookPartialReturn(
     bankFact: true,
   });
   log('warn', 'the bank returned part of a Cash-In; it stays PAID', { transactionId: row.transactionId });
-  return row;
+  return updateCashIn(ctx, row.seq, { bankReturned: (row.bankReturned ?? 0) + devolution.amount });
 }
 
 /** Whether this devolution of the Cash-In's payment is booked, hot or archived. */

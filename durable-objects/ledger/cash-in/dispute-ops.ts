@@ -9,7 +9,7 @@
 import { type CashInView, cashInView, type DisputeStatus, OPEN_DISPUTE } from '../../../src/domain/cash-in';
 import { failure, type OperationResult, success } from '../../../src/domain/result';
 import type { LedgerContext } from '../context';
-import { accountAt, placeHold, refundedOutOf, releaseHold } from '../ledger/ledger';
+import { accountAt, placeHold, releaseHold } from '../ledger/ledger';
 import { type CashInRow, cashInNotFound, emitCashIn, findCashIn, updateCashIn } from './cash-in-store';
 
 /** The sandbox's deadline for a defense, after the dispute opens. */
@@ -34,10 +34,13 @@ export const disputeHoldId = (transactionId: string) => `dispute:${transactionId
 export const isOpenDispute = (row: CashInRow): boolean =>
   row.disputeStatus !== null && OPEN_DISPUTE.includes(row.disputeStatus);
 
-/** What a dispute may block: what is neither returned nor being returned (refunds are whole). */
-export function blockable(ctx: LedgerContext, row: CashInRow): number {
+/**
+ * What a dispute may block: what is neither returned nor being returned. Refunds are whole, so what
+ * left a PAID Cash-In is its bank returns, kept on the row (hot or archived alike).
+ */
+export function blockable(_ctx: LedgerContext, row: CashInRow): number {
   if (row.status !== 'PAID' || row.endToEndId === null || row.refundState === 'PROCESSING') return 0;
-  return Math.max(0, row.amount - refundedOutOf(ctx.db, row.endToEndId));
+  return Math.max(0, row.amount - (row.bankReturned ?? 0));
 }
 
 function transactionalOf(ctx: LedgerContext, row: CashInRow): string {

@@ -118,7 +118,7 @@ export async function startRefund(
   const refusal = refundRefusal(row);
   if (refusal) return failure(refusal);
   // Refunds are whole: after a partial bank return, one would give back more than was received.
-  if (refundedOutOf(ctx.db, row.endToEndId as string) > 0)
+  if ((row.bankReturned ?? 0) > 0)
     return failure({
       code: 'REFUND_NOT_ALLOWED',
       detail: "The payer's bank already returned part of this Cash-In",

@@ -167,6 +167,32 @@ describe('MED disputes (sandbox)', () => {
     expect(total(books, 'PIX_REFUND_OUT')).toBe(cents(50));
   });
 
+  it('a partial return, then the archive, then the rest: REFUNDED once the whole went back', async () => {
+    const api = await Integrator.create();
+    const code = await paid(api, 30);
+    expect((await openDispute(api, code, { amount: 10 })).status).toBe(201);
+    expect((await (await closeDispute(api, code, 'ACCEPTED')).json()) as CashInBody).toMatchObject({
+      status: 'PAID',
+    });
+    await quiesce(api);
+    const archived = await admin(`/admin/clients/${api.client.clientId}/archive`, 'POST', {
+      before: new Date(Date.now() + 1).toISOString(),
+    });
+    expect(((await archived.json()) as { archivedTransactions: number }).archivedTransactions).toBe(1);
+    const rest = await api.post(`/sandbox/cash-in/${code}/return`, { reason: 'FRAUD' });
+    expect(rest.status).toBe(200);
+    expect(await rest.json()).toMatchObject({ status: 'REFUNDED', reason: 'FRAUD' });
+    await quiesce(api);
+    // The first entries are archived: the statement reads across the archive, each return once.
+    const statement = await fullStatement(api, accountOf(api, 'TRANSACTIONAL').number);
+    expect(statement.map((e) => [e.type, e.amount, e.balanceAfter])).toEqual([
+      ['PIX_IN', 30, 30],
+      ['PIX_REFUND_OUT', 10, 20],
+      ['PIX_REFUND_OUT', 20, 0],
+    ]);
+    expect(await transactional(api)).toMatchObject({ balance: 0, available: 0, blocked: 0 });
+  });
+
   it('a dispute racing a refund of the same Cash-In: the money leaves once', async () => {
     const api = await Integrator.create();
     const code = await paid(api, 60);
