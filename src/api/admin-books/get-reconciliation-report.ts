@@ -2,10 +2,9 @@
 import * as v from 'valibot';
 import { findReport } from '../../db/reconciliation';
 import { BREAK_KINDS } from '../../domain/reconciliation';
-import { requireOperator } from '../../http/admin-auth';
-import type { ApiRequest, RequestContext } from '../../http/context';
 import { ProblemError } from '../../http/errors';
 import { json } from '../../http/json';
+import type { Input } from '../../http/pipeline';
 import { parseWith, validationError } from '../../http/validation';
 import { example } from '../../openapi/examples';
 import { inlineSchema } from '../../openapi/json-schema';
@@ -55,8 +54,7 @@ const Report = v.object({
   pendingReason: v.optional(v.string()),
 });
 
-async function handleGetReconciliation(request: ApiRequest, { env }: RequestContext): Promise<Response> {
-  requireOperator(request, env);
+async function handleGetReconciliation({ request, env }: Input): Promise<Response> {
   const query = parseWith(ReconciliationQuerySchema, { ...request.query });
   const real = declaredPartners(env).filter((p) => p.kind === 'bcb-api-pix');
   let ispb = query.ispb;

@@ -7,9 +7,8 @@ import { listUnapplied } from '../../db/unapplied';
 import { decodeCursor, encodeCursor } from '../../domain/cursor';
 import { parseBound } from '../../domain/period';
 import { UNAPPLIED_REASONS, UNAPPLIED_STATUSES, unappliedView } from '../../domain/unapplied';
-import { requireOperator } from '../../http/admin-auth';
-import type { ApiRequest, RequestContext } from '../../http/context';
 import { json } from '../../http/json';
+import type { Input } from '../../http/pipeline';
 import { parseWith, validationError } from '../../http/validation';
 import { example } from '../../openapi/examples';
 import { inlineSchema } from '../../openapi/json-schema';
@@ -61,8 +60,7 @@ const Unapplied = v.object({
 /** Cursors of this list are bound to the operator, not to a client. */
 const CURSOR_OWNER = 'operator:unapplied';
 
-async function handleListUnapplied(request: ApiRequest, { env }: RequestContext): Promise<Response> {
-  requireOperator(request, env);
+async function handleListUnapplied({ request, env }: Input): Promise<Response> {
   const query = parseWith(UnappliedQuerySchema, { ...request.query });
   const from = query.from === undefined ? undefined : parseBound(query.from, 'from');
   const to = query.to === undefined ? undefined : parseBound(query.to, 'to');

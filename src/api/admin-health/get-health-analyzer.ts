@@ -1,15 +1,12 @@
-/** GET /admin/health/analyzer: what the PIX health analyzer has counted and whether it can judge yet. */
-import { requireOperator } from '../../http/admin-auth';
-import type { ApiRequest, RequestContext } from '../../http/context';
 import { json } from '../../http/json';
+import type { Input } from '../../http/pipeline';
 import { example } from '../../openapi/examples';
 import { operator } from '../admin/shared';
 import { route } from '../route-table';
 import { analyzerState } from './handlers';
 import { AnalyzerState, STATE } from './shared';
 
-async function handleAnalyzerState(request: ApiRequest, { env }: RequestContext): Promise<Response> {
-  requireOperator(request, env);
+async function handleAnalyzerState({ env }: Input): Promise<Response> {
   return json(await analyzerState(env));
 }
 

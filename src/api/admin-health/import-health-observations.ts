@@ -5,11 +5,9 @@
 import * as v from 'valibot';
 import { importTimeProblem } from '../../health/windows/intake';
 import { parseObservation } from '../../health/windows/observation';
-import { requireOperator } from '../../http/admin-auth';
-import { readJsonObject } from '../../http/body';
-import type { ApiRequest, RequestContext } from '../../http/context';
 import { json } from '../../http/json';
-import { parseWith, validationError } from '../../http/validation';
+import type { Input } from '../../http/pipeline';
+import { validationError } from '../../http/validation';
 import { example } from '../../openapi/examples';
 import { named } from '../../schemas/named';
 import { operator } from '../admin/shared';
@@ -26,9 +24,11 @@ const ObservationsQueued = named(
 /** Queue sendBatch takes at most 100 messages. */
 const QUEUE_BATCH = 100;
 
-async function handleImportObservations(request: ApiRequest, { env }: RequestContext): Promise<Response> {
-  requireOperator(request, env);
-  const { observations } = parseWith(ImportObservationsSchema, await readJsonObject(request));
+async function handleImportObservations({
+  env,
+  body,
+}: Input<{ body: typeof ImportObservationsSchema }>): Promise<Response> {
+  const { observations } = body;
   const errors: Record<string, string[]> = {};
   const now = Date.now();
   observations.forEach((o, i) => {

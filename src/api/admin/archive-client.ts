@@ -1,10 +1,7 @@
 /** POST /admin/clients/{clientId}/archive: closed history to R2 on demand (durable-objects/ledger/archive/archive.ts). */
 import { ledgerOf } from '../../../durable-objects/stubs';
-import { requireOperator } from '../../http/admin-auth';
-import { readJsonObject } from '../../http/body';
-import type { ApiRequest, RequestContext } from '../../http/context';
 import { json } from '../../http/json';
-import { parseWith } from '../../http/validation';
+import type { Input } from '../../http/pipeline';
 import { example } from '../../openapi/examples';
 import { clientIdParameter } from '../../openapi/parameters';
 import { route } from '../route-table';
@@ -13,10 +10,13 @@ import { ArchiveResult } from './openapi-responses';
 import { ArchiveSchema } from './schemas';
 import { operator } from './shared';
 
-async function handleArchiveClient(request: ApiRequest, { env }: RequestContext): Promise<Response> {
-  requireOperator(request, env);
+async function handleArchiveClient({
+  request,
+  env,
+  body,
+}: Input<{ body: typeof ArchiveSchema }>): Promise<Response> {
   const client = await requireClient(request, env);
-  const { before } = parseWith(ArchiveSchema, await readJsonObject(request));
+  const { before } = body;
   const archivedTransactions = await ledgerOf(env, client.id).archive(Date.parse(before));
   return json({ archivedTransactions });
 }

@@ -4,12 +4,9 @@ import { type AccountRow, type ClientRow, insertClient } from '../../db/clients'
 import { newAccountNumber } from '../../domain/accounts';
 import { newLocationKey } from '../../domain/ids';
 import { brtDate } from '../../domain/time';
-import { requireOperator } from '../../http/admin-auth';
-import { readJsonObject } from '../../http/body';
-import type { ApiRequest, RequestContext } from '../../http/context';
 import { ProblemError } from '../../http/errors';
 import { json } from '../../http/json';
-import { parseWith } from '../../http/validation';
+import type { Input } from '../../http/pipeline';
 import { example } from '../../openapi/examples';
 import { defaultPartners, settlementPartner } from '../../partners/config';
 import { encryptSecret, newCryptoToken, newWebhookSecret, sha256Hex } from '../../security/secrets';
@@ -19,10 +16,10 @@ import { ClientCreated } from './openapi-responses';
 import { CreateClientSchema, createClientSchema } from './schemas';
 import { ACCOUNTS, CLIENT, operator } from './shared';
 
-async function handleCreateClient(request: ApiRequest, { env }: RequestContext): Promise<Response> {
-  requireOperator(request, env);
-  const isPartner = (ispb: string) => settlementPartner(env, ispb) !== undefined;
-  const body = parseWith(createClientSchema(isPartner), await readJsonObject(request));
+async function handleCreateClient({
+  env,
+  body,
+}: Input<{ body: typeof CreateClientSchema }>): Promise<Response> {
   const now = Date.now();
   const clientId = crypto.randomUUID();
   const clientSecret = crypto.randomUUID();
@@ -119,4 +116,6 @@ export const createClient = route(
     errors: ['VALIDATION_ERROR'],
   }),
   handleCreateClient,
+  // The partners this deployment declares, not only the catalog the document lists.
+  { bodySchema: (env) => createClientSchema((ispb) => settlementPartner(env, ispb) !== undefined) },
 );

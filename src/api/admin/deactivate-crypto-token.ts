@@ -1,15 +1,13 @@
 /** DELETE /admin/clients/{clientId}/crypto-token (docs/contract.md, Operator API): financial operations stop. */
 import { updateClient } from '../../db/clients';
 import { forgetCredentials } from '../../db/credentials';
-import { requireOperator } from '../../http/admin-auth';
-import type { ApiRequest, RequestContext } from '../../http/context';
+import type { Input } from '../../http/pipeline';
 import { clientIdParameter } from '../../openapi/parameters';
 import { route } from '../route-table';
 import { requireClient } from './clients';
 import { noContent, operator } from './shared';
 
-async function handleDeactivateCryptoToken(request: ApiRequest, { env }: RequestContext): Promise<Response> {
-  requireOperator(request, env);
+async function handleDeactivateCryptoToken({ request, env }: Input): Promise<Response> {
   const client = await requireClient(request, env);
   await updateClient(env, client.id, { cryptoTokenSealed: null, updatedAt: Date.now() });
   forgetCredentials(client.id);

@@ -4,9 +4,8 @@
  */
 import { ledgerOf } from '../../../durable-objects/stubs';
 import { findClient } from '../../db/clients';
-import { requireOperator } from '../../http/admin-auth';
-import type { ApiRequest, RequestContext } from '../../http/context';
 import { ProblemError } from '../../http/errors';
+import type { Input } from '../../http/pipeline';
 import { operationResponse } from '../../http/respond';
 import { pathId } from '../../http/transaction-reads';
 import { example } from '../../openapi/examples';
@@ -50,8 +49,7 @@ const decision = (action: 'approve' | 'reject'): OperationSpec =>
     errors: ['CLIENT_NOT_FOUND', 'CASHOUT_NOT_FOUND', 'RULE_VIOLATION'],
   });
 
-async function target(request: ApiRequest, env: Env) {
-  requireOperator(request, env);
+async function target({ request, env }: Input) {
   const clientId = String(request.params.clientId ?? '');
   const client = /^[0-9a-f-]{36}$/.test(clientId) ? await findClient(env, clientId) : undefined;
   if (!client) throw new ProblemError('CLIENT_NOT_FOUND', 'No client with this id');
@@ -60,13 +58,13 @@ async function target(request: ApiRequest, env: Env) {
   return { ledger: ledgerOf(env, client.id), id };
 }
 
-async function handleApproveCashOut(request: ApiRequest, { env }: RequestContext): Promise<Response> {
-  const { ledger, id } = await target(request, env);
+async function handleApproveCashOut(input: Input): Promise<Response> {
+  const { ledger, id } = await target(input);
   return operationResponse(await ledger.approveCashOut(id));
 }
 
-async function handleRejectCashOut(request: ApiRequest, { env }: RequestContext): Promise<Response> {
-  const { ledger, id } = await target(request, env);
+async function handleRejectCashOut(input: Input): Promise<Response> {
+  const { ledger, id } = await target(input);
   return operationResponse(await ledger.rejectCashOut(id));
 }
 

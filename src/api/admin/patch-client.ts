@@ -4,11 +4,8 @@ import { type ClientRow, listClientAccounts, updateClient } from '../../db/clien
 import { forgetCredentials } from '../../db/credentials';
 import type { ClientLimits } from '../../domain/limits';
 import { centsFromAmount } from '../../domain/money';
-import { requireOperator } from '../../http/admin-auth';
-import { readJsonObject } from '../../http/body';
-import type { ApiRequest, RequestContext } from '../../http/context';
 import { json } from '../../http/json';
-import { parseWith } from '../../http/validation';
+import type { Input } from '../../http/pipeline';
 import { requireAllowedWebhookUrl } from '../../http/webhook-url';
 import { example } from '../../openapi/examples';
 import { clientIdParameter } from '../../openapi/parameters';
@@ -21,10 +18,12 @@ import { CLIENT, operator } from './shared';
 const toCents = (amount: number | null | undefined) =>
   amount === null || amount === undefined ? undefined : (centsFromAmount(amount) as number);
 
-async function handlePatchClient(request: ApiRequest, { env }: RequestContext): Promise<Response> {
-  requireOperator(request, env);
+async function handlePatchClient({
+  request,
+  env,
+  body,
+}: Input<{ body: typeof PatchClientSchema }>): Promise<Response> {
   const client = await requireClient(request, env);
-  const body = parseWith(PatchClientSchema, await readJsonObject(request));
   const changes: Partial<ClientRow> = { updatedAt: Date.now() };
   if (body.limits) {
     const limits: ClientLimits = { ...client.limits };

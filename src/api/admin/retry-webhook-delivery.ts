@@ -1,7 +1,6 @@
 /** POST /admin/clients/{clientId}/webhook-deliveries/{eventId}/retry: a FAILED or GIVEN_UP delivery, now. */
 import { ledgerOf } from '../../../durable-objects/stubs';
-import { requireOperator } from '../../http/admin-auth';
-import type { ApiRequest, RequestContext } from '../../http/context';
+import type { Input } from '../../http/pipeline';
 import { operationResponse } from '../../http/respond';
 import { pathId } from '../../http/transaction-reads';
 import { clientIdParameter, eventIdParameter } from '../../openapi/parameters';
@@ -10,8 +9,7 @@ import { requireClient } from './clients';
 import { WebhookDelivery } from './openapi-responses';
 import { operator } from './shared';
 
-async function handleRetryWebhookDelivery(request: ApiRequest, { env }: RequestContext): Promise<Response> {
-  requireOperator(request, env);
+async function handleRetryWebhookDelivery({ request, env }: Input): Promise<Response> {
   const client = await requireClient(request, env);
   const eventId = pathId(request, 'eventId') ?? '';
   return operationResponse(await ledgerOf(env, client.id).retryWebhookDelivery(eventId));

@@ -1,9 +1,8 @@
 /** POST /admin/clients/{clientId}/crypto-token (docs/contract.md, Operator API): a new CryptoToken. */
 import { updateClient } from '../../db/clients';
 import { forgetCredentials } from '../../db/credentials';
-import { requireOperator } from '../../http/admin-auth';
-import type { ApiRequest, RequestContext } from '../../http/context';
 import { json } from '../../http/json';
+import type { Input } from '../../http/pipeline';
 import { example } from '../../openapi/examples';
 import { clientIdParameter } from '../../openapi/parameters';
 import { encryptSecret, newCryptoToken } from '../../security/secrets';
@@ -12,8 +11,7 @@ import { requireClient } from './clients';
 import { CryptoTokenIssued } from './openapi-responses';
 import { operator } from './shared';
 
-async function handleRotateCryptoToken(request: ApiRequest, { env }: RequestContext): Promise<Response> {
-  requireOperator(request, env);
+async function handleRotateCryptoToken({ request, env }: Input): Promise<Response> {
   const client = await requireClient(request, env);
   const cryptoToken = newCryptoToken();
   await updateClient(env, client.id, {

@@ -6,10 +6,10 @@ import type { OperationSpec } from '../../openapi/operation';
 
 export const TAG = 'Operator';
 
-export const operator = (spec: Omit<OperationSpec, 'tag' | 'auth'>): OperationSpec => ({
+export const operator = <S extends Omit<OperationSpec, 'tag' | 'auth'>>(spec: S) => ({
   ...spec,
   tag: TAG,
-  auth: 'operator',
+  auth: 'operator' as const,
 });
 
 export const ACCOUNTS = [

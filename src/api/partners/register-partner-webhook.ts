@@ -3,11 +3,9 @@
  * operator's call; the callbacks themselves are ./pix-callback.ts).
  */
 import * as v from 'valibot';
-import { requireOperator } from '../../http/admin-auth';
-import { readJsonObject } from '../../http/body';
-import type { ApiRequest, RequestContext } from '../../http/context';
 import { ProblemError } from '../../http/errors';
 import { json } from '../../http/json';
+import type { Input } from '../../http/pipeline';
 import { parseWith } from '../../http/validation';
 import { requireAllowedWebhookUrl } from '../../http/webhook-url';
 import { log } from '../../infra/log';
@@ -62,12 +60,15 @@ const PartnerWebhook = named(
  * built here, never typed by the operator, so it always carries the authentication the partner's
  * declaration configures; one without any is refused rather than registered.
  */
-async function handleRegisterPartnerWebhook(request: ApiRequest, { env }: RequestContext): Promise<Response> {
-  requireOperator(request, env);
+async function handleRegisterPartnerWebhook({
+  request,
+  env,
+  body,
+}: Input<{ body: typeof PartnerWebhookSchema }>): Promise<Response> {
   const { ispb } = parseWith(PartnerPathSchema, { ispb: request.params.ispb ?? '' });
   const declared = declaredPartners(env).find((p) => p.ispb === ispb && p.kind === 'bcb-api-pix');
   if (!declared) throw new ProblemError('NOT_FOUND', `No real settlement partner with ISPB ${ispb}`);
-  const { baseUrl } = parseWith(PartnerWebhookSchema, await readJsonObject(request));
+  const { baseUrl } = body;
   requireAllowedWebhookUrl(env, baseUrl, 'baseUrl');
   const auth = webhookAuthOf(env, declared);
   if (auth.secret === undefined && auth.certSubject === undefined)
