@@ -27,7 +27,6 @@ import { cellSeries, type SeriesPoint } from './surface/series';
 import { stateFromJSON, stateToJSON } from './surface/snapshot';
 import type { IncidentChange, IncidentRecord, Observation, Operation } from './types';
 import { failureCodeIndex } from './windows/code-layers';
-import type { Counts } from './windows/counts';
 import { parseInstant } from './windows/observation';
 import {
   Cell,
@@ -130,14 +129,17 @@ export class Analyzer {
     const institutionCell =
       partner.inst.get(institutionId) ?? this.addInstitutionCell(partner, institutionId);
     const clientCell = partner.clients.get(obs.clientId) ?? this.addClientCell(partner, obs.clientId);
-    const counts = [institutionCell.acc[op], clientCell.acc[op]] as const;
+    const counts = [institutionCell.acc[op], clientCell.acc[op]];
     switch (obs.event) {
       case 'CREATED':
         for (const c of counts) c.created++;
         break;
-      case 'SETTLED':
-        this.countSettled(counts, op, obs.latencyMs);
+      case 'SETTLED': {
+        // A Cash-In's latency is evidence only when CASH_IN_LATENCY_EVIDENCE says so.
+        const latencyMs = op === OP_INDEX.CASH_OUT || CASH_IN_LATENCY_EVIDENCE ? obs.latencyMs : undefined;
+        for (const c of counts) c.settle(latencyMs);
         break;
+      }
       case 'FAILED':
         for (const c of counts) c.failed++;
         this.countFailureCode(op, failureCodeIndex(obs.failureCode), [
@@ -244,18 +246,6 @@ export class Analyzer {
     const c = new Cell(col);
     p.clients.set(id, c);
     return c;
-  }
-
-  /** A settlement; its latency is evidence for Cash-Outs (and Cash-Ins when CASH_IN_LATENCY_EVIDENCE). */
-  private countSettled(counts: readonly Counts[], op: OpIndex, latencyMs: number | undefined): void {
-    for (const c of counts) c.settled++;
-    if (latencyMs === undefined || (op === OP_INDEX.CASH_IN && !CASH_IN_LATENCY_EVIDENCE)) return;
-    const square = latencyMs * latencyMs;
-    for (const c of counts) {
-      c.latSum += latencyMs;
-      c.latSq += square;
-      c.latN++;
-    }
   }
 
   /** A failure's code, on every entity it belongs to (an institution without its own entity: none). */
