@@ -26,6 +26,7 @@ export interface Needs {
   principal?: true;
   idempotent?: true;
   body?: v.GenericSchema;
+  query?: v.GenericSchema;
 }
 
 /** What a handler receives: the request, and each step's product it needs. */
@@ -34,13 +35,15 @@ export type Input<N extends Needs = Record<never, never>> = Common &
   (N extends { idempotent: true } ? { idempotencyKey: string | undefined } : unknown) &
   (N extends { body: infer B extends v.GenericSchema }
     ? { raw: Record<string, unknown>; body: v.InferOutput<B> }
-    : unknown);
+    : unknown) &
+  (N extends { query: infer Q extends v.GenericSchema } ? { query: v.InferOutput<Q> } : unknown);
 
 /** The needs an operation's declaration implies. */
 type NeedsOf<S extends OperationSpec> = Needs &
   (S extends { auth: 'client' | 'signed' } ? { principal: true } : unknown) &
   (S extends { idempotent: true } ? { idempotent: true } : unknown) &
-  (S extends { body: { schema: infer B extends v.GenericSchema } } ? { body: B } : unknown);
+  (S extends { body: { schema: infer B extends v.GenericSchema } } ? { body: B } : unknown) &
+  (S extends { query: infer Q extends v.GenericSchema } ? { query: Q } : unknown);
 
 export type InputOf<S extends OperationSpec> = Input<NeedsOf<S>>;
 export type TypedHandler<S extends OperationSpec> = (input: InputOf<S>) => Promise<Response> | Response;
@@ -94,6 +97,7 @@ export function pipeline<S extends OperationSpec>(
       input.principal = principal;
     } else if (own && spec.auth === 'operator') requireOperator(request, env);
     if (strict) checkQueryNames(request, known);
+    if (spec.query) input.query = parseWith(spec.query, { ...request.query });
     if (own && spec.idempotent) input.idempotencyKey = idempotencyKeyOf(request);
     if (own && spec.body) {
       const raw =

@@ -41,6 +41,11 @@ export interface OperationSpec {
   /** Accepts X-Idempotency-Key (docs/contract.md, Idempotency). */
   idempotent?: boolean;
   parameters?: Schema[];
+  /**
+   * The query's values, validated like a body by the route's pipeline (each parameter once, as
+   * text); `parameters` documents the same entries.
+   */
+  query?: v.GenericSchema;
   /** Query parameters it does not document are not refused (see refusesUnknownQuery). */
   openQuery?: true;
   body?: { schema: v.GenericSchema; required?: boolean; examples: Record<string, Example> };
