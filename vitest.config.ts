@@ -46,6 +46,10 @@ export default defineConfig(async () => {
             ...secrets,
             // test/storage/bench-seed.test.ts: the bench-only seeding path (src/config.ts).
             BENCH_SEED: 'on',
+            // test/api/operators/security-access.test.ts: Cloudflare Access in front of /admin, its
+            // JWKS stubbed there (the team domain is never reached).
+            ACCESS_TEAM_DOMAIN: 'connectpsp-test.cloudflareaccess.com',
+            ACCESS_AUD: 'test-access-audience',
             // One real-bank partner (API Pix) backed by a validating fake PSP: test/setup/fake-psp.ts.
             ...fakePspEnvironment('TEST_PSP_CERT'),
           },

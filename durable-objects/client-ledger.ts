@@ -8,6 +8,7 @@
 import { DurableObject } from 'cloudflare:workers';
 import { drizzle } from 'drizzle-orm/durable-sqlite';
 import { migrate } from 'drizzle-orm/durable-sqlite/migrator';
+import type { AuditRow } from '../src/db/audit';
 import { findClient } from '../src/db/clients';
 import type { OperationResult } from '../src/domain/result';
 import type { TokenGrant } from '../src/domain/token-bucket';
@@ -15,6 +16,7 @@ import type { AttemptOutcome, ClaimedWebhook } from '../src/webhooks/types';
 import { archiveAll } from './ledger/archive/archive';
 import { listDeliveriesAnywhere } from './ledger/archive/archive-deliveries';
 import { rehydrateCashIn, rehydrateCashOut } from './ledger/archive/archive-reads';
+import { forwardAudit } from './ledger/audit-ops';
 import type { CreateCashInInput } from './ledger/cash-in/cash-in-ops';
 import type { SettleInput } from './ledger/cash-in/cash-in-settle-ops';
 import { chargeLocation } from './ledger/cash-in/charge-location';
@@ -258,12 +260,9 @@ export class ClientLedger extends DurableObject<Env> {
     return cashOutJson(this.ledgerContext(), id);
   }
 
-  approveCashOut(id: string) {
-    return this.run(ops.approveCashOutOp, { id });
-  }
-
-  rejectCashOut(id: string) {
-    return this.run(ops.rejectCashOutOp, { id });
+  /** The operator's decision on a PENDING Cash-Out, with its audit record in the same transaction. */
+  decideCashOut(id: string, approve: boolean, audit?: AuditRow) {
+    return this.run(ops.decideCashOutOp, { id, approve, ...(audit && { audit }) });
   }
 
   returnCashOut(id: string, reason: string) {
@@ -302,8 +301,8 @@ export class ClientLedger extends DurableObject<Env> {
     return listDeliveriesAnywhere(this.ledgerContext(), input, Date.now());
   }
 
-  retryWebhookDelivery(eventId: string) {
-    return this.run(ops.retryWebhookDeliveryOp, { eventId });
+  retryWebhookDelivery(eventId: string, audit?: AuditRow) {
+    return this.run(ops.retryWebhookDeliveryOp, { eventId, ...(audit && { audit }) });
   }
 
   // ── Request budget (src/http/rate-limit.ts; ledger/request-budget.ts) ──────
@@ -338,6 +337,7 @@ export class ClientLedger extends DurableObject<Env> {
   /** Cron backstop: runs anything overdue, the housekeeping, and re-arms the alarm. */
   async sweep(): Promise<void> {
     if (!this.profile) return;
+    await forwardAudit(this.ledgerContext(), this.env);
     await this.tasks.runDue(true);
   }
 }

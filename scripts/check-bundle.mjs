@@ -44,6 +44,7 @@ const STAGING_ONLY = {
     'durable-objects/staging/client-ledger.ts',
     'durable-objects/staging/bench-seed.ts',
     'durable-objects/staging/crash-injection.ts',
+    'durable-objects/staging/books-tamper.ts',
     'src/partners/sandbox.ts',
     'src/db/sandbox-transfers.ts',
     'src/partners/faults.ts',
@@ -60,6 +61,9 @@ const STAGING_ONLY = {
     'StagingClientLedger',
     'armCrash',
     'CrashPoints',
+    // The invariant tests' tampering (books-guard.ts's hook is set only by staging: tree-shaken).
+    'BooksTampering',
+    'setBooksTamper',
     'benchOp',
     'seedHistory',
     // The stores' whole-row copies (db.ts), used by bench seeding only: tree-shaken from production.

@@ -198,6 +198,7 @@ const STORES = {
     suspense_entries: 'suspenseEntries',
   },
   'settings-store.ts': { settings: 'settings' },
+  'audit-outbox-store.ts': { audit_outbox: 'auditOutbox' },
 };
 const SCHEMA_IMPORT = /import\s*\{([^}]*)\}\s*from\s*'[./]*(?:ledger\/)?schema(?:-[a-z]+)?(?:\.ts)?'/g;
 const tableNames = [];

@@ -35,7 +35,9 @@ export type Route = (request: Request, rc: RequestContext) => Promise<Response>;
 export function routeTo(api: ApiRouter): Route {
   return async (request, rc) =>
     // The operator console is HTML with its own session auth, outside the JSON API's router.
-    isConsolePath(new URL(request.url).pathname) ? handleConsole(request, rc.env) : api.fetch(request, rc);
+    isConsolePath(new URL(request.url).pathname)
+      ? handleConsole(request, rc.env, rc.requestId)
+      : api.fetch(request, rc);
 }
 
 /** One request through `route`: the configuration check, a request id, one access log line. */

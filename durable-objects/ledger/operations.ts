@@ -4,8 +4,10 @@
  * modules; here is only what each needs around it.
  */
 
+import type { AuditRow } from '../../src/db/audit';
 import { failure } from '../../src/domain/result';
 import type { AttemptOutcome } from '../../src/webhooks/types';
+import { audited } from './audit-ops';
 import { bankReturn } from './cash-in/bank-returns';
 import type { CreateCashInInput } from './cash-in/cash-in-ops';
 import { cancelCashIn, createCashIn, expireCashIn } from './cash-in/cash-in-ops';
@@ -95,14 +97,13 @@ export const createCashOutBatchOp = operation<Idempotent & { items: CreateCashOu
   apply: (ledger, input, step) => acceptCashOutBatch(ledger, input.items, step.remember),
 });
 
-export const approveCashOutOp = operation<{ id: string }>()({
+/** The operator's decision on a PENDING Cash-Out, with its audit record in the same transaction. */
+export const decideCashOutOp = operation<{ id: string; approve: boolean; audit?: AuditRow }>()({
   rehydrates: { kind: 'cash-out', id: byId },
-  apply: (ledger, input) => approveCashOut(ledger, input.id),
-});
-
-export const rejectCashOutOp = operation<{ id: string }>()({
-  rehydrates: { kind: 'cash-out', id: byId },
-  apply: (ledger, input) => rejectCashOut(ledger, input.id),
+  apply: (ledger, input) =>
+    audited(ledger, ledger.env, input.audit, () =>
+      input.approve ? approveCashOut(ledger, input.id) : rejectCashOut(ledger, input.id),
+    ),
 });
 
 export const returnCashOutOp = operation<{ id: string; reason: string }>()({
@@ -133,8 +134,9 @@ export const recordWebhookAttemptOp = operation<{
   apply: (ledger, input) => recordAttempt(ledger, input.eventId, input.dispatch, input.outcome, Date.now()),
 });
 
-export const retryWebhookDeliveryOp = operation<{ eventId: string }>()({
-  apply: (ledger, input) => retryDelivery(ledger, input.eventId, Date.now()),
+export const retryWebhookDeliveryOp = operation<{ eventId: string; audit?: AuditRow }>()({
+  apply: (ledger, input) =>
+    audited(ledger, ledger.env, input.audit, () => retryDelivery(ledger, input.eventId, Date.now())),
 });
 
 /** An incident change for this client's healthWebhookUrl, through the same outbox as the rest. */

@@ -1,7 +1,6 @@
 /**
  * Storage of one client's ClientLedger Durable Object (SQLite). Every write of a business operation
- * happens in one `transactionSync`, so state, ledger entries and outbox events move together.
- * See docs/storage-schema.md.
+ * happens in one `transactionSync`, so state, ledger entries and outbox events move together. See docs/storage-schema.md.
  */
 import { type SQL, sql } from 'drizzle-orm';
 import {
@@ -377,6 +376,7 @@ export const archiveDeliveryIndex = sqliteTable(
   (t) => [primaryKey({ columns: [t.hash, t.segment] })],
 );
 
+export * from './schema-audit';
 export * from './schema-unapplied';
 
 /**

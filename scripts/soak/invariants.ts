@@ -5,6 +5,7 @@
  * must end where its scenario says with exactly the events of that end, and the partners' books
  * must show each payment once.
  */
+import { type BooksSnapshot, checkBooks, paymentViolations } from '../../src/domain/money-invariants';
 import { BANK_RETURN_LABEL } from '../../src/domain/statement';
 import { FAULT_SLACK_MS, HISTORIES, isFinal, MAX_PROCESSING_MS, type Outcome } from './plan';
 import type { AccountSnapshot, Snapshot, TxSnapshot, TxView } from './snapshot';
@@ -40,9 +41,6 @@ function accounts(s: Snapshot): InvariantResult {
   for (const a of s.accounts) {
     const where = `account ${a.number} (${a.type} at ${a.ispb})`;
     const ids = new Set<string>();
-    let running = 0;
-    let credits = 0;
-    let debits = 0;
     let previousDate = '';
     for (const e of a.statement) {
       checked += 1;
@@ -50,32 +48,32 @@ function accounts(s: Snapshot): InvariantResult {
       ids.add(e.id);
       if (e.date < previousDate) failures.push(`${where}: entry ${e.id} is out of order (${e.date})`);
       previousDate = e.date;
-      if (!(e.amountCents > 0)) failures.push(`${where}: entry ${e.id} has amount ${brl(e.amountCents)}`);
-      if (e.direction === 'CREDIT') credits += e.amountCents;
-      else debits += e.amountCents;
-      running += e.direction === 'CREDIT' ? e.amountCents : -e.amountCents;
-      if (e.balanceAfterCents !== running) {
-        failures.push(
-          `${where}: entry ${e.id} shows balanceAfter ${brl(e.balanceAfterCents ?? Number.NaN)}, ` +
-            `the entries before it add up to ${brl(running)}`,
-        );
-        running = e.balanceAfterCents ?? running;
-      }
-      // Only a devolution the bank made on its own may overdraw (a fact, recorded, never refused).
-      if (running < 0 && e.direction === 'DEBIT' && e.typeRaw !== BANK_RETURN_LABEL)
-        failures.push(`${where}: balance negative (${brl(running)}) after entry ${e.id}`);
     }
-    const last = a.statement.at(-1)?.balanceAfterCents ?? 0;
     if (a.balanceCents === undefined) {
       failures.push(`${where}: missing from GET /account/balance`);
       continue;
     }
-    if (credits - debits !== a.balanceCents || last !== a.balanceCents) {
+    // The money invariants over this account's books (src/domain/money-invariants.ts): the chain,
+    // the balance, and only a bank fact overdrawing it first.
+    const books: BooksSnapshot = {
+      accounts: [{ number: a.number, balance: a.balanceCents }],
+      entries: a.statement.map((e) => ({
+        id: e.id,
+        account: a.number,
+        direction: e.direction,
+        amount: e.amountCents,
+        balanceAfter: e.balanceAfterCents ?? Number.NaN,
+        bankFact: e.typeRaw === BANK_RETURN_LABEL,
+      })),
+      holds: [],
+      suspense: [],
+    };
+    for (const v of checkBooks(books))
       failures.push(
-        `${where}: credits − debits = ${brl(credits - debits)}, last balanceAfter = ${brl(last)}, ` +
-          `GET /account/balance = ${brl(a.balanceCents)}`,
+        v.entry
+          ? `${where}: balance negative (${brl(v.entry.balanceAfter)}) after entry ${v.entry.id}`
+          : `${where}: ${v.detail}`,
       );
-    }
     // A Cash-Out still PENDING or PROCESSING holds its amount; its own invariant says whether it
     // should still be there. Anything else held is money the ledger lost track of.
     const held = heldBy(s, a.number);
@@ -315,36 +313,34 @@ function partnerBooks(s: Snapshot): InvariantResult {
     const into = row.kind === 'PAYMENT' ? payments : devolutions;
     into.set(row.idempotencyId, [...(into.get(row.idempotencyId) ?? []), row]);
   }
-  for (const [id, rows] of payments) {
-    if (rows.length > 1)
-      failures.push(`Cash-Out ${id} reached ${rows.length} partners: ${rows.map((r) => r.ispb)}`);
-  }
-  let checked = 0;
+  // The Cash-Outs against the partners' payments: the shared rule (src/domain/money-invariants.ts).
+  const cashOuts = s.transactions.flatMap((tx) =>
+    tx.kind === 'CASH_OUT' && tx.view
+      ? [
+          {
+            id: tx.transactionId,
+            status: tx.view.status,
+            amount: tx.amountCents,
+            ispb: tx.view.settlement?.ispb ?? null,
+            endToEndId:
+              (tx.view.status === 'REFUNDED' ? tx.view.originalEndToEndId : tx.view.endToEndId) ?? null,
+          },
+        ]
+      : [],
+  );
+  const partnerPaid = [...payments.values()].flat().map((r) => ({
+    id: r.idempotencyId,
+    ispb: r.ispb,
+    amount: r.amountCents,
+    outcome: r.outcome,
+    endToEndId: r.endToEndId ?? null,
+  }));
+  failures.push(...paymentViolations(cashOuts, partnerPaid).map((v) => v.detail));
+  let checked = cashOuts.length;
   for (const tx of s.transactions) {
     const v = tx.view;
-    if (!v) continue;
-    if (tx.kind === 'CASH_OUT') {
-      checked += 1;
-      const settled = (payments.get(tx.transactionId) ?? []).filter((r) => r.outcome === 'SETTLED');
-      if (v.status === 'COMPLETED' || v.status === 'REFUNDED') {
-        const e2e = v.status === 'REFUNDED' ? v.originalEndToEndId : v.endToEndId;
-        const [row] = settled;
-        if (settled.length !== 1 || !row)
-          failures.push(
-            `Cash-Out ${tx.transactionId} ${v.status}: ${settled.length} settled payments at partners`,
-          );
-        else if (
-          row.amountCents !== tx.amountCents ||
-          row.ispb !== v.settlement?.ispb ||
-          row.endToEndId !== e2e
-        )
-          failures.push(
-            `Cash-Out ${tx.transactionId}: partner paid ${brl(row.amountCents)} at ${row.ispb} as ${row.endToEndId}`,
-          );
-      } else if (v.status === 'CANCELLED' && settled.length > 0) {
-        failures.push(`Cash-Out ${tx.transactionId} is CANCELLED but a partner settled its payment`);
-      }
-    } else if (v.status === 'REFUNDED' && v.endToEndId) {
+    if (!v || tx.kind === 'CASH_OUT') continue;
+    if (v.status === 'REFUNDED' && v.endToEndId) {
       checked += 1;
       const rows = devolutions.get(v.endToEndId) ?? [];
       // A client refund is sent to the partner once; a bank-initiated return is not sent at all.

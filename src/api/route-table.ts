@@ -31,6 +31,20 @@ export type Entry = Route | StagingOnly;
 
 export const isRoute = (entry: Entry): entry is Route => entry.handler !== undefined;
 
+/** An operator operation names the least role it needs, so none can be routed unguarded. */
+function requireRole(spec: OperationSpec): void {
+  if ((spec.auth === 'operator') !== (spec.role !== undefined))
+    throw new Error(`route table: ${spec.operationId} must name a role exactly when its auth is operator`);
+}
+
+/**
+ * What a route's handler is: the typed input of its pipeline, or, on operator routes, the request
+ * and its context (the router's guard, ./operator-guard.ts, authenticates and authorizes the
+ * operator from the declaration and keeps the audit record in `rc`; those handlers read their
+ * bodies themselves).
+ */
+type HandlerFor<S extends OperationSpec> = S extends { auth: 'operator' } ? Handler : TypedHandler<S>;
+
 /**
  * A production operation and its handler. The declaration runs the request's pipeline
  * (src/http/pipeline.ts: authentication, query names, idempotency key, body, signature), so the
@@ -38,11 +52,16 @@ export const isRoute = (entry: Entry): entry is Route => entry.handler !== undef
  */
 export function route<S extends OperationSpec>(
   spec: S,
-  handler: TypedHandler<S>,
+  handler: HandlerFor<S>,
   steps: Pipeline<S> = {},
 ): Route {
   if (spec.stagingOnly) throw new Error(`route table: ${spec.operationId} is staging-only`);
-  return { spec, handler: pipeline(spec, handler, steps) };
+  requireRole(spec);
+  if (spec.auth === 'operator') {
+    const own = handler as Handler;
+    return { spec, handler: pipeline(spec, ({ request, rc }) => own(request, rc), {}, 'handler') };
+  }
+  return { spec, handler: pipeline(spec, handler as TypedHandler<S>, steps) };
 }
 
 /**
@@ -58,8 +77,10 @@ export function selfAuthenticatingRoute(spec: OperationSpec, handler: Handler): 
 
 /** Staging-only operations, as production's table holds them: documented, routed by staging alone. */
 export function stagingOnly(operations: readonly OperationSpec[]): StagingOnly[] {
-  for (const op of operations)
+  for (const op of operations) {
     if (!op.stagingOnly) throw new Error(`route table: ${op.operationId} is not staging-only`);
+    requireRole(op);
+  }
   return operations.map((spec) => ({ spec }) as StagingOnly);
 }
 

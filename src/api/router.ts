@@ -10,6 +10,7 @@ import type { ApiRequest, RequestContext } from '../http/context';
 import { ProblemError } from '../http/errors';
 import { problem } from '../http/problem';
 import { errorFields, log, loggablePath, pathAndQuery } from '../infra/log';
+import { guardOperator } from './operator-guard';
 import type { Route } from './route-table';
 import { ROUTES } from './routes';
 
@@ -56,7 +57,7 @@ export function buildRouter(routes: readonly Route[]): ApiRouter {
   // Fixed paths before parameterised ones (itty-router takes the first match): /cash-in/summary
   // before /cash-in/{id}. The sort is stable, so the table's order decides among equals.
   for (const { spec, handler } of [...routes].sort((a, b) => params(a.spec.path) - params(b.spec.path)))
-    router[spec.method](ittyPath(spec.path), handler);
+    router[spec.method](ittyPath(spec.path), guardOperator(spec, handler, errorResponse));
   router.all('*', (request: ApiRequest) => {
     const { pathname } = new URL(request.url);
     const allowed = allowedMethodsOf(router, pathname);

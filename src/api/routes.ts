@@ -15,6 +15,7 @@ import { cashInRoutes } from './cash-in/routes';
 import { cashOutRoutes } from './cash-out/routes';
 import { cashOutBatchRoutes } from './cash-out-batch/routes';
 import { healthRoutes } from './health/routes';
+import { operatorsRoutes } from './operators/routes';
 import { partnersRoutes } from './partners/routes';
 import { publicRoutes } from './public/routes';
 import { type Entry, isRoute, type Route, stagingOnly } from './route-table';
@@ -30,6 +31,7 @@ const TABLE: readonly Entry[] = [
   ...stagingOnly(sandboxOperations),
   ...publicRoutes,
   ...adminRoutes,
+  ...operatorsRoutes,
   ...adminHealthRoutes,
   ...adminBooksRoutes,
   ...partnersRoutes,

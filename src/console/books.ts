@@ -3,8 +3,10 @@
  * payer) and the latest daily reconciliation reports, with their breaks and what was healed. The
  * same data as GET /admin/unapplied and GET /admin/reconciliation, read from D1.
  */
+
 import { recentReports } from '../db/reconciliation';
 import { listUnapplied } from '../db/unapplied';
+import type { Actor } from '../domain/operators';
 import type { ReconciliationReport } from '../domain/reconciliation';
 import { type UnappliedStatus, unappliedView } from '../domain/unapplied';
 import { brtTime, esc, frame } from './html';
@@ -72,7 +74,7 @@ ${reports.length === 0 ? '<p class="muted">No day checked yet.</p>' : reports.ma
 </section>`;
 }
 
-export async function booksPage(env: Env, status: string | null): Promise<string> {
+export async function booksPage(env: Env, status: string | null, actor: Actor): Promise<string> {
   const wanted = (['PROCESSING', 'RETURNED', 'FAILED'] as const).find((s) => s === status);
   const [receipts, reports] = await Promise.all([
     listUnapplied(env, wanted ? { status: wanted } : {}, RECEIPTS),
@@ -83,5 +85,6 @@ export async function booksPage(env: Env, status: string | null): Promise<string
     `<p><a href="${CONSOLE_PATH}">← Dashboard</a></p>
 ${receiptsCard(receipts.items.map(unappliedView), wanted)}
 ${reportsCard(reports)}`,
+    { actor },
   );
 }

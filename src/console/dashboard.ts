@@ -2,14 +2,17 @@
 import type { CashOutBatchView } from '../../durable-objects/ledger/cash-out/cash-out-batch-ops';
 import type { DeliveryView } from '../../durable-objects/ledger/webhooks/delivery-view';
 import { formatCents } from '../domain/money';
+import { type Actor, roleAllows } from '../domain/operators';
 import { batchesSection } from './batches';
 import type { Chart } from './charts';
 import type { ClientPage, ClientSummary, HealthView } from './data';
 import { brtTime, esc, frame, scriptJson } from './html';
-import { CONSOLE_PATH } from './session';
+import { CONSOLE_PATH, CONSOLE_ROLES } from './session';
 
 export interface DashboardModel {
   csrf: string;
+  /** Who is signed in: the page offers only what their role may do. */
+  actor: Actor;
   clients: ClientPage;
   /** ISPB → partner name, for every partner the listed clients use. */
   partnerNames: Record<string, string>;
@@ -76,7 +79,7 @@ function deliveriesSection(m: DashboardModel): string {
 <td data-label="Attempts">${d.attempts}${d.lastResponseStatus ? ` · HTTP ${d.lastResponseStatus}` : ''}${d.lastError ? `<div class="muted">${esc(d.lastError)}</div>` : ''}</td>
 <td data-label="Next / last">${brtTime(d.nextAttemptAt ?? d.deliveredAt ?? d.lastAttemptAt)}</td>
 <td class="actions">${
-        RETRYABLE.has(d.status)
+        RETRYABLE.has(d.status) && roleAllows(m.actor.role, CONSOLE_ROLES.redeliver)
           ? `<form method="post" action="${CONSOLE_PATH}/redeliver">
 <input type="hidden" name="csrf" value="${esc(m.csrf)}">
 <input type="hidden" name="clientId" value="${esc(client.id)}">
@@ -167,6 +170,6 @@ ${deliveriesSection(m)}
 ${m.selected ? batchesSection(m.selected.name, m.batches) : ''}
 ${chartsSection(m)}
 ${incidentsSection(m)}`,
-    { charts: true },
+    { charts: true, actor: m.actor },
   );
 }

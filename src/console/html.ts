@@ -1,4 +1,5 @@
 /** HTML building blocks of the console: escaping, the page frame and its security headers. */
+import type { Actor } from '../domain/operators';
 import { formatBrt } from '../domain/time';
 import { CONSOLE_PATH } from './session';
 
@@ -46,7 +47,17 @@ export function htmlResponse(body: string, status = 200, headers: Record<string,
   return new Response(body, { status, headers: { ...SECURITY_HEADERS, ...headers } });
 }
 
-export function frame(title: string, main: string, options: { charts?: boolean } = {}): string {
+/** Who is signed in, as the header shows it. */
+export function whoText(actor: Actor): string {
+  const who = actor.kind === 'ADMIN_TOKEN' ? 'ADMIN_TOKEN (break-glass)' : (actor.email ?? '');
+  return `<span class="who" data-role="${esc(actor.role)}">${esc(who)} · ${esc(actor.role)}</span>`;
+}
+
+export function frame(
+  title: string,
+  main: string,
+  options: { charts?: boolean; actor?: Actor } = {},
+): string {
   const assets = `${CONSOLE_PATH}/assets`;
   return `<!doctype html>
 <html lang="en">
@@ -59,7 +70,9 @@ export function frame(title: string, main: string, options: { charts?: boolean }
 ${options.charts ? `<link rel="stylesheet" href="${assets}/uplot.css">\n<script src="${assets}/uplot.js" defer></script>\n<script src="${assets}/console.js" defer></script>` : ''}
 </head>
 <body>
-<header class="top"><span class="brand">ConnectPSP</span> <span class="muted">operator console</span> <a href="${CONSOLE_PATH}/books">Books</a></header>
+<header class="top"><span class="brand">ConnectPSP</span> <span class="muted">operator console</span> <a href="${CONSOLE_PATH}/books">Books</a>${
+    options.actor ? ` <a href="${CONSOLE_PATH}/audit">Audit trail</a> ${whoText(options.actor)}` : ''
+  }</header>
 <main>
 ${main}
 </main>
@@ -72,7 +85,7 @@ export function loginPage(message?: string): string {
     'Sign in',
     `<section class="card narrow">
 <h1>Sign in</h1>
-<p class="muted">Use the operator token (<code>ADMIN_TOKEN</code>) of this deployment.</p>
+<p class="muted">Use your operator token (<code>opk_…</code>), or <code>ADMIN_TOKEN</code> to break glass.</p>
 ${message ? `<p class="error" role="alert">${esc(message)}</p>` : ''}
 <form method="post" action="${CONSOLE_PATH}/login">
 <input type="hidden" name="username" value="operator" autocomplete="username">

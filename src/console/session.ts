@@ -1,15 +1,31 @@
 /**
  * Console sessions without server state: the cookie is `expiry.nonce.mac`, the MAC keyed by a key
- * derived from ADMIN_TOKEN, so rotating the token ends every session. The CSRF token is a second MAC
+ * derived from ADMIN_TOKEN, so rotating the token ends every session. The nonce's second half names
+ * who signed in (an operator's id digits, or zeros for ADMIN_TOKEN), so the MAC binds the session to
+ * that person, whose operator row is read again on every request. The CSRF token is a second MAC
  * of the session's nonce (a synchronizer token bound to the session): a page can only carry it if it
  * was rendered for that session, and it never sits in a cookie.
  */
+
+import type { Role } from '../domain/operators';
 import { toHex as hex } from '../security/encoding';
 import { constantTimeEqual, hmacSha256, randomBytes } from '../security/secrets';
 
 export const SESSION_COOKIE = 'connectpsp_console';
 export const SESSION_MS = 8 * 60 * 60 * 1000;
 export const CONSOLE_PATH = '/admin/console';
+
+/**
+ * The console's actions and pages, each with the least role it needs (docs/contract.md, Operators
+ * and the audit trail): the router checks it, the page hides what the role cannot do, and
+ * test/console/roles.test.ts walks every entry for every role.
+ */
+export const CONSOLE_ROLES = {
+  overview: 'VIEWER',
+  books: 'VIEWER',
+  audit: 'VIEWER',
+  redeliver: 'OPERATOR',
+} as const satisfies Record<string, Role>;
 
 /** The session key: never the token itself, so a leaked MAC says nothing about ADMIN_TOKEN. */
 async function sessionKey(adminToken: string): Promise<string> {
@@ -20,8 +36,13 @@ async function mac(adminToken: string, message: string): Promise<string> {
   return hex(await hmacSha256(await sessionKey(adminToken), message));
 }
 
+/** The subject of a session opened with ADMIN_TOKEN. */
+export const BREAK_GLASS_SUBJECT = '0'.repeat(16);
+
 export interface Session {
   nonce: string;
+  /** BREAK_GLASS_SUBJECT, or the 16 hex digits of an operator's id (`op_<subject>`). */
+  subject: string;
   expiresAt: number;
   csrf: string;
 }
@@ -29,12 +50,14 @@ export interface Session {
 export async function newSession(
   adminToken: string,
   now: number,
+  subject: string = BREAK_GLASS_SUBJECT,
 ): Promise<{ cookie: string; session: Session }> {
-  const nonce = hex(randomBytes(16));
+  if (!/^[0-9a-f]{16}$/.test(subject)) throw new Error('console session: bad subject');
+  const nonce = `${hex(randomBytes(8))}${subject}`;
   const expiresAt = now + SESSION_MS;
   const payload = `${expiresAt}.${nonce}`;
   const cookie = `${payload}.${await mac(adminToken, payload)}`;
-  return { cookie, session: { nonce, expiresAt, csrf: await mac(adminToken, `csrf.${nonce}`) } };
+  return { cookie, session: { nonce, subject, expiresAt, csrf: await mac(adminToken, `csrf.${nonce}`) } };
 }
 
 function cookieValue(request: Request, name: string): string | undefined {
@@ -58,7 +81,7 @@ export async function readSession(
   if (!constantTimeEqual(given, await mac(adminToken, `${expiry}.${nonce}`))) return undefined;
   const expiresAt = Number(expiry);
   if (expiresAt <= now) return undefined;
-  return { nonce, expiresAt, csrf: await mac(adminToken, `csrf.${nonce}`) };
+  return { nonce, subject: nonce.slice(16), expiresAt, csrf: await mac(adminToken, `csrf.${nonce}`) };
 }
 
 export function csrfMatches(session: Session, given: unknown): boolean {

@@ -10,6 +10,7 @@ export const ERROR_CATALOG = {
   VALIDATION_ERROR: { status: 400, title: 'Request validation failed' },
   IDEMPOTENCY_KEY_INVALID: { status: 400, title: 'Invalid idempotency key' },
   UNAUTHORIZED: { status: 401, title: 'Unauthorized' },
+  FORBIDDEN: { status: 403, title: 'Forbidden for this role' },
   DIGITAL_SIGNATURE_REQUIRED: { status: 401, title: 'DigitalSignature header is required' },
   DIGITAL_SIGNATURE_INVALID: { status: 401, title: 'DigitalSignature does not match' },
   CRYPTO_TOKEN_NOT_CONFIGURED: { status: 403, title: 'No active CryptoToken for this client' },

@@ -2,6 +2,7 @@
 import { and, asc, desc, eq, gt, isNotNull, lt, or } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/d1';
 import type { ClientLimits } from '../domain/limits';
+import { type AuditRow, auditInsert } from './audit';
 import { accounts, clients } from './schema';
 
 export type ClientRow = typeof clients.$inferSelect;
@@ -27,17 +28,33 @@ export async function listClientAccounts(env: Env, clientId: string): Promise<Ac
   return d1(env).select().from(accounts).where(eq(accounts.clientId, clientId)).all();
 }
 
-export async function insertClient(env: Env, client: ClientRow, rows: AccountRow[]): Promise<void> {
+/** The client, its accounts and the operator's audit record (./audit.ts), in one batch. */
+export async function insertClient(
+  env: Env,
+  client: ClientRow,
+  rows: AccountRow[],
+  audit: AuditRow,
+): Promise<void> {
   const db = d1(env);
-  await db.batch([db.insert(clients).values(client), ...rows.map((row) => db.insert(accounts).values(row))]);
+  await db.batch([
+    db.insert(clients).values(client),
+    ...rows.map((row) => db.insert(accounts).values(row)),
+    auditInsert(env, audit),
+  ]);
 }
 
 export async function updateClient(
   env: Env,
   clientId: string,
   changes: Partial<Omit<ClientRow, 'id'>>,
+  audit?: AuditRow,
 ): Promise<ClientRow | undefined> {
-  return d1(env).update(clients).set(changes).where(eq(clients.id, clientId)).returning().get();
+  const db = d1(env);
+  const update = db.update(clients).set(changes).where(eq(clients.id, clientId)).returning();
+  if (!audit) return update.get();
+  // An operator's change and its audit record commit together.
+  const [rows] = await db.batch([update, auditInsert(env, audit)]);
+  return rows[0];
 }
 
 /** One page of client ids in id order (the primary key), for sweeps that visit every client. */

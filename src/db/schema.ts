@@ -208,3 +208,44 @@ export const reconciliationReports = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.date, t.ispb] })],
 );
+
+/**
+ * The people who run the gateway (docs/contract.md, Operators and the audit trail). The token is
+ * kept as its SHA-256 digest only (it is 256 random bits, so a fast digest is safe); removing an
+ * operator deletes its row, so its token finds nothing on the very next request.
+ */
+export const operators = sqliteTable('operators', {
+  id: text('id').primaryKey(),
+  email: text('email').notNull().unique('operators_email_idx'),
+  role: text('role', { enum: ['VIEWER', 'OPERATOR', 'ADMIN'] }).notNull(),
+  tokenHash: text('token_hash').notNull().unique('operators_token_hash_idx'),
+  createdAt: integer('created_at').notNull(),
+});
+
+/**
+ * The audit trail: one record per changing operator request and per request refused for its role,
+ * append-only (triggers refuse UPDATE and DELETE), kept at least 5 years. `seq` orders the trail.
+ */
+export const auditRecords = sqliteTable(
+  'audit_records',
+  {
+    seq: integer('seq').primaryKey({ autoIncrement: true }),
+    id: text('id').notNull().unique('audit_records_id_idx'),
+    at: integer('at').notNull(),
+    actorKind: text('actor_kind', { enum: ['ADMIN_TOKEN', 'OPERATOR', 'ACCESS'] }).notNull(),
+    operatorId: text('operator_id'),
+    email: text('email'),
+    action: text('action').notNull(),
+    target: text('target').notNull(),
+    before: text('before', { mode: 'json' }),
+    after: text('after', { mode: 'json' }),
+    result: text('result').notNull(),
+    requestId: text('request_id').notNull(),
+  },
+  (t) => [
+    index('audit_records_at_idx').on(t.at, t.seq),
+    index('audit_records_operator_idx').on(t.operatorId, t.seq),
+    index('audit_records_email_idx').on(t.email, t.seq),
+    index('audit_records_action_idx').on(t.action, t.seq),
+  ],
+);

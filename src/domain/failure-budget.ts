@@ -18,3 +18,8 @@ export function failureBlockedFor(budget: FailureBudget, paidAt: number, now: nu
 export function afterFailure(budget: FailureBudget, paidAt: number, now: number): number {
   return Math.max(paidAt, now) + budget.intervalMs;
 }
+
+/** The paid-off instant once a reserved failure turns out not to be one (the secret was right). */
+export function refundFailure(budget: FailureBudget, paidAt: number): number {
+  return paidAt - budget.intervalMs;
+}

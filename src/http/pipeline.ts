@@ -7,7 +7,6 @@
  */
 import type * as v from 'valibot';
 import { type OperationSpec, refusesUnknownQuery } from '../openapi/operation';
-import { requireOperator } from './admin-auth';
 import { authenticate, type Principal, requireDigitalSignature } from './auth';
 import { readJsonObject, readOptionalJsonObject } from './body';
 import type { ApiRequest, RequestContext } from './context';
@@ -95,7 +94,7 @@ export function pipeline<S extends OperationSpec>(
     if (own && (spec.auth === 'client' || spec.auth === 'signed')) {
       principal = await authenticate(request, env);
       input.principal = principal;
-    } else if (own && spec.auth === 'operator') requireOperator(request, env);
+    }
     if (strict) checkQueryNames(request, known);
     if (spec.query) input.query = parseWith(spec.query, { ...request.query });
     if (own && spec.idempotent) input.idempotencyKey = idempotencyKeyOf(request);

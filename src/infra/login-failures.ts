@@ -9,8 +9,12 @@
  * same Cloudflare location and mostly the same isolate, so a brute force is slowed to about the
  * budget per isolate it reaches, which against a 122-bit GUID secret is far beyond enough, and
  * costs no storage write on the login path.
+ *
+ * A sign-in reserves its failure before the secret is checked (the check awaits storage): a burst of
+ * concurrent wrong secrets from one source is then counted exactly, the budget's 20 and no more, and a
+ * sign-in that proves its secret gives the reservation back.
  */
-import { afterFailure, type FailureBudget, failureBlockedFor } from '../domain/failure-budget';
+import { afterFailure, type FailureBudget, failureBlockedFor, refundFailure } from '../domain/failure-budget';
 
 export const FAILED_LOGIN_BUDGET: FailureBudget = { burst: 20, intervalMs: 3_000 };
 const MAX_SOURCES = 50_000;
@@ -28,9 +32,35 @@ export function loginSourceBlocked(request: Request, now = Date.now()): number {
   return paidAt === undefined ? 0 : failureBlockedFor(FAILED_LOGIN_BUDGET, paidAt, now);
 }
 
-/** Counts one failed sign-in against the request's source. */
-export function recordLoginFailure(request: Request, now = Date.now()): void {
+/** A sign-in attempt counted as a failure until `succeeded()` gives it back. */
+export interface LoginAttempt {
+  succeeded(): void;
+}
+
+/**
+ * Counts the attempt as a failure at once, unless the source is over its budget: then the
+ * milliseconds it must still wait, and nothing is counted.
+ */
+export function reserveLoginFailure(
+  request: Request,
+  now = Date.now(),
+): LoginAttempt | { blockedMs: number } {
+  const blockedMs = loginSourceBlocked(request, now);
+  if (blockedMs > 0) return { blockedMs };
   const source = sourceOf(request);
+  recordFailure(source, now);
+  return {
+    succeeded: () => {
+      const paidAt = sources.get(source);
+      if (paidAt === undefined) return;
+      const refunded = refundFailure(FAILED_LOGIN_BUDGET, paidAt);
+      if (refunded <= Date.now()) sources.delete(source);
+      else sources.set(source, refunded);
+    },
+  };
+}
+
+function recordFailure(source: string, now: number): void {
   if (sources.size >= MAX_SOURCES && !sources.has(source)) {
     for (const [key, paidAt] of sources) if (paidAt <= now) sources.delete(key);
     if (sources.size >= MAX_SOURCES) sources.clear();

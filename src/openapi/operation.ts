@@ -4,6 +4,7 @@
  * gate are added here, so every route of a kind documents them the same way.
  */
 import type * as v from 'valibot';
+import type { Role } from '../domain/operators';
 import type { ErrorCode } from '../domain/problems';
 import { isValibotSchema, ref, type Schema } from './json-schema';
 import { idempotencyKeyParameter, replayedHeader } from './parameters';
@@ -33,6 +34,12 @@ export interface OperationSpec {
   description?: string;
   tag: string;
   auth: AuthKind;
+  /**
+   * The least operator role an `operator` operation needs (docs/contract.md, Operators and the audit
+   * trail): the router enforces it before the handler runs, and an operator operation without one
+   * cannot be routed.
+   */
+  role?: Role;
   /**
    * Off in production: answers 404 NOT_FOUND there like any unknown route (docs/contract.md, Environments and
    * configuration).
@@ -73,7 +80,7 @@ const IMPLIED_ERRORS: Record<AuthKind, ErrorCode[]> = {
     'DIGITAL_SIGNATURE_INVALID',
     'CRYPTO_TOKEN_NOT_CONFIGURED',
   ],
-  operator: ['UNAUTHORIZED', 'SERVICE_UNAVAILABLE'],
+  operator: ['UNAUTHORIZED', 'FORBIDDEN', 'SERVICE_UNAVAILABLE'],
   partner: ['UNAUTHORIZED'],
   partnerSecret: ['UNAUTHORIZED'],
 };
@@ -127,7 +134,11 @@ export function operationErrors(spec: OperationSpec): ErrorCode[] {
 }
 
 export function operationObject(spec: OperationSpec, shared: SharedComponents): Schema {
-  const description = [spec.description, spec.stagingOnly && STAGING_NOTE].filter(Boolean).join('\n\n');
+  const roleNote =
+    spec.role && `**Role**: \`${spec.role}\` or above; a lesser role answers 403 \`FORBIDDEN\`.`;
+  const description = [spec.description, roleNote, spec.stagingOnly && STAGING_NOTE]
+    .filter(Boolean)
+    .join('\n\n');
   const parameters = [...(spec.parameters ?? []), ...(spec.idempotent ? [idempotencyKeyParameter] : [])];
   const success = Object.fromEntries(
     Object.entries(spec.success).map(([status, r]) => [status, response(r, !!spec.idempotent)]),
@@ -138,6 +149,7 @@ export function operationObject(spec: OperationSpec, shared: SharedComponents): 
     ...(description && { description }),
     tags: [spec.tag],
     security: SECURITY[spec.auth],
+    ...(spec.role && { 'x-role': spec.role }),
     ...(parameters.length > 0 && { parameters }),
     ...(spec.body && {
       requestBody: {

@@ -24,6 +24,7 @@ const NOTHING: Record<string, string> = {
   number: '00000000-0',
   clientId: '00000000-0000-4000-8000-000000000000',
   eventId: 'evt_none',
+  operatorId: 'op_0000000000000000',
   ispb: '99999999',
   locator: 'AAAAAAAAAAAAAAAAAAAAAANOSUCH1',
 };

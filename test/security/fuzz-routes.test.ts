@@ -33,7 +33,17 @@ import { answerOf, documentedBodyAccepts, expectDocumentedAnswer, ROUTES, type R
 const RUNS_PER_ROUTE = 100;
 const PARAMS = { numRuns: RUNS_PER_ROUTE };
 /** Path parameter names this file knows how to fill; a new one fails `coverage` until added. */
-const PARAM_NAMES = ['id', 'number', 'clientId', 'eventId', 'ispb', 'locator', 'secret', 'batchId'];
+const PARAM_NAMES = [
+  'id',
+  'number',
+  'clientId',
+  'eventId',
+  'ispb',
+  'locator',
+  'secret',
+  'batchId',
+  'operatorId',
+];
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD', 'QUERY'];
 
 let history: History;
@@ -79,6 +89,8 @@ beforeAll(async () => {
     // Operator routes act on a throwaway client, so the fuzzed client keeps its credentials.
     clientId: [victimClientId],
     eventId: [],
+    // Well-formed and nobody's: removing a real operator is test/api/operators' business.
+    operatorId: ['op_0000000000000000'],
     // Never a real partner: a valid fault injection would disturb every other test file.
     ispb: ['99999999'],
     // A partner callback's path secret: a wrong one and the test partner's real one (on ispb above).

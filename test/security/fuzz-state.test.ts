@@ -91,6 +91,8 @@ function realParam(route: Route, name: string, idKind: number): string {
       return api.client.clientId;
     case 'eventId':
       return 'evt_none';
+    case 'operatorId':
+      return 'op_0000000000000000';
     case 'locator':
       return `${clientKey(api.client.clientId)}${h.awaiting.internalCode}`;
     case 'batchId':

@@ -237,6 +237,7 @@ describe("another client's resources answer exactly like nonexistent ones", () =
           .replace('{clientId}', clientId)
           .replace('{id}', a.completed.internalCode)
           .replace('{eventId}', 'evt_x')
+          .replace('{operatorId}', 'op_0000000000000000')
           .replace('{ispb}', '99999999');
       const send = (clientId: string) =>
         call(path(clientId), {

@@ -18,6 +18,12 @@
 import { env } from 'cloudflare:workers';
 import { expect } from 'vitest';
 import { HISTORIES } from '../../scripts/soak/plan';
+import {
+  type BooksSnapshot,
+  checkBooks,
+  paymentViolations,
+  type SuspenseFact,
+} from '../../src/domain/money-invariants';
 import { BANK_RETURN_LABEL } from '../../src/domain/statement';
 import { declaredPartners } from '../../src/partners/config';
 import { waitFor } from './cash-in';
@@ -150,32 +156,58 @@ async function readBooks(clientId: string): Promise<Books> {
 }
 
 /**
- * Σ credits − Σ debits = balance = last balanceAfter, every step of the way. Our own debits never end
- * below zero unless a fact the bank reports (a return it made) came first on that account: the
- * return may overdraw, and so may the settlement of our devolution or payment whose held money it
- * took; credits may then start from a negative balance.
+ * The books as src/domain/money-invariants.ts states its rules over them: the client's accounts,
+ * entries in posting order, holds with the amount of the operation each holds for, and the suspense
+ * account's entries.
  */
-function checkAccounts(books: Books): void {
-  for (const [number, balance] of books.balances) {
+export async function booksSnapshot(clientId: string, books?: Books): Promise<BooksSnapshot> {
+  const read = books ?? (await readBooks(clientId));
+  const holds = await sqlRows<{ id: string; account_number: string; amount: number; ref: string }>(
+    clientId,
+    'SELECT id, account_number, amount, ref FROM holds ORDER BY id',
+  );
+  const suspense = await sqlRows<SuspenseFact>(
+    clientId,
+    'SELECT ispb, direction, amount FROM suspense_entries ORDER BY created_at, id',
+  );
+  const amountOf = new Map<string, number>([
+    ...read.cashIns.map((c) => [`cash-in:${c.transaction_id}`, c.amount] as const),
+    ...read.cashOuts.map((c) => [`cash-out:${c.transaction_id}`, c.amount] as const),
+  ]);
+  return {
+    accounts: [...read.balances].map(([number, balance]) => ({ number, balance })),
+    entries: read.entries.map((e) => ({
+      id: `${e.seq}`,
+      account: e.account_number,
+      direction: e.direction,
+      amount: e.amount,
+      balanceAfter: e.balance_after,
+      bankFact: e.type_raw === BANK_RETURN_LABEL,
+    })),
+    holds: holds.map((h) => ({
+      id: h.id,
+      account: h.account_number,
+      amount: h.amount,
+      covers: amountOf.get(h.ref),
+    })),
+    suspense,
+  };
+}
+
+/**
+ * The money invariants (balance chain, our debits never overdrawing before a bank fact, holds,
+ * suspense), and the statement order (created_at, seq) being the posting order.
+ */
+async function checkAccounts(clientId: string, books: Books): Promise<void> {
+  for (const number of books.balances.keys()) {
     const seqOrder = books.entries.filter((e) => e.account_number === number);
-    // The statement order (created_at, seq) is the posting order.
     const statementOrder = [...seqOrder].sort((a, b) => a.created_at - b.created_at || a.seq - b.seq);
     expect(
       statementOrder.map((e) => e.seq),
       `statement order of ${number}`,
     ).toEqual(seqOrder.map((e) => e.seq));
-    let running = 0;
-    let bankFactSeen = false;
-    for (const e of seqOrder) {
-      expect(e.amount, `entry ${e.seq}`).toBeGreaterThan(0);
-      running += e.direction === 'CREDIT' ? e.amount : -e.amount;
-      expect(e.balance_after, `balanceAfter of entry ${e.seq} on ${number}`).toBe(running);
-      if (e.type_raw === BANK_RETURN_LABEL) bankFactSeen = true;
-      else if (e.direction === 'DEBIT' && !bankFactSeen)
-        expect(e.balance_after, `our debit ${e.seq} overdrew ${number}`).toBeGreaterThanOrEqual(0);
-    }
-    expect(balance, `balance of ${number}`).toBe(running);
   }
+  expect(checkBooks(await booksSnapshot(clientId, books)), 'money invariants').toEqual([]);
 }
 
 /** Each transaction's events are its state history, and each moved money as its state says. */
@@ -252,22 +284,31 @@ function checkTransactions(books: Books, events: Map<string, { type: string; sta
 function checkPartnerBooks(books: Books): void {
   // A declared real partner keeps its own books (the fake PSP's, which its tests read themselves).
   const real = new Set(declaredPartners(env).map((p) => p.ispb));
-  for (const c of books.cashOuts) {
-    if (real.has(c.partner_ispb as string)) continue;
-    const rows = books.partner.filter((p) => p.kind === 'PAYMENT' && p.idempotency_id === c.transaction_id);
+  const ours = books.cashOuts.filter((c) => !real.has(c.partner_ispb as string));
+  const payments = books.partner.filter((p) => p.kind === 'PAYMENT');
+  // The shared rule (src/domain/money-invariants.ts): paid once, as the ledger says, or not at all.
+  const facts = ours.map((c) => ({
+    id: c.transaction_id,
+    status: c.status,
+    amount: c.amount,
+    ispb: c.partner_ispb,
+    endToEndId: c.end_to_end_id,
+  }));
+  const paid = payments.map((p) => ({
+    id: p.idempotency_id,
+    ispb: p.ispb,
+    amount: p.amount,
+    outcome: p.outcome,
+    endToEndId: p.end_to_end_id,
+  }));
+  expect(paymentViolations(facts, paid), 'partner payments').toEqual([]);
+  for (const c of ours) {
+    const rows = payments.filter((p) => p.idempotency_id === c.transaction_id);
     expect(rows.length, `partner payments of ${c.transaction_id}`).toBeLessThanOrEqual(1);
     const row = rows[0];
-    if (['COMPLETED', 'REFUNDED'].includes(c.status)) {
-      expect(row, `partner payment of ${c.transaction_id}`).toMatchObject({
-        ispb: c.partner_ispb,
-        amount: c.amount,
-        outcome: 'SETTLED',
-        end_to_end_id: c.end_to_end_id,
-      });
-    } else if (c.status === 'CANCELLED' && row) {
-      // Cancelled after reaching the partner: only because the partner failed it.
+    // Cancelled after reaching the partner: only because the partner failed it.
+    if (c.status === 'CANCELLED' && row)
       expect(row).toMatchObject({ outcome: 'FAILED', failure_code: c.failure_code, amount: c.amount });
-    }
   }
   for (const c of books.cashIns) {
     const rows = books.partner.filter(
@@ -357,7 +398,7 @@ async function webhookEvents(clientId: string) {
 export async function assertBooks(api: Integrator, { settled = true } = {}): Promise<Books> {
   const clientId = api.client.clientId;
   const books = await readBooks(clientId);
-  checkAccounts(books);
+  await checkAccounts(clientId, books);
   checkTransactions(books, await webhookEvents(clientId));
   checkPartnerBooks(books);
   const holds = await checkHolds(clientId, books);

@@ -7,11 +7,13 @@
 
 import { newEndToEndId } from '../../../src/domain/ids';
 import { amountFromCents } from '../../../src/domain/money';
+import { holdViolation } from '../../../src/domain/money-invariants';
 import { failure, type OperationResult, success } from '../../../src/domain/result';
 import { formatBrt } from '../../../src/domain/time';
 import { refundRefusal } from '../../../src/domain/transitions';
 import { partnerPort } from '../../../src/partners/port-registry';
 import type { LedgerContext } from '../context';
+import { booksTamper, guard } from '../ledger/books-guard';
 import { forgetIdempotencyKey, type Remember } from '../ledger/idempotency';
 import { accountAt, available, devolutionEntryId, placeHold, postEntry, releaseHold } from '../ledger/ledger';
 import { observe } from '../webhooks/events';
@@ -73,10 +75,13 @@ export function holdRefund(
     idempotencyKey?: string;
   },
 ): void {
+  const hold = { id: `refund:${row.transactionId}`, amount: row.amount, available: 0 };
+  booksTamper(ctx.db)?.hold?.(hold);
+  guard(holdViolation({ id: hold.id, account: accountNumber, amount: hold.amount, covers: row.amount }));
   placeHold(ctx.db, {
-    id: `refund:${row.transactionId}`,
+    id: hold.id,
     accountNumber,
-    amount: row.amount,
+    amount: hold.amount,
     ref: `cash-in:${row.transactionId}`,
     at: refund.at,
   });

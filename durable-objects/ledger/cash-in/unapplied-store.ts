@@ -4,8 +4,10 @@
  * `suspense_entries`. Runs inside the caller's storage transaction.
  */
 import { eq, sql } from 'drizzle-orm';
+import { suspenseViolation } from '../../../src/domain/money-invariants';
 import type { ReturnStep } from '../../../src/partners/unapplied-return';
 import { type LedgerDb, sqlOf } from '../db';
+import { booksTamper, guard } from '../ledger/books-guard';
 import { suspenseEntries, unappliedReceipts } from '../schema';
 
 export type ReceiptRow = typeof unappliedReceipts.$inferSelect;
@@ -54,19 +56,23 @@ export function recordReturnStep(
     })
     .where(eq(unappliedReceipts.endToEndId, read.endToEndId))
     .run();
-  if (step.stage === 'RETURNED')
-    db.insert(suspenseEntries)
-      .values({
-        id: `SUSD${read.endToEndId}`,
-        ispb: read.ispb,
-        direction: 'DEBIT',
-        amount: read.amount,
-        endToEndId: step.returnEndToEndId,
-        originalEndToEndId: read.endToEndId,
-        createdAt: now,
-      })
-      .onConflictDoNothing()
-      .run();
+  if (step.stage !== 'RETURNED') return;
+  const debit = { amount: read.amount };
+  booksTamper(db)?.suspenseDebit?.(debit);
+  db.insert(suspenseEntries)
+    .values({
+      id: `SUSD${read.endToEndId}`,
+      ispb: read.ispb,
+      direction: 'DEBIT',
+      amount: debit.amount,
+      endToEndId: step.returnEndToEndId,
+      originalEndToEndId: read.endToEndId,
+      createdAt: now,
+    })
+    .onConflictDoNothing()
+    .run();
+  // The suspense account never pays out more than it holds (money-invariants.ts).
+  guard(suspenseViolation(read.ispb, suspenseHeld(db, read.ispb)));
 }
 
 /** What this client's suspense account holds at a partner (booked, not yet returned). */

@@ -1,15 +1,14 @@
 /**
  * Batch Cash-Out inside the client's object (docs/contract.md, Batch Cash-Out; OpenAPI
  * createCashOutBatch): every item is checked before anything is written, then the whole batch is
- * accepted in one storage transaction — every item's row in one statement, their CASHOUT_REQUESTED
- * events in another, the batch row, the idempotent answer and one executor wake-up. From there each item is an ordinary Cash-Out: the
+ * accepted in one storage transaction, written as any Cash-Out is (cash-out-accept.ts), with the batch
+ * row and the idempotent answer. From there each item is an ordinary Cash-Out: the
  * executor (cash-out-exec.ts) takes due Cash-Outs in seq order, so limits, routing and approval
  * apply in item order exactly as if the items had been sent one by one, and it pays them in
  * bounded batches per partner.
  */
 
 import { MAX_BATCH_ITEMS } from '../../../src/api/cash-out-batch/schemas';
-import { cashOutView, destinationKey } from '../../../src/domain/cash-out';
 import { newInternalCode, newUuid } from '../../../src/domain/ids';
 import { amountFromCents } from '../../../src/domain/money';
 import { failure, type OperationResult, success } from '../../../src/domain/result';
@@ -19,31 +18,23 @@ import { hasArchiveOf } from '../archive/archive-store';
 import type { LedgerContext } from '../context';
 import { sqlOf } from '../db';
 import type { Remember } from '../ledger/idempotency';
-import { OutboxBatch } from '../webhooks/events';
-import { type BatchRow, batchById, insertBatch, latestBatches } from './cash-out-batch-store';
-import { executorWoken, wakeExecutor } from './cash-out-exec';
-import type { CreateCashOutInput } from './cash-out-ops';
 import {
-  type CashOutRow,
-  externalReferencesTaken,
-  insertBatchItems,
-  internalCodesTaken,
-  NOT_DECIDED,
-  statusCountsBetween,
-} from './cash-out-store';
+  type AcceptedCashOut,
+  acceptedCashOut,
+  type CreateCashOutInput,
+  newCashOutRow,
+  writeCashOuts,
+} from './cash-out-accept';
+import { type BatchRow, batchById, insertBatch, latestBatches } from './cash-out-batch-store';
+import { executorWoken } from './cash-out-exec';
+import { externalReferencesTaken, internalCodesTaken, statusCountsBetween } from './cash-out-store';
 
 export interface CashOutBatchAccepted {
   batchId: string;
   createdAt: string;
   count: number;
   amount: number;
-  items: {
-    index: number;
-    transactionId: string;
-    internalCode: string;
-    externalReference: string;
-    status: 'PROCESSING';
-  }[];
+  items: (AcceptedCashOut & { index: number })[];
 }
 
 export interface CashOutBatchView {
@@ -103,34 +94,6 @@ function freshCodes(ctx: LedgerContext, count: number, archived: boolean): strin
   return [...codes];
 }
 
-/**
- * Every item's row in one statement (one per-statement overhead for the batch instead of one per
- * item); the seqs are assigned in item order. Returns the first and last seq.
- */
-function insertCashOuts(ctx: LedgerContext, rows: readonly CashOutRow[]): [number, number] {
-  const values = rows.map((r) => [
-    r.transactionId,
-    r.internalCode,
-    r.externalReference,
-    r.amount,
-    r.description,
-    r.webhookUrl,
-    r.payeeName,
-    r.payeeDocument,
-    JSON.stringify(r.destination),
-    r.destinationKey,
-  ]);
-  const returned = insertBatchItems(sqlOf(ctx.db), values, rows[0]?.requestedAt ?? 0, rows[0]?.nextAt ?? 0);
-  const seqOf = new Map(returned.map((r) => [r.id, r.seq]));
-  const first = seqOf.get(rows[0]?.transactionId ?? '') ?? 0;
-  const last = first + rows.length - 1;
-  // One transaction, one writer: the items' seqs are contiguous in item order, which the batch's
-  // counts and the executor's item-order reservations rely on.
-  if (returned.length !== rows.length || rows.some((r, i) => seqOf.get(r.transactionId) !== first + i))
-    throw new Error('batch items are not contiguous in item order');
-  return [first, last];
-}
-
 export async function acceptCashOutBatch(
   ctx: LedgerContext,
   items: readonly CreateCashOutInput[],
@@ -151,57 +114,17 @@ export async function acceptCashOutBatch(
   const now = Date.now();
   const codes = freshCodes(ctx, items.length, archived);
   const batchId = newUuid();
+  const rows = items.map((input, index) => newCashOutRow(input, codes[index] as string, now));
+  const amountCents = rows.reduce((sum, row) => sum + row.amount, 0);
   const accepted: CashOutBatchAccepted = {
     batchId,
     createdAt: formatBrt(now),
     count: items.length,
-    amount: 0,
-    items: [],
+    amount: amountFromCents(amountCents),
+    items: rows.map((row, index) => ({ index, ...acceptedCashOut(row) })),
   };
-  let amountCents = 0;
-  const rows: CashOutRow[] = items.map((input, index) => ({
-    ...NOT_DECIDED,
-    seq: 0,
-    transactionId: newUuid(),
-    internalCode: codes[index] as string,
-    externalReference: input.externalReference,
-    status: 'PROCESSING',
-    stage: 'RECEIVED',
-    amount: input.amountCents,
-    description: input.description ?? null,
-    webhookUrl: input.webhookUrl ?? null,
-    payeeName: input.payee.name,
-    payeeDocument: input.payee.document,
-    destination: input.payee.destination,
-    destinationKey: destinationKey(input.payee.destination),
-    requestedAt: now,
-    nextAt: now,
-  }));
   ctx.storage.transactionSync(() => {
-    const [firstSeq, lastSeq] = insertCashOuts(ctx, rows);
-    // Every item's CASHOUT_REQUESTED in one statement; the executor's reservation pass schedules
-    // their dispatch (cash-out-book.ts).
-    const events = new OutboxBatch(ctx);
-    rows.forEach((row, index) => {
-      row.seq = firstSeq + index;
-      amountCents += row.amount;
-      events.webhook({
-        aggregateId: row.transactionId,
-        eventType: 'CASHOUT_REQUESTED',
-        data: cashOutView(row),
-        webhookUrl: row.webhookUrl,
-        at: now,
-      });
-      accepted.items.push({
-        index,
-        transactionId: row.transactionId,
-        internalCode: row.internalCode,
-        externalReference: row.externalReference,
-        status: 'PROCESSING',
-      });
-    });
-    events.flush();
-    accepted.amount = amountFromCents(amountCents);
+    const [firstSeq, lastSeq] = writeCashOuts(ctx, rows, now);
     insertBatch(sqlOf(ctx.db), {
       batch_id: batchId,
       created_at: now,
@@ -210,7 +133,6 @@ export async function acceptCashOutBatch(
       first_seq: firstSeq,
       last_seq: lastSeq,
     });
-    wakeExecutor(ctx, now);
     remember(202, accepted);
   });
   executorWoken(ctx.db, now);

@@ -13,15 +13,17 @@ import {
   DUPLICATE_WINDOW_MS,
   limitViolation,
 } from '../../../src/domain/cash-out';
+import { holdViolation, reservationViolation } from '../../../src/domain/money-invariants';
 import { needsApproval } from '../../../src/domain/transitions';
 import { bankName, partnerName } from '../../../src/partners/config';
 import type { TransferStatus } from '../../../src/partners/port';
 import type { LedgerContext } from '../context';
 import { sqlOf } from '../db';
+import { booksTamper, guard } from '../ledger/books-guard';
 import { EntryCursor } from '../ledger/entry-cursor';
 import { type AccountRow, accountAt, available, fastHolds, transactionalAccounts } from '../ledger/ledger';
 import { type ObservationInput, OutboxBatch } from '../webhooks/events';
-import { type CashOutRow, cashOutWrites } from './cash-out-store';
+import { type CashOutRow, type Completion, cashOutWrites, type Reservation } from './cash-out-store';
 import { LimitBook } from './limit-totals';
 
 export const holdId = (transactionId: string) => `cash-out:${transactionId}`;
@@ -40,8 +42,8 @@ export class CashOutBook {
   private readonly outbox: OutboxBatch;
   private readonly holdsPlaced: [string, string, number, string, number][] = [];
   private readonly holdsDropped: string[] = [];
-  private readonly reservations: [number, string, string, string, string, number | null][] = [];
-  private readonly completions: [number, string, string | null][] = [];
+  private readonly reservations: Reservation[] = [];
+  private readonly completions: Completion[] = [];
   /** The duplicate check of a reserveAll: twins outside its rows (by seq), its rows by payee and amount. */
   private twins = {
     outside: new Set<number>(),
@@ -124,10 +126,16 @@ export class CashOutBook {
     const chosen = funds.find((f) => f.account.ispb === ispb);
     if (!chosen) return this.cancel(row, 'INSUFFICIENT_FUNDS', false);
     const { account } = chosen;
-    chosen.available -= row.amount;
+    const hold = { amount: row.amount, available: chosen.available - row.amount };
+    booksTamper(this.ctx.db)?.hold?.(hold);
+    // A hold never above what it holds for, nor what the account holds above its balance.
+    const id = holdId(row.transactionId);
+    guard(holdViolation({ id, account: account.number, amount: hold.amount, covers: row.amount }));
+    guard(reservationViolation(account.number, account.balance - hold.available, account.balance));
+    chosen.available = hold.available;
     this.limits.add(row.requestedAt, row.destinationKey, row.amount);
     const ref = `cash-out:${row.transactionId}`;
-    this.holdsPlaced.push([holdId(row.transactionId), account.number, row.amount, ref, this.now]);
+    this.holdsPlaced.push([id, account.number, hold.amount, ref, this.now]);
     const approval = needsApproval(row.amount, client?.approvalThresholdCents);
     const settlement = {
       ispb: account.ispb,
@@ -136,14 +144,14 @@ export class CashOutBook {
       account: account.number,
     };
     // Deferred to `close`: the duplicate check of later ones reads only CANCELLED, written at once.
-    this.reservations.push([
-      row.seq,
-      account.ispb,
-      JSON.stringify(settlement),
-      approval ? 'AWAITING_APPROVAL' : 'APPROVED',
-      approval ? 'PENDING' : 'PROCESSING',
-      approval ? null : this.now,
-    ]);
+    this.reservations.push({
+      seq: row.seq,
+      partnerIspb: account.ispb,
+      settlement,
+      stage: approval ? 'AWAITING_APPROVAL' : 'APPROVED',
+      status: approval ? 'PENDING' : 'PROCESSING',
+      nextAt: approval ? null : this.now,
+    });
     this.observe(row, { partnerIspb: account.ispb, event: 'CREATED', at: row.requestedAt });
     return approval
       ? undefined
@@ -211,7 +219,7 @@ export class CashOutBook {
     cursor.append(entry);
     const payee = status.payeeBank;
     const payeeBank = payee ? { ...payee, bank: bankName(this.ctx.env, payee.ispb) } : row.payeeBank;
-    this.completions.push([row.seq, status.endToEndId, payeeBank ? JSON.stringify(payeeBank) : null]);
+    this.completions.push({ seq: row.seq, endToEndId: status.endToEndId, payeeBank: payeeBank ?? null });
     this.emit({
       ...row,
       status: 'COMPLETED',

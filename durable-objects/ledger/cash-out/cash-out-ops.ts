@@ -1,11 +1,5 @@
-import {
-  type CashOutView,
-  canonicalDestination,
-  cashOutView,
-  type Destination,
-  destinationKey,
-} from '../../../src/domain/cash-out';
-import { newEndToEndId, newInternalCode, newUuid } from '../../../src/domain/ids';
+import { type CashOutView, cashOutView } from '../../../src/domain/cash-out';
+import { newEndToEndId, newInternalCode } from '../../../src/domain/ids';
 import { failure, type OperationResult, success } from '../../../src/domain/result';
 import { formatBrt } from '../../../src/domain/time';
 import { maybeArchived } from '../archive/archive-index';
@@ -14,6 +8,13 @@ import type { LedgerContext } from '../context';
 import type { Remember } from '../ledger/idempotency';
 import { accountAt, findHold, postEntry, releaseHold } from '../ledger/ledger';
 import { emitWebhook, observe } from '../webhooks/events';
+import {
+  type AcceptedCashOut,
+  acceptedCashOut,
+  type CreateCashOutInput,
+  newCashOutRow,
+  writeCashOuts,
+} from './cash-out-accept';
 import { holdId } from './cash-out-book';
 import { executorWoken, wakeExecutor } from './cash-out-exec';
 import {
@@ -21,26 +22,12 @@ import {
   cashOutCodeTaken,
   cashOutKeysTaken,
   findCashOut,
-  insertCashOut,
   updateCashOut,
 } from './cash-out-store';
 import { countTowardLimits } from './limit-totals';
 
-export interface CreateCashOutInput {
-  amountCents: number;
-  externalReference: string;
-  description?: string;
-  webhookUrl?: string;
-  payee: { name: string; document: string; destination: Destination };
-}
-
-export interface CashOutAccepted {
-  transactionId: string;
-  internalCode: string;
-  externalReference: string;
-  status: 'PROCESSING';
-  requestedAt: string;
-}
+export type { CreateCashOutInput } from './cash-out-accept';
+export type CashOutAccepted = AcceptedCashOut & { requestedAt: string };
 
 function update(ctx: LedgerContext, seq: number, changes: Partial<CashOutRow>): CashOutRow {
   return updateCashOut(ctx.db, seq, changes);
@@ -86,39 +73,14 @@ export function acceptCashOut(
     });
   }
   const now = Date.now();
-  const transactionId = newUuid();
   if (taken.code || wasArchived(internalCode)) {
     do internalCode = newInternalCode();
     while (cashOutCodeTaken(ctx.db, internalCode) || wasArchived(internalCode));
   }
-  const accepted: CashOutAccepted = {
-    transactionId,
-    internalCode,
-    externalReference: input.externalReference,
-    status: 'PROCESSING',
-    requestedAt: formatBrt(now),
-  };
+  const row = newCashOutRow(input, internalCode, now);
+  const accepted: CashOutAccepted = { ...acceptedCashOut(row), requestedAt: formatBrt(now) };
   ctx.storage.transactionSync(() => {
-    const row = insertCashOut(ctx.db, {
-      transactionId,
-      internalCode,
-      externalReference: input.externalReference,
-      status: 'PROCESSING',
-      stage: 'RECEIVED',
-      amount: input.amountCents,
-      description: input.description ?? null,
-      webhookUrl: input.webhookUrl ?? null,
-      payeeName: input.payee.name,
-      payeeDocument: input.payee.document,
-      destination: canonicalDestination(input.payee.destination),
-      destinationKey: destinationKey(input.payee.destination),
-      requestedAt: now,
-      nextAt: now,
-    });
-    // The executor's pass, due now, schedules the dispatch of this event with its reservation
-    // (cash-out-book.ts): one task write per batch instead of one per 202.
-    emitCashOut(ctx, row, 'CASHOUT_REQUESTED', now, false);
-    wakeExecutor(ctx, now);
+    writeCashOuts(ctx, [row], now);
     remember(202, accepted);
   });
   executorWoken(ctx.db, now);

@@ -1,8 +1,8 @@
 /**
- * Cash-Out rows of one client: lookups (docs/contract.md, Lookup by id), the 202's insert and its uniqueness
- * checks.
+ * Cash-Out rows of one client: lookups (docs/contract.md, Lookup by id), the 202's insert (one for a
+ * single Cash-Out and a batch's items) and its uniqueness checks.
  */
-import { eq, sql } from 'drizzle-orm';
+import { eq, getTableColumns, sql } from 'drizzle-orm';
 import { CASH_OUT_FIELDS } from '../../../src/domain/cash-out';
 import type { ViewField } from '../../../src/domain/view-fields';
 import type { ArchivableTable } from '../archivable';
@@ -43,7 +43,7 @@ export function cashOutCodeTaken(db: LedgerDb, internalCode: string): boolean {
   return sqlOf(db).exec('SELECT 1 FROM cash_outs WHERE internal_code = ?', internalCode).toArray().length > 0;
 }
 
-/** What the API has not decided yet about a new Cash-Out: a single one (insertCashOut) or a batch's items. */
+/** What the API has not decided yet about a new Cash-Out: NULL until the executor decides it. */
 export const NOT_DECIDED = {
   payeeBank: null,
   partnerIspb: null,
@@ -57,54 +57,78 @@ export const NOT_DECIDED = {
   refundedAt: null,
 } as const;
 
-/** A new Cash-Out's columns; what the API has not decided yet starts NULL. */
-export type NewCashOut = Pick<
-  CashOutRow,
-  | 'transactionId'
-  | 'internalCode'
-  | 'externalReference'
-  | 'status'
-  | 'stage'
-  | 'amount'
-  | 'description'
-  | 'webhookUrl'
-  | 'payeeName'
-  | 'payeeDocument'
-  | 'destination'
-  | 'destinationKey'
-  | 'requestedAt'
-  | 'nextAt'
->;
+/** The columns a new Cash-Out is written with; what the API has not decided yet starts NULL. */
+const NEW_CASH_OUT_COLUMNS = [
+  'transactionId',
+  'internalCode',
+  'externalReference',
+  'status',
+  'stage',
+  'amount',
+  'description',
+  'webhookUrl',
+  'payeeName',
+  'payeeDocument',
+  'destination',
+  'destinationKey',
+  'requestedAt',
+  'nextAt',
+] as const satisfies readonly Exclude<keyof CashOutRow, 'seq' | keyof typeof NOT_DECIDED>[];
 
-export function insertCashOut(db: LedgerDb, row: NewCashOut): CashOutRow {
-  const [inserted] = sqlOf(db)
-    .exec<{ seq: number }>(
-      `INSERT INTO cash_outs (transaction_id, internal_code, external_reference, status, stage, amount,
-         description, webhook_url, payee_name, payee_document, destination, destination_key,
-         requested_at, next_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`,
-      row.transactionId,
-      row.internalCode,
-      row.externalReference,
-      row.status,
-      row.stage,
-      row.amount,
-      row.description,
-      row.webhookUrl,
-      row.payeeName,
-      row.payeeDocument,
-      JSON.stringify(row.destination),
-      row.destinationKey,
-      row.requestedAt,
-      row.nextAt,
-    )
+/** A new Cash-Out's columns. */
+export type NewCashOut = Pick<CashOutRow, (typeof NEW_CASH_OUT_COLUMNS)[number]>;
+
+const columns = getTableColumns(cashOuts);
+
+/**
+ * Every new Cash-Out, a single one (a batch of one) or a batch's items, in one statement over a JSON
+ * list of objects keyed by column name: the column list and the keys come from the drizzle table,
+ * so nothing positional must agree across files. Rows get their seqs in list order.
+ */
+const INSERT_CASH_OUTS = `INSERT INTO cash_outs (${NEW_CASH_OUT_COLUMNS.map((k) => columns[k].name).join(', ')})
+  SELECT ${NEW_CASH_OUT_COLUMNS.map((k) => `value ->> '$.${columns[k].name}'`).join(', ')}
+  FROM json_each(?) ORDER BY key RETURNING seq, transaction_id AS id`;
+
+/** Inserts `rows` in order (one statement); each row's seq by its transactionId. */
+export function insertCashOuts(sql: SqlStorage, rows: readonly NewCashOut[]): { seq: number; id: string }[] {
+  return sql
+    .exec<{ seq: number; id: string }>(INSERT_CASH_OUTS, encodeRows(rows, NEW_CASH_OUT_COLUMNS))
     .toArray();
-  return {
-    ...row,
-    seq: (inserted as { seq: number }).seq,
-    ...NOT_DECIDED,
-  };
 }
+
+type CashOutColumn = keyof typeof columns;
+
+/** Rows as one JSON list of objects keyed by column name; a JSON column as the text drizzle writes. */
+function encodeRows<K extends CashOutColumn>(
+  rows: readonly Pick<CashOutRow, K>[],
+  keys: readonly K[],
+): string {
+  return JSON.stringify(
+    rows.map((row) => {
+      const stored: Record<string, unknown> = {};
+      for (const k of keys)
+        stored[columns[k].name] = row[k] === null ? null : columns[k].mapToDriverValue(row[k]);
+      return stored;
+    }),
+  );
+}
+
+/** `column = j.value ->> '$.column'` for each key: a set-based write over encodeRows' list `j`. */
+const setFromJson = (keys: readonly CashOutColumn[]) =>
+  keys.map((k) => `${columns[k].name} = j.value ->> '$.${columns[k].name}'`).join(', ');
+
+const RESERVATION_COLUMNS = ['seq', 'partnerIspb', 'settlement', 'stage', 'status', 'nextAt'] as const;
+/** What a reservation decides about a Cash-Out (cash-out-book.ts). */
+export type Reservation = Pick<CashOutRow, (typeof RESERVATION_COLUMNS)[number]>;
+const RESERVED_MANY = `UPDATE cash_outs SET ${setFromJson(RESERVATION_COLUMNS.slice(1))}
+  FROM json_each(?) AS j WHERE cash_outs.seq = j.value ->> '$.seq'`;
+
+const COMPLETION_COLUMNS = ['seq', 'endToEndId', 'payeeBank'] as const;
+/** What the partner's settlement tells about a Cash-Out (cash-out-book.ts). */
+export type Completion = Pick<CashOutRow, (typeof COMPLETION_COLUMNS)[number]>;
+const COMPLETED_MANY = `UPDATE cash_outs SET status = 'COMPLETED', stage = 'DONE', completed_at = ?1, next_at = NULL,
+  ${setFromJson(COMPLETION_COLUMNS.slice(1))}
+  FROM json_each(?2) AS j WHERE cash_outs.seq = j.value ->> '$.seq'`;
 
 export function updateCashOut(db: LedgerDb, seq: number, changes: Partial<CashOutRow>): CashOutRow {
   return db.update(cashOuts).set(changes).where(eq(cashOuts.seq, seq)).returning().get() as CashOutRow;
@@ -141,18 +165,10 @@ export const cashOutWrites = {
       seq,
     );
   },
-  /** Many reservations in one statement: each [seq, partnerIspb, settlement, stage, status, nextAt]. */
-  reservedMany(
-    sql: SqlStorage,
-    rows: readonly [number, string, string, string, string, number | null][],
-  ): void {
+  /** Many reservations in one statement, each row matched by its seq. */
+  reservedMany(sql: SqlStorage, rows: readonly Reservation[]): void {
     if (rows.length === 0) return;
-    sql.exec(
-      `UPDATE cash_outs SET partner_ispb = j.value ->> '$[1]', settlement = j.value ->> '$[2]',
-         stage = j.value ->> '$[3]', status = j.value ->> '$[4]', next_at = j.value ->> '$[5]'
-       FROM json_each(?) AS j WHERE cash_outs.seq = j.value ->> '$[0]'`,
-      JSON.stringify(rows),
-    );
+    sql.exec(RESERVED_MANY, encodeRows(rows, RESERVATION_COLUMNS));
   },
   /**
    * Of `rows`, the seqs that have an earlier, live Cash-Out of the same amount to the same payee
@@ -197,16 +213,10 @@ export const cashOutWrites = {
       seq,
     );
   },
-  /** Many completions at `at` in one statement: each [seq, endToEndId, payeeBank JSON or null]. */
-  completedMany(sql: SqlStorage, rows: readonly [number, string, string | null][], at: number): void {
+  /** Many completions at `at` in one statement, each row matched by its seq. */
+  completedMany(sql: SqlStorage, rows: readonly Completion[], at: number): void {
     if (rows.length === 0) return;
-    sql.exec(
-      `UPDATE cash_outs SET status = 'COMPLETED', stage = 'DONE', end_to_end_id = j.value ->> '$[1]',
-         completed_at = ?, payee_bank = j.value ->> '$[2]', next_at = NULL
-       FROM json_each(?) AS j WHERE cash_outs.seq = j.value ->> '$[0]'`,
-      at,
-      JSON.stringify(rows),
-    );
+    sql.exec(COMPLETED_MANY, at, encodeRows(rows, COMPLETION_COLUMNS));
   },
 };
 
@@ -278,33 +288,6 @@ export const externalReferencesTaken = (sql: SqlStorage, refs: string[]): Set<st
 /** Of `codes`, the internal codes a live Cash-Out already has. */
 export const internalCodesTaken = (sql: SqlStorage, codes: string[]): Set<string> =>
   valuesTaken(sql, 'internal_code', codes);
-
-/**
- * A batch's items in one statement, each a row of [transactionId, internalCode, externalReference,
- * amount, description, webhookUrl, payeeName, payeeDocument, destination JSON, destinationKey];
- * RECEIVED, all requested and due at the same instants. Returns each item's seq.
- */
-export function insertBatchItems(
-  sql: SqlStorage,
-  values: unknown[][],
-  requestedAt: number,
-  nextAt: number,
-): { seq: number; id: string }[] {
-  return sql
-    .exec<{ seq: number; id: string }>(
-      `INSERT INTO cash_outs (transaction_id, internal_code, external_reference, status, stage, amount,
-         description, webhook_url, payee_name, payee_document, destination, destination_key,
-         requested_at, next_at)
-       SELECT value ->> '$[0]', value ->> '$[1]', value ->> '$[2]', 'PROCESSING', 'RECEIVED',
-         value ->> '$[3]', value ->> '$[4]', value ->> '$[5]', value ->> '$[6]', value ->> '$[7]',
-         value ->> '$[8]', value ->> '$[9]', ?, ?
-       FROM json_each(?) ORDER BY key RETURNING seq, transaction_id AS id`,
-      requestedAt,
-      nextAt,
-      JSON.stringify(values),
-    )
-    .toArray();
-}
 
 /** Cash-Outs by status over a seq range (a batch's items). */
 export function statusCountsBetween(

@@ -4,8 +4,10 @@
  * time in memory: a batch of N entries costs N inserts and one balance write, not N re-reads.
  * Only one cursor per account may be open in a transaction (nothing else may post to it meanwhile).
  */
+import { entryViolation } from '../../../src/domain/money-invariants';
 import { BANK_RETURN_LABEL } from '../../../src/domain/statement';
 import { type LedgerDb, sqlOf } from '../db';
+import { type BooksTamper, booksTamper, guard } from './books-guard';
 import { cursorSql, type EntryValues } from './ledger-store';
 
 export type EntryType =
@@ -62,6 +64,7 @@ export type CursorEntry = Omit<EntryInput, 'accountNumber'>;
 
 export class EntryCursor {
   private readonly sql: SqlStorage;
+  private readonly tamper: BooksTamper | undefined;
   private balance: number;
   private lastAt: number | undefined;
   private moved = false;
@@ -79,6 +82,7 @@ export class EntryCursor {
   ) {
     if (batched) this.pending = [];
     this.sql = sqlOf(db);
+    this.tamper = booksTamper(db);
     const account = cursorSql.balance(this.sql, accountNumber);
     if (!account) throw new Error(`unknown account ${accountNumber}`);
     this.balance = account.balance;
@@ -117,16 +121,21 @@ export class EntryCursor {
   append(input: CursorEntry): { id: string; balanceAfter: number } {
     const refused = this.refusal(input);
     if (refused) throw new Error(refused);
-    const balanceAfter = this.after(input);
+    const moved = { amount: input.amount, balanceAfter: this.after(input) };
+    this.tamper?.entry?.(moved);
+    const { amount, balanceAfter } = moved;
     const createdAt = Math.max(input.at, this.lastAt ?? input.at);
     const id = input.id ?? newEntryId();
+    const direction = DIRECTION[input.type];
+    // The balance chain, on the values about to be written (money-invariants.ts).
+    guard(entryViolation(this.balance, { id, account: this.accountNumber, direction, amount, balanceAfter }));
     const values: EntryValues = [
       id,
       this.accountNumber,
       input.type,
       input.bankFact ? BANK_RETURN_LABEL : RAW_LABEL[input.type],
-      DIRECTION[input.type],
-      input.amount,
+      direction,
+      amount,
       balanceAfter,
       input.description ?? null,
       input.endToEndId ?? null,

@@ -16,6 +16,7 @@ import m0013 from './0013_cash_in_psp_location.sql';
 import m0014 from './0014_unapplied_receipts.sql';
 import m0015 from './0015_cash_out_batches.sql';
 import m0016 from './0016_cash_in_refund_request_id.sql';
+import m0017 from './0017_audit_outbox.sql';
 
   export default {
     journal,
@@ -36,7 +37,8 @@ m0012,
 m0013,
 m0014,
 m0015,
-m0016
+m0016,
+m0017
     }
   }
   

@@ -2,10 +2,10 @@
 import * as v from 'valibot';
 import { findReport } from '../../db/reconciliation';
 import { BREAK_KINDS } from '../../domain/reconciliation';
+import type { ApiRequest, RequestContext } from '../../http/context';
 import { ProblemError } from '../../http/errors';
 import { json } from '../../http/json';
-import type { Input } from '../../http/pipeline';
-import { validationError } from '../../http/validation';
+import { parseWith, validationError } from '../../http/validation';
 import { example } from '../../openapi/examples';
 import { inlineSchema } from '../../openapi/json-schema';
 import { parameter } from '../../openapi/parameters';
@@ -54,10 +54,8 @@ const Report = v.object({
   pendingReason: v.optional(v.string()),
 });
 
-async function handleGetReconciliation({
-  env,
-  query,
-}: Input<{ query: typeof ReconciliationQuerySchema }>): Promise<Response> {
+async function handleGetReconciliation(request: ApiRequest, { env }: RequestContext): Promise<Response> {
+  const query = parseWith(ReconciliationQuerySchema, { ...request.query });
   const real = declaredPartners(env).filter((p) => p.kind === 'bcb-api-pix');
   let ispb = query.ispb;
   if (ispb === undefined) {
@@ -81,7 +79,7 @@ export const getReconciliationReport = route(
       "After each America/Sao_Paulo day closes, every real partner's own records of it (received Pix with their devolutions, every page; where its payout API lists them, the payouts sent and the account balance) are compared with our books. Each difference is `MISSING_HERE` (the bank has it, we do not), `MISSING_THERE`, `AMOUNT_DIFFERS` or `STATUS_DIFFERS`. A payment or devolution the bank proves and we lack is booked through the normal path and listed in `healed`; everything else stays in `breaks` until an operator looks, and a day with breaks is posted to OPERATOR_ALERT_URL. PENDING: the day could not be read in full yet (see `pendingReason`); it is tried again. 404 NOT_FOUND for a day not yet checked.",
     tag: 'Operator',
     auth: 'operator',
-    query: ReconciliationQuerySchema,
+    role: 'VIEWER',
     parameters: Object.entries(ReconciliationQuerySchema.entries).map(([name, schema]) =>
       parameter(name, 'query', schema, RECONCILIATION_NOTES[name] ?? name, name === 'date'),
     ),

@@ -7,9 +7,9 @@ import { listUnapplied } from '../../db/unapplied';
 import { decodeCursor, encodeCursor } from '../../domain/cursor';
 import { parseBound } from '../../domain/period';
 import { UNAPPLIED_REASONS, UNAPPLIED_STATUSES, unappliedView } from '../../domain/unapplied';
+import type { ApiRequest, RequestContext } from '../../http/context';
 import { json } from '../../http/json';
-import type { Input } from '../../http/pipeline';
-import { validationError } from '../../http/validation';
+import { parseWith, validationError } from '../../http/validation';
 import { example } from '../../openapi/examples';
 import { inlineSchema } from '../../openapi/json-schema';
 import { parameter } from '../../openapi/parameters';
@@ -60,10 +60,8 @@ const Unapplied = v.object({
 /** Cursors of this list are bound to the operator, not to a client. */
 const CURSOR_OWNER = 'operator:unapplied';
 
-async function handleListUnapplied({
-  env,
-  query,
-}: Input<{ query: typeof UnappliedQuerySchema }>): Promise<Response> {
+async function handleListUnapplied(request: ApiRequest, { env }: RequestContext): Promise<Response> {
+  const query = parseWith(UnappliedQuerySchema, { ...request.query });
   const from = query.from === undefined ? undefined : parseBound(query.from, 'from');
   const to = query.to === undefined ? undefined : parseBound(query.to, 'to');
   const walk = { list: 'unapplied', order: 'desc' as const, from: from ?? 0, to: to ?? 0 };
@@ -105,7 +103,7 @@ export const listUnappliedReceipts = route(
       "Newest first. Every Pix a real partner reported (callback or sweep) that no Cash-In could take becomes an unapplied receipt in the transaction that decided so: `DUPLICATE` (a second payment of a paid charge), `NOT_PAYABLE` (a payment after a cancel or expiry), `AMOUNT_MISMATCH` (another amount than the charge's), `UNKNOWN_CHARGE` (a txid we never issued). It is held for the payer in a suspense account (of the client its txid names, else of the partner), never in a client's balance, and returned in full through the partner's devolution under `return.id`. `return.status` ends RETURNED when the partner confirms, or FAILED with `return.failure`, which the operator must act on.",
     tag: 'Operator',
     auth: 'operator',
-    query: UnappliedQuerySchema,
+    role: 'VIEWER',
     parameters: Object.entries(UnappliedQuerySchema.entries).map(([name, schema]) =>
       parameter(name, 'query', schema, UNAPPLIED_NOTES[name] ?? name, false),
     ),

@@ -21,6 +21,7 @@ const AnalyzerAdvanced = named(
 
 export const advanceAnalyzerOperations: OperationSpec[] = [
   operator({
+    role: 'ADMIN',
     method: 'post',
     path: '/admin/health/analyzer/advance',
     operationId: 'advanceHealthAnalyzer',

@@ -1,17 +1,19 @@
+/** GET /admin/health/analyzer: what the PIX health analyzer has counted and whether it can judge yet. */
+import type { ApiRequest, RequestContext } from '../../http/context';
 import { json } from '../../http/json';
-import type { Input } from '../../http/pipeline';
 import { example } from '../../openapi/examples';
 import { operator } from '../admin/shared';
 import { route } from '../route-table';
 import { analyzerState } from './handlers';
 import { AnalyzerState, STATE } from './shared';
 
-async function handleAnalyzerState({ env }: Input): Promise<Response> {
+async function handleAnalyzerState(_request: ApiRequest, { env }: RequestContext): Promise<Response> {
   return json(await analyzerState(env));
 }
 
 export const getHealthAnalyzer = route(
   operator({
+    role: 'VIEWER',
     method: 'get',
     path: '/admin/health/analyzer',
     operationId: 'getHealthAnalyzer',

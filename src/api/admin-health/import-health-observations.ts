@@ -5,9 +5,10 @@
 import * as v from 'valibot';
 import { importTimeProblem } from '../../health/windows/intake';
 import { parseObservation } from '../../health/windows/observation';
+import { readJsonObject } from '../../http/body';
+import type { ApiRequest, RequestContext } from '../../http/context';
 import { json } from '../../http/json';
-import type { Input } from '../../http/pipeline';
-import { validationError } from '../../http/validation';
+import { parseWith, validationError } from '../../http/validation';
 import { example } from '../../openapi/examples';
 import { named } from '../../schemas/named';
 import { operator } from '../admin/shared';
@@ -24,11 +25,8 @@ const ObservationsQueued = named(
 /** Queue sendBatch takes at most 100 messages. */
 const QUEUE_BATCH = 100;
 
-async function handleImportObservations({
-  env,
-  body,
-}: Input<{ body: typeof ImportObservationsSchema }>): Promise<Response> {
-  const { observations } = body;
+async function handleImportObservations(request: ApiRequest, { env }: RequestContext): Promise<Response> {
+  const { observations } = parseWith(ImportObservationsSchema, await readJsonObject(request));
   const errors: Record<string, string[]> = {};
   const now = Date.now();
   observations.forEach((o, i) => {
@@ -48,6 +46,7 @@ async function handleImportObservations({
 
 export const importHealthObservations = route(
   operator({
+    role: 'ADMIN',
     method: 'post',
     path: '/admin/health/observations',
     operationId: 'importHealthObservations',

@@ -1,7 +1,9 @@
 /** POST /admin/clients/{clientId}/archive: closed history to R2 on demand (durable-objects/ledger/archive/archive.ts). */
 import { ledgerOf } from '../../../durable-objects/stubs';
+import { readJsonObject } from '../../http/body';
+import type { ApiRequest, RequestContext } from '../../http/context';
 import { json } from '../../http/json';
-import type { Input } from '../../http/pipeline';
+import { parseWith } from '../../http/validation';
 import { example } from '../../openapi/examples';
 import { clientIdParameter } from '../../openapi/parameters';
 import { route } from '../route-table';
@@ -10,19 +12,16 @@ import { ArchiveResult } from './openapi-responses';
 import { ArchiveSchema } from './schemas';
 import { operator } from './shared';
 
-async function handleArchiveClient({
-  request,
-  env,
-  body,
-}: Input<{ body: typeof ArchiveSchema }>): Promise<Response> {
+async function handleArchiveClient(request: ApiRequest, { env }: RequestContext): Promise<Response> {
   const client = await requireClient(request, env);
-  const { before } = body;
+  const { before } = parseWith(ArchiveSchema, await readJsonObject(request));
   const archivedTransactions = await ledgerOf(env, client.id).archive(Date.parse(before));
   return json({ archivedTransactions });
 }
 
 export const archiveClient = route(
   operator({
+    role: 'OPERATOR',
     method: 'post',
     path: '/admin/clients/{clientId}/archive',
     operationId: 'archiveClient',

@@ -4,9 +4,12 @@ import { type AccountRow, type ClientRow, insertClient } from '../../db/clients'
 import { newAccountNumber } from '../../domain/accounts';
 import { newLocationKey } from '../../domain/ids';
 import { brtDate } from '../../domain/time';
+import { changeRecord, recorded } from '../../http/audit';
+import { readJsonObject } from '../../http/body';
+import type { ApiRequest, RequestContext } from '../../http/context';
 import { ProblemError } from '../../http/errors';
 import { json } from '../../http/json';
-import type { Input } from '../../http/pipeline';
+import { parseWith } from '../../http/validation';
 import { example } from '../../openapi/examples';
 import { defaultPartners, settlementPartner } from '../../partners/config';
 import { encryptSecret, newCryptoToken, newWebhookSecret, sha256Hex } from '../../security/secrets';
@@ -16,10 +19,10 @@ import { ClientCreated } from './openapi-responses';
 import { CreateClientSchema, createClientSchema } from './schemas';
 import { ACCOUNTS, CLIENT, operator } from './shared';
 
-async function handleCreateClient({
-  env,
-  body,
-}: Input<{ body: typeof CreateClientSchema }>): Promise<Response> {
+async function handleCreateClient(request: ApiRequest, rc: RequestContext): Promise<Response> {
+  const { env } = rc;
+  const isPartner = (ispb: string) => settlementPartner(env, ispb) !== undefined;
+  const body = parseWith(createClientSchema(isPartner), await readJsonObject(request));
   const now = Date.now();
   const clientId = crypto.randomUUID();
   const clientSecret = crypto.randomUUID();
@@ -62,7 +65,12 @@ async function handleCreateClient({
     createdAt: now,
     updatedAt: now,
   };
-  await insertClient(env, client, accounts);
+  // The record names the client, never its credentials.
+  const audit = changeRecord(rc, 'createClient', `/admin/clients/${clientId}`, {
+    after: { clientId, name: client.name, partners, statementStartDate: client.statementStartDate },
+  });
+  await insertClient(env, client, accounts, audit);
+  recorded(rc);
   await ledgerOf(env, clientId).onboard({
     clientId,
     name: client.name,
@@ -86,6 +94,7 @@ async function handleCreateClient({
 
 export const createClient = route(
   operator({
+    role: 'ADMIN',
     method: 'post',
     path: '/admin/clients',
     operationId: 'createClient',
@@ -116,6 +125,4 @@ export const createClient = route(
     errors: ['VALIDATION_ERROR'],
   }),
   handleCreateClient,
-  // The partners this deployment declares, not only the catalog the document lists.
-  { bodySchema: (env) => createClientSchema((ispb) => settlementPartner(env, ispb) !== undefined) },
 );

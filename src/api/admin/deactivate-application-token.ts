@@ -1,21 +1,29 @@
 /** DELETE /admin/clients/{clientId}/application-token (docs/contract.md, Operator API): every call stops. */
 import { updateClient } from '../../db/clients';
 import { forgetCredentials } from '../../db/credentials';
-import type { Input } from '../../http/pipeline';
+import { changeRecord, recorded } from '../../http/audit';
+import type { ApiRequest, RequestContext } from '../../http/context';
 import { clientIdParameter } from '../../openapi/parameters';
 import { route } from '../route-table';
 import { requireClient } from './clients';
 import { noContent, operator } from './shared';
 
-async function handleDeactivateApplicationToken({ request, env }: Input): Promise<Response> {
+async function handleDeactivateApplicationToken(request: ApiRequest, rc: RequestContext): Promise<Response> {
+  const { env } = rc;
   const client = await requireClient(request, env);
-  await updateClient(env, client.id, { applicationTokenActive: false, updatedAt: Date.now() });
+  const audit = changeRecord(rc, 'deactivateApplicationToken', new URL(request.url).pathname, {
+    before: { applicationTokenActive: client.applicationTokenActive },
+    after: { applicationTokenActive: false },
+  });
+  await updateClient(env, client.id, { applicationTokenActive: false, updatedAt: Date.now() }, audit);
+  recorded(rc);
   forgetCredentials(client.id);
   return new Response(null, { status: 204 });
 }
 
 export const deactivateApplicationToken = route(
   operator({
+    role: 'ADMIN',
     method: 'delete',
     path: '/admin/clients/{clientId}/application-token',
     operationId: 'deactivateApplicationToken',

@@ -4,19 +4,20 @@
  */
 import { ledgerOf } from '../../../durable-objects/stubs';
 import { findClient } from '../../db/clients';
+import { changeRecord, recorded } from '../../http/audit';
+import type { ApiRequest, RequestContext } from '../../http/context';
 import { ProblemError } from '../../http/errors';
-import type { Input } from '../../http/pipeline';
 import { operationResponse } from '../../http/respond';
 import { pathId } from '../../http/transaction-reads';
 import { example } from '../../openapi/examples';
-import type { OperationSpec } from '../../openapi/operation';
 import { cashOutIdParameter, clientIdParameter } from '../../openapi/parameters';
 import * as cashOut from '../cash-out/shared';
 import { route } from '../route-table';
 import { operator } from './shared';
 
-const decision = (action: 'approve' | 'reject'): OperationSpec =>
+const decision = (action: 'approve' | 'reject') =>
   operator({
+    role: 'OPERATOR',
     method: 'post',
     path: `/admin/clients/{clientId}/cash-out/{id}/${action}`,
     operationId: `${action}CashOut`,
@@ -49,7 +50,7 @@ const decision = (action: 'approve' | 'reject'): OperationSpec =>
     errors: ['CLIENT_NOT_FOUND', 'CASHOUT_NOT_FOUND', 'RULE_VIOLATION'],
   });
 
-async function target({ request, env }: Input) {
+async function target(request: ApiRequest, env: Env) {
   const clientId = String(request.params.clientId ?? '');
   const client = /^[0-9a-f-]{36}$/.test(clientId) ? await findClient(env, clientId) : undefined;
   if (!client) throw new ProblemError('CLIENT_NOT_FOUND', 'No client with this id');
@@ -58,15 +59,23 @@ async function target({ request, env }: Input) {
   return { ledger: ledgerOf(env, client.id), id };
 }
 
-async function handleApproveCashOut(input: Input): Promise<Response> {
-  const { ledger, id } = await target(input);
-  return operationResponse(await ledger.approveCashOut(id));
+/** The decision and its audit record are one ClientLedger transaction; a refusal changes nothing. */
+async function decide(
+  request: ApiRequest,
+  rc: RequestContext,
+  action: 'approve' | 'reject',
+): Promise<Response> {
+  const { ledger, id } = await target(request, rc.env);
+  const path = new URL(request.url).pathname;
+  const after = { status: action === 'approve' ? 'PROCESSING' : 'CANCELLED' };
+  const audit = changeRecord(rc, `${action}CashOut`, path, { before: { status: 'PENDING' }, after });
+  const result = await ledger.decideCashOut(id, action === 'approve', audit);
+  if (result.ok) recorded(rc);
+  return operationResponse(result);
 }
 
-async function handleRejectCashOut(input: Input): Promise<Response> {
-  const { ledger, id } = await target(input);
-  return operationResponse(await ledger.rejectCashOut(id));
-}
+const handleApproveCashOut = (request: ApiRequest, rc: RequestContext) => decide(request, rc, 'approve');
+const handleRejectCashOut = (request: ApiRequest, rc: RequestContext) => decide(request, rc, 'reject');
 
 export const approveCashOut = route(decision('approve'), handleApproveCashOut);
 

@@ -4,7 +4,6 @@
  * nor the fault store are in the production bundle.
  */
 
-import { requireOperator } from '../../http/admin-auth';
 import { readJsonObject } from '../../http/body';
 import type { ApiRequest, RequestContext } from '../../http/context';
 import { ProblemError } from '../../http/errors';
@@ -18,7 +17,6 @@ import { PartnerFaultSchema } from './schemas';
 
 export async function handleInjectFault(request: ApiRequest, { env }: RequestContext): Promise<Response> {
   requireStaging(request, env);
-  requireOperator(request, env);
   const { ispb } = parseWith(PartnerPathSchema, { ispb: request.params.ispb ?? '' });
   if (!partnerByIspb(ispb)) throw new ProblemError('NOT_FOUND', `No settlement partner with ISPB ${ispb}`);
   const body = parseWith(PartnerFaultSchema, await readJsonObject(request));
@@ -48,7 +46,6 @@ export async function handleInjectFault(request: ApiRequest, { env }: RequestCon
 
 export async function handleClearFaults(request: ApiRequest, { env }: RequestContext): Promise<Response> {
   requireStaging(request, env);
-  requireOperator(request, env);
   const { ispb } = parseWith(PartnerPathSchema, { ispb: request.params.ispb ?? '' });
   if (!partnerByIspb(ispb)) throw new ProblemError('NOT_FOUND', `No settlement partner with ISPB ${ispb}`);
   await clearFaults(env, ispb);

@@ -12,6 +12,7 @@ import { noContent, operator } from './shared';
 
 export const partnerFaultOperations: OperationSpec[] = [
   operator({
+    role: 'ADMIN',
     method: 'post',
     path: '/admin/partners/{ispb}/faults',
     operationId: 'injectPartnerFault',
@@ -51,6 +52,7 @@ export const partnerFaultOperations: OperationSpec[] = [
     errors: ['VALIDATION_ERROR', 'NOT_FOUND'],
   }),
   operator({
+    role: 'ADMIN',
     method: 'delete',
     path: '/admin/partners/{ispb}/faults',
     operationId: 'clearPartnerFaults',

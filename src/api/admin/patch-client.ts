@@ -4,8 +4,11 @@ import { type ClientRow, listClientAccounts, updateClient } from '../../db/clien
 import { forgetCredentials } from '../../db/credentials';
 import type { ClientLimits } from '../../domain/limits';
 import { centsFromAmount } from '../../domain/money';
+import { changeRecord, recorded } from '../../http/audit';
+import { readJsonObject } from '../../http/body';
+import type { ApiRequest, RequestContext } from '../../http/context';
 import { json } from '../../http/json';
-import type { Input } from '../../http/pipeline';
+import { parseWith } from '../../http/validation';
 import { requireAllowedWebhookUrl } from '../../http/webhook-url';
 import { example } from '../../openapi/examples';
 import { clientIdParameter } from '../../openapi/parameters';
@@ -18,12 +21,10 @@ import { CLIENT, operator } from './shared';
 const toCents = (amount: number | null | undefined) =>
   amount === null || amount === undefined ? undefined : (centsFromAmount(amount) as number);
 
-async function handlePatchClient({
-  request,
-  env,
-  body,
-}: Input<{ body: typeof PatchClientSchema }>): Promise<Response> {
+async function handlePatchClient(request: ApiRequest, rc: RequestContext): Promise<Response> {
+  const { env } = rc;
   const client = await requireClient(request, env);
+  const body = parseWith(PatchClientSchema, await readJsonObject(request));
   const changes: Partial<ClientRow> = { updatedAt: Date.now() };
   if (body.limits) {
     const limits: ClientLimits = { ...client.limits };
@@ -43,7 +44,14 @@ async function handlePatchClient({
   if (body.rateLimitPerSecond !== undefined) changes.rateLimitPerSecond = body.rateLimitPerSecond;
   if (body.merchantName !== undefined) changes.merchantName = body.merchantName;
   if (body.merchantCity !== undefined) changes.merchantCity = body.merchantCity;
-  const updated = (await updateClient(env, client.id, changes)) ?? client;
+  const changed = Object.keys(changes).filter((key) => key !== 'updatedAt') as (keyof ClientRow)[];
+  const pick = (row: Partial<ClientRow>) => Object.fromEntries(changed.map((key) => [key, row[key] ?? null]));
+  const audit = changeRecord(rc, 'patchClient', new URL(request.url).pathname, {
+    before: pick(client),
+    after: pick(changes),
+  });
+  const updated = (await updateClient(env, client.id, changes, audit)) ?? client;
+  recorded(rc);
   if (body.merchantName !== undefined || body.merchantCity !== undefined)
     await ledgerOf(env, client.id).setMerchantText(merchantProfile(updated));
   forgetCredentials(client.id);
@@ -52,6 +60,7 @@ async function handlePatchClient({
 
 export const patchClient = route(
   operator({
+    role: 'OPERATOR',
     method: 'patch',
     path: '/admin/clients/{clientId}',
     operationId: 'patchClient',

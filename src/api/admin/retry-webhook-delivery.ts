@@ -1,6 +1,7 @@
 /** POST /admin/clients/{clientId}/webhook-deliveries/{eventId}/retry: a FAILED or GIVEN_UP delivery, now. */
 import { ledgerOf } from '../../../durable-objects/stubs';
-import type { Input } from '../../http/pipeline';
+import { changeRecord, recorded } from '../../http/audit';
+import type { ApiRequest, RequestContext } from '../../http/context';
 import { operationResponse } from '../../http/respond';
 import { pathId } from '../../http/transaction-reads';
 import { clientIdParameter, eventIdParameter } from '../../openapi/parameters';
@@ -9,14 +10,21 @@ import { requireClient } from './clients';
 import { WebhookDelivery } from './openapi-responses';
 import { operator } from './shared';
 
-async function handleRetryWebhookDelivery({ request, env }: Input): Promise<Response> {
-  const client = await requireClient(request, env);
+async function handleRetryWebhookDelivery(request: ApiRequest, rc: RequestContext): Promise<Response> {
+  const client = await requireClient(request, rc.env);
   const eventId = pathId(request, 'eventId') ?? '';
-  return operationResponse(await ledgerOf(env, client.id).retryWebhookDelivery(eventId));
+  // The retry and its audit record are one ClientLedger transaction.
+  const audit = changeRecord(rc, 'retryWebhookDelivery', new URL(request.url).pathname, {
+    after: { status: 'PENDING' },
+  });
+  const result = await ledgerOf(rc.env, client.id).retryWebhookDelivery(eventId, audit);
+  if (result.ok) recorded(rc);
+  return operationResponse(result);
 }
 
 export const retryWebhookDelivery = route(
   operator({
+    role: 'OPERATOR',
     method: 'post',
     path: '/admin/clients/{clientId}/webhook-deliveries/{eventId}/retry',
     operationId: 'retryWebhookDelivery',

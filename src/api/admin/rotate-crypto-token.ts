@@ -1,8 +1,9 @@
 /** POST /admin/clients/{clientId}/crypto-token (docs/contract.md, Operator API): a new CryptoToken. */
 import { updateClient } from '../../db/clients';
 import { forgetCredentials } from '../../db/credentials';
+import { changeRecord, recorded } from '../../http/audit';
+import type { ApiRequest, RequestContext } from '../../http/context';
 import { json } from '../../http/json';
-import type { Input } from '../../http/pipeline';
 import { example } from '../../openapi/examples';
 import { clientIdParameter } from '../../openapi/parameters';
 import { encryptSecret, newCryptoToken } from '../../security/secrets';
@@ -11,19 +12,28 @@ import { requireClient } from './clients';
 import { CryptoTokenIssued } from './openapi-responses';
 import { operator } from './shared';
 
-async function handleRotateCryptoToken({ request, env }: Input): Promise<Response> {
+async function handleRotateCryptoToken(request: ApiRequest, rc: RequestContext): Promise<Response> {
+  const { env } = rc;
   const client = await requireClient(request, env);
   const cryptoToken = newCryptoToken();
-  await updateClient(env, client.id, {
-    cryptoTokenSealed: await encryptSecret(cryptoToken, env.DATA_ENCRYPTION_KEY),
-    updatedAt: Date.now(),
+  // The record says that it was rotated, never the token.
+  const audit = changeRecord(rc, 'rotateCryptoToken', new URL(request.url).pathname, {
+    after: { cryptoTokenActive: true, rotated: true },
   });
+  await updateClient(
+    env,
+    client.id,
+    { cryptoTokenSealed: await encryptSecret(cryptoToken, env.DATA_ENCRYPTION_KEY), updatedAt: Date.now() },
+    audit,
+  );
+  recorded(rc);
   forgetCredentials(client.id);
   return json({ cryptoToken }, 201);
 }
 
 export const rotateCryptoToken = route(
   operator({
+    role: 'ADMIN',
     method: 'post',
     path: '/admin/clients/{clientId}/crypto-token',
     operationId: 'rotateCryptoToken',

@@ -1,15 +1,19 @@
 /**
- * What the operator API's operations share (docs/contract.md, Operator API): `Authorization: Bearer
- * <ADMIN_TOKEN>`, 503 while it is unset; the client and its accounts as the examples show them.
+ * What the operator API's operations share (docs/contract.md, Operator API): `Authorization: Bearer`
+ * ADMIN_TOKEN or an operator token, 503 while ADMIN_TOKEN is unset; the client and its accounts as the examples show them.
  */
+import type { Role } from '../../domain/operators';
 import type { OperationSpec } from '../../openapi/operation';
 
 export const TAG = 'Operator';
 
-export const operator = <S extends Omit<OperationSpec, 'tag' | 'auth'>>(spec: S) => ({
+/** An operator operation; `role` is the least one it needs (docs/contract.md, Operators and the audit trail). */
+export const operator = (
+  spec: Omit<OperationSpec, 'tag' | 'auth' | 'role'> & { role: Role },
+): OperationSpec & { auth: 'operator' } => ({
   ...spec,
   tag: TAG,
-  auth: 'operator' as const,
+  auth: 'operator',
 });
 
 export const ACCOUNTS = [

@@ -1,7 +1,7 @@
 /** POST /auth/token (OpenAPI issueToken; docs/contract.md, Authentication): client credentials for a JWT. */
 import * as v from 'valibot';
 import { loadCredentials } from '../../db/credentials';
-import { checkLoginSource, recordLoginFailure } from '../../http/failed-logins';
+import { reserveLoginAttempt } from '../../http/failed-logins';
 import { json } from '../../http/json';
 import type { Input } from '../../http/pipeline';
 import { spendRequestToken } from '../../http/rate-limit';
@@ -49,16 +49,15 @@ async function handleIssueToken({
   env,
   body,
 }: Input<{ body: typeof TokenRequestSchema }>): Promise<Response> {
-  // A source that has failed too often is refused before any credential is looked at.
-  checkLoginSource(request);
-  const failed = () => {
-    recordLoginFailure(request);
-    return json(INVALID, 401);
-  };
+  // A source that has failed too often is refused before any credential is looked at; otherwise the
+  // attempt counts as a failure before the first await, so concurrent wrong secrets are all counted.
+  const attempt = reserveLoginAttempt(request);
+  const failed = () => json(INVALID, 401);
   if (!GUID.test(body.clientSecret) || !GUID.test(body.clientId)) return failed();
   const credentials = await loadCredentials(env, body.clientId.toLowerCase());
   const presented = await sha256Hex(body.clientSecret.toLowerCase());
   if (!credentials || !constantTimeEqual(presented, credentials.clientSecretHash)) return failed();
+  attempt.succeeded();
   // Wrong secrets count against their source, never against the client whose id they name (anyone
   // who has seen the id could lock it out); a sign-in that proves the secret is the client's request.
   await spendRequestToken(env, credentials.clientId, credentials.rateLimitPerSecond);

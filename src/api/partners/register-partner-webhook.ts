@@ -3,9 +3,10 @@
  * operator's call; the callbacks themselves are ./pix-callback.ts).
  */
 import * as v from 'valibot';
+import { readJsonObject } from '../../http/body';
+import type { ApiRequest, RequestContext } from '../../http/context';
 import { ProblemError } from '../../http/errors';
 import { json } from '../../http/json';
-import type { Input } from '../../http/pipeline';
 import { parseWith } from '../../http/validation';
 import { requireAllowedWebhookUrl } from '../../http/webhook-url';
 import { log } from '../../infra/log';
@@ -60,15 +61,11 @@ const PartnerWebhook = named(
  * built here, never typed by the operator, so it always carries the authentication the partner's
  * declaration configures; one without any is refused rather than registered.
  */
-async function handleRegisterPartnerWebhook({
-  request,
-  env,
-  body,
-}: Input<{ body: typeof PartnerWebhookSchema }>): Promise<Response> {
+async function handleRegisterPartnerWebhook(request: ApiRequest, { env }: RequestContext): Promise<Response> {
   const { ispb } = parseWith(PartnerPathSchema, { ispb: request.params.ispb ?? '' });
   const declared = declaredPartners(env).find((p) => p.ispb === ispb && p.kind === 'bcb-api-pix');
   if (!declared) throw new ProblemError('NOT_FOUND', `No real settlement partner with ISPB ${ispb}`);
-  const { baseUrl } = body;
+  const { baseUrl } = parseWith(PartnerWebhookSchema, await readJsonObject(request));
   requireAllowedWebhookUrl(env, baseUrl, 'baseUrl');
   const auth = webhookAuthOf(env, declared);
   if (auth.secret === undefined && auth.certSubject === undefined)
@@ -107,6 +104,7 @@ export const registerPartnerWebhook = route(
     operationId: 'registerPartnerWebhook',
     tag: 'Settlement partners',
     auth: 'operator',
+    role: 'OPERATOR',
     summary: "Register this gateway's callback URL at a real partner",
     description:
       "Calls the partner's API Pix `PUT /webhook/{chave}` for its charge key, with the URL its callbacks must use: the secret path when `PARTNER_<ISPB>_WEBHOOK_SECRET` is set, else the mTLS path (which needs `webhookCertSubject`). A partner with neither answers 422 `RULE_VIOLATION` (a URL nobody could authenticate is never registered). An ISPB that is not a declared `bcb-api-pix` partner answers 404 `NOT_FOUND`; a partner that refuses or cannot be reached, 503 `SERVICE_UNAVAILABLE`. Repeating it is harmless.",

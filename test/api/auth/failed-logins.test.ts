@@ -65,6 +65,28 @@ describe('failed sign-ins', () => {
     expect((await api.get('/account/balance')).status).toBe(200);
   });
 
+  it('a concurrent burst of wrong credentials from one source gets exactly the budget of 401s, then 429', async () => {
+    const api = await Integrator.create();
+    const source = `192.0.2.${1 + Math.floor(Math.random() * 250)}`;
+    const started = Date.now();
+    // Client ids nobody has: each sign-in awaits the database before its secret is judged.
+    const answers = await Promise.all(
+      Array.from({ length: 26 }, () => login(crypto.randomUUID(), crypto.randomUUID(), source)),
+    );
+    // One more failure is allowed each 3 s, should the machine be that slow.
+    const earned = Math.floor((Date.now() - started) / 3_000);
+    const statuses = answers.map((r) => r.status);
+    const unauthorized = statuses.filter((s) => s === 401).length;
+    expect(unauthorized).toBeGreaterThanOrEqual(20);
+    expect(unauthorized).toBeLessThanOrEqual(20 + earned);
+    expect(statuses.filter((s) => s !== 401 && s !== 429)).toEqual([]);
+    // The right secret from that source waits too; the reservation of a right secret is given back.
+    expect((await login(api.client.clientId, api.client.clientSecret, source)).status).toBe(429);
+    const other = `198.18.0.${1 + Math.floor(Math.random() * 250)}`;
+    for (let i = 0; i < 25; i++)
+      expect((await login(api.client.clientId, api.client.clientSecret, other)).status).toBe(200);
+  });
+
   it('other unauthenticated failures naming the client (its token with a wrong ApplicationToken, a forged token) spend nothing of its budget', async () => {
     const api = await Integrator.create();
     expect(

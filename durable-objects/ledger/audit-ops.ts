@@ -1,0 +1,42 @@
+/**
+ * An operator's change made in this object and its audit record, in one transaction
+ * (docs/contract.md, Operators and the audit trail): the operation's own transaction nests in it
+ * as a savepoint, and the record is kept only when the change happened. It is then forwarded to
+ * D1's trail; one that D1 did not take is forwarded by the next sweep (D1 skips one it has).
+ */
+import { type AuditRow, appendAuditOnce } from '../../src/db/audit';
+import type { OperationResult } from '../../src/domain/result';
+import { errorFields, log } from '../../src/infra/log';
+import { dropAudit, keepAudit, pendingAudit } from './audit-outbox-store';
+import type { LedgerContext } from './context';
+
+export async function audited<T>(
+  ctx: LedgerContext,
+  env: Env,
+  audit: AuditRow | undefined,
+  change: () => OperationResult<T>,
+): Promise<OperationResult<T>> {
+  if (!audit) return change();
+  const result = ctx.storage.transactionSync(() => {
+    const outcome = change();
+    if (outcome.ok) keepAudit(ctx.db, audit);
+    return outcome;
+  });
+  if (result.ok) await forwardAudit(ctx, env);
+  return result;
+}
+
+export async function forwardAudit(ctx: LedgerContext, env: Env): Promise<void> {
+  for (let rows = pendingAudit(ctx.db, 50); rows.length > 0; rows = pendingAudit(ctx.db, 50)) {
+    try {
+      await appendAuditOnce(env, rows);
+    } catch (error) {
+      log('warn', 'audit records not forwarded yet', errorFields(error));
+      return;
+    }
+    dropAudit(
+      ctx.db,
+      rows.map((row) => row.id as string),
+    );
+  }
+}

@@ -1,0 +1,4 @@
+CREATE TABLE `audit_outbox` (
+	`id` text PRIMARY KEY NOT NULL,
+	`record` text NOT NULL
+);
