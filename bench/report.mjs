@@ -128,7 +128,7 @@ export function targetLines(results, attribution) {
  * Who held an open-loop run up besides the gateway (bench/open-loop.mjs): the share of the run
  * workerd spent runnable but waiting for a core (other processes on the machine had it), and how late
  * the generator sent. Without a busy neighbour both stay near zero; the stalls of
- * docs/benchmark.md ("Open-loop latency: the stalls") came with workerd waiting a third of the time.
+ * docs/benchmark-history.md ("Open-loop latency: the stalls") came with workerd waiting a third of the time.
  */
 function machineNote(o) {
   if (!o.machine) return '';

@@ -40,6 +40,7 @@ import type { Balances, StatementInput } from './ledger/reads/statement-queries'
 import { readBalances, readStatement } from './ledger/reads/statement-queries';
 import type { ListInput, TransactionKind } from './ledger/reads/transaction-queries';
 import { listTransactions, summarizeTransactions } from './ledger/reads/transaction-queries';
+import type { RecurrenceCommand } from './ledger/recurrence/recurrence-rpc';
 import { RequestBudget } from './ledger/request-budget';
 import { sandboxRefusal } from './ledger/sandbox-scope';
 import { Scheduler } from './ledger/scheduler';
@@ -60,8 +61,11 @@ export class ClientLedger extends DurableObject<Env> {
   /** Every crash point passes here; the staging entry's subclass arms them (test/crash/). */
   protected crashes: CrashHook = NO_CRASHES;
   private readonly tasks: TaskRunner;
+  private readonly degraded = new DegradedPartners(this.env);
   /** externalReferences of Cash-Ins being created right now (OpenAPI createCashIn: 409 also for those). */
   private readonly creatingCashIns = new Set<string>();
+  /** Recurrence cycles being charged right now (ledger/recurrence/recurrence-charge-ops.ts). */
+  private readonly chargingCycles = new Set<string>();
   private profile: Profile | undefined;
 
   constructor(ctx: DurableObjectState, env: Env) {
@@ -69,11 +73,10 @@ export class ClientLedger extends DurableObject<Env> {
     this.db = drizzle(ctx.storage, { schema });
     this.idempotency = new IdempotencyKeys(this.db);
     this.scheduler = new Scheduler(this.db, ctx.storage);
-    const degraded = new DegradedPartners(env);
     this.tasks = new TaskRunner(
       () => this.ledgerContext(),
       (now, due) => this.prune(now, due),
-      () => degraded.read(),
+      () => this.degraded.cashOut(),
     );
     ctx.blockConcurrencyWhile(async () => {
       await migrate(this.db, migrations);
@@ -163,6 +166,8 @@ export class ClientLedger extends DurableObject<Env> {
       remember,
       blockedPayerDocuments,
       creatingCashIns: this.creatingCashIns,
+      chargingCycles: this.chargingCycles,
+      idempotencyKeys: this.idempotency,
     });
     return this.withAlarm(() => {
       if (!op.idempotent)
@@ -311,6 +316,13 @@ export class ClientLedger extends DurableObject<Env> {
 
   leaseRequestTokens(ratePerSecond: number, want: number): TokenGrant {
     return this.requestBudget.lease(ratePerSecond, want);
+  }
+
+  // ── Pix Automático ─────────────────────────────────────────────────────────
+
+  /** Create, read, list and move recurrences (ledger/recurrence/recurrence-rpc.ts). */
+  recurrence(command: RecurrenceCommand) {
+    return this.run(ops.recurrenceOp, command);
   }
 
   // ── PIX health events ──────────────────────────────────────────────────────

@@ -30,7 +30,12 @@ import {
 } from '../src/health/baselines/bootstrap';
 import { SERIES_RETENTION_MS, type SeriesPoint } from '../src/health/surface/series';
 import { errorFields, log } from '../src/infra/log';
-import { institutionName, KNOWN_INSTITUTIONS, SETTLEMENT_PARTNERS } from '../src/partners/catalog';
+import {
+  institutionName,
+  KNOWN_INSTITUTIONS,
+  PIX_PARTICIPANTS,
+  SETTLEMENT_PARTNERS,
+} from '../src/partners/catalog';
 import { declaredPartners } from '../src/partners/config';
 import { pruneSeries, readSeries, saveSeries } from './health/series-store';
 import { AnalyzerStore } from './health/store';
@@ -46,9 +51,9 @@ const EVENT_TYPE = {
   RESOLVED: 'PIX_INCIDENT_RESOLVED',
 } as const;
 
-/** Institution names incidents show: a declared partner by its declared name. */
+/** Institution names incidents show: the BCB's short name, a declared partner by its declared name. */
 function displayNames(env: Env): Record<string, string> {
-  const names: Record<string, string> = {};
+  const names: Record<string, string> = { ...PIX_PARTICIPANTS };
   for (const ispb of [...Object.keys(KNOWN_INSTITUTIONS), ...SETTLEMENT_PARTNERS.map((p) => p.ispb)]) {
     names[ispb] = institutionName(ispb);
   }

@@ -199,6 +199,7 @@ const STORES = {
   },
   'settings-store.ts': { settings: 'settings' },
   'audit-outbox-store.ts': { audit_outbox: 'auditOutbox' },
+  'recurrence/recurrence-store.ts': { recurrences: 'recurrences', recurrence_charges: 'recurrenceCharges' },
 };
 const SCHEMA_IMPORT = /import\s*\{([^}]*)\}\s*from\s*'[./]*(?:ledger\/)?schema(?:-[a-z]+)?(?:\.ts)?'/g;
 const tableNames = [];

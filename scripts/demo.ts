@@ -8,12 +8,16 @@
  *      deployment warms its analyzer from the platform it replaces), with Beta failing Cash-Outs
  *      in the last three 5-minute windows; closing those windows opens a BANKING_PARTNER incident;
  *   3. live traffic through the public API: Cash-Ins paid through the sandbox and Cash-Outs, whose
- *      webhooks, ledger entries and health observations are the gateway's own.
+ *      webhooks, ledger entries and health observations are the gateway's own. The webhooks go to a
+ *      receiver this script runs while it runs: one client's are answered 200 (DELIVERED), another's
+ *      500 (FAILED, waiting for a retry: the console's Redeliver button has something to do).
  *
  * Repeatable: each run onboards new clients and imports observations with fresh ids.
  */
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { parseArgs, parseEnv } from 'node:util';
 import { dailyShape, faults, generateArray } from '../test/support/health';
@@ -105,7 +109,15 @@ async function onboard(name: string): Promise<ClientSession> {
   return session;
 }
 
-async function liveTraffic(client: ClientSession, n: number): Promise<void> {
+// The demo's webhook receiver: `/ok` answers 200, `/fail` answers 500, as a broken integrator's would.
+const receiver = createServer((req, res) => {
+  req.resume();
+  res.writeHead(req.url?.startsWith('/ok') ? 200 : 500).end();
+});
+await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+const hooks = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+
+async function liveTraffic(client: ClientSession, n: number, webhookUrl: string | undefined): Promise<void> {
   for (let i = 0; i < n; i++) {
     const cashIn = await client.post(
       'cash-in',
@@ -115,6 +127,7 @@ async function liveTraffic(client: ClientSession, n: number): Promise<void> {
         externalReference: `demo-in-${randomUUID()}`,
         payer: { name: 'Maria da Silva', document: '12345678909' },
         includeQrCodeImage: false,
+        ...(webhookUrl && { webhookUrl }),
       },
       { expect: [201], headers: { 'x-idempotency-key': randomUUID() } },
     );
@@ -133,6 +146,7 @@ async function liveTraffic(client: ClientSession, n: number): Promise<void> {
           document: '12345678909',
           destination: { type: 'PIX', pixKeyType: 'EVP', pixKey: randomUUID() },
         },
+        ...(webhookUrl && { webhookUrl }),
       },
       { expect: [202], signed: true, headers: { 'x-idempotency-key': randomUUID() } },
     );
@@ -177,11 +191,35 @@ const advanced = await gw.admin(
   [200],
 );
 say(
-  `analyzer closed the windows up to ${new Date(liveWindow).toISOString()}: ${advanced.body.changes.length} incident change(s)`,
+  `analyzer closed the windows up to ${new Date(liveWindow).toISOString()}: ${advanced.body.changes} incident change(s)`,
 );
 
 say(`live traffic: ${live} Cash-Ins and ${live} Cash-Outs per client through the public API`);
-await Promise.all(clients.map((c) => liveTraffic(c, live)));
+// Apostas: a receiver that answers; Gama: one that fails; Beta: no webhook URL (UNDELIVERABLE).
+const webhookUrls = [`${hooks}/ok`, undefined, `${hooks}/fail`];
+await Promise.all(clients.map((c, i) => liveTraffic(c, live, webhookUrls[i])));
+const failing = clients[2]!;
+const failed = await until(
+  async () =>
+    (
+      await gw.admin(
+        'deliveries',
+        'GET',
+        `/admin/clients/${failing.client.clientId}/webhook-deliveries?status=FAILED`,
+        undefined,
+        [200],
+      )
+    ).body.items as unknown[],
+  (items) => items.length > 0,
+  60_000,
+  'a FAILED delivery',
+);
+say(
+  `webhooks: Apostas Exemplo Ltda's are DELIVERED; Loja Virtual Gama ME has ${failed.length} FAILED, to redeliver from the console`,
+);
+// The receiver ends with this script: a redelivery after it is refused, and stays redeliverable.
+receiver.closeAllConnections();
+receiver.close();
 
 const incidents = (await clients[1]!.get('incidents', '/health/pix/incidents')).body.items as {
   origin: { type: string; displayName: string };
@@ -193,4 +231,7 @@ for (const i of incidents)
 if (incidents.length === 0) say('no incident was opened (the analyzer judged the fault windows normal)');
 say(
   `done in ${Math.round((Date.now() - started) / 1000)} s: open ${base}/admin/console (token: the operator's)`,
+);
+say(
+  'the Books page fills only with a declared partner: docs/operating.md, "Local real-partner flow" (npm run mock:psp)',
 );

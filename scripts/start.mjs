@@ -95,6 +95,12 @@ createInterface({ input: dev.stdout }).on('line', (line) => {
     return;
   }
   if (!skipping) process.stdout.write(`${line}\n`);
+  if (line.includes('Ready on http')) {
+    console.log(`[start] API documentation: ${base}/docs`);
+    console.log(
+      `[start] Operator console:    ${base}/admin/console (sign in with ADMIN_TOKEN from .dev.vars)`,
+    );
+  }
 });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => dev.kill(signal));
 dev.on('exit', (code) => process.exit(code ?? 0));

@@ -16,7 +16,7 @@
  */
 import type { OperationResult } from '../../src/domain/result';
 import type { LedgerContext } from './context';
-import type { Idempotent, Remember } from './ledger/idempotency';
+import type { IdempotencyKeys, Idempotent, Remember } from './ledger/idempotency';
 import type { SandboxTarget } from './sandbox-scope';
 
 /** What the runner hands an operation besides the ledger and the input. */
@@ -27,6 +27,10 @@ export interface Step {
   blockedPayerDocuments: readonly string[];
   /** externalReferences of Cash-Ins being created right now (memory only, docs/contract.md). */
   creatingCashIns: Set<string>;
+  /** Recurrence cycles being charged right now (memory only). */
+  chargingCycles: Set<string>;
+  /** The object's idempotency keys, for an operation that dispatches to several (recurrences). */
+  idempotencyKeys: IdempotencyKeys;
 }
 
 export interface Operation<I, R> {

@@ -26,6 +26,7 @@ import {
 import type { Idempotent } from './ledger/idempotency';
 import { deposit, type RebalanceInput, rebalance } from './ledger/transfer-ops';
 import { operation } from './operation';
+import { type RecurrenceCommand, recurrenceCommand } from './recurrence/recurrence-rpc';
 import { emitWebhook } from './webhooks/events';
 import { recordAttempt, retryDelivery } from './webhooks/webhook-deliveries';
 
@@ -137,6 +138,17 @@ export const recordWebhookAttemptOp = operation<{
 export const retryWebhookDeliveryOp = operation<{ eventId: string; audit?: AuditRow }>()({
   apply: (ledger, input) =>
     audited(ledger, ledger.env, input.audit, () => retryDelivery(ledger, input.eventId, Date.now())),
+});
+
+// ── Pix Automático ───────────────────────────────────────────────────────────
+
+/** Create, read, list and move recurrences; each command keeps its own idempotency (recurrence-rpc.ts). */
+export const recurrenceOp = operation<RecurrenceCommand>()({
+  apply: (ledger, command, step) =>
+    recurrenceCommand(ledger, step.idempotencyKeys, command, {
+      cashIns: step.creatingCashIns,
+      cycles: step.chargingCycles,
+    }),
 });
 
 /** An incident change for this client's healthWebhookUrl, through the same outbox as the rest. */

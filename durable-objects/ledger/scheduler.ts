@@ -27,7 +27,9 @@ export type TaskKind =
   /** An unapplied receipt's return to its payer, step by step (unapplied-ops.ts). */
   | 'return-unapplied'
   /** The next archiving step: closed Cash-Ins past the retention window to R2 (archive.ts). */
-  | 'archive';
+  | 'archive'
+  /** A recurrence the payer did not answer in time ends EXPIRED (recurrence-ops.ts). */
+  | 'expire-recurrence';
 export type Task = typeof tasks.$inferSelect;
 
 export class Scheduler {

@@ -13,6 +13,7 @@ import { runReturn } from './cash-in/unapplied-ops';
 import { runCashOutExecutor } from './cash-out/cash-out-exec';
 import { pruneLimitTotals } from './cash-out/limit-totals';
 import type { LedgerContext } from './context';
+import { expireRecurrence } from './recurrence/recurrence-ops';
 import type { Task } from './scheduler';
 import { dropPublished, unpublishedObservations } from './webhooks/events';
 import { dispatchWebhooks } from './webhooks/webhook-deliveries';
@@ -172,6 +173,10 @@ export async function runTask(
       return;
     case 'archive':
       await runArchiveTask(ctx);
+      return;
+    case 'expire-recurrence':
+      ctx.scheduler.done(task);
+      expireRecurrence(ctx, task.ref);
       return;
     case 'flush-outbox':
       await flushHealthOutbox(ctx);

@@ -114,11 +114,19 @@ export class Gateway {
     throw new UnexpectedResponse(record);
   }
 
-  admin(op: string, method: string, path: string, body: unknown, expect: number[]): Promise<ApiResponse> {
+  admin(
+    op: string,
+    method: string,
+    path: string,
+    body: unknown,
+    expect: number[],
+    allow?: CallOptions['allow'],
+  ): Promise<ApiResponse> {
     return this.call(op, method, path, {
       headers: { authorization: `Bearer ${this.adminToken}` },
       body,
       expect,
+      ...(allow && { allow }),
     });
   }
 }

@@ -3,10 +3,13 @@
  * soak started is settled, waits until each Cash-In agrees with the PSP, then compares the books
  * centavo by centavo. The PSP's books are the truth: every Pix it received for a client's charge is
  * one PIX_IN of its amount, every devolution it made (ours or a bank's) one PIX_REFUND_OUT of its
- * amount, and the client's balance is what they add up to — with nothing held any more.
+ * amount, and the client's balance is what they add up to — with nothing held any more. A second
+ * payment's return (an unapplied receipt) is RETURNED exactly when the PSP made its one devolution,
+ * else FAILED and still read; and the daily reconciliation owes no day once the PSP lists again.
  */
-import type { Json } from './api';
-import type { BankLog, BankOptions, BankRun, BankTx } from './bank-traffic';
+import { lastClosedDay } from '../../src/domain/reconciliation-days';
+import type { Gateway, Json } from './api';
+import type { BankDuplicate, BankLog, BankOptions, BankRun, BankTx } from './bank-traffic';
 import { mapLimit, walk } from './collect';
 import type { InvariantResult } from './invariants';
 
@@ -73,10 +76,113 @@ async function awaitAgreement(run: BankRun, o: BankOptions, progress: (l: string
   }
 }
 
+/** Why this unapplied receipt does not agree with the PSP yet, or undefined when it does. */
+function receiptDisagreement(dup: BankDuplicate, pix: Json, receipt: Json | undefined): string | undefined {
+  const devolutions = (pix?.devolucoes ?? []) as Devolution[];
+  if (devolutions.length > 1) return `${dup.endToEndId}: ${devolutions.length} devolutions asked at the PSP`;
+  if (!receipt) return `${dup.endToEndId}: not listed in GET /admin/unapplied`;
+  const [d] = devolutions;
+  const want = d?.status === 'DEVOLVIDO' ? 'RETURNED' : d?.status === 'NAO_REALIZADO' ? 'FAILED' : undefined;
+  if (!want) return `${dup.endToEndId}: its devolution is ${d?.status ?? 'not asked'} at the PSP`;
+  if (receipt.return?.status !== want)
+    return `${dup.endToEndId}: ${receipt.return?.status} but the PSP's devolution is ${d?.status}`;
+  if (want === 'RETURNED' && receipt.return?.endToEndId !== d?.rtrId)
+    return `${dup.endToEndId}: RETURNED as ${receipt.return?.endToEndId}, the PSP's rtrId is ${d?.rtrId}`;
+  if (want === 'FAILED' && !receipt.return?.readUntil) return `${dup.endToEndId}: FAILED and no longer read`;
+  return undefined;
+}
+
+/** Every unapplied receipt the operator lists for the partner (all pages). */
+async function listReceipts(gateway: Gateway, ispb: string): Promise<Map<string, Json>> {
+  const receipts = new Map<string, Json>();
+  let cursor: string | null = null;
+  do {
+    const query = new URLSearchParams({ ispb, limit: '200', ...(cursor && { cursor }) });
+    const page = (await gateway.admin('bank.collect', 'GET', `/admin/unapplied?${query}`, undefined, [200]))
+      .body;
+    for (const item of page.items as Json[]) receipts.set(item.endToEndId, item);
+    cursor = page.nextCursor;
+  } while (cursor);
+  return receipts;
+}
+
+/** Waits until each second payment's return agrees with the PSP; one still in flight there is settled. */
+async function checkReceipts(
+  run: BankRun,
+  o: BankOptions,
+  gateway: Gateway,
+  progress: (l: string) => void,
+): Promise<InvariantResult> {
+  const deadline = Date.now() + (o.finalityTimeoutMs ?? 8 * 60_000);
+  for (;;) {
+    const receipts = await listReceipts(gateway, o.ispb);
+    const failures: string[] = [];
+    for (const dup of run.log.duplicates) {
+      const pix = await o.control(`pix/${dup.endToEndId}`);
+      for (const d of (pix?.devolucoes ?? []) as Devolution[])
+        if (d.status === 'EM_PROCESSAMENTO')
+          await o.control('devolution', { endToEndId: dup.endToEndId, id: d.id, ok: true });
+      const why = receiptDisagreement(dup, pix, receipts.get(dup.endToEndId));
+      if (why) failures.push(why);
+    }
+    if (failures.length === 0 || Date.now() > deadline) {
+      const settled = run.log.duplicates.filter((d) => d.refused && d.settled).length;
+      return {
+        name: 'unapplied returns agree with the PSP (refused, then settled)',
+        checked: run.log.duplicates.length,
+        failures,
+        notes: [`${run.log.duplicates.length} second payments, ${settled} refused then settled`],
+      };
+    }
+    progress(`bank leg: ${failures.length} unapplied returns do not agree with the PSP yet (${failures[0]})`);
+    await sleep(10_000);
+  }
+}
+
+/**
+ * Waits until the reconciliation owes the partner no day: the last closed day, first met while the
+ * PSP could not list it, is checked (MATCHED or BREAKS) once it can. A PENDING day is retried every
+ * 10 minutes, so this waits up to 12 minutes past the end of the listing outage.
+ */
+async function checkReconciliation(
+  run: BankRun,
+  o: BankOptions,
+  gateway: Gateway,
+  progress: (l: string) => void,
+): Promise<InvariantResult> {
+  const deadline = Math.max(Date.now(), run.log.listingOutage?.to ?? 0) + 12 * 60_000;
+  for (;;) {
+    const date = lastClosedDay(Date.now());
+    const path = `/admin/reconciliation?date=${date}&ispb=${o.ispb}`;
+    const res = await gateway.admin('bank.collect', 'GET', path, undefined, [200], [{ status: 404 }]);
+    const report = res.status === 200 ? res.body : undefined;
+    const why =
+      report === undefined
+        ? `${date} not checked yet`
+        : report.status === 'PENDING'
+          ? `${date} PENDING (${report.pendingReason}), ${report.daysBehind} day(s) behind`
+          : report.daysBehind !== 0
+            ? `${report.daysBehind} day(s) behind`
+            : undefined;
+    if (!why || Date.now() > deadline)
+      return {
+        name: 'daily reconciliation owes no day after a listing outage',
+        checked: 1,
+        failures: why ? [why] : [],
+        notes: report
+          ? [`${date}: ${report.status}, ${report.healed.length} healed, ${report.breaks.length} breaks`]
+          : [],
+      };
+    progress(`bank leg: reconciliation not caught up yet (${why})`);
+    await sleep(20_000);
+  }
+}
+
 /** Waits for the gateway to catch up with the PSP, then checks the books. */
 export async function checkBankBooks(
   run: BankRun,
   o: BankOptions,
+  gateway: Gateway,
   progress: (line: string) => void,
 ): Promise<InvariantResult[]> {
   progress(
@@ -157,7 +263,27 @@ export async function checkBankBooks(
         );
     }
   }
-  return [agreement, books];
+  const receipts = await checkReceipts(run, o, gateway, progress);
+  const reconciliation = await checkReconciliation(run, o, gateway, progress);
+  return [agreement, books, receipts, reconciliation];
+}
+
+/** What the bank leg makes the worker log on purpose: an error line about one of its second payments. */
+const PROVOKED_ERRORS = [
+  'held for return to the payer',
+  'an unapplied receipt could not be returned: read again until the MED window ends',
+];
+
+/** The worker's error lines less those the bank leg provoked on purpose (counted as warnings). */
+export function withoutProvokedErrors<T extends { errors: string[]; warnings: number }>(
+  log: T,
+  run: BankRun,
+): T {
+  const ids = run.log.duplicates.map((d) => d.endToEndId);
+  const provoked = (line: string) =>
+    PROVOKED_ERRORS.some((m) => line.includes(m)) && ids.some((id) => line.includes(id));
+  const errors = log.errors.filter((line) => !provoked(line));
+  return { ...log, errors, warnings: log.warnings + (log.errors.length - errors.length) };
 }
 
 /** The bank leg's figures for the report. */
@@ -168,7 +294,11 @@ export function bankSummary(log: BankLog): string[] {
     `Real-partner leg: ${log.transactions.length} Cash-Ins at the PSP (${ops
       .map(([name, s]) => `${name} ${s.ok}${s.failed ? `/${s.failed} failed` : ''}`)
       .join(', ')})`,
-    `  PSP outages: ${outages || 'none'}; ${log.refusedCharges} charges refused while it was down; ` +
+    `  PSP outages: ${outages || 'none'}; listing of received Pix down ${
+      log.listingOutage ? `${Math.round((log.listingOutage.to - log.listingOutage.from) / 1000)} s` : '-'
+    }; ${log.duplicates.length} second payments returned (${
+      log.duplicates.filter((d) => d.refused && d.settled).length
+    } refused then settled); ${log.refusedCharges} charges refused while it was down; ` +
       `${log.callbacks} callbacks posted, lost: ${log.lost.payments} payments, ${log.lost.returns} MED returns, ` +
       `${log.lost.devolutions} devolutions`,
   ];

@@ -2,8 +2,12 @@
  * The soak's real-bank leg: clients onboarded onto a `bcb-api-pix` partner backed by the mock PSP
  * (test/setup/fake-psp.ts), whose side the soak plays through `/__control/…`: payers pay charges,
  * banks return payments (MED), the network settles or refuses devolutions, the PSP posts callbacks
- * — or loses them — and goes down for minutes at a time (BANK_OUTAGES). The gateway must end with
- * the PSP's books all the same (bank-books.ts): what it does not hear it has to ask for.
+ * — or loses them — and goes down for minutes at a time (BANK_OUTAGES). A second payment of a
+ * charge is an unapplied receipt whose devolution the network first refuses, then (mostly) settles.
+ * The PSP's list of received Pix (`GET /pix?inicio…`) is down from the start for a while: the first
+ * reconciliations of the day that closed before the run (the gateway's first midnight) find it
+ * down, and the day must still end checked. The gateway must end with the PSP's books all the same
+ * (bank-books.ts): what it does not hear it has to ask for.
  */
 import type { Gateway, Json, Onboarded } from './api';
 import { ClientSession, UnexpectedResponse } from './api';
@@ -31,6 +35,7 @@ export const BANK_SCENARIOS = {
   'bank.refund': 10,
   'bank.med': 10,
   'bank.med-over-refund': 6,
+  'bank.return-refused-then-settled': 6,
 } as const;
 export type BankScenario = keyof typeof BANK_SCENARIOS;
 
@@ -38,6 +43,11 @@ export type BankScenario = keyof typeof BANK_SCENARIOS;
 export interface Outage {
   startMs: number;
   ms: number;
+}
+
+/** How long the PSP cannot list received Pix from the start (the sweep and the reconciliation). */
+export function listingOutageMs(durationMs: number): number {
+  return Math.min(5 * 60_000, Math.round(durationMs * 0.5));
 }
 
 /** A short outage early, then a long one (up to 10 minutes) that ends before the traffic does. */
@@ -58,8 +68,21 @@ export interface BankTx {
   endToEndId?: string;
 }
 
+/** A second payment of a charge (an unapplied receipt) and what the network did with its return. */
+export interface BankDuplicate {
+  clientId: string;
+  endToEndId: string;
+  /** The devolution's id at the PSP, once the gateway asked for it. */
+  devolutionId?: string;
+  refused: boolean;
+  settled: boolean;
+}
+
 export interface BankLog {
   transactions: BankTx[];
+  duplicates: BankDuplicate[];
+  /** When the PSP's list of received Pix was down. */
+  listingOutage?: { from: number; to: number };
   ops: Map<BankScenario, { ok: number; failed: number }>;
   outages: { from: number; to: number }[];
   /** Callbacks the PSP would have posted and did not (lost, or the PSP was down). */
@@ -191,6 +214,26 @@ class BankDriver {
     }
   }
 
+  /** Waits (up to a minute) until the gateway has the Cash-In PAID. */
+  async paidHere(c: SoakClient, tx: BankTx): Promise<boolean> {
+    for (let i = 0; i < 30; i++) {
+      const view = await c.session.get('bank.return-refused-then-settled', `/cash-in/${tx.transactionId}`);
+      if (view.body?.status === 'PAID') return true;
+      await sleep(2_000);
+    }
+    return false;
+  }
+
+  /** Waits for the devolution the gateway asks for an unapplied receipt (the PSP may be down meanwhile). */
+  async devolutionOf(e2e: string): Promise<{ id: string; status: string } | undefined> {
+    for (let i = 0; i < 30; i++) {
+      const [d] = (await this.o.control(`pix/${e2e}`))?.devolucoes ?? [];
+      if (d) return d;
+      await sleep(2_000);
+    }
+    return undefined;
+  }
+
   async medReturn(e2e: string, amountCents: number): Promise<void> {
     const partial = this.random.next() < 0.3;
     const valor = partial ? Math.max(1, Math.round(amountCents / 3)) : amountCents;
@@ -248,6 +291,35 @@ const BANK_RUNNERS: Record<BankScenario, BankRunner> = {
     await sleep(d.random.int(1_000, 20_000));
     await d.medReturn(tx.endToEndId, tx.amountCents);
   },
+  // A second payment of a paid charge is held and returned; the network refuses the devolution
+  // (NAO_REALIZADO), then settles the same one (DEVOLVIDO) most of the time, callbacks lost now and
+  // then: the gateway must end RETURNED exactly when the PSP made it, the payer repaid once.
+  'bank.return-refused-then-settled': async (d, c) => {
+    const tx = await paid(d, c, 'bank.return-refused-then-settled');
+    if (!tx?.endToEndId) return;
+    const first = tx.endToEndId;
+    // The second payment comes once the first is booked (by its callback or the sweep): else the
+    // gateway would rightly take the second as the charge's payment and hold the first.
+    if (!(await d.paidHere(c, tx))) return;
+    const second = await d.pay(tx);
+    tx.endToEndId = first; // the Cash-In's payment stays the first one
+    if (!second) return;
+    const dup: BankDuplicate = { clientId: c.clientId, endToEndId: second, refused: false, settled: false };
+    d.log.duplicates.push(dup);
+    await d.callback(second, 0.3, 'payments');
+    const devolution = await d.devolutionOf(second);
+    if (!devolution) return;
+    dup.devolutionId = devolution.id;
+    if (devolution.status !== 'EM_PROCESSAMENTO') return;
+    await d.o.control('devolution', { endToEndId: second, id: devolution.id, ok: false });
+    dup.refused = true;
+    await d.callback(second, 0.3, 'devolutions');
+    if (d.random.next() < 0.2) return; // refused for good: the receipt stays FAILED, its money held
+    await sleep(d.random.int(1_000, 20_000));
+    await d.o.control('devolution', { endToEndId: second, id: devolution.id, ok: true });
+    dup.settled = true;
+    await d.callback(second, 0.5, 'devolutions');
+  },
   // The bank's return overtakes the client's refund; the overtaken devolution then settles or not.
   'bank.med-over-refund': async (d, c) => {
     const tx = await paid(d, c, 'bank.med-over-refund');
@@ -271,6 +343,10 @@ function pickScenario(random: Random): BankScenario {
   return entries[0]![0];
 }
 
+/** The PSP's one pending failure is moved to a path no request has: listing works again. */
+const endListingOutage = (o: BankOptions) =>
+  o.control('fail-next', { match: '/__never__', status: 503, name: 'ServicoIndisponivel', times: 1 });
+
 /** Onboards the bank clients and runs their traffic, outages and archiving until `deadline`. */
 export async function driveBankTraffic(
   gateway: Gateway,
@@ -284,6 +360,7 @@ export async function driveBankTraffic(
   const run = Math.floor(random.next() * 0xffffff).toString(36);
   const log: BankLog = {
     transactions: [],
+    duplicates: [],
     ops: new Map(),
     outages: [],
     lost: { payments: 0, returns: 0, devolutions: 0 },
@@ -318,6 +395,15 @@ export async function driveBankTraffic(
   );
   const startedAt = Date.now();
   const deadline = startedAt + durationMs;
+  // The PSP's list of received Pix down from the start: every listing request answers 503.
+  await o.control('fail-next', { match: 'inicio=', status: 503, name: 'ServicoIndisponivel', times: 1e9 });
+  progress(`PSP cannot list received Pix for ${Math.round(listingOutageMs(durationMs) / 1000)} s`);
+  const listingRun = (async () => {
+    await sleep(listingOutageMs(durationMs));
+    await endListingOutage(o);
+    log.listingOutage = { from: startedAt, to: Date.now() };
+    progress('PSP lists received Pix again');
+  })();
   const outageRun = (async () => {
     for (const outage of outages) {
       await sleep(Math.max(0, startedAt + outage.startMs - Date.now()));
@@ -353,6 +439,8 @@ export async function driveBankTraffic(
     await Promise.all(Array.from({ length: o.concurrency ?? 4 }, worker));
   } finally {
     await outageRun.catch(() => undefined);
+    await listingRun.catch(() => undefined);
+    await endListingOutage(o);
     await o.control('outage', { match: '', ms: 0 });
     await stopArchiver();
   }

@@ -4,7 +4,7 @@
  * collect, check every invariant, print the figures. `ok` is false when any invariant failed.
  */
 import { type FetchLike, Gateway } from './api';
-import { bankSummary, checkBankBooks } from './bank-books';
+import { bankSummary, checkBankBooks, withoutProvokedErrors } from './bank-books';
 import { type BankOptions, type BankRun, driveBankTraffic } from './bank-traffic';
 import { collectSnapshot, type PartnerBooks } from './collect';
 import { checkInvariants, type InvariantResult } from './invariants';
@@ -104,8 +104,8 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
     });
     snapshot.tolerateForeignFaults = o.tolerateForeignFaults ?? false;
     // The bank leg's books first: the worker log is read after its wait, with everything it caused.
-    const bankResults = bank && o.bank ? await checkBankBooks(bank, o.bank, progress) : [];
-    if (o.workerLog) snapshot.workerLog = o.workerLog();
+    const bankResults = bank && o.bank ? await checkBankBooks(bank, o.bank, gateway, progress) : [];
+    if (o.workerLog) snapshot.workerLog = bank ? withoutProvokedErrors(o.workerLog(), bank) : o.workerLog();
     results = [...checkInvariants(snapshot), ...bankResults];
   } catch (error) {
     results = [{ name: 'collecting the final state', checked: 0, failures: [String(error)] }];

@@ -44,6 +44,27 @@ export async function handleOpenApi(): Promise<Response> {
   });
 }
 
+/** What a browser opening the gateway's root finds: where the documentation and the console are. */
+const LANDING_PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>ConnectPSP gateway</title></head>
+<body><h1>ConnectPSP gateway</h1>
+<ul>
+<li><a href="/docs">API documentation</a> (<a href="/openapi.json">OpenAPI document</a>)</li>
+<li><a href="/admin/console">Operator console</a> (sign in with the deployment's ADMIN_TOKEN)</li>
+</ul></body></html>
+`;
+
+export function handleLanding(): Response {
+  return new Response(LANDING_PAGE, {
+    headers: {
+      'content-type': 'text/html; charset=utf-8',
+      'cache-control': 'public, max-age=300',
+      'content-security-policy': "default-src 'none'",
+    },
+  });
+}
+
 export function handleDocs(): Response {
   return new Response(DOCS_PAGE, {
     headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'public, max-age=300' },

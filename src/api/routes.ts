@@ -18,6 +18,7 @@ import { healthRoutes } from './health/routes';
 import { operatorsRoutes } from './operators/routes';
 import { partnersRoutes } from './partners/routes';
 import { publicRoutes } from './public/routes';
+import { recurrenceRoutes } from './recurrence/routes';
 import { type Entry, isRoute, type Route, stagingOnly } from './route-table';
 import { sandboxOperations } from './sandbox/openapi';
 
@@ -26,6 +27,7 @@ const TABLE: readonly Entry[] = [
   ...cashInRoutes,
   ...cashOutRoutes,
   ...cashOutBatchRoutes,
+  ...recurrenceRoutes,
   ...healthRoutes,
   ...accountRoutes,
   ...stagingOnly(sandboxOperations),

@@ -24,10 +24,16 @@ export interface Chart {
   kind: 'partner' | 'institution';
   operation: Operation;
   x: number[];
+  /** Null where a window finished fewer than MIN_OUTCOMES transactions: one failure is not a rate. */
   successPercent: (number | null)[];
+  /** Finished transactions per window, what each rate is out of (the legend shows it). */
+  outcomes: number[];
   volume: number[];
   bands: ChartBand[];
 }
+
+/** Below this many finished transactions a window's success rate swings 0–100 % and says nothing. */
+export const MIN_OUTCOMES = 5;
 
 const OPERATION_TEXT: Record<Operation, string> = { CASH_IN: 'Cash-In', CASH_OUT: 'Cash-Out' };
 
@@ -82,6 +88,7 @@ export function buildCharts(
         operation: p.operation,
         x,
         successPercent: new Array<number | null>(windows).fill(null),
+        outcomes: new Array<number>(windows).fill(0),
         volume: new Array<number>(windows).fill(0),
         bands: [],
       };
@@ -90,7 +97,9 @@ export function buildCharts(
     const i = (p.window - first) / WINDOW_MS;
     if (i < 0 || i >= windows) continue;
     const rate = successRate(p);
-    chart.successPercent[i] = rate === null ? null : Math.round(rate * 1000) / 10;
+    const outcomes = p.settled + p.failed + p.expired;
+    chart.outcomes[i] = outcomes;
+    chart.successPercent[i] = rate === null || outcomes < MIN_OUTCOMES ? null : Math.round(rate * 1000) / 10;
     chart.volume[i] = p.created;
   }
   for (const chart of charts.values()) {

@@ -1,11 +1,11 @@
 /** The console's one page: clients and limits, a client's webhook deliveries, health plots, incidents. */
 import type { CashOutBatchView } from '../../durable-objects/ledger/cash-out/cash-out-batch-ops';
 import type { DeliveryView } from '../../durable-objects/ledger/webhooks/delivery-view';
-import { formatCents } from '../domain/money';
 import { type Actor, roleAllows } from '../domain/operators';
 import { batchesSection } from './batches';
-import type { Chart } from './charts';
+import { type Chart, MIN_OUTCOMES } from './charts';
 import type { ClientPage, ClientSummary, HealthView } from './data';
+import { brl, count, decimal, percent } from './format';
 import { brtTime, esc, frame, scriptJson } from './html';
 import { CONSOLE_PATH, CONSOLE_ROLES } from './session';
 
@@ -22,21 +22,66 @@ export interface DashboardModel {
   batches: CashOutBatchView[];
   charts: Chart[];
   health: HealthView;
+  /**
+   * Disputes (MED) still waiting for an answer, shown first with the open incidents. Absent until
+   * the disputes data is read into the model (src/console/data.ts): the section then appears by
+   * itself when any is open.
+   */
+  openDisputes?: OpenDisputeRow[];
   notice?: string;
 }
 
-const money = (cents: number | undefined | null) => (cents == null ? '—' : `R$ ${formatCents(cents)}`);
+export interface OpenDisputeRow {
+  disputeId: string;
+  clientName: string;
+  amountCents: number;
+  reason: string;
+  openedAt: string;
+  /** The answer's deadline, if the dispute has one. */
+  dueAt?: string;
+}
+
+function disputesSection(m: DashboardModel): string {
+  const open = m.openDisputes ?? [];
+  if (open.length === 0) return '';
+  const rows = open
+    .map(
+      (d) => `<tr data-dispute-id="${esc(d.disputeId)}">
+<td data-label="Dispute" class="mono">${esc(d.disputeId)}</td>
+<td data-label="Client">${esc(d.clientName)}</td>
+<td data-label="Amount">${brl(d.amountCents)}</td>
+<td data-label="Reason">${esc(d.reason)}</td>
+<td data-label="Opened">${brtTime(d.openedAt)}</td>
+<td data-label="Answer by">${brtTime(d.dueAt)}</td>
+</tr>`,
+    )
+    .join('\n');
+  return `<section class="card attention" id="disputes">
+<h2>Open disputes · ${count(open.length)}</h2>
+<div class="scroll"><table>
+<thead><tr><th>Dispute</th><th>Client</th><th>Amount</th><th>Reason</th><th>Opened</th><th>Answer by</th></tr></thead>
+<tbody>
+${rows}
+</tbody></table></div>
+</section>`;
+}
 
 function limitsText(c: ClientSummary): string {
   const l = c.limits;
   return [
-    `per transaction ${money(l.perTransaction)}`,
-    `daily ${money(l.daily)}`,
-    `monthly ${money(l.monthly)}`,
-    `per payee daily ${money(l.perPayeeDaily)}`,
-    `approval above ${money(c.approvalThresholdCents)}`,
-    `rate ${c.rateLimitPerSecond == null ? 'unlimited' : `${c.rateLimitPerSecond}/s`}`,
+    `per transaction ${brl(l.perTransaction)}`,
+    `daily ${brl(l.daily)}`,
+    `monthly ${brl(l.monthly)}`,
+    `per payee daily ${brl(l.perPayeeDaily)}`,
+    `approval above ${brl(c.approvalThresholdCents)}`,
+    `rate ${c.rateLimitPerSecond == null ? 'unlimited' : `${count(c.rateLimitPerSecond)}/s`}`,
   ].join(' · ');
+}
+
+/** A table, or its section's one sentence when it has no rows (no header over nothing). */
+function tableOrEmpty(count: number, empty: string, headers: string, rows: string): string {
+  if (count === 0) return `<p class="muted">${empty}</p>`;
+  return `<div class="scroll"><table>\n<thead><tr>${headers}</tr></thead>\n<tbody>\n${rows}\n</tbody></table></div>`;
 }
 
 function clientsSection(m: DashboardModel): string {
@@ -55,17 +100,47 @@ function clientsSection(m: DashboardModel): string {
     : '';
   return `<section class="card" id="clients">
 <h2>Clients</h2>
-${m.clients.items.length === 0 ? '<p class="muted">No clients yet: onboard one with POST /admin/clients.</p>' : ''}
-<div class="scroll"><table>
-<thead><tr><th>Client</th><th>Partners</th><th>Limits</th><th>Access</th></tr></thead>
-<tbody>
-${rows}
-</tbody></table></div>
+${tableOrEmpty(
+  m.clients.items.length,
+  'No clients yet: onboard one with POST /admin/clients.',
+  '<th>Client</th><th>Partners</th><th>Limits</th><th>Access</th>',
+  rows,
+)}
 ${older}
 </section>`;
 }
 
 const RETRYABLE = new Set(['FAILED', 'GIVEN_UP']);
+
+/**
+ * A redelivered event starts a new round (attempts from 0) while the last round's answer is kept:
+ * said as such, so 2 attempts turning into 0 with the old error under them reads as what it is.
+ */
+function attemptsText(d: DeliveryView): string {
+  const newRound =
+    (d.status === 'PENDING' || d.status === 'IN_FLIGHT') &&
+    d.attempts === 0 &&
+    (d.lastError || d.lastResponseStatus);
+  const last = [
+    d.lastResponseStatus && !d.lastError?.startsWith('HTTP') ? `HTTP ${d.lastResponseStatus}` : '',
+    d.lastError ?? '',
+  ]
+    .filter(Boolean)
+    .join(' · ');
+  if (newRound) return `0, new round<div class="muted">previous round: ${esc(last)}</div>`;
+  return `${count(d.attempts)}${last ? `<div class="muted">${esc(last)}</div>` : ''}`;
+}
+
+/**
+ * Which time a delivery row shows, said in words: a time already past on a waiting row means it is
+ * queued behind an earlier event of the client (deliveries go out in order), not late.
+ */
+function whenText(d: DeliveryView, now: number): string {
+  if (d.deliveredAt) return `delivered ${brtTime(d.deliveredAt)}`;
+  if (d.nextAttemptAt && Date.parse(d.nextAttemptAt) > now) return `next attempt ${brtTime(d.nextAttemptAt)}`;
+  if (d.nextAttemptAt) return d.status === 'PENDING' ? 'queued behind an earlier event' : 'next attempt: now';
+  return d.lastAttemptAt ? `last attempt ${brtTime(d.lastAttemptAt)}` : '';
+}
 
 function deliveriesSection(m: DashboardModel): string {
   if (!m.selected) return '';
@@ -76,8 +151,8 @@ function deliveriesSection(m: DashboardModel): string {
 <td data-label="Event">${esc(d.eventType)}<div class="muted mono">${esc(d.eventId)}</div></td>
 <td data-label="Transaction" class="mono">${esc(d.aggregateId)}</td>
 <td data-label="Status"><span class="status status-${esc(d.status.toLowerCase())}">${esc(d.status)}</span></td>
-<td data-label="Attempts">${d.attempts}${d.lastResponseStatus ? ` · HTTP ${d.lastResponseStatus}` : ''}${d.lastError ? `<div class="muted">${esc(d.lastError)}</div>` : ''}</td>
-<td data-label="Next / last">${brtTime(d.nextAttemptAt ?? d.deliveredAt ?? d.lastAttemptAt)}</td>
+<td data-label="Attempts">${attemptsText(d)}</td>
+<td data-label="When">${whenText(d, m.health.to)}</td>
 <td class="actions">${
         RETRYABLE.has(d.status) && roleAllows(m.actor.role, CONSOLE_ROLES.redeliver)
           ? `<form method="post" action="${CONSOLE_PATH}/redeliver">
@@ -94,12 +169,12 @@ function deliveriesSection(m: DashboardModel): string {
 <h2>Webhook deliveries · ${esc(client.name)}</h2>
 ${noticeText(m)}
 <p class="muted">Failed and given up first (they can be redelivered), then the latest.</p>
-${m.deliveries.length === 0 ? '<p class="muted">No deliveries yet.</p>' : ''}
-<div class="scroll"><table>
-<thead><tr><th>Event</th><th>Transaction</th><th>Status</th><th>Attempts</th><th>Next / last</th><th></th></tr></thead>
-<tbody>
-${rows}
-</tbody></table></div>
+${tableOrEmpty(
+  m.deliveries.length,
+  'No deliveries yet.',
+  '<th>Event</th><th>Transaction</th><th>Status</th><th>Attempts</th><th>When</th><th></th>',
+  rows,
+)}
 </section>`;
 }
 
@@ -115,7 +190,7 @@ ${c.bands.map((b) => `<p class="band-note">Incident <a href="#incident-${esc(b.i
     .join('\n');
   return `<section class="card" id="health">
 <h2>Partner and bank health · last 24 h</h2>
-<p class="muted">Per 5-minute window: success rate (line and points, left axis) and volume (bars, right axis): a partner's transactions created, a bank's transactions finished. Shaded: incidents. Times: 24 h, BRT (America/Sao_Paulo).</p>
+<p class="muted">Per 5-minute window: success rate (line and points, left axis; shown from ${MIN_OUTCOMES} finished transactions, the legend says out of how many) and volume (bars, right axis): a partner's transactions created, a bank's transactions finished. Shaded: incidents. Times: 24 h, BRT (America/Sao_Paulo).</p>
 ${m.charts.length === 0 ? '<p class="muted">No traffic in the last 24 hours.</p>' : ''}
 <div class="charts">${cards}</div>
 <script type="application/json" id="chart-data">${scriptJson(m.charts)}</script>
@@ -129,14 +204,16 @@ function incidentsSection(m: DashboardModel): string {
         i,
       ) => `<article class="incident" id="incident-${esc(i.incidentId)}" data-origin="${esc(`${i.origin.type}:${i.origin.id}`)}">
 <h3><span class="status status-${esc(i.status.toLowerCase())}">${esc(i.status)}</span> ${esc(i.origin.displayName)} · ${esc(i.operation)}</h3>
-<p>${esc(i.summary)}</p>
-<p class="muted">${esc(i.origin.type)} (${esc(i.originClass)}), severity ${esc(i.severity)}, confidence ${esc(i.confidence)}; started ${brtTime(i.startedAt)}, detected ${brtTime(i.detectedAt)}${i.resolvedAt ? `, resolved ${brtTime(i.resolvedAt)}` : ''}; ${i.affectedClientIds.length} client(s) affected.</p>
-<details><summary>Evidence (${i.evidence.length})</summary><div class="scroll"><table>
+<p lang="pt-BR"><span class="muted" lang="en">What clients read:</span> ${esc(i.summary)}</p>
+<p class="muted">${esc(i.origin.type)} (${esc(i.originClass)}), severity ${esc(i.severity)}, confidence ${esc(i.confidence)}; started ${brtTime(i.startedAt)}, detected ${brtTime(i.detectedAt)}${i.resolvedAt ? `, resolved ${brtTime(i.resolvedAt)}` : ''}; ${count(i.affectedClientIds.length)} client(s) affected.</p>
+<details><summary>Evidence (${count(i.evidence.length)})</summary><div class="scroll"><table>
 <thead><tr><th>Window</th><th>Metric</th><th>Entity</th><th>Deviation</th><th>z</th></tr></thead><tbody>
 ${i.evidence
   .map(
     (e) =>
-      `<tr><td>${brtTime(e.observedAt)}</td><td>${esc(e.metric)}</td><td>${esc(`${e.entity.type} ${e.entity.id}`)}</td><td>${e.deviationPercent === null ? '—' : `${esc(e.deviationPercent)} %`}</td><td>${esc(e.z)}</td></tr>`,
+      `<tr><td data-label="Window">${brtTime(e.observedAt)}</td><td data-label="Metric">${esc(e.metric)}</td>` +
+      `<td data-label="Entity">${esc(`${e.entity.type} ${e.entity.id}`)}</td><td data-label="Deviation">${percent(e.deviationPercent)}</td>` +
+      `<td data-label="z">${decimal(e.z)}</td></tr>`,
   )
   .join('\n')}
 </tbody></table></div></details>
@@ -161,15 +238,16 @@ export function dashboardPage(m: DashboardModel): string {
   return frame(
     'Overview',
     `<div class="bar">
-<nav><a href="#clients">Clients</a> <a href="#deliveries">Deliveries</a> <a href="#batches">Batches</a> <a href="#health">Health</a> <a href="#incidents">Incidents</a></nav>
+<nav><a href="#incidents">Incidents</a> <a href="#clients">Clients</a> <a href="#deliveries">Deliveries</a> <a href="#batches">Batches</a> <a href="#health">Health</a></nav>
 <form method="post" action="${CONSOLE_PATH}/logout"><input type="hidden" name="csrf" value="${esc(m.csrf)}"><button type="submit" class="link">Sign out</button></form>
 </div>
 ${m.selected ? '' : noticeText(m)}
+${incidentsSection(m)}
+${disputesSection(m)}
 ${clientsSection(m)}
 ${deliveriesSection(m)}
 ${m.selected ? batchesSection(m.selected.name, m.batches) : ''}
-${chartsSection(m)}
-${incidentsSection(m)}`,
+${chartsSection(m)}`,
     { charts: true, actor: m.actor },
   );
 }

@@ -58,7 +58,8 @@ export async function healthView(env: Env, now: number): Promise<HealthView> {
   const byId = new Map<string, StoredIncident>();
   for (const incident of [...open, ...recent]) byId.set(incident.incidentId, incident);
   const listed = [...byId.values()]
-    .sort((a, b) => b.startedAt.localeCompare(a.startedAt))
+    // Still open first (they need the operator), then the newest.
+    .sort((a, b) => Number(!!a.resolvedAt) - Number(!!b.resolvedAt) || b.startedAt.localeCompare(a.startedAt))
     .slice(0, INCIDENTS_WITH_EVIDENCE);
   const incidents = await Promise.all(
     listed.map(async (incident) => ({

@@ -1,6 +1,6 @@
 /** HTML building blocks of the console: escaping, the page frame and its security headers. */
 import type { Actor } from '../domain/operators';
-import { formatBrt } from '../domain/time';
+import { brtText } from './format';
 import { CONSOLE_PATH } from './session';
 
 const ESCAPES: Record<string, string> = {
@@ -16,16 +16,15 @@ export const esc = (value: unknown): string =>
   String(value ?? '').replace(/[&<>"']/g, (c) => ESCAPES[c] as string);
 
 /**
- * Every timestamp the console shows: São Paulo's 24 h clock labelled BRT, as the plots' time axis
- * reads, whatever zone the data came in (operator and health views are UTC); the instant itself in
+ * Every timestamp the console shows, in its one style (`28/11/2026 22:35:00 BRT`, as the plots' legend
+ * reads), whatever zone the data came in (operator and health views are UTC); the instant itself in
  * `datetime` (UTC) for anyone who copies it. Empty for no value.
  */
 export function brtTime(value: string | number | null | undefined): string {
   if (value === null || value === undefined || value === '') return '';
   const ms = typeof value === 'number' ? value : Date.parse(value);
   if (!Number.isFinite(ms)) return esc(value);
-  const text = `${formatBrt(ms).slice(0, 19).replace('T', ' ')} BRT`;
-  return `<time datetime="${new Date(ms).toISOString()}">${text}</time>`;
+  return `<time datetime="${new Date(ms).toISOString()}">${brtText(ms)}</time>`;
 }
 
 /** JSON inside <script type="application/json">: `<` escaped so no `</script>` can end it early. */

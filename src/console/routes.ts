@@ -41,7 +41,9 @@ import {
 const MAX_FORM_BYTES = 4096;
 
 const NOTICES: Record<string, string> = {
-  redelivered: 'Delivery queued again: it is PENDING and goes out within seconds.',
+  redelivered:
+    'Delivery queued again: a new round of attempts starts, so it shows PENDING, then IN_FLIGHT while it is sent, ' +
+    "attempts count from 0 again, and the previous round's last error stays shown until the new round's first attempt ends.",
   'not-retryable': 'Only FAILED or GIVEN_UP deliveries can be redelivered.',
   'not-found': 'No such delivery for that client.',
 };

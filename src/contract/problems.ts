@@ -17,6 +17,7 @@ export const ERROR_CATALOG = {
   NOT_FOUND: { status: 404, title: 'Resource not found' },
   CASHIN_NOT_FOUND: { status: 404, title: 'Cash-In not found' },
   CASHOUT_NOT_FOUND: { status: 404, title: 'Cash-Out not found' },
+  RECURRENCE_NOT_FOUND: { status: 404, title: 'Recurrence not found' },
   ACCOUNT_NOT_FOUND: { status: 404, title: 'Account not found' },
   CLIENT_NOT_FOUND: { status: 404, title: 'Client not found' },
   PIX_INCIDENT_NOT_FOUND: { status: 404, title: 'PIX incident not found' },

@@ -1,46 +1,66 @@
 /**
- * When the daily reconciliation runs (src/cron/reconciliation.ts): on the minute cron, for
- * every declared real partner, the last America/Sao_Paulo day that closed at least RECON_LAG_MS ago
- * (a PSP may list a Pix a little after its time), until its report is final. A PENDING report (the
- * partner was down, or the day is too large for one run) is run again; a final report with breaks
- * whose alert did not go out is alerted again.
+ * When the daily reconciliation runs (src/cron/reconciliation.ts): on the minute cron, for every
+ * declared real partner, every closed America/Sao_Paulo day it still owes (src/domain/
+ * reconciliation-days.ts: no report yet, or a PENDING one because the partner was down, the day was
+ * too large for one run, or the cron never ran), oldest first, at most RECON_DAYS_PER_RUN days a
+ * run, until each report is final (each run alerts its own breaks). The last closed day's final
+ * report with breaks whose alert did not go out is alerted again.
  */
-import { findReport } from '../db/reconciliation';
-import { brtDate, brtStartOfDay } from '../domain/time';
+import { closedDays, findReport } from '../db/reconciliation';
+import { isOwed, lastClosedDay } from '../domain/reconciliation-days';
 import { errorFields, log } from '../infra/log';
 import { declaredPartners } from '../partners/config';
 import { bcbPartner } from '../partners/port-registry';
 import { reconcileDay } from './reconciliation';
 import { alertOperator } from './reconciliation-alert';
 
-/** How long after midnight the day is read: late listings at the partner settle by then. */
-export const RECON_LAG_MS = 30 * 60_000;
+export { lastClosedDay, RECON_LAG_MS } from '../domain/reconciliation-days';
+
 /** A PENDING day is tried again at most this often. */
 const PENDING_RETRY_MS = 10 * 60_000;
-
-/** The last day closed RECON_LAG_MS ago or more, as YYYY-MM-DD in America/Sao_Paulo. */
-export function lastClosedDay(now: number): string {
-  const today = brtDate(now - RECON_LAG_MS);
-  return brtDate(brtStartOfDay(today) - 1);
-}
+/** Days reconciled per partner per cron run: each reads the partner's whole day and every ledger. */
+export const RECON_DAYS_PER_RUN = 3;
 
 export async function reconcileClosedDays(env: Env, now = Date.now()): Promise<void> {
-  const date = lastClosedDay(now);
+  const last = lastClosedDay(now);
   for (const declared of declaredPartners(env)) {
     if (declared.kind !== 'bcb-api-pix') continue;
+    const partner = bcbPartner(env, declared.ispb);
+    if (!partner) continue;
+    let days: Awaited<ReturnType<typeof closedDays>>;
     try {
-      const partner = bcbPartner(env, declared.ispb);
-      if (!partner) continue;
-      const kept = await findReport(env, date, declared.ispb);
-      if (
-        !kept ||
-        (kept.report.status === 'PENDING' && now - Date.parse(kept.report.checkedAt) >= PENDING_RETRY_MS)
-      )
-        await reconcileDay(env, partner, date);
-      else if (kept.report.status === 'BREAKS' && kept.alertedAt === null)
-        await alertOperator(env, kept.report);
+      days = await closedDays(env, declared.ispb, last);
     } catch (error) {
-      log('error', 'daily reconciliation failed', { date, ispb: declared.ispb, ...errorFields(error) });
+      log('error', 'daily reconciliation failed', { date: last, ispb: declared.ispb, ...errorFields(error) });
+      continue;
     }
+    const due = days
+      .filter((d) => isOwed(d.status) && (d.checkedAt === undefined || now - d.checkedAt >= PENDING_RETRY_MS))
+      .slice(0, RECON_DAYS_PER_RUN);
+    for (const { date } of due)
+      try {
+        await reconcileDay(env, partner, date);
+      } catch (error) {
+        log('error', 'daily reconciliation failed', { date, ispb: declared.ispb, ...errorFields(error) });
+      }
+    const lastDay = days.at(-1);
+    if (lastDay?.status === 'BREAKS' && lastDay.alertedAt === null)
+      try {
+        const kept = await findReport(env, last, declared.ispb);
+        if (kept && kept.alertedAt === null) await alertOperator(env, kept.report);
+      } catch (error) {
+        log('error', 'reconciliation alert failed', {
+          date: last,
+          ispb: declared.ispb,
+          ...errorFields(error),
+        });
+      }
+    const behind = days.filter((d) => isOwed(d.status)).length;
+    if (behind > RECON_DAYS_PER_RUN)
+      log('warn', 'daily reconciliation is behind', {
+        ispb: declared.ispb,
+        daysBehind: behind,
+        oldest: due[0]?.date,
+      });
   }
 }

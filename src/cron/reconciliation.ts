@@ -4,7 +4,8 @@
  * devolutions, every page; payouts sent and the balance where its payout API lists them) against
  * our books (every client's ledger and the partner-held receipts). What the bank proves and we lack
  * is booked through the normal path (deliverPix) and reported healed; every other difference stays
- * a break. The report replaces the day's last one, so a re-run is safe; breaks alert the operator.
+ * a break. The report replaces the day's last one, keeping every heal of earlier runs, so a re-run
+ * is safe; breaks alert the operator.
  */
 
 import type { BooksOfDay } from '../../durable-objects/ledger/reads/reconciliation-queries';
@@ -187,6 +188,7 @@ async function reconcileReceived(
         endToEndId: t.key,
         ...tx(t),
         outcome: healed.outcome,
+        healedAt: new Date().toISOString(),
       });
       devolvedHere.set(t.key, healed.devolved ?? 0);
       known.add(t.key);
@@ -247,7 +249,12 @@ async function reconcileDevolutions(
       const healed = await heal(run, pix);
       run.healedNet -= (healed.devolved ?? here) - here;
       if (healed.devolved === there) {
-        run.healed.push({ kind: 'MISSING_HERE', ...base, outcome: healed.outcome });
+        run.healed.push({
+          kind: 'MISSING_HERE',
+          ...base,
+          outcome: healed.outcome,
+          healedAt: new Date().toISOString(),
+        });
         continue;
       }
       here = healed.devolved ?? here;
@@ -357,16 +364,17 @@ export async function reconcileDay(
     breaks: run.breaks.map(breakView),
     ...(run.pending !== undefined && { pendingReason: run.pending }),
   };
-  await saveReport(env, report);
-  if (report.status === 'BREAKS') await alertOperator(env, report);
-  log(report.status === 'MATCHED' ? 'info' : 'warn', 'daily reconciliation', {
+  // Kept with what earlier runs of the day healed.
+  const kept = await saveReport(env, report);
+  if (kept.status === 'BREAKS') await alertOperator(env, kept);
+  log(kept.status === 'MATCHED' ? 'info' : 'warn', 'daily reconciliation', {
     date,
     ispb: partner.ispb,
-    status: report.status,
-    breaks: report.breaks.length,
+    status: kept.status,
+    breaks: kept.breaks.length,
     healed: report.healed.length,
   });
-  return report;
+  return kept;
 }
 
 /** The account's balance at the partner now, against every client's accounts there and the suspense accounts. */

@@ -1,7 +1,8 @@
 /** D1 store of the daily reconciliation reports (schema.ts `reconciliation_reports`): one per partner and day. */
-import { and, asc, desc, eq, isNull } from 'drizzle-orm';
+import { and, asc, between, desc, eq, isNull, min } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/d1';
-import type { ReconciliationReport } from '../domain/reconciliation';
+import type { ReconciliationReport, ReportStatus } from '../domain/reconciliation';
+import { backlogStart, daysFrom, isOwed } from '../domain/reconciliation-days';
 import { reconciliationReports } from './schema';
 
 const d1 = (env: Env) => drizzle(env.DB);
@@ -19,19 +20,63 @@ export async function findReport(
   return row && { report: row.report as ReconciliationReport, alertedAt: row.alertedAt };
 }
 
-/** Keeps the day's report (a re-run replaces it; its alert is sent again only if it had not gone). */
-export async function saveReport(env: Env, report: ReconciliationReport): Promise<void> {
+/**
+ * Keeps the day's report (a re-run replaces it; its alert is sent again only if it had not gone).
+ * What earlier runs healed is kept ahead of this run's: an auditor sees every heal ever made that day.
+ */
+export async function saveReport(env: Env, report: ReconciliationReport): Promise<ReconciliationReport> {
+  const earlier = (await findReport(env, report.date, report.ispb))?.report.healed ?? [];
+  const kept = { ...report, healed: [...earlier, ...report.healed] };
   const row = {
-    date: report.date,
-    ispb: report.ispb,
-    status: report.status,
-    checkedAt: Date.parse(report.checkedAt),
-    report,
+    date: kept.date,
+    ispb: kept.ispb,
+    status: kept.status,
+    checkedAt: Date.parse(kept.checkedAt),
+    report: kept,
   };
   await d1(env)
     .insert(reconciliationReports)
     .values(row)
     .onConflictDoUpdate({ target: [reconciliationReports.date, reconciliationReports.ispb], set: row });
+  return kept;
+}
+
+export interface ClosedDay {
+  date: string;
+  /** Its report's status; undefined when the day was never checked. */
+  status?: ReportStatus;
+  checkedAt?: number;
+  alertedAt?: number | null;
+}
+
+/**
+ * A partner's closed days up to `last` that the reconciliation may still owe (reconciliation-days.ts),
+ * oldest first, each with its report's state: at most RECON_BACKLOG_DAYS rows read.
+ */
+export async function closedDays(env: Env, ispb: string, last: string): Promise<ClosedDay[]> {
+  const first = await d1(env)
+    .select({ date: min(reconciliationReports.date) })
+    .from(reconciliationReports)
+    .where(eq(reconciliationReports.ispb, ispb))
+    .get();
+  const from = backlogStart(first?.date ?? undefined, last);
+  const rows = await d1(env)
+    .select({
+      date: reconciliationReports.date,
+      status: reconciliationReports.status,
+      checkedAt: reconciliationReports.checkedAt,
+      alertedAt: reconciliationReports.alertedAt,
+    })
+    .from(reconciliationReports)
+    .where(and(eq(reconciliationReports.ispb, ispb), between(reconciliationReports.date, from, last)))
+    .all();
+  const byDate = new Map(rows.map((r) => [r.date, r]));
+  return daysFrom(from, last).map((date) => byDate.get(date) ?? { date });
+}
+
+/** How many closed days of a partner have no final report yet (GET /admin/reconciliation, the console). */
+export async function daysBehind(env: Env, ispb: string, last: string): Promise<number> {
+  return (await closedDays(env, ispb, last)).filter((d) => isOwed(d.status)).length;
 }
 
 export async function markAlerted(env: Env, date: string, ispb: string, at: number): Promise<void> {

@@ -17,7 +17,10 @@ function receiptOf(row: Row): UnappliedReceipt {
   return receipt;
 }
 
-/** A ClientLedger's receipt as it stands now: its copy here follows it (never moves back). */
+/**
+ * A ClientLedger's receipt as it stands now: its copy here follows it (never moves back). RETURNED
+ * is final; FAILED gives way only to RETURNED (the network settled it after all) or a newer FAILED.
+ */
 export async function mirrorUnapplied(env: Env, receipt: UnappliedReceipt, now: number): Promise<void> {
   const row = { ...receipt, heldBy: 'client' as const, nextAt: null, updatedAt: now };
   await d1(env)
@@ -26,8 +29,8 @@ export async function mirrorUnapplied(env: Env, receipt: UnappliedReceipt, now: 
     .onConflictDoUpdate({
       target: unappliedReceipts.endToEndId,
       set: row,
-      // A final stage is never overwritten by an older copy arriving late.
-      setWhere: sql`${unappliedReceipts.stage} NOT IN ('RETURNED', 'FAILED')`,
+      setWhere: sql`${unappliedReceipts.stage} <> 'RETURNED'
+        AND (${unappliedReceipts.stage} <> 'FAILED' OR excluded.stage IN ('RETURNED', 'FAILED'))`,
     });
 }
 
@@ -50,7 +53,7 @@ export async function findUnapplied(env: Env, endToEndId: string): Promise<Unapp
   return row && receiptOf(row);
 }
 
-/** Partner-held receipts whose return is due for its next step. */
+/** Partner-held receipts whose return is due for its next step (a FAILED one's next read included). */
 export async function duePartnerReceipts(env: Env, now: number, limit: number): Promise<UnappliedReceipt[]> {
   const rows = await d1(env)
     .select()

@@ -63,7 +63,8 @@ function normaliseLocation(location: string): string {
 export interface DynamicBrCodeInput {
   /** Charge location URL, with or without the "https://" prefix (which is not encoded). */
   location: string;
-  amountCents: number;
+  /** Field 54; omitted (the amount is not fixed) when undefined. */
+  amountCents: number | undefined;
   merchantName: string;
   merchantCity: string;
   /** Merchant Category Code, 4 digits; "0000" when not informed. */
@@ -85,7 +86,7 @@ export function buildDynamicBrCode(input: DynamicBrCodeInput): string {
     encodeTlv('26', encodeTlv('00', PIX_GUI) + encodeTlv('25', normaliseLocation(input.location))) +
     encodeTlv('52', mcc) +
     encodeTlv('53', '986') +
-    encodeTlv('54', formatAmountCents(input.amountCents)) +
+    (input.amountCents === undefined ? '' : encodeTlv('54', formatAmountCents(input.amountCents))) +
     encodeTlv('58', 'BR') +
     encodeTlv('59', name) +
     encodeTlv('60', city) +

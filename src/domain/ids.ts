@@ -115,3 +115,14 @@ export function newEndToEndId(kind: 'E' | 'D', ispb: string, atMs: number): stri
 
 export const END_TO_END_ID = /^[ED][0-9A-Z]{8}\d{12}[A-Za-z0-9]{11}$/;
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Recurrence id, API Pix `RecId` (bacen/pix-api 2.9.0): `R`, `R` or `N` (retries after the due
+ * date allowed or not), the receiving participant's ISPB (8), the creation date yyyyMMdd in
+ * America/Sao_Paulo and 11 random letters and digits: 29 characters.
+ */
+export function newRecurrenceId(retries: boolean, ispb: string, brtDate: string): string {
+  if (!/^[0-9A-Z]{8}$/.test(ispb) || !/^\d{4}-\d{2}-\d{2}$/.test(brtDate))
+    throw new RangeError('recurrence id parts');
+  return `R${retries ? 'R' : 'N'}${ispb}${brtDate.replaceAll('-', '')}${randomString(ALNUM, 11)}`;
+}

@@ -42,6 +42,8 @@ export interface Healed {
   transactionId?: string;
   /** What booking it through the normal path did (the partner callback's outcomes). */
   outcome: string[];
+  /** When it was booked (absent on reports kept before heals were dated). */
+  healedAt?: string;
 }
 
 export type ReportStatus = 'MATCHED' | 'BREAKS' | 'PENDING';

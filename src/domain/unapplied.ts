@@ -5,13 +5,15 @@
  * client's txid names) and D1's (money no client can be named for).
  */
 import { utcStamp } from './ids';
+import { MED_WINDOW_MS, nextRecheckAt } from './med-recheck';
 
 export const UNAPPLIED_REASONS = ['UNKNOWN_CHARGE', 'AMOUNT_MISMATCH', 'NOT_PAYABLE', 'DUPLICATE'] as const;
 export type UnappliedReason = (typeof UNAPPLIED_REASONS)[number];
 
 /**
  * Where the return stands. REQUESTING: booked, the devolution not yet accepted by the partner;
- * SENT: accepted, its outcome awaited; RETURNED and FAILED are final.
+ * SENT: accepted, its outcome awaited; RETURNED is final. FAILED (refused, or NAO_REALIZADO) is
+ * never asked again, but is read again until the MED window ends: the bank may still settle it.
  */
 export const RETURN_STAGES = ['REQUESTING', 'SENT', 'RETURNED', 'FAILED'] as const;
 export type ReturnStage = (typeof RETURN_STAGES)[number];
@@ -44,6 +46,17 @@ export interface UnappliedReceipt {
   returnedAt: number | null;
   failure: string | null;
 }
+
+/**
+ * When a FAILED return is read again: the Cash-In's re-read schedule (med-recheck.ts), thinning out
+ * with the payment's age; undefined once the window a bank has to move that money is over.
+ */
+export function nextFailedReadAt(receivedAt: number, now: number): number | undefined {
+  return nextRecheckAt(receivedAt, now);
+}
+
+/** Until when a FAILED return is still read at the partner (after it, only the operator can act). */
+export const failedReadUntil = (receivedAt: number): number => receivedAt + MED_WINDOW_MS;
 
 async function digestHex(text: string): Promise<string> {
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
@@ -83,6 +96,7 @@ export function unappliedView(r: UnappliedReceipt) {
       ...(r.returnEndToEndId !== null && { endToEndId: r.returnEndToEndId }),
       ...(r.returnedAt !== null && { returnedAt: new Date(r.returnedAt).toISOString() }),
       ...(r.failure !== null && { failure: r.failure }),
+      ...(r.stage === 'FAILED' && { readUntil: new Date(failedReadUntil(r.receivedAt)).toISOString() }),
     },
   };
 }

@@ -11,7 +11,7 @@ export interface WindowReport {
 }
 
 // Tunables of the analyzer. Defaults are what production and the tests use; see src/health/README.md and
-// docs/health-tuning.md for the reasoning.
+// src/health/README.md (How the rules were tuned) for the reasoning.
 
 export interface AnalyzerConfig {
   /** |z| at or above which a window is anomalous (docs/contract.md, PIX health: 3). */

@@ -128,7 +128,13 @@ export async function requireDigitalSignature(request: Request, principal: Princ
     provided !== undefined &&
     provided.length === 32 &&
     (await crypto.subtle.verify('HMAC', await hmacKey(cryptoToken), provided, utf8(principal.accessToken)));
-  if (!valid) throw new ProblemError('DIGITAL_SIGNATURE_INVALID', 'DigitalSignature does not match');
+  if (!valid) {
+    throw new ProblemError(
+      'DIGITAL_SIGNATURE_INVALID',
+      'DigitalSignature does not match: it is the lowercase hex HMAC-SHA256 of the access token (the JWT exactly as sent in Authorization, ' +
+        'without "Bearer "), keyed by your CryptoToken',
+    );
+  }
   if (verifiedSignatures.size >= MAX_VERIFIED_TOKENS) verifiedSignatures.clear();
   verifiedSignatures.set(seen, cryptoToken);
 }

@@ -25,6 +25,7 @@ const TAGS = [
   ['Authentication', 'Access tokens.'],
   ['Cash-In', 'Receive payments: BR Code (copy and paste, QR) or open finance; refunds.'],
   ['Cash-Out', 'Send payments to a PIX key or bank account; accepted asynchronously.'],
+  ['Pix Automático', 'Recurrences a payer authorizes once; each cycle is charged as a Cash-In.'],
   ['Account', 'Statement, consolidated balance and rebalancing between your accounts.'],
   ['Sandbox', "Staging only: play the payment network's side."],
   ['PIX location', 'What wallets fetch after reading a BR Code.'],

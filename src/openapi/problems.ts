@@ -52,6 +52,7 @@ const SAMPLE_DETAIL: Partial<Record<ErrorCode, string>> = {
   VALIDATION_ERROR: 'One or more fields are invalid',
   CASHIN_NOT_FOUND: 'No Cash-In matches this id',
   CASHOUT_NOT_FOUND: 'No Cash-Out matches this id',
+  RECURRENCE_NOT_FOUND: 'No recurrence matches this id',
   REFUND_NOT_ALLOWED: 'The Cash-In is not paid yet',
   DUPLICATED_EXTERNAL_REFERENCE: "externalReference 'pedido-1' was already used",
   RATE_LIMITED: 'Request budget of 20 per second exceeded; retry after 1 s',

@@ -6,10 +6,16 @@
 import type * as v from 'valibot';
 import { CashIn, cashInPaid } from '../api/cash-in/shared';
 import { CashOut, cashOutCompleted } from '../api/cash-out/shared';
+import {
+  Recurrence,
+  RecurringCashIn,
+  recurrenceApproved,
+  recurringCashInFailedOnce,
+} from '../api/recurrence/shared';
 import { ref, type Schema } from './json-schema';
 
-/** What the events carry: `data` is a Cash-In or a Cash-Out view. */
-export const WEBHOOK_SCHEMAS = [CashIn, CashOut];
+/** What the events carry: `data` is a Cash-In, Cash-Out or recurrence view, or a recurring Cash-In. */
+export const WEBHOOK_SCHEMAS = [CashIn, CashOut, Recurrence, RecurringCashIn];
 
 const SIGNATURE_HEADERS = [
   ['webhook-id', 'Unique per event; the same on every retry (deduplicate on it).'],
@@ -28,19 +34,27 @@ const SIGNATURE_HEADERS = [
 
 const DELIVERY = `Delivered at least once, in the order the events of one transaction happened. Answer 2xx within 10 s; anything else is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h, then given up (kept for the operator).`;
 
+const TAGS = {
+  cashIn: 'Cash-In',
+  cashOut: 'Cash-Out',
+  recurrence: 'Pix Automático',
+  recurringCharge: 'Pix Automático',
+};
+
 function event(
   summary: string,
   types: string[],
-  [kind, data]: ['cashIn' | 'cashOut', v.GenericSchema],
+  [kind, data]: [keyof typeof TAGS, v.GenericSchema],
   sample: unknown,
   description: string,
 ): Schema {
+  const sampleType = (types[1] ?? types[0]) as string;
   return {
     post: {
       operationId: `${kind}Event`,
       summary,
       description: `${description}\n\n${DELIVERY}`,
-      tags: [kind === 'cashIn' ? 'Cash-In' : 'Cash-Out'],
+      tags: [TAGS[kind]],
       security: [],
       parameters: SIGNATURE_HEADERS,
       requestBody: {
@@ -61,9 +75,9 @@ function event(
               },
             },
             examples: {
-              [types[1] as string]: {
-                summary: types[1],
-                value: { eventType: types[1], eventAt: '2026-11-21T10:18:03.102-03:00', data: sample },
+              [sampleType]: {
+                summary: sampleType,
+                value: { eventType: sampleType, eventAt: '2026-11-21T10:18:03.102-03:00', data: sample },
               },
             },
           },
@@ -96,6 +110,20 @@ export function webhooks(): Record<string, Schema> {
       ['cashOut', CashOut],
       cashOutCompleted,
       '`data` is the Cash-Out exactly as GET /cash-out/{id} returns it. The outcome of every accepted Cash-Out arrives as an event: CASHOUT_COMPLETED, or CASHOUT_FAILED (status CANCELLED, with `failure`), and later possibly CASHOUT_REFUNDED.',
+    ),
+    recurrenceEvent: event(
+      'Recurrence event (Pix Automático)',
+      ['RECURRENCE_APPROVED', 'RECURRENCE_REJECTED', 'RECURRENCE_EXPIRED', 'RECURRENCE_CANCELLED'],
+      ['recurrence', Recurrence],
+      recurrenceApproved,
+      "Sent to the recurrence's `webhookUrl`; `data` is the recurrence exactly as GET /recurrences/{id} returns it at that moment.",
+    ),
+    recurringChargeEvent: event(
+      'Recurring charge attempt event (Pix Automático)',
+      ['RECURRING_CHARGE_ATTEMPT_FAILED'],
+      ['recurringCharge', RecurringCashIn],
+      recurringCashInFailedOnce,
+      "The payer's bank failed an attempt of a cycle's charge. Sent to the recurrence's `webhookUrl`; `data` is the Cash-In with its `recurrence` (attempts so far and left). The charge's own events (CASHIN_PAID, CASHIN_EXPIRED after the last attempt) go to the Cash-In's `webhookUrl`.",
     ),
   };
 }

@@ -1,3 +1,5 @@
+import pixParticipants from './pix-participants.json';
+
 /**
  * The settlement partners this deployment settles through: the one place that names them. Each
  * client holds a TRANSACTIONAL and a PROPRIETARY account at every partner it is onboarded with.
@@ -35,6 +37,13 @@ export const KNOWN_INSTITUTIONS: Readonly<Record<string, string>> = {
   '00416968': 'Banco Inter S.A.',
 };
 
+/**
+ * Every Pix participant's short name by ISPB, as the BCB lists them (pix-participants.json names
+ * its source; `npm run pix:participants` refreshes it).
+ */
+export const PIX_PARTICIPANTS: Readonly<Record<string, string>> = pixParticipants.participants;
+
+/** A declared partner's name, else the sandbox's, else the BCB's short name, else the bare ISPB. */
 export function institutionName(ispb: string): string {
-  return partnerByIspb(ispb)?.name ?? KNOWN_INSTITUTIONS[ispb] ?? `Instituição ${ispb}`;
+  return partnerByIspb(ispb)?.name ?? KNOWN_INSTITUTIONS[ispb] ?? PIX_PARTICIPANTS[ispb] ?? `ISPB ${ispb}`;
 }

@@ -42,6 +42,15 @@ export async function stepReturn(partner: BcbApiPixPartner, r: ReturnInFlight): 
   return outcomeOf(status);
 }
 
+/**
+ * A FAILED return read again (the network may still settle it: the PSP's NAO_REALIZADO is not always
+ * its last word). Only read, never asked again: a devolution the bank refused is not re-sent by itself.
+ */
+export async function readFailedReturn(partner: BcbApiPixPartner, r: ReturnInFlight): Promise<ReturnStep> {
+  const status = await partner.devolutionStatus(r.endToEndId, r.returnId);
+  return status.state === 'SETTLED' ? outcomeOf(status) : { stage: 'WAIT' };
+}
+
 function outcomeOf(status: Awaited<ReturnType<BcbApiPixPartner['devolutionStatus']>>): ReturnStep {
   if (status.state === 'SETTLED')
     return {

@@ -14,6 +14,23 @@ export interface PostOptions {
   timeoutMs?: number;
 }
 
+/**
+ * What an operator reads when no HTTP answer came. The runtime reports a refused connection (nothing
+ * listening) and one dropped mid-way with the same words, "Network connection lost.", so the text
+ * names both and where to look rather than suggesting a connection was ever made.
+ */
+function networkError(url: string, message: string): string {
+  let where = url;
+  try {
+    const u = new URL(url);
+    where = `${u.hostname}:${u.port || (u.protocol === 'https:' ? '443' : '80')}`;
+  } catch {}
+  return `no HTTP answer from ${where}: connection refused or dropped (is the receiver listening there?): ${message}`.slice(
+    0,
+    200,
+  );
+}
+
 export async function postWebhook(
   event: ClaimedWebhook,
   secret: string,
@@ -47,6 +64,6 @@ export async function postWebhook(
       return { kind: 'failed', error: `no answer within ${timeoutMs / 1000} s` };
     }
     const message = error instanceof Error ? error.message : String(error);
-    return { kind: 'failed', error: `network error: ${message}`.slice(0, 200) };
+    return { kind: 'failed', error: networkError(event.url, message) };
   }
 }

@@ -1,6 +1,6 @@
 /**
- * Every timestamp the console shows is America/Sao_Paulo, 24 h, labelled BRT, like the plot's time
- * axis: webhook deliveries, incidents (started, detected, resolved) and their evidence windows,
+ * Every timestamp the console shows is America/Sao_Paulo, 24 h, labelled BRT, in one style
+ * (28/11/2026 22:35:00 BRT, as the plots' legend): webhook deliveries, incidents (started, detected, resolved) and their evidence windows,
  * batches, unapplied receipts. The instant itself stays machine-readable in `<time datetime>` (UTC).
  * Checked on the HTML the Worker renders: a FAILED delivery and a batch through real HTTP, and an
  * incident on the page the console builds from its model.
@@ -13,11 +13,13 @@ import { batchItems, createBatch } from '../support/cash-out-batch';
 import { ADMIN_TOKEN, BASE, call, Integrator } from '../support/harness';
 import { newSink, outboxEvents, setPlan, waitForDelivery } from '../support/webhooks';
 
-const BRT_TEXT = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} BRT$/;
+const BRT_TEXT = /^\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}:\d{2} BRT$/;
 
 /** The text São Paulo's clock (UTC-3, no daylight saving since 2019) shows for an instant. */
-const brt = (iso: string) =>
-  `${new Date(Date.parse(iso) - 3 * 3_600_000).toISOString().slice(0, 19).replace('T', ' ')} BRT`;
+const brt = (iso: string) => {
+  const local = new Date(Date.parse(iso) - 3 * 3_600_000).toISOString();
+  return `${local.slice(8, 10)}/${local.slice(5, 7)}/${local.slice(0, 4)} ${local.slice(11, 19)} BRT`;
+};
 
 /** Every `<time>` of a piece of HTML: its datetime attribute and its text. */
 function times(html: string): { datetime: string; text: string }[] {
@@ -60,7 +62,7 @@ describe('console timestamps are BRT', () => {
     const page = await (await call(`/admin/console?client=${clientId}`, { headers: { cookie } })).text();
     const deliveries = section(page, 'deliveries');
     const row = deliveries.slice(deliveries.indexOf(`data-event-id="${requested!.eventId}"`));
-    const cell = /<td data-label="Next \/ last">(.*?)<\/td>/s.exec(row)?.[1] ?? '';
+    const cell = /<td data-label="When">(.*?)<\/td>/s.exec(row)?.[1] ?? '';
     const [shown] = times(cell);
     expect(shown, cell).toBeDefined();
     expect(shown!.text).toMatch(BRT_TEXT);
@@ -119,10 +121,10 @@ describe('console timestamps are BRT', () => {
     ]);
     // 02:10 UTC is 23:10 the day before in São Paulo.
     expect(shown.map((t) => t.text)).toEqual([
-      '2026-11-20 23:10:00 BRT',
-      '2026-11-20 23:20:00 BRT',
-      '2026-11-21 00:05:00 BRT',
-      '2026-11-20 23:15:00 BRT',
+      '20/11/2026 23:10:00 BRT',
+      '20/11/2026 23:20:00 BRT',
+      '21/11/2026 00:05:00 BRT',
+      '20/11/2026 23:15:00 BRT',
     ]);
     expect(visible(html)).not.toMatch(UTC_TEXT);
   });

@@ -101,7 +101,7 @@ describe('operator console: clients and deliveries', () => {
     expect(html).toContain(api.client.clientId);
     expect(html).toContain('Loja &lt;script&gt;alert(1)&lt;/script&gt; Ltda');
     expect(html).not.toContain('<script>alert(1)');
-    expect(html).toContain('daily R$ 5000.00');
+    expect(html).toContain('daily R$ 5.000,00');
   });
 
   it('redelivers a FAILED delivery only with the session, the same origin and its CSRF token', async () => {

@@ -1,4 +1,4 @@
-// The evidence bound behind docs/health.md, "Detection delays against the evidence": its tails are
+// The evidence bound behind src/health/README.md, "Detection delays against the evidence": its tails are
 // exact, it alarms on a fault as soon as the budget allows and never on traffic without one.
 import { describe, expect, it } from 'vitest';
 import type { Observation } from '../../src/health/types';

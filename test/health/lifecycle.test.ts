@@ -174,7 +174,7 @@ describe('public shape, summary and scope', () => {
     expect(partner[0]!.incident.summary).toMatch(/parceiro bancário Banco Parceiro Gama \(ISPB 90000003\)/);
     expect(bank[0]!.incident.summary).toMatch(/instituição Banco Pagador 01/);
     for (const c of [...merchant, ...partner, ...bank]) expect(c.incident.summary).not.toMatch(/client-/);
-    expect(merchant.at(-1)!.incident.summary).toMatch(/Resolvido às 16:15 UTC/);
+    expect(merchant.at(-1)!.incident.summary).toMatch(/Resolvido às 13:15 BRT/);
   });
 
   it('keeps evidence to deviations and z (no volumes), and MERCHANT evidence to the client itself', () => {

@@ -70,7 +70,20 @@ it('shows a completed batch of 3 on the client view, counted by status', async (
   await expect.poll(() => row.count()).toBe(1);
   expect(await row.locator('td[data-status="COMPLETED"]').textContent()).toBe('3');
   expect(await row.locator('td[data-status="PROCESSING"]').textContent()).toBe('0');
-  expect(await row.textContent()).toContain('R$ 60.50');
+  expect(await row.textContent()).toContain('R$ 60,50');
   expect(await row.isVisible()).toBe(true);
   await page.locator('#batches').screenshot({ path: path.join(SHOTS, 'batches.png') });
+
+  // On a phone the row is a card: every value under its label (Items 3, Amount R$ 60,50, COMPLETED 3…).
+  const phone = await browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true });
+  await phone.context().addCookies(await page.context().cookies());
+  await phone.goto(`${runtime.url}/admin/console?client=${session.client.clientId}#batches`);
+  const cards = await phone.evaluate<[string, string][]>(
+    `[...document.querySelectorAll('#batches tr[data-batch-id="${batchId}"] td')].map((td) => [getComputedStyle(td, '::before').content, td.textContent])`,
+  );
+  expect(cards).toContainEqual(['"Items"', '3']);
+  expect(cards).toContainEqual(['"Amount"', 'R$ 60,50']);
+  expect(cards).toContainEqual(['"COMPLETED"', '3']);
+  for (const [label] of cards) expect(label).not.toMatch(/^(none|normal|"")$/);
+  await phone.locator('#batches').screenshot({ path: path.join(SHOTS, 'batches-phone.png') });
 }, 120_000);

@@ -14,7 +14,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { type Browser, chromium } from 'playwright-core';
+import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ROOT } from '../../runtime/local-runtime.mjs';
 import { ClientSession, Gateway, type Onboarded } from '../../scripts/soak/api';
@@ -51,9 +51,29 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await runtime?.dispose();
-  await new Promise<void>((resolve) => receiver?.close(() => resolve()));
+  if (receiver) await new Promise<void>((resolve) => receiver.close(() => resolve()));
   rmSync(work, { recursive: true, force: true });
 });
+
+/** Money with a centavos part written like `R$ 1.234,56`; any `R$` that is not so is US-formatted. */
+const BRL = /R\$\s?\d{1,3}(\.\d{3})*,\d{2}(?!\d)/g;
+const DATE_STYLE = /^\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}(:\d{2})? BRT$/;
+
+/**
+ * What a Brazilian reads on a page: every amount pt-BR, no decimal point in a number, every time in
+ * the one BRT style. Returns the page's text for more checks.
+ */
+async function readsBrazilian(page: Page, what: string): Promise<string> {
+  const text = (await page.evaluate<string>('document.body.innerText')).replace(/\s+/g, ' ');
+  const amounts = text.match(/R\$\s?[-\d.,]+/g) ?? [];
+  for (const amount of amounts) expect(amount, `${what}: ${amount}`).toMatch(new RegExp(`^${BRL.source}$`));
+  expect(text, what).not.toMatch(/\b\d+\.\d{1,2}\s?%|\d{4,}\.\d/);
+  const times = await page.evaluate<string[]>(
+    `[...document.querySelectorAll('time')].map((t) => t.textContent)`,
+  );
+  for (const time of times) expect(time, what).toMatch(DATE_STYLE);
+  return text;
+}
 
 const gateway = () => new Gateway((request) => fetch(request), runtime.url, ADMIN);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -190,6 +210,14 @@ it('signs in, shows clients, plots an incident from the fault API, redelivers a 
   const gw = gateway();
   const affected = await onboard(gw, 'Apostas Exemplo Ltda');
   const peer = await onboard(gw, 'Carteira Digital Beta S.A.');
+  // Limits large enough to need thousands separators.
+  await gw.admin(
+    'limits',
+    'PATCH',
+    `/admin/clients/${affected.client.clientId}`,
+    { limits: { perTransaction: 250_000.5, daily: 1_000_000, monthly: 12_345_678.91 } },
+    [200],
+  );
   for (const s of [affected, peer]) {
     const account = s.client.accounts.find((a) => a.type === 'TRANSACTIONAL')!;
     await s.post(
@@ -247,10 +275,28 @@ it('signs in, shows clients, plots an incident from the fault API, redelivers a 
   const started = page.locator(`#incident-${incident.incidentId} time`).first();
   expect(await started.getAttribute('datetime')).toBe(new Date(faultFrom).toISOString());
   const zoned = await page.evaluate<string>(
-    `(() => { const p = Object.fromEntries(new Intl.DateTimeFormat('en-GB', { timeZone: 'America/Sao_Paulo', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }).formatToParts(new Date(${faultFrom})).map((x) => [x.type, x.value])); return p.year + '-' + p.month + '-' + p.day + ' ' + p.hour + ':' + p.minute + ':' + p.second + ' BRT'; })()`,
+    `(() => { const p = Object.fromEntries(new Intl.DateTimeFormat('en-GB', { timeZone: 'America/Sao_Paulo', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }).formatToParts(new Date(${faultFrom})).map((x) => [x.type, x.value])); return p.day + '/' + p.month + '/' + p.year + ' ' + p.hour + ':' + p.minute + ':' + p.second + ' BRT'; })()`,
   );
   expect(await started.textContent()).toBe(zoned);
   expect(await page.textContent('#incidents')).not.toMatch(/\d{2}:\d{2}(:\d{2}(\.\d+)?)?Z/);
+  // The summary speaks the same clock as the times under it.
+  expect(await page.textContent(`#incident-${incident.incidentId}`)).not.toMatch(/\bUTC\b/);
+  // What needs the operator comes first: the open incident above every client and plot.
+  const top = async (selector: string) => (await page.locator(selector).boundingBox())!.y;
+  expect(await top('#incidents')).toBeLessThan(await top('#clients'));
+  expect(await top('#incidents')).toBeLessThan(await top('#health'));
+  expect(await top('#incidents')).toBeLessThan(900);
+  const dashboardText = await readsBrazilian(page, 'dashboard');
+  expect(dashboardText).toContain(
+    'per transaction R$ 250.000,50 · daily R$ 1.000.000,00 · monthly R$ 12.345.678,91',
+  );
+  // The legend shows the latest window without a hover, and the rate says out of how many.
+  const legend = JSON.parse((await chart.getAttribute('data-legend')) ?? '[]') as string[];
+  expect(legend[0], JSON.stringify(legend)).toMatch(DATE_STYLE);
+  expect(
+    legend.slice(1).every((v) => v !== '—'),
+    JSON.stringify(legend),
+  ).toBe(true);
   await page.screenshot({ path: path.join(SHOTS, 'dashboard.png'), fullPage: true });
   await chart.screenshot({ path: path.join(SHOTS, 'beta-cash-out-incident.png') });
 
@@ -259,9 +305,8 @@ it('signs in, shows clients, plots an incident from the fault API, redelivers a 
   await page.goto(`${runtime.url}/admin/console?client=${affected.client.clientId}`);
   const row = page.locator(`tr[data-event-id="${failed[0].eventId}"]`);
   expect(await row.getAttribute('data-status')).toBe('FAILED');
-  expect(await row.locator('td[data-label="Next / last"] time').textContent()).toMatch(
-    /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} BRT$/,
-  );
+  expect(await row.locator('td[data-label="When"] time').textContent()).toMatch(DATE_STYLE);
+  await readsBrazilian(page, 'client view');
   await Promise.all([page.waitForURL(/notice=redelivered/), row.locator('button').click()]);
   await expect.poll(() => page.textContent('.notice')).toContain('queued again');
   await until(
@@ -288,6 +333,18 @@ it('signs in, shows clients, plots an incident from the fault API, redelivers a 
   // A string, evaluated in the page: this file is type-checked without the DOM library.
   const overflow = await phone.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
   expect(overflow).toBeLessThanOrEqual(0);
+  // Each table row is a card on a phone: every visible cell shows its label above its value.
+  const unlabelled = await phone.evaluate<string[]>(
+    `[...document.querySelectorAll('.scroll td')].filter((td) => td.offsetParent && !td.classList.contains('actions'))
+      .filter((td) => !getComputedStyle(td, '::before').content.replace(/^none$|"/g, '')).map((td) => td.outerHTML.slice(0, 120))`,
+  );
+  expect(unlabelled).toEqual([]);
+  expect((await phone.locator('#incidents').boundingBox())!.y).toBeLessThan(844);
+  // The Books page reads the same way.
+  await phone.goto(`${runtime.url}/admin/console/books`);
+  await readsBrazilian(phone, 'books');
+  await phone.screenshot({ path: path.join(SHOTS, 'books-phone.png'), fullPage: true });
+  await phone.goto(`${runtime.url}/admin/console?client=${affected.client.clientId}`);
   await phone.screenshot({ path: path.join(SHOTS, 'phone.png'), fullPage: true });
   for (const name of ['dashboard.png', 'beta-cash-out-incident.png', 'redelivered.png', 'phone.png']) {
     console.log(`console screenshot: ${path.relative(ROOT, path.join(SHOTS, name))}`);

@@ -317,6 +317,8 @@ it('npm run demo fills a fresh instance with a day of traffic and an incident th
   const code = await new Promise<number | null>((resolve) => demo.on('exit', resolve));
   expect(code, output).toBe(0);
   expect(output).toMatch(/incident: BANKING_PARTNER Beta Pagamentos Instantâneos S\.A\. CASH_OUT/);
+  expect(output).not.toContain('undefined');
+  expect(output).toMatch(/analyzer closed the windows up to \S+: \d+ incident change\(s\)/);
 
   const page = await signIn(runtime);
   const state = await charts(page);
@@ -332,6 +334,26 @@ it('npm run demo fills a fresh instance with a day of traffic and an incident th
   ).toBeGreaterThanOrEqual(1);
   expect(await page.textContent('#clients')).toContain('Apostas Exemplo Ltda');
   await shot(page, 'demo-dashboard.png');
+  // Deliveries to redeliver: the failing receiver's client has FAILED rows with the button, and
+  // the answering receiver's client has DELIVERED ones.
+  const gw = new Gateway((request) => fetch(request), runtime.url, ADMIN);
+  const byName = async (name: string) =>
+    new URL(
+      (await page.locator('#clients a', { hasText: name }).getAttribute('href'))!,
+      runtime.url,
+    ).searchParams.get('client')!;
+  const apostas = await byName('Apostas Exemplo Ltda');
+  await page.goto(`${runtime.url}/admin/console?client=${await byName('Loja Virtual Gama ME')}#deliveries`);
+  expect(await page.locator('#deliveries tr[data-status="FAILED"] button').count()).toBeGreaterThan(0);
+  await shot(page, 'demo-deliveries.png');
+  const delivered = await gw.admin(
+    'delivered',
+    'GET',
+    `/admin/clients/${apostas}/webhook-deliveries?status=DELIVERED`,
+    undefined,
+    [200],
+  );
+  expect(delivered.body.items.length).toBeGreaterThan(0);
   await page
     .locator('.chart[data-chart="partner:42273459:CASH_OUT"]')
     .screenshot({ path: path.join(SHOTS, 'demo-beta-cash-out.png') });

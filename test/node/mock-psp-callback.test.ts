@@ -126,3 +126,31 @@ it('pays a Cash-In by the callback the mock posts itself: PAID in under 5 s, no 
   expect(callbacks[0].url.startsWith(`${runtime.url}/partners/${FAKE_PSP_ISPB}/webhook`)).toBe(true);
   expect((await control('invalid')).invalid).toEqual([]);
 }, 60_000);
+
+/**
+ * The documented mock flow raises no false break: the mock's balance follows its own books, so the
+ * daily reconciliation that runs after the payment (the check of yesterday, whose balance is
+ * compared as of now) finds the mock's saldo equal to our books and reports MATCHED. It used to
+ * answer 0.00 whatever was paid: `BALANCE ours R$ 42.50 vs theirs R$ 0.00` and an operator alert.
+ */
+it('the daily reconciliation after the mock flow reports MATCHED, the balance included', async () => {
+  const gw = new Gateway((request) => fetch(request), runtime.url, ADMIN);
+  expect((await control('balance')).saldo).toBe('42.50');
+  const yesterday = new Date(Date.now() - 3 * 3_600_000 - 86_400_000).toISOString().slice(0, 10);
+  const url = `/admin/reconciliation?date=${yesterday}&ispb=${FAKE_PSP_ISPB}`;
+  expect((await gw.admin('none yet', 'GET', url, undefined, [404])).status).toBe(404);
+  expect(await runtime.scheduled()).toEqual(['ok']);
+  const deadline = Date.now() + 60_000;
+  let report: any;
+  for (;;) {
+    const res = await fetch(`${runtime.url}${url}`, { headers: { authorization: `Bearer ${ADMIN}` } });
+    if (res.status === 200) {
+      report = await res.json();
+      if (report.status !== 'PENDING') break;
+    }
+    if (Date.now() > deadline) throw new Error(`no final report: ${JSON.stringify(report)}`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  expect(report.breaks).toEqual([]);
+  expect(report.status).toBe('MATCHED');
+}, 120_000);

@@ -3,7 +3,7 @@
  * every request due during the stall is charged from its due time (no coordinated omission), and
  * the generator's pool is opened before the schedule, so a stall does not make it open new
  * connections — which on workerd are accepted on the very thread that is behind
- * (docs/benchmark.md, Open-loop latency: the stalls).
+ * (docs/benchmark-history.md, Open-loop latency: the stalls).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';

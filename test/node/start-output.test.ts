@@ -51,6 +51,22 @@ it('prints the migrations in one line and the bindings once before it is ready',
     await new Promise((r) => setTimeout(r, 250));
   }
   expect((await fetch(`http://127.0.0.1:${port}/openapi.json`)).status).toBe(200);
+  // A newcomer is told where to look, and the root answers instead of a 404.
+  while (!/Operator console:.*\n/.test(output)) {
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error(output);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  expect(output).toContain(`[start] API documentation: http://127.0.0.1:${port}/docs`);
+  expect(output).toMatch(
+    new RegExp(
+      `Operator console: +http://127\\.0\\.0\\.1:${port}/admin/console \\(sign in with ADMIN_TOKEN from \\.dev\\.vars\\)`,
+    ),
+  );
+  const root = await fetch(`http://127.0.0.1:${port}/`);
+  expect(root.status).toBe(200);
+  const landing = await root.text();
+  expect(landing).toContain('href="/docs"');
+  expect(landing).toContain('href="/admin/console"');
   const lines = output.split('\n');
   expect(output).toMatch(/\[start\] D1: applied \d+ migration\(s\), 0000_init\.sql … \d{4}_\w+\.sql/);
   expect(output).not.toMatch(/[┌└│]/); // no migration tables

@@ -13,12 +13,13 @@ import { servedDocument } from './conformance';
 type Json = Record<string, any>;
 
 /** itty patterns (`/cash-in/:id`) as OpenAPI templates (`/cash-in/{id}`). */
+/** itty stores the root as an empty pattern. */
 const template = (pattern: string) => pattern.replace(/:(\w+)\+?/g, '{$1}');
 
 const routed = () =>
   router.routes
     .filter(([method]) => method !== 'ALL')
-    .map(([method, , , pattern]) => `${method} ${template(pattern ?? '')}`)
+    .map(([method, , , pattern]) => `${method} ${template(pattern || '/')}`)
     .sort();
 
 const operations = (doc: Json) =>
@@ -32,6 +33,7 @@ const operations = (doc: Json) =>
 
 /** Operations that cannot fail with a 4xx (nothing in the request can be wrong). */
 const NO_CLIENT_ERROR = [
+  'GET /',
   'GET /.well-known/jwks.json',
   'GET /openapi.json',
   'GET /docs',

@@ -16,7 +16,7 @@ const template = (pattern: string) => pattern.replace(/:(\w+)\+?/g, '{$1}');
 const routed = (router: typeof productionRouter) =>
   router.routes
     .filter(([method]) => method !== 'ALL')
-    .map(([method, , , pattern]) => `${method} ${template(pattern ?? '')}`)
+    .map(([method, , , pattern]) => `${method} ${template(pattern || '/')}`)
     .sort();
 const keys = (ops: typeof OPERATIONS) => ops.map((op) => `${op.method.toUpperCase()} ${op.path}`).sort();
 

@@ -10,8 +10,9 @@ import { runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { configProblems } from '../../src/config';
+import { returnPartnerHeld } from '../../src/cron/partner-unapplied';
 import { RECON_PAGE_SIZE, reconcileDay } from '../../src/cron/reconciliation';
-import { reconcileClosedDays } from '../../src/cron/reconciliation-cron';
+import { RECON_DAYS_PER_RUN, reconcileClosedDays } from '../../src/cron/reconciliation-cron';
 import type { ReconciliationReport } from '../../src/domain/reconciliation';
 import { brtDate } from '../../src/domain/time';
 import { bcbPartner } from '../../src/partners/port-registry';
@@ -23,7 +24,7 @@ import { admin, Integrator, issueToken } from '../support/harness';
 import { assertBooks } from '../support/invariants';
 import { ledgerStub } from '../support/ledger';
 import { callback, newE2e, onboard, psp, statementOf } from '../support/partner-psp';
-import { consoleBooks } from '../support/unapplied';
+import { consoleBooks, unappliedOf, waitForDevolution, waitForReturn } from '../support/unapplied';
 import { newSink, received, waitUntil } from '../support/webhooks';
 
 afterAll(async () => {
@@ -66,6 +67,13 @@ async function withoutRechecks(api: Integrator): Promise<void> {
   });
 }
 
+/** Nor does a charge's expiry read its payment back once the clock jumps: the reconciliation alone finds it. */
+async function withoutExpiry(api: Integrator): Promise<void> {
+  await runInDurableObject(ledgerStub(api.client.clientId), (_i, state) => {
+    state.storage.sql.exec("DELETE FROM tasks WHERE kind = 'expire-cash-in'");
+  });
+}
+
 /** Lives on `day` at 12:00 America/Sao_Paulo (the Worker's clock; the PSP is told each time). */
 function liveOn(day: string): void {
   vi.useFakeTimers({ toFake: ['Date'], now: Date.parse(`${day}T12:00:00-03:00`), shouldAdvanceTime: true });
@@ -81,7 +89,7 @@ async function paid(api: Integrator, amount: number, announce = true) {
   return { cashIn, e2e };
 }
 
-async function report(date: string): Promise<ReconciliationReport> {
+async function report(date: string): Promise<ReconciliationReport & { daysBehind: number }> {
   const res = await admin(`/admin/reconciliation?date=${date}&ispb=${FAKE_PSP_ISPB}`);
   expect(res.status, await res.clone().text()).toBe(200);
   return res.json();
@@ -213,7 +221,9 @@ describe('daily reconciliation', () => {
     const statement = await statementOf(api);
     const again = await reconcileDay(env, partner(), day);
     expect(again.breaks).toEqual(first.breaks);
-    expect(again.healed).toEqual([]);
+    // Nothing healed by this run; the report keeps what the first run healed.
+    expect(again.counts.healed).toBe(0);
+    expect(again.healed).toEqual(first.healed);
     expect(await statementOf(api)).toEqual(statement);
   });
 
@@ -395,5 +405,125 @@ describe('daily reconciliation', () => {
     // The next cron runs neither re-check the final day nor alert again.
     await reconcileClosedDays(alerting, Date.now() + 60_000);
     expect(await received(sink)).toHaveLength(1);
+  });
+
+  it('days left PENDING or never run are retried oldest first, a few a run, until final; daysBehind counts them', async () => {
+    const first = pastDay(12);
+    liveOn(first);
+    const api = await onboardOnDay();
+    const a = await paid(api, 3.21, false); // its callback never comes: only this day's reconciliation books it
+    await withoutExpiry(api);
+    // The partner cannot list the day when it closes (every attempt of the run).
+    await psp('fail-next', { match: `inicio=${first}`, status: 503, name: 'ServicoIndisponivel', times: 6 });
+    const noon = Date.parse(`${first}T12:00:00-03:00`);
+    vi.setSystemTime(noon + 14 * 3_600_000);
+    await reconcileClosedDays(env, Date.now());
+    expect(await report(first)).toMatchObject({ status: 'PENDING', daysBehind: 1 });
+    // The cron then does not run for four days: the first day is still owed, and the four after it.
+    vi.setSystemTime(noon + 4 * 86_400_000 + 14 * 3_600_000);
+    const days = [0, 1, 2, 3, 4].map((n) => brtDate(noon + n * 86_400_000));
+    expect((await report(first)).daysBehind).toBe(5);
+    expect(await consoleBooks()).toContain('5 day(s) behind');
+    // Oldest first, at most RECON_DAYS_PER_RUN days a run.
+    await reconcileClosedDays(env, Date.now());
+    const checked = days.slice(0, RECON_DAYS_PER_RUN);
+    for (const day of checked) expect((await report(day)).status, day).not.toBe('PENDING');
+    for (const day of days.slice(RECON_DAYS_PER_RUN))
+      expect((await admin(`/admin/reconciliation?date=${day}&ispb=${FAKE_PSP_ISPB}`)).status, day).toBe(404);
+    const healed = await report(first);
+    expect(healed.healed.map((h) => [h.subject, h.endToEndId, h.outcome])).toEqual([
+      ['RECEIVED', a.e2e, ['paid']],
+    ]);
+    expect(healed.daysBehind).toBe(days.length - RECON_DAYS_PER_RUN);
+    expect((await getCashIn(await reauth(api), a.cashIn.internalCode)).status).toBe('PAID');
+    await reconcileClosedDays(env, Date.now() + 60_000);
+    for (const day of days) expect((await report(day)).status, day).not.toBe('PENDING');
+    expect((await report(first)).daysBehind).toBe(0);
+    expect(await consoleBooks()).toContain('0 day(s) behind');
+  });
+
+  it('a rerun of a day keeps every heal made before it', async () => {
+    const day = pastDay(14);
+    liveOn(day);
+    const api = await onboardOnDay();
+    const b = await paid(api, 8.88, false); // healed by the first run
+    const f = await paid(api, 1.5); // the partner forgets it; reading it back fails once: the run ends PENDING
+    await psp('alter-pix', { endToEndId: f.e2e, forget: true });
+    await psp('outage', { match: `/pix/${f.e2e}`, ms: 120_000 });
+    await withoutExpiry(api);
+    vi.setSystemTime(Date.parse(`${day}T12:00:00-03:00`) + 14 * 3_600_000);
+    const pending = await reconcileDay(env, partner(), day);
+    expect(pending.status).toBe('PENDING');
+    expect(pending.healed.map((h) => [h.subject, h.endToEndId, h.outcome])).toEqual([
+      ['RECEIVED', b.e2e, ['paid']],
+    ]);
+    expect(Date.parse(pending.healed[0]?.healedAt ?? '')).toBeLessThanOrEqual(Date.now());
+    await psp('outage', { match: `/pix/${f.e2e}`, ms: 0 });
+    const rerun = await reconcileDay(env, partner(), day);
+    expect(rerun.status).not.toBe('PENDING');
+    expect(rerun.counts.healed).toBe(0);
+    expect(rerun.healed).toEqual(pending.healed);
+    expect((await report(day)).healed).toEqual(pending.healed);
+    // Booked once all the same.
+    const entries = await statementOf(await reauth(api));
+    expect(entries.filter((e) => e.endToEndId === b.e2e)).toHaveLength(1);
+  });
+
+  it('a FAILED unapplied return the bank settled later, its callback lost: the day heals it, client- and partner-held', async () => {
+    const day = pastDay(16);
+    liveOn(day);
+    const api = await onboardOnDay();
+    const a = await paid(api, 25);
+    await withoutRechecks(api);
+    const dup = newE2e();
+    await psp('pay', { txid: a.cashIn.transactionId, endToEndId: dup, horario: nowIso() });
+    expect((await callback(dup))[0]?.outcomes).toEqual(['duplicate']);
+    const stray = newE2e();
+    await psp('receive', {
+      endToEndId: stray,
+      valor: '6.40',
+      txid: 'WWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWW',
+      horario: nowIso(),
+    });
+    expect((await callback(stray))[0]?.outcomes).toEqual(['unmatched']);
+    await returnPartnerHeld(env);
+    const refused: Record<string, string | undefined> = {};
+    for (const e2e of [dup, stray]) {
+      refused[e2e] = (await waitForDevolution(psp, e2e))[0]?.id;
+      await psp('devolution', { endToEndId: e2e, id: refused[e2e], ok: false });
+    }
+    await returnPartnerHeld(env, Date.now() + 5_000);
+    await waitForReturn(dup, 'FAILED');
+    await waitForReturn(stray, 'FAILED');
+    // Its reads pushed past the run: only the reconciliation can find what the network did next.
+    await runInDurableObject(ledgerStub(api.client.clientId), (_i, state) => {
+      state.storage.sql.exec(
+        "UPDATE tasks SET due_at = ? WHERE kind = 'return-unapplied'",
+        Date.now() + 30 * 86_400_000,
+      );
+    });
+    for (const e2e of [dup, stray]) await psp('devolution', { endToEndId: e2e, id: refused[e2e], ok: true });
+    vi.setSystemTime(Date.parse(`${day}T12:00:00-03:00`) + 14 * 3_600_000);
+    const result = await reconcileDay(env, partner(), day);
+    const healed = result.healed.map((h) => [h.subject, h.endToEndId, h.outcome]);
+    expect(healed).toContainEqual(['DEVOLUTION', dup, ['returned']]);
+    expect(healed).toContainEqual(['DEVOLUTION', stray, ['returned']]);
+    expect(result.breaks.filter((x) => x.endToEndId === dup || x.endToEndId === stray)).toEqual([]);
+    for (const e2e of [dup, stray]) {
+      expect((await unappliedOf(e2e))?.return.status, e2e).toBe('RETURNED');
+      expect((await psp(`pix/${e2e}`)).devolucoes).toHaveLength(1);
+    }
+    const [held] = await runInDurableObject(ledgerStub(api.client.clientId), (_i, state) =>
+      state.storage.sql
+        .exec<{ held: number }>(
+          "SELECT coalesce(sum(CASE direction WHEN 'CREDIT' THEN amount ELSE -amount END), 0) AS held FROM suspense_entries",
+        )
+        .toArray(),
+    );
+    expect(held?.held).toBe(0);
+    // Run again: nothing returned twice.
+    const again = await reconcileDay(env, partner(), day);
+    expect(again.counts.healed).toBe(0);
+    expect(again.breaks.filter((x) => x.endToEndId === dup || x.endToEndId === stray)).toEqual([]);
   });
 });

@@ -11,13 +11,14 @@ import { reconcilePartnerPix } from '../../src/cron/partner-notices';
 import { returnPartnerHeld } from '../../src/cron/partner-unapplied';
 import { sweepAllClients } from '../../src/cron/sweep';
 import { getBalance } from '../support/account';
-import { createCashIn, getCashIn } from '../support/cash-in';
+import { createCashIn, getCashIn, waitFor } from '../support/cash-in';
 import { armCrash, waitForCrash } from '../support/crash';
 import { FAKE_PSP_ISPB } from '../support/fake-psp-env';
 import { admin, call } from '../support/harness';
 import { assertBooks } from '../support/invariants';
 import { sqlRows } from '../support/ledger';
 import { callback, newE2e, onboard, paidAtPsp, psp, statementOf } from '../support/partner-psp';
+import { runTasksNow, tasksOf } from '../support/psp-books';
 import {
   consoleBooks,
   listUnapplied,
@@ -194,6 +195,143 @@ describe('unapplied receipts', () => {
     const row = page.slice(page.indexOf(second)).split('</tr>')[0] as string;
     expect(row).toMatch(/<time datetime="[^"]+Z">\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} BRT<\/time>/);
     expect(await consoleBooks('?status=RETURNED')).not.toContain(second);
+  });
+
+  it('a FAILED return the network settles later turns RETURNED when read again: repaid once, never asked again', async () => {
+    const api = await onboard();
+    const { cashIn, e2e } = await paidAtPsp(api, 61.7);
+    await callback(e2e);
+    const second = newE2e();
+    await psp('pay', { txid: cashIn.transactionId, endToEndId: second });
+    expect(await callback(second)).toEqual([{ endToEndId: second, outcomes: ['duplicate'] }]);
+    const [devolution] = await waitForDevolution(psp, second);
+    await psp('devolution', { endToEndId: second, id: devolution?.id, ok: false });
+    const failed = await waitForReturn(second, 'FAILED');
+    // Read again at the partner for the MED window: the operator is not told to return it by other means.
+    expect(Date.parse(failed?.return.readUntil ?? '')).toBeGreaterThan(Date.now() + 89 * 86_400_000);
+    const page = await consoleBooks('?status=FAILED');
+    const row = page.slice(page.indexOf(second)).split('</tr>')[0] as string;
+    expect(row).toContain('do not return it by other means');
+    expect(row).not.toContain('needs you');
+    const [read] = await waitFor(
+      () => tasksOf(api, 'return-unapplied'),
+      (t) => t.length === 1 && (t[0]?.due_at ?? 0) > Date.now(),
+      10_000,
+    );
+    expect(read?.due_at).toBeGreaterThan(Date.now());
+    // A read that finds it still NAO_REALIZADO changes nothing and asks for nothing.
+    await runTasksNow(api, 'return-unapplied');
+    await waitFor(
+      () => tasksOf(api, 'return-unapplied'),
+      (t) => t.length === 1 && (t[0]?.due_at ?? 0) > Date.now(),
+      10_000,
+    );
+    expect((await unappliedOf(second))?.return.status).toBe('FAILED');
+    expect(await suspenseHeld(api.client.clientId)).toBe(6170);
+
+    // The network settles it after all (the same devolution id); no callback comes: the next read finds it.
+    await psp('devolution', { endToEndId: second, id: devolution?.id, ok: true });
+    await runTasksNow(api, 'return-unapplied');
+    const returned = await waitForReturn(second, 'RETURNED');
+    const [atPsp] = (await psp(`pix/${second}`)).devolucoes;
+    expect(returned?.return).toMatchObject({
+      id: devolution?.id,
+      status: 'RETURNED',
+      endToEndId: atPsp.rtrId,
+    });
+    expect(returned?.return.failure).toBeUndefined();
+    expect(returned?.return.readUntil).toBeUndefined();
+    expect(await suspenseHeld(api.client.clientId)).toBe(0);
+    // Reported again (a callback, the sweep): the payer was repaid once, and nothing was asked twice.
+    expect(await callback(second)).toEqual([{ endToEndId: second, outcomes: ['already-recorded'] }]);
+    await sweep();
+    expect((await psp(`pix/${second}`)).devolucoes).toHaveLength(1);
+    expect(
+      await sqlRows(api.client.clientId, "SELECT id FROM suspense_entries WHERE direction = 'DEBIT'"),
+    ).toHaveLength(1);
+    expect(await suspenseHeld(api.client.clientId)).toBe(0);
+    await waitFor(
+      () => tasksOf(api, 'return-unapplied'),
+      (t) => t.length === 0,
+      10_000,
+    );
+    expect((await statementOf(api)).map((x) => [x.type, x.amount])).toEqual([['PIX_IN', 61.7]]);
+    await assertBooks(api);
+  });
+
+  it("a FAILED return's settlement reported by the partner's callback is booked at once", async () => {
+    const api = await onboard();
+    const { cashIn, e2e } = await paidAtPsp(api, 4.5);
+    await callback(e2e);
+    const second = newE2e();
+    await psp('pay', { txid: cashIn.transactionId, endToEndId: second });
+    await callback(second);
+    const [devolution] = await waitForDevolution(psp, second);
+    await psp('devolution', { endToEndId: second, id: devolution?.id, ok: false });
+    await waitForReturn(second, 'FAILED');
+    await psp('devolution', { endToEndId: second, id: devolution?.id, ok: true });
+    expect(await callback(second)).toEqual([{ endToEndId: second, outcomes: ['returned'] }]);
+    expect((await unappliedOf(second))?.return.status).toBe('RETURNED');
+    expect(await suspenseHeld(api.client.clientId)).toBe(0);
+    expect(await callback(second)).toEqual([{ endToEndId: second, outcomes: ['already-recorded'] }]);
+    expect(await suspenseHeld(api.client.clientId)).toBe(0);
+    await assertBooks(api);
+  });
+
+  it('a partner-held FAILED return is read again by the cron and turns RETURNED once the network settles it', async () => {
+    const stray = newE2e();
+    await psp('receive', { endToEndId: stray, valor: '19.99', txid: 'YYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYY' });
+    expect(await callback(stray)).toEqual([{ endToEndId: stray, outcomes: ['unmatched'] }]);
+    await returnPartnerHeld(env);
+    const [devolution] = await waitForDevolution(psp, stray);
+    await psp('devolution', { endToEndId: stray, id: devolution?.id, ok: false });
+    await returnPartnerHeld(env, Date.now() + 5_000);
+    expect((await unappliedOf(stray))?.return).toMatchObject({
+      status: 'FAILED',
+      failure: 'PAYEE_BANK_REJECTED',
+    });
+    const nextAt = async () =>
+      (
+        await env.DB.prepare('SELECT next_at FROM unapplied_receipts WHERE end_to_end_id = ?')
+          .bind(stray)
+          .first<{ next_at: number | null }>()
+      )?.next_at;
+    expect(await nextAt()).toBeGreaterThan(Date.now());
+    // Read while still refused: nothing moves, the next read is further away.
+    const first = (await nextAt()) as number;
+    await returnPartnerHeld(env, first);
+    expect((await unappliedOf(stray))?.return.status).toBe('FAILED');
+    expect(await nextAt()).toBeGreaterThan(first);
+    await psp('devolution', { endToEndId: stray, id: devolution?.id, ok: true });
+    await returnPartnerHeld(env, (await nextAt()) as number);
+    const returned = await unappliedOf(stray);
+    expect(returned?.return).toMatchObject({ status: 'RETURNED', id: devolution?.id });
+    expect(returned?.return.failure).toBeUndefined();
+    expect(await nextAt()).toBeNull();
+    expect((await psp(`pix/${stray}`)).devolucoes).toHaveLength(1);
+  });
+
+  it('a devolution refused outright is read again but never asked for again', async () => {
+    const api = await onboard();
+    const { cashIn, e2e } = await paidAtPsp(api, 2);
+    await callback(e2e);
+    const second = newE2e();
+    await psp('pay', { txid: cashIn.transactionId, endToEndId: second });
+    await psp('fail-next', { match: `/pix/${second}/devolucao/`, status: 400, name: 'PixDevolucaoInvalida' });
+    await callback(second);
+    await waitForReturn(second, 'FAILED');
+    for (let i = 0; i < 2; i++) {
+      await runTasksNow(api, 'return-unapplied');
+      await waitFor(
+        () => tasksOf(api, 'return-unapplied'),
+        (t) => t.length === 1 && (t[0]?.due_at ?? 0) > Date.now(),
+        10_000,
+      );
+    }
+    await sweep();
+    expect((await psp(`pix/${second}`)).devolucoes).toEqual([]);
+    expect((await unappliedOf(second))?.return.status).toBe('FAILED');
+    expect(await suspenseHeld(api.client.clientId)).toBe(200);
   });
 
   it('ends FAILED when the partner refuses the devolution outright', async () => {

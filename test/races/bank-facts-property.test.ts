@@ -2,20 +2,28 @@
  * Bank facts in any order (property): against the fake API Pix PSP, random interleavings of the
  * client's refund, bank returns (MED, whole or part), our devolution settling or refused, archive
  * runs, PSP outages, lost callbacks (payment, return, devolution), the expiry of a charge paid in
- * time with no callback, and the re-reads of paid Cash-Ins. Whatever the order, once the PSP is up
- * and the network has settled what it holds, the client's books are the PSP's, entry by entry and
- * centavo by centavo, nothing is held, and every invariant of test/support/invariants.ts holds
- * for the rows still hot.
+ * time with no callback, the re-reads of paid Cash-Ins, the return of a second payment (an
+ * unapplied receipt) refused then settled, and the day's reconciliation while the partner can or
+ * cannot list the day. Whatever the order, once the PSP is up and the network has settled what it
+ * holds, the client's books are the PSP's, entry by entry and centavo by centavo, the suspense
+ * account holds exactly the second payment's devolutions the PSP did not make, nothing else is
+ * held, and every invariant of test/support/invariants.ts holds for the rows still hot.
  */
 import { runInDurableObject } from 'cloudflare:test';
+import { env } from 'cloudflare:workers';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { reconcileDay } from '../../src/cron/reconciliation';
+import { brtDate } from '../../src/domain/time';
+import { bcbPartner } from '../../src/partners/port-registry';
 import { createCashIn, getCashIn, waitFor } from '../support/cash-in';
+import { FAKE_PSP_ISPB } from '../support/fake-psp-env';
 import type { Integrator } from '../support/harness';
 import { quiesce } from '../support/invariants';
 import { ledgerStub } from '../support/ledger';
 import { callback, newE2e, onboard, psp } from '../support/partner-psp';
 import { archiveNow, expectPspBooks, runTasksNow, tasksOf } from '../support/psp-books';
+import { unappliedOf } from '../support/unapplied';
 
 type Step =
   | { kind: 'refund' }
@@ -25,6 +33,8 @@ type Step =
   | { kind: 'outage'; on: boolean }
   | { kind: 'expire' }
   | { kind: 'recheck' }
+  | { kind: 'dup-return'; ok: boolean; lost: boolean }
+  | { kind: 'recon'; listable: boolean }
   | { kind: 'tick' };
 
 const step: fc.Arbitrary<Step> = fc.oneof(
@@ -35,6 +45,8 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   fc.record({ kind: fc.constant('outage' as const), on: fc.boolean() }),
   fc.constant<Step>({ kind: 'expire' }),
   fc.constant<Step>({ kind: 'recheck' }),
+  fc.record({ kind: fc.constant('dup-return' as const), ok: fc.boolean(), lost: fc.boolean() }),
+  fc.record({ kind: fc.constant('recon' as const), listable: fc.boolean() }),
   fc.constant<Step>({ kind: 'tick' }),
 );
 
@@ -51,14 +63,30 @@ interface World {
   quiet: { code: string; txid: string; e2e: string };
   devolutions: string[];
   meds: number;
+  /** A second payment of the charge: an unapplied receipt, returned to its payer. */
+  dup: string;
 }
 
-async function world(): Promise<World> {
+async function world(refuseFirst: boolean): Promise<World> {
   const api = await onboard();
   const created = await createCashIn(api, { amount: 90 });
   const e2e = newE2e();
   await psp('pay', { txid: created.transactionId, endToEndId: e2e });
   expect((await callback(e2e))[0]?.outcomes).toEqual(['paid']);
+  const dup = newE2e();
+  await psp('pay', { txid: created.transactionId, endToEndId: dup, valor: '90.00' });
+  expect((await callback(dup))[0]?.outcomes).toEqual(['duplicate']);
+  if (refuseFirst) {
+    // The network refuses the receipt's devolution at once (its callback lost).
+    const [asked] = (
+      await waitFor(
+        () => psp(`pix/${dup}`),
+        (p) => (p?.devolucoes ?? []).length > 0,
+        20_000,
+      )
+    ).devolucoes as { id: string }[];
+    await psp('devolution', { endToEndId: dup, id: asked?.id, ok: false });
+  }
   const quiet = await createCashIn(api, { amount: 7.5, expirationInMinutes: 10 });
   const windowEnd = Date.now() - 6 * 60_000;
   const quietE2e = newE2e();
@@ -83,12 +111,13 @@ async function world(): Promise<World> {
     quiet: { code: quiet.internalCode, txid: quiet.transactionId, e2e: quietE2e },
     devolutions: [],
     meds: 0,
+    dup,
   };
 }
 
 /** The PSP is down for every call about these payments and charges. */
 async function outage(w: World, on: boolean): Promise<void> {
-  for (const match of [w.e2e, w.txid, w.quiet.e2e, w.quiet.txid])
+  for (const match of [w.e2e, w.txid, w.quiet.e2e, w.quiet.txid, w.dup])
     await psp('outage', { match, ms: on ? 120_000 : 0 });
 }
 
@@ -135,10 +164,61 @@ async function perform(w: World, s: Step): Promise<void> {
       await runTasksNow(w.api, 'recheck-returns');
       await sleep(200);
       return;
+    case 'dup-return': {
+      // The network refuses the receipt's devolution, or settles it (a refused one too: NAO_REALIZADO
+      // first, DEVOLVIDO later, the same id). A settled one stays settled.
+      const [d] = (await psp(`pix/${w.dup}`)).devolucoes as { id: string; status: string }[];
+      if (!d || d.status === 'DEVOLVIDO') return;
+      await psp('devolution', { endToEndId: w.dup, id: d.id, ok: s.ok });
+      if (!s.lost) await callbackOrDown(w.dup);
+      return;
+    }
+    case 'recon':
+      // The day's reconciliation, the partner able to list the day or not (every attempt refused).
+      if (!s.listable)
+        await psp('fail-next', {
+          match: `inicio=${today()}`,
+          status: 503,
+          name: 'ServicoIndisponivel',
+          times: 6,
+        });
+      await reconcile();
+      return;
     case 'tick':
       await sleep(600);
       return;
   }
+}
+
+const today = () => brtDate(Date.now());
+
+async function reconcile(): Promise<void> {
+  const partner = bcbPartner(env, FAKE_PSP_ISPB);
+  if (!partner) throw new Error('the fake partner is not declared');
+  await reconcileDay(env, partner, today());
+}
+
+/** What the receipt's return must show once everything settled: the PSP's word on its devolution. */
+async function expectReceiptAsPsp(w: World): Promise<void> {
+  const devolutions = (await psp(`pix/${w.dup}`)).devolucoes as { status: string }[];
+  expect(devolutions.length, 'one devolution asked, never re-sent').toBeLessThanOrEqual(1);
+  const returned = devolutions.some((d) => d.status === 'DEVOLVIDO');
+  const receipt = await waitFor(
+    () => unappliedOf(w.dup),
+    (r) => r?.return.status === (returned ? 'RETURNED' : 'FAILED'),
+    20_000,
+  );
+  expect(receipt?.return.status, JSON.stringify(devolutions)).toBe(returned ? 'RETURNED' : 'FAILED');
+  const [row] = await runInDurableObject(ledgerStub(w.api.client.clientId), (_i, state) =>
+    state.storage.sql
+      .exec<{ held: number; debits: number }>(
+        `SELECT coalesce(sum(CASE direction WHEN 'CREDIT' THEN amount ELSE -amount END), 0) AS held,
+                coalesce(sum(direction = 'DEBIT'), 0) AS debits FROM suspense_entries`,
+      )
+      .toArray(),
+  );
+  expect(row?.held, 'the suspense holds what the PSP did not return').toBe(returned ? 0 : 9000);
+  expect(row?.debits).toBe(returned ? 1 : 0);
 }
 
 /** A callback the gateway may answer 503 (it cannot read the PSP back now): the PSP's retry is lost. */
@@ -150,9 +230,23 @@ async function callbackOrDown(e2e: string): Promise<void> {
   }
 }
 
-/** The PSP up, the network done with what it holds, the gateway caught up with both. */
-async function settleAll(w: World): Promise<void> {
+/**
+ * The PSP up, the network done with what it holds, the gateway caught up with both. `lateSettle`:
+ * the network settles the receipt's refused devolution after all, and no callback tells of it.
+ */
+async function settleAll(w: World, lateSettle: boolean): Promise<void> {
   await outage(w, false);
+  // The receipt's return asked (at once, or after an outage at its next try); one in flight is settled.
+  await runTasksNow(w.api, 'return-unapplied');
+  const [asked] = (
+    await waitFor(
+      () => psp(`pix/${w.dup}`),
+      (p) => (p?.devolucoes ?? []).length > 0,
+      20_000,
+    )
+  ).devolucoes as { id: string; status: string }[];
+  if (asked?.status === 'EM_PROCESSAMENTO' || (lateSettle && asked?.status === 'NAO_REALIZADO'))
+    await psp('devolution', { endToEndId: w.dup, id: asked.id, ok: true });
   const pix = await psp(`pix/${w.e2e}`);
   for (const d of pix.devolucoes as { id: string; status: string }[])
     if (d.status === 'EM_PROCESSAMENTO') await psp('devolution', { endToEndId: w.e2e, id: d.id, ok: true });
@@ -165,6 +259,9 @@ async function settleAll(w: World): Promise<void> {
   });
   await runTasksNow(w.api, 'expire-cash-in');
   await runTasksNow(w.api, 'recheck-returns');
+  await runTasksNow(w.api, 'return-unapplied');
+  // The day's reconciliation, the partner listing it again: it heals what the callbacks lost.
+  await reconcile();
   await waitFor(
     async () => [...(await tasksOf(w.api, 'expire-cash-in')), ...(await tasksOf(w.api, 'recheck-returns'))],
     (t) => t.every((x) => x.due_at > Date.now()),
@@ -176,22 +273,28 @@ async function settleAll(w: World): Promise<void> {
 describe('bank facts in any order', () => {
   it('leave the books equal to the PSP’s, centavo by centavo', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(step, { minLength: 3, maxLength: 9 }), async (steps) => {
-        const w = await world();
-        try {
-          for (const s of steps) await perform(w, s);
-          await settleAll(w);
-          // The quietly paid charge was never expired blind: paid at the PSP, PAID here.
-          expect((await getCashIn(w.api, w.quiet.code)).status).toBe('PAID');
-          const view = await getCashIn(w.api, w.code);
-          const pix = await psp(`pix/${w.e2e}`);
-          const devolved = (pix.devolucoes as { status: string }[]).some((d) => d.status === 'DEVOLVIDO');
-          expect(view.status, JSON.stringify(pix.devolucoes)).toBe(devolved ? 'REFUNDED' : 'PAID');
-          await expectPspBooks(w.api, [w.e2e, w.quiet.e2e]);
-        } finally {
-          await outage(w, false);
-        }
-      }),
+      fc.asyncProperty(
+        fc.array(step, { minLength: 3, maxLength: 9 }),
+        fc.boolean(),
+        fc.boolean(),
+        async (steps, refuseFirst, lateSettle) => {
+          const w = await world(refuseFirst);
+          try {
+            for (const s of steps) await perform(w, s);
+            await settleAll(w, lateSettle);
+            // The quietly paid charge was never expired blind: paid at the PSP, PAID here.
+            expect((await getCashIn(w.api, w.quiet.code)).status).toBe('PAID');
+            const view = await getCashIn(w.api, w.code);
+            const pix = await psp(`pix/${w.e2e}`);
+            const devolved = (pix.devolucoes as { status: string }[]).some((d) => d.status === 'DEVOLVIDO');
+            expect(view.status, JSON.stringify(pix.devolucoes)).toBe(devolved ? 'REFUNDED' : 'PAID');
+            await expectPspBooks(w.api, [w.e2e, w.quiet.e2e]);
+            await expectReceiptAsPsp(w);
+          } finally {
+            await outage(w, false);
+          }
+        },
+      ),
       { numRuns: 12, endOnFailure: true },
     );
   }, 900_000);

@@ -10,6 +10,7 @@ import { createCashOut, deposit, magicKey, settled } from '../support/cash-out';
 import { batchItems, batchSettled, createBatch } from '../support/cash-out-batch';
 import { Integrator } from '../support/harness';
 import { sqlRows } from '../support/ledger';
+import { recurrenceBody } from '../support/recurrence';
 
 type Row = Record<string, any>;
 
@@ -23,6 +24,8 @@ export interface History {
   cancelled: Row;
   /** A Cash-Out batch of two items, both settled: what GET /cash-out/batch/{batchId} reads. */
   batch: { batchId: string };
+  /** An approved Pix Automático recurrence (GET /recurrences/{id} by either id). */
+  recurrence: { recurrenceId: string; externalReference: string };
 }
 
 export async function clientWithHistory({ refunded = false } = {}): Promise<History> {
@@ -49,6 +52,10 @@ export async function clientWithHistory({ refunded = false } = {}): Promise<Hist
       .transactionId,
   );
   expect(cancelled.status).toBe('CANCELLED');
+  const created = await api.post('/recurrences', recurrenceBody());
+  expect(created.status).toBe(201);
+  const { recurrenceId, externalReference } = (await created.json()) as History['recurrence'];
+  expect((await api.post(`/sandbox/recurrences/${recurrenceId}/approve`, {})).status).toBe(200);
   const { batchId } = await createBatch(api, batchItems(2));
   // Settled, so the client goes quiet before the tests take its state.
   expect((await batchSettled(api, batchId)).byStatus.COMPLETED).toBe(2);
@@ -59,6 +66,7 @@ export async function clientWithHistory({ refunded = false } = {}): Promise<Hist
     completed,
     cancelled,
     batch: { batchId },
+    recurrence: { recurrenceId, externalReference },
     ...(refundedCashIn && { refunded: refundedCashIn }),
   };
 }

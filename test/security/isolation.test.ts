@@ -64,6 +64,11 @@ function targetsOf(route: Route): { label: string; id: string }[] {
   if (name === 'batchId') return [{ label: 'settled Cash-Out batch', id: a.batch.batchId }];
   if (name !== 'id') throw new Error(`${route.key}: isolation needs a rule for {${name}}`);
   if (route.template.startsWith('/health')) return [{ label: 'MERCHANT incident', id: incidentId }];
+  if (route.template.includes('recurrences'))
+    return [
+      { label: 'approved recurrence by recurrenceId', id: a.recurrence.recurrenceId },
+      { label: 'approved recurrence by externalReference', id: a.recurrence.externalReference },
+    ];
   const resources: [string, Row][] = route.template.includes('cash-out')
     ? [
         ['completed Cash-Out', a.completed],
@@ -143,6 +148,15 @@ describe("another client's resources answer exactly like nonexistent ones", () =
         'GET /cash-in/{id}',
         'GET /cash-out/{id}',
         'GET /cash-out/batch/{batchId}',
+        'GET /recurrences/{id}',
+        'POST /recurrences/{id}/cancel',
+        'POST /recurrences/{id}/charges',
+        'GET /recurrences/{id}/charges',
+        'POST /sandbox/cash-in/{id}/fail-attempt',
+        'POST /sandbox/cash-in/{id}/payer-cancel',
+        'POST /sandbox/recurrences/{id}/approve',
+        'POST /sandbox/recurrences/{id}/cancel',
+        'POST /sandbox/recurrences/{id}/reject',
         'GET /health/pix/incidents/{id}',
         'POST /cash-in/{id}/cancel',
         'POST /cash-in/{id}/refund',

@@ -52,7 +52,8 @@ function routeFor(method: string, pattern: string): Route {
 /** Every routed operation, in the router's order (the fallback `ALL *` excluded). */
 export const ROUTES: Route[] = router.routes
   .filter(([method]) => method !== 'ALL')
-  .map(([method, , , pattern]) => routeFor(method, pattern ?? ''));
+  // itty stores the root as an empty pattern.
+  .map(([method, , , pattern]) => routeFor(method, pattern || '/'));
 
 export const routeByKey = (key: string): Route => {
   const route = ROUTES.find((r) => r.key === key);
@@ -70,7 +71,7 @@ export function routeOf(method: string, url: string): Route | undefined {
     if ((m === method || m === 'ALL') && regex.test(pathname)) {
       return m === 'ALL'
         ? undefined
-        : ROUTES.find((r) => r.method === m && r.template === template(pattern!));
+        : ROUTES.find((r) => r.method === m && r.template === template(pattern || '/'));
     }
   }
   return undefined;

@@ -12,7 +12,8 @@
  *   (reconciliation break injection).
  * - `POST /__control/receive-many {items: [{endToEndId, valor, txid?, horario?}]}`: many at once.
  * - `POST /__control/sent {idEnvio, valor, at}`: a payout the PSP made that we never asked for.
- * - `POST /__control/balance {saldo}`: what Efí's `GET /v2/gn/saldo` answers (null: 0.00).
+ * - `POST /__control/balance {saldo}`: what Efí's `GET /v2/gn/saldo` answers (null: back to the default,
+ *   0.00 here, the PSP's own books in the local mock); `GET /__control/balance` reads it.
  * - `POST /__control/return {endToEndId, id, valor, natureza}`: the bank returns (part of) a payment.
  * - `POST /__control/devolution {endToEndId, id, ok}`: the network settles or refuses a devolution.
  * - `POST /__control/callback {endToEndIds}`: the callback body the PSP would post (validated).
@@ -41,11 +42,16 @@ import { FakeBcbPsp } from '../support/fake-bcb-psp';
 
 export { fakePspEnvironment } from '../support/fake-psp-env';
 
-export function fakePspFetcher(openapiPath: string): (request: Request) => Promise<Response> {
+export function fakePspFetcher(
+  openapiPath: string,
+  options: { balanceFollowsBooks?: boolean } = {},
+): (request: Request) => Promise<Response> {
   const doc = yaml.load(readFileSync(openapiPath, 'utf8')) as ConstructorParameters<
     typeof OpenApiValidator
   >[0];
   const psp = new FakeBcbPsp();
+  // The local mock (npm run mock:psp) is one bank with one account: its balance is its books'.
+  if (options.balanceFollowsBooks) psp.payout.booksBalance = () => psp.booksBalance();
   let refuseNextDevolutionMs: number | undefined;
   let failNext: { match: string; status: number; name: string; times: number } | undefined;
   const outages = new Map<string, number>();
@@ -75,8 +81,8 @@ export function fakePspFetcher(openapiPath: string): (request: Request) => Promi
     if (path === 'alter-pix') return json(psp.alterPix(body.endToEndId, body));
     if (path === 'alter-payout') return json(psp.payout.alter(idEnvio(body.transactionId), body));
     if (path === 'balance') {
-      psp.payout.balance = body.saldo ?? undefined;
-      return json({ saldo: psp.payout.balance ?? null });
+      if (request.method === 'POST') psp.payout.balance = body.saldo ?? undefined;
+      return json({ saldo: psp.payout.saldo() });
     }
     if (path === 'outage') {
       if (body.ms > 0) outages.set(body.match, Date.now() + body.ms);

@@ -38,6 +38,26 @@ export class FakeBcbPsp {
   }
   private revokedAnswer: 401 | 403 = 403;
 
+  /**
+   * The account's balance as its own books have it: every Pix received, less every devolution and
+   * every payout not refused (one in processing already holds its money). Centavos, from the
+   * decimal strings, never through a float.
+   */
+  booksBalance(): string {
+    const cents = (valor: string) => {
+      const [reais = '0', fraction = ''] = String(valor).split('.');
+      return Number(reais) * 100 + Number(`${fraction}00`.slice(0, 2));
+    };
+    let total = 0;
+    for (const p of this.pix.values()) {
+      total += cents(p.valor);
+      for (const d of p.devolucoes) if (d.status !== 'NAO_REALIZADO') total -= cents(d.valor);
+    }
+    for (const s of this.payout.sent.values()) if (s.status !== 'NAO_REALIZADO') total -= cents(s.valor);
+    const abs = Math.abs(total);
+    return `${total < 0 ? '-' : ''}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
+  }
+
   /** The next API answer (not the token endpoint) is this one. */
   failNext(status: number, name: string): void {
     this.faults.push(problem(status, name, name));

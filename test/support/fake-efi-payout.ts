@@ -38,8 +38,17 @@ export class FakeEfiPayout {
     return s;
   }
 
-  /** What `GET /v2/gn/saldo` answers: set by a test (the PSP is shared by every test file), else 0. */
+  /**
+   * What `GET /v2/gn/saldo` answers: set by a test (the PSP is shared by every test file), else
+   * what `booksBalance` computes (the local mock's own books), else 0.
+   */
   balance: string | undefined;
+  booksBalance: (() => string) | undefined;
+
+  /** The balance a caller is answered now. */
+  saldo(): string {
+    return this.balance ?? this.booksBalance?.() ?? '0.00';
+  }
 
   /** A Pix sent that no request of ours made (a reconciliation break): settled at `at`. */
   inject(idEnvio: string, valor: string, at: string): any {
@@ -107,7 +116,7 @@ export class FakeEfiPayout {
 
   async handle(request: Request, pathname: string): Promise<Response> {
     if (pathname === EFI_SENT_LIST) return this.list(new URL(request.url));
-    if (pathname === EFI_BALANCE) return json(200, { saldo: this.balance ?? '0.00' });
+    if (pathname === EFI_BALANCE) return json(200, { saldo: this.saldo() });
     if (pathname.startsWith(EFI_SENT)) {
       const s = this.sent.get(decodeURIComponent(pathname.slice(EFI_SENT.length)));
       if (!s)

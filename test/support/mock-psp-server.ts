@@ -43,7 +43,7 @@ export interface MockPspOptions {
 const CALLBACK_RETRY_MS = [1_000, 2_000, 4_000, 8_000];
 
 export async function startMockPsp(port = 0, options: MockPspOptions = {}): Promise<MockPsp> {
-  const fetcher = fakePspFetcher(OPENAPI);
+  const fetcher = fakePspFetcher(OPENAPI, { balanceFollowsBooks: true });
   const posted: PostedCallback[] = [];
   let partnerVars: Record<string, string> = {};
   const control = async (name: string, body?: unknown) =>

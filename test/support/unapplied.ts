@@ -13,7 +13,14 @@ export interface UnappliedItem {
   amount: number;
   receivedAt: string;
   reason: string;
-  return: { id: string; status: string; endToEndId?: string; returnedAt?: string; failure?: string };
+  return: {
+    id: string;
+    status: string;
+    endToEndId?: string;
+    returnedAt?: string;
+    failure?: string;
+    readUntil?: string;
+  };
 }
 
 /** Every receipt GET /admin/unapplied lists for the fake partner (all pages). */

@@ -20,6 +20,10 @@ describe('webhook envelope (spec §6)', () => {
     expect(eventAtFor('PIX_INCIDENT_DETECTED', sentAt)).toBe('2026-03-10T15:04:05.678Z');
   });
 
+  it("uses UTC for the operator's reconciliation alert, like the report's checkedAt it carries", () => {
+    expect(eventAtFor('RECONCILIATION_BREAKS', sentAt)).toBe('2026-03-10T15:04:05.678Z');
+  });
+
   it('waits 10 s for an answer by default', () => {
     expect(DELIVERY_TIMEOUT_MS).toBe(10_000);
   });

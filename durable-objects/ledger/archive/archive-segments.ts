@@ -7,12 +7,25 @@
 
 type Row = Record<string, unknown> & { seq: number };
 
+/** The format archive.ts writes; docs/storage-schema.md ("Archive to R2") describes each version. */
+export const SEGMENT_VERSION = 2;
+
 /** A segment's body: v1 (Cash-Ins only) is still read. */
 export type Segment =
-  | { v: 2; clientId: string; kind: string; rows: Row[] }
+  | { v: typeof SEGMENT_VERSION; clientId: string; kind: string; rows: Row[] }
   | { v: 1; clientId: string; cashIns: Row[] };
 
-export const segmentRows = (s: Segment): Row[] => (s.v === 1 ? s.cashIns : s.rows);
+/**
+ * The rows of a segment whose format this code knows. Any other version (a segment written by a
+ * newer deployment, read after a rollback) is refused loudly: read as rows it could drop money.
+ */
+export function segmentRows(s: Segment): Row[] {
+  if (s.v === 1) return s.cashIns;
+  if (s.v === SEGMENT_VERSION) return s.rows;
+  throw new Error(
+    `archive segment format v${String((s as { v?: unknown }).v)} is not one this deployment reads (1, ${SEGMENT_VERSION})`,
+  );
+}
 
 export async function gzipJson(value: unknown): Promise<ArrayBuffer> {
   const stream = new Blob([JSON.stringify(value)]).stream().pipeThrough(new CompressionStream('gzip'));

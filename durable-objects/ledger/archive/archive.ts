@@ -24,7 +24,7 @@ import { backfillManifest } from './archive-backfill';
 import { EXPIRE_BATCH, expireDeliveries, nextExpiryAt } from './archive-deliveries';
 import { deliverySource, enqueueAggregates } from './archive-delivery-queue';
 import { indexIds } from './archive-index';
-import { gzipJson, type Segment, utcDay } from './archive-segments';
+import { gzipJson, SEGMENT_VERSION, type Segment, utcDay } from './archive-segments';
 import { type ArchiveSource, archiveSources as transactionSources } from './archive-sources';
 import {
   addDayTotals,
@@ -123,7 +123,7 @@ async function archiveStepNow(ctx: LedgerContext, before: number): Promise<Moved
     dropSegment(ctx.db, segment.id);
     return NONE;
   }
-  const body: Segment = { v: 2, clientId: ctx.profile.clientId, kind: source.kind, rows };
+  const body: Segment = { v: SEGMENT_VERSION, clientId: ctx.profile.clientId, kind: source.kind, rows };
   const written = JSON.stringify(rows);
   await ctx.env.ARCHIVE.put(segment.key, await gzipJson(body), {
     httpMetadata: { contentType: 'application/json', contentEncoding: 'gzip' },

@@ -50,7 +50,12 @@ export interface CreateCashInInput {
   paymentUrlPrefix: string;
   /** The client's location key: it begins the TxId (ids.ts). */
   locationKey: string;
+  /** Expiry instant when it is not creation + `expirationInMinutes` (a recurring charge's last attempt). */
+  expiresAt?: number;
 }
+
+/** What another aggregate writes in the new Cash-In's own transaction (a recurring charge's link). */
+export type AlongWithCashIn = (transactionId: string) => void;
 
 /** The partner that receives a new charge: the client's first partner. */
 function chargePartner(ctx: LedgerContext): string {
@@ -64,6 +69,7 @@ export async function createCashIn(
   input: CreateCashInInput,
   creating: Set<string>,
   remember: Remember,
+  along?: AlongWithCashIn,
 ): Promise<OperationResult<CashInCreated>> {
   const now = Date.now();
   const reference = input.externalReference;
@@ -87,7 +93,7 @@ export async function createCashIn(
     }
     const transactionId = newCashInTxId(input.locationKey, internalCode);
     const partnerIspb = chargePartner(ctx);
-    const expiresAt = now + input.expirationInMinutes * 60_000;
+    const expiresAt = input.expiresAt ?? now + input.expirationInMinutes * 60_000;
     const port = partnerPort(ctx.env, partnerIspb);
     // Everything that could refuse this Cash-In runs before the charge exists at the partner.
     if (input.openFinanceRedirectUrl && port.issuesBrCode)
@@ -182,6 +188,7 @@ export async function createCashIn(
         ['flush-outbox', 'all', now + OUTBOX_COALESCE_MS],
         ['expire-cash-in', transactionId, expiresAt + LATE_SETTLEMENT_GRACE_MS],
       ]);
+      along?.(transactionId);
       remember(201, created);
     });
     return success(201, created);

@@ -15,7 +15,7 @@ import { bankReturn, bookLateDevolution } from './bank-returns';
 import { settleCashIn } from './cash-in-settle-ops';
 import { findCashIn } from './cash-in-store';
 import { pollRefund } from './refund-ops';
-import { bookReceipt, findReceipt, hurryReturn, listReceipt, receiptFor } from './unapplied-ops';
+import { bookReceipt, checkReturn, findReceipt, listReceipt, receiptFor } from './unapplied-ops';
 
 export type { ReceivedPix };
 
@@ -116,10 +116,7 @@ export async function applyPartnerPix(
   const fields = { transactionId: pix.txid, endToEndId: pix.endToEndId, ispb };
   // Held already: the same money, reported again (a replay, the sweep, a devolution's callback).
   const held = findReceipt(ctx, pix.endToEndId);
-  if (held) {
-    hurryReturn(ctx, held, pix);
-    return ['already-recorded'];
-  }
+  if (held) return [await checkReturn(ctx, held, pix)];
   const row = pix.txid === undefined ? undefined : findCashIn(ctx.db, pix.txid);
   // A partner speaks only for the charges registered with it.
   if (!row || row.partnerIspb !== ispb || row.transactionId !== pix.txid)

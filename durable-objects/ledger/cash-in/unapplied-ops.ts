@@ -8,6 +8,7 @@
  */
 import { mirrorUnapplied } from '../../../src/db/unapplied';
 import {
+  nextFailedReadAt,
   receiptIdOf,
   returnIdOf,
   type UnappliedReason,
@@ -16,7 +17,7 @@ import {
 import { errorFields, log } from '../../../src/infra/log';
 import type { ReceivedPix } from '../../../src/partners/bcb-api-pix/adapter';
 import { bcbPartner } from '../../../src/partners/port-registry';
-import { stepReturn } from '../../../src/partners/unapplied-return';
+import { type ReturnStep, readFailedReturn, stepReturn } from '../../../src/partners/unapplied-return';
 import type { LedgerContext } from '../context';
 import {
   findReceipt as findStoredReceipt,
@@ -95,10 +96,26 @@ export async function listReceipt(ctx: LedgerContext, receipt: UnappliedReceipt)
   }
 }
 
-/** A partner callback names a receipt's devolution: read it now rather than at the next poll. */
-export function hurryReturn(ctx: LedgerContext, row: Row, pix: ReceivedPix): void {
-  if (row.stage === 'SENT' && pix.devolutions.some((d) => d.id === row.returnId))
-    ctx.scheduler.schedule('return-unapplied', row.endToEndId, Date.now());
+/**
+ * A partner's report (re-read from it) of a receipt held already. When it shows the receipt's
+ * devolution settled, the return is read and recorded now, whatever stage it stands in here (a FAILED
+ * one too: the network settled what the PSP first reported NAO_REALIZADO), as the refund path reads
+ * its own devolution on a callback; one in flight is read sooner. 'returned' when this booked it.
+ */
+export async function checkReturn(
+  ctx: LedgerContext,
+  row: Row,
+  pix: ReceivedPix,
+): Promise<'returned' | 'already-recorded'> {
+  const named = pix.devolutions.find((d) => d.id === row.returnId);
+  if (!named || row.stage === 'RETURNED') return 'already-recorded';
+  if (named.status !== 'DEVOLVIDO') {
+    if (row.stage === 'SENT') ctx.scheduler.schedule('return-unapplied', row.endToEndId, Date.now());
+    return 'already-recorded';
+  }
+  const again = await runReturn(ctx, row.endToEndId);
+  if (again !== undefined) ctx.scheduler.schedule('return-unapplied', row.endToEndId, again);
+  return findReceipt(ctx, row.endToEndId)?.stage === 'RETURNED' ? 'returned' : 'already-recorded';
 }
 
 /**
@@ -109,22 +126,26 @@ export async function runReturn(ctx: LedgerContext, endToEndId: string): Promise
   const row = findReceipt(ctx, endToEndId);
   if (!row) return undefined;
   await mirrorUnapplied(ctx.env, receiptOf(ctx, row), Date.now());
-  if (row.stage === 'RETURNED' || row.stage === 'FAILED') return undefined;
-  await ctx.crashes.reach('unapplied.booked');
+  if (row.stage === 'RETURNED') return undefined;
+  const failed = row.stage === 'FAILED';
+  if (failed && nextFailedReadAt(row.receivedAt, Date.now()) === undefined) return undefined;
+  if (!failed) await ctx.crashes.reach('unapplied.booked');
   const partner = bcbPartner(ctx.env, row.ispb);
   if (!partner) {
     log('error', 'an unapplied receipt names a partner no longer declared', { endToEndId, ispb: row.ispb });
     return Date.now() + RETURN_RETRY_MS;
   }
-  let step: Awaited<ReturnType<typeof stepReturn>>;
+  let step: ReturnStep;
   try {
-    step = await stepReturn(partner, row);
+    step = failed ? await readFailedReturn(partner, row) : await stepReturn(partner, row);
   } catch (error) {
     log('warn', 'an unapplied receipt return step failed', { endToEndId, ...errorFields(error) });
     return Date.now() + RETURN_RETRY_MS;
   }
   await ctx.crashes.reach('unapplied.step-read');
   const now = Date.now();
+  // A FAILED return the network has not settled: read again later, while a bank can still move it.
+  if (failed && step.stage === 'WAIT') return nextFailedReadAt(row.receivedAt, now);
   if (step.stage === 'WAIT') return now + RETURN_RETRY_MS;
   if (step.stage === 'SENT' && row.stage === 'SENT') return now + RETURN_POLL_MS;
   const changed = ctx.storage.transactionSync(() => recordStep(ctx, row, step, now));
@@ -132,23 +153,29 @@ export async function runReturn(ctx: LedgerContext, endToEndId: string): Promise
     const current = findReceipt(ctx, endToEndId);
     if (current) await mirrorUnapplied(ctx.env, receiptOf(ctx, current), now);
   }
-  return step.stage === 'SENT' ? now + RETURN_POLL_MS : undefined;
+  if (step.stage === 'SENT') return now + RETURN_POLL_MS;
+  return step.stage === 'FAILED' ? nextFailedReadAt(row.receivedAt, now) : undefined;
 }
 
 function recordStep(
   ctx: LedgerContext,
   read: Row,
-  step: Exclude<Awaited<ReturnType<typeof stepReturn>>, { stage: 'WAIT' }>,
+  step: Exclude<ReturnStep, { stage: 'WAIT' }>,
   now: number,
 ): boolean {
   const current = findReceipt(ctx, read.endToEndId);
   if (current?.stage !== read.stage) return false; // another run recorded it meanwhile
   recordReturnStep(ctx.db, read, step, now);
   if (step.stage === 'FAILED')
-    log('error', 'an unapplied receipt could not be returned: the operator must act', {
+    log('error', 'an unapplied receipt could not be returned: read again until the MED window ends', {
       endToEndId: read.endToEndId,
       ispb: read.ispb,
       failure: step.failure,
+    });
+  if (read.stage === 'FAILED')
+    log('warn', 'a FAILED unapplied return was settled by the network after all: returned', {
+      endToEndId: read.endToEndId,
+      ispb: read.ispb,
     });
   return true;
 }

@@ -48,9 +48,11 @@ export function recordReturnStep(
   db.update(unappliedReceipts)
     .set({
       stage: step.stage,
+      // A FAILED return the network settled after all loses its failure: it was made.
       ...(step.stage === 'RETURNED' && {
         returnEndToEndId: step.returnEndToEndId,
         returnedAt: step.returnedAt,
+        failure: null,
       }),
       ...(step.stage === 'FAILED' && { failure: step.failure }),
     })

@@ -17,6 +17,8 @@ import m0014 from './0014_unapplied_receipts.sql';
 import m0015 from './0015_cash_out_batches.sql';
 import m0016 from './0016_cash_in_refund_request_id.sql';
 import m0017 from './0017_audit_outbox.sql';
+import m0018 from './0018_recurrences.sql';
+import m0019 from './0019_recurrence_charges.sql';
 
   export default {
     journal,
@@ -38,7 +40,9 @@ m0013,
 m0014,
 m0015,
 m0016,
-m0017
+m0017,
+m0018,
+m0019
     }
   }
   

@@ -1,7 +1,8 @@
 /** GET /admin/reconciliation: a real partner's day against our books, as last checked. D1 only. */
 import * as v from 'valibot';
-import { findReport } from '../../db/reconciliation';
+import { daysBehind, findReport } from '../../db/reconciliation';
 import { BREAK_KINDS } from '../../domain/reconciliation';
+import { lastClosedDay } from '../../domain/reconciliation-days';
 import type { ApiRequest, RequestContext } from '../../http/context';
 import { ProblemError } from '../../http/errors';
 import { json } from '../../http/json';
@@ -39,6 +40,7 @@ const Report = v.object({
       endToEndId: v.string(),
       transactionId: v.optional(v.string()),
       outcome: v.pipe(v.array(v.string()), v.description('What booking it through the normal path did.')),
+      healedAt: v.optional(v.pipe(v.string(), v.isoTimestamp(), v.description('When the run booked it.'))),
     }),
   ),
   breaks: v.array(
@@ -52,6 +54,13 @@ const Report = v.object({
     }),
   ),
   pendingReason: v.optional(v.string()),
+  daysBehind: v.pipe(
+    v.number(),
+    v.integer(),
+    v.description(
+      "How many of this partner's closed days (this one or any other, from the first day ever checked, at most 35 back) have no final report yet: never checked, or PENDING. Each is tried again, oldest first, a few a run, until it is MATCHED or BREAKS; 0 when the reconciliation is up to date.",
+    ),
+  ),
 });
 
 async function handleGetReconciliation(request: ApiRequest, { env }: RequestContext): Promise<Response> {
@@ -66,7 +75,7 @@ async function handleGetReconciliation(request: ApiRequest, { env }: RequestCont
   const kept = await findReport(env, query.date, ispb);
   if (!kept)
     throw new ProblemError('NOT_FOUND', `No reconciliation of partner ${ispb} for ${query.date} yet`);
-  return json(kept.report);
+  return json({ ...kept.report, daysBehind: await daysBehind(env, ispb, lastClosedDay(Date.now())) });
 }
 
 export const getReconciliationReport = route(
@@ -76,7 +85,7 @@ export const getReconciliationReport = route(
     operationId: 'getReconciliationReport',
     summary: "A partner's day against our books",
     description:
-      "After each America/Sao_Paulo day closes, every real partner's own records of it (received Pix with their devolutions, every page; where its payout API lists them, the payouts sent and the account balance) are compared with our books. Each difference is `MISSING_HERE` (the bank has it, we do not), `MISSING_THERE`, `AMOUNT_DIFFERS` or `STATUS_DIFFERS`. A payment or devolution the bank proves and we lack is booked through the normal path and listed in `healed`; everything else stays in `breaks` until an operator looks, and a day with breaks is posted to OPERATOR_ALERT_URL. PENDING: the day could not be read in full yet (see `pendingReason`); it is tried again. 404 NOT_FOUND for a day not yet checked.",
+      "After each America/Sao_Paulo day closes, every real partner's own records of it (received Pix with their devolutions, every page; where its payout API lists them, the payouts sent and the account balance) are compared with our books. Each difference is `MISSING_HERE` (the bank has it, we do not), `MISSING_THERE`, `AMOUNT_DIFFERS` or `STATUS_DIFFERS`. A payment or devolution the bank proves and we lack is booked through the normal path and listed in `healed`; everything else stays in `breaks` until an operator looks, and a day with breaks is posted to OPERATOR_ALERT_URL. A re-run of the day replaces its report but keeps every heal of earlier runs (`healed` is the day's whole history). PENDING: the day could not be read in full yet (see `pendingReason`); it is tried again, like every closed day not yet checked, oldest first, until it is final: `daysBehind` counts them. 404 NOT_FOUND for a day not yet checked.",
     tag: 'Operator',
     auth: 'operator',
     role: 'VIEWER',
@@ -101,6 +110,7 @@ export const getReconciliationReport = route(
                 endToEndId: 'E60701190202611252359ABCDEFGHIJK',
                 transactionId: '1bJ8xY2kPq9LmN3rT5vW7zA0cE4gH6iKsd',
                 outcome: ['paid'],
+                healedAt: '2026-11-26T03:30:11.000Z',
               },
             ],
             breaks: [
@@ -113,6 +123,7 @@ export const getReconciliationReport = route(
                 theirs: { amount: 80, status: 'FAILED' },
               },
             ],
+            daysBehind: 0,
           }),
         },
       },

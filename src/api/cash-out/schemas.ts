@@ -18,9 +18,24 @@ const PIX_KEY_FORMATS: Record<string, [RegExp, string]> = {
     /^(?=.{3,77}$)[^\s@]+@[^\s@]+\.[^\s@]+$/,
     'an EMAIL key is an e-mail address of at most 77 characters',
   ],
-  PHONE: [/^\+55\d{10,11}$/, 'a PHONE key is +55 followed by the area code and number (10 or 11 digits)'],
+  PHONE: [
+    /^\+55\d{10,11}$/,
+    'a PHONE key is +55 and 10 or 11 digits (area code and number), e.g. +5511987654321',
+  ],
   EVP: [/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'an EVP key is a UUID'],
 };
+
+/** Says how to write the key: the common mistakes (no +55, a CPF or CNPJ with its separators) by name. */
+function pixKeyFormatMessage(issue: { input: unknown }): string {
+  const { pixKeyType, pixKey } = issue.input as { pixKeyType: string; pixKey: string };
+  const format = PIX_KEY_FORMATS[pixKeyType];
+  if (!format) return 'pixKey does not match pixKeyType';
+  if (pixKeyType === 'PHONE' && /^\d{10,11}$/.test(pixKey)) return `${format[1]}: add +55 in front`;
+  if ((pixKeyType === 'CPF' || pixKeyType === 'CNPJ') && /[.\-/\s]/.test(pixKey)) {
+    return `${format[1]}, written without dots, slash, hyphen or spaces`;
+  }
+  return format[1];
+}
 
 const PixDestination = named(
   'PixDestination',
@@ -41,13 +56,16 @@ const PixDestination = named(
       v.check((d) => {
         const format = PIX_KEY_FORMATS[d.pixKeyType];
         return format ? format[0].test(d.pixKey) : false;
-      }, 'pixKey does not match pixKeyType'),
+      }, pixKeyFormatMessage),
       ['pixKey'],
     ),
     v.forward(
       v.check(
+        // Check digits only of a key written in its format: separators are the format's message.
         (d) =>
-          (d.pixKeyType !== 'CPF' && d.pixKeyType !== 'CNPJ') || isValidDocument(normalizeDocument(d.pixKey)),
+          (d.pixKeyType !== 'CPF' && d.pixKeyType !== 'CNPJ') ||
+          !PIX_KEY_FORMATS[d.pixKeyType]?.[0].test(d.pixKey) ||
+          isValidDocument(normalizeDocument(d.pixKey)),
         'a CPF or CNPJ pixKey must have valid check digits',
       ),
       ['pixKey'],

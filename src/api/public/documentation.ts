@@ -1,8 +1,8 @@
 /**
- * GET /openapi.json, GET /docs and the docs page's script (src/api/docs.ts serves them): the
- * document of this API and its rendering, one concern in three paths.
+ * GET /, GET /openapi.json, GET /docs and the docs page's script (src/api/docs.ts serves them): the
+ * document of this API, its rendering, and a root that points to them.
  */
-import { handleDocs, handleDocsScript, handleOpenApi } from '../docs';
+import { handleDocs, handleDocsScript, handleLanding, handleOpenApi } from '../docs';
 import { route } from '../route-table';
 import { HTML } from './shared';
 
@@ -47,4 +47,23 @@ export const getDocsScript = route(
     },
   },
   handleDocsScript,
+);
+
+export const getLandingPage = route(
+  {
+    method: 'get',
+    path: '/',
+    operationId: 'getLandingPage',
+    summary: 'Where the documentation and the operator console are',
+    tag: 'Documentation',
+    auth: 'none',
+    success: {
+      '200': {
+        description: 'A small page linking /docs, /openapi.json and /admin/console.',
+        contentType: 'text/html',
+        schema: HTML,
+      },
+    },
+  },
+  handleLanding,
 );

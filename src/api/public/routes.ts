@@ -3,7 +3,7 @@
  * documented here and routed by ./routes-staging.ts alone.
  */
 import { type Entry, stagingOnly } from '../route-table';
-import { getDocsPage, getDocsScript, getOpenApiDocument } from './documentation';
+import { getDocsPage, getDocsScript, getLandingPage, getOpenApiDocument } from './documentation';
 import { getChargePayload } from './get-charge-payload';
 import { getJwks } from './get-jwks';
 import { openFinanceOperations } from './open-finance';
@@ -13,6 +13,7 @@ export const publicRoutes: Entry[] = [
   getJwks,
   ...stagingOnly(openFinanceOperations),
   getOpenApiDocument,
+  getLandingPage,
   getDocsPage,
   getDocsScript,
 ];

@@ -10,6 +10,13 @@ import {
   handleSandboxExpire,
   handleSandboxPay,
 } from './handlers';
+import {
+  handleSandboxApproveRecurrence,
+  handleSandboxCancelRecurrence,
+  handleSandboxFailChargeAttempt,
+  handleSandboxPayerCancelCharge,
+  handleSandboxRejectRecurrence,
+} from './handlers-recurrences';
 import { sandboxOperations } from './openapi';
 
 export const sandboxRoutes = bindStagingRoutes(sandboxOperations, {
@@ -18,4 +25,9 @@ export const sandboxRoutes = bindStagingRoutes(sandboxOperations, {
   sandboxExpireCashIn: handleSandboxExpire,
   sandboxReturnCashOut: handleSandboxCashOutReturn,
   sandboxDeposit: handleSandboxDeposit,
+  sandboxApproveRecurrence: handleSandboxApproveRecurrence,
+  sandboxRejectRecurrence: handleSandboxRejectRecurrence,
+  sandboxCancelRecurrence: handleSandboxCancelRecurrence,
+  sandboxFailChargeAttempt: handleSandboxFailChargeAttempt,
+  sandboxPayerCancelCharge: handleSandboxPayerCancelCharge,
 });

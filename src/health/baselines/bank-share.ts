@@ -1,6 +1,6 @@
 // A small payer bank's expected outcomes as its usual share of everyone's, for the cohort scan.
 // Its own seasonal baseline (hour slots × recent level) is learned from a few events per window, and
-// can read 30 % off for hours (docs/health-tuning.md, Bank share), so a cohort losing 56 % can look
+// can read 30 % off for hours (src/health/README.md (How the rules were tuned), Bank share), so a cohort losing 56 % can look
 // 32 % short. Its share of the
 // platform's payments is learned from thousands of events and moves with nothing common to all banks
 // (the hour, the day, a holiday, a client's burst, a partner's outage): expected = its share × the

@@ -4,7 +4,7 @@
 import type { Signal } from '../attribution/diagnosis';
 import type { EvidenceBasis } from '../scoring/evaluate';
 import type { IncidentStatus, Operation, OriginClass, OriginType, Severity } from '../types';
-import { hhmmUtc } from '../windows/window';
+import { hhmmBrt } from '../windows/window';
 
 const OPERATION_TEXT: Record<Operation, string> = {
   CASH_IN: 'recebimentos PIX (Cash-In)',
@@ -116,7 +116,7 @@ function partnersText(n: number): string {
 export function buildSummary(s: SummaryInput): string {
   const op = OPERATION_TEXT[s.operation];
   const sev = SEVERITY_TEXT[s.severity];
-  const since = `desde ${hhmmUtc(s.startedAtMs)} UTC`;
+  const since = `desde ${hhmmBrt(s.startedAtMs)} BRT`;
   const sig = signalText(s.signal, s.operation);
   const who = s.knownName ? `${s.knownName} (ISPB ${s.originId})` : `de ISPB ${s.originId}`;
   const basis = s.signal?.basis ?? null;
@@ -171,9 +171,9 @@ export function buildSummary(s: SummaryInput): string {
   }
   if (s.status === 'WORSENING') text += ' A situação está piorando.';
   if (s.status === 'RECOVERING' && s.recoveredAtMs !== null) {
-    text += ` As métricas voltaram ao normal às ${hhmmUtc(s.recoveredAtMs)} UTC; em observação.`;
+    text += ` As métricas voltaram ao normal às ${hhmmBrt(s.recoveredAtMs)} BRT; em observação.`;
   }
   if (s.status === 'RESOLVED' && s.resolvedAtMs !== null)
-    text += ` Resolvido às ${hhmmUtc(s.resolvedAtMs)} UTC.`;
+    text += ` Resolvido às ${hhmmBrt(s.resolvedAtMs)} BRT.`;
   return text;
 }

@@ -19,7 +19,7 @@ export type ScanTally = Record<string, [number, number]>;
  * outcomes in the same window (bank-share.ts), known to a few %, so the alternative can sit this close:
  * with the seasonal baseline (30 % off for hours on small banks) it had to be 25 %, and a cohort that
  * delivers 44 % goes unseen. Swept with SCAN_DISPERSION and SCAN_BASE on the bench's tuning and
- * held-out worlds (60 no-fault days) and checked on unseen ones: docs/health-tuning.md, Cohort scan.
+ * held-out worlds (60 no-fault days) and checked on unseen ones: src/health/README.md (How the rules were tuned), Cohort scan.
  */
 export const SCAN_RATE = 0.4;
 const LN_RATE = Math.log(SCAN_RATE);
@@ -58,7 +58,7 @@ export const SCAN_MEMBER_PRICE = 0.5;
  * maximum over subsets of N banks, whose false-alarm rate grows with N. Calibrated on the bench's
  * no-fault days (60 days, 10 seeds, both operations) with the share expectation: the largest no-fault
  * margin over 7 + ln N was 0.6 (a Cash-Out evening), the smallest found cohort's 2.6; 8.5 sits between
- * them. See docs/health-tuning.md, Cohort scan.
+ * them. See src/health/README.md (How the rules were tuned), Cohort scan.
  */
 export const SCAN_BASE = 8.5;
 export const SCAN_PER_LOG_BANK = 1;
@@ -160,7 +160,7 @@ export function scanCohort(state: ScanState, banks: number): ScanResult | null {
  * SCAN_MEMBER_MIN for several windows, and would be named with the banks that lost 70 %), and the
  * cohort is the banks losing payments now. Against the share a cohort's bank reads 44-50 %, so a
  * stricter 40 % leaves members unnamed, and a looser 60 % names normal banks that dipped
- * (docs/health-tuning.md, Cohort scan).
+ * (src/health/README.md (How the rules were tuned), Cohort scan).
  */
 export const SCAN_NAMED_DROP = 0.5;
 

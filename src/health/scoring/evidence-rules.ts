@@ -1,5 +1,5 @@
 // Which evidence may blame which origin, and how much of it is needed. Every threshold is named here
-// with the reason for its value: an alarm must be earned (docs/health-tuning.md has the history).
+// with the reason for its value: an alarm must be earned (src/health/README.md (How the rules were tuned) has the history).
 
 import type { Operation } from '../types';
 import type { CodeLayer } from '../windows/code-layers';

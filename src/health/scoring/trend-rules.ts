@@ -1,6 +1,6 @@
 // Evidence that persists across windows for failure rates: the CUSUM and when it is evidence on its
 // own (a trend). Every threshold is named here with the reason for its value (history:
-// docs/health-tuning.md).
+// src/health/README.md (How the rules were tuned)).
 
 import type { SliceKind } from '../windows/views';
 

@@ -18,7 +18,10 @@ export function isoZ(ms: number): string {
   return `${new Date(ms).toISOString().slice(0, 19)}Z`;
 }
 
-/** "HH:MM" in UTC, for summaries. */
-export function hhmmUtc(ms: number): string {
-  return new Date(ms).toISOString().slice(11, 16);
+/**
+ * "HH:MM" in São Paulo (UTC-3, no daylight saving since 2019), for summaries: an operator reads
+ * the text beside BRT times, so the text is BRT too.
+ */
+export function hhmmBrt(ms: number): string {
+  return new Date(ms - 3 * 60 * 60 * 1000).toISOString().slice(11, 16);
 }

@@ -1,0 +1,213 @@
+/**
+ * A recurrence's cycle charges (docs/contract.md, Pix Automático): each is an ordinary Cash-In,
+ * created only for an APPROVED recurrence with an amount within its rules and a due date inside the
+ * 10-to-2-day window, linked to its cycle in the Cash-In's own transaction (so a crash never leaves
+ * one without the other, and a cycle is charged once). The payer bank's failed attempts end the
+ * Cash-In EXPIRED after the last one the recurrence allows.
+ */
+import { cashInView } from '../../../src/domain/cash-in';
+import { amountFromCents } from '../../../src/domain/money';
+import {
+  addDays,
+  amountRefusal,
+  cycleOf,
+  dueDateRefusal,
+  MAX_RETRIES,
+  payerCancelDeadline,
+  settlementDate,
+} from '../../../src/domain/recurrence';
+import { failure, type OperationResult, success } from '../../../src/domain/result';
+import { brtStartOfDay } from '../../../src/domain/time';
+import { isSimulatedPartner } from '../../../src/partners/config';
+import { cancelCashIn, createCashIn, expireCashIn } from '../cash-in/cash-in-ops';
+import { cashInNotFound, findCashIn } from '../cash-in/cash-in-store';
+import type { LedgerContext } from '../context';
+import type { Remember } from '../ledger/idempotency';
+import { emitWebhook } from '../webhooks/events';
+import { recurrenceNotFound, termsOf } from './recurrence-ops';
+import {
+  chargeOfCycle,
+  chargeOfTransaction,
+  chargesOf,
+  findRecurrence,
+  insertRecurrenceCharge,
+  type RecurrenceChargeRow,
+  setFailedAttempts,
+} from './recurrence-store';
+
+const HOUR_MS = 3_600_000;
+/** The due date's two attempts (00:00–08:00, 18:00–21:00), then with retries at most 3 more. */
+const DUE_DATE_ATTEMPTS = 2;
+
+export interface ChargeRecurrenceInput {
+  id: string;
+  amountCents: number;
+  dueDate: string;
+  externalReference: string;
+  webhookUrl?: string;
+  locationPrefix: string;
+  paymentUrlPrefix: string;
+  locationKey: string;
+}
+
+export function maxAttempts(retryPolicy: string): number {
+  return DUE_DATE_ATTEMPTS + (retryPolicy === 'NONE' ? 0 : MAX_RETRIES);
+}
+
+/** What a recurring Cash-In carries besides the Cash-In (OpenAPI RecurringCharge). */
+export function chargeFields(link: RecurrenceChargeRow, retryPolicy: string) {
+  return {
+    recurrenceId: link.recurrenceId,
+    cycle: link.cycle,
+    dueDate: link.dueDate,
+    failedAttempts: link.failedAttempts.length,
+    attemptsLeft: Math.max(0, maxAttempts(retryPolicy) - link.failedAttempts.length),
+  };
+}
+
+export async function chargeRecurrence(
+  ctx: LedgerContext,
+  input: ChargeRecurrenceInput,
+  /** Cash-In references and cycles being created now: the partner call is awaited between check and insert. */
+  creating: { cashIns: Set<string>; cycles: Set<string> },
+  remember: Remember,
+): Promise<OperationResult<unknown>> {
+  const charging = creating.cycles;
+  const rec = findRecurrence(ctx.db, input.id);
+  if (!rec) return recurrenceNotFound();
+  if (rec.status !== 'APPROVED')
+    return failure({
+      code: 'RULE_VIOLATION',
+      detail: `Only an APPROVED recurrence is charged; this one is ${rec.status}`,
+    });
+  const terms = termsOf(rec);
+  const refusal = amountRefusal(terms, input.amountCents) ?? dueDateRefusal(terms, input.dueDate, Date.now());
+  if (refusal) return failure(refusal);
+  const cycle = cycleOf(rec.startDate, rec.frequency, input.dueDate) as number;
+  const key = `${rec.recurrenceId}:${cycle}`;
+  const existing = chargeOfCycle(ctx.db, rec.recurrenceId, cycle);
+  if (existing || charging.has(key))
+    return failure({
+      code: 'RULE_VIOLATION',
+      detail: `The cycle due on ${input.dueDate} is already charged${existing ? ` (${existing.transactionId})` : ''}`,
+    });
+  // The last attempt: 21:00 on the settlement date, or on the last retry day.
+  const lastDay = settlementDate(rec.retryPolicy === 'NONE' ? input.dueDate : addDays(input.dueDate, 7));
+  const expiresAt = brtStartOfDay(lastDay) + 21 * HOUR_MS;
+  const link = (transactionId: string): RecurrenceChargeRow => ({
+    transactionId,
+    recurrenceId: rec.recurrenceId,
+    cycle,
+    dueDate: input.dueDate,
+    failedAttempts: [],
+  });
+  const withRecurrence = (body: unknown) => {
+    const created = body as { transactionId: string };
+    return { ...created, recurrence: chargeFields(link(created.transactionId), rec.retryPolicy) };
+  };
+  charging.add(key);
+  try {
+    const result = await createCashIn(
+      ctx,
+      {
+        amountCents: input.amountCents,
+        externalReference: input.externalReference,
+        expirationInMinutes: 0,
+        expiresAt,
+        ...((input.webhookUrl ?? rec.webhookUrl) != null && {
+          webhookUrl: (input.webhookUrl ?? rec.webhookUrl) as string,
+        }),
+        payer: { name: rec.payerName, document: rec.payerDocument },
+        locationPrefix: input.locationPrefix,
+        paymentUrlPrefix: input.paymentUrlPrefix,
+        locationKey: input.locationKey,
+      },
+      creating.cashIns,
+      (status, body) => remember(status, withRecurrence(body)),
+      (transactionId) => insertRecurrenceCharge(ctx.db, link(transactionId)),
+    );
+    return result.ok ? success(result.status, withRecurrence(result.body)) : result;
+  } finally {
+    charging.delete(key);
+  }
+}
+
+/** A recurring Cash-In of a simulated partner, with its link and recurrence, or a not-found answer. */
+function sandboxCharge(ctx: LedgerContext, id: string) {
+  const row = findCashIn(ctx.db, id);
+  const link = row && chargeOfTransaction(ctx.db, row.transactionId);
+  const rec = link && findRecurrence(ctx.db, link.recurrenceId);
+  if (!row || !link || !rec || !isSimulatedPartner(ctx.env, row.partnerIspb)) return undefined;
+  return { row, link, rec };
+}
+
+/**
+ * The payer's bank failed an attempt now (sandbox): `RECURRING_CHARGE_ATTEMPT_FAILED` among the
+ * recurrence's events; after the last attempt the recurrence allows, the Cash-In ends EXPIRED.
+ */
+export function failChargeAttempt(ctx: LedgerContext, id: string): OperationResult<unknown> {
+  const found = sandboxCharge(ctx, id);
+  if (!found) return cashInNotFound();
+  const { row, link, rec } = found;
+  if (row.status !== 'AWAITING_PAYMENT')
+    return failure({
+      code: 'RULE_VIOLATION',
+      detail: `Only an AWAITING_PAYMENT charge is attempted; this one is ${row.status}`,
+    });
+  const now = Date.now();
+  const attempts = [...link.failedAttempts, now];
+  const fields = chargeFields({ ...link, failedAttempts: attempts }, rec.retryPolicy);
+  ctx.storage.transactionSync(() => {
+    setFailedAttempts(ctx.db, row.transactionId, attempts);
+    // On the recurrence's events, to its webhookUrl: the Cash-In's own events stay its state history.
+    emitWebhook(ctx, {
+      aggregateId: `recurrence:${rec.recurrenceId}`,
+      eventType: 'RECURRING_CHARGE_ATTEMPT_FAILED',
+      data: { ...cashInView(row), recurrence: fields },
+      webhookUrl: rec.webhookUrl,
+      at: now,
+    });
+  });
+  if (fields.attemptsLeft === 0) {
+    const expired = expireCashIn(ctx, row.transactionId, true);
+    if (!expired.ok) return expired;
+    return success(200, { ...expired.body, recurrence: fields });
+  }
+  return success(200, { ...cashInView(findCashIn(ctx.db, row.transactionId)!), recurrence: fields });
+}
+
+/** The payer cancels a charge in their bank (sandbox): until 23:59:59.999 the day before it is due. */
+export async function payerCancelsCharge(ctx: LedgerContext, id: string): Promise<OperationResult<unknown>> {
+  const found = sandboxCharge(ctx, id);
+  if (!found) return cashInNotFound();
+  if (Date.now() > payerCancelDeadline(found.link.dueDate))
+    return failure({
+      code: 'RULE_VIOLATION',
+      detail: 'The payer may cancel a charge only until 23:59 the day before it is due',
+    });
+  const cancelled = await cancelCashIn(ctx, found.row.transactionId);
+  return cancelled.ok
+    ? success(200, { ...cancelled.body, recurrence: chargeFields(found.link, found.rec.retryPolicy) })
+    : cancelled;
+}
+
+/** GET /recurrences/{id}/charges: each cycle's charge, first cycle first, with its Cash-In's status now. */
+export function recurrenceCharges(ctx: LedgerContext, id: string): OperationResult<unknown> {
+  const rec = findRecurrence(ctx.db, id);
+  if (!rec) return recurrenceNotFound();
+  const items = chargesOf(ctx.db, rec.recurrenceId).map((link) => {
+    const cashIn = findCashIn(ctx.db, link.transactionId);
+    return {
+      transactionId: link.transactionId,
+      // An archived Cash-In is read by GET /cash-in/{id}; its link stays here.
+      ...(cashIn && {
+        internalCode: cashIn.internalCode,
+        externalReference: cashIn.externalReference,
+        status: cashIn.status,
+        amount: amountFromCents(cashIn.amount),
+      }),
+      ...chargeFields(link, rec.retryPolicy),
+    };
+  });
+  return success(200, { items });
+}

@@ -1,0 +1,87 @@
+/**
+ * ClientLedger's one RPC for recurrences: each command to its operation (recurrence-ops.ts), a
+ * creation under its idempotency key.
+ */
+import { failure, type OperationResult, success } from '../../../src/domain/result';
+import type { LedgerContext } from '../context';
+import type { IdempotencyKeys, Idempotent } from '../ledger/idempotency';
+import {
+  type ChargeRecurrenceInput,
+  chargeRecurrence,
+  failChargeAttempt,
+  payerCancelsCharge,
+  recurrenceCharges,
+} from './recurrence-charge-ops';
+import {
+  type CancelledBy,
+  type CreateRecurrenceInput,
+  createRecurrence,
+  getRecurrence,
+  listRecurrences,
+  moveRecurrence,
+  type RecurrenceView,
+} from './recurrence-ops';
+
+export type RecurrenceCommand =
+  | { op: 'create'; input: CreateRecurrenceInput & Idempotent }
+  | { op: 'get'; id: string }
+  | { op: 'list'; limit: number; before?: number }
+  | { op: 'approve'; id: string; payerMaximumAmountCents?: number }
+  | { op: 'reject'; id: string }
+  | { op: 'cancel'; id: string; by: CancelledBy }
+  | { op: 'charge'; input: ChargeRecurrenceInput & Idempotent }
+  | { op: 'charges'; id: string }
+  | { op: 'fail-attempt'; cashInId: string }
+  | { op: 'payer-cancel-charge'; cashInId: string };
+
+export type RecurrencePage = { items: RecurrenceView[]; nextBefore?: number };
+
+export async function recurrenceCommand(
+  ctx: LedgerContext,
+  keys: IdempotencyKeys,
+  c: RecurrenceCommand,
+  /** What the object is creating right now (in its memory: a crash forgets it with the request). */
+  creating: { cashIns: Set<string>; cycles: Set<string> },
+): Promise<OperationResult<unknown>> {
+  switch (c.op) {
+    case 'create':
+      return keys.run(c.input.idempotencyKey, c.input.requestHash, Date.now(), async (remember) =>
+        createRecurrence(ctx, c.input, remember),
+      );
+    case 'get': {
+      const view = getRecurrence(ctx, c.id);
+      return view
+        ? success(200, view)
+        : failure({ code: 'RECURRENCE_NOT_FOUND', detail: 'No recurrence matches this id' });
+    }
+    case 'list':
+      return success(200, listRecurrences(ctx, c.limit, c.before));
+    case 'approve':
+      return moveRecurrence(
+        ctx,
+        c.id,
+        {
+          to: 'APPROVED',
+          ...(c.payerMaximumAmountCents !== undefined && {
+            payerMaximumAmountCents: c.payerMaximumAmountCents,
+          }),
+        },
+        true,
+      );
+    case 'reject':
+      return moveRecurrence(ctx, c.id, { to: 'REJECTED' }, true);
+    case 'cancel':
+      // The client cancels any of its recurrences; the payer's side only through the sandbox partner.
+      return moveRecurrence(ctx, c.id, { to: 'CANCELLED', by: c.by }, c.by !== 'CLIENT');
+    case 'charge':
+      return keys.run(c.input.idempotencyKey, c.input.requestHash, Date.now(), (remember) =>
+        chargeRecurrence(ctx, c.input, creating, remember),
+      );
+    case 'charges':
+      return recurrenceCharges(ctx, c.id);
+    case 'fail-attempt':
+      return failChargeAttempt(ctx, c.cashInId);
+    case 'payer-cancel-charge':
+      return payerCancelsCharge(ctx, c.cashInId);
+  }
+}
