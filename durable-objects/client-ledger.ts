@@ -9,7 +9,8 @@ import { DurableObject } from 'cloudflare:workers';
 import { drizzle } from 'drizzle-orm/durable-sqlite';
 import { migrate } from 'drizzle-orm/durable-sqlite/migrator';
 import type { AuditRow } from '../src/db/audit';
-import { findClient } from '../src/db/clients';
+import { payerRulesOf } from '../src/db/clients';
+import type { PayerRules } from '../src/domain/payer-rules';
 import type { OperationResult } from '../src/domain/result';
 import type { TokenGrant } from '../src/domain/token-bucket';
 import type { AttemptOutcome, ClaimedWebhook } from '../src/webhooks/types';
@@ -144,8 +145,8 @@ export class ClientLedger extends DurableObject<Env> {
     this.profile = profile;
   }
 
-  private async blockedPayerDocuments(): Promise<string[]> {
-    return (await findClient(this.env, this.ledgerContext().profile.clientId))?.blockedPayerDocuments ?? [];
+  private payerRules(): Promise<PayerRules> {
+    return payerRulesOf(this.env, this.ledgerContext().profile.clientId);
   }
 
   /**
@@ -154,7 +155,7 @@ export class ClientLedger extends DurableObject<Env> {
    */
   private async run<I, R>(op: Operation<I, R>, input: I): Promise<R> {
     const ledger = this.ledgerContext();
-    const blockedPayerDocuments = op.blockedPayers ? await this.blockedPayerDocuments() : [];
+    const payerRules = op.payerRules ? await this.payerRules() : undefined;
     const archived = op.rehydrates?.id(input);
     if (archived !== undefined)
       await (op.rehydrates?.kind === 'cash-out' ? rehydrateCashOut : rehydrateCashIn)(ledger, archived);
@@ -164,7 +165,7 @@ export class ClientLedger extends DurableObject<Env> {
     }
     const step = (remember: Remember): Step => ({
       remember,
-      blockedPayerDocuments,
+      payerRules,
       creatingCashIns: this.creatingCashIns,
       chargingCycles: this.chargingCycles,
       idempotencyKeys: this.idempotency,
@@ -220,7 +221,7 @@ export class ClientLedger extends DurableObject<Env> {
     return this.run(ops.cancelCashInOp, { id });
   }
 
-  settleCashIn(input: Omit<SettleInput, 'blockedPayerDocuments'>) {
+  settleCashIn(input: Omit<SettleInput, 'rules'>) {
     return this.run(ops.settleCashInOp, input);
   }
 

@@ -3,8 +3,8 @@
  * ClientLedger's `run()` applies every declaration in one order (docs/architecture.md, "The
  * ledger's operations"):
  *
- * 1. `blockedPayers`: the client's blocked payer documents, read from D1 (operations that take
- *    money in refuse those payers);
+ * 1. `payerRules`: the client's payer rules, read from D1 (operations that take money in apply
+ *    them);
  * 2. `rehydrates`: the archived Cash-In or Cash-Out the operation acts on comes back from R2 first,
  *    so an archived one answers as it did (a 422, never a 404);
  * 3. `sandbox`: a sandbox action touches only a simulated partner's rows; a real partner's answer
@@ -14,6 +14,7 @@
  * 5. the alarm is armed for the tasks the operation scheduled. Every write arms: arming costs
  *    nothing when nothing was scheduled (Scheduler.arm), so no operation needs an exception.
  */
+import type { PayerRules } from '../../src/domain/payer-rules';
 import type { OperationResult } from '../../src/domain/result';
 import type { LedgerContext } from './context';
 import type { IdempotencyKeys, Idempotent, Remember } from './ledger/idempotency';
@@ -23,8 +24,8 @@ import type { SandboxTarget } from './sandbox-scope';
 export interface Step {
   /** Stores the idempotent answer (a no-op without a key, or for an operation that is not idempotent). */
   remember: Remember;
-  /** The client's blocked payer documents (empty unless the operation declares `blockedPayers`). */
-  blockedPayerDocuments: readonly string[];
+  /** The client's payer rules (only for an operation that declares `payerRules`). */
+  payerRules: PayerRules | undefined;
   /** externalReferences of Cash-Ins being created right now (memory only, docs/contract.md). */
   creatingCashIns: Set<string>;
   /** Recurrence cycles being charged right now (memory only). */
@@ -34,7 +35,7 @@ export interface Step {
 }
 
 export interface Operation<I, R> {
-  blockedPayers?: true;
+  payerRules?: true;
   /** The archived transaction to bring back first, by the id the input names (none: undefined). */
   rehydrates?: { kind: 'cash-in' | 'cash-out'; id: (input: I) => string | undefined };
   /**

@@ -5,6 +5,7 @@
  */
 
 import type { AuditRow } from '../../src/db/audit';
+import type { PayerRules } from '../../src/domain/payer-rules';
 import { failure } from '../../src/domain/result';
 import type { AttemptOutcome } from '../../src/webhooks/types';
 import { audited } from './audit-ops';
@@ -25,12 +26,18 @@ import {
 } from './cash-out/cash-out-ops';
 import type { Idempotent } from './ledger/idempotency';
 import { deposit, type RebalanceInput, rebalance } from './ledger/transfer-ops';
-import { operation } from './operation';
+import { operation, type Step } from './operation';
 import { type RecurrenceCommand, recurrenceCommand } from './recurrence/recurrence-rpc';
 import { emitWebhook } from './webhooks/events';
 import { recordAttempt, retryDelivery } from './webhooks/webhook-deliveries';
 
 const byId = (input: { id: string }) => input.id;
+
+/** The payer rules an operation declaring `payerRules` was given. */
+function rulesOf(step: Step): PayerRules {
+  if (!step.payerRules) throw new Error('ledger operation: payerRules not declared');
+  return step.payerRules;
+}
 
 // ── Cash-In ──────────────────────────────────────────────────────────────────
 
@@ -57,12 +64,11 @@ export const cancelCashInOp = operation<{ id: string }>()({
   apply: (ledger, input) => cancelCashIn(ledger, input.id),
 });
 
-export const settleCashInOp = operation<Omit<SettleInput, 'blockedPayerDocuments'>>()({
-  blockedPayers: true,
+export const settleCashInOp = operation<Omit<SettleInput, 'rules'>>()({
+  payerRules: true,
   rehydrates: { kind: 'cash-in', id: byId },
   sandbox: { target: 'cash-in', id: byId, when: (input) => input.source === 'sandbox' },
-  apply: (ledger, input, step) =>
-    settleCashIn(ledger, { ...input, blockedPayerDocuments: [...step.blockedPayerDocuments] }),
+  apply: (ledger, input, step) => settleCashIn(ledger, { ...input, rules: rulesOf(step) }),
 });
 
 /** The sandbox's bank return (MED); a real partner's arrive through partnerPix. */
@@ -74,10 +80,9 @@ export const returnCashInOp = operation<{ id: string; reason: string }>()({
 
 /** A received Pix a real partner reported; its txid names a Cash-In a bank return may be of. */
 export const partnerPixOp = operation<{ ispb: string; pix: ReceivedPix }>()({
-  blockedPayers: true,
+  payerRules: true,
   rehydrates: { kind: 'cash-in', id: (input) => input.pix.txid },
-  apply: (ledger, input, step) =>
-    applyPartnerPix(ledger, input.ispb, input.pix, [...step.blockedPayerDocuments]),
+  apply: (ledger, input, step) => applyPartnerPix(ledger, input.ispb, input.pix, rulesOf(step)),
 });
 
 export const expireCashInNowOp = operation<{ id: string }>()({

@@ -12,6 +12,7 @@ import {
   text,
   uniqueIndex,
 } from 'drizzle-orm/sqlite-core';
+import type { BankData, PaidBy, PayerBankData } from '../../src/domain/cash-in';
 import type { Destination } from '../../src/domain/cash-out';
 import { DELIVERY_STATUSES } from '../../src/domain/webhook-delivery';
 import { compressedJson, requestFingerprintColumn } from './ledger/idempotency-codec';
@@ -72,8 +73,10 @@ export const cashIns = sqliteTable(
     amount: integer('amount').notNull(),
     payerName: text('payer_name').notNull(),
     payerDocument: text('payer_document').notNull(),
-    /** JSON {ispb, bank, branch, account} of the paying account, once settled. */
-    payerBank: text('payer_bank', { mode: 'json' }).$type<BankData>(),
+    /** JSON {ispb, bank, branch?, account?} of the paying account, once settled (= paidBy.bankData). */
+    payerBank: text('payer_bank', { mode: 'json' }).$type<PayerBankData>(),
+    /** JSON {name?, document?, bankData, allowed}: who actually paid and whether the client takes it. */
+    paidBy: text('paid_by', { mode: 'json' }).$type<PaidBy>(),
     partnerIspb: text('partner_ispb').notNull(),
     /** JSON {ispb, bank, branch, account} of the gateway account that received the money. */
     settlement: text('settlement', { mode: 'json' }).$type<BankData>(),
@@ -112,12 +115,7 @@ export const cashIns = sqliteTable(
   ],
 );
 
-export interface BankData {
-  ispb: string;
-  bank: string;
-  branch: string;
-  account: string;
-}
+export type { BankData };
 
 export const cashOuts = sqliteTable(
   'cash_outs',

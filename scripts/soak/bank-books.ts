@@ -265,7 +265,7 @@ export async function checkBankBooks(
   }
   const receipts = await checkReceipts(run, o, gateway, progress);
   const reconciliation = await checkReconciliation(run, o, gateway, progress);
-  return [agreement, books, receipts, reconciliation];
+  return [agreement, books, receipts, reconciliation, notAllowedReturned(states)];
 }
 
 /** What the bank leg makes the worker log on purpose: an error line about one of its second payments. */
@@ -284,6 +284,31 @@ export function withoutProvokedErrors<T extends { errors: string[]; warnings: nu
     PROVOKED_ERRORS.some((m) => line.includes(m)) && ids.some((id) => line.includes(id));
   const errors = log.errors.filter((line) => !provoked(line));
   return { ...log, errors, warnings: log.warnings + (log.errors.length - errors.length) };
+}
+
+/**
+ * Every payment the payer rules refuse goes back whole: REFUNDED, PAYER_NOT_ALLOWED, never
+ * confirmed (`paidBy.allowed` false), and the PSP devolved at least its amount; every payment from
+ * the declared payer is allowed.
+ */
+function notAllowedReturned(states: TxState[]): InvariantResult {
+  const paid = states.filter((s) => s.pix && ['PAID', 'REFUNDED'].includes(s.view.status as string));
+  const failures: string[] = [];
+  for (const s of paid) {
+    const id = s.tx.transactionId;
+    const allowed = s.view.paidBy?.allowed;
+    if (allowed !== !s.tx.thirdParty)
+      failures.push(`${id}: paidBy.allowed ${allowed}, third party ${!!s.tx.thirdParty}`);
+    if (!s.tx.thirdParty) continue;
+    const devolved = s
+      .pix!.devolucoes.filter((d) => d.status === 'DEVOLVIDO')
+      .reduce((t, d) => t + cents(d.valor), 0);
+    if (devolved < cents(s.pix!.valor))
+      failures.push(`${id}: not allowed, ${brl(devolved)} of ${s.pix!.valor} returned`);
+    if (s.view.status !== 'REFUNDED' || s.view.reason !== 'PAYER_NOT_ALLOWED')
+      failures.push(`${id}: not allowed, ended ${s.view.status} ${s.view.reason ?? ''}`);
+  }
+  return { name: 'every not-allowed payment is returned in full', checked: paid.length, failures };
 }
 
 /** The bank leg's figures for the report. */

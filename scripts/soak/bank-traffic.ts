@@ -6,7 +6,9 @@
  * charge is an unapplied receipt whose devolution the network first refuses, then (mostly) settles.
  * The PSP's list of received Pix (`GET /pix?inicio…`) is down from the start for a while: the first
  * reconciliations of the day that closed before the run (the gateway's first midnight) find it
- * down, and the day must still end checked. The gateway must end with the PSP's books all the same
+ * down, and the day must still end checked. Its clients take deposits only from the declared payer
+ * (`payerPolicy` DECLARED_PAYER, docs/contract.md, Who paid); a third party pays now and then, and
+ * that payment must go back whole. The gateway must end with the PSP's books all the same
  * (bank-books.ts): what it does not hear it has to ask for.
  */
 import type { Gateway, Json, Onboarded } from './api';
@@ -35,6 +37,7 @@ export const BANK_SCENARIOS = {
   'bank.refund': 10,
   'bank.med': 10,
   'bank.med-over-refund': 6,
+  'bank.third-party': 8,
   'bank.return-refused-then-settled': 6,
 } as const;
 export type BankScenario = keyof typeof BANK_SCENARIOS;
@@ -66,6 +69,8 @@ export interface BankTx {
   amountCents: number;
   /** The payment's end-to-end id, once a payer paid at the PSP. */
   endToEndId?: string;
+  /** Paid by someone else than the declared payer: not allowed, returned automatically. */
+  thirdParty?: boolean;
 }
 
 /** A second payment of a charge (an unapplied receipt) and what the network did with its return. */
@@ -183,7 +188,13 @@ class BankDriver {
     const e2e = `E60701190${new Date().toISOString().replace(/\D/g, '').slice(0, 12)}${(++this.sequence)
       .toString(36)
       .padStart(11, '0')}`.slice(0, 32);
-    const pix = await this.o.control('pay', { txid: tx.transactionId, endToEndId: e2e });
+    // The PSP reports the payer as Efí does; by default the charge's devedor, the declared payer.
+    const pagador = tx.thirdParty ? { nome: 'Joao Terceiro', cpf: '11144477735' } : undefined;
+    const pix = await this.o.control('pay', {
+      txid: tx.transactionId,
+      endToEndId: e2e,
+      ...(pagador && { pagador }),
+    });
     if (!pix) return undefined;
     tx.endToEndId = e2e;
     return e2e;
@@ -270,6 +281,20 @@ const BANK_RUNNERS: Record<BankScenario, BankRunner> = {
     if (!tx) return;
     await sleep(d.random.int(0, 50_000));
     if (await d.pay(tx)) d.log.lost.payments += 1;
+  },
+  // Someone else pays a bettor's deposit: held, never confirmed, returned through our devolution,
+  // which the network settles after a while (or at the end, bank-books.ts).
+  'bank.third-party': async (d, c) => {
+    const tx = await d.charge(c, 'bank.third-party', 2);
+    if (!tx) return;
+    tx.thirdParty = true;
+    const e2e = await d.pay(tx);
+    if (!e2e) return;
+    await d.callback(e2e, 0.2, 'payments');
+    await sleep(d.random.int(1_000, 8_000));
+    const pix = await d.o.control(`pix/${e2e}`);
+    for (const dev of pix?.devolucoes ?? [])
+      if (dev.status === 'EM_PROCESSAMENTO') await d.settleDevolution(e2e, dev.id, true);
   },
   'bank.unpaid': async (d, c) => {
     await d.charge(c, 'bank.unpaid', 1);
@@ -373,7 +398,7 @@ export async function driveBankTraffic(
       'setup',
       'POST',
       '/admin/clients',
-      { name: `Soak bank ${run} #${i + 1}`, partners: [o.ispb] },
+      { name: `Soak bank ${run} #${i + 1}`, partners: [o.ispb], payerPolicy: 'DECLARED_PAYER' },
       [201],
     );
     const client = created.body as Onboarded;

@@ -75,6 +75,8 @@ function limitsText(c: ClientSummary): string {
     `per payee daily ${brl(l.perPayeeDaily)}`,
     `approval above ${brl(c.approvalThresholdCents)}`,
     `rate ${c.rateLimitPerSecond == null ? 'unlimited' : `${count(c.rateLimitPerSecond)}/s`}`,
+    // A betting operator takes deposits only from the bettor's own account (docs/contract.md, Who paid).
+    c.payerPolicy === 'DECLARED_PAYER' ? 'deposits from the declared payer only' : 'deposits from any payer',
   ].join(' · ');
 }
 

@@ -27,20 +27,39 @@ export async function deliverPix(env: Env, ispb: string, pix: ReceivedPix): Prom
   return ledgerOf(env, clientId).partnerPix(ispb, pix);
 }
 
-/** Re-reads each hinted Pix from the partner and applies what the partner says. */
+/**
+ * Re-reads each hinted Pix from the partner and applies what the partner says. The payer a
+ * partner reports in its authenticated callback (Efí documents `gnExtras.pagador` there) fills in
+ * a re-read that carries none; money and ids always come from the re-read.
+ */
 export async function applyPixHints(
   env: Env,
   partner: BcbApiPixPartner,
   endToEndIds: readonly string[],
+  reportedPayers: ReadonlyMap<string, NonNullable<ReceivedPix['payer']>> = new Map(),
 ): Promise<Record<string, HintOutcome[]>> {
   const results: Record<string, HintOutcome[]> = {};
   for (const endToEndId of new Set(endToEndIds)) {
     const read = await partner.receivedPix(endToEndId);
     if (!read.ok) results[endToEndId] = [read.retryable ? 'unavailable' : 'not-confirmed'];
     else if (read.value?.endToEndId !== endToEndId) results[endToEndId] = ['not-confirmed'];
-    else results[endToEndId] = await deliverPix(env, partner.ispb, read.value);
+    else
+      results[endToEndId] = await deliverPix(
+        env,
+        partner.ispb,
+        withReportedPayer(read.value, reportedPayers),
+      );
   }
   return results;
+}
+
+function withReportedPayer(
+  pix: ReceivedPix,
+  reported: ReadonlyMap<string, NonNullable<ReceivedPix['payer']>>,
+): ReceivedPix {
+  const hinted = reported.get(pix.endToEndId);
+  if (!pix.payer || pix.payer.document !== undefined || hinted?.document === undefined) return pix;
+  return { ...pix, payer: hinted };
 }
 
 /** Sweep windows end this long before now: a PSP may list a Pix a little after its `horario`. */

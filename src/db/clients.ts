@@ -2,6 +2,7 @@
 import { and, asc, desc, eq, gt, isNotNull, lt, or } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/d1';
 import type { ClientLimits } from '../domain/limits';
+import { NO_PAYER_RULES, type PayerPolicy, type PayerRules } from '../domain/payer-rules';
 import { type AuditRow, auditInsert } from './audit';
 import { accounts, clients } from './schema';
 
@@ -12,6 +13,16 @@ export const d1 = (env: Env) => drizzle(env.DB);
 
 export async function findClient(env: Env, clientId: string): Promise<ClientRow | undefined> {
   return d1(env).select().from(clients).where(eq(clients.id, clientId)).get();
+}
+
+/** The client's payer rules (domain/payer-rules.ts); none for a client that is gone. */
+export async function payerRulesOf(env: Env, clientId: string): Promise<PayerRules> {
+  const row = await d1(env)
+    .select({ payerPolicy: clients.payerPolicy, blockedPayerDocuments: clients.blockedPayerDocuments })
+    .from(clients)
+    .where(eq(clients.id, clientId))
+    .get();
+  return row ?? NO_PAYER_RULES;
 }
 
 /** The client a charge locator's location key names (the unique clients_location_key_idx). */
@@ -87,6 +98,7 @@ export interface ClientSummary {
   limits: ClientLimits;
   approvalThresholdCents: number | null;
   rateLimitPerSecond: number | null;
+  payerPolicy: PayerPolicy;
   applicationTokenActive: boolean;
   createdAt: number;
 }
@@ -108,6 +120,7 @@ export async function clientPage(env: Env, before: string | undefined): Promise<
       limits: clients.limits,
       approvalThresholdCents: clients.approvalThresholdCents,
       rateLimitPerSecond: clients.rateLimitPerSecond,
+      payerPolicy: clients.payerPolicy,
       applicationTokenActive: clients.applicationTokenActive,
       createdAt: clients.createdAt,
     })

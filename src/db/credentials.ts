@@ -5,6 +5,7 @@
  * isolate that made it (it evicts its own entry).
  */
 
+import type { PayerPolicy } from '../domain/payer-rules';
 import { decryptSecret } from '../security/secrets';
 import { findClient } from './clients';
 
@@ -22,6 +23,8 @@ export interface ClientCredentials {
   partners: string[];
   /** Names the client in its charge locators (domain/location.ts). */
   locationKey: string;
+  /** Where its Cash-Ins may be registered (domain/payer-rules.ts). */
+  payerPolicy: PayerPolicy;
 }
 
 const cache = new Map<string, { value: ClientCredentials | null; expiresAt: number }>();
@@ -42,6 +45,7 @@ export async function loadCredentials(env: Env, clientId: string): Promise<Clien
           : null,
         rateLimitPerSecond: row.rateLimitPerSecond,
         partners: row.partners,
+        payerPolicy: row.payerPolicy,
         // Migration 0008 gave every existing client a key and onboarding always writes one.
         locationKey: row.locationKey ?? failClosed(`client ${row.id} has no location key`),
       }

@@ -6,6 +6,7 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import type { ClientLimits } from '../domain/limits';
+import { PAYER_POLICIES } from '../domain/payer-rules';
 import { RETURN_STAGES, UNAPPLIED_REASONS } from '../domain/unapplied';
 
 export const clients = sqliteTable(
@@ -29,6 +30,8 @@ export const clients = sqliteTable(
     limits: text('limits', { mode: 'json' }).$type<ClientLimits>().notNull(),
     approvalThresholdCents: integer('approval_threshold_cents'),
     blockedPayerDocuments: text('blocked_payer_documents', { mode: 'json' }).$type<string[]>().notNull(),
+    /** Whose payments the client takes (domain/payer-rules.ts): ANY, or DECLARED_PAYER only. */
+    payerPolicy: text('payer_policy', { enum: PAYER_POLICIES }).notNull().default('ANY'),
     healthWebhookUrl: text('health_webhook_url'),
     /** Requests per second the client may make before 429 RATE_LIMITED; null = no limit. */
     rateLimitPerSecond: integer('rate_limit_per_second'),

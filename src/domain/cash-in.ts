@@ -14,6 +14,25 @@ export interface BankData {
   account: string;
 }
 
+/** The paying account's bank as the network reported it: the ISPB always, branch and account where known. */
+export interface PayerBankData {
+  ispb: string;
+  bank: string;
+  branch?: string;
+  account?: string;
+}
+
+/**
+ * Who actually paid a Cash-In (docs/contract.md, Who paid): name and document where the partner
+ * reports them; `allowed` is the client's payer rules' verdict on that document.
+ */
+export interface PaidBy {
+  name?: string;
+  document?: string;
+  bankData: PayerBankData;
+  allowed: boolean;
+}
+
 export interface CashInRecord {
   transactionId: string;
   internalCode: string;
@@ -22,7 +41,8 @@ export interface CashInRecord {
   amount: number;
   payerName: string;
   payerDocument: string;
-  payerBank: BankData | null;
+  payerBank: PayerBankData | null;
+  paidBy: PaidBy | null;
   settlement: BankData | null;
   endToEndId: string | null;
   refundEndToEndId: string | null;
@@ -64,6 +84,7 @@ export const CASH_IN_FIELDS = [
       f.when(f.all(moneyMoved, f.stored('payerBank')), 'bankData', f.json('payerBank')),
     ),
   ),
+  f.when(f.all(moneyMoved, f.stored('paidBy')), 'paidBy', f.json('paidBy')),
   f.when(f.all(moneyMoved, f.stored('settlement')), 'settlement', f.json('settlement')),
   f.always('requestedAt', f.brt('requestedAt')),
   f.when(f.all(moneyMoved, f.set('paidAt')), 'paidAt', f.brt('paidAt')),

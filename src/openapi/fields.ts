@@ -48,6 +48,20 @@ export const Cursor = v.pipe(
 export const AccountType = v.picklist(['TRANSACTIONAL', 'PROPRIETARY']);
 
 /** Bank coordinates of an account (payer, payee or the service's settlement account). */
+/** The paying account's bank as the network reported it: branch and account where the partner says. */
+export const PayerBankData = named(
+  'PayerBankData',
+  v.object({
+    ispb: v.pipe(
+      Ispb,
+      v.description("The payer's institution (a real partner: characters 2–9 of the endToEndId)."),
+    ),
+    bank: v.pipe(v.string(), v.examples(['Itaú Unibanco S.A.'])),
+    branch: v.optional(v.pipe(v.string(), v.examples(['0001']))),
+    account: v.optional(v.pipe(v.string(), v.examples(['123456-7']))),
+  }),
+);
+
 export const BankData = named(
   'BankData',
   v.object({

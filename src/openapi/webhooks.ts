@@ -102,7 +102,7 @@ export function webhooks(): Record<string, Schema> {
       ],
       ['cashIn', CashIn],
       cashInPaid,
-      "`data` is the Cash-In exactly as GET /cash-in/{id} returns it at that moment (CASHIN_REQUESTED: status AWAITING_PAYMENT). CASHIN_EXPIRED is sent 5 to 7 minutes after `expiredAt`. CASHIN_REFUND_FAILED: a refund accepted with 202 failed at the PIX network; `data` is PAID again with `refundFailure` (code and message), the money is available again, and a new refund may be requested (the failed one's idempotency key no longer replays).",
+      "`data` is the Cash-In exactly as GET /cash-in/{id} returns it at that moment (CASHIN_REQUESTED: status AWAITING_PAYMENT). CASHIN_EXPIRED is sent 5 to 7 minutes after `expiredAt`. CASHIN_REFUND_FAILED: a refund accepted with 202 failed at the PIX network; `data` is PAID again with `refundFailure` (code and message), the money is available again, and a new refund may be requested (the failed one's idempotency key no longer replays). From the payment on, `data` carries `paidBy`, the account that actually paid. CASHIN_PAID is sent only for a payment the client's payer rules allow (`paidBy.allowed` true): credit your customer on it. A payment they do not allow (`blockedPayerDocuments`, or another payer under `payerPolicy` DECLARED_PAYER) sends no CASHIN_PAID; its money is held and returned, and CASHIN_REFUNDED follows with reason PAYER_NOT_ALLOWED.",
     ),
     cashOutEvent: event(
       'Cash-Out event',

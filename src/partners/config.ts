@@ -28,6 +28,11 @@ export interface DeclaredPartner {
   webhookCertIssuer?: string;
   /** Where Cash-Outs go: API Pix has no payment operation, so a bank's own payout API. */
   payout?: DeclaredPayout;
+  /**
+   * The PSP reports who paid each received Pix as Efí does (`gnExtras.pagador`, enabled per key by
+   * `PUT /v2/gn/config`); absent or false: plain API Pix, which carries no payer document.
+   */
+  reportsPayer?: boolean;
 }
 
 /** Efí's Pix Send (src/partners/efi-pix-send), with the partner's OAuth2 credentials and certificate. */
@@ -106,6 +111,16 @@ export function bankName(env: unknown, ispb: string): string {
   return declaredPartners(env).find((p) => p.ispb === ispb)?.name ?? institutionName(ispb);
 }
 
+/**
+ * Does the partner report who paid (a declaration's `reportsPayer`; the simulated network always
+ * does)? Asked before a charge is registered, so it never builds an adapter.
+ */
+export function reportsPayer(env: unknown, ispb: string): boolean {
+  const declared = declaredPartners(env).find((p) => p.ispb === ispb);
+  if (declared) return declared.kind === 'sandbox' || declared.reportsPayer === true;
+  return isSimulatedPartner(env, ispb);
+}
+
 /** The partners a client gets when its onboarding names none: staging's sandbox catalog, else every declared one. */
 export function defaultPartners(env: unknown): string[] {
   return isStaging(env as { ENVIRONMENT?: unknown })
@@ -132,6 +147,8 @@ function parsePartners(raw: unknown): DeclaredPartner[] {
       for (const field of ['baseUrl', 'tokenUrl', 'pixKey', 'certificate'] as const)
         if ((typeof p[field] !== 'string' || p[field] === '') && !(field === 'certificate' && localMock(p)))
           throw new PartnerConfigError(`${at}.${field} is required`);
+    if (p.reportsPayer !== undefined && typeof p.reportsPayer !== 'boolean')
+      throw new PartnerConfigError(`${at}.reportsPayer must be true or false`);
     if (p.payout !== undefined) {
       if (p.kind !== 'bcb-api-pix') throw new PartnerConfigError(`${at}.payout needs kind "bcb-api-pix"`);
       checkPayout(p.payout, `${at}.payout`);

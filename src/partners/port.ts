@@ -76,6 +76,11 @@ export interface SettlementPartnerPort {
    * gateway builds them on its own location (the sandbox), which only a simulated network can pay.
    */
   readonly issuesBrCode: boolean;
+  /**
+   * Whether the partner reports who paid each received Pix (name and CPF/CNPJ): a client whose
+   * payerPolicy is DECLARED_PAYER registers Cash-Ins only at such partners (docs/contract.md, Who paid).
+   */
+  readonly reportsPayer: boolean;
   /** Registers a dynamic charge so the PIX network routes its payment to the partner account. */
   registerCharge(charge: ChargeRegistration): Promise<PartnerOutcome<RegisteredCharge>>;
   /**

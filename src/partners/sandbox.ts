@@ -77,6 +77,8 @@ export class SandboxPartner implements SettlementPartnerPort {
 
   /** The gateway hosts the sandbox's BR Code locations: no bank stands behind them. */
   readonly issuesBrCode = false;
+  /** The simulated network knows every payer: the pay request's (docs/contract.md, Who paid). */
+  readonly reportsPayer = true;
 
   async registerCharge(_charge: ChargeRegistration): Promise<PartnerOutcome<RegisteredCharge>> {
     await this.delay(await this.fault('CASH_IN'));

@@ -46,6 +46,7 @@ export function withTimeout(port: SettlementPartnerPort, ms = PARTNER_TIMEOUT_MS
   return {
     ispb: port.ispb,
     issuesBrCode: port.issuesBrCode,
+    reportsPayer: port.reportsPayer,
     registerCharge: (charge) => orUnanswered('registerCharge', port.registerCharge(charge)),
     ...(port.removeCharge && {
       removeCharge: (txid: string) => orUnanswered('removeCharge', port.removeCharge!(txid)),

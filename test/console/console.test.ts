@@ -102,6 +102,16 @@ describe('operator console: clients and deliveries', () => {
     expect(html).toContain('Loja &lt;script&gt;alert(1)&lt;/script&gt; Ltda');
     expect(html).not.toContain('<script>alert(1)');
     expect(html).toContain('daily R$ 5.000,00');
+    expect(html).toContain('deposits from any payer');
+  });
+
+  it("shows a client's payerPolicy: deposits from the declared payer only", async () => {
+    const api = await Integrator.create({ payerPolicy: 'DECLARED_PAYER' });
+    const { cookie } = await session();
+    const html = await (
+      await call(`/admin/console?client=${api.client.clientId}`, { headers: { cookie } })
+    ).text();
+    expect(html).toContain('deposits from the declared payer only');
   });
 
   it('redelivers a FAILED delivery only with the session, the same origin and its CSRF token', async () => {

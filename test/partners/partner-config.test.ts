@@ -3,7 +3,13 @@
  * partner gets its adapter, and a declaration with anything missing refuses naming exactly what.
  */
 import { describe, expect, it } from 'vitest';
-import { declaredPartners, PartnerConfigError, resolveBcbPartner } from '../../src/partners/config';
+import { parsePix } from '../../src/partners/bcb-api-pix/adapter';
+import {
+  declaredPartners,
+  PartnerConfigError,
+  reportsPayer,
+  resolveBcbPartner,
+} from '../../src/partners/config';
 
 const bcb = {
   ispb: '09089356',
@@ -99,5 +105,34 @@ describe('partner configuration', () => {
     expect(() => declaredPartners({ PARTNERS: JSON.stringify([mixed]) })).toThrow(
       'PARTNERS[0].certificate is required',
     );
+  });
+
+  it('reportsPayer: declared per partner (plain API Pix does not); a simulated partner always does', () => {
+    expect(reportsPayer(full, '09089356')).toBe(false);
+    const efi = { ...full, PARTNERS: JSON.stringify([{ ...bcb, reportsPayer: true }]) };
+    expect(reportsPayer(efi, '09089356')).toBe(true);
+    expect(reportsPayer({ ENVIRONMENT: 'staging' }, '31880826')).toBe(true);
+    expect(reportsPayer({ ENVIRONMENT: 'production' }, '31880826')).toBe(false);
+    expect(() => declaredPartners({ PARTNERS: JSON.stringify([{ ...bcb, reportsPayer: 'yes' }]) })).toThrow(
+      'PARTNERS[0].reportsPayer must be true or false',
+    );
+  });
+
+  it("reads Efí's gnExtras.pagador only from a partner that reports payers", () => {
+    const pix = {
+      endToEndId: 'E60701190202611251200abcdefghijk',
+      txid: 'K3b9Qe2LmN8pR4sT6uV1wXyZa0cDfGhJk',
+      valor: '10.00',
+      horario: '2026-11-25T15:00:00.000Z',
+      gnExtras: { pagador: { nome: 'Consultoria Efi', cnpj: '09089356000118', codigoBanco: '00416968' } },
+    };
+    expect(parsePix(pix)).not.toHaveProperty('payer');
+    expect(parsePix(pix, true)?.payer).toEqual({ name: 'Consultoria Efi', document: '09089356000118' });
+    expect(
+      parsePix({ ...pix, gnExtras: { pagador: { nome: 'X', cpf: '***.456.789-**' } } }, true)?.payer,
+    ).toEqual({
+      name: 'X',
+    });
+    expect(parsePix({ ...pix, gnExtras: undefined }, true)?.payer).toEqual({});
   });
 });

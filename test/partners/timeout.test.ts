@@ -13,6 +13,7 @@ const never = () => new Promise<never>(() => {});
 const silentBank: SettlementPartnerPort = {
   ispb: '42273459',
   issuesBrCode: false,
+  reportsPayer: false,
   registerCharge: never,
   sendDevolution: never,
   sendPayment: never,

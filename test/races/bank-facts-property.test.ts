@@ -3,11 +3,13 @@
  * client's refund, bank returns (MED, whole or part), our devolution settling or refused, archive
  * runs, PSP outages, lost callbacks (payment, return, devolution), the expiry of a charge paid in
  * time with no callback, the re-reads of paid Cash-Ins, the return of a second payment (an
- * unapplied receipt) refused then settled, and the day's reconciliation while the partner can or
- * cannot list the day. Whatever the order, once the PSP is up and the network has settled what it
- * holds, the client's books are the PSP's, entry by entry and centavo by centavo, the suspense
- * account holds exactly the second payment's devolutions the PSP did not make, nothing else is
- * held, and every invariant of test/support/invariants.ts holds for the rows still hot.
+ * unapplied receipt) refused then settled, the day's reconciliation while the partner can or
+ * cannot list the day, and the payment made by the declared payer or by a third party under
+ * DECLARED_PAYER (held at once and returned, docs/contract.md, Who paid). Whatever the order, once
+ * the PSP is up and the network has settled what it holds, the client's books are the PSP's, entry
+ * by entry and centavo by centavo, the suspense account holds exactly the second payment's
+ * devolutions the PSP did not make, nothing else is held, and every invariant of
+ * test/support/invariants.ts holds for the rows still hot.
  */
 import { runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
@@ -18,10 +20,10 @@ import { brtDate } from '../../src/domain/time';
 import { bcbPartner } from '../../src/partners/port-registry';
 import { createCashIn, getCashIn, waitFor } from '../support/cash-in';
 import { FAKE_PSP_ISPB } from '../support/fake-psp-env';
-import type { Integrator } from '../support/harness';
+import { Integrator } from '../support/harness';
 import { quiesce } from '../support/invariants';
 import { ledgerStub } from '../support/ledger';
-import { callback, newE2e, onboard, psp } from '../support/partner-psp';
+import { callback, newE2e, psp } from '../support/partner-psp';
 import { archiveNow, expectPspBooks, runTasksNow, tasksOf } from '../support/psp-books';
 import { unappliedOf } from '../support/unapplied';
 
@@ -54,6 +56,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 interface World {
   api: Integrator;
+  /** Paid by someone else than the declared payer: not allowed, returned automatically. */
+  thirdParty: boolean;
   /** The paid Cash-In the steps act on, and its payment at the PSP. */
   code: string;
   e2e: string;
@@ -67,11 +71,14 @@ interface World {
   dup: string;
 }
 
-async function world(refuseFirst: boolean): Promise<World> {
-  const api = await onboard();
-  const created = await createCashIn(api, { amount: 90 });
+const DECLARED = { name: 'Maria da Silva', document: '12345678909' };
+
+async function world(refuseFirst: boolean, thirdParty: boolean): Promise<World> {
+  const api = await Integrator.create({ partners: [FAKE_PSP_ISPB], payerPolicy: 'DECLARED_PAYER' });
+  const created = await createCashIn(api, { amount: 90, payer: DECLARED });
   const e2e = newE2e();
-  await psp('pay', { txid: created.transactionId, endToEndId: e2e });
+  const pagador = thirdParty ? { nome: 'Joao Terceiro', cpf: '11144477735' } : undefined;
+  await psp('pay', { txid: created.transactionId, endToEndId: e2e, ...(pagador && { pagador }) });
   expect((await callback(e2e))[0]?.outcomes).toEqual(['paid']);
   const dup = newE2e();
   await psp('pay', { txid: created.transactionId, endToEndId: dup, valor: '90.00' });
@@ -87,7 +94,7 @@ async function world(refuseFirst: boolean): Promise<World> {
     ).devolucoes as { id: string }[];
     await psp('devolution', { endToEndId: dup, id: asked?.id, ok: false });
   }
-  const quiet = await createCashIn(api, { amount: 7.5, expirationInMinutes: 10 });
+  const quiet = await createCashIn(api, { amount: 7.5, expirationInMinutes: 10, payer: DECLARED });
   const windowEnd = Date.now() - 6 * 60_000;
   const quietE2e = newE2e();
   await psp('pay', {
@@ -104,6 +111,7 @@ async function world(refuseFirst: boolean): Promise<World> {
   });
   return {
     api,
+    thirdParty,
     code: created.internalCode,
     e2e,
     txid: created.transactionId,
@@ -277,8 +285,9 @@ describe('bank facts in any order', () => {
         fc.array(step, { minLength: 3, maxLength: 9 }),
         fc.boolean(),
         fc.boolean(),
-        async (steps, refuseFirst, lateSettle) => {
-          const w = await world(refuseFirst);
+        fc.boolean(),
+        async (steps, refuseFirst, lateSettle, thirdParty) => {
+          const w = await world(refuseFirst, thirdParty);
           try {
             for (const s of steps) await perform(w, s);
             await settleAll(w, lateSettle);
@@ -286,8 +295,17 @@ describe('bank facts in any order', () => {
             expect((await getCashIn(w.api, w.quiet.code)).status).toBe('PAID');
             const view = await getCashIn(w.api, w.code);
             const pix = await psp(`pix/${w.e2e}`);
-            const devolved = (pix.devolucoes as { status: string }[]).some((d) => d.status === 'DEVOLVIDO');
+            const made = (pix.devolucoes as { status: string; valor: string }[]).filter(
+              (d) => d.status === 'DEVOLVIDO',
+            );
+            const devolved = made.length > 0;
             expect(view.status, JSON.stringify(pix.devolucoes)).toBe(devolved ? 'REFUNDED' : 'PAID');
+            expect(view.paidBy?.allowed).toBe(!thirdParty);
+            // A payment not allowed goes back whole: our devolution, or the bank's returns, reach its amount.
+            if (thirdParty && !view.refundFailure)
+              expect(made.reduce((s, d) => s + Math.round(Number(d.valor) * 100), 0)).toBeGreaterThanOrEqual(
+                w.amountCents,
+              );
             await expectPspBooks(w.api, [w.e2e, w.quiet.e2e]);
             await expectReceiptAsPsp(w);
           } finally {

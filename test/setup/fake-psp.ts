@@ -5,12 +5,15 @@
  * exchange against the vendored bacen/pix-api document. Tests drive the PSP's side through
  * `/__control/…` on the same binding:
  *
- * - `POST /__control/pay {txid, endToEndId, valor?, horario?}`: a payer pays the charge (another amount: a PSP bug).
+ * - `POST /__control/pay {txid, endToEndId, valor?, horario?, pagador?}`: a payer pays the charge (another
+ *   amount: a PSP bug; `pagador` `{nome, cpf | cnpj}`: a third party, else the charge's `devedor`).
  * - `POST /__control/receive {endToEndId, valor, txid?, horario?}`: a Pix with no charge of ours behind it.
  * - `POST /__control/alter-pix {endToEndId, valor?, forget?}`, `POST /__control/alter-payout
  *   {transactionId, status?, valor?, at?, forget?}`: the PSP's records change after the fact
  *   (reconciliation break injection).
  * - `POST /__control/receive-many {items: [{endToEndId, valor, txid?, horario?}]}`: many at once.
+ * - `POST /__control/payer-in-callback-only {endToEndId}`: that payment's `gnExtras.pagador` is left out
+ *   of `GET /pix`, `/pix/{e2eid}` and `/cob/{txid}`: only its callback carries it (as Efí documents it).
  * - `POST /__control/sent {idEnvio, valor, at}`: a payout the PSP made that we never asked for.
  * - `POST /__control/balance {saldo}`: what Efí's `GET /v2/gn/saldo` answers (null: back to the default,
  *   0.00 here, the PSP's own books in the local mock); `GET /__control/balance` reads it.
@@ -71,7 +74,8 @@ export function fakePspFetcher(
     );
   async function control(path: string, request: Request): Promise<Response> {
     const body = request.method === 'POST' ? ((await request.json()) as Record<string, any>) : {};
-    if (path === 'pay') return json(psp.pay(body.txid, body.endToEndId, body.valor, body.horario));
+    if (path === 'pay')
+      return json(psp.pay(body.txid, body.endToEndId, body.valor, body.horario, body.pagador));
     if (path === 'receive') return json(psp.receive(body.endToEndId, body.valor, body.txid, body.horario));
     if (path === 'receive-many') {
       for (const p of body.items) psp.receive(p.endToEndId, p.valor, p.txid, p.horario);
@@ -109,6 +113,10 @@ export function fakePspFetcher(
     }
     if (path === 'fail-next') {
       failNext = { match: body.match, status: body.status, name: body.name, times: body.times ?? 1 };
+      return json({});
+    }
+    if (path === 'payer-in-callback-only') {
+      psp.payerInCallbackOnly.add(body.endToEndId);
       return json({});
     }
     if (path.startsWith('webhook/'))

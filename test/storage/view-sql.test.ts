@@ -36,6 +36,21 @@ const cashIn = fc.record({
   payerName: text,
   payerDocument: text,
   payerBank: bank,
+  // Who paid: name and document only where the partner reported them.
+  paidBy: maybe(
+    fc.record(
+      {
+        name: text,
+        document: text,
+        bankData: fc.record(
+          { ispb: text, bank: text, branch: text, account: text },
+          { ...plain, requiredKeys: ['ispb', 'bank'] },
+        ),
+        allowed: fc.boolean(),
+      },
+      { ...plain, requiredKeys: ['bankData', 'allowed'] },
+    ),
+  ),
   settlement: bank,
   endToEndId: maybe(text),
   refundEndToEndId: maybe(text),

@@ -6,16 +6,20 @@
  */
 import {
   GetAccountBalanceResponseSchema,
+  ListAccountConfigResponseSchema,
   PixSendBodySchema,
   PixSendDetailIdResponseSchema,
   PixSendListParamsSchema,
   PixSendListResponseSchema,
   PixSendParamsSchema,
   PixSendResponseSchema,
+  UpdateAccountConfigBodySchema,
 } from 'sdk-node-apis-efi';
 import { EFI_BALANCE, EFI_SEND, EFI_SENT, EFI_SENT_LIST } from './fake-efi-payout';
 
 const ID_ENVIO = /^[a-zA-Z0-9]{1,35}$/;
+/** Efí's account configuration (`PUT`/`GET /v2/gn/config`), where the payer report is enabled per key. */
+const EFI_CONFIG = '/v2/gn/config';
 
 interface Check {
   safeParse(value: unknown): { success: boolean; error?: { message: string } };
@@ -29,6 +33,7 @@ export class EfiContractValidator {
   static covers(url: string): boolean {
     const { pathname } = new URL(url);
     return (
+      pathname.endsWith(EFI_CONFIG) ||
       pathname.startsWith(EFI_SEND) ||
       pathname.startsWith(EFI_SENT) ||
       pathname === EFI_SENT_LIST ||
@@ -79,6 +84,19 @@ export class EfiContractValidator {
       this.operations.add(`GET ${EFI_BALANCE}`);
       if (status === 200) this.check(`${where} response`, GetAccountBalanceResponseSchema, body);
       else this.refusal(where, body);
+      return;
+    }
+    if (pathname.endsWith(EFI_CONFIG)) {
+      // Efí's account configuration, on the API Pix host: the payer report's switch.
+      this.operations.add(`${request.method} ${EFI_CONFIG}`);
+      if (request.method === 'PUT') {
+        this.check(
+          `${where} request`,
+          UpdateAccountConfigBodySchema,
+          await request.json().catch(() => undefined),
+        );
+        if (status !== 204) this.refusal(where, body);
+      } else if (status === 200) this.check(`${where} response`, ListAccountConfigResponseSchema, body);
       return;
     }
     this.invalid.push(`${where}: not an operation of Pix Send`);

@@ -24,6 +24,15 @@ export class FakeBcbPsp {
   readonly cobs = new Map<string, any>();
   readonly pix = new Map<string, any>();
   readonly webhooks = new Map<string, string>();
+  /** Efí's account configuration (`/v2/gn/config`): which keys report the payer with each Pix. */
+  config: any = { pix: { receberSemChave: true, chaves: {} } };
+  /** Payments whose payer report the API's reads leave out: only their callbacks carry it. */
+  readonly payerInCallbackOnly = new Set<string>();
+  private read = (p: any) => {
+    if (!p?.gnExtras || !this.payerInCallbackOnly.has(p.endToEndId)) return p;
+    const { gnExtras: _g, ...rest } = p;
+    return rest;
+  };
   private faults: Response[] = [];
   /** The same PSP's payout API (Efí Pix Send), on the same host and tokens. */
   readonly payout = new FakeEfiPayout('09089356', () => this.now);
@@ -62,17 +71,25 @@ export class FakeBcbPsp {
   failNext(status: number, name: string): void {
     this.faults.push(problem(status, name, name));
   }
-  /** A payer pays the charge (at `horario`, now unless given): the PSP records a received Pix. */
-  pay(txid: string, e2eid: string, valor?: string, horario?: string): any {
+  /**
+   * A payer pays the charge (at `horario`, now unless given): the PSP records a received Pix. The
+   * payer is the charge's `devedor` unless given (`{nome, cpf | cnpj}`: a third party). As Efí does,
+   * the Pix carries `gnExtras.pagador` `{nome, cpf | cnpj, codigoBanco}` once the report is enabled
+   * for the charge's key (`PUT /v2/gn/config`); `codigoBanco` is the ISPB of the endToEndId.
+   */
+  pay(txid: string, e2eid: string, valor?: string, horario?: string, pagador?: any): any {
     const cob = this.cobs.get(txid);
     // The network routes no payment to a charge that is gone (removed or never registered).
     if (!cob || String(cob.status).startsWith('REMOVIDA')) return null;
+    const holder = pagador ?? cob.devedor ?? { nome: 'Pagador Anonimo', cpf: '52998224725' };
+    const reports = this.config.pix.chaves?.[cob.chave]?.recebimento?.webhook?.notificacao?.pagador === true;
     const p = {
       endToEndId: e2eid,
       txid,
       valor: valor ?? cob.valor.original,
       horario: horario ?? new Date(this.now).toISOString(),
       devolucoes: [],
+      ...(reports && { gnExtras: { pagador: { ...holder, codigoBanco: e2eid.slice(1, 9) } } }),
     };
     cob.status = 'CONCLUIDA';
     this.pix.set(e2eid, p);
@@ -196,7 +213,7 @@ export class FakeBcbPsp {
       const cob = this.cobs.get(a);
       if (!cob) return problem(404, 'NaoEncontrado', 'Cobrança não encontrada');
       const pix = [...this.pix.values()].filter((p) => p.txid === a);
-      return json(200, pix.length ? { ...cob, pix } : cob);
+      return json(200, pix.length ? { ...cob, pix: pix.map(this.read) } : cob);
     }
     if (root === 'pix' && a === '') {
       const from = Date.parse(url.searchParams.get('inicio')!);
@@ -206,7 +223,7 @@ export class FakeBcbPsp {
       );
       const page = Number(url.searchParams.get('paginacao.paginaAtual') ?? 0);
       const size = Number(url.searchParams.get('paginacao.itensPorPagina') ?? 100);
-      const pix = all.slice(page * size, (page + 1) * size);
+      const pix = all.slice(page * size, (page + 1) * size).map(this.read);
       const parametros = {
         inicio: new Date(from).toISOString(),
         fim: new Date(to).toISOString(),
@@ -223,7 +240,7 @@ export class FakeBcbPsp {
     if (root === 'pix') {
       const p = this.pix.get(a);
       if (!p) return problem(404, 'NaoEncontrado', 'Pix não encontrado');
-      if (sub === undefined) return json(200, p);
+      if (sub === undefined) return json(200, this.read(p));
       let d = p.devolucoes.find((x: any) => x.id === b);
       if (request.method === 'GET')
         return d ? json(200, d) : problem(404, 'NaoEncontrado', 'Devolução não encontrada');
@@ -245,6 +262,11 @@ export class FakeBcbPsp {
         p.devolucoes.push(d);
       }
       return json(201, d);
+    }
+    if (root === 'gn' && a === 'config') {
+      if (request.method === 'GET') return json(200, this.config);
+      this.config = body;
+      return new Response(null, { status: 204 });
     }
     if (root === 'webhook') {
       this.webhooks.set(a, body.webhookUrl);

@@ -19,6 +19,8 @@ export function fakePspEnvironment(certificateBinding: string) {
         certificate: certificateBinding,
         webhookCertSubject: 'CN=webhooks.psp.test,O=PSP de Testes S.A.,C=BR',
         webhookCertIssuer: 'CN=PSP de Testes CA,O=PSP de Testes S.A.,C=BR',
+        // Reports who paid each Pix as Efí does (gnExtras.pagador, enabled through /v2/gn/config).
+        reportsPayer: true,
         // Cash-Outs through the same PSP's payout API (Efí Pix Send, test/support/fake-efi-payout.ts).
         payout: {
           kind: 'efi-pix-send',

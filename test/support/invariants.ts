@@ -51,6 +51,8 @@ interface CashInRow {
   end_to_end_id: string | null;
   refund_end_to_end_id: string | null;
   refund_state: string;
+  /** paidBy.allowed (1/0), null before payment: a payment not allowed is never confirmed. */
+  paid_allowed: number | null;
 }
 
 interface CashOutRow {
@@ -125,7 +127,7 @@ async function readBooks(clientId: string): Promise<Books> {
   );
   const cashIns = await sqlRows<CashInRow>(
     clientId,
-    'SELECT transaction_id, status, amount, end_to_end_id, refund_end_to_end_id, refund_state FROM cash_ins',
+    "SELECT transaction_id, status, amount, end_to_end_id, refund_end_to_end_id, refund_state, json_extract(paid_by, '$.allowed') AS paid_allowed FROM cash_ins",
   );
   const cashOuts = await sqlRows<CashOutRow>(
     clientId,
@@ -217,10 +219,14 @@ function checkTransactions(books: Books, events: Map<string, { type: string; sta
   for (const c of books.cashIns) {
     // Failed refund attempts are told as they happen; the state history is the rest.
     const history = (events.get(c.transaction_id) ?? []).filter((e) => e.type !== 'CASHIN_REFUND_FAILED');
+    // A payment the client's payer rules refuse is never confirmed (docs/contract.md, Who paid).
+    const expected = (CASH_IN_HISTORY[c.status] ?? []).filter(
+      (t) => c.paid_allowed !== 0 || t !== 'CASHIN_PAID',
+    );
     expect(
       history.map((e) => e.type),
       `events of Cash-In ${c.transaction_id}`,
-    ).toEqual(CASH_IN_HISTORY[c.status]);
+    ).toEqual(expected);
     const ref = `cash-in:${c.transaction_id}`;
     const moved = ['PAID', 'REFUNDED'].includes(c.status);
     const pixIn = entriesOf(ref, 'PIX_IN');

@@ -136,6 +136,7 @@ export async function startMockPsp(port = 0, options: MockPspOptions = {}): Prom
         baseUrl: `${url}/api/v2`,
         tokenUrl: `${url}/oauth/token`,
         pixKey: 'cobranca@connectpsp.example',
+        reportsPayer: true,
         payout: { kind: 'efi-pix-send', baseUrl: url, payerKey: 'pagamentos@connectpsp.example' },
       },
     ]),

@@ -52,8 +52,8 @@ async function askPartner(ctx: LedgerContext, row: CashInRow, reads: PartnerRead
     return 'unknown';
   }
   if (charge.value.pix.length > 0) {
-    const blocked = await reads.blockedPayerDocuments(ctx);
-    for (const pix of charge.value.pix) await applyPartnerPix(ctx, row.partnerIspb, pix, blocked);
+    const rules = await reads.payerRules(ctx);
+    for (const pix of charge.value.pix) await applyPartnerPix(ctx, row.partnerIspb, pix, rules);
     if (findCashIn(ctx.db, row.transactionId)?.status !== 'AWAITING_PAYMENT') return 'paid';
     return 'unpaid'; // a Pix the charge cannot take (another amount): applyPartnerPix logged it
   }

@@ -9,17 +9,19 @@ import { type CashInCreated, type CashInView, cashInView } from '../../../src/do
 import { newCashInTxId, newInternalCode } from '../../../src/domain/ids';
 import { merchantFields } from '../../../src/domain/merchant';
 import { amountFromCents } from '../../../src/domain/money';
+import type { PayerPolicy } from '../../../src/domain/payer-rules';
 import { failure, type OperationResult, success } from '../../../src/domain/result';
 import { formatBrt } from '../../../src/domain/time';
 import { unpaidOnly } from '../../../src/domain/transitions';
 import { log } from '../../../src/infra/log';
+import { reportsPayer } from '../../../src/partners/config';
 import { CHARGE_PAID } from '../../../src/partners/port';
 import { partnerPort } from '../../../src/partners/port-registry';
 import { maybeArchived } from '../archive/archive-index';
 import { hasArchiveOf } from '../archive/archive-store';
 import type { LedgerContext } from '../context';
 import type { Remember } from '../ledger/idempotency';
-import { firstTransactionalIspb } from '../ledger/ledger';
+import { firstTransactionalIspb, transactionalAccounts } from '../ledger/ledger';
 import { emitWithObservation, OUTBOX_COALESCE_MS, observe } from '../webhooks/events';
 import {
   type CashInRow,
@@ -52,16 +54,22 @@ export interface CreateCashInInput {
   locationKey: string;
   /** Expiry instant when it is not creation + `expirationInMinutes` (a recurring charge's last attempt). */
   expiresAt?: number;
+  /** DECLARED_PAYER: only a partner that reports who paid may receive the charge. */
+  payerPolicy?: PayerPolicy;
 }
 
 /** What another aggregate writes in the new Cash-In's own transaction (a recurring charge's link). */
 export type AlongWithCashIn = (transactionId: string) => void;
 
-/** The partner that receives a new charge: the client's first partner. */
-function chargePartner(ctx: LedgerContext): string {
+/**
+ * The partner that receives a new charge: the client's first partner; under DECLARED_PAYER its
+ * first partner that reports who paid (docs/contract.md, Who paid), else none.
+ */
+function chargePartner(ctx: LedgerContext, policy: PayerPolicy | undefined): string | undefined {
   const ispb = firstTransactionalIspb(ctx.db);
   if (ispb === undefined) throw new Error('client has no TRANSACTIONAL account');
-  return ispb;
+  if (policy !== 'DECLARED_PAYER' || reportsPayer(ctx.env, ispb)) return ispb;
+  return transactionalAccounts(ctx.db).find((a) => reportsPayer(ctx.env, a.ispb))?.ispb;
 }
 
 export async function createCashIn(
@@ -92,7 +100,13 @@ export async function createCashIn(
       while (internalCodeTaken(ctx.db, internalCode) || archivedId(internalCode));
     }
     const transactionId = newCashInTxId(input.locationKey, internalCode);
-    const partnerIspb = chargePartner(ctx);
+    const partnerIspb = chargePartner(ctx, input.payerPolicy);
+    if (partnerIspb === undefined)
+      return failure({
+        code: 'RULE_VIOLATION',
+        detail:
+          "payerPolicy is DECLARED_PAYER and none of this client's settlement partners reports who paid, so no payment could be checked; nothing was registered",
+      });
     const expiresAt = input.expiresAt ?? now + input.expirationInMinutes * 60_000;
     const port = partnerPort(ctx.env, partnerIspb);
     // Everything that could refuse this Cash-In runs before the charge exists at the partner.

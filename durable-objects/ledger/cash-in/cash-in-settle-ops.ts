@@ -1,11 +1,13 @@
 /**
  * A Cash-In paid (docs/contract.md, Cash-In lifecycle): the sandbox's pay call or a partner's confirmed Pix
  * (partner-pix-ops.ts) moves it to PAID with its ledger entry, event and health observation in one
- * storage transaction; a payer the client blocks gets the money back from the same transaction.
+ * storage transaction. Who paid is recorded as `paidBy`; a payment the client's payer rules do not
+ * allow is not confirmed to it and gets its money back from the same transaction.
  */
-import { type CashInView, cashInView } from '../../../src/domain/cash-in';
+import { type CashInView, cashInView, type PaidBy, type PayerBankData } from '../../../src/domain/cash-in';
 import { newEndToEndId } from '../../../src/domain/ids';
 import { nextRecheckAt } from '../../../src/domain/med-recheck';
+import { type PayerRules, payerAllowed } from '../../../src/domain/payer-rules';
 import { failure, type OperationResult, success } from '../../../src/domain/result';
 import { formatBrt } from '../../../src/domain/time';
 import { bankName, settlementPartner } from '../../../src/partners/config';
@@ -14,7 +16,7 @@ import type { LedgerContext } from '../context';
 import { accountAt, postEntry } from '../ledger/ledger';
 import { observe } from '../webhooks/events';
 import { LATE_SETTLEMENT_GRACE_MS } from './cash-in-ops';
-import { cashInNotFound, emitCashIn, findCashIn, updateCashIn } from './cash-in-store';
+import { type CashInRow, cashInNotFound, emitCashIn, findCashIn, updateCashIn } from './cash-in-store';
 import { holdRefund } from './refund-ops';
 
 /** The sandbox payer's bank when a pay call names none. */
@@ -22,6 +24,10 @@ const DEFAULT_PAYER_BANK = { ispb: '60701190', branch: '0001', account: '123456-
 
 export interface SettleInput {
   id: string;
+  /**
+   * The account that paid, as reported: the sandbox's pay request (the declared payer where it
+   * names none), or a real partner's payer report. Never written over the declared payer.
+   */
   payer?: {
     name?: string;
     document?: string;
@@ -38,7 +44,32 @@ export interface SettleInput {
    * payer's institution; API Pix gives no payer branch or account, so none is shown.
    */
   endToEndId?: string;
-  blockedPayerDocuments: string[];
+  rules: PayerRules;
+}
+
+/** Who paid (docs/contract.md, Who paid): the sandbox's payer defaults to the declared one; a partner's only as reported. */
+function whoPaid(ctx: LedgerContext, row: CashInRow, input: SettleInput): Omit<PaidBy, 'allowed'> {
+  const reported = input.endToEndId;
+  const given = input.payer?.bankData;
+  const bankData: PayerBankData = reported
+    ? { ispb: reported.slice(1, 9), bank: bankName(ctx.env, reported.slice(1, 9)) }
+    : {
+        ispb: given?.ispb ?? DEFAULT_PAYER_BANK.ispb,
+        bank: bankName(ctx.env, given?.ispb ?? DEFAULT_PAYER_BANK.ispb),
+        branch: given?.branch ?? DEFAULT_PAYER_BANK.branch,
+        account: given?.account ?? DEFAULT_PAYER_BANK.account,
+      };
+  if (input.source === 'sandbox')
+    return {
+      name: input.payer?.name ?? row.payerName,
+      document: input.payer?.document ?? row.payerDocument,
+      bankData,
+    };
+  return {
+    ...(input.payer?.name !== undefined && { name: input.payer.name }),
+    ...(input.payer?.document !== undefined && { document: input.payer.document }),
+    bankData,
+  };
 }
 
 export async function settleCashIn(
@@ -69,31 +100,18 @@ export async function settleCashIn(
   const partner = settlementPartner(ctx.env, row.partnerIspb);
   const account = accountAt(ctx.db, row.partnerIspb, 'TRANSACTIONAL');
   if (!account) throw new Error(`no TRANSACTIONAL account at ${row.partnerIspb}`);
-  const reported = input.endToEndId;
-  const bank = {
-    ...DEFAULT_PAYER_BANK,
-    ...(reported && { ispb: reported.slice(1, 9) }),
-    ...input.payer?.bankData,
-  };
-  const payerDocument = input.payer?.document ?? row.payerDocument;
-  const endToEndId = reported ?? (input.deferEndToEndId ? null : newEndToEndId('E', bank.ispb, now));
-  const blocked = input.blockedPayerDocuments.includes(payerDocument);
+  const payer = whoPaid(ctx, row, input);
+  const paidBy: PaidBy = { ...payer, allowed: payerAllowed(input.rules, row.payerDocument, payer.document) };
+  const bank = payer.bankData;
+  const endToEndId = input.endToEndId ?? (input.deferEndToEndId ? null : newEndToEndId('E', bank.ispb, now));
   const paid = ctx.storage.transactionSync(() => {
     const updated = updateCashIn(ctx, row.seq, {
       status: 'PAID',
       paidAt: now,
       endToEndId,
-      payerName: input.payer?.name ?? row.payerName,
-      payerDocument,
-      payerBank:
-        reported && !input.payer?.bankData
-          ? null
-          : {
-              ispb: bank.ispb,
-              bank: bankName(ctx.env, bank.ispb),
-              branch: bank.branch,
-              account: bank.account,
-            },
+      // The declared payer stays as the client wrote it; the paying account is paidBy's.
+      payerBank: bank,
+      paidBy,
       settlement: {
         ispb: row.partnerIspb,
         bank: partner?.name ?? row.partnerIspb,
@@ -110,7 +128,8 @@ export async function settleCashIn(
       description: `PIX recebido ${row.internalCode}`,
       endToEndId,
     });
-    emitCashIn(ctx, updated, 'CASHIN_PAID', now);
+    // A payment the client may not take is never confirmed to it: it would credit its customer.
+    if (paidBy.allowed) emitCashIn(ctx, updated, 'CASHIN_PAID', now);
     observe(ctx, row.transactionId, {
       operation: 'CASH_IN',
       partnerIspb: row.partnerIspb,
@@ -124,10 +143,10 @@ export async function settleCashIn(
     // A real partner's payment is read again while a bank may return it (return-rechecks.ts).
     if (bcbPartner(ctx.env, row.partnerIspb))
       ctx.scheduler.schedule('recheck-returns', row.transactionId, nextRecheckAt(now, now) as number);
-    // A payer the client does not accept gets the money back (docs/contract.md, Sandbox). Held in the payment's
-    // own transaction, so no crash can separate them and nothing can spend it meanwhile; the poll
-    // sends the devolution as soon as the payment endToEndId is known.
-    if (blocked) {
+    // A payer the client does not accept gets the money back (docs/contract.md, Who paid). Held in the
+    // payment's own transaction, so no crash can separate them and nothing can spend it meanwhile;
+    // the poll sends the devolution as soon as the payment endToEndId is known.
+    if (!paidBy.allowed) {
       holdRefund(ctx, updated, account.number, {
         endToEndId: newEndToEndId('D', row.partnerIspb, now),
         reason: 'PAYER_NOT_ALLOWED',
@@ -145,7 +164,7 @@ export async function settleCashIn(
 export function assignEndToEndId(ctx: LedgerContext, transactionId: string): void {
   const row = findCashIn(ctx.db, transactionId);
   if (!row || row.endToEndId !== null || row.paidAt === null) return;
-  const bank = row.payerBank ?? { ispb: DEFAULT_PAYER_BANK.ispb };
+  const bank = row.paidBy?.bankData ?? row.payerBank ?? { ispb: DEFAULT_PAYER_BANK.ispb };
   ctx.storage.transactionSync(() => {
     updateCashIn(ctx, row.seq, { endToEndId: newEndToEndId('E', bank.ispb, row.paidAt as number) });
   });

@@ -6,6 +6,7 @@
  * Everything is idempotent by end-to-end id and devolution id: the same report twice moves nothing.
  */
 
+import type { PayerRules } from '../../../src/domain/payer-rules';
 import type { UnappliedReason } from '../../../src/domain/unapplied';
 import { errorFields, log } from '../../../src/infra/log';
 import type { ReceivedDevolution, ReceivedPix } from '../../../src/partners/bcb-api-pix/adapter';
@@ -111,7 +112,7 @@ export async function applyPartnerPix(
   ctx: LedgerContext,
   ispb: string,
   pix: ReceivedPix,
-  blockedPayerDocuments: string[],
+  rules: PayerRules,
 ): Promise<PixOutcome[]> {
   const fields = { transactionId: pix.txid, endToEndId: pix.endToEndId, ispb };
   // Held already: the same money, reported again (a replay, the sweep, a devolution's callback).
@@ -130,7 +131,9 @@ export async function applyPartnerPix(
       source: 'network',
       endToEndId: pix.endToEndId,
       ...(Number.isFinite(pix.paidAt) && { initiatedAt: pix.paidAt }),
-      blockedPayerDocuments,
+      // Where the partner reports the paying account holder (Efí's payer report), it is who paid.
+      ...(pix.payer && { payer: pix.payer }),
+      rules,
     });
     if (!settled.ok) return unapplied(ctx, ispb, pix, 'NOT_PAYABLE', { ...fields, status: row.status });
     outcomes.push('paid');

@@ -3,14 +3,15 @@
  * re-reads of paid Cash-Ins): a partner that did not answer is not asked again in the same run, so
  * an outage costs one time-out per run, not one per task; and re-reads are capped per run.
  */
-import { findClient } from '../../../src/db/clients';
+import { payerRulesOf } from '../../../src/db/clients';
+import type { PayerRules } from '../../../src/domain/payer-rules';
 import type { LedgerContext } from '../context';
 
 export class PartnerReads {
   private readonly down = new Set<string>();
   /** Re-reads of paid Cash-Ins made in this run (return-rechecks.ts caps them). */
   rechecks = 0;
-  private blocked: Promise<string[]> | undefined;
+  private rules: Promise<PayerRules> | undefined;
 
   isDown(ispb: string): boolean {
     return this.down.has(ispb);
@@ -20,9 +21,9 @@ export class PartnerReads {
     this.down.add(ispb);
   }
 
-  /** The client's blocked payer documents, read once per run and only when a Pix is applied. */
-  blockedPayerDocuments(ctx: LedgerContext): Promise<string[]> {
-    this.blocked ??= findClient(ctx.env, ctx.profile.clientId).then((c) => c?.blockedPayerDocuments ?? []);
-    return this.blocked;
+  /** The client's payer rules, read once per run and only when a Pix is applied. */
+  payerRules(ctx: LedgerContext): Promise<PayerRules> {
+    this.rules ??= payerRulesOf(ctx.env, ctx.profile.clientId);
+    return this.rules;
   }
 }

@@ -64,7 +64,7 @@ export async function recheckReturns(
   if (unbooked) {
     // Back hot only to book what is missing: a row read here every time stays archived.
     await rehydrateCashIn(ctx, transactionId);
-    const outcomes = await applyPartnerPix(ctx, row.partnerIspb, pix, await reads.blockedPayerDocuments(ctx));
+    const outcomes = await applyPartnerPix(ctx, row.partnerIspb, pix, await reads.payerRules(ctx));
     if (outcomes.some((o) => o === 'returned' || o === 'devolution-recorded'))
       log('warn', 'a bank return found by re-reading the payment (its callback never came)', fields);
   }

@@ -19,6 +19,7 @@ import m0016 from './0016_cash_in_refund_request_id.sql';
 import m0017 from './0017_audit_outbox.sql';
 import m0018 from './0018_recurrences.sql';
 import m0019 from './0019_recurrence_charges.sql';
+import m0020 from './0020_cash_in_paid_by.sql';
 
   export default {
     journal,
@@ -42,7 +43,8 @@ m0015,
 m0016,
 m0017,
 m0018,
-m0019
+m0019,
+m0020
     }
   }
   

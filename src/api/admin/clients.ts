@@ -41,6 +41,7 @@ export function clientView(env: Env, c: ClientRow, accounts: AccountRow[]) {
       approvalThreshold: amountFromCents(c.approvalThresholdCents),
     }),
     blockedPayerDocuments: c.blockedPayerDocuments,
+    payerPolicy: c.payerPolicy,
     ...(c.healthWebhookUrl !== null && { healthWebhookUrl: c.healthWebhookUrl }),
     ...(c.rateLimitPerSecond !== null && { rateLimitPerSecond: c.rateLimitPerSecond }),
     applicationTokenActive: c.applicationTokenActive,

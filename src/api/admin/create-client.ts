@@ -59,6 +59,7 @@ async function handleCreateClient(request: ApiRequest, rc: RequestContext): Prom
     limits: {},
     approvalThresholdCents: null,
     blockedPayerDocuments: [],
+    payerPolicy: body.payerPolicy ?? 'ANY',
     healthWebhookUrl: null,
     rateLimitPerSecond: null,
     locationKey: newLocationKey(),

@@ -2,8 +2,10 @@
  * Response shapes of the operator API (docs/contract.md, Operator API) and the public key set.
  * Operator timestamps are UTC.
  */
+
 import * as v from 'valibot';
 import { FAILURE_CODES } from '../../domain/failure-codes';
+import { PAYER_POLICIES } from '../../domain/payer-rules';
 import { DELIVERY_STATUSES } from '../../domain/webhook-delivery';
 import { AccountType, Ispb, Money, UtcTimestamp } from '../../openapi/fields';
 import { named } from '../../schemas/named';
@@ -70,6 +72,12 @@ export const Client = named(
       v.pipe(Money, v.description('Cash-Outs at or above this amount wait for approval (PENDING).')),
     ),
     blockedPayerDocuments: v.array(v.string()),
+    payerPolicy: v.pipe(
+      v.picklist(PAYER_POLICIES),
+      v.description(
+        "`DECLARED_PAYER`: payments only from the declared payer's own account (docs: Who paid).",
+      ),
+    ),
     healthWebhookUrl: v.optional(v.string()),
     rateLimitPerSecond: v.optional(v.pipe(v.number(), v.integer())),
     applicationTokenActive: v.boolean(),

@@ -39,6 +39,7 @@ async function handlePatchClient(request: ApiRequest, rc: RequestContext): Promi
     changes.approvalThresholdCents = toCents(body.approvalThreshold) ?? null;
   if (body.blockedPayerDocuments !== undefined)
     changes.blockedPayerDocuments = [...new Set(body.blockedPayerDocuments)];
+  if (body.payerPolicy !== undefined) changes.payerPolicy = body.payerPolicy;
   if (body.healthWebhookUrl) requireAllowedWebhookUrl(env, body.healthWebhookUrl, 'healthWebhookUrl');
   if (body.healthWebhookUrl !== undefined) changes.healthWebhookUrl = body.healthWebhookUrl;
   if (body.rateLimitPerSecond !== undefined) changes.rateLimitPerSecond = body.rateLimitPerSecond;
@@ -64,7 +65,7 @@ export const patchClient = route(
     method: 'patch',
     path: '/admin/clients/{clientId}',
     operationId: 'patchClient',
-    summary: 'Change limits, approval threshold, blocked payers or the health webhook',
+    summary: 'Change limits, approval threshold, payer rules or the health webhook',
     description: '`null` removes a limit, the threshold or the health webhook.',
     parameters: [clientIdParameter],
     body: {

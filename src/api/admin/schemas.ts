@@ -1,8 +1,10 @@
 /** Operator API bodies (docs/contract.md, Operator API). */
+
 import * as v from 'valibot';
 import { FAILURE_CODES } from '../../domain/failure-codes';
 import { ISPB_PATTERN, ISPB_RULE, isIspb } from '../../domain/ispb';
 import { merchantCityText, merchantNameText } from '../../domain/merchant';
+import { PAYER_POLICIES } from '../../domain/payer-rules';
 import { DELIVERY_STATUSES } from '../../domain/webhook-delivery';
 import { SETTLEMENT_PARTNERS } from '../../partners/catalog';
 import { PARTNER_TIMEOUT_MS } from '../../partners/timeout';
@@ -35,6 +37,9 @@ const merchantText = (field: string, toBrCode: (text: string) => string) =>
   );
 const MerchantName = merchantText('merchantName', merchantNameText);
 const MerchantCity = merchantText('merchantCity', merchantCityText);
+const PayerPolicySchema = v.picklist(PAYER_POLICIES, 'payerPolicy must be ANY or DECLARED_PAYER');
+const PAYER_POLICY_DOC =
+  "Whose payments the client takes: `ANY` (default), or `DECLARED_PAYER`: only from an account of the Cash-In's `payer.document` (a betting operator's bettor). Under it a Cash-In goes only to a partner that reports who paid (none: POST /cash-in answers 422 RULE_VIOLATION), and a payment from anyone else is refunded automatically (`PAYER_NOT_ALLOWED`), never confirmed with `CASHIN_PAID`.";
 
 /** The create body, for a given test of "is a settlement partner" (the catalog plus declared ones). */
 const createClientFields = (isPartner: (ispb: string) => boolean) =>
@@ -48,6 +53,7 @@ const createClientFields = (isPartner: (ispb: string) => boolean) =>
     merchantName: v.optional(MerchantName),
     merchantCity: v.optional(MerchantCity),
     statementStartDate: v.optional(CalendarDate),
+    payerPolicy: v.optional(PayerPolicySchema),
     partners: v.optional(
       v.pipe(
         v.array(
@@ -89,6 +95,7 @@ export const CreateClientSchema = named(
     merchantCity:
       'BR Code field 60 (default SAO PAULO). Rendered transliterated and cut to 15 characters; something must remain, else 400 naming it.',
     statementStartDate: 'First day with statement data; default today in America/Sao_Paulo.',
+    payerPolicy: PAYER_POLICY_DOC,
     partners:
       'ISPBs of the settlement partners to open accounts at. Default: in staging the sandbox partners, in production every partner the deployment declares (none declared: 503 SERVICE_UNAVAILABLE). Production never accepts a sandbox partner.',
   },
@@ -118,6 +125,7 @@ export const PatchClientSchema = named(
     blockedPayerDocuments: v.optional(
       v.pipe(v.array(DocumentSchema, 'blockedPayerDocuments must be an array'), v.maxLength(10_000)),
     ),
+    payerPolicy: v.optional(PayerPolicySchema),
     healthWebhookUrl: v.optional(v.nullable(HttpUrlSchema)),
     merchantName: v.optional(MerchantName),
     merchantCity: v.optional(MerchantCity),
@@ -129,7 +137,9 @@ export const PatchClientSchema = named(
     limits: 'Withdrawal limits in BRL (`null` removes one); exceeding them ends a Cash-Out CANCELLED.',
     approvalThreshold:
       'Cash-Outs at or above this amount wait for operator approval (PENDING); `null` removes it.',
-    blockedPayerDocuments: 'Payers whose Cash-Ins are refunded automatically with PAYER_NOT_ALLOWED.',
+    blockedPayerDocuments:
+      'Paying accounts (`paidBy.document`, never the declared payer) whose payments are refunded automatically with PAYER_NOT_ALLOWED.',
+    payerPolicy: PAYER_POLICY_DOC,
     healthWebhookUrl: 'Receives PIX_INCIDENT_* events; `null` removes it.',
     merchantName:
       'BR Code field 59 (default: the client name). Rendered transliterated (accents removed, upper case, other characters dropped) and cut to 25 characters; something must remain, else 400 naming it.',

@@ -42,6 +42,7 @@ export const CLIENT = {
   limits: { daily: 50000 },
   approvalThreshold: 10000,
   blockedPayerDocuments: [],
+  payerPolicy: 'ANY' as const,
   applicationTokenActive: true,
   cryptoTokenActive: true,
   createdAt: '2026-11-01T12:00:00.000Z',

@@ -161,6 +161,7 @@ async function handleCreateCashIn({
     locationPrefix: `${host}/pix/qr/${key}`,
     paymentUrlPrefix: `${url.protocol}//${host}/open-finance/${key}`,
     locationKey: key,
+    payerPolicy: principal.credentials.payerPolicy,
   });
   // The QR image is derived from the stored payload, so a replay renders the very same image.
   return operationResponse(result, (created: Created) =>
@@ -180,7 +181,7 @@ export const createCashIn = route(
     operationId: 'createCashIn',
     summary: 'Create a Cash-In',
     description:
-      "Creates a charge. Standard flow: the answer carries `pixData.copyAndPaste` (a dynamic BR Code whose location serves the signed charge) and, unless `includeQrCodeImage` is false, the QR code of exactly that string as Base64 PNG. On a real partner (a declared `bcb-api-pix` partner) `copyAndPaste` is the `pixCopiaECola` its PSP returned when the charge was registered (`PUT /cob/{txid}`, the payer sent as `devedor`), naming the PSP's own location, where a payer's bank reads the payload signed by that PSP; on the sandbox partner the location is the gateway's (GET /pix/qr/{locator}). With `openFinance` the answer carries `openFinanceData.paymentUrl` instead: the sandbox partner only (a staging consent page); on a real partner 422 RULE_VIOLATION, nothing registered. `CASHIN_PAID` is posted to `webhookUrl` when the payment is confirmed.",
+      "Creates a charge. Standard flow: the answer carries `pixData.copyAndPaste` (a dynamic BR Code whose location serves the signed charge) and, unless `includeQrCodeImage` is false, the QR code of exactly that string as Base64 PNG. On a real partner (a declared `bcb-api-pix` partner) `copyAndPaste` is the `pixCopiaECola` its PSP returned when the charge was registered (`PUT /cob/{txid}`, the payer sent as `devedor`), naming the PSP's own location, where a payer's bank reads the payload signed by that PSP; on the sandbox partner the location is the gateway's (GET /pix/qr/{locator}). With `openFinance` the answer carries `openFinanceData.paymentUrl` instead: the sandbox partner only (a staging consent page); on a real partner 422 RULE_VIOLATION, nothing registered. Under the client's `payerPolicy` DECLARED_PAYER the charge goes only to a partner that reports who paid; with none, 422 RULE_VIOLATION and nothing is sent to any partner. `CASHIN_PAID` is posted to `webhookUrl` when the payment is confirmed (only for a payment the client's payer rules allow: see `paidBy`).",
     tag: TAG,
     auth: 'client',
     idempotent: true,

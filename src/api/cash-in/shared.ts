@@ -9,7 +9,7 @@ import * as v from 'valibot';
 import { CASH_IN_FIELDS } from '../../domain/cash-in';
 import { FAILURE_CODES } from '../../domain/failure-codes';
 import { type Out, PAYER_BANK, SETTLEMENT } from '../../openapi/examples';
-import { BankData, BrtTimestamp, EndToEndId, Money } from '../../openapi/fields';
+import { BankData, BrtTimestamp, EndToEndId, Money, PayerBankData } from '../../openapi/fields';
 import { TransactionIdentity } from '../../openapi/responses';
 import { viewSchema } from '../../openapi/view-schema';
 import { named } from '../../schemas/named';
@@ -36,6 +36,32 @@ export const CashInTransactionId = v.pipe(
   v.string(),
   v.description('Payment-network TxId, alphanumeric (26 to 35 characters).'),
   v.examples(['a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6']),
+);
+
+/** Who actually paid (docs/contract.md, Who paid). */
+const PaidBy = named(
+  'PaidBy',
+  v.pipe(
+    v.object({
+      name: v.optional(v.pipe(v.string(), v.description('Where the partner reports it.'))),
+      document: v.optional(
+        v.pipe(
+          v.string(),
+          v.description('CPF or CNPJ of the paying account holder, where the partner reports it.'),
+        ),
+      ),
+      bankData: PayerBankData,
+      allowed: v.pipe(
+        v.boolean(),
+        v.description(
+          "The client's payer rules (`blockedPayerDocuments`, `payerPolicy`) on this account. `false`: the payment was never confirmed (no `CASHIN_PAID`), its money is held and returned to the payer; the Cash-In ends REFUNDED with reason PAYER_NOT_ALLOWED and `CASHIN_REFUNDED`.",
+        ),
+      ),
+    }),
+    v.description(
+      "The account that actually paid, as the network reported it: on PAID and REFUNDED Cash-Ins that money reached (sandbox: the pay request's payer).",
+    ),
+  ),
 );
 
 /**
@@ -72,8 +98,14 @@ export const CashIn = named(
     payer: {
       name: v.string(),
       document: v.string(),
-      bankData: v.pipe(BankData, v.description('Returned after settlement; may be absent before.')),
+      bankData: v.pipe(
+        PayerBankData,
+        v.description(
+          "Returned after settlement: the paying account's bank, equal to `paidBy.bankData`. `name` and `document` stay what the client declared.",
+        ),
+      ),
     },
+    paidBy: PaidBy,
     settlement: v.pipe(
       BankData,
       v.description('The service account that received the money; only on PAID and REFUNDED.'),
@@ -97,6 +129,7 @@ export const cashInPaid: Out<typeof CashIn> = {
   status: 'PAID',
   amount: 150.25,
   payer: { name: 'Maria da Silva', document: '12345678909', bankData: PAYER_BANK },
+  paidBy: { name: 'Maria da Silva', document: '12345678909', bankData: PAYER_BANK, allowed: true },
   settlement: SETTLEMENT,
   requestedAt: '2026-11-21T10:15:30.123-03:00',
   paidAt: '2026-11-21T10:18:02.481-03:00',

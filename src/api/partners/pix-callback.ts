@@ -20,6 +20,7 @@ import { example } from '../../openapi/examples';
 import { inlineSchema } from '../../openapi/json-schema';
 import type { OperationSpec } from '../../openapi/operation';
 import { ispbParameter, parameter } from '../../openapi/parameters';
+import { payerOf } from '../../partners/bcb-api-pix/adapter';
 import { declaredPartners, PartnerConfigError, webhookAuthOf } from '../../partners/config';
 import { callbackAuthentic } from '../../partners/inbound-auth';
 import { bcbPartner } from '../../partners/port-registry';
@@ -149,10 +150,19 @@ async function handlePartnerPixCallback(request: ApiRequest, { env }: RequestCon
   // rest are left to the sweep of received Pix (src/cron/partner-notices.ts), which reads
   // them by time window within minutes.
   const hinted = [...new Set(body.pix.map((p) => p.endToEndId))];
+  const reportedPayers = new Map(
+    partner.reportsPayer
+      ? body.pix.flatMap((p) => {
+          const payer = payerOf(p);
+          return payer ? [[p.endToEndId, payer] as const] : [];
+        })
+      : [],
+  );
   const results: Record<string, string[]> = await applyPixHints(
     env,
     partner,
     hinted.slice(0, MAX_READS_PER_CALLBACK),
+    reportedPayers,
   );
   for (const endToEndId of hinted.slice(MAX_READS_PER_CALLBACK)) results[endToEndId] = ['deferred'];
   if (hinted.length > MAX_READS_PER_CALLBACK)

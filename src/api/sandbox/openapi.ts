@@ -35,7 +35,7 @@ export const sandboxOperations: OperationSpec[] = [
     operationId: 'sandboxPayCashIn',
     summary: 'Pay a Cash-In now',
     description:
-      'The network confirms the payment now: PAID and `CASHIN_PAID` sent. Only from AWAITING_PAYMENT before `expiredAt`, else 422 RULE_VIOLATION. A payer in `blockedPayerDocuments` is refunded automatically (`PAYER_NOT_ALLOWED`). The body is optional; defaults are supplied.',
+      "The network confirms the payment now: PAID and `CASHIN_PAID` sent. Only from AWAITING_PAYMENT before `expiredAt`, else 422 RULE_VIOLATION. `payer` is the account that pays: it becomes `paidBy` (each field defaults to the declared payer's, the bank to a sandbox one), and `payer.bankData`; the Cash-In's declared `payer.name` and `payer.document` stay as they were. A payment the client's payer rules do not allow (`paidBy.document` in `blockedPayerDocuments`, or another payer under `payerPolicy` DECLARED_PAYER) is PAID with `paidBy.allowed` false and no `CASHIN_PAID`, and is refunded automatically (`PAYER_NOT_ALLOWED`, then `CASHIN_REFUNDED`). The body is optional; defaults are supplied.",
     parameters: [cashInIdParameter],
     body: {
       schema: SandboxPaySchema,

@@ -28,7 +28,8 @@ export const SandboxPaySchema = named(
     deferEndToEndId: v.optional(v.boolean()),
   }),
   {
-    payer: 'Who pays; every field has a default.',
+    payer:
+      "The account that pays (the Cash-In's `paidBy`); every field has a default: name and document the declared payer's.",
     deferEndToEndId:
       'Simulates a partner that confirms the payment before it knows the endToEndId (refunds then answer 422 MISSING_E2E for a moment).',
   },

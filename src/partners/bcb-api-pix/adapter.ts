@@ -8,7 +8,7 @@
  * inbound callbacks and the reconciliation sweep re-read before any money moves.
  */
 
-import { documentKind } from '../../domain/documents';
+import { documentKind, isValidDocument, normalizeDocument } from '../../domain/documents';
 import { BATCH_CONCURRENCY, sendEach, statusEach } from '../batch';
 import type { DeclaredPayout } from '../config';
 import { EfiPixSendPayout } from '../efi-pix-send/adapter';
@@ -31,6 +31,8 @@ export interface BcbPartnerConfig extends BcbClientConfig {
   /** The partner's Pix key that receives our charges. */
   pixKey: string;
   payout?: DeclaredPayout;
+  /** The PSP reports each received Pix's payer as Efí does (`gnExtras.pagador`); see `payerOf`. */
+  reportsPayer?: boolean;
 }
 
 export interface ReceivedPix {
@@ -39,6 +41,8 @@ export interface ReceivedPix {
   amountCents: number;
   paidAt: number;
   devolutions: ReceivedDevolution[];
+  /** The paying account holder, where the partner reports it (Efí's payer report). */
+  payer?: { name?: string; document?: string };
 }
 
 export interface ReceivedDevolution {
@@ -51,6 +55,21 @@ export interface ReceivedDevolution {
   status: string;
   /** ORIGINAL, RETIRADA, MED_OPERACIONAL, MED_FRAUDE, … (absent means ORIGINAL). */
   nature: string;
+}
+
+/** Efí's `GET /v2/gn/config` `pix` (what this adapter reads of it; the rest is sent back as read). */
+interface EfiPixConfig {
+  receberSemChave?: boolean;
+  chaves?: Record<
+    string,
+    {
+      recebimento?: {
+        txidObrigatorio?: boolean;
+        qrCodeEstatico?: { recusarTodos: boolean };
+        webhook?: { notificacao?: { tarifa?: boolean; pagador?: boolean } };
+      };
+    }
+  >;
 }
 
 /** One page of received Pix and how many pages the window has. */
@@ -68,8 +87,30 @@ function outcome<T>(answer: BcbAnswer, value: T): PartnerOutcome<T> {
     : { ok: false, failureCode: answer.failureCode, retryable: answer.retryable };
 }
 
-/** A received Pix as the standard's `Pix` schema carries it, or undefined when malformed. */
-export function parsePix(body: unknown): ReceivedPix | undefined {
+/**
+ * Efí's payer report, once enabled for the receiving key (`PUT /v2/gn/config`, `webhook.notificacao.pagador`):
+ * `gnExtras.pagador` `{nome, cpf | cnpj, codigoBanco}` on the received Pix (dev.efipay.com.br, API Pix:
+ * "Webhooks", "Endpoints exclusivos Efí"). The bank comes from the endToEndId instead, which every
+ * PSP carries; a document that is not one (masked, malformed) is no document.
+ */
+export function payerOf(pix: Record<string, unknown>): ReceivedPix['payer'] {
+  const extras = pix.gnExtras as { pagador?: Record<string, unknown> } | null | undefined;
+  const p = extras?.pagador;
+  if (!p || typeof p !== 'object') return undefined;
+  const raw = typeof p.cpf === 'string' ? p.cpf : typeof p.cnpj === 'string' ? p.cnpj : undefined;
+  const document =
+    raw !== undefined && isValidDocument(normalizeDocument(raw)) ? normalizeDocument(raw) : undefined;
+  return {
+    ...(typeof p.nome === 'string' && p.nome !== '' && { name: p.nome }),
+    ...(document !== undefined && { document }),
+  };
+}
+
+/**
+ * A received Pix as the standard's `Pix` schema carries it, or undefined when malformed; with its
+ * payer when the partner reports payers (`reportsPayer`), never otherwise.
+ */
+export function parsePix(body: unknown, reportsPayer = false): ReceivedPix | undefined {
   const p = body as Record<string, unknown> | null;
   const amountCents = decimalToCents(p?.valor);
   if (!p || typeof p.endToEndId !== 'string' || amountCents === undefined || typeof p.horario !== 'string')
@@ -87,6 +128,7 @@ export function parsePix(body: unknown): ReceivedPix | undefined {
       status: String(d.status),
       nature: typeof d.natureza === 'string' ? d.natureza : 'ORIGINAL',
     })),
+    ...(reportsPayer && { payer: payerOf(p) ?? {} }),
   };
 }
 
@@ -104,11 +146,15 @@ function devedorOf(payer: { name: string; document: string }) {
 export class BcbApiPixPartner implements SettlementPartnerPort {
   readonly ispb: string;
   readonly issuesBrCode = true;
+  readonly reportsPayer: boolean;
+  /** Enabled at the PSP by this adapter (per isolate; enabling again changes nothing). */
+  private payerReportOn = false;
   private readonly client: BcbApiPixClient;
   private readonly payout: EfiPixSendPayout | undefined;
 
   constructor(private readonly config: BcbPartnerConfig) {
     this.ispb = config.ispb;
+    this.reportsPayer = config.reportsPayer === true;
     this.client = new BcbApiPixClient(config);
     this.payout =
       config.payout && new EfiPixSendPayout(this.client, config.payout.baseUrl, config.payout.payerKey);
@@ -120,6 +166,11 @@ export class BcbApiPixPartner implements SettlementPartnerPort {
    * payer's bank read it. The payer, when known, goes as `devedor` (shown to the payer).
    */
   async registerCharge(charge: ChargeRegistration): Promise<PartnerOutcome<RegisteredCharge>> {
+    // No charge before its payer can be reported: a DECLARED_PAYER client would refund its own payer.
+    if (this.reportsPayer && !this.payerReportOn) {
+      const enabled = await this.enablePayerReport();
+      if (!enabled.ok) return enabled;
+    }
     const expiracao = Math.max(1, Math.ceil((charge.expiresAt - Date.now()) / 1000));
     const answer = await this.client.call('PUT', `/cob/${encodeURIComponent(charge.txid)}`, {
       calendario: { expiracao },
@@ -160,13 +211,15 @@ export class BcbApiPixPartner implements SettlementPartnerPort {
   async chargeStatus(txid: string): Promise<PartnerOutcome<{ status: string; pix: ReceivedPix[] }>> {
     const answer = await this.client.call('GET', `/cob/${encodeURIComponent(txid)}`);
     const body = answer.ok ? (answer.body as { status?: unknown; pix?: unknown[] }) : {};
-    const pix = (body.pix ?? []).map(parsePix).filter((p): p is ReceivedPix => p !== undefined);
+    const pix = (body.pix ?? [])
+      .map((p) => parsePix(p, this.reportsPayer))
+      .filter((p): p is ReceivedPix => p !== undefined);
     return outcome(answer, { status: String(body.status), pix });
   }
 
   async receivedPix(endToEndId: string): Promise<PartnerOutcome<ReceivedPix | undefined>> {
     const answer = await this.client.call('GET', `/pix/${encodeURIComponent(endToEndId)}`);
-    return outcome(answer, answer.ok ? parsePix(answer.body) : undefined);
+    return outcome(answer, answer.ok ? parsePix(answer.body, this.reportsPayer) : undefined);
   }
 
   /** Page `page` (from 0) of the Pix received in [from, to): the reconciliation sweep's source. */
@@ -189,7 +242,9 @@ export class BcbApiPixPartner implements SettlementPartnerPort {
     };
     const pages = body.parametros?.paginacao?.quantidadeDePaginas;
     return outcome(answer, {
-      pix: (body.pix ?? []).map(parsePix).filter((p): p is ReceivedPix => p !== undefined),
+      pix: (body.pix ?? [])
+        .map((p) => parsePix(p, this.reportsPayer))
+        .filter((p): p is ReceivedPix => p !== undefined),
       pages: typeof pages === 'number' ? pages : 1,
     });
   }
@@ -217,10 +272,53 @@ export class BcbApiPixPartner implements SettlementPartnerPort {
     return { state: 'PENDING' };
   }
 
+  /**
+   * `PUT /webhook/{chave}`; a partner that reports payers then has the report enabled for the key
+   * (`enablePayerReport`).
+   */
   async registerWebhook(webhookUrl: string): Promise<PartnerOutcome<null>> {
     const answer = await this.client.call('PUT', `/webhook/${encodeURIComponent(this.config.pixKey)}`, {
       webhookUrl,
     });
+    if (!answer.ok || !this.reportsPayer) return outcome(answer, null);
+    return this.enablePayerReport();
+  }
+
+  /**
+   * Efí's account configuration (`GET`/`PUT /v2/gn/config` on the API Pix host, scopes
+   * gn.settings.read/write): the payer's name, document and bank with every Pix our key receives
+   * (`recebimento.webhook.notificacao.pagador`). The PUT replaces the whole configuration and its
+   * schema requires every receiving setting, so the current one is read and only that flag changed.
+   */
+  async enablePayerReport(): Promise<PartnerOutcome<null>> {
+    const read = await this.client.call('GET', '/gn/config');
+    // None yet (a new account): written from the defaults below.
+    if (!read.ok && read.status !== 404) return outcome(read, null);
+    const pix = read.ok ? ((read.body as { pix?: EfiPixConfig } | null)?.pix ?? {}) : {};
+    const key = pix.chaves?.[this.config.pixKey] ?? {};
+    const receiving = key.recebimento ?? {};
+    const answer = await this.client.call('PUT', '/gn/config', {
+      pix: {
+        ...pix,
+        receberSemChave: pix.receberSemChave ?? false,
+        chaves: {
+          ...pix.chaves,
+          [this.config.pixKey]: {
+            ...key,
+            recebimento: {
+              ...receiving,
+              txidObrigatorio: receiving.txidObrigatorio ?? false,
+              qrCodeEstatico: receiving.qrCodeEstatico ?? { recusarTodos: false },
+              webhook: {
+                ...receiving.webhook,
+                notificacao: { tarifa: receiving.webhook?.notificacao?.tarifa ?? false, pagador: true },
+              },
+            },
+          },
+        },
+      },
+    });
+    if (answer.ok) this.payerReportOn = true;
     return outcome(answer, null);
   }
 
