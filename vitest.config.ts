@@ -20,6 +20,7 @@ const PARTNER_FAULT_FILES = [
   'test/openapi/conformance-operator.test.ts',
   'test/soak/soak-short.test.ts',
   'test/api/view-agreement.test.ts',
+  'test/api/operators/happy-change-audit.test.ts',
 ];
 
 // Tests run inside workerd with the real bindings of wrangler.toml (D1, Durable Objects, Queues);

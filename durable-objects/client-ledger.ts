@@ -14,13 +14,14 @@ import type { PayerRules } from '../src/domain/payer-rules';
 import type { OperationResult } from '../src/domain/result';
 import type { TokenGrant } from '../src/domain/token-bucket';
 import type { AttemptOutcome, ClaimedWebhook } from '../src/webhooks/types';
-import { archiveAll } from './ledger/archive/archive';
 import { listDeliveriesAnywhere } from './ledger/archive/archive-deliveries';
 import { rehydrateCashIn, rehydrateCashOut } from './ledger/archive/archive-reads';
 import { forwardAudit } from './ledger/audit-ops';
 import type { CreateCashInInput } from './ledger/cash-in/cash-in-ops';
 import type { SettleInput } from './ledger/cash-in/cash-in-settle-ops';
+import { disputePage } from './ledger/cash-in/cash-in-store';
 import { chargeLocation } from './ledger/cash-in/charge-location';
+import type { DisputeCommand } from './ledger/cash-in/dispute-commands';
 import type { ReceivedPix } from './ledger/cash-in/partner-pix-ops';
 import { cashOutBatchViews } from './ledger/cash-out/cash-out-batch-ops';
 import type { CreateCashOutInput } from './ledger/cash-out/cash-out-ops';
@@ -98,10 +99,7 @@ export class ClientLedger extends DurableObject<Env> {
     };
   }
 
-  /**
-   * When the last pruning step found the next row to age out (null: none was waiting). Rows written
-   * since are younger, so until then a step would delete nothing and arm the same `prune` task.
-   */
+  /** When the last pruning step found the next row to age out (null: none); until then a step does nothing. */
   private pruneAt: number | null | undefined;
 
   /** One bounded pruning step (ledger/prune.ts) after the due tasks; the alarm brings the next. */
@@ -229,6 +227,17 @@ export class ClientLedger extends DurableObject<Env> {
     return this.run(ops.returnCashInOp, { id, reason });
   }
 
+  /** MED disputes (ledger/cash-in/dispute-commands.ts): the sandbox's, a real partner's, the defense. */
+  dispute(command: DisputeCommand) {
+    return this.run(ops.disputeOp, command);
+  }
+
+  /** GET /disputes: a page of disputed Cash-Ins, its items' JSON joined as listTransactions does. */
+  async listDisputes(input: ListInput, status: string | undefined) {
+    const { items, ...neighbours } = disputePage(this.ledgerContext(), input, status);
+    return { items: items.map((item) => item.row).join(','), ...neighbours };
+  }
+
   partnerPix(ispb: string, pix: ReceivedPix) {
     return this.run(ops.partnerPixOp, { ispb, pix });
   }
@@ -276,7 +285,6 @@ export class ClientLedger extends DurableObject<Env> {
   }
 
   // ── Accounts: statement, balance, rebalance, sandbox deposit ───────────────
-
   async statement(input: StatementInput) {
     return readStatement(this.ledgerContext(), input);
   }
@@ -294,7 +302,6 @@ export class ClientLedger extends DurableObject<Env> {
   }
 
   // ── Webhook delivery (ledger/webhooks/webhook-deliveries.ts; the POST is the queue consumer's) ─
-
   async claimWebhook(eventId: string, dispatch: number): Promise<ClaimedWebhook | null> {
     return claimWebhook(this.ledgerContext(), eventId, dispatch, Date.now());
   }
@@ -332,13 +339,12 @@ export class ClientLedger extends DurableObject<Env> {
     return this.run(ops.emitHealthEventOp, event);
   }
 
-  /** POST /admin/clients/{id}/archive: every closed Cash-In settled before `before` to R2. */
-  async archive(before: number): Promise<number> {
-    return archiveAll(this.ledgerContext(), before);
+  /** POST /admin/clients/{id}/archive: closed history before `before` to R2; its record concludes the run. */
+  archive(before: number, audit?: AuditRow) {
+    return this.run(ops.archiveOp, { before, ...(audit && { audit }) });
   }
 
   // ── Time-driven work ───────────────────────────────────────────────────────
-
   override async alarm(): Promise<void> {
     this.scheduler.alarmFired();
     if (!this.profile) return;

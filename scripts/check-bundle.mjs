@@ -81,6 +81,8 @@ const STAGING_ONLY = {
     'handleSandboxCancelRecurrence',
     'handleSandboxFailChargeAttempt',
     'handleSandboxPayerCancelCharge',
+    'handleSandboxDispute',
+    'handleSandboxDisputeClose',
     'handleOpenFinanceAuthorize',
     'handleAdvanceAnalyzer',
   ],

@@ -22,6 +22,7 @@ A local PSP (API Pix + Efí Pix Send, every exchange validated) for the local re
   --no-callbacks    never post callbacks (post them by hand: see docs/operating.md)
 
 Control API (POST JSON to http://127.0.0.1:<port>/__control/<name>): pay, return, devolution,
+infraction, infraction-decide (MED disputes, as Efí lists them),
 payout, fail-next, refuse-next-devolution, callback; GET callbacks, cob/<txid>, pix/<e2eid>,
 sent/<transactionId>, webhook/<key>, invalid. See docs/operating.md, "Local real-partner flow".
 `);

@@ -18,6 +18,7 @@ import { consumeWebhooks, WEBHOOK_QUEUES } from './queues/webhook-consumer';
 
 export { ClientLedger } from '../durable-objects/client-ledger';
 
+import { sweepPartnerInfractions } from './cron/partner-infractions';
 import { reconcilePartnerPix } from './cron/partner-notices';
 import { returnPartnerHeld } from './cron/partner-unapplied';
 import { reconcileClosedDays } from './cron/reconciliation-cron';
@@ -77,6 +78,7 @@ export const worker = {
     assertConfig(env);
     ctx.waitUntil(sweepAllClients(env));
     ctx.waitUntil(reconcilePartnerPix(env));
+    ctx.waitUntil(sweepPartnerInfractions(env));
     ctx.waitUntil(returnPartnerHeld(env));
     ctx.waitUntil(reconcileClosedDays(env));
   },

@@ -26,6 +26,23 @@ export async function audited<T>(
   return result;
 }
 
+/**
+ * An operator's run over many transactions (an archive run): its record, with what the run did, is
+ * kept in the transaction that concludes it (`run` calls `conclude` there), then forwarded.
+ */
+export async function auditedRun<T>(
+  ctx: LedgerContext,
+  env: Env,
+  audit: AuditRow | undefined,
+  run: (ctx: LedgerContext, conclude: ((after: Record<string, unknown>) => void) | undefined) => Promise<T>,
+): Promise<T> {
+  if (!audit) return run(ctx, undefined);
+  const before = (audit.after ?? {}) as Record<string, unknown>;
+  const result = await run(ctx, (after) => keepAudit(ctx.db, { ...audit, after: { ...before, ...after } }));
+  await forwardAudit(ctx, env);
+  return result;
+}
+
 export async function forwardAudit(ctx: LedgerContext, env: Env): Promise<void> {
   for (let rows = pendingAudit(ctx.db, 50); rows.length > 0; rows = pendingAudit(ctx.db, 50)) {
     try {

@@ -8,12 +8,14 @@ import type { AuditRow } from '../../src/db/audit';
 import type { PayerRules } from '../../src/domain/payer-rules';
 import { failure } from '../../src/domain/result';
 import type { AttemptOutcome } from '../../src/webhooks/types';
-import { audited } from './audit-ops';
+import { archiveAll } from './archive/archive';
+import { audited, auditedRun } from './audit-ops';
 import { bankReturn } from './cash-in/bank-returns';
 import type { CreateCashInInput } from './cash-in/cash-in-ops';
 import { cancelCashIn, createCashIn, expireCashIn } from './cash-in/cash-in-ops';
 import { type SettleInput, settleCashIn } from './cash-in/cash-in-settle-ops';
 import { findCashIn } from './cash-in/cash-in-store';
+import { type DisputeCommand, runDisputeCommand } from './cash-in/dispute-commands';
 import { applyPartnerPix, type ReceivedPix } from './cash-in/partner-pix-ops';
 import { startRefund } from './cash-in/refund-ops';
 import { acceptCashOutBatch } from './cash-out/cash-out-batch-ops';
@@ -83,6 +85,16 @@ export const partnerPixOp = operation<{ ispb: string; pix: ReceivedPix }>()({
   payerRules: true,
   rehydrates: { kind: 'cash-in', id: (input) => input.pix.txid },
   apply: (ledger, input, step) => applyPartnerPix(ledger, input.ispb, input.pix, rulesOf(step)),
+});
+
+/**
+ * MED disputes: the sandbox's open and close, a real partner's notices, the client's defense. A
+ * dispute on an archived Cash-In brings it back hot (an open dispute keeps it there).
+ */
+export const disputeOp = operation<DisputeCommand>()({
+  rehydrates: { kind: 'cash-in', id: byId },
+  sandbox: { target: 'cash-in', id: byId, when: (command) => command.kind.startsWith('sandbox-') },
+  apply: (ledger, command) => runDisputeCommand(ledger, command),
 });
 
 export const expireCashInNowOp = operation<{ id: string }>()({
@@ -174,4 +186,14 @@ export const emitHealthEventOp = operation<{
       }),
     );
   },
+});
+
+// ── Archive ──────────────────────────────────────────────────────────────────
+
+/** Closed history before `before` to R2; the operator's record is kept in the transaction that concludes the run. */
+export const archiveOp = operation<{ before: number; audit?: AuditRow }>()({
+  apply: (ledger, input) =>
+    auditedRun(ledger, ledger.env, input.audit, (context, conclude) =>
+      archiveAll(context, input.before, conclude),
+    ),
 });

@@ -1,6 +1,6 @@
 /**
- * Storage of one client's ClientLedger Durable Object (SQLite). Every write of a business operation
- * happens in one `transactionSync`, so state, ledger entries and outbox events move together. See docs/storage-schema.md.
+ * Storage of one client's ClientLedger Durable Object (SQLite; docs/storage-schema.md). Every write of a business
+ * operation happens in one `transactionSync`, so state, ledger entries and outbox events move together.
  */
 import { type SQL, sql } from 'drizzle-orm';
 import {
@@ -16,6 +16,7 @@ import type { BankData, PaidBy, PayerBankData } from '../../src/domain/cash-in';
 import type { Destination } from '../../src/domain/cash-out';
 import { DELIVERY_STATUSES } from '../../src/domain/webhook-delivery';
 import { compressedJson, requestFingerprintColumn } from './ledger/idempotency-codec';
+import { disputeColumns } from './schema-disputes';
 
 /** Small facts about the object itself (its client id, onboarding data). */
 export const settings = sqliteTable('settings', {
@@ -104,6 +105,7 @@ export const cashIns = sqliteTable(
     paidAt: integer('paid_at'),
     refundedAt: integer('refunded_at'),
     cancelledAt: integer('cancelled_at'),
+    ...disputeColumns,
   },
   (t) => [
     uniqueIndex('cash_ins_external_reference_idx').on(t.externalReference),
@@ -112,6 +114,7 @@ export const cashIns = sqliteTable(
     index('cash_ins_e2e_idx').on(t.endToEndId).where(sql`${t.endToEndId} IS NOT NULL`),
     index('cash_ins_refund_e2e_idx').on(t.refundEndToEndId).where(sql`${t.refundEndToEndId} IS NOT NULL`),
     index('cash_ins_refund_request_idx').on(t.refundRequestId).where(sql`${t.refundRequestId} IS NOT NULL`),
+    index('cash_ins_dispute_idx').on(t.disputeOpenedAt, t.seq).where(sql`${t.disputeId} IS NOT NULL`),
   ],
 );
 
@@ -186,9 +189,8 @@ export const limitTotals = sqliteTable(
 );
 
 /**
- * Money set aside for an operation in flight (a refund being sent, a Cash-Out being executed):
- * available = balance − active holds. A hold is consumed by the debit entry or released, in the
- * same transaction as the outcome.
+ * Money set aside for an operation in flight (a refund being sent, a Cash-Out being executed) or a dispute's block:
+ * available = balance − active holds. A hold is consumed by the debit entry or released, in the outcome's transaction.
  */
 export const holds = sqliteTable(
   'holds',
@@ -373,7 +375,6 @@ export const archiveDeliveryIndex = sqliteTable(
   { hash: integer('hash').notNull(), segment: integer('segment').notNull() },
   (t) => [primaryKey({ columns: [t.hash, t.segment] })],
 );
-
 export * from './schema-audit';
 export * from './schema-recurrence';
 export * from './schema-unapplied';

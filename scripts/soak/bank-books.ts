@@ -46,6 +46,9 @@ function disagreement(s: TxState): string | undefined {
   if (devolved.length > 0 && status !== 'REFUNDED')
     return `${id} is ${status} but the PSP devolved ${devolved.map((d) => d.valor).join(' + ')}`;
   if (devolved.length === 0 && status === 'REFUNDED') return `${id} is REFUNDED but the PSP devolved nothing`;
+  // Every infraction the soak opened is decided at the PSP: the gateway's dispute must be closed too.
+  const dispute = s.view.dispute?.status as string | undefined;
+  if (dispute === 'OPEN' || dispute === 'DEFENDED') return `${id}: its dispute is still ${dispute}`;
   return undefined;
 }
 
@@ -265,7 +268,12 @@ export async function checkBankBooks(
   }
   const receipts = await checkReceipts(run, o, gateway, progress);
   const reconciliation = await checkReconciliation(run, o, gateway, progress);
-  return [agreement, books, receipts, reconciliation, notAllowedReturned(states)];
+  const blocked: InvariantResult = {
+    name: 'no money leaves that a dispute blocks (available <= balance - blocked; no refund under dispute)',
+    checked: run.log.disputes.recorded,
+    failures: run.log.disputes.breaches,
+  };
+  return [agreement, books, receipts, reconciliation, notAllowedReturned(states), blocked];
 }
 
 /** What the bank leg makes the worker log on purpose: an error line about one of its second payments. */
@@ -326,5 +334,6 @@ export function bankSummary(log: BankLog): string[] {
     } refused then settled); ${log.refusedCharges} charges refused while it was down; ` +
       `${log.callbacks} callbacks posted, lost: ${log.lost.payments} payments, ${log.lost.returns} MED returns, ` +
       `${log.lost.devolutions} devolutions`,
+    `  MED disputes: ${log.disputes.opened} infractions opened at the PSP, ${log.disputes.recorded} seen open by the client in time`,
   ];
 }

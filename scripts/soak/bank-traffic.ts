@@ -39,6 +39,7 @@ export const BANK_SCENARIOS = {
   'bank.med-over-refund': 6,
   'bank.third-party': 8,
   'bank.return-refused-then-settled': 6,
+  'bank.dispute': 8,
 } as const;
 export type BankScenario = keyof typeof BANK_SCENARIOS;
 
@@ -95,6 +96,8 @@ export interface BankLog {
   callbacks: number;
   /** Charges the gateway could not register while the PSP was down (422, retry later). */
   refusedCharges: number;
+  /** MED infractions opened at the PSP, how many the gateway recorded in time, and the money-out breaches seen. */
+  disputes: { opened: number; recorded: number; breaches: string[] };
 }
 
 export interface BankRun {
@@ -104,6 +107,7 @@ export interface BankRun {
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const brl = (cents: number) => (cents / 100).toFixed(2);
+const cents = (amount: number | string) => Math.round(Number(amount) * 100);
 
 class BankDriver {
   private sequence = 0;
@@ -245,8 +249,8 @@ class BankDriver {
     return undefined;
   }
 
-  async medReturn(e2e: string, amountCents: number): Promise<void> {
-    const partial = this.random.next() < 0.3;
+  async medReturn(e2e: string, amountCents: number, mayBePart = true): Promise<void> {
+    const partial = mayBePart && this.random.next() < 0.3;
     const valor = partial ? Math.max(1, Math.round(amountCents / 3)) : amountCents;
     await this.o.control('return', {
       endToEndId: e2e,
@@ -261,6 +265,60 @@ class BankDriver {
 
 type BankRunner = (d: BankDriver, c: SoakClient) => Promise<void>;
 
+/**
+ * A MED infraction against a paid Cash-In: the PSP blocks it, the gateway's sweep records it (a
+ * hold), the client defends now and then, and the bank decides: ACEITA takes the money back by a
+ * return, the others lift the block. While the gateway shows the dispute open, no money it blocks
+ * may leave: available must stay at most balance − blocked, and a refund of it must be refused.
+ */
+async function disputed(d: BankDriver, c: SoakClient): Promise<void> {
+  const tx = await paid(d, c, 'bank.dispute');
+  if (!tx?.endToEndId) return;
+  await sleep(d.random.int(1_000, 5_000));
+  const part = d.random.next() < 0.3;
+  const valor = part ? Math.max(1, Math.round(tx.amountCents / 2)) : tx.amountCents;
+  const infraction = await d.o.control('infraction', { endToEndId: tx.endToEndId, valor: brl(valor) });
+  d.log.disputes.opened += 1;
+  const deadline = Date.now() + 150_000;
+  let view: Json | undefined;
+  while (Date.now() < deadline) {
+    view = (await c.session.get('bank.dispute', `/cash-in/${tx.transactionId}`)).body;
+    if (view.dispute) break;
+    await sleep(3_000);
+  }
+  if (view?.dispute && ['OPEN', 'DEFENDED'].includes(view.dispute.status)) {
+    d.log.disputes.recorded += 1;
+    const balance = (await c.session.get('bank.dispute', '/account/balance')).body;
+    const account = balance.partners
+      .flatMap((p: Json) => p.accounts)
+      .find((a: Json) => a.type === 'TRANSACTIONAL');
+    if (cents(account.available) > cents(account.balance) - cents(account.blocked))
+      d.log.disputes.breaches.push(
+        `${tx.transactionId}: available ${account.available} with ${account.blocked} blocked`,
+      );
+    const refund = await c.session.post(
+      'bank.dispute',
+      `/cash-in/${tx.internalCode}/refund`,
+      { reason: 'MERCHANT_ERROR' },
+      { expect: [422], allow: [{ status: 202 }], signed: true },
+    );
+    if (refund.status === 202)
+      d.log.disputes.breaches.push(`${tx.transactionId}: refunded under an open dispute`);
+    if (d.random.next() < 0.5)
+      await c.session.post(
+        'bank.dispute',
+        `/cash-in/${tx.internalCode}/dispute/defense`,
+        { text: 'Deposit from the bettor own account' },
+        { expect: [202], allow: [{ status: 422 }], signed: true },
+      );
+  }
+  await sleep(d.random.int(1_000, 10_000));
+  const roll = d.random.next();
+  const status = roll < 0.5 ? 'ACEITA' : roll < 0.9 ? 'REJEITADA' : 'CANCELADA_EFI';
+  await d.o.control('infraction-decide', { idInfracao: infraction.idInfracao, status });
+  if (status === 'ACEITA') await d.medReturn(tx.endToEndId, valor, false);
+}
+
 /** A charge paid at once, its callback lost now and then: PAID, by callback or by the sweep. */
 async function paid(d: BankDriver, c: SoakClient, scenario: BankScenario): Promise<BankTx | undefined> {
   const tx = await d.charge(c, scenario, 2);
@@ -271,6 +329,7 @@ async function paid(d: BankDriver, c: SoakClient, scenario: BankScenario): Promi
 }
 
 const BANK_RUNNERS: Record<BankScenario, BankRunner> = {
+  'bank.dispute': disputed,
   'bank.paid': async (d, c) => {
     await paid(d, c, 'bank.paid');
   },
@@ -391,6 +450,7 @@ export async function driveBankTraffic(
     lost: { payments: 0, returns: 0, devolutions: 0 },
     callbacks: 0,
     refusedCharges: 0,
+    disputes: { opened: 0, recorded: 0, breaches: [] },
   };
   const clients: SoakClient[] = [];
   for (let i = 0; i < (o.clients ?? 1); i++) {

@@ -1,10 +1,13 @@
 /** The console's one page: clients and limits, a client's webhook deliveries, health plots, incidents. */
+
+import type { ClientDispute } from '../../durable-objects/all-disputes';
 import type { CashOutBatchView } from '../../durable-objects/ledger/cash-out/cash-out-batch-ops';
 import type { DeliveryView } from '../../durable-objects/ledger/webhooks/delivery-view';
 import { type Actor, roleAllows } from '../domain/operators';
 import { batchesSection } from './batches';
 import { type Chart, MIN_OUTCOMES } from './charts';
 import type { ClientPage, ClientSummary, HealthView } from './data';
+import { disputesSection } from './disputes';
 import { brl, count, decimal, percent } from './format';
 import { brtTime, esc, frame, scriptJson } from './html';
 import { CONSOLE_PATH, CONSOLE_ROLES } from './session';
@@ -22,48 +25,9 @@ export interface DashboardModel {
   batches: CashOutBatchView[];
   charts: Chart[];
   health: HealthView;
-  /**
-   * Disputes (MED) still waiting for an answer, shown first with the open incidents. Absent until
-   * the disputes data is read into the model (src/console/data.ts): the section then appears by
-   * itself when any is open.
-   */
-  openDisputes?: OpenDisputeRow[];
   notice?: string;
-}
-
-export interface OpenDisputeRow {
-  disputeId: string;
-  clientName: string;
-  amountCents: number;
-  reason: string;
-  openedAt: string;
-  /** The answer's deadline, if the dispute has one. */
-  dueAt?: string;
-}
-
-function disputesSection(m: DashboardModel): string {
-  const open = m.openDisputes ?? [];
-  if (open.length === 0) return '';
-  const rows = open
-    .map(
-      (d) => `<tr data-dispute-id="${esc(d.disputeId)}">
-<td data-label="Dispute" class="mono">${esc(d.disputeId)}</td>
-<td data-label="Client">${esc(d.clientName)}</td>
-<td data-label="Amount">${brl(d.amountCents)}</td>
-<td data-label="Reason">${esc(d.reason)}</td>
-<td data-label="Opened">${brtTime(d.openedAt)}</td>
-<td data-label="Answer by">${brtTime(d.dueAt)}</td>
-</tr>`,
-    )
-    .join('\n');
-  return `<section class="card attention" id="disputes">
-<h2>Open disputes · ${count(open.length)}</h2>
-<div class="scroll"><table>
-<thead><tr><th>Dispute</th><th>Client</th><th>Amount</th><th>Reason</th><th>Opened</th><th>Answer by</th></tr></thead>
-<tbody>
-${rows}
-</tbody></table></div>
-</section>`;
+  /** Every client's open MED disputes, soonest deadline first (./disputes.ts). */
+  disputes: readonly ClientDispute[];
 }
 
 function limitsText(c: ClientSummary): string {
@@ -240,12 +204,12 @@ export function dashboardPage(m: DashboardModel): string {
   return frame(
     'Overview',
     `<div class="bar">
-<nav><a href="#incidents">Incidents</a> <a href="#clients">Clients</a> <a href="#deliveries">Deliveries</a> <a href="#batches">Batches</a> <a href="#health">Health</a></nav>
+<nav><a href="#incidents">Incidents</a> <a href="#disputes">Disputes</a> <a href="#clients">Clients</a> <a href="#deliveries">Deliveries</a> <a href="#batches">Batches</a> <a href="#health">Health</a></nav>
 <form method="post" action="${CONSOLE_PATH}/logout"><input type="hidden" name="csrf" value="${esc(m.csrf)}"><button type="submit" class="link">Sign out</button></form>
 </div>
 ${m.selected ? '' : noticeText(m)}
 ${incidentsSection(m)}
-${disputesSection(m)}
+${disputesSection(m.disputes, Object.fromEntries(m.clients.items.map((c) => [c.id, c.name])))}
 ${clientsSection(m)}
 ${deliveriesSection(m)}
 ${m.selected ? batchesSection(m.selected.name, m.batches) : ''}

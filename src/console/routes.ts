@@ -24,6 +24,7 @@ import { booksPage } from './books';
 import { buildCharts } from './charts';
 import { dashboardPage } from './dashboard';
 import { clientPage, healthView, partnerNames, recentBatches, recentDeliveries } from './data';
+import { openDisputes } from './disputes';
 import { htmlResponse, loginPage, messagePage } from './html';
 import {
   BREAK_GLASS_SUBJECT,
@@ -122,7 +123,11 @@ async function dashboard(request: Request, env: Env, { session, actor }: SignedI
   const before = url.searchParams.get('before') ?? undefined;
   const wanted = url.searchParams.get('client');
   const now = Date.now();
-  const [clients, health] = await Promise.all([clientPage(env, before), healthView(env, now)]);
+  const [clients, health, disputes] = await Promise.all([
+    clientPage(env, before),
+    healthView(env, now),
+    openDisputes(env, now),
+  ]);
   const selected =
     wanted === null
       ? clients.items[0]
@@ -144,6 +149,7 @@ async function dashboard(request: Request, env: Env, { session, actor }: SignedI
       charts: buildCharts(health.series, health.incidents, health.names, health.from, health.to),
       health,
       ...(notice !== undefined && { notice }),
+      disputes,
     }),
   );
 }

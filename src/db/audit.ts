@@ -65,7 +65,7 @@ export async function listAudit(
 /** One record: who, what, on what, before and after (never a secret), the result, the request id. */
 export function auditRow(
   requestId: string,
-  actor: Actor,
+  actor: Omit<Actor, 'role'>,
   action: string,
   target: string,
   result: string,

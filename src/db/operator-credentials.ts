@@ -36,7 +36,10 @@ export async function actorOfToken(env: Env, token: string): Promise<Actor | und
   return { kind: 'OPERATOR', role: row.role, operatorId: row.id, email: row.email };
 }
 
-export type AccessOutcome = { ok: true; actor: Actor } | { ok: false; why: 'INVALID' | 'NOT_AN_OPERATOR' };
+export type AccessOutcome =
+  | { ok: true; actor: Actor }
+  | { ok: false; why: 'INVALID' }
+  | { ok: false; why: 'NOT_AN_OPERATOR'; email: string };
 
 /** The operator a Cf-Access-Jwt-Assertion names, with Access configured. */
 export async function actorOfAssertion(env: Env, assertion: string, now: number): Promise<AccessOutcome> {
@@ -45,6 +48,6 @@ export async function actorOfAssertion(env: Env, assertion: string, now: number)
   const verified = await verifyAccessAssertion(assertion, config, now);
   if (!verified.ok) return { ok: false, why: 'INVALID' };
   const row = await operatorByEmail(env, verified.email);
-  if (!row) return { ok: false, why: 'NOT_AN_OPERATOR' };
+  if (!row) return { ok: false, why: 'NOT_AN_OPERATOR', email: verified.email };
   return { ok: true, actor: { kind: 'ACCESS', role: row.role, operatorId: row.id, email: row.email } };
 }

@@ -55,7 +55,26 @@ export interface CashInRecord {
   paidAt: number | null;
   refundedAt: number | null;
   cancelledAt: number | null;
+  disputeId: string | null;
+  disputeStatus: DisputeStatus | null;
+  disputeOpenedAt: number | null;
+  disputeRespondBy: number | null;
+  disputeBlockedAmount: number | null;
+  disputeDefendedAt: number | null;
+  disputeClosedAt: number | null;
 }
+
+/** A MED infraction's state: open until the payer's bank decides (docs/contract.md, Disputes). */
+export type DisputeStatus = 'OPEN' | 'DEFENDED' | 'ACCEPTED' | 'REJECTED' | 'CANCELLED';
+export const DISPUTE_STATUSES: readonly DisputeStatus[] = [
+  'OPEN',
+  'DEFENDED',
+  'ACCEPTED',
+  'REJECTED',
+  'CANCELLED',
+];
+/** While open, the blocked amount is held. */
+export const OPEN_DISPUTE: readonly DisputeStatus[] = ['OPEN', 'DEFENDED'];
 
 const f = fieldsOf<CashInRecord>();
 const moneyMoved = f.statusIn('PAID', 'REFUNDED');
@@ -91,6 +110,20 @@ export const CASH_IN_FIELDS = [
   f.when(f.all(f.statusIn('REFUNDED'), f.set('refundedAt')), 'refundedAt', f.brt('refundedAt')),
   f.when(f.all(f.statusIn('CANCELLED'), f.set('cancelledAt')), 'cancelledAt', f.brt('cancelledAt')),
   f.always('expiredAt', f.brt('expiresAt')),
+  /** Once opened, in every later status. */
+  f.when(
+    f.filled('disputeId'),
+    'dispute',
+    f.object(
+      f.always('id', f.text('disputeId')),
+      f.always('status', f.text('disputeStatus')),
+      f.always('openedAt', f.brt('disputeOpenedAt')),
+      f.always('respondBy', f.brt('disputeRespondBy')),
+      f.always('blockedAmount', f.money('disputeBlockedAmount')),
+      f.when(f.set('disputeDefendedAt'), 'defendedAt', f.brt('disputeDefendedAt')),
+      f.when(f.set('disputeClosedAt'), 'closedAt', f.brt('disputeClosedAt')),
+    ),
+  ),
 ] as const;
 
 export type CashInView = ViewOf<typeof CASH_IN_FIELDS>;

@@ -27,7 +27,7 @@ export const BREAK_GLASS: Actor = { kind: 'ADMIN_TOKEN', role: 'ADMIN' };
 export const OPERATOR_TOKEN = /^opk_[A-Za-z0-9_-]{43}$/;
 
 /** What the trail keeps of the actor: never a token. */
-export const actorView = (actor: Actor) => ({
+export const actorView = (actor: Omit<Actor, 'role'>) => ({
   kind: actor.kind,
   ...(actor.operatorId !== undefined && { operatorId: actor.operatorId }),
   ...(actor.email !== undefined && { email: actor.email }),

@@ -20,9 +20,16 @@ export function refundRefusal(c: {
   status: string;
   refundState: string | null;
   endToEndId: string | null;
+  disputeStatus?: string | null;
 }): Refusal | undefined {
   const refusal = REFUND_REFUSAL[c.status];
   if (refusal) return { code: 'REFUND_NOT_ALLOWED', detail: refusal };
+  // The payer's bank holds the money while it decides: a refund would pay it back twice.
+  if (c.disputeStatus === 'OPEN' || c.disputeStatus === 'DEFENDED')
+    return {
+      code: 'REFUND_NOT_ALLOWED',
+      detail: 'This Cash-In is under dispute (MED); it cannot be refunded now',
+    };
   if (c.refundState === 'PROCESSING')
     return { code: 'REFUND_NOT_ALLOWED', detail: 'A refund of this Cash-In is already in progress' };
   if (c.endToEndId === null)

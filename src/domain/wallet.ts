@@ -17,6 +17,8 @@ export interface AccountBalance {
   balance: number;
   /** balance − holds of operations in flight; only for the current balance (holds have no history). */
   available?: number;
+  /** Centavos open disputes hold (only with `available`). */
+  blocked?: number;
 }
 
 const TYPE_ORDER: Record<AccountType, number> = { TRANSACTIONAL: 0, PROPRIETARY: 1 };
@@ -56,6 +58,7 @@ export function balanceBody(asOf: number, accounts: readonly AccountBalance[]) {
           type: a.type,
           balance: amountFromCents(a.balance),
           ...(a.available !== undefined && { available: amountFromCents(a.available) }),
+          ...(a.blocked !== undefined && { blocked: amountFromCents(a.blocked) }),
         })),
     })),
   };

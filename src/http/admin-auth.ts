@@ -12,6 +12,13 @@ import { ProblemError } from './errors';
 const bearer = (request: Request) =>
   /^Bearer +(\S+)\s*$/i.exec(request.headers.get('authorization') ?? '')?.[1];
 
+/** A valid Access assertion whose email is no operator: a 403 refusal the guard records under that email. */
+export class UnknownAccessIdentity extends ProblemError {
+  constructor(readonly email: string) {
+    super('FORBIDDEN', 'The Cloudflare Access identity is not an operator');
+  }
+}
+
 /** The request's actor, or a thrown 503 / 401 / 403. */
 export async function authenticateOperator(request: Request, env: Env): Promise<Actor> {
   if (!env.ADMIN_TOKEN) throw new ProblemError('SERVICE_UNAVAILABLE', 'The operator API is not configured');
@@ -20,8 +27,7 @@ export async function authenticateOperator(request: Request, env: Env): Promise<
   if (token === undefined && assertion && accessConfig(env)) {
     const outcome = await actorOfAssertion(env, assertion, Date.now());
     if (outcome.ok) return outcome.actor;
-    if (outcome.why === 'NOT_AN_OPERATOR')
-      throw new ProblemError('FORBIDDEN', 'The Cloudflare Access identity is not an operator');
+    if (outcome.why === 'NOT_AN_OPERATOR') throw new UnknownAccessIdentity(outcome.email);
     throw new ProblemError('UNAUTHORIZED', 'The Cloudflare Access assertion is not valid');
   }
   const actor = token === undefined ? undefined : await actorOfToken(env, token);

@@ -2,6 +2,7 @@
  * Operator-injected misbehaviour of sandbox partners (docs/contract.md, Operator API), stored in D1 so every
  * isolate and Durable Object sees the same faults; read through a short per-isolate cache.
  */
+import type { AuditRow } from '../db/audit';
 import { deleteFaultsOf, faultsActiveAt, insertFault } from '../db/partner-faults';
 
 export interface PartnerFault {
@@ -36,21 +37,31 @@ export function forgetFaults(): void {
   cached = undefined;
 }
 
-export async function injectFault(env: Env, fault: PartnerFault, now = Date.now()): Promise<void> {
-  await insertFault(env, {
-    ispb: fault.ispb,
-    operation: fault.operation,
-    failureRate: fault.failureRatePpm,
-    failureCode: fault.failureCode,
-    latencyMs: fault.latencyMs,
-    startsAt: now,
-    endsAt: fault.endsAt,
-  });
+/** The fault and the operator's audit record commit together. */
+export async function injectFault(
+  env: Env,
+  fault: PartnerFault,
+  now: number,
+  audit: AuditRow,
+): Promise<void> {
+  await insertFault(
+    env,
+    {
+      ispb: fault.ispb,
+      operation: fault.operation,
+      failureRate: fault.failureRatePpm,
+      failureCode: fault.failureCode,
+      latencyMs: fault.latencyMs,
+      startsAt: now,
+      endsAt: fault.endsAt,
+    },
+    audit,
+  );
   forgetFaults();
 }
 
 /** Ends every fault of a partner now (operators clearing an exercise). */
-export async function clearFaults(env: Env, ispb: string): Promise<void> {
-  await deleteFaultsOf(env, ispb);
+export async function clearFaults(env: Env, ispb: string, audit: AuditRow): Promise<void> {
+  await deleteFaultsOf(env, ispb, audit);
   forgetFaults();
 }

@@ -108,4 +108,31 @@ export interface SettlementPartnerPort {
    * refunds ask here rather than `transferStatus`.
    */
   devolutionStatus(originalEndToEndId: string, devolutionId: string): Promise<TransferStatus>;
+  /**
+   * Sends the client's defense of a MED infraction (docs/contract.md, Disputes). Absent where the
+   * partner takes none through its API (the sandbox records it as taken).
+   */
+  sendDisputeDefense?(defense: DisputeDefense): Promise<PartnerOutcome<null>>;
+  /** MED infractions opened since `since` against Pix received (the sweep); absent: none reported. */
+  infractions?(since: number): Promise<PartnerOutcome<ReportedInfraction[]>>;
+}
+
+export interface DisputeDefense {
+  /** The infraction's id at the partner. */
+  disputeId: string;
+  text: string;
+}
+
+/** A MED infraction as the partner reports it. */
+export interface ReportedInfraction {
+  id: string;
+  /** The disputed payment's end-to-end id. */
+  endToEndId: string;
+  status: 'OPEN' | 'ACCEPTED' | 'REJECTED' | 'CANCELLED';
+  openedAt: number;
+  respondBy: number;
+  /** What the partner blocked, when it says. */
+  amountCents?: number;
+  /** When it was decided, once it was. */
+  closedAt?: number;
 }

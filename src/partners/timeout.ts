@@ -6,7 +6,7 @@
  * partner (`transferStatus`) before sending again under the same idempotency id. A status read that
  * times out throws, and the task that asked runs again later.
  */
-import type { PartnerOutcome, SettlementPartnerPort } from './port';
+import type { DisputeDefense, PartnerOutcome, SettlementPartnerPort } from './port';
 
 /** How long the gateway waits for a partner's answer. */
 export const PARTNER_TIMEOUT_MS = 5_000;
@@ -84,5 +84,12 @@ export function withTimeout(port: SettlementPartnerPort, ms = PARTNER_TIMEOUT_MS
       }
     },
     devolutionStatus: (original, id) => bounded('devolutionStatus', port.devolutionStatus(original, id)),
+    ...(port.sendDisputeDefense && {
+      sendDisputeDefense: (defense: DisputeDefense) =>
+        orUnanswered('sendDisputeDefense', port.sendDisputeDefense!(defense)),
+    }),
+    ...(port.infractions && {
+      infractions: (since: number) => orUnanswered('infractions', port.infractions!(since)),
+    }),
   };
 }

@@ -74,7 +74,7 @@ const tablePaths = (fields: readonly AnyField[], prefix = ''): string[] =>
     const path = `${prefix}${f.key}`;
     return value?.kind === 'object' ? [path, ...tablePaths(value.fields, `${path}.`)] : [path];
   });
-const TOP_LEVEL_OBJECTS = { 'cash-in': ['payer'], 'cash-out': ['payee'] };
+const TOP_LEVEL_OBJECTS = { 'cash-in': ['payer', 'dispute'], 'cash-out': ['payee'] };
 const bodyPaths = (kind: Kind, body: Record<string, unknown>): string[] =>
   Object.entries(body).flatMap(([key, value]) =>
     TOP_LEVEL_OBJECTS[kind].includes(key)
@@ -149,6 +149,19 @@ describe('one view per transaction kind', () => {
     expect(medReturn.status).toBe(200);
     const medBody = await agree.check('cash-in', returned.transactionId, 'REFUNDED');
     expect(medBody).toEqual(await medReturn.json()); // the write response is the same view
+    // A dispute, defended and closed: every dispute field, on a PAID Cash-In.
+    const disputed = await createCashIn(api, { amount: 18 });
+    await payCashIn(api, disputed.internalCode);
+    expect((await api.post(`/sandbox/cash-in/${disputed.internalCode}/dispute`, {})).status).toBe(201);
+    await agree.check('cash-in', disputed.transactionId, 'PAID');
+    const defended = await api.signedPost(`/cash-in/${disputed.internalCode}/dispute/defense`, {
+      text: 'Mine',
+    });
+    expect(defended.status).toBe(202);
+    const closed = await api.post(`/sandbox/cash-in/${disputed.internalCode}/dispute/close`, {
+      outcome: 'REJECTED',
+    });
+    expect(await agree.check('cash-in', disputed.transactionId, 'PAID')).toEqual(await closed.json());
     const failedRefund = await createCashIn(api, { amount: 17 });
     await payCashIn(api, failedRefund.internalCode);
     await waitFor(

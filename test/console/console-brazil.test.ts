@@ -10,6 +10,7 @@ import { buildCharts, MIN_OUTCOMES } from '../../src/console/charts';
 import { type DashboardModel, dashboardPage } from '../../src/console/dashboard';
 import { brl, brtText, count, percent } from '../../src/console/format';
 import { saveReport } from '../../src/db/reconciliation';
+import type { CashInView } from '../../src/domain/cash-in';
 import { BREAK_GLASS } from '../../src/domain/operators';
 import { FAKE_PSP_ISPB } from '../support/fake-psp-env';
 import { ADMIN_TOKEN, BASE, call } from '../support/harness';
@@ -81,6 +82,7 @@ function model(extra: Partial<DashboardModel> = {}): DashboardModel {
       },
     ],
     charts: [],
+    disputes: [],
     health: { series: [], names: {}, incidents: [incident], from: 0, to: 0 },
     ...extra,
   } as unknown as DashboardModel;
@@ -118,13 +120,19 @@ describe('the console, the Brazilian way', () => {
     expect(none).not.toContain('id="disputes"');
     const html = dashboardPage(
       model({
-        openDisputes: [
+        disputes: [
           {
-            disputeId: 'med_1',
-            clientName: 'Apostas Exemplo Ltda',
-            amountCents: 15_000,
-            reason: 'FRAUD',
-            openedAt: '2026-11-28T10:00:00.000Z',
+            clientId: 'c0',
+            cashIn: {
+              internalCode: 'ci_disputed_1',
+              dispute: {
+                id: 'med_1',
+                status: 'OPEN',
+                openedAt: '2026-11-28T10:00:00.000Z',
+                respondBy: '2026-12-01T10:00:00.000Z',
+                blockedAmount: 150,
+              },
+            } as unknown as CashInView,
           },
         ],
       }),

@@ -110,6 +110,7 @@ describe('console timestamps are BRT', () => {
       batches: [],
       charts: [],
       health: { series: [], names: {}, incidents: [incident], from: 0, to: 0 },
+      disputes: [],
     } as unknown as DashboardModel;
     const html = section(dashboardPage(model), 'incidents');
     const shown = times(html);

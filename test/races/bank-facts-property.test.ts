@@ -9,12 +9,17 @@
  * the PSP is up and the network has settled what it holds, the client's books are the PSP's, entry
  * by entry and centavo by centavo, the suspense account holds exactly the second payment's
  * devolutions the PSP did not make, nothing else is held, and every invariant of
- * test/support/invariants.ts holds for the rows still hot.
+ * test/support/invariants.ts holds for the rows still hot. MED disputes too:
+ * opened (whole or part, their notice read now or only by a later sweep), defended and closed
+ * (accepted with the bank's return, rejected, cancelled); after every step the balance's `blocked`
+ * is exactly the open dispute's hold, available never exceeds balance minus it, and a refund under
+ * an open dispute is refused.
  */
 import { runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { sweepPartnerInfractions } from '../../src/cron/partner-infractions';
 import { reconcileDay } from '../../src/cron/reconciliation';
 import { brtDate } from '../../src/domain/time';
 import { bcbPartner } from '../../src/partners/port-registry';
@@ -24,7 +29,7 @@ import { Integrator } from '../support/harness';
 import { quiesce } from '../support/invariants';
 import { ledgerStub } from '../support/ledger';
 import { callback, newE2e, psp } from '../support/partner-psp';
-import { archiveNow, expectPspBooks, runTasksNow, tasksOf } from '../support/psp-books';
+import { archiveNow, expectPspBooks, runTasksNow, tasksOf, transactional } from '../support/psp-books';
 import { unappliedOf } from '../support/unapplied';
 
 type Step =
@@ -37,7 +42,10 @@ type Step =
   | { kind: 'recheck' }
   | { kind: 'dup-return'; ok: boolean; lost: boolean }
   | { kind: 'recon'; listable: boolean }
-  | { kind: 'tick' };
+  | { kind: 'tick' }
+  | { kind: 'dispute'; part: boolean; lost: boolean }
+  | { kind: 'defend' }
+  | { kind: 'decide'; status: 'ACEITA' | 'REJEITADA' | 'CANCELADA_EFI'; lost: boolean };
 
 const step: fc.Arbitrary<Step> = fc.oneof(
   fc.constant<Step>({ kind: 'refund' }),
@@ -50,7 +58,16 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   fc.record({ kind: fc.constant('dup-return' as const), ok: fc.boolean(), lost: fc.boolean() }),
   fc.record({ kind: fc.constant('recon' as const), listable: fc.boolean() }),
   fc.constant<Step>({ kind: 'tick' }),
+  fc.record({ kind: fc.constant('dispute' as const), part: fc.boolean(), lost: fc.boolean() }),
+  fc.constant<Step>({ kind: 'defend' }),
+  fc.record({
+    kind: fc.constant('decide' as const),
+    status: fc.constantFrom('ACEITA' as const, 'REJEITADA' as const, 'CANCELADA_EFI' as const),
+    lost: fc.boolean(),
+  }),
 );
+
+const sweepInfractions = () => sweepPartnerInfractions(env as unknown as Env);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -67,6 +84,8 @@ interface World {
   quiet: { code: string; txid: string; e2e: string };
   devolutions: string[];
   meds: number;
+  /** The infraction open at the PSP against the payment, if any. */
+  infraction?: string;
   /** A second payment of the charge: an unapplied receipt, returned to its payer. */
   dup: string;
 }
@@ -195,6 +214,64 @@ async function perform(w: World, s: Step): Promise<void> {
     case 'tick':
       await sleep(600);
       return;
+    case 'dispute': {
+      if (w.infraction) return;
+      const cents = s.part ? 2500 : w.amountCents;
+      w.infraction = (await psp('infraction', { endToEndId: w.e2e, valor: (cents / 100).toFixed(2) }))
+        .idInfracao as string;
+      if (!s.lost) await sweepInfractions();
+      return;
+    }
+    case 'defend': {
+      const res = await w.api.signedPost(`/cash-in/${w.code}/dispute/defense`, { text: 'Genuine deposit' });
+      expect([202, 422], await res.clone().text()).toContain(res.status);
+      return;
+    }
+    case 'decide':
+      if (w.infraction) await decide(w, s.status, s.lost);
+      return;
+  }
+}
+
+/** The payer's bank decides the open infraction; ACEITA takes back what the PSP still holds of it. */
+async function decide(w: World, status: 'ACEITA' | 'REJEITADA' | 'CANCELADA_EFI', lost: boolean) {
+  const infraction = await psp('infraction-decide', { idInfracao: w.infraction, status });
+  w.infraction = undefined;
+  if (status === 'ACEITA') {
+    const pix = await psp(`pix/${w.e2e}`);
+    const out = (pix.devolucoes as { valor: string; status: string }[])
+      .filter((d) => d.status !== 'NAO_REALIZADO')
+      .reduce((sum, d) => sum + Math.round(Number(d.valor) * 100), 0);
+    const cents = Math.min(Math.round(Number(infraction.valor) * 100), w.amountCents - out);
+    if (cents > 0) {
+      await psp('return', {
+        endToEndId: w.e2e,
+        id: `M${String(++w.meds).padStart(10, '0')}${w.txid.slice(-8)}`,
+        valor: (cents / 100).toFixed(2),
+        natureza: 'MED_FRAUDE',
+      });
+      if (!lost) await callbackOrDown(w.e2e);
+    }
+  }
+  if (!lost) await sweepInfractions();
+}
+
+/** After every step: the balance's `blocked` is the dispute's hold, and no money it covers is available. */
+async function checkBlock(w: World): Promise<void> {
+  const view = await getCashIn(w.api, w.code);
+  const account = await transactional(w.api);
+  const holding =
+    view.dispute !== undefined &&
+    (['OPEN', 'DEFENDED'].includes(view.dispute.status) ||
+      (view.dispute.status === 'ACCEPTED' && view.status === 'PAID'));
+  const blocked = holding ? view.dispute!.blockedAmount : 0;
+  expect(account.blocked, JSON.stringify(view.dispute)).toBe(blocked);
+  expect(Math.round((account.available ?? 0) * 100)).toBeLessThanOrEqual(
+    Math.round((account.balance - blocked) * 100),
+  );
+  if (holding && ['OPEN', 'DEFENDED'].includes(view.dispute!.status)) {
+    const refund = await w.api.signedPost(`/cash-in/${w.code}/refund`, { reason: 'MERCHANT_ERROR' });
+    expect(refund.status).toBe(422);
   }
 }
 
@@ -244,6 +321,9 @@ async function callbackOrDown(e2e: string): Promise<void> {
  */
 async function settleAll(w: World, lateSettle: boolean): Promise<void> {
   await outage(w, false);
+  // The payer's bank decides what is still open, and the sweep reads every notice it missed.
+  if (w.infraction) await decide(w, 'REJEITADA', false);
+  await sweepInfractions();
   // The receipt's return asked (at once, or after an outage at its next try); one in flight is settled.
   await runTasksNow(w.api, 'return-unapplied');
   const [asked] = (
@@ -289,7 +369,10 @@ describe('bank facts in any order', () => {
         async (steps, refuseFirst, lateSettle, thirdParty) => {
           const w = await world(refuseFirst, thirdParty);
           try {
-            for (const s of steps) await perform(w, s);
+            for (const s of steps) {
+              await perform(w, s);
+              await checkBlock(w);
+            }
             await settleAll(w, lateSettle);
             // The quietly paid charge was never expired blind: paid at the PSP, PAID here.
             expect((await getCashIn(w.api, w.quiet.code)).status).toBe('PAID');
@@ -308,6 +391,7 @@ describe('bank facts in any order', () => {
               );
             await expectPspBooks(w.api, [w.e2e, w.quiet.e2e]);
             await expectReceiptAsPsp(w);
+            expect((await transactional(w.api)).blocked).toBe(0);
           } finally {
             await outage(w, false);
           }

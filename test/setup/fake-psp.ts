@@ -18,6 +18,9 @@
  * - `POST /__control/balance {saldo}`: what Efí's `GET /v2/gn/saldo` answers (null: back to the default,
  *   0.00 here, the PSP's own books in the local mock); `GET /__control/balance` reads it.
  * - `POST /__control/return {endToEndId, id, valor, natureza}`: the bank returns (part of) a payment.
+ * - `POST /__control/infraction {endToEndId, valor, respondMs?}`: the payer's bank opens a MED infraction
+ *   (Efí's `GET /v2/gn/infracoes` lists it); `POST /__control/infraction-decide {idInfracao, status}`:
+ *   ACEITA, REJEITADA or CANCELADA_EFI; `GET /__control/infraction/<idInfracao>`: as Efí has it.
  * - `POST /__control/devolution {endToEndId, id, ok}`: the network settles or refuses a devolution.
  * - `POST /__control/callback {endToEndIds}`: the callback body the PSP would post (validated).
  * - `POST /__control/refuse-next-devolution {ms}`: the next devolution request is answered, after
@@ -93,6 +96,9 @@ export function fakePspFetcher(
       else outages.delete(body.match);
       return json({});
     }
+    if (path === 'infraction') return json(psp.med.open(body.endToEndId, body.valor, body.respondMs));
+    if (path === 'infraction-decide') return json(psp.med.decide(body.idInfracao, body.status));
+    if (path.startsWith('infraction/')) return json(psp.med.infractions.get(path.slice(11)) ?? null);
     if (path === 'return') return json(psp.bankReturn(body.endToEndId, body.id, body.valor, body.natureza));
     if (path === 'devolution') {
       psp.settleDevolution(body.endToEndId, body.id, body.ok);
@@ -127,7 +133,7 @@ export function fakePspFetcher(
     if (path.startsWith('sent/')) return json(psp.payout.sent.get(idEnvio(path.slice(5))) ?? null);
     if (path === 'invalid')
       return json({
-        invalid: [...validator.invalid, ...efi.invalid],
+        invalid: [...validator.invalid, ...efi.invalid, ...psp.med.invalid],
         requests: validator.requests + efi.requests,
       });
     return new Response('no such control', { status: 404 });
@@ -156,6 +162,8 @@ export function fakePspFetcher(
       if (--failNext.times === 0) failNext = undefined;
     }
     const response = await psp.handle(request);
+    // Efí's MED API is outside both vendored contracts: the fake checks its shape (fake-efi-med.ts).
+    if (psp.med.handles(url.pathname)) return response;
     if (EfiContractValidator.covers(sent.url)) {
       await efi.exchange(sent, response.clone());
       return response;

@@ -61,7 +61,14 @@ export interface BalanceBody {
   partners: {
     ispb: string;
     bank: string;
-    accounts: { number: string; branch: string; type: string; balance: number; available?: number }[];
+    accounts: {
+      number: string;
+      branch: string;
+      type: string;
+      balance: number;
+      available?: number;
+      blocked?: number;
+    }[];
   }[];
 }
 

@@ -4,6 +4,7 @@
  * bcb-pix-conformance.ts and of the Workers tests' fake partner (test/setup/fake-psp.ts).
  */
 import { buildDynamicBrCode } from '../../src/domain/brcode';
+import { FakeEfiMed } from './fake-efi-med';
 import { FakeEfiPayout } from './fake-efi-payout';
 
 const ERR = 'https://pix.bcb.gov.br/api/v2/error/';
@@ -36,6 +37,8 @@ export class FakeBcbPsp {
   private faults: Response[] = [];
   /** The same PSP's payout API (Efí Pix Send), on the same host and tokens. */
   readonly payout = new FakeEfiPayout('09089356', () => this.now);
+  /** Its MED infractions (Efí's API), on the same host and tokens. */
+  readonly med = new FakeEfiMed(() => this.now);
 
   /**
    * Every token issued so far stops working before its time (revoked at the PSP). `answer`: what a
@@ -165,6 +168,7 @@ export class FakeBcbPsp {
         ? json(401, { error: 'invalid_token' })
         : problem(403, 'AcessoNegado', 'Acesso negado');
     if (this.payout.handles(url.pathname)) return this.payout.handle(request, url.pathname);
+    if (this.med.handles(url.pathname)) return this.med.handle(request, url);
     const fault = this.faults.shift();
     if (fault) return fault;
     const path = url.pathname.slice(new URL(BASE).pathname.length).split('/').map(decodeURIComponent);

@@ -53,7 +53,18 @@ interface CashInRow {
   refund_state: string;
   /** paidBy.allowed (1/0), null before payment: a payment not allowed is never confirmed. */
   paid_allowed: number | null;
+  dispute_status: string | null;
+  dispute_blocked_amount: number | null;
+  dispute_defended_at: number | null;
+  dispute_closed_at: number | null;
 }
+
+/** A dispute holds its blocked amount while open, and once ACCEPTED until the bank's return is booked. */
+const disputeHolds = (c: CashInRow) =>
+  (c.dispute_status === 'OPEN' ||
+    c.dispute_status === 'DEFENDED' ||
+    (c.dispute_status === 'ACCEPTED' && c.status === 'PAID')) &&
+  (c.dispute_blocked_amount ?? 0) > 0;
 
 interface CashOutRow {
   transaction_id: string;
@@ -127,7 +138,9 @@ async function readBooks(clientId: string): Promise<Books> {
   );
   const cashIns = await sqlRows<CashInRow>(
     clientId,
-    "SELECT transaction_id, status, amount, end_to_end_id, refund_end_to_end_id, refund_state, json_extract(paid_by, '$.allowed') AS paid_allowed FROM cash_ins",
+    `SELECT transaction_id, status, amount, end_to_end_id, refund_end_to_end_id, refund_state,
+            json_extract(paid_by, '$.allowed') AS paid_allowed, dispute_status,
+            dispute_blocked_amount, dispute_defended_at, dispute_closed_at FROM cash_ins`,
   );
   const cashOuts = await sqlRows<CashOutRow>(
     clientId,
@@ -218,7 +231,23 @@ function checkTransactions(books: Books, events: Map<string, { type: string; sta
     books.entries.filter((e) => e.ref === ref && e.type === type);
   for (const c of books.cashIns) {
     // Failed refund attempts are told as they happen; the state history is the rest.
-    const history = (events.get(c.transaction_id) ?? []).filter((e) => e.type !== 'CASHIN_REFUND_FAILED');
+    const all = events.get(c.transaction_id) ?? [];
+    const history = all.filter(
+      (e) => e.type !== 'CASHIN_REFUND_FAILED' && !e.type.startsWith('CASHIN_DISPUTE_'),
+    );
+    // A dispute's events tell its own history: opened, defended, closed, each once.
+    expect(
+      all.filter((e) => e.type.startsWith('CASHIN_DISPUTE_')).map((e) => e.type),
+      `dispute events of Cash-In ${c.transaction_id}`,
+    ).toEqual(
+      c.dispute_status === null
+        ? []
+        : [
+            'CASHIN_DISPUTE_OPENED',
+            ...(c.dispute_defended_at !== null ? ['CASHIN_DISPUTE_UPDATED'] : []),
+            ...(c.dispute_closed_at !== null ? ['CASHIN_DISPUTE_CLOSED'] : []),
+          ],
+    );
     // A payment the client's payer rules refuse is never confirmed (docs/contract.md, Who paid).
     const expected = (CASH_IN_HISTORY[c.status] ?? []).filter(
       (t) => c.paid_allowed !== 0 || t !== 'CASHIN_PAID',
@@ -270,7 +299,11 @@ function checkTransactions(books: Books, events: Map<string, { type: string; sta
   }
   for (const list of events.values())
     for (const e of list)
-      if (e.status !== undefined) expect(e.status, `data.status of ${e.type}`).toBe(EVENT_STATUS[e.type]);
+      if (e.status === undefined) continue;
+      // A dispute changes no status: its events carry the Cash-In's, paid or returned.
+      else if (e.type.startsWith('CASHIN_DISPUTE_'))
+        expect(['PAID', 'REFUNDED'], `data.status of ${e.type}`).toContain(e.status);
+      else expect(e.status, `data.status of ${e.type}`).toBe(EVENT_STATUS[e.type]);
   // No PIX money without its transaction; both legs of every rebalance.
   const known = new Set([
     ...books.cashIns.map((c) => `cash-in:${c.transaction_id}`),
@@ -330,7 +363,10 @@ function checkPartnerBooks(books: Books): void {
 }
 
 /** Holds belong to operations in flight only. */
-async function checkHolds(clientId: string, books: Books): Promise<{ ref: string; amount: number }[]> {
+async function checkHolds(
+  clientId: string,
+  books: Books,
+): Promise<{ id: string; ref: string; amount: number }[]> {
   const holds = await sqlRows<{ id: string; ref: string; amount: number }>(
     clientId,
     'SELECT id, ref, amount FROM holds',
@@ -341,9 +377,18 @@ async function checkHolds(clientId: string, books: Books): Promise<{ ref: string
       "SELECT ref FROM tasks WHERE kind = 'poll-superseded-devolution'",
     )
   ).map((t) => t.ref);
+  // Every dispute that holds money holds exactly its blocked amount, under its own hold.
+  for (const c of books.cashIns.filter(disputeHolds))
+    expect(
+      holds.find((h) => h.id === `dispute:${c.transaction_id}`)?.amount,
+      `dispute hold of ${c.transaction_id}`,
+    ).toBe(c.dispute_blocked_amount);
   for (const h of holds) {
     const [kind, id] = h.ref.split(':') as [string, string];
-    if (kind === 'cash-out') {
+    if (h.id.startsWith('dispute:')) {
+      const c = books.cashIns.find((x) => x.transaction_id === id);
+      expect(c && disputeHolds(c), `hold ${h.id} without an open dispute`).toBe(true);
+    } else if (kind === 'cash-out') {
       const c = books.cashOuts.find((x) => x.transaction_id === id);
       expect(c && c.stage !== 'DONE', `hold ${h.id} of a finished Cash-Out`).toBe(true);
       expect(h.amount).toBe(c!.amount);
@@ -414,7 +459,7 @@ export async function assertBooks(api: Integrator, { settled = true } = {}): Pro
       books.cashOuts.filter((c) => c.status === 'PENDING').map((c) => `cash-out:${c.transaction_id}`),
     );
     expect(
-      holds.filter((h) => !pending.has(h.ref)),
+      holds.filter((h) => !pending.has(h.ref) && !h.id.startsWith('dispute:')),
       'holds left',
     ).toEqual([]);
     expect(books.cashOuts.filter((c) => c.status === 'PROCESSING')).toEqual([]);

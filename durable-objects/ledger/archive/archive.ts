@@ -156,7 +156,11 @@ async function archiveStepNow(ctx: LedgerContext, before: number): Promise<Moved
 }
 
 /** Archives everything eligible before `before`, step after step (the admin endpoint); returns the transactions moved. */
-export async function archiveAll(ctx: LedgerContext, before: number): Promise<number> {
+export async function archiveAll(
+  ctx: LedgerContext,
+  before: number,
+  concluded?: (after: { archivedTransactions: number }) => void,
+): Promise<number> {
   let total = 0;
   for (;;) {
     const { moved, transactions } = await archiveStep(ctx, before);
@@ -165,6 +169,9 @@ export async function archiveAll(ctx: LedgerContext, before: number): Promise<nu
       if (pendingSegment(ctx)) continue;
       if (archiveSources(ctx).some((source) => nextBatch(ctx, source, before).length > 0)) continue;
       if (anyQueued(ctx.storage.sql)) continue;
+      // The run ends here: what concludes it (an operator's audit record) commits in its own
+      // transaction, with nothing awaited since the check that found nothing left to move.
+      if (concluded) ctx.storage.transactionSync(() => concluded({ archivedTransactions: total }));
       return total;
     }
     total += transactions;

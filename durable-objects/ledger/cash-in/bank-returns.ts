@@ -14,6 +14,7 @@ import { entryArchived, rehydrateCashIn } from '../archive/archive-reads';
 import type { LedgerContext } from '../context';
 import { accountAt, devolutionEntryId, entryExists, postEntry, releaseHold } from '../ledger/ledger';
 import { type CashInRow, cashInNotFound, findCashIn } from './cash-in-store';
+import { disputeHoldId, isOpenDispute, markDisputeClosed } from './dispute-ops';
 import { REFUND_POLL_MS, settleDevolution } from './refund-ops';
 
 /** A devolution as the partner reports it; absent fields are the sandbox's (a whole-payment return). */
@@ -32,7 +33,7 @@ function transactional(ctx: LedgerContext, row: CashInRow): string {
 }
 
 /**
- * A bank return of a PAID Cash-In: PAID → REFUNDED now. If the client's own refund is in flight,
+ * A bank return of a PAID Cash-In: PAID → REFUNDED now, consuming a dispute's hold. If the client's own refund is in flight,
  * the return supersedes it and its devolution is followed to the end (should the partner settle it
  * too, that second outflow is recorded as well: pollSupersededDevolution). Its hold stays until
  * then: that devolution leaves whatever the balance, so the money must not be withdrawn meanwhile.
@@ -59,6 +60,10 @@ export async function bankReturn(
   }
   const accountNumber = transactional(ctx, row);
   const refunded = ctx.storage.transactionSync(() => {
+    // The money a dispute blocked is the money leaving: its hold is consumed here, and a dispute
+    // still open ends ACCEPTED (the payer's bank took the money back).
+    releaseHold(ctx.db, disputeHoldId(row.transactionId));
+    const settled = isOpenDispute(row) ? markDisputeClosed(ctx, row, 'ACCEPTED', now) : row;
     if (row.refundState === 'PROCESSING' && row.refundEndToEndId) {
       ctx.scheduler.cancel('poll-refund', row.transactionId);
       ctx.scheduler.schedule(
@@ -67,7 +72,7 @@ export async function bankReturn(
         now + REFUND_POLL_MS,
       );
     }
-    return settleDevolution(ctx, row, accountNumber, {
+    return settleDevolution(ctx, settled, accountNumber, {
       endToEndId,
       entryId,
       reason,

@@ -1,6 +1,7 @@
 /** Cash-In rows of one client: lookups with the precedence of docs/contract.md, Lookup by id. */
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import { CASH_IN_FIELDS, cashInView } from '../../../src/domain/cash-in';
+import { shapePage } from '../../../src/domain/pagination';
 import { failure } from '../../../src/domain/result';
 import type { ViewField } from '../../../src/domain/view-fields';
 import type { ArchivableTable } from '../archivable';
@@ -8,7 +9,7 @@ import { ANY_SEGMENT_DONE } from '../archive/archive-store';
 import type { LedgerContext } from '../context';
 import { insertStoredRows, type LedgerDb, type StoredRow, sqlOf } from '../db';
 import { ph, prepared } from '../prepared';
-import type { RowSelection } from '../reads/keyset';
+import { keysetRows, type PageInput, type RowSelection } from '../reads/keyset';
 import { findByAnyId, lookupSql } from '../reads/lookup';
 import { viewJson } from '../reads/view-sql';
 import { cashInWorkQuery } from '../scheduler';
@@ -119,9 +120,10 @@ export function cashInByInternalCode(db: Db, internalCode: string): CashInRow | 
   return db.select().from(cashIns).where(eq(cashIns.internalCode, internalCode)).get();
 }
 
-/** The instant a closed Cash-In stopped changing, or null while it still may (not eligible). */
+/** The instant a closed Cash-In stopped changing, or null while it still may (not eligible: an open dispute too). */
 const cashInSettledAt = sql`CASE
-  WHEN ${cashIns.status} = 'PAID' AND ${cashIns.refundState} IN ('NONE', 'FAILED') AND ${cashIns.endToEndId} IS NOT NULL THEN ${cashIns.paidAt}
+  WHEN ${cashIns.status} = 'PAID' AND ${cashIns.refundState} IN ('NONE', 'FAILED') AND ${cashIns.endToEndId} IS NOT NULL
+    AND coalesce(${cashIns.disputeStatus}, '') NOT IN ('OPEN', 'DEFENDED') THEN coalesce(${cashIns.disputeClosedAt}, ${cashIns.paidAt})
   WHEN ${cashIns.status} = 'REFUNDED' AND ${cashIns.refundState} = 'DONE' THEN ${cashIns.refundedAt}
   WHEN ${cashIns.status} = 'CANCELLED' THEN ${cashIns.cancelledAt}
   WHEN ${cashIns.status} = 'EXPIRED' THEN ${cashIns.expiresAt}
@@ -179,3 +181,27 @@ export const cashInJsonSql = {
   hot: `SELECT ${CASH_IN_JSON} AS json FROM json_each(?1) j CROSS JOIN cash_ins ON cash_ins.seq = j.value ORDER BY j.key`,
   seq: { key: 'seq', sql: sql`${cashIns.seq}` } as RowSelection,
 };
+
+/**
+ * A page of disputed Cash-Ins by when the dispute opened (GET /disputes), each its view as JSON text
+ * with its sort key. Hot rows only: a Cash-In under an open dispute is never archived.
+ */
+export function disputePage(ctx: LedgerContext, input: PageInput, status: string | undefined) {
+  const scope = status
+    ? and(isNotNull(cashIns.disputeId), eq(cashIns.disputeStatus, status as 'OPEN'))
+    : isNotNull(cashIns.disputeId);
+  const rows = keysetRows<number>(
+    ctx.db,
+    cashIns,
+    cashIns.disputeOpenedAt,
+    cashIns.seq,
+    input,
+    scope,
+    cashInJsonSql.seq,
+  );
+  const seqs = JSON.stringify(rows.map((r) => r.row));
+  const texts =
+    rows.length === 0 ? [] : ctx.storage.sql.exec<{ json: string }>(cashInJsonSql.hot, seqs).toArray();
+  const items = rows.map((r, i) => ({ row: texts[i]?.json as string, time: r.time, seq: r.seq }));
+  return shapePage(items, input.limit, input.position);
+}

@@ -3,7 +3,7 @@
  * statements; fixed texts on the SQL API where the bench measured the path (EntryCursor's, the
  * executor's holds). Every function runs inside the caller's storage transaction.
  */
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, like, sql } from 'drizzle-orm';
 import type { ArchivableTable } from '../archivable';
 import { ledgerArchivedUntil } from '../archive/archive-store';
 import { insertStoredRows, type LedgerDb, type StoredRow, sqlOf } from '../db';
@@ -78,6 +78,16 @@ export function heldAmount(db: LedgerDb, accountNumber: string): number {
     .select({ total: sql<number>`coalesce(sum(${holds.amount}), 0)` })
     .from(holds)
     .where(eq(holds.accountNumber, accountNumber))
+    .get();
+  return row?.total ?? 0;
+}
+
+/** What open disputes hold on the account (their holds' ids start `dispute:`, dispute-ops.ts). */
+export function blockedAmount(db: LedgerDb, accountNumber: string): number {
+  const row = db
+    .select({ total: sql<number>`coalesce(sum(${holds.amount}), 0)` })
+    .from(holds)
+    .where(and(eq(holds.accountNumber, accountNumber), like(holds.id, 'dispute:%')))
     .get();
   return row?.total ?? 0;
 }

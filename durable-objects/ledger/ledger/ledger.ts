@@ -14,6 +14,7 @@ export {
   account,
   accountAt,
   accountsAtPartner,
+  blockedAmount,
   entryById,
   entryExists,
   fastHolds,

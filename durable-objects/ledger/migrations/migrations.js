@@ -20,6 +20,7 @@ import m0017 from './0017_audit_outbox.sql';
 import m0018 from './0018_recurrences.sql';
 import m0019 from './0019_recurrence_charges.sql';
 import m0020 from './0020_cash_in_paid_by.sql';
+import m0021 from './0021_cash_in_disputes.sql';
 
   export default {
     journal,
@@ -44,7 +45,8 @@ m0016,
 m0017,
 m0018,
 m0019,
-m0020
+m0020,
+m0021
     }
   }
   

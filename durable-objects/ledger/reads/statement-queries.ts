@@ -20,7 +20,7 @@ import { mergeArchived } from '../archive/archive-lists';
 import { readSegment } from '../archive/archive-reads';
 import { ledgerSource } from '../archive/archive-sources';
 import type { LedgerContext } from '../context';
-import { type AccountRow, account, available } from '../ledger/ledger';
+import { type AccountRow, account, available, blockedAmount } from '../ledger/ledger';
 import { allAccounts, hotEntryRows } from '../ledger/ledger-store';
 import { type PageInput, shapeRows } from './keyset';
 
@@ -118,7 +118,11 @@ export async function readBalances(
       ispb: a.ispb,
       bank: partnerName(ctx.env, a.ispb) ?? a.ispb,
       ...(at === undefined
-        ? { balance: a.balance, available: available(ctx.db, a.number) }
+        ? {
+            balance: a.balance,
+            available: available(ctx.db, a.number),
+            blocked: blockedAmount(ctx.db, a.number),
+          }
         : { balance: history.get(a.number) ?? 0 }),
     })),
   });

@@ -34,7 +34,15 @@ export const Balance = named(
               v.pipe(
                 Money,
                 v.description(
-                  'Balance minus holds of operations in flight; only on the current balance (no `at`).',
+                  'Balance minus holds (operations in flight and open disputes); may be below zero while a dispute blocks money already paid out. Only on the current balance (no `at`).',
+                ),
+              ),
+            ),
+            blocked: v.optional(
+              v.pipe(
+                Money,
+                v.description(
+                  'What open MED disputes hold on the account (the sum of their `blockedAmount`); refunds in flight are not in it. Only on the current balance (no `at`).',
                 ),
               ),
             ),
@@ -56,8 +64,22 @@ const balance: Out<typeof Balance> = {
       ispb: '31880826',
       bank: 'Banco Alfa Liquidações S.A.',
       accounts: [
-        { number: '10000001-5', branch: '0001', type: 'TRANSACTIONAL', balance: 1150.25, available: 900.25 },
-        { number: '10000002-3', branch: '0001', type: 'PROPRIETARY', balance: 5000, available: 5000 },
+        {
+          number: '10000001-5',
+          branch: '0001',
+          type: 'TRANSACTIONAL',
+          balance: 1150.25,
+          available: 900.25,
+          blocked: 150.25,
+        },
+        {
+          number: '10000002-3',
+          branch: '0001',
+          type: 'PROPRIETARY',
+          balance: 5000,
+          available: 5000,
+          blocked: 0,
+        },
       ],
     },
   ],

@@ -3,8 +3,10 @@
  * transaction emits (warming a new deployment from history; ids make a repeated import harmless).
  */
 import * as v from 'valibot';
+import { appendAudit } from '../../db/audit';
 import { importTimeProblem } from '../../health/windows/intake';
 import { parseObservation } from '../../health/windows/observation';
+import { changeRecord, recorded } from '../../http/audit';
 import { readJsonObject } from '../../http/body';
 import type { ApiRequest, RequestContext } from '../../http/context';
 import { json } from '../../http/json';
@@ -25,7 +27,8 @@ const ObservationsQueued = named(
 /** Queue sendBatch takes at most 100 messages. */
 const QUEUE_BATCH = 100;
 
-async function handleImportObservations(request: ApiRequest, { env }: RequestContext): Promise<Response> {
+async function handleImportObservations(request: ApiRequest, rc: RequestContext): Promise<Response> {
+  const { env } = rc;
   const { observations } = parseWith(ImportObservationsSchema, await readJsonObject(request));
   const errors: Record<string, string[]> = {};
   const now = Date.now();
@@ -41,6 +44,18 @@ async function handleImportObservations(request: ApiRequest, { env }: RequestCon
   for (let i = 0; i < observations.length; i += QUEUE_BATCH) {
     await env.HEALTH_SIGNALS.sendBatch(observations.slice(i, i + QUEUE_BATCH).map((body) => ({ body })));
   }
+  // The change is the queue's: no transaction of ours holds it, so the record is written once the
+  // queue took every batch, before the answer, naming what was queued.
+  const after = {
+    queued: observations.length,
+    firstId: observations[0]?.id,
+    lastId: observations.at(-1)?.id,
+  };
+  await appendAudit(
+    env,
+    changeRecord(rc, 'importHealthObservations', new URL(request.url).pathname, { after }),
+  );
+  recorded(rc);
   return json({ queued: observations.length }, 202);
 }
 

@@ -1,5 +1,6 @@
 /** POST /admin/clients/{clientId}/archive: closed history to R2 on demand (durable-objects/ledger/archive/archive.ts). */
 import { ledgerOf } from '../../../durable-objects/stubs';
+import { changeRecord, recorded } from '../../http/audit';
 import { readJsonObject } from '../../http/body';
 import type { ApiRequest, RequestContext } from '../../http/context';
 import { json } from '../../http/json';
@@ -12,10 +13,13 @@ import { ArchiveResult } from './openapi-responses';
 import { ArchiveSchema } from './schemas';
 import { operator } from './shared';
 
-async function handleArchiveClient(request: ApiRequest, { env }: RequestContext): Promise<Response> {
-  const client = await requireClient(request, env);
+/** The run spans many object transactions; its record commits with the one that concludes it. */
+async function handleArchiveClient(request: ApiRequest, rc: RequestContext): Promise<Response> {
+  const client = await requireClient(request, rc.env);
   const { before } = parseWith(ArchiveSchema, await readJsonObject(request));
-  const archivedTransactions = await ledgerOf(env, client.id).archive(Date.parse(before));
+  const audit = changeRecord(rc, 'archiveClient', new URL(request.url).pathname, { after: { before } });
+  const archivedTransactions = await ledgerOf(rc.env, client.id).archive(Date.parse(before), audit);
+  recorded(rc);
   return json({ archivedTransactions });
 }
 

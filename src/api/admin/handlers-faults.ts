@@ -4,6 +4,7 @@
  * nor the fault store are in the production bundle.
  */
 
+import { changeRecord, recorded } from '../../http/audit';
 import { readJsonObject } from '../../http/body';
 import type { ApiRequest, RequestContext } from '../../http/context';
 import { ProblemError } from '../../http/errors';
@@ -15,7 +16,8 @@ import { clearFaults, injectFault } from '../../partners/faults';
 import { PartnerPathSchema } from '../../schemas/common';
 import { PartnerFaultSchema } from './schemas';
 
-export async function handleInjectFault(request: ApiRequest, { env }: RequestContext): Promise<Response> {
+export async function handleInjectFault(request: ApiRequest, rc: RequestContext): Promise<Response> {
+  const { env } = rc;
   requireStaging(request, env);
   const { ispb } = parseWith(PartnerPathSchema, { ispb: request.params.ispb ?? '' });
   if (!partnerByIspb(ispb)) throw new ProblemError('NOT_FOUND', `No settlement partner with ISPB ${ispb}`);
@@ -29,7 +31,10 @@ export async function handleInjectFault(request: ApiRequest, { env }: RequestCon
     latencyMs: body.latencyMs,
     endsAt: now + body.minutes * 60_000,
   };
-  await injectFault(env, fault, now);
+  const { ispb: _, ...after } = fault;
+  const path = new URL(request.url).pathname;
+  await injectFault(env, fault, now, changeRecord(rc, 'injectPartnerFault', path, { after }));
+  recorded(rc);
   return json(
     {
       ispb,
@@ -44,10 +49,12 @@ export async function handleInjectFault(request: ApiRequest, { env }: RequestCon
   );
 }
 
-export async function handleClearFaults(request: ApiRequest, { env }: RequestContext): Promise<Response> {
+export async function handleClearFaults(request: ApiRequest, rc: RequestContext): Promise<Response> {
+  const { env } = rc;
   requireStaging(request, env);
   const { ispb } = parseWith(PartnerPathSchema, { ispb: request.params.ispb ?? '' });
   if (!partnerByIspb(ispb)) throw new ProblemError('NOT_FOUND', `No settlement partner with ISPB ${ispb}`);
-  await clearFaults(env, ispb);
+  await clearFaults(env, ispb, changeRecord(rc, 'clearPartnerFaults', new URL(request.url).pathname, {}));
+  recorded(rc);
   return new Response(null, { status: 204 });
 }

@@ -9,6 +9,7 @@ import { deactivateApplicationToken } from './deactivate-application-token';
 import { deactivateCryptoToken } from './deactivate-crypto-token';
 import { approveCashOut, rejectCashOut } from './decide-cash-out';
 import { getClient } from './get-client';
+import { listAdminDisputes } from './list-disputes';
 import { listWebhookDeliveries } from './list-webhook-deliveries';
 import { partnerFaultOperations } from './partner-faults';
 import { patchClient } from './patch-client';
@@ -27,5 +28,6 @@ export const adminRoutes: Entry[] = [
   listWebhookDeliveries,
   retryWebhookDelivery,
   archiveClient,
+  listAdminDisputes,
   ...stagingOnly(partnerFaultOperations),
 ];

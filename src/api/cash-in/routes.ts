@@ -2,8 +2,10 @@
 import type { Route } from '../route-table';
 import { cancelCashIn } from './cancel-cash-in';
 import { createCashIn } from './create-cash-in';
+import { defendDispute } from './defend-dispute';
 import { getCashIn } from './get-cash-in';
 import { listCashIns } from './list-cash-ins';
+import { listDisputes } from './list-disputes';
 import { refundCashIn } from './refund-cash-in';
 import { summarizeCashIns } from './summarize-cash-ins';
 
@@ -14,4 +16,6 @@ export const cashInRoutes: Route[] = [
   getCashIn,
   refundCashIn,
   cancelCashIn,
+  defendDispute,
+  listDisputes,
 ];

@@ -6,7 +6,7 @@
  * Checked against real responses in test/openapi.
  */
 import * as v from 'valibot';
-import { CASH_IN_FIELDS } from '../../domain/cash-in';
+import { CASH_IN_FIELDS, DISPUTE_STATUSES } from '../../domain/cash-in';
 import { FAILURE_CODES } from '../../domain/failure-codes';
 import { type Out, PAYER_BANK, SETTLEMENT } from '../../openapi/examples';
 import { BankData, BrtTimestamp, EndToEndId, Money, PayerBankData } from '../../openapi/fields';
@@ -63,6 +63,26 @@ const PaidBy = named(
     ),
   ),
 );
+export const DisputeStatus = v.picklist(DISPUTE_STATUSES);
+
+/** A MED infraction against the payment: present once opened, in every later status. */
+const DISPUTE_DOCS = {
+  id: v.pipe(v.string(), v.description("The infraction's id at the settlement partner.")),
+  status: v.pipe(
+    DisputeStatus,
+    v.description(
+      'OPEN, DEFENDED (defense sent), ACCEPTED (the payer bank takes `blockedAmount` back), REJECTED or CANCELLED (the block is lifted).',
+    ),
+  ),
+  openedAt: BrtTimestamp,
+  respondBy: v.pipe(BrtTimestamp, v.description("The partner's deadline for the defense.")),
+  blockedAmount: v.pipe(
+    Money,
+    v.description('What the partner blocked; held on the TRANSACTIONAL account while OPEN or DEFENDED.'),
+  ),
+  defendedAt: BrtTimestamp,
+  closedAt: BrtTimestamp,
+};
 
 /**
  * GET /cash-in/{id}, list items and the data of every Cash-In event except CASHIN_REQUESTED: the
@@ -115,6 +135,7 @@ export const CashIn = named(
     refundedAt: BrtTimestamp,
     cancelledAt: BrtTimestamp,
     expiredAt: v.pipe(BrtTimestamp, v.description('End of the payment window, in every status.')),
+    dispute: DISPUTE_DOCS,
   }),
 );
 
@@ -155,3 +176,14 @@ export const cashInRefunded: Out<typeof CashIn> = {
   reason: 'CUSTOMER_REQUEST',
   refundedAt: '2026-11-21T11:01:12.004-03:00',
 };
+
+/** An open dispute, which the defense's and the sandbox's examples move on. */
+export const disputeOpen: NonNullable<Out<typeof CashIn>['dispute']> = {
+  id: 'MED-0000000001',
+  status: 'OPEN',
+  openedAt: '2026-11-22T09:00:00.000-03:00',
+  respondBy: '2026-11-25T09:00:00.000-03:00',
+  blockedAmount: 150.25,
+};
+
+export const cashInDisputed: Out<typeof CashIn> = { ...cashInPaid, dispute: disputeOpen };

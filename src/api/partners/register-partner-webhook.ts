@@ -3,6 +3,8 @@
  * operator's call; the callbacks themselves are ./pix-callback.ts).
  */
 import * as v from 'valibot';
+import { appendAudit } from '../../db/audit';
+import { changeRecord, recorded } from '../../http/audit';
 import { readJsonObject } from '../../http/body';
 import type { ApiRequest, RequestContext } from '../../http/context';
 import { ProblemError } from '../../http/errors';
@@ -61,7 +63,8 @@ const PartnerWebhook = named(
  * built here, never typed by the operator, so it always carries the authentication the partner's
  * declaration configures; one without any is refused rather than registered.
  */
-async function handleRegisterPartnerWebhook(request: ApiRequest, { env }: RequestContext): Promise<Response> {
+async function handleRegisterPartnerWebhook(request: ApiRequest, rc: RequestContext): Promise<Response> {
+  const { env } = rc;
   const { ispb } = parseWith(PartnerPathSchema, { ispb: request.params.ispb ?? '' });
   const declared = declaredPartners(env).find((p) => p.ispb === ispb && p.kind === 'bcb-api-pix');
   if (!declared) throw new ProblemError('NOT_FOUND', `No real settlement partner with ISPB ${ispb}`);
@@ -89,12 +92,18 @@ async function handleRegisterPartnerWebhook(request: ApiRequest, { env }: Reques
       `Partner ${ispb} did not register it (${answer.failureCode})`,
     );
   }
-  return json({
-    ispb,
+  const registered = {
     webhookUrl: auth.secret === undefined ? url : `${base}/***`,
     authentication: auth.secret === undefined ? 'mTLS' : 'secretPath',
-    registeredAt: new Date().toISOString(),
-  });
+  } as const;
+  // The change lives at the partner: its record is written as soon as the partner confirmed, before
+  // the answer, with the URL as the answer shows it (the secret path segment masked).
+  await appendAudit(
+    env,
+    changeRecord(rc, 'registerPartnerWebhook', new URL(request.url).pathname, { after: registered }),
+  );
+  recorded(rc);
+  return json({ ispb, ...registered, registeredAt: new Date().toISOString() });
 }
 
 export const registerPartnerWebhook = route(

@@ -19,6 +19,8 @@ import {
   SandboxCashInReturnSchema,
   SandboxCashOutReturnSchema,
   SandboxDepositSchema,
+  SandboxDisputeCloseSchema,
+  SandboxDisputeSchema,
   SandboxPaySchema,
 } from './schemas';
 
@@ -51,6 +53,37 @@ export async function handleSandboxCashInReturn(
   const body = parseWith(SandboxCashInReturnSchema, await readJsonObject(request));
   return operationResponse(
     await ledgerOf(env, principal.clientId).returnCashIn(cashInId(request), body.reason),
+  );
+}
+
+/** The payer's bank opens a MED infraction now: the blocked amount is held at once. */
+export async function handleSandboxDispute(request: ApiRequest, { env }: RequestContext): Promise<Response> {
+  requireStaging(request, env);
+  const principal = await authenticate(request, env);
+  const body = parseWith(SandboxDisputeSchema, await readOptionalJsonObject(request));
+  const amountCents = body.amount === undefined ? undefined : (centsFromAmount(body.amount) as number);
+  return operationResponse(
+    await ledgerOf(env, principal.clientId).dispute({
+      kind: 'sandbox-open',
+      id: cashInId(request),
+      ...(amountCents !== undefined && { amountCents }),
+    }),
+  );
+}
+
+export async function handleSandboxDisputeClose(
+  request: ApiRequest,
+  { env }: RequestContext,
+): Promise<Response> {
+  requireStaging(request, env);
+  const principal = await authenticate(request, env);
+  const body = parseWith(SandboxDisputeCloseSchema, await readJsonObject(request));
+  return operationResponse(
+    await ledgerOf(env, principal.clientId).dispute({
+      kind: 'sandbox-close',
+      id: cashInId(request),
+      outcome: body.outcome,
+    }),
   );
 }
 

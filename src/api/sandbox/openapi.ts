@@ -14,6 +14,8 @@ import {
   SandboxCashInReturnSchema,
   SandboxCashOutReturnSchema,
   SandboxDepositSchema,
+  SandboxDisputeCloseSchema,
+  SandboxDisputeSchema,
   SandboxPaySchema,
 } from './schemas';
 
@@ -96,6 +98,58 @@ export const sandboxOperations: OperationSpec[] = [
       },
     },
     errors: ['CASHIN_NOT_FOUND', 'RULE_VIOLATION'],
+  }),
+  sandbox({
+    method: 'post',
+    path: '/sandbox/cash-in/{id}/dispute',
+    operationId: 'sandboxOpenDispute',
+    summary: 'The payer bank opens a MED dispute',
+    description:
+      "On a PAID Cash-In of the sandbox partner: the dispute is recorded with `respondBy` 72 hours from now and `blockedAmount` (the body `amount`, else what is neither refunded nor being refunded) is held on the TRANSACTIONAL account at once; `CASHIN_DISPUTE_OPENED` is sent. An `amount` above what can be blocked answers 400 naming `amount`; a Cash-In not PAID, or already disputed, 422 RULE_VIOLATION. A real partner's Cash-In answers 404.",
+    parameters: [cashInIdParameter],
+    body: {
+      schema: SandboxDisputeSchema,
+      required: false,
+      examples: { whole: example('The whole payment', {}), part: example('Part of it', { amount: 50 }) },
+    },
+    success: {
+      '201': {
+        description: 'The Cash-In as GET returns it, with `dispute`.',
+        schema: cashIn.CashIn,
+        examples: { disputed: example('Disputed', ex.cashInDisputed) },
+      },
+    },
+    errors: ['VALIDATION_ERROR', 'CASHIN_NOT_FOUND', 'RULE_VIOLATION'],
+  }),
+  sandbox({
+    method: 'post',
+    path: '/sandbox/cash-in/{id}/dispute/close',
+    operationId: 'sandboxCloseDispute',
+    summary: 'The payer bank decides a MED dispute',
+    description:
+      'REJECTED or CANCELLED: the hold is released and `CASHIN_DISPUTE_CLOSED` is sent. ACCEPTED: the bank returns `blockedAmount` to the payer through the bank-return path in the same transaction (the hold is consumed, the Cash-In ends REFUNDED with reason FRAUD); `CASHIN_DISPUTE_CLOSED` then `CASHIN_REFUNDED` are sent. No open dispute: 422 RULE_VIOLATION.',
+    parameters: [cashInIdParameter],
+    body: {
+      schema: SandboxDisputeCloseSchema,
+      examples: { rejected: example('Rejected', { outcome: 'REJECTED' }) },
+    },
+    success: {
+      '200': {
+        description: 'The Cash-In as GET returns it.',
+        schema: cashIn.CashIn,
+        examples: {
+          rejected: example('Rejected', {
+            ...ex.cashInDisputed,
+            dispute: {
+              ...ex.disputeOpen,
+              status: 'REJECTED',
+              closedAt: '2026-11-23T10:00:00.000-03:00',
+            },
+          }),
+        },
+      },
+    },
+    errors: ['VALIDATION_ERROR', 'CASHIN_NOT_FOUND', 'RULE_VIOLATION'],
   }),
   sandbox({
     method: 'post',

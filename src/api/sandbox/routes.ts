@@ -7,6 +7,8 @@ import {
   handleSandboxCashInReturn,
   handleSandboxCashOutReturn,
   handleSandboxDeposit,
+  handleSandboxDispute,
+  handleSandboxDisputeClose,
   handleSandboxExpire,
   handleSandboxPay,
 } from './handlers';
@@ -23,6 +25,8 @@ export const sandboxRoutes = bindStagingRoutes(sandboxOperations, {
   sandboxPayCashIn: handleSandboxPay,
   sandboxReturnCashIn: handleSandboxCashInReturn,
   sandboxExpireCashIn: handleSandboxExpire,
+  sandboxOpenDispute: handleSandboxDispute,
+  sandboxCloseDispute: handleSandboxDisputeClose,
   sandboxReturnCashOut: handleSandboxCashOutReturn,
   sandboxDeposit: handleSandboxDeposit,
   sandboxApproveRecurrence: handleSandboxApproveRecurrence,

@@ -45,6 +45,23 @@ export const SandboxCashInReturnSchema = named(
   }),
 );
 
+export const SandboxDisputeSchema = named(
+  'SandboxDispute',
+  v.strictObject({ amount: v.optional(AmountSchema) }),
+  { amount: 'What the partner blocks; the whole unreturned amount when absent.' },
+);
+
+export const SandboxDisputeCloseSchema = named(
+  'SandboxDisputeClose',
+  v.strictObject({
+    outcome: v.picklist(
+      ['ACCEPTED', 'REJECTED', 'CANCELLED'],
+      'outcome must be ACCEPTED, REJECTED or CANCELLED',
+    ),
+  }),
+  { outcome: "The payer bank's decision; ACCEPTED also returns `blockedAmount` to the payer." },
+);
+
 export const SandboxCashOutReturnSchema = named(
   'SandboxCashOutReturn',
   v.strictObject({

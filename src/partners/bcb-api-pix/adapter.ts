@@ -12,14 +12,18 @@ import { documentKind, isValidDocument, normalizeDocument } from '../../domain/d
 import { BATCH_CONCURRENCY, sendEach, statusEach } from '../batch';
 import type { DeclaredPayout } from '../config';
 import { EfiPixSendPayout } from '../efi-pix-send/adapter';
+import { EfiInfractions } from '../efi-pix-send/infractions';
+import { mapEfiRefusal } from '../efi-pix-send/problems';
 import {
   type BatchedStatus,
   CHARGE_PAID,
   type ChargeRegistration,
   type DevolutionRequest,
+  type DisputeDefense,
   type PartnerOutcome,
   type PaymentRequest,
   type RegisteredCharge,
+  type ReportedInfraction,
   type SettlementPartnerPort,
   type TransferStatus,
 } from '../port';
@@ -151,6 +155,7 @@ export class BcbApiPixPartner implements SettlementPartnerPort {
   private payerReportOn = false;
   private readonly client: BcbApiPixClient;
   private readonly payout: EfiPixSendPayout | undefined;
+  private readonly med: EfiInfractions | undefined;
 
   constructor(private readonly config: BcbPartnerConfig) {
     this.ispb = config.ispb;
@@ -158,6 +163,8 @@ export class BcbApiPixPartner implements SettlementPartnerPort {
     this.client = new BcbApiPixClient(config);
     this.payout =
       config.payout && new EfiPixSendPayout(this.client, config.payout.baseUrl, config.payout.payerKey);
+    // Efí's infraction API lives with its Pix Send, on the payout host.
+    this.med = config.payout && new EfiInfractions(this.client.sibling(config.payout.baseUrl, mapEfiRefusal));
   }
 
   /**
@@ -352,5 +359,16 @@ export class BcbApiPixPartner implements SettlementPartnerPort {
 
   transferStatuses(idempotencyIds: string[]): Promise<BatchedStatus[]> {
     return statusEach((id) => this.transferStatus(id), idempotencyIds);
+  }
+
+  /** MED infractions: Efí's own API (efi-pix-send/infractions.ts); plain API Pix reports only the return. */
+  async infractions(since: number): Promise<PartnerOutcome<ReportedInfraction[]>> {
+    return this.med ? this.med.list(since) : { ok: true, value: [] };
+  }
+
+  async sendDisputeDefense(defense: DisputeDefense): Promise<PartnerOutcome<null>> {
+    return this.med
+      ? this.med.defend(defense)
+      : { ok: false, failureCode: 'DEFENSE_NOT_OFFERED', retryable: false };
   }
 }

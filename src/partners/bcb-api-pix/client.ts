@@ -81,7 +81,7 @@ export class BcbApiPixClient {
   }
 
   /** One API call: retried on a network failure, a time-out or a retryable problem. */
-  async call(method: 'GET' | 'PUT' | 'PATCH', path: string, body?: unknown): Promise<BcbAnswer> {
+  async call(method: 'GET' | 'PUT' | 'PATCH' | 'POST', path: string, body?: unknown): Promise<BcbAnswer> {
     const attempts = this.config.attempts ?? 3;
     let last: BcbAnswer = {
       ok: false,

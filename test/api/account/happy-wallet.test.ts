@@ -32,7 +32,7 @@ describe('GET /account/balance (decisions §5)', () => {
       expect(partner.accounts).toEqual(
         ['TRANSACTIONAL', 'PROPRIETARY'].map((type) => {
           const a = onboarded.find((x) => x.type === type)!;
-          return { number: a.number, branch: a.branch, type, balance: 0, available: 0 };
+          return { number: a.number, branch: a.branch, type, balance: 0, available: 0, blocked: 0 };
         }),
       );
     }

@@ -2,10 +2,13 @@
  * The audit trail is complete: every changing operator route, called as the break-glass ADMIN_TOKEN
  * with its documented example (routes that move global staging state get a refused body or
  * partner instead), leaves exactly one record naming the request; no secret any of them handled
- * appears in any record; the trail cannot be edited or deleted, even by SQL.
+ * appears in any record; the trail cannot be edited or deleted, even by SQL, and a record older than
+ * the 5 years it must be kept is still listed after the cron's sweeps and an archive run.
  */
+import { createExecutionContext, createScheduledController, waitOnExecutionContext } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
+import worker from '../../../src/index';
 import { fillPath, ROUTES } from '../../security/routes';
 import { ADMIN_TOKEN, admin, onboardClient } from '../../support/harness';
 import { auditTrail, createOperator } from '../../support/operators';
@@ -105,6 +108,31 @@ describe('audit trail', () => {
     expect(Object.keys(((await bad.json()) as { errors: object }).errors)).toEqual(['from']);
     const unknown = await admin('/admin/audit?who=me');
     expect(unknown.status).toBe(400);
+  });
+
+  it('keeps a 6-year-old record: listed after the cron sweeps and an archive run', async () => {
+    const at = Date.now() - 6 * 366 * 86_400_000;
+    const id = `aud_${crypto.randomUUID()}`;
+    const email = `retired-${crypto.randomUUID().slice(0, 8)}@example.com`;
+    await env.DB.prepare(
+      `INSERT INTO audit_records (id, at, actor_kind, operator_id, email, action, target, before, after, result, request_id)
+       VALUES (?, ?, 'OPERATOR', 'op_retired', ?, 'patchClient', '/admin/clients/x', NULL, NULL, 'OK', ?)`,
+    )
+      .bind(id, at, email, crypto.randomUUID())
+      .run();
+    const client = await onboardClient();
+    const archived = await admin(`/admin/clients/${client.clientId}/archive`, 'POST', {
+      before: new Date().toISOString(),
+    });
+    expect(archived.status).toBe(200);
+    const ctx = createExecutionContext();
+    await worker.scheduled(createScheduledController(), env, ctx);
+    await waitOnExecutionContext(ctx);
+    const day = new Date(at).toISOString().slice(0, 10);
+    const listed = (await auditTrail(`actor=${encodeURIComponent(email)}&from=${day}&to=${day}`)).map(
+      (r) => r.id,
+    );
+    expect(listed).toEqual([id]);
   });
 
   it('cannot be edited or deleted, even by SQL', async () => {

@@ -6,7 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { verifyAccessAssertion } from '../../../src/security/access-jwt';
 import { toBase64Url, utf8 } from '../../../src/security/encoding';
-import { call } from '../../support/harness';
+import { admin, call } from '../../support/harness';
 import { createOperator, recordsOf } from '../../support/operators';
 
 const TEAM = 'connectpsp-test.cloudflareaccess.com';
@@ -137,6 +137,34 @@ describe('Cloudflare Access', () => {
       },
     );
     expect(beyond.status).toBe(403);
+  });
+
+  it('a valid assertion whose email is no operator is refused 403 and recorded, and changes nothing', async () => {
+    const current = await currentKey();
+    published = [current];
+    const email = `stranger-${crypto.randomUUID().slice(0, 8)}@example.com`;
+    const token = await assertion(current, { email });
+    const read = await withAssertion(token);
+    expect(read.status).toBe(403);
+    const created = `made-by-stranger-${crypto.randomUUID().slice(0, 8)}@example.com`;
+    const change = await withAssertion(token, '/admin/operators', 'POST', { email: created, role: 'ADMIN' });
+    expect(change.status).toBe(403);
+    for (const [res, action] of [
+      [read, 'listOperators'],
+      [change, 'createOperator'],
+    ] as const) {
+      const records = await recordsOf(res);
+      expect(records).toHaveLength(1);
+      expect(records[0]).toMatchObject({
+        actor: { kind: 'ACCESS', email },
+        action,
+        target: '/admin/operators',
+        result: 'FORBIDDEN',
+      });
+      expect(records[0]?.actor.operatorId).toBeUndefined();
+    }
+    const operators = (await (await admin('/admin/operators')).json()) as { items: { email: string }[] };
+    expect(operators.items.map((o) => o.email)).not.toContain(created);
   });
 
   it('opens the console as the operator the assertion names', async () => {
