@@ -1,6 +1,7 @@
 import { findClient } from '../../src/db/clients';
 import { brtDate } from '../../src/domain/time';
 import { errorFields, log } from '../../src/infra/log';
+import { PartnerTimeout } from '../../src/partners/timeout';
 import { armArchive, runArchiveTask } from './archive/archive';
 import { pollSupersededDevolution } from './cash-in/bank-returns';
 import { expireUnlessPaid } from './cash-in/cash-in-expiry';
@@ -9,7 +10,7 @@ import { removeCharge } from './cash-in/partner-pix-ops';
 import { PartnerReads } from './cash-in/partner-reads';
 import { pollRefund } from './cash-in/refund-ops';
 import { recheckReturns } from './cash-in/return-rechecks';
-import { runReturn } from './cash-in/unapplied-ops';
+import { FAILED_READS_PER_PASS, runReturn, scheduleUnreadFailedReturns } from './cash-in/unapplied-ops';
 import { runCashOutExecutor } from './cash-out/cash-out-exec';
 import { pruneLimitTotals } from './cash-out/limit-totals';
 import type { LedgerContext } from './context';
@@ -40,6 +41,8 @@ export class TaskRunner {
   private housekeepingAt = 0;
   /** The BRT month whose stale limit totals are all gone: none can become stale before the next. */
   private limitTotalsClean: string | undefined;
+  /** FAILED unapplied returns with no read scheduled may remain (memory only: each instance checks). */
+  private failedReadsUnchecked = true;
 
   constructor(
     private readonly context: () => LedgerContext,
@@ -76,13 +79,24 @@ export class TaskRunner {
     const reads = new PartnerReads();
     let pruneDue = full;
     try {
+      // The cron sweep gives FAILED returns kept from before they were read again their read (unapplied-ops.ts).
+      if (full && this.failedReadsUnchecked)
+        this.failedReadsUnchecked =
+          ctx.storage.transactionSync(() => scheduleUnreadFailedReturns(ctx, now)) === FAILED_READS_PER_PASS;
       for (const task of ctx.scheduler.due(now)) {
         if (task.kind === 'prune') pruneDue = true;
         this.current = { id: task.id, since: Date.now() };
         try {
           await runTask(ctx, task, this.degradedCashOutPartners, reads);
         } catch (error) {
-          log('error', 'ledger task failed', { task: task.id, ...errorFields(error) });
+          // A partner that did not answer a read in time (src/partners/timeout.ts) is a transient:
+          // the read wrote nothing and the task reads again; only other failures are errors.
+          if (error instanceof PartnerTimeout)
+            log('warn', 'ledger task runs again: a partner did not answer in time', {
+              task: task.id,
+              ...errorFields(error),
+            });
+          else log('error', 'ledger task failed', { task: task.id, ...errorFields(error) });
           ctx.scheduler.retry(task, Date.now());
         } finally {
           this.current = undefined;

@@ -113,7 +113,7 @@ ${backlog.map((b) => `<p>${esc(names.partners[b.ispb] ?? `Partner ${b.ispb}`)}: 
 ${
   reports.length === 0
     ? `<p class="muted">No day checked yet. Days are checked for declared partners only (PARTNERS, docs/operating.md), never the sandbox: \
-declare the mock bank (<code>npm run mock:psp</code>) to see one here.</p>`
+declare the mock bank (<code>npm run mock:psp</code>), then <code>npm run demo -- --with-mock-psp</code> fills this page.</p>`
     : reports.map(report).join('\n')
 }
 </section>`;

@@ -10,6 +10,7 @@ import type { ClientPage, ClientSummary, HealthView } from './data';
 import { disputesSection } from './disputes';
 import { brl, count, decimal, percent } from './format';
 import { brtTime, esc, frame, scriptJson } from './html';
+import { incidentText } from './incident-text';
 import { CONSOLE_PATH, CONSOLE_ROLES } from './session';
 
 export interface DashboardModel {
@@ -29,6 +30,9 @@ export interface DashboardModel {
   /** Every client's open MED disputes, soonest deadline first (./disputes.ts). */
   disputes: readonly ClientDispute[];
 }
+
+/** Evidence `deviationPercent` is a ratio, (observed − expected) / expected: −0.16 is 16 % below. */
+const ratioToPercent = (ratio: number | null) => (ratio === null ? null : ratio * 100);
 
 function limitsText(c: ClientSummary): string {
   const l = c.limits;
@@ -170,7 +174,7 @@ function incidentsSection(m: DashboardModel): string {
         i,
       ) => `<article class="incident" id="incident-${esc(i.incidentId)}" data-origin="${esc(`${i.origin.type}:${i.origin.id}`)}">
 <h3><span class="status status-${esc(i.status.toLowerCase())}">${esc(i.status)}</span> ${esc(i.origin.displayName)} · ${esc(i.operation)}</h3>
-<p lang="pt-BR"><span class="muted" lang="en">What clients read:</span> ${esc(i.summary)}</p>
+<p class="incident-text">${incidentText(i, i.evidence)}</p>
 <p class="muted">${esc(i.origin.type)} (${esc(i.originClass)}), severity ${esc(i.severity)}, confidence ${esc(i.confidence)}; started ${brtTime(i.startedAt)}, detected ${brtTime(i.detectedAt)}${i.resolvedAt ? `, resolved ${brtTime(i.resolvedAt)}` : ''}; ${count(i.affectedClientIds.length)} client(s) affected.</p>
 <details><summary>Evidence (${count(i.evidence.length)})</summary><div class="scroll"><table>
 <thead><tr><th>Window</th><th>Metric</th><th>Entity</th><th>Deviation</th><th>z</th></tr></thead><tbody>
@@ -178,7 +182,7 @@ ${i.evidence
   .map(
     (e) =>
       `<tr><td data-label="Window">${brtTime(e.observedAt)}</td><td data-label="Metric">${esc(e.metric)}</td>` +
-      `<td data-label="Entity">${esc(`${e.entity.type} ${e.entity.id}`)}</td><td data-label="Deviation">${percent(e.deviationPercent)}</td>` +
+      `<td data-label="Entity">${esc(`${e.entity.type} ${e.entity.id}`)}</td><td data-label="Deviation">${percent(ratioToPercent(e.deviationPercent))}</td>` +
       `<td data-label="z">${decimal(e.z)}</td></tr>`,
   )
   .join('\n')}

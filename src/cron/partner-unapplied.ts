@@ -11,6 +11,7 @@ import {
   bookPartnerReceipt,
   duePartnerReceipts,
   findUnapplied,
+  scheduleUnreadFailedReturns,
 } from '../db/unapplied';
 import { nextFailedReadAt, type UnappliedReceipt } from '../domain/unapplied';
 import { errorFields, log } from '../infra/log';
@@ -51,8 +52,18 @@ export async function holdForPartner(env: Env, ispb: string, pix: ReceivedPix): 
   return [booked ? 'unmatched' : 'already-recorded'];
 }
 
-/** Cron: the partner-held returns that are due, one step each (a FAILED one: one read). */
+/**
+ * Cron: the partner-held returns that are due, one step each (a FAILED one: one read), after giving
+ * every FAILED one inside the MED window that has no read scheduled its read.
+ */
 export async function returnPartnerHeld(env: Env, now = Date.now()): Promise<void> {
+  try {
+    const scheduled = await scheduleUnreadFailedReturns(env, now);
+    if (scheduled > 0)
+      log('info', 'FAILED unapplied returns with no read scheduled: read again', { scheduled });
+  } catch (error) {
+    log('warn', 'FAILED unapplied returns could not be scheduled for a read yet', errorFields(error));
+  }
   for (const receipt of await duePartnerReceipts(env, now, RETURNS_PER_RUN)) {
     try {
       const partner = bcbPartner(env, receipt.ispb);

@@ -1,5 +1,5 @@
 /** D1 store of the daily reconciliation reports (schema.ts `reconciliation_reports`): one per partner and day. */
-import { and, asc, between, desc, eq, isNull, min } from 'drizzle-orm';
+import { and, asc, between, desc, eq, isNull, min, sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/d1';
 import type { ReconciliationReport, ReportStatus } from '../domain/reconciliation';
 import { backlogStart, daysFrom, isOwed } from '../domain/reconciliation-days';
@@ -23,22 +23,33 @@ export async function findReport(
 /**
  * Keeps the day's report (a re-run replaces it; its alert is sent again only if it had not gone).
  * What earlier runs healed is kept ahead of this run's: an auditor sees every heal ever made that day.
+ * The merge is one statement, in SQL: two runs of the same day that overlap each keep their heals,
+ * where a read then a write would let the later write drop the other's.
  */
 export async function saveReport(env: Env, report: ReconciliationReport): Promise<ReconciliationReport> {
-  const earlier = (await findReport(env, report.date, report.ispb))?.report.healed ?? [];
-  const kept = { ...report, healed: [...earlier, ...report.healed] };
   const row = {
-    date: kept.date,
-    ispb: kept.ispb,
-    status: kept.status,
-    checkedAt: Date.parse(kept.checkedAt),
-    report: kept,
+    date: report.date,
+    ispb: report.ispb,
+    status: report.status,
+    checkedAt: Date.parse(report.checkedAt),
+    report,
   };
-  await d1(env)
+  const merged = sql`json_set(excluded.report, '$.healed', (
+    SELECT json_group_array(json(h.value)) FROM (
+      SELECT 0 AS run, key, value FROM json_each(reconciliation_reports.report, '$.healed')
+      UNION ALL SELECT 1 AS run, key, value FROM json_each(excluded.report, '$.healed')
+      ORDER BY run, key
+    ) AS h))`;
+  const kept = await d1(env)
     .insert(reconciliationReports)
     .values(row)
-    .onConflictDoUpdate({ target: [reconciliationReports.date, reconciliationReports.ispb], set: row });
-  return kept;
+    .onConflictDoUpdate({
+      target: [reconciliationReports.date, reconciliationReports.ispb],
+      set: { ...row, report: merged },
+    })
+    .returning({ report: reconciliationReports.report })
+    .get();
+  return kept.report as ReconciliationReport;
 }
 
 export interface ClosedDay {

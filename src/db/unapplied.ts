@@ -3,8 +3,24 @@
  * them, and the only store of the ones no client can be named for (held by the partner), whose
  * returns the cron moves on (`nextAt`). Every write is keyed by the payment's end-to-end id.
  */
-import { and, asc, desc, eq, gte, inArray, isNotNull, lt, lte, or, type SQL, sql } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  desc,
+  eq,
+  gt,
+  gte,
+  inArray,
+  isNotNull,
+  isNull,
+  lt,
+  lte,
+  or,
+  type SQL,
+  sql,
+} from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/d1';
+import { MED_WINDOW_MS } from '../domain/med-recheck';
 import { stagesOfStatus, type UnappliedReceipt, type UnappliedStatus } from '../domain/unapplied';
 import { unappliedReceipts } from './schema';
 
@@ -63,6 +79,26 @@ export async function duePartnerReceipts(env: Env, now: number, limit: number): 
     .limit(limit)
     .all();
   return rows.map(receiptOf);
+}
+
+/**
+ * Partner-held FAILED returns inside the MED window with no read scheduled (recorded before a FAILED
+ * return was read again): each gets its next read now. Only those match, so this is a no-op once done.
+ */
+export async function scheduleUnreadFailedReturns(env: Env, now: number): Promise<number> {
+  const result = await d1(env)
+    .update(unappliedReceipts)
+    .set({ nextAt: now, updatedAt: now })
+    .where(
+      and(
+        eq(unappliedReceipts.heldBy, 'partner'),
+        eq(unappliedReceipts.stage, 'FAILED'),
+        isNull(unappliedReceipts.nextAt),
+        gt(unappliedReceipts.receivedAt, now - MED_WINDOW_MS),
+      ),
+    )
+    .run();
+  return result.meta.changes ?? 0;
 }
 
 /** A partner-held receipt's return moved on, from the stage it was read in (so a racing run is a no-op). */

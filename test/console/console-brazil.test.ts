@@ -44,7 +44,8 @@ const incident = {
       observedAt: '2026-11-29T01:40:00.000Z',
       metric: 'successRate',
       entity: { type: 'BANKING_PARTNER', id: '42273459' },
-      deviationPercent: 57032.6497,
+      // A ratio: 570.33 times above expectation reads 57.032,6 %.
+      deviationPercent: 570.326497,
       z: -6.125,
     },
   ],

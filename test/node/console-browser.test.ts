@@ -57,6 +57,8 @@ afterAll(async () => {
 
 /** Money with a centavos part written like `R$ 1.234,56`; any `R$` that is not so is US-formatted. */
 const BRL = /R\$\s?\d{1,3}(\.\d{3})*,\d{2}(?!\d)/g;
+/** Words every Portuguese incident summary uses (src/health/lifecycle/summary.ts); the console speaks English. */
+const PORTUGUESE = /\b(desde|afeta|parceiros? bancários?|abaixo do esperado|Degradação|Indisponibilidade)\b/i;
 const DATE_STYLE = /^\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}(:\d{2})? BRT$/;
 
 /**
@@ -281,6 +283,11 @@ it('signs in, shows clients, plots an incident from the fault API, redelivers a 
   expect(await page.textContent('#incidents')).not.toMatch(/\d{2}:\d{2}(:\d{2}(\.\d+)?)?Z/);
   // The summary speaks the same clock as the times under it.
   expect(await page.textContent(`#incident-${incident.incidentId}`)).not.toMatch(/\bUTC\b/);
+  // One language: the operator reads the incident in English; the Portuguese summary clients read is not on the page.
+  expect(incident.summary).toMatch(PORTUGUESE);
+  expect(await page.textContent(`#incident-${incident.incidentId}`)).toContain('at banking partner');
+  expect(await page.textContent('body')).not.toContain(incident.summary);
+  expect(await page.textContent('body')).not.toMatch(PORTUGUESE);
   // What needs the operator comes first: the open incident above every client and plot.
   const top = async (selector: string) => (await page.locator(selector).boundingBox())!.y;
   expect(await top('#incidents')).toBeLessThan(await top('#clients'));

@@ -12,7 +12,7 @@
  * Screenshots go to test-artifacts/console/ (git-ignored); their paths are printed.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -20,7 +20,9 @@ import path from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ROOT } from '../../runtime/local-runtime.mjs';
+import { writeDevVars } from '../../scripts/dev-vars.mjs';
 import { ClientSession, Gateway, type Onboarded } from '../../scripts/soak/api';
+import { startMockPsp } from '../support/mock-psp-server';
 import { startTestRuntime } from './support/runtime';
 
 const ADMIN = 'dev-admin-token';
@@ -70,9 +72,12 @@ async function until<T>(probe: () => Promise<T>, done: (v: T) => boolean, ms: nu
   }
 }
 
-async function freshRuntime(name: string): Promise<Runtime> {
+async function freshRuntime(
+  name: string,
+  options: Parameters<typeof startTestRuntime>[1] = {},
+): Promise<Runtime> {
   mkdirSync(path.join(work, name), { recursive: true });
-  const runtime = await startTestRuntime(path.join(work, name));
+  const runtime = await startTestRuntime(path.join(work, name), options);
   runtimes.push(runtime);
   return runtime;
 }
@@ -296,7 +301,12 @@ it('a fresh deployment: fitted axis, single-window points, BRT, names, payee-ban
 }, 300_000);
 
 it('npm run demo fills a fresh instance with a day of traffic and an incident the console shows', async () => {
-  const runtime = await freshRuntime('demo');
+  // The documented mock flow: the mock PSP runs, the gateway declares it with the vars it prints.
+  const mock = await startMockPsp(0, { callbacks: {} });
+  mkdirSync(path.join(work, 'demo'), { recursive: true });
+  const vars = writeDevVars(path.join(work, 'demo', 'partner.vars'));
+  for (const [name, value] of Object.entries(mock.partnerVars)) appendFileSync(vars, `${name}='${value}'\n`);
+  const runtime = await freshRuntime('demo', { varsFile: vars });
   const demo = spawn(
     process.execPath,
     [
@@ -308,14 +318,29 @@ it('npm run demo fills a fresh instance with a day of traffic and an incident th
       ADMIN,
       '--live',
       '3',
+      '--with-mock-psp',
+      '--mock-url',
+      mock.url,
     ],
     { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let output = '';
   demo.stdout.on('data', (d) => (output += d));
   demo.stderr.on('data', (d) => (output += d));
-  const code = await new Promise<number | null>((resolve) => demo.on('exit', resolve));
+  const exited = new Promise<number | null>((resolve) => demo.on('exit', resolve));
+  // The test runtime fires no cron by itself; npm start fires it every minute, here once the demo waits for it.
+  let code: number | null | undefined;
+  void exited.then((c) => (code = c));
+  while (code === undefined) {
+    if (output.includes('waiting for the reconciliation')) await runtime.scheduled();
+    await sleep(2_000);
+  }
+  await mock.close();
   expect(code, output).toBe(0);
+  expect(output).toMatch(
+    /mock PSP: 3 Cash-Ins of Mercado Delta Ltda PAID; unapplied receipts \S+, \S+, RETURNED to the payers/,
+  );
+  expect(output).toMatch(/reconciliation \d{4}-\d{2}-\d{2} with the mock PSP: MATCHED/);
   expect(output).toMatch(/incident: BANKING_PARTNER Beta Pagamentos Instantâneos S\.A\. CASH_OUT/);
   expect(output).not.toContain('undefined');
   expect(output).toMatch(/analyzer closed the windows up to \S+: \d+ incident change\(s\)/);
@@ -325,7 +350,10 @@ it('npm run demo fills a fresh instance with a day of traffic and an incident th
   const now = Date.now() / 1000;
   // The day: the axis spans the last 24 hours, every partner and the busiest banks have volume.
   for (const c of state) expect(c.xFrom, c.key).toBeLessThanOrEqual(now - 23 * 3600);
-  expect(state.filter((c) => c.key.startsWith('partner:')).length).toBe(6);
+  // The three sandbox partners both ways, and the mock PSP's Cash-Ins (the demo routes none of its Cash-Outs there).
+  const partnerCharts = state.filter((c) => c.key.startsWith('partner:')).map((c) => c.key);
+  expect(partnerCharts.length, partnerCharts.join()).toBe(7);
+  expect(partnerCharts).toContain('partner:09089356:CASH_IN');
   expect(state.every((c) => c.volume > 0)).toBe(true);
   const beta = state.find((c) => c.key === 'partner:42273459:CASH_OUT')!;
   expect(beta.drawnBands).toBeGreaterThanOrEqual(1);
@@ -358,4 +386,17 @@ it('npm run demo fills a fresh instance with a day of traffic and an incident th
     .locator('.chart[data-chart="partner:42273459:CASH_OUT"]')
     .screenshot({ path: path.join(SHOTS, 'demo-beta-cash-out.png') });
   shots.push(path.join(SHOTS, 'demo-beta-cash-out.png'));
-}, 300_000);
+  // The Books page has content: the mock's unapplied receipts and its reconciled day.
+  await page.goto(`${runtime.url}/admin/console/books`);
+  const unapplied = page.locator('#unapplied tbody tr');
+  expect(await unapplied.count()).toBe(2);
+  expect(await page.textContent('#unapplied')).toMatch(/AMOUNT_MISMATCH/);
+  expect(await page.textContent('#unapplied')).toMatch(/DUPLICATE/);
+  const day = page.locator('#reconciliation details');
+  expect(await day.count()).toBeGreaterThanOrEqual(1);
+  expect(await day.first().textContent()).toContain('PSP de Testes S.A.');
+  expect(await day.first().textContent()).toContain('MATCHED');
+  expect(await page.locator('#unapplied tbody tr', { hasText: 'RETURNED' }).count()).toBe(2);
+  expect(await page.textContent('#reconciliation')).not.toContain('No day checked yet');
+  await shot(page, 'demo-books.png');
+}, 420_000);

@@ -193,7 +193,7 @@ describe('unapplied receipts', () => {
     expect(page).toContain('PAYEE_BANK_REJECTED');
     // Received at a BRT time, like every console time; the instant itself in datetime (UTC).
     const row = page.slice(page.indexOf(second)).split('</tr>')[0] as string;
-    expect(row).toMatch(/<time datetime="[^"]+Z">\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} BRT<\/time>/);
+    expect(row).toMatch(/<time datetime="[^"]+Z">\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}:\d{2} BRT<\/time>/);
     expect(await consoleBooks('?status=RETURNED')).not.toContain(second);
   });
 

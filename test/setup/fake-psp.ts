@@ -35,6 +35,8 @@
  * - `POST /__control/outage {match, ms}`: for the next `ms` (0 ends it), every request whose path
  *   contains `match` ('' for all, the token endpoint included) is answered 503 ServicoIndisponivel:
  *   the PSP is down for them.
+ * - `POST /__control/slow {match, ms}`: until `{match, ms: 0}`, every GET whose path contains `match`
+ *   is answered `ms` late (a read slower than the gateway waits for).
  * - `GET /__control/webhook/<chave>`: the webhook URL registered for a key.
  * - `GET /__control/cob/<txid>`: the charge as the PSP has it.
  * - `GET /__control/pix/<e2eid>`, `GET /__control/sent/<transactionId>` (the payout as Efí has it),
@@ -61,6 +63,7 @@ export function fakePspFetcher(
   let refuseNextDevolutionMs: number | undefined;
   let failNext: { match: string; status: number; name: string; times: number } | undefined;
   const outages = new Map<string, number>();
+  const slowReads = new Map<string, number>();
   const validator = new OpenApiValidator(doc);
   const efi = new EfiContractValidator();
   const idEnvio = (transactionId: string) => String(transactionId).replace(/-/g, '');
@@ -90,6 +93,11 @@ export function fakePspFetcher(
     if (path === 'balance') {
       if (request.method === 'POST') psp.payout.balance = body.saldo ?? undefined;
       return json({ saldo: psp.payout.saldo() });
+    }
+    if (path === 'slow') {
+      if (body.ms > 0) slowReads.set(body.match, body.ms);
+      else slowReads.delete(body.match);
+      return json({});
     }
     if (path === 'outage') {
       if (body.ms > 0) outages.set(body.match, Date.now() + body.ms);
@@ -147,6 +155,9 @@ export function fakePspFetcher(
       if (until <= Date.now()) outages.delete(match);
       else if (url.pathname.includes(match)) return outage();
     }
+    if (request.method === 'GET')
+      for (const [match, ms] of slowReads)
+        if (url.pathname.includes(match)) await new Promise((r) => setTimeout(r, ms));
     const sent = request.clone();
     if (
       refuseNextDevolutionMs !== undefined &&

@@ -7,6 +7,7 @@
  * The D1 copy (src/db/unapplied.ts) is what the operator lists; it follows each change.
  */
 import { mirrorUnapplied } from '../../../src/db/unapplied';
+import { MED_WINDOW_MS } from '../../../src/domain/med-recheck';
 import {
   nextFailedReadAt,
   receiptIdOf,
@@ -20,6 +21,7 @@ import { bcbPartner } from '../../../src/partners/port-registry';
 import { type ReturnStep, readFailedReturn, stepReturn } from '../../../src/partners/unapplied-return';
 import type { LedgerContext } from '../context';
 import {
+  failedReceiptsSince,
   findReceipt as findStoredReceipt,
   insertReceipt,
   type ReceiptRow,
@@ -155,6 +157,25 @@ export async function runReturn(ctx: LedgerContext, endToEndId: string): Promise
   }
   if (step.stage === 'SENT') return now + RETURN_POLL_MS;
   return step.stage === 'FAILED' ? nextFailedReadAt(row.receivedAt, now) : undefined;
+}
+
+/** FAILED returns given a read per call of scheduleUnreadFailedReturns. */
+export const FAILED_READS_PER_PASS = 100;
+
+/**
+ * FAILED returns inside the MED window whose read is not scheduled (recorded before a FAILED return
+ * was read again, when its task ended on FAILED): each gets its read now, at most
+ * FAILED_READS_PER_PASS a call. Inside the caller's transaction; how many it scheduled.
+ */
+export function scheduleUnreadFailedReturns(ctx: LedgerContext, now: number): number {
+  let scheduled = 0;
+  for (const endToEndId of failedReceiptsSince(ctx.db, now - MED_WINDOW_MS)) {
+    if (scheduled === FAILED_READS_PER_PASS) break;
+    if (ctx.scheduler.exists('return-unapplied', endToEndId)) continue;
+    ctx.scheduler.schedule('return-unapplied', endToEndId, now);
+    scheduled += 1;
+  }
+  return scheduled;
 }
 
 function recordStep(

@@ -3,7 +3,7 @@
  * returned (docs/contract.md, Unapplied receipts): every statement on `unapplied_receipts` and
  * `suspense_entries`. Runs inside the caller's storage transaction.
  */
-import { eq, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, sql } from 'drizzle-orm';
 import { suspenseViolation } from '../../../src/domain/money-invariants';
 import type { ReturnStep } from '../../../src/partners/unapplied-return';
 import { type LedgerDb, sqlOf } from '../db';
@@ -14,6 +14,17 @@ export type ReceiptRow = typeof unappliedReceipts.$inferSelect;
 
 export function findReceipt(db: LedgerDb, endToEndId: string): ReceiptRow | undefined {
   return db.select().from(unappliedReceipts).where(eq(unappliedReceipts.endToEndId, endToEndId)).get();
+}
+
+/** The FAILED receipts paid after `since`, oldest first: their returns are read again (unapplied-ops.ts). */
+export function failedReceiptsSince(db: LedgerDb, since: number): string[] {
+  return db
+    .select({ endToEndId: unappliedReceipts.endToEndId })
+    .from(unappliedReceipts)
+    .where(and(eq(unappliedReceipts.stage, 'FAILED'), gt(unappliedReceipts.receivedAt, since)))
+    .orderBy(asc(unappliedReceipts.receivedAt))
+    .all()
+    .map((r) => r.endToEndId);
 }
 
 /** Books a receipt with its suspense credit; false (nothing written) when this Pix is booked already. */

@@ -1,0 +1,95 @@
+/**
+ * FAILED unapplied returns recorded before a FAILED return was read again have no read scheduled:
+ * a client's return task ended on FAILED, a partner-held row kept no `next_at`. Each one inside the
+ * MED window gets its read (the client's from its ledger's first sweep, the partner's from the cron),
+ * so a devolution the network settled later is booked RETURNED once; one past the window is left alone.
+ */
+import { runInDurableObject } from 'cloudflare:test';
+import { env } from 'cloudflare:workers';
+import { afterAll, describe, expect, it } from 'vitest';
+import { returnPartnerHeld } from '../../src/cron/partner-unapplied';
+import { sweepAllClients } from '../../src/cron/sweep';
+import { MED_WINDOW_MS } from '../../src/domain/med-recheck';
+import { assertBooks } from '../support/invariants';
+import { ledgerStub, sqlRows } from '../support/ledger';
+import { callback, newE2e, onboard, paidAtPsp, psp, statementOf } from '../support/partner-psp';
+import { tasksOf } from '../support/psp-books';
+import { unappliedOf, waitForDevolution, waitForReturn } from '../support/unapplied';
+
+afterAll(async () => {
+  expect((await psp('invalid')).invalid).toEqual([]);
+});
+
+const nextAt = async (e2e: string) =>
+  (
+    await env.DB.prepare('SELECT next_at FROM unapplied_receipts WHERE end_to_end_id = ?')
+      .bind(e2e)
+      .first<{ next_at: number | null }>()
+  )?.next_at;
+
+describe('FAILED unapplied returns kept from before they were read again', () => {
+  it("a client's, with no task left, is read at its ledger's next sweep and turns RETURNED once", async () => {
+    const api = await onboard();
+    const { cashIn, e2e } = await paidAtPsp(api, 23.45);
+    await callback(e2e);
+    const second = newE2e();
+    await psp('pay', { txid: cashIn.transactionId, endToEndId: second });
+    expect(await callback(second)).toEqual([{ endToEndId: second, outcomes: ['duplicate'] }]);
+    const [devolution] = await waitForDevolution(psp, second);
+    await psp('devolution', { endToEndId: second, id: devolution?.id, ok: false });
+    await waitForReturn(second, 'FAILED');
+    // As the code before kept it: the return task ended with the FAILED step.
+    await runInDurableObject(ledgerStub(api.client.clientId), async (_instance, state) => {
+      state.storage.sql.exec("DELETE FROM tasks WHERE kind = 'return-unapplied'");
+    });
+    expect(await tasksOf(api, 'return-unapplied')).toEqual([]);
+    // The network settles it after all; no callback comes.
+    await psp('devolution', { endToEndId: second, id: devolution?.id, ok: true });
+    await sweepAllClients(env);
+    const returned = await waitForReturn(second, 'RETURNED');
+    expect(returned?.return).toMatchObject({ id: devolution?.id, status: 'RETURNED' });
+    expect((await psp(`pix/${second}`)).devolucoes).toHaveLength(1);
+    expect(
+      await sqlRows(api.client.clientId, "SELECT amount FROM suspense_entries WHERE direction = 'DEBIT'"),
+    ).toEqual([{ amount: 2345 }]);
+    expect((await statementOf(api)).map((x) => [x.type, x.amount])).toEqual([['PIX_IN', 23.45]]);
+    await assertBooks(api);
+  });
+
+  it("a partner-held one with no next read is read by the cron's next run; one past the MED window is not", async () => {
+    const strays = [newE2e(), newE2e()];
+    for (const stray of strays) {
+      await psp('receive', { endToEndId: stray, valor: '7.77', txid: 'ZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZ' });
+      expect(await callback(stray)).toEqual([{ endToEndId: stray, outcomes: ['unmatched'] }]);
+    }
+    await returnPartnerHeld(env);
+    const devolutions = [];
+    for (const stray of strays) {
+      const [devolution] = await waitForDevolution(psp, stray);
+      await psp('devolution', { endToEndId: stray, id: devolution?.id, ok: false });
+      devolutions.push(devolution);
+    }
+    await returnPartnerHeld(env, Date.now() + 5_000);
+    for (const stray of strays) expect((await unappliedOf(stray))?.return.status).toBe('FAILED');
+    const [inWindow, old] = strays as [string, string];
+    // As the code before kept them: no next read. The second was paid before the MED window.
+    await env.DB.prepare('UPDATE unapplied_receipts SET next_at = NULL WHERE end_to_end_id IN (?, ?)')
+      .bind(inWindow, old)
+      .run();
+    await env.DB.prepare('UPDATE unapplied_receipts SET received_at = ? WHERE end_to_end_id = ?')
+      .bind(Date.now() - MED_WINDOW_MS - 60_000, old)
+      .run();
+    for (const [i, stray] of strays.entries())
+      await psp('devolution', { endToEndId: stray, id: devolutions[i]?.id, ok: true });
+    await returnPartnerHeld(env, Date.now() + 10_000);
+    expect((await unappliedOf(inWindow))?.return).toMatchObject({
+      status: 'RETURNED',
+      id: devolutions[0]?.id,
+    });
+    expect(await nextAt(inWindow)).toBeNull();
+    expect((await psp(`pix/${inWindow}`)).devolucoes).toHaveLength(1);
+    // Past the window: the operator's, as before.
+    expect((await unappliedOf(old))?.return.status).toBe('FAILED');
+    expect(await nextAt(old)).toBeNull();
+  });
+});
