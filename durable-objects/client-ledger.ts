@@ -10,36 +10,31 @@ import { drizzle } from 'drizzle-orm/durable-sqlite';
 import { migrate } from 'drizzle-orm/durable-sqlite/migrator';
 import type { AuditRow } from '../src/db/audit';
 import { payerRulesOf } from '../src/db/clients';
-import type { CashInCreated, CashInView } from '../src/domain/cash-in';
-import type { CashOutView } from '../src/domain/cash-out';
 import type { PayerRules } from '../src/domain/payer-rules';
-import { failure, type OperationResult } from '../src/domain/result';
-import { fullBucket, type TokenBucket, type TokenGrant, takeTokens } from '../src/domain/token-bucket';
+import type { OperationResult } from '../src/domain/result';
+import type { TokenGrant } from '../src/domain/token-bucket';
 import type { AttemptOutcome, ClaimedWebhook } from '../src/webhooks/types';
-import { archiveAll } from './ledger/archive/archive';
 import { listDeliveriesAnywhere } from './ledger/archive/archive-deliveries';
 import { rehydrateCashIn, rehydrateCashOut } from './ledger/archive/archive-reads';
-import { audited, auditedRun, forwardAudit } from './ledger/audit-ops';
-import { bankReturn } from './ledger/cash-in/bank-returns';
+import { forwardAudit } from './ledger/audit-ops';
 import type { CreateCashInInput } from './ledger/cash-in/cash-in-ops';
-import { cancelCashIn, createCashIn, expireCashIn } from './ledger/cash-in/cash-in-ops';
-import { type SettleInput, settleCashIn } from './ledger/cash-in/cash-in-settle-ops';
-import { type DisputeFilter, findCashIn } from './ledger/cash-in/cash-in-store';
+import type { SettleInput } from './ledger/cash-in/cash-in-settle-ops';
+import type { DisputeFilter } from './ledger/cash-in/cash-in-store';
 import { chargeLocation } from './ledger/cash-in/charge-location';
-import { type DisputeCommand, runDisputeCommand } from './ledger/cash-in/dispute-commands';
-import { applyPartnerPix, type PixOutcome, type ReceivedPix } from './ledger/cash-in/partner-pix-ops';
-import { type RefundBody, startRefund } from './ledger/cash-in/refund-ops';
-import { acceptCashOutBatch, cashOutBatchViews } from './ledger/cash-out/cash-out-batch-ops';
-import type { CashOutAccepted, CreateCashOutInput } from './ledger/cash-out/cash-out-ops';
-import { acceptCashOut, approveCashOut, rejectCashOut, returnCashOut } from './ledger/cash-out/cash-out-ops';
+import type { DisputeCommand } from './ledger/cash-in/dispute-commands';
+import type { ReceivedPix } from './ledger/cash-in/partner-pix-ops';
+import { cashOutBatchViews } from './ledger/cash-out/cash-out-batch-ops';
+import type { CreateCashOutInput } from './ledger/cash-out/cash-out-ops';
 import type { LedgerContext, Profile } from './ledger/context';
 import { type CrashHook, NO_CRASHES } from './ledger/crash-points';
 import type { LedgerDb } from './ledger/db';
 import { DegradedPartners } from './ledger/degraded-partners';
-import { IdempotencyKeys, type Idempotent } from './ledger/ledger/idempotency';
+import { IdempotencyKeys, type Idempotent, type Remember } from './ledger/ledger/idempotency';
 import { openAccount } from './ledger/ledger/ledger';
-import { type Deposit, deposit, type RebalanceInput, rebalance } from './ledger/ledger/transfer-ops';
+import type { RebalanceInput } from './ledger/ledger/transfer-ops';
 import migrations from './ledger/migrations/migrations';
+import type { Operation, Step } from './ledger/operation';
+import * as ops from './ledger/operations';
 import { armPrune, pruneOnce } from './ledger/prune';
 import { listDisputePage } from './ledger/reads/dispute-queries';
 import { cashInJson, cashOutJson } from './ledger/reads/read-json';
@@ -48,15 +43,15 @@ import type { Balances, StatementInput } from './ledger/reads/statement-queries'
 import { readBalances, readStatement } from './ledger/reads/statement-queries';
 import type { ListInput, TransactionKind } from './ledger/reads/transaction-queries';
 import { listTransactions, summarizeTransactions } from './ledger/reads/transaction-queries';
-import { type RecurrenceCommand, recurrenceCommand } from './ledger/recurrence/recurrence-rpc';
-import * as sandbox from './ledger/sandbox-scope';
+import type { RecurrenceCommand } from './ledger/recurrence/recurrence-rpc';
+import { RequestBudget } from './ledger/request-budget';
+import { sandboxRefusal } from './ledger/sandbox-scope';
 import { Scheduler } from './ledger/scheduler';
 import * as schema from './ledger/schema';
 import { readProfile, storeProfile, updateProfile } from './ledger/settings-store';
 import { TaskRunner } from './ledger/tasks';
-import type { DeliveryListInput, DeliveryView } from './ledger/webhooks/delivery-view';
-import { emitWebhook } from './ledger/webhooks/events';
-import { claimWebhook, recordAttempt, retryDelivery } from './ledger/webhooks/webhook-deliveries';
+import type { DeliveryListInput } from './ledger/webhooks/delivery-view';
+import { claimWebhook } from './ledger/webhooks/webhook-deliveries';
 
 export interface OnboardCommand extends Profile {
   accounts: { number: string; ispb: string; branch: string; type: 'TRANSACTIONAL' | 'PROPRIETARY' }[];
@@ -82,7 +77,7 @@ export class ClientLedger extends DurableObject<Env> {
     this.idempotency = new IdempotencyKeys(this.db);
     this.scheduler = new Scheduler(this.db, ctx.storage);
     this.tasks = new TaskRunner(
-      () => this.context(),
+      () => this.ledgerContext(),
       (now, due) => this.prune(now, due),
       () => this.degraded.cashOut(),
     );
@@ -92,7 +87,8 @@ export class ClientLedger extends DurableObject<Env> {
     });
   }
 
-  private context(): LedgerContext {
+  /** The ledger's view of this object (named `ledger` where used: `this.ctx` is the object's state). */
+  private ledgerContext(): LedgerContext {
     if (!this.profile) throw new Error('ClientLedger used before onboarding');
     return {
       db: this.db,
@@ -115,7 +111,7 @@ export class ClientLedger extends DurableObject<Env> {
     );
   }
 
-  /** Runs an operation, then arms the alarm for its work, unless a task run will (ledger/tasks.ts). */
+  /** Runs a write, then arms the alarm for its work, unless a task run will (ledger/tasks.ts). */
   private async withAlarm<T>(work: () => Promise<T> | T): Promise<T> {
     try {
       return await work();
@@ -142,243 +138,210 @@ export class ClientLedger extends DurableObject<Env> {
 
   /** PATCH merchantName / merchantCity: the BR Codes of new Cash-Ins carry the new text. */
   async setMerchantText(text: { merchantName?: string; merchantCity?: string }): Promise<void> {
-    const { merchantName: _n, merchantCity: _c, ...rest } = this.context().profile;
+    const { merchantName: _n, merchantCity: _c, ...rest } = this.ledgerContext().profile;
     const profile: Profile = { ...rest, ...text };
     updateProfile(this.db, profile);
     this.profile = profile;
   }
 
   private payerRules(): Promise<PayerRules> {
-    return payerRulesOf(this.env, this.context().profile.clientId);
+    return payerRulesOf(this.env, this.ledgerContext().profile.clientId);
+  }
+
+  /**
+   * Applies an operation's declaration (./ledger/operation.ts): blocked payers, rehydration, the
+   * sandbox guard and idempotency, in that order, then arms the alarm for what it scheduled.
+   */
+  private async run<I, R>(op: Operation<I, R>, input: I): Promise<R> {
+    const ledger = this.ledgerContext();
+    const payerRules = op.payerRules ? await this.payerRules() : undefined;
+    const archived = op.rehydrates?.id(input);
+    if (archived !== undefined)
+      await (op.rehydrates?.kind === 'cash-out' ? rehydrateCashOut : rehydrateCashIn)(ledger, archived);
+    if (op.sandbox && (op.sandbox.when?.(input) ?? true)) {
+      const refused = sandboxRefusal(ledger, op.sandbox.target, op.sandbox.id(input));
+      if (refused) return refused as R; // a sandbox operation answers OperationResult (operation.ts)
+    }
+    const step = (remember: Remember): Step => ({
+      remember,
+      payerRules,
+      creatingCashIns: this.creatingCashIns,
+      chargingCycles: this.chargingCycles,
+      idempotencyKeys: this.idempotency,
+    });
+    return this.withAlarm(() => {
+      if (!op.idempotent)
+        return op.apply(
+          ledger,
+          input,
+          step(() => {}),
+        );
+      const { idempotencyKey, requestHash } = input as Idempotent;
+      return this.idempotency.run(
+        idempotencyKey,
+        requestHash,
+        Date.now(),
+        async (remember) => (await op.apply(ledger, input, step(remember))) as OperationResult<unknown>,
+      ) as Promise<R>;
+    });
   }
 
   // ── Cash-In ────────────────────────────────────────────────────────────────
-  async createCashIn(command: CreateCashInInput & Idempotent): Promise<OperationResult<CashInCreated>> {
-    const ctx = this.context();
-    return this.withAlarm(() =>
-      this.idempotency.run(command.idempotencyKey, command.requestHash, Date.now(), (remember) =>
-        createCashIn(ctx, command, this.creatingCashIns, remember),
-      ),
-    );
+
+  createCashIn(command: CreateCashInInput & Idempotent) {
+    return this.run(ops.createCashInOp, command);
   }
 
   /** GET /cash-in/{id}: the view as JSON text (ledger/reads/read-json.ts), or null. */
   async getCashIn(id: string): Promise<string | null> {
-    return cashInJson(this.context(), id);
+    return cashInJson(this.ledgerContext(), id);
   }
 
   /** What the BR Code location serves for a charge, looked up by its internalCode only. */
   async chargeLocation(internalCode: string) {
-    return this.profile ? chargeLocation(this.context(), internalCode) : null; // no client, no charge
+    return this.profile ? chargeLocation(this.ledgerContext(), internalCode) : null; // no client, no charge
   }
 
   /** A list page with its items' JSON joined (one string crosses the RPC, not an object per item). */
   async listTransactions(kind: TransactionKind, input: ListInput) {
-    const { items, ...neighbours } = await listTransactions(this.context(), kind, input);
+    const { items, ...neighbours } = await listTransactions(this.ledgerContext(), kind, input);
     return { items: items.map((item) => item.row).join(','), ...neighbours };
   }
 
   async summarizeTransactions(kind: TransactionKind, from: number, to: number) {
-    return summarizeTransactions(this.context(), kind, from, to);
+    return summarizeTransactions(this.ledgerContext(), kind, from, to);
   }
 
-  async refundCashIn(
-    command: Idempotent & { id: string; reason: string; description: string | null },
-  ): Promise<OperationResult<RefundBody>> {
-    const ctx = this.context();
-    await rehydrateCashIn(ctx, command.id);
-    return this.withAlarm(() =>
-      this.idempotency.run(command.idempotencyKey, command.requestHash, Date.now(), async (remember) => {
-        const row = findCashIn(this.db, command.id);
-        if (!row) return failure({ code: 'CASHIN_NOT_FOUND', detail: 'No Cash-In matches this id' });
-        return startRefund(ctx, row, command.reason, command.description, remember, command.idempotencyKey);
-      }),
-    );
+  refundCashIn(command: Idempotent & { id: string; reason: string; description: string | null }) {
+    return this.run(ops.refundCashInOp, command);
   }
 
-  async cancelCashIn(id: string): Promise<OperationResult<CashInView>> {
-    const ctx = this.context();
-    await rehydrateCashIn(ctx, id); // an archived one answers as it did (422), not 404
-    return this.withAlarm(() => cancelCashIn(ctx, id));
+  cancelCashIn(id: string) {
+    return this.run(ops.cancelCashInOp, { id });
   }
 
-  async settleCashIn(input: Omit<SettleInput, 'rules'>): Promise<OperationResult<CashInView>> {
-    const ctx = this.context();
-    const rules = await this.payerRules();
-    await rehydrateCashIn(ctx, input.id);
-    if (input.source === 'sandbox' && !sandbox.mayTouchCashIn(ctx, input.id)) return sandbox.cashInNotFound();
-    return this.withAlarm(() => settleCashIn(ctx, { ...input, rules }));
+  settleCashIn(input: Omit<SettleInput, 'rules'>) {
+    return this.run(ops.settleCashInOp, input);
   }
 
-  /** The sandbox's bank return (MED); a real partner's arrive through partnerPix. */
-  async returnCashIn(id: string, reason: string): Promise<OperationResult<CashInView>> {
-    await rehydrateCashIn(this.context(), id);
-    if (!sandbox.mayTouchCashIn(this.context(), id)) return sandbox.cashInNotFound();
-    return this.withAlarm(() => bankReturn(this.context(), id, reason));
+  returnCashIn(id: string, reason: string) {
+    return this.run(ops.returnCashInOp, { id, reason });
   }
 
   /** MED disputes (ledger/cash-in/dispute-commands.ts): the sandbox's, a real partner's, the defense. */
-  async dispute(command: DisputeCommand): Promise<OperationResult<CashInView>> {
-    return this.withAlarm(() => runDisputeCommand(this.context(), command));
-  }
-  /** GET /disputes: a page of disputed Cash-Ins, hot and archived (ledger/reads/dispute-queries.ts). */
-  async listDisputes(input: ListInput, filter: DisputeFilter) {
-    return listDisputePage(this.context(), input, filter);
+  dispute(command: DisputeCommand) {
+    return this.run(ops.disputeOp, command);
   }
 
-  /** A received Pix a real partner reported (ledger/cash-in/partner-pix-ops.ts). */
-  async partnerPix(ispb: string, pix: ReceivedPix): Promise<PixOutcome[]> {
-    const [ctx, rules] = [this.context(), await this.payerRules()];
-    if (pix.txid !== undefined) await rehydrateCashIn(ctx, pix.txid); // a bank return of an archived one
-    return this.withAlarm(() => applyPartnerPix(ctx, ispb, pix, rules));
+  /** GET /disputes: a page of disputed Cash-Ins, hot and archived (ledger/reads/dispute-queries.ts). */
+  async listDisputes(input: ListInput, filter: DisputeFilter) {
+    return listDisputePage(this.ledgerContext(), input, filter);
+  }
+
+  partnerPix(ispb: string, pix: ReceivedPix) {
+    return this.run(ops.partnerPixOp, { ispb, pix });
   }
 
   /** This client's side of a partner's day (ledger/reads/reconciliation-queries.ts). */
   async booksOfDay(ispb: string, from: number, to: number): Promise<BooksOfDay> {
-    return booksOfDay(this.context(), ispb, from, to);
+    return booksOfDay(this.ledgerContext(), ispb, from, to);
   }
 
   /** A payment of this client's by its end-to-end id, whenever it was booked, or null. */
   async bookedPix(ispb: string, endToEndId: string) {
-    return bookedPix(this.context(), ispb, endToEndId) ?? null;
+    return bookedPix(this.ledgerContext(), ispb, endToEndId) ?? null;
   }
 
-  async expireCashInNow(id: string): Promise<OperationResult<CashInView>> {
-    if (!sandbox.mayTouchCashIn(this.context(), id)) return sandbox.cashInNotFound();
-    return this.withAlarm(() => expireCashIn(this.context(), id, true));
+  expireCashInNow(id: string) {
+    return this.run(ops.expireCashInNowOp, { id });
   }
 
   // ── Cash-Out ───────────────────────────────────────────────────────────────
-  async createCashOut(command: CreateCashOutInput & Idempotent): Promise<OperationResult<CashOutAccepted>> {
-    const ctx = this.context();
-    return this.withAlarm(() =>
-      this.idempotency.run(command.idempotencyKey, command.requestHash, Date.now(), async (remember) =>
-        acceptCashOut(ctx, command, remember),
-      ),
-    );
+
+  createCashOut(command: CreateCashOutInput & Idempotent) {
+    return this.run(ops.createCashOutOp, command);
   }
 
-  /** POST /cash-out/batch: every item checked, then all accepted in one transaction (or none). */
-  async createCashOutBatch(command: Idempotent & { items: CreateCashOutInput[] }) {
-    const [ctx, now] = [this.context(), Date.now()];
-    const run = this.idempotency.run.bind(this.idempotency, command.idempotencyKey, command.requestHash, now);
-    return this.withAlarm(() => run((remember) => acceptCashOutBatch(ctx, command.items, remember)));
+  createCashOutBatch(command: Idempotent & { items: CreateCashOutInput[] }) {
+    return this.run(ops.createCashOutBatchOp, command);
   }
 
   async cashOutBatches(query: { batchId: string } | { recent: true }) {
-    return cashOutBatchViews(this.context(), query);
+    return cashOutBatchViews(this.ledgerContext(), query);
   }
 
   /** GET /cash-out/{id}: the view as JSON text, or null. */
   async getCashOut(id: string): Promise<string | null> {
-    return cashOutJson(this.context(), id);
+    return cashOutJson(this.ledgerContext(), id);
   }
 
   /** The operator's decision on a PENDING Cash-Out, with its audit record in the same transaction. */
-  async decideCashOut(id: string, approve: boolean, audit?: AuditRow): Promise<OperationResult<CashOutView>> {
-    const ctx = this.context();
-    await rehydrateCashOut(ctx, id); // an archived one answers as it did (422), not 404
-    const decision = () => (approve ? approveCashOut(ctx, id) : rejectCashOut(ctx, id));
-    return this.withAlarm(() => audited(ctx, this.env, audit, decision));
+  decideCashOut(id: string, approve: boolean, audit?: AuditRow) {
+    return this.run(ops.decideCashOutOp, { id, approve, ...(audit && { audit }) });
   }
 
-  async returnCashOut(id: string, reason: string): Promise<OperationResult<CashOutView>> {
-    const ctx = this.context();
-    await rehydrateCashOut(ctx, id); // a bank return of an archived one
-    if (!sandbox.mayTouchCashOut(ctx, id)) return sandbox.cashOutNotFound();
-    return this.withAlarm(() => returnCashOut(ctx, id, reason));
+  returnCashOut(id: string, reason: string) {
+    return this.run(ops.returnCashOutOp, { id, reason });
   }
 
   // ── Accounts: statement, balance, rebalance, sandbox deposit ───────────────
   async statement(input: StatementInput) {
-    return readStatement(this.context(), input);
+    return readStatement(this.ledgerContext(), input);
   }
 
   async balances(at: number | undefined): Promise<OperationResult<Balances>> {
-    return readBalances(this.context(), at);
+    return readBalances(this.ledgerContext(), at);
   }
 
-  async rebalance(command: RebalanceInput & Idempotent) {
-    const ctx = this.context();
-    return this.idempotency.run(command.idempotencyKey, command.requestHash, Date.now(), async (remember) =>
-      rebalance(ctx, command, remember),
-    );
+  rebalance(command: RebalanceInput & Idempotent) {
+    return this.run(ops.rebalanceOp, command);
   }
 
-  async deposit(number: string, amountCents: number): Promise<OperationResult<Deposit>> {
-    if (!sandbox.mayTouchAccount(this.context(), number)) return sandbox.accountNotFound();
-    return deposit(this.context(), number, amountCents);
+  deposit(number: string, amountCents: number) {
+    return this.run(ops.depositOp, { number, amountCents });
   }
 
   // ── Webhook delivery (ledger/webhooks/webhook-deliveries.ts; the POST is the queue consumer's) ─
   async claimWebhook(eventId: string, dispatch: number): Promise<ClaimedWebhook | null> {
-    return claimWebhook(this.context(), eventId, dispatch, Date.now());
+    return claimWebhook(this.ledgerContext(), eventId, dispatch, Date.now());
   }
 
-  async recordWebhookAttempt(eventId: string, dispatch: number, outcome: AttemptOutcome): Promise<void> {
-    const ctx = this.context();
-    return this.withAlarm(() => recordAttempt(ctx, eventId, dispatch, outcome, Date.now()));
+  recordWebhookAttempt(eventId: string, dispatch: number, outcome: AttemptOutcome) {
+    return this.run(ops.recordWebhookAttemptOp, { eventId, dispatch, outcome });
   }
 
   async listWebhookDeliveries(input: DeliveryListInput) {
-    return listDeliveriesAnywhere(this.context(), input, Date.now());
+    return listDeliveriesAnywhere(this.ledgerContext(), input, Date.now());
   }
 
-  async retryWebhookDelivery(eventId: string, audit?: AuditRow): Promise<OperationResult<DeliveryView>> {
-    const ctx = this.context();
-    return this.withAlarm(() => audited(ctx, this.env, audit, () => retryDelivery(ctx, eventId, Date.now())));
+  retryWebhookDelivery(eventId: string, audit?: AuditRow) {
+    return this.run(ops.retryWebhookDeliveryOp, { eventId, ...(audit && { audit }) });
   }
 
-  // ── Request budget (src/http/rate-limit.ts) ────────────────────────────────
-  // The one bucket of this client's rateLimitPerSecond, in memory only: no storage write per
-  // request. An evicted object starts again with a full bucket, at most one extra second's budget.
-  private requestBudget: TokenBucket | undefined;
+  // ── Request budget (src/http/rate-limit.ts; ledger/request-budget.ts) ──────
 
-  /** Grants an isolate up to `want` requests of the budget at `ratePerSecond` (the caller's view). */
+  private readonly requestBudget = new RequestBudget();
+
   leaseRequestTokens(ratePerSecond: number, want: number): TokenGrant {
-    const now = Date.now();
-    this.requestBudget ??= fullBucket(ratePerSecond, now);
-    return takeTokens(this.requestBudget, ratePerSecond, want, now);
+    return this.requestBudget.lease(ratePerSecond, want);
   }
 
   // ── Pix Automático ─────────────────────────────────────────────────────────
 
   /** Create, read, list and move recurrences (ledger/recurrence/recurrence-rpc.ts). */
-  async recurrence(command: RecurrenceCommand) {
-    return this.withAlarm(() =>
-      recurrenceCommand(this.context(), this.idempotency, command, {
-        cashIns: this.creatingCashIns,
-        cycles: this.chargingCycles,
-      }),
-    );
+  recurrence(command: RecurrenceCommand) {
+    return this.run(ops.recurrenceOp, command);
   }
 
   // ── PIX health events ──────────────────────────────────────────────────────
 
-  /** An incident change for this client's healthWebhookUrl, through the same outbox as the rest. */
-  async emitHealthEvent(event: {
-    eventType: string;
-    incidentId: string;
-    data: unknown;
-    webhookUrl: string;
-  }): Promise<void> {
-    const ctx = this.context();
-    await this.withAlarm(() => {
-      ctx.storage.transactionSync(() =>
-        emitWebhook(ctx, {
-          aggregateId: `incident:${event.incidentId}`,
-          eventType: event.eventType,
-          data: event.data,
-          webhookUrl: event.webhookUrl,
-          at: Date.now(),
-        }),
-      );
-    });
+  emitHealthEvent(event: { eventType: string; incidentId: string; data: unknown; webhookUrl: string }) {
+    return this.run(ops.emitHealthEventOp, event);
   }
 
   /** POST /admin/clients/{id}/archive: closed history before `before` to R2; its record concludes the run. */
-  async archive(before: number, audit?: AuditRow): Promise<number> {
-    return auditedRun(this.context(), this.env, audit, (ctx, done) => archiveAll(ctx, before, done));
+  archive(before: number, audit?: AuditRow) {
+    return this.run(ops.archiveOp, { before, ...(audit && { audit }) });
   }
 
   // ── Time-driven work ───────────────────────────────────────────────────────
@@ -393,7 +356,7 @@ export class ClientLedger extends DurableObject<Env> {
   /** Cron backstop: runs anything overdue, the housekeeping, and re-arms the alarm. */
   async sweep(): Promise<void> {
     if (!this.profile) return;
-    await forwardAudit(this.context(), this.env);
+    await forwardAudit(this.ledgerContext(), this.env);
     await this.tasks.runDue(true);
   }
 }

@@ -5,14 +5,12 @@
  */
 import { failure } from '../../src/domain/result';
 import { isSimulatedPartner } from '../../src/partners/config';
-import { findCashIn } from './cash-in/cash-in-store';
-
-export { cashInNotFound } from './cash-in/cash-in-store';
-export { accountNotFound } from './reads/statement-queries';
+import { cashInNotFound, findCashIn } from './cash-in/cash-in-store';
 
 import { findCashOut } from './cash-out/cash-out-store';
 import type { LedgerContext } from './context';
 import { account } from './ledger/ledger';
+import { accountNotFound } from './reads/statement-queries';
 
 /** False when the Cash-In exists and is a real partner's (absent ones answer not found themselves). */
 export function mayTouchCashIn(ctx: LedgerContext, id: string): boolean {
@@ -34,3 +32,12 @@ export function mayTouchAccount(ctx: LedgerContext, number: string): boolean {
 /** As cash-out-ops.ts answers an unknown id. */
 export const cashOutNotFound = () =>
   failure({ code: 'CASHOUT_NOT_FOUND', detail: 'No Cash-Out matches this id' });
+
+export type SandboxTarget = 'cash-in' | 'cash-out' | 'account';
+
+/** The not-found answer of a row a sandbox action may not touch, or undefined when it may. */
+export function sandboxRefusal(ctx: LedgerContext, target: SandboxTarget, id: string) {
+  if (target === 'cash-in') return mayTouchCashIn(ctx, id) ? undefined : cashInNotFound();
+  if (target === 'cash-out') return mayTouchCashOut(ctx, id) ? undefined : cashOutNotFound();
+  return mayTouchAccount(ctx, id) ? undefined : accountNotFound();
+}

@@ -11,6 +11,7 @@
  * bundle.
  */
 import type { ApiRequest, RequestContext } from '../http/context';
+import { type Pipeline, pipeline, type TypedHandler } from '../http/pipeline';
 import type { OperationSpec } from '../openapi/operation';
 
 export type Handler = (request: ApiRequest, rc: RequestContext) => Promise<Response> | Response;
@@ -36,11 +37,42 @@ function requireRole(spec: OperationSpec): void {
     throw new Error(`route table: ${spec.operationId} must name a role exactly when its auth is operator`);
 }
 
-/** A production operation and its handler. */
-export function route(spec: OperationSpec, handler: Handler): Route {
+/**
+ * What a route's handler is: the typed input of its pipeline, or, on operator routes, the request
+ * and its context (the router's guard, ./operator-guard.ts, authenticates and authorizes the
+ * operator from the declaration and keeps the audit record in `rc`; those handlers read their
+ * bodies themselves).
+ */
+type HandlerFor<S extends OperationSpec> = S extends { auth: 'operator' } ? Handler : TypedHandler<S>;
+
+/**
+ * A production operation and its handler. The declaration runs the request's pipeline
+ * (src/http/pipeline.ts: authentication, query names, idempotency key, body, signature), so the
+ * handler receives the typed input and never authenticates or parses by itself.
+ */
+export function route<S extends OperationSpec>(
+  spec: S,
+  handler: HandlerFor<S>,
+  steps: Pipeline<S> = {},
+): Route {
   if (spec.stagingOnly) throw new Error(`route table: ${spec.operationId} is staging-only`);
   requireRole(spec);
-  return { spec, handler };
+  if (spec.auth === 'operator') {
+    const own = handler as Handler;
+    return { spec, handler: pipeline(spec, ({ request, rc }) => own(request, rc), {}, 'handler') };
+  }
+  return { spec, handler: pipeline(spec, handler as TypedHandler<S>, steps) };
+}
+
+/**
+ * An operation whose handler authenticates and reads the body itself: a partner's callback, whose
+ * authentication depends on the partner's declaration (mTLS or a secret in the path) and must come
+ * before anything of its body is read. The pipeline adds nothing else for it.
+ */
+export function selfAuthenticatingRoute(spec: OperationSpec, handler: Handler): Route {
+  if (spec.auth !== 'partner' && spec.auth !== 'partnerSecret')
+    throw new Error(`route table: ${spec.operationId} must declare its authentication to the pipeline`);
+  return { spec, handler: pipeline(spec, ({ request, rc }) => handler(request, rc), {}, 'handler') };
 }
 
 /** Staging-only operations, as production's table holds them: documented, routed by staging alone. */
@@ -66,6 +98,7 @@ export function bindStagingRoutes(
   return operations.map((spec) => {
     const handler = handlers[spec.operationId];
     if (!handler) throw new Error(`route table: ${spec.operationId} has no handler`);
-    return { spec, handler };
+    // Staging handlers authenticate and read their bodies themselves; the query names are the pipeline's.
+    return { spec, handler: pipeline(spec, ({ request, rc }) => handler(request, rc), {}, 'handler') };
   });
 }

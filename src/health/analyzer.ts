@@ -25,7 +25,7 @@ import { CASH_IN_LATENCY_EVIDENCE } from './scoring/evidence-rules';
 import { CUSUM_HOLD } from './scoring/trend-rules';
 import { cellSeries, type SeriesPoint } from './surface/series';
 import { stateFromJSON, stateToJSON } from './surface/snapshot';
-import type { IncidentChange, IncidentRecord, Observation } from './types';
+import type { IncidentChange, IncidentRecord, Observation, Operation } from './types';
 import { failureCodeIndex } from './windows/code-layers';
 import { parseInstant } from './windows/observation';
 import {
@@ -41,6 +41,9 @@ import {
 import { WINDOW_MS } from './windows/window';
 
 const EMPTY: readonly IncidentChange[] = Object.freeze([]);
+
+/** Where each operation's counts sit in a cell's and an entity's pairs. */
+const OP_INDEX: Readonly<Record<Operation, OpIndex>> = { CASH_IN: 0, CASH_OUT: 1 };
 
 export interface AnalyzerStats {
   ingested: number;
@@ -120,53 +123,37 @@ export class Analyzer {
       }
       this.stats.late++;
     }
-    const op: OpIndex = obs.operation === 'CASH_IN' ? 0 : 1;
-    let partner = this.state.partners.get(obs.partnerIspb);
-    if (partner === undefined) partner = this.addPartner(obs.partnerIspb);
-    const instId = obs.institutionIspb ?? '';
-    let ic = partner.inst.get(instId);
-    if (ic === undefined) ic = this.addInstitutionCell(partner, instId);
-    let cc = partner.clients.get(obs.clientId);
-    if (cc === undefined) cc = this.addClientCell(partner, obs.clientId);
-    const a = ic.acc[op];
-    const b = cc.acc[op];
+    const op = OP_INDEX[obs.operation];
+    const partner = this.state.partners.get(obs.partnerIspb) ?? this.addPartner(obs.partnerIspb);
+    const institutionId = obs.institutionIspb ?? '';
+    const institutionCell =
+      partner.inst.get(institutionId) ?? this.addInstitutionCell(partner, institutionId);
+    const clientCell = partner.clients.get(obs.clientId) ?? this.addClientCell(partner, obs.clientId);
+    const counts = [institutionCell.acc[op], clientCell.acc[op]];
     switch (obs.event) {
       case 'CREATED':
-        a.created++;
-        b.created++;
+        for (const c of counts) c.created++;
         break;
       case 'SETTLED': {
-        a.settled++;
-        b.settled++;
-        const l = obs.latencyMs;
-        if (l !== undefined && (op === 1 || CASH_IN_LATENCY_EVIDENCE)) {
-          const sq = l * l;
-          a.latSum += l;
-          a.latSq += sq;
-          a.latN++;
-          b.latSum += l;
-          b.latSq += sq;
-          b.latN++;
-        }
+        // A Cash-In's latency is evidence only when CASH_IN_LATENCY_EVIDENCE says so.
+        const latencyMs = op === OP_INDEX.CASH_OUT || CASH_IN_LATENCY_EVIDENCE ? obs.latencyMs : undefined;
+        for (const c of counts) c.settle(latencyMs);
         break;
       }
-      case 'FAILED': {
-        a.failed++;
-        b.failed++;
-        const k = failureCodeIndex(obs.failureCode);
-        this.state.platform.ops[op].codes[k]!++;
-        partner.entity.ops[op].codes[k]!++;
-        if (ic.col) ic.col.ops[op].codes[k]!++;
-        cc.col!.ops[op].codes[k]!++;
+      case 'FAILED':
+        for (const c of counts) c.failed++;
+        this.countFailureCode(op, failureCodeIndex(obs.failureCode), [
+          this.state.platform,
+          partner.entity,
+          institutionCell.col,
+          clientCell.col,
+        ]);
         break;
-      }
       case 'EXPIRED':
-        a.expired++;
-        b.expired++;
+        for (const c of counts) c.expired++;
         break;
       case 'RETURNED':
-        a.returned++;
-        b.returned++;
+        for (const c of counts) c.returned++;
         break;
     }
     this.stats.ingested++;
@@ -261,15 +248,26 @@ export class Analyzer {
     return c;
   }
 
+  /** A failure's code, on every entity it belongs to (an institution without its own entity: none). */
+  private countFailureCode(op: OpIndex, code: number, entities: readonly (Entity | null)[]): void {
+    for (const entity of entities) {
+      const codes = entity?.ops[op].codes;
+      if (codes) codes[code] = (codes[code] ?? 0) + 1;
+    }
+  }
+
+  /** Closes the open window and each after it before `w` (a day of them one by one, the rest at once). */
   private closeBefore(w: number): IncidentChange[] {
     const changes: IncidentChange[] = [];
-    const judgedUntil = Math.min(w, this.openWindow! + MAX_CLOSED_PER_GAP);
-    while (this.openWindow! < judgedUntil) {
-      for (const c of this.closeWindow(this.openWindow!)) changes.push(c);
-      this.openWindow!++;
+    let open = this.openWindow ?? w;
+    const judgedUntil = Math.min(w, open + MAX_CLOSED_PER_GAP);
+    while (open < judgedUntil) {
+      for (const c of this.closeWindow(open)) changes.push(c);
+      open++;
+      this.openWindow = open;
     }
-    if (this.openWindow! < w) {
-      this.stats.windowsSkipped += w - this.openWindow!;
+    if (open < w) {
+      this.stats.windowsSkipped += w - open;
       this.openWindow = w;
     }
     return changes;

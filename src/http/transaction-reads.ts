@@ -5,11 +5,11 @@
  */
 import { ledgerOf } from '../../durable-objects/stubs';
 import { cashInBucket, summaryBody } from '../domain/summary';
-import { authenticate } from './auth';
-import type { ApiRequest, RequestContext } from './context';
+import type { ApiRequest } from './context';
 import { ProblemError } from './errors';
 import { json, jsonText } from './json';
 import { pageInput, pageText, parseListQuery, parsePeriodQuery } from './list-query';
+import type { Input } from './pipeline';
 
 type Kind = 'cash-in' | 'cash-out';
 
@@ -39,8 +39,7 @@ export function pathId(request: ApiRequest, name = 'id'): string | undefined {
 }
 
 export function getHandler(kind: Kind) {
-  return async (request: ApiRequest, { env }: RequestContext): Promise<Response> => {
-    const principal = await authenticate(request, env);
+  return async ({ request, env, principal }: Input<{ principal: true }>): Promise<Response> => {
     const id = pathId(request);
     const ledger = ledgerOf(env, principal.clientId);
     const found =
@@ -54,8 +53,7 @@ export function getHandler(kind: Kind) {
 }
 
 export function listHandler(kind: Kind) {
-  return async (request: ApiRequest, { env }: RequestContext): Promise<Response> => {
-    const principal = await authenticate(request, env);
+  return async ({ request, env, principal }: Input<{ principal: true }>): Promise<Response> => {
     const query = await parseListQuery(request, kind, principal.clientId, env.JWT_SECRET);
     const page = await ledgerOf(env, principal.clientId).listTransactions(kind, pageInput(query));
     return jsonText(await pageText(page, query, principal.clientId, env.JWT_SECRET));
@@ -63,8 +61,7 @@ export function listHandler(kind: Kind) {
 }
 
 export function summaryHandler(kind: Kind) {
-  return async (request: ApiRequest, { env }: RequestContext): Promise<Response> => {
-    const principal = await authenticate(request, env);
+  return async ({ request, env, principal }: Input<{ principal: true }>): Promise<Response> => {
     const period = parsePeriodQuery(request);
     const { byStatus, settlement } = await ledgerOf(env, principal.clientId).summarizeTransactions(
       kind,

@@ -75,7 +75,7 @@ function fieldsAt(node: SchemaNode | undefined, keys: string[]): string[] {
 }
 
 /** Same name but for case, a prefix of the other, or at most two edits apart. */
-function resembles(a: string, b: string): boolean {
+export function resembles(a: string, b: string): boolean {
   const x = a.toLowerCase();
   const y = b.toLowerCase();
   if (x === '' || y === '') return false;

@@ -48,6 +48,13 @@ export interface OperationSpec {
   /** Accepts X-Idempotency-Key (docs/contract.md, Idempotency). */
   idempotent?: boolean;
   parameters?: Schema[];
+  /**
+   * The query's values, validated like a body by the route's pipeline (each parameter once, as
+   * text); `parameters` documents the same entries.
+   */
+  query?: v.GenericSchema;
+  /** Query parameters it does not document are not refused (see refusesUnknownQuery). */
+  openQuery?: true;
   body?: { schema: v.GenericSchema; required?: boolean; examples: Record<string, Example> };
   success: Record<string, ResponseSpec>;
   errors?: ErrorCode[];
@@ -102,10 +109,21 @@ export function schemasOf(spec: OperationSpec): v.GenericSchema[] {
   return [spec.body?.schema, ...responses].filter(isValibotSchema);
 }
 
+/**
+ * Query parameters are refused by name unless the operation documents them, like unknown body fields
+ * (400 VALIDATION_ERROR): a misspelt filter silently ignored answers every row while the caller
+ * believes it filtered. Not for a bank's callbacks nor the BR Code location (`openQuery`): a partner
+ * or a payer's bank calls those, never an integrator, and what they add to a URL is theirs.
+ */
+export function refusesUnknownQuery(spec: OperationSpec): boolean {
+  return spec.auth !== 'partner' && spec.auth !== 'partnerSecret' && !spec.openQuery;
+}
+
 /** The error codes an operation can answer, implied ones included (the `code` enum per status). */
 export function operationErrors(spec: OperationSpec): ErrorCode[] {
   return [
     ...(spec.errors ?? []),
+    ...(refusesUnknownQuery(spec) ? (['VALIDATION_ERROR'] as const) : []),
     ...IMPLIED_ERRORS[spec.auth],
     ...(spec.idempotent
       ? (['IDEMPOTENCY_KEY_INVALID', 'IDEMPOTENCY_KEY_IN_PROGRESS', 'IDEMPOTENCY_KEY_REUSED'] as const)

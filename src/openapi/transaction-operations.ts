@@ -23,7 +23,7 @@ export function getOperation(
   description: string,
   examples: Record<string, Example>,
   notFound: ErrorCode,
-): OperationSpec {
+): OperationSpec & { auth: 'client' } {
   return {
     method: 'get',
     path: `${kind.path}/{id}`,
@@ -37,7 +37,11 @@ export function getOperation(
   };
 }
 
-export function listOperation(kind: Kind, schema: v.GenericSchema, page: Example): OperationSpec {
+export function listOperation(
+  kind: Kind,
+  schema: v.GenericSchema,
+  page: Example,
+): OperationSpec & { auth: 'client' } {
   return {
     method: 'get',
     path: kind.path,
@@ -63,7 +67,7 @@ export function summaryOperation(
   schema: v.GenericSchema,
   words: { description?: string; success: string },
   summary: Example,
-): OperationSpec {
+): OperationSpec & { auth: 'client' } {
   return {
     method: 'get',
     path: `${kind.path}/summary`,

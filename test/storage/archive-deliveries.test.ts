@@ -11,13 +11,12 @@ import { env } from 'cloudflare:workers';
 import { type SQL, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { listDeliveriesAnywhere } from '../../durable-objects/ledger/archive/archive-deliveries';
-import type { LedgerContext } from '../../durable-objects/ledger/context';
 import type { LedgerDb } from '../../durable-objects/ledger/db';
 import { aggregateIs } from '../../durable-objects/ledger/webhooks/outbox-store';
 import { createCashIn, payCashIn } from '../support/cash-in';
 import { armCrash, crashedAt } from '../support/crash';
 import { admin, Integrator } from '../support/harness';
-import { ledgerStub, sqlRows } from '../support/ledger';
+import { ledgerContextOf, ledgerStub, sqlRows } from '../support/ledger';
 import { newSink, outboxEvents, setPlan, waitForDelivery, waitUntil } from '../support/webhooks';
 
 const DAY = 86_400_000;
@@ -172,11 +171,7 @@ describe('webhook deliveries across the archive', () => {
     )[0]!;
     const listedAt = (now: number, aggregateId: string) =>
       runInDurableObject(ledgerStub(clientId), (instance) =>
-        listDeliveriesAnywhere(
-          (instance as unknown as { context(): LedgerContext }).context(),
-          { aggregateId, limit: 50 },
-          now,
-        ),
+        listDeliveriesAnywhere(ledgerContextOf(instance), { aggregateId, limit: 50 }, now),
       );
     // The list keeps the hot rule: ended more than 7 days ago is not listed.
     expect((await listedAt(Date.now() + 6 * DAY, ids[0]!)).items).toHaveLength(2);

@@ -2,11 +2,10 @@
 import { runInDurableObject } from 'cloudflare:test';
 import { expect } from 'vitest';
 import { acceptCashOut, type CreateCashOutInput } from '../../durable-objects/ledger/cash-out/cash-out-ops';
-import type { LedgerContext } from '../../durable-objects/ledger/context';
 import type { CashOutAcceptedBody, CashOutBody } from '../../src/api/cash-out/shared';
 import { waitFor } from './cash-in';
 import type { Integrator } from './harness';
-import { ledgerStub } from './ledger';
+import { ledgerContextOf, ledgerStub } from './ledger';
 
 let counter = 0;
 
@@ -85,7 +84,7 @@ export function batchInputs(count: number, failing?: number): CreateCashOutInput
  */
 export function acceptTogether(api: Integrator, inputs: CreateCashOutInput[]): Promise<string[]> {
   return runInDurableObject(ledgerStub(api.client.clientId), async (instance, state): Promise<string[]> => {
-    const ctx = (instance as unknown as { context(): LedgerContext }).context();
+    const ctx = ledgerContextOf(instance);
     const ids = inputs.map((input) => {
       const result = acceptCashOut(ctx, input, () => {});
       if (!result.ok) throw new Error(JSON.stringify(result));

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { emitWebhook } from '../../durable-objects/ledger/webhooks/events';
 import { createCashIn, getCashIn, payCashIn } from '../support/cash-in';
 import { type Integrator as Api, admin, Integrator } from '../support/harness';
-import { ledgerStub } from '../support/ledger';
+import { ledgerContextOf, ledgerStub } from '../support/ledger';
 import {
   deliveryRows,
   newSink,
@@ -127,7 +127,7 @@ describe('the pipeline is generic over events and targets', () => {
     // What the health engine will do with the client's healthWebhookUrl.
     await runInDurableObject(ledgerStub(api.client.clientId), async (instance: any, state) => {
       state.storage.transactionSync(() =>
-        emitWebhook(instance.context(), {
+        emitWebhook(ledgerContextOf(instance), {
           aggregateId: 'inc_1',
           eventType: 'PIX_INCIDENT_DETECTED',
           data,

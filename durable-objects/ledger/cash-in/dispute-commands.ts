@@ -1,17 +1,16 @@
 /**
  * What reaches a Cash-In's dispute from outside the object (docs/contract.md, Disputes): the sandbox's
  * open and close, a real partner's infraction notices (callback or sweep), and the client's defense.
- * The rules are dispute-ops.ts; here an archived Cash-In comes back hot first, the sandbox acts only
- * on a simulated partner's, and the defense goes to the partner before it is recorded.
+ * The rules are dispute-ops.ts; here the defense goes to the partner before it is recorded. The
+ * command's declaration (disputeOp, ../operations.ts) brings an archived Cash-In back hot first and
+ * lets the sandbox's commands act only on a simulated partner's.
  */
 
 import type { CashInView } from '../../../src/domain/cash-in';
 import { newEndToEndId } from '../../../src/domain/ids';
 import { failure, type OperationResult } from '../../../src/domain/result';
 import { partnerPort } from '../../../src/partners/port-registry';
-import { rehydrateCashIn } from '../archive/archive-reads';
 import type { LedgerContext } from '../context';
-import * as sandbox from '../sandbox-scope';
 import { bankReturn } from './bank-returns';
 import { cashInNotFound, findCashIn } from './cash-in-store';
 import {
@@ -47,12 +46,9 @@ export async function runDisputeCommand(
   ctx: LedgerContext,
   command: DisputeCommand,
 ): Promise<OperationResult<CashInView>> {
-  // A dispute on an archived Cash-In brings it back hot: an open dispute keeps it there.
-  await rehydrateCashIn(ctx, command.id);
   const now = Date.now();
   switch (command.kind) {
     case 'sandbox-open':
-      if (!sandbox.mayTouchCashIn(ctx, command.id)) return sandbox.cashInNotFound();
       return openDispute(ctx, command.id, {
         disputeId: `MED-${newEndToEndId('D', 'SANDBOX0', now).slice(-16)}`,
         openedAt: now,
@@ -61,7 +57,6 @@ export async function runDisputeCommand(
         ...(command.amountCents !== undefined && { amountCents: command.amountCents }),
       });
     case 'sandbox-close':
-      if (!sandbox.mayTouchCashIn(ctx, command.id)) return sandbox.cashInNotFound();
       return sandboxClose(ctx, command.id, command.outcome, now);
     case 'partner-open': {
       const { id, kind: _, ...opened } = command;

@@ -1,5 +1,5 @@
 /**
- * The client's double-entry side at its settlement partners: immutable entries with balanceAfter,
+ * The client's accounts at its settlement partners: single-leg immutable entries with balanceAfter,
  * holds for money in flight, and balances derived from both. Every function here runs inside the
  * caller's storage transaction.
  */

@@ -3,8 +3,8 @@ import * as v from 'valibot';
 import { ledgerOf } from '../../../durable-objects/stubs';
 import { parseBound } from '../../domain/period';
 import { balanceBody } from '../../domain/wallet';
-import { authenticate } from '../../http/auth';
-import type { ApiRequest, RequestContext } from '../../http/context';
+import type { ApiRequest } from '../../http/context';
+import type { Input } from '../../http/pipeline';
 import { operationResponse } from '../../http/respond';
 import { validationError } from '../../http/validation';
 import { example, type Out } from '../../openapi/examples';
@@ -99,8 +99,7 @@ function balanceInstant(request: ApiRequest): number | undefined {
   return at;
 }
 
-async function handleBalance(request: ApiRequest, { env }: RequestContext): Promise<Response> {
-  const principal = await authenticate(request, env);
+async function handleBalance({ request, env, principal }: Input<{ principal: true }>): Promise<Response> {
   const at = balanceInstant(request);
   const result = await ledgerOf(env, principal.clientId).balances(at);
   return operationResponse(result, (b) => balanceBody(b.asOf, b.accounts));

@@ -3,10 +3,9 @@ import * as v from 'valibot';
 import { ledgerOf } from '../../../durable-objects/stubs';
 import { formatBrt } from '../../domain/time';
 import { accountNumberParam } from '../../http/account-number';
-import { authenticate } from '../../http/auth';
-import type { ApiRequest, RequestContext } from '../../http/context';
 import { json } from '../../http/json';
 import { pageBody, parseListQuery } from '../../http/list-query';
+import type { Input } from '../../http/pipeline';
 import { operationResponse } from '../../http/respond';
 import { example, type Out } from '../../openapi/examples';
 import { AccountType, BrtTimestamp, Cursor } from '../../openapi/fields';
@@ -57,8 +56,7 @@ const statement: Out<typeof Statement> = {
   ],
 };
 
-async function handleStatement(request: ApiRequest, { env }: RequestContext): Promise<Response> {
-  const principal = await authenticate(request, env);
+async function handleStatement({ request, env, principal }: Input<{ principal: true }>): Promise<Response> {
   const number = accountNumberParam(request);
   const query = await parseListQuery(request, `statement:${number}`, principal.clientId, env.JWT_SECRET);
   const result = await ledgerOf(env, principal.clientId).statement({

@@ -6,13 +6,10 @@ import * as v from 'valibot';
 import { ledgerOf } from '../../../durable-objects/stubs';
 import { centsFromAmount, MAX_AMOUNT } from '../../domain/money';
 import type { RebalanceDirection } from '../../domain/wallet';
-import { authenticate, requireDigitalSignature } from '../../http/auth';
-import { readJsonObject } from '../../http/body';
-import type { ApiRequest } from '../../http/context';
 import { ProblemError } from '../../http/errors';
-import { idempotencyKeyOf, requestFingerprint } from '../../http/idempotency';
+import { requestFingerprint } from '../../http/idempotency';
+import type { Input } from '../../http/pipeline';
 import { operationResponse } from '../../http/respond';
-import { parseWith } from '../../http/validation';
 import { example, type Out } from '../../openapi/examples';
 import { AccountType, BrtTimestamp, Ispb, Money } from '../../openapi/fields';
 import type { OperationSpec } from '../../openapi/operation';
@@ -76,56 +73,57 @@ const rebalanceExample: Out<typeof RebalanceResult> = {
   createdAt: '2026-11-21T12:05:00.000-03:00',
 };
 
-const rebalanceOperation = (direction: 'top-up' | 'sweep'): OperationSpec => ({
-  method: 'post',
-  path: `/account/rebalance/${direction}`,
-  operationId: direction === 'top-up' ? 'topUp' : 'sweep',
-  summary:
-    direction === 'top-up' ? 'Top up: PROPRIETARY → TRANSACTIONAL' : 'Sweep: TRANSACTIONAL → PROPRIETARY',
-  description: `Moves money between the two accounts the client holds at one settlement partner (\`ispb\`, default the client's first partner). Both legs appear in the statement as TRANSFER_OUT / TRANSFER_IN. \`amount\` ≤ 0 answers 422 INVALID_AMOUNT after the DigitalSignature check; not enough available money in the source account answers 422 ${direction === 'top-up' ? 'INSUFFICIENT_PROPRIETARY_FUNDS' : 'INSUFFICIENT_TRANSACTIONAL_FUNDS'}.`,
-  tag: TAG,
-  auth: 'signed',
-  idempotent: true,
-  body: {
-    schema: RebalanceSchema,
-    examples: { amount: example('R$ 1.000,00 at the first partner', { amount: 1000 }) },
-  },
-  success: {
-    '201': {
-      description: 'Done: both legs posted.',
-      schema: RebalanceResult,
-      examples: {
-        done: example(
-          'Completed',
-          direction === 'top-up'
-            ? rebalanceExample
-            : {
-                ...rebalanceExample,
-                direction: 'SWEEP',
-                from: rebalanceExample.to,
-                to: rebalanceExample.from,
-              },
-        ),
+const rebalanceOperation = (direction: 'top-up' | 'sweep') =>
+  ({
+    method: 'post',
+    path: `/account/rebalance/${direction}`,
+    operationId: direction === 'top-up' ? 'topUp' : 'sweep',
+    summary:
+      direction === 'top-up' ? 'Top up: PROPRIETARY → TRANSACTIONAL' : 'Sweep: TRANSACTIONAL → PROPRIETARY',
+    description: `Moves money between the two accounts the client holds at one settlement partner (\`ispb\`, default the client's first partner). Both legs appear in the statement as TRANSFER_OUT / TRANSFER_IN. \`amount\` ≤ 0 answers 422 INVALID_AMOUNT after the DigitalSignature check; not enough available money in the source account answers 422 ${direction === 'top-up' ? 'INSUFFICIENT_PROPRIETARY_FUNDS' : 'INSUFFICIENT_TRANSACTIONAL_FUNDS'}.`,
+    tag: TAG,
+    auth: 'signed',
+    idempotent: true,
+    body: {
+      schema: RebalanceSchema,
+      examples: { amount: example('R$ 1.000,00 at the first partner', { amount: 1000 }) },
+    },
+    success: {
+      '201': {
+        description: 'Done: both legs posted.',
+        schema: RebalanceResult,
+        examples: {
+          done: example(
+            'Completed',
+            direction === 'top-up'
+              ? rebalanceExample
+              : {
+                  ...rebalanceExample,
+                  direction: 'SWEEP',
+                  from: rebalanceExample.to,
+                  to: rebalanceExample.from,
+                },
+          ),
+        },
       },
     },
-  },
-  errors: [
-    'VALIDATION_ERROR',
-    'INVALID_AMOUNT',
-    direction === 'top-up' ? 'INSUFFICIENT_PROPRIETARY_FUNDS' : 'INSUFFICIENT_TRANSACTIONAL_FUNDS',
-  ],
-});
+    errors: [
+      'VALIDATION_ERROR',
+      'INVALID_AMOUNT',
+      direction === 'top-up' ? 'INSUFFICIENT_PROPRIETARY_FUNDS' : 'INSUFFICIENT_TRANSACTIONAL_FUNDS',
+    ],
+  }) satisfies OperationSpec;
 
 async function handleRebalance(
-  request: ApiRequest,
-  env: Env,
+  {
+    env,
+    principal,
+    idempotencyKey,
+    raw,
+    body,
+  }: Input<{ principal: true; idempotent: true; body: typeof RebalanceSchema }>,
   direction: RebalanceDirection,
 ): Promise<Response> {
-  const principal = await authenticate(request, env);
-  const idempotencyKey = idempotencyKeyOf(request);
-  const raw = await readJsonObject(request);
-  const body = parseWith(RebalanceSchema, raw);
-  await requireDigitalSignature(request, principal);
   // Sign first: a non-positive amount is not validated for decimals (RebalanceAmountSchema).
   if (body.amount <= 0) throw new ProblemError('INVALID_AMOUNT', 'amount must be greater than zero');
   const amountCents = centsFromAmount(body.amount) as number;
@@ -139,10 +137,6 @@ async function handleRebalance(
   return operationResponse(result);
 }
 
-export const topUp = route(rebalanceOperation('top-up'), (request, { env }) =>
-  handleRebalance(request, env, 'TOP_UP'),
-);
+export const topUp = route(rebalanceOperation('top-up'), (input) => handleRebalance(input, 'TOP_UP'));
 
-export const sweep = route(rebalanceOperation('sweep'), (request, { env }) =>
-  handleRebalance(request, env, 'SWEEP'),
-);
+export const sweep = route(rebalanceOperation('sweep'), (input) => handleRebalance(input, 'SWEEP'));

@@ -10,13 +10,12 @@ import { ProblemError } from '../../http/errors';
 import { operationResponse } from '../../http/respond';
 import { pathId } from '../../http/transaction-reads';
 import { example } from '../../openapi/examples';
-import type { OperationSpec } from '../../openapi/operation';
 import { cashOutIdParameter, clientIdParameter } from '../../openapi/parameters';
 import * as cashOut from '../cash-out/shared';
 import { route } from '../route-table';
 import { operator } from './shared';
 
-const decision = (action: 'approve' | 'reject'): OperationSpec =>
+const decision = (action: 'approve' | 'reject') =>
   operator({
     role: 'OPERATOR',
     method: 'post',

@@ -10,7 +10,7 @@ export const TAG = 'Operator';
 /** An operator operation; `role` is the least one it needs (docs/contract.md, Operators and the audit trail). */
 export const operator = (
   spec: Omit<OperationSpec, 'tag' | 'auth' | 'role'> & { role: Role },
-): OperationSpec => ({
+): OperationSpec & { auth: 'operator' } => ({
   ...spec,
   tag: TAG,
   auth: 'operator',

@@ -1,12 +1,10 @@
 /** POST /auth/token (OpenAPI issueToken; docs/contract.md, Authentication): client credentials for a JWT. */
 import * as v from 'valibot';
 import { loadCredentials } from '../../db/credentials';
-import { readJsonObject } from '../../http/body';
-import type { ApiRequest, RequestContext } from '../../http/context';
 import { reserveLoginAttempt } from '../../http/failed-logins';
 import { json } from '../../http/json';
+import type { Input } from '../../http/pipeline';
 import { spendRequestToken } from '../../http/rate-limit';
-import { parseWith } from '../../http/validation';
 import { example } from '../../openapi/examples';
 import { named } from '../../schemas/named';
 import { signAccessToken, TOKEN_LIFETIME_SECONDS } from '../../security/jwt';
@@ -46,8 +44,11 @@ const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** The same answer whichever credential is wrong, so it reveals nothing. */
 const INVALID = { message: 'Invalid client credentials' };
 
-async function handleIssueToken(request: ApiRequest, { env }: RequestContext): Promise<Response> {
-  const body = parseWith(TokenRequestSchema, await readJsonObject(request));
+async function handleIssueToken({
+  request,
+  env,
+  body,
+}: Input<{ body: typeof TokenRequestSchema }>): Promise<Response> {
   // A source that has failed too often is refused before any credential is looked at; otherwise the
   // attempt counts as a failure before the first await, so concurrent wrong secrets are all counted.
   const attempt = reserveLoginAttempt(request);

@@ -1,8 +1,7 @@
 /** POST /cash-in/{id}/cancel (docs/contract.md, Cash-In lifecycle): an unpaid charge withdrawn. */
 import { ledgerOf } from '../../../durable-objects/stubs';
-import { authenticate } from '../../http/auth';
-import type { ApiRequest, RequestContext } from '../../http/context';
 import { ProblemError } from '../../http/errors';
+import type { Input } from '../../http/pipeline';
 import { operationResponse } from '../../http/respond';
 import { pathId } from '../../http/transaction-reads';
 import { example } from '../../openapi/examples';
@@ -10,8 +9,11 @@ import { cashInIdParameter } from '../../openapi/parameters';
 import { route } from '../route-table';
 import { CashIn, cashInAwaiting, TAG } from './shared';
 
-async function handleCancelCashIn(request: ApiRequest, { env }: RequestContext): Promise<Response> {
-  const principal = await authenticate(request, env);
+async function handleCancelCashIn({
+  request,
+  env,
+  principal,
+}: Input<{ principal: true }>): Promise<Response> {
   const id = pathId(request);
   if (id === undefined) throw new ProblemError('CASHIN_NOT_FOUND', 'No Cash-In matches this id');
   return operationResponse(await ledgerOf(env, principal.clientId).cancelCashIn(id));

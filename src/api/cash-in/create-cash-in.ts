@@ -8,12 +8,9 @@ import type { CashInCreated as Created } from '../../domain/cash-in';
 import { locationHost } from '../../domain/location';
 import { centsFromAmount } from '../../domain/money';
 import { qrPngBase64 } from '../../domain/qr-png';
-import { authenticate } from '../../http/auth';
-import { readJsonObject } from '../../http/body';
-import type { ApiRequest, RequestContext } from '../../http/context';
-import { idempotencyKeyOf, requestFingerprint } from '../../http/idempotency';
+import { requestFingerprint } from '../../http/idempotency';
+import type { Input } from '../../http/pipeline';
 import { operationResponse } from '../../http/respond';
-import { parseWith } from '../../http/validation';
 import { requireAllowedWebhookUrl } from '../../http/webhook-url';
 import { example, type In, type Out } from '../../openapi/examples';
 import { BrtTimestamp, Money } from '../../openapi/fields';
@@ -139,11 +136,14 @@ const cashInCreated: Out<typeof CashInCreated> = {
   requestedAt: '2026-11-21T10:15:30.123-03:00',
 };
 
-async function handleCreateCashIn(request: ApiRequest, { env }: RequestContext): Promise<Response> {
-  const principal = await authenticate(request, env);
-  const idempotencyKey = idempotencyKeyOf(request);
-  const raw = await readJsonObject(request);
-  const body = parseWith(CreateCashInSchema, raw);
+async function handleCreateCashIn({
+  request,
+  env,
+  principal,
+  idempotencyKey,
+  raw,
+  body,
+}: Input<{ principal: true; idempotent: true; body: typeof CreateCashInSchema }>): Promise<Response> {
   if (body.webhookUrl !== undefined) requireAllowedWebhookUrl(env, body.webhookUrl);
   const url = new URL(request.url);
   const host = locationHost(env.PIX_LOCATION_HOST ?? '', url);

@@ -4,18 +4,15 @@
  */
 import * as v from 'valibot';
 import { ledgerOf } from '../../../durable-objects/stubs';
-import { authenticate, requireDigitalSignature } from '../../http/auth';
-import { readJsonObject } from '../../http/body';
-import type { ApiRequest, RequestContext } from '../../http/context';
 import { ProblemError } from '../../http/errors';
+import type { Input } from '../../http/pipeline';
 import { operationResponse } from '../../http/respond';
 import { pathId } from '../../http/transaction-reads';
-import { parseWith } from '../../http/validation';
 import { example } from '../../openapi/examples';
 import { cashInIdParameter } from '../../openapi/parameters';
 import { named } from '../../schemas/named';
 import { route } from '../route-table';
-import { CashIn, cashInDisputed, TAG } from './shared';
+import { CashIn, cashInDisputed, disputeOpen, TAG } from './shared';
 
 const DisputeDefenseSchema = named(
   'DisputeDefense',
@@ -29,10 +26,12 @@ const DisputeDefenseSchema = named(
   { text: "Why the payment is legitimate, as the payer's bank will read it." },
 );
 
-async function handleDefendDispute(request: ApiRequest, { env }: RequestContext): Promise<Response> {
-  const principal = await authenticate(request, env);
-  const body = parseWith(DisputeDefenseSchema, await readJsonObject(request));
-  await requireDigitalSignature(request, principal);
+async function handleDefendDispute({
+  request,
+  env,
+  principal,
+  body,
+}: Input<{ principal: true; body: typeof DisputeDefenseSchema }>): Promise<Response> {
   const id = pathId(request);
   if (id === undefined) throw new ProblemError('CASHIN_NOT_FOUND', 'No Cash-In matches this id');
   return operationResponse(
@@ -65,7 +64,7 @@ export const defendDispute = route(
           defended: example('Defended', {
             ...cashInDisputed,
             dispute: {
-              ...cashInDisputed.dispute!,
+              ...disputeOpen,
               status: 'DEFENDED',
               defendedAt: '2026-11-22T15:00:00.000-03:00',
             },

@@ -4,11 +4,11 @@
  */
 import { ledgerOf } from '../../../durable-objects/stubs';
 import { DISPUTE_STATUSES } from '../../domain/cash-in';
-import { authenticate } from '../../http/auth';
-import type { ApiRequest, RequestContext } from '../../http/context';
+import type { ApiRequest } from '../../http/context';
 import { ProblemError } from '../../http/errors';
 import { jsonText } from '../../http/json';
 import { type ListQuery, pageInput, pageText, parseListQuery } from '../../http/list-query';
+import type { Input } from '../../http/pipeline';
 import { validationError } from '../../http/validation';
 import { example, type Out } from '../../openapi/examples';
 import { listParameters, parameter } from '../../openapi/parameters';
@@ -44,8 +44,11 @@ async function parseDisputeQuery(request: ApiRequest, clientId: string, secret: 
   return { status, query };
 }
 
-async function handleListDisputes(request: ApiRequest, { env }: RequestContext): Promise<Response> {
-  const principal = await authenticate(request, env);
+async function handleListDisputes({
+  request,
+  env,
+  principal,
+}: Input<{ principal: true }>): Promise<Response> {
   const { status, query } = await parseDisputeQuery(request, principal.clientId, env.JWT_SECRET);
   const found = await ledgerOf(env, principal.clientId).listDisputes(pageInput(query), {
     ...(status !== undefined && { status }),

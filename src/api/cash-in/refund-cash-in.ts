@@ -4,14 +4,11 @@
  */
 import * as v from 'valibot';
 import { ledgerOf } from '../../../durable-objects/stubs';
-import { authenticate, requireDigitalSignature } from '../../http/auth';
-import { readJsonObject } from '../../http/body';
-import type { ApiRequest, RequestContext } from '../../http/context';
 import { ProblemError } from '../../http/errors';
-import { idempotencyKeyOf, requestFingerprint } from '../../http/idempotency';
+import { requestFingerprint } from '../../http/idempotency';
+import type { Input } from '../../http/pipeline';
 import { operationResponse } from '../../http/respond';
 import { pathId } from '../../http/transaction-reads';
-import { parseWith } from '../../http/validation';
 import { example, type Out } from '../../openapi/examples';
 import { BrtTimestamp, EndToEndId, Money } from '../../openapi/fields';
 import { cashInIdParameter } from '../../openapi/parameters';
@@ -73,12 +70,14 @@ const refundAccepted: Out<typeof RefundAccepted> = {
   message: 'Refund sent to the PIX network; CASHIN_REFUNDED follows when the devolution settles',
 };
 
-async function handleRefundCashIn(request: ApiRequest, { env }: RequestContext): Promise<Response> {
-  const principal = await authenticate(request, env);
-  const idempotencyKey = idempotencyKeyOf(request);
-  const raw = await readJsonObject(request);
-  const body = parseWith(RefundSchema, raw);
-  await requireDigitalSignature(request, principal);
+async function handleRefundCashIn({
+  request,
+  env,
+  principal,
+  idempotencyKey,
+  raw,
+  body,
+}: Input<{ principal: true; idempotent: true; body: typeof RefundSchema }>): Promise<Response> {
   const id = pathId(request);
   if (id === undefined) throw new ProblemError('CASHIN_NOT_FOUND', 'No Cash-In matches this id');
   const result = await ledgerOf(env, principal.clientId).refundCashIn({

@@ -177,13 +177,13 @@ export const cashInRefunded: Out<typeof CashIn> = {
   refundedAt: '2026-11-21T11:01:12.004-03:00',
 };
 
-export const cashInDisputed: Out<typeof CashIn> = {
-  ...cashInPaid,
-  dispute: {
-    id: 'MED-0000000001',
-    status: 'OPEN',
-    openedAt: '2026-11-22T09:00:00.000-03:00',
-    respondBy: '2026-11-25T09:00:00.000-03:00',
-    blockedAmount: 150.25,
-  },
+/** An open dispute, which the defense's and the sandbox's examples move on. */
+export const disputeOpen: NonNullable<Out<typeof CashIn>['dispute']> = {
+  id: 'MED-0000000001',
+  status: 'OPEN',
+  openedAt: '2026-11-22T09:00:00.000-03:00',
+  respondBy: '2026-11-25T09:00:00.000-03:00',
+  blockedAmount: 150.25,
 };
+
+export const cashInDisputed: Out<typeof CashIn> = { ...cashInPaid, dispute: disputeOpen };

@@ -4,13 +4,11 @@
  */
 import * as v from 'valibot';
 import { ledgerOf } from '../../../durable-objects/stubs';
-import { authenticate, requireDigitalSignature } from '../../http/auth';
-import { readJsonObject } from '../../http/body';
-import type { ApiRequest, RequestContext } from '../../http/context';
 import { ProblemError } from '../../http/errors';
-import { idempotencyKeyOf, requestFingerprint } from '../../http/idempotency';
+import { requestFingerprint } from '../../http/idempotency';
+import type { Input } from '../../http/pipeline';
 import { operationResponse } from '../../http/respond';
-import { parseWith, validationError } from '../../http/validation';
+import { validationError } from '../../http/validation';
 import { requireAllowedWebhookUrl } from '../../http/webhook-url';
 import { example, type In, type Out } from '../../openapi/examples';
 import { BrtTimestamp, Money } from '../../openapi/fields';
@@ -107,25 +105,10 @@ export const MAX_BATCH_BODY_BYTES = 4 * 1024 * 1024;
 /** `items.3.amount` (valibot's dotted path) as the contract writes it: `items[3].amount`. */
 const indexed = (field: string) => field.replace(/^items\.(\d+)(?=\.|$)/, 'items[$1]');
 
-function withIndexedFields(error: unknown): unknown {
-  if (!(error instanceof ProblemError) || error.code !== 'VALIDATION_ERROR') return error;
-  const errors = error.extras.errors as Record<string, string[]> | undefined;
-  if (!errors) return error;
-  const renamed = Object.fromEntries(Object.entries(errors).map(([field, list]) => [indexed(field), list]));
-  return validationError(renamed, error.detail);
-}
+type BatchInput = Input<{ principal: true; idempotent: true; body: typeof CreateCashOutBatchSchema }>;
 
-async function handleCreateCashOutBatch(request: ApiRequest, { env }: RequestContext): Promise<Response> {
-  const principal = await authenticate(request, env);
-  const idempotencyKey = idempotencyKeyOf(request);
-  const raw = await readJsonObject(request, MAX_BATCH_BODY_BYTES);
-  let body: ReturnType<typeof parseWith<typeof CreateCashOutBatchSchema>>;
-  try {
-    body = parseWith(CreateCashOutBatchSchema, raw);
-  } catch (error) {
-    throw withIndexedFields(error);
-  }
-  // Every item's webhook target is checked before anything is created: all problems at once.
+/** Every item's webhook target is checked before anything is created: all problems at once. */
+function checkWebhookUrls({ env, body }: BatchInput): void {
   const refused: Record<string, string[]> = {};
   body.items.forEach((item, i) => {
     if (item.webhookUrl === undefined) return;
@@ -137,7 +120,15 @@ async function handleCreateCashOutBatch(request: ApiRequest, { env }: RequestCon
     }
   });
   if (Object.keys(refused).length > 0) throw validationError(refused, 'One or more items are invalid');
-  await requireDigitalSignature(request, principal);
+}
+
+async function handleCreateCashOutBatch({
+  env,
+  principal,
+  idempotencyKey,
+  raw,
+  body,
+}: BatchInput): Promise<Response> {
   const result = await ledgerOf(env, principal.clientId).createCashOutBatch({
     ...(idempotencyKey !== undefined && { idempotencyKey }),
     requestHash:
@@ -172,4 +163,5 @@ export const createCashOutBatch = route(
     errors: ['VALIDATION_ERROR', 'DUPLICATED_EXTERNAL_REFERENCE'],
   },
   handleCreateCashOutBatch,
+  { maxBodyBytes: MAX_BATCH_BODY_BYTES, fieldName: indexed, check: checkWebhookUrls },
 );

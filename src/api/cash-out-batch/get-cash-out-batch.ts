@@ -1,10 +1,9 @@
 /** GET /cash-out/batch/{batchId} (docs/contract.md, Batch Cash-Out): where the batch's Cash-Outs are now. */
 import * as v from 'valibot';
 import { ledgerOf } from '../../../durable-objects/stubs';
-import { authenticate } from '../../http/auth';
-import type { ApiRequest, RequestContext } from '../../http/context';
 import { ProblemError } from '../../http/errors';
 import { json } from '../../http/json';
+import type { Input } from '../../http/pipeline';
 import { pathId } from '../../http/transaction-reads';
 import { example, type Out } from '../../openapi/examples';
 import { BrtTimestamp, Money } from '../../openapi/fields';
@@ -47,8 +46,11 @@ const cashOutBatch: Out<typeof CashOutBatch> = {
   byStatus: { PROCESSING: 0, PENDING: 0, COMPLETED: 1, CANCELLED: 1, REFUNDED: 0 },
 };
 
-async function handleGetCashOutBatch(request: ApiRequest, { env }: RequestContext): Promise<Response> {
-  const principal = await authenticate(request, env);
+async function handleGetCashOutBatch({
+  request,
+  env,
+  principal,
+}: Input<{ principal: true }>): Promise<Response> {
   const id = pathId(request, 'batchId');
   // Another client's batch answers exactly like one that does not exist.
   const [batch] =

@@ -1,11 +1,8 @@
 /** POST /cash-out (docs/contract.md, Cash-Out lifecycle): accepted now, decided after the 202. */
 import { ledgerOf } from '../../../durable-objects/stubs';
-import { authenticate, requireDigitalSignature } from '../../http/auth';
-import { readJsonObject } from '../../http/body';
-import type { ApiRequest, RequestContext } from '../../http/context';
-import { idempotencyKeyOf, requestFingerprint } from '../../http/idempotency';
+import { requestFingerprint } from '../../http/idempotency';
+import type { Input } from '../../http/pipeline';
 import { operationResponse } from '../../http/respond';
-import { parseWith } from '../../http/validation';
 import { requireAllowedWebhookUrl } from '../../http/webhook-url';
 import { example, type In } from '../../openapi/examples';
 import { route } from '../route-table';
@@ -37,13 +34,13 @@ const toBankAccount: In<typeof CreateCashOutSchema> = {
   },
 };
 
-async function handleCreateCashOut(request: ApiRequest, { env }: RequestContext): Promise<Response> {
-  const principal = await authenticate(request, env);
-  const idempotencyKey = idempotencyKeyOf(request);
-  const raw = await readJsonObject(request);
-  const body = parseWith(CreateCashOutSchema, raw);
-  if (body.webhookUrl !== undefined) requireAllowedWebhookUrl(env, body.webhookUrl);
-  await requireDigitalSignature(request, principal);
+async function handleCreateCashOut({
+  env,
+  principal,
+  idempotencyKey,
+  raw,
+  body,
+}: Input<{ principal: true; idempotent: true; body: typeof CreateCashOutSchema }>): Promise<Response> {
   const result = await ledgerOf(env, principal.clientId).createCashOut({
     ...(idempotencyKey !== undefined && { idempotencyKey }),
     // Only a key's replay compares request hashes: without one there is nothing to hash.
@@ -81,4 +78,9 @@ export const createCashOut = route(
     errors: ['VALIDATION_ERROR', 'DUPLICATED_EXTERNAL_REFERENCE'],
   },
   handleCreateCashOut,
+  {
+    check: ({ env, body }) => {
+      if (body.webhookUrl !== undefined) requireAllowedWebhookUrl(env, body.webhookUrl);
+    },
+  },
 );

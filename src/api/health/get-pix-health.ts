@@ -2,9 +2,8 @@
 import * as v from 'valibot';
 import { openIncidents, pictureState } from '../../db/health';
 import { healthPicture, type IncidentRecord } from '../../health';
-import { authenticate } from '../../http/auth';
-import type { ApiRequest, RequestContext } from '../../http/context';
 import { json } from '../../http/json';
+import type { Input } from '../../http/pipeline';
 import { example } from '../../openapi/examples';
 import { named } from '../../schemas/named';
 import { route } from '../route-table';
@@ -39,8 +38,7 @@ async function openIncidentsCached(env: Env, now: number): Promise<IncidentRecor
   return open;
 }
 
-async function handleHealthPicture(request: ApiRequest, { env }: RequestContext): Promise<Response> {
-  const principal = await authenticate(request, env);
+async function handleHealthPicture({ env, principal }: Input<{ principal: true }>): Promise<Response> {
   const now = Date.now();
   const picture = await read(async () => {
     const open = await openIncidentsCached(env, now);

@@ -2,10 +2,9 @@
 import * as v from 'valibot';
 import { incidentWithEvidence } from '../../db/health';
 import { toPublicIncident } from '../../health';
-import { authenticate } from '../../http/auth';
-import type { ApiRequest, RequestContext } from '../../http/context';
 import { ProblemError } from '../../http/errors';
 import { json } from '../../http/json';
+import type { Input } from '../../http/pipeline';
 import { example } from '../../openapi/examples';
 import { parameter } from '../../openapi/parameters';
 import { named } from '../../schemas/named';
@@ -18,8 +17,7 @@ const IncidentDetail = named(
   v.strictObject({ incident: PixIncident, evidence: v.array(EvidenceItem) }),
 );
 
-async function handleGetIncident(request: ApiRequest, { env }: RequestContext): Promise<Response> {
-  const principal = await authenticate(request, env);
+async function handleGetIncident({ request, env, principal }: Input<{ principal: true }>): Promise<Response> {
   let id: string;
   try {
     id = decodeURIComponent(String(request.params.id ?? ''));

@@ -2,10 +2,10 @@
 import * as v from 'valibot';
 import { incidentsOverlapping } from '../../db/health';
 import { parseInstant, toPublicIncident } from '../../health';
-import { authenticate } from '../../http/auth';
-import type { ApiRequest, RequestContext } from '../../http/context';
+import type { ApiRequest } from '../../http/context';
 import { ProblemError } from '../../http/errors';
 import { json } from '../../http/json';
+import type { Input } from '../../http/pipeline';
 import { example } from '../../openapi/examples';
 import { parameter } from '../../openapi/parameters';
 import { named } from '../../schemas/named';
@@ -54,8 +54,11 @@ function integerParam(
   return n;
 }
 
-async function handleListIncidents(request: ApiRequest, { env }: RequestContext): Promise<Response> {
-  const principal = await authenticate(request, env);
+async function handleListIncidents({
+  request,
+  env,
+  principal,
+}: Input<{ principal: true }>): Promise<Response> {
   const toText = one(request, 'to');
   const fromText = one(request, 'from');
   const to = toText === undefined ? Date.now() : parseInstant(toText);

@@ -25,7 +25,7 @@ import { declaredPartners, PartnerConfigError, webhookAuthOf } from '../../partn
 import { callbackAuthentic } from '../../partners/inbound-auth';
 import { bcbPartner } from '../../partners/port-registry';
 import { named } from '../../schemas/named';
-import { route } from '../route-table';
+import { selfAuthenticatingRoute } from '../route-table';
 
 /** More than a PSP groups into one callback; bounds the partner calls one request can cause. */
 const MAX_CALLBACK_PIX = 500;
@@ -181,7 +181,7 @@ async function handlePartnerPixCallback(request: ApiRequest, { env }: RequestCon
   return json({ pix });
 }
 
-export const partnerPixCallback = route(
+export const partnerPixCallback = selfAuthenticatingRoute(
   callback({
     path: '/partners/{ispb}/webhook/pix',
     operationId: 'partnerPixCallback',
@@ -192,7 +192,7 @@ export const partnerPixCallback = route(
   handlePartnerPixCallback,
 );
 
-export const partnerPixCallbackSecretPath = route(
+export const partnerPixCallbackSecretPath = selfAuthenticatingRoute(
   callback({
     path: '/partners/{ispb}/webhook/{secret}/pix',
     operationId: 'partnerPixCallbackSecretPath',

@@ -4,8 +4,8 @@
  */
 import { chargePayload } from '../../domain/charge-payload';
 import { chargeAt } from '../../http/charge-locator';
-import type { ApiRequest, RequestContext } from '../../http/context';
 import { ProblemError } from '../../http/errors';
+import type { Input } from '../../http/pipeline';
 import { locatorParameter } from '../../openapi/parameters';
 import { toHex, utf8 } from '../../security/encoding';
 import { signJws } from '../../security/jws';
@@ -17,7 +17,7 @@ async function receiverKey(accountNumber: string): Promise<string> {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
-async function handleChargeLocation(request: ApiRequest, { env }: RequestContext): Promise<Response> {
+async function handleChargeLocation({ request, env }: Input): Promise<Response> {
   const charge = await chargeAt(env, String(request.params.locator ?? ''));
   // A real partner's charge is served by its PSP, signed with the PSP's certificate, never here.
   if (!charge || charge.found.pspLocation !== null)
@@ -48,6 +48,7 @@ export const getChargePayload = route(
     tag: 'PIX location',
     auth: 'none',
     parameters: [locatorParameter],
+    openQuery: true,
     success: {
       '200': {
         description: 'The signed charge.',

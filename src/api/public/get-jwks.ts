@@ -1,7 +1,7 @@
 /** GET /.well-known/jwks.json (docs/contract.md, BR Code): the key that verifies the charge payloads. */
 import * as v from 'valibot';
-import type { ApiRequest, RequestContext } from '../../http/context';
 import { json } from '../../http/json';
+import type { Input } from '../../http/pipeline';
 import { named } from '../../schemas/named';
 import { signingKey } from '../../security/jws';
 import { route } from '../route-table';
@@ -23,7 +23,7 @@ const Jwks = named(
   }),
 );
 
-async function handleJwks(_request: ApiRequest, { env }: RequestContext): Promise<Response> {
+async function handleJwks({ env }: Input): Promise<Response> {
   const key = await signingKey(env.PIX_SIGNING_KEY);
   return json({ keys: [key.publicJwk] }, 200, { 'cache-control': 'public, max-age=300' });
 }

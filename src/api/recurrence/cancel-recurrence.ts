@@ -1,15 +1,17 @@
 /** POST /recurrences/{id}/cancel (docs/contract.md, Pix Automático): the client ends a recurrence. */
 import { ledgerOf } from '../../../durable-objects/stubs';
-import { authenticate } from '../../http/auth';
-import type { ApiRequest, RequestContext } from '../../http/context';
+import type { Input } from '../../http/pipeline';
 import { operationResponse } from '../../http/respond';
 import { example } from '../../openapi/examples';
 import { route } from '../route-table';
 import { recurrencePathId } from './get-recurrence';
 import { Recurrence, recurrenceCancelled, recurrenceIdParameter, TAG } from './shared';
 
-async function handleCancelRecurrence(request: ApiRequest, { env }: RequestContext): Promise<Response> {
-  const principal = await authenticate(request, env);
+async function handleCancelRecurrence({
+  request,
+  env,
+  principal,
+}: Input<{ principal: true }>): Promise<Response> {
   const id = recurrencePathId(request);
   return operationResponse(
     await ledgerOf(env, principal.clientId).recurrence({ op: 'cancel', id, by: 'CLIENT' }),

@@ -7,12 +7,9 @@ import { ledgerOf } from '../../../durable-objects/stubs';
 import { locationHost } from '../../domain/location';
 import { centsFromAmount } from '../../domain/money';
 import { isCalendarDate } from '../../domain/recurrence';
-import { authenticate } from '../../http/auth';
-import { readJsonObject } from '../../http/body';
-import type { ApiRequest, RequestContext } from '../../http/context';
-import { idempotencyKeyOf, requestFingerprint } from '../../http/idempotency';
+import { requestFingerprint } from '../../http/idempotency';
+import type { Input } from '../../http/pipeline';
 import { operationResponse } from '../../http/respond';
-import { parseWith } from '../../http/validation';
 import { requireAllowedWebhookUrl } from '../../http/webhook-url';
 import { example, type In } from '../../openapi/examples';
 import { AmountSchema, ExternalReferenceSchema, HttpUrlSchema } from '../../schemas/common';
@@ -56,13 +53,15 @@ const chargeRequest: In<typeof ChargeRecurrenceSchema> = {
   externalReference: 'assinatura-42-2027-02',
 };
 
-async function handleChargeRecurrence(request: ApiRequest, { env }: RequestContext): Promise<Response> {
-  const principal = await authenticate(request, env);
-  const idempotencyKey = idempotencyKeyOf(request);
+async function handleChargeRecurrence({
+  request,
+  env,
+  principal,
+  idempotencyKey,
+  raw,
+  body,
+}: Input<{ principal: true; idempotent: true; body: typeof ChargeRecurrenceSchema }>): Promise<Response> {
   const id = recurrencePathId(request);
-  const raw = await readJsonObject(request);
-  const body = parseWith(ChargeRecurrenceSchema, raw);
-  if (body.webhookUrl !== undefined) requireAllowedWebhookUrl(env, body.webhookUrl);
   const url = new URL(request.url);
   const host = locationHost(env.PIX_LOCATION_HOST ?? '', url);
   const key = principal.credentials.locationKey;
@@ -121,4 +120,9 @@ export const chargeRecurrence = route(
     errors: ['VALIDATION_ERROR', 'RECURRENCE_NOT_FOUND', 'DUPLICATED_EXTERNAL_REFERENCE', 'RULE_VIOLATION'],
   },
   handleChargeRecurrence,
+  {
+    check: ({ env, body }) => {
+      if (body.webhookUrl !== undefined) requireAllowedWebhookUrl(env, body.webhookUrl);
+    },
+  },
 );

@@ -9,12 +9,9 @@ import { locationHost } from '../../domain/location';
 import { centsFromAmount } from '../../domain/money';
 import { qrPngBase64 } from '../../domain/qr-png';
 import { FREQUENCIES, isCalendarDate, RETRY_POLICIES } from '../../domain/recurrence';
-import { authenticate } from '../../http/auth';
-import { readJsonObject } from '../../http/body';
-import type { ApiRequest, RequestContext } from '../../http/context';
-import { idempotencyKeyOf, requestFingerprint } from '../../http/idempotency';
+import { requestFingerprint } from '../../http/idempotency';
+import type { Input } from '../../http/pipeline';
 import { operationResponse } from '../../http/respond';
-import { parseWith } from '../../http/validation';
 import { requireAllowedWebhookUrl } from '../../http/webhook-url';
 import { example, type In } from '../../openapi/examples';
 import {
@@ -125,11 +122,14 @@ const createRecurrenceRequest: In<typeof CreateRecurrenceSchema> = {
   webhookUrl: 'https://loja.example.com.br/webhooks/pix',
 };
 
-async function handleCreateRecurrence(request: ApiRequest, { env }: RequestContext): Promise<Response> {
-  const principal = await authenticate(request, env);
-  const idempotencyKey = idempotencyKeyOf(request);
-  const raw = await readJsonObject(request);
-  const body = parseWith(CreateRecurrenceSchema, raw);
+async function handleCreateRecurrence({
+  request,
+  env,
+  principal,
+  idempotencyKey,
+  raw,
+  body,
+}: Input<{ principal: true; idempotent: true; body: typeof CreateRecurrenceSchema }>): Promise<Response> {
   if (body.webhookUrl !== undefined) requireAllowedWebhookUrl(env, body.webhookUrl);
   const host = locationHost(env.PIX_LOCATION_HOST ?? '', new URL(request.url));
   const result = await ledgerOf(env, principal.clientId).recurrence({

@@ -1,8 +1,8 @@
 /** GET /recurrences/{id} (docs/contract.md, Pix Automático). */
 import { ledgerOf } from '../../../durable-objects/stubs';
-import { authenticate } from '../../http/auth';
-import type { ApiRequest, RequestContext } from '../../http/context';
+import type { ApiRequest } from '../../http/context';
 import { ProblemError } from '../../http/errors';
+import type { Input } from '../../http/pipeline';
 import { operationResponse } from '../../http/respond';
 import { pathId } from '../../http/transaction-reads';
 import { route } from '../route-table';
@@ -15,8 +15,11 @@ export function recurrencePathId(request: ApiRequest): string {
   return id;
 }
 
-async function handleGetRecurrence(request: ApiRequest, { env }: RequestContext): Promise<Response> {
-  const principal = await authenticate(request, env);
+async function handleGetRecurrence({
+  request,
+  env,
+  principal,
+}: Input<{ principal: true }>): Promise<Response> {
   const id = recurrencePathId(request);
   return operationResponse(await ledgerOf(env, principal.clientId).recurrence({ op: 'get', id }));
 }

@@ -1,8 +1,7 @@
 /** GET /recurrences/{id}/charges (docs/contract.md, Pix Automático): each cycle's charge and where it stands. */
 import * as v from 'valibot';
 import { ledgerOf } from '../../../durable-objects/stubs';
-import { authenticate } from '../../http/auth';
-import type { ApiRequest, RequestContext } from '../../http/context';
+import type { Input } from '../../http/pipeline';
 import { operationResponse } from '../../http/respond';
 import { example } from '../../openapi/examples';
 import { Money } from '../../openapi/fields';
@@ -36,8 +35,11 @@ const RecurrenceCharges = named(
 
 export type RecurrenceChargesBody = v.InferOutput<typeof RecurrenceCharges>;
 
-async function handleListRecurrenceCharges(request: ApiRequest, { env }: RequestContext): Promise<Response> {
-  const principal = await authenticate(request, env);
+async function handleListRecurrenceCharges({
+  request,
+  env,
+  principal,
+}: Input<{ principal: true }>): Promise<Response> {
   const id = recurrencePathId(request);
   return operationResponse(await ledgerOf(env, principal.clientId).recurrence({ op: 'charges', id }));
 }

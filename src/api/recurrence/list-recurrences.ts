@@ -1,8 +1,7 @@
 /** GET /recurrences (docs/contract.md, Pix Automático): the client's recurrences, newest first. */
 import * as v from 'valibot';
 import { ledgerOf } from '../../../durable-objects/stubs';
-import { authenticate } from '../../http/auth';
-import type { ApiRequest, RequestContext } from '../../http/context';
+import type { Input } from '../../http/pipeline';
 import { operationResponse } from '../../http/respond';
 import { parseWith } from '../../http/validation';
 import { example } from '../../openapi/examples';
@@ -41,8 +40,11 @@ const RecurrencePage = named(
 
 export type RecurrencePageBody = v.InferOutput<typeof RecurrencePage>;
 
-async function handleListRecurrences(request: ApiRequest, { env }: RequestContext): Promise<Response> {
-  const principal = await authenticate(request, env);
+async function handleListRecurrences({
+  request,
+  env,
+  principal,
+}: Input<{ principal: true }>): Promise<Response> {
   const query = parseWith(ListRecurrencesQuery, { ...request.query });
   const result = await ledgerOf(env, principal.clientId).recurrence({
     op: 'list',

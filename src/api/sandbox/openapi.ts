@@ -141,7 +141,7 @@ export const sandboxOperations: OperationSpec[] = [
           rejected: example('Rejected', {
             ...ex.cashInDisputed,
             dispute: {
-              ...ex.cashInDisputed.dispute!,
+              ...ex.disputeOpen,
               status: 'REJECTED',
               closedAt: '2026-11-23T10:00:00.000-03:00',
             },

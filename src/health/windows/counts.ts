@@ -13,6 +13,15 @@ export class Counts {
   latSq = 0;
   latN = 0;
 
+  /** One settlement, and its latency when it is evidence (undefined: it is not). */
+  settle(latencyMs: number | undefined): void {
+    this.settled++;
+    if (latencyMs === undefined) return;
+    this.latSum += latencyMs;
+    this.latSq += latencyMs * latencyMs;
+    this.latN++;
+  }
+
   reset(): void {
     this.created = 0;
     this.settled = 0;
