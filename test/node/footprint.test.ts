@@ -159,7 +159,7 @@ async function sweeps(runtime: Runtime, times = 8) {
   }
 }
 
-it(`keeps at most 1,800 live bytes per paid Cash-In once the outbox has drained, keys and deliveries still kept (${N} over HTTP)`, async () => {
+it(`keeps at most 2,100 live bytes per paid Cash-In once the outbox has drained, keys and deliveries still kept (${N} over HTTP)`, async () => {
   let runtime = await start();
   const { client, headers } = await onboard(runtime);
   const api = (p: string, init: RequestInit = {}) => fetch(`${runtime.url}${p}`, init);
@@ -200,10 +200,13 @@ it(`keeps at most 1,800 live bytes per paid Cash-In once the outbox has drained,
       `  by table, a day later: ${JSON.stringify(day.tables)}\n` +
       `  by table, pruned: ${JSON.stringify(pruned.tables)}`,
   );
-  // Issue 16: at most 1,800 once the outbox has drained, keys and deliveries still kept.
-  expect(perTx(drained.bytes)).toBeLessThanOrEqual(1_800);
+  // At most 2,100 once the outbox has drained, keys and deliveries still kept, and 1,300 once pruned.
+  // Re-based from 1,800 / 1,100 (measured 1,756 / ~1,100) when each paid Cash-In began to keep who
+  // paid (`paidBy`, docs/contract.md "Who paid": name, document and bank data, ~190 B here, and in
+  // its events' payloads): measured 2,021 / 1,292. docs/storage-schema.md gives the budget.
+  expect(perTx(drained.bytes)).toBeLessThanOrEqual(2_100);
   expect(day.bytes).toBeLessThan(drained.bytes);
-  expect(perTx(pruned.bytes)).toBeLessThanOrEqual(1_100);
+  expect(perTx(pruned.bytes)).toBeLessThanOrEqual(1_300);
 
   // Archived (POST …/archive, before = now): the Cash-Ins leave for R2, their index stays.
   runtime = await start();
