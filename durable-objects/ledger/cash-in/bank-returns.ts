@@ -12,14 +12,7 @@ import { log } from '../../../src/infra/log';
 import { partnerPort } from '../../../src/partners/port-registry';
 import { entryArchived, rehydrateCashIn } from '../archive/archive-reads';
 import type { LedgerContext } from '../context';
-import {
-  accountAt,
-  devolutionEntryId,
-  entryExists,
-  postEntry,
-  refundedOutOf,
-  releaseHold,
-} from '../ledger/ledger';
+import { accountAt, devolutionEntryId, entryExists, postEntry, releaseHold } from '../ledger/ledger';
 import { type CashInRow, cashInNotFound, findCashIn, updateCashIn } from './cash-in-store';
 import { disputeHoldId, isOpenDispute, markDisputeClosed } from './dispute-ops';
 import { REFUND_POLL_MS, settleDevolution } from './refund-ops';

@@ -15,15 +15,7 @@ import { partnerPort } from '../../../src/partners/port-registry';
 import type { LedgerContext } from '../context';
 import { booksTamper, guard } from '../ledger/books-guard';
 import { forgetIdempotencyKey, type Remember } from '../ledger/idempotency';
-import {
-  accountAt,
-  available,
-  devolutionEntryId,
-  placeHold,
-  postEntry,
-  refundedOutOf,
-  releaseHold,
-} from '../ledger/ledger';
+import { accountAt, available, devolutionEntryId, placeHold, postEntry, releaseHold } from '../ledger/ledger';
 import { observe } from '../webhooks/events';
 import { type CashInRow, emitCashIn, findCashIn, updateCashIn } from './cash-in-store';
 
