@@ -4,7 +4,8 @@ import { parseBound } from '../../domain/period';
 import { UNAPPLIED_STATUSES } from '../../domain/unapplied';
 import { IspbSchema } from '../../schemas/common';
 
-const bound = (name: 'from' | 'to') =>
+/** A period bound of the operator's lists: a São Paulo date or an ISO 8601 instant. */
+export const bound = (name: 'from' | 'to') =>
   v.pipe(
     v.string(),
     v.check(
@@ -13,7 +14,7 @@ const bound = (name: 'from' | 'to') =>
     ),
   );
 
-const limitMessage = 'limit must be an integer from 1 to 500';
+export const limitMessage = 'limit must be an integer from 1 to 500';
 
 /** GET /admin/unapplied. */
 export const UnappliedQuerySchema = v.strictObject(

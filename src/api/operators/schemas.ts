@@ -1,8 +1,8 @@
 /** Bodies and queries of the operators and the audit trail (docs/contract.md, Operators and the audit trail). */
 import * as v from 'valibot';
 import { ROLES } from '../../domain/operators';
-import { parseBound } from '../../domain/period';
 import { named } from '../../schemas/named';
+import { bound, limitMessage } from '../admin-books/schemas';
 
 const roleMessage = `role must be one of ${ROLES.join(', ')}`;
 
@@ -27,17 +27,6 @@ export const CreateOperatorSchema = named(
     role: 'VIEWER reads; OPERATOR also changes clients and money; ADMIN also onboards clients, rotates their tokens and manages operators.',
   },
 );
-
-const bound = (name: 'from' | 'to') =>
-  v.pipe(
-    v.string(),
-    v.check(
-      (text) => parseBound(text, name) !== undefined,
-      `${name} must be a date YYYY-MM-DD or an ISO 8601 timestamp`,
-    ),
-  );
-
-const limitMessage = 'limit must be an integer from 1 to 500';
 
 /** GET /admin/audit. */
 export const AuditQuerySchema = v.strictObject(
