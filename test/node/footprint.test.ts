@@ -233,7 +233,9 @@ it(`keeps at most 2,100 live bytes per paid Cash-In once the outbox has drained,
   expect(archived.tables.ledger_entries ?? 0).toBeLessThanOrEqual(Math.ceil((4 * 4096) / N));
   expect(index).toBeLessThanOrEqual(INDEX_BOUND);
   expect(perTx(archived.grown)).toBeLessThanOrEqual(INDEX_BOUND);
-  expect(perTx(archived.bytes)).toBeLessThanOrEqual(248);
+  // 248 before the tables added for the audit outbox, recurrences and archived disputes: their root
+  // pages are fixed (~20 B each at this N); per-transaction growth is held by the line above.
+  expect(perTx(archived.bytes)).toBeLessThanOrEqual(275);
 }, 600_000);
 
 it(`archived at once (before = now): at most 800 live bytes per paid Cash-In 2 h later, 64 once keys and deliveries ended (${N} over HTTP)`, async () => {
