@@ -16,6 +16,21 @@ export const bound = (name: 'from' | 'to') =>
 
 export const limitMessage = 'limit must be an integer from 1 to 500';
 
+/** `limit` and `cursor` of the operator's lists: 1 to 500 (default 50), a cursor as nextCursor gave it. */
+export const limitQuery = v.optional(
+  v.pipe(
+    v.string(),
+    v.regex(/^\d{1,4}$/, limitMessage),
+    v.transform(Number),
+    v.minValue(1, limitMessage),
+    v.maxValue(500, limitMessage),
+  ),
+  '50',
+);
+export const cursorQuery = v.optional(
+  v.pipe(v.string(), v.maxLength(512, 'cursor must be copied from nextCursor')),
+);
+
 /** GET /admin/unapplied. */
 export const UnappliedQuerySchema = v.strictObject(
   {
@@ -25,17 +40,8 @@ export const UnappliedQuerySchema = v.strictObject(
     ispb: v.optional(IspbSchema),
     from: v.optional(bound('from')),
     to: v.optional(bound('to')),
-    limit: v.optional(
-      v.pipe(
-        v.string(),
-        v.regex(/^\d{1,4}$/, limitMessage),
-        v.transform(Number),
-        v.minValue(1, limitMessage),
-        v.maxValue(500, limitMessage),
-      ),
-      '50',
-    ),
-    cursor: v.optional(v.pipe(v.string(), v.maxLength(512, 'cursor must be copied from nextCursor'))),
+    limit: limitQuery,
+    cursor: cursorQuery,
   },
   'unknown query parameter',
 );

@@ -2,7 +2,7 @@
 import * as v from 'valibot';
 import { ROLES } from '../../domain/operators';
 import { named } from '../../schemas/named';
-import { bound, limitMessage } from '../admin-books/schemas';
+import { bound, cursorQuery, limitQuery } from '../admin-books/schemas';
 
 const roleMessage = `role must be one of ${ROLES.join(', ')}`;
 
@@ -43,17 +43,8 @@ export const AuditQuerySchema = v.strictObject(
     action: v.optional(
       v.pipe(v.string(), v.regex(/^[A-Za-z.]{1,64}$/, 'action must be an operationId such as patchClient')),
     ),
-    limit: v.optional(
-      v.pipe(
-        v.string(),
-        v.regex(/^\d{1,4}$/, limitMessage),
-        v.transform(Number),
-        v.minValue(1, limitMessage),
-        v.maxValue(500, limitMessage),
-      ),
-      '50',
-    ),
-    cursor: v.optional(v.pipe(v.string(), v.maxLength(512, 'cursor must be copied from nextCursor'))),
+    limit: limitQuery,
+    cursor: cursorQuery,
   },
   'unknown query parameter',
 );
