@@ -10,7 +10,8 @@
  * re-puts the same key from the same rows and finishes. Nothing is lost (rows go only with their
  * manifest) and nothing is doubled (a row is read hot or from a DONE segment; WRITING is never read).
  */
-import { retentionMs } from '../../../src/config';
+import { hotBudgetBytes, retentionMs } from '../../../src/config';
+import { DUPLICATE_WINDOW_MS } from '../../../src/domain/cash-out';
 import {
   type ArchivableRow,
   closedCount,
@@ -196,7 +197,28 @@ function oldestHot(ctx: LedgerContext): number | undefined {
 
 /** Work that cannot wait for the next aging row: queued deliveries (now), a delivery segment expiring. */
 function urgentAt(ctx: LedgerContext, now: number): number | undefined {
-  return anyQueued(ctx.storage.sql) ? now : nextExpiryAt(ctx.storage.sql);
+  return anyQueued(ctx.storage.sql) || earlyWork(ctx, now) ? now : nextExpiryAt(ctx.storage.sql);
+}
+
+/**
+ * The hot window is bounded by size as well as age (docs/operating.md, Capacity planning): while the
+ * object's live bytes exceed its budget, every closed row is eligible, oldest first, down to the
+ * duplicate window (a Cash-Out's twins are read hot). Open work never is (each source's `eligible`).
+ */
+export function overBudget(ctx: LedgerContext): boolean {
+  return ctx.storage.sql.databaseSize > hotBudgetBytes(ctx.env);
+}
+
+/** The archive's cutoff at `now`: the retention, or the duplicate window while over budget. */
+export function archiveCutoff(ctx: LedgerContext, now: number): number {
+  return now - (overBudget(ctx) ? DUPLICATE_WINDOW_MS : retentionMs(ctx.env));
+}
+
+/** Over budget with closed history to move: archiving cannot wait for the next aging row. */
+function earlyWork(ctx: LedgerContext, now: number): boolean {
+  if (!overBudget(ctx)) return false;
+  const before = archiveCutoff(ctx, now);
+  return transactionSources(ctx).some((source) => nextBatch(ctx, source, before).length > 0);
 }
 
 /** The first of: the oldest hot row aging out (not before `idle`), urgent work; undefined when none. */
@@ -231,7 +253,7 @@ export function armArchive(ctx: LedgerContext, now: number): void {
  * or a day later while hot history waits to age, or when a delivery segment expires, or never.
  */
 export async function runArchiveTask(ctx: LedgerContext): Promise<void> {
-  const { moved } = await archiveStep(ctx, Date.now() - retentionMs(ctx.env));
+  const { moved } = await archiveStep(ctx, archiveCutoff(ctx, Date.now()));
   const expired = await expireDeliveries(ctx, Date.now());
   const now = Date.now();
   const at =

@@ -1,0 +1,89 @@
+/**
+ * The hot window is bounded by size as well as age (durable-objects/ledger/archive/archive.ts,
+ * docs/operating.md "Capacity planning"): a burst that takes the object past its configured budget
+ * archives closed history early, though ARCHIVE_RETENTION_DAYS (35 here) keeps it hot by age; open
+ * work (a Cash-In waiting for payment, a Cash-Out waiting for approval) stays hot; every read answers
+ * the same bytes and the books are what they were.
+ */
+import { runInDurableObject } from 'cloudflare:test';
+import { expect, it } from 'vitest';
+import { archiveCutoff, overBudget, runArchiveTask } from '../../durable-objects/ledger/archive/archive';
+import type { LedgerContext } from '../../durable-objects/ledger/context';
+import { DUPLICATE_WINDOW_MS } from '../../src/domain/cash-out';
+import { everything, history, same } from '../support/archive-history';
+import { createCashIn, waitFor } from '../support/cash-in';
+import { Integrator } from '../support/harness';
+import { assertBooks } from '../support/invariants';
+import { ledgerContextOf, ledgerStub, sqlRows } from '../support/ledger';
+
+const hot = async (api: Integrator) =>
+  (
+    await sqlRows<{ ins: number; outs: number; open: number; pending: number }>(
+      api.client.clientId,
+      `SELECT (SELECT count(*) FROM cash_ins) AS ins, (SELECT count(*) FROM cash_outs) AS outs,
+              (SELECT count(*) FROM cash_ins WHERE status = 'AWAITING_PAYMENT') AS open,
+              (SELECT count(*) FROM cash_outs WHERE status = 'PENDING') AS pending`,
+    )
+  )[0]!;
+
+/** Runs the scheduled archive task as the alarm would, under `budget`, until it has nothing early to do. */
+function archiveUnder(api: Integrator, budget: number | undefined) {
+  return runInDurableObject(ledgerStub(api.client.clientId), async (instance) => {
+    const ledger = ledgerContextOf(instance);
+    const ctx: LedgerContext = {
+      ...ledger,
+      env: {
+        ...ledger.env,
+        ...(budget !== undefined && { ARCHIVE_HOT_BUDGET_BYTES: String(budget) }),
+      } as Env,
+    };
+    const sizes: number[] = [ctx.storage.sql.databaseSize];
+    for (let i = 0; i < 200; i++) {
+      await runArchiveTask(ctx);
+      sizes.push(ctx.storage.sql.databaseSize);
+      if (!overBudget(ctx) || archiveCutoff(ctx, Date.now()) < Date.now() - DUPLICATE_WINDOW_MS) break;
+      const due = ctx.scheduler.dueAt('archive', 'all');
+      if (due === undefined || due > Date.now() + 60_000) break;
+    }
+    return sizes;
+  });
+}
+
+it('a burst past the budget archives closed history early; open work stays; reads and books unchanged', async () => {
+  const api = await Integrator.create();
+  const h = await history(api);
+  const open = await createCashIn(api);
+  const books = await assertBooks(api, { settled: false });
+  const before = await everything(api, h);
+  const start = await hot(api);
+  expect(start.open).toBe(2); // the unpaid one of the history and `open`
+  expect(start.pending).toBe(1); // waiting for approval
+
+  // Within the default budget (1.5 GB) and the 35 days of retention nothing is old enough to move.
+  await archiveUnder(api, undefined);
+  expect(await hot(api)).toEqual(start);
+
+  // Over a small budget: closed rows older than the duplicate window leave, oldest first.
+  const [size] = await runInDurableObject(ledgerStub(api.client.clientId), (_i, s) => [
+    s.storage.sql.databaseSize,
+  ]);
+  const budget = Math.floor(size! * 0.9);
+  await waitFor(
+    async () => Date.now(),
+    (now) => now > h.times.at(-1)! + DUPLICATE_WINDOW_MS + 1_000,
+    DUPLICATE_WINDOW_MS * 3,
+  );
+  const sizes = await archiveUnder(api, budget);
+  const after = await hot(api);
+  expect(after).toEqual({ ins: 2, outs: 1, open: 2, pending: 1 });
+  // A few rows free fewer pages than their manifest and index take at this scale; never more.
+  expect(sizes.at(-1)!).toBeLessThanOrEqual(sizes[0]!);
+  const cashIn = await api.get(`/cash-in/${open.transactionId}`);
+  expect(cashIn.status).toBe(200);
+
+  same(await everything(api, h), before);
+  const res = await api.get('/account/balance');
+  const body = (await res.json()) as { partners: { accounts: { number: string; balance: number }[] }[] };
+  for (const a of body.partners.flatMap((p) => p.accounts))
+    expect(Math.round(a.balance * 100), a.number).toBe(books.balances.get(a.number));
+});
