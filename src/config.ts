@@ -88,8 +88,9 @@ export function retentionMs(env: { ARCHIVE_RETENTION_DAYS?: unknown }): number {
 export const DEFAULT_HOT_BUDGET_BYTES = 1_500_000_000;
 
 /** ARCHIVE_HOT_BUDGET_BYTES (var): absent = 1.5 GB; anything but an integer 64 KiB..10 GB refuses to start. */
-export function hotBudgetBytes(env: { ARCHIVE_HOT_BUDGET_BYTES?: unknown }): number {
-  const raw = env.ARCHIVE_HOT_BUDGET_BYTES;
+export function hotBudgetBytes(env: object): number {
+  // Optional and absent from wrangler.toml: not on the generated Env type.
+  const raw = (env as { ARCHIVE_HOT_BUDGET_BYTES?: unknown }).ARCHIVE_HOT_BUDGET_BYTES;
   if (raw === undefined || raw === '') return DEFAULT_HOT_BUDGET_BYTES;
   const bytes = Number(raw);
   if (!Number.isInteger(bytes) || bytes < 65_536 || bytes > 10_000_000_000)

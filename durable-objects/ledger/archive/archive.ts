@@ -37,6 +37,7 @@ import {
   writingSegment,
 } from './archive-store';
 import { manifest } from './archive-totals';
+import { addReferences } from './reference-filter';
 
 /** Rows per step and segment: one put and one SQLite transaction of bounded size. */
 export const ARCHIVE_BATCH = 200;
@@ -141,6 +142,14 @@ async function archiveStepNow(ctx: LedgerContext, before: number): Promise<Moved
     deleteBySeq(ctx.db, source, segment.seqs);
     for (const row of rows) indexIds(ctx.storage.sql, segment.id, source.ids(row), source.idIndex);
     source.removed?.(ctx, rows);
+    // Counted sources are transactions: their references stay taken (reference-filter.ts).
+    if (source.counted)
+      addReferences(
+        ctx.storage.sql,
+        source.kind,
+        segment.id,
+        rows.map((r) => r.externalReference as string),
+      );
     // An archived transaction's ended webhook deliveries follow it (archive-delivery-queue.ts).
     if (source.counted)
       enqueueAggregates(

@@ -19,6 +19,7 @@ import { CHARGE_PAID } from '../../../src/partners/port';
 import { partnerPort } from '../../../src/partners/port-registry';
 import { maybeArchived } from '../archive/archive-index';
 import { hasArchiveOf } from '../archive/archive-store';
+import { referenceArchived } from '../archive/reference-filter';
 import type { LedgerContext } from '../context';
 import type { Remember } from '../ledger/idempotency';
 import { firstTransactionalIspb, transactionalAccounts } from '../ledger/ledger';
@@ -83,11 +84,15 @@ export async function createCashIn(
   const reference = input.externalReference;
   let internalCode = newInternalCode();
   const taken = newCashInIdsTaken(ctx.db, reference, internalCode);
-  // Archived Cash-Ins keep their references and codes (a hash hit counts: refusing is the safe
-  // side); while none was ever archived, no hash is computed.
+  // Archived Cash-Ins keep their references (through the filter, archive/reference-filter.ts) and
+  // codes (a hash hit counts: refusing is the safe side); while none was ever archived, no hash is computed.
   const archived = hasArchiveOf(ctx.storage.sql, 'cash-in');
   const archivedId = (id: string) => archived && maybeArchived(ctx.storage.sql, id, 'cash-in');
-  if (creating.has(reference) || taken.reference || archivedId(reference)) {
+  if (
+    creating.has(reference) ||
+    taken.reference ||
+    (archived && referenceArchived(ctx.storage.sql, 'cash-in', reference))
+  ) {
     return failure({
       code: 'DUPLICATED_EXTERNAL_REFERENCE',
       detail: `externalReference '${reference}' was already used for a Cash-In`,

@@ -15,6 +15,7 @@ import { failure, type OperationResult, success } from '../../../src/domain/resu
 import { formatBrt } from '../../../src/domain/time';
 import { maybeArchived } from '../archive/archive-index';
 import { hasArchiveOf } from '../archive/archive-store';
+import { referenceArchived } from '../archive/reference-filter';
 import type { LedgerContext } from '../context';
 import { sqlOf } from '../db';
 import type { Remember } from '../ledger/idempotency';
@@ -67,7 +68,7 @@ function referenceConflicts(
     const ref = item.externalReference;
     const same = positions.get(ref) as number[];
     const field = `items[${i}].externalReference`;
-    if (taken.has(ref) || (archived && maybeArchived(sql, ref, 'cash-out'))) {
+    if (taken.has(ref) || (archived && referenceArchived(sql, 'cash-out', ref))) {
       errors[field] = [`externalReference '${ref}' was already used for a Cash-Out`];
     } else if (same.length > 1) {
       const others = same.filter((j) => j !== i).map((j) => `items[${j}]`);

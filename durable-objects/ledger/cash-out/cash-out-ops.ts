@@ -4,6 +4,7 @@ import { failure, type OperationResult, success } from '../../../src/domain/resu
 import { formatBrt } from '../../../src/domain/time';
 import { maybeArchived } from '../archive/archive-index';
 import { hasArchiveOf } from '../archive/archive-store';
+import { referenceArchived } from '../archive/reference-filter';
 import type { LedgerContext } from '../context';
 import type { Remember } from '../ledger/idempotency';
 import { accountAt, findHold, postEntry, releaseHold } from '../ledger/ledger';
@@ -66,7 +67,7 @@ export function acceptCashOut(
   // The reference and a first candidate code in one statement; another code only on a collision.
   let internalCode = newInternalCode();
   const taken = cashOutKeysTaken(ctx.db, reference, internalCode);
-  if (taken.reference || wasArchived(reference)) {
+  if (taken.reference || (archived && referenceArchived(ctx.storage.sql, 'cash-out', reference))) {
     return failure({
       code: 'DUPLICATED_EXTERNAL_REFERENCE',
       detail: `externalReference '${input.externalReference}' was already used for a Cash-Out`,
