@@ -376,7 +376,7 @@ export const archiveDeliveryIndex = sqliteTable(
   { hash: integer('hash').notNull(), segment: integer('segment').notNull() },
   (t) => [primaryKey({ columns: [t.hash, t.segment] })],
 );
-export * from './schema-archive-filter';
+export * from './schema-filters';
 export * from './schema-audit';
 export * from './schema-recurrence';
 export * from './schema-unapplied';
