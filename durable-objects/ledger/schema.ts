@@ -375,8 +375,8 @@ export const archiveDeliveryIndex = sqliteTable(
   { hash: integer('hash').notNull(), segment: integer('segment').notNull() },
   (t) => [primaryKey({ columns: [t.hash, t.segment] })],
 );
-export * from './schema-filters';
 export * from './schema-audit';
+export * from './schema-filters';
 export * from './schema-recurrence';
 export * from './schema-unapplied';
 
