@@ -12,7 +12,7 @@ import type { LedgerContext } from '../../durable-objects/ledger/context';
 import { DUPLICATE_WINDOW_MS } from '../../src/domain/cash-out';
 import { everything, history, same } from '../support/archive-history';
 import { createCashIn, waitFor } from '../support/cash-in';
-import { Integrator } from '../support/harness';
+import { admin, Integrator } from '../support/harness';
 import { assertBooks } from '../support/invariants';
 import { ledgerContextOf, ledgerStub, sqlRows } from '../support/ledger';
 
@@ -63,6 +63,28 @@ it('a burst past the budget archives closed history early; open work stays; read
   await archiveUnder(api, undefined);
   expect(await hot(api)).toEqual(start);
 
+  // Ended webhook deliveries of transactions that stay hot, and the operator's list of each.
+  const endedHot = () =>
+    sqlRows<{ id: string }>(
+      api.client.clientId,
+      `SELECT DISTINCT aggregate_id AS id FROM webhook_deliveries WHERE status IN ('DELIVERED', 'UNDELIVERABLE')
+         AND (aggregate_id IN (SELECT transaction_id FROM cash_ins) OR aggregate_id IN (SELECT transaction_id FROM cash_outs))`,
+    );
+  const kept = (await endedHot()).map((r) => r.id);
+  expect(kept.length).toBeGreaterThan(0);
+  const deliveryList = async () => {
+    const out: string[] = [];
+    for (const id of kept) {
+      const res = await admin(
+        `/admin/clients/${api.client.clientId}/webhook-deliveries?aggregateId=${id}`,
+        'GET',
+      );
+      out.push(`${res.status} ${await res.text()}`);
+    }
+    return out;
+  };
+  const deliveriesBefore = await deliveryList();
+
   // Over a small budget: closed rows older than the duplicate window leave, oldest first.
   const [size] = await runInDurableObject(ledgerStub(api.client.clientId), (_i, s) => [
     s.storage.sql.databaseSize,
@@ -82,6 +104,14 @@ it('a burst past the budget archives closed history early; open work stays; read
   expect(cashIn.status).toBe(200);
 
   same(await everything(api, h), before);
+  // Ended deliveries left too, though their transactions stay hot; listed by aggregateId as before.
+  expect(
+    await sqlRows(
+      api.client.clientId,
+      "SELECT seq FROM webhook_deliveries WHERE status IN ('DELIVERED', 'UNDELIVERABLE')",
+    ),
+  ).toEqual([]);
+  expect(await deliveryList()).toEqual(deliveriesBefore);
   const res = await api.get('/account/balance');
   const body = (await res.json()) as { partners: { accounts: { number: string; balance: number }[] }[] };
   for (const a of body.partners.flatMap((p) => p.accounts))

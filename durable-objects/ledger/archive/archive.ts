@@ -23,7 +23,7 @@ import {
 import type { LedgerContext } from '../context';
 import { backfillManifest } from './archive-backfill';
 import { EXPIRE_BATCH, expireDeliveries, nextExpiryAt } from './archive-deliveries';
-import { deliverySource, enqueueAggregates } from './archive-delivery-queue';
+import { deliverySource, enqueueAggregates, enqueueOldestEnded } from './archive-delivery-queue';
 import { indexIds } from './archive-index';
 import { gzipJson, SEGMENT_VERSION, type Segment, utcDay } from './archive-segments';
 import { type ArchiveSource, archiveSources as transactionSources } from './archive-sources';
@@ -223,12 +223,19 @@ export function archiveCutoff(ctx: LedgerContext, now: number): number {
   return now - (overBudget(ctx) ? DUPLICATE_WINDOW_MS : retentionMs(ctx.env));
 }
 
-/** Over budget with closed history to move: archiving cannot wait for the next aging row. */
+/**
+ * Over budget with closed history to move: archiving cannot wait for the next aging row. Ended
+ * webhook deliveries count too: over budget they go before their transaction (queued here).
+ */
 function earlyWork(ctx: LedgerContext, now: number): boolean {
   if (!overBudget(ctx)) return false;
   const before = archiveCutoff(ctx, now);
-  return transactionSources(ctx).some((source) => nextBatch(ctx, source, before).length > 0);
+  if (transactionSources(ctx).some((source) => nextBatch(ctx, source, before).length > 0)) return true;
+  return ctx.storage.transactionSync(() => enqueueOldestEnded(ctx.storage.sql, EARLY_DELIVERIES) > 0);
 }
+
+/** Transactions whose ended deliveries are queued per early step: at most ARCHIVE_BATCH rows' worth. */
+const EARLY_DELIVERIES = 100;
 
 /** The first of: the oldest hot row aging out (not before `idle`), urgent work; undefined when none. */
 function nextArchiveAt(ctx: LedgerContext, now: number, idle: number): number | undefined {
@@ -262,7 +269,10 @@ export function armArchive(ctx: LedgerContext, now: number): void {
  * or a day later while hot history waits to age, or when a delivery segment expires, or never.
  */
 export async function runArchiveTask(ctx: LedgerContext): Promise<void> {
-  const { moved } = await archiveStep(ctx, archiveCutoff(ctx, Date.now()));
+  const before = archiveCutoff(ctx, Date.now());
+  if (overBudget(ctx))
+    ctx.storage.transactionSync(() => enqueueOldestEnded(ctx.storage.sql, EARLY_DELIVERIES));
+  const { moved } = await archiveStep(ctx, before);
   const expired = await expireDeliveries(ctx, Date.now());
   const now = Date.now();
   const at =
