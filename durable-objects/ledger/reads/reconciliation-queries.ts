@@ -1,10 +1,10 @@
 /**
- * This client's side of a partner's day for the daily reconciliation (src/cron/reconciliation.ts):
+ * This client's side of a partner's day for the daily reconciliation (src/cron/reconcile-day.ts):
  * the Pix received, the payouts sent, the devolutions of those Pix, and what the books hold at the
  * partner now. Every read walks an index by account and time or by end-to-end id, so its cost is
  * the day's items, never the client's history.
  */
-import type { Item } from '../../../src/domain/reconciliation';
+import type { Item } from '../../../src/domain/reconciliation-matching';
 import { paidCashInAt } from '../cash-in/cash-in-store';
 import { receiptAt, receiptsHeldBetween, suspenseHeld, suspenseReturnedOf } from '../cash-in/unapplied-store';
 import type { LedgerContext } from '../context';

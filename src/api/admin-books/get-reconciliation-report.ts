@@ -1,8 +1,8 @@
 /** GET /admin/reconciliation: a real partner's day against our books, as last checked. D1 only. */
 import * as v from 'valibot';
-import { daysBehind, findReport } from '../../db/reconciliation';
-import { BREAK_KINDS } from '../../domain/reconciliation';
+import { daysBehind, findReport } from '../../db/reconciliation-reports';
 import { lastClosedDay } from '../../domain/reconciliation-days';
+import { BREAK_KINDS } from '../../domain/reconciliation-matching';
 import type { ApiRequest, RequestContext } from '../../http/context';
 import { ProblemError } from '../../http/errors';
 import { json } from '../../http/json';
