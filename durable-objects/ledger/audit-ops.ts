@@ -8,7 +8,7 @@ import { type AuditRow, appendAuditOnce } from '../../src/db/audit';
 import type { OperationResult } from '../../src/domain/result';
 import { errorFields, log } from '../../src/infra/log';
 import { dropAudit, keepAudit, pendingAudit } from './audit-outbox-store';
-import type { LedgerContext } from './context';
+import type { LedgerContext } from './ledger-context';
 
 export async function audited<T>(
   ctx: LedgerContext,

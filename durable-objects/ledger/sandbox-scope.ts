@@ -8,8 +8,8 @@ import { isSimulatedPartner } from '../../src/partners/config';
 import { cashInNotFound, findCashIn } from './cash-in/cash-in-store';
 
 import { findCashOut } from './cash-out/cash-out-store';
-import type { LedgerContext } from './context';
 import { account } from './ledger/ledger';
+import type { LedgerContext } from './ledger-context';
 import { accountNotFound } from './reads/statement-queries';
 
 /** False when the Cash-In exists and is a real partner's (absent ones answer not found themselves). */

@@ -13,7 +13,7 @@ import { recheckReturns } from './cash-in/return-rechecks';
 import { FAILED_READS_PER_PASS, runReturn, scheduleUnreadFailedReturns } from './cash-in/unapplied-ops';
 import { runCashOutExecutor } from './cash-out/cash-out-exec';
 import { pruneLimitTotals } from './cash-out/limit-totals';
-import type { LedgerContext } from './context';
+import type { LedgerContext } from './ledger-context';
 import { expireRecurrence } from './recurrence/recurrence-ops';
 import type { Task } from './scheduler';
 import { dropPublished, unpublishedObservations } from './webhooks/events';

@@ -4,7 +4,7 @@
  * and a copy whose row is hot again (rehydrated back then) turns stale. One segment per step.
  */
 import { isHot } from '../archivable';
-import type { LedgerContext } from '../context';
+import type { LedgerContext } from '../ledger-context';
 import { readSegment } from './archive-reads';
 import { utcDay } from './archive-segments';
 import { cashInSource } from './archive-sources';

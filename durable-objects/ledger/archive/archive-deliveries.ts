@@ -7,7 +7,7 @@
  * operator window of those is the same 7 days the hot list keeps for transactions still hot.
  */
 
-import type { LedgerContext } from '../context';
+import type { LedgerContext } from '../ledger-context';
 import { FINISHED_DELIVERY_KEEP_MS } from '../prune';
 import {
   type DeliveryListInput,

@@ -7,7 +7,7 @@
 import type { ArchivableRow } from '../archivable';
 import { cashInIsHot } from '../cash-in/cash-in-store';
 import { cashOutIsHot } from '../cash-out/cash-out-store';
-import type { LedgerContext } from '../context';
+import type { LedgerContext } from '../ledger-context';
 import { endedDeliveriesOf, endedDeliveryArchive, hasEndedDelivery } from '../webhooks/outbox-store';
 import { maybeArchived } from './archive-index';
 import type { ArchiveSource } from './archive-sources';

@@ -6,7 +6,7 @@
 import { insertRow, isHot } from '../archivable';
 import { type CashInRow, findCashIn } from '../cash-in/cash-in-store';
 import { type CashOutRow, findCashOut } from '../cash-out/cash-out-store';
-import type { LedgerContext } from '../context';
+import type { LedgerContext } from '../ledger-context';
 import { segmentsFor } from './archive-index';
 import { gunzipJson, type Segment, segmentRows, utcDay } from './archive-segments';
 import { type ArchiveSource, cashInSource, cashOutSource } from './archive-sources';

@@ -8,9 +8,9 @@ import { internalCodeOfTxId } from '../../../src/domain/ids';
 import type { ArchivableRow, ArchivableTable } from '../archivable';
 import { cashInArchive, indexArchivedDisputes } from '../cash-in/cash-in-store';
 import { cashOutArchive } from '../cash-out/cash-out-store';
-import type { LedgerContext } from '../context';
 import type { CrashPoint } from '../crash-points';
 import { allAccounts, entryArchive } from '../ledger/ledger-store';
+import type { LedgerContext } from '../ledger-context';
 import type { IdIndex } from './archive-store';
 
 /** One summary contribution: the row's status, settling bank (paid ones only) and amount. */

@@ -19,7 +19,7 @@ import {
   oldestTime,
   rowsBySeq,
 } from '../archivable';
-import type { LedgerContext } from '../context';
+import type { LedgerContext } from '../ledger-context';
 import { backfillManifest } from './archive-backfill';
 import { EXPIRE_BATCH, expireDeliveries, nextExpiryAt } from './archive-deliveries';
 import { deliverySource, enqueueAggregates } from './archive-delivery-queue';

@@ -11,8 +11,8 @@ import { failure, type OperationResult, success } from '../../../src/domain/resu
 import { log } from '../../../src/infra/log';
 import { partnerPort } from '../../../src/partners/port-registry';
 import { entryArchived, rehydrateCashIn } from '../archive/archive-reads';
-import type { LedgerContext } from '../context';
 import { accountAt, devolutionEntryId, entryExists, postEntry, releaseHold } from '../ledger/ledger';
+import type { LedgerContext } from '../ledger-context';
 import { type CashInRow, cashInNotFound, findCashIn, updateCashIn } from './cash-in-store';
 import { disputeHoldId, isOpenDispute, markDisputeClosed } from './dispute-ops';
 import { REFUND_POLL_MS, settleDevolution } from './refund-ops';

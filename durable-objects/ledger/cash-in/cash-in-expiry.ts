@@ -7,7 +7,7 @@
  */
 import { errorFields, log } from '../../../src/infra/log';
 import { bcbPartner } from '../../../src/partners/port-registry';
-import type { LedgerContext } from '../context';
+import type { LedgerContext } from '../ledger-context';
 import { expireCashIn, LATE_SETTLEMENT_GRACE_MS } from './cash-in-ops';
 import { type CashInRow, findCashIn } from './cash-in-store';
 import { applyPartnerPix } from './partner-pix-ops';

@@ -19,9 +19,9 @@ import { CHARGE_PAID } from '../../../src/partners/port';
 import { partnerPort } from '../../../src/partners/port-registry';
 import { maybeArchived } from '../archive/archive-index';
 import { hasArchiveOf } from '../archive/archive-store';
-import type { LedgerContext } from '../context';
 import type { Remember } from '../ledger/idempotency';
 import { firstTransactionalIspb, transactionalAccounts } from '../ledger/ledger';
+import type { LedgerContext } from '../ledger-context';
 import { emitWithObservation, OUTBOX_COALESCE_MS, observe } from '../webhooks/events';
 import {
   type CashInRow,

@@ -12,8 +12,8 @@ import { failure, type OperationResult, success } from '../../../src/domain/resu
 import { formatBrt } from '../../../src/domain/time';
 import { bankName, settlementPartner } from '../../../src/partners/config';
 import { bcbPartner } from '../../../src/partners/port-registry';
-import type { LedgerContext } from '../context';
 import { accountAt, postEntry } from '../ledger/ledger';
+import type { LedgerContext } from '../ledger-context';
 import { observe } from '../webhooks/events';
 import { LATE_SETTLEMENT_GRACE_MS } from './cash-in-ops';
 import { type CashInRow, cashInNotFound, emitCashIn, findCashIn, updateCashIn } from './cash-in-store';

@@ -1,9 +1,9 @@
 /** What the BR Code location serves for a charge (src/http/charge-locator.ts), by internalCode only. */
 import { cashInView } from '../../../src/domain/cash-in';
 import { findCashInAnywhere } from '../archive/archive-reads';
-import type { LedgerContext, Profile } from '../context';
 import type { LedgerDb } from '../db';
 import { accountAt } from '../ledger/ledger';
+import type { LedgerContext, Profile } from '../ledger-context';
 import { type CashInRow, cashInByInternalCode } from './cash-in-store';
 
 export async function chargeLocation(ctx: LedgerContext, internalCode: string) {

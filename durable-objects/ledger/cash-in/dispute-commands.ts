@@ -10,7 +10,7 @@ import type { CashInView } from '../../../src/domain/cash-in';
 import { newEndToEndId } from '../../../src/domain/ids';
 import { failure, type OperationResult } from '../../../src/domain/result';
 import { partnerPort } from '../../../src/partners/port-registry';
-import type { LedgerContext } from '../context';
+import type { LedgerContext } from '../ledger-context';
 import { bankReturn } from './bank-returns';
 import { cashInNotFound, findCashIn } from './cash-in-store';
 import {

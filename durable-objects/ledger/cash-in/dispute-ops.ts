@@ -8,8 +8,8 @@
 
 import { type CashInView, cashInView, type DisputeStatus, OPEN_DISPUTE } from '../../../src/domain/cash-in';
 import { failure, type OperationResult, success } from '../../../src/domain/result';
-import type { LedgerContext } from '../context';
 import { accountAt, placeHold, releaseHold } from '../ledger/ledger';
+import type { LedgerContext } from '../ledger-context';
 import { type CashInRow, cashInNotFound, emitCashIn, findCashIn, updateCashIn } from './cash-in-store';
 
 /** The sandbox's deadline for a defense, after the dispute opens. */

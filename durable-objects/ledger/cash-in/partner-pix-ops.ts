@@ -11,7 +11,7 @@ import type { UnappliedReason } from '../../../src/domain/unapplied';
 import { errorFields, log } from '../../../src/infra/log';
 import type { ReceivedDevolution, ReceivedPix } from '../../../src/partners/bcb-api-pix/adapter';
 import { partnerPort } from '../../../src/partners/port-registry';
-import type { LedgerContext } from '../context';
+import type { LedgerContext } from '../ledger-context';
 import { bankReturn, bookLateDevolution, devolutionBooked } from './bank-returns';
 import { settleCashIn } from './cash-in-settle-ops';
 import { findCashIn } from './cash-in-store';

@@ -5,7 +5,7 @@
  */
 import { payerRulesOf } from '../../../src/db/clients';
 import type { PayerRules } from '../../../src/domain/payer-rules';
-import type { LedgerContext } from '../context';
+import type { LedgerContext } from '../ledger-context';
 
 export class PartnerReads {
   private readonly down = new Set<string>();

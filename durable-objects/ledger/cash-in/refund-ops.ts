@@ -12,10 +12,10 @@ import { failure, type OperationResult, success } from '../../../src/domain/resu
 import { formatBrt } from '../../../src/domain/time';
 import { refundRefusal } from '../../../src/domain/transitions';
 import { partnerPort } from '../../../src/partners/port-registry';
-import type { LedgerContext } from '../context';
 import { booksTamper, guard } from '../ledger/books-guard';
 import { forgetIdempotencyKey, type Remember } from '../ledger/idempotency';
 import { accountAt, available, devolutionEntryId, placeHold, postEntry, releaseHold } from '../ledger/ledger';
+import type { LedgerContext } from '../ledger-context';
 import { observe } from '../webhooks/events';
 import { type CashInRow, emitCashIn, findCashIn, updateCashIn } from './cash-in-store';
 

@@ -13,7 +13,7 @@ import { nextRecheckAt } from '../../../src/domain/med-recheck';
 import { errorFields, log } from '../../../src/infra/log';
 import { bcbPartner } from '../../../src/partners/port-registry';
 import { findCashInAnywhere, rehydrateCashIn } from '../archive/archive-reads';
-import type { LedgerContext } from '../context';
+import type { LedgerContext } from '../ledger-context';
 import { devolutionBooked } from './bank-returns';
 import { applyPartnerPix } from './partner-pix-ops';
 import type { PartnerReads } from './partner-reads';

@@ -19,7 +19,7 @@ import { errorFields, log } from '../../../src/infra/log';
 import type { ReceivedPix } from '../../../src/partners/bcb-api-pix/adapter';
 import { bcbPartner } from '../../../src/partners/port-registry';
 import { type ReturnStep, readFailedReturn, stepReturn } from '../../../src/partners/unapplied-return';
-import type { LedgerContext } from '../context';
+import type { LedgerContext } from '../ledger-context';
 import {
   failedReceiptsSince,
   findReceipt as findStoredReceipt,

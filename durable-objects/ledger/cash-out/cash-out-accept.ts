@@ -11,8 +11,8 @@ import {
   destinationKey,
 } from '../../../src/domain/cash-out';
 import { newUuid } from '../../../src/domain/ids';
-import type { LedgerContext } from '../context';
 import { sqlOf } from '../db';
+import type { LedgerContext } from '../ledger-context';
 import { OutboxBatch } from '../webhooks/events';
 import { wakeExecutor } from './cash-out-exec';
 import { type CashOutRow, insertCashOuts, NOT_DECIDED } from './cash-out-store';

@@ -17,11 +17,11 @@ import { holdViolation, reservationViolation } from '../../../src/domain/money-i
 import { needsApproval } from '../../../src/domain/transitions';
 import { bankName, partnerName } from '../../../src/partners/config';
 import type { TransferStatus } from '../../../src/partners/port';
-import type { LedgerContext } from '../context';
 import { sqlOf } from '../db';
 import { booksTamper, guard } from '../ledger/books-guard';
 import { EntryCursor } from '../ledger/entry-cursor';
 import { type AccountRow, accountAt, available, fastHolds, transactionalAccounts } from '../ledger/ledger';
+import type { LedgerContext } from '../ledger-context';
 import { type ObservationInput, OutboxBatch } from '../webhooks/events';
 import { type CashOutRow, type Completion, cashOutWrites, type Reservation } from './cash-out-store';
 import { LimitBook } from './limit-totals';

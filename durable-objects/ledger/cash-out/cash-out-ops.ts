@@ -4,9 +4,9 @@ import { failure, type OperationResult, success } from '../../../src/domain/resu
 import { formatBrt } from '../../../src/domain/time';
 import { maybeArchived } from '../archive/archive-index';
 import { hasArchiveOf } from '../archive/archive-store';
-import type { LedgerContext } from '../context';
 import type { Remember } from '../ledger/idempotency';
 import { accountAt, findHold, postEntry, releaseHold } from '../ledger/ledger';
+import type { LedgerContext } from '../ledger-context';
 import { emitWebhook, observe } from '../webhooks/events';
 import {
   type AcceptedCashOut,

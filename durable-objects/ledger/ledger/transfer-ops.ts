@@ -9,7 +9,7 @@ import {
   type Rebalance,
   type RebalanceDirection,
 } from '../../../src/domain/wallet';
-import type { LedgerContext } from '../context';
+import type { LedgerContext } from '../ledger-context';
 import { accountNotFound, accountView } from '../reads/statement-queries';
 import type { Remember } from './idempotency';
 import { account, accountAt, available, entryById, firstPartnerIspb, postEntry } from './ledger';

@@ -6,7 +6,7 @@
 import { cashInView } from '../../../src/domain/cash-in';
 import { findCashInAnywhere } from '../archive/archive-reads';
 import { type DisputeFilter, disputePage } from '../cash-in/cash-in-store';
-import type { LedgerContext } from '../context';
+import type { LedgerContext } from '../ledger-context';
 import type { PageInput } from './keyset';
 import type { ListedItem } from './transaction-queries';
 

@@ -8,7 +8,7 @@ import { cashOutView } from '../../../src/domain/cash-out';
 import { findCashInAnywhere, findCashOutAnywhere } from '../archive/archive-reads';
 import { cashInJsonSql } from '../cash-in/cash-in-store';
 import { cashOutJsonSql } from '../cash-out/cash-out-store';
-import type { LedgerContext } from '../context';
+import type { LedgerContext } from '../ledger-context';
 
 function render(sql: SqlStorage, query: string, seq: number): string | null {
   const [hit] = sql.exec<{ json: string }>(query, seq).toArray();

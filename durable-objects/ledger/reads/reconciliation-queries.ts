@@ -7,8 +7,8 @@
 import type { Item } from '../../../src/domain/reconciliation-matching';
 import { paidCashInAt } from '../cash-in/cash-in-store';
 import { receiptAt, receiptsHeldBetween, suspenseHeld, suspenseReturnedOf } from '../cash-in/unapplied-store';
-import type { LedgerContext } from '../context';
 import { accountsAtPartner, pixEntriesBetween, refundedOutOf } from '../ledger/ledger';
+import type { LedgerContext } from '../ledger-context';
 
 export interface BooksOfDay {
   received: Item[];

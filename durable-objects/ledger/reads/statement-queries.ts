@@ -19,9 +19,9 @@ import { partnerName } from '../../../src/partners/config';
 import { mergeArchived } from '../archive/archive-lists';
 import { readSegment } from '../archive/archive-reads';
 import { ledgerSource } from '../archive/archive-sources';
-import type { LedgerContext } from '../context';
 import { type AccountRow, account, available, blockedAmount } from '../ledger/ledger';
 import { allAccounts, hotEntryRows } from '../ledger/ledger-store';
+import type { LedgerContext } from '../ledger-context';
 import { type PageInput, shapeRows } from './keyset';
 
 export interface StatementInput {

@@ -13,7 +13,7 @@ import { type ArchiveSource, cashInSource, cashOutSource } from '../archive/arch
 import { archivedTotals, mergeTotals } from '../archive/archive-totals';
 import { type CashInRow, cashInJsonSql } from '../cash-in/cash-in-store';
 import { type CashOutRow, cashOutJsonSql } from '../cash-out/cash-out-store';
-import type { LedgerContext } from '../context';
+import type { LedgerContext } from '../ledger-context';
 import { keysetRows, type PageInput } from './keyset';
 import { summarize } from './summary-queries';
 

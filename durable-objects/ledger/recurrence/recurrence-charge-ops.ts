@@ -21,8 +21,8 @@ import { brtStartOfDay } from '../../../src/domain/time';
 import { isSimulatedPartner } from '../../../src/partners/config';
 import { cancelCashIn, createCashIn, expireCashIn } from '../cash-in/cash-in-ops';
 import { cashInNotFound, findCashIn } from '../cash-in/cash-in-store';
-import type { LedgerContext } from '../context';
 import type { Remember } from '../ledger/idempotency';
+import type { LedgerContext } from '../ledger-context';
 import { emitWebhook } from '../webhooks/events';
 import { recurrenceNotFound, termsOf } from './recurrence-ops';
 import {

@@ -17,9 +17,9 @@ import {
 import { failure, type OperationResult, success } from '../../../src/domain/result';
 import { brtDate, formatBrt } from '../../../src/domain/time';
 import { isSimulatedPartner } from '../../../src/partners/config';
-import type { LedgerContext } from '../context';
 import type { Remember } from '../ledger/idempotency';
 import { firstTransactionalIspb } from '../ledger/ledger';
+import type { LedgerContext } from '../ledger-context';
 import { emitWebhook } from '../webhooks/events';
 import {
   findRecurrence,

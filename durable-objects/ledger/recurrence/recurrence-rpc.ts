@@ -3,8 +3,8 @@
  * creation under its idempotency key.
  */
 import { failure, type OperationResult, success } from '../../../src/domain/result';
-import type { LedgerContext } from '../context';
 import type { IdempotencyKeys, Idempotent } from '../ledger/idempotency';
+import type { LedgerContext } from '../ledger-context';
 import {
   type ChargeRecurrenceInput,
   chargeRecurrence,

@@ -4,8 +4,8 @@
  * queue, the dispatch task hands webhook events to delivery.
  */
 import { eventIdSuffix } from '../../../src/domain/ids';
-import type { LedgerContext } from '../context';
 import { sqlOf } from '../db';
+import type { LedgerContext } from '../ledger-context';
 import {
   deleteEvents,
   insertOutbox as insertOutboxRow,

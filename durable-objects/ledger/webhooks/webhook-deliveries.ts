@@ -14,8 +14,8 @@ import { retryDelayAfter } from '../../../src/webhooks/retry-schedule';
 import type { AttemptOutcome, ClaimedWebhook, DeliveryMessage } from '../../../src/webhooks/types';
 import { enqueueIfArchived } from '../archive/archive-delivery-queue';
 import { hasArchiveOf } from '../archive/archive-store';
-import type { LedgerContext } from '../context';
 import { type LedgerDb, sqlOf } from '../db';
+import type { LedgerContext } from '../ledger-context';
 import { type DeliveryRow, type DeliveryView, deliveryView } from './delivery-view';
 import {
   deleteEvent,
