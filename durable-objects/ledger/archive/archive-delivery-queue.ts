@@ -36,23 +36,23 @@ const QUEUE_STEP = 100;
 const BATCH_ROWS = 200;
 const QUEUE_PASSES = 10;
 
-const endedOf = (ctx: LedgerContext, aggregateId: string) =>
-  endedDeliveriesOf(ctx.db, aggregateId) as unknown as ArchivableRow[];
+const endedOf = (ledger: LedgerContext, aggregateId: string) =>
+  endedDeliveriesOf(ledger.db, aggregateId) as unknown as ArchivableRow[];
 
 /**
  * The next batch: the ended deliveries of the first queued transactions, whole transactions at a
  * time (one index range each). An entry with none left goes at once: a later end queues it again.
  */
-function queuedBatch(ctx: LedgerContext): ArchivableRow[] {
+function queuedBatch(ledger: LedgerContext): ArchivableRow[] {
   const rows: ArchivableRow[] = [];
   // Entries with nothing left are dropped as they are met: at most QUEUE_PASSES chunks per call.
   for (let pass = 0; pass < QUEUE_PASSES && rows.length === 0; pass++) {
-    const queued = queuedAggregates(ctx.db, QUEUE_STEP);
+    const queued = queuedAggregates(ledger.db, QUEUE_STEP);
     if (queued.length === 0) break;
     for (const { aggregateId } of queued) {
-      const ended = endedOf(ctx, aggregateId);
+      const ended = endedOf(ledger, aggregateId);
       if (ended.length === 0) {
-        unqueueAggregate(ctx.db, aggregateId);
+        unqueueAggregate(ledger.db, aggregateId);
         continue;
       }
       if (rows.length > 0 && rows.length + ended.length > BATCH_ROWS) break;
@@ -67,9 +67,9 @@ function queuedBatch(ctx: LedgerContext): ArchivableRow[] {
  * queue. Their outbox payloads are gone already: they leave as a delivery ends DELIVERED or
  * UNDELIVERABLE (webhook-deliveries.ts recordAttempt, adoption without a URL).
  */
-function removedDeliveries(ctx: LedgerContext, rows: Record<string, unknown>[]): void {
+function removedDeliveries(ledger: LedgerContext, rows: Record<string, unknown>[]): void {
   for (const id of new Set(rows.map((r) => r.aggregateId as string)))
-    if (endedOf(ctx, id).length === 0) unqueueAggregate(ctx.db, id);
+    if (endedOf(ledger, id).length === 0) unqueueAggregate(ledger.db, id);
 }
 
 /** Ended webhook deliveries of archived transactions, in segments found by their aggregateId. */

@@ -32,11 +32,11 @@ export interface ArchiveSource extends ArchivableTable {
   counted?(row: Record<string, unknown>): Counted;
   crashPoint: CrashPoint;
   /** A source that picks its own batch (deliveries: from a queue), not by (time, seq) before an instant. */
-  nextBatch?(ctx: LedgerContext): ArchivableRow[];
+  nextBatch?(ledger: LedgerContext): ArchivableRow[];
   /** Where its ids are indexed (archive-index.ts); `main` when unset. */
   idIndex?: IdIndex;
   /** More to change in the transaction that deletes the rows. */
-  removed?(ctx: LedgerContext, rows: Record<string, unknown>[]): void;
+  removed?(ledger: LedgerContext, rows: Record<string, unknown>[]): void;
 }
 
 interface Settlement {
@@ -109,6 +109,6 @@ export function ledgerSource(accountNumber: string): ArchiveSource {
 }
 
 /** Every source of this object, in the order a step tries them. */
-export function archiveSources(ctx: LedgerContext): ArchiveSource[] {
-  return [cashInSource, cashOutSource, ...allAccounts(ctx.db).map((a) => ledgerSource(a.number))];
+export function archiveSources(ledger: LedgerContext): ArchiveSource[] {
+  return [cashInSource, cashOutSource, ...allAccounts(ledger.db).map((a) => ledgerSource(a.number))];
 }
