@@ -20,9 +20,9 @@ import { dropPublished, unpublishedObservations } from './webhooks/events';
 import { dispatchWebhooks } from './webhooks/webhook-deliveries';
 
 /** Outbox rows per flush step (a row holds one observation, or a Cash-Out pass's many). */
-const OUTBOX_BATCH = 50;
+const OUTBOX_ROWS_PER_FLUSH = 50;
 /** Queue.sendBatch takes at most 100 messages. */
-const QUEUE_BATCH = 100;
+const QUEUE_SEND_MAX = 100;
 /** A single task running longer than this is logged as stalled (partner calls time out at 5 s). */
 const TASK_STALL_MS = 30_000;
 /**
@@ -209,11 +209,11 @@ export async function runTask(
  */
 export async function flushHealthOutbox(ledger: LedgerContext): Promise<void> {
   for (;;) {
-    const rows = unpublishedObservations(ledger, OUTBOX_BATCH);
+    const rows = unpublishedObservations(ledger, OUTBOX_ROWS_PER_FLUSH);
     if (rows.length === 0) return;
     const messages = rows.flatMap((r) => r.messages.map((body) => ({ body })));
-    for (let i = 0; i < messages.length; i += QUEUE_BATCH)
-      await ledger.env.HEALTH_SIGNALS.sendBatch(messages.slice(i, i + QUEUE_BATCH));
+    for (let i = 0; i < messages.length; i += QUEUE_SEND_MAX)
+      await ledger.env.HEALTH_SIGNALS.sendBatch(messages.slice(i, i + QUEUE_SEND_MAX));
     await ledger.crashes.reach('outbox.health-sent');
     dropPublished(
       ledger,

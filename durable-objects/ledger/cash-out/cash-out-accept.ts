@@ -13,7 +13,7 @@ import {
 import { newUuid } from '../../../src/domain/ids';
 import { sqlOf } from '../db';
 import type { LedgerContext } from '../ledger-context';
-import { OutboxBatch } from '../webhooks/events';
+import { OutboxBuffer } from '../webhooks/events';
 import { wakeExecutor } from './cash-out-exec';
 import { type CashOutRow, insertCashOuts, NOT_DECIDED } from './cash-out-store';
 
@@ -82,7 +82,7 @@ export function writeCashOuts(ledger: LedgerContext, rows: CashOutRow[], now: nu
   // the executor's item-order reservations rely on.
   if (returned.length !== rows.length || rows.some((r, i) => seqOf.get(r.transactionId) !== first + i))
     throw new Error('Cash-Outs are not contiguous in item order');
-  const events = new OutboxBatch(ledger);
+  const events = new OutboxBuffer(ledger);
   rows.forEach((row, i) => {
     row.seq = first + i;
     events.webhook({

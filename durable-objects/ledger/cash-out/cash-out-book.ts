@@ -22,7 +22,7 @@ import { booksTamper, guard } from '../ledger/books-guard';
 import { EntryCursor } from '../ledger/entry-cursor';
 import { type AccountRow, accountAt, available, fastHolds, transactionalAccounts } from '../ledger/ledger';
 import type { LedgerContext } from '../ledger-context';
-import { type ObservationInput, OutboxBatch } from '../webhooks/events';
+import { type ObservationInput, OutboxBuffer } from '../webhooks/events';
 import { type CashOutRow, type Completion, cashOutWrites, type Reservation } from './cash-out-store';
 import { LimitBook } from './limit-totals';
 
@@ -39,7 +39,7 @@ export class CashOutBook {
    * cost per pass, not per Cash-Out). Only writes nothing in the pass reads back before `close`:
    * a reservation's stage and hold, a completion's row, hold and entry, every event.
    */
-  private readonly outbox: OutboxBatch;
+  private readonly outbox: OutboxBuffer;
   private readonly holdsPlaced: [string, string, number, string, number][] = [];
   private readonly holdsDropped: string[] = [];
   private readonly reservations: Reservation[] = [];
@@ -59,7 +59,7 @@ export class CashOutBook {
   ) {
     this.sql = sqlOf(ledger.db);
     this.limits = new LimitBook(ledger.db);
-    this.outbox = new OutboxBatch(ledger);
+    this.outbox = new OutboxBuffer(ledger);
   }
 
   /** Moves many Cash-Outs at once: `stage`, and when the executor takes them next. */
@@ -99,7 +99,7 @@ export class CashOutBook {
 
   /**
    * Limits, duplicates, routing and the reservation of one RECEIVED Cash-Out; the next stage, or
-   * undefined when it ended CANCELLED. Later Cash-Outs of the batch see this one's reservation.
+   * undefined when it ended CANCELLED. Later Cash-Outs of the pass see this one's reservation.
    */
   private reserve(row: CashOutRow, client: ClientRow | undefined, degraded: ReadonlySet<string>) {
     this.events = true; // its CASHOUT_REQUESTED waits for this dispatch (acceptCashOut)

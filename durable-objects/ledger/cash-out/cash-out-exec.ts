@@ -3,7 +3,7 @@
  * instead of one task per Cash-Out. A Cash-Out is due while its `next_at` (a partial index)
  * is set and past. A pass, in phases, each phase's writes one storage transaction:
  *
- * 1. in flight (SENDING, SENT): their statuses, one batch call per partner; settled ones are booked
+ * 1. in flight (SENDING, SENT): their statuses, one call per partner for all of them; settled ones are booked
  *    (PIX_OUT through one entry cursor per account), failed ones cancelled, pending ones polled
  *    again in POLL_MS, unknown ones (never arrived) sent again;
  * 2. RECEIVED: limits, duplicates, routing and the reservation, one after another, so later ones
@@ -11,7 +11,7 @@
  * 3. APPROVED: marked SENDING, then one `sendPayments` per partner, then SENT (or CANCELLED).
  *
  * Crash safety is the step-by-step execution's: the same crash points sit between the same writes
- * and awaits, for the whole batch at once. A pass that dies leaves each Cash-Out at a stage whose
+ * and awaits, for the whole pass at once. A pass that dies leaves each Cash-Out at a stage whose
  * recovery is the same as before (SENDING asks the partner before sending again, under the same
  * idempotency id), and its task due, so the runtime's retry of the alarm runs the pass again.
  * The executor is the only writer of these stages while a pass runs (the TaskRunner runs one pass
@@ -36,7 +36,7 @@ const RETRY_MS = 5_000;
 /** A settlement whose entry was refused (should never happen) is looked at again after this. */
 const REFUSED_MS = 60_000;
 /** Cash-Outs per pass; the rest are due at once and taken by the next pass. */
-export const EXEC_BATCH = 200;
+export const EXEC_PASS_SIZE = 200;
 
 const UNANSWERED = { ok: false, failureCode: 'PROVIDER_UNAVAILABLE', retryable: true } as const;
 
@@ -60,7 +60,7 @@ export function executorWoken(db: LedgerDb, at: number): void {
 }
 
 function dueCashOuts(db: LedgerDb, now: number): CashOutRow[] {
-  return cashOutsDue(db, now, EXEC_BATCH);
+  return cashOutsDue(db, now, EXEC_PASS_SIZE);
 }
 
 function nextDue(db: LedgerDb): number | undefined {
@@ -189,7 +189,7 @@ async function reserve(
   });
 }
 
-/** Phase 3: SENDING, the payments (one batch per partner), then SENT, a retry or CANCELLED. */
+/** Phase 3: SENDING, the payments (one call per partner), then SENT, a retry or CANCELLED. */
 async function send(ledger: LedgerContext, rows: CashOutRow[]): Promise<void> {
   await ledger.crashes.reach('cash-out.approved');
   ledger.storage.transactionSync(() =>

@@ -45,7 +45,7 @@ function insertOutbox(ledger: LedgerContext, row: Parameters<typeof insertOutbox
  */
 export const OUTBOX_COALESCE_MS = 50;
 
-/** `schedule: false`: a batch schedules the dispatch once itself, after its last event. */
+/** `schedule: false`: a caller writing many events schedules the dispatch once itself, after its last one. */
 export function emitWebhook(ledger: LedgerContext, event: WebhookEvent, schedule = true): void {
   insertOutbox(ledger, webhookRow(event));
   // The delivery pipeline (webhook-deliveries.ts) adopts it and sends it when its turn comes.
@@ -116,10 +116,10 @@ function observationRow(ledger: LedgerContext, aggregateId: string, input: Obser
 /**
  * Events and observations of many operations written in one statement when the transaction's work
  * is done (`flush`, inside the same transaction): the same rows, ids and order as emitWebhook and
- * observe would write one by one, for one per-statement cost per batch instead of one per row.
+ * observe would write one by one, for one per-statement cost per flush instead of one per row.
  * The caller schedules the dispatch and the flush (once) itself.
  */
-export class OutboxBatch {
+export class OutboxBuffer {
   private rows: OutboxInsert[] = [];
   private observations: { aggregateId: string; input: ObservationInput }[] = [];
 
@@ -156,7 +156,7 @@ export class OutboxBatch {
   }
 }
 
-/** The event type of an outbox row holding many observations (OutboxBatch). */
+/** The event type of an outbox row holding many observations (OutboxBuffer). */
 const OBSERVATIONS = 'OBSERVATIONS';
 
 /**

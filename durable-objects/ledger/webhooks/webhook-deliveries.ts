@@ -34,9 +34,9 @@ import {
 /** How long a dispatched event may go without a reported outcome before it is sent again. */
 export const LEASE_MS = 2 * 60_000;
 /** Queue.sendBatch takes at most 100 messages. */
-const DISPATCH_BATCH = 100;
-/** Events adopted per pass: a few statements whatever the count (the lists travel as JSON). */
-const ADOPT_BATCH = 200;
+const DISPATCH_PER_DRAIN = 100;
+/** Events adopted per drain: a few statements whatever the count (the lists travel as JSON). */
+const ADOPT_PER_DRAIN = 200;
 
 /**
  * New `webhook` outbox events become deliveries. True when more are waiting. Fixed statements on
@@ -45,7 +45,7 @@ const ADOPT_BATCH = 200;
  */
 function adoptNewEvents(db: LedgerDb, now: number): boolean {
   const sql = sqlOf(db);
-  const events = newWebhookEvents(sql, ADOPT_BATCH);
+  const events = newWebhookEvents(sql, ADOPT_PER_DRAIN);
   if (events.length === 0) return false;
   insertDeliveries(
     sql,
@@ -75,12 +75,12 @@ function adoptNewEvents(db: LedgerDb, now: number): boolean {
     JSON.stringify(events.filter((e) => (e.url !== null) === keep).map((e) => e.seq));
   markPublished(sql, seqs(true), now);
   deleteEvents(sql, seqs(false));
-  return events.length === ADOPT_BATCH;
+  return events.length === ADOPT_PER_DRAIN;
 }
 
 /** Marks the due head events IN_FLIGHT under a fresh lease; returns their queue messages. */
 function takeDueHeads(db: LedgerDb, clientId: string, now: number): DeliveryMessage[] {
-  const due = dueHeads(db, now, DISPATCH_BATCH);
+  const due = dueHeads(db, now, DISPATCH_PER_DRAIN);
   return due.map((row) => {
     if (row.status === 'IN_FLIGHT') {
       log('warn', 'webhook dispatch got no report in time; sending again', {
