@@ -43,7 +43,7 @@ export async function listDeliveriesAnywhere(
 }
 
 /** Segments expired per step (each one R2 read, one transaction, one R2 delete). */
-export const EXPIRE_BATCH = 20;
+export const EXPIRE_STEP_SEGMENTS = 20;
 
 /**
  * Drops delivery segments whose newest end is past the window: their index entries (the hash of
@@ -52,7 +52,7 @@ export const EXPIRE_BATCH = 20;
  */
 export async function expireDeliveries(ledger: LedgerContext, now: number): Promise<number> {
   const sql = ledger.storage.sql;
-  const old = deliverySegmentsEndedBefore(sql, now - FINISHED_DELIVERY_KEEP_MS, EXPIRE_BATCH);
+  const old = deliverySegmentsEndedBefore(sql, now - FINISHED_DELIVERY_KEEP_MS, EXPIRE_STEP_SEGMENTS);
   for (const segment of old) {
     const rows = await readSegment(ledger.env, segment.key);
     const hashes = [...new Set(rows.map((r) => r.aggregateId as string))].map((id) => idHash(id));

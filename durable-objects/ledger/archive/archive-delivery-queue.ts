@@ -31,19 +31,19 @@ export function enqueueIfArchived(store: SqlStorage, aggregateId: string): void 
     queueAggregate(store, aggregateId);
 }
 
-/** Queue entries looked at per step (a paid Cash-In has 2 deliveries; ARCHIVE_BATCH caps the rows). */
+/** Queue entries looked at per step (a paid Cash-In has 2 deliveries; ARCHIVE_STEP_ROWS caps the rows). */
 const QUEUE_STEP = 100;
-const BATCH_ROWS = 200;
+const QUEUE_STEP_ROWS = 200;
 const QUEUE_PASSES = 10;
 
 const endedOf = (ledger: LedgerContext, aggregateId: string) =>
   endedDeliveriesOf(ledger.db, aggregateId) as unknown as ArchivableRow[];
 
 /**
- * The next batch: the ended deliveries of the first queued transactions, whole transactions at a
+ * The next step's rows: the ended deliveries of the first queued transactions, whole transactions at a
  * time (one index range each). An entry with none left goes at once: a later end queues it again.
  */
-function queuedBatch(ledger: LedgerContext): ArchivableRow[] {
+function queuedRows(ledger: LedgerContext): ArchivableRow[] {
   const rows: ArchivableRow[] = [];
   // Entries with nothing left are dropped as they are met: at most QUEUE_PASSES chunks per call.
   for (let pass = 0; pass < QUEUE_PASSES && rows.length === 0; pass++) {
@@ -55,11 +55,11 @@ function queuedBatch(ledger: LedgerContext): ArchivableRow[] {
         unqueueAggregate(ledger.db, aggregateId);
         continue;
       }
-      if (rows.length > 0 && rows.length + ended.length > BATCH_ROWS) break;
+      if (rows.length > 0 && rows.length + ended.length > QUEUE_STEP_ROWS) break;
       rows.push(...ended);
     }
   }
-  return rows.slice(0, BATCH_ROWS).sort((a, b) => a.seq - b.seq);
+  return rows.slice(0, QUEUE_STEP_ROWS).sort((a, b) => a.seq - b.seq);
 }
 
 /**
@@ -81,6 +81,6 @@ export const deliverySource: ArchiveSource = {
   ids: (row) => [row.aggregateId as string],
   idIndex: 'deliveries',
   crashPoint: 'archive.deliveries-written',
-  nextBatch: queuedBatch,
+  nextRows: queuedRows,
   removed: removedDeliveries,
 };

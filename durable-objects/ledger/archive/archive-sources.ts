@@ -31,8 +31,8 @@ export interface ArchiveSource extends ArchivableTable {
   /** Summary contribution; undefined for rows no summary counts (ledger entries). */
   counted?(row: Record<string, unknown>): Counted;
   crashPoint: CrashPoint;
-  /** A source that picks its own batch (deliveries: from a queue), not by (time, seq) before an instant. */
-  nextBatch?(ledger: LedgerContext): ArchivableRow[];
+  /** A source that picks its own rows (deliveries: from a queue), not by (time, seq) before an instant. */
+  nextRows?(ledger: LedgerContext): ArchivableRow[];
   /** Where its ids are indexed (archive-index.ts); `main` when unset. */
   idIndex?: IdIndex;
   /** More to change in the transaction that deletes the rows. */

@@ -2,7 +2,7 @@
  * Closed history moves from the object to R2 (docs/storage-schema.md, "Archive"), one source at a
  * time (archive-sources.ts: Cash-Ins, then the rest).
  *
- * A step takes at most ARCHIVE_BATCH eligible rows of one source and one UTC day (by list time), and
+ * A step takes at most ARCHIVE_STEP_ROWS eligible rows of one source and one UTC day (by list time), and
  * writes them as one immutable gzip segment `<clientId>/<kind>/<day>/<first>-<last>.json.gz`.
  * Crash safety: the key and the seqs are reserved (WRITING) in the object before the put; deleting the
  * rows, writing their index entries and totals and marking the segment DONE are one SQLite
@@ -21,7 +21,7 @@ import {
 } from '../archivable';
 import type { LedgerContext } from '../ledger-context';
 import { backfillManifest } from './archive-backfill';
-import { EXPIRE_BATCH, expireDeliveries, nextExpiryAt } from './archive-deliveries';
+import { EXPIRE_STEP_SEGMENTS, expireDeliveries, nextExpiryAt } from './archive-deliveries';
 import { deliverySource, enqueueAggregates } from './archive-delivery-queue';
 import { indexIds } from './archive-index';
 import { gzipJson, SEGMENT_VERSION, type Segment, utcDay } from './archive-segments';
@@ -38,7 +38,7 @@ import {
 import { manifest } from './archive-totals';
 
 /** Rows per step and segment: one put and one SQLite transaction of bounded size. */
-export const ARCHIVE_BATCH = 200;
+export const ARCHIVE_STEP_ROWS = 200;
 type Row = ArchivableRow;
 
 /** Every source of this object, in the order a step tries them: deliveries follow their transactions. */
@@ -50,10 +50,10 @@ function sourceOf(ledger: LedgerContext, kind: string): ArchiveSource {
   return source;
 }
 
-/** The next batch: eligible rows of the oldest day, walked along the source's (time, seq) index. */
-function nextBatch(ledger: LedgerContext, source: ArchiveSource, before: number): Row[] {
-  if (source.nextBatch) return source.nextBatch(ledger);
-  const rows = eligibleRows(ledger.db, source, before, ARCHIVE_BATCH);
+/** The next step's rows: eligible rows of the oldest day, walked along the source's (time, seq) index. */
+function nextRows(ledger: LedgerContext, source: ArchiveSource, before: number): Row[] {
+  if (source.nextRows) return source.nextRows(ledger);
+  const rows = eligibleRows(ledger.db, source, before, ARCHIVE_STEP_ROWS);
   const head = rows[0];
   if (!head) return [];
   const first = utcDay(source.timeOf(head));
@@ -62,7 +62,7 @@ function nextBatch(ledger: LedgerContext, source: ArchiveSource, before: number)
 
 /**
  * One archiving step: finishes a reserved segment if a crash left one, else reserves and writes the
- * next batch of the first source that has one. Returns how many rows left the object (0 = nothing
+ * next rows of the first source that has one. Returns how many rows left the object (0 = nothing
  * eligible before `before`).
  */
 export function archiveStep(ledger: LedgerContext, before: number): Promise<Moved> {
@@ -78,10 +78,10 @@ const running = new WeakMap<DurableObjectStorage, Promise<Moved>>();
 
 const pendingSegment = (ledger: LedgerContext) => writingSegment(ledger.db);
 
-/** Reserves the next batch of the first source that has one. */
+/** Reserves the next rows of the first source that has one. */
 function reserve(ledger: LedgerContext, before: number) {
   for (const source of archiveSources(ledger)) {
-    const rows = nextBatch(ledger, source, before);
+    const rows = nextRows(ledger, source, before);
     const [head, last] = [rows[0], rows.at(-1)];
     if (!head || !last) continue;
     const day = utcDay(source.timeOf(head));
@@ -167,7 +167,7 @@ export async function archiveAll(
     if (moved === 0) {
       // A dropped reservation (row changed mid-put) returns 0 too: retry while something is eligible.
       if (pendingSegment(ledger)) continue;
-      if (archiveSources(ledger).some((source) => nextBatch(ledger, source, before).length > 0)) continue;
+      if (archiveSources(ledger).some((source) => nextRows(ledger, source, before).length > 0)) continue;
       if (anyQueued(ledger.storage.sql)) continue;
       // The run ends here: what concludes it (an operator's audit record) commits in its own
       // transaction, with nothing awaited since the check that found nothing left to move.
@@ -187,7 +187,7 @@ const ARCHIVE_AGAIN_MS = 1_000;
 function oldestHot(ledger: LedgerContext): number | undefined {
   let oldest: number | undefined;
   for (const source of archiveSources(ledger)) {
-    if (source.nextBatch) continue; // queued, not aged (deliveries)
+    if (source.nextRows) continue; // queued, not aged (deliveries)
     const at = oldestTime(ledger.db, source);
     if (at !== undefined && (oldest === undefined || at < oldest)) oldest = at;
   }
@@ -227,7 +227,7 @@ export function armArchive(ledger: LedgerContext, now: number): void {
 }
 
 /**
- * The scheduled step (tasks.ts): one bounded batch and expired delivery segments, then soon again,
+ * The scheduled step (tasks.ts): one bounded step of rows and expired delivery segments, then soon again,
  * or a day later while hot history waits to age, or when a delivery segment expires, or never.
  */
 export async function runArchiveTask(ledger: LedgerContext): Promise<void> {
@@ -235,7 +235,7 @@ export async function runArchiveTask(ledger: LedgerContext): Promise<void> {
   const expired = await expireDeliveries(ledger, Date.now());
   const now = Date.now();
   const at =
-    moved > 0 || expired >= EXPIRE_BATCH
+    moved > 0 || expired >= EXPIRE_STEP_SEGMENTS
       ? now + ARCHIVE_AGAIN_MS
       : nextArchiveAt(ledger, now, now + ARCHIVE_IDLE_MS);
   if (at !== undefined) ledger.scheduler.schedule('archive', 'all', at);
