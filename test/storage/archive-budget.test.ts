@@ -8,7 +8,7 @@
 import { runInDurableObject } from 'cloudflare:test';
 import { expect, it } from 'vitest';
 import { archiveCutoff, overBudget, runArchiveTask } from '../../durable-objects/ledger/archive/archive';
-import type { LedgerContext } from '../../durable-objects/ledger/context';
+import type { LedgerContext } from '../../durable-objects/ledger/ledger-context';
 import { DUPLICATE_WINDOW_MS } from '../../src/domain/cash-out';
 import { everything, history, same } from '../support/archive-history';
 import { createCashIn, waitFor } from '../support/cash-in';
