@@ -63,6 +63,16 @@ it('a burst past the budget archives closed history early; open work stays; read
   await archiveUnder(api, undefined);
   expect(await hot(api)).toEqual(start);
 
+  // Every event adopted by its delivery and every delivery ended (none has a URL): the lists are final.
+  const undelivered = async () =>
+    (
+      await sqlRows<{ n: number }>(
+        api.client.clientId,
+        `SELECT (SELECT count(*) FROM outbox WHERE channel = 'webhook' AND published_at IS NULL)
+              + (SELECT count(*) FROM webhook_deliveries WHERE due_at IS NOT NULL) AS n`,
+      )
+    )[0]!.n;
+  expect(await waitFor(undelivered, (n) => n === 0, 30_000)).toBe(0);
   // Ended webhook deliveries of transactions that stay hot, and the operator's list of each.
   const endedHot = () =>
     sqlRows<{ id: string }>(
