@@ -234,8 +234,10 @@ it(`keeps at most 2,100 live bytes per paid Cash-In once the outbox has drained,
   expect(index).toBeLessThanOrEqual(INDEX_BOUND);
   expect(perTx(archived.grown)).toBeLessThanOrEqual(INDEX_BOUND);
   // 248 before the tables added for the audit outbox, recurrences and archived disputes: their root
-  // pages are fixed (~20 B each at this N); per-transaction growth is held by the line above.
-  expect(perTx(archived.bytes)).toBeLessThanOrEqual(275);
+  // pages are fixed (~20 B each at this N); per-transaction growth is held by the line above. 275
+  // before the externalReference filter (archive_reference_filters: its root page and ~25 bits per
+  // reference at this N, 34 − log2 N + 1.5, which fall as N grows; docs/storage-schema.md).
+  expect(perTx(archived.bytes)).toBeLessThanOrEqual(290);
 }, 600_000);
 
 it(`archived at once (before = now): at most 800 live bytes per paid Cash-In 2 h later, 64 once keys and deliveries ended (${N} over HTTP)`, async () => {
