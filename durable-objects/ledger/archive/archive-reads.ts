@@ -57,7 +57,7 @@ export async function findAnywhere<R extends Row>(
   let best: Found<R> | undefined = hot ? { row: hot } : undefined;
   let bestLevel = hot ? matchLevel(hot, id) : undefined;
   if (bestLevel === 0) return best;
-  for (const segment of segmentsFor(ctx.storage.sql, id, source.kind)) {
+  for (const segment of await segmentsFor(ctx, id, source.kind)) {
     const stale = staleSeqs(ctx.storage.sql, segment.id);
     for (const row of (await readSegment(ctx.env, segment.key)) as R[]) {
       const level = matchLevel(row, id);
@@ -115,7 +115,7 @@ export async function rehydrate(
 
 /** Whether an archived entry of the account has this id (a devolution booked once, bank-returns.ts). */
 export async function entryArchived(ctx: LedgerContext, accountNumber: string, id: string): Promise<boolean> {
-  for (const segment of segmentsFor(ctx.storage.sql, id, `ledger:${accountNumber}`))
+  for (const segment of await segmentsFor(ctx, id, `ledger:${accountNumber}`))
     if ((await readSegment(ctx.env, segment.key)).some((row) => row.id === id)) return true;
   return false;
 }
