@@ -277,4 +277,31 @@ describe('the archive registry', () => {
     const again = await api.post('/cash-in', cashInBody({ externalReference: referenceOf(before, ins[0]!) }));
     expect(again.status).toBe(409);
   });
+  it('measures GET by id of archived and hot Cash-Ins (printed, not asserted: timing is the machine’s)', async () => {
+    const api = await Client.create();
+    const ids = async (txIds: string[]) =>
+      [...(await reads(api, 'cash-in', txIds)).keys()].map((k) => k.split(' ')[2]!);
+    // Ids read while hot, so the first archived GET below is the first to open the segment.
+    const archived = await ids(await paidCashIns(api, 20));
+    expect(await (await archive(api)).json()).toEqual({ archivedTransactions: 20 });
+    const hotOnes = await ids(await paidCashIns(api, 20));
+    const time = async (list: string[]) => {
+      const ms: number[] = [];
+      for (const id of list) {
+        const t = performance.now();
+        expect((await api.get(`/cash-in/${encodeURIComponent(id)}`)).status).toBe(200);
+        ms.push(performance.now() - t);
+      }
+      const first = ms[0]!;
+      ms.sort((a, b) => a - b);
+      const p99 = ms[Math.min(ms.length - 1, Math.ceil(ms.length * 0.99) - 1)]!;
+      return { first, p50: ms[Math.floor(ms.length / 2)]!, p99 };
+    };
+    const cold = await time(archived);
+    const warm = await time(hotOnes);
+    console.log(
+      `archive registry GET by id (${archived.length} ids each): archived first ${cold.first.toFixed(1)} ms, p50 ${cold.p50.toFixed(1)} ms p99 ${cold.p99.toFixed(1)} ms, ` +
+        `hot p50 ${warm.p50.toFixed(1)} ms p99 ${warm.p99.toFixed(1)} ms`,
+    );
+  });
 });
