@@ -9,7 +9,7 @@
  * step's retry; an entry naming a segment the client's manifest does not hold as DONE is ignored there.
  *
  * The table is created here, not by migrations: it is this object's only table, keyed and shaped like
- * the client's `archive_index`, and nothing else reads or writes it.
+ * the client's object kept before (its first-generation index), and nothing else reads or writes it.
  */
 import { DurableObject } from 'cloudflare:workers';
 

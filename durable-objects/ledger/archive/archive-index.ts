@@ -7,13 +7,12 @@
  * archived transaction. A lookup is one call to one shard, then the segment read; a collision only
  * costs reading one more segment: the reader compares the real ids (archive-reads.ts).
  *
- * Two generations: segments archived before the registry keep their ids in the object's own
- * `archive_index` (same hash, same pairs, never added to again); a lookup reads both. Archived deliveries keep their own in-object index
- * (`archive_delivery_index`): it empties whole 7 days after they ended.
+ * Two generations: segments archived before the registry keep their ids in the object's own main
+ * index (same hash, same pairs, never added to again; archive-store.ts); a lookup reads both.
+ * Archived deliveries keep their own index in the object: it empties whole 7 days after they ended.
  */
 
 import { internalCodeOfTxId } from '../../../src/domain/ids';
-import { archiveRegistryOf } from '../../stubs';
 import type { LedgerContext } from '../context';
 import {
   anyIndexed,
@@ -23,6 +22,10 @@ import {
   segmentsAmong,
   segmentsByHash,
 } from './archive-store';
+
+/** One shard of the client's archive registry (an RPC stub). */
+const registryShard = (ctx: LedgerContext, shard: number) =>
+  ctx.env.ARCHIVE_REGISTRY.getByName(`${ctx.profile.clientId}/${shard}`);
 
 /**
  * FNV-1a 64 cut to 47 bits: a JS number exactly, and SQLite stores it in 6 bytes (its integer
@@ -60,9 +63,7 @@ export async function registerIds(ctx: LedgerContext, segment: number, ids: stri
     pairs.push(idHash(id), segment);
     byShard.set(shard, pairs);
   }
-  await Promise.all(
-    [...byShard].map(([shard, pairs]) => archiveRegistryOf(ctx.env, ctx.profile.clientId, shard).add(pairs)),
-  );
+  await Promise.all([...byShard].map(([shard, pairs]) => registryShard(ctx, shard).add(pairs)));
 }
 
 /** Archived deliveries' in-object index (archive-deliveries.ts). */
@@ -96,7 +97,7 @@ export function deliverySegmentsFor(sql: SqlStorage, id: string): { id: number; 
 
 /** The registry's pairs for `hashes`, all in `shard`: [hash, segment] each. */
 async function registered(ctx: LedgerContext, shard: number, hashes: number[]): Promise<[number, number][]> {
-  const flat = await archiveRegistryOf(ctx.env, ctx.profile.clientId, shard).find(hashes);
+  const flat = await registryShard(ctx, shard).find(hashes);
   const pairs: [number, number][] = [];
   for (let i = 0; i + 1 < flat.length; i += 2) pairs.push([flat[i] as number, flat[i + 1] as number]);
   return pairs;
