@@ -84,12 +84,12 @@ export function batchInputs(count: number, failing?: number): CreateCashOutInput
  */
 export function acceptTogether(api: Integrator, inputs: CreateCashOutInput[]): Promise<string[]> {
   return runInDurableObject(ledgerStub(api.client.clientId), async (instance, state): Promise<string[]> => {
-    const ctx = ledgerContextOf(instance);
+    const ledger = ledgerContextOf(instance);
     // No Cash-Out is archived in these clients: acceptCashOut awaits nothing but settled promises,
     // so no other event of the object runs between the accepts.
     const ids: string[] = [];
     for (const input of inputs) {
-      const result = await acceptCashOut(ctx, input, () => {});
+      const result = await acceptCashOut(ledger, input, () => {});
       if (!result.ok) throw new Error(JSON.stringify(result));
       ids.push(result.body.transactionId);
     }

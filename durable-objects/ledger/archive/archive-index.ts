@@ -13,7 +13,7 @@
  */
 
 import { internalCodeOfTxId } from '../../../src/domain/ids';
-import type { LedgerContext } from '../context';
+import type { LedgerContext } from '../ledger-context';
 import {
   anyIndexed,
   hasArchiveOf,
@@ -24,8 +24,8 @@ import {
 } from './archive-store';
 
 /** One shard of the client's archive registry (an RPC stub). */
-const registryShard = (ctx: LedgerContext, shard: number) =>
-  ctx.env.ARCHIVE_REGISTRY.getByName(`${ctx.profile.clientId}/${shard}`);
+const registryShard = (ledger: LedgerContext, shard: number) =>
+  ledger.env.ARCHIVE_REGISTRY.getByName(`${ledger.profile.clientId}/${shard}`);
 
 /**
  * FNV-1a 64 cut to 47 bits: a JS number exactly, and SQLite stores it in 6 bytes (its integer
@@ -55,7 +55,7 @@ export function shardOf(id: string): number {
 }
 
 /** Registers `ids` as held by `segment` (idempotent: a retried step registers the same pairs again). */
-export async function registerIds(ctx: LedgerContext, segment: number, ids: string[]): Promise<void> {
+export async function registerIds(ledger: LedgerContext, segment: number, ids: string[]): Promise<void> {
   const byShard = new Map<number, number[]>();
   for (const id of ids) {
     const shard = shardOf(id);
@@ -63,7 +63,7 @@ export async function registerIds(ctx: LedgerContext, segment: number, ids: stri
     pairs.push(idHash(id), segment);
     byShard.set(shard, pairs);
   }
-  await Promise.all([...byShard].map(([shard, pairs]) => registryShard(ctx, shard).add(pairs)));
+  await Promise.all([...byShard].map(([shard, pairs]) => registryShard(ledger, shard).add(pairs)));
 }
 
 /** Archived deliveries' in-object index (archive-deliveries.ts). */
@@ -96,8 +96,12 @@ export function deliverySegmentsFor(sql: SqlStorage, id: string): { id: number; 
 }
 
 /** The registry's pairs for `hashes`, all in `shard`: [hash, segment] each. */
-async function registered(ctx: LedgerContext, shard: number, hashes: number[]): Promise<[number, number][]> {
-  const flat = await registryShard(ctx, shard).find(hashes);
+async function registered(
+  ledger: LedgerContext,
+  shard: number,
+  hashes: number[],
+): Promise<[number, number][]> {
+  const flat = await registryShard(ledger, shard).find(hashes);
   const pairs: [number, number][] = [];
   for (let i = 0; i + 1 < flat.length; i += 2) pairs.push([flat[i] as number, flat[i + 1] as number]);
   return pairs;
@@ -108,14 +112,14 @@ async function registered(ctx: LedgerContext, shard: number, hashes: number[]): 
  * object's own index (segments archived before the registry) and one call to the id's shard.
  */
 export async function segmentsFor(
-  ctx: LedgerContext,
+  ledger: LedgerContext,
   id: string,
   kind: string,
 ): Promise<{ id: number; key: string }[]> {
-  const sql = ctx.storage.sql;
+  const sql = ledger.storage.sql;
   if (!hasArchiveOf(sql, kind)) return [];
   const keys = keysOf(id, kind);
-  const pairs = await registered(ctx, shardOf(id), keys);
+  const pairs = await registered(ledger, shardOf(id), keys);
   const found = new Map(segmentsByHash(sql, 'main', keys, kind).map((s) => [s.id, s]));
   const segments = [...new Set(pairs.map(([, segment]) => segment))];
   for (const s of segmentsAmong(sql, segments, kind, true)) found.set(s.id, s);
@@ -128,8 +132,12 @@ export async function segmentsFor(
  * `kind` was ever archived. Ask after the hot check: a row hot then and archived since was
  * registered before it left (archive.ts), so it is found here.
  */
-export async function archivedAmong(ctx: LedgerContext, kind: string, ids: string[]): Promise<Set<string>> {
-  const sql = ctx.storage.sql;
+export async function archivedAmong(
+  ledger: LedgerContext,
+  kind: string,
+  ids: string[],
+): Promise<Set<string>> {
+  const sql = ledger.storage.sql;
   const hit = new Set<string>();
   if (ids.length === 0 || !hasArchiveOf(sql, kind)) return hit;
   for (const id of ids) if (anyIndexed(sql, [idHash(id)], kind)) hit.add(id);
@@ -138,7 +146,7 @@ export async function archivedAmong(ctx: LedgerContext, kind: string, ids: strin
   await Promise.all(
     [...byShard].map(async ([shard, some]) => {
       const pairs = await registered(
-        ctx,
+        ledger,
         shard,
         some.map((id) => idHash(id)),
       );

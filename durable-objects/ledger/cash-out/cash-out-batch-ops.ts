@@ -14,9 +14,9 @@ import { amountFromCents } from '../../../src/domain/money';
 import { failure, type OperationResult, success } from '../../../src/domain/result';
 import { formatBrt } from '../../../src/domain/time';
 import { archivedAmong } from '../archive/archive-index';
-import type { LedgerContext } from '../context';
 import { sqlOf } from '../db';
 import type { Remember } from '../ledger/idempotency';
+import type { LedgerContext } from '../ledger-context';
 import {
   type AcceptedCashOut,
   acceptedCashOut,
@@ -49,11 +49,11 @@ export interface CashOutBatchView {
  * (live or archived), each with why: empty when the batch may be accepted.
  */
 function referenceConflicts(
-  ctx: LedgerContext,
+  ledger: LedgerContext,
   items: readonly CreateCashOutInput[],
   archived: ReadonlySet<string>,
 ): Record<string, string[]> {
-  const sql = sqlOf(ctx.db);
+  const sql = sqlOf(ledger.db);
   const positions = new Map<string, number[]>();
   items.forEach((item, i) => {
     const list = positions.get(item.externalReference);
@@ -81,8 +81,8 @@ function referenceConflicts(
  * drawn, checked hot, then asked of the archive registry (archive-index.ts). The caller checks them
  * hot again with its write.
  */
-async function freshCodes(ctx: LedgerContext, count: number): Promise<string[]> {
-  const sql = sqlOf(ctx.db);
+async function freshCodes(ledger: LedgerContext, count: number): Promise<string[]> {
+  const sql = sqlOf(ledger.db);
   const codes = new Set<string>();
   while (codes.size < count) {
     const candidates: string[] = [];
@@ -92,7 +92,7 @@ async function freshCodes(ctx: LedgerContext, count: number): Promise<string[]> 
     }
     const used = internalCodesTaken(sql, candidates);
     const free = candidates.filter((code) => !used.has(code));
-    const archived = await archivedAmong(ctx, 'cash-out', free);
+    const archived = await archivedAmong(ledger, 'cash-out', free);
     for (const code of free) if (!archived.has(code)) codes.add(code);
   }
   return [...codes];
@@ -108,7 +108,7 @@ const conflictsFailure = (conflicts: Record<string, string[]>) => {
 };
 
 export async function acceptCashOutBatch(
-  ctx: LedgerContext,
+  ledger: LedgerContext,
   items: readonly CreateCashOutInput[],
   remember: Remember,
 ): Promise<OperationResult<CashOutBatchAccepted>> {
@@ -118,17 +118,17 @@ export async function acceptCashOutBatch(
   // Hot first, then the archive registry, then hot again with the write (another request may have
   // taken a reference or a code during the calls): a row hot at the first check and archived since
   // was registered before it left (archive-index.ts).
-  let conflicts = referenceConflicts(ctx, items, none);
+  let conflicts = referenceConflicts(ledger, items, none);
   if (Object.keys(conflicts).length > 0) return conflictsFailure(conflicts);
-  const archived = await archivedAmong(ctx, 'cash-out', [
+  const archived = await archivedAmong(ledger, 'cash-out', [
     ...new Set(items.map((item) => item.externalReference)),
   ]);
   let codes: string[];
   do {
-    codes = await freshCodes(ctx, items.length);
-    conflicts = referenceConflicts(ctx, items, archived);
+    codes = await freshCodes(ledger, items.length);
+    conflicts = referenceConflicts(ledger, items, archived);
     if (Object.keys(conflicts).length > 0) return conflictsFailure(conflicts);
-  } while (internalCodesTaken(sqlOf(ctx.db), codes).size > 0);
+  } while (internalCodesTaken(sqlOf(ledger.db), codes).size > 0);
   const now = Date.now();
   const batchId = newUuid();
   const rows = items.map((input, index) => newCashOutRow(input, codes[index] as string, now));
@@ -140,9 +140,9 @@ export async function acceptCashOutBatch(
     amount: amountFromCents(amountCents),
     items: rows.map((row, index) => ({ index, ...acceptedCashOut(row) })),
   };
-  ctx.storage.transactionSync(() => {
-    const [firstSeq, lastSeq] = writeCashOuts(ctx, rows, now);
-    insertBatch(sqlOf(ctx.db), {
+  ledger.storage.transactionSync(() => {
+    const [firstSeq, lastSeq] = writeCashOuts(ledger, rows, now);
+    insertBatch(sqlOf(ledger.db), {
       batch_id: batchId,
       created_at: now,
       count: items.length,
@@ -152,8 +152,8 @@ export async function acceptCashOutBatch(
     });
     remember(202, accepted);
   });
-  executorWoken(ctx.db, now);
-  await ctx.crashes.reach('cash-out-batch.accepted');
+  executorWoken(ledger.db, now);
+  await ledger.crashes.reach('cash-out-batch.accepted');
   return success(202, accepted);
 }
 
@@ -165,10 +165,10 @@ export const RECENT_BATCHES = 10;
  * batches (`{ recent: true }`): each with its items' counts by status, read over its seq range.
  */
 export function cashOutBatchViews(
-  ctx: LedgerContext,
+  ledger: LedgerContext,
   query: { batchId: string } | { recent: true },
 ): CashOutBatchView[] {
-  const sql = sqlOf(ctx.db);
+  const sql = sqlOf(ledger.db);
   const rows = 'batchId' in query ? batchById(sql, query.batchId) : latestBatches(sql, RECENT_BATCHES);
   return rows.map((batch) => batchView(sql, batch));
 }
