@@ -38,7 +38,7 @@ import * as ops from './ledger/operations';
 import { armPrune, pruneOnce } from './ledger/prune';
 import { listDisputePage } from './ledger/reads/dispute-queries';
 import { cashInJson, cashOutJson } from './ledger/reads/read-json';
-import { type BooksOfDay, bookedPix, booksOfDay } from './ledger/reads/reconciliation-queries';
+import { type BooksOfDay, bookedPix, booksOfDay, heldAtPartner } from './ledger/reads/reconciliation-queries';
 import type { Balances, StatementInput } from './ledger/reads/statement-queries';
 import { readBalances, readStatement } from './ledger/reads/statement-queries';
 import type { ListInput, TransactionKind } from './ledger/reads/transaction-queries';
@@ -245,6 +245,11 @@ export class ClientLedger extends DurableObject<Env> {
   /** This client's side of a partner's day (ledger/reads/reconciliation-queries.ts). */
   async booksOfDay(ispb: string, from: number, to: number): Promise<BooksOfDay> {
     return booksOfDay(this.ledgerContext(), ispb, from, to);
+  }
+
+  /** What this client's books hold at a partner now, and what of it is already asked of it. */
+  async heldAtPartner(ispb: string) {
+    return heldAtPartner(this.ledgerContext(), ispb);
   }
 
   /** A payment of this client's by its end-to-end id, whenever it was booked, or null. */
