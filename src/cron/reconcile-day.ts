@@ -12,7 +12,7 @@ import type { BooksOfDay } from '../../durable-objects/ledger/reads/reconciliati
 import { ledgerOf } from '../../durable-objects/stubs';
 import { clientOfTxId } from '../db/client-keys';
 import { clientIdsAtPartnerAfter } from '../db/partner-clients';
-import { saveReport } from '../db/reconciliation';
+import { saveReport } from '../db/reconciliation-reports';
 import { findUnapplied, partnerReceiptsBetween } from '../db/unapplied';
 import {
   type BalanceFigures,
@@ -29,14 +29,14 @@ import {
   payoutStatus,
   type ReconciliationReport,
   reportStatus,
-} from '../domain/reconciliation';
+} from '../domain/reconciliation-matching';
 import { brtStartOfDay } from '../domain/time';
 import { log } from '../infra/log';
 import type { BcbApiPixPartner, ReceivedPix } from '../partners/bcb-api-pix/adapter';
 import type { PartnerOutcome } from '../partners/port';
 import { deliverPix } from './partner-notices';
+import { balanceFigures } from './reconcile-balance';
 import { alertOperator } from './reconciliation-alert';
-import { balanceFigures } from './reconciliation-balance';
 
 const DAY_MS = 86_400_000;
 /** Items per page asked of the partner (API Pix's maximum). */

@@ -9,7 +9,7 @@ import type { HeldAtPartner } from '../../durable-objects/ledger/reads/reconcili
 import { ledgerOf } from '../../durable-objects/stubs';
 import { clientIdsAtPartnerAfter } from '../db/partner-clients';
 import { partnerSuspenseHeld } from '../db/unapplied';
-import type { BalanceFigures } from '../domain/reconciliation';
+import type { BalanceFigures } from '../domain/reconciliation-matching';
 import type { BcbApiPixPartner } from '../partners/bcb-api-pix/adapter';
 
 /** Ledgers asked at once. */
