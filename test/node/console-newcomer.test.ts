@@ -192,10 +192,12 @@ it('a fresh deployment: fitted axis, single-window points, BRT, names, payee-ban
     { expect: [201] },
   );
   const deliveries = `/admin/clients/${client.client.clientId}/webhook-deliveries`;
+  // FAILED after its second attempt: the next one is 5 minutes away, so it is still FAILED (not
+  // IN_FLIGHT in its 5-second retry, which Redeliver refuses) when the phone presses the button.
   const failed = await until(
     async () => (await gw.admin('list', 'GET', `${deliveries}?status=FAILED`, undefined, [200])).body.items,
-    (items: any[]) => items.length === 1,
-    20_000,
+    (items: any[]) => items.length === 1 && items[0].attempts >= 2,
+    60_000,
   );
   expect(failed[0].aggregateId).toBe(cashIn.body.transactionId);
   // Every observation (10 created + 10 outcomes + the Cash-In) reached the analyzer's series.
