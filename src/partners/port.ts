@@ -92,7 +92,7 @@ export interface SettlementPartnerPort {
    * Takes a registered charge down (a Cash-In cancelled here), so payers can no longer pay it.
    * Absent where charges live nowhere else (the sandbox keeps none).
    */
-  removeCharge?(txid: string, recurring?: boolean): Promise<PartnerOutcome<null>>;
+  removeCharge?(txid: string): Promise<PartnerOutcome<null>>;
   /** Pix Automático at this partner (RecurrencePort below); absent: it offers none. */
   readonly recurrences?: RecurrencePort;
   /** Sends a devolution (refund) of a received payment. */

@@ -77,7 +77,7 @@ export async function runRecurrenceConformance(
   const e2e = paid.ok ? (paid.value.paidBy[0] ?? '') : '';
   const pix = await partner.receivedPix(e2e);
   expect('the paying Pix read again', pix.ok && pix.value?.amountCents === 2_990 && pix.value.txid === txid);
-  const paidGone = await partner.removeCharge(txid, true);
+  const paidGone = await partner.removeCharge(txid);
   expect('a paid recurring charge is not cancelled', !paidGone.ok && paidGone.failureCode === CHARGE_PAID);
   const other = 'CPSPrc0000000000000000000000002';
   await partner.registerCharge({
@@ -85,7 +85,7 @@ export async function runRecurrenceConformance(
     txid: other,
     recurrence: { idRec, dueDate: addDays(dueDate, 31) },
   });
-  expect('a recurring charge cancelled', (await partner.removeCharge(other, true)).ok);
+  expect('a recurring charge cancelled', (await partner.removeCharge(other)).ok);
   expect('cancelled at the PSP', psp.rec.cobrs.get(other)?.status === 'CANCELADA');
   const third = 'CPSPrc0000000000000000000000003';
   await partner.registerCharge({

@@ -214,8 +214,7 @@ export class BcbApiPixPartner implements SettlementPartnerPort {
   }
 
   /** `PATCH /cob/{txid}` status REMOVIDA_PELO_USUARIO_RECEBEDOR: the PSP refuses payments of it from now on. */
-  async removeCharge(txid: string, recurring = false): Promise<PartnerOutcome<null>> {
-    if (recurring && this.recurrences) return this.recurrences.removeRecurringCharge(txid);
+  async removeCharge(txid: string): Promise<PartnerOutcome<null>> {
     const answer = await this.client.call('PATCH', `/cob/${encodeURIComponent(txid)}`, {
       status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR',
     });
@@ -228,6 +227,8 @@ export class BcbApiPixPartner implements SettlementPartnerPort {
     const gone = charge.ok
       ? charge.value.status.startsWith('REMOVIDA')
       : charge.failureCode === 'PROCESSING_ERROR'; // NaoEncontrado: never registered there
+    // No `cob` under this txid: a Pix Automático cycle is a `cobr` instead.
+    if (gone && !charge.ok && this.recurrences) return this.recurrences.removeRecurringCharge(txid);
     if (gone) return { ok: true, value: null };
     return outcome(answer, null);
   }
