@@ -15,7 +15,11 @@ export async function recordPartnerRecurrence(env: Env, ispb: string, idRec: str
 }
 
 /** The client of this partner's recurrence, or undefined for an id this gateway never recorded. */
-export async function clientOfPartnerRecurrence(env: Env, ispb: string, idRec: string): Promise<string | undefined> {
+export async function clientOfPartnerRecurrence(
+  env: Env,
+  ispb: string,
+  idRec: string,
+): Promise<string | undefined> {
   const row = await drizzle(env.DB)
     .select({ clientId: partnerRecurrences.clientId })
     .from(partnerRecurrences)

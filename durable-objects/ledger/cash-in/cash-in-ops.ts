@@ -56,6 +56,8 @@ export interface CreateCashInInput {
   expiresAt?: number;
   /** DECLARED_PAYER: only a partner that reports who paid may receive the charge. */
   payerPolicy?: PayerPolicy;
+  /** A real partner's Pix Automático cycle (`PUT /cobr`): debited under the authorization, no BR Code. */
+  recurrence?: { idRec: string; dueDate: string };
 }
 
 /** What another aggregate writes in the new Cash-In's own transaction (a recurring charge's link). */
@@ -136,6 +138,7 @@ export async function createCashIn(
       amountCents: input.amountCents,
       expiresAt,
       payer: input.payer,
+      ...(input.recurrence && { recurrence: input.recurrence }),
     });
     await ctx.crashes.reach('cash-in.charge-registered');
     if (!registered.ok) {
@@ -150,7 +153,7 @@ export async function createCashIn(
       port.issuesBrCode && issued
         ? pspBrCode(issued, { amountCents: input.amountCents, ...merchant })
         : undefined;
-    if (port.issuesBrCode && psp === undefined) {
+    if (port.issuesBrCode && psp === undefined && !input.recurrence) {
       log('error', 'the partner registered a charge without a usable BR Code', {
         transactionId,
         ispb: partnerIspb,

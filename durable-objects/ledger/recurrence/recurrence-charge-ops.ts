@@ -20,7 +20,7 @@ import { failure, type OperationResult, success } from '../../../src/domain/resu
 import { brtStartOfDay } from '../../../src/domain/time';
 import { isSimulatedPartner } from '../../../src/partners/config';
 import { cancelCashIn, createCashIn, expireCashIn } from '../cash-in/cash-in-ops';
-import { cashInNotFound, findCashIn } from '../cash-in/cash-in-store';
+import { type CashInRow, cashInNotFound, findCashIn } from '../cash-in/cash-in-store';
 import type { LedgerContext } from '../context';
 import type { Remember } from '../ledger/idempotency';
 import { emitWebhook } from '../webhooks/events';
@@ -32,6 +32,7 @@ import {
   findRecurrence,
   insertRecurrenceCharge,
   type RecurrenceChargeRow,
+  type RecurrenceRow,
   setFailedAttempts,
 } from './recurrence-store';
 
@@ -121,6 +122,10 @@ export async function chargeRecurrence(
         locationPrefix: input.locationPrefix,
         paymentUrlPrefix: input.paymentUrlPrefix,
         locationKey: input.locationKey,
+        // A real partner's cycle is its `cobr` under the recurrence's idRec; the sandbox pays a BR Code.
+        ...(!isSimulatedPartner(ctx.env, rec.partnerIspb) && {
+          recurrence: { idRec: rec.recurrenceId, dueDate: input.dueDate },
+        }),
       },
       creating.cashIns,
       (status, body) => remember(status, withRecurrence(body)),
@@ -142,6 +147,38 @@ function sandboxCharge(ctx: LedgerContext, id: string) {
 }
 
 /**
+ * Failed attempts of the payer's bank at `at` instants: each one `RECURRING_CHARGE_ATTEMPT_FAILED`
+ * among the recurrence's events, in one transaction with the attempts recorded.
+ */
+export function recordFailedAttempts(
+  ctx: LedgerContext,
+  row: CashInRow,
+  link: RecurrenceChargeRow,
+  rec: RecurrenceRow,
+  at: number[],
+): RecurrenceChargeRow {
+  let attempts = link.failedAttempts;
+  ctx.storage.transactionSync(() => {
+    for (const instant of at) {
+      attempts = [...attempts, instant];
+      setFailedAttempts(ctx.db, row.transactionId, attempts);
+      // On the recurrence's events, to its webhookUrl: the Cash-In's own events stay its state history.
+      emitWebhook(ctx, {
+        aggregateId: `recurrence:${rec.recurrenceId}`,
+        eventType: 'RECURRING_CHARGE_ATTEMPT_FAILED',
+        data: {
+          ...cashInView(row),
+          recurrence: chargeFields({ ...link, failedAttempts: attempts }, rec.retryPolicy),
+        },
+        webhookUrl: rec.webhookUrl,
+        at: instant,
+      });
+    }
+  });
+  return { ...link, failedAttempts: attempts };
+}
+
+/**
  * The payer's bank failed an attempt now (sandbox): `RECURRING_CHARGE_ATTEMPT_FAILED` among the
  * recurrence's events; after the last attempt the recurrence allows, the Cash-In ends EXPIRED.
  */
@@ -154,20 +191,7 @@ export function failChargeAttempt(ctx: LedgerContext, id: string): OperationResu
       code: 'RULE_VIOLATION',
       detail: `Only an AWAITING_PAYMENT charge is attempted; this one is ${row.status}`,
     });
-  const now = Date.now();
-  const attempts = [...link.failedAttempts, now];
-  const fields = chargeFields({ ...link, failedAttempts: attempts }, rec.retryPolicy);
-  ctx.storage.transactionSync(() => {
-    setFailedAttempts(ctx.db, row.transactionId, attempts);
-    // On the recurrence's events, to its webhookUrl: the Cash-In's own events stay its state history.
-    emitWebhook(ctx, {
-      aggregateId: `recurrence:${rec.recurrenceId}`,
-      eventType: 'RECURRING_CHARGE_ATTEMPT_FAILED',
-      data: { ...cashInView(row), recurrence: fields },
-      webhookUrl: rec.webhookUrl,
-      at: now,
-    });
-  });
+  const fields = chargeFields(recordFailedAttempts(ctx, row, link, rec, [Date.now()]), rec.retryPolicy);
   if (fields.attemptsLeft === 0) {
     const expired = expireCashIn(ctx, row.transactionId, true);
     if (!expired.ok) return expired;
