@@ -58,6 +58,8 @@ export interface CreateCashInInput {
   payerPolicy?: PayerPolicy;
   /** A real partner's Pix Automático cycle (`PUT /cobr`): debited under the authorization, no BR Code. */
   recurrence?: { idRec: string; dueDate: string };
+  /** Ids fixed by the caller (a cycle's charge: ids.ts `cycleChargeIds`), the same on every attempt. */
+  ids?: { internalCode: string; transactionId: string };
 }
 
 /** What another aggregate writes in the new Cash-In's own transaction (a recurring charge's link). */
@@ -83,7 +85,7 @@ export async function createCashIn(
 ): Promise<OperationResult<CashInCreated>> {
   const now = Date.now();
   const reference = input.externalReference;
-  let internalCode = newInternalCode();
+  let internalCode = input.ids?.internalCode ?? newInternalCode();
   const taken = newCashInIdsTaken(ctx.db, reference, internalCode);
   // Archived Cash-Ins keep their references and codes (a hash hit counts: refusing is the safe
   // side); while none was ever archived, no hash is computed.
@@ -97,11 +99,13 @@ export async function createCashIn(
   }
   creating.add(reference);
   try {
+    if (input.ids && (taken.code || archivedId(internalCode)))
+      return failure({ code: 'RULE_VIOLATION', detail: 'This charge was already created; read it instead' });
     if (taken.code || archivedId(internalCode)) {
       do internalCode = newInternalCode();
       while (internalCodeTaken(ctx.db, internalCode) || archivedId(internalCode));
     }
-    const transactionId = newCashInTxId(input.locationKey, internalCode);
+    const transactionId = input.ids?.transactionId ?? newCashInTxId(input.locationKey, internalCode);
     const partnerIspb = chargePartner(ctx, input.payerPolicy);
     if (partnerIspb === undefined)
       return failure({

@@ -6,6 +6,7 @@
  * Cash-In EXPIRED after the last one the recurrence allows.
  */
 import { cashInView } from '../../../src/domain/cash-in';
+import { cycleChargeIds } from '../../../src/domain/ids';
 import { amountFromCents } from '../../../src/domain/money';
 import {
   addDays,
@@ -106,8 +107,12 @@ export async function chargeRecurrence(
     const created = body as { transactionId: string };
     return { ...created, recurrence: chargeFields(link(created.transactionId), rec.retryPolicy) };
   };
+  const real = !isSimulatedPartner(ctx.env, rec.partnerIspb);
   charging.add(key);
   try {
+    // At a real partner the payer's bank debits the cycle's `cobr` by itself: its TxId is the
+    // cycle's, so a retry after a crash finds the charge it sent rather than sending a second one.
+    const ids = real ? await cycleChargeIds(input.locationKey, rec.recurrenceId, cycle) : undefined;
     const result = await createCashIn(
       ctx,
       {
@@ -123,9 +128,7 @@ export async function chargeRecurrence(
         paymentUrlPrefix: input.paymentUrlPrefix,
         locationKey: input.locationKey,
         // A real partner's cycle is its `cobr` under the recurrence's idRec; the sandbox pays a BR Code.
-        ...(!isSimulatedPartner(ctx.env, rec.partnerIspb) && {
-          recurrence: { idRec: rec.recurrenceId, dueDate: input.dueDate },
-        }),
+        ...(ids && { ids, recurrence: { idRec: rec.recurrenceId, dueDate: input.dueDate } }),
       },
       creating.cashIns,
       (status, body) => remember(status, withRecurrence(body)),
