@@ -22,9 +22,9 @@ import { failure, type OperationResult, success } from '../../../src/domain/resu
 import { brtDate, formatBrt } from '../../../src/domain/time';
 import { isSimulatedPartner, offersPixAutomatico } from '../../../src/partners/config';
 import { partnerPort } from '../../../src/partners/port-registry';
-import type { LedgerContext } from '../context';
 import type { Remember } from '../ledger/idempotency';
 import { firstTransactionalIspb } from '../ledger/ledger';
+import type { LedgerContext } from '../ledger-context';
 import { emitWebhook } from '../webhooks/events';
 import {
   findRecurrence,
@@ -126,8 +126,8 @@ export type RecurrenceView = ReturnType<typeof recurrenceView>;
 export const recurrenceNotFound = () =>
   failure({ code: 'RECURRENCE_NOT_FOUND', detail: 'No recurrence matches this id' });
 
-function emitRecurrence(ctx: LedgerContext, row: RecurrenceRow, eventType: string, at: number): void {
-  emitWebhook(ctx, {
+function emitRecurrence(ledger: LedgerContext, row: RecurrenceRow, eventType: string, at: number): void {
+  emitWebhook(ledger, {
     aggregateId: `recurrence:${row.recurrenceId}`,
     eventType,
     data: recurrenceView(row, at),
@@ -145,12 +145,12 @@ type Issued = { recurrenceId: string; copyAndPaste: string | null };
  * first so the partner's `rec` callbacks find this client.
  */
 async function issueAtPartner(
-  ctx: LedgerContext,
+  ledger: LedgerContext,
   input: CreateRecurrenceInput,
   partnerIspb: string,
   expiresAt: number,
 ): Promise<OperationResult<Issued>> {
-  const recurrences = partnerPort(ctx.env, partnerIspb).recurrences;
+  const recurrences = partnerPort(ledger.env, partnerIspb).recurrences;
   const refused = (detail: string) => failure({ code: 'RULE_VIOLATION', detail });
   if (!recurrences)
     return refused(
@@ -173,7 +173,7 @@ async function issueAtPartner(
   const push = input.payer.bankData !== undefined;
   if (!push && answer.value.copyAndPaste === undefined)
     return refused('The settlement partner created the recurrence without a BR Code; retry later');
-  await recordPartnerRecurrence(ctx.env, partnerIspb, answer.value.idRec, ctx.profile.clientId);
+  await recordPartnerRecurrence(ledger.env, partnerIspb, answer.value.idRec, ledger.profile.clientId);
   return success(200, {
     recurrenceId: answer.value.idRec,
     copyAndPaste: push ? null : (answer.value.copyAndPaste as string),
@@ -181,7 +181,7 @@ async function issueAtPartner(
 }
 
 export async function createRecurrence(
-  ctx: LedgerContext,
+  ledger: LedgerContext,
   input: CreateRecurrenceInput,
   remember: Remember,
   /** externalReferences being created now: a real partner is awaited between check and insert. */
@@ -189,7 +189,7 @@ export async function createRecurrence(
 ): Promise<OperationResult<RecurrenceView>> {
   const now = Date.now();
   const today = brtDate(now);
-  if (creating.has(input.externalReference) || referenceTaken(ctx.db, input.externalReference))
+  if (creating.has(input.externalReference) || referenceTaken(ledger.db, input.externalReference))
     return failure({
       code: 'DUPLICATED_EXTERNAL_REFERENCE',
       detail: `externalReference '${input.externalReference}' was already used for a recurrence`,
@@ -205,10 +205,10 @@ export async function createRecurrence(
   };
   const refusal = termsRefusal(terms, today);
   if (refusal) return failure(refusal);
-  const partnerIspb = firstTransactionalIspb(ctx.db);
+  const partnerIspb = firstTransactionalIspb(ledger.db);
   if (partnerIspb === undefined) throw new Error('client has no TRANSACTIONAL account');
   // Nothing reaches a partner that cannot carry a recurrence (its declaration's `pixAutomatico`).
-  if (!offersPixAutomatico(ctx.env, partnerIspb))
+  if (!offersPixAutomatico(ledger.env, partnerIspb))
     return failure({
       code: 'RULE_VIOLATION',
       detail: `The settlement partner ${partnerIspb} does not offer Pix Automático; nothing was sent to it`,
@@ -216,7 +216,7 @@ export async function createRecurrence(
   const push = input.payer.bankData !== undefined;
   const expiresAt = now + input.authorizationExpirationInDays * DAY_MS;
   let issued: Issued;
-  if (isSimulatedPartner(ctx.env, partnerIspb))
+  if (isSimulatedPartner(ledger.env, partnerIspb))
     issued = {
       recurrenceId: newRecurrenceId(input.retryPolicy !== 'NONE', partnerIspb, today),
       copyAndPaste: push
@@ -224,13 +224,13 @@ export async function createRecurrence(
         : buildDynamicBrCode({
             location: `${input.locationPrefix}${newInternalCode()}`,
             amountCents: input.amountCents,
-            ...merchantFields(ctx.profile),
+            ...merchantFields(ledger.profile),
           }),
     };
   else {
     creating.add(input.externalReference);
     try {
-      const atPartner = await issueAtPartner(ctx, input, partnerIspb, expiresAt);
+      const atPartner = await issueAtPartner(ledger, input, partnerIspb, expiresAt);
       if (!atPartner.ok) return atPartner;
       issued = atPartner.body;
     } finally {
@@ -238,8 +238,8 @@ export async function createRecurrence(
     }
   }
   const { recurrenceId, copyAndPaste } = issued;
-  const view = ctx.storage.transactionSync(() => {
-    const row = insertRecurrence(ctx.db, {
+  const view = ledger.storage.transactionSync(() => {
+    const row = insertRecurrence(ledger.db, {
       recurrenceId,
       externalReference: input.externalReference,
       status: 'WAITING_AUTHORIZATION',
@@ -262,7 +262,7 @@ export async function createRecurrence(
       createdAt: now,
       authorizationExpiresAt: expiresAt,
     });
-    ctx.scheduler.schedule('expire-recurrence', recurrenceId, expiresAt);
+    ledger.scheduler.schedule('expire-recurrence', recurrenceId, expiresAt);
     const created = recurrenceView(row, now);
     remember(201, created);
     return created;
@@ -270,13 +270,13 @@ export async function createRecurrence(
   return success(201, view);
 }
 
-export function getRecurrence(ctx: LedgerContext, id: string): RecurrenceView | null {
-  const row = findRecurrence(ctx.db, id);
+export function getRecurrence(ledger: LedgerContext, id: string): RecurrenceView | null {
+  const row = findRecurrence(ledger.db, id);
   return row ? recurrenceView(row) : null;
 }
 
-export function listRecurrences(ctx: LedgerContext, limit: number, before?: number) {
-  const rows = latestRecurrences(ctx.db, limit + 1, before);
+export function listRecurrences(ledger: LedgerContext, limit: number, before?: number) {
+  const rows = latestRecurrences(ledger.db, limit + 1, before);
   const page = rows.slice(0, limit);
   const now = Date.now();
   return {
@@ -309,13 +309,13 @@ function transitionRefusal(row: RecurrenceRow, t: Transition): string | undefine
 
 /** A move of the recurrence `id`; `sandbox`: the payer's bank's side, on a simulated partner only. */
 export function moveRecurrence(
-  ctx: LedgerContext,
+  ledger: LedgerContext,
   id: string,
   t: Transition,
   sandbox: boolean,
 ): OperationResult<RecurrenceView> {
-  const row = findRecurrence(ctx.db, id);
-  if (!row || (sandbox && !isSimulatedPartner(ctx.env, row.partnerIspb))) return recurrenceNotFound();
+  const row = findRecurrence(ledger.db, id);
+  if (!row || (sandbox && !isSimulatedPartner(ledger.env, row.partnerIspb))) return recurrenceNotFound();
   const refused = transitionRefusal(row, t);
   if (refused) return failure({ code: 'RULE_VIOLATION', detail: refused });
   if (t.to === 'APPROVED' && t.payerMaximumAmountCents !== undefined) {
@@ -331,24 +331,24 @@ export function moveRecurrence(
       });
   }
   const now = Date.now();
-  const moved = ctx.storage.transactionSync(() => {
-    const updated = updateRecurrence(ctx.db, row.seq, {
+  const moved = ledger.storage.transactionSync(() => {
+    const updated = updateRecurrence(ledger.db, row.seq, {
       status: t.to,
       ...(t.to === 'APPROVED'
         ? { approvedAt: now, payerMaximumAmount: t.payerMaximumAmountCents ?? null }
         : { endedAt: now }),
       ...(t.to === 'CANCELLED' && { cancelledBy: t.by }),
     });
-    ctx.scheduler.cancel('expire-recurrence', row.recurrenceId);
-    emitRecurrence(ctx, updated, EVENT[t.to], now);
+    ledger.scheduler.cancel('expire-recurrence', row.recurrenceId);
+    emitRecurrence(ledger, updated, EVENT[t.to], now);
     return recurrenceView(updated, now);
   });
   return success(200, moved);
 }
 
 /** The `expire-recurrence` task: a recurrence still waiting at its deadline ends EXPIRED. */
-export function expireRecurrence(ctx: LedgerContext, recurrenceId: string): void {
-  const row = findRecurrence(ctx.db, recurrenceId);
+export function expireRecurrence(ledger: LedgerContext, recurrenceId: string): void {
+  const row = findRecurrence(ledger.db, recurrenceId);
   if (row?.status !== 'WAITING_AUTHORIZATION') return;
-  moveRecurrence(ctx, recurrenceId, { to: 'EXPIRED' }, false);
+  moveRecurrence(ledger, recurrenceId, { to: 'EXPIRED' }, false);
 }

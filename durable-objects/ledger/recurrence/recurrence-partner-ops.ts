@@ -14,7 +14,7 @@ import type { RecurrenceAtPartner, RecurringChargeAtPartner } from '../../../src
 import { partnerPort } from '../../../src/partners/port-registry';
 import { cancelCashIn, expireCashIn } from '../cash-in/cash-in-ops';
 import { findCashIn } from '../cash-in/cash-in-store';
-import type { LedgerContext } from '../context';
+import type { LedgerContext } from '../ledger-context';
 import { recordFailedAttempts } from './recurrence-charge-ops';
 import { moveRecurrence, recurrenceNotFound, termsOf } from './recurrence-ops';
 import { chargeOfTransaction, findRecurrence } from './recurrence-store';
@@ -29,15 +29,15 @@ const MOVES = {
 } as const;
 
 /** The recurrence as the partner has it now: approved, rejected, expired or cancelled (and by whom). */
-export function applyPartnerRecurrence(ctx: LedgerContext, fact: RecurrenceAtPartner): FactOutcome {
-  const row = findRecurrence(ctx.db, fact.idRec);
-  if (!row || row.recurrenceId !== fact.idRec || isSimulatedPartner(ctx.env, row.partnerIspb))
+export function applyPartnerRecurrence(ledger: LedgerContext, fact: RecurrenceAtPartner): FactOutcome {
+  const row = findRecurrence(ledger.db, fact.idRec);
+  if (!row || row.recurrenceId !== fact.idRec || isSimulatedPartner(ledger.env, row.partnerIspb))
     return 'unmatched';
   if (fact.status === 'CRIADA') return 'waiting';
   const to = MOVES[fact.status];
   if (row.status === to) return 'already-recorded';
   const moved = moveRecurrence(
-    ctx,
+    ledger,
     row.recurrenceId,
     to === 'CANCELLED' ? { to, by: fact.cancelledBy ?? 'PAYER_BANK' } : { to },
     false,
@@ -65,18 +65,18 @@ const failedAttempts = (fact: RecurringChargeAtPartner) =>
  * (`POST /cobr/{txid}/retentativa/{data}`).
  */
 export async function applyPartnerCharge(
-  ctx: LedgerContext,
+  ledger: LedgerContext,
   fact: RecurringChargeAtPartner,
 ): Promise<OperationResult<{ outcome: FactOutcome; retryOn?: string }>> {
-  const link = chargeOfTransaction(ctx.db, fact.txid);
-  const row = link && findCashIn(ctx.db, fact.txid);
-  const rec = link && findRecurrence(ctx.db, link.recurrenceId);
+  const link = chargeOfTransaction(ledger.db, fact.txid);
+  const row = link && findCashIn(ledger.db, fact.txid);
+  const rec = link && findRecurrence(ledger.db, link.recurrenceId);
   if (
     !link ||
     !row ||
     !rec ||
     rec.recurrenceId !== fact.idRec ||
-    isSimulatedPartner(ctx.env, row.partnerIspb)
+    isSimulatedPartner(ledger.env, row.partnerIspb)
   )
     return success(200, { outcome: 'unmatched' });
   const failed = failedAttempts(fact);
@@ -84,24 +84,27 @@ export async function applyPartnerCharge(
   const open = row.status === 'AWAITING_PAYMENT';
   if (open && fresh.length > 0)
     recordFailedAttempts(
-      ctx,
+      ledger,
       row,
       link,
       rec,
       fresh.map(() => Date.now()),
     );
   if (open && (fact.status === 'REJEITADA' || fact.status === 'EXPIRADA')) {
-    const expired = expireCashIn(ctx, row.transactionId, true);
+    const expired = expireCashIn(ledger, row.transactionId, true);
     return expired.ok ? success(200, { outcome: 'recorded' }) : expired;
   }
   if (open && fact.status === 'CANCELADA') {
-    const cancelled = await cancelCashIn(ctx, row.transactionId);
+    const cancelled = await cancelCashIn(ledger, row.transactionId);
     return cancelled.ok ? success(200, { outcome: 'recorded' }) : cancelled;
   }
   if (!open || fresh.length === 0) return success(200, { outcome: open ? 'waiting' : 'already-recorded' });
-  const retryOn = nextRetryDate(ctx, fact, rec.recurrenceId);
+  const retryOn = nextRetryDate(ledger, fact, rec.recurrenceId);
   if (retryOn !== undefined) {
-    const retried = await partnerPort(ctx.env, row.partnerIspb).recurrences?.retryCharge(fact.txid, retryOn);
+    const retried = await partnerPort(ledger.env, row.partnerIspb).recurrences?.retryCharge(
+      fact.txid,
+      retryOn,
+    );
     if (!retried?.ok)
       log('warn', 'the partner did not take a retry of a recurring charge', { txid: fact.txid, retryOn });
   }
@@ -109,9 +112,9 @@ export async function applyPartnerCharge(
 }
 
 /** Tomorrow (or the day after the due date), when the recurrence's retry policy allows one then. */
-function nextRetryDate(ctx: LedgerContext, fact: RecurringChargeAtPartner, recurrenceId: string) {
-  const rec = findRecurrence(ctx.db, recurrenceId);
-  const link = chargeOfTransaction(ctx.db, fact.txid);
+function nextRetryDate(ledger: LedgerContext, fact: RecurringChargeAtPartner, recurrenceId: string) {
+  const rec = findRecurrence(ledger.db, recurrenceId);
+  const link = chargeOfTransaction(ledger.db, fact.txid);
   if (!rec || !link) return undefined;
   const tomorrow = addDays(brtDate(Date.now()), 1);
   const date = tomorrow > link.dueDate ? tomorrow : addDays(link.dueDate, 1);
@@ -124,15 +127,15 @@ function nextRetryDate(ctx: LedgerContext, fact: RecurringChargeAtPartner, recur
  * /rec/{idRec}`), so the payer's bank stops; a partner that cannot answer now leaves it as it was.
  */
 export async function cancelRecurrenceByClient(
-  ctx: LedgerContext,
+  ledger: LedgerContext,
   id: string,
 ): Promise<OperationResult<unknown>> {
-  const row = findRecurrence(ctx.db, id);
+  const row = findRecurrence(ledger.db, id);
   if (!row) return recurrenceNotFound();
   if (row.status !== 'WAITING_AUTHORIZATION' && row.status !== 'APPROVED')
-    return moveRecurrence(ctx, id, { to: 'CANCELLED', by: 'CLIENT' }, false);
-  if (!isSimulatedPartner(ctx.env, row.partnerIspb)) {
-    const answer = await partnerPort(ctx.env, row.partnerIspb).recurrences?.cancelRecurrence(
+    return moveRecurrence(ledger, id, { to: 'CANCELLED', by: 'CLIENT' }, false);
+  if (!isSimulatedPartner(ledger.env, row.partnerIspb)) {
+    const answer = await partnerPort(ledger.env, row.partnerIspb).recurrences?.cancelRecurrence(
       row.recurrenceId,
     );
     if (!answer?.ok)
@@ -141,5 +144,5 @@ export async function cancelRecurrenceByClient(
         detail: 'The settlement partner could not cancel the recurrence now; nothing changed, retry later',
       });
   }
-  return moveRecurrence(ctx, id, { to: 'CANCELLED', by: 'CLIENT' }, false);
+  return moveRecurrence(ledger, id, { to: 'CANCELLED', by: 'CLIENT' }, false);
 }

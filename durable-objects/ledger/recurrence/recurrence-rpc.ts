@@ -4,8 +4,8 @@
  */
 import { failure, type OperationResult, success } from '../../../src/domain/result';
 import type { RecurrenceAtPartner, RecurringChargeAtPartner } from '../../../src/partners/port';
-import type { LedgerContext } from '../context';
 import type { IdempotencyKeys, Idempotent } from '../ledger/idempotency';
+import type { LedgerContext } from '../ledger-context';
 import {
   type ChargeRecurrenceInput,
   chargeRecurrence,
@@ -46,7 +46,7 @@ export type RecurrenceCommand =
 export type RecurrencePage = { items: RecurrenceView[]; nextBefore?: number };
 
 export async function recurrenceCommand(
-  ctx: LedgerContext,
+  ledger: LedgerContext,
   keys: IdempotencyKeys,
   c: RecurrenceCommand,
   /** What the object is creating right now (in its memory: a crash forgets it with the request). */
@@ -55,19 +55,19 @@ export async function recurrenceCommand(
   switch (c.op) {
     case 'create':
       return keys.run(c.input.idempotencyKey, c.input.requestHash, Date.now(), async (remember) =>
-        createRecurrence(ctx, c.input, remember, creating.recurrences),
+        createRecurrence(ledger, c.input, remember, creating.recurrences),
       );
     case 'get': {
-      const view = getRecurrence(ctx, c.id);
+      const view = getRecurrence(ledger, c.id);
       return view
         ? success(200, view)
         : failure({ code: 'RECURRENCE_NOT_FOUND', detail: 'No recurrence matches this id' });
     }
     case 'list':
-      return success(200, listRecurrences(ctx, c.limit, c.before));
+      return success(200, listRecurrences(ledger, c.limit, c.before));
     case 'approve':
       return moveRecurrence(
-        ctx,
+        ledger,
         c.id,
         {
           to: 'APPROVED',
@@ -78,26 +78,26 @@ export async function recurrenceCommand(
         true,
       );
     case 'reject':
-      return moveRecurrence(ctx, c.id, { to: 'REJECTED' }, true);
+      return moveRecurrence(ledger, c.id, { to: 'REJECTED' }, true);
     case 'cancel':
       // The client cancels any of its recurrences (at a real partner first); the payer's side only
       // through the sandbox partner.
       return c.by === 'CLIENT'
-        ? cancelRecurrenceByClient(ctx, c.id)
-        : moveRecurrence(ctx, c.id, { to: 'CANCELLED', by: c.by }, true);
+        ? cancelRecurrenceByClient(ledger, c.id)
+        : moveRecurrence(ledger, c.id, { to: 'CANCELLED', by: c.by }, true);
     case 'charge':
       return keys.run(c.input.idempotencyKey, c.input.requestHash, Date.now(), (remember) =>
-        chargeRecurrence(ctx, c.input, creating, remember),
+        chargeRecurrence(ledger, c.input, creating, remember),
       );
     case 'charges':
-      return recurrenceCharges(ctx, c.id);
+      return recurrenceCharges(ledger, c.id);
     case 'fail-attempt':
-      return failChargeAttempt(ctx, c.cashInId);
+      return failChargeAttempt(ledger, c.cashInId);
     case 'payer-cancel-charge':
-      return payerCancelsCharge(ctx, c.cashInId);
+      return payerCancelsCharge(ledger, c.cashInId);
     case 'partner-rec':
-      return success(200, { outcome: applyPartnerRecurrence(ctx, c.fact) });
+      return success(200, { outcome: applyPartnerRecurrence(ledger, c.fact) });
     case 'partner-cobr':
-      return applyPartnerCharge(ctx, c.fact);
+      return applyPartnerCharge(ledger, c.fact);
   }
 }

@@ -4,8 +4,9 @@
  * (src/partners/inbound-auth.ts) before any of the body is read. Another ISPB answers 404 like any
  * unknown route; a callback that does not authenticate, 401.
  */
-import type { ApiRequest } from '../../http/context';
+
 import { ProblemError } from '../../http/errors';
+import type { ApiRequest } from '../../http/request-context';
 import { errorFields, log } from '../../infra/log';
 import type { BcbApiPixPartner } from '../../partners/bcb-api-pix/adapter';
 import { declaredPartners, PartnerConfigError, webhookAuthOf } from '../../partners/config';
