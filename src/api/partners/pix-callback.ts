@@ -15,7 +15,7 @@ import { ProblemError } from '../../http/errors';
 import { json } from '../../http/json';
 import type { ApiRequest, RequestContext } from '../../http/request-context';
 import { parseWith } from '../../http/validation';
-import { errorFields, log } from '../../infra/log';
+import { log } from '../../infra/log';
 import { example } from '../../openapi/examples';
 import { inlineSchema } from '../../openapi/json-schema';
 import type { OperationSpec } from '../../openapi/operation';
