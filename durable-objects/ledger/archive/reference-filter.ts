@@ -14,8 +14,7 @@ import {
   keyHash,
   mergeInto,
 } from '../../../src/domain/hash-set-codec';
-import { maybeArchived } from './archive-index';
-import { doneSegmentBefore, hasArchiveOf } from './archive-store';
+import { doneSegmentBefore } from './archive-store';
 
 interface RangeRow {
   lo: number;
@@ -84,15 +83,12 @@ export function referenceMayBeArchived(sql: SqlStorage, kind: string, reference:
 }
 
 /**
- * Whether an archived row of `kind` was created with `reference` (a hash hit of the look-up counts:
- * refusing is the safe side). The filter first: the archive's look-up only when it says "may".
+ * Of these references, the ones the archive must be asked about (archive-index.ts archivedAmong):
+ * those the filter cannot clear. Read after the hot check with no await between: a row is either hot
+ * or in the filter at every instant (written in the transaction that deletes it).
  */
-export function referenceArchived(sql: SqlStorage, kind: string, reference: string): boolean {
-  return (
-    hasArchiveOf(sql, kind) &&
-    referenceMayBeArchived(sql, kind, reference) &&
-    maybeArchived(sql, reference, kind)
-  );
+export function referencesToAsk(sql: SqlStorage, kind: string, references: string[]): string[] {
+  return references.filter((reference) => referenceMayBeArchived(sql, kind, reference));
 }
 
 /** Keys and bytes of a kind's filter (the footprint bench and docs/operating.md's figures). */
