@@ -18,6 +18,7 @@ import type * as admin from '../../src/api/admin/openapi-responses';
 import type * as createCashIn from '../../src/api/cash-in/create-cash-in';
 import type * as refundCashIn from '../../src/api/cash-in/refund-cash-in';
 import type * as cashIn from '../../src/api/cash-in/shared';
+import type * as cashOutSchemas from '../../src/api/cash-out/schemas';
 import type * as cashOut from '../../src/api/cash-out/shared';
 import type { CashInCreated as CashInCreatedBody, CashInView } from '../../src/domain/cash-in';
 import type { CashOutView } from '../../src/domain/cash-out';
@@ -41,7 +42,7 @@ it('Cash-In views match the documented shapes', () => {
 
 it('Cash-Out views match the documented shapes', () => {
   expectTypeOf<Shape<CashOutView>>().toEqualTypeOf<Documented<typeof cashOut.CashOut>>();
-  expectTypeOf<Shape<CashOutAcceptedBody>>().toEqualTypeOf<Documented<typeof cashOut.CashOutAccepted>>();
+  expectTypeOf<Shape<CashOutAcceptedBody>>().toEqualTypeOf<Documented<typeof cashOutSchemas.CashOutAccepted>>();
 });
 
 it('account views match the documented shapes', () => {

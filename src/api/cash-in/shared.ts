@@ -9,9 +9,15 @@ import * as v from 'valibot';
 import { CASH_IN_FIELDS, DISPUTE_STATUSES } from '../../domain/cash-in';
 import { FAILURE_CODES } from '../../domain/failure-codes';
 import { type Out, PAYER_BANK, SETTLEMENT } from '../../openapi/examples';
-import { BankData, BrtTimestamp, EndToEndId, Money, PayerBankData } from '../../openapi/fields';
-import { TransactionIdentity } from '../../openapi/responses';
 import { viewSchema } from '../../openapi/view-schema';
+import {
+  BankData,
+  BrtTimestamp,
+  EndToEndId,
+  Money,
+  PayerBankData,
+  TransactionIdentity,
+} from '../../schemas/fields';
 import { named } from '../../schemas/named';
 
 export const TAG = 'Cash-In';

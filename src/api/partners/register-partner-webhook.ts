@@ -13,12 +13,12 @@ import { parseWith } from '../../http/validation';
 import { requireAllowedWebhookUrl } from '../../http/webhook-url';
 import { log } from '../../infra/log';
 import { example } from '../../openapi/examples';
-import { Ispb, UtcTimestamp } from '../../openapi/fields';
 import { ispbParameter } from '../../openapi/parameters';
 import type { BcbApiPixPartner } from '../../partners/bcb-api-pix/adapter';
 import { declaredPartners, PartnerConfigError, webhookAuthOf } from '../../partners/config';
 import { bcbPartner } from '../../partners/port-registry';
 import { PartnerPathSchema } from '../../schemas/common';
+import { Ispb, UtcTimestamp } from '../../schemas/fields';
 import { named } from '../../schemas/named';
 import { route } from '../route-table';
 

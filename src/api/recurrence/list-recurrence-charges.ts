@@ -4,7 +4,7 @@ import { ledgerOf } from '../../../durable-objects/stubs';
 import type { Input } from '../../http/pipeline';
 import { operationResponse } from '../../http/respond';
 import { example } from '../../openapi/examples';
-import { Money } from '../../openapi/fields';
+import { Money } from '../../schemas/fields';
 import { named } from '../../schemas/named';
 import { CashInTransactionId } from '../cash-in/shared';
 import { route } from '../route-table';
