@@ -23,7 +23,8 @@ import {
 import { BrtTimestamp, Money, TransactionIdentity } from '../../schemas/fields';
 import { named } from '../../schemas/named';
 import { route } from '../route-table';
-import { CashInTransactionId, TAG } from './shared';
+import { CashInTransactionId } from './schemas';
+import { TAG } from './shared';
 
 /** POST /cash-in body (OpenAPI createCashIn). */
 const CreateCashInSchema = named(

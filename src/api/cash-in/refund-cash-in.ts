@@ -14,7 +14,8 @@ import { cashInIdParameter } from '../../openapi/parameters';
 import { BrtTimestamp, EndToEndId, Money, TransactionIdentity } from '../../schemas/fields';
 import { named } from '../../schemas/named';
 import { route } from '../route-table';
-import { CashInTransactionId, TAG } from './shared';
+import { RefundAccepted } from './schemas';
+import { TAG } from './shared';
 
 /** POST /cash-in/{id}/refund body (OpenAPI refundCashIn). */
 const RefundSchema = named(
@@ -36,27 +37,6 @@ const RefundSchema = named(
     description: 'Internal audit note; not sent to the payer.',
   },
 );
-
-/** POST /cash-in/{id}/refund 202 (OpenAPI refundCashIn; docs/contract.md, Cash-In lifecycle). */
-export const RefundAccepted = named(
-  'RefundAccepted',
-  v.object({
-    transactionId: CashInTransactionId,
-    ...TransactionIdentity,
-    endToEndId: v.pipe(
-      EndToEndId,
-      v.description(
-        "The devolution id the gateway asked under (starts with `D`). On a real partner, once the devolution settles the Cash-In's `endToEndId` becomes its PSP's `rtrId`, the network's id for it.",
-      ),
-    ),
-    status: v.literal('PROCESSING'),
-    amount: Money,
-    requestedAt: BrtTimestamp,
-    message: v.string(),
-  }),
-);
-
-export type RefundAcceptedBody = v.InferOutput<typeof RefundAccepted>;
 
 const refundAccepted: Out<typeof RefundAccepted> = {
   transactionId: 'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6',

@@ -6,7 +6,7 @@ import { operationResponse } from '../../http/respond';
 import { example } from '../../openapi/examples';
 import { Money } from '../../schemas/fields';
 import { named } from '../../schemas/named';
-import { CashInTransactionId } from '../cash-in/shared';
+import { CashInTransactionId } from '../cash-in/schemas';
 import { route } from '../route-table';
 import { recurrencePathId } from './get-recurrence';
 import { RecurringCharge, recurrenceIdParameter, recurringCharge, TAG } from './shared';
