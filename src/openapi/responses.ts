@@ -3,8 +3,8 @@
  * src/api/cash-out/shared.ts and their list and summary operations): the cursor page and the summary (the identity fields: src/schemas/fields.ts).
  */
 import * as v from 'valibot';
-import { named } from '../schemas/named';
 import { BrtTimestamp, Count, Cursor, Money } from '../schemas/fields';
+import { named } from '../schemas/named';
 
 export const page = <T extends v.GenericSchema>(item: T) =>
   v.object({

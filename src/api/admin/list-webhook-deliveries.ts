@@ -1,7 +1,8 @@
 /** GET /admin/clients/{clientId}/webhook-deliveries: what was sent where, how it went, what is waiting. */
 import { ledgerOf } from '../../../durable-objects/stubs';
 import { json } from '../../http/json';
-import type { ApiRequest, RequestContext } from '../../http/request-context';
+import type { Input } from '../../http/pipeline';
+import type { ApiRequest } from '../../http/request-context';
 import { parseWith } from '../../http/validation';
 import { example } from '../../openapi/examples';
 import { clientIdParameter, deliveryQueryParameters } from '../../openapi/parameters';
@@ -19,7 +20,7 @@ function queryObject(request: ApiRequest): Record<string, unknown> {
   return out;
 }
 
-async function handleListWebhookDeliveries(request: ApiRequest, { env }: RequestContext): Promise<Response> {
+async function handleListWebhookDeliveries({ request, env }: Input): Promise<Response> {
   const client = await requireClient(request, env);
   const query = parseWith(DeliveryQuerySchema, queryObject(request));
   const page = await ledgerOf(env, client.id).listWebhookDeliveries({

@@ -11,7 +11,6 @@ import { operationResponse } from '../../http/respond';
 import { pathId } from '../../http/transaction-reads';
 import { example, type Out } from '../../openapi/examples';
 import { cashInIdParameter } from '../../openapi/parameters';
-import { BrtTimestamp, EndToEndId, Money, TransactionIdentity } from '../../schemas/fields';
 import { named } from '../../schemas/named';
 import { route } from '../route-table';
 import { RefundAccepted } from './schemas';

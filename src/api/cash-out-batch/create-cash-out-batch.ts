@@ -1,8 +1,3 @@
-/**
- * POST /cash-out/batch (docs/contract.md, Batch Cash-Out): up to 1,000 Cash-Outs in one call, all
- * validated before any is created; an extension beyond the v2.2 contract.
- */
-import * as v from 'valibot';
 import { ledgerOf } from '../../../durable-objects/stubs';
 import { ProblemError } from '../../http/errors';
 import { requestFingerprint } from '../../http/idempotency';
@@ -11,8 +6,6 @@ import { operationResponse } from '../../http/respond';
 import { validationError } from '../../http/validation';
 import { requireAllowedWebhookUrl } from '../../http/webhook-url';
 import { example, type In, type Out } from '../../openapi/examples';
-import { BrtTimestamp, Money, TransactionIdentity } from '../../schemas/fields';
-import { named } from '../../schemas/named';
 import { cashOutInput } from '../cash-out/schemas';
 import { TAG } from '../cash-out/shared';
 import { route } from '../route-table';

@@ -7,8 +7,6 @@ import type { Input } from '../../http/pipeline';
 import { pathId } from '../../http/transaction-reads';
 import { example, type Out } from '../../openapi/examples';
 import { parameter } from '../../openapi/parameters';
-import { BrtTimestamp, Money } from '../../schemas/fields';
-import { named } from '../../schemas/named';
 import { TAG } from '../cash-out/shared';
 import { route } from '../route-table';
 import { CashOutBatch } from './schemas';
