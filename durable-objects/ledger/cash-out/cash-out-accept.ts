@@ -6,12 +6,7 @@
  */
 
 import type { CashOutAcceptedBody, cashOutInput } from '../../../src/api/cash-out/schemas';
-import {
-  canonicalDestination,
-  cashOutView,
-  type Destination,
-  destinationKey,
-} from '../../../src/domain/cash-out';
+import { canonicalDestination, cashOutView, destinationKey } from '../../../src/domain/cash-out';
 import { newUuid } from '../../../src/domain/ids';
 import { sqlOf } from '../db';
 import type { LedgerContext } from '../ledger-context';
