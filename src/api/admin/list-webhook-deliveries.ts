@@ -2,8 +2,6 @@
 import { ledgerOf } from '../../../durable-objects/stubs';
 import { json } from '../../http/json';
 import type { Input } from '../../http/pipeline';
-import type { ApiRequest } from '../../http/request-context';
-import { parseWith } from '../../http/validation';
 import { example } from '../../openapi/examples';
 import { clientIdParameter, deliveryQueryParameters } from '../../openapi/parameters';
 import * as cashIn from '../cash-in/shared';
@@ -13,16 +11,12 @@ import { WebhookDeliveryPage } from './openapi-responses';
 import { DeliveryQuerySchema } from './schemas';
 import { operator } from './shared';
 
-/** Query parameters given once each, as strings (repeats are a validation error). */
-function queryObject(request: ApiRequest): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(request.query)) out[name] = value;
-  return out;
-}
-
-async function handleListWebhookDeliveries({ request, env }: Input): Promise<Response> {
+async function handleListWebhookDeliveries({
+  request,
+  env,
+  query,
+}: Input<{ query: typeof DeliveryQuerySchema }>): Promise<Response> {
   const client = await requireClient(request, env);
-  const query = parseWith(DeliveryQuerySchema, queryObject(request));
   const page = await ledgerOf(env, client.id).listWebhookDeliveries({
     ...(query.status !== undefined && { status: query.status }),
     ...(query.aggregateId !== undefined && { aggregateId: query.aggregateId }),
@@ -35,6 +29,7 @@ async function handleListWebhookDeliveries({ request, env }: Input): Promise<Res
 export const listWebhookDeliveries = route(
   operator({
     role: 'VIEWER',
+    query: DeliveryQuerySchema,
     method: 'get',
     path: '/admin/clients/{clientId}/webhook-deliveries',
     operationId: 'listWebhookDeliveries',
