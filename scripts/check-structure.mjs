@@ -2,7 +2,8 @@
  * `npm run check:structure` (part of `npm run check`): the structure map, measured on the import
  * graph of src/ and durable-objects/ (every `import`/`export … from`, type-only ones included).
  * Fails on an import that runs up a layer or sideways between directories of one layer, on any
- * circle of imports, on a source file over 400 lines, and on a staging-only module reachable from the
+ * circle of imports, on a source file over 400 lines, on a line over 160 characters in src/,
+ * durable-objects/ or scripts/ (long texts are split or live in docs), on a staging-only module reachable from the
  * production entry (src/index.ts), and on a ClientLedger table named outside its store (the table
  * ownership rule below; docs/architecture.md, Stores). Layers, lowest first; a module may import
  * its own directory and anything in a lower layer:
@@ -37,12 +38,14 @@ exitWithUsageIfAsked(`
 Usage: npm run check:structure
 
 Checks the import graph of src/ and durable-objects/: no import up a layer or sideways, no cycle,
-no source file over 400 lines (the layers are listed at the top of scripts/check-structure.mjs), and
+no source file over 400 lines, no code line over 160 characters in src/, durable-objects/ and scripts/
+(the layers are listed at the top of scripts/check-structure.mjs), and
 each ClientLedger table named only in its store, the schema and the migrations.
 `);
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const MAX_LINES = 400;
+const MAX_LINE_CHARS = 160;
 const LAYERS = [
   ['src/security'],
   ['src/domain'],
@@ -123,6 +126,23 @@ for (const file of files) {
       problems.push(`${file} -> ${target}: imports up (layer ${from.level} -> ${to.level})`);
     else if (to.level === from.level && to.part !== from.part)
       problems.push(`${file} -> ${target}: imports sideways within layer ${from.level}`);
+  }
+}
+
+// Honest sizes: a file kept under MAX_LINES by packing text onto a few very long lines is not small.
+function codeFiles(dir) {
+  return readdirSync(path.join(ROOT, dir)).flatMap((name) => {
+    const rel = `${dir}/${name}`;
+    if (name === 'node_modules') return [];
+    if (statSync(path.join(ROOT, rel)).isDirectory()) return codeFiles(rel);
+    return /\.(ts|mts|js|mjs|cjs)$/.test(name) ? [rel] : [];
+  });
+}
+for (const file of ['src', 'durable-objects', 'scripts'].flatMap(codeFiles)) {
+  const lines = readFileSync(path.join(ROOT, file), 'utf8').split('\n');
+  for (const [i, line] of lines.entries()) {
+    if (line.length <= MAX_LINE_CHARS) continue;
+    problems.push(`${file}:${i + 1}: ${line.length} characters (at most ${MAX_LINE_CHARS})`);
   }
 }
 
@@ -247,7 +267,8 @@ if (problems.length > 0) {
   process.exit(1);
 }
 console.log(
-  `structure: ${files.length} modules, ${edges} imports, 0 up, 0 sideways, 0 circles, none over ${MAX_LINES} lines; ` +
+  `structure: ${files.length} modules, ${edges} imports, 0 up, 0 sideways, 0 circles, none over ${MAX_LINES} lines, ` +
+    `no line over ${MAX_LINE_CHARS} characters; ` +
     `src/index.ts reaches ${reached.size} modules, none staging-only`,
 );
 console.log(`tables: ${tableNames.length} of ${tableNames.length} tables named only in their store`);

@@ -105,7 +105,8 @@ export async function createCashIn(
       return failure({
         code: 'RULE_VIOLATION',
         detail:
-          "payerPolicy is DECLARED_PAYER and none of this client's settlement partners reports who paid, so no payment could be checked; nothing was registered",
+          "payerPolicy is DECLARED_PAYER and none of this client's settlement partners reports " +
+          'who paid, so no payment could be checked; nothing was registered',
       });
     const expiresAt = input.expiresAt ?? now + input.expirationInMinutes * 60_000;
     const port = partnerPort(ctx.env, partnerIspb);

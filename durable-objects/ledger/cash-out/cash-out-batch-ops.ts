@@ -107,7 +107,10 @@ export async function acceptCashOutBatch(
   if (offending.length > 0) {
     return failure({
       code: 'DUPLICATED_EXTERNAL_REFERENCE',
-      detail: `${offending.length} item(s) carry an externalReference repeated in the batch or already used for a Cash-Out: ${offending.map((f) => f.slice(0, f.indexOf('.'))).join(', ')}; nothing was created`,
+      detail:
+        `${offending.length} item(s) carry an externalReference repeated in the batch or ` +
+        `already used for a Cash-Out: ${offending.map((f) => f.slice(0, f.indexOf('.'))).join(', ')}; ` +
+        `nothing was created`,
       errors: conflicts,
     });
   }

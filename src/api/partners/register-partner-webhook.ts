@@ -36,7 +36,9 @@ const PartnerWebhookSchema = named(
   }),
   {
     baseUrl:
-      "This gateway's public origin as the partner reaches it. The partner is told `{baseUrl}/partners/{ispb}/webhook` (mTLS) or `{baseUrl}/partners/{ispb}/webhook/{secret}` (secret path) and posts to it + `/pix`.",
+      "This gateway's public origin as the partner reaches it. The partner is told " +
+      '`{baseUrl}/partners/{ispb}/webhook` (mTLS) or `{baseUrl}/partners/{ispb}/webhook/{secret}` ' +
+      '(secret path) and posts to it + `/pix`.',
   },
 );
 
@@ -116,7 +118,12 @@ export const registerPartnerWebhook = route(
     role: 'OPERATOR',
     summary: "Register this gateway's callback URL at a real partner",
     description:
-      "Calls the partner's API Pix `PUT /webhook/{chave}` for its charge key, with the URL its callbacks must use: the secret path when `PARTNER_<ISPB>_WEBHOOK_SECRET` is set, else the mTLS path (which needs `webhookCertSubject`). A partner with neither answers 422 `RULE_VIOLATION` (a URL nobody could authenticate is never registered). An ISPB that is not a declared `bcb-api-pix` partner answers 404 `NOT_FOUND`; a partner that refuses or cannot be reached, 503 `SERVICE_UNAVAILABLE`. Repeating it is harmless.",
+      "Calls the partner's API Pix `PUT /webhook/{chave}` for its charge key, with the URL its " +
+      'callbacks must use: the secret path when `PARTNER_<ISPB>_WEBHOOK_SECRET` is set, else the mTLS ' +
+      'path (which needs `webhookCertSubject`). A partner with neither answers 422 `RULE_VIOLATION` (a ' +
+      'URL nobody could authenticate is never registered). An ISPB that is not a declared `bcb-api-pix` ' +
+      'partner answers 404 `NOT_FOUND`; a partner that refuses or cannot be reached, 503 ' +
+      '`SERVICE_UNAVAILABLE`. Repeating it is harmless.',
     parameters: [ispbParameter],
     body: {
       schema: PartnerWebhookSchema,
