@@ -10,6 +10,7 @@ import { newCashInTxId, newInternalCode } from '../../../src/domain/ids';
 import { merchantFields } from '../../../src/domain/merchant';
 import { amountFromCents } from '../../../src/domain/money';
 import type { PayerPolicy } from '../../../src/domain/payer-rules';
+import { present } from '../../../src/domain/present';
 import { failure, type OperationResult, success } from '../../../src/domain/result';
 import { formatBrt } from '../../../src/domain/time';
 import { unpaidOnly } from '../../../src/domain/transitions';
@@ -237,7 +238,7 @@ export async function cancelCashIn(ctx: LedgerContext, id: string): Promise<Oper
       failureCode: removed.failureCode,
     });
   // Re-read: a payment may have been recorded while the partner was asked.
-  const fresh = findCashIn(ctx.db, id)!;
+  const fresh = present(findCashIn(ctx.db, id), `Cash-In ${id}`);
   const late = unpaidOnly(fresh.status, 'cancelled');
   if (late) return failure(late);
   const now = Date.now();

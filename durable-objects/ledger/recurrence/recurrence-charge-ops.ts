@@ -7,6 +7,7 @@
  */
 import { cashInView } from '../../../src/domain/cash-in';
 import { amountFromCents } from '../../../src/domain/money';
+import { present } from '../../../src/domain/present';
 import {
   addDays,
   amountRefusal,
@@ -173,7 +174,10 @@ export function failChargeAttempt(ctx: LedgerContext, id: string): OperationResu
     if (!expired.ok) return expired;
     return success(200, { ...expired.body, recurrence: fields });
   }
-  return success(200, { ...cashInView(findCashIn(ctx.db, row.transactionId)!), recurrence: fields });
+  return success(200, {
+    ...cashInView(present(findCashIn(ctx.db, row.transactionId), `Cash-In ${row.transactionId}`)),
+    recurrence: fields,
+  });
 }
 
 /** The payer cancels a charge in their bank (sandbox): until 23:59:59.999 the day before it is due. */

@@ -4,6 +4,7 @@
  */
 import * as v from 'valibot';
 import { appendAudit } from '../../db/audit';
+import { present } from '../../domain/present';
 import { changeRecord, recorded } from '../../http/audit';
 import { readJsonObject } from '../../http/body';
 import type { ApiRequest, RequestContext } from '../../http/context';
@@ -82,7 +83,7 @@ async function handleRegisterPartnerWebhook(request: ApiRequest, rc: RequestCont
   const url = auth.secret === undefined ? base : `${base}/${auth.secret}`;
   let answer: Awaited<ReturnType<BcbApiPixPartner['registerWebhook']>>;
   try {
-    answer = await bcbPartner(env, ispb)!.registerWebhook(url);
+    answer = await present(bcbPartner(env, ispb), `partner ${ispb}'s adapter`).registerWebhook(url);
   } catch (error) {
     if (!(error instanceof PartnerConfigError)) throw error;
     throw new ProblemError('SERVICE_UNAVAILABLE', error.message);

@@ -35,7 +35,7 @@ const answer = (
 ): Omit<OperationSpec, 'tag' | 'auth' | 'stagingOnly'> => ({
   method: 'post',
   path: `/sandbox/recurrences/{id}/${verb}`,
-  operationId: `sandbox${verb[0]!.toUpperCase()}${verb.slice(1)}Recurrence`,
+  operationId: `sandbox${verb.charAt(0).toUpperCase()}${verb.slice(1)}Recurrence`,
   summary,
   description,
   parameters: [recurrenceIdParameter],
