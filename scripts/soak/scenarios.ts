@@ -6,10 +6,10 @@
 
 import { present } from '../../src/domain/present';
 import type { ApiResponse, Json } from './api';
-import type { SoakClient, TrafficContext } from './context';
 import { APPROVAL_THRESHOLD_CENTS, MAGIC_CODES, magicPixKey, type Outcome, type Scenario } from './plan';
 import { race, sendWithRetry, transactionIdOf, waitStatus } from './request-patterns';
 import type { TxRecord } from './snapshot';
+import type { SoakClient, TrafficContext } from './soak-context';
 
 type Runner = (t: TrafficContext, c: SoakClient, scenario: Scenario) => Promise<void>;
 

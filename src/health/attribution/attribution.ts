@@ -274,9 +274,7 @@ export function attributeFamily(ctx: WindowContext, family: Family): FamilyOrigi
     if (platformSize > 0 && unionSize / platformSize <= cfg.maxCohortShare) {
       if (groupContains(ctx, family, institutionsLeft)) {
         const members = institutionsLeft.map((v) => v.id).sort();
-        for (let i = origins.length - 1; i >= 0; i--) {
-          if (origins[i]?.kind === 'institution') origins.splice(i, 1);
-        }
+        origins.splice(0, origins.length, ...origins.filter((o) => o.kind !== 'institution'));
         origins.push({ kind: 'cohort', id: members.join(','), members });
         const impact = Math.max(...institutionsLeft.map((v) => impactOf(v, family)));
         leftover = leftover.filter((v) => !cohortExplains(ctx, family, institutionsLeft, impact, v));
