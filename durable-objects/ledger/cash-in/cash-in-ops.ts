@@ -18,8 +18,7 @@ import { log } from '../../../src/infra/log';
 import { reportsPayer } from '../../../src/partners/config';
 import { CHARGE_PAID } from '../../../src/partners/port';
 import { partnerPort } from '../../../src/partners/port-registry';
-import { maybeArchived } from '../archive/archive-index';
-import { hasArchiveOf } from '../archive/archive-store';
+import { archivedAmong } from '../archive/archive-index';
 import type { Remember } from '../ledger/idempotency';
 import { firstTransactionalIspb, transactionalAccounts } from '../ledger/ledger';
 import type { LedgerContext } from '../ledger-context';
@@ -73,6 +72,12 @@ function chargePartner(ledger: LedgerContext, policy: PayerPolicy | undefined): 
   return transactionalAccounts(ledger.db).find((a) => reportsPayer(ledger.env, a.ispb))?.ispb;
 }
 
+const duplicated = (reference: string) =>
+  failure({
+    code: 'DUPLICATED_EXTERNAL_REFERENCE',
+    detail: `externalReference '${reference}' was already used for a Cash-In`,
+  });
+
 export async function createCashIn(
   ledger: LedgerContext,
   input: CreateCashInInput,
@@ -84,21 +89,18 @@ export async function createCashIn(
   const reference = input.externalReference;
   let internalCode = newInternalCode();
   const taken = newCashInIdsTaken(ledger.db, reference, internalCode);
-  // Archived Cash-Ins keep their references and codes (a hash hit counts: refusing is the safe
-  // side); while none was ever archived, no hash is computed.
-  const archived = hasArchiveOf(ledger.storage.sql, 'cash-in');
-  const archivedId = (id: string) => archived && maybeArchived(ledger.storage.sql, id, 'cash-in');
-  if (creating.has(reference) || taken.reference || archivedId(reference)) {
-    return failure({
-      code: 'DUPLICATED_EXTERNAL_REFERENCE',
-      detail: `externalReference '${reference}' was already used for a Cash-In`,
-    });
-  }
+  if (creating.has(reference) || taken.reference) return duplicated(reference);
   creating.add(reference);
   try {
-    if (taken.code || archivedId(internalCode)) {
-      do internalCode = newInternalCode();
-      while (internalCodeTaken(ledger.db, internalCode) || archivedId(internalCode));
+    // Archived Cash-Ins keep their references and codes (a hash hit counts: refusing is the safe
+    // side): asked of the archive registry after the hot check, one call per shard, none while
+    // nothing was ever archived (archive-index.ts).
+    let archived = await archivedAmong(ledger, 'cash-in', [reference, internalCode]);
+    if (archived.has(reference)) return duplicated(reference);
+    while (taken.code || archived.has(internalCode)) {
+      internalCode = newInternalCode();
+      taken.code = internalCodeTaken(ledger.db, internalCode);
+      archived = taken.code ? archived : await archivedAmong(ledger, 'cash-in', [internalCode]);
     }
     const transactionId = newCashInTxId(input.locationKey, internalCode);
     const partnerIspb = chargePartner(ledger, input.payerPolicy);
