@@ -82,6 +82,8 @@ export class ClientLedger extends DurableObject<Env> {
   private readonly creatingCashIns = new Set<string>();
   /** Recurrence cycles being charged right now (ledger/recurrence/recurrence-charge-ops.ts). */
   private readonly chargingCycles = new Set<string>();
+  /** Recurrences being created at a real partner right now (ledger/recurrence/recurrence-ops.ts). */
+  private readonly creatingRecurrences = new Set<string>();
   private profile: Profile | undefined;
 
   constructor(ctx: DurableObjectState, env: Env) {
@@ -180,6 +182,7 @@ export class ClientLedger extends DurableObject<Env> {
       payerRules,
       creatingCashIns: this.creatingCashIns,
       chargingCycles: this.chargingCycles,
+      creatingRecurrences: this.creatingRecurrences,
       idempotencyKeys: this.idempotency,
     });
     return this.withAlarm(() => {

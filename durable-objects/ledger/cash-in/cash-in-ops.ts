@@ -56,6 +56,10 @@ export interface CreateCashInInput {
   expiresAt?: number;
   /** DECLARED_PAYER: only a partner that reports who paid may receive the charge. */
   payerPolicy?: PayerPolicy;
+  /** A real partner's Pix Automático cycle (`PUT /cobr`): debited under the authorization, no BR Code. */
+  recurrence?: { idRec: string; dueDate: string };
+  /** Ids fixed by the caller (a cycle's charge: ids.ts `cycleChargeIds`), the same on every attempt. */
+  ids?: { internalCode: string; transactionId: string };
 }
 
 /** What another aggregate writes in the new Cash-In's own transaction (a recurring charge's link). */
@@ -87,7 +91,7 @@ export async function createCashIn(
 ): Promise<OperationResult<CashInCreated>> {
   const now = Date.now();
   const reference = input.externalReference;
-  let internalCode = newInternalCode();
+  let internalCode = input.ids?.internalCode ?? newInternalCode();
   const taken = newCashInIdsTaken(ledger.db, reference, internalCode);
   if (creating.has(reference) || taken.reference) return duplicated(reference);
   creating.add(reference);
@@ -97,12 +101,15 @@ export async function createCashIn(
     // nothing was ever archived (archive-index.ts).
     let archived = await archivedAmong(ledger, 'cash-in', [reference, internalCode]);
     if (archived.has(reference)) return duplicated(reference);
+    // A recurring cycle's charge names its own ids: taken means it was already created.
+    if (input.ids && (taken.code || archived.has(internalCode)))
+      return failure({ code: 'RULE_VIOLATION', detail: 'This charge was already created; read it instead' });
     while (taken.code || archived.has(internalCode)) {
       internalCode = newInternalCode();
       taken.code = internalCodeTaken(ledger.db, internalCode);
       archived = taken.code ? archived : await archivedAmong(ledger, 'cash-in', [internalCode]);
     }
-    const transactionId = newCashInTxId(input.locationKey, internalCode);
+    const transactionId = input.ids?.transactionId ?? newCashInTxId(input.locationKey, internalCode);
     const partnerIspb = chargePartner(ledger, input.payerPolicy);
     if (partnerIspb === undefined)
       return failure({
@@ -140,6 +147,7 @@ export async function createCashIn(
       amountCents: input.amountCents,
       expiresAt,
       payer: input.payer,
+      ...(input.recurrence && { recurrence: input.recurrence }),
     });
     await ledger.crashes.reach('cash-in.charge-registered');
     if (!registered.ok) {
@@ -154,7 +162,7 @@ export async function createCashIn(
       port.issuesBrCode && issued
         ? pspBrCode(issued, { amountCents: input.amountCents, ...merchant })
         : undefined;
-    if (port.issuesBrCode && psp === undefined) {
+    if (port.issuesBrCode && psp === undefined && !input.recurrence) {
       log('error', 'the partner registered a charge without a usable BR Code', {
         transactionId,
         ispb: partnerIspb,
