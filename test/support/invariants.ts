@@ -17,11 +17,15 @@
 
 import { env } from 'cloudflare:workers';
 import { expect } from 'vitest';
-import { HISTORIES } from '../../scripts/soak/plan';
 import {
   type BooksSnapshot,
   checkBooks,
+  devolutionViolations,
+  historyViolation,
+  type PixOutFact,
   paymentViolations,
+  pixOutTotalViolations,
+  pixOutViolations,
   type SuspenseFact,
 } from '../../src/domain/money-invariants';
 import { BANK_RETURN_LABEL } from '../../src/domain/statement';
@@ -88,20 +92,6 @@ interface PartnerRow {
   settles_at: number;
 }
 
-/**
- * The webhook events a transaction in each status has sent, in order: one per state change. Final
- * statuses come from the soak's table (one source for both checkers); in-flight ones have only
- * the request event.
- */
-const CASH_IN_HISTORY: Record<string, string[]> = {
-  AWAITING_PAYMENT: ['CASHIN_REQUESTED'],
-  ...HISTORIES.CASH_IN,
-};
-const CASH_OUT_HISTORY: Record<string, string[]> = {
-  PROCESSING: ['CASHOUT_REQUESTED'],
-  PENDING: ['CASHOUT_REQUESTED'],
-  ...HISTORIES.CASH_OUT,
-};
 /** The status each event's `data` carries. */
 const EVENT_STATUS: Record<string, string> = {
   CASHIN_REQUESTED: 'AWAITING_PAYMENT',
@@ -225,6 +215,31 @@ async function checkAccounts(clientId: string, books: Books): Promise<void> {
   expect(checkBooks(await booksSnapshot(clientId, books)), 'money invariants').toEqual([]);
 }
 
+const cashOutFact = (c: CashOutRow) => ({
+  id: c.transaction_id,
+  status: c.status,
+  amount: c.amount,
+  ispb: c.partner_ispb,
+  endToEndId: c.end_to_end_id,
+});
+
+/** The PIX_OUT entries, each with the Cash-Out it pays and that Cash-Out's partner. */
+function pixOutFacts(books: Books): PixOutFact[] {
+  const byRef = new Map(books.cashOuts.map((c) => [`cash-out:${c.transaction_id}`, c]));
+  return books.entries.flatMap((e) => {
+    if (e.type !== 'PIX_OUT') return [];
+    const c = byRef.get(e.ref);
+    return [
+      {
+        cashOut: c?.transaction_id,
+        ispb: c?.partner_ispb ?? null,
+        amount: e.amount,
+        endToEndId: e.end_to_end_id,
+      },
+    ];
+  });
+}
+
 /** Each transaction's events are its state history, and each moved money as its state says. */
 function checkTransactions(books: Books, events: Map<string, { type: string; status?: string }[]>): void {
   const entriesOf = (ref: string, type: string) =>
@@ -249,13 +264,15 @@ function checkTransactions(books: Books, events: Map<string, { type: string; sta
           ],
     );
     // A payment the client's payer rules refuse is never confirmed (docs/contract.md, Who paid).
-    const expected = (CASH_IN_HISTORY[c.status] ?? []).filter(
-      (t) => c.paid_allowed !== 0 || t !== 'CASHIN_PAID',
-    );
+    const fact = {
+      kind: 'CASH_IN',
+      id: c.transaction_id,
+      status: c.status,
+      paidRefused: c.paid_allowed === 0,
+    } as const;
     expect(
-      history.map((e) => e.type),
-      `events of Cash-In ${c.transaction_id}`,
-    ).toEqual(expected);
+      historyViolation({ ...fact, events: history.map((e) => e.type) }, { inFlight: true }),
+    ).toBeUndefined();
     const ref = `cash-in:${c.transaction_id}`;
     const moved = ['PAID', 'REFUNDED'].includes(c.status);
     const pixIn = entriesOf(ref, 'PIX_IN');
@@ -282,21 +299,17 @@ function checkTransactions(books: Books, events: Map<string, { type: string; sta
     expect(beyond, `further devolutions of ${c.transaction_id}`).toBeLessThanOrEqual(c.amount);
   }
   for (const c of books.cashOuts) {
-    const history = events.get(c.transaction_id) ?? [];
-    expect(
-      history.map((e) => e.type),
-      `events of Cash-Out ${c.transaction_id}`,
-    ).toEqual(CASH_OUT_HISTORY[c.status]);
+    const told = (events.get(c.transaction_id) ?? []).map((e) => e.type);
+    const fact = { kind: 'CASH_OUT', id: c.transaction_id, status: c.status, events: told } as const;
+    expect(historyViolation(fact, { inFlight: true })).toBeUndefined();
     const ref = `cash-out:${c.transaction_id}`;
-    const paid = ['COMPLETED', 'REFUNDED'].includes(c.status);
-    expect(
-      entriesOf(ref, 'PIX_OUT').map((e) => [e.amount, e.end_to_end_id]),
-      `PIX_OUT of ${c.transaction_id}`,
-    ).toEqual(paid ? [[c.amount, c.end_to_end_id]] : []);
     expect(entriesOf(ref, 'PIX_REFUND_IN').map((e) => e.amount)).toEqual(
       c.status === 'REFUNDED' ? [c.amount] : [],
     );
   }
+  expect(pixOutViolations(books.cashOuts.map(cashOutFact), pixOutFacts(books)), 'PIX_OUT entries').toEqual(
+    [],
+  );
   for (const list of events.values())
     for (const e of list)
       if (e.status === undefined) continue;
@@ -320,19 +333,13 @@ function checkTransactions(books: Books, events: Map<string, { type: string; sta
 }
 
 /** The partner paid what the ledger debited and nothing else. */
-function checkPartnerBooks(books: Books): void {
+function checkPartnerBooks(books: Books, settled: boolean): void {
   // A declared real partner keeps its own books (the fake PSP's, which its tests read themselves).
   const real = new Set(declaredPartners(env).map((p) => p.ispb));
   const ours = books.cashOuts.filter((c) => !real.has(c.partner_ispb as string));
   const payments = books.partner.filter((p) => p.kind === 'PAYMENT');
   // The shared rule (src/domain/money-invariants.ts): paid once, as the ledger says, or not at all.
-  const facts = ours.map((c) => ({
-    id: c.transaction_id,
-    status: c.status,
-    amount: c.amount,
-    ispb: c.partner_ispb,
-    endToEndId: c.end_to_end_id,
-  }));
+  const facts = ours.map(cashOutFact);
   const paid = payments.map((p) => ({
     id: p.idempotency_id,
     ispb: p.ispb,
@@ -341,6 +348,10 @@ function checkPartnerBooks(books: Books): void {
     endToEndId: p.end_to_end_id,
   }));
   expect(paymentViolations(facts, paid), 'partner payments').toEqual([]);
+  // With nothing in flight, what the partner settled totals the PIX_OUT entries booked there.
+  const ourIds = new Set(ours.map((c) => c.transaction_id));
+  const pixOut = pixOutFacts(books).filter((e) => e.cashOut !== undefined && ourIds.has(e.cashOut));
+  if (settled) expect(pixOutTotalViolations(paid, pixOut), 'partner totals').toEqual([]);
   for (const c of ours) {
     const rows = payments.filter((p) => p.idempotency_id === c.transaction_id);
     expect(rows.length, `partner payments of ${c.transaction_id}`).toBeLessThanOrEqual(1);
@@ -349,17 +360,18 @@ function checkPartnerBooks(books: Books): void {
     if (c.status === 'CANCELLED' && row)
       expect(row).toMatchObject({ outcome: 'FAILED', failure_code: c.failure_code, amount: c.amount });
   }
-  for (const c of books.cashIns) {
-    const rows = books.partner.filter(
-      (p) => p.kind === 'DEVOLUTION' && p.idempotency_id === c.refund_end_to_end_id,
-    );
-    expect(rows.length).toBeLessThanOrEqual(1);
-    if (rows[0]) {
-      expect(rows[0].amount).toBe(c.amount);
-      // A devolution the partner made ends the Cash-In REFUNDED once our poll has seen it.
-      if (c.refund_state !== 'PROCESSING') expect(c.status, `Cash-In ${c.transaction_id}`).toBe('REFUNDED');
-    }
-  }
+  // A devolution the partner made ends the Cash-In REFUNDED once our poll has seen it.
+  const refunds = books.cashIns.map((c) => ({
+    id: c.transaction_id,
+    status: c.status,
+    amount: c.amount,
+    refundEndToEndId: c.refund_end_to_end_id,
+    refundInFlight: c.refund_state === 'PROCESSING',
+  }));
+  const devolutions = books.partner.flatMap((p) =>
+    p.kind === 'DEVOLUTION' ? [{ id: p.idempotency_id, amount: p.amount, outcome: p.outcome }] : [],
+  );
+  expect(devolutionViolations(refunds, devolutions), 'devolutions').toEqual([]);
 }
 
 /** Holds belong to operations in flight only. */
@@ -451,7 +463,7 @@ export async function assertBooks(api: Integrator, { settled = true } = {}): Pro
   const books = await readBooks(clientId);
   await checkAccounts(clientId, books);
   checkTransactions(books, await webhookEvents(clientId));
-  checkPartnerBooks(books);
+  checkPartnerBooks(books, settled);
   const holds = await checkHolds(clientId, books);
   await checkLimitTotals(clientId);
   if (settled) {

@@ -13,8 +13,6 @@ import type { Input } from '../../http/pipeline';
 import { operationResponse } from '../../http/respond';
 import { requireAllowedWebhookUrl } from '../../http/webhook-url';
 import { example, type In, type Out } from '../../openapi/examples';
-import { BrtTimestamp, Money } from '../../openapi/fields';
-import { TransactionIdentity } from '../../openapi/responses';
 import {
   AmountSchema,
   DocumentSchema,
@@ -22,9 +20,11 @@ import {
   HttpUrlSchema,
   NameSchema,
 } from '../../schemas/common';
+import { BrtTimestamp, Money, TransactionIdentity } from '../../schemas/fields';
 import { named } from '../../schemas/named';
 import { route } from '../route-table';
-import { CashInTransactionId, TAG } from './shared';
+import { CashInTransactionId } from './schemas';
+import { TAG } from './shared';
 
 /** POST /cash-in body (OpenAPI createCashIn). */
 const CreateCashInSchema = named(

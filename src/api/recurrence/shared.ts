@@ -2,8 +2,8 @@
 import * as v from 'valibot';
 import { FREQUENCIES, RETRY_POLICIES } from '../../domain/recurrence';
 import { example, type Out } from '../../openapi/examples';
-import { BrtTimestamp, Ispb, Money } from '../../openapi/fields';
 import { parameter } from '../../openapi/parameters';
+import { BrtTimestamp, Ispb, Money } from '../../schemas/fields';
 import { named } from '../../schemas/named';
 import { CashIn, cashInAwaiting } from '../cash-in/shared';
 

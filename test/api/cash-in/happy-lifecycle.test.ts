@@ -1,6 +1,6 @@
 import { runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import type { RefundAcceptedBody } from '../../../src/api/cash-in/refund-cash-in';
+import type { RefundAcceptedBody } from '../../../src/api/cash-in/schemas';
 import type { CashInBody } from '../../../src/api/cash-in/shared';
 import { createCashIn, getCashIn, payCashIn, problemCode, waitFor } from '../../support/cash-in';
 import { admin, Integrator } from '../../support/harness';
