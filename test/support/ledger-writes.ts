@@ -1,0 +1,86 @@
+/**
+ * What a test changes in a client's ClientLedger by hand to stage a moment (a Cash-In past its expiry,
+ * a task due now, a retry due, a key a day old), through drizzle's query builder over the object's
+ * schema, typed like ledger-reads.ts: no SQL text, so a renamed column stays in the schema.
+ */
+import { runInDurableObject } from 'cloudflare:test';
+import { and, eq, like, type SQL, sql } from 'drizzle-orm';
+import type { LedgerDb } from '../../durable-objects/ledger/db';
+import {
+  cashIns,
+  idempotencyKeys,
+  recurrences,
+  tasks,
+  webhookDeliveries,
+} from '../../durable-objects/ledger/schema';
+import type { DeliveryRow } from '../../durable-objects/ledger/webhooks/outbox-store';
+import { ledgerContextOf, ledgerStub } from './ledger';
+
+/** Runs `change` inside the client's object on its drizzle db. */
+export function inLedgerDb<T>(clientId: string, change: (db: LedgerDb) => T): Promise<T> {
+  return runInDurableObject(ledgerStub(clientId), (instance) => change(ledgerContextOf(instance).db));
+}
+
+/** Which tasks: all, of a kind, one by id, or those whose id starts with a prefix. */
+export interface TaskFilter {
+  kind?: string;
+  id?: string;
+  idPrefix?: string;
+}
+const taskWhere = (f: TaskFilter = {}): SQL | undefined =>
+  and(
+    f.kind === undefined ? undefined : eq(tasks.kind, f.kind),
+    f.id === undefined ? undefined : eq(tasks.id, f.id),
+    f.idPrefix === undefined ? undefined : like(tasks.id, `${f.idPrefix}%`),
+  );
+
+export const setTasksDue = (clientId: string, filter: TaskFilter, dueAt: number) =>
+  inLedgerDb(clientId, (db) => db.update(tasks).set({ dueAt }).where(taskWhere(filter)).run());
+export const dropTasks = (clientId: string, filter?: TaskFilter) =>
+  inLedgerDb(clientId, (db) => db.delete(tasks).where(taskWhere(filter)).run());
+export const addTask = (clientId: string, kind: string, ref: string, dueAt: number) =>
+  inLedgerDb(clientId, (db) =>
+    db
+      .insert(tasks)
+      .values({ id: `${kind}:${ref}`, kind, ref, dueAt })
+      .run(),
+  );
+
+/** Moves a Cash-In's expiry (by its internal code or TxId). */
+export const setCashInExpiry = (
+  clientId: string,
+  by: { internalCode: string } | { transactionId: string },
+  at: number,
+) =>
+  inLedgerDb(clientId, (db) =>
+    db
+      .update(cashIns)
+      .set({ expiresAt: at })
+      .where(
+        'internalCode' in by
+          ? eq(cashIns.internalCode, by.internalCode)
+          : eq(cashIns.transactionId, by.transactionId),
+      )
+      .run(),
+  );
+
+/** Makes an idempotency key `ms` older. */
+export const ageIdempotencyKey = (clientId: string, key: string, ms: number) =>
+  inLedgerDb(clientId, (db) =>
+    db
+      .update(idempotencyKeys)
+      .set({ createdAt: sql`${idempotencyKeys.createdAt} - ${ms}` })
+      .where(eq(idempotencyKeys.key, key))
+      .run(),
+  );
+
+/** Changes a webhook delivery's stored state (its status, due time, dispatch count). */
+export const setDelivery = (clientId: string, eventId: string, changes: Partial<DeliveryRow>) =>
+  inLedgerDb(clientId, (db) =>
+    db.update(webhookDeliveries).set(changes).where(eq(webhookDeliveries.eventId, eventId)).run(),
+  );
+
+export const setRecurrenceStart = (clientId: string, recurrenceId: string, startDate: string) =>
+  inLedgerDb(clientId, (db) =>
+    db.update(recurrences).set({ startDate }).where(eq(recurrences.recurrenceId, recurrenceId)).run(),
+  );
