@@ -63,7 +63,7 @@ export const tasks = (clientId: string, kind?: string) =>
 export const idempotencyKeys = (clientId: string) => inLedger(clientId, (l) => allIdempotencyKeys(l.db));
 
 /** Outbox events in order; of one channel (`webhook`, `health`) when given. */
-export const outboxEvents = (clientId: string, channel?: string) =>
+export const outboxRows = (clientId: string, channel?: string) =>
   inLedger(clientId, (l) => allOutbox(l.db).filter((e) => channel === undefined || e.channel === channel));
 export const deliveries = (clientId: string) => inLedger(clientId, (l) => allDeliveries(l.db));
 

@@ -9,10 +9,12 @@ import type { LedgerDb } from '../../durable-objects/ledger/db';
 import {
   cashIns,
   idempotencyKeys,
+  ledgerEntries,
   recurrences,
   tasks,
   webhookDeliveries,
 } from '../../durable-objects/ledger/schema';
+import { readProfile, updateProfile } from '../../durable-objects/ledger/settings-store';
 import type { DeliveryRow } from '../../durable-objects/ledger/webhooks/outbox-store';
 import { ledgerContextOf, ledgerStub } from './ledger';
 
@@ -84,3 +86,14 @@ export const setRecurrenceStart = (clientId: string, recurrenceId: string, start
   inLedgerDb(clientId, (db) =>
     db.update(recurrences).set({ startDate }).where(eq(recurrences.recurrenceId, recurrenceId)).run(),
   );
+
+/** Entries written as they are, without the ledger's rules: history of a shape the API cannot make. */
+export const addEntries = (clientId: string, rows: (typeof ledgerEntries.$inferInsert)[]) =>
+  inLedgerDb(clientId, (db) => db.insert(ledgerEntries).values(rows).run());
+
+/** Replaces the stored profile's name as is (a client onboarded before names were checked). */
+export const setProfileName = (clientId: string, name: string) =>
+  inLedgerDb(clientId, (db) => {
+    const profile = readProfile(db);
+    if (profile) updateProfile(db, { ...profile, name });
+  });
