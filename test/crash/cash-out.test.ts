@@ -26,7 +26,11 @@ const STEPS: CrashPoint[] = [
 ];
 
 async function partnerRequests(transactionId: string) {
-  return (await partnerTransfers([transactionId])).map(({ kind, outcome, requests }) => ({ kind, outcome, requests }));
+  return (await partnerTransfers([transactionId])).map(({ kind, outcome, requests }) => ({
+    kind,
+    outcome,
+    requests,
+  }));
 }
 
 async function webhookTypes(clientId: string, transactionId: string) {

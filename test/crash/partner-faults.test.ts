@@ -25,13 +25,15 @@ const clearFaults = async () =>
   expect((await admin(`/admin/partners/${BETA}/faults`, 'DELETE')).status).toBe(204);
 
 async function partnerRow(idempotencyId: string) {
-  const results = (await partnerTransfers([idempotencyId])).map(({ kind, amount, outcome, requests, settlesAt }) => ({
-    kind,
-    amount,
-    outcome,
-    requests,
-    settles_at: settlesAt,
-  }));
+  const results = (await partnerTransfers([idempotencyId])).map(
+    ({ kind, amount, outcome, requests, settlesAt }) => ({
+      kind,
+      amount,
+      outcome,
+      requests,
+      settles_at: settlesAt,
+    }),
+  );
   expect(results.length).toBeLessThanOrEqual(1);
   return results[0];
 }

@@ -8,6 +8,7 @@ import { and, eq, like, type SQL, sql } from 'drizzle-orm';
 import type { LedgerDb } from '../../durable-objects/ledger/db';
 import {
   cashIns,
+  holds,
   idempotencyKeys,
   ledgerEntries,
   recurrences,
@@ -97,3 +98,21 @@ export const setProfileName = (clientId: string, name: string) =>
     const profile = readProfile(db);
     if (profile) updateProfile(db, { ...profile, name });
   });
+
+/** A hold placed as is: someone else's money in flight. */
+export const addHold = (clientId: string, row: typeof holds.$inferInsert) =>
+  inLedgerDb(clientId, (db) => db.insert(holds).values(row).run());
+
+/** Wakes the object's alarm in `ms` (it runs whatever tasks are due by then). */
+export const wakeIn = (clientId: string, ms: number) =>
+  runInDurableObject(ledgerStub(clientId), (_instance, state) => state.storage.setAlarm(Date.now() + ms));
+
+/** Changes a Cash-In's stored fields as they are (a state a crash left, a clock moved). */
+export const setCashIn = (
+  clientId: string,
+  internalCode: string,
+  changes: Partial<typeof cashIns.$inferInsert>,
+) =>
+  inLedgerDb(clientId, (db) =>
+    db.update(cashIns).set(changes).where(eq(cashIns.internalCode, internalCode)).run(),
+  );

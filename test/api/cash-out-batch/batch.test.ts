@@ -11,8 +11,7 @@ import { assertBooks } from '../../support/invariants';
 import { cashOuts } from '../../support/ledger-reads';
 import { outboxEvents } from '../../support/webhooks';
 
-const cashOutCount = async (api: Integrator) =>
-  (await cashOuts(api.client.clientId)).length;
+const cashOutCount = async (api: Integrator) => (await cashOuts(api.client.clientId)).length;
 
 describe('POST /cash-out/batch', () => {
   it('accepts 3 items as 3 ordinary Cash-Outs, each completed, with its own events; the batch counts them', async () => {
