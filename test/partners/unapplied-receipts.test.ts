@@ -7,16 +7,18 @@
  */
 import { env } from 'cloudflare:workers';
 import { afterAll, describe, expect, it } from 'vitest';
+import { suspenseHeld as heldAt } from '../../durable-objects/ledger/cash-in/unapplied-store';
 import { reconcilePartnerPix } from '../../src/cron/partner-notices';
 import { returnPartnerHeld } from '../../src/cron/partner-unapplied';
 import { sweepAllClients } from '../../src/cron/sweep';
+import { unappliedNextAt } from '../../src/db/unapplied';
 import { getBalance } from '../support/account';
 import { createCashIn, getCashIn, waitFor } from '../support/cash-in';
 import { armCrash, waitForCrash } from '../support/crash';
 import { FAKE_PSP_ISPB } from '../support/fake-psp-env';
 import { admin, call } from '../support/harness';
 import { assertBooks } from '../support/invariants';
-import { sqlRows } from '../support/ledger';
+import { inLedger, suspenseEntries } from '../support/ledger-reads';
 import { callback, newE2e, onboard, paidAtPsp, psp, statementOf } from '../support/partner-psp';
 import { runTasksNow, tasksOf } from '../support/psp-books';
 import {
@@ -41,13 +43,7 @@ async function sweep(): Promise<void> {
 
 /** What the client's suspense account at the partner holds now (centavos). */
 async function suspenseHeld(clientId: string): Promise<number> {
-  const [row] = await sqlRows<{ held: number }>(
-    clientId,
-    `SELECT coalesce(sum(CASE direction WHEN 'CREDIT' THEN amount ELSE -amount END), 0) AS held
-     FROM suspense_entries WHERE ispb = ?`,
-    FAKE_PSP_ISPB,
-  );
-  return row?.held ?? -1;
+  return inLedger(clientId, (l) => heldAt(l.db, FAKE_PSP_ISPB));
 }
 
 describe('unapplied receipts', () => {
@@ -246,9 +242,9 @@ describe('unapplied receipts', () => {
     expect(await callback(second)).toEqual([{ endToEndId: second, outcomes: ['already-recorded'] }]);
     await sweep();
     expect((await psp(`pix/${second}`)).devolucoes).toHaveLength(1);
-    expect(
-      await sqlRows(api.client.clientId, "SELECT id FROM suspense_entries WHERE direction = 'DEBIT'"),
-    ).toHaveLength(1);
+    expect((await suspenseEntries(api.client.clientId)).filter((e) => e.direction === 'DEBIT')).toHaveLength(
+      1,
+    );
     expect(await suspenseHeld(api.client.clientId)).toBe(0);
     await waitFor(
       () => tasksOf(api, 'return-unapplied'),
@@ -290,12 +286,7 @@ describe('unapplied receipts', () => {
       status: 'FAILED',
       failure: 'PAYEE_BANK_REJECTED',
     });
-    const nextAt = async () =>
-      (
-        await env.DB.prepare('SELECT next_at FROM unapplied_receipts WHERE end_to_end_id = ?')
-          .bind(stray)
-          .first<{ next_at: number | null }>()
-      )?.next_at;
+    const nextAt = async () => unappliedNextAt(env, stray);
     expect(await nextAt()).toBeGreaterThan(Date.now());
     // Read while still refused: nothing moves, the next read is further away.
     const first = (await nextAt()) as number;

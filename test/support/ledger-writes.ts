@@ -7,6 +7,8 @@ import { runInDurableObject } from 'cloudflare:test';
 import { and, eq, like, type SQL, sql } from 'drizzle-orm';
 import type { LedgerDb } from '../../durable-objects/ledger/db';
 import {
+  archiveSegments,
+  archiveTotals,
   cashIns,
   holds,
   idempotencyKeys,
@@ -41,11 +43,14 @@ export const setTasksDue = (clientId: string, filter: TaskFilter, dueAt: number)
   inLedgerDb(clientId, (db) => db.update(tasks).set({ dueAt }).where(taskWhere(filter)).run());
 export const dropTasks = (clientId: string, filter?: TaskFilter) =>
   inLedgerDb(clientId, (db) => db.delete(tasks).where(taskWhere(filter)).run());
+/** Adds the task `kind:ref`, or moves it to `dueAt`. */
+/** Adds the task `kind:ref`, or moves it to `dueAt`. */
 export const addTask = (clientId: string, kind: string, ref: string, dueAt: number) =>
   inLedgerDb(clientId, (db) =>
     db
       .insert(tasks)
       .values({ id: `${kind}:${ref}`, kind, ref, dueAt })
+      .onConflictDoUpdate({ target: tasks.id, set: { dueAt } })
       .run(),
   );
 
@@ -116,3 +121,40 @@ export const setCashIn = (
   inLedgerDb(clientId, (db) =>
     db.update(cashIns).set(changes).where(eq(cashIns.internalCode, internalCode)).run(),
   );
+
+/** Moves every Cash-In's stored times `ms` into the past (the archive's age rules read them). */
+export const ageCashIns = (clientId: string, ms: number) =>
+  inLedgerDb(clientId, (db) =>
+    db
+      .update(cashIns)
+      .set({
+        requestedAt: sql`${cashIns.requestedAt} - ${ms}`,
+        expiresAt: sql`${cashIns.expiresAt} - ${ms}`,
+        paidAt: sql`${cashIns.paidAt} - ${ms}`,
+        cancelledAt: sql`${cashIns.cancelledAt} - ${ms}`,
+      })
+      .run(),
+  );
+
+/** Moves every ledger entry `ms` into the past. */
+export const ageEntries = (clientId: string, ms: number) =>
+  inLedgerDb(clientId, (db) =>
+    db
+      .update(ledgerEntries)
+      .set({ createdAt: sql`${ledgerEntries.createdAt} - ${ms}` })
+      .run(),
+  );
+
+/** Changes every Cash-In's TxId (a client with one Cash-In: an id of an older format). */
+export const setOnlyCashInTxId = (clientId: string, transactionId: string) =>
+  inLedgerDb(clientId, (db) => db.update(cashIns).set({ transactionId }).run());
+
+/** Segments of `kind` as a version before migration 0007 left them: no range, no count, no totals; and no running totals. */
+export const asLegacySegments = (clientId: string, kind: string) =>
+  inLedgerDb(clientId, (db) => {
+    db.update(archiveSegments)
+      .set({ firstTime: null, firstSeq: null, lastTime: null, lastSeq: null, count: null, totals: null })
+      .where(eq(archiveSegments.kind, kind))
+      .run();
+    db.delete(archiveTotals).run();
+  });
