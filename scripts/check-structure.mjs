@@ -240,6 +240,34 @@ for (const file of files) {
   }
 }
 
+// Tests read a ledger through typed helpers over the stores (test/support/ledger-reads.ts) and stage
+// moments through ledger-writes.ts, so a renamed column touches its store, not the tests. Raw SQL
+// (sqlRows, storage.sql.exec, a D1 prepare) stays only where a test corrupts or inspects storage on
+// purpose, in at most MAX_RAW_SQL files named below; PENDING_RAW_SQL only shrinks.
+const MAX_RAW_SQL = 10;
+const RAW_SQL = /\bsqlRows\s*[<(]|\bqueryPlan\s*\([^,]+,\s*['"`]|\bsql\.exec\b|storage\.sql(?!\s*[,)])|\b(?:DB|db)\.(?:prepare|exec)\s*\(/;
+const RAW_SQL_ON_PURPOSE = [
+  'test/api/account/happy-wallet.test.ts', // a trigger fails a transfer's second leg
+  'test/api/operators/happy-audit.test.ts', // D1's append-only triggers refuse changes
+  'test/api/operators/happy-change-audit.test.ts', // a trigger refuses the audit record
+  'test/node/footprint.test.ts', // measures the object's pages (dbstat) in its SQLite file
+  'test/partners/daily-reconciliation.test.ts', // books made to differ from the partner's
+  'test/security/fixtures.ts', // every table of a client, before and after a refused request
+  'test/storage/idempotency-codec.test.ts', // how a key's answer is stored, and a legacy one
+  'test/storage/prune-steps.test.ts', // each pruning step's plan and rows made old
+  'test/support/invariants.test.ts', // each invariant shown failing on damaged books
+];
+const PENDING_RAW_SQL = [];
+const RAW_SQL_TOOL = 'test/support/ledger.ts'; // defines sqlRows and queryPlan
+const rawSqlFiles = sources('test').filter((file) => file !== RAW_SQL_TOOL && RAW_SQL.test(readFileSync(path.join(ROOT, file), 'utf8')));
+const allowedRaw = new Set([...RAW_SQL_ON_PURPOSE, ...PENDING_RAW_SQL]);
+for (const file of rawSqlFiles)
+  if (!allowedRaw.has(file)) problems.push(`${file} runs raw SQL: read through test/support/ledger-reads.ts, stage through ledger-writes.ts`);
+for (const file of allowedRaw)
+  if (!rawSqlFiles.includes(file)) problems.push(`${file} no longer runs raw SQL: take it off the list in scripts/check-structure.mjs`);
+if (RAW_SQL_ON_PURPOSE.length > MAX_RAW_SQL)
+  problems.push(`${RAW_SQL_ON_PURPOSE.length} test files run raw SQL on purpose (at most ${MAX_RAW_SQL})`);
+
 const edges = [...graph.values()].reduce((n, t) => n + t.length, 0);
 if (problems.length > 0) {
   for (const p of problems) console.error(`structure: ${p}`);
@@ -251,3 +279,6 @@ console.log(
     `src/index.ts reaches ${reached.size} modules, none staging-only`,
 );
 console.log(`tables: ${tableNames.length} of ${tableNames.length} tables named only in their store`);
+console.log(
+  `tests: ${RAW_SQL_ON_PURPOSE.length} files run raw SQL on purpose (at most ${MAX_RAW_SQL}), ${PENDING_RAW_SQL.length} still to move: ${PENDING_RAW_SQL.join(', ') || 'none'}`,
+);

@@ -7,12 +7,15 @@ import { runInDurableObject } from 'cloudflare:test';
 import { and, eq, like, type SQL, sql } from 'drizzle-orm';
 import type { LedgerDb } from '../../durable-objects/ledger/db';
 import {
+  accounts,
   archiveSegments,
   archiveTotals,
   cashIns,
+  cashOuts,
   holds,
   idempotencyKeys,
   ledgerEntries,
+  outbox,
   recurrences,
   tasks,
   webhookDeliveries,
@@ -158,3 +161,33 @@ export const asLegacySegments = (clientId: string, kind: string) =>
       .run();
     db.delete(archiveTotals).run();
   });
+
+/** The same kind of changes for a test already inside the object (runInDurableObject), on its drizzle db. */
+export const writeIn = {
+  dropTasks: (db: LedgerDb, filter?: TaskFilter) => db.delete(tasks).where(taskWhere(filter)).run(),
+  addTask: (db: LedgerDb, kind: string, ref: string, dueAt: number) =>
+    db
+      .insert(tasks)
+      .values({ id: `${kind}:${ref}`, kind, ref, dueAt })
+      .run(),
+  setBalance: (db: LedgerDb, number: string, balance: number) =>
+    db.update(accounts).set({ balance }).where(eq(accounts.number, number)).run(),
+  addCashOut: (db: LedgerDb, row: typeof cashOuts.$inferInsert) => db.insert(cashOuts).values(row).run(),
+};
+
+/** An outbox event written as is (one an older version stored, one not yet handed on). */
+export const addOutboxEvent = (clientId: string, row: typeof outbox.$inferInsert) =>
+  inLedgerDb(clientId, (db) => db.insert(outbox).values(row).run());
+
+/** Moves the manifest times of every segment of `kind` `ms` into the past. */
+export const ageSegments = (clientId: string, kind: string, ms: number) =>
+  inLedgerDb(clientId, (db) =>
+    db
+      .update(archiveSegments)
+      .set({
+        firstTime: sql`${archiveSegments.firstTime} - ${ms}`,
+        lastTime: sql`${archiveSegments.lastTime} - ${ms}`,
+      })
+      .where(eq(archiveSegments.kind, kind))
+      .run(),
+  );
