@@ -8,6 +8,7 @@
 import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CACHE_TTL_MS } from '../../src/db/credentials';
+import { deactivateApplicationToken, deleteClient } from '../support/d1-writes';
 import { ADMIN_TOKEN, admin, call, Integrator, issueToken, sign } from '../support/harness';
 import { type JwtCase, jwtCases, type SignatureCase, signatureCases } from './forged';
 import { type Answer, answerOf, expectDocumentedAnswer, ROUTES, type Route } from './routes';
@@ -265,9 +266,7 @@ describe('deactivation and rotation (decisions §3)', () => {
     const route = CLIENT.find((r) => r.key === 'GET /cash-in/{id}')!;
     const api = await Integrator.create();
     expect((await send(route, {}, { api })).answer.status).toBe(404);
-    await env.DB.prepare('UPDATE clients SET application_token_active = 0 WHERE id = ?')
-      .bind(api.client.clientId)
-      .run();
+    await deactivateApplicationToken(api.client.clientId);
     await new Promise((r) => setTimeout(r, CACHE_TTL_MS + 100));
     const { answer } = await send(route, {}, { api });
     expect(answer.status).toBe(401);
@@ -278,10 +277,7 @@ describe('deactivation and rotation (decisions §3)', () => {
     const route = CLIENT.find((r) => r.key === 'GET /cash-in/{id}')!;
     const api = await Integrator.create();
     expect((await send(route, {}, { api })).answer.status).toBe(404);
-    await env.DB.batch([
-      env.DB.prepare('DELETE FROM accounts WHERE client_id = ?').bind(api.client.clientId),
-      env.DB.prepare('DELETE FROM clients WHERE id = ?').bind(api.client.clientId),
-    ]);
+    await deleteClient(api.client.clientId);
     await new Promise((r) => setTimeout(r, CACHE_TTL_MS + 100));
     const { answer } = await send(route, {}, { api });
     expect(answer.status).toBe(401);

@@ -48,12 +48,12 @@ export const dropTasks = (clientId: string, filter?: TaskFilter) =>
   inLedgerDb(clientId, (db) => db.delete(tasks).where(taskWhere(filter)).run());
 /** Adds the task `kind:ref`, or moves it to `dueAt`. */
 /** Adds the task `kind:ref`, or moves it to `dueAt`. */
-export const addTask = (clientId: string, kind: string, ref: string, dueAt: number) =>
+export const addTask = (clientId: string, kind: string, ref: string, dueAt: number, attempts?: number) =>
   inLedgerDb(clientId, (db) =>
     db
       .insert(tasks)
-      .values({ id: `${kind}:${ref}`, kind, ref, dueAt })
-      .onConflictDoUpdate({ target: tasks.id, set: { dueAt } })
+      .values({ id: `${kind}:${ref}`, kind, ref, dueAt, attempts })
+      .onConflictDoUpdate({ target: tasks.id, set: attempts === undefined ? { dueAt } : { dueAt, attempts } })
       .run(),
   );
 
