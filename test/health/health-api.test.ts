@@ -18,6 +18,7 @@ import { createCashOut, deposit, settled } from '../support/cash-out';
 import { addIncident, dropIncident, dropIncidentsOf } from '../support/d1-writes';
 import { admin, Integrator } from '../support/harness';
 import { faults, generateArray } from '../support/health';
+import { withD1TableGone } from '../support/storage-faults';
 import { newSink, received, waitUntil } from '../support/webhooks';
 import { ALFA, analyzer, BETA, GAMA, HOUR, windowStart, worldWith } from './worker-world';
 
@@ -144,15 +145,12 @@ describe('PIX health in the Worker', () => {
 
   it('answers 503 PIX_HEALTH_UNAVAILABLE with Retry-After: 60 when the incidents cannot be read', async () => {
     const api = await Integrator.create();
-    await env.DB.exec('ALTER TABLE health_incidents RENAME TO health_incidents_away');
-    try {
+    await withD1TableGone('health_incidents', async () => {
       const res = await api.get('/health/pix/incidents');
       expect(res.status).toBe(503);
       expect(res.headers.get('retry-after')).toBe('60');
       expect(((await res.json()) as { code: string }).code).toBe('PIX_HEALTH_UNAVAILABLE');
-    } finally {
-      await env.DB.exec('ALTER TABLE health_incidents_away RENAME TO health_incidents');
-    }
+    });
   });
 
   it('feeds the platform analyzer from the queue and ignores a redelivered observation', async () => {

@@ -4,7 +4,7 @@
  * schema, typed like ledger-reads.ts: no SQL text, so a renamed column stays in the schema.
  */
 import { runInDurableObject } from 'cloudflare:test';
-import { and, eq, like, type SQL, sql } from 'drizzle-orm';
+import { and, eq, inArray, like, type SQL, sql } from 'drizzle-orm';
 import type { LedgerDb } from '../../durable-objects/ledger/db';
 import {
   accounts,
@@ -191,3 +191,38 @@ export const ageSegments = (clientId: string, kind: string, ms: number) =>
       .where(eq(archiveSegments.kind, kind))
       .run(),
   );
+
+/** As if nothing had run since the events were written: every event unpublished, no delivery, flush and dispatch due. */
+export const asNothingRan = (clientId: string) =>
+  inLedgerDb(clientId, (db) => {
+    db.update(outbox).set({ publishedAt: null }).run();
+    db.delete(webhookDeliveries).run();
+    db.delete(tasks)
+      .where(inArray(tasks.kind, ['flush-outbox', 'dispatch-webhooks']))
+      .run();
+    db.insert(tasks)
+      .values([
+        { id: 'flush-outbox:all', kind: 'flush-outbox', ref: 'all', dueAt: 0, attempts: 0 },
+        { id: 'dispatch-webhooks:all', kind: 'dispatch-webhooks', ref: 'all', dueAt: 0, attempts: 0 },
+      ])
+      .run();
+  });
+
+/**
+ * A client's one Cash-Out put back at an executor step, as if its object had died there, and due now:
+ * RECEIVED is before the reservation committed (no hold, no partner yet).
+ */
+export const asCashOutDiedAt = (clientId: string, stage: 'RECEIVED' | 'APPROVED' | 'SENDING' | 'SENT') =>
+  inLedgerDb(clientId, (db) => {
+    if (stage === 'RECEIVED') {
+      db.delete(holds).run();
+      db.update(cashOuts)
+        .set({ stage: 'RECEIVED', status: 'PROCESSING', partnerIspb: null, settlement: null })
+        .run();
+    } else db.update(cashOuts).set({ stage, status: 'PROCESSING' }).run();
+    db.update(cashOuts).set({ nextAt: Date.now() }).run();
+    db.insert(tasks)
+      .values({ id: 'cash-out-exec:all', kind: 'cash-out-exec', ref: 'all', dueAt: Date.now(), attempts: 0 })
+      .onConflictDoUpdate({ target: tasks.id, set: { dueAt: Date.now(), attempts: 0 } })
+      .run();
+  });
