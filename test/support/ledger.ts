@@ -1,7 +1,7 @@
 /** A client's Durable Object: its stub, its ledger's view, and raw SQL for the few tests that need it. */
 import { runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
-import type { LedgerContext } from '../../durable-objects/ledger/context';
+import type { LedgerContext } from '../../durable-objects/ledger/ledger-context';
 
 /** Untyped on purpose: the RPC-typed stub makes runInDurableObject's types explode. */
 export function ledgerStub(clientId: string): DurableObjectStub {
