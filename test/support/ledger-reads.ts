@@ -19,10 +19,10 @@ import {
 import { allSuspenseEntries } from '../../durable-objects/ledger/cash-in/unapplied-store';
 import { allCashOuts, findCashOut } from '../../durable-objects/ledger/cash-out/cash-out-store';
 import { allLimitTotals } from '../../durable-objects/ledger/cash-out/limit-totals';
-import type { LedgerContext } from '../../durable-objects/ledger/ledger-context';
 import { sqlOf } from '../../durable-objects/ledger/db';
 import { allIdempotencyKeys } from '../../durable-objects/ledger/ledger/idempotency';
 import { allAccounts, allEntries, allHolds } from '../../durable-objects/ledger/ledger/ledger-store';
+import type { LedgerContext } from '../../durable-objects/ledger/ledger-context';
 import {
   allRecurrenceCharges,
   allRecurrences,
