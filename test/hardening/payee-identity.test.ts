@@ -109,7 +109,7 @@ describe('payee identity (decisions §5)', () => {
       'M|2027-01',
       'P|2027-01-01|k',
     ]);
-    await runInDurableObject(ledgerStub(api.client.clientId), (instance, state) => {
+    await runInDurableObject(ledgerStub(api.client.clientId), (instance) => {
       const db = (instance as unknown as { db: Parameters<typeof limitUsage>[0] }).db;
       let seq = 0;
       for (const [i, ms] of moments.entries()) {

@@ -8,7 +8,6 @@
  * same clients' webhooks (partner incidents go to everyone routed through the partner), so events
  * are matched by incidentId.
  */
-import { env } from 'cloudflare:workers';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import type { HealthPictureBody } from '../../src/api/health/get-pix-health';

@@ -22,7 +22,6 @@
  * that window (advance) instead of waiting for the alarm, then resets the analyzer: its generated
  * baseline would make the next windows of the suite look like an outage.
  */
-import { runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
@@ -34,7 +33,6 @@ import { createCashOut, deposit, settled } from '../support/cash-out';
 import { dropIncidentsOf } from '../support/d1-writes';
 import { admin, Integrator } from '../support/harness';
 import { dailyShape, faults, generateArray } from '../support/health';
-import { ledgerStub } from '../support/ledger';
 import { outboxRows, partnerTransfers } from '../support/ledger-reads';
 import { addOutboxEvent, addTask, wakeIn } from '../support/ledger-writes';
 import { type Observed, recordObservations } from '../support/observations';

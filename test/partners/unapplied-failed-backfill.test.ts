@@ -4,7 +4,6 @@
  * MED window gets its read (the client's from its ledger's first sweep, the partner's from the cron),
  * so a devolution the network settled later is booked RETURNED once; one past the window is left alone.
  */
-import { runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { afterAll, describe, expect, it } from 'vitest';
 import { returnPartnerHeld } from '../../src/cron/partner-unapplied';

@@ -15,7 +15,6 @@
  * is exactly the open dispute's hold, available never exceeds balance minus it, and a refund under
  * an open dispute is refused.
  */
-import { runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -28,7 +27,6 @@ import { createCashIn, getCashIn, waitFor } from '../support/cash-in';
 import { FAKE_PSP_ISPB } from '../support/fake-psp-env';
 import { Integrator } from '../support/harness';
 import { quiesce } from '../support/invariants';
-import { ledgerStub } from '../support/ledger';
 import { suspenseEntries } from '../support/ledger-reads';
 import { setCashInExpiry } from '../support/ledger-writes';
 import { callback, newE2e, psp } from '../support/partner-psp';

@@ -5,7 +5,6 @@
  * effect at once in the isolate that made them and within CACHE_TTL_MS everywhere else; public
  * routes do not care about credentials. The routes come from the router (test/security/routes.ts).
  */
-import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CACHE_TTL_MS } from '../../src/db/credentials';
 import { deactivateApplicationToken, deleteClient } from '../support/d1-writes';

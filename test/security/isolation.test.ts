@@ -6,7 +6,6 @@
  * instance may differ), on every client-scoped operation that takes an id. A's storage is the same
  * before and after. The operations come from the router, so a new one with an id is covered.
  */
-import { env } from 'cloudflare:workers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientKey } from '../../src/domain/location';
 import { addIncident, dropIncident } from '../support/d1-writes';

@@ -5,7 +5,7 @@
  * and bank-returned (rehydrated), and an archived externalReference stays taken.
  */
 
-import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
+import { runDurableObjectAlarm } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import type { CashInCreatedBody } from '../../src/api/cash-in/create-cash-in';
