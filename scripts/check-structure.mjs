@@ -262,9 +262,12 @@ const RAW_SQL_ON_PURPOSE = [
   'test/support/invariants.test.ts', // each invariant shown failing on damaged books
 ];
 // Left while another branch edits them: they move onto the helpers next.
+// Newly arrived too: the archive registry's tests (its shards have no read of their own for tests yet).
 const PENDING_RAW_SQL = [
   'test/api/recurrence/error-recurrence.test.ts',
   'test/api/recurrence/happy-journey.test.ts',
+  'test/storage/archive-registry.test.ts',
+  'test/support/archive-registry.ts',
 ];
 // The tools: sqlRows and queryPlan; a table renamed away on purpose (storage-faults.ts); and this
 // check's own test, whose fixtures are what the check refuses.

@@ -23,7 +23,14 @@ import { auditPage } from './audit';
 import { booksPage } from './books';
 import { buildCharts } from './charts';
 import { dashboardPage } from './dashboard';
-import { clientPage, healthView, partnerNames, recentBatches, recentDeliveries } from './data';
+import {
+  clientPage,
+  healthView,
+  olderDeliveriesOf,
+  partnerNames,
+  recentBatches,
+  recentDeliveries,
+} from './data';
 import { openDisputes } from './disputes';
 import { htmlResponse, loginPage, messagePage } from './html';
 import {
@@ -132,9 +139,10 @@ async function dashboard(request: Request, env: Env, { session, actor }: SignedI
     wanted === null
       ? clients.items[0]
       : (clients.items.find((c) => c.id === wanted) ?? (await findClient(env, wanted)));
+  const older = olderDeliveriesOf(url.searchParams);
   const [deliveries, batches] = selected
-    ? await Promise.all([recentDeliveries(env, selected.id), recentBatches(env, selected.id)])
-    : [[], []];
+    ? await Promise.all([recentDeliveries(env, selected.id, older), recentBatches(env, selected.id)])
+    : [{ items: [], older: {} }, []];
   const notice = NOTICES[url.searchParams.get('notice') ?? ''];
   return htmlResponse(
     dashboardPage({
@@ -144,7 +152,9 @@ async function dashboard(request: Request, env: Env, { session, actor }: SignedI
       partnerNames: partnerNames(env, selected ? [...clients.items, selected] : clients.items),
       ...(before !== undefined && { clientsBefore: before }),
       ...(selected && { selected }),
-      deliveries,
+      deliveries: deliveries.items,
+      olderDeliveryCursors: deliveries.older,
+      ...(older && { olderDeliveries: older }),
       batches,
       charts: buildCharts(health.series, health.incidents, health.names, health.from, health.to),
       health,

@@ -17,8 +17,7 @@ import { log } from '../../../src/infra/log';
 import { reportsPayer } from '../../../src/partners/config';
 import { CHARGE_PAID } from '../../../src/partners/port';
 import { partnerPort } from '../../../src/partners/port-registry';
-import { maybeArchived } from '../archive/archive-index';
-import { hasArchiveOf } from '../archive/archive-store';
+import { archivedAmong } from '../archive/archive-index';
 import type { Remember } from '../ledger/idempotency';
 import { firstTransactionalIspb, transactionalAccounts } from '../ledger/ledger';
 import type { LedgerContext } from '../ledger-context';
@@ -56,6 +55,10 @@ export interface CreateCashInInput {
   expiresAt?: number;
   /** DECLARED_PAYER: only a partner that reports who paid may receive the charge. */
   payerPolicy?: PayerPolicy;
+  /** A real partner's Pix Automático cycle (`PUT /cobr`): debited under the authorization, no BR Code. */
+  recurrence?: { idRec: string; dueDate: string };
+  /** Ids fixed by the caller (a cycle's charge: ids.ts `cycleChargeIds`), the same on every attempt. */
+  ids?: { internalCode: string; transactionId: string };
 }
 
 /** What another aggregate writes in the new Cash-In's own transaction (a recurring charge's link). */
@@ -72,6 +75,12 @@ function chargePartner(ledger: LedgerContext, policy: PayerPolicy | undefined): 
   return transactionalAccounts(ledger.db).find((a) => reportsPayer(ledger.env, a.ispb))?.ispb;
 }
 
+const duplicated = (reference: string) =>
+  failure({
+    code: 'DUPLICATED_EXTERNAL_REFERENCE',
+    detail: `externalReference '${reference}' was already used for a Cash-In`,
+  });
+
 export async function createCashIn(
   ledger: LedgerContext,
   input: CreateCashInInput,
@@ -81,25 +90,25 @@ export async function createCashIn(
 ): Promise<OperationResult<CashInCreated>> {
   const now = Date.now();
   const reference = input.externalReference;
-  let internalCode = newInternalCode();
+  let internalCode = input.ids?.internalCode ?? newInternalCode();
   const taken = newCashInIdsTaken(ledger.db, reference, internalCode);
-  // Archived Cash-Ins keep their references and codes (a hash hit counts: refusing is the safe
-  // side); while none was ever archived, no hash is computed.
-  const archived = hasArchiveOf(ledger.storage.sql, 'cash-in');
-  const archivedId = (id: string) => archived && maybeArchived(ledger.storage.sql, id, 'cash-in');
-  if (creating.has(reference) || taken.reference || archivedId(reference)) {
-    return failure({
-      code: 'DUPLICATED_EXTERNAL_REFERENCE',
-      detail: `externalReference '${reference}' was already used for a Cash-In`,
-    });
-  }
+  if (creating.has(reference) || taken.reference) return duplicated(reference);
   creating.add(reference);
   try {
-    if (taken.code || archivedId(internalCode)) {
-      do internalCode = newInternalCode();
-      while (internalCodeTaken(ledger.db, internalCode) || archivedId(internalCode));
+    // Archived Cash-Ins keep their references and codes (a hash hit counts: refusing is the safe
+    // side): asked of the archive registry after the hot check, one call per shard, none while
+    // nothing was ever archived (archive-index.ts).
+    let archived = await archivedAmong(ledger, 'cash-in', [reference, internalCode]);
+    if (archived.has(reference)) return duplicated(reference);
+    // A recurring cycle's charge names its own ids: taken means it was already created.
+    if (input.ids && (taken.code || archived.has(internalCode)))
+      return failure({ code: 'RULE_VIOLATION', detail: 'This charge was already created; read it instead' });
+    while (taken.code || archived.has(internalCode)) {
+      internalCode = newInternalCode();
+      taken.code = internalCodeTaken(ledger.db, internalCode);
+      archived = taken.code ? archived : await archivedAmong(ledger, 'cash-in', [internalCode]);
     }
-    const transactionId = newCashInTxId(input.locationKey, internalCode);
+    const transactionId = input.ids?.transactionId ?? newCashInTxId(input.locationKey, internalCode);
     const partnerIspb = chargePartner(ledger, input.payerPolicy);
     if (partnerIspb === undefined)
       return failure({
@@ -136,6 +145,7 @@ export async function createCashIn(
       amountCents: input.amountCents,
       expiresAt,
       payer: input.payer,
+      ...(input.recurrence && { recurrence: input.recurrence }),
     });
     await ledger.crashes.reach('cash-in.charge-registered');
     if (!registered.ok) {
@@ -150,7 +160,7 @@ export async function createCashIn(
       port.issuesBrCode && issued
         ? pspBrCode(issued, { amountCents: input.amountCents, ...merchant })
         : undefined;
-    if (port.issuesBrCode && psp === undefined) {
+    if (port.issuesBrCode && psp === undefined && !input.recurrence) {
       log('error', 'the partner registered a charge without a usable BR Code', {
         transactionId,
         ispb: partnerIspb,

@@ -6,6 +6,7 @@
  * Cash-In EXPIRED after the last one the recurrence allows.
  */
 import { cashInView } from '../../../src/domain/cash-in';
+import { cycleChargeIds } from '../../../src/domain/ids';
 import { amountFromCents } from '../../../src/domain/money';
 import {
   addDays,
@@ -20,7 +21,7 @@ import { failure, type OperationResult, success } from '../../../src/domain/resu
 import { brtStartOfDay } from '../../../src/domain/time';
 import { isSimulatedPartner } from '../../../src/partners/config';
 import { cancelCashIn, createCashIn, expireCashIn } from '../cash-in/cash-in-ops';
-import { cashInNotFound, findCashIn } from '../cash-in/cash-in-store';
+import { type CashInRow, cashInNotFound, findCashIn } from '../cash-in/cash-in-store';
 import type { Remember } from '../ledger/idempotency';
 import type { LedgerContext } from '../ledger-context';
 import { emitWebhook } from '../webhooks/events';
@@ -32,6 +33,7 @@ import {
   findRecurrence,
   insertRecurrenceCharge,
   type RecurrenceChargeRow,
+  type RecurrenceRow,
   setFailedAttempts,
 } from './recurrence-store';
 
@@ -105,8 +107,12 @@ export async function chargeRecurrence(
     const created = body as { transactionId: string };
     return { ...created, recurrence: chargeFields(link(created.transactionId), rec.retryPolicy) };
   };
+  const real = !isSimulatedPartner(ledger.env, rec.partnerIspb);
   charging.add(key);
   try {
+    // At a real partner the payer's bank debits the cycle's `cobr` by itself: its TxId is the
+    // cycle's, so a retry after a crash finds the charge it sent rather than sending a second one.
+    const ids = real ? await cycleChargeIds(input.locationKey, rec.recurrenceId, cycle) : undefined;
     const result = await createCashIn(
       ledger,
       {
@@ -121,6 +127,8 @@ export async function chargeRecurrence(
         locationPrefix: input.locationPrefix,
         paymentUrlPrefix: input.paymentUrlPrefix,
         locationKey: input.locationKey,
+        // A real partner's cycle is its `cobr` under the recurrence's idRec; the sandbox pays a BR Code.
+        ...(ids && { ids, recurrence: { idRec: rec.recurrenceId, dueDate: input.dueDate } }),
       },
       creating.cashIns,
       (status, body) => remember(status, withRecurrence(body)),
@@ -142,6 +150,38 @@ function sandboxCharge(ledger: LedgerContext, id: string) {
 }
 
 /**
+ * Failed attempts of the payer's bank at `at` instants: each one `RECURRING_CHARGE_ATTEMPT_FAILED`
+ * among the recurrence's events, in one transaction with the attempts recorded.
+ */
+export function recordFailedAttempts(
+  ledger: LedgerContext,
+  row: CashInRow,
+  link: RecurrenceChargeRow,
+  rec: RecurrenceRow,
+  at: number[],
+): RecurrenceChargeRow {
+  let attempts = link.failedAttempts;
+  ledger.storage.transactionSync(() => {
+    for (const instant of at) {
+      attempts = [...attempts, instant];
+      setFailedAttempts(ledger.db, row.transactionId, attempts);
+      // On the recurrence's events, to its webhookUrl: the Cash-In's own events stay its state history.
+      emitWebhook(ledger, {
+        aggregateId: `recurrence:${rec.recurrenceId}`,
+        eventType: 'RECURRING_CHARGE_ATTEMPT_FAILED',
+        data: {
+          ...cashInView(row),
+          recurrence: chargeFields({ ...link, failedAttempts: attempts }, rec.retryPolicy),
+        },
+        webhookUrl: rec.webhookUrl,
+        at: instant,
+      });
+    }
+  });
+  return { ...link, failedAttempts: attempts };
+}
+
+/**
  * The payer's bank failed an attempt now (sandbox): `RECURRING_CHARGE_ATTEMPT_FAILED` among the
  * recurrence's events; after the last attempt the recurrence allows, the Cash-In ends EXPIRED.
  */
@@ -154,20 +194,7 @@ export function failChargeAttempt(ledger: LedgerContext, id: string): OperationR
       code: 'RULE_VIOLATION',
       detail: `Only an AWAITING_PAYMENT charge is attempted; this one is ${row.status}`,
     });
-  const now = Date.now();
-  const attempts = [...link.failedAttempts, now];
-  const fields = chargeFields({ ...link, failedAttempts: attempts }, rec.retryPolicy);
-  ledger.storage.transactionSync(() => {
-    setFailedAttempts(ledger.db, row.transactionId, attempts);
-    // On the recurrence's events, to its webhookUrl: the Cash-In's own events stay its state history.
-    emitWebhook(ledger, {
-      aggregateId: `recurrence:${rec.recurrenceId}`,
-      eventType: 'RECURRING_CHARGE_ATTEMPT_FAILED',
-      data: { ...cashInView(row), recurrence: fields },
-      webhookUrl: rec.webhookUrl,
-      at: now,
-    });
-  });
+  const fields = chargeFields(recordFailedAttempts(ledger, row, link, rec, [Date.now()]), rec.retryPolicy);
   if (fields.attemptsLeft === 0) {
     const expired = expireCashIn(ledger, row.transactionId, true);
     if (!expired.ok) return expired;
