@@ -17,6 +17,10 @@
 
 import { env } from 'cloudflare:workers';
 import { expect } from 'vitest';
+import { allCashIns } from '../../durable-objects/ledger/cash-in/cash-in-store';
+import { allCashOuts } from '../../durable-objects/ledger/cash-out/cash-out-store';
+import { allHolds } from '../../durable-objects/ledger/ledger/ledger-store';
+import { allTasks } from '../../durable-objects/ledger/scheduler';
 import {
   type BooksSnapshot,
   checkBooks,
@@ -32,7 +36,18 @@ import { BANK_RETURN_LABEL } from '../../src/domain/statement';
 import { declaredPartners } from '../../src/partners/config';
 import { waitFor } from './cash-in';
 import type { Integrator } from './harness';
-import { sqlRows } from './ledger';
+import {
+  accounts as accountRows,
+  cashIns as cashInRows,
+  cashOuts as cashOutRows,
+  holds as holdRows,
+  inLedger,
+  ledgerEntries,
+  limitTotals,
+  partnerTransfers,
+  suspenseEntries,
+  tasks,
+} from './ledger-reads';
 import { outboxEvents } from './webhooks';
 
 interface EntryRow {
@@ -118,39 +133,56 @@ export interface Books {
 }
 
 async function readBooks(clientId: string): Promise<Books> {
-  const entries = await sqlRows<EntryRow>(
-    clientId,
-    'SELECT seq, account_number, type, type_raw, direction, amount, balance_after, ref, end_to_end_id, created_at FROM ledger_entries ORDER BY seq',
-  );
-  const accounts = await sqlRows<{ number: string; balance: number }>(
-    clientId,
-    'SELECT number, balance FROM accounts',
-  );
-  const cashIns = await sqlRows<CashInRow>(
-    clientId,
-    `SELECT transaction_id, status, amount, end_to_end_id, refund_end_to_end_id, refund_state,
-            json_extract(paid_by, '$.allowed') AS paid_allowed, dispute_status,
-            dispute_blocked_amount, dispute_defended_at, dispute_closed_at FROM cash_ins`,
-  );
-  const cashOuts = await sqlRows<CashOutRow>(
-    clientId,
-    'SELECT transaction_id, status, stage, amount, partner_ispb, end_to_end_id, failure_code FROM cash_outs',
-  );
+  const entries: EntryRow[] = (await ledgerEntries(clientId)).map((e) => ({
+    seq: e.seq,
+    account_number: e.accountNumber,
+    type: e.type,
+    type_raw: e.typeRaw,
+    direction: e.direction,
+    amount: e.amount,
+    balance_after: e.balanceAfter,
+    ref: e.ref,
+    end_to_end_id: e.endToEndId,
+    created_at: e.createdAt,
+  }));
+  const accounts = await accountRows(clientId);
+  const cashIns: CashInRow[] = (await cashInRows(clientId)).map((c) => ({
+    transaction_id: c.transactionId,
+    status: c.status,
+    amount: c.amount,
+    end_to_end_id: c.endToEndId,
+    refund_end_to_end_id: c.refundEndToEndId,
+    refund_state: c.refundState,
+    paid_allowed: c.paidBy?.allowed === undefined ? null : Number(c.paidBy.allowed),
+    dispute_status: c.disputeStatus,
+    dispute_blocked_amount: c.disputeBlockedAmount,
+    dispute_defended_at: c.disputeDefendedAt,
+    dispute_closed_at: c.disputeClosedAt,
+  }));
+  const cashOuts: CashOutRow[] = (await cashOutRows(clientId)).map((c) => ({
+    transaction_id: c.transactionId,
+    status: c.status,
+    stage: c.stage,
+    amount: c.amount,
+    partner_ispb: c.partnerIspb,
+    end_to_end_id: c.endToEndId,
+    failure_code: c.failureCode,
+  }));
   const ids = [
     ...cashOuts.map((c) => c.transaction_id),
     ...cashIns.flatMap((c) => (c.refund_end_to_end_id ? [c.refund_end_to_end_id] : [])),
   ];
-  const partner: PartnerRow[] = [];
-  for (let i = 0; i < ids.length; i += 50) {
-    const chunk = ids.slice(i, i + 50);
-    const { results } = await env.DB.prepare(
-      `SELECT ispb, idempotency_id, kind, amount, requests, outcome, failure_code, end_to_end_id, settles_at
-         FROM sandbox_transfers WHERE idempotency_id IN (${chunk.map(() => '?').join(',')})`,
-    )
-      .bind(...chunk)
-      .all<PartnerRow>();
-    partner.push(...results);
-  }
+  const partner: PartnerRow[] = (await partnerTransfers(ids)).map((t) => ({
+    ispb: t.ispb,
+    idempotency_id: t.idempotencyId,
+    kind: t.kind,
+    amount: t.amount,
+    requests: t.requests,
+    outcome: t.outcome,
+    failure_code: t.failureCode,
+    end_to_end_id: t.endToEndId,
+    settles_at: t.settlesAt,
+  }));
   return {
     balances: new Map(accounts.map((a) => [a.number, a.balance])),
     entries,
@@ -167,14 +199,17 @@ async function readBooks(clientId: string): Promise<Books> {
  */
 export async function booksSnapshot(clientId: string, books?: Books): Promise<BooksSnapshot> {
   const read = books ?? (await readBooks(clientId));
-  const holds = await sqlRows<{ id: string; account_number: string; amount: number; ref: string }>(
-    clientId,
-    'SELECT id, account_number, amount, ref FROM holds ORDER BY id',
-  );
-  const suspense = await sqlRows<SuspenseFact>(
-    clientId,
-    'SELECT ispb, direction, amount FROM suspense_entries ORDER BY created_at, id',
-  );
+  const holds = (await holdRows(clientId)).map((h) => ({
+    id: h.id,
+    account_number: h.accountNumber,
+    amount: h.amount,
+    ref: h.ref,
+  }));
+  const suspense: SuspenseFact[] = (await suspenseEntries(clientId)).map(({ ispb, direction, amount }) => ({
+    ispb,
+    direction,
+    amount,
+  }));
   const amountOf = new Map<string, number>([
     ...read.cashIns.map((c) => [`cash-in:${c.transaction_id}`, c.amount] as const),
     ...read.cashOuts.map((c) => [`cash-out:${c.transaction_id}`, c.amount] as const),
@@ -379,16 +414,8 @@ async function checkHolds(
   clientId: string,
   books: Books,
 ): Promise<{ id: string; ref: string; amount: number }[]> {
-  const holds = await sqlRows<{ id: string; ref: string; amount: number }>(
-    clientId,
-    'SELECT id, ref, amount FROM holds',
-  );
-  const superseded = (
-    await sqlRows<{ ref: string }>(
-      clientId,
-      "SELECT ref FROM tasks WHERE kind = 'poll-superseded-devolution'",
-    )
-  ).map((t) => t.ref);
+  const holds = (await holdRows(clientId)).map(({ id, ref, amount }) => ({ id, ref, amount }));
+  const superseded = (await tasks(clientId, 'poll-superseded-devolution')).map((t) => t.ref);
   // Every dispute that holds money holds exactly its blocked amount, under its own hold.
   for (const c of books.cashIns.filter(disputeHolds))
     expect(
@@ -422,21 +449,18 @@ async function checkHolds(
  * for: reserved (a partner assigned) and not cancelled, by BRT day, BRT month and payee-day.
  */
 export async function checkLimitTotals(clientId: string): Promise<void> {
-  const stored = await sqlRows<{ key: string; cents: number }>(
-    clientId,
-    'SELECT key, cents FROM limit_totals WHERE cents <> 0 ORDER BY key',
-  );
-  const recount = await sqlRows<{ key: string; cents: number }>(
-    clientId,
-    `WITH counted AS (
-       SELECT date(requested_at / 1000 - 10800, 'unixepoch') AS d, destination_key AS k, amount
-       FROM cash_outs WHERE status <> 'CANCELLED' AND partner_ispb IS NOT NULL)
-     SELECT key, cents FROM (
-       SELECT 'D|' || d AS key, sum(amount) AS cents FROM counted GROUP BY d
-       UNION ALL SELECT 'M|' || substr(d, 1, 7), sum(amount) FROM counted GROUP BY substr(d, 1, 7)
-       UNION ALL SELECT 'P|' || d || '|' || k, sum(amount) FROM counted GROUP BY d, k)
-     ORDER BY key`,
-  );
+  const stored = (await limitTotals(clientId)).filter((r) => r.cents !== 0);
+  // The recount: each reserved, not cancelled Cash-Out counts on its BRT day, month and payee-day.
+  const sums = new Map<string, number>();
+  for (const c of await cashOutRows(clientId)) {
+    if (c.status === 'CANCELLED' || c.partnerIspb === null) continue;
+    const d = new Date((Math.floor(c.requestedAt / 1000) - 10800) * 1000).toISOString().slice(0, 10);
+    for (const key of [`D|${d}`, `M|${d.slice(0, 7)}`, `P|${d}|${c.destinationKey}`])
+      sums.set(key, (sums.get(key) ?? 0) + c.amount);
+  }
+  const recount = [...sums]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([key, cents]) => ({ key, cents }));
   expect(stored, 'limit running totals equal a recount of the Cash-Outs').toEqual(recount);
 }
 
@@ -491,17 +515,21 @@ export async function assertBooks(api: Integrator, { settled = true } = {}): Pro
  * devolution still followed, no holds.
  */
 export async function quiesce(api: Integrator, timeoutMs = 30_000): Promise<void> {
-  const busy = async () =>
-    (
-      await sqlRows<{ n: number }>(
-        api.client.clientId,
-        `SELECT (SELECT count(*) FROM cash_outs WHERE status = 'PROCESSING')
-              + (SELECT count(*) FROM cash_ins WHERE refund_state = 'PROCESSING')
-              + (SELECT count(*) FROM tasks WHERE kind = 'poll-superseded-devolution')
-              + (SELECT count(*) FROM holds h JOIN cash_outs c ON h.ref = 'cash-out:' || c.transaction_id
-                  WHERE c.status <> 'PENDING') AS n`,
-      )
-    )[0]!.n;
+  const clientId = api.client.clientId;
+  // One look inside the object, so the four counts are of one moment.
+  const busy = () =>
+    inLedger(clientId, ({ db }) => {
+      const outs = allCashOuts(db);
+      const notPending = new Set(
+        outs.filter((c) => c.status !== 'PENDING').map((c) => `cash-out:${c.transactionId}`),
+      );
+      return (
+        outs.filter((c) => c.status === 'PROCESSING').length +
+        allCashIns(db).filter((c) => c.refundState === 'PROCESSING').length +
+        allTasks(db).filter((t) => t.kind === 'poll-superseded-devolution').length +
+        allHolds(db).filter((h) => notPending.has(h.ref)).length
+      );
+    });
   const left = await waitFor(busy, (n) => n === 0, timeoutMs);
   expect(left, 'operations still in flight').toBe(0);
 }

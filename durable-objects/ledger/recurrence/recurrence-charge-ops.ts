@@ -8,6 +8,7 @@
 import { cashInView } from '../../../src/domain/cash-in';
 import { cycleChargeIds } from '../../../src/domain/ids';
 import { amountFromCents } from '../../../src/domain/money';
+import { present } from '../../../src/domain/present';
 import {
   addDays,
   amountRefusal,
@@ -200,7 +201,10 @@ export function failChargeAttempt(ledger: LedgerContext, id: string): OperationR
     if (!expired.ok) return expired;
     return success(200, { ...expired.body, recurrence: fields });
   }
-  return success(200, { ...cashInView(findCashIn(ledger.db, row.transactionId)!), recurrence: fields });
+  return success(200, {
+    ...cashInView(present(findCashIn(ledger.db, row.transactionId), `Cash-In ${row.transactionId}`)),
+    recurrence: fields,
+  });
 }
 
 /** The payer cancels a charge in their bank (sandbox): until 23:59:59.999 the day before it is due. */

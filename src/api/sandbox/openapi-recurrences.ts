@@ -35,7 +35,7 @@ const answer = (
 ): Omit<OperationSpec, 'tag' | 'auth' | 'stagingOnly'> => ({
   method: 'post',
   path: `/sandbox/recurrences/{id}/${verb}`,
-  operationId: `sandbox${verb[0]!.toUpperCase()}${verb.slice(1)}Recurrence`,
+  operationId: `sandbox${verb.charAt(0).toUpperCase()}${verb.slice(1)}Recurrence`,
   summary,
   description,
   parameters: [recurrenceIdParameter],
@@ -117,7 +117,10 @@ export const sandboxChargeSpecs = [
     'fail-attempt',
     'sandboxFailChargeAttempt',
     "The payer's bank fails an attempt of a recurring charge now",
-    'A recurring Cash-In AWAITING_PAYMENT only (else 422; any other Cash-In 404): `RECURRING_CHARGE_ATTEMPT_FAILED` sent to the recurrence’s `webhookUrl`; after the last attempt the recurrence allows, EXPIRED and `CASHIN_EXPIRED` sent. Pay an attempt with POST /sandbox/cash-in/{id}/pay.',
+    'A recurring Cash-In AWAITING_PAYMENT only (else 422; any other Cash-In 404): ' +
+      '`RECURRING_CHARGE_ATTEMPT_FAILED` sent to the recurrence’s `webhookUrl`; after the last attempt ' +
+      'the recurrence allows, EXPIRED and `CASHIN_EXPIRED` sent. Pay an attempt with POST ' +
+      '/sandbox/cash-in/{id}/pay.',
     recurringCashInFailedOnce,
   ),
   onCharge(
