@@ -13,7 +13,9 @@ import {
 import { createCashIn, payCashIn, problemCode } from '../support/cash-in';
 import { cashOutBody, createCashOut, deposit, settled } from '../support/cash-out';
 import { admin, cashInBody, Integrator } from '../support/harness';
-import { ledgerStub, sqlRows } from '../support/ledger';
+import { ledgerStub } from '../support/ledger';
+import { cashIns } from '../support/ledger-reads';
+import { ageCashIns, dropReferenceFilters } from '../support/ledger-writes';
 
 const YEAR = 365 * 86_400_000;
 
@@ -31,14 +33,9 @@ it('a reference archived five years ago answers 409; a fresh one is cleared by t
   await payCashIn(api, old.internalCode as string);
   // Five years ago: the row's times moved back (its list time is what the archive files it under).
   const fiveYears = Date.now() - 5 * YEAR;
-  await sqlRows(
-    api.client.clientId,
-    'UPDATE cash_ins SET requested_at = ?, expires_at = ?',
-    fiveYears,
-    fiveYears + 3_600_000,
-  );
+  await ageCashIns(api.client.clientId, Date.now() - fiveYears);
   expect(await (await archive(api)).json()).toEqual({ archivedTransactions: 1 });
-  expect(await sqlRows(api.client.clientId, 'SELECT seq FROM cash_ins')).toEqual([]);
+  expect(await cashIns(api.client.clientId)).toEqual([]);
 
   expect(await filterOf(api, (sql) => referenceFilterSize(sql, 'cash-in'))).toMatchObject({
     keys: 1,
@@ -63,19 +60,12 @@ it('references archived before the filter began (an older generation) stay taken
   await payCashIn(api, first.internalCode as string);
   await archive(api);
   // As an older version left it: the segment archived, its reference in no filter.
-  await sqlRows(api.client.clientId, 'DELETE FROM archive_reference_filters');
+  await dropReferenceFilters(api.client.clientId);
   const second = await createCashIn(api);
   await payCashIn(api, second.internalCode as string);
   await archive(api);
-  const since = await sqlRows<{ since: number }>(
-    api.client.clientId,
-    'SELECT DISTINCT since FROM archive_reference_filters',
-  );
-  const segments = await sqlRows<{ id: number }>(
-    api.client.clientId,
-    "SELECT id FROM archive_segments WHERE kind = 'cash-in' ORDER BY id",
-  );
-  expect(since).toEqual([{ since: segments[1]!.id }]);
+  // The filter starts with the second segment: only its reference is in it.
+  expect(await filterOf(api, (sql) => referenceFilterSize(sql, 'cash-in'))).toMatchObject({ keys: 1 });
   for (const c of [first, second]) {
     const res = await api.post('/cash-in', cashInBody({ externalReference: c.externalReference }));
     expect(res.status, c.externalReference as string).toBe(409);
