@@ -11,7 +11,7 @@ import {
   text,
   uniqueIndex,
 } from 'drizzle-orm/sqlite-core';
-import type { BankData, PaidBy, PayerBankData } from '../../src/domain/cash-in';
+import type { BankData, CashInRecurrence, PaidBy, PayerBankData } from '../../src/domain/cash-in';
 import type { Destination } from '../../src/domain/cash-out';
 import { DELIVERY_STATUSES } from '../../src/domain/webhook-delivery';
 import { compressedJson, requestFingerprintColumn } from './ledger/idempotency-codec';
@@ -107,6 +107,8 @@ export const cashIns = sqliteTable(
     refundedAt: integer('refunded_at'),
     cancelledAt: integer('cancelled_at'),
     ...disputeColumns,
+    /** JSON {recurrenceId, cycle, dueDate, failedAttempts, attemptsLeft}: a Pix Automático cycle's charge. */
+    recurrence: text('recurrence', { mode: 'json' }).$type<CashInRecurrence>(),
   },
   (t) => [
     uniqueIndex('cash_ins_external_reference_idx').on(t.externalReference),
