@@ -5,7 +5,12 @@
  */
 
 import { buildDynamicBrCode, pspBrCode } from '../../../src/domain/brcode';
-import { type CashInCreated, type CashInView, cashInView } from '../../../src/domain/cash-in';
+import {
+  type CashInCreated,
+  type CashInRecurrence,
+  type CashInView,
+  cashInView,
+} from '../../../src/domain/cash-in';
 import { newCashInTxId, newInternalCode } from '../../../src/domain/ids';
 import { merchantFields } from '../../../src/domain/merchant';
 import { amountFromCents } from '../../../src/domain/money';
@@ -56,6 +61,8 @@ export interface CreateCashInInput {
   expiresAt?: number;
   /** DECLARED_PAYER: only a partner that reports who paid may receive the charge. */
   payerPolicy?: PayerPolicy;
+  /** A Pix Automático cycle's charge: stored with the Cash-In, so its view and every event carry it. */
+  recurrence?: CashInRecurrence;
 }
 
 /** What another aggregate writes in the new Cash-In's own transaction (a recurring charge's link). */
@@ -173,7 +180,7 @@ export async function createCashIn(
       requestedAt: formatBrt(now),
     };
     ctx.storage.transactionSync(() => {
-      const row = insertCashIn(ctx.db).get({
+      const inserted = insertCashIn(ctx.db).get({
         transactionId,
         internalCode,
         externalReference: reference,
@@ -189,6 +196,10 @@ export async function createCashIn(
         requestedAt: now,
         expiresAt,
       }) as CashInRow;
+      // Off the prepared insert: only a recurring charge pays for the extra write.
+      const row = input.recurrence
+        ? updateCashIn(ctx, inserted.seq, { recurrence: input.recurrence })
+        : inserted;
       // The event and observation in one statement; their dispatch, flush and the expiry in one
       // (dispatch and flush shared with the Cash-Ins of the next moment: OUTBOX_COALESCE_MS).
       emitWithObservation(ctx, cashInEvent(row, 'CASHIN_REQUESTED', now), transactionId, {

@@ -5,7 +5,7 @@
  * one without the other, and a cycle is charged once). The payer bank's failed attempts end the
  * Cash-In EXPIRED after the last one the recurrence allows.
  */
-import { cashInView } from '../../../src/domain/cash-in';
+import { type CashInRecurrence, cashInView } from '../../../src/domain/cash-in';
 import { amountFromCents } from '../../../src/domain/money';
 import {
   addDays,
@@ -20,7 +20,7 @@ import { failure, type OperationResult, success } from '../../../src/domain/resu
 import { brtStartOfDay } from '../../../src/domain/time';
 import { isSimulatedPartner } from '../../../src/partners/config';
 import { cancelCashIn, createCashIn, expireCashIn } from '../cash-in/cash-in-ops';
-import { cashInNotFound, findCashIn } from '../cash-in/cash-in-store';
+import { cashInNotFound, findCashIn, updateCashIn } from '../cash-in/cash-in-store';
 import type { LedgerContext } from '../context';
 import type { Remember } from '../ledger/idempotency';
 import { emitWebhook } from '../webhooks/events';
@@ -55,7 +55,7 @@ export function maxAttempts(retryPolicy: string): number {
 }
 
 /** What a recurring Cash-In carries besides the Cash-In (OpenAPI RecurringCharge). */
-export function chargeFields(link: RecurrenceChargeRow, retryPolicy: string) {
+export function chargeFields(link: RecurrenceChargeRow, retryPolicy: string): CashInRecurrence {
   return {
     recurrenceId: link.recurrenceId,
     cycle: link.cycle,
@@ -121,6 +121,13 @@ export async function chargeRecurrence(
         locationPrefix: input.locationPrefix,
         paymentUrlPrefix: input.paymentUrlPrefix,
         locationKey: input.locationKey,
+        recurrence: {
+          recurrenceId: rec.recurrenceId,
+          cycle,
+          dueDate: input.dueDate,
+          failedAttempts: 0,
+          attemptsLeft: maxAttempts(rec.retryPolicy),
+        },
       },
       creating.cashIns,
       (status, body) => remember(status, withRecurrence(body)),
@@ -159,21 +166,18 @@ export function failChargeAttempt(ctx: LedgerContext, id: string): OperationResu
   const fields = chargeFields({ ...link, failedAttempts: attempts }, rec.retryPolicy);
   ctx.storage.transactionSync(() => {
     setFailedAttempts(ctx.db, row.transactionId, attempts);
+    const counted = updateCashIn(ctx, row.seq, { recurrence: fields });
     // On the recurrence's events, to its webhookUrl: the Cash-In's own events stay its state history.
     emitWebhook(ctx, {
       aggregateId: `recurrence:${rec.recurrenceId}`,
       eventType: 'RECURRING_CHARGE_ATTEMPT_FAILED',
-      data: { ...cashInView(row), recurrence: fields },
+      data: cashInView(counted),
       webhookUrl: rec.webhookUrl,
       at: now,
     });
   });
-  if (fields.attemptsLeft === 0) {
-    const expired = expireCashIn(ctx, row.transactionId, true);
-    if (!expired.ok) return expired;
-    return success(200, { ...expired.body, recurrence: fields });
-  }
-  return success(200, { ...cashInView(findCashIn(ctx.db, row.transactionId)!), recurrence: fields });
+  if (fields.attemptsLeft === 0) return expireCashIn(ctx, row.transactionId, true);
+  return success(200, cashInView(findCashIn(ctx.db, row.transactionId)!));
 }
 
 /** The payer cancels a charge in their bank (sandbox): until 23:59:59.999 the day before it is due. */
@@ -185,10 +189,7 @@ export async function payerCancelsCharge(ctx: LedgerContext, id: string): Promis
       code: 'RULE_VIOLATION',
       detail: 'The payer may cancel a charge only until 23:59 the day before it is due',
     });
-  const cancelled = await cancelCashIn(ctx, found.row.transactionId);
-  return cancelled.ok
-    ? success(200, { ...cancelled.body, recurrence: chargeFields(found.link, found.rec.retryPolicy) })
-    : cancelled;
+  return cancelCashIn(ctx, found.row.transactionId);
 }
 
 /** GET /recurrences/{id}/charges: each cycle's charge, first cycle first, with its Cash-In's status now. */

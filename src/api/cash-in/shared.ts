@@ -38,6 +38,39 @@ export const CashInTransactionId = v.pipe(
   v.examples(['a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6']),
 );
 
+export const CalendarDate = v.pipe(v.string(), v.isoDate(), v.examples(['2027-01-31']));
+
+export const RecurrenceId = v.pipe(
+  v.string(),
+  v.regex(/^R[RN][0-9A-Z]{8}\d{8}[A-Za-z0-9]{11}$/),
+  v.description('API Pix `idRec`: RR (retries allowed) or RN, the ISPB, yyyyMMdd and 11 letters or digits.'),
+  v.examples(['RR3188082620270120abcDEF12345']),
+);
+
+/** A Pix Automático cycle's charge (docs/contract.md, Pix Automático): its recurrence, cycle and attempts. */
+export const RecurringCharge = named(
+  'RecurringCharge',
+  v.object({
+    recurrenceId: RecurrenceId,
+    cycle: v.pipe(
+      v.number(),
+      v.integer(),
+      v.minValue(0),
+      v.description('0 is the cycle due on `startDate`.'),
+    ),
+    dueDate: CalendarDate,
+    failedAttempts: v.pipe(v.number(), v.integer(), v.minValue(0)),
+    attemptsLeft: v.pipe(
+      v.number(),
+      v.integer(),
+      v.minValue(0),
+      v.description(
+        "The payer bank's attempts still allowed: 2 on the due date, 3 more with THREE_IN_SEVEN_DAYS.",
+      ),
+    ),
+  }),
+);
+
 /** Who actually paid (docs/contract.md, Who paid). */
 const PaidBy = named(
   'PaidBy',
@@ -136,6 +169,10 @@ export const CashIn = named(
     cancelledAt: BrtTimestamp,
     expiredAt: v.pipe(BrtTimestamp, v.description('End of the payment window, in every status.')),
     dispute: DISPUTE_DOCS,
+    recurrence: v.pipe(
+      RecurringCharge,
+      v.description('Only on a Pix Automático charge (POST /recurrences/{id}/charges), in every status.'),
+    ),
   }),
 );
 

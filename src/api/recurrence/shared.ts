@@ -5,18 +5,11 @@ import { example, type Out } from '../../openapi/examples';
 import { BrtTimestamp, Ispb, Money } from '../../openapi/fields';
 import { parameter } from '../../openapi/parameters';
 import { named } from '../../schemas/named';
-import { CashIn, cashInAwaiting } from '../cash-in/shared';
+import { CalendarDate, CashIn, cashInAwaiting, RecurrenceId, RecurringCharge } from '../cash-in/shared';
+
+export { RecurrenceId, RecurringCharge };
 
 export const TAG = 'Pix Automático';
-
-const CalendarDate = v.pipe(v.string(), v.isoDate(), v.examples(['2027-01-31']));
-
-export const RecurrenceId = v.pipe(
-  v.string(),
-  v.regex(/^R[RN][0-9A-Z]{8}\d{8}[A-Za-z0-9]{11}$/),
-  v.description('API Pix `idRec`: RR (retries allowed) or RN, the ISPB, yyyyMMdd and 11 letters or digits.'),
-  v.examples(['RR3188082620270120abcDEF12345']),
-);
 
 export const RECURRENCE_STATUSES = [
   'WAITING_AUTHORIZATION',
@@ -126,30 +119,6 @@ export const recurrenceIdParameter = parameter(
   'path',
   v.pipe(v.string(), v.minLength(1), v.maxLength(100)),
   'The `recurrenceId`, or your `externalReference`.',
-);
-
-/** What a recurring Cash-In carries besides the Cash-In: its recurrence, cycle and attempts. */
-export const RecurringCharge = named(
-  'RecurringCharge',
-  v.object({
-    recurrenceId: RecurrenceId,
-    cycle: v.pipe(
-      v.number(),
-      v.integer(),
-      v.minValue(0),
-      v.description('0 is the cycle due on `startDate`.'),
-    ),
-    dueDate: CalendarDate,
-    failedAttempts: v.pipe(v.number(), v.integer(), v.minValue(0)),
-    attemptsLeft: v.pipe(
-      v.number(),
-      v.integer(),
-      v.minValue(0),
-      v.description(
-        "The payer bank's attempts still allowed: 2 on the due date, 3 more with THREE_IN_SEVEN_DAYS.",
-      ),
-    ),
-  }),
 );
 
 export const recurringCharge: Out<typeof RecurringCharge> = {
