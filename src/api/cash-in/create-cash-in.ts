@@ -7,7 +7,6 @@ import { ledgerOf } from '../../../durable-objects/stubs';
 import type { CashInCreated as Created } from '../../domain/cash-in';
 import { locationHost } from '../../domain/location';
 import { centsFromAmount } from '../../domain/money';
-import { qrPngBase64 } from '../../domain/qr-png';
 import { requestFingerprint } from '../../http/idempotency';
 import type { Input } from '../../http/pipeline';
 import { operationResponse } from '../../http/respond';
@@ -24,7 +23,7 @@ import {
 } from '../../schemas/common';
 import { named } from '../../schemas/named';
 import { route } from '../route-table';
-import { CashInTransactionId, TAG } from './shared';
+import { CashInTransactionId, TAG, withQrCodeImage } from './shared';
 
 /** POST /cash-in body (OpenAPI createCashIn). */
 const CreateCashInSchema = named(
@@ -163,14 +162,8 @@ async function handleCreateCashIn({
     locationKey: key,
     payerPolicy: principal.credentials.payerPolicy,
   });
-  // The QR image is derived from the stored payload, so a replay renders the very same image.
   return operationResponse(result, (created: Created) =>
-    body.includeQrCodeImage && created.pixData
-      ? {
-          ...created,
-          pixData: { ...created.pixData, qrCodeImageBase64: qrPngBase64(created.pixData.copyAndPaste) },
-        }
-      : created,
+    withQrCodeImage(created, 'pixData', body.includeQrCodeImage),
   );
 }
 

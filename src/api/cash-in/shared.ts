@@ -8,6 +8,7 @@
 import * as v from 'valibot';
 import { CASH_IN_FIELDS, DISPUTE_STATUSES } from '../../domain/cash-in';
 import { FAILURE_CODES } from '../../domain/failure-codes';
+import { qrPngBase64 } from '../../domain/qr-png';
 import { type Out, PAYER_BANK, SETTLEMENT } from '../../openapi/examples';
 import { BankData, BrtTimestamp, EndToEndId, Money, PayerBankData } from '../../openapi/fields';
 import { TransactionIdentity } from '../../openapi/responses';
@@ -224,3 +225,14 @@ export const disputeOpen: NonNullable<Out<typeof CashIn>['dispute']> = {
 };
 
 export const cashInDisputed: Out<typeof CashIn> = { ...cashInPaid, dispute: disputeOpen };
+
+/**
+ * A creation's answer whose `key` object holds a BR Code (a Cash-In's `pixData`, a recurrence's
+ * `authorization`), with that code's QR as a Base64 PNG added when asked. The image is derived from
+ * the stored payload, so a replay renders the very same image.
+ */
+export function withQrCodeImage<T extends object, K extends keyof T>(body: T, key: K, include: boolean): T {
+  const holder = body[key] as { copyAndPaste?: string } | undefined;
+  if (!include || !holder?.copyAndPaste) return body;
+  return { ...body, [key]: { ...holder, qrCodeImageBase64: qrPngBase64(holder.copyAndPaste) } };
+}
