@@ -12,8 +12,6 @@ import type { Input } from '../../http/pipeline';
 import { operationResponse } from '../../http/respond';
 import { requireAllowedWebhookUrl } from '../../http/webhook-url';
 import { example, type In, type Out } from '../../openapi/examples';
-import { BrtTimestamp, Money } from '../../openapi/fields';
-import { TransactionIdentity } from '../../openapi/responses';
 import {
   AmountSchema,
   DocumentSchema,
@@ -23,7 +21,9 @@ import {
 } from '../../schemas/common';
 import { named } from '../../schemas/named';
 import { route } from '../route-table';
-import { CashInTransactionId, TAG, withQrCodeImage } from './shared';
+import { CashInCreated, TAG, withQrCodeImage } from './shared';
+
+export type { CashInCreatedBody } from './shared';
 
 /** POST /cash-in body (OpenAPI createCashIn). */
 const CreateCashInSchema = named(
@@ -67,43 +67,6 @@ const CreateCashInSchema = named(
     includeQrCodeImage: 'When true the answer includes the QR code as a Base64 PNG.',
   },
 );
-
-/** POST /cash-in 201 (OpenAPI createCashIn). */
-export const CashInCreated = named(
-  'CashInCreated',
-  v.object({
-    transactionId: CashInTransactionId,
-    ...TransactionIdentity,
-    status: v.literal('AWAITING_PAYMENT'),
-    amount: Money,
-    payer: v.object({ name: v.string(), document: v.string() }),
-    pixData: v.optional(
-      v.pipe(
-        v.object({
-          copyAndPaste: v.pipe(
-            v.string(),
-            v.description(
-              "The full BR Code payment payload: on a real partner exactly its PSP's `pixCopiaECola`; on the sandbox partner one naming the gateway's location.",
-            ),
-          ),
-          qrCodeImageBase64: v.optional(
-            v.pipe(v.string(), v.description('PNG, Base64; only when `includeQrCodeImage` is true.')),
-          ),
-        }),
-        v.description('Standard flow.'),
-      ),
-    ),
-    openFinanceData: v.optional(
-      v.pipe(
-        v.object({ paymentUrl: v.pipe(v.string(), v.url()) }),
-        v.description('Open-finance flow: redirect the payer to `paymentUrl`.'),
-      ),
-    ),
-    requestedAt: BrtTimestamp,
-  }),
-);
-
-export type CashInCreatedBody = v.InferOutput<typeof CashInCreated>;
 
 const createCashInRequest: In<typeof CreateCashInSchema> = {
   amount: 150.25,

@@ -177,6 +177,43 @@ export const CashIn = named(
   }),
 );
 
+/** POST /cash-in 201 (OpenAPI createCashIn). */
+export const CashInCreated = named(
+  'CashInCreated',
+  v.object({
+    transactionId: CashInTransactionId,
+    ...TransactionIdentity,
+    status: v.literal('AWAITING_PAYMENT'),
+    amount: Money,
+    payer: v.object({ name: v.string(), document: v.string() }),
+    pixData: v.optional(
+      v.pipe(
+        v.object({
+          copyAndPaste: v.pipe(
+            v.string(),
+            v.description(
+              "The full BR Code payment payload: on a real partner exactly its PSP's `pixCopiaECola`; on the sandbox partner one naming the gateway's location.",
+            ),
+          ),
+          qrCodeImageBase64: v.optional(
+            v.pipe(v.string(), v.description('PNG, Base64; only when `includeQrCodeImage` is true.')),
+          ),
+        }),
+        v.description('Standard flow.'),
+      ),
+    ),
+    openFinanceData: v.optional(
+      v.pipe(
+        v.object({ paymentUrl: v.pipe(v.string(), v.url()) }),
+        v.description('Open-finance flow: redirect the payer to `paymentUrl`.'),
+      ),
+    ),
+    requestedAt: BrtTimestamp,
+  }),
+);
+
+export type CashInCreatedBody = v.InferOutput<typeof CashInCreated>;
+
 /** A Cash-In as documented (clients and tests type with it). */
 export type CashInBody = v.InferOutput<typeof CashIn>;
 

@@ -1,11 +1,21 @@
 /** What the recurrence operations share (docs/contract.md, Pix Automático): the view and its examples. */
 import * as v from 'valibot';
+import type { ChargeRecurrenceInput } from '../../../durable-objects/ledger/recurrence/recurrence-charge-ops';
+import { locationHost } from '../../domain/location';
+import { centsFromAmount } from '../../domain/money';
 import { FREQUENCIES, RETRY_POLICIES } from '../../domain/recurrence';
 import { example, type Out } from '../../openapi/examples';
 import { BrtTimestamp, Ispb, Money } from '../../openapi/fields';
 import { parameter } from '../../openapi/parameters';
 import { named } from '../../schemas/named';
-import { CalendarDate, CashIn, cashInAwaiting, RecurrenceId, RecurringCharge } from '../cash-in/shared';
+import {
+  CalendarDate,
+  CashIn,
+  CashInCreated,
+  cashInAwaiting,
+  RecurrenceId,
+  RecurringCharge,
+} from '../cash-in/shared';
 
 export { RecurrenceId, RecurringCharge };
 
@@ -139,3 +149,36 @@ export const recurringCashInFailedOnce: Out<typeof RecurringCashIn> = {
   ...cashInAwaiting,
   recurrence: { ...recurringCharge, failedAttempts: 1, attemptsLeft: 4 },
 };
+
+/** POST /recurrences/{id}/charges 201: the created Cash-In with its recurrence. */
+export const RecurringCashInCreated = named(
+  'RecurringCashInCreated',
+  v.object({ ...CashInCreated.entries, recurrence: RecurringCharge }),
+);
+
+export type RecurringCashInCreatedBody = v.InferOutput<typeof RecurringCashInCreated>;
+
+/**
+ * What the ledger charges for a cycle, from a valid charge body: the Cash-In's locations are the
+ * gateway's, under the client's location key (the same as POST /cash-in's).
+ */
+export function chargeLedgerInput(
+  id: string,
+  body: { amount: number; dueDate: string; externalReference: string; webhookUrl?: string },
+  requestUrl: string,
+  pixLocationHost: string,
+  locationKey: string,
+): ChargeRecurrenceInput {
+  const url = new URL(requestUrl);
+  const host = locationHost(pixLocationHost, url);
+  return {
+    id,
+    amountCents: centsFromAmount(body.amount) as number,
+    dueDate: body.dueDate,
+    externalReference: body.externalReference,
+    ...(body.webhookUrl !== undefined && { webhookUrl: body.webhookUrl }),
+    locationPrefix: `${host}/pix/qr/${locationKey}`,
+    paymentUrlPrefix: `${url.protocol}//${host}/open-finance/${locationKey}`,
+    locationKey,
+  };
+}
