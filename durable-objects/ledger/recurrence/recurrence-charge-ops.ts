@@ -48,6 +48,11 @@ export interface ChargeRecurrenceInput {
   locationPrefix: string;
   paymentUrlPrefix: string;
   locationKey: string;
+  /**
+   * Sandbox only: charge as if today (America/Sao_Paulo) were this date, so tests reach any cycle's
+   * window without waiting; only the window check moves, the Cash-In is created now.
+   */
+  asOf?: string;
 }
 
 export function maxAttempts(retryPolicy: string): number {
@@ -80,8 +85,11 @@ export async function chargeRecurrence(
       code: 'RULE_VIOLATION',
       detail: `Only an APPROVED recurrence is charged; this one is ${rec.status}`,
     });
+  // A real partner's recurrence has no sandbox clock: it answers like a nonexistent one.
+  if (input.asOf !== undefined && !isSimulatedPartner(ctx.env, rec.partnerIspb)) return recurrenceNotFound();
+  const today = input.asOf === undefined ? Date.now() : brtStartOfDay(input.asOf) + 12 * HOUR_MS;
   const terms = termsOf(rec);
-  const refusal = amountRefusal(terms, input.amountCents) ?? dueDateRefusal(terms, input.dueDate, Date.now());
+  const refusal = amountRefusal(terms, input.amountCents) ?? dueDateRefusal(terms, input.dueDate, today);
   if (refusal) return failure(refusal);
   const cycle = cycleOf(rec.startDate, rec.frequency, input.dueDate) as number;
   const key = `${rec.recurrenceId}:${cycle}`;

@@ -8,11 +8,14 @@ import { authenticate } from '../../http/auth';
 import { readOptionalJsonObject } from '../../http/body';
 import type { ApiRequest, RequestContext } from '../../http/context';
 import { ProblemError } from '../../http/errors';
+import { requestFingerprint } from '../../http/idempotency';
 import { operationResponse } from '../../http/respond';
 import { requireStaging } from '../../http/staging';
 import { pathId } from '../../http/transaction-reads';
 import { parseWith } from '../../http/validation';
-import { SandboxApproveRecurrenceSchema } from './openapi-recurrences';
+import { requireAllowedWebhookUrl } from '../../http/webhook-url';
+import { chargeLedgerInput } from '../recurrence/shared';
+import { SandboxApproveRecurrenceSchema, SandboxChargeRecurrenceSchema } from './openapi-recurrences';
 
 function recurrenceId(request: ApiRequest): string {
   const id = pathId(request);
@@ -73,5 +76,32 @@ export async function handleSandboxPayerCancelCharge(request: ApiRequest, { env 
   const cashIn = cashInId(request);
   return operationResponse(
     await ledgerOf(env, principal.clientId).recurrence({ op: 'payer-cancel-charge', cashInId: cashIn }),
+  );
+}
+
+/** POST /sandbox/recurrences/{id}/charges: the client's charge, its window checked as of `asOf`. */
+export async function handleSandboxChargeRecurrence(request: ApiRequest, { env }: RequestContext) {
+  requireStaging(request, env);
+  const principal = await authenticate(request, env);
+  const raw = await readOptionalJsonObject(request);
+  const body = parseWith(SandboxChargeRecurrenceSchema, raw);
+  if (body.webhookUrl !== undefined) requireAllowedWebhookUrl(env, body.webhookUrl);
+  const id = recurrenceId(request);
+  const input = chargeLedgerInput(
+    id,
+    body,
+    request.url,
+    env.PIX_LOCATION_HOST ?? '',
+    principal.credentials.locationKey,
+  );
+  return operationResponse(
+    await ledgerOf(env, principal.clientId).recurrence({
+      op: 'charge',
+      input: {
+        ...input,
+        asOf: body.asOf,
+        requestHash: await requestFingerprint('POST /sandbox/recurrences/{id}/charges', id, raw),
+      },
+    }),
   );
 }
