@@ -141,7 +141,9 @@ export async function settleCashIn(
       partnerIspb: row.partnerIspb,
       institutionIspb: bank.ispb,
       event: 'SETTLED',
-      latencyMs: now - row.requestedAt,
+      // A Pix Automático charge is created days before the payer's bank pays it on its due date:
+      // that wait is the calendar's, not the network's, so it carries no latency.
+      ...(row.recurrence === null && { latencyMs: now - row.requestedAt }),
       at: now,
     });
     ctx.scheduler.cancel('expire-cash-in', row.transactionId);
