@@ -14,6 +14,7 @@ import {
   type RetryPolicy,
   termsRefusal,
 } from '../../../src/domain/recurrence';
+import { recurrencePayload } from '../../../src/domain/recurrence-payload';
 import { failure, type OperationResult, success } from '../../../src/domain/result';
 import { brtDate, formatBrt } from '../../../src/domain/time';
 import { isSimulatedPartner } from '../../../src/partners/config';
@@ -26,6 +27,7 @@ import {
   insertRecurrence,
   latestRecurrences,
   type RecurrenceRow,
+  recurrenceByLocationCode,
   referenceTaken,
   updateRecurrence,
 } from './recurrence-store';
@@ -164,10 +166,14 @@ export function createRecurrence(
     });
   const recurrenceId = newRecurrenceId(input.retryPolicy !== 'NONE', partnerIspb, today);
   const push = input.payer.bankData !== undefined;
+  let locationCode: string | null = null;
+  if (!push)
+    do locationCode = newInternalCode();
+    while (recurrenceByLocationCode(ctx.db, locationCode) !== undefined);
   const copyAndPaste = push
     ? null
     : buildDynamicBrCode({
-        location: `${input.locationPrefix}${newInternalCode()}`,
+        location: `${input.locationPrefix}${locationCode}`,
         amountCents: input.amountCents,
         ...merchantFields(ctx.profile),
       });
@@ -191,6 +197,7 @@ export function createRecurrence(
       payerBank: input.payer.bankData ?? null,
       journey: push ? 'PUSH' : 'QR',
       copyAndPaste,
+      locationCode,
       partnerIspb,
       webhookUrl: input.webhookUrl ?? null,
       createdAt: now,
@@ -285,4 +292,30 @@ export function expireRecurrence(ctx: LedgerContext, recurrenceId: string): void
   const row = findRecurrence(ctx.db, recurrenceId);
   if (row?.status !== 'WAITING_AUTHORIZATION') return;
   moveRecurrence(ctx, recurrenceId, { to: 'EXPIRED' }, false);
+}
+
+/**
+ * What the QR journey's location serves (GET /pix/rec/{locator}): the recurrence's payload, found by
+ * its location code only; a simulated partner's (a real partner's PSP hosts its own location).
+ */
+export function recurrenceLocation(ctx: LedgerContext, code: string) {
+  const row = recurrenceByLocationCode(ctx.db, code);
+  if (!row || !isSimulatedPartner(ctx.env, row.partnerIspb)) return null;
+  return recurrencePayload({
+    recurrenceId: row.recurrenceId,
+    status: row.status,
+    frequency: row.frequency,
+    startDate: row.startDate,
+    endDate: row.endDate,
+    amountCents: row.amount,
+    minimumAmountCents: row.minimumAmount,
+    retryPolicy: row.retryPolicy,
+    contract: row.contract,
+    description: row.description,
+    payer: { name: row.payerName, document: row.payerDocument },
+    receiver: { name: ctx.profile.name, ispb: row.partnerIspb },
+    createdAtMs: row.createdAt,
+    approvedAtMs: row.approvedAt,
+    endedAtMs: row.endedAt,
+  });
 }
