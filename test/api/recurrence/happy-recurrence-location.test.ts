@@ -89,7 +89,7 @@ describe('GET /pix/rec/{locator}', () => {
     });
     // As valid as the document's own example (both lack `retentativa`, which RecBase requires but never
     // defines), but for the receiver's CNPJ, which the gateway does not record.
-    const example = doc.components.examples.recPayload1.value;
+    const example = doc.components.examples.recPayload1?.value;
     expect(
       recPayload
         .validate(example)
