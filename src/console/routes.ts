@@ -23,7 +23,14 @@ import { auditPage } from './audit';
 import { booksPage } from './books';
 import { buildCharts } from './charts';
 import { dashboardPage } from './dashboard';
-import { clientPage, healthView, partnerNames, recentBatches, recentDeliveries } from './data';
+import {
+  clientPage,
+  healthView,
+  partnerNames,
+  recentBatches,
+  recentDeliveries,
+  recentRecurrences,
+} from './data';
 import { openDisputes } from './disputes';
 import { htmlResponse, loginPage, messagePage } from './html';
 import {
@@ -132,9 +139,13 @@ async function dashboard(request: Request, env: Env, { session, actor }: SignedI
     wanted === null
       ? clients.items[0]
       : (clients.items.find((c) => c.id === wanted) ?? (await findClient(env, wanted)));
-  const [deliveries, batches] = selected
-    ? await Promise.all([recentDeliveries(env, selected.id), recentBatches(env, selected.id)])
-    : [[], []];
+  const [deliveries, batches, recurrences] = selected
+    ? await Promise.all([
+        recentDeliveries(env, selected.id),
+        recentBatches(env, selected.id),
+        recentRecurrences(env, selected.id),
+      ])
+    : [[], [], []];
   const notice = NOTICES[url.searchParams.get('notice') ?? ''];
   return htmlResponse(
     dashboardPage({
@@ -146,6 +157,7 @@ async function dashboard(request: Request, env: Env, { session, actor }: SignedI
       ...(selected && { selected }),
       deliveries,
       batches,
+      recurrences,
       charts: buildCharts(health.series, health.incidents, health.names, health.from, health.to),
       health,
       ...(notice !== undefined && { notice }),
