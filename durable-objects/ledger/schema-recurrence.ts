@@ -1,13 +1,7 @@
 /** The ClientLedger's Pix Automático tables (ledger/recurrence/recurrence-ops.ts). */
 import { sql } from 'drizzle-orm';
 import { integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
-import type { CashInRecurrence } from '../../src/domain/cash-in';
 import { FREQUENCIES, RETRY_POLICIES } from '../../src/domain/recurrence';
-
-/** On `cash_ins`: JSON {recurrenceId, cycle, dueDate, failedAttempts, attemptsLeft} of a cycle's charge. */
-export const cashInRecurrenceColumn = {
-  recurrence: text('recurrence', { mode: 'json' }).$type<CashInRecurrence>(),
-};
 
 /** Pix Automático authorizations (docs/contract.md, Pix Automático): one row per recurrence. */
 export const recurrences = sqliteTable(

@@ -11,12 +11,11 @@ import {
   text,
   uniqueIndex,
 } from 'drizzle-orm/sqlite-core';
-import type { BankData, PaidBy, PayerBankData } from '../../src/domain/cash-in';
+import type { BankData, CashInRecurrence, PaidBy, PayerBankData } from '../../src/domain/cash-in';
 import type { Destination } from '../../src/domain/cash-out';
 import { DELIVERY_STATUSES } from '../../src/domain/webhook-delivery';
 import { compressedJson, requestFingerprintColumn } from './ledger/idempotency-codec';
 import { disputeColumns } from './schema-disputes';
-import { cashInRecurrenceColumn } from './schema-recurrence';
 
 /** Small facts about the object itself (its client id, onboarding data). */
 export const settings = sqliteTable('settings', {
@@ -106,7 +105,7 @@ export const cashIns = sqliteTable(
     refundedAt: integer('refunded_at'),
     cancelledAt: integer('cancelled_at'),
     ...disputeColumns,
-    ...cashInRecurrenceColumn,
+    recurrence: text('recurrence', { mode: 'json' }).$type<CashInRecurrence>(), // a Pix Automático cycle's charge
   },
   (t) => [
     uniqueIndex('cash_ins_external_reference_idx').on(t.externalReference),
