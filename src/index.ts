@@ -11,7 +11,7 @@ import { type ApiRouter, router } from './api/router';
 import { assertConfig } from './config';
 import { handleConsole, isConsolePath } from './console/routes';
 import { sweepAllClients } from './cron/sweep';
-import type { RequestContext } from './http/context';
+import type { RequestContext } from './http/request-context';
 import { log, loggablePath, pathAndQuery } from './infra/log';
 import { consumeObservations, HEALTH_QUEUES } from './queues/health-consumer';
 import { consumeWebhooks, WEBHOOK_QUEUES } from './queues/webhook-consumer';

@@ -8,21 +8,21 @@ import { type AuditRow, appendAuditOnce } from '../../src/db/audit';
 import type { OperationResult } from '../../src/domain/result';
 import { errorFields, log } from '../../src/infra/log';
 import { dropAudit, keepAudit, pendingAudit } from './audit-outbox-store';
-import type { LedgerContext } from './context';
+import type { LedgerContext } from './ledger-context';
 
 export async function audited<T>(
-  ctx: LedgerContext,
+  ledger: LedgerContext,
   env: Env,
   audit: AuditRow | undefined,
   change: () => OperationResult<T>,
 ): Promise<OperationResult<T>> {
   if (!audit) return change();
-  const result = ctx.storage.transactionSync(() => {
+  const result = ledger.storage.transactionSync(() => {
     const outcome = change();
-    if (outcome.ok) keepAudit(ctx.db, audit);
+    if (outcome.ok) keepAudit(ledger.db, audit);
     return outcome;
   });
-  if (result.ok) await forwardAudit(ctx, env);
+  if (result.ok) await forwardAudit(ledger, env);
   return result;
 }
 
@@ -31,20 +31,25 @@ export async function audited<T>(
  * kept in the transaction that concludes it (`run` calls `conclude` there), then forwarded.
  */
 export async function auditedRun<T>(
-  ctx: LedgerContext,
+  ledger: LedgerContext,
   env: Env,
   audit: AuditRow | undefined,
-  run: (ctx: LedgerContext, conclude: ((after: Record<string, unknown>) => void) | undefined) => Promise<T>,
+  run: (
+    ledger: LedgerContext,
+    conclude: ((after: Record<string, unknown>) => void) | undefined,
+  ) => Promise<T>,
 ): Promise<T> {
-  if (!audit) return run(ctx, undefined);
+  if (!audit) return run(ledger, undefined);
   const before = (audit.after ?? {}) as Record<string, unknown>;
-  const result = await run(ctx, (after) => keepAudit(ctx.db, { ...audit, after: { ...before, ...after } }));
-  await forwardAudit(ctx, env);
+  const result = await run(ledger, (after) =>
+    keepAudit(ledger.db, { ...audit, after: { ...before, ...after } }),
+  );
+  await forwardAudit(ledger, env);
   return result;
 }
 
-export async function forwardAudit(ctx: LedgerContext, env: Env): Promise<void> {
-  for (let rows = pendingAudit(ctx.db, 50); rows.length > 0; rows = pendingAudit(ctx.db, 50)) {
+export async function forwardAudit(ledger: LedgerContext, env: Env): Promise<void> {
+  for (let rows = pendingAudit(ledger.db, 50); rows.length > 0; rows = pendingAudit(ledger.db, 50)) {
     try {
       await appendAuditOnce(env, rows);
     } catch (error) {
@@ -52,7 +57,7 @@ export async function forwardAudit(ctx: LedgerContext, env: Env): Promise<void> 
       return;
     }
     dropAudit(
-      ctx.db,
+      ledger.db,
       rows.map((row) => row.id as string),
     );
   }

@@ -1,7 +1,7 @@
 /**
  * The places where a real crash can separate two steps of an operation: an await (a partner call, a
  * queue send), since the writes between two awaits commit together. Operations name them with
- * `ctx.crashes.reach(point)`. In production the hook is NO_CRASHES and every point passes; the
+ * `ledger.crashes.reach(point)`. In production the hook is NO_CRASHES and every point passes; the
  * staging entry's ClientLedger arms them for the recovery tests (test/crash/) through the crash
  * injection of durable-objects/staging/crash-injection.ts, which the production bundle does not
  * contain.

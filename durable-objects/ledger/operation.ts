@@ -16,8 +16,8 @@
  */
 import type { PayerRules } from '../../src/domain/payer-rules';
 import type { OperationResult } from '../../src/domain/result';
-import type { LedgerContext } from './context';
 import type { IdempotencyKeys, Idempotent, Remember } from './ledger/idempotency';
+import type { LedgerContext } from './ledger-context';
 import type { SandboxTarget } from './sandbox-scope';
 
 /** What the runner hands an operation besides the ledger and the input. */

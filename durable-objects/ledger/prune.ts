@@ -11,8 +11,8 @@
  * What no rule names stays: unpublished observations, webhook events not yet adopted by a delivery,
  * open deliveries, running idempotency keys (memory only, idempotency.ts), and everything money is
  * made of. The caller runs a step in one storage transaction (an event never outlives its delivery
- * row). Every step deletes at most PRUNE_BATCH rows per rule, by index, so pruning never stalls a
- * request; `nextPruneAt` tells when to run again: soon when a batch was full, else when the oldest
+ * row). Every step deletes at most PRUNE_STEP_ROWS rows per rule, by index, so pruning never stalls a
+ * request; `nextPruneAt` tells when to run again: soon when a step was full, else when the oldest
  * kept row ages out, so an idle object still sheds its rows from its own alarm.
  */
 import type { SQL } from 'drizzle-orm';
@@ -21,7 +21,7 @@ import { expiredIdempotencyKeys, oldestIdempotencyExpiry, pruneIdempotencyKeys }
 import type { Scheduler } from './scheduler';
 import { deleteDeliveries, endedDeliveries, oldestEndedExpiry } from './webhooks/outbox-store';
 
-export const PRUNE_BATCH = 500;
+export const PRUNE_STEP_ROWS = 500;
 export const FINISHED_DELIVERY_KEEP_MS = 7 * 24 * 60 * 60 * 1000;
 const FINISHED = ['DELIVERED', 'GIVEN_UP', 'UNDELIVERABLE'] as const;
 
@@ -40,23 +40,23 @@ export const prunable = {
   keys: expiredIdempotencyKeys,
 };
 
-export function pruneOnce(db: LedgerDb, now: number, batch = PRUNE_BATCH): PruneStep {
+export function pruneOnce(db: LedgerDb, now: number, limit = PRUNE_STEP_ROWS): PruneStep {
   // Each ended delivery with its event. Subqueries, not bound lists: a Durable Object query binds
   // at most 100 values.
   let deliveries = 0;
   for (const status of FINISHED) {
-    const ended = prunable.deliveries(status, now, batch - deliveries);
+    const ended = prunable.deliveries(status, now, limit - deliveries);
     deliveries += deleteDeliveries(db, ended);
-    if (deliveries >= batch) break;
+    if (deliveries >= limit) break;
   }
 
-  const idempotencyKeys = pruneIdempotencyKeys(db, now, batch);
+  const idempotencyKeys = pruneIdempotencyKeys(db, now, limit);
   return { deliveries, idempotencyKeys };
 }
 
-/** Whether a step hit its batch limit somewhere: there may be more to prune right away. */
-export function pruneFull(step: PruneStep, batch = PRUNE_BATCH): boolean {
-  return Object.values(step).some((rows) => rows >= batch);
+/** Whether a step hit its limit somewhere: there may be more to prune right away. */
+export function pruneFull(step: PruneStep, limit = PRUNE_STEP_ROWS): boolean {
+  return Object.values(step).some((rows) => rows >= limit);
 }
 
 /** Soonest a step after a full one runs again: the rest of the backlog, without hogging the object. */

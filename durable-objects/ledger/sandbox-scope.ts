@@ -8,25 +8,25 @@ import { isSimulatedPartner } from '../../src/partners/config';
 import { cashInNotFound, findCashIn } from './cash-in/cash-in-store';
 
 import { findCashOut } from './cash-out/cash-out-store';
-import type { LedgerContext } from './context';
 import { account } from './ledger/ledger';
+import type { LedgerContext } from './ledger-context';
 import { accountNotFound } from './reads/statement-queries';
 
 /** False when the Cash-In exists and is a real partner's (absent ones answer not found themselves). */
-export function mayTouchCashIn(ctx: LedgerContext, id: string): boolean {
-  const row = findCashIn(ctx.db, id);
-  return row === undefined || isSimulatedPartner(ctx.env, row.partnerIspb);
+export function mayTouchCashIn(ledger: LedgerContext, id: string): boolean {
+  const row = findCashIn(ledger.db, id);
+  return row === undefined || isSimulatedPartner(ledger.env, row.partnerIspb);
 }
 
 /** A Cash-Out not yet routed to a partner has nothing to return: its own rules answer. */
-export function mayTouchCashOut(ctx: LedgerContext, id: string): boolean {
-  const row = findCashOut(ctx.db, id);
-  return row?.partnerIspb == null || isSimulatedPartner(ctx.env, row.partnerIspb);
+export function mayTouchCashOut(ledger: LedgerContext, id: string): boolean {
+  const row = findCashOut(ledger.db, id);
+  return row?.partnerIspb == null || isSimulatedPartner(ledger.env, row.partnerIspb);
 }
 
-export function mayTouchAccount(ctx: LedgerContext, number: string): boolean {
-  const row = account(ctx.db, number);
-  return row === undefined || isSimulatedPartner(ctx.env, row.ispb);
+export function mayTouchAccount(ledger: LedgerContext, number: string): boolean {
+  const row = account(ledger.db, number);
+  return row === undefined || isSimulatedPartner(ledger.env, row.ispb);
 }
 
 /** As cash-out-ops.ts answers an unknown id. */
@@ -36,8 +36,8 @@ export const cashOutNotFound = () =>
 export type SandboxTarget = 'cash-in' | 'cash-out' | 'account';
 
 /** The not-found answer of a row a sandbox action may not touch, or undefined when it may. */
-export function sandboxRefusal(ctx: LedgerContext, target: SandboxTarget, id: string) {
-  if (target === 'cash-in') return mayTouchCashIn(ctx, id) ? undefined : cashInNotFound();
-  if (target === 'cash-out') return mayTouchCashOut(ctx, id) ? undefined : cashOutNotFound();
-  return mayTouchAccount(ctx, id) ? undefined : accountNotFound();
+export function sandboxRefusal(ledger: LedgerContext, target: SandboxTarget, id: string) {
+  if (target === 'cash-in') return mayTouchCashIn(ledger, id) ? undefined : cashInNotFound();
+  if (target === 'cash-out') return mayTouchCashOut(ledger, id) ? undefined : cashOutNotFound();
+  return mayTouchAccount(ledger, id) ? undefined : accountNotFound();
 }

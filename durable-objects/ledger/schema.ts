@@ -156,7 +156,7 @@ export const cashOuts = sqliteTable(
     cancelledAt: integer('cancelled_at'),
     refundedAt: integer('refunded_at'),
     /**
-     * When the batched executor (cash-out-exec.ts) next takes this Cash-Out; NULL while it waits for
+     * When the executor (cash-out-exec.ts, one pass over every due Cash-Out) next takes this Cash-Out; NULL while it waits for
      * an operator or is DONE, so the executor's due query walks only live ones (partial index).
      */
     nextAt: integer('next_at'),

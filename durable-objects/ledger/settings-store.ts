@@ -3,8 +3,8 @@
  * read once at start-up and written at onboarding and by PATCH /clients.
  */
 import { eq } from 'drizzle-orm';
-import type { Profile } from './context';
 import type { LedgerDb } from './db';
+import type { Profile } from './ledger-context';
 import { settings } from './schema';
 
 /** The stored profile, or undefined before onboarding. */

@@ -13,16 +13,16 @@ import { recheckReturns } from './cash-in/return-rechecks';
 import { FAILED_READS_PER_PASS, runReturn, scheduleUnreadFailedReturns } from './cash-in/unapplied-ops';
 import { runCashOutExecutor } from './cash-out/cash-out-exec';
 import { pruneLimitTotals } from './cash-out/limit-totals';
-import type { LedgerContext } from './context';
+import type { LedgerContext } from './ledger-context';
 import { expireRecurrence } from './recurrence/recurrence-ops';
 import type { Task } from './scheduler';
 import { dropPublished, unpublishedObservations } from './webhooks/events';
 import { dispatchWebhooks } from './webhooks/webhook-deliveries';
 
 /** Outbox rows per flush step (a row holds one observation, or a Cash-Out pass's many). */
-const OUTBOX_BATCH = 50;
+const OUTBOX_ROWS_PER_FLUSH = 50;
 /** Queue.sendBatch takes at most 100 messages. */
-const QUEUE_BATCH = 100;
+const QUEUE_SEND_MAX = 100;
 /** A single task running longer than this is logged as stalled (partner calls time out at 5 s). */
 const TASK_STALL_MS = 30_000;
 /**
@@ -74,7 +74,7 @@ export class TaskRunner {
   }
 
   private async runOnce(full: boolean): Promise<void> {
-    const ctx = this.context();
+    const ledger = this.context();
     const now = Date.now();
     const reads = new PartnerReads();
     let pruneDue = full;
@@ -82,12 +82,13 @@ export class TaskRunner {
       // The cron sweep gives FAILED returns kept from before they were read again their read (unapplied-ops.ts).
       if (full && this.failedReadsUnchecked)
         this.failedReadsUnchecked =
-          ctx.storage.transactionSync(() => scheduleUnreadFailedReturns(ctx, now)) === FAILED_READS_PER_PASS;
-      for (const task of ctx.scheduler.due(now)) {
+          ledger.storage.transactionSync(() => scheduleUnreadFailedReturns(ledger, now)) ===
+          FAILED_READS_PER_PASS;
+      for (const task of ledger.scheduler.due(now)) {
         if (task.kind === 'prune') pruneDue = true;
         this.current = { id: task.id, since: Date.now() };
         try {
-          await runTask(ctx, task, this.degradedCashOutPartners, reads);
+          await runTask(ledger, task, this.degradedCashOutPartners, reads);
         } catch (error) {
           // A partner that did not answer a read in time (src/partners/timeout.ts) is a transient:
           // the read wrote nothing and the task reads again; only other failures are errors.
@@ -97,7 +98,7 @@ export class TaskRunner {
               ...errorFields(error),
             });
           else log('error', 'ledger task failed', { task: task.id, ...errorFields(error) });
-          ctx.scheduler.retry(task, Date.now());
+          ledger.scheduler.retry(task, Date.now());
         } finally {
           this.current = undefined;
         }
@@ -108,96 +109,96 @@ export class TaskRunner {
         this.housekeepingAt = now + HOUSEKEEPING_MS;
         this.housekeeping(now, pruneDue);
         const month = brtDate(now).slice(0, 7);
-        if ((full || this.limitTotalsClean !== month) && pruneLimitTotals(ctx.db, now) === 0)
+        if ((full || this.limitTotalsClean !== month) && pruneLimitTotals(ledger.db, now) === 0)
           this.limitTotalsClean = month;
-        armArchive(ctx, now);
+        armArchive(ledger, now);
       }
     } finally {
       // Operations that scheduled work while this run went on left the alarm to it (ClientLedger's
       // withAlarm skips arming while busy): arm again until nothing new was scheduled meanwhile.
       // Nothing can run between the last check and `running` being cleared (microtasks only).
-      for (let seen = -1; seen !== ctx.scheduler.scheduled; ) {
-        seen = ctx.scheduler.scheduled;
-        await ctx.scheduler.arm();
+      for (let seen = -1; seen !== ledger.scheduler.scheduled; ) {
+        seen = ledger.scheduler.scheduled;
+        await ledger.scheduler.arm();
       }
     }
   }
 }
 
 export async function runTask(
-  ctx: LedgerContext,
+  ledger: LedgerContext,
   task: Task,
   degradedCashOutPartners: () => Promise<ReadonlySet<string>>,
   reads = new PartnerReads(),
 ): Promise<void> {
   switch (task.kind) {
     case 'expire-cash-in': {
-      const again = await expireUnlessPaid(ctx, task.ref, reads);
-      if (again === undefined) ctx.scheduler.done(task);
-      else ctx.scheduler.schedule('expire-cash-in', task.ref, again);
+      const again = await expireUnlessPaid(ledger, task.ref, reads);
+      if (again === undefined) ledger.scheduler.done(task);
+      else ledger.scheduler.schedule('expire-cash-in', task.ref, again);
       return;
     }
     case 'recheck-returns': {
-      const again = await recheckReturns(ctx, task.ref, reads);
-      if (again === undefined) ctx.scheduler.done(task);
-      else ctx.scheduler.schedule('recheck-returns', task.ref, again);
+      const again = await recheckReturns(ledger, task.ref, reads);
+      if (again === undefined) ledger.scheduler.done(task);
+      else ledger.scheduler.schedule('recheck-returns', task.ref, again);
       return;
     }
     case 'assign-e2e':
-      ctx.scheduler.done(task);
-      assignEndToEndId(ctx, task.ref);
+      ledger.scheduler.done(task);
+      assignEndToEndId(ledger, task.ref);
       return;
     case 'poll-superseded-devolution': {
-      const again = await pollSupersededDevolution(ctx, task.ref);
-      if (again === undefined) ctx.scheduler.done(task);
-      else ctx.scheduler.schedule('poll-superseded-devolution', task.ref, again);
+      const again = await pollSupersededDevolution(ledger, task.ref);
+      if (again === undefined) ledger.scheduler.done(task);
+      else ledger.scheduler.schedule('poll-superseded-devolution', task.ref, again);
       return;
     }
     case 'poll-refund': {
       // Its attempts count the reads that found the devolution in flight (refund-ops.ts).
-      const again = await pollRefund(ctx, task.ref, task.attempts);
-      if (again === undefined) ctx.scheduler.done(task);
-      else ctx.scheduler.again(task, again.at, again.inFlightReads);
+      const again = await pollRefund(ledger, task.ref, task.attempts);
+      if (again === undefined) ledger.scheduler.done(task);
+      else ledger.scheduler.again(task, again.at, again.inFlightReads);
       return;
     }
     case 'remove-charge': {
-      const again = await removeCharge(ctx, task.ref);
-      if (again === undefined) ctx.scheduler.done(task);
-      else ctx.scheduler.schedule('remove-charge', task.ref, again);
+      const again = await removeCharge(ledger, task.ref);
+      if (again === undefined) ledger.scheduler.done(task);
+      else ledger.scheduler.schedule('remove-charge', task.ref, again);
       return;
     }
     case 'return-unapplied': {
-      const again = await runReturn(ctx, task.ref);
-      if (again === undefined) ctx.scheduler.done(task);
-      else ctx.scheduler.schedule('return-unapplied', task.ref, again);
+      const again = await runReturn(ledger, task.ref);
+      if (again === undefined) ledger.scheduler.done(task);
+      else ledger.scheduler.schedule('return-unapplied', task.ref, again);
       return;
     }
     case 'cash-out-exec':
       // Reschedules (or ends) itself after its pass.
       await runCashOutExecutor(
-        ctx,
+        ledger,
         task,
-        () => findClient(ctx.env, ctx.profile.clientId),
+        () => findClient(ledger.env, ledger.profile.clientId),
         degradedCashOutPartners,
       );
       return;
     case 'dispatch-webhooks':
       // Reschedules (or cancels) itself inside its own transaction.
-      await dispatchWebhooks(ctx);
+      await dispatchWebhooks(ledger);
       return;
     case 'archive':
-      await runArchiveTask(ctx);
+      await runArchiveTask(ledger);
       return;
     case 'expire-recurrence':
-      ctx.scheduler.done(task);
-      expireRecurrence(ctx, task.ref);
+      ledger.scheduler.done(task);
+      expireRecurrence(ledger, task.ref);
       return;
     case 'flush-outbox':
-      await flushHealthOutbox(ctx);
-      ctx.scheduler.done(task);
+      await flushHealthOutbox(ledger);
+      ledger.scheduler.done(task);
       return;
     default:
-      ctx.scheduler.done(task);
+      ledger.scheduler.done(task);
   }
 }
 
@@ -206,16 +207,16 @@ export async function runTask(
  * (at-least-once); the analyzer drops duplicates by event id. Webhook events stay in the outbox
  * for the delivery pipeline.
  */
-export async function flushHealthOutbox(ctx: LedgerContext): Promise<void> {
+export async function flushHealthOutbox(ledger: LedgerContext): Promise<void> {
   for (;;) {
-    const rows = unpublishedObservations(ctx, OUTBOX_BATCH);
+    const rows = unpublishedObservations(ledger, OUTBOX_ROWS_PER_FLUSH);
     if (rows.length === 0) return;
     const messages = rows.flatMap((r) => r.messages.map((body) => ({ body })));
-    for (let i = 0; i < messages.length; i += QUEUE_BATCH)
-      await ctx.env.HEALTH_SIGNALS.sendBatch(messages.slice(i, i + QUEUE_BATCH));
-    await ctx.crashes.reach('outbox.health-sent');
+    for (let i = 0; i < messages.length; i += QUEUE_SEND_MAX)
+      await ledger.env.HEALTH_SIGNALS.sendBatch(messages.slice(i, i + QUEUE_SEND_MAX));
+    await ledger.crashes.reach('outbox.health-sent');
     dropPublished(
-      ctx,
+      ledger,
       rows.map((r) => r.seq),
     );
   }

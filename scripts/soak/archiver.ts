@@ -5,8 +5,8 @@
  * still agree with the traffic log and the partners' books.
  */
 import type { Gateway } from './api';
-import type { SoakClient } from './context';
 import type { TrafficLog } from './snapshot';
+import type { SoakClient } from './soak-context';
 
 /** Starts the loop; the returned function stops it and waits for the pass under way. */
 export function startArchiver(

@@ -14,9 +14,9 @@
 import type { Gateway, Json, Onboarded } from './api';
 import { ClientSession, UnexpectedResponse } from './api';
 import { startArchiver } from './archiver';
-import type { SoakClient } from './context';
 import { AmountPicker, type Random } from './plan';
 import type { TrafficLog } from './snapshot';
+import type { SoakClient } from './soak-context';
 
 /** What the bank leg needs from the caller: the partner, its webhook secret and the PSP's controls. */
 export interface BankOptions {

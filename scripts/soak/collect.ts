@@ -5,7 +5,6 @@
  * webhook outbox — and the partners' own books through `readPartnerBooks`.
  */
 import type { Gateway, Json } from './api';
-import type { SoakClient } from './context';
 import { HISTORIES, isFinal } from './plan';
 import { FAR_TO } from './scenarios';
 import type {
@@ -17,6 +16,7 @@ import type {
   TxSnapshot,
   TxView,
 } from './snapshot';
+import type { SoakClient } from './soak-context';
 
 /** The sandbox partners' transfers whose idempotency id is one of `ids`. */
 export type PartnerBooks = (ids: string[]) => Promise<PartnerTransfer[]>;

@@ -3,8 +3,8 @@
  * racing requests of which only one may win, and retrying under one X-Idempotency-Key.
  */
 import type { ApiResponse, Json } from './api';
-import type { SoakClient, TrafficContext } from './context';
 import type { Kind } from './plan';
+import type { SoakClient, TrafficContext } from './soak-context';
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 

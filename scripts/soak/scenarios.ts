@@ -4,10 +4,10 @@
  * gateway accepted it so the checker sees it even when a later step went wrong.
  */
 import type { ApiResponse, Json } from './api';
-import type { SoakClient, TrafficContext } from './context';
 import { APPROVAL_THRESHOLD_CENTS, MAGIC_CODES, magicPixKey, type Outcome, type Scenario } from './plan';
 import { race, sendWithRetry, transactionIdOf, waitStatus } from './request-patterns';
 import type { TxRecord } from './snapshot';
+import type { SoakClient, TrafficContext } from './soak-context';
 
 type Runner = (t: TrafficContext, c: SoakClient, scenario: Scenario) => Promise<void>;
 

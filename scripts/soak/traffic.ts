@@ -6,7 +6,6 @@
  */
 import { ClientSession, type Gateway, type Onboarded, UnexpectedResponse } from './api';
 import { startArchiver } from './archiver';
-import type { SoakClient, TrafficContext } from './context';
 import {
   AmountPicker,
   APPROVAL_THRESHOLD_CENTS,
@@ -18,6 +17,7 @@ import {
 } from './plan';
 import { deposit, RUNNERS } from './scenarios';
 import type { FaultRecord, TrafficLog } from './snapshot';
+import type { SoakClient, TrafficContext } from './soak-context';
 
 export interface TrafficOptions {
   gateway: Gateway;

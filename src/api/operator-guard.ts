@@ -10,8 +10,8 @@ import { appendAudit, auditRow } from '../db/audit';
 import { roleAllows } from '../domain/operators';
 import { authenticateOperator, UnknownAccessIdentity } from '../http/admin-auth';
 import { resultOf } from '../http/audit';
-import type { ApiRequest, RequestContext } from '../http/context';
 import { problem } from '../http/problem';
+import type { ApiRequest, RequestContext } from '../http/request-context';
 import type { OperationSpec } from '../openapi/operation';
 import type { Handler } from './route-table';
 

@@ -10,8 +10,9 @@
  * handler is bound in a module only the staging entry imports, so it is not in the production
  * bundle.
  */
-import type { ApiRequest, RequestContext } from '../http/context';
+
 import { type Pipeline, pipeline, type TypedHandler } from '../http/pipeline';
+import type { ApiRequest, RequestContext } from '../http/request-context';
 import type { OperationSpec } from '../openapi/operation';
 
 export type Handler = (request: ApiRequest, rc: RequestContext) => Promise<Response> | Response;

@@ -6,9 +6,9 @@
  */
 import { Router } from 'itty-router';
 import { EarlyResponse } from '../http/auth';
-import type { ApiRequest, RequestContext } from '../http/context';
 import { ProblemError } from '../http/errors';
 import { problem } from '../http/problem';
+import type { ApiRequest, RequestContext } from '../http/request-context';
 import { errorFields, log, loggablePath, pathAndQuery } from '../infra/log';
 import { guardOperator } from './operator-guard';
 import type { Route } from './route-table';

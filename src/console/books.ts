@@ -4,11 +4,11 @@
  * same data as GET /admin/unapplied and GET /admin/reconciliation, read from D1.
  */
 import { findClient } from '../db/clients';
-import { daysBehind, recentReports } from '../db/reconciliation';
+import { daysBehind, recentReports } from '../db/reconciliation-reports';
 import { listUnapplied } from '../db/unapplied';
 import type { Actor } from '../domain/operators';
-import type { ReconciliationReport } from '../domain/reconciliation';
 import { lastClosedDay } from '../domain/reconciliation-days';
+import type { ReconciliationReport } from '../domain/reconciliation-matching';
 import { type UnappliedStatus, unappliedView } from '../domain/unapplied';
 import { bankName, declaredPartners } from '../partners/config';
 import { brlFromReais } from './format';

@@ -1,6 +1,6 @@
 /** The operator alert of a reconciliation report with breaks (src/webhooks/operator-alert.ts), sent once. */
-import { markAlerted } from '../db/reconciliation';
-import type { ReconciliationReport } from '../domain/reconciliation';
+import { markAlerted } from '../db/reconciliation-reports';
+import type { ReconciliationReport } from '../domain/reconciliation-matching';
 import { log } from '../infra/log';
 import { postOperatorAlert } from '../webhooks/operator-alert';
 

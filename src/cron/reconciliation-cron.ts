@@ -1,17 +1,17 @@
 /**
- * When the daily reconciliation runs (src/cron/reconciliation.ts): on the minute cron, for every
+ * When the daily reconciliation runs (src/cron/reconcile-day.ts): on the minute cron, for every
  * declared real partner, every closed America/Sao_Paulo day it still owes (src/domain/
  * reconciliation-days.ts: no report yet, or a PENDING one because the partner was down, the day was
  * too large for one run, or the cron never ran), oldest first, at most RECON_DAYS_PER_RUN days a
  * run, until each report is final (each run alerts its own breaks). The last closed day's final
  * report with breaks whose alert did not go out is alerted again.
  */
-import { closedDays, findReport } from '../db/reconciliation';
+import { closedDays, findReport } from '../db/reconciliation-reports';
 import { isOwed, lastClosedDay } from '../domain/reconciliation-days';
 import { errorFields, log } from '../infra/log';
 import { declaredPartners } from '../partners/config';
 import { bcbPartner } from '../partners/port-registry';
-import { reconcileDay } from './reconciliation';
+import { reconcileDay } from './reconcile-day';
 import { alertOperator } from './reconciliation-alert';
 
 export { lastClosedDay, RECON_LAG_MS } from '../domain/reconciliation-days';

@@ -5,7 +5,7 @@
  * the cron never ran that day. Oldest first: a day is never dropped because a newer one closed.
  */
 
-import type { ReportStatus } from './reconciliation';
+import type { ReportStatus } from './reconciliation-matching';
 import { brtDate, brtStartOfDay } from './time';
 
 /** How long after midnight the day is read: late listings at the partner settle by then. */

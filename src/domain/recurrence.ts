@@ -4,7 +4,7 @@
  * the payer's cancellation deadline, amount rules and the retry policy. Dates are calendar dates
  * (YYYY-MM-DD) in America/Sao_Paulo; instants are epoch milliseconds. Refusals are typed, never HTTP.
  */
-import type { ProblemShape } from './problems';
+import type { ProblemShape } from './error-codes';
 import { brtDate, brtStartOfDay } from './time';
 
 type Refusal = ProblemShape & { detail: string };

@@ -1,4 +1,4 @@
-import type { ProblemShape } from './problems';
+import type { ProblemShape } from './error-codes';
 
 /**
  * What a Durable Object business operation answers across RPC: a success to send as is (and to

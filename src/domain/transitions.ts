@@ -3,7 +3,7 @@
  * Cash-Out lifecycle) as pure functions: each answers the typed refusal (a code of the error catalog and its
  * detail) or nothing. The ClientLedger applies them inside its transactions; test/domain covers them alone.
  */
-import type { ProblemShape } from './problems';
+import type { ProblemShape } from './error-codes';
 
 type Refusal = ProblemShape & { detail: string };
 

@@ -20,9 +20,9 @@ import {
 import { learn } from './baselines/learning';
 import { type AnalyzerConfig, resolveConfig } from './config';
 import { IncidentTracker, type TrackerState } from './lifecycle/lifecycle';
-import { buildContext } from './scoring/context';
 import { CASH_IN_LATENCY_EVIDENCE } from './scoring/evidence-rules';
 import { CUSUM_HOLD } from './scoring/trend-rules';
+import { buildContext } from './scoring/window-context';
 import { cellSeries, type SeriesPoint } from './surface/series';
 import { stateFromJSON, stateToJSON } from './surface/snapshot';
 import type { IncidentChange, IncidentRecord, Observation, Operation } from './types';

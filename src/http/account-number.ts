@@ -1,6 +1,6 @@
 /** The `{number}` path parameter of the account routes (docs/contract.md, Statement and balance). */
 import { ACCOUNT_NUMBER } from '../domain/statement';
-import type { ApiRequest } from './context';
+import type { ApiRequest } from './request-context';
 import { validationError } from './validation';
 
 /** The `{number}` path parameter: letters, digits and hyphen, at most 32 characters (400 otherwise). */

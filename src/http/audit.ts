@@ -5,7 +5,7 @@
  */
 import { type AuditRow, auditRow } from '../db/audit';
 import type { Actor } from '../domain/operators';
-import type { RequestContext } from './context';
+import type { RequestContext } from './request-context';
 
 /** The result a record keeps: OK for a success, else the Problem's code (or the bare status). */
 export async function resultOf(response: Response): Promise<string> {

@@ -6,8 +6,8 @@
 import { type CursorState, decodeCursor, encodeCursor } from '../domain/cursor';
 import type { Order, PageResult, Position } from '../domain/pagination';
 import { type Period, parsePeriod } from '../domain/period';
-import type { ApiRequest } from './context';
 import { ProblemError } from './errors';
+import type { ApiRequest } from './request-context';
 import { validationError } from './validation';
 
 export interface ListQuery {

@@ -9,9 +9,9 @@ import type * as v from 'valibot';
 import { type OperationSpec, refusesUnknownQuery } from '../openapi/operation';
 import { authenticate, type Principal, requireDigitalSignature } from './auth';
 import { readJsonObject, readOptionalJsonObject } from './body';
-import type { ApiRequest, RequestContext } from './context';
 import { ProblemError } from './errors';
 import { idempotencyKeyOf } from './idempotency';
+import type { ApiRequest, RequestContext } from './request-context';
 import { parseWith, resembles, validationError } from './validation';
 
 interface Common {

@@ -1,8 +1,8 @@
 /**
  * The one function that writes error bodies: RFC 7807 Problem Details (docs/contract.md, Errors).
  */
-import { ERROR_CATALOG, PROBLEM_CONTENT_TYPE } from '../contract/problems';
-import type { ErrorCode } from '../domain/problems';
+import { ERROR_CATALOG, PROBLEM_CONTENT_TYPE } from '../contract/error-catalog';
+import type { ErrorCode } from '../domain/error-codes';
 
 const TYPE_BASE = 'https://connectpsp.com.br/problems/';
 

@@ -5,11 +5,11 @@
  */
 import { ledgerOf } from '../../durable-objects/stubs';
 import { cashInBucket, summaryBody } from '../domain/summary';
-import type { ApiRequest } from './context';
 import { ProblemError } from './errors';
 import { json, jsonText } from './json';
 import { pageInput, pageText, parseListQuery, parsePeriodQuery } from './list-query';
 import type { Input } from './pipeline';
+import type { ApiRequest } from './request-context';
 
 type Kind = 'cash-in' | 'cash-out';
 

@@ -7,7 +7,7 @@ import { components } from './components';
 import { defaultsInWords } from './defaults';
 import type { Schema } from './json-schema';
 import { type OperationSpec, operationObject, schemasOf } from './operation';
-import { ApplicationTokenProblem, Problem, SharedComponents } from './problems';
+import { ApplicationTokenProblem, Problem, SharedComponents } from './problem-schemas';
 import { API_VERSION } from './version';
 import { WEBHOOK_SCHEMAS, webhooks } from './webhooks';
 

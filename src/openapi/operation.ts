@@ -4,11 +4,11 @@
  * gate are added here, so every route of a kind documents them the same way.
  */
 import type * as v from 'valibot';
+import type { ErrorCode } from '../domain/error-codes';
 import type { Role } from '../domain/operators';
-import type { ErrorCode } from '../domain/problems';
 import { isValibotSchema, ref, type Schema } from './json-schema';
 import { idempotencyKeyParameter, replayedHeader } from './parameters';
-import { type AuthKind, errorResponses, type SharedComponents } from './problems';
+import { type AuthKind, errorResponses, type SharedComponents } from './problem-schemas';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 

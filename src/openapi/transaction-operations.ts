@@ -3,7 +3,7 @@
  * differ in name, examples and wording, never in shape.
  */
 import type * as v from 'valibot';
-import type { ErrorCode } from '../domain/problems';
+import type { ErrorCode } from '../domain/error-codes';
 import type { Schema } from './json-schema';
 import type { Example, OperationSpec } from './operation';
 import { listParameters, periodParameters } from './parameters';

@@ -10,7 +10,7 @@
  * Every piece still checks ENVIRONMENT=staging itself, so this bundle deployed by mistake fails closed.
  */
 import { errorResponse } from '../api/router';
-import type { ApiRequest } from '../http/context';
+import type { ApiRequest } from '../http/request-context';
 import { type Route, routeTo, serve, worker } from '../index';
 import { registerPartnerSimulator } from '../partners/port-registry';
 import { SandboxPartner } from '../partners/sandbox';

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { buildCharts, MIN_OUTCOMES } from '../../src/console/charts';
 import { type DashboardModel, dashboardPage } from '../../src/console/dashboard';
 import { brl, brtText, count, percent } from '../../src/console/format';
-import { saveReport } from '../../src/db/reconciliation';
+import { saveReport } from '../../src/db/reconciliation-reports';
 import type { CashInView } from '../../src/domain/cash-in';
 import { BREAK_GLASS } from '../../src/domain/operators';
 import { FAKE_PSP_ISPB } from '../support/fake-psp-env';

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { buildOpenApiDocument } from '../../src/api/document';
-import { ERROR_CATALOG } from '../../src/contract/problems';
+import { ERROR_CATALOG } from '../../src/contract/error-catalog';
 import { router } from '../../src/staging/router';
 import { call } from '../support/harness';
 import { servedDocument } from './conformance';

@@ -20,7 +20,7 @@ import { env } from 'cloudflare:workers';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { sweepPartnerInfractions } from '../../src/cron/partner-infractions';
-import { reconcileDay } from '../../src/cron/reconciliation';
+import { reconcileDay } from '../../src/cron/reconcile-day';
 import { brtDate } from '../../src/domain/time';
 import { bcbPartner } from '../../src/partners/port-registry';
 import { accountOf, fullStatement } from '../support/account';

@@ -4,8 +4,8 @@
  */
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { findReport, saveReport } from '../../src/db/reconciliation';
-import type { ReconciliationReport } from '../../src/domain/reconciliation';
+import { findReport, saveReport } from '../../src/db/reconciliation-reports';
+import type { ReconciliationReport } from '../../src/domain/reconciliation-matching';
 
 const ISPB = '99999901';
 

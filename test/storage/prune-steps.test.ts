@@ -13,7 +13,7 @@ import {
   FINISHED_DELIVERY_KEEP_MS,
   nextPruneAt,
   PRUNE_AGAIN_MS,
-  PRUNE_BATCH,
+  PRUNE_STEP_ROWS,
   prunable,
   pruneFull,
   pruneOnce,
@@ -148,7 +148,7 @@ describe('pruning steps', () => {
           id,
         );
       };
-      for (let i = 0; i < PRUNE_BATCH + extra; i++) {
+      for (let i = 0; i < PRUNE_STEP_ROWS + extra; i++) {
         delivery(`done-${i}`, ['DELIVERED', 'GIVEN_UP', 'UNDELIVERABLE'][i % 3]!, null);
         store.exec(
           "INSERT INTO idempotency_keys (key, request_hash, status, body, created_at) VALUES (?, 'h', 201, '{}', ?)",
@@ -183,11 +183,13 @@ describe('pruning steps', () => {
           .map((r) => r.detail)
           .join(' | ');
       const plans = [
-        plan(sql`DELETE FROM outbox WHERE seq IN (${prunable.deliveries('DELIVERED', now, PRUNE_BATCH)})`),
         plan(
-          sql`DELETE FROM webhook_deliveries WHERE seq IN (${prunable.deliveries('GIVEN_UP', now, PRUNE_BATCH)})`,
+          sql`DELETE FROM outbox WHERE seq IN (${prunable.deliveries('DELIVERED', now, PRUNE_STEP_ROWS)})`,
         ),
-        plan(sql`DELETE FROM idempotency_keys WHERE key IN (${prunable.keys(now, PRUNE_BATCH)})`),
+        plan(
+          sql`DELETE FROM webhook_deliveries WHERE seq IN (${prunable.deliveries('GIVEN_UP', now, PRUNE_STEP_ROWS)})`,
+        ),
+        plan(sql`DELETE FROM idempotency_keys WHERE key IN (${prunable.keys(now, PRUNE_STEP_ROWS)})`),
       ];
       const steps = [pruneOnce(db, now), pruneOnce(db, now), pruneOnce(db, now)];
       const after = nextPruneAt(db, now, steps[2]!);
@@ -212,7 +214,7 @@ describe('pruning steps', () => {
     expect(result.plans[2]).toContain('idempotency_created_idx');
     for (const plan of result.plans) expect(plan).not.toMatch(/SCAN|TEMP B-TREE/);
     expect(result.steps).toEqual([
-      { deliveries: PRUNE_BATCH, idempotencyKeys: PRUNE_BATCH },
+      { deliveries: PRUNE_STEP_ROWS, idempotencyKeys: PRUNE_STEP_ROWS },
       { deliveries: 20, idempotencyKeys: 20 },
       { deliveries: 0, idempotencyKeys: 0 },
     ]);

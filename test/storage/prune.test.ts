@@ -7,7 +7,7 @@
  */
 import { runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import { PRUNE_BATCH, pruneFull, pruneOnce } from '../../durable-objects/ledger/prune';
+import { PRUNE_STEP_ROWS, pruneFull, pruneOnce } from '../../durable-objects/ledger/prune';
 import { createCashIn, payCashIn } from '../support/cash-in';
 import { Integrator } from '../support/harness';
 import { ledgerStub, sqlRows } from '../support/ledger';
@@ -137,7 +137,7 @@ describe('pruning transient rows', () => {
     const { clientId } = api.client;
     const result = await runInDurableObject(ledgerStub(clientId), (instance, state) => {
       const old = Date.now() - 2 * DAY;
-      for (let i = 0; i < PRUNE_BATCH + 20; i++)
+      for (let i = 0; i < PRUNE_STEP_ROWS + 20; i++)
         state.storage.sql.exec(
           "INSERT INTO idempotency_keys (key, request_hash, status, body, created_at) VALUES (?, 'h', 201, '{}', ?)",
           `old-${i}`,
@@ -157,7 +157,7 @@ describe('pruning transient rows', () => {
       return { plan, first, second };
     });
     expect(result.plan).toContain('idempotency_created_idx');
-    expect(result.first.idempotencyKeys).toBe(PRUNE_BATCH);
+    expect(result.first.idempotencyKeys).toBe(PRUNE_STEP_ROWS);
     expect(pruneFull(result.first)).toBe(true);
     expect(result.second.idempotencyKeys).toBe(20);
     expect(pruneFull(result.second)).toBe(false);

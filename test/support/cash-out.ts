@@ -84,9 +84,9 @@ export function batchInputs(count: number, failing?: number): CreateCashOutInput
  */
 export function acceptTogether(api: Integrator, inputs: CreateCashOutInput[]): Promise<string[]> {
   return runInDurableObject(ledgerStub(api.client.clientId), async (instance, state): Promise<string[]> => {
-    const ctx = ledgerContextOf(instance);
+    const ledger = ledgerContextOf(instance);
     const ids = inputs.map((input) => {
-      const result = acceptCashOut(ctx, input, () => {});
+      const result = acceptCashOut(ledger, input, () => {});
       if (!result.ok) throw new Error(JSON.stringify(result));
       return result.body.transactionId;
     });

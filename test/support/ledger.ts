@@ -1,7 +1,7 @@
 /** Direct reads of a client's Durable Object storage, for assertions the API cannot make. */
 import { runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
-import type { LedgerContext } from '../../durable-objects/ledger/context';
+import type { LedgerContext } from '../../durable-objects/ledger/ledger-context';
 
 /** Untyped on purpose: the RPC-typed stub makes runInDurableObject's types explode. */
 export function ledgerStub(clientId: string): DurableObjectStub {

@@ -4,33 +4,33 @@
  * and a copy whose row is hot again (rehydrated back then) turns stale. One segment per step.
  */
 import { isHot } from '../archivable';
-import type { LedgerContext } from '../context';
+import type { LedgerContext } from '../ledger-context';
 import { readSegment } from './archive-reads';
 import { utcDay } from './archive-segments';
 import { cashInSource } from './archive-sources';
 import { addDayTotals, legacySegment, markStale, setManifest, type TotalRow } from './archive-store';
 import { manifest } from './archive-totals';
 
-export async function backfillManifest(ctx: LedgerContext): Promise<void> {
-  const legacy = legacySegment(ctx.db);
+export async function backfillManifest(ledger: LedgerContext): Promise<void> {
+  const legacy = legacySegment(ledger.db);
   if (!legacy) return;
-  const rows = (await readSegment(ctx.env, legacy.key)) as (Record<string, unknown> & { seq: number })[];
-  ctx.storage.transactionSync(() => {
+  const rows = (await readSegment(ledger.env, legacy.key)) as (Record<string, unknown> & { seq: number })[];
+  ledger.storage.transactionSync(() => {
     const live = rows.filter((row) => {
-      const hot = isHot(ctx.db, cashInSource, row.seq);
-      if (hot) markStale(ctx.storage.sql, legacy.id, row.seq);
+      const hot = isHot(ledger.db, cashInSource, row.seq);
+      if (hot) markStale(ledger.storage.sql, legacy.id, row.seq);
       return !hot;
     });
     const fields = manifest(cashInSource, rows);
     const liveTotals = manifest(cashInSource, live.length > 0 ? live : rows).totals;
     if (live.length > 0 && liveTotals)
       addDayTotals(
-        ctx.storage.sql,
+        ledger.storage.sql,
         'cash-in',
         utcDay(fields.firstTime),
         JSON.parse(liveTotals) as TotalRow[],
         1,
       );
-    setManifest(ctx.db, legacy.id, fields);
+    setManifest(ledger.db, legacy.id, fields);
   });
 }

@@ -7,7 +7,7 @@
  * operator window of those is the same 7 days the hot list keeps for transactions still hot.
  */
 
-import type { LedgerContext } from '../context';
+import type { LedgerContext } from '../ledger-context';
 import { FINISHED_DELIVERY_KEEP_MS } from '../prune';
 import {
   type DeliveryListInput,
@@ -22,17 +22,17 @@ import { deliverySegmentsEndedBefore, dropDeliverySegment, oldestDeliverySegment
 
 /** The operator list: hot rows, and for one transaction its archived ones still inside the window. */
 export async function listDeliveriesAnywhere(
-  ctx: LedgerContext,
+  ledger: LedgerContext,
   input: DeliveryListInput,
   now: number,
 ): Promise<{ items: DeliveryView[]; nextCursor?: string }> {
-  const hot = deliveryRows(ctx.db, input);
+  const hot = deliveryRows(ledger.db, input);
   const id = input.aggregateId;
   if (id === undefined) return deliveryPage(hot, input.limit);
   const since = now - FINISHED_DELIVERY_KEEP_MS;
   const rows = new Map(hot.map((r) => [r.seq, r]));
-  for (const segment of segmentsFor(ctx.storage.sql, id, 'delivery', 'deliveries'))
-    for (const row of (await readSegment(ctx.env, segment.key)) as DeliveryRow[]) {
+  for (const segment of segmentsFor(ledger.storage.sql, id, 'delivery', 'deliveries'))
+    for (const row of (await readSegment(ledger.env, segment.key)) as DeliveryRow[]) {
       if (row.aggregateId !== id || rows.has(row.seq) || row.updatedAt < since) continue;
       if (input.status !== undefined && row.status !== input.status) continue;
       if (input.before !== undefined && row.seq >= input.before) continue;
@@ -43,21 +43,21 @@ export async function listDeliveriesAnywhere(
 }
 
 /** Segments expired per step (each one R2 read, one transaction, one R2 delete). */
-export const EXPIRE_BATCH = 20;
+export const EXPIRE_STEP_SEGMENTS = 20;
 
 /**
  * Drops delivery segments whose newest end is past the window: their index entries (the hash of
  * each aggregateId, by primary key) and manifest row in one transaction, then the R2 object. A crash
  * between the two leaves an unreferenced object in R2 (never read, nothing lost). Returns how many.
  */
-export async function expireDeliveries(ctx: LedgerContext, now: number): Promise<number> {
-  const sql = ctx.storage.sql;
-  const old = deliverySegmentsEndedBefore(sql, now - FINISHED_DELIVERY_KEEP_MS, EXPIRE_BATCH);
+export async function expireDeliveries(ledger: LedgerContext, now: number): Promise<number> {
+  const sql = ledger.storage.sql;
+  const old = deliverySegmentsEndedBefore(sql, now - FINISHED_DELIVERY_KEEP_MS, EXPIRE_STEP_SEGMENTS);
   for (const segment of old) {
-    const rows = await readSegment(ctx.env, segment.key);
+    const rows = await readSegment(ledger.env, segment.key);
     const hashes = [...new Set(rows.map((r) => r.aggregateId as string))].map((id) => idHash(id));
-    ctx.storage.transactionSync(() => dropDeliverySegment(sql, segment.id, hashes));
-    await ctx.env.ARCHIVE.delete(segment.key);
+    ledger.storage.transactionSync(() => dropDeliverySegment(sql, segment.id, hashes));
+    await ledger.env.ARCHIVE.delete(segment.key);
   }
   return old.length;
 }

@@ -7,7 +7,7 @@
 import type { ArchivableRow } from '../archivable';
 import { cashInIsHot } from '../cash-in/cash-in-store';
 import { cashOutIsHot } from '../cash-out/cash-out-store';
-import type { LedgerContext } from '../context';
+import type { LedgerContext } from '../ledger-context';
 import { endedDeliveriesOf, endedDeliveryArchive, hasEndedDelivery } from '../webhooks/outbox-store';
 import { maybeArchived } from './archive-index';
 import type { ArchiveSource } from './archive-sources';
@@ -31,35 +31,35 @@ export function enqueueIfArchived(store: SqlStorage, aggregateId: string): void 
     queueAggregate(store, aggregateId);
 }
 
-/** Queue entries looked at per step (a paid Cash-In has 2 deliveries; ARCHIVE_BATCH caps the rows). */
+/** Queue entries looked at per step (a paid Cash-In has 2 deliveries; ARCHIVE_STEP_ROWS caps the rows). */
 const QUEUE_STEP = 100;
-const BATCH_ROWS = 200;
+const QUEUE_STEP_ROWS = 200;
 const QUEUE_PASSES = 10;
 
-const endedOf = (ctx: LedgerContext, aggregateId: string) =>
-  endedDeliveriesOf(ctx.db, aggregateId) as unknown as ArchivableRow[];
+const endedOf = (ledger: LedgerContext, aggregateId: string) =>
+  endedDeliveriesOf(ledger.db, aggregateId) as unknown as ArchivableRow[];
 
 /**
- * The next batch: the ended deliveries of the first queued transactions, whole transactions at a
+ * The next step's rows: the ended deliveries of the first queued transactions, whole transactions at a
  * time (one index range each). An entry with none left goes at once: a later end queues it again.
  */
-function queuedBatch(ctx: LedgerContext): ArchivableRow[] {
+function queuedRows(ledger: LedgerContext): ArchivableRow[] {
   const rows: ArchivableRow[] = [];
   // Entries with nothing left are dropped as they are met: at most QUEUE_PASSES chunks per call.
   for (let pass = 0; pass < QUEUE_PASSES && rows.length === 0; pass++) {
-    const queued = queuedAggregates(ctx.db, QUEUE_STEP);
+    const queued = queuedAggregates(ledger.db, QUEUE_STEP);
     if (queued.length === 0) break;
     for (const { aggregateId } of queued) {
-      const ended = endedOf(ctx, aggregateId);
+      const ended = endedOf(ledger, aggregateId);
       if (ended.length === 0) {
-        unqueueAggregate(ctx.db, aggregateId);
+        unqueueAggregate(ledger.db, aggregateId);
         continue;
       }
-      if (rows.length > 0 && rows.length + ended.length > BATCH_ROWS) break;
+      if (rows.length > 0 && rows.length + ended.length > QUEUE_STEP_ROWS) break;
       rows.push(...ended);
     }
   }
-  return rows.slice(0, BATCH_ROWS).sort((a, b) => a.seq - b.seq);
+  return rows.slice(0, QUEUE_STEP_ROWS).sort((a, b) => a.seq - b.seq);
 }
 
 /**
@@ -67,9 +67,9 @@ function queuedBatch(ctx: LedgerContext): ArchivableRow[] {
  * queue. Their outbox payloads are gone already: they leave as a delivery ends DELIVERED or
  * UNDELIVERABLE (webhook-deliveries.ts recordAttempt, adoption without a URL).
  */
-function removedDeliveries(ctx: LedgerContext, rows: Record<string, unknown>[]): void {
+function removedDeliveries(ledger: LedgerContext, rows: Record<string, unknown>[]): void {
   for (const id of new Set(rows.map((r) => r.aggregateId as string)))
-    if (endedOf(ctx, id).length === 0) unqueueAggregate(ctx.db, id);
+    if (endedOf(ledger, id).length === 0) unqueueAggregate(ledger.db, id);
 }
 
 /** Ended webhook deliveries of archived transactions, in segments found by their aggregateId. */
@@ -81,6 +81,6 @@ export const deliverySource: ArchiveSource = {
   ids: (row) => [row.aggregateId as string],
   idIndex: 'deliveries',
   crashPoint: 'archive.deliveries-written',
-  nextBatch: queuedBatch,
+  nextRows: queuedRows,
   removed: removedDeliveries,
 };

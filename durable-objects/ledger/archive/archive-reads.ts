@@ -6,7 +6,7 @@
 import { insertRow, isHot } from '../archivable';
 import { type CashInRow, findCashIn } from '../cash-in/cash-in-store';
 import { type CashOutRow, findCashOut } from '../cash-out/cash-out-store';
-import type { LedgerContext } from '../context';
+import type { LedgerContext } from '../ledger-context';
 import { segmentsFor } from './archive-index';
 import { gunzipJson, type Segment, segmentRows, utcDay } from './archive-segments';
 import { type ArchiveSource, cashInSource, cashOutSource } from './archive-sources';
@@ -49,7 +49,7 @@ export interface Found<R> {
 
 /** The row of `source` that `id` names, hot or archived: best level first, then the newest. */
 export async function findAnywhere<R extends Row>(
-  ctx: LedgerContext,
+  ledger: LedgerContext,
   source: ArchiveSource,
   hot: R | undefined,
   id: string,
@@ -57,9 +57,9 @@ export async function findAnywhere<R extends Row>(
   let best: Found<R> | undefined = hot ? { row: hot } : undefined;
   let bestLevel = hot ? matchLevel(hot, id) : undefined;
   if (bestLevel === 0) return best;
-  for (const segment of segmentsFor(ctx.storage.sql, id, source.kind)) {
-    const stale = staleSeqs(ctx.storage.sql, segment.id);
-    for (const row of (await readSegment(ctx.env, segment.key)) as R[]) {
+  for (const segment of segmentsFor(ledger.storage.sql, id, source.kind)) {
+    const stale = staleSeqs(ledger.storage.sql, segment.id);
+    for (const row of (await readSegment(ledger.env, segment.key)) as R[]) {
       const level = matchLevel(row, id);
       if (level === undefined || stale.has(row.seq as number)) continue;
       if (
@@ -75,8 +75,8 @@ export async function findAnywhere<R extends Row>(
   return best;
 }
 
-export async function findCashInAnywhere(ctx: LedgerContext, id: string): Promise<CashInRow | undefined> {
-  return (await findAnywhere(ctx, cashInSource, findCashIn(ctx.db, id), id))?.row;
+export async function findCashInAnywhere(ledger: LedgerContext, id: string): Promise<CashInRow | undefined> {
+  return (await findAnywhere(ledger, cashInSource, findCashIn(ledger.db, id), id))?.row;
 }
 
 /**
@@ -87,23 +87,23 @@ export async function findCashInAnywhere(ctx: LedgerContext, id: string): Promis
  * insert; once closed it is archived again in a newer segment. Returns whether a row came back.
  */
 export async function rehydrate(
-  ctx: LedgerContext,
+  ledger: LedgerContext,
   source: ArchiveSource,
   hot: (id: string) => Row | undefined,
   id: string,
 ): Promise<boolean> {
-  const found = await findAnywhere(ctx, source, hot(id), id);
+  const found = await findAnywhere(ledger, source, hot(id), id);
   if (!found || found.segment === undefined) return false;
   const { row, segment } = found;
   const seq = row.seq as number;
-  return ctx.storage.transactionSync(() => {
+  return ledger.storage.transactionSync(() => {
     // Another request may have brought it back during the segment read.
-    if (isHot(ctx.db, source, seq)) return false;
-    insertRow(ctx.db, source, row);
-    markStale(ctx.storage.sql, segment, seq);
+    if (isHot(ledger.db, source, seq)) return false;
+    insertRow(ledger.db, source, row);
+    markStale(ledger.storage.sql, segment, seq);
     if (source.counted)
       addDayTotals(
-        ctx.storage.sql,
+        ledger.storage.sql,
         source.kind,
         utcDay(source.timeOf(row)),
         totalsOf([source.counted(row)]),
@@ -114,18 +114,25 @@ export async function rehydrate(
 }
 
 /** Whether an archived entry of the account has this id (a devolution booked once, bank-returns.ts). */
-export async function entryArchived(ctx: LedgerContext, accountNumber: string, id: string): Promise<boolean> {
-  for (const segment of segmentsFor(ctx.storage.sql, id, `ledger:${accountNumber}`))
-    if ((await readSegment(ctx.env, segment.key)).some((row) => row.id === id)) return true;
+export async function entryArchived(
+  ledger: LedgerContext,
+  accountNumber: string,
+  id: string,
+): Promise<boolean> {
+  for (const segment of segmentsFor(ledger.storage.sql, id, `ledger:${accountNumber}`))
+    if ((await readSegment(ledger.env, segment.key)).some((row) => row.id === id)) return true;
   return false;
 }
 
-export async function findCashOutAnywhere(ctx: LedgerContext, id: string): Promise<CashOutRow | undefined> {
-  return (await findAnywhere(ctx, cashOutSource, findCashOut(ctx.db, id), id))?.row;
+export async function findCashOutAnywhere(
+  ledger: LedgerContext,
+  id: string,
+): Promise<CashOutRow | undefined> {
+  return (await findAnywhere(ledger, cashOutSource, findCashOut(ledger.db, id), id))?.row;
 }
 
-export const rehydrateCashOut = (ctx: LedgerContext, id: string) =>
-  rehydrate(ctx, cashOutSource, (x) => findCashOut(ctx.db, x), id);
+export const rehydrateCashOut = (ledger: LedgerContext, id: string) =>
+  rehydrate(ledger, cashOutSource, (x) => findCashOut(ledger.db, x), id);
 
-export const rehydrateCashIn = (ctx: LedgerContext, id: string) =>
-  rehydrate(ctx, cashInSource, (x) => findCashIn(ctx.db, x), id);
+export const rehydrateCashIn = (ledger: LedgerContext, id: string) =>
+  rehydrate(ledger, cashInSource, (x) => findCashIn(ledger.db, x), id);

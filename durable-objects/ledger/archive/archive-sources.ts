@@ -8,9 +8,9 @@ import { internalCodeOfTxId } from '../../../src/domain/ids';
 import type { ArchivableRow, ArchivableTable } from '../archivable';
 import { cashInArchive, indexArchivedDisputes } from '../cash-in/cash-in-store';
 import { cashOutArchive } from '../cash-out/cash-out-store';
-import type { LedgerContext } from '../context';
 import type { CrashPoint } from '../crash-points';
 import { allAccounts, entryArchive } from '../ledger/ledger-store';
+import type { LedgerContext } from '../ledger-context';
 import type { IdIndex } from './archive-store';
 
 /** One summary contribution: the row's status, settling bank (paid ones only) and amount. */
@@ -31,12 +31,12 @@ export interface ArchiveSource extends ArchivableTable {
   /** Summary contribution; undefined for rows no summary counts (ledger entries). */
   counted?(row: Record<string, unknown>): Counted;
   crashPoint: CrashPoint;
-  /** A source that picks its own batch (deliveries: from a queue), not by (time, seq) before an instant. */
-  nextBatch?(ctx: LedgerContext): ArchivableRow[];
+  /** A source that picks its own rows (deliveries: from a queue), not by (time, seq) before an instant. */
+  nextRows?(ledger: LedgerContext): ArchivableRow[];
   /** Where its ids are indexed (archive-index.ts); `main` when unset. */
   idIndex?: IdIndex;
   /** More to change in the transaction that deletes the rows. */
-  removed?(ctx: LedgerContext, rows: Record<string, unknown>[]): void;
+  removed?(ledger: LedgerContext, rows: Record<string, unknown>[]): void;
 }
 
 interface Settlement {
@@ -109,6 +109,6 @@ export function ledgerSource(accountNumber: string): ArchiveSource {
 }
 
 /** Every source of this object, in the order a step tries them. */
-export function archiveSources(ctx: LedgerContext): ArchiveSource[] {
-  return [cashInSource, cashOutSource, ...allAccounts(ctx.db).map((a) => ledgerSource(a.number))];
+export function archiveSources(ledger: LedgerContext): ArchiveSource[] {
+  return [cashInSource, cashOutSource, ...allAccounts(ledger.db).map((a) => ledgerSource(a.number))];
 }

@@ -11,8 +11,8 @@ import { failure, type OperationResult, success } from '../../../src/domain/resu
 import { log } from '../../../src/infra/log';
 import { partnerPort } from '../../../src/partners/port-registry';
 import { entryArchived, rehydrateCashIn } from '../archive/archive-reads';
-import type { LedgerContext } from '../context';
 import { accountAt, devolutionEntryId, entryExists, postEntry, releaseHold } from '../ledger/ledger';
+import type { LedgerContext } from '../ledger-context';
 import { type CashInRow, cashInNotFound, findCashIn, updateCashIn } from './cash-in-store';
 import { disputeHoldId, isOpenDispute, markDisputeClosed } from './dispute-ops';
 import { REFUND_POLL_MS, settleDevolution } from './refund-ops';
@@ -26,8 +26,8 @@ export interface ReportedDevolution {
   amountCents: number;
 }
 
-function transactional(ctx: LedgerContext, row: CashInRow): string {
-  const account = accountAt(ctx.db, row.partnerIspb, 'TRANSACTIONAL');
+function transactional(ledger: LedgerContext, row: CashInRow): string {
+  const account = accountAt(ledger.db, row.partnerIspb, 'TRANSACTIONAL');
   if (!account) throw new Error(`no TRANSACTIONAL account at ${row.partnerIspb}`);
   return account.number;
 }
@@ -41,18 +41,18 @@ function transactional(ctx: LedgerContext, row: CashInRow): string {
  * then: that devolution leaves whatever the balance, so the money must not be withdrawn meanwhile.
  */
 export async function bankReturn(
-  ctx: LedgerContext,
+  ledger: LedgerContext,
   id: string,
   reason: string,
   reported?: ReportedDevolution,
 ): Promise<OperationResult<CashInView>> {
-  const first = findCashIn(ctx.db, id);
+  const first = findCashIn(ledger.db, id);
   if (!first) return cashInNotFound();
   const now = Date.now();
   const endToEndId = reported?.endToEndId ?? newEndToEndId('D', first.partnerIspb, now);
   const entryId = await devolutionEntryId(first.endToEndId ?? '', reported?.id ?? endToEndId);
   // Read again: other work of this object may have run during the digest.
-  const row = findCashIn(ctx.db, id) as CashInRow;
+  const row = findCashIn(ledger.db, id) as CashInRow;
   // Only money received can be returned: nothing to give back for an unpaid or already returned one.
   if (row.status !== 'PAID' || row.endToEndId === null || row.endToEndId !== first.endToEndId) {
     return failure({
@@ -60,27 +60,27 @@ export async function bankReturn(
       detail: `Only a settled PAID Cash-In can be returned; this one is ${row.status}`,
     });
   }
-  const accountNumber = transactional(ctx, row);
+  const accountNumber = transactional(ledger, row);
   // The same partial return reported again: booked once, the Cash-In stays as it is.
-  if (await devolutionBooked(ctx, row, reported?.id ?? endToEndId)) return success(200, cashInView(row));
-  const refunded = ctx.storage.transactionSync(() => {
+  if (await devolutionBooked(ledger, row, reported?.id ?? endToEndId)) return success(200, cashInView(row));
+  const refunded = ledger.storage.transactionSync(() => {
     // The money a dispute blocked is the money leaving: its hold is consumed here, and a dispute
     // still open ends ACCEPTED (the payer's bank took the money back).
-    releaseHold(ctx.db, disputeHoldId(row.transactionId));
-    const settled = isOpenDispute(row) ? markDisputeClosed(ctx, row, 'ACCEPTED', now) : row;
+    releaseHold(ledger.db, disputeHoldId(row.transactionId));
+    const settled = isOpenDispute(row) ? markDisputeClosed(ledger, row, 'ACCEPTED', now) : row;
     const returnedBefore = row.bankReturned ?? 0;
     const amount = reported?.amountCents ?? Math.max(0, row.amount - returnedBefore);
     if (returnedBefore + amount < row.amount)
-      return bookPartialReturn(ctx, settled, accountNumber, { endToEndId, entryId, amount, at: now });
+      return bookPartialReturn(ledger, settled, accountNumber, { endToEndId, entryId, amount, at: now });
     if (row.refundState === 'PROCESSING' && row.refundEndToEndId) {
-      ctx.scheduler.cancel('poll-refund', row.transactionId);
-      ctx.scheduler.schedule(
+      ledger.scheduler.cancel('poll-refund', row.transactionId);
+      ledger.scheduler.schedule(
         'poll-superseded-devolution',
         `${row.transactionId}|${row.refundEndToEndId}`,
         now + REFUND_POLL_MS,
       );
     }
-    return settleDevolution(ctx, settled, accountNumber, {
+    return settleDevolution(ledger, settled, accountNumber, {
       endToEndId,
       entryId,
       reason,
@@ -97,12 +97,12 @@ export async function bankReturn(
  * leaves (a bank fact); the Cash-In stays PAID, and a client refund in flight follows its course.
  */
 function bookPartialReturn(
-  ctx: LedgerContext,
+  ledger: LedgerContext,
   row: CashInRow,
   accountNumber: string,
   devolution: { endToEndId: string; entryId: string; amount: number; at: number },
 ): CashInRow {
-  postEntry(ctx.db, {
+  postEntry(ledger.db, {
     id: devolution.entryId,
     accountNumber,
     type: 'PIX_REFUND_OUT',
@@ -115,19 +115,21 @@ function bookPartialReturn(
     bankFact: true,
   });
   log('warn', 'the bank returned part of a Cash-In; it stays PAID', { transactionId: row.transactionId });
-  return updateCashIn(ctx, row.seq, { bankReturned: (row.bankReturned ?? 0) + devolution.amount });
+  return updateCashIn(ledger, row.seq, { bankReturned: (row.bankReturned ?? 0) + devolution.amount });
 }
 
 /** Whether this devolution of the Cash-In's payment is booked, hot or archived. */
 export async function devolutionBooked(
-  ctx: LedgerContext,
+  ledger: LedgerContext,
   row: CashInRow,
   devolutionId: string,
 ): Promise<boolean> {
   if (!row.endToEndId) return false;
   const entryId = await devolutionEntryId(row.endToEndId, devolutionId);
   // Its entry may be archived already; one hot now and archived during the read was seen hot.
-  return entryExists(ctx.db, entryId) || (await entryArchived(ctx, transactional(ctx, row), entryId));
+  return (
+    entryExists(ledger.db, entryId) || (await entryArchived(ledger, transactional(ledger, row), entryId))
+  );
 }
 
 /**
@@ -135,11 +137,11 @@ export async function devolutionBooked(
  * goes and, with it, the refund's hold. Both were made together by bankReturn, so the hold is
  * released exactly once, by whichever path (poll or partner report) sees the devolution end first.
  */
-function endSuperseded(ctx: LedgerContext, transactionId: string, devolutionId: string): void {
+function endSuperseded(ledger: LedgerContext, transactionId: string, devolutionId: string): void {
   const ref = `${transactionId}|${devolutionId}`;
-  if (!ctx.scheduler.exists('poll-superseded-devolution', ref)) return;
-  ctx.scheduler.cancel('poll-superseded-devolution', ref);
-  releaseHold(ctx.db, `refund:${transactionId}`);
+  if (!ledger.scheduler.exists('poll-superseded-devolution', ref)) return;
+  ledger.scheduler.cancel('poll-superseded-devolution', ref);
+  releaseHold(ledger.db, `refund:${transactionId}`);
 }
 
 /**
@@ -149,18 +151,18 @@ function endSuperseded(ctx: LedgerContext, transactionId: string, devolutionId: 
  * Returns whether it was booked now.
  */
 export async function bookLateDevolution(
-  ctx: LedgerContext,
+  ledger: LedgerContext,
   row: CashInRow,
   devolution: ReportedDevolution,
 ): Promise<boolean> {
   if (!row.endToEndId) return false;
   const entryId = await devolutionEntryId(row.endToEndId, devolution.id);
-  const accountNumber = transactional(ctx, row);
-  const booked = await devolutionBooked(ctx, row, devolution.id);
-  return ctx.storage.transactionSync(() => {
-    endSuperseded(ctx, row.transactionId, devolution.id);
-    if (booked || entryExists(ctx.db, entryId)) return false;
-    postEntry(ctx.db, {
+  const accountNumber = transactional(ledger, row);
+  const booked = await devolutionBooked(ledger, row, devolution.id);
+  return ledger.storage.transactionSync(() => {
+    endSuperseded(ledger, row.transactionId, devolution.id);
+    if (booked || entryExists(ledger.db, entryId)) return false;
+    postEntry(ledger.db, {
       id: entryId,
       accountNumber,
       type: 'PIX_REFUND_OUT',
@@ -185,20 +187,26 @@ export async function bookLateDevolution(
  * task and releases the refund's hold, so a crash cannot post it twice. Failed or unknown at the
  * partner, it never left: the hold goes, in the transaction that ends the task.
  */
-export async function pollSupersededDevolution(ctx: LedgerContext, ref: string): Promise<number | undefined> {
+export async function pollSupersededDevolution(
+  ledger: LedgerContext,
+  ref: string,
+): Promise<number | undefined> {
   const [transactionId, devolutionId] = ref.split('|') as [string, string];
   // A row archived while this was pending (before the archive counted this task) comes back hot.
-  if (!findCashIn(ctx.db, transactionId)) await rehydrateCashIn(ctx, transactionId);
-  const row = findCashIn(ctx.db, transactionId);
+  if (!findCashIn(ledger.db, transactionId)) await rehydrateCashIn(ledger, transactionId);
+  const row = findCashIn(ledger.db, transactionId);
   if (!row?.endToEndId) {
     log('error', 'a superseded devolution has no paid Cash-In', { transactionId });
-    ctx.storage.transactionSync(() => endSuperseded(ctx, transactionId, devolutionId));
+    ledger.storage.transactionSync(() => endSuperseded(ledger, transactionId, devolutionId));
     return undefined;
   }
-  const status = await partnerPort(ctx.env, row.partnerIspb).devolutionStatus(row.endToEndId, devolutionId);
+  const status = await partnerPort(ledger.env, row.partnerIspb).devolutionStatus(
+    row.endToEndId,
+    devolutionId,
+  );
   if (status.state === 'PENDING') return Date.now() + REFUND_POLL_MS;
   if (status.state === 'SETTLED') {
-    await bookLateDevolution(ctx, row, {
+    await bookLateDevolution(ledger, row, {
       id: devolutionId,
       // The network's id for it (a real partner's rtrId), the one on the payer's receipt.
       endToEndId: status.endToEndId || devolutionId,
@@ -206,6 +214,6 @@ export async function pollSupersededDevolution(ctx: LedgerContext, ref: string):
     });
     return undefined;
   }
-  ctx.storage.transactionSync(() => endSuperseded(ctx, transactionId, devolutionId));
+  ledger.storage.transactionSync(() => endSuperseded(ledger, transactionId, devolutionId));
   return undefined;
 }

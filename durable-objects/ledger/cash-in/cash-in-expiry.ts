@@ -7,7 +7,7 @@
  */
 import { errorFields, log } from '../../../src/infra/log';
 import { bcbPartner } from '../../../src/partners/port-registry';
-import type { LedgerContext } from '../context';
+import type { LedgerContext } from '../ledger-context';
 import { expireCashIn, LATE_SETTLEMENT_GRACE_MS } from './cash-in-ops';
 import { type CashInRow, findCashIn } from './cash-in-store';
 import { applyPartnerPix } from './partner-pix-ops';
@@ -25,8 +25,8 @@ export function expiryRetryDelay(waitingMs: number): number {
 type ChargeAnswer = 'paid' | 'unpaid' | 'unknown';
 
 /** Whether the partner holds a payment of this charge; any Pix it lists is applied (once, by end-to-end id). */
-async function askPartner(ctx: LedgerContext, row: CashInRow, reads: PartnerReads): Promise<ChargeAnswer> {
-  const partner = bcbPartner(ctx.env, row.partnerIspb);
+async function askPartner(ledger: LedgerContext, row: CashInRow, reads: PartnerReads): Promise<ChargeAnswer> {
+  const partner = bcbPartner(ledger.env, row.partnerIspb);
   if (!partner) return 'unpaid'; // the sandbox holds no charge of its own
   if (reads.isDown(row.partnerIspb)) return 'unknown';
   const fields = { transactionId: row.transactionId, ispb: row.partnerIspb };
@@ -52,9 +52,9 @@ async function askPartner(ctx: LedgerContext, row: CashInRow, reads: PartnerRead
     return 'unknown';
   }
   if (charge.value.pix.length > 0) {
-    const rules = await reads.payerRules(ctx);
-    for (const pix of charge.value.pix) await applyPartnerPix(ctx, row.partnerIspb, pix, rules);
-    if (findCashIn(ctx.db, row.transactionId)?.status !== 'AWAITING_PAYMENT') return 'paid';
+    const rules = await reads.payerRules(ledger);
+    for (const pix of charge.value.pix) await applyPartnerPix(ledger, row.partnerIspb, pix, rules);
+    if (findCashIn(ledger.db, row.transactionId)?.status !== 'AWAITING_PAYMENT') return 'paid';
     return 'unpaid'; // a Pix the charge cannot take (another amount): applyPartnerPix logged it
   }
   // Concluded without the Pix that concluded it: the PSP's own list is not consistent yet.
@@ -63,17 +63,17 @@ async function askPartner(ctx: LedgerContext, row: CashInRow, reads: PartnerRead
 
 /** Expires the Cash-In once its partner confirms it unpaid; when to run again (undefined: done). */
 export async function expireUnlessPaid(
-  ctx: LedgerContext,
+  ledger: LedgerContext,
   id: string,
   reads: PartnerReads,
 ): Promise<number | undefined> {
-  const row = findCashIn(ctx.db, id);
+  const row = findCashIn(ledger.db, id);
   if (row?.status !== 'AWAITING_PAYMENT') return undefined;
   const due = row.expiresAt + LATE_SETTLEMENT_GRACE_MS;
   if (Date.now() < due) return due;
-  const answer = await askPartner(ctx, row, reads);
+  const answer = await askPartner(ledger, row, reads);
   const now = Date.now();
   if (answer === 'unknown') return now + expiryRetryDelay(now - due);
-  if (answer === 'unpaid') expireCashIn(ctx, id, false);
+  if (answer === 'unpaid') expireCashIn(ledger, id, false);
   return undefined;
 }

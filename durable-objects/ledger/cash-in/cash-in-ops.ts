@@ -24,9 +24,9 @@ import { CHARGE_PAID } from '../../../src/partners/port';
 import { partnerPort } from '../../../src/partners/port-registry';
 import { maybeArchived } from '../archive/archive-index';
 import { hasArchiveOf } from '../archive/archive-store';
-import type { LedgerContext } from '../context';
 import type { Remember } from '../ledger/idempotency';
 import { firstTransactionalIspb, transactionalAccounts } from '../ledger/ledger';
+import type { LedgerContext } from '../ledger-context';
 import { emitWithObservation, OUTBOX_COALESCE_MS, observe } from '../webhooks/events';
 import {
   type CashInRow,
@@ -72,15 +72,15 @@ export type AlongWithCashIn = (transactionId: string) => void;
  * The partner that receives a new charge: the client's first partner; under DECLARED_PAYER its
  * first partner that reports who paid (docs/contract.md, Who paid), else none.
  */
-function chargePartner(ctx: LedgerContext, policy: PayerPolicy | undefined): string | undefined {
-  const ispb = firstTransactionalIspb(ctx.db);
+function chargePartner(ledger: LedgerContext, policy: PayerPolicy | undefined): string | undefined {
+  const ispb = firstTransactionalIspb(ledger.db);
   if (ispb === undefined) throw new Error('client has no TRANSACTIONAL account');
-  if (policy !== 'DECLARED_PAYER' || reportsPayer(ctx.env, ispb)) return ispb;
-  return transactionalAccounts(ctx.db).find((a) => reportsPayer(ctx.env, a.ispb))?.ispb;
+  if (policy !== 'DECLARED_PAYER' || reportsPayer(ledger.env, ispb)) return ispb;
+  return transactionalAccounts(ledger.db).find((a) => reportsPayer(ledger.env, a.ispb))?.ispb;
 }
 
 export async function createCashIn(
-  ctx: LedgerContext,
+  ledger: LedgerContext,
   input: CreateCashInInput,
   creating: Set<string>,
   remember: Remember,
@@ -89,11 +89,11 @@ export async function createCashIn(
   const now = Date.now();
   const reference = input.externalReference;
   let internalCode = newInternalCode();
-  const taken = newCashInIdsTaken(ctx.db, reference, internalCode);
+  const taken = newCashInIdsTaken(ledger.db, reference, internalCode);
   // Archived Cash-Ins keep their references and codes (a hash hit counts: refusing is the safe
   // side); while none was ever archived, no hash is computed.
-  const archived = hasArchiveOf(ctx.storage.sql, 'cash-in');
-  const archivedId = (id: string) => archived && maybeArchived(ctx.storage.sql, id, 'cash-in');
+  const archived = hasArchiveOf(ledger.storage.sql, 'cash-in');
+  const archivedId = (id: string) => archived && maybeArchived(ledger.storage.sql, id, 'cash-in');
   if (creating.has(reference) || taken.reference || archivedId(reference)) {
     return failure({
       code: 'DUPLICATED_EXTERNAL_REFERENCE',
@@ -104,10 +104,10 @@ export async function createCashIn(
   try {
     if (taken.code || archivedId(internalCode)) {
       do internalCode = newInternalCode();
-      while (internalCodeTaken(ctx.db, internalCode) || archivedId(internalCode));
+      while (internalCodeTaken(ledger.db, internalCode) || archivedId(internalCode));
     }
     const transactionId = newCashInTxId(input.locationKey, internalCode);
-    const partnerIspb = chargePartner(ctx, input.payerPolicy);
+    const partnerIspb = chargePartner(ledger, input.payerPolicy);
     if (partnerIspb === undefined)
       return failure({
         code: 'RULE_VIOLATION',
@@ -115,7 +115,7 @@ export async function createCashIn(
           "payerPolicy is DECLARED_PAYER and none of this client's settlement partners reports who paid, so no payment could be checked; nothing was registered",
       });
     const expiresAt = input.expiresAt ?? now + input.expirationInMinutes * 60_000;
-    const port = partnerPort(ctx.env, partnerIspb);
+    const port = partnerPort(ledger.env, partnerIspb);
     // Everything that could refuse this Cash-In runs before the charge exists at the partner.
     if (input.openFinanceRedirectUrl && port.issuesBrCode)
       return failure({
@@ -123,7 +123,7 @@ export async function createCashIn(
         detail:
           'Open finance payment pages are offered by the sandbox partner only; on this partner create the Cash-In without openFinance and show its pixData',
       });
-    const merchant = merchantFields(ctx.profile);
+    const merchant = merchantFields(ledger.profile);
     // The sandbox's way to pay: a page or a BR Code on the gateway's own location.
     const hosted = port.issuesBrCode
       ? undefined
@@ -144,7 +144,7 @@ export async function createCashIn(
       expiresAt,
       payer: input.payer,
     });
-    await ctx.crashes.reach('cash-in.charge-registered');
+    await ledger.crashes.reach('cash-in.charge-registered');
     if (!registered.ok) {
       return failure({
         code: 'RULE_VIOLATION',
@@ -179,8 +179,8 @@ export async function createCashIn(
       ...payment,
       requestedAt: formatBrt(now),
     };
-    ctx.storage.transactionSync(() => {
-      const inserted = insertCashIn(ctx.db).get({
+    ledger.storage.transactionSync(() => {
+      const inserted = insertCashIn(ledger.db).get({
         transactionId,
         internalCode,
         externalReference: reference,
@@ -198,17 +198,17 @@ export async function createCashIn(
       }) as CashInRow;
       // Off the prepared insert: only a recurring charge pays for the extra write.
       const row = input.recurrence
-        ? updateCashIn(ctx, inserted.seq, { recurrence: input.recurrence })
+        ? updateCashIn(ledger, inserted.seq, { recurrence: input.recurrence })
         : inserted;
       // The event and observation in one statement; their dispatch, flush and the expiry in one
       // (dispatch and flush shared with the Cash-Ins of the next moment: OUTBOX_COALESCE_MS).
-      emitWithObservation(ctx, cashInEvent(row, 'CASHIN_REQUESTED', now), transactionId, {
+      emitWithObservation(ledger, cashInEvent(row, 'CASHIN_REQUESTED', now), transactionId, {
         operation: 'CASH_IN',
         partnerIspb,
         event: 'CREATED',
         at: now,
       });
-      ctx.scheduler.scheduleAll([
+      ledger.scheduler.scheduleAll([
         ['dispatch-webhooks', 'all', now + OUTBOX_COALESCE_MS],
         ['flush-outbox', 'all', now + OUTBOX_COALESCE_MS],
         ['expire-cash-in', transactionId, expiresAt + LATE_SETTLEMENT_GRACE_MS],
@@ -228,12 +228,12 @@ export async function createCashIn(
  * charge the partner reports paid is not cancelled (the payment is a fact, on its way to being
  * recorded); a partner that cannot answer now is asked again by a task.
  */
-export async function cancelCashIn(ctx: LedgerContext, id: string): Promise<OperationResult<CashInView>> {
-  const row = findCashIn(ctx.db, id);
+export async function cancelCashIn(ledger: LedgerContext, id: string): Promise<OperationResult<CashInView>> {
+  const row = findCashIn(ledger.db, id);
   if (!row) return cashInNotFound();
   const refusal = unpaidOnly(row.status, 'cancelled');
   if (refusal) return failure(refusal);
-  const port = partnerPort(ctx.env, row.partnerIspb);
+  const port = partnerPort(ledger.env, row.partnerIspb);
   const removed = port.removeCharge ? await port.removeCharge(row.transactionId) : undefined;
   if (removed && !removed.ok && removed.failureCode === CHARGE_PAID)
     return failure({
@@ -247,16 +247,16 @@ export async function cancelCashIn(ctx: LedgerContext, id: string): Promise<Oper
       failureCode: removed.failureCode,
     });
   // Re-read: a payment may have been recorded while the partner was asked.
-  const fresh = findCashIn(ctx.db, id)!;
+  const fresh = findCashIn(ledger.db, id)!;
   const late = unpaidOnly(fresh.status, 'cancelled');
   if (late) return failure(late);
   const now = Date.now();
-  const cancelled = ctx.storage.transactionSync(() => {
-    const updated = updateCashIn(ctx, fresh.seq, { status: 'CANCELLED', cancelledAt: now });
-    emitCashIn(ctx, updated, 'CASHIN_CANCELLED', now);
-    ctx.scheduler.cancel('expire-cash-in', fresh.transactionId);
+  const cancelled = ledger.storage.transactionSync(() => {
+    const updated = updateCashIn(ledger, fresh.seq, { status: 'CANCELLED', cancelledAt: now });
+    emitCashIn(ledger, updated, 'CASHIN_CANCELLED', now);
+    ledger.scheduler.cancel('expire-cash-in', fresh.transactionId);
     if (removed && !removed.ok && removed.retryable)
-      ctx.scheduler.schedule('remove-charge', fresh.transactionId, now);
+      ledger.scheduler.schedule('remove-charge', fresh.transactionId, now);
     return updated;
   });
   return success(200, cashInView(cancelled));
@@ -267,32 +267,32 @@ export async function cancelCashIn(ctx: LedgerContext, id: string): Promise<Oper
  * after the late-settlement grace. `expiredAt` stays the end of the window either way.
  */
 export function expireCashIn(
-  ctx: LedgerContext,
+  ledger: LedgerContext,
   id: string,
   immediately: boolean,
 ): OperationResult<CashInView> {
-  const row = findCashIn(ctx.db, id);
+  const row = findCashIn(ledger.db, id);
   if (!row) return cashInNotFound();
   const refusal = unpaidOnly(row.status, 'expire');
   if (refusal) return failure(refusal);
   const now = Date.now();
   if (!immediately && now < row.expiresAt + LATE_SETTLEMENT_GRACE_MS) {
-    ctx.scheduler.schedule('expire-cash-in', row.transactionId, row.expiresAt + LATE_SETTLEMENT_GRACE_MS);
+    ledger.scheduler.schedule('expire-cash-in', row.transactionId, row.expiresAt + LATE_SETTLEMENT_GRACE_MS);
     return failure({ code: 'RULE_VIOLATION', detail: 'Still inside the late-settlement grace' });
   }
-  const expired = ctx.storage.transactionSync(() => {
-    const updated = updateCashIn(ctx, row.seq, {
+  const expired = ledger.storage.transactionSync(() => {
+    const updated = updateCashIn(ledger, row.seq, {
       status: 'EXPIRED',
       ...(immediately && { expiresAt: Math.min(row.expiresAt, now) }),
     });
-    emitCashIn(ctx, updated, 'CASHIN_EXPIRED', now);
-    observe(ctx, row.transactionId, {
+    emitCashIn(ledger, updated, 'CASHIN_EXPIRED', now);
+    observe(ledger, row.transactionId, {
       operation: 'CASH_IN',
       partnerIspb: row.partnerIspb,
       event: 'EXPIRED',
       at: now,
     });
-    ctx.scheduler.cancel('expire-cash-in', row.transactionId);
+    ledger.scheduler.cancel('expire-cash-in', row.transactionId);
     return updated;
   });
   return success(200, cashInView(expired));

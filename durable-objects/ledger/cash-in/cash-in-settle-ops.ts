@@ -18,8 +18,8 @@ import { failure, type OperationResult, success } from '../../../src/domain/resu
 import { formatBrt } from '../../../src/domain/time';
 import { bankName, settlementPartner } from '../../../src/partners/config';
 import { bcbPartner } from '../../../src/partners/port-registry';
-import type { LedgerContext } from '../context';
 import { accountAt, postEntry } from '../ledger/ledger';
+import type { LedgerContext } from '../ledger-context';
 import { observe } from '../webhooks/events';
 import { LATE_SETTLEMENT_GRACE_MS } from './cash-in-ops';
 import { type CashInRow, cashInNotFound, emitCashIn, findCashIn, updateCashIn } from './cash-in-store';
@@ -54,14 +54,14 @@ export interface SettleInput {
 }
 
 /** Who paid (docs/contract.md, Who paid): the sandbox's payer defaults to the declared one; a partner's only as reported. */
-function whoPaid(ctx: LedgerContext, row: CashInRow, input: SettleInput): Omit<PaidBy, 'allowed'> {
+function whoPaid(ledger: LedgerContext, row: CashInRow, input: SettleInput): Omit<PaidBy, 'allowed'> {
   const reported = input.endToEndId;
   const given = input.payer?.bankData;
   const bankData: PayerBankData = reported
-    ? { ispb: reported.slice(1, 9), bank: bankName(ctx.env, reported.slice(1, 9)) }
+    ? { ispb: reported.slice(1, 9), bank: bankName(ledger.env, reported.slice(1, 9)) }
     : {
         ispb: given?.ispb ?? DEFAULT_PAYER_BANK.ispb,
-        bank: bankName(ctx.env, given?.ispb ?? DEFAULT_PAYER_BANK.ispb),
+        bank: bankName(ledger.env, given?.ispb ?? DEFAULT_PAYER_BANK.ispb),
         branch: given?.branch ?? DEFAULT_PAYER_BANK.branch,
         account: given?.account ?? DEFAULT_PAYER_BANK.account,
       };
@@ -79,11 +79,11 @@ function whoPaid(ctx: LedgerContext, row: CashInRow, input: SettleInput): Omit<P
 }
 
 export async function settleCashIn(
-  ctx: LedgerContext,
+  ledger: LedgerContext,
   input: SettleInput,
 ): Promise<OperationResult<CashInView>> {
   const now = Date.now();
-  const row = findCashIn(ctx.db, input.id);
+  const row = findCashIn(ledger.db, input.id);
   if (!row) return cashInNotFound();
   if (row.status !== 'AWAITING_PAYMENT') {
     return failure({
@@ -103,15 +103,15 @@ export async function settleCashIn(
       detail: `The payment window ended at ${formatBrt(row.expiresAt)}`,
     });
   }
-  const partner = settlementPartner(ctx.env, row.partnerIspb);
-  const account = accountAt(ctx.db, row.partnerIspb, 'TRANSACTIONAL');
+  const partner = settlementPartner(ledger.env, row.partnerIspb);
+  const account = accountAt(ledger.db, row.partnerIspb, 'TRANSACTIONAL');
   if (!account) throw new Error(`no TRANSACTIONAL account at ${row.partnerIspb}`);
-  const payer = whoPaid(ctx, row, input);
+  const payer = whoPaid(ledger, row, input);
   const paidBy: PaidBy = { ...payer, allowed: payerAllowed(input.rules, row.payerDocument, payer.document) };
   const bank = payer.bankData;
   const endToEndId = input.endToEndId ?? (input.deferEndToEndId ? null : newEndToEndId('E', bank.ispb, now));
-  const paid = ctx.storage.transactionSync(() => {
-    const updated = updateCashIn(ctx, row.seq, {
+  const paid = ledger.storage.transactionSync(() => {
+    const updated = updateCashIn(ledger, row.seq, {
       status: 'PAID',
       paidAt: now,
       endToEndId,
@@ -125,7 +125,7 @@ export async function settleCashIn(
         account: account.number,
       },
     });
-    postEntry(ctx.db, {
+    postEntry(ledger.db, {
       accountNumber: account.number,
       type: 'PIX_IN',
       amount: row.amount,
@@ -135,8 +135,8 @@ export async function settleCashIn(
       endToEndId,
     });
     // A payment the client may not take is never confirmed to it: it would credit its customer.
-    if (paidBy.allowed) emitCashIn(ctx, updated, 'CASHIN_PAID', now);
-    observe(ctx, row.transactionId, {
+    if (paidBy.allowed) emitCashIn(ledger, updated, 'CASHIN_PAID', now);
+    observe(ledger, row.transactionId, {
       operation: 'CASH_IN',
       partnerIspb: row.partnerIspb,
       institutionIspb: bank.ispb,
@@ -146,16 +146,16 @@ export async function settleCashIn(
       ...(row.recurrence === null && { latencyMs: now - row.requestedAt }),
       at: now,
     });
-    ctx.scheduler.cancel('expire-cash-in', row.transactionId);
-    if (endToEndId === null) ctx.scheduler.schedule('assign-e2e', row.transactionId, now + 2_000);
+    ledger.scheduler.cancel('expire-cash-in', row.transactionId);
+    if (endToEndId === null) ledger.scheduler.schedule('assign-e2e', row.transactionId, now + 2_000);
     // A real partner's payment is read again while a bank may return it (return-rechecks.ts).
-    if (bcbPartner(ctx.env, row.partnerIspb))
-      ctx.scheduler.schedule('recheck-returns', row.transactionId, nextRecheckAt(now, now) as number);
+    if (bcbPartner(ledger.env, row.partnerIspb))
+      ledger.scheduler.schedule('recheck-returns', row.transactionId, nextRecheckAt(now, now) as number);
     // A payer the client does not accept gets the money back (docs/contract.md, Who paid). Held in the
     // payment's own transaction, so no crash can separate them and nothing can spend it meanwhile;
     // the poll sends the devolution as soon as the payment endToEndId is known.
     if (!paidBy.allowed) {
-      holdRefund(ctx, updated, account.number, {
+      holdRefund(ledger, updated, account.number, {
         endToEndId: newEndToEndId('D', row.partnerIspb, now),
         reason: 'PAYER_NOT_ALLOWED',
         description: null,
@@ -165,15 +165,15 @@ export async function settleCashIn(
     }
     return updated;
   });
-  return success(200, cashInView(findCashIn(ctx.db, row.transactionId) ?? paid));
+  return success(200, cashInView(findCashIn(ledger.db, row.transactionId) ?? paid));
 }
 
 /** A deferred payment end-to-end id arrives (see `deferEndToEndId`). */
-export function assignEndToEndId(ctx: LedgerContext, transactionId: string): void {
-  const row = findCashIn(ctx.db, transactionId);
+export function assignEndToEndId(ledger: LedgerContext, transactionId: string): void {
+  const row = findCashIn(ledger.db, transactionId);
   if (!row || row.endToEndId !== null || row.paidAt === null) return;
   const bank = row.paidBy?.bankData ?? row.payerBank ?? { ispb: DEFAULT_PAYER_BANK.ispb };
-  ctx.storage.transactionSync(() => {
-    updateCashIn(ctx, row.seq, { endToEndId: newEndToEndId('E', bank.ispb, row.paidAt as number) });
+  ledger.storage.transactionSync(() => {
+    updateCashIn(ledger, row.seq, { endToEndId: newEndToEndId('E', bank.ispb, row.paidAt as number) });
   });
 }

@@ -6,8 +6,8 @@ import { failure } from '../../../src/domain/result';
 import type { ViewField } from '../../../src/domain/view-fields';
 import type { ArchivableTable } from '../archivable';
 import { ANY_SEGMENT_DONE } from '../archive/archive-store';
-import type { LedgerContext } from '../context';
 import { insertStoredRows, type LedgerDb, type StoredRow, sqlOf } from '../db';
+import type { LedgerContext } from '../ledger-context';
 import { ph, prepared } from '../prepared';
 import { keysetRows, type PageInput, type RowSelection } from '../reads/keyset';
 import { findByAnyId, lookupSql } from '../reads/lookup';
@@ -55,8 +55,8 @@ export function newCashInIdsTaken(
 }
 
 /** The Cash-In event of a transition, for its webhookUrl (same transaction). */
-export function emitCashIn(ctx: LedgerContext, row: CashInRow, eventType: string, at: number): void {
-  emitWebhook(ctx, cashInEvent(row, eventType, at));
+export function emitCashIn(ledger: LedgerContext, row: CashInRow, eventType: string, at: number): void {
+  emitWebhook(ledger, cashInEvent(row, eventType, at));
 }
 
 /** The webhook event of a Cash-In transition. */
@@ -65,8 +65,8 @@ export function cashInEvent(row: CashInRow, eventType: string, at: number): Webh
 }
 
 /** One Cash-In row changed by its seq, returned as stored. */
-export function updateCashIn(ctx: LedgerContext, seq: number, changes: Partial<CashInRow>): CashInRow {
-  return ctx.db.update(cashIns).set(changes).where(eq(cashIns.seq, seq)).returning().get() as CashInRow;
+export function updateCashIn(ledger: LedgerContext, seq: number, changes: Partial<CashInRow>): CashInRow {
+  return ledger.db.update(cashIns).set(changes).where(eq(cashIns.seq, seq)).returning().get() as CashInRow;
 }
 
 export function cashInNotFound() {
@@ -196,14 +196,14 @@ export type DisputeItem = { json: string } | { archived: string };
  * rows and the archived ones archived_disputes keeps (a row back hot is read hot), merged by
  * (openedAt, seq). The caller reads the archived views (reads/dispute-queries.ts).
  */
-export function disputePage(ctx: LedgerContext, input: PageInput, filter: DisputeFilter) {
+export function disputePage(ledger: LedgerContext, input: PageInput, filter: DisputeFilter) {
   const scope = and(
     isNotNull(cashIns.disputeId),
     filter.status ? eq(cashIns.disputeStatus, filter.status as 'OPEN') : undefined,
     filter.ispb ? eq(cashIns.partnerIspb, filter.ispb) : undefined,
   );
   const hot = keysetRows<number>(
-    ctx.db,
+    ledger.db,
     cashIns,
     cashIns.disputeOpenedAt,
     cashIns.seq,
@@ -213,7 +213,7 @@ export function disputePage(ctx: LedgerContext, input: PageInput, filter: Disput
   );
   const stillArchived = sql`NOT EXISTS (SELECT 1 FROM cash_ins c WHERE c.seq = ${archivedDisputes.seq})`;
   const archived = keysetRows<string>(
-    ctx.db,
+    ledger.db,
     archivedDisputes,
     archivedDisputes.openedAt,
     archivedDisputes.seq,
@@ -233,7 +233,7 @@ export function disputePage(ctx: LedgerContext, input: PageInput, filter: Disput
     .sort((a, b) => sign * (a.time - b.time || a.seq - b.seq))
     .slice(0, input.limit + 1);
   const seqs = JSON.stringify(keyed.flatMap((r) => (r.hot === undefined ? [] : [r.hot])));
-  const texts = ctx.storage.sql.exec<{ json: string }>(cashInJsonSql.hot, seqs).toArray();
+  const texts = ledger.storage.sql.exec<{ json: string }>(cashInJsonSql.hot, seqs).toArray();
   let next = 0;
   const items = keyed.map((r) => ({
     row: (r.hot === undefined ? { archived: r.archived } : { json: texts[next++]?.json }) as DisputeItem,
@@ -244,7 +244,7 @@ export function disputePage(ctx: LedgerContext, input: PageInput, filter: Disput
 }
 
 /** Inside the archive's deleting transaction: disputed rows leaving stay listed by GET /disputes. */
-export function indexArchivedDisputes(ctx: LedgerContext, rows: Record<string, unknown>[]): void {
+export function indexArchivedDisputes(ledger: LedgerContext, rows: Record<string, unknown>[]): void {
   for (const row of rows) {
     if (row.disputeId == null) continue;
     const fields = {
@@ -253,7 +253,7 @@ export function indexArchivedDisputes(ctx: LedgerContext, rows: Record<string, u
       status: row.disputeStatus as string,
       partnerIspb: row.partnerIspb as string,
     };
-    ctx.db
+    ledger.db
       .insert(archivedDisputes)
       .values({ seq: row.seq as number, ...fields })
       .onConflictDoUpdate({ target: archivedDisputes.seq, set: fields })

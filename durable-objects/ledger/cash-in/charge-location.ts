@@ -1,17 +1,17 @@
 /** What the BR Code location serves for a charge (src/http/charge-locator.ts), by internalCode only. */
 import { cashInView } from '../../../src/domain/cash-in';
 import { findCashInAnywhere } from '../archive/archive-reads';
-import type { LedgerContext, Profile } from '../context';
 import type { LedgerDb } from '../db';
 import { accountAt } from '../ledger/ledger';
+import type { LedgerContext, Profile } from '../ledger-context';
 import { type CashInRow, cashInByInternalCode } from './cash-in-store';
 
-export async function chargeLocation(ctx: LedgerContext, internalCode: string) {
-  const row = cashInByInternalCode(ctx.db, internalCode);
-  if (row) return locationOf(ctx.db, ctx.profile, row);
+export async function chargeLocation(ledger: LedgerContext, internalCode: string) {
+  const row = cashInByInternalCode(ledger.db, internalCode);
+  if (row) return locationOf(ledger.db, ledger.profile, row);
   // A closed charge archived answers as it did (its final status), not as unknown.
-  const archived = await findCashInAnywhere(ctx, internalCode);
-  return archived?.internalCode === internalCode ? locationOf(ctx.db, ctx.profile, archived) : null;
+  const archived = await findCashInAnywhere(ledger, internalCode);
+  return archived?.internalCode === internalCode ? locationOf(ledger.db, ledger.profile, archived) : null;
 }
 
 function locationOf(db: LedgerDb, profile: Profile | undefined, row: CashInRow) {

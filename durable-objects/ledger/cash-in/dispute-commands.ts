@@ -10,7 +10,7 @@ import type { CashInView } from '../../../src/domain/cash-in';
 import { newEndToEndId } from '../../../src/domain/ids';
 import { failure, type OperationResult } from '../../../src/domain/result';
 import { partnerPort } from '../../../src/partners/port-registry';
-import type { LedgerContext } from '../context';
+import type { LedgerContext } from '../ledger-context';
 import { bankReturn } from './bank-returns';
 import { cashInNotFound, findCashIn } from './cash-in-store';
 import {
@@ -43,13 +43,13 @@ export type DisputeCommand =
   | { kind: 'defend'; id: string; text: string };
 
 export async function runDisputeCommand(
-  ctx: LedgerContext,
+  ledger: LedgerContext,
   command: DisputeCommand,
 ): Promise<OperationResult<CashInView>> {
   const now = Date.now();
   switch (command.kind) {
     case 'sandbox-open':
-      return openDispute(ctx, command.id, {
+      return openDispute(ledger, command.id, {
         disputeId: `MED-${newEndToEndId('D', 'SANDBOX0', now).slice(-16)}`,
         openedAt: now,
         respondBy: now + SANDBOX_RESPOND_MS,
@@ -57,33 +57,37 @@ export async function runDisputeCommand(
         ...(command.amountCents !== undefined && { amountCents: command.amountCents }),
       });
     case 'sandbox-close':
-      return sandboxClose(ctx, command.id, command.outcome, now);
+      return sandboxClose(ledger, command.id, command.outcome, now);
     case 'partner-open': {
       const { id, kind: _, ...opened } = command;
-      return openDispute(ctx, id, opened);
+      return openDispute(ledger, id, opened);
     }
     case 'partner-close':
-      return closeDispute(ctx, command.id, command.outcome, now);
+      return closeDispute(ledger, command.id, command.outcome, now);
     case 'defend':
-      return defend(ctx, command.id, command.text, now);
+      return defend(ledger, command.id, command.text, now);
   }
 }
 
 async function sandboxClose(
-  ctx: LedgerContext,
+  ledger: LedgerContext,
   id: string,
   outcome: DisputeOutcome,
   now: number,
 ): Promise<OperationResult<CashInView>> {
-  const row = findCashIn(ctx.db, id);
+  const row = findCashIn(ledger.db, id);
   if (!row) return cashInNotFound();
   if (!isOpenDispute(row))
     return failure({ code: 'RULE_VIOLATION', detail: 'This Cash-In has no open dispute' });
-  if (outcome !== 'ACCEPTED' || !row.disputeBlockedAmount) return closeDispute(ctx, id, outcome, now);
+  if (outcome !== 'ACCEPTED' || !row.disputeBlockedAmount) return closeDispute(ledger, id, outcome, now);
   // The payer's bank takes the blocked money back: the return closes the dispute ACCEPTED and
   // consumes its hold, one transaction (bank-returns.ts).
   const endToEndId = newEndToEndId('D', row.partnerIspb, now);
-  return bankReturn(ctx, id, 'FRAUD', { id: endToEndId, endToEndId, amountCents: row.disputeBlockedAmount });
+  return bankReturn(ledger, id, 'FRAUD', {
+    id: endToEndId,
+    endToEndId,
+    amountCents: row.disputeBlockedAmount,
+  });
 }
 
 /** Defenses on their way to the partner, by transactionId: one object per client, so one isolate sees them all. */
@@ -94,12 +98,12 @@ const defending = new Set<string>();
  * second defense while the first is being sent is refused before anything goes out.
  */
 async function defend(
-  ctx: LedgerContext,
+  ledger: LedgerContext,
   id: string,
   text: string,
   now: number,
 ): Promise<OperationResult<CashInView>> {
-  const row = findCashIn(ctx.db, id);
+  const row = findCashIn(ledger.db, id);
   if (!row) return cashInNotFound();
   const refusal = defenseRefusal(row, now);
   if (refusal) return failure({ code: 'RULE_VIOLATION', detail: refusal });
@@ -107,7 +111,7 @@ async function defend(
     return failure({ code: 'RULE_VIOLATION', detail: 'A defense of this dispute is being sent' });
   defending.add(row.transactionId);
   try {
-    const port = partnerPort(ctx.env, row.partnerIspb);
+    const port = partnerPort(ledger.env, row.partnerIspb);
     const sent = port.sendDisputeDefense
       ? await port.sendDisputeDefense({ disputeId: row.disputeId as string, text })
       : ({ ok: true } as const);
@@ -116,7 +120,7 @@ async function defend(
         code: 'RULE_VIOLATION',
         detail: `The settlement partner refused the defense (${sent.failureCode})`,
       });
-    return recordDefense(ctx, id, Date.now());
+    return recordDefense(ledger, id, Date.now());
   } finally {
     defending.delete(row.transactionId);
   }

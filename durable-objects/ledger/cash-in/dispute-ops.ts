@@ -8,8 +8,8 @@
 
 import { type CashInView, cashInView, type DisputeStatus, OPEN_DISPUTE } from '../../../src/domain/cash-in';
 import { failure, type OperationResult, success } from '../../../src/domain/result';
-import type { LedgerContext } from '../context';
 import { accountAt, placeHold, releaseHold } from '../ledger/ledger';
+import type { LedgerContext } from '../ledger-context';
 import { type CashInRow, cashInNotFound, emitCashIn, findCashIn, updateCashIn } from './cash-in-store';
 
 /** The sandbox's deadline for a defense, after the dispute opens. */
@@ -38,13 +38,13 @@ export const isOpenDispute = (row: CashInRow): boolean =>
  * What a dispute may block: what is neither returned nor being returned. Refunds are whole, so what
  * left a PAID Cash-In is its bank returns, kept on the row (hot or archived alike).
  */
-export function blockable(_ctx: LedgerContext, row: CashInRow): number {
+export function blockable(_ledger: LedgerContext, row: CashInRow): number {
   if (row.status !== 'PAID' || row.endToEndId === null || row.refundState === 'PROCESSING') return 0;
   return Math.max(0, row.amount - (row.bankReturned ?? 0));
 }
 
-function transactionalOf(ctx: LedgerContext, row: CashInRow): string {
-  const account = accountAt(ctx.db, row.partnerIspb, 'TRANSACTIONAL');
+function transactionalOf(ledger: LedgerContext, row: CashInRow): string {
+  const account = accountAt(ledger.db, row.partnerIspb, 'TRANSACTIONAL');
   if (!account) throw new Error(`no TRANSACTIONAL account at ${row.partnerIspb}`);
   return account.number;
 }
@@ -56,18 +56,18 @@ const ruleViolation = (detail: string) => failure({ code: 'RULE_VIOLATION', deta
  * The same infraction reported again answers the Cash-In as it is.
  */
 export function openDispute(
-  ctx: LedgerContext,
+  ledger: LedgerContext,
   id: string,
   opened: OpenedDispute,
 ): OperationResult<CashInView> {
-  const row = findCashIn(ctx.db, id);
+  const row = findCashIn(ledger.db, id);
   if (!row) return cashInNotFound();
   if (row.disputeId === opened.disputeId) return success(200, cashInView(row));
   if (row.disputeId !== null) return ruleViolation('This Cash-In already has a dispute');
   if (row.status !== 'PAID' || row.endToEndId === null) {
     return ruleViolation(`Only a settled PAID Cash-In can be disputed; this one is ${row.status}`);
   }
-  const most = blockable(ctx, row);
+  const most = blockable(ledger, row);
   if (opened.strictAmount && opened.amountCents !== undefined && opened.amountCents > most) {
     return failure({
       code: 'VALIDATION_ERROR',
@@ -76,10 +76,10 @@ export function openDispute(
     });
   }
   const blocked = Math.min(opened.amountCents ?? most, most);
-  const accountNumber = transactionalOf(ctx, row);
-  const disputed = ctx.storage.transactionSync(() => {
+  const accountNumber = transactionalOf(ledger, row);
+  const disputed = ledger.storage.transactionSync(() => {
     if (blocked > 0) {
-      placeHold(ctx.db, {
+      placeHold(ledger.db, {
         id: disputeHoldId(row.transactionId),
         accountNumber,
         amount: blocked,
@@ -87,14 +87,14 @@ export function openDispute(
         at: opened.openedAt,
       });
     }
-    const updated = updateCashIn(ctx, row.seq, {
+    const updated = updateCashIn(ledger, row.seq, {
       disputeId: opened.disputeId,
       disputeStatus: 'OPEN',
       disputeOpenedAt: opened.openedAt,
       disputeRespondBy: opened.respondBy,
       disputeBlockedAmount: blocked,
     });
-    emitCashIn(ctx, updated, 'CASHIN_DISPUTE_OPENED', opened.openedAt);
+    emitCashIn(ledger, updated, 'CASHIN_DISPUTE_OPENED', opened.openedAt);
     return updated;
   });
   return success(201, cashInView(disputed));
@@ -106,29 +106,29 @@ export function openDispute(
  * (bank-returns.ts), so the money stays blocked until it has left.
  */
 export function markDisputeClosed(
-  ctx: LedgerContext,
+  ledger: LedgerContext,
   row: CashInRow,
   outcome: DisputeOutcome,
   at: number,
 ): CashInRow {
-  if (outcome !== 'ACCEPTED') releaseHold(ctx.db, disputeHoldId(row.transactionId));
-  const closed = updateCashIn(ctx, row.seq, { disputeStatus: outcome, disputeClosedAt: at });
-  emitCashIn(ctx, closed, 'CASHIN_DISPUTE_CLOSED', at);
+  if (outcome !== 'ACCEPTED') releaseHold(ledger.db, disputeHoldId(row.transactionId));
+  const closed = updateCashIn(ledger, row.seq, { disputeStatus: outcome, disputeClosedAt: at });
+  emitCashIn(ledger, closed, 'CASHIN_DISPUTE_CLOSED', at);
   return closed;
 }
 
 /** Closes an open dispute (a partner's decision); the return of an ACCEPTED one is booked apart. */
 export function closeDispute(
-  ctx: LedgerContext,
+  ledger: LedgerContext,
   id: string,
   outcome: DisputeOutcome,
   at: number,
 ): OperationResult<CashInView> {
-  const row = findCashIn(ctx.db, id);
+  const row = findCashIn(ledger.db, id);
   if (!row) return cashInNotFound();
   if (row.disputeStatus === outcome) return success(200, cashInView(row));
   if (!isOpenDispute(row)) return ruleViolation('This Cash-In has no open dispute');
-  const closed = ctx.storage.transactionSync(() => markDisputeClosed(ctx, row, outcome, at));
+  const closed = ledger.storage.transactionSync(() => markDisputeClosed(ledger, row, outcome, at));
   return success(200, cashInView(closed));
 }
 
@@ -143,15 +143,15 @@ export function defenseRefusal(row: CashInRow, now: number): string | undefined 
 }
 
 /** The defense the partner took: DEFENDED, defendedAt, CASHIN_DISPUTE_UPDATED, one transaction. */
-export function recordDefense(ctx: LedgerContext, id: string, at: number): OperationResult<CashInView> {
-  const row = findCashIn(ctx.db, id);
+export function recordDefense(ledger: LedgerContext, id: string, at: number): OperationResult<CashInView> {
+  const row = findCashIn(ledger.db, id);
   if (!row) return cashInNotFound();
   // Another defense may have been recorded while the partner answered this one.
   const refusal = defenseRefusal(row, at);
   if (refusal) return ruleViolation(refusal);
-  const defended = ctx.storage.transactionSync(() => {
-    const updated = updateCashIn(ctx, row.seq, { disputeStatus: 'DEFENDED', disputeDefendedAt: at });
-    emitCashIn(ctx, updated, 'CASHIN_DISPUTE_UPDATED', at);
+  const defended = ledger.storage.transactionSync(() => {
+    const updated = updateCashIn(ledger, row.seq, { disputeStatus: 'DEFENDED', disputeDefendedAt: at });
+    emitCashIn(ledger, updated, 'CASHIN_DISPUTE_UPDATED', at);
     return updated;
   });
   return success(202, cashInView(defended));

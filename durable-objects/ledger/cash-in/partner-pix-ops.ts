@@ -11,7 +11,7 @@ import type { UnappliedReason } from '../../../src/domain/unapplied';
 import { errorFields, log } from '../../../src/infra/log';
 import type { ReceivedDevolution, ReceivedPix } from '../../../src/partners/bcb-api-pix/adapter';
 import { partnerPort } from '../../../src/partners/port-registry';
-import type { LedgerContext } from '../context';
+import type { LedgerContext } from '../ledger-context';
 import { bankReturn, bookLateDevolution, devolutionBooked } from './bank-returns';
 import { settleCashIn } from './cash-in-settle-ops';
 import { findCashIn } from './cash-in-store';
@@ -40,15 +40,15 @@ const RETURN_REASON: Readonly<Record<string, string>> = {
 };
 
 async function applyDevolution(
-  ctx: LedgerContext,
+  ledger: LedgerContext,
   transactionId: string,
   devolution: ReceivedDevolution,
 ): Promise<PixOutcome | undefined> {
-  const row = findCashIn(ctx.db, transactionId);
+  const row = findCashIn(ledger.db, transactionId);
   if (!row) return undefined;
   if (devolution.id === row.refundEndToEndId && row.refundState === 'PROCESSING') {
     try {
-      await pollRefund(ctx, transactionId); // re-reads the devolution at the partner
+      await pollRefund(ledger, transactionId); // re-reads the devolution at the partner
       return 'refund-checked';
     } catch (error) {
       // The partner did not answer now; the refund's own poll keeps asking.
@@ -69,14 +69,14 @@ async function applyDevolution(
   };
   if (row.status === 'PAID') {
     // A partial return leaves the Cash-In PAID: reported again, it is found booked.
-    if (await devolutionBooked(ctx, row, devolution.id)) return 'already-recorded';
+    if (await devolutionBooked(ledger, row, devolution.id)) return 'already-recorded';
     const reason = RETURN_REASON[devolution.nature] ?? 'CUSTOMER_REQUEST';
-    const result = await bankReturn(ctx, transactionId, reason, reported);
+    const result = await bankReturn(ledger, transactionId, reason, reported);
     if (result.ok) return 'returned';
   }
-  const current = findCashIn(ctx.db, transactionId);
+  const current = findCashIn(ledger.db, transactionId);
   if (current?.status !== 'REFUNDED') return undefined;
-  return (await bookLateDevolution(ctx, current, reported)) ? 'devolution-recorded' : 'already-recorded';
+  return (await bookLateDevolution(ledger, current, reported)) ? 'devolution-recorded' : 'already-recorded';
 }
 
 /**
@@ -84,17 +84,17 @@ async function applyDevolution(
  * transaction; reported again, it is found and nothing moves.
  */
 async function unapplied(
-  ctx: LedgerContext,
+  ledger: LedgerContext,
   ispb: string,
   pix: ReceivedPix,
   reason: UnappliedReason,
   fields: Record<string, unknown>,
 ): Promise<PixOutcome[]> {
   const now = Date.now();
-  const receipt = await receiptFor(ispb, pix, reason, ctx.profile.clientId, now);
-  const booked = ctx.storage.transactionSync(() => bookReceipt(ctx, receipt, now));
+  const receipt = await receiptFor(ispb, pix, reason, ledger.profile.clientId, now);
+  const booked = ledger.storage.transactionSync(() => bookReceipt(ledger, receipt, now));
   // Listed for the operator at once; if D1 cannot take it now, the return task lists it first.
-  if (booked) await listReceipt(ctx, receipt);
+  if (booked) await listReceipt(ledger, receipt);
   log('error', 'a partner reports a payment no Cash-In can take: held for return to the payer', {
     ...fields,
     reason,
@@ -111,24 +111,24 @@ const OUTCOME_OF: Readonly<Record<UnappliedReason, PixOutcome>> = {
 };
 
 export async function applyPartnerPix(
-  ctx: LedgerContext,
+  ledger: LedgerContext,
   ispb: string,
   pix: ReceivedPix,
   rules: PayerRules,
 ): Promise<PixOutcome[]> {
   const fields = { transactionId: pix.txid, endToEndId: pix.endToEndId, ispb };
   // Held already: the same money, reported again (a replay, the sweep, a devolution's callback).
-  const held = findReceipt(ctx, pix.endToEndId);
-  if (held) return [await checkReturn(ctx, held, pix)];
-  const row = pix.txid === undefined ? undefined : findCashIn(ctx.db, pix.txid);
+  const held = findReceipt(ledger, pix.endToEndId);
+  if (held) return [await checkReturn(ledger, held, pix)];
+  const row = pix.txid === undefined ? undefined : findCashIn(ledger.db, pix.txid);
   // A partner speaks only for the charges registered with it.
   if (!row || row.partnerIspb !== ispb || row.transactionId !== pix.txid)
-    return unapplied(ctx, ispb, pix, 'UNKNOWN_CHARGE', fields);
+    return unapplied(ledger, ispb, pix, 'UNKNOWN_CHARGE', fields);
   const outcomes: PixOutcome[] = [];
   if (row.status === 'AWAITING_PAYMENT') {
     if (pix.amountCents !== row.amount)
-      return unapplied(ctx, ispb, pix, 'AMOUNT_MISMATCH', { ...fields, expected: row.amount });
-    const settled = await settleCashIn(ctx, {
+      return unapplied(ledger, ispb, pix, 'AMOUNT_MISMATCH', { ...fields, expected: row.amount });
+    const settled = await settleCashIn(ledger, {
       id: row.transactionId,
       source: 'network',
       endToEndId: pix.endToEndId,
@@ -137,7 +137,7 @@ export async function applyPartnerPix(
       ...(pix.payer && { payer: pix.payer }),
       rules,
     });
-    if (!settled.ok) return unapplied(ctx, ispb, pix, 'NOT_PAYABLE', { ...fields, status: row.status });
+    if (!settled.ok) return unapplied(ledger, ispb, pix, 'NOT_PAYABLE', { ...fields, status: row.status });
     outcomes.push('paid');
   } else if (row.endToEndId === pix.endToEndId) {
     outcomes.push('already-paid');
@@ -145,10 +145,10 @@ export async function applyPartnerPix(
     // Money for a charge no longer payable (cancelled or expired here, still open at the partner),
     // or a second payment of a paid one: held for the payer and returned, the Cash-In untouched.
     const reason = row.paidAt === null ? 'NOT_PAYABLE' : 'DUPLICATE';
-    return unapplied(ctx, ispb, pix, reason, { ...fields, status: row.status });
+    return unapplied(ledger, ispb, pix, reason, { ...fields, status: row.status });
   }
   for (const devolution of pix.devolutions) {
-    const outcome = await applyDevolution(ctx, row.transactionId, devolution);
+    const outcome = await applyDevolution(ledger, row.transactionId, devolution);
     if (outcome) outcomes.push(outcome);
   }
   return outcomes;
@@ -162,10 +162,13 @@ const REMOVE_CHARGE_RETRY_MS = 30_000;
  * cancellation; when to try again (undefined: done). A refusal is logged for the operator: a
  * payment made meanwhile, when reported, is held and returned as an unapplied receipt.
  */
-export async function removeCharge(ctx: LedgerContext, transactionId: string): Promise<number | undefined> {
-  const row = findCashIn(ctx.db, transactionId);
+export async function removeCharge(
+  ledger: LedgerContext,
+  transactionId: string,
+): Promise<number | undefined> {
+  const row = findCashIn(ledger.db, transactionId);
   if (row?.status !== 'CANCELLED') return undefined;
-  const port = partnerPort(ctx.env, row.partnerIspb);
+  const port = partnerPort(ledger.env, row.partnerIspb);
   if (!port.removeCharge) return undefined;
   const removed = await port.removeCharge(row.transactionId);
   if (removed.ok) return undefined;

@@ -5,7 +5,7 @@
  */
 import { payerRulesOf } from '../../../src/db/clients';
 import type { PayerRules } from '../../../src/domain/payer-rules';
-import type { LedgerContext } from '../context';
+import type { LedgerContext } from '../ledger-context';
 
 export class PartnerReads {
   private readonly down = new Set<string>();
@@ -22,8 +22,8 @@ export class PartnerReads {
   }
 
   /** The client's payer rules, read once per run and only when a Pix is applied. */
-  payerRules(ctx: LedgerContext): Promise<PayerRules> {
-    this.rules ??= payerRulesOf(ctx.env, ctx.profile.clientId);
+  payerRules(ledger: LedgerContext): Promise<PayerRules> {
+    this.rules ??= payerRulesOf(ledger.env, ledger.profile.clientId);
     return this.rules;
   }
 }

@@ -12,10 +12,10 @@ import { failure, type OperationResult, success } from '../../../src/domain/resu
 import { formatBrt } from '../../../src/domain/time';
 import { refundRefusal } from '../../../src/domain/transitions';
 import { partnerPort } from '../../../src/partners/port-registry';
-import type { LedgerContext } from '../context';
 import { booksTamper, guard } from '../ledger/books-guard';
 import { forgetIdempotencyKey, type Remember } from '../ledger/idempotency';
 import { accountAt, available, devolutionEntryId, placeHold, postEntry, releaseHold } from '../ledger/ledger';
+import type { LedgerContext } from '../ledger-context';
 import { observe } from '../webhooks/events';
 import { type CashInRow, emitCashIn, findCashIn, updateCashIn } from './cash-in-store';
 
@@ -63,7 +63,7 @@ export interface RefundBody {
  * poll task sends the devolution if nobody did (or a crash lost it) and settles it.
  */
 export function holdRefund(
-  ctx: LedgerContext,
+  ledger: LedgerContext,
   row: CashInRow,
   accountNumber: string,
   refund: {
@@ -76,16 +76,16 @@ export function holdRefund(
   },
 ): void {
   const hold = { id: `refund:${row.transactionId}`, amount: row.amount, available: 0 };
-  booksTamper(ctx.db)?.hold?.(hold);
+  booksTamper(ledger.db)?.hold?.(hold);
   guard(holdViolation({ id: hold.id, account: accountNumber, amount: hold.amount, covers: row.amount }));
-  placeHold(ctx.db, {
+  placeHold(ledger.db, {
     id: hold.id,
     accountNumber,
     amount: hold.amount,
     ref: `cash-in:${row.transactionId}`,
     at: refund.at,
   });
-  updateCashIn(ctx, row.seq, {
+  updateCashIn(ledger, row.seq, {
     refundState: 'PROCESSING',
     refundEndToEndId: refund.endToEndId,
     // Kept when the network's id replaces refundEndToEndId: the id answered must keep finding it.
@@ -95,12 +95,12 @@ export function holdRefund(
     refundFailureCode: null,
     refundIdempotencyKey: refund.idempotencyKey ?? null,
   });
-  ctx.scheduler.schedule('poll-refund', row.transactionId, refund.pollAt);
+  ledger.scheduler.schedule('poll-refund', row.transactionId, refund.pollAt);
 }
 
 /** Checks, holds the money, records PROCESSING and sends the devolution to the network. */
 export async function startRefund(
-  ctx: LedgerContext,
+  ledger: LedgerContext,
   row: CashInRow,
   reason: string,
   description: string | null,
@@ -115,8 +115,8 @@ export async function startRefund(
       code: 'REFUND_NOT_ALLOWED',
       detail: "The payer's bank already returned part of this Cash-In",
     });
-  const account = accountAt(ctx.db, row.partnerIspb, 'TRANSACTIONAL');
-  if (!account || available(ctx.db, account.number) < row.amount) {
+  const account = accountAt(ledger.db, row.partnerIspb, 'TRANSACTIONAL');
+  if (!account || available(ledger.db, account.number) < row.amount) {
     return failure({
       code: 'RULE_VIOLATION',
       detail: 'The TRANSACTIONAL balance at the settlement partner cannot cover this refund',
@@ -134,9 +134,9 @@ export async function startRefund(
     requestedAt: formatBrt(now),
     message: 'Refund sent to the PIX network; CASHIN_REFUNDED follows when the devolution settles',
   };
-  ctx.storage.transactionSync(() => {
+  ledger.storage.transactionSync(() => {
     // Polled even if we crash before sending: the poll re-sends under the same idempotency id.
-    holdRefund(ctx, row, account.number, {
+    holdRefund(ledger, row, account.number, {
       endToEndId: refundEndToEndId,
       reason,
       description,
@@ -146,33 +146,33 @@ export async function startRefund(
     });
     remember(202, body);
   });
-  await ctx.crashes.reach('refund.held');
-  const sent = await partnerPort(ctx.env, row.partnerIspb).sendDevolution({
+  await ledger.crashes.reach('refund.held');
+  const sent = await partnerPort(ledger.env, row.partnerIspb).sendDevolution({
     endToEndId: refundEndToEndId,
     originalEndToEndId: row.endToEndId as string, // refundRefusal refused one without it
     amountCents: row.amount,
   });
-  await ctx.crashes.reach('refund.sent');
+  await ledger.crashes.reach('refund.sent');
   // Taken (or unanswered: it may have been): the first read a second from now, not before; a poll
   // that ran meanwhile keeps its own schedule.
   if (sent.ok || sent.retryable)
-    ctx.scheduler.postpone('poll-refund', row.transactionId, Date.now() + REFUND_FIRST_READ_MS);
+    ledger.scheduler.postpone('poll-refund', row.transactionId, Date.now() + REFUND_FIRST_READ_MS);
   if (!sent.ok && !sent.retryable) {
     // Other events ran while the partner answered (the poll, a late settlement): reset only the
     // refund this call started, as it still stands.
-    const current = findCashIn(ctx.db, row.transactionId);
+    const current = findCashIn(ledger.db, row.transactionId);
     if (current?.refundState !== 'PROCESSING' || current.refundEndToEndId !== refundEndToEndId)
       return success(202, body);
-    ctx.storage.transactionSync(() => {
-      releaseHold(ctx.db, `refund:${row.transactionId}`);
-      updateCashIn(ctx, row.seq, {
+    ledger.storage.transactionSync(() => {
+      releaseHold(ledger.db, `refund:${row.transactionId}`);
+      updateCashIn(ledger, row.seq, {
         refundState: 'NONE',
         refundEndToEndId: null,
         reason: null,
         refundDescription: null,
       });
-      ctx.scheduler.cancel('poll-refund', row.transactionId);
-      if (idempotencyKey !== undefined) forgetIdempotencyKey(ctx.db, idempotencyKey);
+      ledger.scheduler.cancel('poll-refund', row.transactionId);
+      if (idempotencyKey !== undefined) forgetIdempotencyKey(ledger.db, idempotencyKey);
     });
     return failure({ code: 'RULE_VIOLATION', detail: 'The settlement partner refused the devolution' });
   }
@@ -185,7 +185,7 @@ export async function startRefund(
  * what the bank says it returned, the whole payment unless it says otherwise.
  */
 export function settleDevolution(
-  ctx: LedgerContext,
+  ledger: LedgerContext,
   row: CashInRow,
   accountNumber: string,
   devolution: {
@@ -199,7 +199,7 @@ export function settleDevolution(
     amount?: number;
   },
 ): CashInRow {
-  postEntry(ctx.db, {
+  postEntry(ledger.db, {
     ...(devolution.bankFact && { bankFact: true }),
     ...(devolution.settled && { settled: true }),
     id: devolution.entryId,
@@ -212,7 +212,7 @@ export function settleDevolution(
     endToEndId: devolution.endToEndId,
     originalEndToEndId: row.endToEndId,
   });
-  const refunded = updateCashIn(ctx, row.seq, {
+  const refunded = updateCashIn(ledger, row.seq, {
     status: 'REFUNDED',
     refundState: 'DONE',
     refundIdempotencyKey: null,
@@ -220,8 +220,8 @@ export function settleDevolution(
     refundedAt: devolution.at,
     ...(devolution.reason !== undefined && { reason: devolution.reason }),
   });
-  emitCashIn(ctx, refunded, 'CASHIN_REFUNDED', devolution.at);
-  observe(ctx, row.transactionId, {
+  emitCashIn(ledger, refunded, 'CASHIN_REFUNDED', devolution.at);
+  observe(ledger, row.transactionId, {
     operation: 'CASH_IN',
     partnerIspb: row.partnerIspb,
     institutionIspb: row.payerBank?.ispb ?? null,
@@ -236,17 +236,17 @@ export function settleDevolution(
  * devolution in flight. Returns when to poll again; `inFlightReads`: the poll's count so far.
  */
 export async function pollRefund(
-  ctx: LedgerContext,
+  ledger: LedgerContext,
   transactionId: string,
   inFlightReads = 0,
 ): Promise<RefundPoll | undefined> {
-  const row = findCashIn(ctx.db, transactionId);
+  const row = findCashIn(ledger.db, transactionId);
   if (row?.refundState !== 'PROCESSING' || !row.refundEndToEndId) return undefined;
   // An automatic refund waits for the payment endToEndId a partner confirms later (assign-e2e).
   if (!row.endToEndId) return { at: Date.now() + REFUND_POLL_MS, inFlightReads: 0 };
-  const port = partnerPort(ctx.env, row.partnerIspb);
+  const port = partnerPort(ledger.env, row.partnerIspb);
   let status = await port.devolutionStatus(row.endToEndId, row.refundEndToEndId);
-  await ctx.crashes.reach('refund.status-read');
+  await ledger.crashes.reach('refund.status-read');
   const now = Date.now();
   if (status.state === 'PENDING') return pollAfter(now, inFlightReads + 1);
   if (status.state === 'UNKNOWN') {
@@ -261,21 +261,21 @@ export async function pollRefund(
     // refund fails here rather than being sent again forever with its money held.
     status = { state: 'FAILED', failureCode: sent.failureCode };
   }
-  const account = accountAt(ctx.db, row.partnerIspb, 'TRANSACTIONAL');
+  const account = accountAt(ledger.db, row.partnerIspb, 'TRANSACTIONAL');
   if (!account) throw new Error(`no TRANSACTIONAL account at ${row.partnerIspb}`);
   const entryId = await devolutionEntryId(row.endToEndId, row.refundEndToEndId);
   // A partner callback may have run this same poll while we awaited: act only on the refund as read.
-  const current = findCashIn(ctx.db, transactionId);
+  const current = findCashIn(ledger.db, transactionId);
   if (current?.refundState !== 'PROCESSING' || current.refundEndToEndId !== row.refundEndToEndId)
     return undefined;
-  ctx.storage.transactionSync(() => {
-    releaseHold(ctx.db, `refund:${row.transactionId}`);
+  ledger.storage.transactionSync(() => {
+    releaseHold(ledger.db, `refund:${row.transactionId}`);
     // Ended here: a partner's callback that got here first leaves no poll behind to read again.
-    ctx.scheduler.cancel('poll-refund', row.transactionId);
+    ledger.scheduler.cancel('poll-refund', row.transactionId);
     if (status.state === 'FAILED') {
       // The client hears of it and can act: PAID again with refundFailure, CASHIN_REFUND_FAILED, and
       // the refund's idempotency key forgotten so that a retry with it runs again.
-      const failed = updateCashIn(ctx, row.seq, {
+      const failed = updateCashIn(ledger, row.seq, {
         refundState: 'FAILED',
         refundFailureCode: status.failureCode,
         refundEndToEndId: null,
@@ -283,13 +283,13 @@ export async function pollRefund(
         refundDescription: null,
         refundIdempotencyKey: null,
       });
-      if (row.refundIdempotencyKey !== null) forgetIdempotencyKey(ctx.db, row.refundIdempotencyKey);
-      emitCashIn(ctx, failed, 'CASHIN_REFUND_FAILED', now);
+      if (row.refundIdempotencyKey !== null) forgetIdempotencyKey(ledger.db, row.refundIdempotencyKey);
+      emitCashIn(ledger, failed, 'CASHIN_REFUND_FAILED', now);
       return;
     }
     // Settled, the devolution is known by the network's id for it (pacs.004 RtrId), the one on the
     // payer's receipt and the bank's records; our id stays its idempotency id (and its entry's).
-    settleDevolution(ctx, row, account.number, {
+    settleDevolution(ledger, row, account.number, {
       endToEndId: status.endToEndId || (row.refundEndToEndId as string),
       entryId,
       at: now,

@@ -13,7 +13,7 @@ import { nextRecheckAt } from '../../../src/domain/med-recheck';
 import { errorFields, log } from '../../../src/infra/log';
 import { bcbPartner } from '../../../src/partners/port-registry';
 import { findCashInAnywhere, rehydrateCashIn } from '../archive/archive-reads';
-import type { LedgerContext } from '../context';
+import type { LedgerContext } from '../ledger-context';
 import { devolutionBooked } from './bank-returns';
 import { applyPartnerPix } from './partner-pix-ops';
 import type { PartnerReads } from './partner-reads';
@@ -26,15 +26,15 @@ const RECHECK_PARTNER_DOWN_MS = 60_000;
 
 /** One re-read of a paid Cash-In; when to read it again (undefined: no longer needed). */
 export async function recheckReturns(
-  ctx: LedgerContext,
+  ledger: LedgerContext,
   transactionId: string,
   reads: PartnerReads,
 ): Promise<number | undefined> {
-  const row = await findCashInAnywhere(ctx, transactionId);
+  const row = await findCashInAnywhere(ledger, transactionId);
   // REFUNDED too: a return of part of the payment, or our refund, leaves the rest returnable.
   if (!row || !['PAID', 'REFUNDED'].includes(row.status) || !row.endToEndId || row.paidAt === null)
     return undefined;
-  const partner = bcbPartner(ctx.env, row.partnerIspb);
+  const partner = bcbPartner(ledger.env, row.partnerIspb);
   if (!partner) return undefined;
   const now = Date.now();
   if (reads.isDown(row.partnerIspb)) return now + RECHECK_PARTNER_DOWN_MS;
@@ -60,11 +60,11 @@ export async function recheckReturns(
   if (pix?.endToEndId !== row.endToEndId) return nextRecheckAt(row.paidAt, now);
   const devolved = pix.devolutions.filter((d) => d.status === 'DEVOLVIDO');
   let unbooked = false;
-  for (const d of devolved) unbooked ||= !(await devolutionBooked(ctx, row, d.id));
+  for (const d of devolved) unbooked ||= !(await devolutionBooked(ledger, row, d.id));
   if (unbooked) {
     // Back hot only to book what is missing: a row read here every time stays archived.
-    await rehydrateCashIn(ctx, transactionId);
-    const outcomes = await applyPartnerPix(ctx, row.partnerIspb, pix, await reads.payerRules(ctx));
+    await rehydrateCashIn(ledger, transactionId);
+    const outcomes = await applyPartnerPix(ledger, row.partnerIspb, pix, await reads.payerRules(ledger));
     if (outcomes.some((o) => o === 'returned' || o === 'devolution-recorded'))
       log('warn', 'a bank return found by re-reading the payment (its callback never came)', fields);
   }

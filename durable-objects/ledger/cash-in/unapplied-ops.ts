@@ -19,7 +19,7 @@ import { errorFields, log } from '../../../src/infra/log';
 import type { ReceivedPix } from '../../../src/partners/bcb-api-pix/adapter';
 import { bcbPartner } from '../../../src/partners/port-registry';
 import { type ReturnStep, readFailedReturn, stepReturn } from '../../../src/partners/unapplied-return';
-import type { LedgerContext } from '../context';
+import type { LedgerContext } from '../ledger-context';
 import {
   failedReceiptsSince,
   findReceipt as findStoredReceipt,
@@ -34,13 +34,13 @@ const RETURN_RETRY_MS = 30_000;
 
 type Row = ReceiptRow;
 
-function receiptOf(ctx: LedgerContext, row: Row): UnappliedReceipt {
+function receiptOf(ledger: LedgerContext, row: Row): UnappliedReceipt {
   const { bookedAt: _b, ...rest } = row;
-  return { ...rest, clientId: ctx.profile.clientId };
+  return { ...rest, clientId: ledger.profile.clientId };
 }
 
-export function findReceipt(ctx: LedgerContext, endToEndId: string): Row | undefined {
-  return findStoredReceipt(ctx.db, endToEndId);
+export function findReceipt(ledger: LedgerContext, endToEndId: string): Row | undefined {
+  return findStoredReceipt(ledger.db, endToEndId);
 }
 
 /** The receipt a Pix would become: its ids are digests, computed before the booking transaction. */
@@ -73,10 +73,10 @@ export async function receiptFor(
  * Books the receipt inside the caller's transaction: the receipt, its suspense credit and the task
  * that returns it. False (nothing written) when this Pix is booked already.
  */
-export function bookReceipt(ctx: LedgerContext, receipt: UnappliedReceipt, now: number): boolean {
+export function bookReceipt(ledger: LedgerContext, receipt: UnappliedReceipt, now: number): boolean {
   const { clientId: _c, ...row } = receipt;
-  if (!insertReceipt(ctx.db, row, now)) return false;
-  ctx.scheduler.schedule('return-unapplied', receipt.endToEndId, now);
+  if (!insertReceipt(ledger.db, row, now)) return false;
+  ledger.scheduler.schedule('return-unapplied', receipt.endToEndId, now);
   log('warn', 'an unapplied receipt was booked for return', {
     endToEndId: receipt.endToEndId,
     ispb: receipt.ispb,
@@ -87,9 +87,9 @@ export function bookReceipt(ctx: LedgerContext, receipt: UnappliedReceipt, now: 
 }
 
 /** The operator's D1 copy of a receipt just booked: best effort, the return task copies it anyway. */
-export async function listReceipt(ctx: LedgerContext, receipt: UnappliedReceipt): Promise<void> {
+export async function listReceipt(ledger: LedgerContext, receipt: UnappliedReceipt): Promise<void> {
   try {
-    await mirrorUnapplied(ctx.env, receipt, Date.now());
+    await mirrorUnapplied(ledger.env, receipt, Date.now());
   } catch (error) {
     log('warn', 'an unapplied receipt could not be listed yet', {
       endToEndId: receipt.endToEndId,
@@ -105,34 +105,34 @@ export async function listReceipt(ctx: LedgerContext, receipt: UnappliedReceipt)
  * its own devolution on a callback; one in flight is read sooner. 'returned' when this booked it.
  */
 export async function checkReturn(
-  ctx: LedgerContext,
+  ledger: LedgerContext,
   row: Row,
   pix: ReceivedPix,
 ): Promise<'returned' | 'already-recorded'> {
   const named = pix.devolutions.find((d) => d.id === row.returnId);
   if (!named || row.stage === 'RETURNED') return 'already-recorded';
   if (named.status !== 'DEVOLVIDO') {
-    if (row.stage === 'SENT') ctx.scheduler.schedule('return-unapplied', row.endToEndId, Date.now());
+    if (row.stage === 'SENT') ledger.scheduler.schedule('return-unapplied', row.endToEndId, Date.now());
     return 'already-recorded';
   }
-  const again = await runReturn(ctx, row.endToEndId);
-  if (again !== undefined) ctx.scheduler.schedule('return-unapplied', row.endToEndId, again);
-  return findReceipt(ctx, row.endToEndId)?.stage === 'RETURNED' ? 'returned' : 'already-recorded';
+  const again = await runReturn(ledger, row.endToEndId);
+  if (again !== undefined) ledger.scheduler.schedule('return-unapplied', row.endToEndId, again);
+  return findReceipt(ledger, row.endToEndId)?.stage === 'RETURNED' ? 'returned' : 'already-recorded';
 }
 
 /**
  * The return task: the D1 copy first (the operator sees the receipt even while the partner is down),
  * then one step at the partner, recorded if the receipt still stands as read. When to run again.
  */
-export async function runReturn(ctx: LedgerContext, endToEndId: string): Promise<number | undefined> {
-  const row = findReceipt(ctx, endToEndId);
+export async function runReturn(ledger: LedgerContext, endToEndId: string): Promise<number | undefined> {
+  const row = findReceipt(ledger, endToEndId);
   if (!row) return undefined;
-  await mirrorUnapplied(ctx.env, receiptOf(ctx, row), Date.now());
+  await mirrorUnapplied(ledger.env, receiptOf(ledger, row), Date.now());
   if (row.stage === 'RETURNED') return undefined;
   const failed = row.stage === 'FAILED';
   if (failed && nextFailedReadAt(row.receivedAt, Date.now()) === undefined) return undefined;
-  if (!failed) await ctx.crashes.reach('unapplied.booked');
-  const partner = bcbPartner(ctx.env, row.ispb);
+  if (!failed) await ledger.crashes.reach('unapplied.booked');
+  const partner = bcbPartner(ledger.env, row.ispb);
   if (!partner) {
     log('error', 'an unapplied receipt names a partner no longer declared', { endToEndId, ispb: row.ispb });
     return Date.now() + RETURN_RETRY_MS;
@@ -144,16 +144,16 @@ export async function runReturn(ctx: LedgerContext, endToEndId: string): Promise
     log('warn', 'an unapplied receipt return step failed', { endToEndId, ...errorFields(error) });
     return Date.now() + RETURN_RETRY_MS;
   }
-  await ctx.crashes.reach('unapplied.step-read');
+  await ledger.crashes.reach('unapplied.step-read');
   const now = Date.now();
   // A FAILED return the network has not settled: read again later, while a bank can still move it.
   if (failed && step.stage === 'WAIT') return nextFailedReadAt(row.receivedAt, now);
   if (step.stage === 'WAIT') return now + RETURN_RETRY_MS;
   if (step.stage === 'SENT' && row.stage === 'SENT') return now + RETURN_POLL_MS;
-  const changed = ctx.storage.transactionSync(() => recordStep(ctx, row, step, now));
+  const changed = ledger.storage.transactionSync(() => recordStep(ledger, row, step, now));
   if (changed) {
-    const current = findReceipt(ctx, endToEndId);
-    if (current) await mirrorUnapplied(ctx.env, receiptOf(ctx, current), now);
+    const current = findReceipt(ledger, endToEndId);
+    if (current) await mirrorUnapplied(ledger.env, receiptOf(ledger, current), now);
   }
   if (step.stage === 'SENT') return now + RETURN_POLL_MS;
   return step.stage === 'FAILED' ? nextFailedReadAt(row.receivedAt, now) : undefined;
@@ -167,26 +167,26 @@ export const FAILED_READS_PER_PASS = 100;
  * was read again, when its task ended on FAILED): each gets its read now, at most
  * FAILED_READS_PER_PASS a call. Inside the caller's transaction; how many it scheduled.
  */
-export function scheduleUnreadFailedReturns(ctx: LedgerContext, now: number): number {
+export function scheduleUnreadFailedReturns(ledger: LedgerContext, now: number): number {
   let scheduled = 0;
-  for (const endToEndId of failedReceiptsSince(ctx.db, now - MED_WINDOW_MS)) {
+  for (const endToEndId of failedReceiptsSince(ledger.db, now - MED_WINDOW_MS)) {
     if (scheduled === FAILED_READS_PER_PASS) break;
-    if (ctx.scheduler.exists('return-unapplied', endToEndId)) continue;
-    ctx.scheduler.schedule('return-unapplied', endToEndId, now);
+    if (ledger.scheduler.exists('return-unapplied', endToEndId)) continue;
+    ledger.scheduler.schedule('return-unapplied', endToEndId, now);
     scheduled += 1;
   }
   return scheduled;
 }
 
 function recordStep(
-  ctx: LedgerContext,
+  ledger: LedgerContext,
   read: Row,
   step: Exclude<ReturnStep, { stage: 'WAIT' }>,
   now: number,
 ): boolean {
-  const current = findReceipt(ctx, read.endToEndId);
+  const current = findReceipt(ledger, read.endToEndId);
   if (current?.stage !== read.stage) return false; // another run recorded it meanwhile
-  recordReturnStep(ctx.db, read, step, now);
+  recordReturnStep(ledger.db, read, step, now);
   if (step.stage === 'FAILED')
     log('error', 'an unapplied receipt could not be returned: read again until the MED window ends', {
       endToEndId: read.endToEndId,

@@ -11,9 +11,9 @@ import {
   destinationKey,
 } from '../../../src/domain/cash-out';
 import { newUuid } from '../../../src/domain/ids';
-import type { LedgerContext } from '../context';
 import { sqlOf } from '../db';
-import { OutboxBatch } from '../webhooks/events';
+import type { LedgerContext } from '../ledger-context';
+import { OutboxBuffer } from '../webhooks/events';
 import { wakeExecutor } from './cash-out-exec';
 import { type CashOutRow, insertCashOuts, NOT_DECIDED } from './cash-out-store';
 
@@ -74,15 +74,15 @@ export function newCashOutRow(input: CreateCashOutInput, internalCode: string, n
  * pass schedules the events' dispatch (cash-out-book.ts): one task write per pass, not per 202.
  * Returns the first and last seq.
  */
-export function writeCashOuts(ctx: LedgerContext, rows: CashOutRow[], now: number): [number, number] {
-  const returned = insertCashOuts(sqlOf(ctx.db), rows);
+export function writeCashOuts(ledger: LedgerContext, rows: CashOutRow[], now: number): [number, number] {
+  const returned = insertCashOuts(sqlOf(ledger.db), rows);
   const seqOf = new Map(returned.map((r) => [r.id, r.seq]));
   const first = seqOf.get(rows[0]?.transactionId ?? '') ?? 0;
   // One transaction, one writer: the seqs are contiguous in item order, which a batch's counts and
   // the executor's item-order reservations rely on.
   if (returned.length !== rows.length || rows.some((r, i) => seqOf.get(r.transactionId) !== first + i))
     throw new Error('Cash-Outs are not contiguous in item order');
-  const events = new OutboxBatch(ctx);
+  const events = new OutboxBuffer(ledger);
   rows.forEach((row, i) => {
     row.seq = first + i;
     events.webhook({
@@ -94,6 +94,6 @@ export function writeCashOuts(ctx: LedgerContext, rows: CashOutRow[], now: numbe
     });
   });
   events.flush();
-  wakeExecutor(ctx, now);
+  wakeExecutor(ledger, now);
   return [first, first + rows.length - 1];
 }

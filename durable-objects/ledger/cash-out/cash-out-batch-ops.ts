@@ -15,9 +15,9 @@ import { failure, type OperationResult, success } from '../../../src/domain/resu
 import { formatBrt } from '../../../src/domain/time';
 import { maybeArchived } from '../archive/archive-index';
 import { hasArchiveOf } from '../archive/archive-store';
-import type { LedgerContext } from '../context';
 import { sqlOf } from '../db';
 import type { Remember } from '../ledger/idempotency';
+import type { LedgerContext } from '../ledger-context';
 import {
   type AcceptedCashOut,
   acceptedCashOut,
@@ -50,11 +50,11 @@ export interface CashOutBatchView {
  * (live or archived), each with why: empty when the batch may be accepted.
  */
 function referenceConflicts(
-  ctx: LedgerContext,
+  ledger: LedgerContext,
   items: readonly CreateCashOutInput[],
   archived: boolean,
 ): Record<string, string[]> {
-  const sql = sqlOf(ctx.db);
+  const sql = sqlOf(ledger.db);
   const positions = new Map<string, number[]>();
   items.forEach((item, i) => {
     const list = positions.get(item.externalReference);
@@ -78,8 +78,8 @@ function referenceConflicts(
 }
 
 /** `count` internal codes unused by any Cash-Out, live or archived, and distinct from each other. */
-function freshCodes(ctx: LedgerContext, count: number, archived: boolean): string[] {
-  const sql = sqlOf(ctx.db);
+function freshCodes(ledger: LedgerContext, count: number, archived: boolean): string[] {
+  const sql = sqlOf(ledger.db);
   const codes = new Set<string>();
   while (codes.size < count) {
     const candidates: string[] = [];
@@ -95,14 +95,14 @@ function freshCodes(ctx: LedgerContext, count: number, archived: boolean): strin
 }
 
 export async function acceptCashOutBatch(
-  ctx: LedgerContext,
+  ledger: LedgerContext,
   items: readonly CreateCashOutInput[],
   remember: Remember,
 ): Promise<OperationResult<CashOutBatchAccepted>> {
   if (items.length === 0 || items.length > MAX_BATCH_ITEMS)
     throw new Error(`a batch has 1 to ${MAX_BATCH_ITEMS} items (checked by the API)`);
-  const archived = hasArchiveOf(sqlOf(ctx.db), 'cash-out');
-  const conflicts = referenceConflicts(ctx, items, archived);
+  const archived = hasArchiveOf(sqlOf(ledger.db), 'cash-out');
+  const conflicts = referenceConflicts(ledger, items, archived);
   const offending = Object.keys(conflicts);
   if (offending.length > 0) {
     return failure({
@@ -112,7 +112,7 @@ export async function acceptCashOutBatch(
     });
   }
   const now = Date.now();
-  const codes = freshCodes(ctx, items.length, archived);
+  const codes = freshCodes(ledger, items.length, archived);
   const batchId = newUuid();
   const rows = items.map((input, index) => newCashOutRow(input, codes[index] as string, now));
   const amountCents = rows.reduce((sum, row) => sum + row.amount, 0);
@@ -123,9 +123,9 @@ export async function acceptCashOutBatch(
     amount: amountFromCents(amountCents),
     items: rows.map((row, index) => ({ index, ...acceptedCashOut(row) })),
   };
-  ctx.storage.transactionSync(() => {
-    const [firstSeq, lastSeq] = writeCashOuts(ctx, rows, now);
-    insertBatch(sqlOf(ctx.db), {
+  ledger.storage.transactionSync(() => {
+    const [firstSeq, lastSeq] = writeCashOuts(ledger, rows, now);
+    insertBatch(sqlOf(ledger.db), {
       batch_id: batchId,
       created_at: now,
       count: items.length,
@@ -135,8 +135,8 @@ export async function acceptCashOutBatch(
     });
     remember(202, accepted);
   });
-  executorWoken(ctx.db, now);
-  await ctx.crashes.reach('cash-out-batch.accepted');
+  executorWoken(ledger.db, now);
+  await ledger.crashes.reach('cash-out-batch.accepted');
   return success(202, accepted);
 }
 
@@ -148,10 +148,10 @@ export const RECENT_BATCHES = 10;
  * batches (`{ recent: true }`): each with its items' counts by status, read over its seq range.
  */
 export function cashOutBatchViews(
-  ctx: LedgerContext,
+  ledger: LedgerContext,
   query: { batchId: string } | { recent: true },
 ): CashOutBatchView[] {
-  const sql = sqlOf(ctx.db);
+  const sql = sqlOf(ledger.db);
   const rows = 'batchId' in query ? batchById(sql, query.batchId) : latestBatches(sql, RECENT_BATCHES);
   return rows.map((batch) => batchView(sql, batch));
 }

@@ -17,12 +17,12 @@ import { holdViolation, reservationViolation } from '../../../src/domain/money-i
 import { needsApproval } from '../../../src/domain/transitions';
 import { bankName, partnerName } from '../../../src/partners/config';
 import type { TransferStatus } from '../../../src/partners/port';
-import type { LedgerContext } from '../context';
 import { sqlOf } from '../db';
 import { booksTamper, guard } from '../ledger/books-guard';
 import { EntryCursor } from '../ledger/entry-cursor';
 import { type AccountRow, accountAt, available, fastHolds, transactionalAccounts } from '../ledger/ledger';
-import { type ObservationInput, OutboxBatch } from '../webhooks/events';
+import type { LedgerContext } from '../ledger-context';
+import { type ObservationInput, OutboxBuffer } from '../webhooks/events';
 import { type CashOutRow, type Completion, cashOutWrites, type Reservation } from './cash-out-store';
 import { LimitBook } from './limit-totals';
 
@@ -39,7 +39,7 @@ export class CashOutBook {
    * cost per pass, not per Cash-Out). Only writes nothing in the pass reads back before `close`:
    * a reservation's stage and hold, a completion's row, hold and entry, every event.
    */
-  private readonly outbox: OutboxBatch;
+  private readonly outbox: OutboxBuffer;
   private readonly holdsPlaced: [string, string, number, string, number][] = [];
   private readonly holdsDropped: string[] = [];
   private readonly reservations: Reservation[] = [];
@@ -54,12 +54,12 @@ export class CashOutBook {
   private funds: { account: AccountRow; available: number }[] | undefined;
 
   constructor(
-    private readonly ctx: LedgerContext,
+    private readonly ledger: LedgerContext,
     private readonly now: number,
   ) {
-    this.sql = sqlOf(ctx.db);
-    this.limits = new LimitBook(ctx.db);
-    this.outbox = new OutboxBatch(ctx);
+    this.sql = sqlOf(ledger.db);
+    this.limits = new LimitBook(ledger.db);
+    this.outbox = new OutboxBuffer(ledger);
   }
 
   /** Moves many Cash-Outs at once: `stage`, and when the executor takes them next. */
@@ -99,7 +99,7 @@ export class CashOutBook {
 
   /**
    * Limits, duplicates, routing and the reservation of one RECEIVED Cash-Out; the next stage, or
-   * undefined when it ended CANCELLED. Later Cash-Outs of the batch see this one's reservation.
+   * undefined when it ended CANCELLED. Later Cash-Outs of the pass see this one's reservation.
    */
   private reserve(row: CashOutRow, client: ClientRow | undefined, degraded: ReadonlySet<string>) {
     this.events = true; // its CASHOUT_REQUESTED waits for this dispatch (acceptCashOut)
@@ -110,9 +110,9 @@ export class CashOutBook {
     );
     if (violation) return this.cancel(row, violation, false);
     if (this.hasRecentTwin(row)) return this.cancel(row, 'DUPLICATED_TRANSFER', false);
-    this.funds ??= transactionalAccounts(this.ctx.db).map((account) => ({
+    this.funds ??= transactionalAccounts(this.ledger.db).map((account) => ({
       account,
-      available: available(this.ctx.db, account.number),
+      available: available(this.ledger.db, account.number),
     }));
     const funds = this.funds;
     const ispb = choosePartner(
@@ -127,7 +127,7 @@ export class CashOutBook {
     if (!chosen) return this.cancel(row, 'INSUFFICIENT_FUNDS', false);
     const { account } = chosen;
     const hold = { amount: row.amount, available: chosen.available - row.amount };
-    booksTamper(this.ctx.db)?.hold?.(hold);
+    booksTamper(this.ledger.db)?.hold?.(hold);
     // A hold never above what it holds for, nor what the account holds above its balance.
     const id = holdId(row.transactionId);
     guard(holdViolation({ id, account: account.number, amount: hold.amount, covers: row.amount }));
@@ -139,7 +139,7 @@ export class CashOutBook {
     const approval = needsApproval(row.amount, client?.approvalThresholdCents);
     const settlement = {
       ispb: account.ispb,
-      bank: partnerName(this.ctx.env, account.ispb) ?? account.ispb,
+      bank: partnerName(this.ledger.env, account.ispb) ?? account.ispb,
       branch: account.branch,
       account: account.number,
     };
@@ -218,7 +218,7 @@ export class CashOutBook {
     this.holdsDropped.push(holdId(row.transactionId));
     cursor.append(entry);
     const payee = status.payeeBank;
-    const payeeBank = payee ? { ...payee, bank: bankName(this.ctx.env, payee.ispb) } : row.payeeBank;
+    const payeeBank = payee ? { ...payee, bank: bankName(this.ledger.env, payee.ispb) } : row.payeeBank;
     this.completions.push({ seq: row.seq, endToEndId: status.endToEndId, payeeBank: payeeBank ?? null });
     this.emit({
       ...row,
@@ -242,9 +242,9 @@ export class CashOutBook {
   private cursor(ispb: string): EntryCursor {
     let cursor = this.cursors.get(ispb);
     if (!cursor) {
-      const account = accountAt(this.ctx.db, ispb, 'TRANSACTIONAL');
+      const account = accountAt(this.ledger.db, ispb, 'TRANSACTIONAL');
       if (!account) throw new Error(`no TRANSACTIONAL account at ${ispb}`);
-      cursor = new EntryCursor(this.ctx.db, account.number, true);
+      cursor = new EntryCursor(this.ledger.db, account.number, true);
       this.cursors.set(ispb, cursor);
     }
     return cursor;
@@ -274,7 +274,7 @@ export class CashOutBook {
     cashOutWrites.completedMany(this.sql, this.completions, this.now);
     this.outbox.flush();
     this.limits.flush();
-    if (this.events) this.ctx.scheduler.schedule('dispatch-webhooks', 'all', this.now);
-    if (this.observations) this.ctx.scheduler.schedule('flush-outbox', 'all', this.now);
+    if (this.events) this.ledger.scheduler.schedule('dispatch-webhooks', 'all', this.now);
+    if (this.observations) this.ledger.scheduler.schedule('flush-outbox', 'all', this.now);
   }
 }

@@ -3,7 +3,7 @@
  * instead of one task per Cash-Out. A Cash-Out is due while its `next_at` (a partial index)
  * is set and past. A pass, in phases, each phase's writes one storage transaction:
  *
- * 1. in flight (SENDING, SENT): their statuses, one batch call per partner; settled ones are booked
+ * 1. in flight (SENDING, SENT): their statuses, one call per partner for all of them; settled ones are booked
  *    (PIX_OUT through one entry cursor per account), failed ones cancelled, pending ones polled
  *    again in POLL_MS, unknown ones (never arrived) sent again;
  * 2. RECEIVED: limits, duplicates, routing and the reservation, one after another, so later ones
@@ -11,7 +11,7 @@
  * 3. APPROVED: marked SENDING, then one `sendPayments` per partner, then SENT (or CANCELLED).
  *
  * Crash safety is the step-by-step execution's: the same crash points sit between the same writes
- * and awaits, for the whole batch at once. A pass that dies leaves each Cash-Out at a stage whose
+ * and awaits, for the whole pass at once. A pass that dies leaves each Cash-Out at a stage whose
  * recovery is the same as before (SENDING asks the partner before sending again, under the same
  * idempotency id), and its task due, so the runtime's retry of the alarm runs the pass again.
  * The executor is the only writer of these stages while a pass runs (the TaskRunner runs one pass
@@ -23,8 +23,8 @@ import type { ClientRow } from '../../../src/db/clients';
 import { log } from '../../../src/infra/log';
 import type { BatchedStatus, PartnerOutcome, SettlementPartnerPort } from '../../../src/partners/port';
 import { partnerPort } from '../../../src/partners/port-registry';
-import type { LedgerContext } from '../context';
 import type { LedgerDb } from '../db';
+import type { LedgerContext } from '../ledger-context';
 import type { Task } from '../scheduler';
 import { CashOutBook } from './cash-out-book';
 import { type CashOutRow, cashOutsDue, nextCashOutDue } from './cash-out-store';
@@ -36,7 +36,7 @@ const RETRY_MS = 5_000;
 /** A settlement whose entry was refused (should never happen) is looked at again after this. */
 const REFUSED_MS = 60_000;
 /** Cash-Outs per pass; the rest are due at once and taken by the next pass. */
-export const EXEC_BATCH = 200;
+export const EXEC_PASS_SIZE = 200;
 
 const UNANSWERED = { ok: false, failureCode: 'PROVIDER_UNAVAILABLE', retryable: true } as const;
 
@@ -48,9 +48,9 @@ const UNANSWERED = { ok: false, failureCode: 'PROVIDER_UNAVAILABLE', retryable: 
 const woken = new WeakMap<LedgerDb, number>();
 
 /** Inside the transaction that made a Cash-Out due at `at`: make sure a pass runs by then. */
-export function wakeExecutor(ctx: LedgerContext, at: number): void {
-  const due = woken.get(ctx.db);
-  if (due === undefined || due > at) ctx.scheduler.schedule('cash-out-exec', 'all', at);
+export function wakeExecutor(ledger: LedgerContext, at: number): void {
+  const due = woken.get(ledger.db);
+  if (due === undefined || due > at) ledger.scheduler.schedule('cash-out-exec', 'all', at);
 }
 
 /** After that transaction committed: the task is due by `at`. */
@@ -60,7 +60,7 @@ export function executorWoken(db: LedgerDb, at: number): void {
 }
 
 function dueCashOuts(db: LedgerDb, now: number): CashOutRow[] {
-  return cashOutsDue(db, now, EXEC_BATCH);
+  return cashOutsDue(db, now, EXEC_PASS_SIZE);
 }
 
 function nextDue(db: LedgerDb): number | undefined {
@@ -69,42 +69,42 @@ function nextDue(db: LedgerDb): number | undefined {
 
 /** The `cash-out-exec` task: one pass, then the task is due again at the next due Cash-Out. */
 export async function runCashOutExecutor(
-  ctx: LedgerContext,
+  ledger: LedgerContext,
   task: Task,
   client: () => Promise<ClientRow | undefined>,
   degradedPartners: () => Promise<ReadonlySet<string>>,
 ): Promise<void> {
-  woken.delete(ctx.db);
-  await executePass(ctx, client, degradedPartners);
+  woken.delete(ledger.db);
+  await executePass(ledger, client, degradedPartners);
   // After the last await: a Cash-Out accepted during the pass is seen here.
-  const next = nextDue(ctx.db);
+  const next = nextDue(ledger.db);
   if (next === undefined) {
-    ctx.scheduler.done(task);
+    ledger.scheduler.done(task);
     return;
   }
-  ctx.scheduler.schedule('cash-out-exec', 'all', next);
-  woken.set(ctx.db, next);
+  ledger.scheduler.schedule('cash-out-exec', 'all', next);
+  woken.set(ledger.db, next);
 }
 
 async function executePass(
-  ctx: LedgerContext,
+  ledger: LedgerContext,
   client: () => Promise<ClientRow | undefined>,
   degradedPartners: () => Promise<ReadonlySet<string>>,
 ): Promise<void> {
-  const due = dueCashOuts(ctx.db, Date.now());
+  const due = dueCashOuts(ledger.db, Date.now());
   if (due.length === 0) return;
   const inFlight = due.filter((r) => r.stage === 'SENDING' || r.stage === 'SENT');
   const received = due.filter((r) => r.stage === 'RECEIVED');
   const toSend = due.filter((r) => r.stage === 'APPROVED');
-  if (inFlight.length > 0) toSend.push(...(await follow(ctx, inFlight)));
-  if (received.length > 0) toSend.push(...(await reserve(ctx, received, client, degradedPartners)));
-  if (toSend.length > 0) await send(ctx, toSend);
+  if (inFlight.length > 0) toSend.push(...(await follow(ledger, inFlight)));
+  if (received.length > 0) toSend.push(...(await reserve(ledger, received, client, degradedPartners)));
+  if (toSend.length > 0) await send(ledger, toSend);
 }
 
 /** One call per partner over its Cash-Outs; the answers in `rows`' order. A call that throws
  * answers `failed` for its partner's Cash-Outs only. */
 async function perPartner<R>(
-  ctx: LedgerContext,
+  ledger: LedgerContext,
   rows: CashOutRow[],
   call: (port: SettlementPartnerPort, rows: CashOutRow[]) => Promise<R[]>,
   failed: (error: unknown) => R,
@@ -122,7 +122,7 @@ async function perPartner<R>(
       let got: R[];
       try {
         got = await call(
-          partnerPort(ctx.env, ispb),
+          partnerPort(ledger.env, ispb),
           indices.map((i) => rows[i] as CashOutRow),
         );
       } catch (error) {
@@ -137,22 +137,22 @@ async function perPartner<R>(
 }
 
 /** Phase 1: where the payments in flight stand; returns those the partner never got. */
-async function follow(ctx: LedgerContext, rows: CashOutRow[]): Promise<CashOutRow[]> {
+async function follow(ledger: LedgerContext, rows: CashOutRow[]): Promise<CashOutRow[]> {
   // After a crash in SENDING we do not know whether the partner got it: ask, never guess.
   const statuses = await perPartner<BatchedStatus>(
-    ctx,
+    ledger,
     rows,
     (port, group) => port.transferStatuses(group.map((r) => r.transactionId)),
     (error) => ({ state: 'UNREAD', reason: error instanceof Error ? error.message : String(error) }),
   );
-  await ctx.crashes.reach('cash-out.status-read');
+  await ledger.crashes.reach('cash-out.status-read');
   const now = Date.now();
   const resend: CashOutRow[] = [];
   const pending: number[] = [];
   const unread: number[] = [];
   const refused: number[] = [];
-  ctx.storage.transactionSync(() => {
-    const book = new CashOutBook(ctx, now);
+  ledger.storage.transactionSync(() => {
+    const book = new CashOutBook(ledger, now);
     rows.forEach((row, i) => {
       const status = statuses[i] as BatchedStatus;
       if (status.state === 'UNKNOWN') resend.push(row);
@@ -174,34 +174,34 @@ async function follow(ctx: LedgerContext, rows: CashOutRow[]): Promise<CashOutRo
 
 /** Phase 2: reservations of the RECEIVED ones; returns those approved to be sent. */
 async function reserve(
-  ctx: LedgerContext,
+  ledger: LedgerContext,
   rows: CashOutRow[],
   client: () => Promise<ClientRow | undefined>,
   degradedPartners: () => Promise<ReadonlySet<string>>,
 ): Promise<CashOutRow[]> {
   const [config, degraded] = await Promise.all([client(), degradedPartners()]);
-  await ctx.crashes.reach('cash-out.checked');
-  return ctx.storage.transactionSync(() => {
-    const book = new CashOutBook(ctx, Date.now());
+  await ledger.crashes.reach('cash-out.checked');
+  return ledger.storage.transactionSync(() => {
+    const book = new CashOutBook(ledger, Date.now());
     const approved = book.reserveAll(rows, config, degraded);
     book.close();
     return approved;
   });
 }
 
-/** Phase 3: SENDING, the payments (one batch per partner), then SENT, a retry or CANCELLED. */
-async function send(ctx: LedgerContext, rows: CashOutRow[]): Promise<void> {
-  await ctx.crashes.reach('cash-out.approved');
-  ctx.storage.transactionSync(() =>
-    new CashOutBook(ctx, Date.now()).move(
+/** Phase 3: SENDING, the payments (one call per partner), then SENT, a retry or CANCELLED. */
+async function send(ledger: LedgerContext, rows: CashOutRow[]): Promise<void> {
+  await ledger.crashes.reach('cash-out.approved');
+  ledger.storage.transactionSync(() =>
+    new CashOutBook(ledger, Date.now()).move(
       rows.map((r) => r.seq),
       'SENDING',
       Date.now(),
     ),
   );
-  await ctx.crashes.reach('cash-out.sending');
+  await ledger.crashes.reach('cash-out.sending');
   const answers = await perPartner<PartnerOutcome<{ acceptedAt: number }>>(
-    ctx,
+    ledger,
     rows,
     (port, group) =>
       port.sendPayments(
@@ -214,10 +214,10 @@ async function send(ctx: LedgerContext, rows: CashOutRow[]): Promise<void> {
       ),
     () => UNANSWERED,
   );
-  await ctx.crashes.reach('cash-out.payment-sent');
+  await ledger.crashes.reach('cash-out.payment-sent');
   const now = Date.now();
-  ctx.storage.transactionSync(() => {
-    const book = new CashOutBook(ctx, now);
+  ledger.storage.transactionSync(() => {
+    const book = new CashOutBook(ledger, now);
     const sent: number[] = [];
     const retry: number[] = [];
     rows.forEach((row, i) => {

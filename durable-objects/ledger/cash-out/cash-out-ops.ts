@@ -4,9 +4,9 @@ import { failure, type OperationResult, success } from '../../../src/domain/resu
 import { formatBrt } from '../../../src/domain/time';
 import { maybeArchived } from '../archive/archive-index';
 import { hasArchiveOf } from '../archive/archive-store';
-import type { LedgerContext } from '../context';
 import type { Remember } from '../ledger/idempotency';
 import { accountAt, findHold, postEntry, releaseHold } from '../ledger/ledger';
+import type { LedgerContext } from '../ledger-context';
 import { emitWebhook, observe } from '../webhooks/events';
 import {
   type AcceptedCashOut,
@@ -29,19 +29,19 @@ import { countTowardLimits } from './limit-totals';
 export type { CreateCashOutInput } from './cash-out-accept';
 export type CashOutAccepted = AcceptedCashOut & { requestedAt: string };
 
-function update(ctx: LedgerContext, seq: number, changes: Partial<CashOutRow>): CashOutRow {
-  return updateCashOut(ctx.db, seq, changes);
+function update(ledger: LedgerContext, seq: number, changes: Partial<CashOutRow>): CashOutRow {
+  return updateCashOut(ledger.db, seq, changes);
 }
 
 function emitCashOut(
-  ctx: LedgerContext,
+  ledger: LedgerContext,
   row: CashOutRow,
   eventType: string,
   at: number,
   scheduleDispatch = true,
 ): void {
   emitWebhook(
-    ctx,
+    ledger,
     {
       aggregateId: row.transactionId,
       eventType,
@@ -54,18 +54,18 @@ function emitCashOut(
 }
 
 export function acceptCashOut(
-  ctx: LedgerContext,
+  ledger: LedgerContext,
   input: CreateCashOutInput,
   remember: Remember,
 ): OperationResult<CashOutAccepted> {
   // An archived Cash-Out keeps its reference (a hash hit counts: refusing is the safe side). Asked
   // once: while no Cash-Out was ever archived, neither the reference nor the code needs the index.
   const reference = input.externalReference;
-  const archived = hasArchiveOf(ctx.storage.sql, 'cash-out');
-  const wasArchived = (id: string) => archived && maybeArchived(ctx.storage.sql, id, 'cash-out');
+  const archived = hasArchiveOf(ledger.storage.sql, 'cash-out');
+  const wasArchived = (id: string) => archived && maybeArchived(ledger.storage.sql, id, 'cash-out');
   // The reference and a first candidate code in one statement; another code only on a collision.
   let internalCode = newInternalCode();
-  const taken = cashOutKeysTaken(ctx.db, reference, internalCode);
+  const taken = cashOutKeysTaken(ledger.db, reference, internalCode);
   if (taken.reference || wasArchived(reference)) {
     return failure({
       code: 'DUPLICATED_EXTERNAL_REFERENCE',
@@ -75,37 +75,37 @@ export function acceptCashOut(
   const now = Date.now();
   if (taken.code || wasArchived(internalCode)) {
     do internalCode = newInternalCode();
-    while (cashOutCodeTaken(ctx.db, internalCode) || wasArchived(internalCode));
+    while (cashOutCodeTaken(ledger.db, internalCode) || wasArchived(internalCode));
   }
   const row = newCashOutRow(input, internalCode, now);
   const accepted: CashOutAccepted = { ...acceptedCashOut(row), requestedAt: formatBrt(now) };
-  ctx.storage.transactionSync(() => {
-    writeCashOuts(ctx, [row], now);
+  ledger.storage.transactionSync(() => {
+    writeCashOuts(ledger, [row], now);
     remember(202, accepted);
   });
-  executorWoken(ctx.db, now);
+  executorWoken(ledger.db, now);
   return success(202, accepted);
 }
 
 /** Ends a Cash-Out as CANCELLED: the money never left, so any reservation is released. */
-function cancel(ctx: LedgerContext, row: CashOutRow, failureCode: string): CashOutRow {
+function cancel(ledger: LedgerContext, row: CashOutRow, failureCode: string): CashOutRow {
   const now = Date.now();
-  return ctx.storage.transactionSync(() => {
+  return ledger.storage.transactionSync(() => {
     // A hold exists exactly while a reserved Cash-Out is unsettled: it counted toward the limits.
-    if (findHold(ctx.db, holdId(row.transactionId))) {
-      releaseHold(ctx.db, holdId(row.transactionId));
-      countTowardLimits(ctx.db, row.requestedAt, row.destinationKey, -row.amount);
+    if (findHold(ledger.db, holdId(row.transactionId))) {
+      releaseHold(ledger.db, holdId(row.transactionId));
+      countTowardLimits(ledger.db, row.requestedAt, row.destinationKey, -row.amount);
     }
-    const cancelled = update(ctx, row.seq, {
+    const cancelled = update(ledger, row.seq, {
       status: 'CANCELLED',
       stage: 'DONE',
       failureCode,
       cancelledAt: now,
       nextAt: null,
     });
-    emitCashOut(ctx, cancelled, 'CASHOUT_FAILED', now);
+    emitCashOut(ledger, cancelled, 'CASHOUT_FAILED', now);
     if (row.partnerIspb) {
-      observe(ctx, row.transactionId, {
+      observe(ledger, row.transactionId, {
         operation: 'CASH_OUT',
         partnerIspb: row.partnerIspb,
         event: 'FAILED',
@@ -119,8 +119,8 @@ function cancel(ctx: LedgerContext, row: CashOutRow, failureCode: string): CashO
 }
 
 /** The Cash-Out an operator decision applies to, or why there is none. */
-function awaitingApproval(ctx: LedgerContext, id: string, verb: 'approved' | 'rejected') {
-  const row = findCashOut(ctx.db, id);
+function awaitingApproval(ledger: LedgerContext, id: string, verb: 'approved' | 'rejected') {
+  const row = findCashOut(ledger.db, id);
   if (!row) return failure({ code: 'CASHOUT_NOT_FOUND', detail: 'No Cash-Out matches this id' });
   if (row.stage !== 'AWAITING_APPROVAL') {
     return failure({
@@ -131,28 +131,32 @@ function awaitingApproval(ctx: LedgerContext, id: string, verb: 'approved' | 're
   return row;
 }
 
-export function approveCashOut(ctx: LedgerContext, id: string): OperationResult<CashOutView> {
-  const row = awaitingApproval(ctx, id, 'approved');
+export function approveCashOut(ledger: LedgerContext, id: string): OperationResult<CashOutView> {
+  const row = awaitingApproval(ledger, id, 'approved');
   if ('ok' in row) return row;
   const now = Date.now();
-  const approved = ctx.storage.transactionSync(() => {
-    const updated = update(ctx, row.seq, { stage: 'APPROVED', status: 'PROCESSING', nextAt: now });
-    wakeExecutor(ctx, now);
+  const approved = ledger.storage.transactionSync(() => {
+    const updated = update(ledger, row.seq, { stage: 'APPROVED', status: 'PROCESSING', nextAt: now });
+    wakeExecutor(ledger, now);
     return updated;
   });
-  executorWoken(ctx.db, now);
+  executorWoken(ledger.db, now);
   return success(200, cashOutView(approved));
 }
 
-export function rejectCashOut(ctx: LedgerContext, id: string): OperationResult<CashOutView> {
-  const row = awaitingApproval(ctx, id, 'rejected');
+export function rejectCashOut(ledger: LedgerContext, id: string): OperationResult<CashOutView> {
+  const row = awaitingApproval(ledger, id, 'rejected');
   if ('ok' in row) return row;
-  return success(200, cashOutView(cancel(ctx, row, 'APPROVAL_REJECTED')));
+  return success(200, cashOutView(cancel(ledger, row, 'APPROVAL_REJECTED')));
 }
 
 /** The payee's bank returns a completed Cash-Out: COMPLETED → REFUNDED, money back in. */
-export function returnCashOut(ctx: LedgerContext, id: string, reason: string): OperationResult<CashOutView> {
-  const row = findCashOut(ctx.db, id);
+export function returnCashOut(
+  ledger: LedgerContext,
+  id: string,
+  reason: string,
+): OperationResult<CashOutView> {
+  const row = findCashOut(ledger.db, id);
   if (!row) return failure({ code: 'CASHOUT_NOT_FOUND', detail: 'No Cash-Out matches this id' });
   if (row.status !== 'COMPLETED' || !row.partnerIspb) {
     return failure({
@@ -160,12 +164,12 @@ export function returnCashOut(ctx: LedgerContext, id: string, reason: string): O
       detail: `Only a COMPLETED Cash-Out can be returned; this one is ${row.status}`,
     });
   }
-  const account = accountAt(ctx.db, row.partnerIspb, 'TRANSACTIONAL');
+  const account = accountAt(ledger.db, row.partnerIspb, 'TRANSACTIONAL');
   if (!account) throw new Error(`no TRANSACTIONAL account at ${row.partnerIspb}`);
   const now = Date.now();
   const refundEndToEndId = newEndToEndId('D', row.payeeBank?.ispb ?? row.partnerIspb, now);
-  const refunded = ctx.storage.transactionSync(() => {
-    postEntry(ctx.db, {
+  const refunded = ledger.storage.transactionSync(() => {
+    postEntry(ledger.db, {
       accountNumber: account.number,
       type: 'PIX_REFUND_IN',
       amount: row.amount,
@@ -175,9 +179,14 @@ export function returnCashOut(ctx: LedgerContext, id: string, reason: string): O
       endToEndId: refundEndToEndId,
       originalEndToEndId: row.endToEndId,
     });
-    const updated = update(ctx, row.seq, { status: 'REFUNDED', reason, refundEndToEndId, refundedAt: now });
-    emitCashOut(ctx, updated, 'CASHOUT_REFUNDED', now);
-    observe(ctx, row.transactionId, {
+    const updated = update(ledger, row.seq, {
+      status: 'REFUNDED',
+      reason,
+      refundEndToEndId,
+      refundedAt: now,
+    });
+    emitCashOut(ledger, updated, 'CASHOUT_REFUNDED', now);
+    observe(ledger, row.transactionId, {
       operation: 'CASH_OUT',
       partnerIspb: row.partnerIspb as string,
       institutionIspb: row.payeeBank?.ispb ?? null,

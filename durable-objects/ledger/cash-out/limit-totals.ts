@@ -49,8 +49,8 @@ export function countTowardLimits(
 }
 
 /**
- * The running totals as one batch of reservations sees them (cash-out-exec.ts): each key is read at
- * most once, every reservation of the batch adds to it in memory, and `flush` writes each changed
+ * The running totals as one executor pass's reservations see them (cash-out-exec.ts): each key is read at
+ * most once, every reservation of the pass adds to it in memory, and `flush` writes each changed
  * key once. The same transaction must hold every read, add and the flush.
  */
 export class LimitBook {

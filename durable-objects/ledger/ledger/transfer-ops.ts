@@ -9,7 +9,7 @@ import {
   type Rebalance,
   type RebalanceDirection,
 } from '../../../src/domain/wallet';
-import type { LedgerContext } from '../context';
+import type { LedgerContext } from '../ledger-context';
 import { accountNotFound, accountView } from '../reads/statement-queries';
 import type { Remember } from './idempotency';
 import { account, accountAt, available, entryById, firstPartnerIspb, postEntry } from './ledger';
@@ -22,22 +22,22 @@ export interface RebalanceInput {
 }
 
 /** The client's first partner: the one its first account was opened at. */
-function firstPartner(ctx: LedgerContext): string | undefined {
-  return firstPartnerIspb(ctx.db);
+function firstPartner(ledger: LedgerContext): string | undefined {
+  return firstPartnerIspb(ledger.db);
 }
 
 export function rebalance(
-  ctx: LedgerContext,
+  ledger: LedgerContext,
   input: RebalanceInput,
   remember: Remember,
 ): OperationResult<Rebalance> {
   if (!Number.isSafeInteger(input.amountCents) || input.amountCents <= 0) {
     return failure({ code: 'INVALID_AMOUNT', detail: 'amount must be greater than zero' });
   }
-  const ispb = input.ispb ?? firstPartner(ctx);
+  const ispb = input.ispb ?? firstPartner(ledger);
   const plan = REBALANCE[input.direction];
-  const source = ispb === undefined ? undefined : accountAt(ctx.db, ispb, plan.from);
-  const target = ispb === undefined ? undefined : accountAt(ctx.db, ispb, plan.to);
+  const source = ispb === undefined ? undefined : accountAt(ledger.db, ispb, plan.from);
+  const target = ispb === undefined ? undefined : accountAt(ledger.db, ispb, plan.to);
   if (ispb === undefined || !source || !target) {
     return failure({
       code: 'VALIDATION_ERROR',
@@ -58,15 +58,15 @@ export function rebalance(
     createdAt: formatBrt(now),
   };
   const label = input.direction === 'TOP_UP' ? 'Top-up' : 'Sweep';
-  return ctx.storage.transactionSync(() => {
+  return ledger.storage.transactionSync(() => {
     // Checked inside the transaction: nothing else can move these accounts between check and post.
-    if (available(ctx.db, source.number) < input.amountCents) {
+    if (available(ledger.db, source.number) < input.amountCents) {
       return failure({
         code: plan.insufficient,
         detail: `The ${plan.from} account at ${ispb} does not have ${body.amount.toFixed(2)} available`,
       });
     }
-    postEntry(ctx.db, {
+    postEntry(ledger.db, {
       accountNumber: source.number,
       type: 'TRANSFER_OUT',
       amount: input.amountCents,
@@ -74,7 +74,7 @@ export function rebalance(
       at: now,
       description: `${label} ${rebalanceId} para ${target.number}`,
     });
-    postEntry(ctx.db, {
+    postEntry(ledger.db, {
       accountNumber: target.number,
       type: 'TRANSFER_IN',
       amount: input.amountCents,
@@ -99,12 +99,16 @@ export interface Deposit {
 }
 
 /** Sandbox: a transfer from outside lands on one of the client's accounts (TRANSFER_IN). */
-export function deposit(ctx: LedgerContext, number: string, amountCents: number): OperationResult<Deposit> {
-  const row = account(ctx.db, number);
+export function deposit(
+  ledger: LedgerContext,
+  number: string,
+  amountCents: number,
+): OperationResult<Deposit> {
+  const row = account(ledger.db, number);
   if (!row) return accountNotFound();
   const now = Date.now();
-  return ctx.storage.transactionSync(() => {
-    const posted = postEntry(ctx.db, {
+  return ledger.storage.transactionSync(() => {
+    const posted = postEntry(ledger.db, {
       accountNumber: row.number,
       type: 'TRANSFER_IN',
       amount: amountCents,
@@ -112,14 +116,14 @@ export function deposit(ctx: LedgerContext, number: string, amountCents: number)
       at: now,
       description: 'Deposito sandbox',
     });
-    const entry = entryById(ctx.db, posted.id);
+    const entry = entryById(ledger.db, posted.id);
     if (!entry) throw new Error('posted entry vanished');
-    const view = accountView(ctx.env, row);
+    const view = accountView(ledger.env, row);
     return success(201, {
       account: { number: view.number, type: view.type, bank: view.bank },
       entry: statementItem({ ...entry, direction: entry.direction as 'CREDIT' | 'DEBIT' }),
       balance: amountFromCents(posted.balanceAfter),
-      available: amountFromCents(available(ctx.db, row.number)),
+      available: amountFromCents(available(ledger.db, row.number)),
     });
   });
 }

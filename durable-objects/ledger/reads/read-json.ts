@@ -8,7 +8,7 @@ import { cashOutView } from '../../../src/domain/cash-out';
 import { findCashInAnywhere, findCashOutAnywhere } from '../archive/archive-reads';
 import { cashInJsonSql } from '../cash-in/cash-in-store';
 import { cashOutJsonSql } from '../cash-out/cash-out-store';
-import type { LedgerContext } from '../context';
+import type { LedgerContext } from '../ledger-context';
 
 function render(sql: SqlStorage, query: string, seq: number): string | null {
   const [hit] = sql.exec<{ json: string }>(query, seq).toArray();
@@ -20,25 +20,25 @@ function render(sql: SqlStorage, query: string, seq: number): string | null {
  * Cash-Ins and the hot match is not an internalCode (the best level), an archived one may rank
  * higher: then the lookup that reads the archive decides (./archive-reads.ts).
  */
-export async function cashInJson(ctx: LedgerContext, id: string): Promise<string | null> {
-  const sql = ctx.storage.sql;
+export async function cashInJson(ledger: LedgerContext, id: string): Promise<string | null> {
+  const sql = ledger.storage.sql;
   const hot = sql
     .exec<{ seq: number | null; level: number | null; archived: number }>(cashInJsonSql.byId, id)
     .one();
   if (hot.level === 0 || !hot.archived)
     return hot.seq === null ? null : render(sql, cashInJsonSql.view, hot.seq);
-  const row = await findCashInAnywhere(ctx, id);
+  const row = await findCashInAnywhere(ledger, id);
   return row ? JSON.stringify(cashInView(row)) : null;
 }
 
 /** The Cash-Out `id` names as GET /cash-out/{id} answers it, or null (same rule as cashInJson). */
-export async function cashOutJson(ctx: LedgerContext, id: string): Promise<string | null> {
-  const sql = ctx.storage.sql;
+export async function cashOutJson(ledger: LedgerContext, id: string): Promise<string | null> {
+  const sql = ledger.storage.sql;
   const hot = sql
     .exec<{ seq: number | null; level: number | null; archived: number }>(cashOutJsonSql.byId, id)
     .one();
   if (hot.level === 0 || !hot.archived)
     return hot.seq === null ? null : render(sql, cashOutJsonSql.view, hot.seq);
-  const row = await findCashOutAnywhere(ctx, id);
+  const row = await findCashOutAnywhere(ledger, id);
   return row ? JSON.stringify(cashOutView(row)) : null;
 }

@@ -1,14 +1,14 @@
 /**
- * This client's side of a partner's day for the daily reconciliation (src/cron/reconciliation.ts):
+ * This client's side of a partner's day for the daily reconciliation (src/cron/reconcile-day.ts):
  * the Pix received, the payouts sent, the devolutions of those Pix, and what the books hold at the
  * partner now. Every read walks an index by account and time or by end-to-end id, so its cost is
  * the day's items, never the client's history.
  */
-import type { Item } from '../../../src/domain/reconciliation';
+import type { Item } from '../../../src/domain/reconciliation-matching';
 import { paidCashInAt } from '../cash-in/cash-in-store';
 import { receiptAt, receiptsHeldBetween, suspenseHeld, suspenseReturnedOf } from '../cash-in/unapplied-store';
-import type { LedgerContext } from '../context';
 import { accountsAtPartner, pixEntriesBetween, refundedOutOf } from '../ledger/ledger';
+import type { LedgerContext } from '../ledger-context';
 
 export interface BooksOfDay {
   received: Item[];
@@ -21,16 +21,16 @@ export interface BooksOfDay {
 const refId = (ref: string) => ref.slice(ref.indexOf(':') + 1);
 
 /** Centavos devolved of one payment: our devolution entries and suspense returns. */
-export function devolvedOf(ctx: LedgerContext, endToEndId: string): number {
-  return refundedOutOf(ctx.db, endToEndId) + suspenseReturnedOf(ctx.db, endToEndId);
+export function devolvedOf(ledger: LedgerContext, endToEndId: string): number {
+  return refundedOutOf(ledger.db, endToEndId) + suspenseReturnedOf(ledger.db, endToEndId);
 }
 
-export function booksOfDay(ctx: LedgerContext, ispb: string, from: number, to: number): BooksOfDay {
-  const accounts = accountsAtPartner(ctx.db, ispb);
+export function booksOfDay(ledger: LedgerContext, ispb: string, from: number, to: number): BooksOfDay {
+  const accounts = accountsAtPartner(ledger.db, ispb);
   const received: Item[] = [];
   const payouts: Item[] = [];
   for (const account of accounts) {
-    const entries = pixEntriesBetween(ctx.db, account.number, from, to);
+    const entries = pixEntriesBetween(ledger.db, account.number, from, to);
     for (const e of entries) {
       if (e.end_to_end_id === null) continue;
       const item = {
@@ -45,7 +45,7 @@ export function booksOfDay(ctx: LedgerContext, ispb: string, from: number, to: n
       else payouts.push({ ...item, key: refId(e.ref).replace(/-/g, ''), subject: 'PAYOUT' });
     }
   }
-  const held = receiptsHeldBetween(ctx.db, ispb, from, to);
+  const held = receiptsHeldBetween(ledger.db, ispb, from, to);
   for (const h of held)
     received.push({
       subject: 'RECEIVED',
@@ -58,20 +58,20 @@ export function booksOfDay(ctx: LedgerContext, ispb: string, from: number, to: n
     });
   const devolutions: Item[] = [];
   for (const r of received) {
-    const amount = devolvedOf(ctx, r.key);
+    const amount = devolvedOf(ledger, r.key);
     if (amount > 0) devolutions.push({ ...r, subject: 'DEVOLUTION', amount });
   }
-  const balance = accounts.reduce((sum, a) => sum + a.balance, 0) + suspenseHeld(ctx.db, ispb);
+  const balance = accounts.reduce((sum, a) => sum + a.balance, 0) + suspenseHeld(ledger.db, ispb);
   return { received, devolutions, payouts, balance };
 }
 
 /** A payment of this client's found by its end-to-end id, whenever it was booked, with what was devolved of it. */
 export function bookedPix(
-  ctx: LedgerContext,
+  ledger: LedgerContext,
   ispb: string,
   endToEndId: string,
 ): { received: Item; devolved: number } | undefined {
-  const row = paidCashInAt(ctx.db, ispb, endToEndId) ?? receiptAt(ctx.db, ispb, endToEndId);
+  const row = paidCashInAt(ledger.db, ispb, endToEndId) ?? receiptAt(ledger.db, ispb, endToEndId);
   if (!row) return undefined;
   return {
     received: {
@@ -82,6 +82,6 @@ export function bookedPix(
       amount: row.amount,
       status: 'SETTLED',
     },
-    devolved: devolvedOf(ctx, endToEndId),
+    devolved: devolvedOf(ledger, endToEndId),
   };
 }

@@ -19,9 +19,9 @@ import { partnerName } from '../../../src/partners/config';
 import { mergeArchived } from '../archive/archive-lists';
 import { readSegment } from '../archive/archive-reads';
 import { ledgerSource } from '../archive/archive-sources';
-import type { LedgerContext } from '../context';
 import { type AccountRow, account, available, blockedAmount } from '../ledger/ledger';
 import { allAccounts, hotEntryRows } from '../ledger/ledger-store';
+import type { LedgerContext } from '../ledger-context';
 import { type PageInput, shapeRows } from './keyset';
 
 export interface StatementInput {
@@ -51,34 +51,36 @@ export function accountNotFound() {
 }
 
 /** The account's entries of a page, hot and archived merged in statement order (limit + 1 rows). */
-async function entryRows(ctx: LedgerContext, number: string, input: PageInput) {
-  const hot = hotEntryRows(ctx.db, number, input);
-  return mergeArchived(ctx.storage.sql, ledgerSource(number), input, hot, (key) => readSegment(ctx.env, key));
+async function entryRows(ledger: LedgerContext, number: string, input: PageInput) {
+  const hot = hotEntryRows(ledger.db, number, input);
+  return mergeArchived(ledger.storage.sql, ledgerSource(number), input, hot, (key) =>
+    readSegment(ledger.env, key),
+  );
 }
 
 export async function readStatement(
-  ctx: LedgerContext,
+  ledger: LedgerContext,
   input: StatementInput,
 ): Promise<OperationResult<StatementPage>> {
-  const row = account(ctx.db, input.number);
+  const row = account(ledger.db, input.number);
   if (!row) return accountNotFound();
-  const startDate = ctx.profile.statementStartDate;
+  const startDate = ledger.profile.statementStartDate;
   if (input.from < statementCutoff(startDate)) {
     return failure({ code: 'LIST_FROM_BEFORE_CUTOFF', detail: cutoffDetail(startDate, 'Statement data') });
   }
-  const rows = await entryRows(ctx, row.number, input);
+  const rows = await entryRows(ledger, row.number, input);
   const page = shapeRows(rows, input, (r) =>
     statementItem({ ...r, direction: r.direction as 'CREDIT' | 'DEBIT' }),
   );
-  return success(200, { account: accountView(ctx.env, row), ...page });
+  return success(200, { account: accountView(ledger.env, row), ...page });
 }
 
 /**
  * Ledger balance of an account at an instant: the last balanceAfter at or before it, hot or archived
  * (a one-row newest-first page ending at `at`: opens at most the segment that holds it).
  */
-async function balanceAt(ctx: LedgerContext, number: string, at: number): Promise<number> {
-  const rows = await entryRows(ctx, number, { from: 0, to: at, limit: 1, order: 'desc' });
+async function balanceAt(ledger: LedgerContext, number: string, at: number): Promise<number> {
+  const rows = await entryRows(ledger, number, { from: 0, to: at, limit: 1, order: 'desc' });
   return rows[0]?.row.balanceAfter ?? 0;
 }
 
@@ -94,10 +96,10 @@ export interface Balances {
  * read from: 422 RETROACTIVE_BALANCE_NOT_IMPLEMENTED.
  */
 export async function readBalances(
-  ctx: LedgerContext,
+  ledger: LedgerContext,
   at: number | undefined,
 ): Promise<OperationResult<Balances>> {
-  const startDate = ctx.profile.statementStartDate;
+  const startDate = ledger.profile.statementStartDate;
   if (at !== undefined && at < statementCutoff(startDate)) {
     return failure({
       code: 'RETROACTIVE_BALANCE_NOT_IMPLEMENTED',
@@ -106,9 +108,9 @@ export async function readBalances(
   }
   const now = Date.now();
   const asOf = at === undefined ? now : Math.min(at, now);
-  const rows = allAccounts(ctx.db);
+  const rows = allAccounts(ledger.db);
   const history = new Map<string, number>();
-  if (at !== undefined) for (const a of rows) history.set(a.number, await balanceAt(ctx, a.number, asOf));
+  if (at !== undefined) for (const a of rows) history.set(a.number, await balanceAt(ledger, a.number, asOf));
   return success(200, {
     asOf,
     accounts: rows.map((a) => ({
@@ -116,12 +118,12 @@ export async function readBalances(
       branch: a.branch,
       type: a.type,
       ispb: a.ispb,
-      bank: partnerName(ctx.env, a.ispb) ?? a.ispb,
+      bank: partnerName(ledger.env, a.ispb) ?? a.ispb,
       ...(at === undefined
         ? {
             balance: a.balance,
-            available: available(ctx.db, a.number),
-            blocked: blockedAmount(ctx.db, a.number),
+            available: available(ledger.db, a.number),
+            blocked: blockedAmount(ledger.db, a.number),
           }
         : { balance: history.get(a.number) ?? 0 }),
     })),

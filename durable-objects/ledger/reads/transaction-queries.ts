@@ -13,7 +13,7 @@ import { type ArchiveSource, cashInSource, cashOutSource } from '../archive/arch
 import { archivedTotals, mergeTotals } from '../archive/archive-totals';
 import { type CashInRow, cashInJsonSql } from '../cash-in/cash-in-store';
 import { type CashOutRow, cashOutJsonSql } from '../cash-out/cash-out-store';
-import type { LedgerContext } from '../context';
+import type { LedgerContext } from '../ledger-context';
 import { keysetRows, type PageInput } from './keyset';
 import { summarize } from './summary-queries';
 
@@ -38,13 +38,13 @@ type Pending = { hot: number } | { json: string };
 
 /** A page of the kind's views, each already JSON text (what the list answers, byte for byte). */
 export async function listTransactions(
-  ctx: LedgerContext,
+  ledger: LedgerContext,
   kind: TransactionKind,
   input: ListInput,
 ): Promise<PageResult<ListedItem>> {
   const source = SOURCE[kind];
   const hot = keysetRows<number>(
-    ctx.db,
+    ledger.db,
     source.table,
     source.time,
     source.seq,
@@ -53,11 +53,11 @@ export async function listTransactions(
     JSON_SQL[kind].seq,
   );
   const rows = await mergeArchived<Record<string, unknown>, Pending>(
-    ctx.storage.sql,
+    ledger.storage.sql,
     source,
     input,
     hot.map((h) => ({ ...h, row: { hot: h.row } })),
-    (key) => readSegment(ctx.env, key),
+    (key) => readSegment(ledger.env, key),
     undefined,
     (row) => ({ json: RENDER_ARCHIVED[kind](row) }),
   );
@@ -66,7 +66,7 @@ export async function listTransactions(
   const texts =
     seqs.length === 0
       ? []
-      : ctx.storage.sql.exec<{ json: string }>(JSON_SQL[kind].hot, JSON.stringify(seqs)).toArray();
+      : ledger.storage.sql.exec<{ json: string }>(JSON_SQL[kind].hot, JSON.stringify(seqs)).toArray();
   let next = 0;
   return {
     ...page,
@@ -79,7 +79,7 @@ export async function listTransactions(
 
 /** Status buckets in centavos, and settlement per bank of the kind's settled status only. */
 export async function summarizeTransactions(
-  ctx: LedgerContext,
+  ledger: LedgerContext,
   kind: TransactionKind,
   from: number,
   to: number,
@@ -92,9 +92,9 @@ export async function summarizeTransactions(
     amount: table.amount,
     settlement: table.settlement,
   };
-  const hot = summarize(ctx.db, table, cols, from, to, SETTLED[kind]);
-  const archived = await archivedTotals(ctx.storage.sql, source, from, to, (key) =>
-    readSegment(ctx.env, key),
+  const hot = summarize(ledger.db, table, cols, from, to, SETTLED[kind]);
+  const archived = await archivedTotals(ledger.storage.sql, source, from, to, (key) =>
+    readSegment(ledger.env, key),
   );
   return mergeTotals(hot, archived, SETTLED[kind]);
 }

@@ -21,8 +21,8 @@ import { brtStartOfDay } from '../../../src/domain/time';
 import { isSimulatedPartner } from '../../../src/partners/config';
 import { cancelCashIn, createCashIn, expireCashIn } from '../cash-in/cash-in-ops';
 import { cashInNotFound, findCashIn, updateCashIn } from '../cash-in/cash-in-store';
-import type { LedgerContext } from '../context';
 import type { Remember } from '../ledger/idempotency';
+import type { LedgerContext } from '../ledger-context';
 import { emitWebhook } from '../webhooks/events';
 import { recurrenceNotFound, termsOf } from './recurrence-ops';
 import {
@@ -71,14 +71,14 @@ export function chargeFields(link: RecurrenceChargeRow, retryPolicy: string): Ca
 }
 
 export async function chargeRecurrence(
-  ctx: LedgerContext,
+  ledger: LedgerContext,
   input: ChargeRecurrenceInput,
   /** Cash-In references and cycles being created now: the partner call is awaited between check and insert. */
   creating: { cashIns: Set<string>; cycles: Set<string> },
   remember: Remember,
 ): Promise<OperationResult<unknown>> {
   const charging = creating.cycles;
-  const rec = findRecurrence(ctx.db, input.id);
+  const rec = findRecurrence(ledger.db, input.id);
   if (!rec) return recurrenceNotFound();
   if (rec.status !== 'APPROVED')
     return failure({
@@ -86,14 +86,15 @@ export async function chargeRecurrence(
       detail: `Only an APPROVED recurrence is charged; this one is ${rec.status}`,
     });
   // A real partner's recurrence has no sandbox clock: it answers like a nonexistent one.
-  if (input.asOf !== undefined && !isSimulatedPartner(ctx.env, rec.partnerIspb)) return recurrenceNotFound();
+  if (input.asOf !== undefined && !isSimulatedPartner(ledger.env, rec.partnerIspb))
+    return recurrenceNotFound();
   const today = input.asOf === undefined ? Date.now() : brtStartOfDay(input.asOf) + 12 * HOUR_MS;
   const terms = termsOf(rec);
   const refusal = amountRefusal(terms, input.amountCents) ?? dueDateRefusal(terms, input.dueDate, today);
   if (refusal) return failure(refusal);
   const cycle = cycleOf(rec.startDate, rec.frequency, input.dueDate) as number;
   const key = `${rec.recurrenceId}:${cycle}`;
-  const existing = chargeOfCycle(ctx.db, rec.recurrenceId, cycle);
+  const existing = chargeOfCycle(ledger.db, rec.recurrenceId, cycle);
   if (existing || charging.has(key))
     return failure({
       code: 'RULE_VIOLATION',
@@ -116,7 +117,7 @@ export async function chargeRecurrence(
   charging.add(key);
   try {
     const result = await createCashIn(
-      ctx,
+      ledger,
       {
         amountCents: input.amountCents,
         externalReference: input.externalReference,
@@ -139,7 +140,7 @@ export async function chargeRecurrence(
       },
       creating.cashIns,
       (status, body) => remember(status, withRecurrence(body)),
-      (transactionId) => insertRecurrenceCharge(ctx.db, link(transactionId)),
+      (transactionId) => insertRecurrenceCharge(ledger.db, link(transactionId)),
     );
     return result.ok ? success(result.status, withRecurrence(result.body)) : result;
   } finally {
@@ -148,11 +149,11 @@ export async function chargeRecurrence(
 }
 
 /** A recurring Cash-In of a simulated partner, with its link and recurrence, or a not-found answer. */
-function sandboxCharge(ctx: LedgerContext, id: string) {
-  const row = findCashIn(ctx.db, id);
-  const link = row && chargeOfTransaction(ctx.db, row.transactionId);
-  const rec = link && findRecurrence(ctx.db, link.recurrenceId);
-  if (!row || !link || !rec || !isSimulatedPartner(ctx.env, row.partnerIspb)) return undefined;
+function sandboxCharge(ledger: LedgerContext, id: string) {
+  const row = findCashIn(ledger.db, id);
+  const link = row && chargeOfTransaction(ledger.db, row.transactionId);
+  const rec = link && findRecurrence(ledger.db, link.recurrenceId);
+  if (!row || !link || !rec || !isSimulatedPartner(ledger.env, row.partnerIspb)) return undefined;
   return { row, link, rec };
 }
 
@@ -160,8 +161,8 @@ function sandboxCharge(ctx: LedgerContext, id: string) {
  * The payer's bank failed an attempt now (sandbox): `RECURRING_CHARGE_ATTEMPT_FAILED` among the
  * recurrence's events; after the last attempt the recurrence allows, the Cash-In ends EXPIRED.
  */
-export function failChargeAttempt(ctx: LedgerContext, id: string): OperationResult<unknown> {
-  const found = sandboxCharge(ctx, id);
+export function failChargeAttempt(ledger: LedgerContext, id: string): OperationResult<unknown> {
+  const found = sandboxCharge(ledger, id);
   if (!found) return cashInNotFound();
   const { row, link, rec } = found;
   if (row.status !== 'AWAITING_PAYMENT')
@@ -172,11 +173,11 @@ export function failChargeAttempt(ctx: LedgerContext, id: string): OperationResu
   const now = Date.now();
   const attempts = [...link.failedAttempts, now];
   const fields = chargeFields({ ...link, failedAttempts: attempts }, rec.retryPolicy);
-  ctx.storage.transactionSync(() => {
-    setFailedAttempts(ctx.db, row.transactionId, attempts);
-    const counted = updateCashIn(ctx, row.seq, { recurrence: fields });
+  ledger.storage.transactionSync(() => {
+    setFailedAttempts(ledger.db, row.transactionId, attempts);
+    const counted = updateCashIn(ledger, row.seq, { recurrence: fields });
     // On the recurrence's events, to its webhookUrl: the Cash-In's own events stay its state history.
-    emitWebhook(ctx, {
+    emitWebhook(ledger, {
       aggregateId: `recurrence:${rec.recurrenceId}`,
       eventType: 'RECURRING_CHARGE_ATTEMPT_FAILED',
       data: cashInView(counted),
@@ -184,28 +185,31 @@ export function failChargeAttempt(ctx: LedgerContext, id: string): OperationResu
       at: now,
     });
   });
-  if (fields.attemptsLeft === 0) return expireCashIn(ctx, row.transactionId, true);
-  return success(200, cashInView(findCashIn(ctx.db, row.transactionId)!));
+  if (fields.attemptsLeft === 0) return expireCashIn(ledger, row.transactionId, true);
+  return success(200, cashInView(findCashIn(ledger.db, row.transactionId)!));
 }
 
 /** The payer cancels a charge in their bank (sandbox): until 23:59:59.999 the day before it is due. */
-export async function payerCancelsCharge(ctx: LedgerContext, id: string): Promise<OperationResult<unknown>> {
-  const found = sandboxCharge(ctx, id);
+export async function payerCancelsCharge(
+  ledger: LedgerContext,
+  id: string,
+): Promise<OperationResult<unknown>> {
+  const found = sandboxCharge(ledger, id);
   if (!found) return cashInNotFound();
   if (Date.now() > payerCancelDeadline(found.link.dueDate))
     return failure({
       code: 'RULE_VIOLATION',
       detail: 'The payer may cancel a charge only until 23:59 the day before it is due',
     });
-  return cancelCashIn(ctx, found.row.transactionId);
+  return cancelCashIn(ledger, found.row.transactionId);
 }
 
 /** GET /recurrences/{id}/charges: each cycle's charge, first cycle first, with its Cash-In's status now. */
-export function recurrenceCharges(ctx: LedgerContext, id: string): OperationResult<unknown> {
-  const rec = findRecurrence(ctx.db, id);
+export function recurrenceCharges(ledger: LedgerContext, id: string): OperationResult<unknown> {
+  const rec = findRecurrence(ledger.db, id);
   if (!rec) return recurrenceNotFound();
-  const items = chargesOf(ctx.db, rec.recurrenceId).map((link) => {
-    const cashIn = findCashIn(ctx.db, link.transactionId);
+  const items = chargesOf(ledger.db, rec.recurrenceId).map((link) => {
+    const cashIn = findCashIn(ledger.db, link.transactionId);
     return {
       transactionId: link.transactionId,
       // An archived Cash-In is read by GET /cash-in/{id}; its link stays here.

@@ -18,9 +18,9 @@ import { recurrencePayload } from '../../../src/domain/recurrence-payload';
 import { failure, type OperationResult, success } from '../../../src/domain/result';
 import { brtDate, formatBrt } from '../../../src/domain/time';
 import { isSimulatedPartner } from '../../../src/partners/config';
-import type { LedgerContext } from '../context';
 import type { Remember } from '../ledger/idempotency';
 import { firstTransactionalIspb } from '../ledger/ledger';
+import type { LedgerContext } from '../ledger-context';
 import { emitWebhook } from '../webhooks/events';
 import {
   findRecurrence,
@@ -123,8 +123,8 @@ export type RecurrenceView = ReturnType<typeof recurrenceView>;
 export const recurrenceNotFound = () =>
   failure({ code: 'RECURRENCE_NOT_FOUND', detail: 'No recurrence matches this id' });
 
-function emitRecurrence(ctx: LedgerContext, row: RecurrenceRow, eventType: string, at: number): void {
-  emitWebhook(ctx, {
+function emitRecurrence(ledger: LedgerContext, row: RecurrenceRow, eventType: string, at: number): void {
+  emitWebhook(ledger, {
     aggregateId: `recurrence:${row.recurrenceId}`,
     eventType,
     data: recurrenceView(row, at),
@@ -134,13 +134,13 @@ function emitRecurrence(ctx: LedgerContext, row: RecurrenceRow, eventType: strin
 }
 
 export function createRecurrence(
-  ctx: LedgerContext,
+  ledger: LedgerContext,
   input: CreateRecurrenceInput,
   remember: Remember,
 ): OperationResult<RecurrenceView> {
   const now = Date.now();
   const today = brtDate(now);
-  if (referenceTaken(ctx.db, input.externalReference))
+  if (referenceTaken(ledger.db, input.externalReference))
     return failure({
       code: 'DUPLICATED_EXTERNAL_REFERENCE',
       detail: `externalReference '${input.externalReference}' was already used for a recurrence`,
@@ -156,10 +156,10 @@ export function createRecurrence(
   };
   const refusal = termsRefusal(terms, today);
   if (refusal) return failure(refusal);
-  const partnerIspb = firstTransactionalIspb(ctx.db);
+  const partnerIspb = firstTransactionalIspb(ledger.db);
   if (partnerIspb === undefined) throw new Error('client has no TRANSACTIONAL account');
   // Nothing reaches a partner that cannot carry a recurrence (today: every real one).
-  if (!isSimulatedPartner(ctx.env, partnerIspb))
+  if (!isSimulatedPartner(ledger.env, partnerIspb))
     return failure({
       code: 'RULE_VIOLATION',
       detail: `The settlement partner ${partnerIspb} does not offer Pix Automático; nothing was sent to it`,
@@ -169,17 +169,17 @@ export function createRecurrence(
   let locationCode: string | null = null;
   if (!push)
     do locationCode = newInternalCode();
-    while (recurrenceByLocationCode(ctx.db, locationCode) !== undefined);
+    while (recurrenceByLocationCode(ledger.db, locationCode) !== undefined);
   const copyAndPaste = push
     ? null
     : buildDynamicBrCode({
         location: `${input.locationPrefix}${locationCode}`,
         amountCents: input.amountCents,
-        ...merchantFields(ctx.profile),
+        ...merchantFields(ledger.profile),
       });
   const expiresAt = now + input.authorizationExpirationInDays * DAY_MS;
-  const view = ctx.storage.transactionSync(() => {
-    const row = insertRecurrence(ctx.db, {
+  const view = ledger.storage.transactionSync(() => {
+    const row = insertRecurrence(ledger.db, {
       recurrenceId,
       externalReference: input.externalReference,
       status: 'WAITING_AUTHORIZATION',
@@ -203,7 +203,7 @@ export function createRecurrence(
       createdAt: now,
       authorizationExpiresAt: expiresAt,
     });
-    ctx.scheduler.schedule('expire-recurrence', recurrenceId, expiresAt);
+    ledger.scheduler.schedule('expire-recurrence', recurrenceId, expiresAt);
     const created = recurrenceView(row, now);
     remember(201, created);
     return created;
@@ -211,13 +211,13 @@ export function createRecurrence(
   return success(201, view);
 }
 
-export function getRecurrence(ctx: LedgerContext, id: string): RecurrenceView | null {
-  const row = findRecurrence(ctx.db, id);
+export function getRecurrence(ledger: LedgerContext, id: string): RecurrenceView | null {
+  const row = findRecurrence(ledger.db, id);
   return row ? recurrenceView(row) : null;
 }
 
-export function listRecurrences(ctx: LedgerContext, limit: number, before?: number) {
-  const rows = latestRecurrences(ctx.db, limit + 1, before);
+export function listRecurrences(ledger: LedgerContext, limit: number, before?: number) {
+  const rows = latestRecurrences(ledger.db, limit + 1, before);
   const page = rows.slice(0, limit);
   const now = Date.now();
   return {
@@ -250,13 +250,13 @@ function transitionRefusal(row: RecurrenceRow, t: Transition): string | undefine
 
 /** A move of the recurrence `id`; `sandbox`: the payer's bank's side, on a simulated partner only. */
 export function moveRecurrence(
-  ctx: LedgerContext,
+  ledger: LedgerContext,
   id: string,
   t: Transition,
   sandbox: boolean,
 ): OperationResult<RecurrenceView> {
-  const row = findRecurrence(ctx.db, id);
-  if (!row || (sandbox && !isSimulatedPartner(ctx.env, row.partnerIspb))) return recurrenceNotFound();
+  const row = findRecurrence(ledger.db, id);
+  if (!row || (sandbox && !isSimulatedPartner(ledger.env, row.partnerIspb))) return recurrenceNotFound();
   const refused = transitionRefusal(row, t);
   if (refused) return failure({ code: 'RULE_VIOLATION', detail: refused });
   if (t.to === 'APPROVED' && t.payerMaximumAmountCents !== undefined) {
@@ -272,35 +272,35 @@ export function moveRecurrence(
       });
   }
   const now = Date.now();
-  const moved = ctx.storage.transactionSync(() => {
-    const updated = updateRecurrence(ctx.db, row.seq, {
+  const moved = ledger.storage.transactionSync(() => {
+    const updated = updateRecurrence(ledger.db, row.seq, {
       status: t.to,
       ...(t.to === 'APPROVED'
         ? { approvedAt: now, payerMaximumAmount: t.payerMaximumAmountCents ?? null }
         : { endedAt: now }),
       ...(t.to === 'CANCELLED' && { cancelledBy: t.by }),
     });
-    ctx.scheduler.cancel('expire-recurrence', row.recurrenceId);
-    emitRecurrence(ctx, updated, EVENT[t.to], now);
+    ledger.scheduler.cancel('expire-recurrence', row.recurrenceId);
+    emitRecurrence(ledger, updated, EVENT[t.to], now);
     return recurrenceView(updated, now);
   });
   return success(200, moved);
 }
 
 /** The `expire-recurrence` task: a recurrence still waiting at its deadline ends EXPIRED. */
-export function expireRecurrence(ctx: LedgerContext, recurrenceId: string): void {
-  const row = findRecurrence(ctx.db, recurrenceId);
+export function expireRecurrence(ledger: LedgerContext, recurrenceId: string): void {
+  const row = findRecurrence(ledger.db, recurrenceId);
   if (row?.status !== 'WAITING_AUTHORIZATION') return;
-  moveRecurrence(ctx, recurrenceId, { to: 'EXPIRED' }, false);
+  moveRecurrence(ledger, recurrenceId, { to: 'EXPIRED' }, false);
 }
 
 /**
  * What the QR journey's location serves (GET /pix/rec/{locator}): the recurrence's payload, found by
  * its location code only; a simulated partner's (a real partner's PSP hosts its own location).
  */
-export function recurrenceLocation(ctx: LedgerContext, code: string) {
-  const row = recurrenceByLocationCode(ctx.db, code);
-  if (!row || !isSimulatedPartner(ctx.env, row.partnerIspb)) return null;
+export function recurrenceLocation(ledger: LedgerContext, code: string) {
+  const row = recurrenceByLocationCode(ledger.db, code);
+  if (!row || !isSimulatedPartner(ledger.env, row.partnerIspb)) return null;
   return recurrencePayload({
     recurrenceId: row.recurrenceId,
     status: row.status,
@@ -313,7 +313,7 @@ export function recurrenceLocation(ctx: LedgerContext, code: string) {
     contract: row.contract,
     description: row.description,
     payer: { name: row.payerName, document: row.payerDocument },
-    receiver: { name: ctx.profile.name, ispb: row.partnerIspb },
+    receiver: { name: ledger.profile.name, ispb: row.partnerIspb },
     createdAtMs: row.createdAt,
     approvedAtMs: row.approvedAt,
     endedAtMs: row.endedAt,

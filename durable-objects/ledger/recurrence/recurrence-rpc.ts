@@ -3,8 +3,8 @@
  * creation under its idempotency key.
  */
 import { failure, type OperationResult, success } from '../../../src/domain/result';
-import type { LedgerContext } from '../context';
 import type { IdempotencyKeys, Idempotent } from '../ledger/idempotency';
+import type { LedgerContext } from '../ledger-context';
 import {
   type ChargeRecurrenceInput,
   chargeRecurrence,
@@ -37,7 +37,7 @@ export type RecurrenceCommand =
 export type RecurrencePage = { items: RecurrenceView[]; nextBefore?: number };
 
 export async function recurrenceCommand(
-  ctx: LedgerContext,
+  ledger: LedgerContext,
   keys: IdempotencyKeys,
   c: RecurrenceCommand,
   /** What the object is creating right now (in its memory: a crash forgets it with the request). */
@@ -46,19 +46,19 @@ export async function recurrenceCommand(
   switch (c.op) {
     case 'create':
       return keys.run(c.input.idempotencyKey, c.input.requestHash, Date.now(), async (remember) =>
-        createRecurrence(ctx, c.input, remember),
+        createRecurrence(ledger, c.input, remember),
       );
     case 'get': {
-      const view = getRecurrence(ctx, c.id);
+      const view = getRecurrence(ledger, c.id);
       return view
         ? success(200, view)
         : failure({ code: 'RECURRENCE_NOT_FOUND', detail: 'No recurrence matches this id' });
     }
     case 'list':
-      return success(200, listRecurrences(ctx, c.limit, c.before));
+      return success(200, listRecurrences(ledger, c.limit, c.before));
     case 'approve':
       return moveRecurrence(
-        ctx,
+        ledger,
         c.id,
         {
           to: 'APPROVED',
@@ -69,19 +69,19 @@ export async function recurrenceCommand(
         true,
       );
     case 'reject':
-      return moveRecurrence(ctx, c.id, { to: 'REJECTED' }, true);
+      return moveRecurrence(ledger, c.id, { to: 'REJECTED' }, true);
     case 'cancel':
       // The client cancels any of its recurrences; the payer's side only through the sandbox partner.
-      return moveRecurrence(ctx, c.id, { to: 'CANCELLED', by: c.by }, c.by !== 'CLIENT');
+      return moveRecurrence(ledger, c.id, { to: 'CANCELLED', by: c.by }, c.by !== 'CLIENT');
     case 'charge':
       return keys.run(c.input.idempotencyKey, c.input.requestHash, Date.now(), (remember) =>
-        chargeRecurrence(ctx, c.input, creating, remember),
+        chargeRecurrence(ledger, c.input, creating, remember),
       );
     case 'charges':
-      return recurrenceCharges(ctx, c.id);
+      return recurrenceCharges(ledger, c.id);
     case 'fail-attempt':
-      return failChargeAttempt(ctx, c.cashInId);
+      return failChargeAttempt(ledger, c.cashInId);
     case 'payer-cancel-charge':
-      return payerCancelsCharge(ctx, c.cashInId);
+      return payerCancelsCharge(ledger, c.cashInId);
   }
 }

@@ -4,8 +4,8 @@
  * queue, the dispatch task hands webhook events to delivery.
  */
 import { eventIdSuffix } from '../../../src/domain/ids';
-import type { LedgerContext } from '../context';
 import { sqlOf } from '../db';
+import type { LedgerContext } from '../ledger-context';
 import {
   deleteEvents,
   insertOutbox as insertOutboxRow,
@@ -33,8 +33,8 @@ export interface ObservationInput {
   at: number;
 }
 
-function insertOutbox(ctx: LedgerContext, row: Parameters<typeof insertOutboxRow>[1]): void {
-  insertOutboxRow(ctx.db, row);
+function insertOutbox(ledger: LedgerContext, row: Parameters<typeof insertOutboxRow>[1]): void {
+  insertOutboxRow(ledger.db, row);
 }
 
 /**
@@ -45,21 +45,21 @@ function insertOutbox(ctx: LedgerContext, row: Parameters<typeof insertOutboxRow
  */
 export const OUTBOX_COALESCE_MS = 50;
 
-/** `schedule: false`: a batch schedules the dispatch once itself, after its last event. */
-export function emitWebhook(ctx: LedgerContext, event: WebhookEvent, schedule = true): void {
-  insertOutbox(ctx, webhookRow(event));
+/** `schedule: false`: a caller writing many events schedules the dispatch once itself, after its last one. */
+export function emitWebhook(ledger: LedgerContext, event: WebhookEvent, schedule = true): void {
+  insertOutbox(ledger, webhookRow(event));
   // The delivery pipeline (webhook-deliveries.ts) adopts it and sends it when its turn comes.
-  if (schedule) ctx.scheduler.schedule('dispatch-webhooks', 'all', event.at);
+  if (schedule) ledger.scheduler.schedule('dispatch-webhooks', 'all', event.at);
 }
 
 export function observe(
-  ctx: LedgerContext,
+  ledger: LedgerContext,
   aggregateId: string,
   input: ObservationInput,
   schedule = true,
 ): void {
-  insertOutbox(ctx, observationRow(ctx, aggregateId, input));
-  if (schedule) ctx.scheduler.schedule('flush-outbox', 'all', input.at);
+  insertOutbox(ledger, observationRow(ledger, aggregateId, input));
+  if (schedule) ledger.scheduler.schedule('flush-outbox', 'all', input.at);
 }
 
 /**
@@ -67,12 +67,12 @@ export function observe(
  * writes both on every POST). Scheduling their dispatch and flush is the caller's.
  */
 export function emitWithObservation(
-  ctx: LedgerContext,
+  ledger: LedgerContext,
   event: WebhookEvent,
   aggregateId: string,
   input: ObservationInput,
 ): void {
-  insertOutboxRows(sqlOf(ctx.db), [webhookRow(event), observationRow(ctx, aggregateId, input)]);
+  insertOutboxRows(sqlOf(ledger.db), [webhookRow(event), observationRow(ledger, aggregateId, input)]);
 }
 
 function webhookRow(event: WebhookEvent): OutboxInsert {
@@ -88,10 +88,10 @@ function webhookRow(event: WebhookEvent): OutboxInsert {
 }
 
 /** The observation as the analyzer reads it. */
-function observationOf(ctx: LedgerContext, input: ObservationInput) {
+function observationOf(ledger: LedgerContext, input: ObservationInput) {
   return {
     at: new Date(input.at).toISOString(),
-    clientId: ctx.profile.clientId,
+    clientId: ledger.profile.clientId,
     operation: input.operation,
     partnerIspb: input.partnerIspb,
     ...(input.institutionIspb ? { institutionIspb: input.institutionIspb } : {}),
@@ -101,13 +101,13 @@ function observationOf(ctx: LedgerContext, input: ObservationInput) {
   };
 }
 
-function observationRow(ctx: LedgerContext, aggregateId: string, input: ObservationInput): OutboxInsert {
+function observationRow(ledger: LedgerContext, aggregateId: string, input: ObservationInput): OutboxInsert {
   return {
     eventSuffix: eventIdSuffix(),
     channel: 'health',
     aggregateId,
     eventType: `OBSERVATION_${input.event}`,
-    data: observationOf(ctx, input),
+    data: observationOf(ledger, input),
     webhookUrl: null,
     occurredAt: input.at,
   };
@@ -116,14 +116,14 @@ function observationRow(ctx: LedgerContext, aggregateId: string, input: Observat
 /**
  * Events and observations of many operations written in one statement when the transaction's work
  * is done (`flush`, inside the same transaction): the same rows, ids and order as emitWebhook and
- * observe would write one by one, for one per-statement cost per batch instead of one per row.
+ * observe would write one by one, for one per-statement cost per flush instead of one per row.
  * The caller schedules the dispatch and the flush (once) itself.
  */
-export class OutboxBatch {
+export class OutboxBuffer {
   private rows: OutboxInsert[] = [];
   private observations: { aggregateId: string; input: ObservationInput }[] = [];
 
-  constructor(private readonly ctx: LedgerContext) {}
+  constructor(private readonly ledger: LedgerContext) {}
 
   webhook(event: WebhookEvent): void {
     this.rows.push(webhookRow(event));
@@ -139,24 +139,24 @@ export class OutboxBatch {
    */
   flush(): void {
     const [one, ...more] = this.observations;
-    if (one && more.length === 0) this.rows.push(observationRow(this.ctx, one.aggregateId, one.input));
+    if (one && more.length === 0) this.rows.push(observationRow(this.ledger, one.aggregateId, one.input));
     else if (one)
       this.rows.push({
         eventSuffix: eventIdSuffix(),
         channel: 'health',
         aggregateId: one.aggregateId,
         eventType: OBSERVATIONS,
-        data: this.observations.map((o) => observationOf(this.ctx, o.input)),
+        data: this.observations.map((o) => observationOf(this.ledger, o.input)),
         webhookUrl: null,
         occurredAt: one.input.at,
       });
-    insertOutboxRows(sqlOf(this.ctx.db), this.rows);
+    insertOutboxRows(sqlOf(this.ledger.db), this.rows);
     this.rows = [];
     this.observations = [];
   }
 }
 
-/** The event type of an outbox row holding many observations (OutboxBatch). */
+/** The event type of an outbox row holding many observations (OutboxBuffer). */
 const OBSERVATIONS = 'OBSERVATIONS';
 
 /**
@@ -166,10 +166,10 @@ const OBSERVATIONS = 'OBSERVATIONS';
  * every observation passes here, and drizzle's building cost more than SQLite.
  */
 export function unpublishedObservations(
-  ctx: LedgerContext,
+  ledger: LedgerContext,
   limit: number,
 ): { seq: number; messages: ({ id: string } & Record<string, unknown>)[] }[] {
-  return unpublishedObservationRows(sqlOf(ctx.db), limit).map((r) => {
+  return unpublishedObservationRows(sqlOf(ledger.db), limit).map((r) => {
     const data = JSON.parse(r.data) as Record<string, unknown> | Record<string, unknown>[];
     return {
       seq: r.seq,
@@ -185,6 +185,6 @@ export function unpublishedObservations(
  * object's bytes (docs/storage-schema.md, Growth). A crash between send and delete re-sends them; the
  * analyzer drops an id it has seen.
  */
-export function dropPublished(ctx: LedgerContext, seqs: number[]): void {
-  deleteEvents(sqlOf(ctx.db), JSON.stringify(seqs));
+export function dropPublished(ledger: LedgerContext, seqs: number[]): void {
+  deleteEvents(sqlOf(ledger.db), JSON.stringify(seqs));
 }

@@ -14,8 +14,8 @@ import { retryDelayAfter } from '../../../src/webhooks/retry-schedule';
 import type { AttemptOutcome, ClaimedWebhook, DeliveryMessage } from '../../../src/webhooks/types';
 import { enqueueIfArchived } from '../archive/archive-delivery-queue';
 import { hasArchiveOf } from '../archive/archive-store';
-import type { LedgerContext } from '../context';
 import { type LedgerDb, sqlOf } from '../db';
+import type { LedgerContext } from '../ledger-context';
 import { type DeliveryRow, type DeliveryView, deliveryView } from './delivery-view';
 import {
   deleteEvent,
@@ -34,9 +34,9 @@ import {
 /** How long a dispatched event may go without a reported outcome before it is sent again. */
 export const LEASE_MS = 2 * 60_000;
 /** Queue.sendBatch takes at most 100 messages. */
-const DISPATCH_BATCH = 100;
-/** Events adopted per pass: a few statements whatever the count (the lists travel as JSON). */
-const ADOPT_BATCH = 200;
+const DISPATCH_PER_DRAIN = 100;
+/** Events adopted per drain: a few statements whatever the count (the lists travel as JSON). */
+const ADOPT_PER_DRAIN = 200;
 
 /**
  * New `webhook` outbox events become deliveries. True when more are waiting. Fixed statements on
@@ -45,7 +45,7 @@ const ADOPT_BATCH = 200;
  */
 function adoptNewEvents(db: LedgerDb, now: number): boolean {
   const sql = sqlOf(db);
-  const events = newWebhookEvents(sql, ADOPT_BATCH);
+  const events = newWebhookEvents(sql, ADOPT_PER_DRAIN);
   if (events.length === 0) return false;
   insertDeliveries(
     sql,
@@ -75,12 +75,12 @@ function adoptNewEvents(db: LedgerDb, now: number): boolean {
     JSON.stringify(events.filter((e) => (e.url !== null) === keep).map((e) => e.seq));
   markPublished(sql, seqs(true), now);
   deleteEvents(sql, seqs(false));
-  return events.length === ADOPT_BATCH;
+  return events.length === ADOPT_PER_DRAIN;
 }
 
 /** Marks the due head events IN_FLIGHT under a fresh lease; returns their queue messages. */
 function takeDueHeads(db: LedgerDb, clientId: string, now: number): DeliveryMessage[] {
-  const due = dueHeads(db, now, DISPATCH_BATCH);
+  const due = dueHeads(db, now, DISPATCH_PER_DRAIN);
   return due.map((row) => {
     if (row.status === 'IN_FLIGHT') {
       log('warn', 'webhook dispatch got no report in time; sending again', {
@@ -106,27 +106,27 @@ function nextDueAt(db: LedgerDb): number | undefined {
 }
 
 /** The `dispatch-webhooks` task: adopt, send what is due, schedule the next run. */
-export async function dispatchWebhooks(ctx: LedgerContext): Promise<void> {
+export async function dispatchWebhooks(ledger: LedgerContext): Promise<void> {
   const now = Date.now();
-  const messages = ctx.storage.transactionSync(() => {
-    const more = adoptNewEvents(ctx.db, now);
-    const taken = takeDueHeads(ctx.db, ctx.profile.clientId, now);
-    const wake = more ? now : nextDueAt(ctx.db);
-    if (wake === undefined) ctx.scheduler.cancel('dispatch-webhooks', 'all');
-    else ctx.scheduler.schedule('dispatch-webhooks', 'all', wake);
+  const messages = ledger.storage.transactionSync(() => {
+    const more = adoptNewEvents(ledger.db, now);
+    const taken = takeDueHeads(ledger.db, ledger.profile.clientId, now);
+    const wake = more ? now : nextDueAt(ledger.db);
+    if (wake === undefined) ledger.scheduler.cancel('dispatch-webhooks', 'all');
+    else ledger.scheduler.schedule('dispatch-webhooks', 'all', wake);
     return taken;
   });
   if (messages.length === 0) return;
-  await ctx.crashes.reach('webhooks.leased');
+  await ledger.crashes.reach('webhooks.leased');
   try {
-    await ctx.env.WEBHOOKS.sendBatch(messages.map((body) => ({ body })));
+    await ledger.env.WEBHOOKS.sendBatch(messages.map((body) => ({ body })));
   } catch (error) {
     // Nothing was queued: end the leases now so the task's retry sends them again.
-    ctx.storage.transactionSync(() => {
+    ledger.storage.transactionSync(() => {
       for (const m of messages) {
-        const row = findDelivery(ctx.db, m.eventId);
+        const row = findDelivery(ledger.db, m.eventId);
         if (row?.status === 'IN_FLIGHT' && row.dispatches === m.dispatch)
-          updateDelivery(ctx.db, row.seq, { dueAt: now });
+          updateDelivery(ledger.db, row.seq, { dueAt: now });
       }
     });
     throw error;
@@ -134,8 +134,8 @@ export async function dispatchWebhooks(ctx: LedgerContext): Promise<void> {
 }
 
 /** Something became due: the dispatch task runs now and works out its next run itself. */
-export function dispatchSoon(ctx: LedgerContext, now: number): void {
-  ctx.scheduler.schedule('dispatch-webhooks', 'all', now);
+export function dispatchSoon(ledger: LedgerContext, now: number): void {
+  ledger.scheduler.schedule('dispatch-webhooks', 'all', now);
 }
 
 /**
@@ -143,16 +143,16 @@ export function dispatchSoon(ctx: LedgerContext, now: number): void {
  * restarts its lease. Null (nothing to do) when it was delivered, given up or re-dispatched.
  */
 export function claimWebhook(
-  ctx: LedgerContext,
+  ledger: LedgerContext,
   eventId: string,
   dispatch: number,
   now: number,
 ): ClaimedWebhook | null {
-  const row = findDelivery(ctx.db, eventId);
+  const row = findDelivery(ledger.db, eventId);
   if (row?.status !== 'IN_FLIGHT' || row.dispatches !== dispatch || row.url === null) return null;
-  const event = eventData(ctx.db, row.seq);
+  const event = eventData(ledger.db, row.seq);
   if (!event) return null;
-  updateDelivery(ctx.db, row.seq, { dueAt: now + LEASE_MS, updatedAt: now });
+  updateDelivery(ledger.db, row.seq, { dueAt: now + LEASE_MS, updatedAt: now });
   return { eventId, eventType: row.eventType, data: event.data, url: row.url };
 }
 
@@ -161,13 +161,13 @@ export function claimWebhook(
  * the event); a failure only from the live dispatch, so a late duplicate cannot spend an attempt.
  */
 export function recordAttempt(
-  ctx: LedgerContext,
+  ledger: LedgerContext,
   eventId: string,
   dispatch: number,
   outcome: AttemptOutcome,
   now: number,
 ): void {
-  const row = findDelivery(ctx.db, eventId);
+  const row = findDelivery(ledger.db, eventId);
   if (!row) return;
   const live = row.status === 'IN_FLIGHT' && row.dispatches === dispatch;
   const attempted = {
@@ -201,27 +201,27 @@ export function recordAttempt(
       lastError: outcome.error,
     };
   }
-  ctx.storage.transactionSync(() => {
-    updateDelivery(ctx.db, row.seq, changes);
+  ledger.storage.transactionSync(() => {
+    updateDelivery(ledger.db, row.seq, changes);
     if (changes.status === 'DELIVERED' || changes.status === 'UNDELIVERABLE') {
       // Never sent again (the operator retries FAILED and GIVEN_UP only; a redelivered message of
       // an ended delivery is acknowledged unread): the payload goes with the outcome (docs/storage-schema.md,
       // Growth).
-      deleteEvent(ctx.db, row.seq);
+      deleteEvent(ledger.db, row.seq);
       // Ended for good after its transaction was archived: it follows it (archive-delivery-queue.ts).
-      enqueueIfArchived(ctx.storage.sql, row.aggregateId);
+      enqueueIfArchived(ledger.storage.sql, row.aggregateId);
     }
-    dispatchSoon(ctx, now);
+    dispatchSoon(ledger, now);
   });
 }
 
 /** Operator retry: a FAILED or GIVEN_UP event is due now, on a fresh schedule. */
 export function retryDelivery(
-  ctx: LedgerContext,
+  ledger: LedgerContext,
   eventId: string,
   now: number,
 ): OperationResult<DeliveryView> {
-  const row = findDelivery(ctx.db, eventId);
+  const row = findDelivery(ledger.db, eventId);
   if (!row) return failure({ code: 'NOT_FOUND', detail: 'No webhook delivery has this eventId' });
   if (row.status !== 'FAILED' && row.status !== 'GIVEN_UP') {
     return failure({
@@ -229,14 +229,14 @@ export function retryDelivery(
       detail: `Only FAILED or GIVEN_UP deliveries can be retried; this one is ${row.status}`,
     });
   }
-  const updated = ctx.storage.transactionSync(() => {
-    const next = updateDeliveryReturning(ctx.db, row.seq, {
+  const updated = ledger.storage.transactionSync(() => {
+    const next = updateDeliveryReturning(ledger.db, row.seq, {
       status: 'PENDING',
       attempts: 0,
       dueAt: now,
       updatedAt: now,
     });
-    dispatchSoon(ctx, now);
+    dispatchSoon(ledger, now);
     return next;
   });
   return success(200, deliveryView(updated));

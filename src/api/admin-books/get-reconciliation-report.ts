@@ -1,11 +1,11 @@
 /** GET /admin/reconciliation: a real partner's day against our books, as last checked. D1 only. */
 import * as v from 'valibot';
-import { daysBehind, findReport } from '../../db/reconciliation';
-import { BREAK_KINDS } from '../../domain/reconciliation';
+import { daysBehind, findReport } from '../../db/reconciliation-reports';
 import { lastClosedDay } from '../../domain/reconciliation-days';
-import type { ApiRequest, RequestContext } from '../../http/context';
+import { BREAK_KINDS } from '../../domain/reconciliation-matching';
 import { ProblemError } from '../../http/errors';
 import { json } from '../../http/json';
+import type { ApiRequest, RequestContext } from '../../http/request-context';
 import { parseWith, validationError } from '../../http/validation';
 import { example } from '../../openapi/examples';
 import { inlineSchema } from '../../openapi/json-schema';

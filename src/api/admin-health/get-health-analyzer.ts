@@ -1,6 +1,7 @@
 /** GET /admin/health/analyzer: what the PIX health analyzer has counted and whether it can judge yet. */
-import type { ApiRequest, RequestContext } from '../../http/context';
+
 import { json } from '../../http/json';
+import type { ApiRequest, RequestContext } from '../../http/request-context';
 import { example } from '../../openapi/examples';
 import { operator } from '../admin/shared';
 import { route } from '../route-table';

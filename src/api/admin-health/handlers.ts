@@ -5,8 +5,8 @@
 
 import { healthAnalyzer } from '../../../durable-objects/health-stub';
 import { readJsonObject } from '../../http/body';
-import type { ApiRequest, RequestContext } from '../../http/context';
 import { json } from '../../http/json';
+import type { ApiRequest, RequestContext } from '../../http/request-context';
 import { requireStaging } from '../../http/staging';
 import { parseWith } from '../../http/validation';
 import { AdvanceAnalyzerSchema } from './schemas';

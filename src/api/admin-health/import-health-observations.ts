@@ -8,8 +8,8 @@ import { importTimeProblem } from '../../health/windows/intake';
 import { parseObservation } from '../../health/windows/observation';
 import { changeRecord, recorded } from '../../http/audit';
 import { readJsonObject } from '../../http/body';
-import type { ApiRequest, RequestContext } from '../../http/context';
 import { json } from '../../http/json';
+import type { ApiRequest, RequestContext } from '../../http/request-context';
 import { parseWith, validationError } from '../../http/validation';
 import { example } from '../../openapi/examples';
 import { named } from '../../schemas/named';
@@ -25,7 +25,7 @@ const ObservationsQueued = named(
 );
 
 /** Queue sendBatch takes at most 100 messages. */
-const QUEUE_BATCH = 100;
+const QUEUE_SEND_MAX = 100;
 
 async function handleImportObservations(request: ApiRequest, rc: RequestContext): Promise<Response> {
   const { env } = rc;
@@ -41,8 +41,8 @@ async function handleImportObservations(request: ApiRequest, rc: RequestContext)
     }
   });
   if (Object.keys(errors).length > 0) throw validationError(errors);
-  for (let i = 0; i < observations.length; i += QUEUE_BATCH) {
-    await env.HEALTH_SIGNALS.sendBatch(observations.slice(i, i + QUEUE_BATCH).map((body) => ({ body })));
+  for (let i = 0; i < observations.length; i += QUEUE_SEND_MAX) {
+    await env.HEALTH_SIGNALS.sendBatch(observations.slice(i, i + QUEUE_SEND_MAX).map((body) => ({ body })));
   }
   // The change is the queue's: no transaction of ours holds it, so the record is written once the
   // queue took every batch, before the answer, naming what was queued.

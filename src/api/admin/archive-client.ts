@@ -2,8 +2,8 @@
 import { ledgerOf } from '../../../durable-objects/stubs';
 import { changeRecord, recorded } from '../../http/audit';
 import { readJsonObject } from '../../http/body';
-import type { ApiRequest, RequestContext } from '../../http/context';
 import { json } from '../../http/json';
+import type { ApiRequest, RequestContext } from '../../http/request-context';
 import { parseWith } from '../../http/validation';
 import { example } from '../../openapi/examples';
 import { clientIdParameter } from '../../openapi/parameters';

@@ -7,8 +7,8 @@ import { findClient } from '../../db/clients';
 import type { ClientLimits } from '../../domain/limits';
 import { DEFAULT_MERCHANT_CITY } from '../../domain/merchant';
 import { amountFromCents } from '../../domain/money';
-import type { ApiRequest } from '../../http/context';
 import { ProblemError } from '../../http/errors';
+import type { ApiRequest } from '../../http/request-context';
 import { settlementPartner } from '../../partners/config';
 
 export function accountView(env: Env, a: AccountRow) {

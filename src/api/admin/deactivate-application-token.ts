@@ -2,7 +2,7 @@
 import { updateClient } from '../../db/clients';
 import { forgetCredentials } from '../../db/credentials';
 import { changeRecord, recorded } from '../../http/audit';
-import type { ApiRequest, RequestContext } from '../../http/context';
+import type { ApiRequest, RequestContext } from '../../http/request-context';
 import { clientIdParameter } from '../../openapi/parameters';
 import { route } from '../route-table';
 import { requireClient } from './clients';

@@ -5,8 +5,8 @@
 import { ledgerOf } from '../../../durable-objects/stubs';
 import { findClient } from '../../db/clients';
 import { changeRecord, recorded } from '../../http/audit';
-import type { ApiRequest, RequestContext } from '../../http/context';
 import { ProblemError } from '../../http/errors';
+import type { ApiRequest, RequestContext } from '../../http/request-context';
 import { operationResponse } from '../../http/respond';
 import { pathId } from '../../http/transaction-reads';
 import { example } from '../../openapi/examples';

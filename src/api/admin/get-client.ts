@@ -1,7 +1,7 @@
 /** GET /admin/clients/{clientId} (docs/contract.md, Operator API): a client, without secrets. */
 import { listClientAccounts } from '../../db/clients';
-import type { ApiRequest, RequestContext } from '../../http/context';
 import { json } from '../../http/json';
+import type { ApiRequest, RequestContext } from '../../http/request-context';
 import { example } from '../../openapi/examples';
 import { clientIdParameter } from '../../openapi/parameters';
 import { route } from '../route-table';

@@ -6,9 +6,9 @@
 
 import { changeRecord, recorded } from '../../http/audit';
 import { readJsonObject } from '../../http/body';
-import type { ApiRequest, RequestContext } from '../../http/context';
 import { ProblemError } from '../../http/errors';
 import { json } from '../../http/json';
+import type { ApiRequest, RequestContext } from '../../http/request-context';
 import { requireStaging } from '../../http/staging';
 import { parseWith } from '../../http/validation';
 import { partnerByIspb } from '../../partners/catalog';

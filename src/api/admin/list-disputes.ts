@@ -7,10 +7,10 @@ import { type DisputeCut, disputesPage } from '../../../durable-objects/all-disp
 import { DISPUTE_STATUSES } from '../../domain/cash-in';
 import { decodeCursor, encodeCursor } from '../../domain/cursor';
 import { ISPB_PATTERN, ISPB_RULE, isIspb } from '../../domain/ispb';
-import type { ApiRequest, RequestContext } from '../../http/context';
 import { ProblemError } from '../../http/errors';
 import { json } from '../../http/json';
 import { parsePeriodQuery } from '../../http/list-query';
+import type { ApiRequest, RequestContext } from '../../http/request-context';
 import { validationError } from '../../http/validation';
 import { example } from '../../openapi/examples';
 import { parameter, periodParameters } from '../../openapi/parameters';

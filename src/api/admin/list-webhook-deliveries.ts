@@ -1,7 +1,7 @@
 /** GET /admin/clients/{clientId}/webhook-deliveries: what was sent where, how it went, what is waiting. */
 import { ledgerOf } from '../../../durable-objects/stubs';
-import type { ApiRequest, RequestContext } from '../../http/context';
 import { json } from '../../http/json';
+import type { ApiRequest, RequestContext } from '../../http/request-context';
 import { parseWith } from '../../http/validation';
 import { example } from '../../openapi/examples';
 import { clientIdParameter, deliveryQueryParameters } from '../../openapi/parameters';

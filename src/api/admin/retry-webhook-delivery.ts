@@ -1,7 +1,7 @@
 /** POST /admin/clients/{clientId}/webhook-deliveries/{eventId}/retry: a FAILED or GIVEN_UP delivery, now. */
 import { ledgerOf } from '../../../durable-objects/stubs';
 import { changeRecord, recorded } from '../../http/audit';
-import type { ApiRequest, RequestContext } from '../../http/context';
+import type { ApiRequest, RequestContext } from '../../http/request-context';
 import { operationResponse } from '../../http/respond';
 import { pathId } from '../../http/transaction-reads';
 import { clientIdParameter, eventIdParameter } from '../../openapi/parameters';

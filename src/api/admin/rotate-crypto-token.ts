@@ -2,8 +2,8 @@
 import { updateClient } from '../../db/clients';
 import { forgetCredentials } from '../../db/credentials';
 import { changeRecord, recorded } from '../../http/audit';
-import type { ApiRequest, RequestContext } from '../../http/context';
 import { json } from '../../http/json';
+import type { ApiRequest, RequestContext } from '../../http/request-context';
 import { example } from '../../openapi/examples';
 import { clientIdParameter } from '../../openapi/parameters';
 import { encryptSecret, newCryptoToken } from '../../security/secrets';

@@ -4,11 +4,11 @@
  */
 import { ledgerOf } from '../../../durable-objects/stubs';
 import { DISPUTE_STATUSES } from '../../domain/cash-in';
-import type { ApiRequest } from '../../http/context';
 import { ProblemError } from '../../http/errors';
 import { jsonText } from '../../http/json';
 import { type ListQuery, pageInput, pageText, parseListQuery } from '../../http/list-query';
 import type { Input } from '../../http/pipeline';
+import type { ApiRequest } from '../../http/request-context';
 import { validationError } from '../../http/validation';
 import { example, type Out } from '../../openapi/examples';
 import { listParameters, parameter } from '../../openapi/parameters';

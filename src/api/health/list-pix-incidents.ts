@@ -2,10 +2,10 @@
 import * as v from 'valibot';
 import { incidentsOverlapping } from '../../db/health';
 import { parseInstant, toPublicIncident } from '../../health';
-import type { ApiRequest } from '../../http/context';
 import { ProblemError } from '../../http/errors';
 import { json } from '../../http/json';
 import type { Input } from '../../http/pipeline';
+import type { ApiRequest } from '../../http/request-context';
 import { example } from '../../openapi/examples';
 import { parameter } from '../../openapi/parameters';
 import { named } from '../../schemas/named';

@@ -3,7 +3,7 @@
  * its example, and the 503 every read may answer.
  */
 import * as v from 'valibot';
-import { Problem } from '../../openapi/problems';
+import { Problem } from '../../openapi/problem-schemas';
 
 export const Utc = v.pipe(v.string(), v.isoTimestamp());
 const NullableUtc = v.nullable(Utc);

@@ -2,8 +2,8 @@
 import * as v from 'valibot';
 import { operatorById, deleteOperator as removeOperator } from '../../db/operators';
 import { changeRecord, recorded } from '../../http/audit';
-import type { ApiRequest, RequestContext } from '../../http/context';
 import { ProblemError } from '../../http/errors';
+import type { ApiRequest, RequestContext } from '../../http/request-context';
 import { parameter } from '../../openapi/parameters';
 import { noContent, operator } from '../admin/shared';
 import { route } from '../route-table';

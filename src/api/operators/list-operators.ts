@@ -1,8 +1,8 @@
 /** GET /admin/operators (docs/contract.md, Operators and the audit trail): every operator, without tokens. */
 import * as v from 'valibot';
 import { listOperators as storedOperators } from '../../db/operators';
-import type { ApiRequest, RequestContext } from '../../http/context';
 import { json } from '../../http/json';
+import type { ApiRequest, RequestContext } from '../../http/request-context';
 import { example } from '../../openapi/examples';
 import { inlineSchema } from '../../openapi/json-schema';
 import { operator } from '../admin/shared';

@@ -11,9 +11,9 @@
 import * as v from 'valibot';
 import { applyPixHints } from '../../cron/partner-notices';
 import { readJsonObject } from '../../http/body';
-import type { ApiRequest, RequestContext } from '../../http/context';
 import { ProblemError } from '../../http/errors';
 import { json } from '../../http/json';
+import type { ApiRequest, RequestContext } from '../../http/request-context';
 import { parseWith } from '../../http/validation';
 import { errorFields, log } from '../../infra/log';
 import { example } from '../../openapi/examples';

@@ -7,8 +7,8 @@
 import { ledgerOf } from '../../../durable-objects/stubs';
 import { formatCents } from '../../domain/money';
 import { chargeAt } from '../../http/charge-locator';
-import type { ApiRequest, RequestContext } from '../../http/context';
 import { ProblemError } from '../../http/errors';
+import type { ApiRequest, RequestContext } from '../../http/request-context';
 import { requireStaging } from '../../http/staging';
 import { isSimulatedPartner } from '../../partners/config';
 

@@ -1,8 +1,8 @@
 /** GET /recurrences/{id} (docs/contract.md, Pix Automático). */
 import { ledgerOf } from '../../../durable-objects/stubs';
-import type { ApiRequest } from '../../http/context';
 import { ProblemError } from '../../http/errors';
 import type { Input } from '../../http/pipeline';
+import type { ApiRequest } from '../../http/request-context';
 import { operationResponse } from '../../http/respond';
 import { pathId } from '../../http/transaction-reads';
 import { route } from '../route-table';

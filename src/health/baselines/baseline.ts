@@ -59,7 +59,7 @@ export function relativeNoise(s: SeasonalState): number {
 
 /**
  * The dispersion factor the relative noise implies at `expected`: sd / sqrt(E) = sqrt(1 + c^2 E). The
- * floor under the MAD's kappa for count families (`scoring/context.ts`).
+ * floor under the MAD's kappa for count families (`scoring/window-context.ts`).
  */
 export function relativeKappa(s: SeasonalState, expected: number | null): number {
   return expected === null || expected <= 0 ? 1 : Math.sqrt(1 + relativeNoise(s) * expected);

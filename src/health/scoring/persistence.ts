@@ -1,6 +1,6 @@
 // Evidence that persists across windows, for one entity's view: failures and volumes pooled over two
 // windows, the failure trend (CUSUM) as evidence, and a small bank's hurt for learning. Used by
-// entityView (context.ts); the thresholds live in trend-rules.ts and evidence-rules.ts.
+// entityView (window-context.ts); the thresholds live in trend-rules.ts and evidence-rules.ts.
 import type { AnalyzerConfig } from '../config';
 import type { EntityView } from '../windows/views';
 import { countOf, type Eval, evalCount, evalRate, evaluate, MIN_EW_OUTCOMES } from './evaluate';

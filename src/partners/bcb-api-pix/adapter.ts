@@ -13,7 +13,7 @@ import { BATCH_CONCURRENCY, sendEach, statusEach } from '../batch';
 import type { DeclaredPayout } from '../config';
 import { EfiPixSendPayout } from '../efi-pix-send/adapter';
 import { EfiInfractions } from '../efi-pix-send/infractions';
-import { mapEfiRefusal } from '../efi-pix-send/problems';
+import { mapEfiRefusal } from '../efi-pix-send/refusal-mapping';
 import {
   type BatchedStatus,
   CHARGE_PAID,

@@ -4,7 +4,7 @@
  * the fetcher), a time-out per attempt, and retries of the same request. Every write of the standard
  * is a PUT addressed by our id (txid, devolution id), so repeating it cannot act twice.
  */
-import { mapProblem } from './problems';
+import { mapProblem } from './problem-mapping';
 
 export type Fetcher = (request: Request) => Promise<Response>;
 
@@ -29,7 +29,7 @@ export type BcbAnswer =
  * An answer that may mean our token expired or was revoked before its time: 401 (what OAuth2
  * gateways in front of a PSP answer) or 403 `AcessoNegado` (what the API Pix document declares for
  * every operation). Either is met with one new token and the same request once more; a second
- * refusal is final (credentials or scope wrong: problems.ts).
+ * refusal is final (credentials or scope wrong: problem-mapping.ts).
  */
 function tokenRefused(status: number, body: unknown): boolean {
   if (status === 401) return true;

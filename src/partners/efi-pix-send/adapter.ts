@@ -9,7 +9,7 @@
 import type { BcbAnswer, BcbApiPixClient } from '../bcb-api-pix/client';
 import { centsToDecimal, decimalToCents } from '../bcb-api-pix/money';
 import type { PartnerOutcome, PaymentRequest, TransferStatus } from '../port';
-import { DUPLICATE_ID, mapEfiRefusal, NOT_MADE } from './problems';
+import { DUPLICATE_ID, mapEfiRefusal, NOT_MADE } from './refusal-mapping';
 
 export const idEnvioOf = (transactionId: string) => transactionId.replace(/-/g, '');
 

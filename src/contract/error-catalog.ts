@@ -1,10 +1,10 @@
 /**
- * The one table from the error codes (src/domain/problems.ts) to what the HTTP contract answers:
+ * The one table from the error codes (src/domain/error-codes.ts) to what the HTTP contract answers:
  * status and stable English title. Every error leaves the gateway through `problem()`
  * (src/http/problem.ts) with one of these codes, and the document lists them from here (the
  * ApplicationToken 401s are the documented exception without a code).
  */
-import type { ErrorCode } from '../domain/problems';
+import type { ErrorCode } from '../domain/error-codes';
 
 export const ERROR_CATALOG = {
   VALIDATION_ERROR: { status: 400, title: 'Request validation failed' },

@@ -1,11 +1,11 @@
 /**
  * Error bodies (docs/contract.md, Errors and Authentication) as valibot schemas, and the per-operation error
- * responses built from the one catalog in src/http/errors.ts: every documented status lists exactly the codes
+ * responses built from the one catalog in src/contract/error-catalog.ts: every documented status lists exactly the codes
  * that operation can answer, with one example per code.
  */
 import * as v from 'valibot';
-import { ERROR_CATALOG, PROBLEM_CONTENT_TYPE } from '../contract/problems';
-import type { ErrorCode } from '../domain/problems';
+import { ERROR_CATALOG, PROBLEM_CONTENT_TYPE } from '../contract/error-catalog';
+import type { ErrorCode } from '../domain/error-codes';
 import { named } from '../schemas/named';
 import { ref, type Schema } from './json-schema';
 

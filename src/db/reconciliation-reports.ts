@@ -1,8 +1,8 @@
 /** D1 store of the daily reconciliation reports (schema.ts `reconciliation_reports`): one per partner and day. */
 import { and, asc, between, desc, eq, isNull, min, sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/d1';
-import type { ReconciliationReport, ReportStatus } from '../domain/reconciliation';
 import { backlogStart, daysFrom, isOwed } from '../domain/reconciliation-days';
+import type { ReconciliationReport, ReportStatus } from '../domain/reconciliation-matching';
 import { reconciliationReports } from './schema';
 
 const d1 = (env: Env) => drizzle(env.DB);

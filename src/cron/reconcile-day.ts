@@ -12,7 +12,7 @@ import type { BooksOfDay } from '../../durable-objects/ledger/reads/reconciliati
 import { ledgerOf } from '../../durable-objects/stubs';
 import { clientOfTxId } from '../db/client-keys';
 import { clientIdsAtPartnerAfter } from '../db/partner-clients';
-import { saveReport } from '../db/reconciliation';
+import { saveReport } from '../db/reconciliation-reports';
 import { findUnapplied, partnerReceiptsBetween, partnerSuspenseHeld } from '../db/unapplied';
 import {
   type Break,
@@ -26,7 +26,7 @@ import {
   payoutStatus,
   type ReconciliationReport,
   reportStatus,
-} from '../domain/reconciliation';
+} from '../domain/reconciliation-matching';
 import { brtStartOfDay } from '../domain/time';
 import { log } from '../infra/log';
 import type { BcbApiPixPartner, ReceivedPix } from '../partners/bcb-api-pix/adapter';

@@ -1,7 +1,7 @@
 /**
  * The closed union of the gateway's error codes (docs/contract.md, Errors): every refusal a rule can
  * make names one of these. Their HTTP status and English title are the edge's business, in one
- * table: src/contract/problems.ts.
+ * table: src/contract/error-catalog.ts.
  */
 export const ERROR_CODES = [
   'VALIDATION_ERROR',

@@ -1,7 +1,7 @@
 /**
  * The daily reconciliation's rules (docs/contract.md, Reconciliation): a partner's own records
  * of one America/Sao_Paulo day against our books, item by item. Pure: the driver
- * (src/cron/reconciliation.ts) reads both sides and heals what the bank proves.
+ * (src/cron/reconcile-day.ts) reads both sides and heals what the bank proves.
  */
 
 export const BREAK_KINDS = ['MISSING_HERE', 'MISSING_THERE', 'AMOUNT_DIFFERS', 'STATUS_DIFFERS'] as const;
