@@ -108,6 +108,8 @@ describe('console timestamps are BRT', () => {
       partnerNames: {},
       deliveries: [],
       batches: [],
+      recurrences: [],
+      recurrences: [],
       charts: [],
       health: { series: [], names: {}, incidents: [incident], from: 0, to: 0 },
       disputes: [],
