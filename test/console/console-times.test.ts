@@ -109,7 +109,6 @@ describe('console timestamps are BRT', () => {
       deliveries: [],
       batches: [],
       recurrences: [],
-      recurrences: [],
       charts: [],
       health: { series: [], names: {}, incidents: [incident], from: 0, to: 0 },
       disputes: [],
