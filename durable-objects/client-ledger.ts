@@ -11,8 +11,9 @@ import { migrate } from 'drizzle-orm/durable-sqlite/migrator';
 import type { AuditRow } from '../src/db/audit';
 import { payerRulesOf } from '../src/db/clients';
 import type { PayerRules } from '../src/domain/payer-rules';
-import type { OperationResult } from '../src/domain/result';
+import { failure, type OperationResult } from '../src/domain/result';
 import type { TokenGrant } from '../src/domain/token-bucket';
+import { errorFields, log } from '../src/infra/log';
 import type { AttemptOutcome, ClaimedWebhook } from '../src/webhooks/types';
 import { listDeliveriesAnywhere } from './ledger/archive/archive-deliveries';
 import { rehydrateCashIn, rehydrateCashOut } from './ledger/archive/archive-reads';
@@ -38,7 +39,7 @@ import * as ops from './ledger/operations';
 import { armPrune, pruneOnce } from './ledger/prune';
 import { listDisputePage } from './ledger/reads/dispute-queries';
 import { cashInJson, cashOutJson } from './ledger/reads/read-json';
-import { type BooksOfDay, bookedPix, booksOfDay } from './ledger/reads/reconciliation-queries';
+import { type BooksOfDay, bookedPix, booksOfDay, heldAtPartner } from './ledger/reads/reconciliation-queries';
 import type { Balances, StatementInput } from './ledger/reads/statement-queries';
 import { readBalances, readStatement } from './ledger/reads/statement-queries';
 import type { ListInput, TransactionKind } from './ledger/reads/transaction-queries';
@@ -58,6 +59,18 @@ export interface OnboardCommand extends Profile {
   accounts: { number: string; ispb: string; branch: string; type: 'TRANSACTIONAL' | 'PROPRIETARY' }[];
 }
 
+/**
+ * A client's command that threw (a storage failure, a write the books guard refused): the storage
+ * transaction it threw in rolled back with its idempotency key, and what an earlier step committed
+ * (a refund's hold and its poll) is followed up as after a crash. Logged here with the client and
+ * answered INTERNAL_ERROR, which the route turns into its 500 with a traceId (src/http/respond.ts):
+ * thrown across the RPC boundary, the runtime reported it as an uncaught exception with no context.
+ */
+function failedCommand(clientId: string, error: unknown): OperationResult<never> {
+  log('error', 'ledger command failed; its transaction rolled back', { clientId, ...errorFields(error) });
+  return failure({ code: 'INTERNAL_ERROR', detail: 'The command failed; retry it' });
+}
+
 export class ClientLedger extends DurableObject<Env> {
   protected readonly db: LedgerDb;
   private readonly idempotency: IdempotencyKeys;
@@ -70,6 +83,8 @@ export class ClientLedger extends DurableObject<Env> {
   private readonly creatingCashIns = new Set<string>();
   /** Recurrence cycles being charged right now (ledger/recurrence/recurrence-charge-ops.ts). */
   private readonly chargingCycles = new Set<string>();
+  /** Recurrences being created at a real partner right now (ledger/recurrence/recurrence-ops.ts). */
+  private readonly creatingRecurrences = new Set<string>();
   private profile: Profile | undefined;
 
   constructor(ctx: DurableObjectState, env: Env) {
@@ -168,6 +183,7 @@ export class ClientLedger extends DurableObject<Env> {
       payerRules,
       creatingCashIns: this.creatingCashIns,
       chargingCycles: this.chargingCycles,
+      creatingRecurrences: this.creatingRecurrences,
       idempotencyKeys: this.idempotency,
     });
     return this.withAlarm(() => {
@@ -178,12 +194,14 @@ export class ClientLedger extends DurableObject<Env> {
           step(() => {}),
         );
       const { idempotencyKey, requestHash } = input as Idempotent;
-      return this.idempotency.run(
-        idempotencyKey,
-        requestHash,
-        Date.now(),
-        async (remember) => (await op.apply(ledger, input, step(remember))) as OperationResult<unknown>,
-      ) as Promise<R>;
+      return this.idempotency
+        .run(
+          idempotencyKey,
+          requestHash,
+          Date.now(),
+          async (remember) => (await op.apply(ledger, input, step(remember))) as OperationResult<unknown>,
+        )
+        .catch((error: unknown) => failedCommand(ledger.profile.clientId, error)) as Promise<R>;
     });
   }
 
@@ -251,6 +269,11 @@ export class ClientLedger extends DurableObject<Env> {
   /** This client's side of a partner's day (ledger/reads/reconciliation-queries.ts). */
   async booksOfDay(ispb: string, from: number, to: number): Promise<BooksOfDay> {
     return booksOfDay(this.ledgerContext(), ispb, from, to);
+  }
+
+  /** What this client's books hold at a partner now, and what of it is already asked of it. */
+  async heldAtPartner(ispb: string) {
+    return heldAtPartner(this.ledgerContext(), ispb);
   }
 
   /** A payment of this client's by its end-to-end id, whenever it was booked, or null. */

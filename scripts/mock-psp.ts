@@ -4,7 +4,8 @@
  * http://127.0.0.1:$PORT (default 8790), with `/__control/…` to act as the payer and the network
  * (docs/operating.md, "Local real-partner flow"). Like a real PSP it posts the API Pix callback
  * itself after a payment, a bank return or a devolution, so PAID arrives in seconds rather than at
- * the gateway's next sweep. Prints the `npm start` arguments that declare it as a partner.
+ * the gateway's next sweep; likewise the Pix Automático `rec` and `cobr` callbacks after the payer's
+ * side acts. Prints the `npm start` arguments that declare it as a partner.
  */
 import { parseArgs } from 'node:util';
 import { FAKE_PSP_ISPB } from '../test/support/fake-psp-env';
@@ -23,8 +24,10 @@ A local PSP (API Pix + Efí Pix Send, every exchange validated) for the local re
 
 Control API (POST JSON to http://127.0.0.1:<port>/__control/<name>): pay, return, devolution,
 infraction, infraction-decide (MED disputes, as Efí lists them),
-payout, fail-next, refuse-next-devolution, callback; GET callbacks, cob/<txid>, pix/<e2eid>,
-sent/<transactionId>, webhook/<key>, invalid. See docs/operating.md, "Local real-partner flow".
+payout, fail-next, refuse-next-devolution, callback; Pix Automático: rec-approve, rec-reject,
+rec-payer-cancel, cobr-pay, cobr-fail, cobr-payer-cancel, rec-callback, cobr-callback;
+GET callbacks, cob/<txid>, pix/<e2eid>, sent/<transactionId>, webhook/<key>, rec/<idRec>,
+cobr/<txid>, webhookrec, invalid. See docs/operating.md, "Local real-partner flow".
 `);
 
 const { values } = parseArgs({

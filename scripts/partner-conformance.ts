@@ -28,10 +28,12 @@ const invalid = results.flatMap((r) => r.invalid);
 const failures = results.flatMap((r) => r.failures);
 for (const line of results.flatMap((r) => r.quirks ?? []))
   console.log(`read by intent: pattern ${line}, a regex literal no string matches as written`);
+for (const line of results.flatMap((r) => r.requiredQuirks ?? [])) console.log(`read by intent: ${line}`);
 for (const line of invalid) console.log(`invalid: ${line}`);
 for (const line of failures) console.log(`unexpected: ${line}`);
 const sum = (key: 'operations' | 'requests') => results.reduce((s, r) => s + r[key], 0);
+const callbacks = results.flatMap((r) => r.callbacks ?? []);
 console.log(
-  `partners: ${sum('operations')} operations, ${sum('requests')} requests, ${invalid.length} invalid`,
+  `partners: ${sum('operations')} operations, ${sum('requests')} requests, ${callbacks.length} callbacks (${callbacks.join(', ')}), ${invalid.length} invalid`,
 );
 process.exit(invalid.length === 0 && failures.length === 0 ? 0 : 1);

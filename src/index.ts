@@ -16,6 +16,7 @@ import { log, loggablePath, pathAndQuery } from './infra/log';
 import { consumeObservations, HEALTH_QUEUES } from './queues/health-consumer';
 import { consumeWebhooks, WEBHOOK_QUEUES } from './queues/webhook-consumer';
 
+export { ArchiveRegistry } from '../durable-objects/archive-registry';
 export { ClientLedger } from '../durable-objects/client-ledger';
 
 import { sweepPartnerInfractions } from './cron/partner-infractions';

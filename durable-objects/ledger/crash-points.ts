@@ -41,6 +41,8 @@ export const CRASH_POINTS = [
   'archive.cash-out-written',
   /** A ledger-entry archive segment is in R2; its entries were not deleted. */
   'archive.ledger-written',
+  /** A segment's ids are in the archive registry; its rows were not deleted. */
+  'archive.ids-registered',
   /** A segment of ended webhook deliveries is in R2; they and their payloads were not deleted. */
   'archive.deliveries-written',
 ] as const;

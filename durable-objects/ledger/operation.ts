@@ -30,6 +30,8 @@ export interface Step {
   creatingCashIns: Set<string>;
   /** Recurrence cycles being charged right now (memory only). */
   chargingCycles: Set<string>;
+  /** Recurrence externalReferences being created at a real partner right now. */
+  creatingRecurrences: Set<string>;
   /** The object's idempotency keys, for an operation that dispatches to several (recurrences). */
   idempotencyKeys: IdempotencyKeys;
 }

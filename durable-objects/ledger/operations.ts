@@ -165,6 +165,7 @@ export const recurrenceOp = operation<RecurrenceCommand>()({
     recurrenceCommand(ledger, step.idempotencyKeys, command, {
       cashIns: step.creatingCashIns,
       cycles: step.chargingCycles,
+      recurrences: step.creatingRecurrences,
     }),
 });
 

@@ -81,6 +81,13 @@ async function backlogOf(env: Env, now: number): Promise<{ ispb: string; behind:
   );
 }
 
+/** The balance check's figures: why the two sides agree (or by how much not) while money is in flight. */
+function balanceLine(r: ReconciliationReport): string {
+  const b = r.balance;
+  if (!b) return '';
+  return `<p class="balance">Balance: our books ${esc(brlFromReais(b.books))}, of it in flight to the partner ${esc(brlFromReais(b.inFlightOut))} (sent, not settled): ours ${esc(brlFromReais(b.ours))} · theirs ${esc(brlFromReais(b.theirs))}</p>`;
+}
+
 function reportsCard(
   reports: ReconciliationReport[],
   backlog: { ispb: string; behind: number }[],
@@ -102,6 +109,7 @@ function reportsCard(
       )
       .join('');
     return `<details${r.status === 'BREAKS' ? ' open' : ''}><summary><strong>${esc(r.date)}</strong> · ${esc(names.partners[r.ispb] ?? `partner ${r.ispb}`)} · <span class="${r.status === 'MATCHED' ? 'muted' : 'error'}">${esc(r.status)}</span> · ${r.breaks.length} break(s), ${r.healed.length} healed${r.pendingReason ? ` · ${esc(r.pendingReason)}` : ''}</summary>
+${balanceLine(r)}
 ${breaks ? `<div class="scroll"><table><thead><tr><th>Kind</th><th>What</th><th>Id</th><th>Ours</th><th>Theirs</th></tr></thead><tbody>${breaks}</tbody></table></div>` : ''}
 ${healed ? `<p>Healed (booked through the normal path):</p><ul>${healed}</ul>` : ''}
 </details>`;

@@ -7,7 +7,8 @@ import type { DeliveryView } from '../../durable-objects/ledger/webhooks/deliver
 import { type Actor, roleAllows } from '../domain/operators';
 import { batchesSection } from './batches';
 import { type Chart, MIN_OUTCOMES } from './charts';
-import type { ClientPage, ClientSummary, HealthView } from './data';
+import type { ClientPage, ClientSummary, DeliveriesShown, HealthView, OlderDeliveries } from './data';
+import { REDELIVERABLE } from './data';
 import { disputesSection } from './disputes';
 import { brl, count, decimal, percent } from './format';
 import { brtTime, esc, frame, scriptJson } from './html';
@@ -25,6 +26,10 @@ export interface DashboardModel {
   clientsBefore?: string;
   selected?: ClientSummary;
   deliveries: DeliveryView[];
+  /** Cursors of the next older page of each redeliverable status that has more (./data.ts). */
+  olderDeliveryCursors?: DeliveriesShown['older'];
+  /** Set when the page shows an older page of one redeliverable status. */
+  olderDeliveries?: OlderDeliveries;
   batches: CashOutBatchView[];
   /** The selected client's latest recurrences (./recurrences.ts). */
   recurrences: RecurrenceView[];
@@ -142,14 +147,39 @@ function deliveriesSection(m: DashboardModel): string {
   return `<section class="card" id="deliveries">
 <h2>Webhook deliveries · ${esc(client.name)}</h2>
 ${noticeText(m)}
-<p class="muted">Failed and given up first (they can be redelivered), then the latest.</p>
+<p class="muted">${
+    m.olderDeliveries
+      ? `Older ${esc(m.olderDeliveries.status)} deliveries, newest first.`
+      : 'Failed and given up first (they can be redelivered), then the latest.'
+  }</p>
 ${tableOrEmpty(
   m.deliveries.length,
-  'No deliveries yet.',
+  m.olderDeliveries ? 'No older ones.' : 'No deliveries yet.',
   '<th>Event</th><th>Transaction</th><th>Status</th><th>Attempts</th><th>When</th><th></th>',
   rows,
 )}
+${olderDeliveryLinks(m, client.id)}
 </section>`;
+}
+
+/**
+ * Every FAILED and GIVEN_UP delivery stays reachable, however many: a page of each is shown, and a
+ * link per status pages through the rest by the same cursor as the operator API's list.
+ */
+function olderDeliveryLinks(m: DashboardModel, clientId: string): string {
+  const links = REDELIVERABLE.flatMap((status) => {
+    const before = m.olderDeliveryCursors?.[status];
+    if (before === undefined) return [];
+    const query = new URLSearchParams({ client: clientId, deliveries: status, deliveriesBefore: before });
+    return [
+      `<a class="button" data-older="${status}" href="${CONSOLE_PATH}?${esc(query.toString())}#deliveries">Older ${status} deliveries</a>`,
+    ];
+  });
+  if (m.olderDeliveries)
+    links.push(
+      `<a href="${CONSOLE_PATH}?client=${encodeURIComponent(clientId)}#deliveries">Back to the latest</a>`,
+    );
+  return links.length === 0 ? '' : `<p class="older">${links.join(' ')}</p>`;
 }
 
 function chartsSection(m: DashboardModel): string {

@@ -19,21 +19,65 @@ export const LARGE_BANKS = 4;
 const DAY_MS = 24 * 60 * 60 * 1000;
 const INCIDENTS_WITH_EVIDENCE = 20;
 
+/** The statuses a delivery can be redelivered from: the console lists every one of them, page by page. */
+export const REDELIVERABLE = ['FAILED', 'GIVEN_UP'] as const;
+export type Redeliverable = (typeof REDELIVERABLE)[number];
+
+/** An older page of one redeliverable status: its rows below `before` (the seq cursor of the page above). */
+export interface OlderDeliveries {
+  status: Redeliverable;
+  before: number;
+}
+
+export interface DeliveriesShown {
+  items: DeliveryView[];
+  /** Cursors of the next older page per status, where more rows of it wait below the ones shown. */
+  older: Partial<Record<Redeliverable, string>>;
+}
+
 /**
  * What needs the operator first (FAILED, GIVEN_UP: the redeliver button), then the most recent of
- * all; each read by the (status, seq) index or the seq order, newest first.
+ * all; each read by the (status, seq) index or the seq order, newest first. A status with more rows
+ * than a page gets a cursor, and `older` pages through it, so every delivery the operator API lists
+ * under that status is reachable here too (the API pages them the same way).
  */
-export async function recentDeliveries(env: Env, clientId: string): Promise<DeliveryView[]> {
+export async function recentDeliveries(
+  env: Env,
+  clientId: string,
+  older?: OlderDeliveries,
+): Promise<DeliveriesShown> {
   const ledger = ledgerOf(env, clientId);
+  const none: Promise<{ items: DeliveryView[]; nextCursor?: string }> = Promise.resolve({ items: [] });
+  const page = (status: Redeliverable) =>
+    older && older.status !== status
+      ? none
+      : ledger.listWebhookDeliveries({
+          status,
+          limit: DELIVERIES_SHOWN,
+          ...(older && { before: older.before }),
+        });
   const [failed, givenUp, recent] = await Promise.all([
-    ledger.listWebhookDeliveries({ status: 'FAILED', limit: DELIVERIES_SHOWN }),
-    ledger.listWebhookDeliveries({ status: 'GIVEN_UP', limit: DELIVERIES_SHOWN }),
-    ledger.listWebhookDeliveries({ limit: DELIVERIES_SHOWN }),
+    page('FAILED'),
+    page('GIVEN_UP'),
+    older ? none : ledger.listWebhookDeliveries({ limit: DELIVERIES_SHOWN }),
   ]);
   const seen = new Set<string>();
-  return [...failed.items, ...givenUp.items, ...recent.items].filter(
-    (d) => !seen.has(d.eventId) && seen.add(d.eventId),
-  );
+  return {
+    items: [...failed.items, ...givenUp.items, ...recent.items].filter(
+      (d) => !seen.has(d.eventId) && seen.add(d.eventId),
+    ),
+    older: {
+      ...(failed.nextCursor !== undefined && { FAILED: failed.nextCursor }),
+      ...(givenUp.nextCursor !== undefined && { GIVEN_UP: givenUp.nextCursor }),
+    },
+  };
+}
+
+/** `?deliveries=FAILED&deliveriesBefore=<cursor>`: an older page of one status; anything else is the first page. */
+export function olderDeliveriesOf(params: URLSearchParams): OlderDeliveries | undefined {
+  const status = REDELIVERABLE.find((s) => s === params.get('deliveries'));
+  const before = params.get('deliveriesBefore') ?? '';
+  return status && /^\d{1,15}$/.test(before) ? { status, before: Number(before) } : undefined;
 }
 
 /** The client's latest Cash-Out batches with their items' counts by status (at most 10). */

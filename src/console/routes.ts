@@ -26,6 +26,7 @@ import { dashboardPage } from './dashboard';
 import {
   clientPage,
   healthView,
+  olderDeliveriesOf,
   partnerNames,
   recentBatches,
   recentDeliveries,
@@ -139,13 +140,14 @@ async function dashboard(request: Request, env: Env, { session, actor }: SignedI
     wanted === null
       ? clients.items[0]
       : (clients.items.find((c) => c.id === wanted) ?? (await findClient(env, wanted)));
+  const older = olderDeliveriesOf(url.searchParams);
   const [deliveries, batches, recurrences] = selected
     ? await Promise.all([
-        recentDeliveries(env, selected.id),
+        recentDeliveries(env, selected.id, older),
         recentBatches(env, selected.id),
         recentRecurrences(env, selected.id),
       ])
-    : [[], [], []];
+    : [{ items: [], older: {} }, [], []];
   const notice = NOTICES[url.searchParams.get('notice') ?? ''];
   return htmlResponse(
     dashboardPage({
@@ -155,7 +157,9 @@ async function dashboard(request: Request, env: Env, { session, actor }: SignedI
       partnerNames: partnerNames(env, selected ? [...clients.items, selected] : clients.items),
       ...(before !== undefined && { clientsBefore: before }),
       ...(selected && { selected }),
-      deliveries,
+      deliveries: deliveries.items,
+      olderDeliveryCursors: deliveries.older,
+      ...(older && { olderDeliveries: older }),
       batches,
       recurrences,
       charts: buildCharts(health.series, health.incidents, health.names, health.from, health.to),

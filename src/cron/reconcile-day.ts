@@ -13,9 +13,12 @@ import { ledgerOf } from '../../durable-objects/stubs';
 import { clientOfTxId } from '../db/client-keys';
 import { clientIdsAtPartnerAfter } from '../db/partner-clients';
 import { saveReport } from '../db/reconciliation-reports';
-import { findUnapplied, partnerReceiptsBetween, partnerSuspenseHeld } from '../db/unapplied';
+import { findUnapplied, partnerReceiptsBetween } from '../db/unapplied';
 import {
+  type BalanceFigures,
   type Break,
+  balanceBreak,
+  balanceView,
   breakView,
   compare,
   differenceOf,
@@ -32,6 +35,7 @@ import { log } from '../infra/log';
 import type { BcbApiPixPartner, ReceivedPix } from '../partners/bcb-api-pix/adapter';
 import type { PartnerOutcome } from '../partners/port';
 import { deliverPix } from './partner-notices';
+import { balanceFigures } from './reconcile-balance';
 import { alertOperator } from './reconciliation-alert';
 
 const DAY_MS = 86_400_000;
@@ -54,8 +58,6 @@ interface Run {
   healed: Healed[];
   lookups: number;
   matched: number;
-  /** Centavos healing moved our books by after they were read (the balance check adds it). */
-  healedNet: number;
   pending?: string;
 }
 
@@ -90,7 +92,7 @@ const receivedItem = (pix: ReceivedPix): Item => ({
 
 /** The side of the day of every client with accounts at the partner, and the partner-held receipts. */
 async function ourBooks(env: Env, ispb: string, from: number, to: number): Promise<BooksOfDay> {
-  const books: BooksOfDay = { received: [], devolutions: [], payouts: [], balance: 0 };
+  const books: BooksOfDay = { received: [], devolutions: [], payouts: [] };
   for (let after = ''; ; ) {
     const ids = await clientIdsAtPartnerAfter(env, ispb, after, CONCURRENCY);
     if (ids.length === 0) break;
@@ -99,7 +101,6 @@ async function ourBooks(env: Env, ispb: string, from: number, to: number): Promi
       books.received.push(...page.received);
       books.devolutions.push(...page.devolutions);
       books.payouts.push(...page.payouts);
-      books.balance += page.balance;
     }
     after = ids.at(-1) as string;
   }
@@ -120,7 +121,6 @@ async function ourBooks(env: Env, ispb: string, from: number, to: number): Promi
         status: 'SETTLED',
       });
   }
-  books.balance += await partnerSuspenseHeld(env, ispb);
   return books;
 }
 
@@ -181,7 +181,6 @@ async function reconcileReceived(
     }
     const healed = await heal(run, pix);
     if (healed.booked) {
-      run.healedNet += pix.amountCents - (healed.devolved ?? 0);
       run.healed.push({
         kind: 'MISSING_HERE',
         subject: 'RECEIVED',
@@ -247,7 +246,6 @@ async function reconcileDevolutions(
         return;
       }
       const healed = await heal(run, pix);
-      run.healedNet -= (healed.devolved ?? here) - here;
       if (healed.devolved === there) {
         run.healed.push({
           kind: 'MISSING_HERE',
@@ -333,13 +331,14 @@ export async function reconcileDay(
   const startedAt = Date.now();
   const from = brtStartOfDay(date);
   const to = from + DAY_MS;
-  const run: Run = { env, partner, maxPages, breaks: [], healed: [], lookups: 0, matched: 0, healedNet: 0 };
+  const run: Run = { env, partner, maxPages, breaks: [], healed: [], lookups: 0, matched: 0 };
   const counts: Record<string, number> = {};
   const received = await readPages(run.maxPages, async (page) => {
     const answer = await partner.receivedPixPage(new Date(from), new Date(to), page, RECON_PAGE_SIZE);
     return answer.ok ? { ok: true, value: { items: answer.value.pix, pages: answer.value.pages } } : answer;
   });
   let ours: BooksOfDay | undefined;
+  let balance: BalanceFigures | undefined;
   if ('failure' in received) run.pending = `received Pix: ${received.failure}`;
   else {
     counts.receivedPages = received.pages;
@@ -347,7 +346,7 @@ export async function reconcileDay(
     ours = await ourBooks(env, partner.ispb, from - MARGIN_MS, to + MARGIN_MS);
     await reconcileReceived(run, received.items, ours, from, to);
     if (!run.pending) await reconcilePayouts(run, ours, from, to, counts);
-    if (!run.pending && partner.payouts) await reconcileBalance(run, ours);
+    if (!run.pending) balance = await reconcileBalance(run);
   }
   counts.matched = run.matched;
   counts.lookups = run.lookups;
@@ -363,6 +362,7 @@ export async function reconcileDay(
     healed: run.healed.map(healedView),
     breaks: run.breaks.map(breakView),
     ...(run.pending !== undefined && { pendingReason: run.pending }),
+    ...(balance && { balance: balanceView(balance) }),
   };
   // Kept with what earlier runs of the day healed.
   const kept = await saveReport(env, report);
@@ -377,22 +377,15 @@ export async function reconcileDay(
   return kept;
 }
 
-/** The account's balance at the partner now, against every client's accounts there and the suspense accounts. */
-async function reconcileBalance(run: Run, ours: BooksOfDay) {
-  const payouts = run.partner.payouts;
-  if (!payouts) return;
-  const theirs = await payouts.balance();
-  if (!theirs.ok) {
-    run.pending = `balance: the partner did not answer (${theirs.failureCode})`;
-    return;
+/** The account's balance at the partner now, against our books there less what is on its way out to it. */
+async function reconcileBalance(run: Run): Promise<BalanceFigures | undefined> {
+  const read = await balanceFigures(run.env, run.partner);
+  if (read === undefined) return undefined;
+  if ('pending' in read) {
+    run.pending = read.pending;
+    return undefined;
   }
-  // What was healed moved our books after they were read.
-  const here = ours.balance + run.healedNet;
-  if (here !== theirs.value)
-    run.breaks.push({
-      kind: 'AMOUNT_DIFFERS',
-      subject: 'BALANCE',
-      ours: { amount: here, status: 'SETTLED' },
-      theirs: { amount: theirs.value, status: 'SETTLED' },
-    });
+  const difference = balanceBreak(read.figures);
+  if (difference) run.breaks.push(difference);
+  return read.figures;
 }

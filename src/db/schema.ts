@@ -252,3 +252,14 @@ export const auditRecords = sqliteTable(
     index('audit_records_action_idx').on(t.action, t.seq),
   ],
 );
+
+/**
+ * Which client a real partner's Pix Automático recurrence belongs to: the partner names it by its
+ * own `idRec` only (the `rec` callbacks), so the id is recorded when the partner answers it.
+ */
+export const partnerRecurrences = sqliteTable('partner_recurrences', {
+  idRec: text('id_rec').primaryKey(),
+  ispb: text('ispb').notNull(),
+  clientId: text('client_id').notNull(),
+  createdAt: integer('created_at').notNull(),
+});

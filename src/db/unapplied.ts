@@ -121,10 +121,19 @@ export async function advancePartnerReceipt(
     );
 }
 
-/** What partner-held receipts of a partner still hold (not returned): the partner's suspense balance. */
-export async function partnerSuspenseHeld(env: Env, ispb: string): Promise<number> {
+/**
+ * What partner-held receipts of a partner still hold (not returned): the partner's suspense balance,
+ * and of it what the partner took to return and has not settled yet (SENT).
+ */
+export async function partnerSuspenseHeld(
+  env: Env,
+  ispb: string,
+): Promise<{ balance: number; inFlightOut: number }> {
   const row = await d1(env)
-    .select({ total: sql<number>`coalesce(sum(${unappliedReceipts.amount}), 0)` })
+    .select({
+      balance: sql<number>`coalesce(sum(${unappliedReceipts.amount}), 0)`,
+      inFlightOut: sql<number>`coalesce(sum(CASE ${unappliedReceipts.stage} WHEN 'SENT' THEN ${unappliedReceipts.amount} ELSE 0 END), 0)`,
+    })
     .from(unappliedReceipts)
     .where(
       and(
@@ -134,7 +143,7 @@ export async function partnerSuspenseHeld(env: Env, ispb: string): Promise<numbe
       ),
     )
     .get();
-  return row?.total ?? 0;
+  return { balance: row?.balance ?? 0, inFlightOut: row?.inFlightOut ?? 0 };
 }
 
 /** Partner-held receipts of a partner booked in [from, to) by payment time (the reconciliation's side). */

@@ -40,6 +40,31 @@ export function newCashInTxId(locationKey: string, internalCode: string): string
   return locationKey + internalCode + randomString(ALNUM, 6);
 }
 
+/**
+ * A real partner's recurring cycle charge: its internal code and TxId derived from the client's
+ * location key, the recurrence and the cycle, so every attempt to create that cycle's charge (a
+ * retry after a crash) sends the same `PUT /cobr/{txid}` and the partner answers the first charge:
+ * a payer's bank never debits a cycle twice.
+ */
+export async function cycleChargeIds(
+  locationKey: string,
+  recurrenceId: string,
+  cycle: number,
+): Promise<{ internalCode: string; transactionId: string }> {
+  const digest = new Uint8Array(
+    await crypto.subtle.digest(
+      'SHA-256',
+      new TextEncoder().encode(`${locationKey}:${recurrenceId}:${cycle}`),
+    ),
+  );
+  const pick = (alphabet: string, from: number, n: number) =>
+    Array.from(digest.slice(from, from + n), (b) => alphabet[b % alphabet.length]).join('');
+  const internalCode = pick(UPPER_ALNUM, 0, 7);
+  if (!/^[A-Za-z0-9]{22}$/.test(locationKey))
+    throw new RangeError('a TxId needs an alphanumeric location key');
+  return { internalCode, transactionId: locationKey + internalCode + pick(ALNUM, 7, 6) };
+}
+
 /** The location key a TxId of ours starts with, or undefined for any other txid. */
 export function locationKeyOfTxId(txid: string): string | undefined {
   return /^([A-Za-z0-9]{22})[A-Z0-9]{7}[A-Za-z0-9]{6}$/.exec(txid)?.[1];

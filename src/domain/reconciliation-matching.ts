@@ -58,7 +58,43 @@ export interface ReconciliationReport {
   breaks: BreakView[];
   /** Why a PENDING report could not finish (the partner was unreachable, too many pages). */
   pendingReason?: string;
+  /** The balance check's figures, where the partner's API reports its balance (BRL). */
+  balance?: BalanceView;
 }
+
+/**
+ * The balance check in centavos: what our books hold at the partner now, of it what was already asked
+ * of the partner and has not settled (a bank debits a payout or a devolution when it takes it, our
+ * books when it settles), and the partner's balance. `books − inFlightOut` is compared with `theirs`.
+ */
+export interface BalanceFigures {
+  books: number;
+  inFlightOut: number;
+  theirs: number;
+}
+
+/** The BALANCE break of the figures, or undefined when they agree to the centavo. */
+export function balanceBreak(f: BalanceFigures): Break | undefined {
+  const ours = f.books - f.inFlightOut;
+  if (ours === f.theirs) return undefined;
+  return {
+    kind: 'AMOUNT_DIFFERS',
+    subject: 'BALANCE',
+    ours: { amount: ours, status: 'SETTLED' },
+    theirs: { amount: f.theirs, status: 'SETTLED' },
+  };
+}
+
+/** The figures as the report shows them (BRL); `ours` is the figure compared, books less in flight. */
+export function balanceView(f: BalanceFigures) {
+  return {
+    books: f.books / 100,
+    inFlightOut: f.inFlightOut / 100,
+    ours: (f.books - f.inFlightOut) / 100,
+    theirs: f.theirs / 100,
+  };
+}
+export type BalanceView = ReturnType<typeof balanceView>;
 
 const idOf = (i: Pick<Item, 'subject' | 'key'>) => `${i.subject}:${i.key}`;
 

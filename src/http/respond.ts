@@ -9,6 +9,8 @@ export function operationResponse<T>(
 ): Response {
   if (!result.ok) {
     const { code, detail, errors } = result.problem;
+    // The ledger's own failure (logged there, rolled back): the router's 500 with its traceId.
+    if (code === 'INTERNAL_ERROR') throw new Error(`ledger command failed: ${detail ?? ''}`);
     return problem(code, {
       ...(detail !== undefined && { detail }),
       ...(errors !== undefined && { errors }),

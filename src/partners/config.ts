@@ -33,6 +33,12 @@ export interface DeclaredPartner {
    * `PUT /v2/gn/config`); absent or false: plain API Pix, which carries no payer document.
    */
   reportsPayer?: boolean;
+  /**
+   * The PSP offers Pix Automático (bacen/pix-api 2.9.0 `/rec`, `/cobr`): the account of ours there
+   * that recurring charges credit (`CobRSolicitada.recebedor`). Absent: recurrences are refused
+   * with 422 before anything is sent.
+   */
+  pixAutomatico?: { account: string; accountType: 'CORRENTE' | 'POUPANCA' | 'PAGAMENTO'; branch?: string };
 }
 
 /** Efí's Pix Send (src/partners/efi-pix-send), with the partner's OAuth2 credentials and certificate. */
@@ -121,6 +127,13 @@ export function reportsPayer(env: unknown, ispb: string): boolean {
   return isSimulatedPartner(env, ispb);
 }
 
+/** Does the partner offer Pix Automático (a declaration's `pixAutomatico`; the simulated network always does)? */
+export function offersPixAutomatico(env: unknown, ispb: string): boolean {
+  const declared = declaredPartners(env).find((p) => p.ispb === ispb);
+  if (declared) return declared.kind === 'sandbox' || declared.pixAutomatico !== undefined;
+  return isSimulatedPartner(env, ispb);
+}
+
 /** The partners a client gets when its onboarding names none: staging's sandbox catalog, else every declared one. */
 export function defaultPartners(env: unknown): string[] {
   return isStaging(env as { ENVIRONMENT?: unknown })
@@ -149,6 +162,7 @@ function parsePartners(raw: unknown): DeclaredPartner[] {
           throw new PartnerConfigError(`${at}.${field} is required`);
     if (p.reportsPayer !== undefined && typeof p.reportsPayer !== 'boolean')
       throw new PartnerConfigError(`${at}.reportsPayer must be true or false`);
+    if (p.pixAutomatico !== undefined) checkPixAutomatico(p, `${at}.pixAutomatico`);
     if (p.payout !== undefined) {
       if (p.kind !== 'bcb-api-pix') throw new PartnerConfigError(`${at}.payout needs kind "bcb-api-pix"`);
       checkPayout(p.payout, `${at}.payout`);
@@ -170,6 +184,19 @@ function partnerUrls(p: Partial<DeclaredPartner>): unknown[] {
 /** A PSP simulator on this machine (`npm start` against a local mock): no certificate to present. */
 const isLoopback = (u: unknown) =>
   typeof u === 'string' && /^http:\/\/(127\.0\.0\.1|localhost)(:\d+)?\//.test(`${u}/`);
+
+const ACCOUNT_TYPES = ['CORRENTE', 'POUPANCA', 'PAGAMENTO'];
+
+function checkPixAutomatico(p: Record<string, unknown>, at: string): void {
+  if (p.kind !== 'bcb-api-pix') throw new PartnerConfigError(`${at} needs kind "bcb-api-pix"`);
+  const a = p.pixAutomatico as Record<string, unknown> | null;
+  if (typeof a?.account !== 'string' || !/^[0-9A-Za-z-]{1,20}$/.test(a.account))
+    throw new PartnerConfigError(`${at}.account must be 1 to 20 letters, digits or hyphens`);
+  if (!ACCOUNT_TYPES.includes(a.accountType as string))
+    throw new PartnerConfigError(`${at}.accountType must be one of ${ACCOUNT_TYPES.join(', ')}`);
+  if (a.branch !== undefined && (typeof a.branch !== 'string' || !/^\d{1,4}$/.test(a.branch)))
+    throw new PartnerConfigError(`${at}.branch must be 1 to 4 digits`);
+}
 
 function checkPayout(payout: unknown, at: string): void {
   const p = payout as Record<string, unknown> | null;

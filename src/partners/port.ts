@@ -10,6 +10,11 @@ export interface ChargeRegistration {
   expiresAt: number;
   /** Whom the charge is addressed to (API Pix `devedor`): the payer's bank shows it to the payer. */
   payer?: { name: string; document: string };
+  /**
+   * A Pix Automático cycle (API Pix `PUT /cobr/{txid}`): the payer's bank debits it on `dueDate`
+   * under the recurrence's authorization, so it has no BR Code.
+   */
+  recurrence?: { idRec: string; dueDate: string };
 }
 
 /**
@@ -88,6 +93,8 @@ export interface SettlementPartnerPort {
    * Absent where charges live nowhere else (the sandbox keeps none).
    */
   removeCharge?(txid: string): Promise<PartnerOutcome<null>>;
+  /** Pix Automático at this partner (RecurrencePort below); absent: it offers none. */
+  readonly recurrences?: RecurrencePort;
   /** Sends a devolution (refund) of a received payment. */
   sendDevolution(request: DevolutionRequest): Promise<PartnerOutcome<{ acceptedAt: number }>>;
   /** Sends a PIX payment (key lookup included); the outcome is read with `transferStatus`. */
@@ -135,4 +142,70 @@ export interface ReportedInfraction {
   amountCents?: number;
   /** When it was decided, once it was. */
   closedAt?: number;
+}
+
+/** A recurrence as sent to the partner (API Pix `POST /rec`, docs/contract.md, Pix Automático). */
+export interface RecurrenceRegistration {
+  /** API Pix `periodicidade`. */
+  periodicidade: string;
+  startDate: string;
+  endDate: string | null;
+  fixedAmountCents: number | null;
+  minimumAmountCents: number | null;
+  /** API Pix `politicaRetentativa`. */
+  politicaRetentativa: string;
+  contract: string;
+  description: string | null;
+  payer: { name: string; document: string };
+  /** PUSH journey: the payer's account, where the authorization request goes (`POST /solicrec`). */
+  payerBank: { ispb: string; branch: string; account: string } | null;
+  /** When the payer's answer is due (`solicrec.calendario.dataExpiracaoSolicitacao`). */
+  authorizationExpiresAt: number;
+}
+
+export interface RegisteredRecurrence {
+  /** The PSP's `idRec` (29 characters, API Pix `RecId`). */
+  idRec: string;
+  /** QR journey: the BR Code the payer reads (`dadosQR.pixCopiaECola`) and its location. */
+  copyAndPaste?: string;
+  location?: string;
+  /** PUSH journey: the request pushed to the payer's bank. */
+  idSolicRec?: string;
+}
+
+export type CancelledByAtPartner = 'CLIENT' | 'PAYER' | 'PAYER_BANK';
+
+/** A recurrence as the partner has it (`GET /rec/{idRec}`). */
+export interface RecurrenceAtPartner {
+  idRec: string;
+  status: 'CRIADA' | 'APROVADA' | 'REJEITADA' | 'EXPIRADA' | 'CANCELADA';
+  cancelledBy?: CancelledByAtPartner;
+}
+
+/** One attempt of the payer's bank (`CobRCompleta.tentativas`). */
+export interface ChargeAttempt {
+  date: string;
+  status: string;
+  endToEndId: string;
+}
+
+/** A recurring charge as the partner has it (`GET /cobr/{txid}`). */
+export interface RecurringChargeAtPartner {
+  txid: string;
+  idRec: string;
+  status: 'CRIADA' | 'ATIVA' | 'CONCLUIDA' | 'EXPIRADA' | 'REJEITADA' | 'CANCELADA';
+  attempts: ChargeAttempt[];
+  /** The end-to-end ids of the Pix that paid it (`pix`), read again through `GET /pix/{e2eid}`. */
+  paidBy: string[];
+  cancelledBy?: CancelledByAtPartner;
+}
+
+/** Pix Automático at a partner that offers it (bacen/pix-api 2.9.0 `/rec`, `/solicrec`, `/cobr`, `/locrec`). */
+export interface RecurrencePort {
+  createRecurrence(r: RecurrenceRegistration): Promise<PartnerOutcome<RegisteredRecurrence>>;
+  recurrence(idRec: string): Promise<PartnerOutcome<RecurrenceAtPartner>>;
+  cancelRecurrence(idRec: string): Promise<PartnerOutcome<null>>;
+  recurringCharge(txid: string): Promise<PartnerOutcome<RecurringChargeAtPartner>>;
+  /** A retry on `date` (YYYY-MM-DD) where the recurrence's `politicaRetentativa` allows it. */
+  retryCharge(txid: string, date: string): Promise<PartnerOutcome<RecurringChargeAtPartner>>;
 }

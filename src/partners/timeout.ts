@@ -6,7 +6,7 @@
  * partner (`transferStatus`) before sending again under the same idempotency id. A status read that
  * times out throws, and the task that asked runs again later.
  */
-import type { DisputeDefense, PartnerOutcome, SettlementPartnerPort } from './port';
+import type { DisputeDefense, PartnerOutcome, RecurrencePort, SettlementPartnerPort } from './port';
 
 /** How long the gateway waits for a partner's answer. */
 export const PARTNER_TIMEOUT_MS = 5_000;
@@ -32,6 +32,20 @@ async function within<T>(call: Promise<T>, ms: number, timeout: () => PartnerTim
 
 const UNANSWERED = { ok: false, failureCode: 'PROVIDER_UNAVAILABLE', retryable: true } as const;
 
+/** Each Pix Automático call bounded as a money-moving one: unanswered, a retryable failure. */
+function boundedRecurrences(
+  r: RecurrencePort,
+  orUnanswered: <T>(name: string, call: Promise<PartnerOutcome<T>>) => Promise<PartnerOutcome<T>>,
+): RecurrencePort {
+  return {
+    createRecurrence: (terms) => orUnanswered('createRecurrence', r.createRecurrence(terms)),
+    recurrence: (idRec) => orUnanswered('recurrence', r.recurrence(idRec)),
+    cancelRecurrence: (idRec) => orUnanswered('cancelRecurrence', r.cancelRecurrence(idRec)),
+    recurringCharge: (txid) => orUnanswered('recurringCharge', r.recurringCharge(txid)),
+    retryCharge: (txid, date) => orUnanswered('retryCharge', r.retryCharge(txid, date)),
+  };
+}
+
 export function withTimeout(port: SettlementPartnerPort, ms = PARTNER_TIMEOUT_MS): SettlementPartnerPort {
   const bounded = <T>(name: string, call: Promise<T>) =>
     within(call, ms, () => new PartnerTimeout(port.ispb, name, ms));
@@ -48,6 +62,7 @@ export function withTimeout(port: SettlementPartnerPort, ms = PARTNER_TIMEOUT_MS
     issuesBrCode: port.issuesBrCode,
     reportsPayer: port.reportsPayer,
     registerCharge: (charge) => orUnanswered('registerCharge', port.registerCharge(charge)),
+    ...(port.recurrences && { recurrences: boundedRecurrences(port.recurrences, orUnanswered) }),
     ...(port.removeCharge && {
       removeCharge: (txid: string) => orUnanswered('removeCharge', port.removeCharge!(txid)),
     }),

@@ -18,7 +18,7 @@ import { handleBenchSeed, isBenchSeedRequest } from './bench-seed';
 import { router } from './router';
 
 export { StagingClientLedger as ClientLedger } from '../../durable-objects/staging/client-ledger';
-export { HealthAnalyzer } from '../index';
+export { ArchiveRegistry, HealthAnalyzer } from '../index';
 
 registerPartnerSimulator((ispb, env) => new SandboxPartner(ispb, env));
 

@@ -4,6 +4,7 @@
  * deadline, amounts and retries.
  */
 import { describe, expect, it } from 'vitest';
+import { cycleChargeIds } from '../../src/domain/ids';
 import {
   amountRefusal,
   chargeWindow,
@@ -136,5 +137,22 @@ describe('retries after the due date', () => {
     expect(retryRefusal(monthly, '2027-02-28', '2027-02-28', [])?.detail).toMatch(/within 7 days/);
     const weekly = { ...monthly, frequency: 'WEEKLY' as const, startDate: '2027-03-01' };
     expect(retryRefusal(weekly, '2027-03-01', '2027-03-08', [])?.detail).toMatch(/before the next cycle/);
+  });
+});
+
+describe("a real partner's cycle charge ids", () => {
+  const key = 'AbCdEfGhIjKlMnOpQrStUv';
+  it('are the same on every attempt for a cycle, and differ between cycles, recurrences and clients', async () => {
+    const first = await cycleChargeIds(key, 'RR0908935620270120abcdefghijk', 0);
+    expect(await cycleChargeIds(key, 'RR0908935620270120abcdefghijk', 0)).toEqual(first);
+    expect(first.internalCode).toMatch(/^[A-Z0-9]{7}$/);
+    expect(first.transactionId).toMatch(/^[A-Za-z0-9]{35}$/);
+    expect(first.transactionId.startsWith(key + first.internalCode)).toBe(true);
+    const others = [
+      await cycleChargeIds(key, 'RR0908935620270120abcdefghijk', 1),
+      await cycleChargeIds(key, 'RR0908935620270120abcdefghijl', 0),
+      await cycleChargeIds('ZbCdEfGhIjKlMnOpQrStUv', 'RR0908935620270120abcdefghijk', 0),
+    ];
+    for (const other of others) expect(other.transactionId).not.toBe(first.transactionId);
   });
 });

@@ -192,10 +192,12 @@ it('a fresh deployment: fitted axis, single-window points, BRT, names, payee-ban
     { expect: [201] },
   );
   const deliveries = `/admin/clients/${client.client.clientId}/webhook-deliveries`;
+  // FAILED after its second attempt: the next one is 5 minutes away, so it is still FAILED (not
+  // IN_FLIGHT in its 5-second retry, which Redeliver refuses) when the phone presses the button.
   const failed = await until(
     async () => (await gw.admin('list', 'GET', `${deliveries}?status=FAILED`, undefined, [200])).body.items,
-    (items: any[]) => items.length === 1,
-    20_000,
+    (items: any[]) => items.length === 1 && items[0].attempts >= 2,
+    60_000,
   );
   expect(failed[0].aggregateId).toBe(cashIn.body.transactionId);
   // Every observation (10 created + 10 outcomes + the Cash-In) reached the analyzer's series.
@@ -371,18 +373,38 @@ it('npm run demo fills a fresh instance with a day of traffic and an incident th
       runtime.url,
     ).searchParams.get('client')!;
   const apostas = await byName('Apostas Exemplo Ltda');
-  // The failing receiver's client has FAILED deliveries to redeliver (read through the operator API:
-  // the console's row for one was intermittently absent on a busy machine, under investigation).
+  // The failing receiver's client has FAILED rows with the Redeliver button. A FAILED delivery is
+  // retried on its schedule (IN_FLIGHT while the attempt runs, FAILED again after), so the page is
+  // loaded again until one shows. Reloaded: going to the same URL with a fragment only scrolls, with
+  // no request, which made this test's earlier "re-reads" a single read.
   const gama = await byName('Loja Virtual Gama ME');
-  const failedOnes = await gw.admin(
-    'failed',
-    'GET',
-    `/admin/clients/${gama}/webhook-deliveries?status=FAILED`,
-    undefined,
-    [200],
-  );
-  expect((failedOnes.body as { items: unknown[] }).items.length).toBeGreaterThan(0);
   await page.goto(`${runtime.url}/admin/console?client=${gama}#deliveries`);
+  const failedRows = page.locator('#deliveries tr[data-status="FAILED"] button', { hasText: 'Redeliver' });
+  await expect
+    .poll(
+      async () => {
+        const shown = await failedRows.count();
+        if (shown === 0) await page.reload();
+        return shown;
+      },
+      { timeout: 120_000, interval: 1_000 },
+    )
+    .toBeGreaterThan(0);
+  const failedOnes = await until(
+    async () =>
+      (
+        await gw.admin(
+          'failed',
+          'GET',
+          `/admin/clients/${gama}/webhook-deliveries?status=FAILED`,
+          undefined,
+          [200],
+        )
+      ).body as { items: unknown[] },
+    (body) => body.items.length > 0,
+    60_000,
+  );
+  expect(failedOnes.items.length).toBeGreaterThan(0);
   await shot(page, 'demo-deliveries.png');
   const delivered = await gw.admin(
     'delivered',

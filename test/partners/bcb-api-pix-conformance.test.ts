@@ -27,6 +27,89 @@ describe('BCB API Pix conformance', () => {
     expect(result.operations).toBeGreaterThanOrEqual(6);
   });
 
+  it('covers every Pix Automático operation and both of its callbacks', async () => {
+    const result = await runConformance(doc);
+    expect(result.failures).toEqual([]);
+    expect(result.invalid).toEqual([]);
+    expect(result.callbacks).toEqual(expect.arrayContaining(['pix', 'rec', 'cobr']));
+    const validator = new OpenApiValidator(doc);
+    const psp = new FakeBcbPsp();
+    const seen = new Set<string>();
+    const partner = new BcbApiPixPartner({
+      ispb: '09089356',
+      pixKey: 'k',
+      baseUrl: BASE,
+      tokenUrl: TOKEN_URL,
+      clientId: 'c',
+      clientSecret: 's',
+      now: () => psp.now,
+      pixAutomatico: { account: '1234567', accountType: 'PAGAMENTO' },
+      fetcher: async (request) => {
+        const sent = request.clone();
+        const url = new URL(request.url);
+        if (!request.url.startsWith(TOKEN_URL))
+          seen.add(
+            `${request.method} ${url.pathname.replace('/api/v2', '').replace(/\/[^/]*[0-9][^/]*/g, '/{id}')}`,
+          );
+        const response = await psp.handle(request);
+        await validator.exchange(sent, response.clone());
+        return response;
+      },
+    });
+    await partner.registerWebhook('https://gw.example/partners/09089356/webhook');
+    const recurrences = partner.recurrences;
+    if (!recurrences) throw new Error('pixAutomatico declared: the adapter offers recurrences');
+    const rec = await recurrences.createRecurrence({
+      periodicidade: 'MENSAL',
+      startDate: '2026-12-20',
+      endDate: null,
+      fixedAmountCents: 2_990,
+      minimumAmountCents: null,
+      politicaRetentativa: 'PERMITE_3R_7D',
+      contract: 'C-1',
+      description: null,
+      payer: { name: 'Maria', document: '12345678909' },
+      payerBank: null,
+      authorizationExpiresAt: psp.now + 86_400_000,
+    });
+    expect(rec.ok).toBe(true);
+    expect(validator.requests).toBeGreaterThan(5);
+    expect(validator.invalid).toEqual([]);
+    expect([...seen]).toEqual(
+      expect.arrayContaining([
+        'PUT /webhook/k',
+        'PUT /webhookrec',
+        'PUT /webhookcobr',
+        'POST /locrec',
+        'POST /rec',
+      ]),
+    );
+  });
+
+  it('the validator rejects a recurring charge without its receiving account', async () => {
+    const validator = new OpenApiValidator(doc);
+    const request = new Request('https://psp.test/api/v2/cobr/CPSPrc0000000000000000000000001', {
+      method: 'PUT',
+      body: JSON.stringify({
+        idRec: 'RR0908935620261125abcdefghijk',
+        calendario: { dataDeVencimento: '2026-12-20' },
+        valor: { original: '29.90' },
+        ajusteDiaUtil: true,
+      }),
+    });
+    const problem = {
+      type: 'https://pix.bcb.gov.br/api/v2/error/CobROperacaoInvalida',
+      title: 'x',
+      status: 400,
+    };
+    const response = new Response(JSON.stringify(problem), {
+      status: 400,
+      headers: { 'content-type': 'application/problem+json' },
+    });
+    await validator.exchange(request, response);
+    expect(validator.invalid).toHaveLength(1);
+  });
+
   it('the validator rejects a charge whose amount is a number, not the decimal string', async () => {
     const validator = new OpenApiValidator(doc);
     const request = new Request('https://psp.test/api/v2/cob/CPSPtx0000000000000000000000001', {

@@ -10,6 +10,7 @@ import { runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { configProblems } from '../../src/config';
+import { brlFromReais } from '../../src/console/format';
 import { returnPartnerHeld } from '../../src/cron/partner-unapplied';
 import { RECON_PAGE_SIZE, reconcileDay } from '../../src/cron/reconcile-day';
 import { RECON_DAYS_PER_RUN, reconcileClosedDays } from '../../src/cron/reconciliation-cron';
@@ -106,7 +107,9 @@ const brl = (c: number) => (c / 100).toFixed(2);
 
 /**
  * What our books already hold at the partner before a test's day (other tests' clients share this
- * file's storage): the bank's balance carries the same money, so the test's saldo starts from it.
+ * file's storage), less what of it the bank took to pay out and has not settled (a Cash-Out asked,
+ * a refund's or an unapplied return's devolution): the bank's balance carries the same money, so the
+ * test's saldo starts from it.
  */
 async function priorBalance(): Promise<number> {
   const { results } = await env.DB.prepare('SELECT id FROM clients').all<{ id: string }>();
@@ -118,14 +121,21 @@ async function priorBalance(): Promise<number> {
           .exec(
             `SELECT (SELECT coalesce(sum(balance), 0) FROM accounts WHERE ispb = ?1)
                   + (SELECT coalesce(sum(CASE direction WHEN 'CREDIT' THEN amount ELSE -amount END), 0)
-                     FROM suspense_entries WHERE ispb = ?1) AS b`,
+                     FROM suspense_entries WHERE ispb = ?1)
+                  - (SELECT coalesce(sum(amount), 0) FROM cash_outs
+                     WHERE partner_ispb = ?1 AND stage IN ('SENDING', 'SENT'))
+                  - (SELECT coalesce(sum(h.amount), 0) FROM holds h JOIN accounts a ON a.number = h.account_number
+                     JOIN cash_ins c ON h.id = 'refund:' || c.transaction_id
+                     WHERE a.ispb = ?1 AND c.end_to_end_id IS NOT NULL)
+                  - (SELECT coalesce(sum(amount), 0) FROM unapplied_receipts WHERE ispb = ?1 AND stage = 'SENT') AS b`,
             FAKE_PSP_ISPB,
           )
           .one().b,
       ),
     );
   const held = await env.DB.prepare(
-    "SELECT coalesce(sum(amount), 0) AS h FROM unapplied_receipts WHERE held_by = 'partner' AND ispb = ? AND stage <> 'RETURNED'",
+    `SELECT coalesce(sum(CASE stage WHEN 'SENT' THEN 0 ELSE amount END), 0) AS h FROM unapplied_receipts
+     WHERE held_by = 'partner' AND ispb = ? AND stage <> 'RETURNED'`,
   )
     .bind(FAKE_PSP_ISPB)
     .first<{ h: number }>();
@@ -467,6 +477,81 @@ describe('daily reconciliation', () => {
     // Booked once all the same.
     const entries = await statementOf(await reauth(api));
     expect(entries.filter((e) => e.endToEndId === b.e2e)).toHaveLength(1);
+  });
+
+  it('a refund and a payout the bank took but has not settled are out of its balance: MATCHED; a real difference breaks', async () => {
+    const day = pastDay(18);
+    liveOn(day);
+    const prior = await priorBalance();
+    let api = await onboardOnDay();
+    const a = await paid(api, 100);
+    await paid(api, 60);
+    await withoutRechecks(api);
+    // The PSP takes the refund's devolution and keeps it EM_PROCESSAMENTO until the test settles it.
+    const refund = await api.signedPost(`/cash-in/${a.cashIn.internalCode}/refund`, {
+      reason: 'MERCHANT_ERROR',
+    });
+    expect(refund.status).toBe(202);
+    const devolutionId = ((await refund.json()) as { endToEndId: string }).endToEndId;
+    expect((await waitForDevolution(psp, a.e2e))[0]?.status).toBe('EM_PROCESSAMENTO');
+    // And the payout, sent and not settled.
+    const out = await createCashOut(api, { amount: 30 });
+    await waitFor(
+      () => psp(`sent/${out.transactionId}`),
+      (s) => s !== null,
+    );
+    // The bank debited both when it took them: 100 + 60 - 100 - 30.
+    await psp('balance', { saldo: brl(prior + 3000) });
+    vi.setSystemTime(Date.parse(`${day}T12:00:00-03:00`) + 14 * 3_600_000);
+    const inFlight = await reconcileDay(env, partner(), day);
+    expect(inFlight.breaks).toEqual([]);
+    expect(inFlight.status).toBe('MATCHED');
+    // Compared: our books less what is in flight (this test's 130.00 and whatever other tests left in flight).
+    const figures = (b: ReconciliationReport['balance']) => ({
+      books: cents(b?.books ?? Number.NaN),
+      inFlightOut: cents(b?.inFlightOut ?? Number.NaN),
+      ours: cents(b?.ours ?? Number.NaN),
+      theirs: cents(b?.theirs ?? Number.NaN),
+    });
+    const during = figures(inFlight.balance);
+    expect(during).toMatchObject({ ours: prior + 3000, theirs: prior + 3000 });
+    expect(during.books - during.inFlightOut).toBe(during.ours);
+    expect(during.inFlightOut).toBeGreaterThanOrEqual(13000);
+    expect(await consoleBooks()).toContain(
+      `in flight to the partner ${brlFromReais(inFlight.balance?.inFlightOut ?? Number.NaN)}`,
+    );
+
+    // A real difference, one centavo, is still a break.
+    await psp('balance', { saldo: brl(prior + 2999) });
+    const off = await reconcileDay(env, partner(), day);
+    expect(off.status).toBe('BREAKS');
+    expect(off.breaks).toEqual([
+      {
+        kind: 'AMOUNT_DIFFERS',
+        subject: 'BALANCE',
+        ours: { amount: (prior + 3000) / 100, status: 'SETTLED' },
+        theirs: { amount: (prior + 2999) / 100, status: 'SETTLED' },
+      },
+    ]);
+
+    // Both settle: nothing in flight, the books hold what the bank does.
+    await psp('balance', { saldo: brl(prior + 3000) });
+    await psp('devolution', { endToEndId: a.e2e, id: devolutionId, ok: true });
+    await psp('payout', { transactionId: out.transactionId, ok: true, at: nowIso() });
+    api = await reauth(api);
+    await waitFor(
+      () => getCashIn(api, a.cashIn.internalCode),
+      (c) => c.status === 'REFUNDED',
+    );
+    expect((await settled(api, out.transactionId)).status).toBe('COMPLETED');
+    const after = await reconcileDay(env, partner(), day);
+    expect(after.status).toBe('MATCHED');
+    // The refund and the payout left our books and the in-flight figure alike, to the centavo.
+    const settledFigures = figures(after.balance);
+    expect(settledFigures).toMatchObject({ ours: prior + 3000, theirs: prior + 3000 });
+    expect(during.books - settledFigures.books).toBe(13000);
+    expect(during.inFlightOut - settledFigures.inFlightOut).toBe(13000);
+    await assertBooks(api);
   });
 
   it('a FAILED unapplied return the bank settled later, its callback lost: the day heals it, client- and partner-held', async () => {

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { parsePix } from '../../src/partners/bcb-api-pix/adapter';
 import {
   declaredPartners,
+  offersPixAutomatico,
   PartnerConfigError,
   reportsPayer,
   resolveBcbPartner,
@@ -116,6 +117,32 @@ describe('partner configuration', () => {
     expect(() => declaredPartners({ PARTNERS: JSON.stringify([{ ...bcb, reportsPayer: 'yes' }]) })).toThrow(
       'PARTNERS[0].reportsPayer must be true or false',
     );
+  });
+
+  it('pixAutomatico: declared per partner with the account recurring charges credit; the sandbox always offers it', () => {
+    expect(offersPixAutomatico(full, '09089356')).toBe(false);
+    const account = { account: '1234567', accountType: 'PAGAMENTO', branch: '0001' };
+    const offering = { ...full, PARTNERS: JSON.stringify([{ ...bcb, pixAutomatico: account }]) };
+    expect(offersPixAutomatico(offering, '09089356')).toBe(true);
+    expect(offersPixAutomatico({ ENVIRONMENT: 'staging' }, '31880826')).toBe(true);
+    expect(offersPixAutomatico({ ENVIRONMENT: 'production' }, '31880826')).toBe(false);
+    const refused = (pixAutomatico: unknown) => () =>
+      declaredPartners({ PARTNERS: JSON.stringify([{ ...bcb, pixAutomatico }]) });
+    expect(refused({ ...account, accountType: 'SALARIO' })).toThrow(
+      'PARTNERS[0].pixAutomatico.accountType must be one of CORRENTE, POUPANCA, PAGAMENTO',
+    );
+    expect(refused({ ...account, account: '' })).toThrow('PARTNERS[0].pixAutomatico.account must be');
+    expect(refused({ ...account, branch: '00001' })).toThrow(
+      'PARTNERS[0].pixAutomatico.branch must be 1 to 4 digits',
+    );
+    expect(() =>
+      declaredPartners({
+        ENVIRONMENT: 'staging',
+        PARTNERS: JSON.stringify([
+          { ispb: '31880826', name: 'Sandbox', kind: 'sandbox', pixAutomatico: account },
+        ]),
+      }),
+    ).toThrow('PARTNERS[0].pixAutomatico needs kind "bcb-api-pix"');
   });
 
   it("reads Efí's gnExtras.pagador only from a partner that reports payers", () => {

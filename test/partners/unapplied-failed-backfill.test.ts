@@ -12,32 +12,25 @@ import { sweepAllClients } from '../../src/cron/sweep';
 import { MED_WINDOW_MS } from '../../src/domain/med-recheck';
 import { assertBooks } from '../support/invariants';
 import { ledgerStub, sqlRows } from '../support/ledger';
-import { callback, newE2e, onboard, paidAtPsp, psp, statementOf } from '../support/partner-psp';
+import { psp, statementOf } from '../support/partner-psp';
 import { tasksOf } from '../support/psp-books';
-import { unappliedOf, waitForDevolution, waitForReturn } from '../support/unapplied';
+import {
+  failedDuplicateReturn,
+  failedStrayReturns,
+  nextReadAt,
+  unappliedOf,
+  waitForReturn,
+} from '../support/unapplied';
 
 afterAll(async () => {
   expect((await psp('invalid')).invalid).toEqual([]);
 });
 
-const nextAt = async (e2e: string) =>
-  (
-    await env.DB.prepare('SELECT next_at FROM unapplied_receipts WHERE end_to_end_id = ?')
-      .bind(e2e)
-      .first<{ next_at: number | null }>()
-  )?.next_at;
+const nextAt = nextReadAt;
 
 describe('FAILED unapplied returns kept from before they were read again', () => {
   it("a client's, with no task left, is read at its ledger's next sweep and turns RETURNED once", async () => {
-    const api = await onboard();
-    const { cashIn, e2e } = await paidAtPsp(api, 23.45);
-    await callback(e2e);
-    const second = newE2e();
-    await psp('pay', { txid: cashIn.transactionId, endToEndId: second });
-    expect(await callback(second)).toEqual([{ endToEndId: second, outcomes: ['duplicate'] }]);
-    const [devolution] = await waitForDevolution(psp, second);
-    await psp('devolution', { endToEndId: second, id: devolution?.id, ok: false });
-    await waitForReturn(second, 'FAILED');
+    const { api, second, devolution } = await failedDuplicateReturn(23.45);
     // As the code before kept it: the return task ended with the FAILED step.
     await runInDurableObject(ledgerStub(api.client.clientId), async (_instance, state) => {
       state.storage.sql.exec("DELETE FROM tasks WHERE kind = 'return-unapplied'");
@@ -57,19 +50,11 @@ describe('FAILED unapplied returns kept from before they were read again', () =>
   });
 
   it("a partner-held one with no next read is read by the cron's next run; one past the MED window is not", async () => {
-    const strays = [newE2e(), newE2e()];
-    for (const stray of strays) {
-      await psp('receive', { endToEndId: stray, valor: '7.77', txid: 'ZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZ' });
-      expect(await callback(stray)).toEqual([{ endToEndId: stray, outcomes: ['unmatched'] }]);
-    }
-    await returnPartnerHeld(env);
-    const devolutions = [];
-    for (const stray of strays) {
-      const [devolution] = await waitForDevolution(psp, stray);
-      await psp('devolution', { endToEndId: stray, id: devolution?.id, ok: false });
-      devolutions.push(devolution);
-    }
-    await returnPartnerHeld(env, Date.now() + 5_000);
+    const { strays, devolutions } = await failedStrayReturns(
+      '7.77',
+      'ZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZ',
+      2,
+    );
     for (const stray of strays) expect((await unappliedOf(stray))?.return.status).toBe('FAILED');
     const [inWindow, old] = strays as [string, string];
     // As the code before kept them: no next read. The second was paid before the MED window.

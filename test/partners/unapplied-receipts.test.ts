@@ -21,7 +21,10 @@ import { callback, newE2e, onboard, paidAtPsp, psp, statementOf } from '../suppo
 import { runTasksNow, tasksOf } from '../support/psp-books';
 import {
   consoleBooks,
+  failedDuplicateReturn,
+  failedStrayReturns,
   listUnapplied,
+  nextReadAt,
   unappliedOf,
   waitForDevolution,
   waitForReturn,
@@ -173,15 +176,7 @@ describe('unapplied receipts', () => {
   });
 
   it('ends FAILED with the reason when the network does not make the devolution; the money stays held', async () => {
-    const api = await onboard();
-    const { cashIn, e2e } = await paidAtPsp(api, 20);
-    await callback(e2e);
-    const second = newE2e();
-    await psp('pay', { txid: cashIn.transactionId, endToEndId: second });
-    expect(await callback(second)).toEqual([{ endToEndId: second, outcomes: ['duplicate'] }]);
-    const [devolution] = await waitForDevolution(psp, second);
-    await psp('devolution', { endToEndId: second, id: devolution?.id, ok: false });
-    const failed = await waitForReturn(second, 'FAILED');
+    const { api, second, failed } = await failedDuplicateReturn(20);
     expect(failed?.return).toMatchObject({ status: 'FAILED', failure: 'PAYEE_BANK_REJECTED' });
     expect(failed?.return.returnedAt).toBeUndefined();
     expect(await suspenseHeld(api.client.clientId)).toBe(2000);
@@ -198,15 +193,7 @@ describe('unapplied receipts', () => {
   });
 
   it('a FAILED return the network settles later turns RETURNED when read again: repaid once, never asked again', async () => {
-    const api = await onboard();
-    const { cashIn, e2e } = await paidAtPsp(api, 61.7);
-    await callback(e2e);
-    const second = newE2e();
-    await psp('pay', { txid: cashIn.transactionId, endToEndId: second });
-    expect(await callback(second)).toEqual([{ endToEndId: second, outcomes: ['duplicate'] }]);
-    const [devolution] = await waitForDevolution(psp, second);
-    await psp('devolution', { endToEndId: second, id: devolution?.id, ok: false });
-    const failed = await waitForReturn(second, 'FAILED');
+    const { api, second, devolution, failed } = await failedDuplicateReturn(61.7);
     // Read again at the partner for the MED window: the operator is not told to return it by other means.
     expect(Date.parse(failed?.return.readUntil ?? '')).toBeGreaterThan(Date.now() + 89 * 86_400_000);
     const page = await consoleBooks('?status=FAILED');
@@ -260,15 +247,7 @@ describe('unapplied receipts', () => {
   });
 
   it("a FAILED return's settlement reported by the partner's callback is booked at once", async () => {
-    const api = await onboard();
-    const { cashIn, e2e } = await paidAtPsp(api, 4.5);
-    await callback(e2e);
-    const second = newE2e();
-    await psp('pay', { txid: cashIn.transactionId, endToEndId: second });
-    await callback(second);
-    const [devolution] = await waitForDevolution(psp, second);
-    await psp('devolution', { endToEndId: second, id: devolution?.id, ok: false });
-    await waitForReturn(second, 'FAILED');
+    const { api, second, devolution } = await failedDuplicateReturn(4.5);
     await psp('devolution', { endToEndId: second, id: devolution?.id, ok: true });
     expect(await callback(second)).toEqual([{ endToEndId: second, outcomes: ['returned'] }]);
     expect((await unappliedOf(second))?.return.status).toBe('RETURNED');
@@ -279,23 +258,15 @@ describe('unapplied receipts', () => {
   });
 
   it('a partner-held FAILED return is read again by the cron and turns RETURNED once the network settles it', async () => {
-    const stray = newE2e();
-    await psp('receive', { endToEndId: stray, valor: '19.99', txid: 'YYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYY' });
-    expect(await callback(stray)).toEqual([{ endToEndId: stray, outcomes: ['unmatched'] }]);
-    await returnPartnerHeld(env);
-    const [devolution] = await waitForDevolution(psp, stray);
-    await psp('devolution', { endToEndId: stray, id: devolution?.id, ok: false });
-    await returnPartnerHeld(env, Date.now() + 5_000);
+    const {
+      strays: [stray = ''],
+      devolutions: [devolution],
+    } = await failedStrayReturns('19.99', 'YYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYY');
     expect((await unappliedOf(stray))?.return).toMatchObject({
       status: 'FAILED',
       failure: 'PAYEE_BANK_REJECTED',
     });
-    const nextAt = async () =>
-      (
-        await env.DB.prepare('SELECT next_at FROM unapplied_receipts WHERE end_to_end_id = ?')
-          .bind(stray)
-          .first<{ next_at: number | null }>()
-      )?.next_at;
+    const nextAt = () => nextReadAt(stray);
     expect(await nextAt()).toBeGreaterThan(Date.now());
     // Read while still refused: nothing moves, the next read is further away.
     const first = (await nextAt()) as number;

@@ -42,8 +42,13 @@ describe('unknown query parameters', () => {
     expect(ROUTES.filter((r) => !refusesUnknownQuery(r.spec)).map((r) => r.key)).toEqual([
       'GET /pix/qr/{locator}',
       'GET /pix/rec/{locator}',
+      // Pix, and Pix Automático's recurrences and recurring charges: a bank's callbacks.
       'POST /partners/{ispb}/webhook/pix',
+      'POST /partners/{ispb}/webhook/rec',
+      'POST /partners/{ispb}/webhook/cobr',
       'POST /partners/{ispb}/webhook/{secret}/pix',
+      'POST /partners/{ispb}/webhook/{secret}/rec',
+      'POST /partners/{ispb}/webhook/{secret}/cobr',
     ]);
   });
 

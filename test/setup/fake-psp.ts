@@ -37,6 +37,12 @@
  *   the PSP is down for them.
  * - `POST /__control/slow {match, ms}`: until `{match, ms: 0}`, every GET whose path contains `match`
  *   is answered `ms` late (a read slower than the gateway waits for).
+ * - Pix Automático: `POST /__control/rec-approve|rec-reject|rec-payer-cancel {idRec}` (the payer
+ *   answers, or cancels in their bank); `POST /__control/cobr-pay|cobr-payer-cancel {txid}`,
+ *   `POST /__control/cobr-fail {txid, final?}` (the payer's bank pays or fails the charge's attempt;
+ *   `final`: it was the last); `POST /__control/rec-callback {idRecs}`, `/cobr-callback {txids}`:
+ *   the `rec`/`cobr` callback bodies (validated); `GET /__control/rec/<idRec>`, `/cobr/<txid>`,
+ *   `/webhookrec` (where `PUT /webhookrec` and `/webhookcobr` pointed).
  * - `GET /__control/webhook/<chave>`: the webhook URL registered for a key.
  * - `GET /__control/cob/<txid>`: the charge as the PSP has it.
  * - `GET /__control/pix/<e2eid>`, `GET /__control/sent/<transactionId>` (the payout as Efí has it),
@@ -133,6 +139,26 @@ export function fakePspFetcher(
       psp.payerInCallbackOnly.add(body.endToEndId);
       return json({});
     }
+    // Pix Automático: the payer and the payer's bank (test/support/fake-bcb-rec.ts).
+    if (path === 'rec-approve') return json(psp.rec.approve(body.idRec));
+    if (path === 'rec-reject') return json(psp.rec.reject(body.idRec));
+    if (path === 'rec-payer-cancel') return json(psp.rec.payerCancels(body.idRec));
+    if (path === 'cobr-pay') return json(psp.rec.payAttempt(body.txid));
+    if (path === 'cobr-fail') return json(psp.rec.failAttempt(body.txid, body.final === true));
+    if (path === 'cobr-payer-cancel') return json(psp.rec.payerCancelsCharge(body.txid));
+    if (path === 'rec-callback') {
+      const callback = psp.rec.recCallback(body.idRecs);
+      validator.callback(callback, 'rec');
+      return json(callback);
+    }
+    if (path === 'cobr-callback') {
+      const callback = psp.rec.cobrCallback(body.txids);
+      validator.callback(callback, 'cobr');
+      return json(callback);
+    }
+    if (path === 'webhookrec') return json({ rec: psp.rec.webhookRec, cobr: psp.rec.webhookCobr });
+    if (path.startsWith('rec/')) return json(psp.rec.recs.get(path.slice(4)) ?? null);
+    if (path.startsWith('cobr/')) return json(psp.rec.cobrs.get(path.slice(5)) ?? null);
     if (path.startsWith('webhook/'))
       return json({ webhookUrl: psp.webhooks.get(decodeURIComponent(path.slice(8))) ?? null });
     if (path === 'payout') return json(psp.payout.settle(idEnvio(body.transactionId), body.ok, body.at));

@@ -8,6 +8,7 @@ import { Validator } from '@cfworker/json-schema';
 import { returnIdOf } from '../../src/domain/unapplied';
 import { BcbApiPixPartner, type ReceivedPix } from '../../src/partners/bcb-api-pix/adapter';
 import { centsToDecimal } from '../../src/partners/bcb-api-pix/money';
+import { runRecurrenceConformance } from './bcb-rec-conformance';
 import { BASE, FakeBcbPsp, TOKEN_URL } from './fake-bcb-psp';
 
 export { BASE, FakeBcbPsp, TOKEN_URL };
@@ -34,17 +35,97 @@ function readPatternsByIntent(node: unknown, quirks: Map<string, number>): void 
   }
 }
 
+/**
+ * Schemas of the Pix Automático half that no value satisfies as written; each is read by its
+ * evident intent and reported (`npm run partner:conformance` prints them):
+ * - a required name the schema never defines: `RecBase` requires `idRec` (the PSP's id, absent
+ *   from the document's request examples recBody1/2) and `retentativa` (the field is
+ *   `politicaRetentativa`); `SolicRecSolicitada` requires `pagador` (its payer is `destinatario`);
+ *   `SolicRecCompleta` requires `rec` (it carries `recPayload`); `RecNotification` requires
+ *   `atualizacao"` (a stray quote); `PayloadLocationRecGerada` requires `tipo` (none defined);
+ *   `DadosPagadorRec` requires `ispbParticipante` beside `pagador`, which defines it inside;
+ * - `encerramento`'s `oneOf` a rejection or a cancellation names each branch's property without
+ *   requiring it, so every object matches both: each branch requires its one property;
+ * - `PixAutomatico.valor` is a string whose `anyOf` lists the object components of the Pix's value.
+ */
+const UNDEFINED_REQUIRED: Readonly<Record<string, readonly string[]>> = {
+  RecBase: ['idRec', 'retentativa'],
+  SolicRecSolicitada: ['pagador'],
+  SolicRecCompleta: ['rec'],
+  RecNotification: ['atualizacao"'],
+  PayloadLocationRecGerada: ['tipo'],
+  DadosPagadorRec: ['ispbParticipante'],
+};
+
+function readRecurrenceSchemasByIntent(doc: Doc, quirks: Map<string, number>): void {
+  const note = (what: string) => quirks.set(what, (quirks.get(what) ?? 0) + 1);
+  const deref = (node: any): any => {
+    while (node?.$ref)
+      node = node.$ref
+        .slice(2)
+        .split('/')
+        .reduce((n: any, k: string) => n?.[k], doc);
+    return node;
+  };
+  const defined = (node: any, depth = 0): Set<string> => {
+    const n = deref(node);
+    const names = new Set<string>(Object.keys(n?.properties ?? {}));
+    if (depth < 8)
+      for (const key of ['allOf', 'oneOf', 'anyOf'])
+        for (const branch of n?.[key] ?? []) for (const name of defined(branch, depth + 1)) names.add(name);
+    return names;
+  };
+  for (const [name, missing] of Object.entries(UNDEFINED_REQUIRED)) {
+    const schema = doc.components.schemas[name];
+    const names = defined(schema);
+    for (const node of [schema, ...(schema?.allOf ?? []).map(deref)])
+      if (Array.isArray(node?.required))
+        node.required = node.required.filter((r: string) => {
+          const drop = missing.includes(r) && !names.has(r);
+          if (drop) note(`${name} requires "${r}", which it never defines`);
+          return !drop;
+        });
+  }
+  const seen = new Set<unknown>();
+  const walk = (node: unknown): void => {
+    if (node === null || typeof node !== 'object' || seen.has(node)) return;
+    seen.add(node);
+    if (Array.isArray(node)) {
+      for (const item of node) walk(item);
+      return;
+    }
+    const record = node as Record<string, any>;
+    if (Array.isArray(record.oneOf))
+      for (const branch of record.oneOf) {
+        const names = Object.keys(branch?.properties ?? {});
+        if (names.length === 1 && branch.required === undefined && !branch.$ref) {
+          branch.required = names;
+          note(`oneOf branch "${names[0]}" requires its one property`);
+        }
+      }
+    if (record.type === 'string' && Array.isArray(record.anyOf)) {
+      delete record.anyOf;
+      note('a string with an anyOf of objects is read as the string');
+    }
+    for (const value of Object.values(record)) walk(value);
+  };
+  walk(doc.components);
+}
+
 export class OpenApiValidator {
   readonly invalid: string[] = [];
   requests = 0;
   readonly operations = new Set<string>();
   /** Regex-literal patterns read by intent (readPatternsByIntent): pattern → how many places. */
   readonly quirks = new Map<string, number>();
+  /** Pix Automático schemas read by intent (readRecurrenceSchemasByIntent): what → how many places. */
+  readonly requiredQuirks = new Map<string, number>();
   private readonly cache = new Map<string, Validator>();
   private readonly doc: Doc;
   constructor(doc: Doc) {
     this.doc = structuredClone(doc);
     readPatternsByIntent(this.doc, this.quirks);
+    readRecurrenceSchemasByIntent(this.doc, this.requiredQuirks);
   }
 
   private deref(node: any): any {
@@ -89,7 +170,8 @@ export class OpenApiValidator {
       );
       const m = re.exec(path);
       const op = m && this.doc.paths[tpl]?.[method.toLowerCase()];
-      if (m && op)
+      // An operation with its own `servers` (a location's payload) is served elsewhere, not by the API.
+      if (m && op && !op.servers)
         return {
           tpl,
           op,
@@ -99,11 +181,18 @@ export class OpenApiValidator {
     return undefined;
   }
 
-  /** Validates a callback body the PSP posts to `{webhookUrl}/pix` (requestBodies.WebhookPixBody). */
-  callback(body: unknown): void {
-    const schema = this.doc.components.requestBodies.WebhookPixBody.content['application/json'].schema;
-    this.check('POST {webhookUrl}/pix callback', schema, body);
+  /**
+   * Validates a callback body the PSP posts to `{webhookUrl}/pix` (requestBodies.WebhookPixBody),
+   * `/rec` (WebhookRecBody) or `/cobr` (WebhookCobRBody).
+   */
+  callback(body: unknown, kind: 'pix' | 'rec' | 'cobr' = 'pix'): void {
+    const name = { pix: 'WebhookPixBody', rec: 'WebhookRecBody', cobr: 'WebhookCobRBody' }[kind];
+    this.callbacks.add(kind);
+    const schema = this.doc.components.requestBodies[name].content['application/json'].schema;
+    this.check(`POST {webhookUrl}/${kind} callback`, schema, body);
   }
+  /** The callbacks validated so far. */
+  readonly callbacks = new Set<string>();
 
   /** Validates one exchange; the token endpoint (securitySchemes.OAuth2.tokenUrl) has no schema. */
   async exchange(request: Request, response: Response): Promise<void> {
@@ -152,6 +241,10 @@ export class OpenApiValidator {
 export interface ConformanceResult {
   /** Regex-literal patterns of the document read by intent (readPatternsByIntent). */
   quirks?: string[];
+  /** Pix Automático schemas read by intent (readRecurrenceSchemasByIntent). */
+  requiredQuirks?: string[];
+  /** The callback bodies validated (`pix`, `rec`, `cobr`). */
+  callbacks?: string[];
   operations: number;
   requests: number;
   invalid: string[];
@@ -182,6 +275,7 @@ export async function runConformance(doc: Doc): Promise<ConformanceResult> {
     fetcher,
     now: () => psp.now,
     attempts: 3,
+    pixAutomatico: { account: '1234567', accountType: 'PAGAMENTO', branch: '0001' },
   });
   const txid = 'CPSPtx0000000000000000000000001';
   const charge = await partner.registerCharge({
@@ -285,6 +379,12 @@ export async function runConformance(doc: Doc): Promise<ConformanceResult> {
     'webhook registered',
     (await partner.registerWebhook('https://gw.example/partners/09089356/webhook')).ok,
   );
+  expect(
+    'Pix Automático callbacks registered to the same base',
+    psp.rec.webhookRec === 'https://gw.example/partners/09089356/webhook' &&
+      psp.rec.webhookCobr === 'https://gw.example/partners/09089356/webhook',
+  );
+  await runRecurrenceConformance(partner, psp, validator, expect);
   psp.failNext(503, 'ServicoIndisponivel');
   const retried = await partner.chargeStatus(txid);
   expect('503 retried then answered', retried.ok);
@@ -314,6 +414,8 @@ export async function runConformance(doc: Doc): Promise<ConformanceResult> {
   );
   return {
     quirks: [...validator.quirks].map(([pattern, places]) => `${pattern} (${places} places)`),
+    requiredQuirks: [...validator.requiredQuirks].map(([name, places]) => `${name} (${places} places)`),
+    callbacks: [...validator.callbacks],
     operations: validator.operations.size,
     requests: validator.requests,
     invalid: validator.invalid,

@@ -4,6 +4,7 @@
  * bcb-pix-conformance.ts and of the Workers tests' fake partner (test/setup/fake-psp.ts).
  */
 import { buildDynamicBrCode } from '../../src/domain/brcode';
+import { FakeBcbRecurrences } from './fake-bcb-rec';
 import { FakeEfiMed } from './fake-efi-med';
 import { FakeEfiPayout } from './fake-efi-payout';
 
@@ -39,6 +40,12 @@ export class FakeBcbPsp {
   readonly payout = new FakeEfiPayout('09089356', () => this.now);
   /** Its MED infractions (Efí's API), on the same host and tokens. */
   readonly med = new FakeEfiMed(() => this.now);
+  /** Pix Automático (`/rec`, `/solicrec`, `/cobr`, `/locrec`); a paid attempt is a Pix received here. */
+  readonly rec = new FakeBcbRecurrences(
+    '09089356',
+    () => this.now,
+    (e2e, valor, txid) => this.receive(e2e, valor, txid),
+  );
 
   /**
    * Every token issued so far stops working before its time (revoked at the PSP). `answer`: what a
@@ -172,9 +179,10 @@ export class FakeBcbPsp {
     const fault = this.faults.shift();
     if (fault) return fault;
     const path = url.pathname.slice(new URL(BASE).pathname.length).split('/').map(decodeURIComponent);
-    const body =
-      request.method === 'PUT' || request.method === 'PATCH' ? await request.json<any>() : undefined;
+    const text = request.method === 'GET' ? '' : await request.text();
+    const body = text === '' ? undefined : JSON.parse(text);
     const [, root, a = '', sub, b = ''] = path;
+    if (this.rec.handles(root)) return this.rec.handle(request.method, path, body);
     if (root === 'cob' && request.method === 'PUT') {
       // The PSP's own location id (not our txid), and the BR Code that names it (2.9.0 CobGerada).
       const location = `psp.test/qr/v2/${crypto.randomUUID().replace(/-/g, '')}`;

@@ -16,12 +16,13 @@ export interface MockPsp {
   server: Server;
   /** The partner declaration and secrets that point a gateway at this mock. */
   partnerVars: Record<string, string>;
-  /** Callbacks posted so far (when `callbacks` is on), oldest first. */
+  /** Callbacks posted so far (when `callbacks` is on), oldest first: Pix, `rec` and `cobr`. */
   posted: PostedCallback[];
   close(): Promise<void>;
 }
 
 export interface PostedCallback {
+  /** The Pix's end-to-end id, or the recurrence's idRec / the recurring charge's txid. */
   endToEndId: string;
   url: string;
   /** HTTP status of the last attempt, or the network error. */
@@ -92,6 +93,48 @@ export async function startMockPsp(port = 0, options: MockPspOptions = {}): Prom
       await new Promise((r) => setTimeout(r, delay));
     }
   }
+  /** The `rec` or `cobr` callback a PSP posts after the payer's side changed one (webhookrec/cobr). */
+  async function postRecurrenceCallback(kind: 'rec' | 'cobr', id: string): Promise<void> {
+    const registered = (await control('webhookrec'))[kind] as string | null;
+    const secret = partnerVars[`PARTNER_${FAKE_PSP_ISPB}_WEBHOOK_SECRET`];
+    const base =
+      registered ??
+      (options.callbacks?.fallbackBase &&
+        `${options.callbacks.fallbackBase.replace(/\/$/, '')}/partners/${FAKE_PSP_ISPB}/webhook/${secret}`);
+    if (!base) return;
+    const body = JSON.stringify(
+      await control(`${kind}-callback`, kind === 'rec' ? { idRecs: [id] } : { txids: [id] }),
+    );
+    const record: PostedCallback = {
+      endToEndId: id,
+      url: `${base}/${kind}`,
+      outcome: 0,
+      attempts: 0,
+      at: '',
+    };
+    posted.push(record);
+    for (let attempt = 0; ; attempt++) {
+      record.attempts = attempt + 1;
+      record.at = new Date().toISOString();
+      try {
+        const res = await fetch(record.url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body,
+        });
+        await res.arrayBuffer();
+        record.outcome = res.status;
+      } catch (error) {
+        record.outcome = String((error as { cause?: { code?: string } }).cause?.code ?? error);
+      }
+      options.callbacks?.log?.(
+        `callback ${kind} ${id} -> ${record.url.replace(secret ?? '\0', '<secret>')}: ${record.outcome}`,
+      );
+      const delay = CALLBACK_RETRY_MS[attempt];
+      if (record.outcome === 200 || delay === undefined) return;
+      await new Promise((r) => setTimeout(r, delay));
+    }
+  }
   const server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -119,6 +162,14 @@ export async function startMockPsp(port = 0, options: MockPspOptions = {}): Prom
         const { endToEndId } = JSON.parse(body.toString('utf8')) as { endToEndId?: string };
         if (endToEndId) void postCallback(endToEndId).catch(() => {});
       }
+      const recurring = /^\/__control\/(rec|cobr)-(approve|reject|payer-cancel|pay|fail)$/.exec(
+        req.url ?? '',
+      );
+      if (options.callbacks && recurring && response.ok && body) {
+        const sent = JSON.parse(body.toString('utf8')) as { idRec?: string; txid?: string };
+        const id = recurring[1] === 'rec' ? sent.idRec : sent.txid;
+        if (id) void postRecurrenceCallback(recurring[1] as 'rec' | 'cobr', id).catch(() => {});
+      }
     } catch (error) {
       res.writeHead(500, { 'content-type': 'text/plain' });
       res.end(String(error));
@@ -138,6 +189,8 @@ export async function startMockPsp(port = 0, options: MockPspOptions = {}): Prom
         pixKey: 'cobranca@connectpsp.example',
         reportsPayer: true,
         payout: { kind: 'efi-pix-send', baseUrl: url, payerKey: 'pagamentos@connectpsp.example' },
+        // Pix Automático (`/rec`, `/cobr`): recurring charges credit this account of ours at the PSP.
+        pixAutomatico: { account: '1234567', accountType: 'PAGAMENTO', branch: '0001' },
       },
     ]),
     [`PARTNER_${FAKE_PSP_ISPB}_CLIENT_ID`]: 'connectpsp-local',

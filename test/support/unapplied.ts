@@ -1,8 +1,14 @@
-/** Helpers of the unapplied-receipt and reconciliation tests: the operator's views, read over HTTP. */
+/**
+ * Helpers of the unapplied-receipt and reconciliation tests: the operator's views, read over HTTP,
+ * and the setups they share (a return the network refused, client- or partner-held).
+ */
+import { env } from 'cloudflare:workers';
 import { expect } from 'vitest';
+import { returnPartnerHeld } from '../../src/cron/partner-unapplied';
 import { waitFor } from './cash-in';
 import { FAKE_PSP_ISPB } from './fake-psp-env';
 import { ADMIN_TOKEN, admin, BASE, call } from './harness';
+import { callback, newE2e, onboard, paidAtPsp, psp } from './partner-psp';
 
 export interface UnappliedItem {
   id: string;
@@ -76,3 +82,46 @@ export async function consoleBooks(query = ''): Promise<string> {
   expect(res.status).toBe(200);
   return res.text();
 }
+
+/**
+ * A client's charge paid twice at the PSP: the second payment is booked as a DUPLICATE unapplied
+ * receipt, its return asked for, and the network refuses the devolution: the return is FAILED.
+ */
+export async function failedDuplicateReturn(amount: number) {
+  const api = await onboard();
+  const { cashIn, e2e } = await paidAtPsp(api, amount);
+  await callback(e2e);
+  const second = newE2e();
+  await psp('pay', { txid: cashIn.transactionId, endToEndId: second });
+  expect(await callback(second)).toEqual([{ endToEndId: second, outcomes: ['duplicate'] }]);
+  const [devolution] = await waitForDevolution(psp, second);
+  await psp('devolution', { endToEndId: second, id: devolution?.id, ok: false });
+  const failed = await waitForReturn(second, 'FAILED');
+  return { api, cashIn, e2e, second, devolution, failed };
+}
+
+/** Pix no client can take, held for the payer by the partner, each with its devolution refused: FAILED. */
+export async function failedStrayReturns(valor: string, txid: string, count = 1) {
+  const strays = Array.from({ length: count }, () => newE2e());
+  for (const stray of strays) {
+    await psp('receive', { endToEndId: stray, valor, txid });
+    expect(await callback(stray)).toEqual([{ endToEndId: stray, outcomes: ['unmatched'] }]);
+  }
+  await returnPartnerHeld(env);
+  const devolutions = [];
+  for (const stray of strays) {
+    const [devolution] = await waitForDevolution(psp, stray);
+    await psp('devolution', { endToEndId: stray, id: devolution?.id, ok: false });
+    devolutions.push(devolution);
+  }
+  await returnPartnerHeld(env, Date.now() + 5_000);
+  return { strays, devolutions };
+}
+
+/** When a partner-held receipt is next read (its row's next_at in D1). */
+export const nextReadAt = async (endToEndId: string) =>
+  (
+    await env.DB.prepare('SELECT next_at FROM unapplied_receipts WHERE end_to_end_id = ?')
+      .bind(endToEndId)
+      .first<{ next_at: number | null }>()
+  )?.next_at;

@@ -16,7 +16,7 @@ import {
   deliveryPage,
   deliveryRows,
 } from '../webhooks/delivery-view';
-import { idHash, segmentsFor } from './archive-index';
+import { deliverySegmentsFor, idHash } from './archive-index';
 import { readSegment } from './archive-reads';
 import { deliverySegmentsEndedBefore, dropDeliverySegment, oldestDeliverySegmentEnd } from './archive-store';
 
@@ -31,7 +31,7 @@ export async function listDeliveriesAnywhere(
   if (id === undefined) return deliveryPage(hot, input.limit);
   const since = now - FINISHED_DELIVERY_KEEP_MS;
   const rows = new Map(hot.map((r) => [r.seq, r]));
-  for (const segment of segmentsFor(ledger.storage.sql, id, 'delivery', 'deliveries'))
+  for (const segment of deliverySegmentsFor(ledger.storage.sql, id))
     for (const row of (await readSegment(ledger.env, segment.key)) as DeliveryRow[]) {
       if (row.aggregateId !== id || rows.has(row.seq) || row.updatedAt < since) continue;
       if (input.status !== undefined && row.status !== input.status) continue;

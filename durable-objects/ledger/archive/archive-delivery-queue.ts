@@ -9,9 +9,8 @@ import { cashInIsHot } from '../cash-in/cash-in-store';
 import { cashOutIsHot } from '../cash-out/cash-out-store';
 import type { LedgerContext } from '../ledger-context';
 import { endedDeliveriesOf, endedDeliveryArchive, hasEndedDelivery } from '../webhooks/outbox-store';
-import { maybeArchived } from './archive-index';
 import type { ArchiveSource } from './archive-sources';
-import { queueAggregate, queuedAggregates, unqueueAggregate } from './archive-store';
+import { hasArchiveOf, queueAggregate, queuedAggregates, unqueueAggregate } from './archive-store';
 
 /** Queues the archived transactions that have ended deliveries (one index probe each). */
 export function enqueueAggregates(store: SqlStorage, aggregateIds: string[]): void {
@@ -19,16 +18,15 @@ export function enqueueAggregates(store: SqlStorage, aggregateIds: string[]): vo
 }
 
 /**
- * A delivery of `aggregateId` just ended: queued if its transaction is archived (not hot, and in the
- * id index). Hot is the common case and costs one or two unique-index probes.
+ * A delivery of `aggregateId` just ended: queued if its transaction is archived. A transaction's
+ * row leaves the object only for the archive, so a transactionId (not an `incident:` or
+ * `recurrence:` aggregate) that is not hot names an archived one; no index is read. Hot is the
+ * common case and costs one or two unique-index probes.
  */
 export function enqueueIfArchived(store: SqlStorage, aggregateId: string): void {
-  if (cashInIsHot(store, aggregateId) || cashOutIsHot(store, aggregateId)) return;
-  if (
-    maybeArchived(store, aggregateId, 'cash-in', true) ||
-    maybeArchived(store, aggregateId, 'cash-out', true)
-  )
-    queueAggregate(store, aggregateId);
+  if (aggregateId.includes(':') || cashInIsHot(store, aggregateId) || cashOutIsHot(store, aggregateId))
+    return;
+  if (hasArchiveOf(store, 'cash-in') || hasArchiveOf(store, 'cash-out')) queueAggregate(store, aggregateId);
 }
 
 /** Queue entries looked at per step (a paid Cash-In has 2 deliveries; ARCHIVE_STEP_ROWS caps the rows). */

@@ -1,12 +1,31 @@
 /**
- * The compact index of archived transactions: every id of an archived Cash-In (internalCode,
- * transactionId, externalReference, endToEndId, refund endToEndId; archive-sources.ts) hashed to 47 bits, mapped to the
- * segment that holds it, in a WITHOUT ROWID table keyed (hash, segment). A collision only costs
- * reading one more segment: the reader compares the real ids (archive.ts).
+ * Where an archived transaction is found by id. Every id of an archived Cash-In or Cash-Out
+ * (internalCode, transactionId, externalReference, endToEndId, refund endToEndId; archive-sources.ts)
+ * and of an archived devolution entry is hashed to 47 bits and registered, with the segment that
+ * holds it, in the client's archive registry: ARCHIVE_REGISTRY objects outside the client's object,
+ * one per hash shard (durable-objects/archive-registry.ts), so the client's object keeps nothing per
+ * archived transaction. A lookup is one call to one shard, then the segment read; a collision only
+ * costs reading one more segment: the reader compares the real ids (archive-reads.ts).
+ *
+ * Two generations: segments archived before the registry keep their ids in the object's own main
+ * index (same hash, same pairs, never added to again; archive-store.ts); a lookup reads both.
+ * Archived deliveries keep their own index in the object: it empties whole 7 days after they ended.
  */
 
 import { internalCodeOfTxId } from '../../../src/domain/ids';
-import { anyIndexed, hasArchiveOf, type IdIndex, insertIndexEntries, segmentsByHash } from './archive-store';
+import type { LedgerContext } from '../ledger-context';
+import {
+  anyIndexed,
+  hasArchiveOf,
+  type IdIndex,
+  insertIndexEntries,
+  segmentsAmong,
+  segmentsByHash,
+} from './archive-store';
+
+/** One shard of the client's archive registry (an RPC stub). */
+const registryShard = (ledger: LedgerContext, shard: number) =>
+  ledger.env.ARCHIVE_REGISTRY.getByName(`${ledger.profile.clientId}/${shard}`);
 
 /**
  * FNV-1a 64 cut to 47 bits: a JS number exactly, and SQLite stores it in 6 bytes (its integer
@@ -21,7 +40,39 @@ export function idHash(id: string): number {
   return Number(h >> 17n);
 }
 
-export function indexIds(sql: SqlStorage, segment: number, ids: string[], index: IdIndex = 'main'): void {
+/**
+ * Registry shards per client. At 1.5 million transactions a day for 10 years (~3.3 ids each, ~15 B
+ * per pair) a shard holds ~4 GB, within a Durable Object's 10 GB (docs/storage-schema.md, Archive).
+ */
+export const REGISTRY_SHARDS = 64;
+
+/**
+ * The shard an id is registered in: a TxId of ours goes with the internalCode it carries, so a
+ * lookup by TxId, which may be registered under either (keysOf), is one call.
+ */
+export function shardOf(id: string): number {
+  return idHash(internalCodeOfTxId(id) ?? id) % REGISTRY_SHARDS;
+}
+
+/** Registers `ids` as held by `segment` (idempotent: a retried step registers the same pairs again). */
+export async function registerIds(ledger: LedgerContext, segment: number, ids: string[]): Promise<void> {
+  const byShard = new Map<number, number[]>();
+  for (const id of ids) {
+    const shard = shardOf(id);
+    const pairs = byShard.get(shard) ?? [];
+    pairs.push(idHash(id), segment);
+    byShard.set(shard, pairs);
+  }
+  await Promise.all([...byShard].map(([shard, pairs]) => registryShard(ledger, shard).add(pairs)));
+}
+
+/** Archived deliveries' in-object index (archive-deliveries.ts). */
+export function indexIds(
+  sql: SqlStorage,
+  segment: number,
+  ids: string[],
+  index: IdIndex = 'deliveries',
+): void {
   insertIndexEntries(
     sql,
     index,
@@ -39,24 +90,74 @@ function keysOf(id: string, kind: string): number[] {
   return code === undefined ? [idHash(id)] : [idHash(id), idHash(code)];
 }
 
-/** DONE segments that may hold `id`, newest first (the reader compares the real ids). */
-export function segmentsFor(
-  sql: SqlStorage,
-  id: string,
-  kind: string,
-  index: IdIndex = 'main',
-): { id: number; key: string }[] {
-  return segmentsByHash(sql, index, keysOf(id, kind), kind);
+/** DONE delivery segments that may hold `id`'s deliveries, newest first (the object's own index). */
+export function deliverySegmentsFor(sql: SqlStorage, id: string): { id: number; key: string }[] {
+  return segmentsByHash(sql, 'deliveries', [idHash(id)], 'delivery');
+}
+
+/** The registry's pairs for `hashes`, all in `shard`: [hash, segment] each. */
+async function registered(
+  ledger: LedgerContext,
+  shard: number,
+  hashes: number[],
+): Promise<[number, number][]> {
+  const flat = await registryShard(ledger, shard).find(hashes);
+  const pairs: [number, number][] = [];
+  for (let i = 0; i + 1 < flat.length; i += 2) pairs.push([flat[i] as number, flat[i + 1] as number]);
+  return pairs;
 }
 
 /**
- * Whether some archived row of `kind` may carry `id` (a hash hit): keeps references and codes
- * unique. `asTransactionId`: `id` is a transactionId (an aggregate), so its code's key counts too.
+ * DONE segments of `kind` that may hold `id`, newest first (the reader compares the real ids): the
+ * object's own index (segments archived before the registry) and one call to the id's shard.
  */
-export function maybeArchived(sql: SqlStorage, id: string, kind: string, asTransactionId = false): boolean {
-  // Nothing of this kind archived yet (most clients, most of the time): no hash to compute, and
-  // the BigInt hash costs more than this look-up.
-  if (!hasArchiveOf(sql, kind)) return false;
-  const keys = asTransactionId ? keysOf(id, kind) : [idHash(id)];
-  return anyIndexed(sql, keys, kind);
+export async function segmentsFor(
+  ledger: LedgerContext,
+  id: string,
+  kind: string,
+): Promise<{ id: number; key: string }[]> {
+  const sql = ledger.storage.sql;
+  if (!hasArchiveOf(sql, kind)) return [];
+  const keys = keysOf(id, kind);
+  const pairs = await registered(ledger, shardOf(id), keys);
+  const found = new Map(segmentsByHash(sql, 'main', keys, kind).map((s) => [s.id, s]));
+  const segments = [...new Set(pairs.map(([, segment]) => segment))];
+  for (const s of segmentsAmong(sql, segments, kind, true)) found.set(s.id, s);
+  return [...found.values()].sort((a, b) => b.id - a.id);
+}
+
+/**
+ * Which of `ids` some archived row of `kind` may carry (a hash hit, in a segment in any state): keeps
+ * references and codes unique. One call per distinct shard, made at once; none while nothing of
+ * `kind` was ever archived. Ask after the hot check: a row hot then and archived since was
+ * registered before it left (archive.ts), so it is found here.
+ */
+export async function archivedAmong(
+  ledger: LedgerContext,
+  kind: string,
+  ids: string[],
+): Promise<Set<string>> {
+  const sql = ledger.storage.sql;
+  const hit = new Set<string>();
+  if (ids.length === 0 || !hasArchiveOf(sql, kind)) return hit;
+  for (const id of ids) if (anyIndexed(sql, [idHash(id)], kind)) hit.add(id);
+  const byShard = new Map<number, string[]>();
+  for (const id of ids) byShard.set(shardOf(id), [...(byShard.get(shardOf(id)) ?? []), id]);
+  await Promise.all(
+    [...byShard].map(async ([shard, some]) => {
+      const pairs = await registered(
+        ledger,
+        shard,
+        some.map((id) => idHash(id)),
+      );
+      if (pairs.length === 0) return;
+      const segments = [...new Set(pairs.map(([, segment]) => segment))];
+      const ofKind = new Set(segmentsAmong(sql, segments, kind, false).map((s) => s.id));
+      for (const id of some) {
+        const hash = idHash(id);
+        if (pairs.some(([h, s]) => h === hash && ofKind.has(s))) hit.add(id);
+      }
+    }),
+  );
+  return hit;
 }

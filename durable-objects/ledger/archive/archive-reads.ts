@@ -57,7 +57,7 @@ export async function findAnywhere<R extends Row>(
   let best: Found<R> | undefined = hot ? { row: hot } : undefined;
   let bestLevel = hot ? matchLevel(hot, id) : undefined;
   if (bestLevel === 0) return best;
-  for (const segment of segmentsFor(ledger.storage.sql, id, source.kind)) {
+  for (const segment of await segmentsFor(ledger, id, source.kind)) {
     const stale = staleSeqs(ledger.storage.sql, segment.id);
     for (const row of (await readSegment(ledger.env, segment.key)) as R[]) {
       const level = matchLevel(row, id);
@@ -119,7 +119,7 @@ export async function entryArchived(
   accountNumber: string,
   id: string,
 ): Promise<boolean> {
-  for (const segment of segmentsFor(ledger.storage.sql, id, `ledger:${accountNumber}`))
+  for (const segment of await segmentsFor(ledger, id, `ledger:${accountNumber}`))
     if ((await readSegment(ledger.env, segment.key)).some((row) => row.id === id)) return true;
   return false;
 }

@@ -251,6 +251,35 @@ export function segmentsByHash(
     .toArray();
 }
 
+/**
+ * Of the segment ids a registry named (archive-index.ts), those of `kind` in the manifest (DONE only
+ * when `done`), newest first: an id the manifest does not hold (a reservation dropped after its ids
+ * were registered) names nothing.
+ */
+export function segmentsAmong(
+  sqlApi: SqlStorage,
+  ids: number[],
+  kind: string,
+  done: boolean,
+): { id: number; key: string }[] {
+  const out: { id: number; key: string }[] = [];
+  // A Durable Object's query binds at most 100 values.
+  for (let i = 0; i < ids.length; i += 90) {
+    const chunk = ids.slice(i, i + 90);
+    out.push(
+      ...sqlApi
+        .exec<{ id: number; key: string }>(
+          `SELECT id, key FROM archive_segments WHERE id IN (${chunk.map(() => '?').join(', ')}) AND kind = ?
+           ${done ? "AND state = 'DONE'" : ''}`,
+          ...chunk,
+          kind,
+        )
+        .toArray(),
+    );
+  }
+  return out.sort((a, b) => b.id - a.id);
+}
+
 /** Some segment of `kind` (in any state) is indexed under any of `hashes`. */
 export function anyIndexed(sqlApi: SqlStorage, hashes: number[], kind: string): boolean {
   return (

@@ -4,9 +4,9 @@
  *
  * A step takes at most ARCHIVE_STEP_ROWS eligible rows of one source and one UTC day (by list time), and
  * writes them as one immutable gzip segment `<clientId>/<kind>/<day>/<first>-<last>.json.gz`.
- * Crash safety: the key and the seqs are reserved (WRITING) in the object before the put; deleting the
- * rows, writing their index entries and totals and marking the segment DONE are one SQLite
- * transaction after it. A crash in between leaves the rows hot and the reservation: the next step
+ * Crash safety: the key and the seqs are reserved (WRITING) in the object before the put; the rows'
+ * ids are registered (archive-index.ts) after it; deleting the rows, writing their totals and
+ * marking the segment DONE are one SQLite transaction after that. A crash in between leaves the rows hot and the reservation: the next step
  * re-puts the same key from the same rows and finishes. Nothing is lost (rows go only with their
  * manifest) and nothing is doubled (a row is read hot or from a DONE segment; WRITING is never read).
  */
@@ -23,7 +23,7 @@ import type { LedgerContext } from '../ledger-context';
 import { backfillManifest } from './archive-backfill';
 import { EXPIRE_STEP_SEGMENTS, expireDeliveries, nextExpiryAt } from './archive-deliveries';
 import { deliverySource, enqueueAggregates } from './archive-delivery-queue';
-import { indexIds } from './archive-index';
+import { indexIds, registerIds } from './archive-index';
 import { gzipJson, SEGMENT_VERSION, type Segment, utcDay } from './archive-segments';
 import { type ArchiveSource, archiveSources as transactionSources } from './archive-sources';
 import {
@@ -130,6 +130,16 @@ async function archiveStepNow(ledger: LedgerContext, before: number): Promise<Mo
     customMetadata: { rows: String(rows.length) },
   });
   await ledger.crashes.reach(source.crashPoint);
+  // Their ids go to the registry before the rows leave, so every row is findable at every instant:
+  // hot until the transaction below, registered from before it (archive-index.ts).
+  if (source.idIndex !== 'deliveries') {
+    await registerIds(
+      ledger,
+      segment.id,
+      rows.flatMap((row) => source.ids(row)),
+    );
+    await ledger.crashes.reach('archive.ids-registered');
+  }
   return ledger.storage.transactionSync(() => {
     // A request may have changed a row while the put was in flight: drop the reservation; the
     // next step writes the rows as they are now (same key if the same rows, overwritten: not DONE).
@@ -138,7 +148,8 @@ async function archiveStepNow(ledger: LedgerContext, before: number): Promise<Mo
       return NONE;
     }
     deleteBySeq(ledger.db, source, segment.seqs);
-    for (const row of rows) indexIds(ledger.storage.sql, segment.id, source.ids(row), source.idIndex);
+    if (source.idIndex === 'deliveries')
+      for (const row of rows) indexIds(ledger.storage.sql, segment.id, source.ids(row), 'deliveries');
     source.removed?.(ledger, rows);
     // An archived transaction's ended webhook deliveries follow it (archive-delivery-queue.ts).
     if (source.counted)

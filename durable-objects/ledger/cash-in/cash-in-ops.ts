@@ -22,8 +22,7 @@ import { log } from '../../../src/infra/log';
 import { reportsPayer } from '../../../src/partners/config';
 import { CHARGE_PAID } from '../../../src/partners/port';
 import { partnerPort } from '../../../src/partners/port-registry';
-import { maybeArchived } from '../archive/archive-index';
-import { hasArchiveOf } from '../archive/archive-store';
+import { archivedAmong } from '../archive/archive-index';
 import type { Remember } from '../ledger/idempotency';
 import { firstTransactionalIspb, transactionalAccounts } from '../ledger/ledger';
 import type { LedgerContext } from '../ledger-context';
@@ -61,8 +60,12 @@ export interface CreateCashInInput {
   expiresAt?: number;
   /** DECLARED_PAYER: only a partner that reports who paid may receive the charge. */
   payerPolicy?: PayerPolicy;
-  /** A Pix Automático cycle's charge: stored with the Cash-In, so its view and every event carry it. */
-  recurrence?: CashInRecurrence;
+  /** A real partner's Pix Automático cycle (`PUT /cobr`): debited under the authorization, no BR Code. */
+  recurrence?: { idRec: string; dueDate: string };
+  /** Ids fixed by the caller (a cycle's charge: ids.ts `cycleChargeIds`), the same on every attempt. */
+  ids?: { internalCode: string; transactionId: string };
+  /** A Pix Automático cycle's charge, as its view shows it: stored with the Cash-In, so every event carries it. */
+  recurringCharge?: CashInRecurrence;
 }
 
 /** What another aggregate writes in the new Cash-In's own transaction (a recurring charge's link). */
@@ -79,6 +82,12 @@ function chargePartner(ledger: LedgerContext, policy: PayerPolicy | undefined): 
   return transactionalAccounts(ledger.db).find((a) => reportsPayer(ledger.env, a.ispb))?.ispb;
 }
 
+const duplicated = (reference: string) =>
+  failure({
+    code: 'DUPLICATED_EXTERNAL_REFERENCE',
+    detail: `externalReference '${reference}' was already used for a Cash-In`,
+  });
+
 export async function createCashIn(
   ledger: LedgerContext,
   input: CreateCashInInput,
@@ -88,25 +97,25 @@ export async function createCashIn(
 ): Promise<OperationResult<CashInCreated>> {
   const now = Date.now();
   const reference = input.externalReference;
-  let internalCode = newInternalCode();
+  let internalCode = input.ids?.internalCode ?? newInternalCode();
   const taken = newCashInIdsTaken(ledger.db, reference, internalCode);
-  // Archived Cash-Ins keep their references and codes (a hash hit counts: refusing is the safe
-  // side); while none was ever archived, no hash is computed.
-  const archived = hasArchiveOf(ledger.storage.sql, 'cash-in');
-  const archivedId = (id: string) => archived && maybeArchived(ledger.storage.sql, id, 'cash-in');
-  if (creating.has(reference) || taken.reference || archivedId(reference)) {
-    return failure({
-      code: 'DUPLICATED_EXTERNAL_REFERENCE',
-      detail: `externalReference '${reference}' was already used for a Cash-In`,
-    });
-  }
+  if (creating.has(reference) || taken.reference) return duplicated(reference);
   creating.add(reference);
   try {
-    if (taken.code || archivedId(internalCode)) {
-      do internalCode = newInternalCode();
-      while (internalCodeTaken(ledger.db, internalCode) || archivedId(internalCode));
+    // Archived Cash-Ins keep their references and codes (a hash hit counts: refusing is the safe
+    // side): asked of the archive registry after the hot check, one call per shard, none while
+    // nothing was ever archived (archive-index.ts).
+    let archived = await archivedAmong(ledger, 'cash-in', [reference, internalCode]);
+    if (archived.has(reference)) return duplicated(reference);
+    // A recurring cycle's charge names its own ids: taken means it was already created.
+    if (input.ids && (taken.code || archived.has(internalCode)))
+      return failure({ code: 'RULE_VIOLATION', detail: 'This charge was already created; read it instead' });
+    while (taken.code || archived.has(internalCode)) {
+      internalCode = newInternalCode();
+      taken.code = internalCodeTaken(ledger.db, internalCode);
+      archived = taken.code ? archived : await archivedAmong(ledger, 'cash-in', [internalCode]);
     }
-    const transactionId = newCashInTxId(input.locationKey, internalCode);
+    const transactionId = input.ids?.transactionId ?? newCashInTxId(input.locationKey, internalCode);
     const partnerIspb = chargePartner(ledger, input.payerPolicy);
     if (partnerIspb === undefined)
       return failure({
@@ -143,6 +152,7 @@ export async function createCashIn(
       amountCents: input.amountCents,
       expiresAt,
       payer: input.payer,
+      ...(input.recurrence && { recurrence: input.recurrence }),
     });
     await ledger.crashes.reach('cash-in.charge-registered');
     if (!registered.ok) {
@@ -157,7 +167,7 @@ export async function createCashIn(
       port.issuesBrCode && issued
         ? pspBrCode(issued, { amountCents: input.amountCents, ...merchant })
         : undefined;
-    if (port.issuesBrCode && psp === undefined) {
+    if (port.issuesBrCode && psp === undefined && !input.recurrence) {
       log('error', 'the partner registered a charge without a usable BR Code', {
         transactionId,
         ispb: partnerIspb,
@@ -197,8 +207,8 @@ export async function createCashIn(
         expiresAt,
       }) as CashInRow;
       // Off the prepared insert: only a recurring charge pays for the extra write.
-      const row = input.recurrence
-        ? updateCashIn(ledger, inserted.seq, { recurrence: input.recurrence })
+      const row = input.recurringCharge
+        ? updateCashIn(ledger, inserted.seq, { recurrence: input.recurringCharge })
         : inserted;
       // The event and observation in one statement; their dispatch, flush and the expiry in one
       // (dispatch and flush shared with the Cash-Ins of the next moment: OUTBOX_COALESCE_MS).

@@ -100,6 +100,16 @@ export function suspenseHeld(db: LedgerDb, ispb: string): number {
   return row?.total ?? 0;
 }
 
+/** Centavos of the returns the partner took and has not settled yet (stage SENT): still in suspense here. */
+export function returnsSentAt(db: LedgerDb, ispb: string): number {
+  const row = db
+    .select({ total: sql<number>`coalesce(sum(${unappliedReceipts.amount}), 0)` })
+    .from(unappliedReceipts)
+    .where(and(eq(unappliedReceipts.ispb, ispb), eq(unappliedReceipts.stage, 'SENT')))
+    .get();
+  return row?.total ?? 0;
+}
+
 /** Centavos of one payment the suspense account returned to its payer. */
 export function suspenseReturnedOf(db: LedgerDb, endToEndId: string): number {
   return sqlOf(db)

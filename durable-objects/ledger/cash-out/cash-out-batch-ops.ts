@@ -13,8 +13,7 @@ import { newInternalCode, newUuid } from '../../../src/domain/ids';
 import { amountFromCents } from '../../../src/domain/money';
 import { failure, type OperationResult, success } from '../../../src/domain/result';
 import { formatBrt } from '../../../src/domain/time';
-import { maybeArchived } from '../archive/archive-index';
-import { hasArchiveOf } from '../archive/archive-store';
+import { archivedAmong } from '../archive/archive-index';
 import { sqlOf } from '../db';
 import type { Remember } from '../ledger/idempotency';
 import type { LedgerContext } from '../ledger-context';
@@ -52,7 +51,7 @@ export interface CashOutBatchView {
 function referenceConflicts(
   ledger: LedgerContext,
   items: readonly CreateCashOutInput[],
-  archived: boolean,
+  archived: ReadonlySet<string>,
 ): Record<string, string[]> {
   const sql = sqlOf(ledger.db);
   const positions = new Map<string, number[]>();
@@ -67,7 +66,7 @@ function referenceConflicts(
     const ref = item.externalReference;
     const same = positions.get(ref) as number[];
     const field = `items[${i}].externalReference`;
-    if (taken.has(ref) || (archived && maybeArchived(sql, ref, 'cash-out'))) {
+    if (taken.has(ref) || archived.has(ref)) {
       errors[field] = [`externalReference '${ref}' was already used for a Cash-Out`];
     } else if (same.length > 1) {
       const others = same.filter((j) => j !== i).map((j) => `items[${j}]`);
@@ -77,8 +76,12 @@ function referenceConflicts(
   return errors;
 }
 
-/** `count` internal codes unused by any Cash-Out, live or archived, and distinct from each other. */
-function freshCodes(ledger: LedgerContext, count: number, archived: boolean): string[] {
+/**
+ * `count` internal codes unused by any Cash-Out, live or archived, and distinct from each other:
+ * drawn, checked hot, then asked of the archive registry (archive-index.ts). The caller checks them
+ * hot again with its write.
+ */
+async function freshCodes(ledger: LedgerContext, count: number): Promise<string[]> {
   const sql = sqlOf(ledger.db);
   const codes = new Set<string>();
   while (codes.size < count) {
@@ -88,11 +91,21 @@ function freshCodes(ledger: LedgerContext, count: number, archived: boolean): st
       if (!codes.has(code) && !candidates.includes(code)) candidates.push(code);
     }
     const used = internalCodesTaken(sql, candidates);
-    for (const code of candidates)
-      if (!used.has(code) && !(archived && maybeArchived(sql, code, 'cash-out'))) codes.add(code);
+    const free = candidates.filter((code) => !used.has(code));
+    const archived = await archivedAmong(ledger, 'cash-out', free);
+    for (const code of free) if (!archived.has(code)) codes.add(code);
   }
   return [...codes];
 }
+
+const conflictsFailure = (conflicts: Record<string, string[]>) => {
+  const offending = Object.keys(conflicts);
+  return failure({
+    code: 'DUPLICATED_EXTERNAL_REFERENCE',
+    detail: `${offending.length} item(s) carry an externalReference repeated in the batch or already used for a Cash-Out: ${offending.map((f) => f.slice(0, f.indexOf('.'))).join(', ')}; nothing was created`,
+    errors: conflicts,
+  });
+};
 
 export async function acceptCashOutBatch(
   ledger: LedgerContext,
@@ -101,18 +114,22 @@ export async function acceptCashOutBatch(
 ): Promise<OperationResult<CashOutBatchAccepted>> {
   if (items.length === 0 || items.length > MAX_BATCH_ITEMS)
     throw new Error(`a batch has 1 to ${MAX_BATCH_ITEMS} items (checked by the API)`);
-  const archived = hasArchiveOf(sqlOf(ledger.db), 'cash-out');
-  const conflicts = referenceConflicts(ledger, items, archived);
-  const offending = Object.keys(conflicts);
-  if (offending.length > 0) {
-    return failure({
-      code: 'DUPLICATED_EXTERNAL_REFERENCE',
-      detail: `${offending.length} item(s) carry an externalReference repeated in the batch or already used for a Cash-Out: ${offending.map((f) => f.slice(0, f.indexOf('.'))).join(', ')}; nothing was created`,
-      errors: conflicts,
-    });
-  }
+  const none = new Set<string>();
+  // Hot first, then the archive registry, then hot again with the write (another request may have
+  // taken a reference or a code during the calls): a row hot at the first check and archived since
+  // was registered before it left (archive-index.ts).
+  let conflicts = referenceConflicts(ledger, items, none);
+  if (Object.keys(conflicts).length > 0) return conflictsFailure(conflicts);
+  const archived = await archivedAmong(ledger, 'cash-out', [
+    ...new Set(items.map((item) => item.externalReference)),
+  ]);
+  let codes: string[];
+  do {
+    codes = await freshCodes(ledger, items.length);
+    conflicts = referenceConflicts(ledger, items, archived);
+    if (Object.keys(conflicts).length > 0) return conflictsFailure(conflicts);
+  } while (internalCodesTaken(sqlOf(ledger.db), codes).size > 0);
   const now = Date.now();
-  const codes = freshCodes(ledger, items.length, archived);
   const batchId = newUuid();
   const rows = items.map((input, index) => newCashOutRow(input, codes[index] as string, now));
   const amountCents = rows.reduce((sum, row) => sum + row.amount, 0);

@@ -2,8 +2,7 @@ import { type CashOutView, cashOutView } from '../../../src/domain/cash-out';
 import { newEndToEndId, newInternalCode } from '../../../src/domain/ids';
 import { failure, type OperationResult, success } from '../../../src/domain/result';
 import { formatBrt } from '../../../src/domain/time';
-import { maybeArchived } from '../archive/archive-index';
-import { hasArchiveOf } from '../archive/archive-store';
+import { archivedAmong } from '../archive/archive-index';
 import type { Remember } from '../ledger/idempotency';
 import { accountAt, findHold, postEntry, releaseHold } from '../ledger/ledger';
 import type { LedgerContext } from '../ledger-context';
@@ -53,30 +52,37 @@ function emitCashOut(
   );
 }
 
-export function acceptCashOut(
+export async function acceptCashOut(
   ledger: LedgerContext,
   input: CreateCashOutInput,
   remember: Remember,
-): OperationResult<CashOutAccepted> {
-  // An archived Cash-Out keeps its reference (a hash hit counts: refusing is the safe side). Asked
-  // once: while no Cash-Out was ever archived, neither the reference nor the code needs the index.
+): Promise<OperationResult<CashOutAccepted>> {
   const reference = input.externalReference;
-  const archived = hasArchiveOf(ledger.storage.sql, 'cash-out');
-  const wasArchived = (id: string) => archived && maybeArchived(ledger.storage.sql, id, 'cash-out');
-  // The reference and a first candidate code in one statement; another code only on a collision.
-  let internalCode = newInternalCode();
-  const taken = cashOutKeysTaken(ledger.db, reference, internalCode);
-  if (taken.reference || wasArchived(reference)) {
-    return failure({
+  const duplicated = () =>
+    failure({
       code: 'DUPLICATED_EXTERNAL_REFERENCE',
       detail: `externalReference '${input.externalReference}' was already used for a Cash-Out`,
     });
+  // The reference and a first candidate code in one statement; another code only on a collision.
+  let internalCode = newInternalCode();
+  let taken = cashOutKeysTaken(ledger.db, reference, internalCode);
+  if (taken.reference) return duplicated();
+  for (;;) {
+    // An archived Cash-Out keeps its reference and code (a hash hit counts: refusing is the safe
+    // side): asked of the archive registry after the hot check (archive-index.ts), none while no
+    // Cash-Out was ever archived.
+    const archived = await archivedAmong(ledger, 'cash-out', [reference, internalCode]);
+    if (archived.has(reference)) return duplicated();
+    if (!taken.code && !archived.has(internalCode)) {
+      // Hot again, with the write: another request may have taken either during the call.
+      taken = cashOutKeysTaken(ledger.db, reference, internalCode);
+      if (taken.reference) return duplicated();
+      if (!taken.code) break;
+    }
+    internalCode = newInternalCode();
+    taken = { reference: false, code: cashOutCodeTaken(ledger.db, internalCode) };
   }
   const now = Date.now();
-  if (taken.code || wasArchived(internalCode)) {
-    do internalCode = newInternalCode();
-    while (cashOutCodeTaken(ledger.db, internalCode) || wasArchived(internalCode));
-  }
   const row = newCashOutRow(input, internalCode, now);
   const accepted: CashOutAccepted = { ...acceptedCashOut(row), requestedAt: formatBrt(now) };
   ledger.storage.transactionSync(() => {

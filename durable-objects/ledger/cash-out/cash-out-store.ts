@@ -260,6 +260,21 @@ export function cashOutsDue(db: LedgerDb, now: number, limit: number): CashOutRo
     .map(cashOutOf);
 }
 
+/**
+ * Centavos of the Cash-Outs asked of one partner and not yet settled here (SENDING: asked, its answer
+ * awaited or lost; SENT: taken). Live ones only, by the executor's partial index (next_at is set
+ * until a Cash-Out is DONE).
+ */
+export function cashOutsAskedAt(db: LedgerDb, ispb: string): number {
+  return sqlOf(db)
+    .exec<{ total: number }>(
+      `SELECT coalesce(sum(amount), 0) AS total FROM cash_outs
+       WHERE next_at IS NOT NULL AND stage IN ('SENDING', 'SENT') AND partner_ispb = ?`,
+      ispb,
+    )
+    .one().total;
+}
+
 /** When the executor has a Cash-Out to take next, or undefined when none waits. */
 export function nextCashOutDue(db: LedgerDb): number | undefined {
   const row = sqlOf(db)

@@ -140,6 +140,20 @@ export function accountsAtPartner(db: LedgerDb, ispb: string): { number: string;
     .toArray();
 }
 
+/**
+ * The refunds holding money at one partner's accounts (their holds' ids start `refund:`,
+ * refund-ops.ts): each one's transaction id and centavos. The holds table holds only what is live.
+ */
+export function refundHoldsAt(db: LedgerDb, ispb: string): { transactionId: string; amount: number }[] {
+  return sqlOf(db)
+    .exec<{ transactionId: string; amount: number }>(
+      `SELECT substr(h.id, 8) AS transactionId, h.amount AS amount FROM holds h
+       JOIN accounts a ON a.number = h.account_number WHERE a.ispb = ? AND h.id LIKE 'refund:%'`,
+      ispb,
+    )
+    .toArray();
+}
+
 /** An account's Pix received and sent in [from, to), by its (account, time) index. */
 export function pixEntriesBetween(db: LedgerDb, accountNumber: string, from: number, to: number) {
   return sqlOf(db).exec<{

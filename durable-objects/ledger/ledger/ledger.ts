@@ -26,6 +26,7 @@ export {
   pixEntriesBetween,
   placeHold,
   refundedOutOf,
+  refundHoldsAt,
   releaseHold,
   transactionalAccounts,
 } from './ledger-store';

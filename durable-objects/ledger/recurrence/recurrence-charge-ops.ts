@@ -6,6 +6,7 @@
  * Cash-In EXPIRED after the last one the recurrence allows.
  */
 import { type CashInRecurrence, cashInView } from '../../../src/domain/cash-in';
+import { cycleChargeIds } from '../../../src/domain/ids';
 import { amountFromCents } from '../../../src/domain/money';
 import {
   addDays,
@@ -20,7 +21,7 @@ import { failure, type OperationResult, success } from '../../../src/domain/resu
 import { brtStartOfDay } from '../../../src/domain/time';
 import { isSimulatedPartner } from '../../../src/partners/config';
 import { cancelCashIn, createCashIn, expireCashIn } from '../cash-in/cash-in-ops';
-import { cashInNotFound, findCashIn, updateCashIn } from '../cash-in/cash-in-store';
+import { type CashInRow, cashInNotFound, findCashIn, updateCashIn } from '../cash-in/cash-in-store';
 import type { Remember } from '../ledger/idempotency';
 import type { LedgerContext } from '../ledger-context';
 import { emitWebhook } from '../webhooks/events';
@@ -32,6 +33,7 @@ import {
   findRecurrence,
   insertRecurrenceCharge,
   type RecurrenceChargeRow,
+  type RecurrenceRow,
   setFailedAttempts,
 } from './recurrence-store';
 
@@ -114,8 +116,12 @@ export async function chargeRecurrence(
     const created = body as { transactionId: string };
     return { ...created, recurrence: chargeFields(link(created.transactionId), rec.retryPolicy) };
   };
+  const real = !isSimulatedPartner(ledger.env, rec.partnerIspb);
   charging.add(key);
   try {
+    // At a real partner the payer's bank debits the cycle's `cobr` by itself: its TxId is the
+    // cycle's, so a retry after a crash finds the charge it sent rather than sending a second one.
+    const ids = real ? await cycleChargeIds(input.locationKey, rec.recurrenceId, cycle) : undefined;
     const result = await createCashIn(
       ledger,
       {
@@ -130,13 +136,9 @@ export async function chargeRecurrence(
         locationPrefix: input.locationPrefix,
         paymentUrlPrefix: input.paymentUrlPrefix,
         locationKey: input.locationKey,
-        recurrence: {
-          recurrenceId: rec.recurrenceId,
-          cycle,
-          dueDate: input.dueDate,
-          failedAttempts: 0,
-          attemptsLeft: maxAttempts(rec.retryPolicy),
-        },
+        // A real partner's cycle is its `cobr` under the recurrence's idRec; the sandbox pays a BR Code.
+        ...(ids && { ids, recurrence: { idRec: rec.recurrenceId, dueDate: input.dueDate } }),
+        recurringCharge: chargeFields(link(''), rec.retryPolicy),
       },
       creating.cashIns,
       (status, body) => remember(status, withRecurrence(body)),
@@ -158,6 +160,37 @@ function sandboxCharge(ledger: LedgerContext, id: string) {
 }
 
 /**
+ * Failed attempts of the payer's bank at `at` instants: each one `RECURRING_CHARGE_ATTEMPT_FAILED`
+ * among the recurrence's events, in one transaction with the attempts recorded.
+ */
+export function recordFailedAttempts(
+  ledger: LedgerContext,
+  row: CashInRow,
+  link: RecurrenceChargeRow,
+  rec: RecurrenceRow,
+  at: number[],
+): RecurrenceChargeRow {
+  let attempts = link.failedAttempts;
+  ledger.storage.transactionSync(() => {
+    for (const instant of at) {
+      attempts = [...attempts, instant];
+      setFailedAttempts(ledger.db, row.transactionId, attempts);
+      const fields = chargeFields({ ...link, failedAttempts: attempts }, rec.retryPolicy);
+      const counted = updateCashIn(ledger, row.seq, { recurrence: fields });
+      // On the recurrence's events, to its webhookUrl: the Cash-In's own events stay its state history.
+      emitWebhook(ledger, {
+        aggregateId: `recurrence:${rec.recurrenceId}`,
+        eventType: 'RECURRING_CHARGE_ATTEMPT_FAILED',
+        data: cashInView(counted),
+        webhookUrl: rec.webhookUrl,
+        at: instant,
+      });
+    }
+  });
+  return { ...link, failedAttempts: attempts };
+}
+
+/**
  * The payer's bank failed an attempt now (sandbox): `RECURRING_CHARGE_ATTEMPT_FAILED` among the
  * recurrence's events; after the last attempt the recurrence allows, the Cash-In ends EXPIRED.
  */
@@ -170,21 +203,7 @@ export function failChargeAttempt(ledger: LedgerContext, id: string): OperationR
       code: 'RULE_VIOLATION',
       detail: `Only an AWAITING_PAYMENT charge is attempted; this one is ${row.status}`,
     });
-  const now = Date.now();
-  const attempts = [...link.failedAttempts, now];
-  const fields = chargeFields({ ...link, failedAttempts: attempts }, rec.retryPolicy);
-  ledger.storage.transactionSync(() => {
-    setFailedAttempts(ledger.db, row.transactionId, attempts);
-    const counted = updateCashIn(ledger, row.seq, { recurrence: fields });
-    // On the recurrence's events, to its webhookUrl: the Cash-In's own events stay its state history.
-    emitWebhook(ledger, {
-      aggregateId: `recurrence:${rec.recurrenceId}`,
-      eventType: 'RECURRING_CHARGE_ATTEMPT_FAILED',
-      data: cashInView(counted),
-      webhookUrl: rec.webhookUrl,
-      at: now,
-    });
-  });
+  const fields = chargeFields(recordFailedAttempts(ledger, row, link, rec, [Date.now()]), rec.retryPolicy);
   if (fields.attemptsLeft === 0) return expireCashIn(ledger, row.transactionId, true);
   return success(200, cashInView(findCashIn(ledger.db, row.transactionId)!));
 }

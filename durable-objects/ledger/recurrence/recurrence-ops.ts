@@ -3,6 +3,8 @@
  * creation with its authorization journey, the payer's answers, cancellation and expiry. Each
  * transition is one storage transaction with its outbox event; the rules are src/domain/recurrence.ts.
  */
+
+import { recordPartnerRecurrence } from '../../../src/db/partner-recurrences';
 import { buildDynamicBrCode } from '../../../src/domain/brcode';
 import { newInternalCode, newRecurrenceId } from '../../../src/domain/ids';
 import { merchantFields } from '../../../src/domain/merchant';
@@ -10,6 +12,8 @@ import { amountFromCents, type Cents } from '../../../src/domain/money';
 import {
   cycleDueDate,
   type Frequency,
+  PERIODICIDADE,
+  POLITICA_RETENTATIVA,
   type RecurrenceTerms,
   type RetryPolicy,
   termsRefusal,
@@ -17,7 +21,8 @@ import {
 import { recurrencePayload } from '../../../src/domain/recurrence-payload';
 import { failure, type OperationResult, success } from '../../../src/domain/result';
 import { brtDate, formatBrt } from '../../../src/domain/time';
-import { isSimulatedPartner } from '../../../src/partners/config';
+import { isSimulatedPartner, offersPixAutomatico } from '../../../src/partners/config';
+import { partnerPort } from '../../../src/partners/port-registry';
 import type { Remember } from '../ledger/idempotency';
 import { firstTransactionalIspb } from '../ledger/ledger';
 import type { LedgerContext } from '../ledger-context';
@@ -133,14 +138,60 @@ function emitRecurrence(ledger: LedgerContext, row: RecurrenceRow, eventType: st
   });
 }
 
-export function createRecurrence(
+/** What the payer authorizes: a simulated partner's BR Code, or what a real partner answered. */
+type Issued = { recurrenceId: string; copyAndPaste: string | null };
+
+/**
+ * A real partner's recurrence (API Pix `POST /rec`, with `/locrec` or `/solicrec` for its journey:
+ * src/partners/bcb-api-pix/recurrence.ts). Its `idRec` becomes the recurrence's id, recorded in D1
+ * first so the partner's `rec` callbacks find this client.
+ */
+async function issueAtPartner(
+  ledger: LedgerContext,
+  input: CreateRecurrenceInput,
+  partnerIspb: string,
+  expiresAt: number,
+): Promise<OperationResult<Issued>> {
+  const recurrences = partnerPort(ledger.env, partnerIspb).recurrences;
+  const refused = (detail: string) => failure({ code: 'RULE_VIOLATION', detail });
+  if (!recurrences)
+    return refused(
+      `The settlement partner ${partnerIspb} does not offer Pix Automático; nothing was sent to it`,
+    );
+  const answer = await recurrences.createRecurrence({
+    periodicidade: PERIODICIDADE[input.frequency],
+    startDate: input.startDate,
+    endDate: input.endDate ?? null,
+    fixedAmountCents: input.amountCents ?? null,
+    minimumAmountCents: input.minimumAmountCents ?? null,
+    politicaRetentativa: POLITICA_RETENTATIVA[input.retryPolicy],
+    contract: input.contract,
+    description: input.description ?? null,
+    payer: { name: input.payer.name, document: input.payer.document },
+    payerBank: input.payer.bankData ?? null,
+    authorizationExpiresAt: expiresAt,
+  });
+  if (!answer.ok) return refused('The settlement partner refused the recurrence; retry later');
+  const push = input.payer.bankData !== undefined;
+  if (!push && answer.value.copyAndPaste === undefined)
+    return refused('The settlement partner created the recurrence without a BR Code; retry later');
+  await recordPartnerRecurrence(ledger.env, partnerIspb, answer.value.idRec, ledger.profile.clientId);
+  return success(200, {
+    recurrenceId: answer.value.idRec,
+    copyAndPaste: push ? null : (answer.value.copyAndPaste as string),
+  });
+}
+
+export async function createRecurrence(
   ledger: LedgerContext,
   input: CreateRecurrenceInput,
   remember: Remember,
-): OperationResult<RecurrenceView> {
+  /** externalReferences being created now: a real partner is awaited between check and insert. */
+  creating: Set<string>,
+): Promise<OperationResult<RecurrenceView>> {
   const now = Date.now();
   const today = brtDate(now);
-  if (referenceTaken(ledger.db, input.externalReference))
+  if (creating.has(input.externalReference) || referenceTaken(ledger.db, input.externalReference))
     return failure({
       code: 'DUPLICATED_EXTERNAL_REFERENCE',
       detail: `externalReference '${input.externalReference}' was already used for a recurrence`,
@@ -158,26 +209,42 @@ export function createRecurrence(
   if (refusal) return failure(refusal);
   const partnerIspb = firstTransactionalIspb(ledger.db);
   if (partnerIspb === undefined) throw new Error('client has no TRANSACTIONAL account');
-  // Nothing reaches a partner that cannot carry a recurrence (today: every real one).
-  if (!isSimulatedPartner(ledger.env, partnerIspb))
+  // Nothing reaches a partner that cannot carry a recurrence (its declaration's `pixAutomatico`).
+  if (!offersPixAutomatico(ledger.env, partnerIspb))
     return failure({
       code: 'RULE_VIOLATION',
       detail: `The settlement partner ${partnerIspb} does not offer Pix Automático; nothing was sent to it`,
     });
-  const recurrenceId = newRecurrenceId(input.retryPolicy !== 'NONE', partnerIspb, today);
   const push = input.payer.bankData !== undefined;
-  let locationCode: string | null = null;
-  if (!push)
-    do locationCode = newInternalCode();
-    while (recurrenceByLocationCode(ledger.db, locationCode) !== undefined);
-  const copyAndPaste = push
-    ? null
-    : buildDynamicBrCode({
-        location: `${input.locationPrefix}${locationCode}`,
-        amountCents: input.amountCents,
-        ...merchantFields(ledger.profile),
-      });
   const expiresAt = now + input.authorizationExpirationInDays * DAY_MS;
+  let issued: Issued;
+  // The sandbox's QR names the gateway's own location, found again by its code (GET /pix/rec).
+  let locationCode: string | null = null;
+  if (isSimulatedPartner(ledger.env, partnerIspb)) {
+    if (!push)
+      do locationCode = newInternalCode();
+      while (recurrenceByLocationCode(ledger.db, locationCode) !== undefined);
+    issued = {
+      recurrenceId: newRecurrenceId(input.retryPolicy !== 'NONE', partnerIspb, today),
+      copyAndPaste: push
+        ? null
+        : buildDynamicBrCode({
+            location: `${input.locationPrefix}${locationCode}`,
+            amountCents: input.amountCents,
+            ...merchantFields(ledger.profile),
+          }),
+    };
+  } else {
+    creating.add(input.externalReference);
+    try {
+      const atPartner = await issueAtPartner(ledger, input, partnerIspb, expiresAt);
+      if (!atPartner.ok) return atPartner;
+      issued = atPartner.body;
+    } finally {
+      creating.delete(input.externalReference);
+    }
+  }
+  const { recurrenceId, copyAndPaste } = issued;
   const view = ledger.storage.transactionSync(() => {
     const row = insertRecurrence(ledger.db, {
       recurrenceId,

@@ -3,6 +3,7 @@
  * creation under its idempotency key.
  */
 import { failure, type OperationResult, success } from '../../../src/domain/result';
+import type { RecurrenceAtPartner, RecurringChargeAtPartner } from '../../../src/partners/port';
 import type { IdempotencyKeys, Idempotent } from '../ledger/idempotency';
 import type { LedgerContext } from '../ledger-context';
 import {
@@ -21,6 +22,11 @@ import {
   moveRecurrence,
   type RecurrenceView,
 } from './recurrence-ops';
+import {
+  applyPartnerCharge,
+  applyPartnerRecurrence,
+  cancelRecurrenceByClient,
+} from './recurrence-partner-ops';
 
 export type RecurrenceCommand =
   | { op: 'create'; input: CreateRecurrenceInput & Idempotent }
@@ -32,7 +38,10 @@ export type RecurrenceCommand =
   | { op: 'charge'; input: ChargeRecurrenceInput & Idempotent }
   | { op: 'charges'; id: string }
   | { op: 'fail-attempt'; cashInId: string }
-  | { op: 'payer-cancel-charge'; cashInId: string };
+  | { op: 'payer-cancel-charge'; cashInId: string }
+  /** A real partner's facts, read again after its `rec` / `cobr` callback (recurrence-partner-ops.ts). */
+  | { op: 'partner-rec'; fact: RecurrenceAtPartner }
+  | { op: 'partner-cobr'; fact: RecurringChargeAtPartner };
 
 export type RecurrencePage = { items: RecurrenceView[]; nextBefore?: number };
 
@@ -41,12 +50,12 @@ export async function recurrenceCommand(
   keys: IdempotencyKeys,
   c: RecurrenceCommand,
   /** What the object is creating right now (in its memory: a crash forgets it with the request). */
-  creating: { cashIns: Set<string>; cycles: Set<string> },
+  creating: { cashIns: Set<string>; cycles: Set<string>; recurrences: Set<string> },
 ): Promise<OperationResult<unknown>> {
   switch (c.op) {
     case 'create':
       return keys.run(c.input.idempotencyKey, c.input.requestHash, Date.now(), async (remember) =>
-        createRecurrence(ledger, c.input, remember),
+        createRecurrence(ledger, c.input, remember, creating.recurrences),
       );
     case 'get': {
       const view = getRecurrence(ledger, c.id);
@@ -71,8 +80,11 @@ export async function recurrenceCommand(
     case 'reject':
       return moveRecurrence(ledger, c.id, { to: 'REJECTED' }, true);
     case 'cancel':
-      // The client cancels any of its recurrences; the payer's side only through the sandbox partner.
-      return moveRecurrence(ledger, c.id, { to: 'CANCELLED', by: c.by }, c.by !== 'CLIENT');
+      // The client cancels any of its recurrences (at a real partner first); the payer's side only
+      // through the sandbox partner.
+      return c.by === 'CLIENT'
+        ? cancelRecurrenceByClient(ledger, c.id)
+        : moveRecurrence(ledger, c.id, { to: 'CANCELLED', by: c.by }, true);
     case 'charge':
       return keys.run(c.input.idempotencyKey, c.input.requestHash, Date.now(), (remember) =>
         chargeRecurrence(ledger, c.input, creating, remember),
@@ -83,5 +95,9 @@ export async function recurrenceCommand(
       return failChargeAttempt(ledger, c.cashInId);
     case 'payer-cancel-charge':
       return payerCancelsCharge(ledger, c.cashInId);
+    case 'partner-rec':
+      return success(200, { outcome: applyPartnerRecurrence(ledger, c.fact) });
+    case 'partner-cobr':
+      return applyPartnerCharge(ledger, c.fact);
   }
 }

@@ -54,6 +54,29 @@ const Report = v.object({
     }),
   ),
   pendingReason: v.optional(v.string()),
+  balance: v.optional(
+    v.pipe(
+      v.object({
+        books: v.pipe(
+          Money,
+          v.description(
+            'What our books hold at the partner at the check: every client account and suspense account there.',
+          ),
+        ),
+        inFlightOut: v.pipe(
+          Money,
+          v.description(
+            'Of books, what was already asked of the partner and has not settled: Cash-Outs sent, refunds and returns of unapplied receipts the partner took. A bank debits them when it takes them; our books when they settle.',
+          ),
+        ),
+        ours: v.pipe(Money, v.description('books − inFlightOut: the figure compared with theirs.')),
+        theirs: v.pipe(Money, v.description("The partner's balance at the check.")),
+      }),
+      v.description(
+        "The balance check, where the partner's API reports its balance: both sides as of the check, after the day's heals. A difference is a BALANCE break whose ours and theirs are these.",
+      ),
+    ),
+  ),
   daysBehind: v.pipe(
     v.number(),
     v.integer(),

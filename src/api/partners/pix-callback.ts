@@ -15,17 +15,15 @@ import { ProblemError } from '../../http/errors';
 import { json } from '../../http/json';
 import type { ApiRequest, RequestContext } from '../../http/request-context';
 import { parseWith } from '../../http/validation';
-import { errorFields, log } from '../../infra/log';
+import { log } from '../../infra/log';
 import { example } from '../../openapi/examples';
 import { inlineSchema } from '../../openapi/json-schema';
 import type { OperationSpec } from '../../openapi/operation';
 import { ispbParameter, parameter } from '../../openapi/parameters';
 import { payerOf } from '../../partners/bcb-api-pix/adapter';
-import { declaredPartners, PartnerConfigError, webhookAuthOf } from '../../partners/config';
-import { callbackAuthentic } from '../../partners/inbound-auth';
-import { bcbPartner } from '../../partners/port-registry';
 import { named } from '../../schemas/named';
 import { selfAuthenticatingRoute } from '../route-table';
+import { authenticatedPartner } from './callback-auth';
 
 /** More than a PSP groups into one callback; bounds the partner calls one request can cause. */
 const MAX_CALLBACK_PIX = 500;
@@ -123,29 +121,10 @@ const callback = (spec: Pick<OperationSpec, 'path' | 'operationId' | 'summary' |
 /** Partner reads one callback may cause (a PSP groups a few Pix per callback). */
 export const MAX_READS_PER_CALLBACK = 50;
 
-function adapterOf(env: Env, ispb: string) {
-  try {
-    return bcbPartner(env, ispb);
-  } catch (error) {
-    if (!(error instanceof PartnerConfigError)) throw error;
-    log('error', 'partner callback for a partner configured incompletely', { ispb, ...errorFields(error) });
-    throw new ProblemError('SERVICE_UNAVAILABLE', 'This partner cannot be reached now; retry later');
-  }
-}
-
 async function handlePartnerPixCallback(request: ApiRequest, { env }: RequestContext): Promise<Response> {
-  const ispb = String(request.params.ispb ?? '');
-  const pathname = new URL(request.url).pathname;
-  const declared = declaredPartners(env).find((p) => p.ispb === ispb && p.kind === 'bcb-api-pix');
-  if (!declared) throw new ProblemError('NOT_FOUND', `No route for ${request.method} ${pathname}`);
-  const secret = request.params.secret === undefined ? undefined : String(request.params.secret);
-  if (!callbackAuthentic(request, webhookAuthOf(env, declared), secret, env)) {
-    log('warn', 'partner callback refused: not authenticated', { ispb, secretPath: secret !== undefined });
-    throw new ProblemError('UNAUTHORIZED', 'This callback is not authenticated as the partner');
-  }
+  const partner = authenticatedPartner(request, env);
+  const ispb = partner.ispb;
   const body = parseWith(PixCallbackSchema, await readJsonObject(request));
-  const partner = adapterOf(env, ispb);
-  if (!partner) throw new ProblemError('NOT_FOUND', `No route for ${request.method} ${pathname}`);
   // Each hint costs a call to the partner: one callback asks at most MAX_READS_PER_CALLBACK, and the
   // rest are left to the sweep of received Pix (src/cron/partner-notices.ts), which reads
   // them by time window within minutes.

@@ -29,6 +29,7 @@ import {
 } from '../port';
 import { type BcbAnswer, BcbApiPixClient, type BcbClientConfig } from './client';
 import { centsToDecimal, decimalToCents } from './money';
+import { BcbRecurrences, type ReceivingAccountDeclaration } from './recurrence';
 
 export interface BcbPartnerConfig extends BcbClientConfig {
   ispb: string;
@@ -37,6 +38,8 @@ export interface BcbPartnerConfig extends BcbClientConfig {
   payout?: DeclaredPayout;
   /** The PSP reports each received Pix's payer as Efí does (`gnExtras.pagador`); see `payerOf`. */
   reportsPayer?: boolean;
+  /** Pix Automático offered: the account recurring charges credit (`CobRSolicitada.recebedor`). */
+  pixAutomatico?: ReceivingAccountDeclaration;
 }
 
 export interface ReceivedPix {
@@ -156,6 +159,7 @@ export class BcbApiPixPartner implements SettlementPartnerPort {
   private readonly client: BcbApiPixClient;
   private readonly payout: EfiPixSendPayout | undefined;
   private readonly med: EfiInfractions | undefined;
+  readonly recurrences: BcbRecurrences | undefined;
 
   constructor(private readonly config: BcbPartnerConfig) {
     this.ispb = config.ispb;
@@ -165,6 +169,7 @@ export class BcbApiPixPartner implements SettlementPartnerPort {
       config.payout && new EfiPixSendPayout(this.client, config.payout.baseUrl, config.payout.payerKey);
     // Efí's infraction API lives with its Pix Send, on the payout host.
     this.med = config.payout && new EfiInfractions(this.client.sibling(config.payout.baseUrl, mapEfiRefusal));
+    this.recurrences = config.pixAutomatico && new BcbRecurrences(this.client, config.pixAutomatico);
   }
 
   /**
@@ -177,6 +182,18 @@ export class BcbApiPixPartner implements SettlementPartnerPort {
     if (this.reportsPayer && !this.payerReportOn) {
       const enabled = await this.enablePayerReport();
       if (!enabled.ok) return enabled;
+    }
+    if (charge.recurrence) {
+      // A Pix Automático cycle: debited by the payer's bank under the authorization, no BR Code.
+      if (!this.recurrences) return { ok: false, failureCode: 'PROCESSING_ERROR', retryable: false };
+      const { idRec, dueDate } = charge.recurrence;
+      const cobr = await this.recurrences.registerRecurringCharge(
+        charge.txid,
+        idRec,
+        charge.amountCents,
+        dueDate,
+      );
+      return cobr.ok ? { ok: true, value: { registeredAt: Date.now() } } : cobr;
     }
     const expiracao = Math.max(1, Math.ceil((charge.expiresAt - Date.now()) / 1000));
     const answer = await this.client.call('PUT', `/cob/${encodeURIComponent(charge.txid)}`, {
@@ -210,6 +227,8 @@ export class BcbApiPixPartner implements SettlementPartnerPort {
     const gone = charge.ok
       ? charge.value.status.startsWith('REMOVIDA')
       : charge.failureCode === 'PROCESSING_ERROR'; // NaoEncontrado: never registered there
+    // No `cob` under this txid: a Pix Automático cycle is a `cobr` instead.
+    if (gone && !charge.ok && this.recurrences) return this.recurrences.removeRecurringCharge(txid);
     if (gone) return { ok: true, value: null };
     return outcome(answer, null);
   }
@@ -287,8 +306,11 @@ export class BcbApiPixPartner implements SettlementPartnerPort {
     const answer = await this.client.call('PUT', `/webhook/${encodeURIComponent(this.config.pixKey)}`, {
       webhookUrl,
     });
-    if (!answer.ok || !this.reportsPayer) return outcome(answer, null);
-    return this.enablePayerReport();
+    if (!answer.ok) return outcome(answer, null);
+    // Pix Automático's callbacks go to the same base: `{webhookUrl}/rec` and `{webhookUrl}/cobr`.
+    const recurring = this.recurrences ? await this.recurrences.registerWebhooks(webhookUrl) : undefined;
+    if (recurring && !recurring.ok) return recurring;
+    return this.reportsPayer ? this.enablePayerReport() : outcome(answer, null);
   }
 
   /**

@@ -80,9 +80,17 @@ export class BcbApiPixClient {
     return this.config.fetcher(new Request(request, { signal }));
   }
 
-  /** One API call: retried on a network failure, a time-out or a retryable problem. */
-  async call(method: 'GET' | 'PUT' | 'PATCH' | 'POST', path: string, body?: unknown): Promise<BcbAnswer> {
-    const attempts = this.config.attempts ?? 3;
+  /**
+   * One API call: retried on a network failure, a time-out or a retryable problem. `once`: a POST
+   * that the PSP names (no id of ours to repeat it under) is sent a single time.
+   */
+  async call(
+    method: 'GET' | 'PUT' | 'PATCH' | 'POST',
+    path: string,
+    body?: unknown,
+    options: { once?: boolean } = {},
+  ): Promise<BcbAnswer> {
+    const attempts = options.once ? 1 : (this.config.attempts ?? 3);
     let last: BcbAnswer = {
       ok: false,
       status: 0,

@@ -1,5 +1,7 @@
+import { env } from 'cloudflare:workers';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { ledgerOf } from '../../../durable-objects/stubs';
 import type { RebalanceBody } from '../../../src/api/account/rebalance';
 import type { DepositBody } from '../../../src/api/account/shared';
 import {
@@ -349,7 +351,17 @@ describe('POST /account/rebalance/top-up and /sweep (decisions §5)', () => {
     const key = crypto.randomUUID();
     const broken = await rebalance(api, 'sweep', { amount: 15 }, { 'x-idempotency-key': key });
     expect(broken.status).toBe(500);
+    const problem = (await broken.clone().json()) as { traceId?: string };
+    expect(problem.traceId).toBe(broken.headers.get('x-request-id'));
     expect(await problemCode(broken)).toBe('INTERNAL_ERROR');
+    // The ledger answers the failure: nothing crosses its RPC boundary as an exception (which the
+    // runtime reports as uncaught, with no context).
+    const direct = ledgerOf(env, api.client.clientId).rebalance({
+      direction: 'SWEEP',
+      amountCents: 1500,
+      requestHash: 'direct',
+    });
+    await expect(direct).resolves.toMatchObject({ ok: false, problem: { code: 'INTERNAL_ERROR' } });
     const entries = await sqlRows(api.client.clientId, 'SELECT type FROM ledger_entries ORDER BY seq');
     expect(entries).toEqual([{ type: 'TRANSFER_IN' }]);
     expect(balanceOf(await getBalance(api), t0.number)).toMatchObject({ balance: 40, available: 40 });

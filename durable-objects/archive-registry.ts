@@ -1,0 +1,57 @@
+/**
+ * ArchiveRegistry: where the ids of a client's archived transactions are found, outside the client's
+ * object (docs/storage-schema.md, "Archive", Lookups). One object per client and shard
+ * (`<clientId>/<shard>`, durable-objects/ledger/archive/archive-index.ts picks the shard from the id),
+ * each one table of (47-bit id hash, segment id) pairs: the index the client's object kept for every
+ * archived transaction, moved here so that the client's object keeps no state per archived
+ * transaction. Entries are only added (idempotent: the same pair again is a no-op) and never change,
+ * so a crash between adding them and the archive step's own transaction leaves them ready for the
+ * step's retry; an entry naming a segment the client's manifest does not hold as DONE is ignored there.
+ *
+ * The table is created here, not by migrations: it is this object's only table, keyed and shaped like
+ * the client's object kept before (its first-generation index), and nothing else reads or writes it.
+ */
+import { DurableObject } from 'cloudflare:workers';
+
+export class ArchiveRegistry extends DurableObject<Env> {
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    ctx.storage.sql.exec(
+      'CREATE TABLE IF NOT EXISTS archive_ids (hash INTEGER NOT NULL, segment INTEGER NOT NULL, PRIMARY KEY (hash, segment)) WITHOUT ROWID',
+    );
+  }
+
+  /** Adds (hash, segment) pairs, given flat: [hash0, segment0, hash1, segment1, …]. */
+  add(pairs: number[]): void {
+    this.ctx.storage.transactionSync(() => {
+      for (let i = 0; i + 1 < pairs.length; i += 2)
+        this.ctx.storage.sql.exec(
+          'INSERT OR IGNORE INTO archive_ids (hash, segment) VALUES (?, ?)',
+          pairs[i] as number,
+          pairs[i + 1] as number,
+        );
+    });
+  }
+
+  /** The pairs registered under any of `hashes`, flat: [hash, segment, …] (the caller filters its manifest). */
+  find(hashes: number[]): number[] {
+    const out: number[] = [];
+    // A Durable Object's query binds at most 100 values.
+    for (let i = 0; i < hashes.length; i += 90) {
+      const chunk = hashes.slice(i, i + 90);
+      for (const r of this.ctx.storage.sql
+        .exec<{ hash: number; segment: number }>(
+          `SELECT hash, segment FROM archive_ids WHERE hash IN (${chunk.map(() => '?').join(', ')})`,
+          ...chunk,
+        )
+        .toArray())
+        out.push(r.hash, r.segment);
+    }
+    return out;
+  }
+
+  /** How many pairs this shard holds (operators and tests: the registry's size). */
+  size(): number {
+    return this.ctx.storage.sql.exec<{ n: number }>('SELECT count(*) AS n FROM archive_ids').one().n;
+  }
+}
