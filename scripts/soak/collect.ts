@@ -4,8 +4,10 @@
  * APIs — GET by id, the Cash-In/Cash-Out list walks, full statement walks, balances, each client's
  * webhook outbox — and the partners' own books through `readPartnerBooks`.
  */
+
+import { FINAL_HISTORIES } from '../../src/domain/money-invariants';
 import type { Gateway, Json } from './api';
-import { HISTORIES, isFinal } from './plan';
+import { isFinal } from './plan';
 import { FAR_TO } from './scenarios';
 import type {
   AccountSnapshot,
@@ -132,7 +134,7 @@ async function collectEvents(o: CollectOptions, txs: TxSnapshot[]): Promise<void
   for (const tx of txs) tx.events = byClient.get(tx.clientId)?.get(tx.transactionId) ?? [];
   const deadline = Date.now() + 20_000;
   const short = (tx: TxSnapshot) =>
-    tx.view !== undefined && tx.events.length < (HISTORIES[tx.kind][tx.view.status]?.length ?? 0);
+    tx.view !== undefined && tx.events.length < (FINAL_HISTORIES[tx.kind][tx.view.status]?.length ?? 0);
   for (let late = txs.filter(short); late.length > 0 && Date.now() < deadline; late = late.filter(short)) {
     await sleep(500);
     await mapLimit(late, o.concurrency, async (tx) => {

@@ -159,21 +159,3 @@ export function isFinal(kind: Kind, status: string, expectsRefund: boolean): boo
   if (status === 'PAID') return !expectsRefund;
   return ['EXPIRED', 'CANCELLED', 'REFUNDED'].includes(status);
 }
-
-/**
- * The only event history each final status may have (docs/contract.md, Webhooks), in order, as the
- * client's outbox lists them.
- */
-export const HISTORIES: Record<Kind, Record<string, string[]>> = {
-  CASH_IN: {
-    PAID: ['CASHIN_REQUESTED', 'CASHIN_PAID'],
-    REFUNDED: ['CASHIN_REQUESTED', 'CASHIN_PAID', 'CASHIN_REFUNDED'],
-    EXPIRED: ['CASHIN_REQUESTED', 'CASHIN_EXPIRED'],
-    CANCELLED: ['CASHIN_REQUESTED', 'CASHIN_CANCELLED'],
-  },
-  CASH_OUT: {
-    COMPLETED: ['CASHOUT_REQUESTED', 'CASHOUT_COMPLETED'],
-    CANCELLED: ['CASHOUT_REQUESTED', 'CASHOUT_FAILED'],
-    REFUNDED: ['CASHOUT_REQUESTED', 'CASHOUT_COMPLETED', 'CASHOUT_REFUNDED'],
-  },
-};

@@ -13,9 +13,8 @@ import { runInDurableObject } from 'cloudflare:test';
 import { eq } from 'drizzle-orm';
 import * as v from 'valibot';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CASH_IN_JSON } from '../../durable-objects/ledger/cash-in/cash-in-store';
-import { CASH_OUT_JSON } from '../../durable-objects/ledger/cash-out/cash-out-store';
 import type { LedgerDb } from '../../durable-objects/ledger/db';
+import { cashInJsonAt, cashOutJsonAt } from '../../durable-objects/ledger/reads/read-json';
 import { cashIns, cashOuts } from '../../durable-objects/ledger/schema';
 import { CashIn } from '../../src/api/cash-in/shared';
 import { CashOut } from '../../src/api/cash-out/shared';
@@ -29,7 +28,8 @@ import { servedDocument, validate } from '../openapi/conformance';
 import { createCashIn, payCashIn, waitFor } from '../support/cash-in';
 import { createCashOut, deposit, magicKey, settled } from '../support/cash-out';
 import { admin, Integrator } from '../support/harness';
-import { ledgerStub, sqlRows } from '../support/ledger';
+import { ledgerStub } from '../support/ledger';
+import { cashIns as hotCashIns, cashOuts as hotCashOuts } from '../support/ledger-reads';
 import { recurrenceBody } from '../support/recurrence';
 
 const GAMA = '56431109';
@@ -42,10 +42,10 @@ afterEach(async () => {
 type Kind = 'cash-in' | 'cash-out';
 
 const KINDS = {
-  'cash-in': { table: cashIns, json: CASH_IN_JSON, view: cashInView, schema: CashIn, fields: CASH_IN_FIELDS },
+  'cash-in': { table: cashIns, json: cashInJsonAt, view: cashInView, schema: CashIn, fields: CASH_IN_FIELDS },
   'cash-out': {
     table: cashOuts,
-    json: CASH_OUT_JSON,
+    json: cashOutJsonAt,
     view: cashOutView,
     schema: CashOut,
     fields: CASH_OUT_FIELDS,
@@ -60,14 +60,9 @@ async function renderings(api: Integrator, kind: Kind, transactionId: string) {
     const table = k.table as typeof cashIns;
     const row = db.select().from(table).where(eq(table.transactionId, transactionId)).get();
     if (!row) throw new Error(`${kind} ${transactionId} is not in the hot table`);
-    const [hit] = state.storage.sql
-      .exec<{ json: string }>(
-        `SELECT ${k.json} AS json FROM ${kind.replace('-', '_')}s WHERE seq = ?`,
-        row.seq,
-      )
-      .toArray();
+    const json = k.json(state.storage.sql, row.seq);
     const view = (k.view as (r: unknown) => unknown)(row);
-    return { sql: hit?.json, ts: JSON.stringify(view) };
+    return { sql: json ?? undefined, ts: JSON.stringify(view) };
   });
 }
 
@@ -311,12 +306,7 @@ describe('one view per transaction kind', () => {
     });
     expect(archive.status).toBe(200);
     const hotIds = new Set(
-      (
-        await sqlRows<{ id: string }>(
-          client,
-          'SELECT transaction_id AS id FROM cash_ins UNION ALL SELECT transaction_id FROM cash_outs',
-        )
-      ).map((r) => r.id),
+      [...(await hotCashIns(client)), ...(await hotCashOuts(client))].map((r) => r.transactionId),
     );
     const archived = [...agree.hot.keys()].filter((id) => !hotIds.has(id));
     for (const id of [refunded, returned, cancelled, expired, recurring].map((c) => c.transactionId))

@@ -12,7 +12,7 @@ import { payCashIn } from '../support/cash-in';
 import { armCrash, crashedAt } from '../support/crash';
 import { Integrator } from '../support/harness';
 import { assertBooks } from '../support/invariants';
-import { sqlRows } from '../support/ledger';
+import { cashIns, recurrenceCharges } from '../support/ledger-reads';
 import { recurrenceBody } from '../support/recurrence';
 
 describe('recurring charge interrupted', () => {
@@ -31,8 +31,8 @@ describe('recurring charge interrupted', () => {
     const first = await api.post(path, body, { 'x-idempotency-key': key });
     expect(first.status).toBe(500);
     expect(await crashedAt(api, 'cash-in.charge-registered')).toBeDefined();
-    expect(await sqlRows(api.client.clientId, 'SELECT seq FROM cash_ins')).toEqual([]);
-    expect(await sqlRows(api.client.clientId, 'SELECT * FROM recurrence_charges')).toEqual([]);
+    expect(await cashIns(api.client.clientId)).toEqual([]);
+    expect(await recurrenceCharges(api.client.clientId)).toEqual([]);
 
     const retry = await api.post(path, body, { 'x-idempotency-key': key });
     expect(retry.status).toBe(201);
@@ -48,11 +48,8 @@ describe('recurring charge interrupted', () => {
     const other = await api.post(path, { ...body, externalReference: `cobr-${crypto.randomUUID()}` });
     expect(other.status).toBe(422);
 
-    const links = await sqlRows<{ transaction_id: string }>(
-      api.client.clientId,
-      'SELECT transaction_id FROM recurrence_charges',
-    );
-    expect(links.map((l) => l.transaction_id)).toEqual([created.transactionId]);
+    const links = await recurrenceCharges(api.client.clientId);
+    expect(links.map((l) => l.transactionId)).toEqual([created.transactionId]);
     await payCashIn(api, created.internalCode);
     const books = await assertBooks(api);
     expect(books.cashIns).toHaveLength(1);

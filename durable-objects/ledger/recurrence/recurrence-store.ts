@@ -89,3 +89,13 @@ export function setFailedAttempts(db: LedgerDb, transactionId: string, failedAtt
     .where(eq(recurrenceCharges.transactionId, transactionId))
     .run();
 }
+
+/** Every row, oldest first: what the tests assert on (test/support/ledger-reads.ts), read here so the table keeps one home. */
+export function allRecurrences(db: LedgerDb): RecurrenceRow[] {
+  return db.select().from(recurrences).orderBy(recurrences.seq).all();
+}
+
+/** Every recurrence charge (test/support/ledger-reads.ts). */
+export function allRecurrenceCharges(db: LedgerDb): RecurrenceChargeRow[] {
+  return db.select().from(recurrenceCharges).all();
+}

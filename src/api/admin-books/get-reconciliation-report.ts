@@ -5,8 +5,8 @@ import { lastClosedDay } from '../../domain/reconciliation-days';
 import { BREAK_KINDS } from '../../domain/reconciliation-matching';
 import { ProblemError } from '../../http/errors';
 import { json } from '../../http/json';
-import type { ApiRequest, RequestContext } from '../../http/request-context';
-import { parseWith, validationError } from '../../http/validation';
+import type { Input } from '../../http/pipeline';
+import { validationError } from '../../http/validation';
 import { example } from '../../openapi/examples';
 import { inlineSchema } from '../../openapi/json-schema';
 import { parameter } from '../../openapi/parameters';
@@ -86,8 +86,10 @@ const Report = v.object({
   ),
 });
 
-async function handleGetReconciliation(request: ApiRequest, { env }: RequestContext): Promise<Response> {
-  const query = parseWith(ReconciliationQuerySchema, { ...request.query });
+async function handleGetReconciliation({
+  env,
+  query,
+}: Input<{ query: typeof ReconciliationQuerySchema }>): Promise<Response> {
   const real = declaredPartners(env).filter((p) => p.kind === 'bcb-api-pix');
   let ispb = query.ispb;
   if (ispb === undefined) {
@@ -112,6 +114,7 @@ export const getReconciliationReport = route(
     tag: 'Operator',
     auth: 'operator',
     role: 'VIEWER',
+    query: ReconciliationQuerySchema,
     parameters: Object.entries(ReconciliationQuerySchema.entries).map(([name, schema]) =>
       parameter(name, 'query', schema, RECONCILIATION_NOTES[name] ?? name, name === 'date'),
     ),

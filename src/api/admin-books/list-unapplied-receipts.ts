@@ -8,8 +8,8 @@ import { decodeCursor, encodeCursor } from '../../domain/cursor';
 import { parseBound } from '../../domain/period';
 import { UNAPPLIED_REASONS, UNAPPLIED_STATUSES, unappliedView } from '../../domain/unapplied';
 import { json } from '../../http/json';
-import type { ApiRequest, RequestContext } from '../../http/request-context';
-import { parseWith, validationError } from '../../http/validation';
+import type { Input } from '../../http/pipeline';
+import { validationError } from '../../http/validation';
 import { example } from '../../openapi/examples';
 import { inlineSchema } from '../../openapi/json-schema';
 import { parameter } from '../../openapi/parameters';
@@ -69,8 +69,10 @@ const Unapplied = v.object({
 /** Cursors of this list are bound to the operator, not to a client. */
 const CURSOR_OWNER = 'operator:unapplied';
 
-async function handleListUnapplied(request: ApiRequest, { env }: RequestContext): Promise<Response> {
-  const query = parseWith(UnappliedQuerySchema, { ...request.query });
+async function handleListUnapplied({
+  env,
+  query,
+}: Input<{ query: typeof UnappliedQuerySchema }>): Promise<Response> {
   const from = query.from === undefined ? undefined : parseBound(query.from, 'from');
   const to = query.to === undefined ? undefined : parseBound(query.to, 'to');
   const walk = { list: 'unapplied', order: 'desc' as const, from: from ?? 0, to: to ?? 0 };
@@ -113,6 +115,7 @@ export const listUnappliedReceipts = route(
     tag: 'Operator',
     auth: 'operator',
     role: 'VIEWER',
+    query: UnappliedQuerySchema,
     parameters: Object.entries(UnappliedQuerySchema.entries).map(([name, schema]) =>
       parameter(name, 'query', schema, UNAPPLIED_NOTES[name] ?? name, false),
     ),

@@ -7,10 +7,9 @@ import { appendAudit } from '../../db/audit';
 import { importTimeProblem } from '../../health/windows/intake';
 import { parseObservation } from '../../health/windows/observation';
 import { changeRecord, recorded } from '../../http/audit';
-import { readJsonObject } from '../../http/body';
 import { json } from '../../http/json';
-import type { ApiRequest, RequestContext } from '../../http/request-context';
-import { parseWith, validationError } from '../../http/validation';
+import type { Input } from '../../http/pipeline';
+import { validationError } from '../../http/validation';
 import { example } from '../../openapi/examples';
 import { named } from '../../schemas/named';
 import { operator } from '../admin/shared';
@@ -27,9 +26,13 @@ const ObservationsQueued = named(
 /** Queue sendBatch takes at most 100 messages. */
 const QUEUE_SEND_MAX = 100;
 
-async function handleImportObservations(request: ApiRequest, rc: RequestContext): Promise<Response> {
+async function handleImportObservations({
+  request,
+  rc,
+  body,
+}: Input<{ body: typeof ImportObservationsSchema }>): Promise<Response> {
   const { env } = rc;
-  const { observations } = parseWith(ImportObservationsSchema, await readJsonObject(request));
+  const { observations } = body;
   const errors: Record<string, string[]> = {};
   const now = Date.now();
   observations.forEach((o, i) => {

@@ -10,7 +10,8 @@ import { ISPB_PATTERN, ISPB_RULE, isIspb } from '../../domain/ispb';
 import { ProblemError } from '../../http/errors';
 import { json } from '../../http/json';
 import { parsePeriodQuery } from '../../http/list-query';
-import type { ApiRequest, RequestContext } from '../../http/request-context';
+import type { Input } from '../../http/pipeline';
+import type { ApiRequest } from '../../http/request-context';
 import { validationError } from '../../http/validation';
 import { example } from '../../openapi/examples';
 import { parameter, periodParameters } from '../../openapi/parameters';
@@ -63,7 +64,7 @@ async function cursorIn(text: string, walk: string, period: { from: number; to: 
   return { time: state.position.time, clientId: state.list.slice(walk.length), seq: state.position.seq };
 }
 
-async function handleListAdminDisputes(request: ApiRequest, { env }: RequestContext): Promise<Response> {
+async function handleListAdminDisputes({ request, env }: Input): Promise<Response> {
   const errors: Record<string, string[]> = {};
   let period: { from: number; to: number } | undefined;
   try {

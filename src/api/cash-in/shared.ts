@@ -10,10 +10,17 @@ import { CASH_IN_FIELDS, DISPUTE_STATUSES } from '../../domain/cash-in';
 import { FAILURE_CODES } from '../../domain/failure-codes';
 import { qrPngBase64 } from '../../domain/qr-png';
 import { type Out, PAYER_BANK, SETTLEMENT } from '../../openapi/examples';
-import { BankData, BrtTimestamp, EndToEndId, Money, PayerBankData } from '../../openapi/fields';
-import { TransactionIdentity } from '../../openapi/responses';
 import { viewSchema } from '../../openapi/view-schema';
+import {
+  BankData,
+  BrtTimestamp,
+  EndToEndId,
+  Money,
+  PayerBankData,
+  TransactionIdentity,
+} from '../../schemas/fields';
 import { named } from '../../schemas/named';
+import { CashInTransactionId } from './schemas';
 
 export const TAG = 'Cash-In';
 /** The Cash-In reads as src/openapi/transaction-operations.ts declares them. */
@@ -31,12 +38,6 @@ const CashInReason = v.pipe(
     'OTHER',
   ]),
   v.description('Only when status is REFUNDED.'),
-);
-
-export const CashInTransactionId = v.pipe(
-  v.string(),
-  v.description('Payment-network TxId, alphanumeric (26 to 35 characters).'),
-  v.examples(['a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6']),
 );
 
 export const CalendarDate = v.pipe(v.string(), v.isoDate(), v.examples(['2027-01-31']));

@@ -6,8 +6,8 @@ import { operationResponse } from '../../http/respond';
 import { requireAllowedWebhookUrl } from '../../http/webhook-url';
 import { example, type In } from '../../openapi/examples';
 import { route } from '../route-table';
-import { CreateCashOutSchema, cashOutInput } from './schemas';
-import { CashOutAccepted, cashOutAccepted, TAG } from './shared';
+import { CashOutAccepted, CreateCashOutSchema, cashOutInput } from './schemas';
+import { cashOutAccepted, TAG } from './shared';
 
 const toPixKey: In<typeof CreateCashOutSchema> = {
   amount: 250,

@@ -9,6 +9,7 @@ import {
   IspbSchema,
   NameSchema,
 } from '../../schemas/common';
+import { BrtTimestamp, TransactionIdentity } from '../../schemas/fields';
 import { describeCheck, named } from '../../schemas/named';
 
 const PIX_KEY_FORMATS: Record<string, [RegExp, string]> = {
@@ -156,3 +157,22 @@ export function cashOutInput(body: v.InferOutput<typeof CreateCashOutSchema>) {
     payee: body.payee,
   };
 }
+
+export const CashOutTransactionId = v.pipe(
+  v.string(),
+  v.uuid(),
+  v.examples(['5f0c7c1e-8d4b-4f55-9a51-3f7b1d2c9e10']),
+);
+
+/** POST /cash-out 202 (OpenAPI createCashOut); an operator's approval shows the same fields. */
+export const CashOutAccepted = named(
+  'CashOutAccepted',
+  v.object({
+    transactionId: CashOutTransactionId,
+    ...TransactionIdentity,
+    status: v.literal('PROCESSING'),
+    requestedAt: BrtTimestamp,
+  }),
+);
+
+export type CashOutAcceptedBody = v.InferOutput<typeof CashOutAccepted>;

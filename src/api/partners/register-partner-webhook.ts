@@ -5,20 +5,19 @@
 import * as v from 'valibot';
 import { appendAudit } from '../../db/audit';
 import { changeRecord, recorded } from '../../http/audit';
-import { readJsonObject } from '../../http/body';
 import { ProblemError } from '../../http/errors';
 import { json } from '../../http/json';
-import type { ApiRequest, RequestContext } from '../../http/request-context';
+import type { Input } from '../../http/pipeline';
 import { parseWith } from '../../http/validation';
 import { requireAllowedWebhookUrl } from '../../http/webhook-url';
 import { log } from '../../infra/log';
 import { example } from '../../openapi/examples';
-import { Ispb, UtcTimestamp } from '../../openapi/fields';
 import { ispbParameter } from '../../openapi/parameters';
 import type { BcbApiPixPartner } from '../../partners/bcb-api-pix/adapter';
 import { declaredPartners, PartnerConfigError, webhookAuthOf } from '../../partners/config';
 import { bcbPartner } from '../../partners/port-registry';
 import { PartnerPathSchema } from '../../schemas/common';
+import { Ispb, UtcTimestamp } from '../../schemas/fields';
 import { named } from '../../schemas/named';
 import { route } from '../route-table';
 
@@ -63,12 +62,16 @@ const PartnerWebhook = named(
  * built here, never typed by the operator, so it always carries the authentication the partner's
  * declaration configures; one without any is refused rather than registered.
  */
-async function handleRegisterPartnerWebhook(request: ApiRequest, rc: RequestContext): Promise<Response> {
+async function handleRegisterPartnerWebhook({
+  request,
+  rc,
+  body,
+}: Input<{ body: typeof PartnerWebhookSchema }>): Promise<Response> {
   const { env } = rc;
   const { ispb } = parseWith(PartnerPathSchema, { ispb: request.params.ispb ?? '' });
   const declared = declaredPartners(env).find((p) => p.ispb === ispb && p.kind === 'bcb-api-pix');
   if (!declared) throw new ProblemError('NOT_FOUND', `No real settlement partner with ISPB ${ispb}`);
-  const { baseUrl } = parseWith(PartnerWebhookSchema, await readJsonObject(request));
+  const { baseUrl } = body;
   requireAllowedWebhookUrl(env, baseUrl, 'baseUrl');
   const auth = webhookAuthOf(env, declared);
   if (auth.secret === undefined && auth.certSubject === undefined)

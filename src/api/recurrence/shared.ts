@@ -5,8 +5,8 @@ import { locationHost } from '../../domain/location';
 import { centsFromAmount } from '../../domain/money';
 import { FREQUENCIES, RETRY_POLICIES } from '../../domain/recurrence';
 import { example, type Out } from '../../openapi/examples';
-import { BrtTimestamp, Ispb, Money } from '../../openapi/fields';
 import { parameter } from '../../openapi/parameters';
+import { BrtTimestamp, Ispb, Money } from '../../schemas/fields';
 import { named } from '../../schemas/named';
 import {
   CalendarDate,

@@ -6,7 +6,7 @@ import { createCashIn, payCashIn, waitFor } from '../../support/cash-in';
 import { createCashOut, deposit, magicKey, settled } from '../../support/cash-out';
 import { batchItems, batchSettled, createBatch } from '../../support/cash-out-batch';
 import { Integrator } from '../../support/harness';
-import { sqlRows } from '../../support/ledger';
+import { outboxRows } from '../../support/ledger-reads';
 import { recordObservations } from '../../support/observations';
 import { recurrenceBody } from '../../support/recurrence';
 
@@ -34,7 +34,7 @@ describe('health observations (decisions §7)', () => {
       (list) => list.length >= 9,
     );
     await waitFor(
-      () => sqlRows(api.client.clientId, "SELECT 1 FROM outbox WHERE channel = 'health'"),
+      () => outboxRows(api.client.clientId, 'health'),
       (rows) => rows.length === 0,
     );
     const summary = all.map((o) => `${o.operation}:${o.event}${o.failureCode ? `:${o.failureCode}` : ''}`);
@@ -94,7 +94,7 @@ describe('health observations (decisions §7)', () => {
       (list) => list.length >= 4,
     );
     await waitFor(
-      () => sqlRows(api.client.clientId, "SELECT 1 FROM outbox WHERE channel = 'health'"),
+      () => outboxRows(api.client.clientId, 'health'),
       (rows) => rows.length === 0,
     );
     // An attempt the payer's bank fails is the payer's matter; the charge's outcome is observed once.
@@ -121,7 +121,7 @@ describe('health observations (decisions §7)', () => {
       (list) => list.length >= 6,
     );
     await waitFor(
-      () => sqlRows(api.client.clientId, "SELECT 1 FROM outbox WHERE channel = 'health'"),
+      () => outboxRows(api.client.clientId, 'health'),
       (rows) => rows.length === 0,
     );
     expect(all.map((o) => `${o.operation}:${o.event}`).sort()).toEqual([

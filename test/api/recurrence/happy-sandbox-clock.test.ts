@@ -14,7 +14,7 @@ import { brtDate } from '../../../src/domain/time';
 import { getCashIn, payCashIn, waitFor } from '../../support/cash-in';
 import { Integrator } from '../../support/harness';
 import { assertBooks } from '../../support/invariants';
-import { sqlRows } from '../../support/ledger';
+import { cashIns } from '../../support/ledger-reads';
 import { recurrenceBody } from '../../support/recurrence';
 
 async function approved(api: Integrator, body: Record<string, unknown>): Promise<RecurrenceBody> {
@@ -84,7 +84,7 @@ describe("the sandbox's clock: date rules in America/Sao_Paulo", () => {
 
     // One charge per cycle, whatever the clock says.
     expect(await refused(await chargeAsOf(api, rec, '2027-03-31', '2027-03-22'))).toMatch(/already charged/);
-    expect((await sqlRows(api.client.clientId, 'SELECT transaction_id FROM cash_ins')).length).toBe(3);
+    expect((await cashIns(api.client.clientId)).length).toBe(3);
     await assertBooks(api);
   });
 
