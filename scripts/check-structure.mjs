@@ -2,10 +2,11 @@
  * `npm run check:structure` (part of `npm run check`): the structure map, measured on the import
  * graph of src/ and durable-objects/ (every `import`/`export … from`, type-only ones included).
  * Fails on an import that runs up a layer or sideways between directories of one layer, on any
- * circle of imports, on a source file over 400 lines, and on a staging-only module reachable from the
- * production entry (src/index.ts), on a ClientLedger table named outside its store (the table
- * ownership rule below; docs/architecture.md, Stores), and on a test file running raw SQL off its list
- * (docs/architecture.md, Tests read through the stores). Layers, lowest first; a module may import
+ * circle of imports, on a source file over 400 lines, on a line over 160 characters in src/,
+ * durable-objects/ or scripts/ (long texts are split or live in docs), on a staging-only module
+ * reachable from the production entry (src/index.ts), on a ClientLedger table named outside its store
+ * (the table ownership rule below; docs/architecture.md, Stores), and on a test file running raw SQL
+ * off its list (docs/architecture.md, Tests read through the stores). Layers, lowest first; a module may import
  * its own directory and anything in a lower layer:
  *
  *   0 security                  Web Crypto helpers
@@ -38,13 +39,15 @@ exitWithUsageIfAsked(`
 Usage: npm run check:structure
 
 Checks the import graph of src/ and durable-objects/: no import up a layer or sideways, no cycle,
-no source file over 400 lines (the layers are listed at the top of scripts/check-structure.mjs), and
-each ClientLedger table named only in its store, the schema and the migrations, and raw SQL in at
-most 10 test files, each listed with its reason.
+no source file over 400 lines, no code line over 160 characters in src/, durable-objects/ and scripts/
+(the layers are listed at the top of scripts/check-structure.mjs), each ClientLedger table named only
+in its store, the schema and the migrations, and raw SQL in at most 10 test files, each listed with
+its reason.
 `);
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const MAX_LINES = 400;
+const MAX_LINE_CHARS = 160;
 const LAYERS = [
   ['src/security'],
   ['src/domain'],
@@ -125,6 +128,23 @@ for (const file of files) {
       problems.push(`${file} -> ${target}: imports up (layer ${from.level} -> ${to.level})`);
     else if (to.level === from.level && to.part !== from.part)
       problems.push(`${file} -> ${target}: imports sideways within layer ${from.level}`);
+  }
+}
+
+// Honest sizes: a file kept under MAX_LINES by packing text onto a few very long lines is not small.
+function codeFiles(dir) {
+  return readdirSync(path.join(ROOT, dir)).flatMap((name) => {
+    const rel = `${dir}/${name}`;
+    if (name === 'node_modules') return [];
+    if (statSync(path.join(ROOT, rel)).isDirectory()) return codeFiles(rel);
+    return /\.(ts|mts|js|mjs|cjs)$/.test(name) ? [rel] : [];
+  });
+}
+for (const file of ['src', 'durable-objects', 'scripts'].flatMap(codeFiles)) {
+  const lines = readFileSync(path.join(ROOT, file), 'utf8').split('\n');
+  for (const [i, line] of lines.entries()) {
+    if (line.length <= MAX_LINE_CHARS) continue;
+    problems.push(`${file}:${i + 1}: ${line.length} characters (at most ${MAX_LINE_CHARS})`);
   }
 }
 
@@ -298,10 +318,12 @@ if (problems.length > 0) {
   process.exit(1);
 }
 console.log(
-  `structure: ${files.length} modules, ${edges} imports, 0 up, 0 sideways, 0 circles, none over ${MAX_LINES} lines; ` +
+  `structure: ${files.length} modules, ${edges} imports, 0 up, 0 sideways, 0 circles, none over ${MAX_LINES} lines, ` +
+    `no line over ${MAX_LINE_CHARS} characters; ` +
     `src/index.ts reaches ${reached.size} modules, none staging-only`,
 );
 console.log(`tables: ${tableNames.length} of ${tableNames.length} tables named only in their store`);
 console.log(
-  `tests: ${RAW_SQL_ON_PURPOSE.length} files run raw SQL on purpose (at most ${MAX_RAW_SQL}), ${PENDING_RAW_SQL.length} still to move: ${PENDING_RAW_SQL.join(', ') || 'none'}`,
+  `tests: ${RAW_SQL_ON_PURPOSE.length} files run raw SQL on purpose (at most ${MAX_RAW_SQL}), ` +
+    `${PENDING_RAW_SQL.length} still to move: ${PENDING_RAW_SQL.join(', ') || 'none'}`,
 );

@@ -6,6 +6,7 @@
  */
 
 import { FINAL_HISTORIES } from '../../src/domain/money-invariants';
+import { present } from '../../src/domain/present';
 import type { Gateway, Json } from './api';
 import { isFinal } from './plan';
 import { FAR_TO } from './scenarios';
@@ -91,9 +92,13 @@ async function waitForFinal(o: CollectOptions, txs: TxSnapshot[]): Promise<void>
   for (;;) {
     await mapLimit(pending, o.concurrency, async (tx) => {
       const path = `/${tx.kind === 'CASH_IN' ? 'cash-in' : 'cash-out'}/${encodeURIComponent(tx.transactionId)}`;
-      tx.view = viewOf((await byClient.get(tx.clientId)!.session.get('collect', path)).body);
+      tx.view = viewOf(
+        (await present(byClient.get(tx.clientId), `client ${tx.clientId}`).session.get('collect', path)).body,
+      );
     });
-    pending = pending.filter((tx) => !isFinal(tx.kind, tx.view!.status, tx.expectsRefund));
+    pending = pending.filter(
+      (tx) => !isFinal(tx.kind, present(tx.view, `view of ${tx.transactionId}`).status, tx.expectsRefund),
+    );
     if (pending.length === 0 || Date.now() > deadline) return;
     o.progress(`waiting for ${pending.length} transactions to become final`);
     await sleep(500);
@@ -130,7 +135,7 @@ async function collectEvents(o: CollectOptions, txs: TxSnapshot[]): Promise<void
   const perClient = await mapLimit(o.clients, o.concurrency, async (c) =>
     eventsByAggregate(await deliveries(o, c.clientId)),
   );
-  const byClient = new Map(o.clients.map((c, i) => [c.clientId, perClient[i]!]));
+  const byClient = new Map(o.clients.map((c, i) => [c.clientId, perClient[i]]));
   for (const tx of txs) tx.events = byClient.get(tx.clientId)?.get(tx.transactionId) ?? [];
   const deadline = Date.now() + 20_000;
   const short = (tx: TxSnapshot) =>
@@ -209,7 +214,7 @@ export async function collectSnapshot(o: CollectOptions): Promise<Snapshot> {
   // Partner-side ids: every Cash-Out's transactionId and every client refund's devolution id.
   const ids = txs
     .filter((tx) => tx.kind === 'CASH_OUT' || (tx.view?.status === 'REFUNDED' && tx.view.endToEndId))
-    .map((tx) => (tx.kind === 'CASH_OUT' ? tx.transactionId : (tx.view!.endToEndId as string)));
+    .map((tx) => (tx.kind === 'CASH_OUT' ? tx.transactionId : (tx.view?.endToEndId as string)));
   const partner = await o.readPartnerBooks(ids);
 
   return {

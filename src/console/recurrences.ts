@@ -38,7 +38,8 @@ export function recurrencesSection(clientName: string, recurrences: readonly Rec
     .join('\n');
   return `<section class="card" id="recurrences">
 <h2>Pix Automático · ${esc(clientName)}</h2>
-<p class="muted">Latest first (up to 10). A cycle is charged from its window's opening, 10 days before its due date, until 2 days before (America/Sao_Paulo); each charge is an ordinary Cash-In.</p>
+<p class="muted">Latest first (up to 10). A cycle is charged from its window's opening, 10 days before its due date,
+until 2 days before (America/Sao_Paulo); each charge is an ordinary Cash-In.</p>
 ${
   recurrences.length === 0
     ? '<p class="muted">No recurrences yet.</p>'

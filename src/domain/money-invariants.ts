@@ -238,7 +238,9 @@ export function pixOutViolations(
     else if (paid && (booked.length !== 1 || one?.amount !== c.amount || one.endToEndId !== c.endToEndId))
       out.push({
         rule: 'pix-out',
-        detail: `Cash-Out ${c.id} ${c.status} of ${c.amount} as ${c.endToEndId}: PIX_OUT entries ${booked.map((e) => `${e.amount} as ${e.endToEndId}`).join(', ') || 'none'}`,
+        detail:
+          `Cash-Out ${c.id} ${c.status} of ${c.amount} as ${c.endToEndId}: PIX_OUT ` +
+          `entries ${booked.map((e) => `${e.amount} as ${e.endToEndId}`).join(', ') || 'none'}`,
       });
   }
   return out;

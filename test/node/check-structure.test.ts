@@ -4,7 +4,8 @@
  * outside a store names a table — as SQL text, as a quoted name or as its drizzle object — fails,
  * naming the module, the table and its store. No pending list, no exception: a staging module and
  * an archive module fail like any other. Its raw-SQL rule for tests: a test file off its list that runs
- * raw SQL fails, and so does a listed one that no longer does.
+ * raw SQL fails, and so does a listed one that no longer does. Its line-length rule: a line over 160
+ * characters in src/, durable-objects/ or scripts/ fails, named by file and line.
  */
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -60,6 +61,23 @@ describe('check:structure, table ownership', () => {
       const { status, out } = check(copy);
       expect(status, out).toBe(1);
       expect(out).toMatch(message);
+    } finally {
+      cpSync(path.join(ROOT, file), target);
+    }
+  });
+
+  it.each([
+    ['src/api/cash-out-batch/create-cash-out-batch.ts', `export const probe = '${'x'.repeat(140)}';`],
+    ['scripts/serve.mjs', `// ${'x'.repeat(158)}`],
+  ])('fails on a line over 160 characters in %s, naming the file and line', (file, line) => {
+    const target = path.join(copy, file);
+    cpSync(path.join(ROOT, file), target);
+    appendFileSync(target, `\n${line}\n`);
+    try {
+      const { status, out } = check(copy);
+      expect(status, out).toBe(1);
+      expect(out).toContain(`${file}:`);
+      expect(out).toContain(`: ${line.length} characters (at most 160)`);
     } finally {
       cpSync(path.join(ROOT, file), target);
     }

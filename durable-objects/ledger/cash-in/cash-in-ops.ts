@@ -15,6 +15,7 @@ import { newCashInTxId, newInternalCode } from '../../../src/domain/ids';
 import { merchantFields } from '../../../src/domain/merchant';
 import { amountFromCents } from '../../../src/domain/money';
 import type { PayerPolicy } from '../../../src/domain/payer-rules';
+import { present } from '../../../src/domain/present';
 import { failure, type OperationResult, success } from '../../../src/domain/result';
 import { formatBrt } from '../../../src/domain/time';
 import { unpaidOnly } from '../../../src/domain/transitions';
@@ -121,7 +122,8 @@ export async function createCashIn(
       return failure({
         code: 'RULE_VIOLATION',
         detail:
-          "payerPolicy is DECLARED_PAYER and none of this client's settlement partners reports who paid, so no payment could be checked; nothing was registered",
+          "payerPolicy is DECLARED_PAYER and none of this client's settlement partners reports " +
+          'who paid, so no payment could be checked; nothing was registered',
       });
     const expiresAt = input.expiresAt ?? now + input.expirationInMinutes * 60_000;
     const port = partnerPort(ledger.env, partnerIspb);
@@ -257,7 +259,7 @@ export async function cancelCashIn(ledger: LedgerContext, id: string): Promise<O
       failureCode: removed.failureCode,
     });
   // Re-read: a payment may have been recorded while the partner was asked.
-  const fresh = findCashIn(ledger.db, id)!;
+  const fresh = present(findCashIn(ledger.db, id), `Cash-In ${id}`);
   const late = unpaidOnly(fresh.status, 'cancelled');
   if (late) return failure(late);
   const now = Date.now();

@@ -88,7 +88,10 @@ const conflictsFailure = (conflicts: Record<string, string[]>) => {
   const offending = Object.keys(conflicts);
   return failure({
     code: 'DUPLICATED_EXTERNAL_REFERENCE',
-    detail: `${offending.length} item(s) carry an externalReference repeated in the batch or already used for a Cash-Out: ${offending.map((f) => f.slice(0, f.indexOf('.'))).join(', ')}; nothing was created`,
+    detail:
+      `${offending.length} item(s) carry an externalReference repeated in the batch or ` +
+      `already used for a Cash-Out: ${offending.map((f) => f.slice(0, f.indexOf('.'))).join(', ')}; ` +
+      `nothing was created`,
     errors: conflicts,
   });
 };

@@ -8,6 +8,7 @@
 import { type CashInRecurrence, cashInView } from '../../../src/domain/cash-in';
 import { cycleChargeIds } from '../../../src/domain/ids';
 import { amountFromCents } from '../../../src/domain/money';
+import { present } from '../../../src/domain/present';
 import {
   addDays,
   amountRefusal,
@@ -205,7 +206,10 @@ export function failChargeAttempt(ledger: LedgerContext, id: string): OperationR
     });
   const fields = chargeFields(recordFailedAttempts(ledger, row, link, rec, [Date.now()]), rec.retryPolicy);
   if (fields.attemptsLeft === 0) return expireCashIn(ledger, row.transactionId, true);
-  return success(200, cashInView(findCashIn(ledger.db, row.transactionId)!));
+  return success(
+    200,
+    cashInView(present(findCashIn(ledger.db, row.transactionId), `Cash-In ${row.transactionId}`)),
+  );
 }
 
 /** The payer cancels a charge in their bank (sandbox): until 23:59:59.999 the day before it is due. */

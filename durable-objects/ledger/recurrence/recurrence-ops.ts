@@ -9,6 +9,7 @@ import { buildDynamicBrCode } from '../../../src/domain/brcode';
 import { newInternalCode, newRecurrenceId } from '../../../src/domain/ids';
 import { merchantFields } from '../../../src/domain/merchant';
 import { amountFromCents, type Cents } from '../../../src/domain/money';
+import { present } from '../../../src/domain/present';
 import {
   cycleDueDate,
   type Frequency,
@@ -289,7 +290,9 @@ export function listRecurrences(ledger: LedgerContext, limit: number, before?: n
   const now = Date.now();
   return {
     items: page.map((r) => recurrenceView(r, now)),
-    ...(rows.length > limit && { nextBefore: page[page.length - 1]!.seq }),
+    ...(rows.length > limit && {
+      nextBefore: present(page.at(-1), 'the last recurrence of a full page').seq,
+    }),
   };
 }
 

@@ -34,7 +34,8 @@ export const Balance = named(
               v.pipe(
                 Money,
                 v.description(
-                  'Balance minus holds (operations in flight and open disputes); may be below zero while a dispute blocks money already paid out. Only on the current balance (no `at`).',
+                  'Balance minus holds (operations in flight and open disputes); may be below ' +
+                    'zero while a dispute blocks money already paid out. Only on the current balance (no `at`).',
                 ),
               ),
             ),
@@ -42,7 +43,8 @@ export const Balance = named(
               v.pipe(
                 Money,
                 v.description(
-                  'What open MED disputes hold on the account (the sum of their `blockedAmount`); refunds in flight are not in it. Only on the current balance (no `at`).',
+                  'What open MED disputes hold on the account (the sum of their ' +
+                    '`blockedAmount`); refunds in flight are not in it. Only on the current balance (no `at`).',
                 ),
               ),
             ),

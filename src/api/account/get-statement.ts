@@ -89,7 +89,10 @@ export const getStatement = route(
     operationId: 'getStatement',
     summary: 'Account statement',
     description:
-      "Every credit and debit of one of the client's accounts, filtered on when the entry hit the account, oldest first by default. Data starts at the client's statement start date: an earlier `from` answers 422 LIST_FROM_BEFORE_CUTOFF (the detail names the first available date).",
+      "Every credit and debit of one of the client's accounts, filtered on when the entry hit " +
+      "the account, oldest first by default. Data starts at the client's statement start date: an " +
+      'earlier `from` answers 422 LIST_FROM_BEFORE_CUTOFF (the detail names the first available ' +
+      'date).',
     tag: TAG,
     auth: 'client',
     parameters: [accountNumberParameter, ...listParameters],

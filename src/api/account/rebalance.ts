@@ -80,7 +80,12 @@ const rebalanceOperation = (direction: 'top-up' | 'sweep') =>
     operationId: direction === 'top-up' ? 'topUp' : 'sweep',
     summary:
       direction === 'top-up' ? 'Top up: PROPRIETARY → TRANSACTIONAL' : 'Sweep: TRANSACTIONAL → PROPRIETARY',
-    description: `Moves money between the two accounts the client holds at one settlement partner (\`ispb\`, default the client's first partner). Both legs appear in the statement as TRANSFER_OUT / TRANSFER_IN. \`amount\` ≤ 0 answers 422 INVALID_AMOUNT after the DigitalSignature check; not enough available money in the source account answers 422 ${direction === 'top-up' ? 'INSUFFICIENT_PROPRIETARY_FUNDS' : 'INSUFFICIENT_TRANSACTIONAL_FUNDS'}.`,
+    description:
+      `Moves money between the two accounts the client holds at one settlement ` +
+      `partner (\`ispb\`, default the client's first partner). Both legs appear in the statement as ` +
+      `TRANSFER_OUT / TRANSFER_IN. \`amount\` ≤ 0 answers 422 INVALID_AMOUNT after the DigitalSignature ` +
+      `check; not enough available money in the source account answers ` +
+      `422 ${direction === 'top-up' ? 'INSUFFICIENT_PROPRIETARY_FUNDS' : 'INSUFFICIENT_TRANSACTIONAL_FUNDS'}.`,
     tag: TAG,
     auth: 'signed',
     idempotent: true,

@@ -59,7 +59,10 @@ const Unapplied = v.object({
         v.string(),
         v.isoTimestamp(),
         v.description(
-          'FAILED only: until when the gateway keeps reading the devolution at the partner (the MED window, 90 days from the payment). Before it, the network may still settle it and the receipt turns RETURNED by itself: do not return the money by other means. After it, the operator acts.',
+          'FAILED only: until when the gateway keeps reading the devolution at the partner (the ' +
+            'MED window, 90 days from the payment). Before it, the network may still settle it and the ' +
+            'receipt turns RETURNED by itself: do not return the money by other means. After it, the operator ' +
+            'acts.',
         ),
       ),
     ),
@@ -111,7 +114,16 @@ export const listUnappliedReceipts = route(
     operationId: 'listUnappliedReceipts',
     summary: 'List money no Cash-In could take, and its return',
     description:
-      "Newest first. Every Pix a real partner reported (callback or sweep) that no Cash-In could take becomes an unapplied receipt in the transaction that decided so: `DUPLICATE` (a second payment of a paid charge), `NOT_PAYABLE` (a payment after a cancel or expiry), `AMOUNT_MISMATCH` (another amount than the charge's), `UNKNOWN_CHARGE` (a txid we never issued). It is held for the payer in a suspense account (of the client its txid names, else of the partner), never in a client's balance, and returned in full through the partner's devolution under `return.id`. `return.status` ends RETURNED when the partner confirms, or FAILED with `return.failure`. A FAILED devolution is never asked again by itself, but it is read again at the partner until `return.readUntil` (the MED window): if the network settles it after all, the receipt turns RETURNED. Only a FAILED receipt past `return.readUntil` needs the operator.",
+      'Newest first. Every Pix a real partner reported (callback or sweep) that no Cash-In could ' +
+      'take becomes an unapplied receipt in the transaction that decided so: `DUPLICATE` (a second ' +
+      'payment of a paid charge), `NOT_PAYABLE` (a payment after a cancel or expiry), `AMOUNT_MISMATCH` ' +
+      "(another amount than the charge's), `UNKNOWN_CHARGE` (a txid we never issued). It is held for " +
+      'the payer in a suspense account (of the client its txid names, else of the partner), never in a ' +
+      "client's balance, and returned in full through the partner's devolution under `return.id`. " +
+      '`return.status` ends RETURNED when the partner confirms, or FAILED with `return.failure`. A ' +
+      'FAILED devolution is never asked again by itself, but it is read again at the partner until ' +
+      '`return.readUntil` (the MED window): if the network settles it after all, the receipt turns ' +
+      'RETURNED. Only a FAILED receipt past `return.readUntil` needs the operator.',
     tag: 'Operator',
     auth: 'operator',
     role: 'VIEWER',

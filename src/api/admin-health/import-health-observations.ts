@@ -70,7 +70,13 @@ export const importHealthObservations = route(
     operationId: 'importHealthObservations',
     summary: 'Import observations into the PIX health analyzer',
     description:
-      'Up to 250 observations per call go onto the health queue, like the ones every transaction emits. A new deployment imports the platform history it replaces (days of it) so the analyzer starts warm: history older than anything it has seen bootstraps it, and the live traffic waits until the history stops arriving. An id already counted is skipped, so an import can be repeated after a failure. Imports are history: each `at` must be within the last 30 days and at most 5 minutes ahead of the gateway clock, else the whole batch answers 400 `VALIDATION_ERROR` naming `observations.<i>.at`.',
+      'Up to 250 observations per call go onto the health queue, like the ones every transaction ' +
+      'emits. A new deployment imports the platform history it replaces (days of it) so the analyzer ' +
+      'starts warm: history older than anything it has seen bootstraps it, and the live traffic waits ' +
+      'until the history stops arriving. An id already counted is skipped, so an import can be repeated ' +
+      'after a failure. Imports are history: each `at` must be within the last 30 days and at most 5 ' +
+      'minutes ahead of the gateway clock, else the whole batch answers 400 `VALIDATION_ERROR` naming ' +
+      '`observations.<i>.at`.',
     body: {
       schema: ImportObservationsSchema,
       examples: {

@@ -33,7 +33,12 @@ export const archiveClient = route(
     operationId: 'archiveClient',
     summary: "Move a client's closed history to the archive now",
     description:
-      "Archives every closed Cash-In (PAID and settled, REFUNDED, EXPIRED, CANCELLED) and closed Cash-Out (COMPLETED, CANCELLED, REFUNDED) settled before `before`, and every ledger entry posted before it, ignoring the retention window, into the client's R2 segments, and answers once done with the number of transactions moved. Every read answers exactly as before: GET by any id, the lists, the summaries, statements and balances `at`; a later refund or bank return brings the transaction back. Idempotent: a second call with the same `before` archives 0.",
+      'Archives every closed Cash-In (PAID and settled, REFUNDED, EXPIRED, CANCELLED) and closed ' +
+      'Cash-Out (COMPLETED, CANCELLED, REFUNDED) settled before `before`, and every ledger entry posted ' +
+      "before it, ignoring the retention window, into the client's R2 segments, and answers once done " +
+      'with the number of transactions moved. Every read answers exactly as before: GET by any id, the ' +
+      'lists, the summaries, statements and balances `at`; a later refund or bank return brings the ' +
+      'transaction back. Idempotent: a second call with the same `before` archives 0.',
     parameters: [clientIdParameter],
     body: {
       schema: ArchiveSchema,

@@ -114,7 +114,12 @@ export const listAdminDisputes = route(
     role: 'VIEWER',
     summary: 'List MED disputes across clients',
     description:
-      'The newest `limit` disputes (1 to 200, default 50) opened in the period (`from`/`to` on `dispute.openedAt`), across every client or one (`clientId`), optionally of one `status` and one settling partner (`ispb`), whatever their age (archived Cash-Ins too). Each item: the client and the Cash-In as GET /cash-in/{id} (its `dispute.respondBy` is the deadline for the defense). `nextCursor`, when present, gives the next (older) page: send it as `cursor` with the same filters and period; a cursor altered, forged or of other filters answers 400 naming `cursor`.',
+      'The newest `limit` disputes (1 to 200, default 50) opened in the period (`from`/`to` on ' +
+      '`dispute.openedAt`), across every client or one (`clientId`), optionally of one `status` and one ' +
+      'settling partner (`ispb`), whatever their age (archived Cash-Ins too). Each item: the client and ' +
+      'the Cash-In as GET /cash-in/{id} (its `dispute.respondBy` is the deadline for the defense). ' +
+      '`nextCursor`, when present, gives the next (older) page: send it as `cursor` with the same ' +
+      'filters and period; a cursor altered, forged or of other filters answers 400 naming `cursor`.',
     parameters: [
       ...periodParameters,
       parameter('status', 'query', DisputeStatus, 'Only disputes in this status.'),

@@ -35,7 +35,12 @@ export const listWebhookDeliveries = route(
     operationId: 'listWebhookDeliveries',
     summary: "List a client's webhook deliveries",
     description:
-      "Newest first: what was sent where, how it went, what is waiting. A delivery that ended (DELIVERED, GIVEN_UP, UNDELIVERABLE) is listed for 7 days after it ended, then removed; PENDING, IN_FLIGHT and FAILED ones are listed until they end. DELIVERED and UNDELIVERABLE deliveries of an archived transaction move to the archive with it: a list by aggregateId still shows them (same items, order and fields, same 7 days); a list without aggregateId shows the deliveries still in the client's object (every open or GIVEN_UP one).",
+      'Newest first: what was sent where, how it went, what is waiting. A delivery that ended ' +
+      '(DELIVERED, GIVEN_UP, UNDELIVERABLE) is listed for 7 days after it ended, then removed; PENDING, ' +
+      'IN_FLIGHT and FAILED ones are listed until they end. DELIVERED and UNDELIVERABLE deliveries of ' +
+      'an archived transaction move to the archive with it: a list by aggregateId still shows them ' +
+      '(same items, order and fields, same 7 days); a list without aggregateId shows the deliveries ' +
+      "still in the client's object (every open or GIVEN_UP one).",
     parameters: [clientIdParameter, ...deliveryQueryParameters],
     success: {
       '200': {

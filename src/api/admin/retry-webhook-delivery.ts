@@ -30,7 +30,8 @@ export const retryWebhookDelivery = route(
     operationId: 'retryWebhookDelivery',
     summary: 'Retry a FAILED or GIVEN_UP delivery now',
     description:
-      'Any other state answers 422 RULE_VIOLATION; an unknown eventId 404 NOT_FOUND, as does a GIVEN_UP delivery whose 7 days after it ended have passed (it is no longer kept).',
+      'Any other state answers 422 RULE_VIOLATION; an unknown eventId 404 NOT_FOUND, as does a ' +
+      'GIVEN_UP delivery whose 7 days after it ended have passed (it is no longer kept).',
     parameters: [clientIdParameter, eventIdParameter],
     success: { '200': { description: 'The delivery, PENDING again.', schema: WebhookDelivery } },
     errors: ['CLIENT_NOT_FOUND', 'NOT_FOUND', 'RULE_VIOLATION'],

@@ -75,7 +75,12 @@ export const refundCashIn = route(
     operationId: 'refundCashIn',
     summary: 'Refund a paid Cash-In',
     description:
-      'Full refund only. Answers 202 with the devolution `endToEndId` (starts with `D`) and status PROCESSING; the Cash-In stays PAID until the devolution settles, then becomes REFUNDED and `CASHIN_REFUNDED` is sent. A second refund meanwhile answers 422 REFUND_NOT_ALLOWED. If the network fails the devolution, `CASHIN_REFUND_FAILED` is sent and the Cash-In is PAID again with `refundFailure`; the idempotency key of the failed refund is forgotten, so the same key starts a new attempt.',
+      'Full refund only. Answers 202 with the devolution `endToEndId` (starts with `D`) and ' +
+      'status PROCESSING; the Cash-In stays PAID until the devolution settles, then becomes REFUNDED ' +
+      'and `CASHIN_REFUNDED` is sent. A second refund meanwhile answers 422 REFUND_NOT_ALLOWED. If the ' +
+      'network fails the devolution, `CASHIN_REFUND_FAILED` is sent and the Cash-In is PAID again with ' +
+      '`refundFailure`; the idempotency key of the failed refund is forgotten, so the same key starts a ' +
+      'new attempt.',
     tag: TAG,
     auth: 'signed',
     idempotent: true,

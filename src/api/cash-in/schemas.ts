@@ -18,7 +18,9 @@ export const RefundAccepted = named(
     endToEndId: v.pipe(
       EndToEndId,
       v.description(
-        "The devolution id the gateway asked under (starts with `D`). On a real partner, once the devolution settles the Cash-In's `endToEndId` becomes its PSP's `rtrId`, the network's id for it.",
+        'The devolution id the gateway asked under (starts with `D`). On a real partner, once ' +
+          "the devolution settles the Cash-In's `endToEndId` becomes its PSP's `rtrId`, the network's id " +
+          'for it.',
       ),
     ),
     status: v.literal('PROCESSING'),

@@ -89,7 +89,9 @@ const PaidBy = named(
       allowed: v.pipe(
         v.boolean(),
         v.description(
-          "The client's payer rules (`blockedPayerDocuments`, `payerPolicy`) on this account. `false`: the payment was never confirmed (no `CASHIN_PAID`), its money is held and returned to the payer; the Cash-In ends REFUNDED with reason PAYER_NOT_ALLOWED and `CASHIN_REFUNDED`.",
+          "The client's payer rules (`blockedPayerDocuments`, `payerPolicy`) on this account. " +
+            '`false`: the payment was never confirmed (no `CASHIN_PAID`), its money is held and returned to ' +
+            'the payer; the Cash-In ends REFUNDED with reason PAYER_NOT_ALLOWED and `CASHIN_REFUNDED`.',
         ),
       ),
     }),
@@ -131,7 +133,8 @@ export const CashIn = named(
     endToEndId: v.pipe(
       EndToEndId,
       v.description(
-        "The payment's end-to-end id; once REFUNDED, the devolution's as the network knows it (a real partner: its PSP's `rtrId`, the id on the payer's receipt).",
+        "The payment's end-to-end id; once REFUNDED, the devolution's as the network knows it (a " +
+          "real partner: its PSP's `rtrId`, the id on the payer's receipt).",
       ),
     ),
     originalEndToEndId: v.pipe(
@@ -146,7 +149,9 @@ export const CashIn = named(
         message: v.pipe(v.string(), v.description('Fixed English text per code; do not parse it.')),
       }),
       v.description(
-        'Only on PAID, after a refund failed at the PIX network (`CASHIN_REFUND_FAILED` was sent): the money is available again and a new refund may be requested (its idempotency key is forgotten, so the same key starts a new attempt).',
+        'Only on PAID, after a refund failed at the PIX network (`CASHIN_REFUND_FAILED` was ' +
+          'sent): the money is available again and a new refund may be requested (its idempotency key is ' +
+          'forgotten, so the same key starts a new attempt).',
       ),
     ),
     amount: Money,
@@ -193,7 +198,8 @@ export const CashInCreated = named(
           copyAndPaste: v.pipe(
             v.string(),
             v.description(
-              "The full BR Code payment payload: on a real partner exactly its PSP's `pixCopiaECola`; on the sandbox partner one naming the gateway's location.",
+              "The full BR Code payment payload: on a real partner exactly its PSP's " +
+                "`pixCopiaECola`; on the sandbox partner one naming the gateway's location.",
             ),
           ),
           qrCodeImageBase64: v.optional(

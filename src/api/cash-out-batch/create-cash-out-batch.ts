@@ -110,7 +110,17 @@ export const createCashOutBatch = route(
     operationId: 'createCashOutBatch',
     summary: 'Create up to 1,000 Cash-Outs in one call',
     description:
-      'The same headers as POST /cash-out (`DigitalSignature` computed exactly the same way; `X-Idempotency-Key` covers the whole batch). Each item is a POST /cash-out body.\n\nAll or nothing: every item is validated before anything is created. An invalid item answers 400 `VALIDATION_ERROR` with each problem under `items[<index>].<field>`; an `externalReference` repeated inside the batch or already used by a Cash-Out answers 409 `DUPLICATED_EXTERNAL_REFERENCE` with every offending index under `items[<index>].externalReference`. Nothing is created then.\n\nOnce accepted (202), each item is an ordinary Cash-Out: found by any of its ids, listed, summarized and on the statement, with its own `CASHOUT_*` events to its own `webhookUrl`. Limits, duplicate detection, routing and approval apply in item order exactly as if the items had been sent one by one in that order, so an item can end CANCELLED (for example DAILY_LIMIT_EXCEEDED) while the others complete.',
+      'The same headers as POST /cash-out (`DigitalSignature` computed exactly the same way; ' +
+      '`X-Idempotency-Key` covers the whole batch). Each item is a POST /cash-out body.\n\nAll or ' +
+      'nothing: every item is validated before anything is created. An invalid item answers 400 ' +
+      '`VALIDATION_ERROR` with each problem under `items[<index>].<field>`; an `externalReference` ' +
+      'repeated inside the batch or already used by a Cash-Out answers 409 ' +
+      '`DUPLICATED_EXTERNAL_REFERENCE` with every offending index under ' +
+      '`items[<index>].externalReference`. Nothing is created then.\n\nOnce accepted (202), each item ' +
+      'is an ordinary Cash-Out: found by any of its ids, listed, summarized and on the statement, with ' +
+      'its own `CASHOUT_*` events to its own `webhookUrl`. Limits, duplicate detection, routing and ' +
+      'approval apply in item order exactly as if the items had been sent one by one in that order, so ' +
+      'an item can end CANCELLED (for example DAILY_LIMIT_EXCEEDED) while the others complete.',
     tag: TAG,
     auth: 'signed',
     idempotent: true,

@@ -140,7 +140,9 @@ export const CreateCashOutSchema = named(
     description: "May appear on the payee's bank statement.",
     webhookUrl: 'Receives CASHOUT_COMPLETED, CASHOUT_FAILED and CASHOUT_REFUNDED.',
     payee:
-      'Who receives: `name`, `document` (CPF 11 digits or CNPJ 14 characters, alphanumeric included, no separators, letters read upper-case) and `destination` (a CNPJ Pix key likewise; it identifies one payee however its letters are written).',
+      'Who receives: `name`, `document` (CPF 11 digits or CNPJ 14 characters, alphanumeric ' +
+      'included, no separators, letters read upper-case) and `destination` (a CNPJ Pix key likewise; it ' +
+      'identifies one payee however its letters are written).',
   },
 );
 

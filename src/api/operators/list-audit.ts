@@ -125,7 +125,9 @@ export const listAuditRecords = route(
     operationId: 'listAuditRecords',
     summary: 'Read the audit trail',
     description:
-      'Newest first. One record per changing /admin or console request and per request refused for its role, written with the change itself. Records are never edited or deleted and are kept at least 5 years.',
+      'Newest first. One record per changing /admin or console request and per request refused ' +
+      'for its role, written with the change itself. Records are never edited or deleted and are kept ' +
+      'at least 5 years.',
     parameters: Object.entries(AuditQuerySchema.entries).map(([name, schema]) =>
       parameter(name, 'query', schema, NOTES[name] ?? name, false),
     ),

@@ -4,6 +4,7 @@
  */
 import * as v from 'valibot';
 import { appendAudit } from '../../db/audit';
+import { present } from '../../domain/present';
 import { changeRecord, recorded } from '../../http/audit';
 import { ProblemError } from '../../http/errors';
 import { json } from '../../http/json';
@@ -35,7 +36,9 @@ const PartnerWebhookSchema = named(
   }),
   {
     baseUrl:
-      "This gateway's public origin as the partner reaches it. The partner is told `{baseUrl}/partners/{ispb}/webhook` (mTLS) or `{baseUrl}/partners/{ispb}/webhook/{secret}` (secret path) and posts to it + `/pix`.",
+      "This gateway's public origin as the partner reaches it. The partner is told " +
+      '`{baseUrl}/partners/{ispb}/webhook` (mTLS) or `{baseUrl}/partners/{ispb}/webhook/{secret}` ' +
+      '(secret path) and posts to it + `/pix`.',
   },
 );
 
@@ -83,7 +86,7 @@ async function handleRegisterPartnerWebhook({
   const url = auth.secret === undefined ? base : `${base}/${auth.secret}`;
   let answer: Awaited<ReturnType<BcbApiPixPartner['registerWebhook']>>;
   try {
-    answer = await bcbPartner(env, ispb)!.registerWebhook(url);
+    answer = await present(bcbPartner(env, ispb), `partner ${ispb}'s adapter`).registerWebhook(url);
   } catch (error) {
     if (!(error instanceof PartnerConfigError)) throw error;
     throw new ProblemError('SERVICE_UNAVAILABLE', error.message);
@@ -119,7 +122,12 @@ export const registerPartnerWebhook = route(
     role: 'OPERATOR',
     summary: "Register this gateway's callback URL at a real partner",
     description:
-      "Calls the partner's API Pix `PUT /webhook/{chave}` for its charge key, with the URL its callbacks must use: the secret path when `PARTNER_<ISPB>_WEBHOOK_SECRET` is set, else the mTLS path (which needs `webhookCertSubject`). A partner with neither answers 422 `RULE_VIOLATION` (a URL nobody could authenticate is never registered). An ISPB that is not a declared `bcb-api-pix` partner answers 404 `NOT_FOUND`; a partner that refuses or cannot be reached, 503 `SERVICE_UNAVAILABLE`. Repeating it is harmless.",
+      "Calls the partner's API Pix `PUT /webhook/{chave}` for its charge key, with the URL its " +
+      'callbacks must use: the secret path when `PARTNER_<ISPB>_WEBHOOK_SECRET` is set, else the mTLS ' +
+      'path (which needs `webhookCertSubject`). A partner with neither answers 422 `RULE_VIOLATION` (a ' +
+      'URL nobody could authenticate is never registered). An ISPB that is not a declared `bcb-api-pix` ' +
+      'partner answers 404 `NOT_FOUND`; a partner that refuses or cannot be reached, 503 ' +
+      '`SERVICE_UNAVAILABLE`. Repeating it is harmless.',
     parameters: [ispbParameter],
     body: {
       schema: PartnerWebhookSchema,

@@ -38,7 +38,14 @@ export const getChargePayload = route(
     operationId: 'getChargePayload',
     summary: 'Charge payload at the BR Code location',
     description:
-      "Sandbox partner only. What a wallet fetches after reading a sandbox Cash-In's dynamic BR Code: the charge as the BCB API Pix defines it (`cob`: calendario, txid, status, devedor, valor, chave), as a compact JWS signed with ES256. Verify it with the key at `/.well-known/jwks.json` (the `jku` header). `{locator}` is the client's random location key and the charge's internalCode; it carries no client id. A real partner's charge (a declared `bcb-api-pix` partner) is not served here: its BR Code is the PSP's own `pixCopiaECola`, whose location is the PSP's, and a payer's bank reads and verifies the payload there against that PSP's certificate; this path answers 404 for it.",
+      "Sandbox partner only. What a wallet fetches after reading a sandbox Cash-In's dynamic BR " +
+      'Code: the charge as the BCB API Pix defines it (`cob`: calendario, txid, status, devedor, valor, ' +
+      'chave), as a compact JWS signed with ES256. Verify it with the key at `/.well-known/jwks.json` ' +
+      "(the `jku` header). `{locator}` is the client's random location key and the charge's " +
+      "internalCode; it carries no client id. A real partner's charge (a declared `bcb-api-pix` " +
+      "partner) is not served here: its BR Code is the PSP's own `pixCopiaECola`, whose location is the " +
+      "PSP's, and a payer's bank reads and verifies the payload there against that PSP's certificate; " +
+      'this path answers 404 for it.',
     tag: 'PIX location',
     auth: 'none',
     parameters: [locatorParameter],

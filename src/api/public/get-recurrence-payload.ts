@@ -22,7 +22,14 @@ export const getRecurrencePayload = route(
     operationId: 'getRecurrencePayload',
     summary: 'Recurrence payload at the Pix Automático QR location',
     description:
-      "Sandbox partner only. What a payer's bank fetches after reading a recurrence's QR (POST /recurrences without `payer.bankData`): the recurrence as bacen/pix-api 2.9.0 defines the payload of `GET /rec/{recUrlAccessToken}` (`RecPayload`: idRec, vinculo, calendario, valor, politicaRetentativa, recebedor, atualizacao), as a compact JWS signed with ES256; verify it with the key at `/.well-known/jwks.json` (the `jku` header). `recebedor` carries the client's name and its settlement partner's ISPB but no CNPJ, which the gateway does not record. `{locator}` is the client's random location key and the recurrence's 7-character location code. It answers in every status (`atualizacao` tells the payer's bank whether it may still be approved).",
+      "Sandbox partner only. What a payer's bank fetches after reading a recurrence's QR (POST /recurrences" +
+      ' without `payer.bankData`): the recurrence as bacen/pix-api 2.9.0 defines the payload of `GET ' +
+      '/rec/{recUrlAccessToken}` (`RecPayload`: idRec, vinculo, calendario, valor, politicaRetentativa, ' +
+      'recebedor, atualizacao), as a compact JWS signed with ES256; verify it with the key at ' +
+      "`/.well-known/jwks.json` (the `jku` header). `recebedor` carries the client's name and its " +
+      "settlement partner's ISPB but no CNPJ, which the gateway does not record. `{locator}` is the " +
+      "client's random location key and the recurrence's 7-character location code. It answers in every " +
+      "status (`atualizacao` tells the payer's bank whether it may still be approved).",
     tag: 'PIX location',
     auth: 'none',
     parameters: [locatorParameter],

@@ -60,7 +60,14 @@ export const chargeRecurrence = route(
     operationId: 'chargeRecurrence',
     summary: "Charge a recurrence's cycle",
     description:
-      "Creates the charge of one cycle (API Pix `POST /cobr`) as an ordinary Cash-In carrying `recurrence`: read, listed, summarized, refunded and notified like every Cash-In. Only for an APPROVED recurrence, with an amount within its rules and a `dueDate` that is one of its due dates, 10 to 2 days from today; else 422 RULE_VIOLATION and nothing is sent. One charge per cycle. The payer's bank pays it on the due date (00:00–08:00, again 18:00–21:00, then up to 3 retries within 7 days with THREE_IN_SEVEN_DAYS); each failed attempt is a `RECURRING_CHARGE_ATTEMPT_FAILED` event of the recurrence, and after the last one the Cash-In ends EXPIRED.",
+      'Creates the charge of one cycle (API Pix `POST /cobr`) as an ordinary Cash-In carrying ' +
+      '`recurrence`: read, listed, summarized, refunded and notified like every Cash-In. Only for an ' +
+      'APPROVED recurrence, with an amount within its rules and a `dueDate` that is one of its due ' +
+      'dates, 10 to 2 days from today; else 422 RULE_VIOLATION and nothing is sent. One charge per ' +
+      "cycle. The payer's bank pays it on the due date (00:00–08:00, again 18:00–21:00, then up to 3 " +
+      'retries within 7 days with THREE_IN_SEVEN_DAYS); each failed attempt is a ' +
+      '`RECURRING_CHARGE_ATTEMPT_FAILED` event of the recurrence, and after the last one the Cash-In ' +
+      'ends EXPIRED.',
     tag: TAG,
     auth: 'client',
     idempotent: true,

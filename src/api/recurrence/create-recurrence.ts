@@ -166,7 +166,12 @@ export const createRecurrence = route(
     operationId: 'createRecurrence',
     summary: 'Create a recurrence (Pix Automático)',
     description:
-      'A recurrence for the payer to authorize once (API Pix `POST /rec`). Without `payer.bankData` the answer carries `authorization.copyAndPaste`, the BR Code the payer reads in their bank app (journey QR); with it the request is pushed to that bank (journey PUSH). The recurrence waits (WAITING_AUTHORIZATION) until the payer approves or rejects it, or it expires. A settlement partner without Pix Automático answers 422 RULE_VIOLATION and nothing is sent to it.',
+      'A recurrence for the payer to authorize once (API Pix `POST /rec`). Without ' +
+      '`payer.bankData` the answer carries `authorization.copyAndPaste`, the BR Code the payer reads in ' +
+      'their bank app (journey QR); with it the request is pushed to that bank (journey PUSH). The ' +
+      'recurrence waits (WAITING_AUTHORIZATION) until the payer approves or rejects it, or it expires. ' +
+      'A settlement partner without Pix Automático answers 422 RULE_VIOLATION and nothing is sent to ' +
+      'it.',
     tag: TAG,
     auth: 'client',
     idempotent: true,

@@ -98,7 +98,8 @@ export const recurrenceWaiting: Out<typeof Recurrence> = {
   authorization: {
     journey: 'QR',
     copyAndPaste:
-      '00020101021226760014br.gov.bcb.pix2554api.connectpsp.com.br/pix/rec/3f9a2c1bK7Q2M9X520400005303986540529.905802BR5920Loja Teste Ltda6009Sao Paulo62070503***6304ABCD',
+      '00020101021226760014br.gov.bcb.pix2554api.connectpsp.com.br/pix/rec/3f9a2c1bK7Q2M9X520400005303986540529.905802BR5920Loja ' +
+      'Teste Ltda6009Sao Paulo62070503***6304ABCD',
   },
   createdAt: '2027-01-20T10:15:30.123-03:00',
   authorizationExpiresAt: '2027-01-27T10:15:30.123-03:00',

@@ -38,7 +38,7 @@ const answer = (
 ): Omit<OperationSpec, 'tag' | 'auth' | 'stagingOnly'> => ({
   method: 'post',
   path: `/sandbox/recurrences/{id}/${verb}`,
-  operationId: `sandbox${verb[0]!.toUpperCase()}${verb.slice(1)}Recurrence`,
+  operationId: `sandbox${verb.charAt(0).toUpperCase()}${verb.slice(1)}Recurrence`,
   summary,
   description,
   parameters: [recurrenceIdParameter],
@@ -120,7 +120,10 @@ export const sandboxChargeSpecs = [
     'fail-attempt',
     'sandboxFailChargeAttempt',
     "The payer's bank fails an attempt of a recurring charge now",
-    'A recurring Cash-In AWAITING_PAYMENT only (else 422; any other Cash-In 404): `RECURRING_CHARGE_ATTEMPT_FAILED` sent to the recurrence’s `webhookUrl`; after the last attempt the recurrence allows, EXPIRED and `CASHIN_EXPIRED` sent. Pay an attempt with POST /sandbox/cash-in/{id}/pay.',
+    'A recurring Cash-In AWAITING_PAYMENT only (else 422; any other Cash-In 404): ' +
+      '`RECURRING_CHARGE_ATTEMPT_FAILED` sent to the recurrence’s `webhookUrl`; after the last attempt ' +
+      'the recurrence allows, EXPIRED and `CASHIN_EXPIRED` sent. Pay an attempt with POST ' +
+      '/sandbox/cash-in/{id}/pay.',
     recurringCashInFailedOnce,
   ),
   onCharge(
@@ -162,7 +165,11 @@ export const sandboxChargeAsOfSpec: Omit<OperationSpec, 'tag' | 'auth' | 'stagin
   operationId: 'sandboxChargeRecurrence',
   summary: "Charge a recurrence's cycle as of a date",
   description:
-    "The sandbox's clock for Pix Automático: POST /recurrences/{id}/charges as if today (America/Sao_Paulo) were `asOf`, so any cycle is reached without waiting for the calendar. Only the 10-to-2-day window is checked as of `asOf`; every other rule is the same, the Cash-In is created now and its last attempt (`expiredAt`) follows from its due date. A recurrence of a real partner answers 404.",
+    "The sandbox's clock for Pix Automático: POST /recurrences/{id}/charges as if today " +
+    '(America/Sao_Paulo) were `asOf`, so any cycle is reached without waiting for the calendar. Only the ' +
+    '10-to-2-day window is checked as of `asOf`; every other rule is the same, the Cash-In is created now' +
+    ' and its last attempt (`expiredAt`) follows from its due date. A recurrence of a real partner ' +
+    'answers 404.',
   parameters: [recurrenceIdParameter],
   body: {
     schema: SandboxChargeRecurrenceSchema,
