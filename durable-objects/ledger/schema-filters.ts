@@ -1,4 +1,4 @@
-/** The externalReference filter's table (ClientLedger; migration 0023). */
+/** The externalReference filter's table (ClientLedger; migration 0024). */
 import { blob, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 
 /**

@@ -2,6 +2,7 @@
 
 import type { ClientDispute } from '../../durable-objects/all-disputes';
 import type { CashOutBatchView } from '../../durable-objects/ledger/cash-out/cash-out-batch-ops';
+import type { RecurrenceView } from '../../durable-objects/ledger/recurrence/recurrence-ops';
 import type { DeliveryView } from '../../durable-objects/ledger/webhooks/delivery-view';
 import { type Actor, roleAllows } from '../domain/operators';
 import { batchesSection } from './batches';
@@ -12,6 +13,7 @@ import { disputesSection } from './disputes';
 import { brl, count, decimal, percent } from './format';
 import { brtTime, esc, frame, scriptJson } from './html';
 import { incidentText } from './incident-text';
+import { recurrencesSection } from './recurrences';
 import { CONSOLE_PATH, CONSOLE_ROLES } from './session';
 
 export interface DashboardModel {
@@ -29,6 +31,8 @@ export interface DashboardModel {
   /** Set when the page shows an older page of one redeliverable status. */
   olderDeliveries?: OlderDeliveries;
   batches: CashOutBatchView[];
+  /** The selected client's latest recurrences (./recurrences.ts). */
+  recurrences: RecurrenceView[];
   charts: Chart[];
   health: HealthView;
   notice?: string;
@@ -251,7 +255,7 @@ export function dashboardPage(m: DashboardModel): string {
     `<div class="bar">
 <nav><a href="#incidents">Incidents</a> <a href="#disputes">Disputes</a> <a ` +
       `href="#clients">Clients</a> <a href="#deliveries">Deliveries</a> <a href="#batches">Batches</a> ` +
-      `<a href="#health">Health</a></nav>
+      `<a href="#recurrences">Pix Automático</a> <a href="#health">Health</a></nav>
 <form method="post" action="${CONSOLE_PATH}/logout"><input type="hidden" name="csrf" ` +
       `value="${esc(m.csrf)}"><button type="submit" class="link">Sign out</button></form>
 </div>
@@ -261,6 +265,7 @@ ${disputesSection(m.disputes, Object.fromEntries(m.clients.items.map((c) => [c.i
 ${clientsSection(m)}
 ${deliveriesSection(m)}
 ${m.selected ? batchesSection(m.selected.name, m.batches) : ''}
+${m.selected ? recurrencesSection(m.selected.name, m.recurrences) : ''}
 ${chartsSection(m)}`,
     { charts: true, actor: m.actor },
   );

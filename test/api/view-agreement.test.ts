@@ -18,8 +18,11 @@ import { cashInJsonAt, cashOutJsonAt } from '../../durable-objects/ledger/reads/
 import { cashIns, cashOuts } from '../../durable-objects/ledger/schema';
 import { CashIn } from '../../src/api/cash-in/shared';
 import { CashOut } from '../../src/api/cash-out/shared';
+import type { RecurrenceBody } from '../../src/api/recurrence/shared';
 import { CASH_IN_FIELDS, cashInView } from '../../src/domain/cash-in';
 import { CASH_OUT_FIELDS, cashOutView } from '../../src/domain/cash-out';
+import { addDays } from '../../src/domain/recurrence';
+import { brtDate } from '../../src/domain/time';
 import type { AnyField } from '../../src/domain/view-fields';
 import { servedDocument, validate } from '../openapi/conformance';
 import { createCashIn, payCashIn, waitFor } from '../support/cash-in';
@@ -27,6 +30,7 @@ import { createCashOut, deposit, magicKey, settled } from '../support/cash-out';
 import { admin, Integrator } from '../support/harness';
 import { ledgerStub } from '../support/ledger';
 import { cashIns as hotCashIns, cashOuts as hotCashOuts } from '../support/ledger-reads';
+import { recurrenceBody } from '../support/recurrence';
 
 const GAMA = '56431109';
 const PERIOD = 'from=2020-01-01&to=2100-12-31&limit=100&order=asc';
@@ -157,6 +161,39 @@ describe('one view per transaction kind', () => {
       outcome: 'REJECTED',
     });
     expect(await agree.check('cash-in', disputed.transactionId, 'PAID')).toEqual(await closed.json());
+    // A Pix Automático cycle's charge: its recurrence after a failed attempt, paid, then refunded.
+    const rec = (await (
+      await api.post('/recurrences', recurrenceBody({ startDate: addDays(brtDate(Date.now()), 5) }))
+    ).json()) as RecurrenceBody;
+    expect((await api.post(`/sandbox/recurrences/${rec.recurrenceId}/approve`, {})).status).toBe(200);
+    const recurring = (await (
+      await api.post(`/recurrences/${rec.recurrenceId}/charges`, {
+        amount: 29.9,
+        dueDate: rec.startDate,
+        externalReference: `cobr-${crypto.randomUUID()}`,
+      })
+    ).json()) as { transactionId: string; internalCode: string };
+    const attempt = await api.post(`/sandbox/cash-in/${recurring.transactionId}/fail-attempt`, {});
+    const recurringBody = await agree.check('cash-in', recurring.transactionId, 'AWAITING_PAYMENT');
+    expect(recurringBody).toEqual(await attempt.json());
+    expect(recurringBody.recurrence).toEqual({
+      recurrenceId: rec.recurrenceId,
+      cycle: 0,
+      dueDate: rec.startDate,
+      failedAttempts: 1,
+      attemptsLeft: 4,
+    });
+    await payCashIn(api, recurring.internalCode);
+    await agree.check('cash-in', recurring.transactionId, 'PAID');
+    expect(
+      (await api.signedPost(`/cash-in/${recurring.internalCode}/refund`, { reason: 'CUSTOMER_REQUEST' }))
+        .status,
+    ).toBe(202);
+    await waitFor(
+      () => agree.check('cash-in', recurring.transactionId),
+      (c) => c.status === 'REFUNDED',
+      10_000,
+    );
     const failedRefund = await createCashIn(api, { amount: 17 });
     await payCashIn(api, failedRefund.internalCode);
     await waitFor(
@@ -272,7 +309,7 @@ describe('one view per transaction kind', () => {
       [...(await hotCashIns(client)), ...(await hotCashOuts(client))].map((r) => r.transactionId),
     );
     const archived = [...agree.hot.keys()].filter((id) => !hotIds.has(id));
-    for (const id of [refunded, returned, cancelled, expired].map((c) => c.transactionId))
+    for (const id of [refunded, returned, cancelled, expired, recurring].map((c) => c.transactionId))
       expect(archived).toContain(id);
     for (const id of [toKey, toAccount, failed, rejected].map((c) => c.transactionId))
       expect(archived).toContain(id);

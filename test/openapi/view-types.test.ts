@@ -15,7 +15,6 @@ import type * as statement from '../../src/api/account/get-statement';
 import type * as rebalance from '../../src/api/account/rebalance';
 import type * as account from '../../src/api/account/shared';
 import type * as admin from '../../src/api/admin/openapi-responses';
-import type * as createCashIn from '../../src/api/cash-in/create-cash-in';
 import type * as cashInSchemas from '../../src/api/cash-in/schemas';
 import type * as cashIn from '../../src/api/cash-in/shared';
 import type * as cashOutSchemas from '../../src/api/cash-out/schemas';
@@ -36,7 +35,7 @@ type Documented<S extends v.GenericSchema> = Shape<v.InferOutput<S>>;
 
 it('Cash-In views match the documented shapes', () => {
   expectTypeOf<Shape<CashInView>>().toEqualTypeOf<Documented<typeof cashIn.CashIn>>();
-  expectTypeOf<Shape<CashInCreatedBody>>().toEqualTypeOf<Documented<typeof createCashIn.CashInCreated>>();
+  expectTypeOf<Shape<CashInCreatedBody>>().toEqualTypeOf<Documented<typeof cashIn.CashInCreated>>();
   expectTypeOf<Shape<RefundBody>>().toEqualTypeOf<Documented<typeof cashInSchemas.RefundAccepted>>();
 });
 

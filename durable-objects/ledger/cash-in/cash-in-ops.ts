@@ -5,7 +5,12 @@
  */
 
 import { buildDynamicBrCode, pspBrCode } from '../../../src/domain/brcode';
-import { type CashInCreated, type CashInView, cashInView } from '../../../src/domain/cash-in';
+import {
+  type CashInCreated,
+  type CashInRecurrence,
+  type CashInView,
+  cashInView,
+} from '../../../src/domain/cash-in';
 import { newCashInTxId, newInternalCode } from '../../../src/domain/ids';
 import { merchantFields } from '../../../src/domain/merchant';
 import { amountFromCents } from '../../../src/domain/money';
@@ -61,6 +66,8 @@ export interface CreateCashInInput {
   recurrence?: { idRec: string; dueDate: string };
   /** Ids fixed by the caller (a cycle's charge: ids.ts `cycleChargeIds`), the same on every attempt. */
   ids?: { internalCode: string; transactionId: string };
+  /** A Pix Automático cycle's charge, as its view shows it: stored with the Cash-In, so every event carries it. */
+  recurringCharge?: CashInRecurrence;
 }
 
 /** What another aggregate writes in the new Cash-In's own transaction (a recurring charge's link). */
@@ -187,7 +194,7 @@ export async function createCashIn(
       requestedAt: formatBrt(now),
     };
     ledger.storage.transactionSync(() => {
-      const row = insertCashIn(ledger.db).get({
+      const inserted = insertCashIn(ledger.db).get({
         transactionId,
         internalCode,
         externalReference: reference,
@@ -203,6 +210,10 @@ export async function createCashIn(
         requestedAt: now,
         expiresAt,
       }) as CashInRow;
+      // Off the prepared insert: only a recurring charge pays for the extra write.
+      const row = input.recurringCharge
+        ? updateCashIn(ledger, inserted.seq, { recurrence: input.recurringCharge })
+        : inserted;
       // The event and observation in one statement; their dispatch, flush and the expiry in one
       // (dispatch and flush shared with the Cash-Ins of the next moment: OUTBOX_COALESCE_MS).
       emitWithObservation(ledger, cashInEvent(row, 'CASHIN_REQUESTED', now), transactionId, {

@@ -19,6 +19,7 @@ import {
   type RetryPolicy,
   termsRefusal,
 } from '../../../src/domain/recurrence';
+import { recurrencePayload } from '../../../src/domain/recurrence-payload';
 import { failure, type OperationResult, success } from '../../../src/domain/result';
 import { brtDate, formatBrt } from '../../../src/domain/time';
 import { isSimulatedPartner, offersPixAutomatico } from '../../../src/partners/config';
@@ -32,6 +33,7 @@ import {
   insertRecurrence,
   latestRecurrences,
   type RecurrenceRow,
+  recurrenceByLocationCode,
   referenceTaken,
   updateRecurrence,
 } from './recurrence-store';
@@ -217,18 +219,23 @@ export async function createRecurrence(
   const push = input.payer.bankData !== undefined;
   const expiresAt = now + input.authorizationExpirationInDays * DAY_MS;
   let issued: Issued;
-  if (isSimulatedPartner(ledger.env, partnerIspb))
+  // The sandbox's QR names the gateway's own location, found again by its code (GET /pix/rec).
+  let locationCode: string | null = null;
+  if (isSimulatedPartner(ledger.env, partnerIspb)) {
+    if (!push)
+      do locationCode = newInternalCode();
+      while (recurrenceByLocationCode(ledger.db, locationCode) !== undefined);
     issued = {
       recurrenceId: newRecurrenceId(input.retryPolicy !== 'NONE', partnerIspb, today),
       copyAndPaste: push
         ? null
         : buildDynamicBrCode({
-            location: `${input.locationPrefix}${newInternalCode()}`,
+            location: `${input.locationPrefix}${locationCode}`,
             amountCents: input.amountCents,
             ...merchantFields(ledger.profile),
           }),
     };
-  else {
+  } else {
     creating.add(input.externalReference);
     try {
       const atPartner = await issueAtPartner(ledger, input, partnerIspb, expiresAt);
@@ -258,6 +265,7 @@ export async function createRecurrence(
       payerBank: input.payer.bankData ?? null,
       journey: push ? 'PUSH' : 'QR',
       copyAndPaste,
+      locationCode,
       partnerIspb,
       webhookUrl: input.webhookUrl ?? null,
       createdAt: now,
@@ -354,4 +362,30 @@ export function expireRecurrence(ledger: LedgerContext, recurrenceId: string): v
   const row = findRecurrence(ledger.db, recurrenceId);
   if (row?.status !== 'WAITING_AUTHORIZATION') return;
   moveRecurrence(ledger, recurrenceId, { to: 'EXPIRED' }, false);
+}
+
+/**
+ * What the QR journey's location serves (GET /pix/rec/{locator}): the recurrence's payload, found by
+ * its location code only; a simulated partner's (a real partner's PSP hosts its own location).
+ */
+export function recurrenceLocation(ledger: LedgerContext, code: string) {
+  const row = recurrenceByLocationCode(ledger.db, code);
+  if (!row || !isSimulatedPartner(ledger.env, row.partnerIspb)) return null;
+  return recurrencePayload({
+    recurrenceId: row.recurrenceId,
+    status: row.status,
+    frequency: row.frequency,
+    startDate: row.startDate,
+    endDate: row.endDate,
+    amountCents: row.amount,
+    minimumAmountCents: row.minimumAmount,
+    retryPolicy: row.retryPolicy,
+    contract: row.contract,
+    description: row.description,
+    payer: { name: row.payerName, document: row.payerDocument },
+    receiver: { name: ledger.profile.name, ispb: row.partnerIspb },
+    createdAtMs: row.createdAt,
+    approvedAtMs: row.approvedAt,
+    endedAtMs: row.endedAt,
+  });
 }

@@ -29,6 +29,11 @@ export function referenceTaken(db: LedgerDb, externalReference: string): boolean
   );
 }
 
+/** The QR journey's recurrence whose location ends in this code (its unique index). */
+export function recurrenceByLocationCode(db: LedgerDb, code: string): RecurrenceRow | undefined {
+  return db.select().from(recurrences).where(eq(recurrences.locationCode, code)).get();
+}
+
 export function insertRecurrence(db: LedgerDb, row: NewRecurrence): RecurrenceRow {
   return db.insert(recurrences).values(row).returning().get();
 }

@@ -7,7 +7,6 @@ import { ledgerOf } from '../../../durable-objects/stubs';
 import type { CashInCreated as Created } from '../../domain/cash-in';
 import { locationHost } from '../../domain/location';
 import { centsFromAmount } from '../../domain/money';
-import { qrPngBase64 } from '../../domain/qr-png';
 import { requestFingerprint } from '../../http/idempotency';
 import type { Input } from '../../http/pipeline';
 import { operationResponse } from '../../http/respond';
@@ -20,11 +19,11 @@ import {
   HttpUrlSchema,
   NameSchema,
 } from '../../schemas/common';
-import { BrtTimestamp, Money, TransactionIdentity } from '../../schemas/fields';
 import { named } from '../../schemas/named';
 import { route } from '../route-table';
-import { CashInTransactionId } from './schemas';
-import { TAG } from './shared';
+import { CashInCreated, TAG, withQrCodeImage } from './shared';
+
+export type { CashInCreatedBody } from './shared';
 
 /** POST /cash-in body (OpenAPI createCashIn). */
 const CreateCashInSchema = named(
@@ -72,44 +71,6 @@ const CreateCashInSchema = named(
     includeQrCodeImage: 'When true the answer includes the QR code as a Base64 PNG.',
   },
 );
-
-/** POST /cash-in 201 (OpenAPI createCashIn). */
-export const CashInCreated = named(
-  'CashInCreated',
-  v.object({
-    transactionId: CashInTransactionId,
-    ...TransactionIdentity,
-    status: v.literal('AWAITING_PAYMENT'),
-    amount: Money,
-    payer: v.object({ name: v.string(), document: v.string() }),
-    pixData: v.optional(
-      v.pipe(
-        v.object({
-          copyAndPaste: v.pipe(
-            v.string(),
-            v.description(
-              "The full BR Code payment payload: on a real partner exactly its PSP's " +
-                "`pixCopiaECola`; on the sandbox partner one naming the gateway's location.",
-            ),
-          ),
-          qrCodeImageBase64: v.optional(
-            v.pipe(v.string(), v.description('PNG, Base64; only when `includeQrCodeImage` is true.')),
-          ),
-        }),
-        v.description('Standard flow.'),
-      ),
-    ),
-    openFinanceData: v.optional(
-      v.pipe(
-        v.object({ paymentUrl: v.pipe(v.string(), v.url()) }),
-        v.description('Open-finance flow: redirect the payer to `paymentUrl`.'),
-      ),
-    ),
-    requestedAt: BrtTimestamp,
-  }),
-);
-
-export type CashInCreatedBody = v.InferOutput<typeof CashInCreated>;
 
 const createCashInRequest: In<typeof CreateCashInSchema> = {
   amount: 150.25,
@@ -169,14 +130,8 @@ async function handleCreateCashIn({
     locationKey: key,
     payerPolicy: principal.credentials.payerPolicy,
   });
-  // The QR image is derived from the stored payload, so a replay renders the very same image.
   return operationResponse(result, (created: Created) =>
-    body.includeQrCodeImage && created.pixData
-      ? {
-          ...created,
-          pixData: { ...created.pixData, qrCodeImageBase64: qrPngBase64(created.pixData.copyAndPaste) },
-        }
-      : created,
+    withQrCodeImage(created, 'pixData', body.includeQrCodeImage),
   );
 }
 

@@ -8,6 +8,7 @@
 import * as v from 'valibot';
 import { CASH_IN_FIELDS, DISPUTE_STATUSES } from '../../domain/cash-in';
 import { FAILURE_CODES } from '../../domain/failure-codes';
+import { qrPngBase64 } from '../../domain/qr-png';
 import { type Out, PAYER_BANK, SETTLEMENT } from '../../openapi/examples';
 import { viewSchema } from '../../openapi/view-schema';
 import {
@@ -37,6 +38,39 @@ const CashInReason = v.pipe(
     'OTHER',
   ]),
   v.description('Only when status is REFUNDED.'),
+);
+
+export const CalendarDate = v.pipe(v.string(), v.isoDate(), v.examples(['2027-01-31']));
+
+export const RecurrenceId = v.pipe(
+  v.string(),
+  v.regex(/^R[RN][0-9A-Z]{8}\d{8}[A-Za-z0-9]{11}$/),
+  v.description('API Pix `idRec`: RR (retries allowed) or RN, the ISPB, yyyyMMdd and 11 letters or digits.'),
+  v.examples(['RR3188082620270120abcDEF12345']),
+);
+
+/** A Pix Automático cycle's charge (docs/contract.md, Pix Automático): its recurrence, cycle and attempts. */
+export const RecurringCharge = named(
+  'RecurringCharge',
+  v.object({
+    recurrenceId: RecurrenceId,
+    cycle: v.pipe(
+      v.number(),
+      v.integer(),
+      v.minValue(0),
+      v.description('0 is the cycle due on `startDate`.'),
+    ),
+    dueDate: CalendarDate,
+    failedAttempts: v.pipe(v.number(), v.integer(), v.minValue(0)),
+    attemptsLeft: v.pipe(
+      v.number(),
+      v.integer(),
+      v.minValue(0),
+      v.description(
+        "The payer bank's attempts still allowed: 2 on the due date, 3 more with THREE_IN_SEVEN_DAYS.",
+      ),
+    ),
+  }),
 );
 
 /** Who actually paid (docs/contract.md, Who paid). */
@@ -142,8 +176,50 @@ export const CashIn = named(
     cancelledAt: BrtTimestamp,
     expiredAt: v.pipe(BrtTimestamp, v.description('End of the payment window, in every status.')),
     dispute: DISPUTE_DOCS,
+    recurrence: v.pipe(
+      RecurringCharge,
+      v.description('Only on a Pix Automático charge (POST /recurrences/{id}/charges), in every status.'),
+    ),
   }),
 );
+
+/** POST /cash-in 201 (OpenAPI createCashIn). */
+export const CashInCreated = named(
+  'CashInCreated',
+  v.object({
+    transactionId: CashInTransactionId,
+    ...TransactionIdentity,
+    status: v.literal('AWAITING_PAYMENT'),
+    amount: Money,
+    payer: v.object({ name: v.string(), document: v.string() }),
+    pixData: v.optional(
+      v.pipe(
+        v.object({
+          copyAndPaste: v.pipe(
+            v.string(),
+            v.description(
+              "The full BR Code payment payload: on a real partner exactly its PSP's " +
+                "`pixCopiaECola`; on the sandbox partner one naming the gateway's location.",
+            ),
+          ),
+          qrCodeImageBase64: v.optional(
+            v.pipe(v.string(), v.description('PNG, Base64; only when `includeQrCodeImage` is true.')),
+          ),
+        }),
+        v.description('Standard flow.'),
+      ),
+    ),
+    openFinanceData: v.optional(
+      v.pipe(
+        v.object({ paymentUrl: v.pipe(v.string(), v.url()) }),
+        v.description('Open-finance flow: redirect the payer to `paymentUrl`.'),
+      ),
+    ),
+    requestedAt: BrtTimestamp,
+  }),
+);
+
+export type CashInCreatedBody = v.InferOutput<typeof CashInCreated>;
 
 /** A Cash-In as documented (clients and tests type with it). */
 export type CashInBody = v.InferOutput<typeof CashIn>;
@@ -193,3 +269,14 @@ export const disputeOpen: NonNullable<Out<typeof CashIn>['dispute']> = {
 };
 
 export const cashInDisputed: Out<typeof CashIn> = { ...cashInPaid, dispute: disputeOpen };
+
+/**
+ * A creation's answer whose `key` object holds a BR Code (a Cash-In's `pixData`, a recurrence's
+ * `authorization`), with that code's QR as a Base64 PNG added when asked. The image is derived from
+ * the stored payload, so a replay renders the very same image.
+ */
+export function withQrCodeImage<T extends object, K extends keyof T>(body: T, key: K, include: boolean): T {
+  const holder = body[key] as { copyAndPaste?: string } | undefined;
+  if (!include || !holder?.copyAndPaste) return body;
+  return { ...body, [key]: { ...holder, qrCodeImageBase64: qrPngBase64(holder.copyAndPaste) } };
+}

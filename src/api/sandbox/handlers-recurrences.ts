@@ -5,11 +5,14 @@
 import { ledgerOf } from '../../../durable-objects/stubs';
 import { centsFromAmount } from '../../domain/money';
 import { ProblemError } from '../../http/errors';
+import { requestFingerprint } from '../../http/idempotency';
 import type { Input } from '../../http/pipeline';
 import type { ApiRequest } from '../../http/request-context';
 import { operationResponse } from '../../http/respond';
 import { pathId } from '../../http/transaction-reads';
-import type { SandboxApproveRecurrenceSchema } from './openapi-recurrences';
+import { requireAllowedWebhookUrl } from '../../http/webhook-url';
+import { chargeLedgerInput } from '../recurrence/shared';
+import type { SandboxApproveRecurrenceSchema, SandboxChargeRecurrenceSchema } from './openapi-recurrences';
 
 function recurrenceId(request: ApiRequest): string {
   const id = pathId(request);
@@ -72,5 +75,34 @@ export async function handleSandboxPayerCancelCharge({
   const cashIn = cashInId(request);
   return operationResponse(
     await ledgerOf(env, principal.clientId).recurrence({ op: 'payer-cancel-charge', cashInId: cashIn }),
+  );
+}
+
+/** POST /sandbox/recurrences/{id}/charges: the client's charge, its window checked as of `asOf`. */
+export async function handleSandboxChargeRecurrence({
+  request,
+  env,
+  principal,
+  raw,
+  body,
+}: Input<{ principal: true; body: typeof SandboxChargeRecurrenceSchema }>) {
+  if (body.webhookUrl !== undefined) requireAllowedWebhookUrl(env, body.webhookUrl);
+  const id = recurrenceId(request);
+  const input = chargeLedgerInput(
+    id,
+    body,
+    request.url,
+    env.PIX_LOCATION_HOST ?? '',
+    principal.credentials.locationKey,
+  );
+  return operationResponse(
+    await ledgerOf(env, principal.clientId).recurrence({
+      op: 'charge',
+      input: {
+        ...input,
+        asOf: body.asOf,
+        requestHash: await requestFingerprint('POST /sandbox/recurrences/{id}/charges', id, raw),
+      },
+    }),
   );
 }

@@ -9,7 +9,7 @@ import { accountNumberParameter, cashInIdParameter, cashOutIdParameter } from '.
 import { Deposit } from '../account/shared';
 import * as cashIn from '../cash-in/shared';
 import * as cashOut from '../cash-out/shared';
-import { sandboxChargeSpecs, sandboxRecurrenceSpecs } from './openapi-recurrences';
+import { sandboxChargeAsOfSpec, sandboxChargeSpecs, sandboxRecurrenceSpecs } from './openapi-recurrences';
 import {
   SandboxCashInReturnSchema,
   SandboxCashOutReturnSchema,
@@ -241,5 +241,6 @@ export const sandboxOperations: OperationSpec[] = [
     errors: ['VALIDATION_ERROR', 'ACCOUNT_NOT_FOUND'],
   }),
   ...sandboxRecurrenceSpecs.map(sandbox),
+  sandbox(sandboxChargeAsOfSpec),
   ...sandboxChargeSpecs.map(sandbox),
 ];
