@@ -2,14 +2,17 @@
  * externalReference stays unique forever (durable-objects/ledger/archive/reference-filter.ts): a
  * reference archived five years ago still answers 409 DUPLICATED_EXTERNAL_REFERENCE, through the
  * filter written with the archive; a fresh reference is cleared by the filter alone (no archived
- * look-up); references archived before the filter existed (an older generation) stay taken.
+ * look-up); references archived before the filter existed (an older generation) stay taken. A fresh
+ * internal code is cleared the same way, by a filter of archived codes.
  */
 import { runInDurableObject } from 'cloudflare:test';
 import { expect, it } from 'vitest';
 import {
+  codeMayBeArchived,
   referenceFilterSize,
   referenceMayBeArchived,
 } from '../../durable-objects/ledger/archive/reference-filter';
+import { countReads } from '../support/archive-registry';
 import { createCashIn, payCashIn, problemCode } from '../support/cash-in';
 import { cashOutBody, createCashOut, deposit, settled } from '../support/cash-out';
 import { admin, cashInBody, Integrator } from '../support/harness';
@@ -88,4 +91,38 @@ it('an archived Cash-Out reference answers 409 through the filter too', async ()
   const res = await api.signedPost('/cash-out', cashOutBody({ externalReference: view.externalReference }));
   expect(res.status).toBe(409);
   expect(await problemCode(res)).toBe('DUPLICATED_EXTERNAL_REFERENCE');
+});
+
+it('a create on a client with archived history asks the registry nothing when both filters clear it', async () => {
+  const api = await Integrator.create();
+  const old = await createCashIn(api);
+  await payCashIn(api, old.internalCode as string);
+  await archive(api);
+  expect(await filterOf(api, (sql) => codeMayBeArchived(sql, 'cash-in', old.internalCode as string))).toBe(true);
+  const counted = await countReads(api);
+  for (let i = 0; i < 5; i++) {
+    const created = await createCashIn(api);
+    expect(created.internalCode).not.toBe(old.internalCode);
+  }
+  expect(counted.registry).toBe(0);
+  // A code never archived: the filter says no (false is certain).
+  expect(await filterOf(api, (sql) => codeMayBeArchived(sql, 'cash-in', 'ZZZZZZZ'))).toBe(false);
+
+  // Codes archived before the codes' filter began (an older generation): every code is asked.
+  await dropReferenceFilters(api.client.clientId);
+  expect(await filterOf(api, (sql) => codeMayBeArchived(sql, 'cash-in', 'ZZZZZZZ'))).toBe(true);
+  const before = counted.registry;
+  await createCashIn(api);
+  expect(counted.registry - before).toBeGreaterThan(0);
+});
+
+it('a Cash-Out create on a client with archived Cash-Outs asks the registry nothing when both filters clear it', async () => {
+  const api = await Integrator.create();
+  await deposit(api, 100);
+  const out = await createCashOut(api, { amount: 10 });
+  await settled(api, out.transactionId);
+  await archive(api);
+  const counted = await countReads(api);
+  await createCashOut(api, { amount: 10 });
+  expect(counted.registry).toBe(0);
 });

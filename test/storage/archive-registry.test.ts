@@ -10,7 +10,7 @@
 import { runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { clearRegistry, registryContents, registryPairs } from '../support/archive-registry';
+import { clearRegistry, countReads, registryContents, registryPairs } from '../support/archive-registry';
 import { createCashIn, payCashIn, problemCode, waitFor } from '../support/cash-in';
 import { cashOutBody, createCashOut, deposit, getCashOut, settled } from '../support/cash-out';
 import { armCrash, crashedAt } from '../support/crash';
@@ -94,41 +94,6 @@ const indexRows = async (api: Integrator) =>
   (await sqlRows<{ n: number }>(api.client.clientId, 'SELECT count(*) AS n FROM archive_index'))[0]!.n;
 const hot = async (api: Integrator, table: 'cash_ins' | 'cash_outs') =>
   (await sqlRows<{ n: number }>(api.client.clientId, `SELECT count(*) AS n FROM ${table}`))[0]!.n;
-
-interface Reads {
-  r2: number;
-  registry: number;
-}
-
-/**
- * Counts what the client's object reads while it answers: R2 gets and archive-registry stubs (one
- * call each), through wrappers put on the object's own bindings.
- */
-async function countReads(api: Integrator): Promise<Reads> {
-  const counted: Reads = { r2: 0, registry: 0 };
-  await runInDurableObject(ledgerStub(api.client.clientId), async (instance) => {
-    const bindings = (instance as unknown as { env: Record<string, unknown> }).env;
-    const wrap = <T extends object>(target: T, method: string, key: keyof Reads): T =>
-      new Proxy(target, {
-        get(t, p) {
-          const value = Reflect.get(t, p) as unknown;
-          if (typeof value !== 'function') return value;
-          if (p !== method) return value.bind(t);
-          return (...args: unknown[]) => {
-            counted[key] += 1;
-            return value.apply(t, args);
-          };
-        },
-      });
-    bindings.ARCHIVE = wrap(bindings.ARCHIVE as R2Bucket, 'get', 'r2');
-    bindings.ARCHIVE_REGISTRY = wrap(
-      bindings.ARCHIVE_REGISTRY as DurableObjectNamespace,
-      'getByName',
-      'registry',
-    );
-  });
-  return counted;
-}
 
 describe('the archive registry', () => {
   it('GET by every id answers the same bytes across both index generations, and references stay taken', async () => {

@@ -5,6 +5,8 @@
 import { runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { REGISTRY_SHARDS } from '../../durable-objects/ledger/archive/archive-index';
+import type { Integrator } from './harness';
+import { ledgerStub } from './ledger';
 
 const shardStub = (clientId: string, shard: number) => env.ARCHIVE_REGISTRY.getByName(`${clientId}/${shard}`);
 
@@ -35,4 +37,39 @@ export async function clearRegistry(clientId: string): Promise<void> {
     await runInDurableObject(shardStub(clientId, shard), async (_instance, state) => {
       state.storage.sql.exec('DELETE FROM archive_ids');
     });
+}
+
+export interface Reads {
+  r2: number;
+  registry: number;
+}
+
+/**
+ * Counts what the client's object reads while it answers: R2 gets and archive-registry stubs (one
+ * call each), through wrappers put on the object's own bindings.
+ */
+export async function countReads(api: Integrator): Promise<Reads> {
+  const counted: Reads = { r2: 0, registry: 0 };
+  await runInDurableObject(ledgerStub(api.client.clientId), async (instance) => {
+    const bindings = (instance as unknown as { env: Record<string, unknown> }).env;
+    const wrap = <T extends object>(target: T, method: string, key: keyof Reads): T =>
+      new Proxy(target, {
+        get(t, p) {
+          const value = Reflect.get(t, p) as unknown;
+          if (typeof value !== 'function') return value;
+          if (p !== method) return value.bind(t);
+          return (...args: unknown[]) => {
+            counted[key] += 1;
+            return value.apply(t, args);
+          };
+        },
+      });
+    bindings.ARCHIVE = wrap(bindings.ARCHIVE as R2Bucket, 'get', 'r2');
+    bindings.ARCHIVE_REGISTRY = wrap(
+      bindings.ARCHIVE_REGISTRY as DurableObjectNamespace,
+      'getByName',
+      'registry',
+    );
+  });
+  return counted;
 }

@@ -18,7 +18,7 @@ import { amountFromCents } from '../../../src/domain/money';
 import { failure, type OperationResult, success } from '../../../src/domain/result';
 import { formatBrt } from '../../../src/domain/time';
 import { archivedAmong } from '../archive/archive-index';
-import { referencesToAsk } from '../archive/reference-filter';
+import { codesToAsk, referencesToAsk } from '../archive/reference-filter';
 import { sqlOf } from '../db';
 import type { Remember } from '../ledger/idempotency';
 import type { LedgerContext } from '../ledger-context';
@@ -65,8 +65,8 @@ function referenceConflicts(
 
 /**
  * `count` internal codes unused by any Cash-Out, live or archived, and distinct from each other:
- * drawn, checked hot, then asked of the archive registry (archive-index.ts). The caller checks them
- * hot again with its write.
+ * drawn, checked hot, then asked of the archive registry when the codes' filter cannot clear them
+ * (archive-index.ts, reference-filter.ts). The caller checks them hot again with its write.
  */
 async function freshCodes(ledger: LedgerContext, count: number): Promise<string[]> {
   const sql = sqlOf(ledger.db);
@@ -79,7 +79,7 @@ async function freshCodes(ledger: LedgerContext, count: number): Promise<string[
     }
     const used = internalCodesTaken(sql, candidates);
     const free = candidates.filter((code) => !used.has(code));
-    const archived = await archivedAmong(ledger, 'cash-out', free);
+    const archived = await archivedAmong(ledger, 'cash-out', codesToAsk(sql, 'cash-out', free));
     for (const code of free) if (!archived.has(code)) codes.add(code);
   }
   return [...codes];

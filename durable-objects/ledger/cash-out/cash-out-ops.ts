@@ -4,7 +4,7 @@ import { newEndToEndId, newInternalCode } from '../../../src/domain/ids';
 import { failure, type OperationResult, success } from '../../../src/domain/result';
 import { formatBrt } from '../../../src/domain/time';
 import { archivedAmong } from '../archive/archive-index';
-import { referencesToAsk } from '../archive/reference-filter';
+import { codesToAsk, referencesToAsk } from '../archive/reference-filter';
 import type { Remember } from '../ledger/idempotency';
 import { accountAt, findHold, postEntry, releaseHold } from '../ledger/ledger';
 import type { LedgerContext } from '../ledger-context';
@@ -68,9 +68,10 @@ export async function acceptCashOut(
     // An archived Cash-Out keeps its reference and code (a hash hit counts: refusing is the safe
     // side): asked of the archive registry after the hot check (archive-index.ts), none while no
     // Cash-Out was ever archived.
-    // The reference only when the filter cannot clear it (reference-filter.ts).
-    const asked = referencesToAsk(ledger.storage.sql, 'cash-out', [reference]);
-    const archived = await archivedAmong(ledger, 'cash-out', [...asked, internalCode]);
+    // Each only when its filter cannot clear it (reference-filter.ts).
+    const sql = ledger.storage.sql;
+    const asked = [...referencesToAsk(sql, 'cash-out', [reference]), ...codesToAsk(sql, 'cash-out', [internalCode])];
+    const archived = await archivedAmong(ledger, 'cash-out', asked);
     if (archived.has(reference)) return duplicated();
     if (!taken.code && !archived.has(internalCode)) {
       // Hot again, with the write: another request may have taken either during the call.
