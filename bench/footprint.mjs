@@ -7,7 +7,7 @@
 // archive run an operator would trigger (POST /admin/clients/{id}/archive) at the retention's
 // cutoff. Prints the object's live bytes after each day, the marginal bytes per archived
 // transaction, the years to 2 GB and 10 GB at this rate, the p99 of GET by each id (archived and
-// hot), the extra reads per Cash-In create (the reference filter's positives on fresh references),
+// hot), the extra reads per Cash-In create (the reference and code filters' positives on fresh ones),
 // and last the summary line docs/benchmark.md compares from run to run.
 import { createHmac, randomUUID } from 'node:crypto';
 import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
@@ -197,7 +197,7 @@ try {
     });
     console.log(
       `day ${d + 1}: object ${(f.bytes / 1e6).toFixed(1)} MB, hot ${f.hotCashIns + f.hotCashOuts} transactions, archived ${archivedTx}, ` +
-        `filter ${(f.filter.bytes / 1e6).toFixed(2)} MB (${f.filter.ranges} ranges); seeded in ${((seededAt - started) / 1000).toFixed(1)} s, ` +
+        `filter ${(f.filter.bytes / 1e6).toFixed(2)} MB (${f.filter.ranges} ranges), codes ${(f.codeFilter.bytes / 1e6).toFixed(2)} MB; seeded in ${((seededAt - started) / 1000).toFixed(1)} s, ` +
         `archived in ${((Date.now() - seededAt) / 1000).toFixed(1)} s`,
     );
   }
@@ -255,7 +255,8 @@ try {
   const extra = f.positives / f.probes;
   console.log(
     `reference filter: ${f.filter.keys} references in ${f.filter.bytes} B (${((f.filter.bytes * 8) / Math.max(1, f.filter.keys)).toFixed(2)} bits each), ` +
-      `${f.positives} of ${f.probes} fresh references need the archived look-up`,
+      `code filter: ${f.codeFilter.keys} codes in ${f.codeFilter.bytes} B; ` +
+      `${f.positives} archived look-ups for ${f.probes} creates with fresh references and codes`,
   );
   console.log(
     `marginal ${marginal.toFixed(2)} B per archived transaction (days ${first?.day}..${last.day}); at ${perDayTx} transactions a day`,

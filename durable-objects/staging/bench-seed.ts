@@ -12,7 +12,12 @@
  */
 import { isBenchSeedEnabled } from '../../src/config';
 import { newCashInTxId, newEndToEndId, newInternalCode } from '../../src/domain/ids';
-import { referenceFilterSize, referenceMayBeArchived } from '../ledger/archive/reference-filter';
+import {
+  codeFilterSize,
+  codeMayBeArchived,
+  referenceFilterSize,
+  referenceMayBeArchived,
+} from '../ledger/archive/reference-filter';
 import {
   hotCashIns,
   insertStoredCashIns,
@@ -191,7 +196,12 @@ export interface Footprint {
   hotCashIns: number;
   hotCashOuts: number;
   filter: { keys: number; bytes: number; ranges: number };
-  /** Of `probes` references never used, how many the filter could not clear (each would cost one look-up). */
+  /** The Cash-In internal-code filter beside it. */
+  codeFilter: { keys: number; bytes: number; ranges: number };
+  /**
+   * Of `probes` creates with a reference never used and a fresh random code, the look-ups the filters
+   * could not clear (the reference's and the code's: each costs one).
+   */
   positives: number;
   probes: number;
 }
@@ -204,12 +214,15 @@ function footprint(storage: DurableObjectStorage, probes: number): Footprint {
   const fresh = crypto.randomUUID();
   let positives = 0;
   for (let i = 0; i < probes; i++)
-    if (referenceMayBeArchived(sql, 'cash-in', `probe-${fresh}-${i}`)) positives++;
+    positives +=
+      Number(referenceMayBeArchived(sql, 'cash-in', `probe-${fresh}-${i}`)) +
+      Number(codeMayBeArchived(sql, 'cash-in', newInternalCode()));
   return {
     bytes: sql.databaseSize,
     hotCashIns: hotCount(sql, 'cash-in'),
     hotCashOuts: hotCount(sql, 'cash-out'),
     filter: referenceFilterSize(sql, 'cash-in'),
+    codeFilter: codeFilterSize(sql, 'cash-in'),
     positives,
     probes,
   };

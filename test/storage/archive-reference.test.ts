@@ -98,7 +98,9 @@ it('a create on a client with archived history asks the registry nothing when bo
   const old = await createCashIn(api);
   await payCashIn(api, old.internalCode as string);
   await archive(api);
-  expect(await filterOf(api, (sql) => codeMayBeArchived(sql, 'cash-in', old.internalCode as string))).toBe(true);
+  expect(await filterOf(api, (sql) => codeMayBeArchived(sql, 'cash-in', old.internalCode as string))).toBe(
+    true,
+  );
   const counted = await countReads(api);
   for (let i = 0; i < 5; i++) {
     const created = await createCashIn(api);

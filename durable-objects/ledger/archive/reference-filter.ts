@@ -122,6 +122,9 @@ export function codesToAsk(sql: SqlStorage, kind: string, codes: string[]): stri
   return codes.filter((code) => codeMayBeArchived(sql, kind, code));
 }
 
+/** Keys and bytes of a kind's internal-code filter (as referenceFilterSize). */
+export const codeFilterSize = (sql: SqlStorage, kind: string) => referenceFilterSize(sql, codesOf(kind));
+
 /** Keys and bytes of a kind's filter (the footprint bench and docs/operating.md's figures). */
 export function referenceFilterSize(
   sql: SqlStorage,

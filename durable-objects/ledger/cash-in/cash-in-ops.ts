@@ -108,7 +108,10 @@ export async function createCashIn(
     // side): asked of the archive registry after the hot check, one call per shard, none while
     // nothing was ever archived (archive-index.ts); each only when its filter cannot clear it.
     const sql = ledger.storage.sql;
-    const asked = [...referencesToAsk(sql, 'cash-in', [reference]), ...codesToAsk(sql, 'cash-in', [internalCode])];
+    const asked = [
+      ...referencesToAsk(sql, 'cash-in', [reference]),
+      ...codesToAsk(sql, 'cash-in', [internalCode]),
+    ];
     let archived = await archivedAmong(ledger, 'cash-in', asked);
     if (archived.has(reference)) return duplicated(reference);
     // A recurring cycle's charge names its own ids: taken means it was already created.
@@ -117,7 +120,9 @@ export async function createCashIn(
     while (taken.code || archived.has(internalCode)) {
       internalCode = newInternalCode();
       taken.code = internalCodeTaken(ledger.db, internalCode);
-      archived = taken.code ? archived : await archivedAmong(ledger, 'cash-in', codesToAsk(sql, 'cash-in', [internalCode]));
+      archived = taken.code
+        ? archived
+        : await archivedAmong(ledger, 'cash-in', codesToAsk(sql, 'cash-in', [internalCode]));
     }
     const transactionId = input.ids?.transactionId ?? newCashInTxId(input.locationKey, internalCode);
     const partnerIspb = chargePartner(ledger, input.payerPolicy);

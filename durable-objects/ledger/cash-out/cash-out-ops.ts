@@ -70,7 +70,10 @@ export async function acceptCashOut(
     // Cash-Out was ever archived.
     // Each only when its filter cannot clear it (reference-filter.ts).
     const sql = ledger.storage.sql;
-    const asked = [...referencesToAsk(sql, 'cash-out', [reference]), ...codesToAsk(sql, 'cash-out', [internalCode])];
+    const asked = [
+      ...referencesToAsk(sql, 'cash-out', [reference]),
+      ...codesToAsk(sql, 'cash-out', [internalCode]),
+    ];
     const archived = await archivedAmong(ledger, 'cash-out', asked);
     if (archived.has(reference)) return duplicated();
     if (!taken.code && !archived.has(internalCode)) {
