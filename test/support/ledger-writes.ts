@@ -13,6 +13,7 @@ import {
 import { type LedgerDb, sqlOf } from '../../durable-objects/ledger/db';
 import {
   accounts,
+  archiveReferenceFilters,
   archiveSegments,
   archiveTotals,
   cashIns,
@@ -143,6 +144,10 @@ export const ageCashIns = (clientId: string, ms: number) =>
       })
       .run(),
   );
+
+/** Forgets the externalReference filter, as a version before it left the archived segments. */
+export const dropReferenceFilters = (clientId: string) =>
+  inLedgerDb(clientId, (db) => db.delete(archiveReferenceFilters).run());
 
 /** Moves every ledger entry `ms` into the past. */
 export const ageEntries = (clientId: string, ms: number) =>
