@@ -10,12 +10,6 @@ export const FAKE_PSP_ISPB = '09089356';
  */
 export const FAKE_REC_PSP_ISPB = '13935893';
 
-const secrets = (ispb: string, tag: string) => ({
-  [`PARTNER_${ispb}_CLIENT_ID`]: `connectpsp-${tag}`,
-  [`PARTNER_${ispb}_CLIENT_SECRET`]: `psp-${tag}-secret`,
-  [`PARTNER_${ispb}_WEBHOOK_SECRET`]: `wh-${tag}-3c1f0e9a7b5d4c2e8f6a1b3d5e7f9a0c`,
-});
-
 /** The partner declarations and secrets the test environment gets, each with its certificate binding. */
 export function fakePspEnvironment(certificateBinding: string, recCertificateBinding = certificateBinding) {
   const declaration = {
@@ -63,6 +57,8 @@ export function fakePspEnvironment(certificateBinding: string, recCertificateBin
     [`PARTNER_${FAKE_PSP_ISPB}_CLIENT_ID`]: 'connectpsp-test',
     [`PARTNER_${FAKE_PSP_ISPB}_CLIENT_SECRET`]: 'psp-test-secret',
     [`PARTNER_${FAKE_PSP_ISPB}_WEBHOOK_SECRET`]: 'wh-3c1f0e9a7b5d4c2e8f6a1b3d5e7f9a0c',
-    ...secrets(FAKE_REC_PSP_ISPB, 'rec'),
+    [`PARTNER_${FAKE_REC_PSP_ISPB}_CLIENT_ID`]: 'connectpsp-rec',
+    [`PARTNER_${FAKE_REC_PSP_ISPB}_CLIENT_SECRET`]: 'psp-rec-secret',
+    [`PARTNER_${FAKE_REC_PSP_ISPB}_WEBHOOK_SECRET`]: 'wh-rec-9d2e4f6a8b0c1d3e5f7a9b1c3d5e7f90',
   };
 }

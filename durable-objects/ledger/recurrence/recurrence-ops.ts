@@ -16,6 +16,7 @@ import {
   POLITICA_RETENTATIVA,
   type RecurrenceTerms,
   type RetryPolicy,
+  recurrenceRecheckAt,
   termsRefusal,
 } from '../../../src/domain/recurrence';
 import { failure, type OperationResult, success } from '../../../src/domain/result';
@@ -263,6 +264,9 @@ export async function createRecurrence(
       authorizationExpiresAt: expiresAt,
     });
     ledger.scheduler.schedule('expire-recurrence', recurrenceId, expiresAt);
+    // A real partner's answer is read again too, so it never waits on a `rec` callback.
+    if (!isSimulatedPartner(ledger.env, partnerIspb))
+      ledger.scheduler.schedule('recheck-recurrence', recurrenceId, recurrenceRecheckAt(now, expiresAt, now));
     const created = recurrenceView(row, now);
     remember(201, created);
     return created;
