@@ -254,7 +254,7 @@ const WINDOW_MARGIN_MS = 10 * MINUTE_MS;
 export const CHARGE_LATE_RECHECK_MS = 30 * MINUTE_MS;
 /** A recurrence waiting for the payer is read again after half the time it has waited, within these bounds. */
 const REC_RECHECK_MIN_MS = 5 * MINUTE_MS;
-export const REC_RECHECK_MAX_MS = 6 * HOUR_MS;
+const REC_RECHECK_MAX_MS = 6 * HOUR_MS;
 
 /**
  * When a real partner's waiting recurrence is read again (its callbacks may be lost): thinning as it

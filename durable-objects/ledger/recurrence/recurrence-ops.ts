@@ -4,7 +4,7 @@
  * transition is one storage transaction with its outbox event; the rules are src/domain/recurrence.ts.
  */
 
-import { recordPartnerRecurrence } from '../../../src/db/partner-recurrences';
+import { clientOfPartnerRecurrence, recordPartnerRecurrence } from '../../../src/db/partner-recurrences';
 import { buildDynamicBrCode } from '../../../src/domain/brcode';
 import { newInternalCode, newRecurrenceId } from '../../../src/domain/ids';
 import { merchantFields } from '../../../src/domain/merchant';
@@ -169,6 +169,7 @@ async function issueAtPartner(
     payer: { name: input.payer.name, document: input.payer.document },
     payerBank: input.payer.bankData ?? null,
     authorizationExpiresAt: expiresAt,
+    claimed: async (idRec) => (await clientOfPartnerRecurrence(ledger.env, partnerIspb, idRec)) !== undefined,
   });
   if (!answer.ok) return refused('The settlement partner refused the recurrence; retry later');
   const push = input.payer.bankData !== undefined;

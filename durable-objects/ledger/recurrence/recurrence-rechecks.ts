@@ -12,7 +12,6 @@ import {
   CHARGE_LATE_RECHECK_MS,
   chargeRecheckAt,
   lastAttemptDay,
-  REC_RECHECK_MAX_MS,
   recurrenceRecheckAt,
 } from '../../../src/domain/recurrence';
 import { errorFields, log } from '../../../src/infra/log';
