@@ -62,3 +62,15 @@ export function fakePspEnvironment(certificateBinding: string, recCertificateBin
     [`PARTNER_${FAKE_REC_PSP_ISPB}_WEBHOOK_SECRET`]: 'wh-rec-9d2e4f6a8b0c1d3e5f7a9b1c3d5e7f90',
   };
 }
+
+/**
+ * The environment as it was with the first partner alone: for tests of what runs over every declared
+ * partner (onboarding's defaults, the daily reconciliation), whose figures the second partner's
+ * (empty) days would otherwise join. Bindings stay reachable through the prototype.
+ */
+export function firstPartnerOnly<T extends object>(environment: T): T {
+  const partners = JSON.parse(String((environment as { PARTNERS?: unknown }).PARTNERS)) as { ispb: string }[];
+  return Object.assign(Object.create(environment), {
+    PARTNERS: JSON.stringify(partners.filter((p) => p.ispb === FAKE_PSP_ISPB)),
+  });
+}
