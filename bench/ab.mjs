@@ -9,6 +9,10 @@
 //   node scripts/serve.mjs --no-build --build-dir=/tmp/base --port 9410 --hello-port 9411 … &  (A)
 //   node scripts/serve.mjs --port 9420 --hello-port 9421 … &                                    (B)
 //   node bench/ab.mjs --a=9410,9411,<serve pid A> --b=9420,9421,<serve pid B> --op=cash-in
+//
+// The Worker's side of an operation (what runs outside the object, e.g. the QR PNG of a Cash-In)
+// is a gateway scenario against a reference scenario that differs from it by that part only:
+//   node bench/ab.mjs --a=… --b=… --scenario=cash-in --reference=cash-in-noqr
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
@@ -19,6 +23,9 @@ const { values: args } = parseArgs({
     a: { type: 'string' },
     b: { type: 'string' },
     op: { type: 'string', default: 'cash-in' },
+    // A scenario of bench/scenarios.mjs instead of the object twin, and the one subtracted from it.
+    scenario: { type: 'string' },
+    reference: { type: 'string' },
     rounds: { type: 'string', default: '6' },
     seconds: { type: 'string', default: '3' },
     connections: { type: 'string', default: '20' },
@@ -51,15 +58,17 @@ async function idle(servePid) {
 
 async function side(spec) {
   const [port, helloPort, pid] = spec.split(',');
+  const base = `http://127.0.0.1:${port}`;
   const { scenarios } = await prepareScenarios({
-    base: `http://127.0.0.1:${port}`,
+    base,
     hello: `http://127.0.0.1:${helloPort}`,
   });
   const find = (key) => scenarios.find((s) => s.key === key);
   return {
+    base,
     pid: Number(pid),
-    twin: find(`object:${args.op}`),
-    hop: find('floor-rpc'),
+    twin: find(args.scenario ?? `object:${args.op}`),
+    hop: find(args.reference ?? 'floor-rpc'),
     bill: { twin: { cpu: 0, calls: 0 }, hop: { cpu: 0, calls: 0 } },
   };
 }
@@ -73,7 +82,7 @@ async function slice(s, which) {
   }
   const start = cpuSeconds(s.pid);
   const result = await autocannon({
-    url: scenario.url,
+    url: scenario.url ?? s.base,
     connections: Number(args.connections),
     duration: Number(args.seconds),
     requests: scenario.requests,
@@ -85,6 +94,10 @@ async function slice(s, which) {
 }
 
 const sides = { A: await side(args.a), B: await side(args.b) };
+// Each round's part per call, per side: their median resists a round that met a burst of other work.
+const rounds = { A: [], B: [] };
+const median = (xs) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
+const what = args.scenario === undefined ? 'object' : `${args.scenario} − ${args.reference ?? 'floor-rpc'}`;
 const perCall = (b) => (b.cpu * 1e6) / b.calls;
 for (let round = 0; round < Number(args.rounds); round++) {
   const order = round % 2 === 0 ? ['A', 'B'] : ['B', 'A'];
@@ -100,14 +113,24 @@ for (let round = 0; round < Number(args.rounds); round++) {
     cpu: sides[name].bill[which].cpu - before[name][which].cpu,
     calls: sides[name].bill[which].calls - before[name][which].calls,
   });
-  const line = Object.keys(sides).map(
-    (name) =>
-      `${name} object ${(perCall(delta(name, 'twin')) - perCall(delta(name, 'hop'))).toFixed(0)} µs (twin ${perCall(delta(name, 'twin')).toFixed(0)}, hop ${perCall(delta(name, 'hop')).toFixed(0)})`,
-  );
+  const line = Object.keys(sides).map((name) => {
+    const [twin, hop] = [perCall(delta(name, 'twin')), perCall(delta(name, 'hop'))];
+    rounds[name].push(twin - hop);
+    return `${name} ${what} ${(twin - hop).toFixed(0)} µs (twin ${twin.toFixed(0)}, hop ${hop.toFixed(0)})`;
+  });
   console.log(`round ${round + 1}: ${line.join(' | ')}`);
 }
-const object = (s) => perCall(s.bill.twin) - perCall(s.bill.hop);
+const part = (s) => perCall(s.bill.twin) - perCall(s.bill.hop);
+const [a, b] = [part(sides.A), part(sides.B)];
+const calls = `${sides.A.bill.twin.calls} and ${sides.B.bill.twin.calls} calls`;
 console.log(
-  `\n${args.op}: object CPU per call A ${object(sides.A).toFixed(0)} µs, B ${object(sides.B).toFixed(0)} µs: B/A ${(object(sides.B) / object(sides.A)).toFixed(3)} (${sides.A.bill.twin.calls} and ${sides.B.bill.twin.calls} calls)`,
+  `\n${args.scenario ?? `object:${args.op}`} CPU per call: A ${perCall(sides.A.bill.twin).toFixed(0)} µs, B ${perCall(sides.B.bill.twin).toFixed(0)} µs`,
+);
+console.log(
+  `${what} per call, all rounds: A ${a.toFixed(0)} µs, B ${b.toFixed(0)} µs: B/A ${(b / a).toFixed(3)} (${calls})`,
+);
+const [ma, mb] = [median(rounds.A), median(rounds.B)];
+console.log(
+  `${what} per call, median round: A ${ma.toFixed(0)} µs, B ${mb.toFixed(0)} µs: B/A ${(mb / ma).toFixed(3)}`,
 );
 process.exit(0);

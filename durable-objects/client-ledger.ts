@@ -44,6 +44,7 @@ import type { Balances, StatementInput } from './ledger/reads/statement-queries'
 import { readBalances, readStatement } from './ledger/reads/statement-queries';
 import type { ListInput, TransactionKind } from './ledger/reads/transaction-queries';
 import { listTransactions, summarizeTransactions } from './ledger/reads/transaction-queries';
+import { recurrenceLocation } from './ledger/recurrence/recurrence-ops';
 import type { RecurrenceCommand } from './ledger/recurrence/recurrence-rpc';
 import { RequestBudget } from './ledger/request-budget';
 import { sandboxRefusal } from './ledger/sandbox-scope';
@@ -218,6 +219,11 @@ export class ClientLedger extends DurableObject<Env> {
   /** What the BR Code location serves for a charge, looked up by its internalCode only. */
   async chargeLocation(internalCode: string) {
     return this.profile ? chargeLocation(this.ledgerContext(), internalCode) : null; // no client, no charge
+  }
+
+  /** What a recurrence's QR location serves, looked up by its location code only. */
+  async recurrenceLocation(code: string) {
+    return this.profile ? recurrenceLocation(this.ledgerContext(), code) : null; // no client, no recurrence
   }
 
   /** A list page with its items' JSON joined (one string crosses the RPC, not an object per item). */

@@ -79,6 +79,7 @@ const STAGING_ONLY = {
     'handleSandboxApproveRecurrence',
     'handleSandboxRejectRecurrence',
     'handleSandboxCancelRecurrence',
+    'handleSandboxChargeRecurrence',
     'handleSandboxFailChargeAttempt',
     'handleSandboxPayerCancelCharge',
     'handleSandboxDispute',

@@ -24,6 +24,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { parseArgs, parseEnv } from 'node:util';
+import { present } from '../src/domain/present';
 import { FAKE_PSP_ISPB } from '../test/support/fake-psp-env';
 import { dailyShape, faults, generateArray } from '../test/support/health';
 import { BETA, cashOutShare, DAY, HOUR, withIds, worldWith } from '../test/support/health/our-partners';
@@ -174,7 +175,8 @@ const clients = await Promise.all(
 say(`onboarded ${clients.length} clients`);
 
 // History: three days up to the current window, Beta failing Cash-Outs in the last three windows.
-const world = worldWith(clients[1]!.client.clientId, 10);
+const beta = present(clients[1], 'Beta');
+const world = worldWith(beta.client.clientId, 10);
 const run = randomUUID();
 const liveWindow = windowStart(Date.now());
 const faultFrom = liveWindow - 3 * WINDOW_MS;
@@ -211,7 +213,7 @@ say(`live traffic: ${live} Cash-Ins and ${live} Cash-Outs per client through the
 // Apostas: a receiver that answers; Gama: one that fails; Beta: no webhook URL (UNDELIVERABLE).
 const webhookUrls = [`${hooks}/ok`, undefined, `${hooks}/fail`];
 await Promise.all(clients.map((c, i) => liveTraffic(c, live, webhookUrls[i])));
-const failing = clients[2]!;
+const failing = present(clients[2], 'Gama');
 const failed = await until(
   async () =>
     (
@@ -234,7 +236,7 @@ say(
 receiver.closeAllConnections();
 receiver.close();
 
-const incidents = (await clients[1]!.get('incidents', '/health/pix/incidents')).body.items as {
+const incidents = (await beta.get('incidents', '/health/pix/incidents')).body.items as {
   origin: { type: string; displayName: string };
   operation: string;
   status: string;

@@ -19,7 +19,7 @@ is within the false-alarm budget. One line per case, then the worst.
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 && process.argv[i + 1] !== undefined ? process.argv[i + 1]! : fallback;
+  return (i >= 0 ? process.argv[i + 1] : undefined) ?? fallback;
 }
 
 const familySeed = Number(arg('family-seed', '1543586825'));

@@ -26,10 +26,10 @@ function usage(message: string): never {
 const opts: Record<string, string> = {};
 const args = process.argv.slice(2);
 for (let i = 0; i < args.length; i++) {
-  const a = args[i]!;
+  const a = args[i] ?? '';
   if (a === '--help' || a === '-h') usage('Generates synthetic PIX observations.');
   if (!a.startsWith('--') || args[i + 1] === undefined) usage(`bad argument ${a}`);
-  opts[a.slice(2)] = args[++i]!;
+  opts[a.slice(2)] = args[++i] ?? '';
 }
 for (const k of Object.keys(opts)) {
   if (!['scenario', 'days', 'seed', 'start', 'peak', 'out'].includes(k)) usage(`unknown option --${k}`);

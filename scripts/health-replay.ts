@@ -30,7 +30,7 @@ let until: number | undefined;
 let verbose = false;
 let names: Record<string, string> = {};
 for (let i = 0; i < args.length; i++) {
-  const a = args[i]!;
+  const a = args[i] ?? '';
   if (a === '--verbose') verbose = true;
   else if (a === '--until') {
     until = parseInstant(args[++i] ?? '');

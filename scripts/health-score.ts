@@ -31,16 +31,16 @@ Takes minutes.
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 && process.argv[i + 1] !== undefined ? process.argv[i + 1]! : fallback;
+  return (i >= 0 ? process.argv[i + 1] : undefined) ?? fallback;
 }
 
 function seedList(spec: string): number[] {
   if (spec === '') return [];
   return spec.split(',').flatMap((part) => {
     const [a, b] = part.split('-').map(Number);
-    if (!Number.isInteger(a) || (b !== undefined && !Number.isInteger(b)))
+    if (a === undefined || !Number.isInteger(a) || (b !== undefined && !Number.isInteger(b)))
       throw new Error(`bad seeds ${spec}`);
-    return b === undefined ? [a!] : Array.from({ length: b - a! + 1 }, (_, i) => a! + i);
+    return b === undefined ? [a] : Array.from({ length: b - a + 1 }, (_, i) => a + i);
   });
 }
 

@@ -207,3 +207,8 @@ export function cashInWorkQuery(transactionId: SQLWrapper): SQL {
   OR (id > 'poll-superseded-devolution:' || ${transactionId} || '|'
     AND id < 'poll-superseded-devolution:' || ${transactionId} || '}')`;
 }
+
+/** Every row, oldest first: what the tests assert on (test/support/ledger-reads.ts), read here so the table keeps one home. */
+export function allTasks(db: LedgerDb): Task[] {
+  return db.select().from(tasks).orderBy(tasks.dueAt, tasks.id).all();
+}

@@ -1,4 +1,5 @@
 /** The ClientLedger's Pix Automático tables (ledger/recurrence/recurrence-ops.ts). */
+import { sql } from 'drizzle-orm';
 import { integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { FREQUENCIES, RETRY_POLICIES } from '../../src/domain/recurrence';
 
@@ -34,6 +35,8 @@ export const recurrences = sqliteTable(
     }>(),
     journey: text('journey', { enum: ['QR', 'PUSH'] }).notNull(),
     copyAndPaste: text('copy_and_paste'),
+    /** QR journey: the 7 characters after the client's location key in its `/pix/rec/` location. */
+    locationCode: text('location_code'),
     partnerIspb: text('partner_ispb').notNull(),
     webhookUrl: text('webhook_url'),
     createdAt: integer('created_at').notNull(),
@@ -45,6 +48,7 @@ export const recurrences = sqliteTable(
   (t) => [
     uniqueIndex('recurrences_recurrence_id_idx').on(t.recurrenceId),
     uniqueIndex('recurrences_external_reference_idx').on(t.externalReference),
+    uniqueIndex('recurrences_location_code_idx').on(t.locationCode).where(sql`${t.locationCode} IS NOT NULL`),
   ],
 );
 

@@ -11,13 +11,11 @@ import {
   text,
   uniqueIndex,
 } from 'drizzle-orm/sqlite-core';
-import type { BankData, PaidBy, PayerBankData } from '../../src/domain/cash-in';
+import type { BankData, CashInRecurrence, PaidBy, PayerBankData } from '../../src/domain/cash-in';
 import type { Destination } from '../../src/domain/cash-out';
 import { DELIVERY_STATUSES } from '../../src/domain/webhook-delivery';
 import { compressedJson, requestFingerprintColumn } from './ledger/idempotency-codec';
 import { disputeColumns } from './schema-disputes';
-
-export { archivedDisputes } from './schema-disputes';
 
 /** Small facts about the object itself (its client id, onboarding data). */
 export const settings = sqliteTable('settings', {
@@ -107,6 +105,7 @@ export const cashIns = sqliteTable(
     refundedAt: integer('refunded_at'),
     cancelledAt: integer('cancelled_at'),
     ...disputeColumns,
+    recurrence: text('recurrence', { mode: 'json' }).$type<CashInRecurrence>(), // a Pix Automático cycle's charge
   },
   (t) => [
     uniqueIndex('cash_ins_external_reference_idx').on(t.externalReference),
@@ -377,6 +376,7 @@ export const archiveDeliveryIndex = sqliteTable(
   (t) => [primaryKey({ columns: [t.hash, t.segment] })],
 );
 export * from './schema-audit';
+export { archivedDisputes } from './schema-disputes';
 export * from './schema-recurrence';
 export * from './schema-unapplied';
 

@@ -7,6 +7,8 @@
  * payment's return (an unapplied receipt) is RETURNED exactly when the PSP made its one devolution,
  * else FAILED and still read; and the daily reconciliation owes no day once the PSP lists again.
  */
+
+import { present } from '../../src/domain/present';
 import { lastClosedDay } from '../../src/domain/reconciliation-days';
 import type { Gateway, Json } from './api';
 import type { BankDuplicate, BankLog, BankOptions, BankRun, BankTx } from './bank-traffic';
@@ -59,7 +61,10 @@ async function readStates(run: BankRun, o: BankOptions): Promise<TxState[]> {
   const byClient = new Map(run.clients.map((c) => [c.clientId, c]));
   return mapLimit(run.log.transactions, 6, async (tx) => {
     const view = (
-      await byClient.get(tx.clientId)!.session.get('bank.collect', `/cash-in/${tx.transactionId}`)
+      await present(byClient.get(tx.clientId), `client ${tx.clientId}`).session.get(
+        'bank.collect',
+        `/cash-in/${tx.transactionId}`,
+      )
     ).body;
     const pix = tx.endToEndId ? await o.control(`pix/${tx.endToEndId}`) : null;
     return { tx, view, pix };
@@ -71,13 +76,15 @@ async function awaitAgreement(run: BankRun, o: BankOptions, progress: (l: string
   const deadline = Date.now() + (o.finalityTimeoutMs ?? 8 * 60_000);
   for (;;) {
     const states = await readStates(run, o);
-    for (const s of states)
-      for (const d of s.pix?.devolucoes ?? [])
-        if (d.status === 'EM_PROCESSAMENTO')
-          await o.control('devolution', { endToEndId: s.pix!.endToEndId, id: d.id, ok: true });
+    for (const { pix } of states)
+      for (const d of pix?.devolucoes ?? [])
+        if (pix && d.status === 'EM_PROCESSAMENTO')
+          await o.control('devolution', { endToEndId: pix.endToEndId, id: d.id, ok: true });
     const open = states.filter((s) => disagreement(s) !== undefined);
     if (open.length === 0 || Date.now() > deadline) return states;
-    progress(`bank leg: ${open.length} Cash-Ins do not agree with the PSP yet (${disagreement(open[0]!)})`);
+    progress(
+      `bank leg: ${open.length} Cash-Ins do not agree with the PSP yet (${disagreement(present(open[0], 'an open Cash-In'))})`,
+    );
     await sleep(10_000);
   }
 }
@@ -210,7 +217,7 @@ export async function checkBankBooks(
     // What the PSP says moved: each received Pix, each devolution it made.
     const facts: { kind: string; payment: string; ids: string[]; cents: number }[] = [];
     for (const s of mine) {
-      const pix = s.pix!;
+      const pix = present(s.pix, `the PSP's Pix of ${s.tx.transactionId}`);
       facts.push({ kind: 'PIX_IN', payment: pix.endToEndId, ids: [pix.endToEndId], cents: cents(pix.valor) });
       for (const d of pix.devolucoes.filter((x) => x.status === 'DEVOLVIDO'))
         facts.push({
@@ -311,11 +318,12 @@ function notAllowedReturned(states: TxState[]): InvariantResult {
     if (allowed !== !s.tx.thirdParty)
       failures.push(`${id}: paidBy.allowed ${allowed}, third party ${!!s.tx.thirdParty}`);
     if (!s.tx.thirdParty) continue;
-    const devolved = s
-      .pix!.devolucoes.filter((d) => d.status === 'DEVOLVIDO')
+    const pix = present(s.pix, `the PSP's Pix of ${id}`);
+    const devolved = pix.devolucoes
+      .filter((d) => d.status === 'DEVOLVIDO')
       .reduce((t, d) => t + cents(d.valor), 0);
-    if (devolved < cents(s.pix!.valor))
-      failures.push(`${id}: not allowed, ${brl(devolved)} of ${s.pix!.valor} returned`);
+    if (devolved < cents(pix.valor))
+      failures.push(`${id}: not allowed, ${brl(devolved)} of ${pix.valor} returned`);
     if (s.view.status !== 'REFUNDED' || s.view.reason !== 'PAYER_NOT_ALLOWED')
       failures.push(`${id}: not allowed, ended ${s.view.status} ${s.view.reason ?? ''}`);
   }

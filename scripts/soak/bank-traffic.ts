@@ -11,6 +11,8 @@
  * that payment must go back whole. The gateway must end with the PSP's books all the same
  * (bank-books.ts): what it does not hear it has to ask for.
  */
+
+import { present } from '../../src/domain/present';
 import type { Gateway, Json, Onboarded } from './api';
 import { ClientSession, UnexpectedResponse } from './api';
 import { startArchiver } from './archiver';
@@ -424,7 +426,7 @@ function pickScenario(random: Random): BankScenario {
     roll -= weight;
     if (roll < 0) return name;
   }
-  return entries[0]![0];
+  return present(entries[0], 'a weighted entry')[0];
 }
 
 /** The PSP's one pending failure is moved to a path no request has: listing works again. */

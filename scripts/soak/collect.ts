@@ -4,8 +4,11 @@
  * APIs — GET by id, the Cash-In/Cash-Out list walks, full statement walks, balances, each client's
  * webhook outbox — and the partners' own books through `readPartnerBooks`.
  */
+
+import { FINAL_HISTORIES } from '../../src/domain/money-invariants';
+import { present } from '../../src/domain/present';
 import type { Gateway, Json } from './api';
-import { HISTORIES, isFinal } from './plan';
+import { isFinal } from './plan';
 import { FAR_TO } from './scenarios';
 import type {
   AccountSnapshot,
@@ -89,9 +92,13 @@ async function waitForFinal(o: CollectOptions, txs: TxSnapshot[]): Promise<void>
   for (;;) {
     await mapLimit(pending, o.concurrency, async (tx) => {
       const path = `/${tx.kind === 'CASH_IN' ? 'cash-in' : 'cash-out'}/${encodeURIComponent(tx.transactionId)}`;
-      tx.view = viewOf((await byClient.get(tx.clientId)!.session.get('collect', path)).body);
+      tx.view = viewOf(
+        (await present(byClient.get(tx.clientId), `client ${tx.clientId}`).session.get('collect', path)).body,
+      );
     });
-    pending = pending.filter((tx) => !isFinal(tx.kind, tx.view!.status, tx.expectsRefund));
+    pending = pending.filter(
+      (tx) => !isFinal(tx.kind, present(tx.view, `view of ${tx.transactionId}`).status, tx.expectsRefund),
+    );
     if (pending.length === 0 || Date.now() > deadline) return;
     o.progress(`waiting for ${pending.length} transactions to become final`);
     await sleep(500);
@@ -128,11 +135,11 @@ async function collectEvents(o: CollectOptions, txs: TxSnapshot[]): Promise<void
   const perClient = await mapLimit(o.clients, o.concurrency, async (c) =>
     eventsByAggregate(await deliveries(o, c.clientId)),
   );
-  const byClient = new Map(o.clients.map((c, i) => [c.clientId, perClient[i]!]));
+  const byClient = new Map(o.clients.map((c, i) => [c.clientId, perClient[i]]));
   for (const tx of txs) tx.events = byClient.get(tx.clientId)?.get(tx.transactionId) ?? [];
   const deadline = Date.now() + 20_000;
   const short = (tx: TxSnapshot) =>
-    tx.view !== undefined && tx.events.length < (HISTORIES[tx.kind][tx.view.status]?.length ?? 0);
+    tx.view !== undefined && tx.events.length < (FINAL_HISTORIES[tx.kind][tx.view.status]?.length ?? 0);
   for (let late = txs.filter(short); late.length > 0 && Date.now() < deadline; late = late.filter(short)) {
     await sleep(500);
     await mapLimit(late, o.concurrency, async (tx) => {
@@ -207,7 +214,7 @@ export async function collectSnapshot(o: CollectOptions): Promise<Snapshot> {
   // Partner-side ids: every Cash-Out's transactionId and every client refund's devolution id.
   const ids = txs
     .filter((tx) => tx.kind === 'CASH_OUT' || (tx.view?.status === 'REFUNDED' && tx.view.endToEndId))
-    .map((tx) => (tx.kind === 'CASH_OUT' ? tx.transactionId : (tx.view!.endToEndId as string)));
+    .map((tx) => (tx.kind === 'CASH_OUT' ? tx.transactionId : (tx.view?.endToEndId as string)));
   const partner = await o.readPartnerBooks(ids);
 
   return {

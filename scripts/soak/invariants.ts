@@ -5,9 +5,16 @@
  * must end where its scenario says with exactly the events of that end, and the partners' books
  * must show each payment once.
  */
-import { type BooksSnapshot, checkBooks, paymentViolations } from '../../src/domain/money-invariants';
+import {
+  type BooksSnapshot,
+  checkBooks,
+  devolutionViolations,
+  historyViolation,
+  paymentViolations,
+  pixOutTotalViolations,
+} from '../../src/domain/money-invariants';
 import { BANK_RETURN_LABEL } from '../../src/domain/statement';
-import { FAULT_SLACK_MS, HISTORIES, isFinal, MAX_PROCESSING_MS, type Outcome } from './plan';
+import { FAULT_SLACK_MS, isFinal, MAX_PROCESSING_MS, type Outcome } from './plan';
 import type { AccountSnapshot, Snapshot, TxSnapshot, TxView } from './snapshot';
 
 export interface InvariantResult {
@@ -285,12 +292,13 @@ function transactions(s: Snapshot): InvariantResult {
     if (tx.listed.length !== 1) failures.push(`${name}: listed ${tx.listed.length} times`);
     else if (tx.listed[0] !== v.status)
       failures.push(`${name}: list says ${tx.listed[0]}, GET says ${v.status}`);
-    const history = HISTORIES[tx.kind][v.status];
-    if (!history || history.join() !== tx.events.join()) {
-      failures.push(
-        `${name}: ${v.status} with events [${tx.events.join(', ')}], expected [${history?.join(', ')}]`,
-      );
-    }
+    const history = historyViolation({
+      kind: tx.kind,
+      id: tx.transactionId,
+      status: v.status,
+      events: tx.events,
+    });
+    if (history) failures.push(`${tx.scenario} ${history.detail}`);
   }
   for (const stray of s.strayListed) {
     failures.push(
@@ -337,36 +345,36 @@ function partnerBooks(s: Snapshot): InvariantResult {
   }));
   failures.push(...paymentViolations(cashOuts, partnerPaid).map((v) => v.detail));
   let checked = cashOuts.length;
-  for (const tx of s.transactions) {
-    const v = tx.view;
-    if (!v || tx.kind === 'CASH_OUT') continue;
-    if (v.status === 'REFUNDED' && v.endToEndId) {
-      checked += 1;
-      const rows = devolutions.get(v.endToEndId) ?? [];
-      // A client refund is sent to the partner once; a bank-initiated return is not sent at all.
-      const want = tx.scenario === 'cashin.refunded' ? 1 : 0;
-      if (rows.length !== want)
-        failures.push(`Cash-In ${tx.transactionId} (${tx.scenario}): ${rows.length} devolutions sent`);
-      else if (rows[0] && (rows[0].amountCents !== tx.amountCents || rows[0].outcome !== 'SETTLED'))
-        failures.push(
-          `Cash-In ${tx.transactionId}: devolution ${brl(rows[0].amountCents)} ${rows[0].outcome}`,
-        );
-    }
-  }
-  const paid = new Map<string, number>();
-  for (const r of s.partner)
-    if (r.kind === 'PAYMENT' && r.outcome === 'SETTLED')
-      paid.set(r.ispb, (paid.get(r.ispb) ?? 0) + r.amountCents);
-  const booked = new Map<string, number>();
-  for (const a of s.accounts)
-    for (const e of a.statement)
-      if (e.type === 'PIX_OUT') booked.set(a.ispb, (booked.get(a.ispb) ?? 0) + e.amountCents);
-  for (const ispb of new Set([...paid.keys(), ...booked.keys()])) {
-    if ((paid.get(ispb) ?? 0) !== (booked.get(ispb) ?? 0))
-      failures.push(
-        `partner ${ispb} paid ${brl(paid.get(ispb) ?? 0)}, PIX_OUT entries there total ${brl(booked.get(ispb) ?? 0)}`,
-      );
-  }
+  // A REFUNDED Cash-In against the devolutions under its id: a client refund is sent to the partner
+  // once and settles; a bank-initiated return is not sent at all.
+  const refunds = s.transactions.flatMap((tx) =>
+    tx.kind === 'CASH_IN' && tx.view?.status === 'REFUNDED' && tx.view.endToEndId
+      ? [
+          {
+            id: `${tx.transactionId} (${tx.scenario})`,
+            status: tx.view.status,
+            amount: tx.amountCents,
+            refundEndToEndId: tx.view.endToEndId,
+            refundInFlight: false,
+            sentByUs: tx.scenario === 'cashin.refunded',
+          },
+        ]
+      : [],
+  );
+  checked += refunds.length;
+  const sent = [...devolutions.values()]
+    .flat()
+    .map((r) => ({ id: r.idempotencyId, amount: r.amountCents, outcome: r.outcome }));
+  failures.push(...devolutionViolations(refunds, sent).map((v) => v.detail));
+  // What each partner settled against the PIX_OUT entries of the accounts there.
+  const pixOut = s.accounts.flatMap((a) =>
+    a.statement.flatMap((e) =>
+      e.type === 'PIX_OUT'
+        ? [{ cashOut: undefined, ispb: a.ispb, amount: e.amountCents, endToEndId: e.endToEndId ?? null }]
+        : [],
+    ),
+  );
+  failures.push(...pixOutTotalViolations(partnerPaid, pixOut).map((v) => v.detail));
   const resent = s.partner.filter((r) => r.requests > 1).length;
   return {
     name: 'no payment reached a partner twice; partner totals = PIX_OUT',

@@ -3,6 +3,7 @@
  * the partner sets of the clients, amounts that never trip the duplicate-transfer rule, the fault
  * schedule, and the outcome each scenario must end in. No I/O here; scripts/soak/traffic.ts runs it.
  */
+import { present } from '../../src/domain/present';
 
 export type Kind = 'CASH_IN' | 'CASH_OUT';
 
@@ -70,7 +71,7 @@ export class Random {
       roll -= weight;
       if (roll < 0) return name;
     }
-    return entries[0]![0];
+    return present(entries[0], 'a weighted entry')[0];
   }
 }
 
@@ -82,7 +83,7 @@ export const PARTNER_SETS: string[][] = [
   ['31880826', '42273459', '56431109'],
 ];
 export const partnersOf = (clientIndex: number, sets = PARTNER_SETS): string[] =>
-  sets[clientIndex % sets.length]!;
+  present(sets[clientIndex % sets.length], 'a partner set');
 
 /** Cash-Outs at or above this go PENDING (PATCH approvalThreshold); ordinary ones stay below. */
 export const APPROVAL_THRESHOLD_CENTS = 500_000;
@@ -159,21 +160,3 @@ export function isFinal(kind: Kind, status: string, expectsRefund: boolean): boo
   if (status === 'PAID') return !expectsRefund;
   return ['EXPIRED', 'CANCELLED', 'REFUNDED'].includes(status);
 }
-
-/**
- * The only event history each final status may have (docs/contract.md, Webhooks), in order, as the
- * client's outbox lists them.
- */
-export const HISTORIES: Record<Kind, Record<string, string[]>> = {
-  CASH_IN: {
-    PAID: ['CASHIN_REQUESTED', 'CASHIN_PAID'],
-    REFUNDED: ['CASHIN_REQUESTED', 'CASHIN_PAID', 'CASHIN_REFUNDED'],
-    EXPIRED: ['CASHIN_REQUESTED', 'CASHIN_EXPIRED'],
-    CANCELLED: ['CASHIN_REQUESTED', 'CASHIN_CANCELLED'],
-  },
-  CASH_OUT: {
-    COMPLETED: ['CASHOUT_REQUESTED', 'CASHOUT_COMPLETED'],
-    CANCELLED: ['CASHOUT_REQUESTED', 'CASHOUT_FAILED'],
-    REFUNDED: ['CASHOUT_REQUESTED', 'CASHOUT_COMPLETED', 'CASHOUT_REFUNDED'],
-  },
-};

@@ -1,8 +1,9 @@
 /**
  * `npm run soak -- --minutes N [--clients K] [--concurrency C] [--seed S] [--no-faults]
- * [--no-archive] [--no-bank] [--psp-port P] [--state tmpfs|disk]`: starts the production-like local runtime in this process (runtime/local-runtime.mjs: the deploy bundle
- * in workerd with D1, Durable Objects + alarms, queues, cron) on fresh state, drives mixed traffic
- * from several clients for N minutes with partner faults for part of it, checks every invariant
+ * [--no-archive] [--no-bank] [--psp-port P] [--state tmpfs|disk]`: starts the production-like local
+ * runtime in this process (runtime/local-runtime.mjs: the deploy bundle in workerd with D1, Durable
+ * Objects + alarms, queues, cron) on fresh state, drives mixed traffic from several clients for N
+ * minutes with partner faults for part of it, checks every invariant
  * (scripts/soak/invariants.ts) and prints the figures. Unless --no-bank, a mock API Pix PSP
  * (test/support/mock-psp-server.ts, on --psp-port, default any free port) is declared as a real
  * partner beside the sandbox ones, with its own clients, outages and lost callbacks
@@ -58,7 +59,8 @@ const clients = Number(values.clients);
 const concurrency = Number(values.concurrency);
 if (!(minutes > 0) || !(clients >= 1) || !(concurrency >= 1) || !['tmpfs', 'disk'].includes(values.state)) {
   console.error(
-    'usage: npm run soak -- --minutes N [--clients K] [--concurrency C] [--seed S] [--no-faults] [--no-archive] [--no-bank] [--psp-port P] [--state tmpfs|disk]',
+    'usage: npm run soak -- --minutes N [--clients K] [--concurrency C] [--seed S] [--no-faults] ' +
+      '[--no-archive] [--no-bank] [--psp-port P] [--state tmpfs|disk]',
   );
   process.exit(2);
 }

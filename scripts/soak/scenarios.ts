@@ -3,6 +3,8 @@
  * operator) would make, and the outcome the transaction must end in, recorded as soon as the
  * gateway accepted it so the checker sees it even when a later step went wrong.
  */
+
+import { present } from '../../src/domain/present';
 import type { ApiResponse, Json } from './api';
 import { APPROVAL_THRESHOLD_CENTS, MAGIC_CODES, magicPixKey, type Outcome, type Scenario } from './plan';
 import { race, sendWithRetry, transactionIdOf, waitStatus } from './request-patterns';
@@ -101,7 +103,7 @@ const cashIn: Runner = async (t, c, scenario) => {
   const outcomes =
     scenario === 'cashin.race'
       ? [{ status: 'PAID' }, { status: rival === 'cancel' ? 'CANCELLED' : 'EXPIRED' }]
-      : [expected[scenario]!];
+      : [present(expected[scenario], `the outcome of ${scenario}`)];
   const accepted =
     scenario === 'cashin.retry'
       ? await sendWithRetry(t, c, {
@@ -192,7 +194,7 @@ const cashOut: Runner = async (t, c, scenario) => {
       outcome: { status: 'CANCELLED', failureCode: 'INSUFFICIENT_FUNDS' },
     },
   };
-  const { amount, outcome, destination } = plan[scenario]!;
+  const { amount, outcome, destination } = present(plan[scenario], `the plan of ${scenario}`);
   const body = {
     amount: brl(amount),
     externalReference: t.reference('out'),

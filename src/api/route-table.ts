@@ -13,6 +13,7 @@
 
 import { type Pipeline, pipeline, type TypedHandler } from '../http/pipeline';
 import type { ApiRequest, RequestContext } from '../http/request-context';
+import { requireStaging } from '../http/staging';
 import type { OperationSpec } from '../openapi/operation';
 
 export type Handler = (request: ApiRequest, rc: RequestContext) => Promise<Response> | Response;
@@ -39,30 +40,18 @@ function requireRole(spec: OperationSpec): void {
 }
 
 /**
- * What a route's handler is: the typed input of its pipeline, or, on operator routes, the request
- * and its context (the router's guard, ./operator-guard.ts, authenticates and authorizes the
- * operator from the declaration and keeps the audit record in `rc`; those handlers read their
- * bodies themselves).
- */
-type HandlerFor<S extends OperationSpec> = S extends { auth: 'operator' } ? Handler : TypedHandler<S>;
-
-/**
  * A production operation and its handler. The declaration runs the request's pipeline
  * (src/http/pipeline.ts: authentication, query names, idempotency key, body, signature), so the
  * handler receives the typed input and never authenticates or parses by itself.
  */
 export function route<S extends OperationSpec>(
   spec: S,
-  handler: HandlerFor<S>,
+  handler: TypedHandler<S>,
   steps: Pipeline<S> = {},
 ): Route {
   if (spec.stagingOnly) throw new Error(`route table: ${spec.operationId} is staging-only`);
   requireRole(spec);
-  if (spec.auth === 'operator') {
-    const own = handler as Handler;
-    return { spec, handler: pipeline(spec, ({ request, rc }) => own(request, rc), {}, 'handler') };
-  }
-  return { spec, handler: pipeline(spec, handler as TypedHandler<S>, steps) };
+  return { spec, handler: pipeline(spec, handler, steps) };
 }
 
 /**
@@ -86,20 +75,27 @@ export function stagingOnly(operations: readonly OperationSpec[]): StagingOnly[]
 }
 
 /**
+ * A staging-only handler: the typed input of its operation's pipeline (`never` here so any
+ * operation's handler fits the binding table; each receives what its own declaration implies).
+ */
+export type StagingHandler = (input: never) => Promise<Response> | Response;
+
+/**
  * Staging-only operations bound to their handlers: in modules only the staging entry imports
- * (`routes-staging.ts`), so production neither routes them nor bundles their handlers.
+ * (`routes-staging.ts`), so production neither routes them nor bundles their handlers. Each runs its
+ * declaration's pipeline like any route, after `requireStaging` (a second fence: outside staging the
+ * operation answers 404 before anything else is looked at).
  */
 export function bindStagingRoutes(
   operations: readonly OperationSpec[],
-  handlers: Record<string, Handler>,
+  handlers: Record<string, StagingHandler>,
 ): Route[] {
   const documented = new Set(stagingOnly(operations).map((entry) => entry.spec.operationId));
   for (const id of Object.keys(handlers))
     if (!documented.has(id)) throw new Error(`route table: handler for ${id}, which no operation documents`);
   return operations.map((spec) => {
-    const handler = handlers[spec.operationId];
+    const handler = handlers[spec.operationId] as TypedHandler<OperationSpec> | undefined;
     if (!handler) throw new Error(`route table: ${spec.operationId} has no handler`);
-    // Staging handlers authenticate and read their bodies themselves; the query names are the pipeline's.
-    return { spec, handler: pipeline(spec, ({ request, rc }) => handler(request, rc), {}, 'handler') };
+    return { spec, handler: pipeline(spec, handler, { before: requireStaging }) };
   });
 }

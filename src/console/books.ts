@@ -17,6 +17,7 @@ import { CONSOLE_PATH } from './session';
 
 const RECEIPTS = 100;
 const REPORTS = 14;
+const BREAKS_HEAD = '<tr><th>Kind</th><th>What</th><th>Id</th><th>Ours</th><th>Theirs</th></tr>';
 
 /** Who the page names: clients by their name, partners as declared (the ids stay in a tooltip). */
 interface Names {
@@ -55,13 +56,20 @@ function receiptsCard(
 <td data-label="Amount">${esc(brlFromReais(r.amount))}</td>
 <td data-label="Received">${brtTime(r.receivedAt)}</td>
 <td data-label="Held by">${heldBy(r, names)}</td>
-<td data-label="Return"><strong>${esc(r.return.status)}</strong>${r.return.failure ? `<br><span class="error">${esc(r.return.failure)}</span>` : ''}${failedNote(r, now)}${r.return.returnedAt ? `<br><span class="muted">${brtTime(r.return.returnedAt)}</span>` : ''}</td>
+<td data-label="Return"><strong>${esc(r.return.status)}</strong>${
+        r.return.failure ? `<br><span class="error">${esc(r.return.failure)}</span>` : ''
+      }${failedNote(r, now)}${
+        r.return.returnedAt ? `<br><span class="muted">${brtTime(r.return.returnedAt)}</span>` : ''
+      }</td>
 </tr>`,
     )
     .join('');
-  return `<section class="card" id="unapplied">
+  return (
+    `<section class="card" id="unapplied">
 <h2>Unapplied receipts</h2>
-<p class="muted">Money a partner reported that no Cash-In could take: held for the payer and returned through the partner. A FAILED return keeps being read at the partner for the MED window (the network may still settle it); only one past that window needs you.</p>
+<p class="muted">Money a partner reported that no Cash-In could take: held for the payer and ` +
+    `returned through the partner. A FAILED return keeps being read at the partner for the MED window ` +
+    `(the network may still settle it); only one past that window needs you.</p>
 <p>${filter('', 'All')} · ${filter('PROCESSING', 'Being returned')} · ${filter('FAILED', 'Failed')} · ${filter('RETURNED', 'Returned')}</p>
 ${
   items.length === 0
@@ -70,7 +78,8 @@ ${
 <thead><tr><th>Payment</th><th>Reason</th><th>Amount</th><th>Received</th><th>Held by</th><th>Return</th></tr></thead>
 <tbody>${rows}</tbody></table></div>`
 }
-</section>`;
+</section>`
+  );
 }
 
 /** Each real partner's closed days with no final report yet (never checked, or PENDING). */
@@ -85,7 +94,11 @@ async function backlogOf(env: Env, now: number): Promise<{ ispb: string; behind:
 function balanceLine(r: ReconciliationReport): string {
   const b = r.balance;
   if (!b) return '';
-  return `<p class="balance">Balance: our books ${esc(brlFromReais(b.books))}, of it in flight to the partner ${esc(brlFromReais(b.inFlightOut))} (sent, not settled): ours ${esc(brlFromReais(b.ours))} · theirs ${esc(brlFromReais(b.theirs))}</p>`;
+  return (
+    `<p class="balance">Balance: our books ${esc(brlFromReais(b.books))}, of it in flight ` +
+    `to the partner ${esc(brlFromReais(b.inFlightOut))} (sent, not settled): ` +
+    `ours ${esc(brlFromReais(b.ours))} · theirs ${esc(brlFromReais(b.theirs))}</p>`
+  );
 }
 
 function reportsCard(
@@ -108,16 +121,30 @@ function reportsCard(
         (h) => `<li>${esc(h.subject)} <code>${esc(h.endToEndId)}</code>: ${esc(h.outcome.join(', '))}</li>`,
       )
       .join('');
-    return `<details${r.status === 'BREAKS' ? ' open' : ''}><summary><strong>${esc(r.date)}</strong> · ${esc(names.partners[r.ispb] ?? `partner ${r.ispb}`)} · <span class="${r.status === 'MATCHED' ? 'muted' : 'error'}">${esc(r.status)}</span> · ${r.breaks.length} break(s), ${r.healed.length} healed${r.pendingReason ? ` · ${esc(r.pendingReason)}` : ''}</summary>
+    return (
+      `<details${r.status === 'BREAKS' ? ' open' : ''}><summary><strong>${esc(r.date)}</strong> ` +
+      `· ${esc(names.partners[r.ispb] ?? `partner ${r.ispb}`)} · <span ` +
+      `class="${r.status === 'MATCHED' ? 'muted' : 'error'}">${esc(r.status)}</span> ` +
+      `· ${r.breaks.length} break(s), ${r.healed.length} healed${
+        r.pendingReason ? ` · ${esc(r.pendingReason)}` : ''
+      }</summary>
 ${balanceLine(r)}
-${breaks ? `<div class="scroll"><table><thead><tr><th>Kind</th><th>What</th><th>Id</th><th>Ours</th><th>Theirs</th></tr></thead><tbody>${breaks}</tbody></table></div>` : ''}
+${breaks ? `<div class="scroll"><table><thead>${BREAKS_HEAD}</thead><tbody>${breaks}</tbody></table></div>` : ''}
 ${healed ? `<p>Healed (booked through the normal path):</p><ul>${healed}</ul>` : ''}
-</details>`;
+</details>`
+    );
   };
   return `<section class="card" id="reconciliation">
 <h2>Daily reconciliation</h2>
 <p class="muted">Each real partner's records of a closed day against our books. Breaks stay until you look.</p>
-${backlog.map((b) => `<p>${esc(names.partners[b.ispb] ?? `Partner ${b.ispb}`)}: <strong class="${b.behind > 0 ? 'error' : 'muted'}">${b.behind} day(s) behind</strong> (closed days not yet MATCHED or BREAKS, retried oldest first)</p>`).join('\n')}
+${backlog
+  .map(
+    (b) =>
+      `<p>${esc(names.partners[b.ispb] ?? `Partner ${b.ispb}`)}: <strong ` +
+      `class="${b.behind > 0 ? 'error' : 'muted'}">${b.behind} day(s) behind</strong> (closed days not ` +
+      `yet MATCHED or BREAKS, retried oldest first)</p>`,
+  )
+  .join('\n')}
 ${
   reports.length === 0
     ? `<p class="muted">No day checked yet. Days are checked for declared partners only (PARTNERS, docs/operating.md), never the sandbox: \

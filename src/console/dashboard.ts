@@ -2,6 +2,7 @@
 
 import type { ClientDispute } from '../../durable-objects/all-disputes';
 import type { CashOutBatchView } from '../../durable-objects/ledger/cash-out/cash-out-batch-ops';
+import type { RecurrenceView } from '../../durable-objects/ledger/recurrence/recurrence-ops';
 import type { DeliveryView } from '../../durable-objects/ledger/webhooks/delivery-view';
 import { type Actor, roleAllows } from '../domain/operators';
 import { batchesSection } from './batches';
@@ -12,6 +13,7 @@ import { disputesSection } from './disputes';
 import { brl, count, decimal, percent } from './format';
 import { brtTime, esc, frame, scriptJson } from './html';
 import { incidentText } from './incident-text';
+import { recurrencesSection } from './recurrences';
 import { CONSOLE_PATH, CONSOLE_ROLES } from './session';
 
 export interface DashboardModel {
@@ -29,6 +31,8 @@ export interface DashboardModel {
   /** Set when the page shows an older page of one redeliverable status. */
   olderDeliveries?: OlderDeliveries;
   batches: CashOutBatchView[];
+  /** The selected client's latest recurrences (./recurrences.ts). */
+  recurrences: RecurrenceView[];
   charts: Chart[];
   health: HealthView;
   notice?: string;
@@ -64,7 +68,9 @@ function clientsSection(m: DashboardModel): string {
     .map(
       (c) => `<tr${c.id === m.selected?.id ? ' class="selected"' : ''}>
 <td data-label="Client"><a href="${CONSOLE_PATH}?client=${encodeURIComponent(c.id)}">${esc(c.name)}</a><div class="muted mono">${esc(c.id)}</div></td>
-<td data-label="Partners" class="partners">${c.partners.map((ispb) => `<span title="ISPB ${esc(ispb)}">${esc(m.partnerNames[ispb] ?? ispb)}</span>`).join(', ')}</td>
+<td data-label="Partners" class="partners">${c.partners
+        .map((ispb) => `<span title="ISPB ${esc(ispb)}">${esc(m.partnerNames[ispb] ?? ispb)}</span>`)
+        .join(', ')}</td>
 <td data-label="Limits" class="limits">${esc(limitsText(c))}</td>
 <td data-label="Access">${c.applicationTokenActive ? 'active' : '<span class="error">token off</span>'}</td>
 </tr>`,
@@ -188,24 +194,33 @@ ${c.bands.map((b) => `<p class="band-note">Incident <a href="#incident-${esc(b.i
 </figure>`,
     )
     .join('\n');
-  return `<section class="card" id="health">
+  return (
+    `<section class="card" id="health">
 <h2>Partner and bank health · last 24 h</h2>
-<p class="muted">Per 5-minute window: success rate (line and points, left axis; shown from ${MIN_OUTCOMES} finished transactions, the legend says out of how many) and volume (bars, right axis): a partner's transactions created, a bank's transactions finished. Shaded: incidents. Times: 24 h, BRT (America/Sao_Paulo).</p>
+<p class="muted">Per 5-minute window: success rate (line and points, left axis; shown ` +
+    `from ${MIN_OUTCOMES} finished transactions, the legend says out of how many) and volume (bars, ` +
+    `right axis): a partner's transactions created, a bank's transactions finished. Shaded: ` +
+    `incidents. Times: 24 h, BRT (America/Sao_Paulo).</p>
 ${m.charts.length === 0 ? '<p class="muted">No traffic in the last 24 hours.</p>' : ''}
 <div class="charts">${cards}</div>
 <script type="application/json" id="chart-data">${scriptJson(m.charts)}</script>
-</section>`;
+</section>`
+  );
 }
 
 function incidentsSection(m: DashboardModel): string {
   const items = m.health.incidents
     .map(
-      (
-        i,
-      ) => `<article class="incident" id="incident-${esc(i.incidentId)}" data-origin="${esc(`${i.origin.type}:${i.origin.id}`)}">
+      (i) =>
+        `<article class="incident" id="incident-${esc(i.incidentId)}" data-origin="${esc(`${i.origin.type}:${i.origin.id}`)}">
 <h3><span class="status status-${esc(i.status.toLowerCase())}">${esc(i.status)}</span> ${esc(i.origin.displayName)} · ${esc(i.operation)}</h3>
 <p class="incident-text">${incidentText(i, i.evidence)}</p>
-<p class="muted">${esc(i.origin.type)} (${esc(i.originClass)}), severity ${esc(i.severity)}, confidence ${esc(i.confidence)}; started ${brtTime(i.startedAt)}, detected ${brtTime(i.detectedAt)}${i.resolvedAt ? `, resolved ${brtTime(i.resolvedAt)}` : ''}; ${count(i.affectedClientIds.length)} client(s) affected.</p>
+<p class="muted">${esc(i.origin.type)} (${esc(i.originClass)}), severity ${esc(i.severity)}, ` +
+        `confidence ${esc(i.confidence)}; started ${brtTime(i.startedAt)}, ` +
+        `detected ${brtTime(i.detectedAt)}${
+          i.resolvedAt ? `, resolved ${brtTime(i.resolvedAt)}` : ''
+        }; ${count(i.affectedClientIds.length)} client(s) ` +
+        `affected.</p>
 <details><summary>Evidence (${count(i.evidence.length)})</summary><div class="scroll"><table>
 <thead><tr><th>Window</th><th>Metric</th><th>Entity</th><th>Deviation</th><th>z</th></tr></thead><tbody>
 ${i.evidence
@@ -238,8 +253,11 @@ export function dashboardPage(m: DashboardModel): string {
   return frame(
     'Overview',
     `<div class="bar">
-<nav><a href="#incidents">Incidents</a> <a href="#disputes">Disputes</a> <a href="#clients">Clients</a> <a href="#deliveries">Deliveries</a> <a href="#batches">Batches</a> <a href="#health">Health</a></nav>
-<form method="post" action="${CONSOLE_PATH}/logout"><input type="hidden" name="csrf" value="${esc(m.csrf)}"><button type="submit" class="link">Sign out</button></form>
+<nav><a href="#incidents">Incidents</a> <a href="#disputes">Disputes</a> <a ` +
+      `href="#clients">Clients</a> <a href="#deliveries">Deliveries</a> <a href="#batches">Batches</a> ` +
+      `<a href="#recurrences">Pix Automático</a> <a href="#health">Health</a></nav>
+<form method="post" action="${CONSOLE_PATH}/logout"><input type="hidden" name="csrf" ` +
+      `value="${esc(m.csrf)}"><button type="submit" class="link">Sign out</button></form>
 </div>
 ${m.selected ? '' : noticeText(m)}
 ${incidentsSection(m)}
@@ -247,6 +265,7 @@ ${disputesSection(m.disputes, Object.fromEntries(m.clients.items.map((c) => [c.i
 ${clientsSection(m)}
 ${deliveriesSection(m)}
 ${m.selected ? batchesSection(m.selected.name, m.batches) : ''}
+${m.selected ? recurrencesSection(m.selected.name, m.recurrences) : ''}
 ${chartsSection(m)}`,
     { charts: true, actor: m.actor },
   );

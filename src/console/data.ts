@@ -4,6 +4,8 @@
  */
 import { healthAnalyzer } from '../../durable-objects/health-stub';
 import type { CashOutBatchView } from '../../durable-objects/ledger/cash-out/cash-out-batch-ops';
+import type { RecurrenceView } from '../../durable-objects/ledger/recurrence/recurrence-ops';
+import type { RecurrencePage } from '../../durable-objects/ledger/recurrence/recurrence-rpc';
 import type { DeliveryView } from '../../durable-objects/ledger/webhooks/delivery-view';
 import { ledgerOf } from '../../durable-objects/stubs';
 import { type ClientPage, type ClientSummary, clientPage } from '../db/clients';
@@ -81,6 +83,15 @@ export function olderDeliveriesOf(params: URLSearchParams): OlderDeliveries | un
 /** The client's latest Cash-Out batches with their items' counts by status (at most 10). */
 export function recentBatches(env: Env, clientId: string): Promise<CashOutBatchView[]> {
   return ledgerOf(env, clientId).cashOutBatches({ recent: true });
+}
+
+export const RECURRENCES_SHOWN = 10;
+
+/** The client's latest Pix Automático recurrences, newest first, as GET /recurrences lists them. */
+export async function recentRecurrences(env: Env, clientId: string): Promise<RecurrenceView[]> {
+  const result = await ledgerOf(env, clientId).recurrence({ op: 'list', limit: RECURRENCES_SHOWN });
+  if (!result.ok || !('body' in result)) return [];
+  return (result.body as RecurrencePage).items;
 }
 
 export interface HealthView {

@@ -34,3 +34,7 @@ export function brtText(ms: number): string {
   const iso = formatBrt(ms);
   return `${iso.slice(8, 10)}/${iso.slice(5, 7)}/${iso.slice(0, 4)} ${iso.slice(11, 19)} BRT`;
 }
+
+/** A São Paulo calendar day (`2027-01-31`) in the same style: `31/01/2027`. */
+export const brtDay = (date: string): string =>
+  `${date.slice(8, 10)}/${date.slice(5, 7)}/${date.slice(0, 4)}`;

@@ -35,7 +35,8 @@ const SECURITY_HEADERS = {
   'content-type': 'text/html; charset=utf-8',
   'cache-control': 'no-store',
   'content-security-policy':
-    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
+    "form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
   'x-content-type-options': 'nosniff',
   // Not no-referrer: with it, browsers send `Origin: null` on the console's own form posts.
   'referrer-policy': 'same-origin',
@@ -52,6 +53,11 @@ export function whoText(actor: Actor): string {
   return `<span class="who" data-role="${esc(actor.role)}">${esc(who)} · ${esc(actor.role)}</span>`;
 }
 
+/** The charts' script and style, on the pages that draw charts. */
+const chartAssets = (assets: string): string =>
+  `<link rel="stylesheet" href="${assets}/uplot.css">\n<script src="${assets}/uplot.js" defer></script>\n` +
+  `<script src="${assets}/console.js" defer></script>`;
+
 export function frame(
   title: string,
   main: string,
@@ -66,7 +72,7 @@ export function frame(
 <title>${esc(title)} · ConnectPSP console</title>
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="${assets}/console.css">
-${options.charts ? `<link rel="stylesheet" href="${assets}/uplot.css">\n<script src="${assets}/uplot.js" defer></script>\n<script src="${assets}/console.js" defer></script>` : ''}
+${options.charts ? chartAssets(assets) : ''}
 </head>
 <body>
 <header class="top"><span class="brand">ConnectPSP</span> <span class="muted">operator console</span> <a href="${CONSOLE_PATH}/books">Books</a>${

@@ -30,6 +30,7 @@ import {
   partnerNames,
   recentBatches,
   recentDeliveries,
+  recentRecurrences,
 } from './data';
 import { openDisputes } from './disputes';
 import { htmlResponse, loginPage, messagePage } from './html';
@@ -140,9 +141,13 @@ async function dashboard(request: Request, env: Env, { session, actor }: SignedI
       ? clients.items[0]
       : (clients.items.find((c) => c.id === wanted) ?? (await findClient(env, wanted)));
   const older = olderDeliveriesOf(url.searchParams);
-  const [deliveries, batches] = selected
-    ? await Promise.all([recentDeliveries(env, selected.id, older), recentBatches(env, selected.id)])
-    : [{ items: [], older: {} }, []];
+  const [deliveries, batches, recurrences] = selected
+    ? await Promise.all([
+        recentDeliveries(env, selected.id, older),
+        recentBatches(env, selected.id),
+        recentRecurrences(env, selected.id),
+      ])
+    : [{ items: [], older: {} }, [], []];
   const notice = NOTICES[url.searchParams.get('notice') ?? ''];
   return htmlResponse(
     dashboardPage({
@@ -156,6 +161,7 @@ async function dashboard(request: Request, env: Env, { session, actor }: SignedI
       olderDeliveryCursors: deliveries.older,
       ...(older && { olderDeliveries: older }),
       batches,
+      recurrences,
       charts: buildCharts(health.series, health.incidents, health.names, health.from, health.to),
       health,
       ...(notice !== undefined && { notice }),

@@ -99,3 +99,16 @@ export async function findSandboxTransfers(
     ]),
   );
 }
+
+/** The rows of these idempotency ids at any partner, oldest first (the tests compare the partner's books with ours). */
+export async function sandboxTransfersOf(env: Env, idempotencyIds: string[]): Promise<SandboxTransferRow[]> {
+  if (idempotencyIds.length === 0) return [];
+  return drizzle(env.DB)
+    .select()
+    .from(sandboxTransfers)
+    .where(
+      sql`${sandboxTransfers.idempotencyId} IN (SELECT value FROM json_each(${JSON.stringify(idempotencyIds)}))`,
+    )
+    .orderBy(sandboxTransfers.createdAt, sandboxTransfers.idempotencyId)
+    .all();
+}

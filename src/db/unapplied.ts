@@ -208,3 +208,13 @@ export async function listUnapplied(
     ...(rows.length > limit && last && { next: { time: last.row.receivedAt, seq: last.seq } }),
   };
 }
+
+/** When the cron next reads a partner-held receipt's return (null: nothing to read), for the tests' assertions. */
+export async function unappliedNextAt(env: Env, endToEndId: string): Promise<number | null | undefined> {
+  const row = await drizzle(env.DB)
+    .select({ nextAt: unappliedReceipts.nextAt })
+    .from(unappliedReceipts)
+    .where(eq(unappliedReceipts.endToEndId, endToEndId))
+    .get();
+  return row?.nextAt;
+}

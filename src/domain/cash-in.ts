@@ -33,6 +33,18 @@ export interface PaidBy {
   allowed: boolean;
 }
 
+/**
+ * A recurring charge's place in its recurrence (docs/contract.md, Pix Automático): stored on the
+ * Cash-In itself, so GET, lists, events and the archive carry it with the rest of the view.
+ */
+export interface CashInRecurrence {
+  recurrenceId: string;
+  cycle: number;
+  dueDate: string;
+  failedAttempts: number;
+  attemptsLeft: number;
+}
+
 export interface CashInRecord {
   transactionId: string;
   internalCode: string;
@@ -62,6 +74,7 @@ export interface CashInRecord {
   disputeBlockedAmount: number | null;
   disputeDefendedAt: number | null;
   disputeClosedAt: number | null;
+  recurrence: CashInRecurrence | null;
 }
 
 /** A MED infraction's state: open until the payer's bank decides (docs/contract.md, Disputes). */
@@ -110,6 +123,8 @@ export const CASH_IN_FIELDS = [
   f.when(f.all(f.statusIn('REFUNDED'), f.set('refundedAt')), 'refundedAt', f.brt('refundedAt')),
   f.when(f.all(f.statusIn('CANCELLED'), f.set('cancelledAt')), 'cancelledAt', f.brt('cancelledAt')),
   f.always('expiredAt', f.brt('expiresAt')),
+  /** A Pix Automático cycle's charge: its recurrence, cycle and the payer bank's attempts. */
+  f.when(f.stored('recurrence'), 'recurrence', f.json('recurrence')),
   /** Once opened, in every later status. */
   f.when(
     f.filled('disputeId'),
@@ -142,4 +157,13 @@ export interface CashInCreated {
   pixData?: { copyAndPaste: string; qrCodeImageBase64?: string };
   openFinanceData?: { paymentUrl: string };
   requestedAt: string;
+}
+
+/**
+ * The statement line of a received Cash-In: its internalCode, and a Pix Automático charge's
+ * recurrence and cycle, so a statement alone tells which subscription paid.
+ */
+export function receivedEntryDescription(row: Pick<CashInRecord, 'internalCode' | 'recurrence'>): string {
+  const r = row.recurrence;
+  return `PIX recebido ${row.internalCode}${r ? ` (Pix Automático ${r.recurrenceId}, ciclo ${r.cycle})` : ''}`;
 }

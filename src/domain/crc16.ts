@@ -21,8 +21,8 @@ export function crc16(text: string): string {
   const bytes = NON_ASCII.test(text) ? encoder.encode(text) : undefined;
   const length = bytes ? bytes.length : text.length;
   for (let i = 0; i < length; i++) {
-    const byte = bytes ? bytes[i]! : text.charCodeAt(i);
-    crc = ((crc << 8) ^ TABLE[((crc >>> 8) ^ byte) & 0xff]!) & 0xffff;
+    const byte = bytes ? (bytes[i] ?? 0) : text.charCodeAt(i);
+    crc = ((crc << 8) ^ (TABLE[((crc >>> 8) ^ byte) & 0xff] ?? 0)) & 0xffff;
   }
   return crc.toString(16).toUpperCase().padStart(4, '0');
 }

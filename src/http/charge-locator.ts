@@ -17,3 +17,11 @@ export async function chargeAt(env: Env, raw: string) {
   const found = await ledgerOf(env, clientId).chargeLocation(parsed.internalCode);
   return found ? { locator: { clientId, internalCode: parsed.internalCode }, found } : null;
 }
+
+/** The recurrence a QR journey's location (`/pix/rec/`) names, by the same locator shape. */
+export async function recurrenceAt(env: Env, raw: string) {
+  const parsed = parseLocator(raw);
+  const clientId = parsed && (await clientOfLocatorKey(env, parsed.key));
+  if (!parsed || !clientId) return null;
+  return ledgerOf(env, clientId).recurrenceLocation(parsed.internalCode);
+}

@@ -49,6 +49,8 @@ export type TypedHandler<S extends OperationSpec> = (input: InputOf<S>) => Promi
 
 /** What a declaration cannot say by itself. */
 export interface Pipeline<S extends OperationSpec> {
+  /** Runs before every step: a staging-only operation answers 404 outside staging (src/http/staging.ts). */
+  before?: (request: ApiRequest, env: Env) => void;
   /** A larger cap for a body that is a list (a batch). */
   maxBodyBytes?: number;
   /** Renames a field of the body's validation errors (a batch item's `items.3.x` → `items[3].x`). */
@@ -75,7 +77,7 @@ function checkQueryNames(request: ApiRequest, known: readonly string[]): void {
 }
 
 /**
- * The route's handler as the router calls it. `mode: 'handler'` is for staging-only handlers, which
+ * The route's handler as the router calls it. `mode: 'handler'` is for a bank's callbacks, which
  * authenticate and read their bodies themselves: only the query's names are checked for them.
  */
 export function pipeline<S extends OperationSpec>(
@@ -90,6 +92,7 @@ export function pipeline<S extends OperationSpec>(
   return async (request, rc) => {
     const { env } = rc;
     const input: Record<string, unknown> = { request, rc, env };
+    steps.before?.(request, env);
     let principal: Principal | undefined;
     if (own && (spec.auth === 'client' || spec.auth === 'signed')) {
       principal = await authenticate(request, env);

@@ -11,15 +11,32 @@ import { ApplicationTokenProblem, Problem, SharedComponents } from './problem-sc
 import { API_VERSION } from './version';
 import { WEBHOOK_SCHEMAS, webhooks } from './webhooks';
 
-const DESCRIPTION = `ConnectPSP is a gateway for Brazilian instant payments (PIX): receive payments (Cash-In, by BR Code or open finance), refund them, send payments (Cash-Out), list and summarize them, read account statements and balances, and move money between your accounts. All amounts are BRL.
-
-**Authentication.** Get a JWT from \`POST /auth/token\`, then send \`Authorization: Bearer <JWT>\` and \`ApplicationToken: <GUID>\` on every call. Financial operations (Cash-Out, refund, rebalance) also need \`DigitalSignature\`: the lowercase hex HMAC-SHA256 of the JWT exactly as sent (key: your CryptoToken). Checks run in this order: JWT, ApplicationToken, request budget, body validation, DigitalSignature.
-
-**Rate limits.** When the operator sets a request budget for your client (requests per second, bursts up to one second's worth), each authenticated request and each \`POST /auth/token\` for your client spends from it; beyond it the answer is 429 \`RATE_LIMITED\` with \`Retry-After\` (whole seconds) and nothing is done, so the request (with the same idempotency key) can be sent again after that wait.
-
-**Conventions.** A field with no value is omitted, never null. Cash-In, Cash-Out, summary and statement timestamps carry the offset -03:00 (America/Sao_Paulo); operator timestamps are UTC. Errors are RFC 7807 Problem Details (\`application/problem+json\`); handle them on \`code\`. Two documented exceptions: the JWT 401 has no body (reason in \`WWW-Authenticate\`), the ApplicationToken 401 has no \`code\`; the login 401 is a plain \`{message}\`. An unknown path answers 404 \`NOT_FOUND\`, a known path with another method 405 \`METHOD_NOT_ALLOWED\` with \`Allow\`.
-
-**Events.** Transaction events are POSTed to the \`webhookUrl\` of the creating request, signed with Standard Webhooks headers (\`webhook-id\`, \`webhook-timestamp\`, \`webhook-signature\`); see *Webhooks*.`;
+const DESCRIPTION = [
+  `ConnectPSP is a gateway for Brazilian instant payments (PIX): receive payments (Cash-In, by ` +
+    `BR Code or open finance), refund them, send payments (Cash-Out), list and summarize them, ` +
+    `read account statements and balances, and move money between your accounts. All amounts are ` +
+    `BRL.`,
+  `**Authentication.** Get a JWT from \`POST /auth/token\`, then send \`Authorization: Bearer ` +
+    `<JWT>\` and \`ApplicationToken: <GUID>\` on every call. Financial operations (Cash-Out, ` +
+    `refund, rebalance) also need \`DigitalSignature\`: the lowercase hex HMAC-SHA256 of the JWT ` +
+    `exactly as sent (key: your CryptoToken). Checks run in this order: JWT, ApplicationToken, ` +
+    `request budget, body validation, DigitalSignature.`,
+  `**Rate limits.** When the operator sets a request budget for your client (requests per ` +
+    `second, bursts up to one second's worth), each authenticated request and each \`POST ` +
+    `/auth/token\` for your client spends from it; beyond it the answer is 429 \`RATE_LIMITED\` ` +
+    `with \`Retry-After\` (whole seconds) and nothing is done, so the request (with the same ` +
+    `idempotency key) can be sent again after that wait.`,
+  `**Conventions.** A field with no value is omitted, never null. Cash-In, Cash-Out, summary ` +
+    `and statement timestamps carry the offset -03:00 (America/Sao_Paulo); operator timestamps ` +
+    `are UTC. Errors are RFC 7807 Problem Details (\`application/problem+json\`); handle them on ` +
+    `\`code\`. Two documented exceptions: the JWT 401 has no body (reason in ` +
+    `\`WWW-Authenticate\`), the ApplicationToken 401 has no \`code\`; the login 401 is a plain ` +
+    `\`{message}\`. An unknown path answers 404 \`NOT_FOUND\`, a known path with another method ` +
+    `405 \`METHOD_NOT_ALLOWED\` with \`Allow\`.`,
+  `**Events.** Transaction events are POSTed to the \`webhookUrl\` of the creating request, ` +
+    `signed with Standard Webhooks headers (\`webhook-id\`, \`webhook-timestamp\`, ` +
+    `\`webhook-signature\`); see *Webhooks*.`,
+].join('\n\n');
 
 const TAGS = [
   ['Authentication', 'Access tokens.'],

@@ -85,7 +85,9 @@ export const cashInIdParameter = parameter(
   'id',
   'path',
   PathId,
-  'internalCode, transactionId (TxId), payment or refund endToEndId, or externalReference. On several matches: internalCode, then transactionId, then payment endToEndId, then refund endToEndId, then externalReference; the most recent wins within a level.',
+  'internalCode, transactionId (TxId), payment or refund endToEndId, or externalReference. On ' +
+    'several matches: internalCode, then transactionId, then payment endToEndId, then refund ' +
+    'endToEndId, then externalReference; the most recent wins within a level.',
 );
 
 export const cashOutIdParameter = parameter(
@@ -127,14 +129,18 @@ export const locatorParameter = parameter(
   'locator',
   'path',
   v.pipe(v.string(), v.minLength(1)),
-  "The last path segment of a sandbox BR Code location or of `openFinanceData.paymentUrl`: the client's random location key (22 characters, not its id) + the charge's internalCode.",
+  'The last path segment of a sandbox BR Code location or of `openFinanceData.paymentUrl`: the ' +
+    "client's random location key (22 characters, not its id) + the charge's internalCode.",
 );
 
 export const idempotencyKeyParameter = parameter(
   'X-Idempotency-Key',
   'header',
   v.pipe(v.string(), v.minLength(1), v.maxLength(100)),
-  'Optional; a UUID v4 per operation is recommended. Same key and body within 24 h: the original response, with `Idempotent-Replayed: true`. Same key, other body: 422 IDEMPOTENCY_KEY_REUSED. While the first runs: 409 IDEMPOTENCY_KEY_IN_PROGRESS. Over 100 characters or blank: 400 IDEMPOTENCY_KEY_INVALID.',
+  'Optional; a UUID v4 per operation is recommended. Same key and body within 24 h: the original ' +
+    'response, with `Idempotent-Replayed: true`. Same key, other body: 422 IDEMPOTENCY_KEY_REUSED. ' +
+    'While the first runs: 409 IDEMPOTENCY_KEY_IN_PROGRESS. Over 100 characters or blank: 400 ' +
+    'IDEMPOTENCY_KEY_INVALID.',
 );
 
 const DELIVERY_QUERY_NOTES: Record<string, string> = {

@@ -146,7 +146,8 @@ export type AuthKind = 'client' | 'signed' | 'operator' | 'partner' | 'partnerSe
 const WWW_AUTHENTICATE = {
   'WWW-Authenticate': {
     description:
-      'On the JWT 401 (no body): `Bearer` when no bearer token was sent, otherwise `Bearer error="invalid_token", error_description="..."` (an expired token says when it expired).',
+      'On the JWT 401 (no body): `Bearer` when no bearer token was sent, otherwise `Bearer ' +
+      'error="invalid_token", error_description="..."` (an expired token says when it expired).',
     schema: { type: 'string' },
   },
 };

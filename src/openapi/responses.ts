@@ -1,19 +1,10 @@
 /**
  * What the Cash-In and Cash-Out response shapes share (src/api/cash-in/shared.ts,
- * src/api/cash-out/shared.ts and their list and summary operations): the identity fields, the cursor page and the summary.
+ * src/api/cash-out/shared.ts and their list and summary operations): the cursor page and the summary (the identity fields: src/schemas/fields.ts).
  */
 import * as v from 'valibot';
+import { BrtTimestamp, Count, Cursor, Money } from '../schemas/fields';
 import { named } from '../schemas/named';
-import { BrtTimestamp, Count, Cursor, Money } from './fields';
-
-export const TransactionIdentity = {
-  internalCode: v.pipe(
-    v.string(),
-    v.description('Short service code; usable as `{id}` to poll.'),
-    v.examples(['K7Q2M9X']),
-  ),
-  externalReference: v.pipe(v.string(), v.maxLength(50), v.examples(['pedido-1'])),
-};
 
 export const page = <T extends v.GenericSchema>(item: T) =>
   v.object({

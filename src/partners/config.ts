@@ -257,9 +257,10 @@ function certificateFetcher(bag: Record<string, unknown>, partner: DeclaredPartn
     throw new PartnerConfigError(`partner ${partner.ispb} points at this machine in production`);
   if (local && partner.certificate === undefined) return (request) => fetch(request);
   const binding = bag[partner.certificate as string] as { fetch?: HttpFetcher } | undefined;
-  if (typeof binding?.fetch !== 'function')
+  const certified = binding?.fetch;
+  if (typeof certified !== 'function')
     throw new PartnerConfigError(
       `partner ${partner.ispb} needs the mtls_certificates binding ${partner.certificate}`,
     );
-  return (request) => binding.fetch!.call(binding, request);
+  return (request) => certified.call(binding, request);
 }

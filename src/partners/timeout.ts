@@ -57,14 +57,18 @@ export function withTimeout(port: SettlementPartnerPort, ms = PARTNER_TIMEOUT_MS
       throw error;
     }
   };
+  // The optional operations, bound once: present or not for the port's whole life.
+  const removeCharge = port.removeCharge?.bind(port);
+  const sendDisputeDefense = port.sendDisputeDefense?.bind(port);
+  const infractions = port.infractions?.bind(port);
   return {
     ispb: port.ispb,
     issuesBrCode: port.issuesBrCode,
     reportsPayer: port.reportsPayer,
     registerCharge: (charge) => orUnanswered('registerCharge', port.registerCharge(charge)),
     ...(port.recurrences && { recurrences: boundedRecurrences(port.recurrences, orUnanswered) }),
-    ...(port.removeCharge && {
-      removeCharge: (txid: string) => orUnanswered('removeCharge', port.removeCharge!(txid)),
+    ...(removeCharge && {
+      removeCharge: (txid: string) => orUnanswered('removeCharge', removeCharge(txid)),
     }),
     sendDevolution: (request) => orUnanswered('sendDevolution', port.sendDevolution(request)),
     sendPayment: (request) => orUnanswered('sendPayment', port.sendPayment(request)),
@@ -99,12 +103,12 @@ export function withTimeout(port: SettlementPartnerPort, ms = PARTNER_TIMEOUT_MS
       }
     },
     devolutionStatus: (original, id) => bounded('devolutionStatus', port.devolutionStatus(original, id)),
-    ...(port.sendDisputeDefense && {
+    ...(sendDisputeDefense && {
       sendDisputeDefense: (defense: DisputeDefense) =>
-        orUnanswered('sendDisputeDefense', port.sendDisputeDefense!(defense)),
+        orUnanswered('sendDisputeDefense', sendDisputeDefense(defense)),
     }),
-    ...(port.infractions && {
-      infractions: (since: number) => orUnanswered('infractions', port.infractions!(since)),
+    ...(infractions && {
+      infractions: (since: number) => orUnanswered('infractions', infractions(since)),
     }),
   };
 }

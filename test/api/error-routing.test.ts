@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { call, cashInBody, Integrator } from '../support/harness';
-import { sqlRows } from '../support/ledger';
+import { withLedgerTableGone } from '../support/storage-faults';
 
 describe('routing and unexpected errors (spec §7)', () => {
   it('an unknown route is a 404 Problem Details', async () => {
@@ -25,14 +25,14 @@ describe('routing and unexpected errors (spec §7)', () => {
   it('an unexpected failure is 500 INTERNAL_ERROR with traceId and instance, nothing internal', async () => {
     const api = await Integrator.create();
     expect((await api.post('/cash-in', cashInBody())).status).toBe(201);
-    await sqlRows(api.client.clientId, 'ALTER TABLE cash_ins RENAME TO cash_ins_broken');
-    const res = await api.get('/cash-in/ABCDEFG');
-    expect(res.status).toBe(500);
-    const body = (await res.json()) as Record<string, unknown>;
-    expect(body.code).toBe('INTERNAL_ERROR');
-    expect(body.traceId).toBe(res.headers.get('x-request-id'));
-    expect(body.instance).toBe('/cash-in/ABCDEFG');
-    expect(JSON.stringify(body)).not.toMatch(/cash_ins|sqlite|SQL|stack|Error:/i);
-    await sqlRows(api.client.clientId, 'ALTER TABLE cash_ins_broken RENAME TO cash_ins');
+    await withLedgerTableGone(api.client.clientId, 'cash_ins', async () => {
+      const res = await api.get('/cash-in/ABCDEFG');
+      expect(res.status).toBe(500);
+      const body = (await res.json()) as Record<string, unknown>;
+      expect(body.code).toBe('INTERNAL_ERROR');
+      expect(body.traceId).toBe(res.headers.get('x-request-id'));
+      expect(body.instance).toBe('/cash-in/ABCDEFG');
+      expect(JSON.stringify(body)).not.toMatch(/cash_ins|sqlite|SQL|stack|Error:/i);
+    });
   });
 });

@@ -13,20 +13,24 @@ import { runInDurableObject } from 'cloudflare:test';
 import { eq } from 'drizzle-orm';
 import * as v from 'valibot';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CASH_IN_JSON } from '../../durable-objects/ledger/cash-in/cash-in-store';
-import { CASH_OUT_JSON } from '../../durable-objects/ledger/cash-out/cash-out-store';
 import type { LedgerDb } from '../../durable-objects/ledger/db';
+import { cashInJsonAt, cashOutJsonAt } from '../../durable-objects/ledger/reads/read-json';
 import { cashIns, cashOuts } from '../../durable-objects/ledger/schema';
 import { CashIn } from '../../src/api/cash-in/shared';
 import { CashOut } from '../../src/api/cash-out/shared';
+import type { RecurrenceBody } from '../../src/api/recurrence/shared';
 import { CASH_IN_FIELDS, cashInView } from '../../src/domain/cash-in';
 import { CASH_OUT_FIELDS, cashOutView } from '../../src/domain/cash-out';
+import { addDays } from '../../src/domain/recurrence';
+import { brtDate } from '../../src/domain/time';
 import type { AnyField } from '../../src/domain/view-fields';
 import { servedDocument, validate } from '../openapi/conformance';
 import { createCashIn, payCashIn, waitFor } from '../support/cash-in';
 import { createCashOut, deposit, magicKey, settled } from '../support/cash-out';
 import { admin, Integrator } from '../support/harness';
-import { ledgerStub, sqlRows } from '../support/ledger';
+import { ledgerStub } from '../support/ledger';
+import { cashIns as hotCashIns, cashOuts as hotCashOuts } from '../support/ledger-reads';
+import { recurrenceBody } from '../support/recurrence';
 
 const GAMA = '56431109';
 const PERIOD = 'from=2020-01-01&to=2100-12-31&limit=100&order=asc';
@@ -38,10 +42,10 @@ afterEach(async () => {
 type Kind = 'cash-in' | 'cash-out';
 
 const KINDS = {
-  'cash-in': { table: cashIns, json: CASH_IN_JSON, view: cashInView, schema: CashIn, fields: CASH_IN_FIELDS },
+  'cash-in': { table: cashIns, json: cashInJsonAt, view: cashInView, schema: CashIn, fields: CASH_IN_FIELDS },
   'cash-out': {
     table: cashOuts,
-    json: CASH_OUT_JSON,
+    json: cashOutJsonAt,
     view: cashOutView,
     schema: CashOut,
     fields: CASH_OUT_FIELDS,
@@ -56,14 +60,9 @@ async function renderings(api: Integrator, kind: Kind, transactionId: string) {
     const table = k.table as typeof cashIns;
     const row = db.select().from(table).where(eq(table.transactionId, transactionId)).get();
     if (!row) throw new Error(`${kind} ${transactionId} is not in the hot table`);
-    const [hit] = state.storage.sql
-      .exec<{ json: string }>(
-        `SELECT ${k.json} AS json FROM ${kind.replace('-', '_')}s WHERE seq = ?`,
-        row.seq,
-      )
-      .toArray();
+    const json = k.json(state.storage.sql, row.seq);
     const view = (k.view as (r: unknown) => unknown)(row);
-    return { sql: hit?.json, ts: JSON.stringify(view) };
+    return { sql: json ?? undefined, ts: JSON.stringify(view) };
   });
 }
 
@@ -162,6 +161,39 @@ describe('one view per transaction kind', () => {
       outcome: 'REJECTED',
     });
     expect(await agree.check('cash-in', disputed.transactionId, 'PAID')).toEqual(await closed.json());
+    // A Pix Automático cycle's charge: its recurrence after a failed attempt, paid, then refunded.
+    const rec = (await (
+      await api.post('/recurrences', recurrenceBody({ startDate: addDays(brtDate(Date.now()), 5) }))
+    ).json()) as RecurrenceBody;
+    expect((await api.post(`/sandbox/recurrences/${rec.recurrenceId}/approve`, {})).status).toBe(200);
+    const recurring = (await (
+      await api.post(`/recurrences/${rec.recurrenceId}/charges`, {
+        amount: 29.9,
+        dueDate: rec.startDate,
+        externalReference: `cobr-${crypto.randomUUID()}`,
+      })
+    ).json()) as { transactionId: string; internalCode: string };
+    const attempt = await api.post(`/sandbox/cash-in/${recurring.transactionId}/fail-attempt`, {});
+    const recurringBody = await agree.check('cash-in', recurring.transactionId, 'AWAITING_PAYMENT');
+    expect(recurringBody).toEqual(await attempt.json());
+    expect(recurringBody.recurrence).toEqual({
+      recurrenceId: rec.recurrenceId,
+      cycle: 0,
+      dueDate: rec.startDate,
+      failedAttempts: 1,
+      attemptsLeft: 4,
+    });
+    await payCashIn(api, recurring.internalCode);
+    await agree.check('cash-in', recurring.transactionId, 'PAID');
+    expect(
+      (await api.signedPost(`/cash-in/${recurring.internalCode}/refund`, { reason: 'CUSTOMER_REQUEST' }))
+        .status,
+    ).toBe(202);
+    await waitFor(
+      () => agree.check('cash-in', recurring.transactionId),
+      (c) => c.status === 'REFUNDED',
+      10_000,
+    );
     const failedRefund = await createCashIn(api, { amount: 17 });
     await payCashIn(api, failedRefund.internalCode);
     await waitFor(
@@ -274,15 +306,10 @@ describe('one view per transaction kind', () => {
     });
     expect(archive.status).toBe(200);
     const hotIds = new Set(
-      (
-        await sqlRows<{ id: string }>(
-          client,
-          'SELECT transaction_id AS id FROM cash_ins UNION ALL SELECT transaction_id FROM cash_outs',
-        )
-      ).map((r) => r.id),
+      [...(await hotCashIns(client)), ...(await hotCashOuts(client))].map((r) => r.transactionId),
     );
     const archived = [...agree.hot.keys()].filter((id) => !hotIds.has(id));
-    for (const id of [refunded, returned, cancelled, expired].map((c) => c.transactionId))
+    for (const id of [refunded, returned, cancelled, expired, recurring].map((c) => c.transactionId))
       expect(archived).toContain(id);
     for (const id of [toKey, toAccount, failed, rejected].map((c) => c.transactionId))
       expect(archived).toContain(id);

@@ -82,6 +82,24 @@ function model(extra: Partial<DashboardModel> = {}): DashboardModel {
         byStatus: { PROCESSING: 0, PENDING: 0, COMPLETED: 2, CANCELLED: 1, REFUNDED: 0 },
       },
     ],
+    recurrences: [
+      {
+        recurrenceId: 'RR3188082620270120abcDEF12345',
+        externalReference: 'assinatura-42',
+        status: 'APPROVED',
+        frequency: 'MONTHLY',
+        startDate: '2027-01-31',
+        amount: 1250.5,
+        retryPolicy: 'THREE_IN_SEVEN_DAYS',
+        contract: 'PLANO-42',
+        payer: { name: 'Maria da Silva', document: '12345678909' },
+        authorization: { journey: 'QR' },
+        nextDueDate: '2027-01-31',
+        createdAt: '2027-01-20T10:15:30.123-03:00',
+        authorizationExpiresAt: '2027-01-27T10:15:30.123-03:00',
+        approvedAt: '2027-01-20T10:20:00.000-03:00',
+      },
+    ],
     charts: [],
     disputes: [],
     health: { series: [], names: {}, incidents: [incident], from: 0, to: 0 },
@@ -111,6 +129,9 @@ describe('the console, the Brazilian way', () => {
     expect(text).toContain('57.032,6 %');
     expect(text).toContain('-6,13');
     expect(text).toContain('1.234 client(s) affected');
+    // A recurrence's amount and its next charge: the due date and the day its window opens.
+    expect(text).toContain('R$ 1.250,50 fixed');
+    expect(text).toMatch(/31\/01\/2027\s*21\/01\/2027/);
     // No `R$ 4722.21`, `57032.6497` or `250000.50` anywhere.
     expect(text).not.toMatch(/R\$ \d+\.\d{2}\b/);
     expect(text).not.toMatch(/\d{4,}\.\d+/);
@@ -180,9 +201,14 @@ describe('the console, the Brazilian way', () => {
 
   it('an empty section is its sentence alone, with no table header under it', () => {
     const html = dashboardPage(
-      model({ clients: { items: [] }, selected: { id: 'c0', name: 'X' }, batches: [] } as never),
+      model({
+        clients: { items: [] },
+        selected: { id: 'c0', name: 'X' },
+        batches: [],
+        recurrences: [],
+      } as never),
     );
-    for (const id of ['clients', 'deliveries', 'batches']) {
+    for (const id of ['clients', 'deliveries', 'batches', 'recurrences']) {
       const at = html.indexOf(`id="${id}"`);
       expect(at, id).toBeGreaterThan(-1);
       expect(html.slice(at, html.indexOf('</section>', at)), id).not.toContain('<table');

@@ -73,6 +73,7 @@ function page(): string {
     partnerNames: {},
     deliveries: [],
     batches: [],
+    recurrences: [],
     disputes: [],
     charts: [],
     health: { series: [], names: {}, incidents: [incident], from: 0, to: 0 },

@@ -108,6 +108,7 @@ describe('console timestamps are BRT', () => {
       partnerNames: {},
       deliveries: [],
       batches: [],
+      recurrences: [],
       charts: [],
       health: { series: [], names: {}, incidents: [incident], from: 0, to: 0 },
       disputes: [],

@@ -11,6 +11,7 @@ import { Scheduler } from '../../durable-objects/ledger/scheduler';
 import * as schema from '../../durable-objects/ledger/schema';
 import { Integrator } from '../support/harness';
 import { ledgerStub } from '../support/ledger';
+import { writeIn } from '../support/ledger-writes';
 
 describe('Scheduler.arm', () => {
   it('sets the alarm again when the one in place is already past, however recently', async () => {
@@ -63,7 +64,7 @@ describe('Scheduler without needless alarm work', () => {
       } as unknown as DurableObjectStorage;
       const scheduler = new Scheduler(db, fake);
       // Far-off tasks of this client (expiries, archiving) come before none of these probes.
-      state.storage.sql.exec('DELETE FROM tasks');
+      writeIn.dropTasks(db);
       const steps: string[][] = [];
       const step = async (work: () => void) => {
         log.length = 0;
@@ -75,7 +76,7 @@ describe('Scheduler without needless alarm work', () => {
       await step(() => scheduler.schedule('flush-outbox', 'memo-b', now + 2_000)); // after the alarm
       await step(() => scheduler.schedule('flush-outbox', 'memo-c', now + 500)); // before it
       await step(() => scheduler.alarmFired());
-      state.storage.sql.exec("DELETE FROM tasks WHERE id LIKE 'flush-outbox:memo-%'");
+      writeIn.dropTasks(db, { idPrefix: 'flush-outbox:memo-' });
       return steps;
     });
     expect(calls).toEqual([
@@ -102,13 +103,10 @@ describe('Scheduler without needless alarm work', () => {
         },
       } as unknown as DurableObjectStorage;
       const scheduler = new Scheduler(db, fake);
-      state.storage.sql.exec('DELETE FROM tasks');
+      writeIn.dropTasks(db);
       await scheduler.arm(); // no task: nothing to read or set
       // A row the scheduler did not write: an arm() that looked again would find it and set it.
-      state.storage.sql.exec(
-        "INSERT INTO tasks (id, kind, ref, due_at) VALUES ('flush-outbox:none-a', 'flush-outbox', 'none-a', ?)",
-        now + 3_000,
-      );
+      writeIn.addTask(db, 'flush-outbox', 'none-a', now + 3_000);
       const steps: string[][] = [];
       for (const work of [
         () => {}, // nothing scheduled since (a 202 while the executor's pass is due): no look-up
@@ -119,7 +117,7 @@ describe('Scheduler without needless alarm work', () => {
         await scheduler.arm();
         steps.push([...log]);
       }
-      state.storage.sql.exec("DELETE FROM tasks WHERE id LIKE 'flush-outbox:none-%'");
+      writeIn.dropTasks(db, { idPrefix: 'flush-outbox:none-' });
       return steps;
     });
     expect(calls).toEqual([[], ['get', 'set 1000']]);

@@ -8,7 +8,8 @@
 import { describe, expect, it } from 'vitest';
 import { cronSweep } from '../support/crash';
 import { cashInBody, Integrator } from '../support/harness';
-import { sqlRows } from '../support/ledger';
+import { deliveries, outboxRows, tasks } from '../support/ledger-reads';
+import { asNothingRan } from '../support/ledger-writes';
 
 const BACKLOG = 110;
 
@@ -19,30 +20,22 @@ describe('an outbox backlog of more than 100 events', () => {
     const id = api.client.clientId;
 
     // As if nothing had run since: every event unpublished, no delivery adopted, both tasks due.
-    await sqlRows(id, 'UPDATE outbox SET published_at = NULL');
-    await sqlRows(id, 'DELETE FROM webhook_deliveries');
-    await sqlRows(id, "DELETE FROM tasks WHERE kind IN ('flush-outbox', 'dispatch-webhooks')");
-    await sqlRows(
-      id,
-      `INSERT INTO tasks (id, kind, ref, due_at, attempts) VALUES
-         ('flush-outbox:all', 'flush-outbox', 'all', 0, 0),
-         ('dispatch-webhooks:all', 'dispatch-webhooks', 'all', 0, 0)`,
-    );
-    const waiting = await sqlRows<{ channel: string; n: number }>(
-      id,
-      'SELECT channel, count(*) AS n FROM outbox GROUP BY channel ORDER BY channel',
-    );
+    await asNothingRan(id);
+    const counts = new Map<string, number>();
+    for (const e of await outboxRows(id)) counts.set(e.channel, (counts.get(e.channel) ?? 0) + 1);
+    const waiting = [...counts].sort(([a], [b]) => (a < b ? -1 : 1)).map(([channel, n]) => ({ channel, n }));
     for (const { n } of waiting) expect(n).toBeGreaterThan(100);
 
     // Each pass takes a bounded batch and schedules the rest right away; a few passes drain it.
-    const unpublished = () => sqlRows(id, 'SELECT seq FROM outbox WHERE published_at IS NULL');
+    const unpublished = async () =>
+      (await outboxRows(id)).filter((e) => e.publishedAt === null).map(({ seq }) => ({ seq }));
     for (let pass = 0; pass < 8 && (await unpublished()).length > 0; pass++) await cronSweep(api);
 
     expect(await unpublished()).toEqual([]);
-    const [adopted] = await sqlRows<{ n: number }>(id, 'SELECT count(*) AS n FROM webhook_deliveries');
+    const adopted = { n: (await deliveries(id)).length };
     const webhookEvents = waiting.find((w) => w.channel === 'webhook')?.n;
     expect(adopted?.n).toBe(webhookEvents);
     // Neither task failed on the way (a failure leaves it rescheduled with attempts > 0).
-    expect(await sqlRows(id, 'SELECT id FROM tasks WHERE attempts > 0')).toEqual([]);
+    expect((await tasks(id)).filter((t) => t.attempts > 0).map((t) => ({ id: t.id }))).toEqual([]);
   });
 });

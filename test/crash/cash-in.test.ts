@@ -6,26 +6,20 @@
  * PIX_REFUND_OUT, the hold gone, one event per state change. (Eviction right after payment: see
  * test/api/cash-in/happy-lookup.test.ts.)
  */
-import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { createCashIn, getCashIn, payCashIn, waitFor } from '../support/cash-in';
 import { armCrash, crashedAt, cronSweep, waitForCrash } from '../support/crash';
 import { admin, cashInBody, Integrator } from '../support/harness';
 import { assertBooks } from '../support/invariants';
-import { sqlRows } from '../support/ledger';
+import { cashInRow, cashIns, partnerTransfer, partnerTransfers } from '../support/ledger-reads';
 
 async function devolutions(transactionId: string, clientId: string) {
-  const [row] = await sqlRows<{ refund_end_to_end_id: string | null }>(
-    clientId,
-    'SELECT refund_end_to_end_id FROM cash_ins WHERE transaction_id = ?',
-    transactionId,
-  );
-  const { results } = await env.DB.prepare(
-    'SELECT kind, amount, requests FROM sandbox_transfers WHERE idempotency_id = ?',
-  )
-    .bind(row?.refund_end_to_end_id ?? '')
-    .all();
-  return results;
+  const row = await cashInRow(clientId, transactionId);
+  return (await partnerTransfers([row?.refundEndToEndId ?? ''])).map(({ kind, amount, requests }) => ({
+    kind,
+    amount,
+    requests,
+  }));
 }
 
 const refunded = (api: Integrator, id: string) =>
@@ -50,7 +44,7 @@ describe('Cash-In creation interrupted', () => {
     const first = await api.post('/cash-in', body, { 'x-idempotency-key': key });
     expect(first.status).toBe(500);
     expect(await crashedAt(api, 'cash-in.charge-registered')).toBeDefined();
-    expect(await sqlRows(api.client.clientId, 'SELECT seq FROM cash_ins')).toEqual([]);
+    expect(await cashIns(api.client.clientId)).toEqual([]);
     // The key and the externalReference died with the request: the retry is processed anew.
     const retry = await api.post('/cash-in', body, { 'x-idempotency-key': key });
     expect(retry.status).toBe(201);
@@ -128,12 +122,8 @@ describe('refund interrupted', () => {
     expect(done.status).toBe('REFUNDED');
     const [devolution] = await devolutions(created.transactionId, api.client.clientId);
     expect(devolution).toEqual({ kind: 'DEVOLUTION', amount: 4000, requests: 1 });
-    const { settles_at } = (await env.DB.prepare(
-      'SELECT settles_at FROM sandbox_transfers WHERE idempotency_id = ?',
-    )
-      .bind(done.endToEndId)
-      .first<{ settles_at: number }>())!;
-    expect(second).toBeGreaterThanOrEqual(settles_at);
+    const { settlesAt } = (await partnerTransfer(done.endToEndId!))!;
+    expect(second).toBeGreaterThanOrEqual(settlesAt);
     const books = await assertBooks(api);
     expect(books.entries.filter((e) => e.type === 'PIX_REFUND_OUT')).toHaveLength(1);
   });

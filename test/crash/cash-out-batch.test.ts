@@ -4,23 +4,18 @@
  * Whatever the point, each item exists once, is paid once at the partner, and the books equal the
  * partner's.
  */
-import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { deposit } from '../support/cash-out';
 import { batchItems, batchSettled, createBatch } from '../support/cash-out-batch';
 import { armCrash, crashedAt } from '../support/crash';
 import { Integrator } from '../support/harness';
 import { assertBooks } from '../support/invariants';
-import { sqlRows } from '../support/ledger';
+import { cashOuts, partnerTransfers } from '../support/ledger-reads';
 
 async function paymentsAtPartner(ids: string[]) {
-  const { results } = await env.DB.prepare(
-    `SELECT idempotency_id AS id, requests FROM sandbox_transfers
-     WHERE kind = 'PAYMENT' AND idempotency_id IN (SELECT value FROM json_each(?))`,
-  )
-    .bind(JSON.stringify(ids))
-    .all<{ id: string; requests: number }>();
-  return results;
+  return (await partnerTransfers(ids))
+    .filter((t) => t.kind === 'PAYMENT')
+    .map((t) => ({ id: t.idempotencyId, requests: t.requests }));
 }
 
 describe('a batch Cash-Out whose object dies', () => {
@@ -35,11 +30,8 @@ describe('a batch Cash-Out whose object dies', () => {
     expect(await crashedAt(api, 'cash-out-batch.accepted')).toBeDefined();
     const retried = await createBatch(api, items, key);
     expect(retried.items.map((i) => i.externalReference)).toEqual(items.map((i) => i.externalReference));
-    const rows = await sqlRows<{ transaction_id: string }>(
-      api.client.clientId,
-      'SELECT transaction_id FROM cash_outs ORDER BY seq',
-    );
-    expect(rows.map((r) => r.transaction_id)).toEqual(retried.items.map((i) => i.transactionId));
+    const rows = await cashOuts(api.client.clientId);
+    expect(rows.map((r) => r.transactionId)).toEqual(retried.items.map((i) => i.transactionId));
     const done = await batchSettled(api, retried.batchId);
     expect(done.byStatus.COMPLETED).toBe(5);
     await assertBooks(api);

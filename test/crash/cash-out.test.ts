@@ -7,7 +7,6 @@
  * final event. test/api/cash-out/error-crash-steps.test.ts covers the same stages by rewriting storage.
  */
 import { evictDurableObject } from 'cloudflare:test';
-import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import type { CrashPoint } from '../../durable-objects/ledger/crash-points';
 import { acceptTogether, batchInputs, createCashOut, deposit, magicKey, settled } from '../support/cash-out';
@@ -15,6 +14,7 @@ import { armCrash, crashedAt, waitForCrash } from '../support/crash';
 import { admin, Integrator } from '../support/harness';
 import { assertBooks } from '../support/invariants';
 import { ledgerStub } from '../support/ledger';
+import { partnerTransfer, partnerTransfers } from '../support/ledger-reads';
 import { outboxEvents } from '../support/webhooks';
 
 const STEPS: CrashPoint[] = [
@@ -26,12 +26,11 @@ const STEPS: CrashPoint[] = [
 ];
 
 async function partnerRequests(transactionId: string) {
-  const { results } = await env.DB.prepare(
-    'SELECT kind, outcome, requests FROM sandbox_transfers WHERE idempotency_id = ?',
-  )
-    .bind(transactionId)
-    .all();
-  return results;
+  return (await partnerTransfers([transactionId])).map(({ kind, outcome, requests }) => ({
+    kind,
+    outcome,
+    requests,
+  }));
 }
 
 async function webhookTypes(clientId: string, transactionId: string) {
@@ -124,11 +123,7 @@ describe('a Cash-Out whose object dies between two steps', () => {
     const second = await waitForCrash(api, 'cash-out.status-read', first);
     const done = await settled(api, accepted.transactionId, ['COMPLETED', 'CANCELLED'], 20_000);
     expect(done.status).toBe('COMPLETED');
-    const { settles_at } = (await env.DB.prepare(
-      'SELECT settles_at FROM sandbox_transfers WHERE idempotency_id = ?',
-    )
-      .bind(accepted.transactionId)
-      .first<{ settles_at: number }>())!;
+    const { settlesAt: settles_at } = (await partnerTransfer(accepted.transactionId))!;
     // However the first death fell, the second one came after the partner had settled it (the
     // runtime retries a failed alarm after seconds): the outcome was read and not yet recorded.
     expect(second).toBeGreaterThanOrEqual(settles_at);

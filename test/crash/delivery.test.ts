@@ -14,12 +14,14 @@ import {
 } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
+import { AnalyzerStore } from '../../durable-objects/health/store';
 import worker from '../../src/index';
 import type { DeliveryMessage } from '../../src/webhooks/types';
 import { createCashIn, waitFor } from '../support/cash-in';
 import { armCrash, crashedAt } from '../support/crash';
 import { Integrator } from '../support/harness';
-import { sqlRows } from '../support/ledger';
+import { outboxRows } from '../support/ledger-reads';
+import { setDelivery } from '../support/ledger-writes';
 import {
   deliveryOf,
   makeDueNow,
@@ -37,9 +39,7 @@ const ALFA = '31880826';
 async function countedCreations(clientId: string): Promise<number> {
   const snapshot = await runInDurableObject(
     env.HEALTH_ANALYZER.getByName('platform') as unknown as DurableObjectStub,
-    (_i, state) =>
-      state.storage.sql.exec<{ value: string }>("SELECT value FROM state WHERE key = 'snapshot'").toArray()[0]
-        ?.value,
+    (_i, state) => new AnalyzerStore(state.storage.sql).loadState().get('snapshot'),
   );
   if (!snapshot) return 0;
   type Cell = [string, { acc: number[][] }];
@@ -71,9 +71,8 @@ describe('health observations', () => {
       (at) => at !== undefined,
     );
     const unpublished = () =>
-      sqlRows(
-        api.client.clientId,
-        "SELECT seq FROM outbox WHERE channel = 'health' AND published_at IS NULL",
+      outboxRows(api.client.clientId, 'health').then((rows) =>
+        rows.filter((r) => r.publishedAt === null).map(({ seq }) => ({ seq })),
       );
     expect(await waitFor(unpublished, (rows) => rows.length === 0)).toEqual([]);
     // Both sends reached the analyzer; the second was recognised by its ids.
@@ -137,13 +136,12 @@ describe('webhook dispatch', () => {
     const first = await waitForDelivery(api.client.clientId, event!.eventId, (r) => r.status === 'FAILED');
     // A later dispatch of it is in flight (its lease far away, so the dispatcher leaves it alone).
     const dispatch = first.dispatches + 1;
-    await sqlRows(
-      api.client.clientId,
-      "UPDATE webhook_deliveries SET status = 'IN_FLIGHT', dispatches = ?, attempts = 0, due_at = ? WHERE event_id = ?",
-      dispatch,
-      Date.now() + 3_600_000,
-      event!.eventId,
-    );
+    await setDelivery(api.client.clientId, event!.eventId, {
+      status: 'IN_FLIGHT',
+      dispatches: dispatch,
+      attempts: 0,
+      dueAt: Date.now() + 3_600_000,
+    });
     const message: DeliveryMessage = { clientId: api.client.clientId, eventId: event!.eventId, dispatch };
     const [a, b] = await Promise.all([
       consume('connectpsp-webhooks', [message]),

@@ -6,14 +6,13 @@
  * often a payment or devolution is requested the partner makes it once, and the ledger debits it
  * once. The faults are global to the partner, so each test clears them as soon as it can.
  */
-import { env } from 'cloudflare:workers';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PARTNER_TIMEOUT_MS } from '../../src/partners/timeout';
 import { createCashIn, getCashIn, payCashIn, problemCode, waitFor } from '../support/cash-in';
 import { createCashOut, deposit, getCashOut, settled } from '../support/cash-out';
 import { admin, cashInBody, Integrator } from '../support/harness';
 import { assertBooks } from '../support/invariants';
-import { sqlRows } from '../support/ledger';
+import { cashOutRow, partnerTransfers } from '../support/ledger-reads';
 
 const BETA = '42273459';
 
@@ -26,23 +25,23 @@ const clearFaults = async () =>
   expect((await admin(`/admin/partners/${BETA}/faults`, 'DELETE')).status).toBe(204);
 
 async function partnerRow(idempotencyId: string) {
-  const { results } = await env.DB.prepare(
-    'SELECT kind, amount, outcome, requests, settles_at FROM sandbox_transfers WHERE idempotency_id = ?',
-  )
-    .bind(idempotencyId)
-    .all<{ kind: string; amount: number; outcome: string; requests: number; settles_at: number }>();
+  const results = (await partnerTransfers([idempotencyId])).map(
+    ({ kind, amount, outcome, requests, settlesAt }) => ({
+      kind,
+      amount,
+      outcome,
+      requests,
+      settles_at: settlesAt,
+    }),
+  );
   expect(results.length).toBeLessThanOrEqual(1);
   return results[0];
 }
 
 /** The Cash-Out's next step is scheduled in the future: the call it was waiting on has returned. */
 async function stepWaiting(clientId: string, transactionId: string) {
-  const [row] = await sqlRows<{ stage: string; next_at: number | null }>(
-    clientId,
-    'SELECT stage, next_at FROM cash_outs WHERE transaction_id = ?',
-    transactionId,
-  );
-  return { stage: row?.stage, later: row?.next_at != null && row.next_at > Date.now() };
+  const row = await cashOutRow(clientId, transactionId);
+  return { stage: row?.stage, later: row?.nextAt != null && row.nextAt > Date.now() };
 }
 
 describe('a sandbox partner that is slow, late or asked twice', () => {

@@ -15,7 +15,7 @@ import { payCashIn } from '../support/cash-in';
 import { armCrash, crashedAt } from '../support/crash';
 import { Integrator } from '../support/harness';
 import { assertBooks } from '../support/invariants';
-import { sqlRows } from '../support/ledger';
+import { cashIns, recurrenceCharges } from '../support/ledger-reads';
 import { onboardRec, recPsp, recurrenceCallback } from '../support/partner-psp';
 import { recurrenceBody } from '../support/recurrence';
 
@@ -35,8 +35,8 @@ describe('recurring charge interrupted', () => {
     const first = await api.post(path, body, { 'x-idempotency-key': key });
     expect(first.status).toBe(500);
     expect(await crashedAt(api, 'cash-in.charge-registered')).toBeDefined();
-    expect(await sqlRows(api.client.clientId, 'SELECT seq FROM cash_ins')).toEqual([]);
-    expect(await sqlRows(api.client.clientId, 'SELECT * FROM recurrence_charges')).toEqual([]);
+    expect(await cashIns(api.client.clientId)).toEqual([]);
+    expect(await recurrenceCharges(api.client.clientId)).toEqual([]);
 
     const retry = await api.post(path, body, { 'x-idempotency-key': key });
     expect(retry.status).toBe(201);
@@ -52,11 +52,8 @@ describe('recurring charge interrupted', () => {
     const other = await api.post(path, { ...body, externalReference: `cobr-${crypto.randomUUID()}` });
     expect(other.status).toBe(422);
 
-    const links = await sqlRows<{ transaction_id: string }>(
-      api.client.clientId,
-      'SELECT transaction_id FROM recurrence_charges',
-    );
-    expect(links.map((l) => l.transaction_id)).toEqual([created.transactionId]);
+    const links = await recurrenceCharges(api.client.clientId);
+    expect(links.map((l) => l.transactionId)).toEqual([created.transactionId]);
     await payCashIn(api, created.internalCode);
     const books = await assertBooks(api);
     expect(books.cashIns).toHaveLength(1);
@@ -79,7 +76,7 @@ describe('recurring charge interrupted', () => {
     const first = await api.post(path, body, { 'x-idempotency-key': key });
     expect(first.status).toBe(500);
     expect(await crashedAt(api, 'cash-in.charge-registered')).toBeDefined();
-    expect(await sqlRows(api.client.clientId, 'SELECT seq FROM cash_ins')).toEqual([]);
+    expect(await cashIns(api.client.clientId)).toEqual([]);
     const sent = (await recPsp(`cobrs-of/${rec.recurrenceId}`)) as { txid: string }[];
     expect(sent).toHaveLength(1);
 
@@ -95,9 +92,7 @@ describe('recurring charge interrupted', () => {
     ).toHaveProperty('status', 422);
     const atPsp = (await recPsp(`cobrs-of/${rec.recurrenceId}`)) as { txid: string; status: string }[];
     expect(atPsp.map((c) => [c.txid, c.status])).toEqual([[charge.transactionId, 'ATIVA']]);
-    expect(await sqlRows(api.client.clientId, 'SELECT transaction_id FROM cash_ins')).toEqual([
-      { transaction_id: charge.transactionId },
-    ]);
+    expect((await cashIns(api.client.clientId)).map((c) => c.transactionId)).toEqual([charge.transactionId]);
 
     // The payer's bank pays it: booked once, our books the PSP's.
     await recPsp('cobr-pay', { txid: charge.transactionId });

@@ -4,7 +4,14 @@
  * write-path assertions all rely on these answers).
  */
 import { describe, expect, it } from 'vitest';
-import { type BooksSnapshot, checkBooks } from '../../src/domain/money-invariants';
+import {
+  type BooksSnapshot,
+  checkBooks,
+  devolutionViolations,
+  historyViolation,
+  pixOutTotalViolations,
+  pixOutViolations,
+} from '../../src/domain/money-invariants';
 
 function books(): BooksSnapshot {
   return {
@@ -92,5 +99,65 @@ describe('money invariants', () => {
     s.cashOuts[0]!.status = 'CANCELLED';
     s.payments = [{ id: 'co1', ispb: '00000000', amount: 300, outcome: 'SETTLED', endToEndId: 'E1' }];
     expect(rules(s)).toEqual(['partner-payment']);
+  });
+
+  it('a paid Cash-Out without its one PIX_OUT as paid, any other with one; partner totals that differ', () => {
+    const paid = { id: 'co1', status: 'COMPLETED', amount: 300, ispb: '00000000', endToEndId: 'E1' };
+    const entry = { cashOut: 'co1', ispb: '00000000', amount: 300, endToEndId: 'E1' };
+    expect(pixOutViolations([paid], [entry])).toEqual([]);
+    expect(pixOutViolations([paid], []).map((v) => v.rule)).toEqual(['pix-out']);
+    expect(pixOutViolations([paid], [{ ...entry, amount: 299 }])).toHaveLength(1);
+    expect(pixOutViolations([paid], [entry, entry])).toHaveLength(1);
+    expect(pixOutViolations([{ ...paid, status: 'CANCELLED' }], [entry])).toHaveLength(1);
+    const settled = {
+      id: 'co1',
+      ispb: '00000000',
+      amount: 300,
+      outcome: 'SETTLED',
+      endToEndId: 'E1',
+    } as const;
+    expect(pixOutTotalViolations([settled], [entry])).toEqual([]);
+    expect(pixOutTotalViolations([settled], [{ ...entry, amount: 200 }]).map((v) => v.rule)).toEqual([
+      'pix-out',
+    ]);
+    expect(pixOutTotalViolations([{ ...settled, outcome: 'FAILED' }], [])).toEqual([]);
+  });
+
+  it('a devolution sent twice, of another amount, or shown while the Cash-In is not REFUNDED', () => {
+    const refunded = {
+      id: 'ci1',
+      status: 'REFUNDED',
+      amount: 500,
+      refundEndToEndId: 'D1',
+      refundInFlight: false,
+    };
+    const sent = { id: 'D1', amount: 500, outcome: 'SETTLED' } as const;
+    expect(devolutionViolations([refunded], [sent])).toEqual([]);
+    expect(devolutionViolations([refunded], [sent, sent]).map((v) => v.rule)).toEqual(['devolution']);
+    expect(devolutionViolations([refunded], [{ ...sent, amount: 400 }])).toHaveLength(1);
+    expect(devolutionViolations([{ ...refunded, status: 'PAID' }], [sent])).toHaveLength(1);
+    expect(devolutionViolations([{ ...refunded, status: 'PAID', refundInFlight: true }], [sent])).toEqual([]);
+    // Where the reader knows how it was returned: our refund sends one that settles, a bank return none.
+    expect(devolutionViolations([{ ...refunded, sentByUs: true }], [])).toHaveLength(1);
+    expect(devolutionViolations([{ ...refunded, sentByUs: false }], [sent])).toHaveLength(1);
+    expect(
+      devolutionViolations([{ ...refunded, sentByUs: true }], [{ ...sent, outcome: 'FAILED' }]),
+    ).toHaveLength(1);
+  });
+
+  it('events that are not the state history of the status', () => {
+    const paid = {
+      kind: 'CASH_IN',
+      id: 'ci1',
+      status: 'PAID',
+      events: ['CASHIN_REQUESTED', 'CASHIN_PAID'],
+    } as const;
+    expect(historyViolation(paid)).toBeUndefined();
+    expect(historyViolation({ ...paid, events: ['CASHIN_REQUESTED'] })?.rule).toBe('event-history');
+    // A payment the payer rules refused is never confirmed.
+    expect(historyViolation({ ...paid, paidRefused: true, events: ['CASHIN_REQUESTED'] })).toBeUndefined();
+    const waiting = { ...paid, status: 'AWAITING_PAYMENT', events: ['CASHIN_REQUESTED'] };
+    expect(historyViolation(waiting, { inFlight: true })).toBeUndefined();
+    expect(historyViolation(waiting)?.rule).toBe('event-history');
   });
 });

@@ -72,4 +72,9 @@ describe('qrPngBase64', () => {
   it('is small enough to embed in a JSON response', () => {
     expect(qrPngBase64(payload).length).toBeLessThan(4096);
   });
+
+  it('compresses like zlib: the BR Code of a charge in under 1,500 base64 characters', () => {
+    // workerd's zlib at level 1 gives 1,440; the fixed-Huffman deflate written here before gave 2,136.
+    expect(qrPngBase64(payload).length).toBeLessThan(1500);
+  });
 });

@@ -12,7 +12,9 @@ import { MAX_AMOUNT_CENTS } from '../../src/domain/money';
 import { accountOf, deposit, fullStatement } from '../support/account';
 import { cashOutBody } from '../support/cash-out';
 import { cashInBody, Integrator } from '../support/harness';
-import { ledgerStub, sqlRows } from '../support/ledger';
+import { ledgerStub } from '../support/ledger';
+import { cashIns, cashOuts, ledgerEntries } from '../support/ledger-reads';
+import { writeIn } from '../support/ledger-writes';
 
 async function expectAmountRefused(res: Response) {
   expect(res.status).toBe(400);
@@ -38,10 +40,15 @@ describe('maximum amount (decisions §5)', () => {
       await expectAmountRefused(await api.signedPost('/account/rebalance/top-up', { amount }));
       await expectAmountRefused(await api.post(`/sandbox/accounts/${number}/deposit`, { amount }));
     }
-    const rows = await sqlRows(
-      api.client.clientId,
-      'SELECT (SELECT count(*) FROM cash_ins) + (SELECT count(*) FROM cash_outs) + (SELECT count(*) FROM ledger_entries) AS n',
-    );
+    const { clientId } = api.client;
+    const rows = [
+      {
+        n:
+          (await cashIns(clientId)).length +
+          (await cashOuts(clientId)).length +
+          (await ledgerEntries(clientId)).length,
+      },
+    ];
     expect(rows).toEqual([{ n: 0 }]);
   });
 
@@ -92,17 +99,11 @@ describe('maximum amount (decisions §5)', () => {
     await runInDurableObject(ledgerStub(api.client.clientId), (instance) => {
       const db = (instance as unknown as { db: Parameters<typeof postEntry>[0] }).db;
       const state = { balance: Number.MAX_SAFE_INTEGER - 1 };
-      (instance as unknown as { ctx: DurableObjectState }).ctx.storage.sql.exec(
-        'UPDATE accounts SET balance = ? WHERE number = ?',
-        state.balance,
-        number,
-      );
+      writeIn.setBalance(db, number, state.balance);
       expect(() =>
         postEntry(db, { accountNumber: number, type: 'PIX_IN', amount: 3, ref: 'test', at: Date.now() }),
       ).toThrow(/exact integer/);
     });
-    expect(await sqlRows(api.client.clientId, 'SELECT count(*) AS n FROM ledger_entries')).toEqual([
-      { n: 0 },
-    ]);
+    expect([{ n: (await ledgerEntries(api.client.clientId)).length }]).toEqual([{ n: 0 }]);
   });
 });

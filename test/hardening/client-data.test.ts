@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { parseBrCode } from '../../src/domain/brcode';
 import { cashOutBody } from '../support/cash-out';
 import { admin, cashInBody, Integrator } from '../support/harness';
-import { sqlRows } from '../support/ledger';
+import { setProfileName } from '../support/ledger-writes';
 
 type Problem = { code: string; errors: Record<string, string[]> };
 
@@ -73,10 +73,7 @@ describe('BR Code merchant text (decisions §5)', () => {
       merchantCity: 'SAO PAULO',
     });
     // A client onboarded before names were checked: its stored name transliterates to nothing.
-    await sqlRows(
-      api.client.clientId,
-      `UPDATE settings SET value = json_set(value, '$.name', '北京') WHERE key = 'profile'`,
-    );
+    await setProfileName(api.client.clientId, '北京');
     const { evictDurableObject } = await import('cloudflare:test');
     const { ledgerStub } = await import('../support/ledger');
     await evictDurableObject(ledgerStub(api.client.clientId));

@@ -10,7 +10,9 @@ import { destinationKey } from '../../src/domain/cash-out';
 import { createCashOut, deposit, settled } from '../support/cash-out';
 import { admin, Integrator } from '../support/harness';
 import { assertBooks, checkLimitTotals } from '../support/invariants';
-import { ledgerStub, sqlRows } from '../support/ledger';
+import { ledgerStub } from '../support/ledger';
+import { limitTotals } from '../support/ledger-reads';
+import { writeIn } from '../support/ledger-writes';
 
 const account = (branch: string, number: string) => ({
   type: 'BANK_ACCOUNT',
@@ -107,23 +109,26 @@ describe('payee identity (decisions §5)', () => {
       'M|2027-01',
       'P|2027-01-01|k',
     ]);
-    await runInDurableObject(ledgerStub(api.client.clientId), (instance, state) => {
+    await runInDurableObject(ledgerStub(api.client.clientId), (instance) => {
       const db = (instance as unknown as { db: Parameters<typeof limitUsage>[0] }).db;
       let seq = 0;
       for (const [i, ms] of moments.entries()) {
         for (const k of ['ACC:1:2:3', 'PIX:EVP:x']) {
           seq += 1;
-          state.storage.sql.exec(
-            `INSERT INTO cash_outs (transaction_id, internal_code, external_reference, status, stage, amount,
-               payee_name, payee_document, destination, destination_key, partner_ispb, requested_at)
-             VALUES (?, ?, ?, 'COMPLETED', 'DONE', ?, 'A', '12345678909', '{}', ?, '00000000', ?)`,
-            `t${seq}`,
-            `c${seq}`,
-            `r${seq}`,
-            (i + 1) * 100,
-            k,
-            ms,
-          );
+          writeIn.addCashOut(db, {
+            transactionId: `t${seq}`,
+            internalCode: `c${seq}`,
+            externalReference: `r${seq}`,
+            status: 'COMPLETED',
+            stage: 'DONE',
+            amount: (i + 1) * 100,
+            payeeName: 'A',
+            payeeDocument: '12345678909',
+            destination: {} as never,
+            destinationKey: k,
+            partnerIspb: '00000000',
+            requestedAt: ms,
+          });
           countTowardLimits(db, ms, k, (i + 1) * 100);
         }
       }
@@ -132,7 +137,7 @@ describe('payee identity (decisions §5)', () => {
       expect(limitUsage(db, moments[2]!, 'PIX:EVP:x')).toEqual({ day: 600, month: 1000, payeeDay: 300 });
       expect(limitUsage(db, moments[5]!, 'ACC:1:2:3')).toEqual({ day: 1200, month: 1200, payeeDay: 600 });
     });
-    const stored = await sqlRows(api.client.clientId, 'SELECT key, cents FROM limit_totals ORDER BY key');
+    const stored = await limitTotals(api.client.clientId);
     expect(stored).toHaveLength(6 + 4 + 12);
     await checkLimitTotals(api.client.clientId);
   });

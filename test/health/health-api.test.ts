@@ -8,15 +8,16 @@
  * same clients' webhooks (partner incidents go to everyone routed through the partner), so events
  * are matched by incidentId.
  */
-import { env } from 'cloudflare:workers';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import type { HealthPictureBody } from '../../src/api/health/get-pix-health';
 import type { IncidentPageBody } from '../../src/api/health/list-pix-incidents';
 import { WINDOW_MS } from '../../src/health';
 import { createCashOut, deposit, settled } from '../support/cash-out';
+import { addIncident, dropIncident, dropIncidentsOf } from '../support/d1-writes';
 import { admin, Integrator } from '../support/harness';
 import { faults, generateArray } from '../support/health';
+import { withD1TableGone } from '../support/storage-faults';
 import { newSink, received, waitUntil } from '../support/webhooks';
 import { ALFA, analyzer, BETA, GAMA, HOUR, windowStart, worldWith } from './worker-world';
 
@@ -54,14 +55,7 @@ describe('PIX health in the Worker', () => {
     } finally {
       // Left alone, its alarm would keep closing windows on this timeline: silence, then an outage.
       await analyzer(name).reset();
-      await env.DB.prepare(
-        'DELETE FROM health_evidence WHERE incident_id IN (SELECT id FROM health_incidents WHERE affected_client_ids LIKE ?)',
-      )
-        .bind(`%${affected.client.clientId}%`)
-        .run();
-      await env.DB.prepare('DELETE FROM health_incidents WHERE affected_client_ids LIKE ?')
-        .bind(`%${affected.client.clientId}%`)
-        .run();
+      await dropIncidentsOf(affected.client.clientId);
     }
   }, 120_000); // three days of a world replayed into the analyzer: ~15 s alone, far more beside the suite
 
@@ -150,15 +144,12 @@ describe('PIX health in the Worker', () => {
 
   it('answers 503 PIX_HEALTH_UNAVAILABLE with Retry-After: 60 when the incidents cannot be read', async () => {
     const api = await Integrator.create();
-    await env.DB.exec('ALTER TABLE health_incidents RENAME TO health_incidents_away');
-    try {
+    await withD1TableGone('health_incidents', async () => {
       const res = await api.get('/health/pix/incidents');
       expect(res.status).toBe(503);
       expect(res.headers.get('retry-after')).toBe('60');
       expect(((await res.json()) as { code: string }).code).toBe('PIX_HEALTH_UNAVAILABLE');
-    } finally {
-      await env.DB.exec('ALTER TABLE health_incidents_away RENAME TO health_incidents');
-    }
+    });
   });
 
   it('feeds the platform analyzer from the queue and ignores a redelivered observation', async () => {
@@ -182,19 +173,24 @@ describe('PIX health in the Worker', () => {
     await deposit(api, 100, 0);
     await deposit(api, 50, 1);
     const id = `inc_test_${crypto.randomUUID()}`;
-    await env.DB.prepare(
-      `INSERT INTO health_incidents (id, origin_type, origin_id, operation, status, incident, affected_client_ids, started_at, updated_at)
-       VALUES (?, 'BANKING_PARTNER', ?, 'CASH_OUT', 'ACTIVE', '{}', '[]', ?, ?)`,
-    )
-      .bind(id, ALFA, Date.now(), Date.now())
-      .run();
+    await addIncident({
+      id,
+      originType: 'BANKING_PARTNER',
+      originId: ALFA,
+      operation: 'CASH_OUT',
+      status: 'ACTIVE',
+      incident: {},
+      affectedClientIds: [],
+      startedAt: Date.now(),
+      updatedAt: Date.now(),
+    });
     try {
       const accepted = await createCashOut(api, { amount: 10 });
       const done = await settled(api, accepted.transactionId);
       expect(done.status).toBe('COMPLETED');
       expect(done.settlement!.ispb).toBe(GAMA);
     } finally {
-      await env.DB.prepare('DELETE FROM health_incidents WHERE id = ?').bind(id).run();
+      await dropIncident(id);
     }
   });
 });

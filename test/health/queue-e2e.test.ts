@@ -22,7 +22,6 @@
  * that window (advance) instead of waiting for the alarm, then resets the analyzer: its generated
  * baseline would make the next windows of the suite look like an outage.
  */
-import { runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
@@ -31,9 +30,11 @@ import { WINDOW_MS } from '../../src/health';
 import { isoZ } from '../../src/health/windows/window';
 import { waitFor } from '../support/cash-in';
 import { createCashOut, deposit, settled } from '../support/cash-out';
+import { dropIncidentsOf } from '../support/d1-writes';
 import { admin, Integrator } from '../support/harness';
 import { dailyShape, faults, generateArray } from '../support/health';
-import { ledgerStub, sqlRows } from '../support/ledger';
+import { outboxRows, partnerTransfers } from '../support/ledger-reads';
+import { addOutboxEvent, addTask, wakeIn } from '../support/ledger-writes';
 import { type Observed, recordObservations } from '../support/observations';
 import { newSink, received, waitUntil } from '../support/webhooks';
 import {
@@ -73,25 +74,11 @@ async function delivered(ids: string[]): Promise<void> {
 }
 
 async function sentToPartner(transactionIds: string[]): Promise<number> {
-  const marks = transactionIds.map(() => '?').join(',');
-  const row = await env.DB.prepare(
-    `SELECT count(*) AS n FROM sandbox_transfers WHERE idempotency_id IN (${marks})`,
-  )
-    .bind(...transactionIds)
-    .first<{ n: number }>();
-  return row?.n ?? 0;
+  return (await partnerTransfers(transactionIds)).length;
 }
 
 async function deleteIncidentsOf(clientId: string): Promise<void> {
-  const { results } = await env.DB.prepare('SELECT id FROM health_incidents WHERE affected_client_ids LIKE ?')
-    .bind(`%${clientId}%`)
-    .all<{ id: string }>();
-  for (const { id } of results) {
-    await env.DB.batch([
-      env.DB.prepare('DELETE FROM health_evidence WHERE incident_id = ?').bind(id),
-      env.DB.prepare('DELETE FROM health_incidents WHERE id = ?').bind(id),
-    ]);
-  }
+  await dropIncidentsOf(clientId);
 }
 
 describe('PIX health end to end through the queue', () => {
@@ -156,7 +143,7 @@ describe('PIX health end to end through the queue', () => {
           15_000,
         );
         // Nothing is left behind in the ledger's outbox.
-        const left = await sqlRows(api.client.clientId, "SELECT 1 FROM outbox WHERE channel = 'health'");
+        const left = await outboxRows(api.client.clientId, 'health');
         expect(left).toEqual([]);
         return [...seen]; // a copy: the recorder goes on (the redelivery below passes it too)
       };
@@ -201,21 +188,17 @@ describe('PIX health end to end through the queue', () => {
       // 4. Redelivery: a ledger sends its observations again, as after a crash between the queue send
       // and deleting them. The analyzer knows their ids and does not count them twice.
       const duplicatesBefore = (await platform().stats()).duplicates;
-      await runInDurableObject(ledgerStub(clientId), async (_instance, state) => {
-        for (const { id, ...data } of mine)
-          state.storage.sql.exec(
-            `INSERT INTO outbox (event_id, aggregate_id, channel, event_type, data, occurred_at)
-             VALUES (?, 'redelivered', 'health', 'OBSERVATION', ?, ?)`,
-            id,
-            JSON.stringify(data),
-            Date.now(),
-          );
-        state.storage.sql.exec(
-          "INSERT OR REPLACE INTO tasks (id, kind, ref, due_at, attempts) VALUES ('flush-outbox:all', 'flush-outbox', 'all', ?, 0)",
-          Date.now(),
-        );
-        await state.storage.setAlarm(Date.now() + 20);
-      });
+      for (const { id, ...data } of mine)
+        await addOutboxEvent(clientId, {
+          eventId: id,
+          aggregateId: 'redelivered',
+          channel: 'health',
+          eventType: 'OBSERVATION',
+          data,
+          occurredAt: Date.now(),
+        });
+      await addTask(clientId, 'flush-outbox', 'all', Date.now(), 0);
+      await wakeIn(clientId, 20);
       await waitUntil(
         () => platform().stats(),
         (s) => s.duplicates - duplicatesBefore >= mine.length,

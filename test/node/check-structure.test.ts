@@ -3,10 +3,12 @@
  * is passes with every ledger table named only in its store; a copy of the tree where one module
  * outside a store names a table — as SQL text, as a quoted name or as its drizzle object — fails,
  * naming the module, the table and its store. No pending list, no exception: a staging module and
- * an archive module fail like any other.
+ * an archive module fail like any other. Its raw-SQL rule for tests: a test file off its list that runs
+ * raw SQL fails, and so does a listed one that no longer does. Its line-length rule: a line over 160
+ * characters in src/, durable-objects/ or scripts/ fails, named by file and line.
  */
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,7 +25,7 @@ describe('check:structure, table ownership', () => {
   let copy: string;
   beforeAll(() => {
     copy = mkdtempSync(path.join(tmpdir(), 'structure-'));
-    for (const dir of ['src', 'durable-objects', 'scripts'])
+    for (const dir of ['src', 'durable-objects', 'scripts', 'test'])
       cpSync(path.join(ROOT, dir), path.join(copy, dir), { recursive: true });
   });
   afterAll(() => rmSync(copy, { recursive: true, force: true }));
@@ -59,6 +61,70 @@ describe('check:structure, table ownership', () => {
       const { status, out } = check(copy);
       expect(status, out).toBe(1);
       expect(out).toMatch(message);
+    } finally {
+      cpSync(path.join(ROOT, file), target);
+    }
+  });
+
+  it.each([
+    ['src/api/cash-out-batch/create-cash-out-batch.ts', `export const probe = '${'x'.repeat(140)}';`],
+    ['scripts/serve.mjs', `// ${'x'.repeat(158)}`],
+  ])('fails on a line over 160 characters in %s, naming the file and line', (file, line) => {
+    const target = path.join(copy, file);
+    cpSync(path.join(ROOT, file), target);
+    appendFileSync(target, `\n${line}\n`);
+    try {
+      const { status, out } = check(copy);
+      expect(status, out).toBe(1);
+      expect(out).toContain(`${file}:`);
+      expect(out).toContain(`: ${line.length} characters (at most 160)`);
+    } finally {
+      cpSync(path.join(ROOT, file), target);
+    }
+  });
+});
+
+describe('check:structure, raw SQL in tests', () => {
+  let copy: string;
+  beforeAll(() => {
+    copy = mkdtempSync(path.join(tmpdir(), 'structure-raw-'));
+    for (const dir of ['src', 'durable-objects', 'scripts', 'test'])
+      cpSync(path.join(ROOT, dir), path.join(copy, dir), { recursive: true });
+  });
+  afterAll(() => rmSync(copy, { recursive: true, force: true }));
+
+  it('passes on the tree: at most 10 test files run raw SQL, each named on purpose', () => {
+    const { status, out } = check(ROOT);
+    expect(status, out).toBe(0);
+    const [, onPurpose] = /tests: (\d+) files run raw SQL on purpose \(at most 10\)/.exec(out) ?? [];
+    expect(Number(onPurpose)).toBeLessThanOrEqual(10);
+  });
+
+  it.each([
+    ["await sqlRows(id, 'SELECT count(*) AS n FROM cash_ins');", 'sqlRows'],
+    ["state.storage.sql.exec('DELETE FROM tasks');", 'storage.sql.exec'],
+    ["await env.DB.prepare('SELECT 1 FROM clients').all();", 'a D1 prepare'],
+  ])('fails when a test file not on the list runs raw SQL (%s)', (line) => {
+    const file = 'test/api/cash-in/happy-lists.test.ts';
+    const target = path.join(copy, file);
+    appendFileSync(target, `\n${line}\n`);
+    try {
+      const { status, out } = check(copy);
+      expect(status, out).toBe(1);
+      expect(out).toMatch(/happy-lists\.test\.ts runs raw SQL: read through test\/support\/ledger-reads\.ts/);
+    } finally {
+      cpSync(path.join(ROOT, file), target);
+    }
+  });
+
+  it('fails when a listed file no longer runs raw SQL, so the list cannot rot', () => {
+    const file = 'test/storage/idempotency-codec.test.ts';
+    const target = path.join(copy, file);
+    writeFileSync(target, '// moved onto the helpers\n');
+    try {
+      const { status, out } = check(copy);
+      expect(status, out).toBe(1);
+      expect(out).toMatch(/idempotency-codec\.test\.ts no longer runs raw SQL: take it off the list/);
     } finally {
       cpSync(path.join(ROOT, file), target);
     }

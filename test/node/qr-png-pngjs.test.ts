@@ -1,4 +1,4 @@
-// The QR PNG (our own deflate since fflate left) read by independent decoders, in Node because
+// The QR PNG (deflated by workerd's native zlib in the Worker) read by independent decoders, in Node because
 // pngjs cannot run in workerd: pngjs decodes it strictly (CRCs, zlib, filters) and jsQR reads it back.
 import jsQR from 'jsqr';
 import { PNG } from 'pngjs';

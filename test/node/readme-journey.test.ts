@@ -65,7 +65,7 @@ it('has the journey and the snippets it promises', () => {
   expect([...parts.snippets.keys()].sort()).toEqual(['connectpsp.ts', 'receiver.ts']);
 });
 
-it('runs the shell journey: pay, refund, Cash-Out, balance and statement, batch Cash-Out', async () => {
+it('runs the shell journey: pay, refund, Cash-Out, balance and statement, batch Cash-Out, Pix Automático', async () => {
   const script = ['set -euo pipefail', ...parts.journey].join('\n');
   const { stdout } = await run('bash', ['-c', script], {
     env: { ...env, BASE: runtime.url, ADMIN_TOKEN: 'dev-admin-token' },
@@ -81,6 +81,15 @@ it('runs the shell journey: pay, refund, Cash-Out, balance and statement, batch 
   expect(stdout).toMatch(/^DEBIT \w+ 120\.5 → 379\.5$/m);
   expect(stdout).toMatch(/^batch 3 items, 60\.5$/m);
   expect(stdout).toMatch(/^batch COMPLETED 3$/m);
+  // Pix Automático: a QR recurrence approved, two cycles paid (the first after a failed attempt), cancelled.
+  expect(stdout).toMatch(/^recurrence WAITING_AUTHORIZATION 00020101021226/m);
+  expect(stdout).toMatch(/^recurrence APPROVED, next due \d{4}-\d{2}-\d{2}$/m);
+  expect(stdout).toMatch(/^charge AWAITING_PAYMENT cycle 0, attempts left 5$/m);
+  expect(stdout).toMatch(/^attempt failed, attempts left 4$/m);
+  expect(stdout).toMatch(/^cycle 0 PAID$/m);
+  expect(stdout).toMatch(/^cycle 1 PAID$/m);
+  expect(stdout).toMatch(/^recurrence CANCELLED by PAYER$/m);
+  expect(stdout).toMatch(/^charges 0:PAID:1 1:PAID:0$/m);
 }, 180_000);
 
 it('type-checks the TypeScript snippets against openapi-typescript types, and runs them', async () => {

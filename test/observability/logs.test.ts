@@ -10,7 +10,7 @@ import { errorFields, redact, redactText } from '../../src/infra/log';
 import { waitFor } from '../support/cash-in';
 import { cashOutBody, deposit, settled } from '../support/cash-out';
 import { ADMIN_TOKEN, admin, call, cashInBody, Integrator, sign } from '../support/harness';
-import { sqlRows } from '../support/ledger';
+import { withLedgerTableGone } from '../support/storage-faults';
 import {
   deliveryRows,
   makeDueNow,
@@ -144,13 +144,10 @@ describe('request logs (observability)', () => {
       (await api.post('/cash-in', cashInBody({ payer: { name: 'X', document: CPF_FORMATTED }, amount: -1 })))
         .status,
     ).toBe(400);
-    await sqlRows(client.clientId, 'ALTER TABLE cash_ins RENAME TO cash_ins_broken');
-    try {
+    await withLedgerTableGone(client.clientId as string, 'cash_ins', async () => {
       const broken = await api.post('/cash-in', cashInBody({ payer: { name: 'Maria', document: CPF } }));
       expect(broken.status).toBe(500);
-    } finally {
-      await sqlRows(client.clientId, 'ALTER TABLE cash_ins_broken RENAME TO cash_ins');
-    }
+    });
     // Background work (webhooks, health observations) logs too: let it run.
     await waitFor(
       async () => lines.length,

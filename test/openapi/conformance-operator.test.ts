@@ -1,7 +1,7 @@
 /** Operator API and public (unauthenticated) endpoints against the served OpenAPI document. */
 import { describe, expect, it } from 'vitest';
 import type { CashInCreatedBody } from '../../src/api/cash-in/create-cash-in';
-import type { CashOutAcceptedBody } from '../../src/api/cash-out/shared';
+import type { CashOutAcceptedBody } from '../../src/api/cash-out/schemas';
 import { parseBrCode } from '../../src/domain/brcode';
 import { createCashIn } from '../support/cash-in';
 import { cashOutBody, deposit, settled } from '../support/cash-out';

@@ -15,9 +15,9 @@ import type * as statement from '../../src/api/account/get-statement';
 import type * as rebalance from '../../src/api/account/rebalance';
 import type * as account from '../../src/api/account/shared';
 import type * as admin from '../../src/api/admin/openapi-responses';
-import type * as createCashIn from '../../src/api/cash-in/create-cash-in';
-import type * as refundCashIn from '../../src/api/cash-in/refund-cash-in';
+import type * as cashInSchemas from '../../src/api/cash-in/schemas';
 import type * as cashIn from '../../src/api/cash-in/shared';
+import type * as cashOutSchemas from '../../src/api/cash-out/schemas';
 import type * as cashOut from '../../src/api/cash-out/shared';
 import type { CashInCreated as CashInCreatedBody, CashInView } from '../../src/domain/cash-in';
 import type { CashOutView } from '../../src/domain/cash-out';
@@ -35,13 +35,15 @@ type Documented<S extends v.GenericSchema> = Shape<v.InferOutput<S>>;
 
 it('Cash-In views match the documented shapes', () => {
   expectTypeOf<Shape<CashInView>>().toEqualTypeOf<Documented<typeof cashIn.CashIn>>();
-  expectTypeOf<Shape<CashInCreatedBody>>().toEqualTypeOf<Documented<typeof createCashIn.CashInCreated>>();
-  expectTypeOf<Shape<RefundBody>>().toEqualTypeOf<Documented<typeof refundCashIn.RefundAccepted>>();
+  expectTypeOf<Shape<CashInCreatedBody>>().toEqualTypeOf<Documented<typeof cashIn.CashInCreated>>();
+  expectTypeOf<Shape<RefundBody>>().toEqualTypeOf<Documented<typeof cashInSchemas.RefundAccepted>>();
 });
 
 it('Cash-Out views match the documented shapes', () => {
   expectTypeOf<Shape<CashOutView>>().toEqualTypeOf<Documented<typeof cashOut.CashOut>>();
-  expectTypeOf<Shape<CashOutAcceptedBody>>().toEqualTypeOf<Documented<typeof cashOut.CashOutAccepted>>();
+  expectTypeOf<Shape<CashOutAcceptedBody>>().toEqualTypeOf<
+    Documented<typeof cashOutSchemas.CashOutAccepted>
+  >();
 });
 
 it('account views match the documented shapes', () => {

@@ -5,7 +5,6 @@
  * MED whose callback never came. Against the fake API Pix PSP (test/setup/fake-psp.ts), through
  * real HTTP; each case ends with the books checked (assertBooks) and the PSP's own figures.
  */
-import { runInDurableObject } from 'cloudflare:test';
 import { afterAll, describe, expect, it } from 'vitest';
 import { RECHECKS_PER_RUN } from '../../durable-objects/ledger/cash-in/return-rechecks';
 import { MED_WINDOW_MS, nextRecheckAt, RECHECK_FIRST_MS } from '../../src/domain/med-recheck';
@@ -13,7 +12,7 @@ import { getBalance } from '../support/account';
 import { createCashIn, getCashIn, waitFor } from '../support/cash-in';
 import type { Integrator } from '../support/harness';
 import { assertBooks } from '../support/invariants';
-import { ledgerStub } from '../support/ledger';
+import { setCashInExpiry } from '../support/ledger-writes';
 import { callback, newE2e, onboard, paidAtPsp, psp, statementOf } from '../support/partner-psp';
 import {
   archiveNow,
@@ -169,13 +168,7 @@ describe('a charge paid in time while the PSP is down at its expiry', () => {
       endToEndId: e2e,
       horario: new Date(windowEnd - 60_000).toISOString(),
     });
-    await runInDurableObject(ledgerStub(api.client.clientId), async (_instance, state) => {
-      state.storage.sql.exec(
-        'UPDATE cash_ins SET expires_at = ? WHERE internal_code = ?',
-        windowEnd,
-        created.internalCode,
-      );
-    });
+    await setCashInExpiry(api.client.clientId, { internalCode: created.internalCode }, windowEnd);
     await psp('outage', { match: created.transactionId, ms: 60_000 });
     await runTasksNow(api, 'expire-cash-in');
     const tasks = await waitFor(
@@ -203,13 +196,11 @@ describe('a charge paid in time while the PSP is down at its expiry', () => {
   it('expires a charge the PSP confirms unpaid', async () => {
     const api = await onboard();
     const created = await createCashIn(api, { amount: 5, expirationInMinutes: 10 });
-    await runInDurableObject(ledgerStub(api.client.clientId), async (_instance, state) => {
-      state.storage.sql.exec(
-        'UPDATE cash_ins SET expires_at = ? WHERE internal_code = ?',
-        Date.now() - 6 * 60_000,
-        created.internalCode,
-      );
-    });
+    await setCashInExpiry(
+      api.client.clientId,
+      { internalCode: created.internalCode },
+      Date.now() - 6 * 60_000,
+    );
     await runTasksNow(api, 'expire-cash-in');
     const view = await waitFor(
       () => getCashIn(api, created.internalCode),

@@ -13,7 +13,7 @@ import { getBalance } from '../support/account';
 import { createCashIn, getCashIn, problemCode, waitFor } from '../support/cash-in';
 import { FAKE_PSP_ISPB } from '../support/fake-psp-env';
 import { call, cashInBody } from '../support/harness';
-import { sqlRows } from '../support/ledger';
+import { cashInRow } from '../support/ledger-reads';
 import { callback, onboard, paidAtPsp, psp, statementOf } from '../support/partner-psp';
 import { scan } from '../support/qr-scan';
 
@@ -62,12 +62,8 @@ describe("a real partner's BR Code", () => {
     const api = await onboard();
     const cashIn = await createCashIn(api, { amount: 10 });
     const cob = await psp(`cob/${cashIn.transactionId}`);
-    const rows = await sqlRows(
-      api.client.clientId,
-      'SELECT psp_location FROM cash_ins WHERE transaction_id = ?',
-      cashIn.transactionId,
-    );
-    expect(rows).toEqual([{ psp_location: cob.location.replace('https://', '') }]);
+    const row = await cashInRow(api.client.clientId, cashIn.transactionId);
+    expect(row?.pspLocation).toBe(cob.location.replace('https://', ''));
     // The gateway serves no payload of its own for it, under the client's key (which begins the
     // TxId) or a locator of the old format: only the PSP can sign what a payer's bank reads.
     const key = cashIn.transactionId.slice(0, 22);

@@ -14,7 +14,7 @@ import { getBalance, rebalance, sleep } from '../support/account';
 import { createCashIn, getCashIn, waitFor } from '../support/cash-in';
 import { FAKE_PSP_ISPB } from '../support/fake-psp-env';
 import { assertBooks, quiesce } from '../support/invariants';
-import { sqlRows } from '../support/ledger';
+import { tasks } from '../support/ledger-reads';
 import {
   callback,
   newE2e,
@@ -117,12 +117,12 @@ describe('partner Pix callbacks', () => {
     const devolutionId = ((await refund.json()) as { endToEndId: string }).endToEndId;
     const poll = `poll-refund:${cashIn.transactionId}`;
     // In flight: the poll is there for a callback that may never come.
-    expect(await sqlRows(api.client.clientId, 'SELECT id FROM tasks WHERE id = ?', poll)).toHaveLength(1);
+    expect((await tasks(api.client.clientId)).filter((t) => t.id === poll)).toHaveLength(1);
     await psp('devolution', { endToEndId: e2e, id: devolutionId, ok: true });
     await callback(e2e);
     // Settled by the callback's read: at once, and its poll went in the same transaction.
     expect((await getCashIn(api, cashIn.internalCode)).status).toBe('REFUNDED');
-    expect(await sqlRows(api.client.clientId, 'SELECT id FROM tasks WHERE id = ?', poll)).toEqual([]);
+    expect((await tasks(api.client.clientId)).filter((t) => t.id === poll)).toEqual([]);
     await assertBooks(api);
   });
 

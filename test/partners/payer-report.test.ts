@@ -16,7 +16,8 @@ import { armCrash, crashedAt } from '../support/crash';
 import { FAKE_PSP_ISPB } from '../support/fake-psp-env';
 import { Integrator } from '../support/harness';
 import { assertBooks } from '../support/invariants';
-import { ledgerStub, sqlRows } from '../support/ledger';
+import { ledgerStub } from '../support/ledger';
+import { cashIns } from '../support/ledger-reads';
 import { callback, newE2e, psp } from '../support/partner-psp';
 import { expectPspBooks } from '../support/psp-books';
 import { newSink, sinkEvents } from '../support/webhooks';
@@ -195,7 +196,7 @@ describe('DECLARED_PAYER where no partner reports payers', () => {
       code: 'RULE_VIOLATION',
       detail: expect.stringContaining('DECLARED_PAYER'),
     });
-    expect(await sqlRows(api.client.clientId, 'SELECT transaction_id FROM cash_ins')).toEqual([]);
+    expect((await cashIns(api.client.clientId)).map((c) => c.transactionId)).toEqual([]);
     // Declared as reporting again, the same request registers the charge at the partner.
     const created = await createCashIn(api, { amount: 10, payer: DECLARED });
     expect(await psp(`cob/${created.transactionId}`)).toMatchObject({ devedor: { cpf: DECLARED.document } });

@@ -12,7 +12,8 @@ import { addDays, settlementDate } from '../../src/domain/recurrence';
 import { brtDate } from '../../src/domain/time';
 import { waitFor } from '../support/cash-in';
 import { assertBooks } from '../support/invariants';
-import { sqlRows } from '../support/ledger';
+import { cashInRow } from '../support/ledger-reads';
+import { setCashInExpiry } from '../support/ledger-writes';
 import { onboardRec, recPsp, recurrenceCallback } from '../support/partner-psp';
 import { runTasksNow, tasksOf } from '../support/psp-books';
 import { recurrenceBody } from '../support/recurrence';
@@ -76,13 +77,8 @@ describe('Pix Automático at a real partner whose callbacks never come', () => {
     ]);
 
     // Past the Cash-In's expiry, the expiry does not end a `cobr` on `GET /cob` (which has no such charge).
-    const [{ expires_at: expiresAt } = { expires_at: 0 }] = await sqlRows<{ expires_at: number }>(
-      api.client.clientId,
-      'SELECT expires_at FROM cash_ins WHERE transaction_id = ?',
-      txid,
-    );
-    const setExpiry = (at: number) =>
-      sqlRows(api.client.clientId, 'UPDATE cash_ins SET expires_at = ? WHERE transaction_id = ?', at, txid);
+    const expiresAt = (await cashInRow(api.client.clientId, txid))?.expiresAt ?? 0;
+    const setExpiry = (at: number) => setCashInExpiry(api.client.clientId, { transactionId: txid }, at);
     await setExpiry(0);
     await runTasksNow(api, 'expire-cash-in');
     await waitFor(

@@ -9,7 +9,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { lookupSql } from '../../durable-objects/ledger/reads/lookup';
 import { getCashIn, waitFor } from '../support/cash-in';
 import { admin } from '../support/harness';
-import { sqlRows } from '../support/ledger';
+import { queryPlan } from '../support/ledger';
+import { cashIns } from '../support/ledger-reads';
 import { callback, onboard, paidAtPsp, psp } from '../support/partner-psp';
 
 afterAll(async () => {
@@ -50,12 +51,7 @@ describe("a settled real-partner refund's ids", () => {
     expect(again.status).toBe(422);
 
     // Bounded cost: every term of the lookup, the alias included, is an index probe, never a scan.
-    const plan = await sqlRows<{ detail: string }>(
-      api.client.clientId,
-      `EXPLAIN QUERY PLAN ${lookupSql('cash_ins', 'seq, level', true)}`,
-      answered,
-    );
-    const details = plan.map((p) => p.detail).join('\n');
+    const details = await queryPlan(api.client.clientId, lookupSql('cash_ins', 'seq, level', true), answered);
     expect(details).toContain('cash_ins_refund_request_idx');
     expect(details).toContain('cash_ins_refund_e2e_idx');
     expect(details).not.toMatch(/SCAN cash_ins/);
@@ -64,8 +60,7 @@ describe("a settled real-partner refund's ids", () => {
       before: new Date(Date.now() + 1).toISOString(),
     });
     expect(archived.status).toBe(200);
-    const hotRows = await sqlRows<{ n: number }>(api.client.clientId, 'SELECT count(*) AS n FROM cash_ins');
-    expect(hotRows[0]!.n).toBe(0);
+    expect((await cashIns(api.client.clientId)).length).toBe(0);
     expect(await read(answered)).toBe(hot);
     expect(await read(rtrId)).toBe(hot);
     expect(await read(cashIn.internalCode)).toBe(hot);

@@ -4,14 +4,15 @@
  * MED window gets its read (the client's from its ledger's first sweep, the partner's from the cron),
  * so a devolution the network settled later is booked RETURNED once; one past the window is left alone.
  */
-import { runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { afterAll, describe, expect, it } from 'vitest';
 import { returnPartnerHeld } from '../../src/cron/partner-unapplied';
 import { sweepAllClients } from '../../src/cron/sweep';
 import { MED_WINDOW_MS } from '../../src/domain/med-recheck';
+import { setReceipts } from '../support/d1-writes';
 import { assertBooks } from '../support/invariants';
-import { ledgerStub, sqlRows } from '../support/ledger';
+import { suspenseEntries } from '../support/ledger-reads';
+import { dropTasks } from '../support/ledger-writes';
 import { psp, statementOf } from '../support/partner-psp';
 import { tasksOf } from '../support/psp-books';
 import {
@@ -32,9 +33,7 @@ describe('FAILED unapplied returns kept from before they were read again', () =>
   it("a client's, with no task left, is read at its ledger's next sweep and turns RETURNED once", async () => {
     const { api, second, devolution } = await failedDuplicateReturn(23.45);
     // As the code before kept it: the return task ended with the FAILED step.
-    await runInDurableObject(ledgerStub(api.client.clientId), async (_instance, state) => {
-      state.storage.sql.exec("DELETE FROM tasks WHERE kind = 'return-unapplied'");
-    });
+    await dropTasks(api.client.clientId, { kind: 'return-unapplied' });
     expect(await tasksOf(api, 'return-unapplied')).toEqual([]);
     // The network settles it after all; no callback comes.
     await psp('devolution', { endToEndId: second, id: devolution?.id, ok: true });
@@ -43,7 +42,9 @@ describe('FAILED unapplied returns kept from before they were read again', () =>
     expect(returned?.return).toMatchObject({ id: devolution?.id, status: 'RETURNED' });
     expect((await psp(`pix/${second}`)).devolucoes).toHaveLength(1);
     expect(
-      await sqlRows(api.client.clientId, "SELECT amount FROM suspense_entries WHERE direction = 'DEBIT'"),
+      (await suspenseEntries(api.client.clientId))
+        .filter((e) => e.direction === 'DEBIT')
+        .map(({ amount }) => ({ amount })),
     ).toEqual([{ amount: 2345 }]);
     expect((await statementOf(api)).map((x) => [x.type, x.amount])).toEqual([['PIX_IN', 23.45]]);
     await assertBooks(api);
@@ -58,12 +59,8 @@ describe('FAILED unapplied returns kept from before they were read again', () =>
     for (const stray of strays) expect((await unappliedOf(stray))?.return.status).toBe('FAILED');
     const [inWindow, old] = strays as [string, string];
     // As the code before kept them: no next read. The second was paid before the MED window.
-    await env.DB.prepare('UPDATE unapplied_receipts SET next_at = NULL WHERE end_to_end_id IN (?, ?)')
-      .bind(inWindow, old)
-      .run();
-    await env.DB.prepare('UPDATE unapplied_receipts SET received_at = ? WHERE end_to_end_id = ?')
-      .bind(Date.now() - MED_WINDOW_MS - 60_000, old)
-      .run();
+    await setReceipts([inWindow, old], { nextAt: null });
+    await setReceipts([old], { receivedAt: Date.now() - MED_WINDOW_MS - 60_000 });
     for (const [i, stray] of strays.entries())
       await psp('devolution', { endToEndId: stray, id: devolutions[i]?.id, ok: true });
     await returnPartnerHeld(env, Date.now() + 10_000);

@@ -7,6 +7,7 @@
  */
 import { env } from 'cloudflare:workers';
 import { afterAll, describe, expect, it } from 'vitest';
+import { suspenseHeld as heldAt } from '../../durable-objects/ledger/cash-in/unapplied-store';
 import { reconcilePartnerPix } from '../../src/cron/partner-notices';
 import { returnPartnerHeld } from '../../src/cron/partner-unapplied';
 import { sweepAllClients } from '../../src/cron/sweep';
@@ -16,7 +17,7 @@ import { armCrash, waitForCrash } from '../support/crash';
 import { FAKE_PSP_ISPB } from '../support/fake-psp-env';
 import { admin, call } from '../support/harness';
 import { assertBooks } from '../support/invariants';
-import { sqlRows } from '../support/ledger';
+import { inLedger, suspenseEntries } from '../support/ledger-reads';
 import { callback, newE2e, onboard, paidAtPsp, psp, statementOf } from '../support/partner-psp';
 import { runTasksNow, tasksOf } from '../support/psp-books';
 import {
@@ -44,13 +45,7 @@ async function sweep(): Promise<void> {
 
 /** What the client's suspense account at the partner holds now (centavos). */
 async function suspenseHeld(clientId: string): Promise<number> {
-  const [row] = await sqlRows<{ held: number }>(
-    clientId,
-    `SELECT coalesce(sum(CASE direction WHEN 'CREDIT' THEN amount ELSE -amount END), 0) AS held
-     FROM suspense_entries WHERE ispb = ?`,
-    FAKE_PSP_ISPB,
-  );
-  return row?.held ?? -1;
+  return inLedger(clientId, (l) => heldAt(l.db, FAKE_PSP_ISPB));
 }
 
 describe('unapplied receipts', () => {
@@ -233,9 +228,9 @@ describe('unapplied receipts', () => {
     expect(await callback(second)).toEqual([{ endToEndId: second, outcomes: ['already-recorded'] }]);
     await sweep();
     expect((await psp(`pix/${second}`)).devolucoes).toHaveLength(1);
-    expect(
-      await sqlRows(api.client.clientId, "SELECT id FROM suspense_entries WHERE direction = 'DEBIT'"),
-    ).toHaveLength(1);
+    expect((await suspenseEntries(api.client.clientId)).filter((e) => e.direction === 'DEBIT')).toHaveLength(
+      1,
+    );
     expect(await suspenseHeld(api.client.clientId)).toBe(0);
     await waitFor(
       () => tasksOf(api, 'return-unapplied'),

@@ -15,7 +15,6 @@
  * is exactly the open dispute's hold, available never exceeds balance minus it, and a refund under
  * an open dispute is refused.
  */
-import { runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -28,7 +27,8 @@ import { createCashIn, getCashIn, waitFor } from '../support/cash-in';
 import { FAKE_PSP_ISPB } from '../support/fake-psp-env';
 import { Integrator } from '../support/harness';
 import { quiesce } from '../support/invariants';
-import { ledgerStub } from '../support/ledger';
+import { suspenseEntries } from '../support/ledger-reads';
+import { setCashInExpiry } from '../support/ledger-writes';
 import { callback, newE2e, psp } from '../support/partner-psp';
 import { archiveNow, expectPspBooks, runTasksNow, tasksOf, transactional } from '../support/psp-books';
 import { unappliedOf } from '../support/unapplied';
@@ -122,13 +122,7 @@ async function world(refuseFirst: boolean, thirdParty: boolean): Promise<World> 
     endToEndId: quietE2e,
     horario: new Date(windowEnd - 30_000).toISOString(),
   });
-  await runInDurableObject(ledgerStub(api.client.clientId), (_i, state) => {
-    state.storage.sql.exec(
-      'UPDATE cash_ins SET expires_at = ? WHERE transaction_id = ?',
-      windowEnd,
-      quiet.transactionId,
-    );
-  });
+  await setCashInExpiry(api.client.clientId, { transactionId: quiet.transactionId }, windowEnd);
   return {
     api,
     thirdParty,
@@ -307,14 +301,11 @@ async function expectReceiptAsPsp(w: World): Promise<void> {
     20_000,
   );
   expect(receipt?.return.status, JSON.stringify(devolutions)).toBe(returned ? 'RETURNED' : 'FAILED');
-  const [row] = await runInDurableObject(ledgerStub(w.api.client.clientId), (_i, state) =>
-    state.storage.sql
-      .exec<{ held: number; debits: number }>(
-        `SELECT coalesce(sum(CASE direction WHEN 'CREDIT' THEN amount ELSE -amount END), 0) AS held,
-                coalesce(sum(direction = 'DEBIT'), 0) AS debits FROM suspense_entries`,
-      )
-      .toArray(),
-  );
+  const suspense = await suspenseEntries(w.api.client.clientId);
+  const row = {
+    held: suspense.reduce((s, e) => s + (e.direction === 'CREDIT' ? e.amount : -e.amount), 0),
+    debits: suspense.filter((e) => e.direction === 'DEBIT').length,
+  };
   expect(row?.held, 'the suspense holds what the PSP did not return').toBe(returned ? 0 : 9000);
   expect(row?.debits).toBe(returned ? 1 : 0);
 }

@@ -9,7 +9,7 @@ import { sleep } from '../support/account';
 import { createCashIn, getCashIn, problemCode } from '../support/cash-in';
 import { Integrator } from '../support/harness';
 import { assertBooks } from '../support/invariants';
-import { sqlRows } from '../support/ledger';
+import { tasks } from '../support/ledger-reads';
 
 const WINNER_OF = { pay: 'PAID', expire: 'EXPIRED', cancel: 'CANCELLED' } as const;
 
@@ -55,8 +55,6 @@ describe('pay vs expire vs cancel on one Cash-In', () => {
     const balance = [...books.balances.values()].reduce((s, b) => s + b, 0);
     expect(balance).toBe(paid.reduce((s, c) => s + Math.round(c.amount * 100), 0));
     // Nothing is left to happen later: no expiry is still scheduled for any of them.
-    expect(await sqlRows(api.client.clientId, "SELECT id FROM tasks WHERE kind = 'expire-cash-in'")).toEqual(
-      [],
-    );
+    expect((await tasks(api.client.clientId, 'expire-cash-in')).map((t) => t.id)).toEqual([]);
   });
 });

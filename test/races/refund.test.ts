@@ -4,12 +4,12 @@
  * account has available. Each ends in exactly one devolution per Cash-In at most, never more money
  * out than in, and books that reconcile (test/support/invariants.ts).
  */
-import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { accountOf } from '../support/account';
 import { createCashIn, getCashIn, payCashIn, problemCode, waitFor } from '../support/cash-in';
 import { Integrator } from '../support/harness';
 import { assertBooks, quiesce } from '../support/invariants';
+import { partnerTransfers } from '../support/ledger-reads';
 
 async function paid(api: Integrator, amount: number) {
   const created = await createCashIn(api, { amount });
@@ -21,13 +21,9 @@ const refund = (api: Integrator, code: string, headers: Record<string, string> =
   api.signedPost(`/cash-in/${code}/refund`, { reason: 'MERCHANT_ERROR' }, headers);
 
 async function devolutionsOf(endToEndIds: string[]) {
-  const { results } = await env.DB.prepare(
-    `SELECT idempotency_id, amount, requests FROM sandbox_transfers
-      WHERE kind = 'DEVOLUTION' AND idempotency_id IN (${endToEndIds.map(() => '?').join(',')})`,
-  )
-    .bind(...endToEndIds)
-    .all<{ idempotency_id: string; amount: number; requests: number }>();
-  return results;
+  return (await partnerTransfers(endToEndIds))
+    .filter((t) => t.kind === 'DEVOLUTION')
+    .map((t) => ({ idempotency_id: t.idempotencyId, amount: t.amount, requests: t.requests }));
 }
 
 describe('refunds racing on one Cash-In', () => {

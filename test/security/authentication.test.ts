@@ -5,9 +5,9 @@
  * effect at once in the isolate that made them and within CACHE_TTL_MS everywhere else; public
  * routes do not care about credentials. The routes come from the router (test/security/routes.ts).
  */
-import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CACHE_TTL_MS } from '../../src/db/credentials';
+import { deactivateApplicationToken, deleteClient } from '../support/d1-writes';
 import { ADMIN_TOKEN, admin, call, Integrator, issueToken, sign } from '../support/harness';
 import { type JwtCase, jwtCases, type SignatureCase, signatureCases } from './forged';
 import { type Answer, answerOf, expectDocumentedAnswer, ROUTES, type Route } from './routes';
@@ -265,9 +265,7 @@ describe('deactivation and rotation (decisions §3)', () => {
     const route = CLIENT.find((r) => r.key === 'GET /cash-in/{id}')!;
     const api = await Integrator.create();
     expect((await send(route, {}, { api })).answer.status).toBe(404);
-    await env.DB.prepare('UPDATE clients SET application_token_active = 0 WHERE id = ?')
-      .bind(api.client.clientId)
-      .run();
+    await deactivateApplicationToken(api.client.clientId);
     await new Promise((r) => setTimeout(r, CACHE_TTL_MS + 100));
     const { answer } = await send(route, {}, { api });
     expect(answer.status).toBe(401);
@@ -278,10 +276,7 @@ describe('deactivation and rotation (decisions §3)', () => {
     const route = CLIENT.find((r) => r.key === 'GET /cash-in/{id}')!;
     const api = await Integrator.create();
     expect((await send(route, {}, { api })).answer.status).toBe(404);
-    await env.DB.batch([
-      env.DB.prepare('DELETE FROM accounts WHERE client_id = ?').bind(api.client.clientId),
-      env.DB.prepare('DELETE FROM clients WHERE id = ?').bind(api.client.clientId),
-    ]);
+    await deleteClient(api.client.clientId);
     await new Promise((r) => setTimeout(r, CACHE_TTL_MS + 100));
     const { answer } = await send(route, {}, { api });
     expect(answer.status).toBe(401);

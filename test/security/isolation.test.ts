@@ -6,9 +6,9 @@
  * instance may differ), on every client-scoped operation that takes an id. A's storage is the same
  * before and after. The operations come from the router, so a new one with an id is covered.
  */
-import { env } from 'cloudflare:workers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientKey } from '../../src/domain/location';
+import { addIncident, dropIncident } from '../support/d1-writes';
 import { ADMIN_TOKEN, call, cashInBody, Integrator, sign } from '../support/harness';
 import { clientWithHistory, type History, idsOf, quietState } from './fixtures';
 import { ROUTES, type Route } from './routes';
@@ -120,25 +120,23 @@ describe("another client's resources answer exactly like nonexistent ones", () =
       affectedPartners: 1,
       summary: 'Cash-In failures of one merchant',
     };
-    await env.DB.prepare(
-      `INSERT INTO health_incidents (id, origin_type, origin_id, operation, status, incident, affected_client_ids, started_at, updated_at)
-       VALUES (?, 'MERCHANT', ?, 'CASH_IN', 'ACTIVE', ?, ?, ?, ?)`,
-    )
-      .bind(
-        incidentId,
-        a.api.client.clientId,
-        JSON.stringify(incident),
-        JSON.stringify([a.api.client.clientId]),
-        Date.now(),
-        Date.now(),
-      )
-      .run();
+    await addIncident({
+      id: incidentId,
+      originType: 'MERCHANT',
+      originId: a.api.client.clientId,
+      operation: 'CASH_IN',
+      status: 'ACTIVE',
+      incident,
+      affectedClientIds: [a.api.client.clientId],
+      startedAt: Date.now(),
+      updatedAt: Date.now(),
+    });
     beforeA = await quietState(a.api.client.clientId);
     beforeB = await quietState(b.client.clientId);
   });
 
   afterAll(async () => {
-    await env.DB.prepare('DELETE FROM health_incidents WHERE id = ?').bind(incidentId).run();
+    await dropIncident(incidentId);
   });
 
   it('covers every client-scoped operation that takes an id', () => {

@@ -41,6 +41,7 @@ describe('unknown query parameters', () => {
     expect(strict.length).toBeGreaterThan(40);
     expect(ROUTES.filter((r) => !refusesUnknownQuery(r.spec)).map((r) => r.key)).toEqual([
       'GET /pix/qr/{locator}',
+      'GET /pix/rec/{locator}',
       // Pix, and Pix Automático's recurrences and recurring charges: a bank's callbacks.
       'POST /partners/{ispb}/webhook/pix',
       'POST /partners/{ispb}/webhook/rec',

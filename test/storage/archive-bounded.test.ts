@@ -12,7 +12,8 @@ import { cashInSource } from '../../durable-objects/ledger/archive/archive-sourc
 import type { PageInput } from '../../durable-objects/ledger/reads/keyset';
 import { createCashIn, payCashIn } from '../support/cash-in';
 import { admin, Integrator } from '../support/harness';
-import { ledgerStub, sqlRows } from '../support/ledger';
+import { ledgerStub } from '../support/ledger';
+import { archiveSegments } from '../support/ledger-reads';
 
 it('a one-item page opens at most two of six segments, in both orders and after a cursor', async () => {
   const api = await Integrator.create();
@@ -25,10 +26,7 @@ it('a one-item page opens at most two of six segments, in both orders and after 
     });
     expect(await res.json()).toEqual({ archivedTransactions: 1 });
   }
-  const segments = await sqlRows(
-    api.client.clientId,
-    "SELECT id FROM archive_segments WHERE kind = 'cash-in'",
-  );
+  const segments = (await archiveSegments(api.client.clientId)).filter((s) => s.kind === 'cash-in');
   expect(segments).toHaveLength(6);
   await runInDurableObject(ledgerStub(api.client.clientId), async (_instance, state) => {
     const opened: string[] = [];

@@ -10,15 +10,16 @@ import { everything, history, same } from '../support/archive-history';
 import { settled } from '../support/cash-out';
 import { armCrash, crashedAt } from '../support/crash';
 import { admin, Integrator } from '../support/harness';
-import { sqlRows } from '../support/ledger';
+import { archiveSegments, cashOuts, ledgerEntries } from '../support/ledger-reads';
 
 const archive = (api: Integrator) =>
   admin(`/admin/clients/${api.client.clientId}/archive`, 'POST', {
     before: new Date(Date.now() + 1).toISOString(),
   });
 
-const count = async (api: Integrator, sql: string) =>
-  (await sqlRows<{ n: number }>(api.client.clientId, sql))[0]!.n;
+const hotCashOuts = async (api: Integrator) => (await cashOuts(api.client.clientId)).length;
+const hotEntries = async (api: Integrator) => (await ledgerEntries(api.client.clientId)).length;
+const segments = (api: Integrator) => archiveSegments(api.client.clientId);
 
 describe('Cash-Outs and ledger entries across the archive', () => {
   it('answer every Cash-Out page, summary, lookup, statement page and balance as before', async () => {
@@ -26,14 +27,13 @@ describe('Cash-Outs and ledger entries across the archive', () => {
     const h = await history(api);
     const before = await everything(api, h);
     expect([...before.values()].filter((a) => !a.startsWith('200 '))).toEqual([]);
-    const entries = await count(api, 'SELECT count(*) AS n FROM ledger_entries');
+    const entries = await hotEntries(api);
     expect(await (await archive(api)).json()).toEqual({ archivedTransactions: 10 });
-    expect(await count(api, 'SELECT count(*) AS n FROM cash_outs')).toBe(1); // the pending one
-    expect(await count(api, 'SELECT count(*) AS n FROM ledger_entries')).toBe(0);
-    const archivedEntries = await count(
-      api,
-      "SELECT sum(count) AS n FROM archive_segments WHERE kind LIKE 'ledger:%'",
-    );
+    expect(await hotCashOuts(api)).toBe(1); // the pending one
+    expect(await hotEntries(api)).toBe(0);
+    const archivedEntries = (await segments(api))
+      .filter((s) => s.kind.startsWith('ledger:'))
+      .reduce((n, s) => n + (s.count ?? 0), 0);
     expect(archivedEntries).toBe(entries);
     same(await everything(api, h), before);
 
@@ -69,28 +69,25 @@ describe('Cash-Outs and ledger entries across the archive', () => {
     const api = await Integrator.create();
     const h = await history(api);
     const before = await everything(api, h);
-    const hotOuts = await count(api, 'SELECT count(*) AS n FROM cash_outs');
-    const hotEntries = await count(api, 'SELECT count(*) AS n FROM ledger_entries');
+    const hotOuts = await hotCashOuts(api);
+    const hotEntryCount = await hotEntries(api);
     await armCrash(api, point);
     const crashed = await archive(api).catch(() => undefined);
     expect(crashed?.status ?? 500).toBe(500);
     expect(await crashedAt(api, point)).toBeDefined();
-    const writing = await sqlRows<{ kind: string }>(
-      api.client.clientId,
-      "SELECT kind FROM archive_segments WHERE state = 'WRITING'",
-    );
+    const writing = (await segments(api)).filter((s) => s.state === 'WRITING');
     expect(writing).toHaveLength(1);
     expect(writing[0]!.kind.startsWith(prefix)).toBe(true);
-    if (prefix === 'cash-out') expect(await count(api, 'SELECT count(*) AS n FROM cash_outs')).toBe(hotOuts);
-    else expect(await count(api, 'SELECT count(*) AS n FROM ledger_entries')).toBe(hotEntries);
+    if (prefix === 'cash-out') expect(await hotCashOuts(api)).toBe(hotOuts);
+    else expect(await hotEntries(api)).toBe(hotEntryCount);
     same(await everything(api, h), before);
     expect(await (await archive(api)).json()).toMatchObject({ archivedTransactions: expect.any(Number) });
-    expect(await count(api, "SELECT count(*) AS n FROM archive_segments WHERE state = 'WRITING'")).toBe(0);
-    expect(await count(api, 'SELECT count(*) AS n FROM ledger_entries')).toBe(0);
-    expect(await count(api, 'SELECT count(*) AS n FROM cash_outs')).toBe(1);
+    expect((await segments(api)).filter((s) => s.state === 'WRITING').length).toBe(0);
+    expect(await hotEntries(api)).toBe(0);
+    expect(await hotCashOuts(api)).toBe(1);
     // Each segment once in R2 (the crashed one rewritten under the same key).
     const keys = (await env.ARCHIVE.list({ prefix: `${api.client.clientId}/` })).objects.map((o) => o.key);
-    const manifest = await sqlRows<{ key: string }>(api.client.clientId, 'SELECT key FROM archive_segments');
+    const manifest = await segments(api);
     expect(keys.sort()).toEqual(manifest.map((m) => m.key).sort());
     same(await everything(api, h), before);
   });

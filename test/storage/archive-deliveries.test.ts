@@ -16,7 +16,9 @@ import { aggregateIs } from '../../durable-objects/ledger/webhooks/outbox-store'
 import { createCashIn, payCashIn } from '../support/cash-in';
 import { armCrash, crashedAt } from '../support/crash';
 import { admin, Integrator } from '../support/harness';
-import { ledgerContextOf, ledgerStub, sqlRows } from '../support/ledger';
+import { ledgerContextOf, ledgerStub } from '../support/ledger';
+import { archiveSegments, archiveSizesOf, cashIns, deliveries, outboxRows } from '../support/ledger-reads';
+import { ageSegments } from '../support/ledger-writes';
 import { newSink, outboxEvents, setPlan, waitForDelivery, waitUntil } from '../support/webhooks';
 
 const DAY = 86_400_000;
@@ -26,8 +28,8 @@ const archive = (api: Integrator) =>
     before: new Date(Date.now() + 1).toISOString(),
   });
 
-const count = async (api: Integrator, sql: string, ...binds: unknown[]) =>
-  (await sqlRows<{ n: number }>(api.client.clientId, sql, ...binds))[0]!.n;
+const segmentsOf = async (api: Integrator, kind: string) =>
+  (await archiveSegments(api.client.clientId)).filter((s) => s.kind === kind);
 
 /** Three paid Cash-Ins: both deliveries DELIVERED, both UNDELIVERABLE (no URL), one FAILED + one waiting. */
 async function history(api: Integrator) {
@@ -69,7 +71,7 @@ async function lists(api: Integrator, ids: string[]): Promise<Map<string, string
   return out;
 }
 
-const hotDeliveries = (api: Integrator) => count(api, 'SELECT count(*) AS n FROM webhook_deliveries');
+const hotDeliveries = async (api: Integrator) => (await deliveries(api.client.clientId)).length;
 
 describe('webhook deliveries across the archive', () => {
   it('ended ones move with their transaction and the list by aggregateId answers the same bytes', async () => {
@@ -81,26 +83,19 @@ describe('webhook deliveries across the archive', () => {
     expect(await (await archive(api)).json()).toEqual({ archivedTransactions: 3 });
     // The FAILED one and the one waiting behind it stay hot (retryable); the 4 ended ones left
     // with their outbox events, and the queue is empty.
-    const hot = await sqlRows<{ status: string; aggregate_id: string }>(
-      api.client.clientId,
-      'SELECT status, aggregate_id FROM webhook_deliveries ORDER BY seq',
-    );
-    expect(hot.map((r) => r.aggregate_id)).toEqual([ids[2], ids[2]]);
+    const hot = await deliveries(api.client.clientId);
+    expect(hot.map((r) => r.aggregateId)).toEqual([ids[2], ids[2]]);
     expect(hot.map((r) => r.status).sort()).toEqual(['FAILED', 'PENDING']);
     expect(
-      await count(
-        api,
-        "SELECT count(*) AS n FROM outbox WHERE channel = 'webhook' AND aggregate_id IN (?, ?)",
-        ids[0],
-        ids[1],
-      ),
+      (await outboxRows(api.client.clientId, 'webhook')).filter((e) =>
+        [ids[0], ids[1]].includes(e.aggregateId),
+      ).length,
     ).toBe(0);
-    expect(await count(api, 'SELECT count(*) AS n FROM archive_delivery_queue')).toBe(0);
+    expect((await archiveSizesOf(api.client.clientId)).queuedAggregates).toBe(0);
     expect(
-      await count(
-        api,
-        "SELECT sum(count) AS n FROM archive_segments WHERE kind = 'delivery' AND state = 'DONE'",
-      ),
+      (await segmentsOf(api, 'delivery'))
+        .filter((s) => s.state === 'DONE')
+        .reduce((n, s) => n + (s.count ?? 0), 0),
     ).toBe(4);
     expect(await lists(api, ids)).toEqual(before);
   });
@@ -113,20 +108,14 @@ describe('webhook deliveries across the archive', () => {
     const crashed = await archive(api).catch(() => undefined);
     expect(crashed?.status ?? 500).toBe(500);
     expect(await crashedAt(api, 'archive.deliveries-written')).toBeDefined();
-    const writing = await sqlRows<{ kind: string; key: string }>(
-      api.client.clientId,
-      "SELECT kind, key FROM archive_segments WHERE state = 'WRITING'",
-    );
+    const writing = (await archiveSegments(api.client.clientId)).filter((s) => s.state === 'WRITING');
     expect(writing.map((w) => w.kind)).toEqual(['delivery']);
     // The segment is in R2 but only reserved: the deliveries are hot and listed once.
     expect(await hotDeliveries(api)).toBe(6);
     expect(await lists(api, ids)).toEqual(before);
     expect(await (await archive(api)).json()).toEqual({ archivedTransactions: 0 });
     expect(await hotDeliveries(api)).toBe(2);
-    const done = await sqlRows<{ key: string; count: number }>(
-      api.client.clientId,
-      "SELECT key, count FROM archive_segments WHERE kind = 'delivery'",
-    );
+    const done = (await segmentsOf(api, 'delivery')).map(({ key, count }) => ({ key, count }));
     expect(done).toEqual([{ key: writing[0]!.key, count: 4 }]);
     const keys = (await env.ARCHIVE.list({ prefix: `${api.client.clientId}/delivery/` })).objects;
     expect(keys.map((o) => o.key)).toEqual([writing[0]!.key]);
@@ -141,9 +130,7 @@ describe('webhook deliveries across the archive', () => {
     await archive(api);
     const refund = await api.signedPost(`/cash-in/${delivered}/refund`, { reason: 'FRAUD' });
     expect(refund.status).toBe(202);
-    expect(await count(api, 'SELECT count(*) AS n FROM cash_ins WHERE transaction_id = ?', delivered)).toBe(
-      1,
-    );
+    expect((await cashIns(api.client.clientId)).filter((c) => c.transactionId === delivered).length).toBe(1);
     // The refund settles from its poll task: CASHIN_REFUNDED is then its one new event.
     const events = await waitUntil(
       () => outboxEvents(api.client.clientId, delivered!),
@@ -163,12 +150,7 @@ describe('webhook deliveries across the archive', () => {
     const { clientId } = api.client;
     const ids = await history(api);
     await archive(api);
-    const segment = (
-      await sqlRows<{ id: number; key: string }>(
-        clientId,
-        "SELECT id, key FROM archive_segments WHERE kind = 'delivery'",
-      )
-    )[0]!;
+    const segment = (await segmentsOf(api, 'delivery'))[0]!;
     const listedAt = (now: number, aggregateId: string) =>
       runInDurableObject(ledgerStub(clientId), (instance) =>
         listDeliveriesAnywhere(ledgerContextOf(instance), { aggregateId, limit: 50 }, now),
@@ -176,16 +158,10 @@ describe('webhook deliveries across the archive', () => {
     // The list keeps the hot rule: ended more than 7 days ago is not listed.
     expect((await listedAt(Date.now() + 6 * DAY, ids[0]!)).items).toHaveLength(2);
     expect((await listedAt(Date.now() + 8 * DAY, ids[0]!)).items).toHaveLength(0);
-    const indexed = () =>
-      count(api, 'SELECT count(*) AS n FROM archive_delivery_index WHERE segment = ?', segment.id);
+    const indexed = () => archiveSizesOf(clientId, segment.id).then((s) => s.deliveryIndexEntries);
     expect(await indexed()).toBe(2);
     // 8 days on (the manifest's times moved back): the object's own alarm drops the segment.
-    await runInDurableObject(ledgerStub(clientId), (_i, state) => {
-      state.storage.sql.exec(
-        "UPDATE archive_segments SET first_time = first_time - ?1, last_time = last_time - ?1 WHERE kind = 'delivery'",
-        8 * DAY,
-      );
-    });
+    await ageSegments(clientId, 'delivery', 8 * DAY);
     // No task is moved: the alarm's own arming pulls `archive:all` to the segment's expiry.
     for (let i = 0; i < 8 && (await indexed()) > 0; i++) {
       await runInDurableObject(ledgerStub(clientId), (_i, state) => state.storage.setAlarm(Date.now()));
@@ -193,7 +169,7 @@ describe('webhook deliveries across the archive', () => {
       await new Promise((r) => setTimeout(r, 1_100));
     }
     expect(await indexed()).toBe(0);
-    expect(await count(api, "SELECT count(*) AS n FROM archive_segments WHERE kind = 'delivery'")).toBe(0);
+    expect((await segmentsOf(api, 'delivery')).length).toBe(0);
     expect(await env.ARCHIVE.head(segment.key)).toBeNull();
     const res = await admin(`/admin/clients/${clientId}/webhook-deliveries?aggregateId=${ids[0]}`);
     expect(await res.json()).toEqual({ items: [] });

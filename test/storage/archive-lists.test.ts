@@ -11,7 +11,8 @@ import { fromBase64Url } from '../../src/security/encoding';
 import { allReads, brtDate, periodsAround } from '../support/archive-reads';
 import { createCashIn, getCashIn, payCashIn, waitFor } from '../support/cash-in';
 import { admin, call, Integrator } from '../support/harness';
-import { sqlRows } from '../support/ledger';
+import { archiveSegments, archiveTotals, cashIns } from '../support/ledger-reads';
+import { asLegacySegments } from '../support/ledger-writes';
 
 const archive = (api: Integrator, before = new Date(Date.now() + 1).toISOString()) =>
   admin(`/admin/clients/${api.client.clientId}/archive`, 'POST', { before });
@@ -42,8 +43,7 @@ async function mixedCashIns(api: Integrator) {
   return { ids, times, paid };
 }
 
-const hot = async (api: Integrator) =>
-  (await sqlRows<{ n: number }>(api.client.clientId, 'SELECT count(*) AS n FROM cash_ins'))[0]!.n;
+const hot = async (api: Integrator) => (await cashIns(api.client.clientId)).length;
 
 describe('lists and summaries across the archive', () => {
   it('answer every Cash-In page, summary and lookup byte for byte as before archiving', async () => {
@@ -58,11 +58,8 @@ describe('lists and summaries across the archive', () => {
     expect([...after.keys()]).toEqual([...before.keys()]);
     for (const [path, answer] of before) expect(after.get(path), path).toBe(answer);
     // Running totals per day were kept as the segment was written.
-    const totals = await sqlRows<{ n: number }>(
-      api.client.clientId,
-      "SELECT sum(count) AS n FROM archive_totals WHERE kind = 'cash-in'",
-    );
-    expect(totals[0]!.n).toBe(5);
+    const totals = (await archiveTotals(api.client.clientId)).filter((t) => t.kind === 'cash-in');
+    expect(totals.reduce((n, t) => n + t.count, 0)).toBe(5);
   });
 
   it('a refunded archived Cash-In counts once, before and after it is archived again', async () => {
@@ -100,12 +97,7 @@ describe('lists and summaries across the archive', () => {
     const before = await allReads(api, 'cash-in', periods, ids);
     await archive(api);
     // As migration 0007 found a staging segment: no range, no totals.
-    await sqlRows(
-      api.client.clientId,
-      `UPDATE archive_segments SET first_time = NULL, first_seq = NULL, last_time = NULL, last_seq = NULL,
-       count = NULL, totals = NULL WHERE kind = 'cash-in'`,
-    );
-    await sqlRows(api.client.clientId, 'DELETE FROM archive_totals');
+    await asLegacySegments(api.client.clientId, 'cash-in');
     expect(await (await archive(api)).json()).toEqual({ archivedTransactions: 0 });
     const after = await allReads(api, 'cash-in', periods, ids);
     for (const [path, answer] of before) expect(after.get(path), path).toBe(answer);
@@ -126,9 +118,8 @@ describe('lists and summaries across the archive', () => {
     const list = await (await api.get(`/cash-in?from=${brtDate()}&to=${brtDate()}`)).text();
     expect((await archive(api)).status).toBe(200);
     expect(await hot(api)).toBe(0);
-    const keys = await sqlRows<{ key: string }>(
-      api.client.clientId,
-      "SELECT key FROM archive_segments WHERE kind = 'cash-in' AND state = 'DONE' ORDER BY id",
+    const keys = (await archiveSegments(api.client.clientId)).filter(
+      (s) => s.kind === 'cash-in' && s.state === 'DONE',
     );
     expect(keys).toHaveLength(2);
     expect(keys[1]!.key).not.toBe(keys[0]!.key);

@@ -5,7 +5,7 @@
  * and bank-returned (rehydrated), and an archived externalReference stays taken.
  */
 
-import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
+import { runDurableObjectAlarm } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import type { CashInCreatedBody } from '../../src/api/cash-in/create-cash-in';
@@ -13,7 +13,17 @@ import { registryPairs } from '../support/archive-registry';
 import { createCashIn, payCashIn, problemCode } from '../support/cash-in';
 import { armCrash, crashedAt } from '../support/crash';
 import { admin, cashInBody, Integrator } from '../support/harness';
-import { ledgerStub, sqlRows } from '../support/ledger';
+import { ledgerStub } from '../support/ledger';
+import { archiveSegments, archiveSizesOf, cashIns, ledgerEntries, tasks } from '../support/ledger-reads';
+import {
+  addTask,
+  ageCashIns,
+  ageEntries,
+  dropTasks,
+  setOnlyCashInTxId,
+  setTasksDue,
+  wakeIn,
+} from '../support/ledger-writes';
 
 const DAY = 86_400_000;
 const sweep = (clientId: string) => (ledgerStub(clientId) as unknown as { sweep(): Promise<void> }).sweep();
@@ -66,8 +76,7 @@ async function idsOf(api: Integrator, cashIns: CashIn[]): Promise<string[]> {
 const archive = (api: Integrator, before: string) =>
   admin(`/admin/clients/${api.client.clientId}/archive`, 'POST', { before });
 
-const hotCount = async (api: Integrator) =>
-  (await sqlRows<{ n: number }>(api.client.clientId, 'SELECT count(*) AS n FROM cash_ins'))[0]!.n;
+const hotCount = async (api: Integrator) => (await cashIns(api.client.clientId)).length;
 
 describe('POST /admin/clients/{id}/archive', () => {
   it('moves closed Cash-Ins to R2 and every GET by id answers the same bytes', async () => {
@@ -96,10 +105,7 @@ describe('POST /admin/clients/{id}/archive', () => {
     // Index: one 47-bit hash per distinct id, nothing else per transaction; not the TxId, which
     // carries its internalCode and is found through the code's entry (lookups above, by TxId too).
     // The pairs are in the client's archive registry; its object keeps none.
-    const index = await sqlRows<{ n: number }>(
-      api.client.clientId,
-      'SELECT count(*) AS n FROM archive_index',
-    );
+    const index = [{ n: (await archiveSizesOf(api.client.clientId)).indexEntries }];
     expect(all.every((c) => c.transactionId.slice(22, 29) === c.internalCode)).toBe(true);
     expect(await registryPairs(api.client.clientId)).toBe(ids.length - 3 - all.length); // the open one is not archived
     expect(index[0]!.n).toBe(0);
@@ -115,7 +121,7 @@ describe('POST /admin/clients/{id}/archive', () => {
     const c = await createCashIn(api);
     await payCashIn(api, c.internalCode as string);
     const legacy = `${c.transactionId.slice(0, 22)}abcdefghijklm`;
-    await sqlRows(api.client.clientId, 'UPDATE cash_ins SET transaction_id = ?', legacy);
+    await setOnlyCashInTxId(api.client.clientId, legacy);
     const before = await lookups(api, [legacy, c.internalCode as string]);
     expect([...before.values()].map((a) => a.slice(0, 3))).toEqual(['200', '200']);
     await archive(api, new Date(Date.now() + 1).toISOString());
@@ -176,19 +182,15 @@ describe('POST /admin/clients/{id}/archive', () => {
     expect(crashed?.status ?? 500).toBe(500);
     expect(await crashedAt(api, 'archive.segment-written')).toBeDefined();
     // The segment is in R2 but reserved only: the rows are still hot and serve every read.
-    const segments = await sqlRows<{ state: string; key: string }>(
-      api.client.clientId,
-      'SELECT state, key FROM archive_segments',
-    );
+    const segments = await archiveSegments(api.client.clientId);
     expect(segments.map((s) => s.state)).toEqual(['WRITING']);
     expect(await hotCount(api)).toBe(5);
     expect(await lookups(api, ids)).toEqual(before);
     // The re-run rewrites the same key and finishes.
     expect(await (await archive(api, cutoff)).json()).toEqual({ archivedTransactions: 4 });
-    const done = await sqlRows<{ state: string; key: string }>(
-      api.client.clientId,
-      "SELECT state, key FROM archive_segments WHERE kind = 'cash-in'",
-    );
+    const done = (await archiveSegments(api.client.clientId))
+      .filter((s) => s.kind === 'cash-in')
+      .map(({ state, key }) => ({ state, key }));
     expect(done).toEqual([{ state: 'DONE', key: segments[0]!.key }]);
     const listed = await env.ARCHIVE.list({ prefix: `${api.client.clientId}/cash-in/` });
     expect(listed.objects.map((o) => o.key)).toEqual([segments[0]!.key]);
@@ -204,35 +206,25 @@ describe('POST /admin/clients/{id}/archive', () => {
     expect((await archive(api, cutoff).catch(() => undefined))?.status ?? 500).toBe(500);
     const refund = await api.signedPost(`/cash-in/${all[0]!.transactionId}/refund`, { reason: 'FRAUD' });
     expect(refund.status).toBe(202);
-    const refunding = await sqlRows<{ n: number }>(
-      api.client.clientId,
-      "SELECT count(*) AS n FROM cash_ins WHERE refund_state = 'PROCESSING'",
-    );
+    const refunding = [
+      { n: (await cashIns(api.client.clientId)).filter((c) => c.refundState === 'PROCESSING').length },
+    ];
     // The sandbox may settle the refund at once; the row must be hot while it is in flight.
     const moved = ((await (await archive(api, cutoff)).json()) as { archivedTransactions: number })
       .archivedTransactions;
     expect(moved).toBe(refunding[0]!.n === 1 ? 3 : 4);
-    const left = await sqlRows<{ refund_state: string }>(
-      api.client.clientId,
-      'SELECT refund_state FROM cash_ins',
-    );
-    expect(left.filter((r) => r.refund_state === 'PROCESSING')).toHaveLength(refunding[0]!.n);
+    const left = await cashIns(api.client.clientId);
+    expect(left.filter((r) => r.refundState === 'PROCESSING')).toHaveLength(refunding[0]!.n);
   });
 
   it('a closed Cash-In with work still scheduled (a charge removal retried) stays hot until it is done', async () => {
     const api = await Integrator.create();
     const { all } = await closedCashIns(api);
     const cancelled = all[3]!.transactionId as string;
-    await sqlRows(
-      api.client.clientId,
-      "INSERT INTO tasks (id, kind, ref, due_at) VALUES (?, 'remove-charge', ?, ?)",
-      `remove-charge:${cancelled}`,
-      cancelled,
-      Date.now() + DAY,
-    );
+    await addTask(api.client.clientId, 'remove-charge', cancelled, Date.now() + DAY);
     const cutoff = new Date(Date.now() + 1).toISOString();
     expect(await (await archive(api, cutoff)).json()).toEqual({ archivedTransactions: 3 });
-    await sqlRows(api.client.clientId, 'DELETE FROM tasks WHERE id = ?', `remove-charge:${cancelled}`);
+    await dropTasks(api.client.clientId, { id: `remove-charge:${cancelled}` });
     expect(await (await archive(api, cutoff)).json()).toEqual({ archivedTransactions: 1 });
   });
 
@@ -262,26 +254,15 @@ describe('archiving on schedule', () => {
     const { all, open } = await closedCashIns(api);
     const ids = await idsOf(api, [...all, open]);
     const before = await lookups(api, ids);
-    const task = async () =>
-      (await sqlRows<{ due_at: number }>(clientId, "SELECT due_at FROM tasks WHERE id = 'archive:all'"))[0]
-        ?.due_at;
+    const task = async () => (await tasks(clientId)).find((t) => t.id === 'archive:all')?.dueAt;
     await sweep(clientId);
     const due = await task();
-    const oldest = (
-      await sqlRows<{ at: number }>(clientId, 'SELECT min(requested_at) AS at FROM cash_ins')
-    )[0]!.at;
+    const oldest = Math.min(...(await cashIns(clientId)).map((c) => c.requestedAt));
     expect(due).toBe(oldest + 35 * DAY);
     // 36 days on (every stored time moved back), the alarm's step takes the closed ones.
-    await runInDurableObject(ledgerStub(clientId), async (_i, state) => {
-      const s = state.storage.sql;
-      s.exec(
-        `UPDATE cash_ins SET requested_at = requested_at - ?1, expires_at = expires_at - ?1,
-           paid_at = paid_at - ?1, cancelled_at = cancelled_at - ?1`,
-        36 * DAY,
-      );
-      s.exec("UPDATE tasks SET due_at = ? WHERE id = 'archive:all'", Date.now() - 1);
-      await state.storage.setAlarm(Date.now() - 1);
-    });
+    await ageCashIns(clientId, 36 * DAY);
+    await setTasksDue(clientId, { id: 'archive:all' }, Date.now() - 1);
+    await wakeIn(clientId, -1);
     expect(await runDurableObjectAlarm(ledgerStub(clientId))).toBe(true);
     expect(await hotCount(api)).toBe(1);
     expect((await env.ARCHIVE.list({ prefix: `${clientId}/cash-in/` })).objects).toHaveLength(1);
@@ -290,15 +271,13 @@ describe('archiving on schedule', () => {
     expect(after.get(all[0]!.internalCode!)).toMatch(/^200 /);
     expect(before.size).toBe(ids.length);
     // Ledger entries as old go too, one step per alarm (the task comes back 1 s after a full step).
-    await runInDurableObject(ledgerStub(clientId), async (_i, state) => {
-      state.storage.sql.exec('UPDATE ledger_entries SET created_at = created_at - ?', 36 * DAY);
-    });
-    for (let i = 0; i < 4; i++)
-      await runInDurableObject(ledgerStub(clientId), async (_i, state) => {
-        state.storage.sql.exec("UPDATE tasks SET due_at = ? WHERE id = 'archive:all'", Date.now() - 1);
-        await state.storage.setAlarm(Date.now() - 1);
-      }).then(() => runDurableObjectAlarm(ledgerStub(clientId)));
-    expect(await sqlRows(clientId, 'SELECT seq FROM ledger_entries')).toEqual([]);
+    await ageEntries(clientId, 36 * DAY);
+    for (let i = 0; i < 4; i++) {
+      await setTasksDue(clientId, { id: 'archive:all' }, Date.now() - 1);
+      await wakeIn(clientId, -1);
+      await runDurableObjectAlarm(ledgerStub(clientId));
+    }
+    expect(await ledgerEntries(clientId)).toEqual([]);
     expect((await env.ARCHIVE.list({ prefix: `${clientId}/ledger/` })).objects.length).toBeGreaterThan(0);
   });
 });

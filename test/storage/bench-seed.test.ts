@@ -5,8 +5,13 @@
  * rows of cash_ins, cash_outs and ledger_entries are equal but for fresh ids and times, the ledger's
  * balances chain through both, and limit_totals equals a recount. Off unless enabled: the gate.
  */
+
+import { runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
+import { storedCashIn } from '../../durable-objects/ledger/cash-in/cash-in-store';
+import { storedCashOut } from '../../durable-objects/ledger/cash-out/cash-out-store';
+import { storedEntriesOf } from '../../durable-objects/ledger/ledger/ledger-store';
 import { isBenchSeedEnabled } from '../../src/config';
 import { clientOfTxId } from '../../src/db/client-keys';
 import { END_TO_END_ID, UUID } from '../../src/domain/ids';
@@ -15,7 +20,8 @@ import { createCashIn, payCashIn } from '../support/cash-in';
 import { createCashOut, deposit, settled } from '../support/cash-out';
 import { ADMIN_TOKEN, call, Integrator } from '../support/harness';
 import { checkLimitTotals } from '../support/invariants';
-import { sqlRows } from '../support/ledger';
+import { ledgerStub } from '../support/ledger';
+import { accounts as accountRows, cashIns, cashOuts, ledgerEntries } from '../support/ledger-reads';
 
 type Row = Record<string, unknown>;
 const PAYEE_KEY = '00000000-0000-4000-8000-000000000001';
@@ -50,18 +56,15 @@ function shape(row: Row, ids: Row): Row {
 }
 
 async function rowsOf(clientId: string, cashInId: string, cashOutId: string) {
-  const [cashIn] = await sqlRows<Row>(clientId, 'SELECT * FROM cash_ins WHERE transaction_id = ?', cashInId);
-  const [cashOut] = await sqlRows<Row>(
-    clientId,
-    'SELECT * FROM cash_outs WHERE transaction_id = ?',
-    cashOutId,
-  );
-  const entries = await sqlRows<Row>(
-    clientId,
-    'SELECT * FROM ledger_entries WHERE ref IN (?, ?) ORDER BY seq',
-    `cash-in:${cashInId}`,
-    `cash-out:${cashOutId}`,
-  );
+  // The rows as stored, read by the stores the bench's seeding copies them through.
+  const { cashIn, cashOut, entries } = await runInDurableObject(ledgerStub(clientId), (_i, state) => ({
+    cashIn: storedCashIn(state.storage.sql, cashInId) as Row | undefined,
+    cashOut: storedCashOut(state.storage.sql, cashOutId) as Row | undefined,
+    entries: [
+      ...storedEntriesOf(state.storage.sql, `cash-in:${cashInId}`),
+      ...storedEntriesOf(state.storage.sql, `cash-out:${cashOutId}`),
+    ].sort((a, b) => Number(a.seq) - Number(b.seq)) as Row[],
+  }));
   const ids = {
     cashIn: cashInId,
     inCode: cashIn!.internal_code,
@@ -113,10 +116,10 @@ describe('bench history seeding', () => {
       });
       expect(res.status, await res.text()).toBe(204);
     }
-    const seeded = await sqlRows<{ cash_in: string; cash_out: string }>(
-      clientId,
-      'SELECT i.transaction_id AS cash_in, o.transaction_id AS cash_out FROM cash_ins i JOIN cash_outs o ON i.seq = o.seq ORDER BY i.seq',
-    );
+    const outBySeq = new Map((await cashOuts(clientId)).map((o) => [o.seq, o.transactionId]));
+    const seeded = (await cashIns(clientId))
+      .filter((i) => outBySeq.has(i.seq))
+      .map((i) => ({ cash_in: i.transactionId, cash_out: outBySeq.get(i.seq)! }));
     expect(seeded.length).toBe(6);
     // A real pair of the seeded client itself, after its history.
     await deposit(api, 1); // the onboarded account's own deposit comes after the seeded history
@@ -126,30 +129,19 @@ describe('bench history seeding', () => {
     expect(second).toEqual(expected);
 
     // Seeded times: pair i requested at from + i minutes; payees alternate between 2 keys.
-    const outs = await sqlRows<{ requested_at: number; destination_key: string }>(
-      clientId,
-      "SELECT requested_at, destination_key FROM cash_outs WHERE external_reference LIKE 'seed-out-%' ORDER BY seq",
-    );
-    expect(outs.map((o) => o.requested_at - from)).toEqual([1, 60_001, 120_001, 180_001, 240_001, 300_001]);
-    expect(new Set(outs.map((o) => o.destination_key)).size).toBe(2);
+    const outs = (await cashOuts(clientId)).filter((o) => o.externalReference.startsWith('seed-out-'));
+    expect(outs.map((o) => o.requestedAt - from)).toEqual([1, 60_001, 120_001, 180_001, 240_001, 300_001]);
+    expect(new Set(outs.map((o) => o.destinationKey)).size).toBe(2);
 
     // One chain of balances through seeded and real entries; the account holds the last one.
-    const entries = await sqlRows<{
-      account_number: string;
-      direction: string;
-      amount: number;
-      balance_after: number;
-    }>(clientId, 'SELECT account_number, direction, amount, balance_after FROM ledger_entries ORDER BY seq');
+    const entries = await ledgerEntries(clientId);
     const running = new Map<string, number>();
     for (const e of entries) {
-      const next = (running.get(e.account_number) ?? 0) + (e.direction === 'CREDIT' ? e.amount : -e.amount);
-      expect(e.balance_after).toBe(next);
-      running.set(e.account_number, next);
+      const next = (running.get(e.accountNumber) ?? 0) + (e.direction === 'CREDIT' ? e.amount : -e.amount);
+      expect(e.balanceAfter).toBe(next);
+      running.set(e.accountNumber, next);
     }
-    const accounts = await sqlRows<{ number: string; balance: number }>(
-      clientId,
-      'SELECT number, balance FROM accounts',
-    );
+    const accounts = await accountRows(clientId);
     for (const a of accounts) expect(a.balance).toBe(running.get(a.number) ?? 0);
     await checkLimitTotals(clientId);
   });

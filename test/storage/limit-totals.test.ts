@@ -12,7 +12,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createCashOut, deposit, settled } from '../support/cash-out';
 import { admin, Integrator } from '../support/harness';
 import { checkLimitTotals } from '../support/invariants';
-import { sqlRows } from '../support/ledger';
+import { limitTotals } from '../support/ledger-reads';
 
 const BEFORE_MIDNIGHT = new Date('2026-10-31T23:59:40-03:00');
 const AFTER_MIDNIGHT = new Date('2026-11-01T00:00:05-03:00');
@@ -26,12 +26,9 @@ const payee = (pixKey: string) => ({
 /** The stored totals that are not zero, P's payee-day rows named `P|<day>|P`. */
 const totals = async (clientId: string, pixKey: string) =>
   Object.fromEntries(
-    (
-      await sqlRows<{ key: string; cents: number }>(
-        clientId,
-        'SELECT key, cents FROM limit_totals WHERE cents <> 0',
-      )
-    ).map((r) => [r.key.replace(`|PIX:EVP:${pixKey}`, '|P'), r.cents]),
+    (await limitTotals(clientId))
+      .filter((r) => r.cents !== 0)
+      .map((r) => [r.key.replace(`|PIX:EVP:${pixKey}`, '|P'), r.cents]),
   );
 
 afterEach(() => {

@@ -8,9 +8,8 @@ import { runInDurableObject } from 'cloudflare:test';
 import { eq } from 'drizzle-orm';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CASH_IN_JSON } from '../../durable-objects/ledger/cash-in/cash-in-store';
-import { CASH_OUT_JSON } from '../../durable-objects/ledger/cash-out/cash-out-store';
 import type { LedgerDb } from '../../durable-objects/ledger/db';
+import { cashInJsonAt, cashOutJsonAt } from '../../durable-objects/ledger/reads/read-json';
 import { cashIns, cashOuts } from '../../durable-objects/ledger/schema';
 import { cashInView } from '../../src/domain/cash-in';
 import { cashOutView } from '../../src/domain/cash-out';
@@ -111,9 +110,7 @@ describe('views rendered by SQLite', () => {
             .values({ ...row, transactionId: id, internalCode: id, partnerIspb: '1', flow: 'PIX' })
             .returning()
             .get();
-          const [sqlText] = state.storage.sql
-            .exec<{ json: string }>(`SELECT ${CASH_IN_JSON} AS json FROM cash_ins WHERE seq = ?`, stored.seq)
-            .toArray();
+          const sqlText = { json: cashInJsonAt(state.storage.sql, stored.seq) };
           db.delete(cashIns).where(eq(cashIns.seq, stored.seq)).run();
           expect(sqlText?.json).toBe(JSON.stringify(cashInView(stored)));
         }),
@@ -127,12 +124,7 @@ describe('views rendered by SQLite', () => {
             .values({ ...row, transactionId: id, internalCode: id, stage: 'DONE', destinationKey: id })
             .returning()
             .get();
-          const [sqlText] = state.storage.sql
-            .exec<{ json: string }>(
-              `SELECT ${CASH_OUT_JSON} AS json FROM cash_outs WHERE seq = ?`,
-              stored.seq,
-            )
-            .toArray();
+          const sqlText = { json: cashOutJsonAt(state.storage.sql, stored.seq) };
           db.delete(cashOuts).where(eq(cashOuts.seq, stored.seq)).run();
           expect(sqlText?.json).toBe(JSON.stringify(cashOutView(stored)));
         }),

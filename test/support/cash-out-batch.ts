@@ -1,7 +1,6 @@
 /** Batch Cash-Out helpers shared by tests. */
 import { expect } from 'vitest';
-import type { CashOutBatchAcceptedBody } from '../../src/api/cash-out-batch/create-cash-out-batch';
-import type { CashOutBatchBody } from '../../src/api/cash-out-batch/get-cash-out-batch';
+import type { CashOutBatchAcceptedBody, CashOutBatchBody } from '../../src/api/cash-out-batch/schemas';
 import { waitFor } from './cash-in';
 import { cashOutBody } from './cash-out';
 import type { Integrator } from './harness';

@@ -2,7 +2,8 @@
 import { runInDurableObject } from 'cloudflare:test';
 import { expect } from 'vitest';
 import { acceptCashOut, type CreateCashOutInput } from '../../durable-objects/ledger/cash-out/cash-out-ops';
-import type { CashOutAcceptedBody, CashOutBody } from '../../src/api/cash-out/shared';
+import type { CashOutAcceptedBody } from '../../src/api/cash-out/schemas';
+import type { CashOutBody } from '../../src/api/cash-out/shared';
 import { waitFor } from './cash-in';
 import type { Integrator } from './harness';
 import { ledgerContextOf, ledgerStub } from './ledger';

@@ -17,18 +17,37 @@
 
 import { env } from 'cloudflare:workers';
 import { expect } from 'vitest';
-import { HISTORIES } from '../../scripts/soak/plan';
+import { allCashIns } from '../../durable-objects/ledger/cash-in/cash-in-store';
+import { allCashOuts } from '../../durable-objects/ledger/cash-out/cash-out-store';
+import { allHolds } from '../../durable-objects/ledger/ledger/ledger-store';
+import { allTasks } from '../../durable-objects/ledger/scheduler';
 import {
   type BooksSnapshot,
   checkBooks,
+  devolutionViolations,
+  historyViolation,
+  type PixOutFact,
   paymentViolations,
+  pixOutTotalViolations,
+  pixOutViolations,
   type SuspenseFact,
 } from '../../src/domain/money-invariants';
 import { BANK_RETURN_LABEL } from '../../src/domain/statement';
 import { declaredPartners } from '../../src/partners/config';
 import { waitFor } from './cash-in';
 import type { Integrator } from './harness';
-import { sqlRows } from './ledger';
+import {
+  accounts as accountRows,
+  cashIns as cashInRows,
+  cashOuts as cashOutRows,
+  holds as holdRows,
+  inLedger,
+  ledgerEntries,
+  limitTotals,
+  partnerTransfers,
+  suspenseEntries,
+  tasks,
+} from './ledger-reads';
 import { outboxEvents } from './webhooks';
 
 interface EntryRow {
@@ -88,20 +107,6 @@ interface PartnerRow {
   settles_at: number;
 }
 
-/**
- * The webhook events a transaction in each status has sent, in order: one per state change. Final
- * statuses come from the soak's table (one source for both checkers); in-flight ones have only
- * the request event.
- */
-const CASH_IN_HISTORY: Record<string, string[]> = {
-  AWAITING_PAYMENT: ['CASHIN_REQUESTED'],
-  ...HISTORIES.CASH_IN,
-};
-const CASH_OUT_HISTORY: Record<string, string[]> = {
-  PROCESSING: ['CASHOUT_REQUESTED'],
-  PENDING: ['CASHOUT_REQUESTED'],
-  ...HISTORIES.CASH_OUT,
-};
 /** The status each event's `data` carries. */
 const EVENT_STATUS: Record<string, string> = {
   CASHIN_REQUESTED: 'AWAITING_PAYMENT',
@@ -128,39 +133,56 @@ export interface Books {
 }
 
 async function readBooks(clientId: string): Promise<Books> {
-  const entries = await sqlRows<EntryRow>(
-    clientId,
-    'SELECT seq, account_number, type, type_raw, direction, amount, balance_after, ref, end_to_end_id, created_at FROM ledger_entries ORDER BY seq',
-  );
-  const accounts = await sqlRows<{ number: string; balance: number }>(
-    clientId,
-    'SELECT number, balance FROM accounts',
-  );
-  const cashIns = await sqlRows<CashInRow>(
-    clientId,
-    `SELECT transaction_id, status, amount, end_to_end_id, refund_end_to_end_id, refund_state,
-            json_extract(paid_by, '$.allowed') AS paid_allowed, dispute_status,
-            dispute_blocked_amount, dispute_defended_at, dispute_closed_at FROM cash_ins`,
-  );
-  const cashOuts = await sqlRows<CashOutRow>(
-    clientId,
-    'SELECT transaction_id, status, stage, amount, partner_ispb, end_to_end_id, failure_code FROM cash_outs',
-  );
+  const entries: EntryRow[] = (await ledgerEntries(clientId)).map((e) => ({
+    seq: e.seq,
+    account_number: e.accountNumber,
+    type: e.type,
+    type_raw: e.typeRaw,
+    direction: e.direction,
+    amount: e.amount,
+    balance_after: e.balanceAfter,
+    ref: e.ref,
+    end_to_end_id: e.endToEndId,
+    created_at: e.createdAt,
+  }));
+  const accounts = await accountRows(clientId);
+  const cashIns: CashInRow[] = (await cashInRows(clientId)).map((c) => ({
+    transaction_id: c.transactionId,
+    status: c.status,
+    amount: c.amount,
+    end_to_end_id: c.endToEndId,
+    refund_end_to_end_id: c.refundEndToEndId,
+    refund_state: c.refundState,
+    paid_allowed: c.paidBy?.allowed === undefined ? null : Number(c.paidBy.allowed),
+    dispute_status: c.disputeStatus,
+    dispute_blocked_amount: c.disputeBlockedAmount,
+    dispute_defended_at: c.disputeDefendedAt,
+    dispute_closed_at: c.disputeClosedAt,
+  }));
+  const cashOuts: CashOutRow[] = (await cashOutRows(clientId)).map((c) => ({
+    transaction_id: c.transactionId,
+    status: c.status,
+    stage: c.stage,
+    amount: c.amount,
+    partner_ispb: c.partnerIspb,
+    end_to_end_id: c.endToEndId,
+    failure_code: c.failureCode,
+  }));
   const ids = [
     ...cashOuts.map((c) => c.transaction_id),
     ...cashIns.flatMap((c) => (c.refund_end_to_end_id ? [c.refund_end_to_end_id] : [])),
   ];
-  const partner: PartnerRow[] = [];
-  for (let i = 0; i < ids.length; i += 50) {
-    const chunk = ids.slice(i, i + 50);
-    const { results } = await env.DB.prepare(
-      `SELECT ispb, idempotency_id, kind, amount, requests, outcome, failure_code, end_to_end_id, settles_at
-         FROM sandbox_transfers WHERE idempotency_id IN (${chunk.map(() => '?').join(',')})`,
-    )
-      .bind(...chunk)
-      .all<PartnerRow>();
-    partner.push(...results);
-  }
+  const partner: PartnerRow[] = (await partnerTransfers(ids)).map((t) => ({
+    ispb: t.ispb,
+    idempotency_id: t.idempotencyId,
+    kind: t.kind,
+    amount: t.amount,
+    requests: t.requests,
+    outcome: t.outcome,
+    failure_code: t.failureCode,
+    end_to_end_id: t.endToEndId,
+    settles_at: t.settlesAt,
+  }));
   return {
     balances: new Map(accounts.map((a) => [a.number, a.balance])),
     entries,
@@ -177,14 +199,17 @@ async function readBooks(clientId: string): Promise<Books> {
  */
 export async function booksSnapshot(clientId: string, books?: Books): Promise<BooksSnapshot> {
   const read = books ?? (await readBooks(clientId));
-  const holds = await sqlRows<{ id: string; account_number: string; amount: number; ref: string }>(
-    clientId,
-    'SELECT id, account_number, amount, ref FROM holds ORDER BY id',
-  );
-  const suspense = await sqlRows<SuspenseFact>(
-    clientId,
-    'SELECT ispb, direction, amount FROM suspense_entries ORDER BY created_at, id',
-  );
+  const holds = (await holdRows(clientId)).map((h) => ({
+    id: h.id,
+    account_number: h.accountNumber,
+    amount: h.amount,
+    ref: h.ref,
+  }));
+  const suspense: SuspenseFact[] = (await suspenseEntries(clientId)).map(({ ispb, direction, amount }) => ({
+    ispb,
+    direction,
+    amount,
+  }));
   const amountOf = new Map<string, number>([
     ...read.cashIns.map((c) => [`cash-in:${c.transaction_id}`, c.amount] as const),
     ...read.cashOuts.map((c) => [`cash-out:${c.transaction_id}`, c.amount] as const),
@@ -225,6 +250,31 @@ async function checkAccounts(clientId: string, books: Books): Promise<void> {
   expect(checkBooks(await booksSnapshot(clientId, books)), 'money invariants').toEqual([]);
 }
 
+const cashOutFact = (c: CashOutRow) => ({
+  id: c.transaction_id,
+  status: c.status,
+  amount: c.amount,
+  ispb: c.partner_ispb,
+  endToEndId: c.end_to_end_id,
+});
+
+/** The PIX_OUT entries, each with the Cash-Out it pays and that Cash-Out's partner. */
+function pixOutFacts(books: Books): PixOutFact[] {
+  const byRef = new Map(books.cashOuts.map((c) => [`cash-out:${c.transaction_id}`, c]));
+  return books.entries.flatMap((e) => {
+    if (e.type !== 'PIX_OUT') return [];
+    const c = byRef.get(e.ref);
+    return [
+      {
+        cashOut: c?.transaction_id,
+        ispb: c?.partner_ispb ?? null,
+        amount: e.amount,
+        endToEndId: e.end_to_end_id,
+      },
+    ];
+  });
+}
+
 /** Each transaction's events are its state history, and each moved money as its state says. */
 function checkTransactions(books: Books, events: Map<string, { type: string; status?: string }[]>): void {
   const entriesOf = (ref: string, type: string) =>
@@ -249,13 +299,15 @@ function checkTransactions(books: Books, events: Map<string, { type: string; sta
           ],
     );
     // A payment the client's payer rules refuse is never confirmed (docs/contract.md, Who paid).
-    const expected = (CASH_IN_HISTORY[c.status] ?? []).filter(
-      (t) => c.paid_allowed !== 0 || t !== 'CASHIN_PAID',
-    );
+    const fact = {
+      kind: 'CASH_IN',
+      id: c.transaction_id,
+      status: c.status,
+      paidRefused: c.paid_allowed === 0,
+    } as const;
     expect(
-      history.map((e) => e.type),
-      `events of Cash-In ${c.transaction_id}`,
-    ).toEqual(expected);
+      historyViolation({ ...fact, events: history.map((e) => e.type) }, { inFlight: true }),
+    ).toBeUndefined();
     const ref = `cash-in:${c.transaction_id}`;
     const moved = ['PAID', 'REFUNDED'].includes(c.status);
     const pixIn = entriesOf(ref, 'PIX_IN');
@@ -282,21 +334,17 @@ function checkTransactions(books: Books, events: Map<string, { type: string; sta
     expect(beyond, `further devolutions of ${c.transaction_id}`).toBeLessThanOrEqual(c.amount);
   }
   for (const c of books.cashOuts) {
-    const history = events.get(c.transaction_id) ?? [];
-    expect(
-      history.map((e) => e.type),
-      `events of Cash-Out ${c.transaction_id}`,
-    ).toEqual(CASH_OUT_HISTORY[c.status]);
+    const told = (events.get(c.transaction_id) ?? []).map((e) => e.type);
+    const fact = { kind: 'CASH_OUT', id: c.transaction_id, status: c.status, events: told } as const;
+    expect(historyViolation(fact, { inFlight: true })).toBeUndefined();
     const ref = `cash-out:${c.transaction_id}`;
-    const paid = ['COMPLETED', 'REFUNDED'].includes(c.status);
-    expect(
-      entriesOf(ref, 'PIX_OUT').map((e) => [e.amount, e.end_to_end_id]),
-      `PIX_OUT of ${c.transaction_id}`,
-    ).toEqual(paid ? [[c.amount, c.end_to_end_id]] : []);
     expect(entriesOf(ref, 'PIX_REFUND_IN').map((e) => e.amount)).toEqual(
       c.status === 'REFUNDED' ? [c.amount] : [],
     );
   }
+  expect(pixOutViolations(books.cashOuts.map(cashOutFact), pixOutFacts(books)), 'PIX_OUT entries').toEqual(
+    [],
+  );
   for (const list of events.values())
     for (const e of list)
       if (e.status === undefined) continue;
@@ -320,19 +368,13 @@ function checkTransactions(books: Books, events: Map<string, { type: string; sta
 }
 
 /** The partner paid what the ledger debited and nothing else. */
-function checkPartnerBooks(books: Books): void {
+function checkPartnerBooks(books: Books, settled: boolean): void {
   // A declared real partner keeps its own books (the fake PSP's, which its tests read themselves).
   const real = new Set(declaredPartners(env).map((p) => p.ispb));
   const ours = books.cashOuts.filter((c) => !real.has(c.partner_ispb as string));
   const payments = books.partner.filter((p) => p.kind === 'PAYMENT');
   // The shared rule (src/domain/money-invariants.ts): paid once, as the ledger says, or not at all.
-  const facts = ours.map((c) => ({
-    id: c.transaction_id,
-    status: c.status,
-    amount: c.amount,
-    ispb: c.partner_ispb,
-    endToEndId: c.end_to_end_id,
-  }));
+  const facts = ours.map(cashOutFact);
   const paid = payments.map((p) => ({
     id: p.idempotency_id,
     ispb: p.ispb,
@@ -341,6 +383,10 @@ function checkPartnerBooks(books: Books): void {
     endToEndId: p.end_to_end_id,
   }));
   expect(paymentViolations(facts, paid), 'partner payments').toEqual([]);
+  // With nothing in flight, what the partner settled totals the PIX_OUT entries booked there.
+  const ourIds = new Set(ours.map((c) => c.transaction_id));
+  const pixOut = pixOutFacts(books).filter((e) => e.cashOut !== undefined && ourIds.has(e.cashOut));
+  if (settled) expect(pixOutTotalViolations(paid, pixOut), 'partner totals').toEqual([]);
   for (const c of ours) {
     const rows = payments.filter((p) => p.idempotency_id === c.transaction_id);
     expect(rows.length, `partner payments of ${c.transaction_id}`).toBeLessThanOrEqual(1);
@@ -349,17 +395,18 @@ function checkPartnerBooks(books: Books): void {
     if (c.status === 'CANCELLED' && row)
       expect(row).toMatchObject({ outcome: 'FAILED', failure_code: c.failure_code, amount: c.amount });
   }
-  for (const c of books.cashIns) {
-    const rows = books.partner.filter(
-      (p) => p.kind === 'DEVOLUTION' && p.idempotency_id === c.refund_end_to_end_id,
-    );
-    expect(rows.length).toBeLessThanOrEqual(1);
-    if (rows[0]) {
-      expect(rows[0].amount).toBe(c.amount);
-      // A devolution the partner made ends the Cash-In REFUNDED once our poll has seen it.
-      if (c.refund_state !== 'PROCESSING') expect(c.status, `Cash-In ${c.transaction_id}`).toBe('REFUNDED');
-    }
-  }
+  // A devolution the partner made ends the Cash-In REFUNDED once our poll has seen it.
+  const refunds = books.cashIns.map((c) => ({
+    id: c.transaction_id,
+    status: c.status,
+    amount: c.amount,
+    refundEndToEndId: c.refund_end_to_end_id,
+    refundInFlight: c.refund_state === 'PROCESSING',
+  }));
+  const devolutions = books.partner.flatMap((p) =>
+    p.kind === 'DEVOLUTION' ? [{ id: p.idempotency_id, amount: p.amount, outcome: p.outcome }] : [],
+  );
+  expect(devolutionViolations(refunds, devolutions), 'devolutions').toEqual([]);
 }
 
 /** Holds belong to operations in flight only. */
@@ -367,16 +414,8 @@ async function checkHolds(
   clientId: string,
   books: Books,
 ): Promise<{ id: string; ref: string; amount: number }[]> {
-  const holds = await sqlRows<{ id: string; ref: string; amount: number }>(
-    clientId,
-    'SELECT id, ref, amount FROM holds',
-  );
-  const superseded = (
-    await sqlRows<{ ref: string }>(
-      clientId,
-      "SELECT ref FROM tasks WHERE kind = 'poll-superseded-devolution'",
-    )
-  ).map((t) => t.ref);
+  const holds = (await holdRows(clientId)).map(({ id, ref, amount }) => ({ id, ref, amount }));
+  const superseded = (await tasks(clientId, 'poll-superseded-devolution')).map((t) => t.ref);
   // Every dispute that holds money holds exactly its blocked amount, under its own hold.
   for (const c of books.cashIns.filter(disputeHolds))
     expect(
@@ -410,21 +449,18 @@ async function checkHolds(
  * for: reserved (a partner assigned) and not cancelled, by BRT day, BRT month and payee-day.
  */
 export async function checkLimitTotals(clientId: string): Promise<void> {
-  const stored = await sqlRows<{ key: string; cents: number }>(
-    clientId,
-    'SELECT key, cents FROM limit_totals WHERE cents <> 0 ORDER BY key',
-  );
-  const recount = await sqlRows<{ key: string; cents: number }>(
-    clientId,
-    `WITH counted AS (
-       SELECT date(requested_at / 1000 - 10800, 'unixepoch') AS d, destination_key AS k, amount
-       FROM cash_outs WHERE status <> 'CANCELLED' AND partner_ispb IS NOT NULL)
-     SELECT key, cents FROM (
-       SELECT 'D|' || d AS key, sum(amount) AS cents FROM counted GROUP BY d
-       UNION ALL SELECT 'M|' || substr(d, 1, 7), sum(amount) FROM counted GROUP BY substr(d, 1, 7)
-       UNION ALL SELECT 'P|' || d || '|' || k, sum(amount) FROM counted GROUP BY d, k)
-     ORDER BY key`,
-  );
+  const stored = (await limitTotals(clientId)).filter((r) => r.cents !== 0);
+  // The recount: each reserved, not cancelled Cash-Out counts on its BRT day, month and payee-day.
+  const sums = new Map<string, number>();
+  for (const c of await cashOutRows(clientId)) {
+    if (c.status === 'CANCELLED' || c.partnerIspb === null) continue;
+    const d = new Date((Math.floor(c.requestedAt / 1000) - 10800) * 1000).toISOString().slice(0, 10);
+    for (const key of [`D|${d}`, `M|${d.slice(0, 7)}`, `P|${d}|${c.destinationKey}`])
+      sums.set(key, (sums.get(key) ?? 0) + c.amount);
+  }
+  const recount = [...sums]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([key, cents]) => ({ key, cents }));
   expect(stored, 'limit running totals equal a recount of the Cash-Outs').toEqual(recount);
 }
 
@@ -451,7 +487,7 @@ export async function assertBooks(api: Integrator, { settled = true } = {}): Pro
   const books = await readBooks(clientId);
   await checkAccounts(clientId, books);
   checkTransactions(books, await webhookEvents(clientId));
-  checkPartnerBooks(books);
+  checkPartnerBooks(books, settled);
   const holds = await checkHolds(clientId, books);
   await checkLimitTotals(clientId);
   if (settled) {
@@ -479,17 +515,21 @@ export async function assertBooks(api: Integrator, { settled = true } = {}): Pro
  * devolution still followed, no holds.
  */
 export async function quiesce(api: Integrator, timeoutMs = 30_000): Promise<void> {
-  const busy = async () =>
-    (
-      await sqlRows<{ n: number }>(
-        api.client.clientId,
-        `SELECT (SELECT count(*) FROM cash_outs WHERE status = 'PROCESSING')
-              + (SELECT count(*) FROM cash_ins WHERE refund_state = 'PROCESSING')
-              + (SELECT count(*) FROM tasks WHERE kind = 'poll-superseded-devolution')
-              + (SELECT count(*) FROM holds h JOIN cash_outs c ON h.ref = 'cash-out:' || c.transaction_id
-                  WHERE c.status <> 'PENDING') AS n`,
-      )
-    )[0]!.n;
+  const clientId = api.client.clientId;
+  // One look inside the object, so the four counts are of one moment.
+  const busy = () =>
+    inLedger(clientId, ({ db }) => {
+      const outs = allCashOuts(db);
+      const notPending = new Set(
+        outs.filter((c) => c.status !== 'PENDING').map((c) => `cash-out:${c.transactionId}`),
+      );
+      return (
+        outs.filter((c) => c.status === 'PROCESSING').length +
+        allCashIns(db).filter((c) => c.refundState === 'PROCESSING').length +
+        allTasks(db).filter((t) => t.kind === 'poll-superseded-devolution').length +
+        allHolds(db).filter((h) => notPending.has(h.ref)).length
+      );
+    });
   const left = await waitFor(busy, (n) => n === 0, timeoutMs);
   expect(left, 'operations still in flight').toBe(0);
 }

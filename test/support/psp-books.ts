@@ -2,11 +2,11 @@
  * Real-partner money tests' helpers: the fake PSP's books for a set of payments, the client's books
  * read through the API (across the archive), and the object's scheduled work driven by hand.
  */
-import { runInDurableObject } from 'cloudflare:test';
 import { expect } from 'vitest';
 import { accountOf, balanceOf, getBalance, type StatementItem } from './account';
 import { admin, type Integrator } from './harness';
-import { ledgerStub, sqlRows } from './ledger';
+import { tasks } from './ledger-reads';
+import { setTasksDue, wakeIn } from './ledger-writes';
 import { psp, statementOf } from './partner-psp';
 
 export async function archiveNow(api: Integrator): Promise<number> {
@@ -19,18 +19,12 @@ export async function archiveNow(api: Integrator): Promise<number> {
 
 /** Makes the client's tasks of this kind due now and wakes the object (its alarm runs them). */
 export async function runTasksNow(api: Integrator, kind: string): Promise<void> {
-  await runInDurableObject(ledgerStub(api.client.clientId), async (_instance, state) => {
-    state.storage.sql.exec('UPDATE tasks SET due_at = ? WHERE kind = ?', Date.now(), kind);
-    await state.storage.setAlarm(Date.now() + 20);
-  });
+  await setTasksDue(api.client.clientId, { kind }, Date.now());
+  await wakeIn(api.client.clientId, 20);
 }
 
 export const tasksOf = (api: Integrator, kind: string) =>
-  sqlRows<{ id: string; due_at: number }>(
-    api.client.clientId,
-    'SELECT id, due_at FROM tasks WHERE kind = ?',
-    kind,
-  );
+  tasks(api.client.clientId, kind).then((rows) => rows.map((t) => ({ id: t.id, due_at: t.dueAt })));
 
 export const transactional = async (api: Integrator) =>
   balanceOf(await getBalance(api), accountOf(api, 'TRANSACTIONAL').number);

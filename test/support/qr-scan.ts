@@ -13,8 +13,7 @@ export function pngBytes(base64: string): Uint8Array {
 /**
  * A minimal PNG reader for non-interlaced 1-bit grayscale images, to RGBA. pngjs cannot run here: its sync
  * inflate calls workerd's node:zlib class constructors without `new` (test/node/qr-png-pngjs.test.ts
- * runs it in Node). It inflates with node:zlib, not our own code, so that the compressor
- * (src/domain/deflate.ts) does not check itself, verifies every chunk CRC and undoes all five filters.
+ * runs it in Node). It inflates with node:zlib, verifies every chunk CRC and undoes all five filters.
  */
 function decodePng(bytes: Uint8Array) {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);

@@ -5,6 +5,7 @@
 import { env } from 'cloudflare:workers';
 import { expect } from 'vitest';
 import { returnPartnerHeld } from '../../src/cron/partner-unapplied';
+import { unappliedNextAt } from '../../src/db/unapplied';
 import { waitFor } from './cash-in';
 import { FAKE_PSP_ISPB } from './fake-psp-env';
 import { ADMIN_TOKEN, admin, BASE, call } from './harness';
@@ -118,10 +119,5 @@ export async function failedStrayReturns(valor: string, txid: string, count = 1)
   return { strays, devolutions };
 }
 
-/** When a partner-held receipt is next read (its row's next_at in D1). */
-export const nextReadAt = async (endToEndId: string) =>
-  (
-    await env.DB.prepare('SELECT next_at FROM unapplied_receipts WHERE end_to_end_id = ?')
-      .bind(endToEndId)
-      .first<{ next_at: number | null }>()
-  )?.next_at;
+/** When a partner-held receipt is next read (its row's next_at in D1, through its store). */
+export const nextReadAt = (endToEndId: string) => unappliedNextAt(env, endToEndId);

@@ -4,8 +4,12 @@
  */
 import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
 import { expect, inject } from 'vitest';
+import type { DeliveryRow as StoredDelivery } from '../../durable-objects/ledger/webhooks/outbox-store';
+import { allDeliveries, allOutbox } from '../../durable-objects/ledger/webhooks/outbox-store';
 import type { ReceivedRequest } from '../setup/webhook-receiver';
-import { ledgerStub, sqlRows } from './ledger';
+import { ledgerStub } from './ledger';
+import { deliveries, inLedger } from './ledger-reads';
+import { addTask, setDelivery } from './ledger-writes';
 
 export type { ReceivedRequest };
 
@@ -78,22 +82,38 @@ export interface DeliveryRow {
   delivered_at: number | null;
 }
 
-export function deliveryRows(clientId: string, aggregateId?: string): Promise<DeliveryRow[]> {
-  return aggregateId === undefined
-    ? sqlRows<DeliveryRow>(clientId, 'SELECT * FROM webhook_deliveries ORDER BY seq')
-    : sqlRows<DeliveryRow>(
-        clientId,
-        'SELECT * FROM webhook_deliveries WHERE aggregate_id = ? ORDER BY seq',
-        aggregateId,
-      );
+/** The delivery store's row, under the column names these tests have always read it by. */
+function asDeliveryRow(d: StoredDelivery): DeliveryRow & { created_at: number; updated_at: number } {
+  return {
+    event_id: d.eventId,
+    seq: d.seq,
+    aggregate_id: d.aggregateId,
+    event_type: d.eventType,
+    url: d.url,
+    status: d.status,
+    attempts: d.attempts,
+    dispatches: d.dispatches,
+    due_at: d.dueAt,
+    last_response_status: d.lastResponseStatus,
+    last_error: d.lastError,
+    last_attempt_at: d.lastAttemptAt,
+    delivered_at: d.deliveredAt,
+    created_at: d.createdAt,
+    updated_at: d.updatedAt,
+  };
 }
 
+export async function deliveryRows(clientId: string, aggregateId?: string): Promise<DeliveryRow[]> {
+  return (await deliveries(clientId))
+    .filter((d) => aggregateId === undefined || d.aggregateId === aggregateId)
+    .map(asDeliveryRow);
+}
+
+const deliveriesOfEvent = async (clientId: string, eventId: string) =>
+  (await deliveries(clientId)).filter((d) => d.eventId === eventId).map(asDeliveryRow);
+
 export async function deliveryOf(clientId: string, eventId: string): Promise<DeliveryRow> {
-  const rows = await sqlRows<DeliveryRow>(
-    clientId,
-    'SELECT * FROM webhook_deliveries WHERE event_id = ?',
-    eventId,
-  );
+  const rows = await deliveriesOfEvent(clientId, eventId);
   expect(rows).toHaveLength(1);
   return rows[0]!;
 }
@@ -104,24 +124,17 @@ export async function waitForDelivery(
   done: (row: DeliveryRow) => boolean,
   timeoutMs = 30_000,
 ): Promise<DeliveryRow> {
-  const probe = async () =>
-    (await sqlRows<DeliveryRow>(clientId, 'SELECT * FROM webhook_deliveries WHERE event_id = ?', eventId))[0];
+  const probe = async () => (await deliveriesOfEvent(clientId, eventId))[0];
   return (await waitUntil(probe, (row) => row !== undefined && done(row), timeoutMs)) as DeliveryRow;
 }
 
 /** Travels to the scheduled retry of `eventId`: it becomes due now and the alarm runs. */
 export async function makeDueNow(clientId: string, eventId: string): Promise<void> {
   const stub = ledgerStub(clientId);
-  await runInDurableObject(stub, async (_instance, state) => {
-    const now = Date.now();
-    state.storage.sql.exec('UPDATE webhook_deliveries SET due_at = ? WHERE event_id = ?', now, eventId);
-    state.storage.sql.exec(
-      `INSERT INTO tasks (id, kind, ref, due_at, attempts) VALUES ('dispatch-webhooks:all', 'dispatch-webhooks', 'all', ?, 0)
-       ON CONFLICT (id) DO UPDATE SET due_at = excluded.due_at`,
-      now,
-    );
-    await state.storage.setAlarm(now);
-  });
+  const now = Date.now();
+  await setDelivery(clientId, eventId, { dueAt: now });
+  await addTask(clientId, 'dispatch-webhooks', 'all', now);
+  await runInDurableObject(stub, (_instance, state) => state.storage.setAlarm(now));
   await runDurableObjectAlarm(stub);
 }
 
@@ -131,25 +144,34 @@ export async function makeDueNow(clientId: string, eventId: string): Promise<voi
  * (DELIVERED, UNDELIVERABLE) from their delivery row, without it.
  */
 export async function outboxEvents(clientId: string, aggregateId?: string) {
-  const mine = aggregateId === undefined ? '' : 'AND aggregate_id = ?1';
-  const rows = await sqlRows<{
-    event_id: string;
-    aggregate_id: string;
-    event_type: string;
-    data: string | null;
-  }>(
-    clientId,
-    `SELECT seq, event_id, aggregate_id, event_type, data FROM outbox WHERE channel = 'webhook' ${mine}
-     UNION ALL
-     SELECT seq, event_id, aggregate_id, event_type, NULL FROM webhook_deliveries d
-     WHERE NOT EXISTS (SELECT 1 FROM outbox o WHERE o.seq = d.seq) ${mine}
-     ORDER BY seq`,
-    ...(aggregateId === undefined ? [] : [aggregateId]),
-  );
-  return rows.map((r) => ({
-    eventId: r.event_id,
-    aggregateId: r.aggregate_id,
-    eventType: r.event_type,
-    data: r.data === null ? undefined : JSON.parse(r.data),
-  }));
+  const rows = await inLedger(clientId, (l) => {
+    const events = allOutbox(l.db).filter((e) => e.channel === 'webhook');
+    const inOutbox = new Set(allOutbox(l.db).map((e) => e.seq));
+    const ended = allDeliveries(l.db).filter((d) => !inOutbox.has(d.seq));
+    return [
+      ...events.map((e) => ({
+        seq: e.seq,
+        eventId: e.eventId,
+        aggregateId: e.aggregateId,
+        eventType: e.eventType,
+        data: e.data,
+      })),
+      ...ended.map((d) => ({
+        seq: d.seq,
+        eventId: d.eventId,
+        aggregateId: d.aggregateId,
+        eventType: d.eventType,
+        data: undefined,
+      })),
+    ];
+  });
+  return rows
+    .filter((r) => aggregateId === undefined || r.aggregateId === aggregateId)
+    .sort((a, b) => a.seq - b.seq)
+    .map((r) => ({
+      eventId: r.eventId,
+      aggregateId: r.aggregateId,
+      eventType: r.eventType,
+      data: r.data as any,
+    }));
 }

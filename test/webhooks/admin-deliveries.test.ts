@@ -1,8 +1,14 @@
 /** Operator API for webhook deliveries: list with filters, manual retry. */
+
+import { runInDurableObject } from 'cloudflare:test';
+import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { aggregateIs } from '../../durable-objects/ledger/webhooks/outbox-store';
 import { createCashIn, payCashIn } from '../support/cash-in';
 import { admin, call, Integrator } from '../support/harness';
-import { sqlRows } from '../support/ledger';
+import { ledgerContextOf, ledgerStub } from '../support/ledger';
+import { deliveries } from '../support/ledger-reads';
+import { setDelivery } from '../support/ledger-writes';
 import {
   newSink,
   outboxEvents,
@@ -109,12 +115,7 @@ describe('POST /admin/clients/{clientId}/webhook-deliveries/{eventId}/retry', ()
     const eventId = requested!.eventId;
     await waitForDelivery(clientId, eventId, (r) => r.status === 'FAILED');
     // Park the automatic retry far away so only the operator's retry can send it.
-    await sqlRows(
-      clientId,
-      'UPDATE webhook_deliveries SET due_at = ? WHERE event_id = ?',
-      Date.now() + 3_600_000,
-      eventId,
-    );
+    await setDelivery(clientId, eventId, { dueAt: Date.now() + 3_600_000 });
 
     const res = await admin(`/admin/clients/${clientId}/webhook-deliveries/${eventId}/retry`, 'POST');
     expect(res.status).toBe(200);
@@ -171,15 +172,15 @@ describe('POST /admin/clients/{clientId}/webhook-deliveries/{eventId}/retry', ()
     const all = await Promise.all([1, 2, 3].map(() => createCashIn(api)));
     expect(new Set(all.map((c) => c.transactionId.slice(0, 22))).size).toBe(1);
     const rows = await waitUntil(
-      () => sqlRows<{ k: string }>(clientId, 'SELECT substr(aggregate_id, -8) AS k FROM webhook_deliveries'),
+      async () => (await deliveries(clientId)).map((d) => ({ k: d.aggregateId.slice(-8) })),
       (list) => list.length === 3,
     );
     expect(new Set(rows.map((r) => r.k)).size).toBe(3);
-    const plan = await sqlRows<{ detail: string }>(
-      clientId,
-      `EXPLAIN QUERY PLAN SELECT * FROM webhook_deliveries
-       WHERE substr(aggregate_id, -8) = substr(?1, -8) AND +aggregate_id = ?1 ORDER BY seq DESC`,
-      all[0]!.transactionId,
+    // The store's own term for one aggregate's deliveries (aggregateIs), planned by SQLite.
+    const plan = await runInDurableObject(ledgerStub(clientId), (instance) =>
+      ledgerContextOf(instance).db.all<{ detail: string }>(
+        sql`EXPLAIN QUERY PLAN SELECT * FROM webhook_deliveries WHERE ${aggregateIs(all[0]!.transactionId)} ORDER BY seq DESC`,
+      ),
     );
     expect(plan.map((r) => r.detail).join(' | ')).toMatch(/USING INDEX webhook_deliveries_aggregate_idx/);
     const { body } = await list(clientId, `?aggregateId=${all[1]!.transactionId}`);

@@ -15,7 +15,8 @@ import worker from '../../src/index';
 import type { DeliveryMessage } from '../../src/webhooks/types';
 import { createCashIn } from '../support/cash-in';
 import { Integrator } from '../support/harness';
-import { ledgerStub, sqlRows } from '../support/ledger';
+import { ledgerStub } from '../support/ledger';
+import { addOutboxEvent, addTask, setDelivery } from '../support/ledger-writes';
 import {
   deliveryOf,
   newSink,
@@ -62,13 +63,11 @@ describe('webhook queue consumer', () => {
   it('skips a message of a superseded dispatch', async () => {
     const { api, sink, eventId, row } = await deliveredEvent();
     // A newer dispatch is in flight (lease far away, so the real dispatcher leaves it alone).
-    await sqlRows(
-      api.client.clientId,
-      "UPDATE webhook_deliveries SET status = 'IN_FLIGHT', dispatches = ?, due_at = ? WHERE event_id = ?",
-      row.dispatches + 1,
-      Date.now() + 3_600_000,
-      eventId,
-    );
+    await setDelivery(api.client.clientId, eventId, {
+      status: 'IN_FLIGHT',
+      dispatches: row.dispatches + 1,
+      dueAt: Date.now() + 3_600_000,
+    });
     const { id, result } = await consume({
       clientId: api.client.clientId,
       eventId,
@@ -86,13 +85,11 @@ describe('webhook queue consumer', () => {
   it('re-checks the URL at delivery: a production guard refusal is UNDELIVERABLE, not retried, nothing sent', async () => {
     const { api, sink, eventId, row } = await deliveredEvent('FAILED');
     const dispatch = row.dispatches + 1;
-    await sqlRows(
-      api.client.clientId,
-      "UPDATE webhook_deliveries SET status = 'IN_FLIGHT', dispatches = ?, due_at = ? WHERE event_id = ?",
-      dispatch,
-      Date.now() + 3_600_000,
-      eventId,
-    );
+    await setDelivery(api.client.clientId, eventId, {
+      status: 'IN_FLIGHT',
+      dispatches: dispatch,
+      dueAt: Date.now() + 3_600_000,
+    });
     const production = { ...env, ENVIRONMENT: 'production', PIX_LOCATION_HOST: 'pix.example.com.br' } as Env;
     const { id, result } = await consume({ clientId: api.client.clientId, eventId, dispatch }, production);
     expect(result.explicitAcks).toEqual([id]);
@@ -108,19 +105,16 @@ describe('webhook queue consumer', () => {
     const api = await Integrator.create();
     const created = await createCashIn(api);
     // A target no route would accept (stored by an older version, say): never POSTed.
-    await sqlRows(
-      api.client.clientId,
-      `INSERT INTO outbox (event_id, aggregate_id, channel, event_type, data, webhook_url, occurred_at)
-       VALUES ('evt_bad_url', ?, 'webhook', 'CASHIN_PAID', '{}', 'file:///etc/passwd', ?)`,
-      created.transactionId,
-      Date.now(),
-    );
-    await sqlRows(
-      api.client.clientId,
-      `INSERT INTO tasks (id, kind, ref, due_at, attempts) VALUES ('dispatch-webhooks:all', 'dispatch-webhooks', 'all', ?, 0)
-       ON CONFLICT (id) DO UPDATE SET due_at = excluded.due_at`,
-      Date.now(),
-    );
+    await addOutboxEvent(api.client.clientId, {
+      eventId: 'evt_bad_url',
+      aggregateId: created.transactionId,
+      channel: 'webhook',
+      eventType: 'CASHIN_PAID',
+      data: {},
+      webhookUrl: 'file:///etc/passwd',
+      occurredAt: Date.now(),
+    });
+    await addTask(api.client.clientId, 'dispatch-webhooks', 'all', Date.now());
     await runInDurableObject(ledgerStub(api.client.clientId), (_i, state) =>
       state.storage.setAlarm(Date.now()),
     );

@@ -9,7 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { RETRY_DELAYS_MS } from '../../src/webhooks/retry-schedule';
 import { createCashIn, payCashIn } from '../support/cash-in';
 import { admin, Integrator } from '../support/harness';
-import { ledgerStub, sqlRows } from '../support/ledger';
+import { ledgerStub } from '../support/ledger';
+import { setDelivery } from '../support/ledger-writes';
 import {
   deliveryOf,
   deliveryRows,
@@ -166,11 +167,7 @@ describe('webhook delivery is at least once, never lost', () => {
     const first = await waitForDelivery(api.client.clientId, requested!, (r) => r.status === 'FAILED');
 
     // As if its retry had been dispatched and the consumer died: IN_FLIGHT, lease over.
-    await sqlRows(
-      api.client.clientId,
-      "UPDATE webhook_deliveries SET status = 'IN_FLIGHT' WHERE event_id = ?",
-      requested,
-    );
+    await setDelivery(api.client.clientId, requested!, { status: 'IN_FLIGHT' });
     await makeDueNow(api.client.clientId, requested!);
     const requests = await waitForRequests(sink, 2);
     expect(requests.map((r) => r.headers['webhook-id'])).toEqual([requested, requested]);

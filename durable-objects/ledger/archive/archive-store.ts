@@ -9,7 +9,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Position } from '../../../src/domain/pagination';
 import type { LedgerDb } from '../db';
-import { archiveDeliveryQueue, archiveSegments } from '../schema';
+import { archiveDeliveryQueue, archiveSegments, archiveTotals } from '../schema';
 import { DAY_MS, dayStart, type SegmentMeta } from './archive-segments';
 
 export type SegmentRow = typeof archiveSegments.$inferSelect;
@@ -353,4 +353,29 @@ export function unqueueAggregate(db: LedgerDb, aggregateId: string): void {
 
 export function anyQueued(sqlApi: SqlStorage): boolean {
   return sqlApi.exec('SELECT 1 FROM archive_delivery_queue LIMIT 1').toArray().length > 0;
+}
+
+// ---- What the tests assert on (test/support/ledger-reads.ts) --------------------------------
+
+/** Every segment, by id. */
+export function allSegments(db: LedgerDb): SegmentRow[] {
+  return db.select().from(archiveSegments).orderBy(archiveSegments.id).all();
+}
+
+/** How many rows the id indexes and the delivery queue hold (the delivery index: of one segment, when named). */
+export function archiveSizes(sqlApi: SqlStorage, segment?: number) {
+  const n = (text: string, ...binds: SqlStorageValue[]) => Number(sqlApi.exec(text, ...binds).one().n);
+  return {
+    indexEntries: n('SELECT count(*) AS n FROM archive_index'),
+    deliveryIndexEntries:
+      segment === undefined
+        ? n('SELECT count(*) AS n FROM archive_delivery_index')
+        : n('SELECT count(*) AS n FROM archive_delivery_index WHERE segment = ?', segment),
+    queuedAggregates: n('SELECT count(*) AS n FROM archive_delivery_queue'),
+  };
+}
+
+/** Every running total, by kind and day. */
+export function allArchiveTotals(db: LedgerDb): (typeof archiveTotals.$inferSelect)[] {
+  return db.select().from(archiveTotals).orderBy(archiveTotals.kind, archiveTotals.day).all();
 }

@@ -29,7 +29,8 @@ export function manifest(source: ArchiveSource, rows: (Record<string, unknown> &
     byKey[0] as Record<string, unknown> & { seq: number },
     byKey.at(-1) as Record<string, unknown> & { seq: number },
   ];
-  const totals = source.counted ? totalsOf(rows.map((r) => source.counted!(r))) : null;
+  const counted = source.counted;
+  const totals = counted ? totalsOf(rows.map((r) => counted(r))) : null;
   return {
     firstTime: source.timeOf(lo),
     firstSeq: lo.seq,
@@ -51,7 +52,8 @@ export async function archivedTotals(
   read: ReadSegment,
 ): Promise<TotalRow[]> {
   const out: TotalRow[] = [];
-  if (from > to || !source.counted) return out;
+  const counted = source.counted;
+  if (from > to || !counted) return out;
   const covered = (start: number) => start >= from && start + DAY_MS - 1 <= to;
   const firstFull = covered(dayStart(from)) ? dayStart(from) : dayStart(from) + DAY_MS;
   const lastFull = covered(dayStart(to)) ? dayStart(to) : dayStart(to) - DAY_MS;
@@ -72,7 +74,7 @@ export async function archivedTotals(
       const t = source.timeOf(row);
       return t >= from && t <= to && !stale.has(row.seq as number);
     });
-    out.push(...totalsOf(rows.map((row) => source.counted!(row))));
+    out.push(...totalsOf(rows.map((row) => counted(row))));
   }
   return out;
 }

@@ -5,11 +5,17 @@
  */
 
 import { buildDynamicBrCode, pspBrCode } from '../../../src/domain/brcode';
-import { type CashInCreated, type CashInView, cashInView } from '../../../src/domain/cash-in';
+import {
+  type CashInCreated,
+  type CashInRecurrence,
+  type CashInView,
+  cashInView,
+} from '../../../src/domain/cash-in';
 import { newCashInTxId, newInternalCode } from '../../../src/domain/ids';
 import { merchantFields } from '../../../src/domain/merchant';
 import { amountFromCents } from '../../../src/domain/money';
 import type { PayerPolicy } from '../../../src/domain/payer-rules';
+import { present } from '../../../src/domain/present';
 import { failure, type OperationResult, success } from '../../../src/domain/result';
 import { formatBrt } from '../../../src/domain/time';
 import { unpaidOnly } from '../../../src/domain/transitions';
@@ -59,6 +65,8 @@ export interface CreateCashInInput {
   recurrence?: { idRec: string; dueDate: string };
   /** Ids fixed by the caller (a cycle's charge: ids.ts `cycleChargeIds`), the same on every attempt. */
   ids?: { internalCode: string; transactionId: string };
+  /** A Pix Automático cycle's charge, as its view shows it: stored with the Cash-In, so every event carries it. */
+  recurringCharge?: CashInRecurrence;
 }
 
 /** What another aggregate writes in the new Cash-In's own transaction (a recurring charge's link). */
@@ -114,7 +122,8 @@ export async function createCashIn(
       return failure({
         code: 'RULE_VIOLATION',
         detail:
-          "payerPolicy is DECLARED_PAYER and none of this client's settlement partners reports who paid, so no payment could be checked; nothing was registered",
+          "payerPolicy is DECLARED_PAYER and none of this client's settlement partners reports " +
+          'who paid, so no payment could be checked; nothing was registered',
       });
     const expiresAt = input.expiresAt ?? now + input.expirationInMinutes * 60_000;
     const port = partnerPort(ledger.env, partnerIspb);
@@ -183,7 +192,7 @@ export async function createCashIn(
       requestedAt: formatBrt(now),
     };
     ledger.storage.transactionSync(() => {
-      const row = insertCashIn(ledger.db).get({
+      const inserted = insertCashIn(ledger.db).get({
         transactionId,
         internalCode,
         externalReference: reference,
@@ -199,6 +208,10 @@ export async function createCashIn(
         requestedAt: now,
         expiresAt,
       }) as CashInRow;
+      // Off the prepared insert: only a recurring charge pays for the extra write.
+      const row = input.recurringCharge
+        ? updateCashIn(ledger, inserted.seq, { recurrence: input.recurringCharge })
+        : inserted;
       // The event and observation in one statement; their dispatch, flush and the expiry in one
       // (dispatch and flush shared with the Cash-Ins of the next moment: OUTBOX_COALESCE_MS).
       emitWithObservation(ledger, cashInEvent(row, 'CASHIN_REQUESTED', now), transactionId, {
@@ -246,7 +259,7 @@ export async function cancelCashIn(ledger: LedgerContext, id: string): Promise<O
       failureCode: removed.failureCode,
     });
   // Re-read: a payment may have been recorded while the partner was asked.
-  const fresh = findCashIn(ledger.db, id)!;
+  const fresh = present(findCashIn(ledger.db, id), `Cash-In ${id}`);
   const late = unpaidOnly(fresh.status, 'cancelled');
   if (late) return failure(late);
   const now = Date.now();

@@ -4,7 +4,13 @@
  * storage transaction. Who paid is recorded as `paidBy`; a payment the client's payer rules do not
  * allow is not confirmed to it and gets its money back from the same transaction.
  */
-import { type CashInView, cashInView, type PaidBy, type PayerBankData } from '../../../src/domain/cash-in';
+import {
+  type CashInView,
+  cashInView,
+  type PaidBy,
+  type PayerBankData,
+  receivedEntryDescription,
+} from '../../../src/domain/cash-in';
 import { newEndToEndId } from '../../../src/domain/ids';
 import { nextRecheckAt } from '../../../src/domain/med-recheck';
 import { type PayerRules, payerAllowed } from '../../../src/domain/payer-rules';
@@ -125,7 +131,7 @@ export async function settleCashIn(
       amount: row.amount,
       ref: `cash-in:${row.transactionId}`,
       at: now,
-      description: `PIX recebido ${row.internalCode}`,
+      description: receivedEntryDescription(row),
       endToEndId,
     });
     // A payment the client may not take is never confirmed to it: it would credit its customer.
@@ -135,7 +141,9 @@ export async function settleCashIn(
       partnerIspb: row.partnerIspb,
       institutionIspb: bank.ispb,
       event: 'SETTLED',
-      latencyMs: now - row.requestedAt,
+      // A Pix Automático charge is created days before the payer's bank pays it on its due date:
+      // that wait is the calendar's, not the network's, so it carries no latency.
+      ...(row.recurrence === null && { latencyMs: now - row.requestedAt }),
       at: now,
     });
     ledger.scheduler.cancel('expire-cash-in', row.transactionId);

@@ -260,3 +260,8 @@ export function indexArchivedDisputes(ledger: LedgerContext, rows: Record<string
       .run();
   }
 }
+
+/** Every row, oldest first: what the tests assert on (test/support/ledger-reads.ts), read here so the table keeps one home. */
+export function allCashIns(db: Db): CashInRow[] {
+  return db.select().from(cashIns).orderBy(cashIns.seq).all();
+}

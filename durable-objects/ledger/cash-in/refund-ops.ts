@@ -5,6 +5,7 @@
  * Bank-initiated returns are in bank-returns.ts.
  */
 
+import type { RefundAcceptedBody } from '../../../src/api/cash-in/schemas';
 import { newEndToEndId } from '../../../src/domain/ids';
 import { amountFromCents } from '../../../src/domain/money';
 import { holdViolation } from '../../../src/domain/money-invariants';
@@ -47,16 +48,8 @@ function pollAfter(now: number, inFlightReads: number): RefundPoll {
   return { at: now + Math.min(REFUND_POLL_MAX_MS, wait), inFlightReads };
 }
 
-export interface RefundBody {
-  transactionId: string;
-  internalCode: string;
-  externalReference: string;
-  endToEndId: string;
-  status: 'PROCESSING';
-  amount: number;
-  requestedAt: string;
-  message: string;
-}
+/** POST /cash-in/{id}/refund's 202 body, typed by the API's schema. */
+export type RefundBody = RefundAcceptedBody;
 
 /**
  * Sets the refund's money aside and records it PROCESSING, inside the caller's transaction. The

@@ -147,3 +147,10 @@ export function receiptAt(
     )
     .toArray()[0];
 }
+
+export type SuspenseRow = typeof suspenseEntries.$inferSelect;
+
+/** Every row, oldest first: what the tests assert on (test/support/ledger-reads.ts), read here so the table keeps one home. */
+export function allSuspenseEntries(db: LedgerDb): SuspenseRow[] {
+  return db.select().from(suspenseEntries).orderBy(suspenseEntries.createdAt, suspenseEntries.id).all();
+}

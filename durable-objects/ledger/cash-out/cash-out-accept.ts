@@ -4,12 +4,9 @@
  * POST /cash-out and each item of a POST /cash-out/batch, so an item is stored exactly as the same
  * body sent alone (docs/contract.md, Batch Cash-Out).
  */
-import {
-  canonicalDestination,
-  cashOutView,
-  type Destination,
-  destinationKey,
-} from '../../../src/domain/cash-out';
+
+import type { CashOutAcceptedBody, cashOutInput } from '../../../src/api/cash-out/schemas';
+import { canonicalDestination, cashOutView, destinationKey } from '../../../src/domain/cash-out';
 import { newUuid } from '../../../src/domain/ids';
 import { sqlOf } from '../db';
 import type { LedgerContext } from '../ledger-context';
@@ -17,24 +14,14 @@ import { OutboxBuffer } from '../webhooks/events';
 import { wakeExecutor } from './cash-out-exec';
 import { type CashOutRow, insertCashOuts, NOT_DECIDED } from './cash-out-store';
 
-export interface CreateCashOutInput {
-  amountCents: number;
-  externalReference: string;
-  description?: string;
-  webhookUrl?: string;
-  payee: { name: string; document: string; destination: Destination };
-}
+/** A validated Cash-Out body as the API hands it over (amount in centavos): POST /cash-out or one batch item. */
+export type CreateCashOutInput = ReturnType<typeof cashOutInput>;
 
 /**
- * What a 202 says of each accepted Cash-Out: POST /cash-out adds its requestedAt, a batch item its
- * index (the API's CashOutAccepted and CashOutBatchAccepted schemas describe the same fields).
+ * What a 202 says of each accepted Cash-Out, typed by the API's schema: POST /cash-out adds its
+ * requestedAt, a batch item its index.
  */
-export interface AcceptedCashOut {
-  transactionId: string;
-  internalCode: string;
-  externalReference: string;
-  status: 'PROCESSING';
-}
+export type AcceptedCashOut = Omit<CashOutAcceptedBody, 'requestedAt'>;
 
 export function acceptedCashOut(row: CashOutRow): AcceptedCashOut {
   return {

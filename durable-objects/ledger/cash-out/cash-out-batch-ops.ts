@@ -5,10 +5,14 @@
  * row and the idempotent answer. From there each item is an ordinary Cash-Out: the
  * executor (cash-out-exec.ts) takes due Cash-Outs in seq order, so limits, routing and approval
  * apply in item order exactly as if the items had been sent one by one, and it pays them in
- * bounded batches per partner.
+ * bounded rounds of calls per partner.
  */
 
-import { MAX_BATCH_ITEMS } from '../../../src/api/cash-out-batch/schemas';
+import {
+  type CashOutBatchAcceptedBody,
+  type CashOutBatchBody,
+  MAX_BATCH_ITEMS,
+} from '../../../src/api/cash-out-batch/schemas';
 import { newInternalCode, newUuid } from '../../../src/domain/ids';
 import { amountFromCents } from '../../../src/domain/money';
 import { failure, type OperationResult, success } from '../../../src/domain/result';
@@ -17,32 +21,14 @@ import { archivedAmong } from '../archive/archive-index';
 import { sqlOf } from '../db';
 import type { Remember } from '../ledger/idempotency';
 import type { LedgerContext } from '../ledger-context';
-import {
-  type AcceptedCashOut,
-  acceptedCashOut,
-  type CreateCashOutInput,
-  newCashOutRow,
-  writeCashOuts,
-} from './cash-out-accept';
+import { acceptedCashOut, type CreateCashOutInput, newCashOutRow, writeCashOuts } from './cash-out-accept';
 import { type BatchRow, batchById, insertBatch, latestBatches } from './cash-out-batch-store';
 import { executorWoken } from './cash-out-exec';
 import { externalReferencesTaken, internalCodesTaken, statusCountsBetween } from './cash-out-store';
 
-export interface CashOutBatchAccepted {
-  batchId: string;
-  createdAt: string;
-  count: number;
-  amount: number;
-  items: (AcceptedCashOut & { index: number })[];
-}
-
-export interface CashOutBatchView {
-  batchId: string;
-  createdAt: string;
-  count: number;
-  amount: number;
-  byStatus: Record<'PROCESSING' | 'PENDING' | 'COMPLETED' | 'CANCELLED' | 'REFUNDED', number>;
-}
+/** The RPC answers are the API's bodies, typed by its schemas. */
+export type CashOutBatchAccepted = CashOutBatchAcceptedBody;
+export type CashOutBatchView = CashOutBatchBody;
 
 /**
  * The indexes whose externalReference is repeated inside the batch or already used by a Cash-Out
@@ -102,7 +88,10 @@ const conflictsFailure = (conflicts: Record<string, string[]>) => {
   const offending = Object.keys(conflicts);
   return failure({
     code: 'DUPLICATED_EXTERNAL_REFERENCE',
-    detail: `${offending.length} item(s) carry an externalReference repeated in the batch or already used for a Cash-Out: ${offending.map((f) => f.slice(0, f.indexOf('.'))).join(', ')}; nothing was created`,
+    detail:
+      `${offending.length} item(s) carry an externalReference repeated in the batch or ` +
+      `already used for a Cash-Out: ${offending.map((f) => f.slice(0, f.indexOf('.'))).join(', ')}; ` +
+      `nothing was created`,
     errors: conflicts,
   });
 };

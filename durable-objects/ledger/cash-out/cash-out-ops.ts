@@ -1,3 +1,4 @@
+import type { CashOutAcceptedBody } from '../../../src/api/cash-out/schemas';
 import { type CashOutView, cashOutView } from '../../../src/domain/cash-out';
 import { newEndToEndId, newInternalCode } from '../../../src/domain/ids';
 import { failure, type OperationResult, success } from '../../../src/domain/result';
@@ -7,13 +8,7 @@ import type { Remember } from '../ledger/idempotency';
 import { accountAt, findHold, postEntry, releaseHold } from '../ledger/ledger';
 import type { LedgerContext } from '../ledger-context';
 import { emitWebhook, observe } from '../webhooks/events';
-import {
-  type AcceptedCashOut,
-  acceptedCashOut,
-  type CreateCashOutInput,
-  newCashOutRow,
-  writeCashOuts,
-} from './cash-out-accept';
+import { acceptedCashOut, type CreateCashOutInput, newCashOutRow, writeCashOuts } from './cash-out-accept';
 import { holdId } from './cash-out-book';
 import { executorWoken, wakeExecutor } from './cash-out-exec';
 import {
@@ -26,7 +21,8 @@ import {
 import { countTowardLimits } from './limit-totals';
 
 export type { CreateCashOutInput } from './cash-out-accept';
-export type CashOutAccepted = AcceptedCashOut & { requestedAt: string };
+/** POST /cash-out's 202 body, typed by the API's schema. */
+export type CashOutAccepted = CashOutAcceptedBody;
 
 function update(ledger: LedgerContext, seq: number, changes: Partial<CashOutRow>): CashOutRow {
   return updateCashOut(ledger.db, seq, changes);

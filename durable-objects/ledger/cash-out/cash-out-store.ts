@@ -363,3 +363,8 @@ export const cashOutJsonSql = {
   hot: `SELECT ${CASH_OUT_JSON} AS json FROM json_each(?1) j CROSS JOIN cash_outs ON cash_outs.seq = j.value ORDER BY j.key`,
   seq: { key: 'seq', sql: sql`${cashOuts.seq}` } as RowSelection,
 };
+
+/** Every row, oldest first: what the tests assert on (test/support/ledger-reads.ts), read here so the table keeps one home. */
+export function allCashOuts(db: LedgerDb): CashOutRow[] {
+  return db.select().from(cashOuts).orderBy(cashOuts.seq).all();
+}

@@ -148,3 +148,12 @@ export function pruneLimitTotals(db: LedgerDb, now: number, batch = 500): number
   for (const { key } of stale) db.delete(limitTotals).where(sql`${limitTotals.key} = ${key}`).run();
   return stale.length;
 }
+
+/** Every row, oldest first: what the tests assert on (test/support/ledger-reads.ts), read here so the table keeps one home. */
+export function allLimitTotals(db: LedgerDb): { key: string; cents: number }[] {
+  return db
+    .select({ key: limitTotals.key, cents: limitTotals.cents })
+    .from(limitTotals)
+    .orderBy(limitTotals.key)
+    .all();
+}

@@ -100,3 +100,12 @@ export function pruneIdempotencyKeys(
 
 /** When the oldest stored answer leaves the replay window (the head of idempotency_created_idx). */
 export const oldestIdempotencyExpiry = sql`SELECT created_at + ${REPLAY_WINDOW_MS} AS at FROM idempotency_keys ORDER BY created_at LIMIT 1`;
+
+export type IdempotencyKeyRow = typeof idempotencyKeys.$inferSelect;
+
+/** Every row, oldest first: what the tests assert on (test/support/ledger-reads.ts), read here so the table keeps one home. */
+export function allIdempotencyKeys(
+  db: DrizzleSqliteDODatabase<Record<string, unknown>>,
+): IdempotencyKeyRow[] {
+  return db.select().from(idempotencyKeys).orderBy(idempotencyKeys.createdAt, idempotencyKeys.key).all();
+}

@@ -329,3 +329,15 @@ export function entriesAfter(sqlApi: SqlStorage, at: number): number {
 export function insertStoredEntries(sqlApi: SqlStorage, rows: StoredRow[]): void {
   insertStoredRows(sqlApi, 'ledger_entries', rows);
 }
+
+/** Every row, oldest first: what the tests assert on (test/support/ledger-reads.ts), read here so the table keeps one home. */
+export function allEntries(db: LedgerDb): EntryRow[] {
+  return db.select().from(ledgerEntries).orderBy(ledgerEntries.seq).all();
+}
+
+export type HoldRow = typeof holds.$inferSelect;
+
+/** Every hold, by id (test/support/ledger-reads.ts). */
+export function allHolds(db: LedgerDb): HoldRow[] {
+  return db.select().from(holds).orderBy(holds.id).all();
+}

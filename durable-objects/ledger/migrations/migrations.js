@@ -22,6 +22,7 @@ import m0019 from './0019_recurrence_charges.sql';
 import m0020 from './0020_cash_in_paid_by.sql';
 import m0021 from './0021_cash_in_disputes.sql';
 import m0022 from './0022_archived_disputes.sql';
+import m0023 from './0023_cash_in_recurrence.sql';
 
   export default {
     journal,
@@ -48,7 +49,8 @@ m0018,
 m0019,
 m0020,
 m0021,
-m0022
+m0022,
+m0023
     }
   }
   

@@ -42,3 +42,7 @@ export async function cashOutJson(ledger: LedgerContext, id: string): Promise<st
   const row = await findCashOutAnywhere(ledger, id);
   return row ? JSON.stringify(cashOutView(row)) : null;
 }
+
+/** The SQL rendering of the hot row at `seq`, as GET by id answers it (the view tests compare it with the TypeScript one). */
+export const cashInJsonAt = (sql: SqlStorage, seq: number) => render(sql, cashInJsonSql.view, seq);
+export const cashOutJsonAt = (sql: SqlStorage, seq: number) => render(sql, cashOutJsonSql.view, seq);

@@ -5,9 +5,10 @@
  * one without the other, and a cycle is charged once). The payer bank's failed attempts end the
  * Cash-In EXPIRED after the last one the recurrence allows.
  */
-import { cashInView } from '../../../src/domain/cash-in';
+import { type CashInRecurrence, cashInView } from '../../../src/domain/cash-in';
 import { cycleChargeIds } from '../../../src/domain/ids';
 import { amountFromCents } from '../../../src/domain/money';
+import { present } from '../../../src/domain/present';
 import {
   amountRefusal,
   chargeRecheckAt,
@@ -21,7 +22,7 @@ import { failure, type OperationResult, success } from '../../../src/domain/resu
 import { brtStartOfDay } from '../../../src/domain/time';
 import { isSimulatedPartner } from '../../../src/partners/config';
 import { cancelCashIn, createCashIn, expireCashIn } from '../cash-in/cash-in-ops';
-import { type CashInRow, cashInNotFound, findCashIn } from '../cash-in/cash-in-store';
+import { type CashInRow, cashInNotFound, findCashIn, updateCashIn } from '../cash-in/cash-in-store';
 import type { Remember } from '../ledger/idempotency';
 import type { LedgerContext } from '../ledger-context';
 import { emitWebhook } from '../webhooks/events';
@@ -50,6 +51,11 @@ export interface ChargeRecurrenceInput {
   locationPrefix: string;
   paymentUrlPrefix: string;
   locationKey: string;
+  /**
+   * Sandbox only: charge as if today (America/Sao_Paulo) were this date, so tests reach any cycle's
+   * window without waiting; only the window check moves, the Cash-In is created now.
+   */
+  asOf?: string;
 }
 
 export function maxAttempts(retryPolicy: string): number {
@@ -57,7 +63,7 @@ export function maxAttempts(retryPolicy: string): number {
 }
 
 /** What a recurring Cash-In carries besides the Cash-In (OpenAPI RecurringCharge). */
-export function chargeFields(link: RecurrenceChargeRow, retryPolicy: string) {
+export function chargeFields(link: RecurrenceChargeRow, retryPolicy: string): CashInRecurrence {
   return {
     recurrenceId: link.recurrenceId,
     cycle: link.cycle,
@@ -82,8 +88,12 @@ export async function chargeRecurrence(
       code: 'RULE_VIOLATION',
       detail: `Only an APPROVED recurrence is charged; this one is ${rec.status}`,
     });
+  // A real partner's recurrence has no sandbox clock: it answers like a nonexistent one.
+  if (input.asOf !== undefined && !isSimulatedPartner(ledger.env, rec.partnerIspb))
+    return recurrenceNotFound();
+  const today = input.asOf === undefined ? Date.now() : brtStartOfDay(input.asOf) + 12 * HOUR_MS;
   const terms = termsOf(rec);
-  const refusal = amountRefusal(terms, input.amountCents) ?? dueDateRefusal(terms, input.dueDate, Date.now());
+  const refusal = amountRefusal(terms, input.amountCents) ?? dueDateRefusal(terms, input.dueDate, today);
   if (refusal) return failure(refusal);
   const cycle = cycleOf(rec.startDate, rec.frequency, input.dueDate) as number;
   const key = `${rec.recurrenceId}:${cycle}`;
@@ -129,6 +139,7 @@ export async function chargeRecurrence(
         locationKey: input.locationKey,
         // A real partner's cycle is its `cobr` under the recurrence's idRec; the sandbox pays a BR Code.
         ...(ids && { ids, recurrence: { idRec: rec.recurrenceId, dueDate: input.dueDate } }),
+        recurringCharge: chargeFields(link(''), rec.retryPolicy),
       },
       creating.cashIns,
       (status, body) => remember(status, withRecurrence(body)),
@@ -174,14 +185,13 @@ export function recordFailedAttempts(
     for (const instant of at) {
       attempts = [...attempts, instant];
       setFailedAttempts(ledger.db, row.transactionId, attempts);
+      const fields = chargeFields({ ...link, failedAttempts: attempts }, rec.retryPolicy);
+      const counted = updateCashIn(ledger, row.seq, { recurrence: fields });
       // On the recurrence's events, to its webhookUrl: the Cash-In's own events stay its state history.
       emitWebhook(ledger, {
         aggregateId: `recurrence:${rec.recurrenceId}`,
         eventType: 'RECURRING_CHARGE_ATTEMPT_FAILED',
-        data: {
-          ...cashInView(row),
-          recurrence: chargeFields({ ...link, failedAttempts: attempts }, rec.retryPolicy),
-        },
+        data: cashInView(counted),
         webhookUrl: rec.webhookUrl,
         at: instant,
       });
@@ -204,12 +214,11 @@ export function failChargeAttempt(ledger: LedgerContext, id: string): OperationR
       detail: `Only an AWAITING_PAYMENT charge is attempted; this one is ${row.status}`,
     });
   const fields = chargeFields(recordFailedAttempts(ledger, row, link, rec, [Date.now()]), rec.retryPolicy);
-  if (fields.attemptsLeft === 0) {
-    const expired = expireCashIn(ledger, row.transactionId, true);
-    if (!expired.ok) return expired;
-    return success(200, { ...expired.body, recurrence: fields });
-  }
-  return success(200, { ...cashInView(findCashIn(ledger.db, row.transactionId)!), recurrence: fields });
+  if (fields.attemptsLeft === 0) return expireCashIn(ledger, row.transactionId, true);
+  return success(
+    200,
+    cashInView(present(findCashIn(ledger.db, row.transactionId), `Cash-In ${row.transactionId}`)),
+  );
 }
 
 /** The payer cancels a charge in their bank (sandbox): until 23:59:59.999 the day before it is due. */
@@ -224,10 +233,7 @@ export async function payerCancelsCharge(
       code: 'RULE_VIOLATION',
       detail: 'The payer may cancel a charge only until 23:59 the day before it is due',
     });
-  const cancelled = await cancelCashIn(ledger, found.row.transactionId);
-  return cancelled.ok
-    ? success(200, { ...cancelled.body, recurrence: chargeFields(found.link, found.rec.retryPolicy) })
-    : cancelled;
+  return cancelCashIn(ledger, found.row.transactionId);
 }
 
 /** GET /recurrences/{id}/charges: each cycle's charge, first cycle first, with its Cash-In's status now. */

@@ -9,6 +9,7 @@ import { buildDynamicBrCode } from '../../../src/domain/brcode';
 import { newInternalCode, newRecurrenceId } from '../../../src/domain/ids';
 import { merchantFields } from '../../../src/domain/merchant';
 import { amountFromCents, type Cents } from '../../../src/domain/money';
+import { present } from '../../../src/domain/present';
 import {
   cycleDueDate,
   type Frequency,
@@ -19,6 +20,7 @@ import {
   recurrenceRecheckAt,
   termsRefusal,
 } from '../../../src/domain/recurrence';
+import { recurrencePayload } from '../../../src/domain/recurrence-payload';
 import { failure, type OperationResult, success } from '../../../src/domain/result';
 import { brtDate, formatBrt } from '../../../src/domain/time';
 import { isSimulatedPartner, offersPixAutomatico } from '../../../src/partners/config';
@@ -32,6 +34,7 @@ import {
   insertRecurrence,
   latestRecurrences,
   type RecurrenceRow,
+  recurrenceByLocationCode,
   referenceTaken,
   updateRecurrence,
 } from './recurrence-store';
@@ -218,18 +221,23 @@ export async function createRecurrence(
   const push = input.payer.bankData !== undefined;
   const expiresAt = now + input.authorizationExpirationInDays * DAY_MS;
   let issued: Issued;
-  if (isSimulatedPartner(ledger.env, partnerIspb))
+  // The sandbox's QR names the gateway's own location, found again by its code (GET /pix/rec).
+  let locationCode: string | null = null;
+  if (isSimulatedPartner(ledger.env, partnerIspb)) {
+    if (!push)
+      do locationCode = newInternalCode();
+      while (recurrenceByLocationCode(ledger.db, locationCode) !== undefined);
     issued = {
       recurrenceId: newRecurrenceId(input.retryPolicy !== 'NONE', partnerIspb, today),
       copyAndPaste: push
         ? null
         : buildDynamicBrCode({
-            location: `${input.locationPrefix}${newInternalCode()}`,
+            location: `${input.locationPrefix}${locationCode}`,
             amountCents: input.amountCents,
             ...merchantFields(ledger.profile),
           }),
     };
-  else {
+  } else {
     creating.add(input.externalReference);
     try {
       const atPartner = await issueAtPartner(ledger, input, partnerIspb, expiresAt);
@@ -259,6 +267,7 @@ export async function createRecurrence(
       payerBank: input.payer.bankData ?? null,
       journey: push ? 'PUSH' : 'QR',
       copyAndPaste,
+      locationCode,
       partnerIspb,
       webhookUrl: input.webhookUrl ?? null,
       createdAt: now,
@@ -286,7 +295,9 @@ export function listRecurrences(ledger: LedgerContext, limit: number, before?: n
   const now = Date.now();
   return {
     items: page.map((r) => recurrenceView(r, now)),
-    ...(rows.length > limit && { nextBefore: page[page.length - 1]!.seq }),
+    ...(rows.length > limit && {
+      nextBefore: present(page.at(-1), 'the last recurrence of a full page').seq,
+    }),
   };
 }
 
@@ -356,4 +367,30 @@ export function expireRecurrence(ledger: LedgerContext, recurrenceId: string): v
   const row = findRecurrence(ledger.db, recurrenceId);
   if (row?.status !== 'WAITING_AUTHORIZATION') return;
   moveRecurrence(ledger, recurrenceId, { to: 'EXPIRED' }, false);
+}
+
+/**
+ * What the QR journey's location serves (GET /pix/rec/{locator}): the recurrence's payload, found by
+ * its location code only; a simulated partner's (a real partner's PSP hosts its own location).
+ */
+export function recurrenceLocation(ledger: LedgerContext, code: string) {
+  const row = recurrenceByLocationCode(ledger.db, code);
+  if (!row || !isSimulatedPartner(ledger.env, row.partnerIspb)) return null;
+  return recurrencePayload({
+    recurrenceId: row.recurrenceId,
+    status: row.status,
+    frequency: row.frequency,
+    startDate: row.startDate,
+    endDate: row.endDate,
+    amountCents: row.amount,
+    minimumAmountCents: row.minimumAmount,
+    retryPolicy: row.retryPolicy,
+    contract: row.contract,
+    description: row.description,
+    payer: { name: row.payerName, document: row.payerDocument },
+    receiver: { name: ledger.profile.name, ispb: row.partnerIspb },
+    createdAtMs: row.createdAt,
+    approvedAtMs: row.approvedAt,
+    endedAtMs: row.endedAt,
+  });
 }

@@ -29,6 +29,11 @@ export function referenceTaken(db: LedgerDb, externalReference: string): boolean
   );
 }
 
+/** The QR journey's recurrence whose location ends in this code (its unique index). */
+export function recurrenceByLocationCode(db: LedgerDb, code: string): RecurrenceRow | undefined {
+  return db.select().from(recurrences).where(eq(recurrences.locationCode, code)).get();
+}
+
 export function insertRecurrence(db: LedgerDb, row: NewRecurrence): RecurrenceRow {
   return db.insert(recurrences).values(row).returning().get();
 }
@@ -83,4 +88,14 @@ export function setFailedAttempts(db: LedgerDb, transactionId: string, failedAtt
     .set({ failedAttempts })
     .where(eq(recurrenceCharges.transactionId, transactionId))
     .run();
+}
+
+/** Every row, oldest first: what the tests assert on (test/support/ledger-reads.ts), read here so the table keeps one home. */
+export function allRecurrences(db: LedgerDb): RecurrenceRow[] {
+  return db.select().from(recurrences).orderBy(recurrences.seq).all();
+}
+
+/** Every recurrence charge (test/support/ledger-reads.ts). */
+export function allRecurrenceCharges(db: LedgerDb): RecurrenceChargeRow[] {
+  return db.select().from(recurrenceCharges).all();
 }

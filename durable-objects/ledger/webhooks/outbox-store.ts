@@ -282,3 +282,15 @@ export function hasEndedDelivery(sqlApi: SqlStorage, aggregateId: string): boole
       .toArray().length > 0
   );
 }
+
+export type OutboxEventRow = typeof outbox.$inferSelect;
+
+/** Every row, oldest first: what the tests assert on (test/support/ledger-reads.ts), read here so the table keeps one home. */
+export function allOutbox(db: LedgerDb): OutboxEventRow[] {
+  return db.select().from(outbox).orderBy(outbox.seq).all();
+}
+
+/** Every delivery, in outbox order (test/support/ledger-reads.ts). */
+export function allDeliveries(db: LedgerDb): DeliveryRow[] {
+  return db.select().from(deliveries).orderBy(deliveries.seq).all();
+}

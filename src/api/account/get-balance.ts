@@ -8,8 +8,8 @@ import type { ApiRequest } from '../../http/request-context';
 import { operationResponse } from '../../http/respond';
 import { validationError } from '../../http/validation';
 import { example, type Out } from '../../openapi/examples';
-import { AccountType, BrtTimestamp, Ispb, Money } from '../../openapi/fields';
 import { balanceParameters } from '../../openapi/parameters';
+import { AccountType, BrtTimestamp, Ispb, Money } from '../../schemas/fields';
 import { named } from '../../schemas/named';
 import { route } from '../route-table';
 import { AccountNumber, TAG } from './shared';
@@ -34,7 +34,8 @@ export const Balance = named(
               v.pipe(
                 Money,
                 v.description(
-                  'Balance minus holds (operations in flight and open disputes); may be below zero while a dispute blocks money already paid out. Only on the current balance (no `at`).',
+                  'Balance minus holds (operations in flight and open disputes); may be below ' +
+                    'zero while a dispute blocks money already paid out. Only on the current balance (no `at`).',
                 ),
               ),
             ),
@@ -42,7 +43,8 @@ export const Balance = named(
               v.pipe(
                 Money,
                 v.description(
-                  'What open MED disputes hold on the account (the sum of their `blockedAmount`); refunds in flight are not in it. Only on the current balance (no `at`).',
+                  'What open MED disputes hold on the account (the sum of their ' +
+                    '`blockedAmount`); refunds in flight are not in it. Only on the current balance (no `at`).',
                 ),
               ),
             ),

@@ -8,8 +8,8 @@ import { pageBody, parseListQuery } from '../../http/list-query';
 import type { Input } from '../../http/pipeline';
 import { operationResponse } from '../../http/respond';
 import { example, type Out } from '../../openapi/examples';
-import { AccountType, BrtTimestamp, Cursor } from '../../openapi/fields';
 import { accountNumberParameter, listParameters } from '../../openapi/parameters';
+import { AccountType, BrtTimestamp, Cursor } from '../../schemas/fields';
 import { named } from '../../schemas/named';
 import { route } from '../route-table';
 import { AccountNumber, Bank, StatementItem, TAG } from './shared';
@@ -89,7 +89,10 @@ export const getStatement = route(
     operationId: 'getStatement',
     summary: 'Account statement',
     description:
-      "Every credit and debit of one of the client's accounts, filtered on when the entry hit the account, oldest first by default. Data starts at the client's statement start date: an earlier `from` answers 422 LIST_FROM_BEFORE_CUTOFF (the detail names the first available date).",
+      "Every credit and debit of one of the client's accounts, filtered on when the entry hit " +
+      "the account, oldest first by default. Data starts at the client's statement start date: an " +
+      'earlier `from` answers 422 LIST_FROM_BEFORE_CUTOFF (the detail names the first available ' +
+      'date).',
     tag: TAG,
     auth: 'client',
     parameters: [accountNumberParameter, ...listParameters],

@@ -11,9 +11,9 @@ import { requestFingerprint } from '../../http/idempotency';
 import type { Input } from '../../http/pipeline';
 import { operationResponse } from '../../http/respond';
 import { example, type Out } from '../../openapi/examples';
-import { AccountType, BrtTimestamp, Ispb, Money } from '../../openapi/fields';
 import type { OperationSpec } from '../../openapi/operation';
 import { AMOUNT_MAX_MESSAGE, amountDecimals, IspbSchema } from '../../schemas/common';
+import { AccountType, BrtTimestamp, Ispb, Money } from '../../schemas/fields';
 import { named } from '../../schemas/named';
 import { route } from '../route-table';
 import { AccountNumber, TAG } from './shared';
@@ -80,7 +80,12 @@ const rebalanceOperation = (direction: 'top-up' | 'sweep') =>
     operationId: direction === 'top-up' ? 'topUp' : 'sweep',
     summary:
       direction === 'top-up' ? 'Top up: PROPRIETARY → TRANSACTIONAL' : 'Sweep: TRANSACTIONAL → PROPRIETARY',
-    description: `Moves money between the two accounts the client holds at one settlement partner (\`ispb\`, default the client's first partner). Both legs appear in the statement as TRANSFER_OUT / TRANSFER_IN. \`amount\` ≤ 0 answers 422 INVALID_AMOUNT after the DigitalSignature check; not enough available money in the source account answers 422 ${direction === 'top-up' ? 'INSUFFICIENT_PROPRIETARY_FUNDS' : 'INSUFFICIENT_TRANSACTIONAL_FUNDS'}.`,
+    description:
+      `Moves money between the two accounts the client holds at one settlement ` +
+      `partner (\`ispb\`, default the client's first partner). Both legs appear in the statement as ` +
+      `TRANSFER_OUT / TRANSFER_IN. \`amount\` ≤ 0 answers 422 INVALID_AMOUNT after the DigitalSignature ` +
+      `check; not enough available money in the source account answers ` +
+      `422 ${direction === 'top-up' ? 'INSUFFICIENT_PROPRIETARY_FUNDS' : 'INSUFFICIENT_TRANSACTIONAL_FUNDS'}.`,
     tag: TAG,
     auth: 'signed',
     idempotent: true,

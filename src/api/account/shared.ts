@@ -4,7 +4,7 @@
  */
 import * as v from 'valibot';
 import { STATEMENT_TYPES } from '../../domain/statement';
-import { AccountType, BrtTimestamp, EndToEndId, Ispb, Money } from '../../openapi/fields';
+import { AccountType, BrtTimestamp, EndToEndId, Ispb, Money } from '../../schemas/fields';
 import { named } from '../../schemas/named';
 
 export const TAG = 'Account';

@@ -5,8 +5,8 @@ import { lastClosedDay } from '../../domain/reconciliation-days';
 import { BREAK_KINDS } from '../../domain/reconciliation-matching';
 import { ProblemError } from '../../http/errors';
 import { json } from '../../http/json';
-import type { ApiRequest, RequestContext } from '../../http/request-context';
-import { parseWith, validationError } from '../../http/validation';
+import type { Input } from '../../http/pipeline';
+import { validationError } from '../../http/validation';
 import { example } from '../../openapi/examples';
 import { inlineSchema } from '../../openapi/json-schema';
 import { parameter } from '../../openapi/parameters';
@@ -66,14 +66,17 @@ const Report = v.object({
         inFlightOut: v.pipe(
           Money,
           v.description(
-            'Of books, what was already asked of the partner and has not settled: Cash-Outs sent, refunds and returns of unapplied receipts the partner took. A bank debits them when it takes them; our books when they settle.',
+            'Of books, what was already asked of the partner and has not settled: Cash-Outs ' +
+              'sent, refunds and returns of unapplied receipts the partner took. A bank debits them when it ' +
+              'takes them; our books when they settle.',
           ),
         ),
         ours: v.pipe(Money, v.description('books − inFlightOut: the figure compared with theirs.')),
         theirs: v.pipe(Money, v.description("The partner's balance at the check.")),
       }),
       v.description(
-        "The balance check, where the partner's API reports its balance: both sides as of the check, after the day's heals. A difference is a BALANCE break whose ours and theirs are these.",
+        "The balance check, where the partner's API reports its balance: both sides as of the " +
+          "check, after the day's heals. A difference is a BALANCE break whose ours and theirs are these.",
       ),
     ),
   ),
@@ -81,13 +84,18 @@ const Report = v.object({
     v.number(),
     v.integer(),
     v.description(
-      "How many of this partner's closed days (this one or any other, from the first day ever checked, at most 35 back) have no final report yet: never checked, or PENDING. Each is tried again, oldest first, a few a run, until it is MATCHED or BREAKS; 0 when the reconciliation is up to date.",
+      "How many of this partner's closed days (this one or any other, from the first day ever " +
+        'checked, at most 35 back) have no final report yet: never checked, or PENDING. Each is tried ' +
+        'again, oldest first, a few a run, until it is MATCHED or BREAKS; 0 when the reconciliation is up ' +
+        'to date.',
     ),
   ),
 });
 
-async function handleGetReconciliation(request: ApiRequest, { env }: RequestContext): Promise<Response> {
-  const query = parseWith(ReconciliationQuerySchema, { ...request.query });
+async function handleGetReconciliation({
+  env,
+  query,
+}: Input<{ query: typeof ReconciliationQuerySchema }>): Promise<Response> {
   const real = declaredPartners(env).filter((p) => p.kind === 'bcb-api-pix');
   let ispb = query.ispb;
   if (ispb === undefined) {
@@ -108,10 +116,20 @@ export const getReconciliationReport = route(
     operationId: 'getReconciliationReport',
     summary: "A partner's day against our books",
     description:
-      "After each America/Sao_Paulo day closes, every real partner's own records of it (received Pix with their devolutions, every page; where its payout API lists them, the payouts sent and the account balance) are compared with our books. Each difference is `MISSING_HERE` (the bank has it, we do not), `MISSING_THERE`, `AMOUNT_DIFFERS` or `STATUS_DIFFERS`. A payment or devolution the bank proves and we lack is booked through the normal path and listed in `healed`; everything else stays in `breaks` until an operator looks, and a day with breaks is posted to OPERATOR_ALERT_URL. A re-run of the day replaces its report but keeps every heal of earlier runs (`healed` is the day's whole history). PENDING: the day could not be read in full yet (see `pendingReason`); it is tried again, like every closed day not yet checked, oldest first, until it is final: `daysBehind` counts them. 404 NOT_FOUND for a day not yet checked.",
+      "After each America/Sao_Paulo day closes, every real partner's own records of it (received " +
+      'Pix with their devolutions, every page; where its payout API lists them, the payouts sent and ' +
+      'the account balance) are compared with our books. Each difference is `MISSING_HERE` (the bank ' +
+      'has it, we do not), `MISSING_THERE`, `AMOUNT_DIFFERS` or `STATUS_DIFFERS`. A payment or ' +
+      'devolution the bank proves and we lack is booked through the normal path and listed in `healed`; ' +
+      'everything else stays in `breaks` until an operator looks, and a day with breaks is posted to ' +
+      'OPERATOR_ALERT_URL. A re-run of the day replaces its report but keeps every heal of earlier runs ' +
+      "(`healed` is the day's whole history). PENDING: the day could not be read in full yet (see " +
+      '`pendingReason`); it is tried again, like every closed day not yet checked, oldest first, until ' +
+      'it is final: `daysBehind` counts them. 404 NOT_FOUND for a day not yet checked.',
     tag: 'Operator',
     auth: 'operator',
     role: 'VIEWER',
+    query: ReconciliationQuerySchema,
     parameters: Object.entries(ReconciliationQuerySchema.entries).map(([name, schema]) =>
       parameter(name, 'query', schema, RECONCILIATION_NOTES[name] ?? name, name === 'date'),
     ),

@@ -8,8 +8,8 @@ import { decodeCursor, encodeCursor } from '../../domain/cursor';
 import { parseBound } from '../../domain/period';
 import { UNAPPLIED_REASONS, UNAPPLIED_STATUSES, unappliedView } from '../../domain/unapplied';
 import { json } from '../../http/json';
-import type { ApiRequest, RequestContext } from '../../http/request-context';
-import { parseWith, validationError } from '../../http/validation';
+import type { Input } from '../../http/pipeline';
+import { validationError } from '../../http/validation';
 import { example } from '../../openapi/examples';
 import { inlineSchema } from '../../openapi/json-schema';
 import { parameter } from '../../openapi/parameters';
@@ -59,7 +59,10 @@ const Unapplied = v.object({
         v.string(),
         v.isoTimestamp(),
         v.description(
-          'FAILED only: until when the gateway keeps reading the devolution at the partner (the MED window, 90 days from the payment). Before it, the network may still settle it and the receipt turns RETURNED by itself: do not return the money by other means. After it, the operator acts.',
+          'FAILED only: until when the gateway keeps reading the devolution at the partner (the ' +
+            'MED window, 90 days from the payment). Before it, the network may still settle it and the ' +
+            'receipt turns RETURNED by itself: do not return the money by other means. After it, the operator ' +
+            'acts.',
         ),
       ),
     ),
@@ -69,8 +72,10 @@ const Unapplied = v.object({
 /** Cursors of this list are bound to the operator, not to a client. */
 const CURSOR_OWNER = 'operator:unapplied';
 
-async function handleListUnapplied(request: ApiRequest, { env }: RequestContext): Promise<Response> {
-  const query = parseWith(UnappliedQuerySchema, { ...request.query });
+async function handleListUnapplied({
+  env,
+  query,
+}: Input<{ query: typeof UnappliedQuerySchema }>): Promise<Response> {
   const from = query.from === undefined ? undefined : parseBound(query.from, 'from');
   const to = query.to === undefined ? undefined : parseBound(query.to, 'to');
   const walk = { list: 'unapplied', order: 'desc' as const, from: from ?? 0, to: to ?? 0 };
@@ -109,10 +114,20 @@ export const listUnappliedReceipts = route(
     operationId: 'listUnappliedReceipts',
     summary: 'List money no Cash-In could take, and its return',
     description:
-      "Newest first. Every Pix a real partner reported (callback or sweep) that no Cash-In could take becomes an unapplied receipt in the transaction that decided so: `DUPLICATE` (a second payment of a paid charge), `NOT_PAYABLE` (a payment after a cancel or expiry), `AMOUNT_MISMATCH` (another amount than the charge's), `UNKNOWN_CHARGE` (a txid we never issued). It is held for the payer in a suspense account (of the client its txid names, else of the partner), never in a client's balance, and returned in full through the partner's devolution under `return.id`. `return.status` ends RETURNED when the partner confirms, or FAILED with `return.failure`. A FAILED devolution is never asked again by itself, but it is read again at the partner until `return.readUntil` (the MED window): if the network settles it after all, the receipt turns RETURNED. Only a FAILED receipt past `return.readUntil` needs the operator.",
+      'Newest first. Every Pix a real partner reported (callback or sweep) that no Cash-In could ' +
+      'take becomes an unapplied receipt in the transaction that decided so: `DUPLICATE` (a second ' +
+      'payment of a paid charge), `NOT_PAYABLE` (a payment after a cancel or expiry), `AMOUNT_MISMATCH` ' +
+      "(another amount than the charge's), `UNKNOWN_CHARGE` (a txid we never issued). It is held for " +
+      'the payer in a suspense account (of the client its txid names, else of the partner), never in a ' +
+      "client's balance, and returned in full through the partner's devolution under `return.id`. " +
+      '`return.status` ends RETURNED when the partner confirms, or FAILED with `return.failure`. A ' +
+      'FAILED devolution is never asked again by itself, but it is read again at the partner until ' +
+      '`return.readUntil` (the MED window): if the network settles it after all, the receipt turns ' +
+      'RETURNED. Only a FAILED receipt past `return.readUntil` needs the operator.',
     tag: 'Operator',
     auth: 'operator',
     role: 'VIEWER',
+    query: UnappliedQuerySchema,
     parameters: Object.entries(UnappliedQuerySchema.entries).map(([name, schema]) =>
       parameter(name, 'query', schema, UNAPPLIED_NOTES[name] ?? name, false),
     ),

@@ -27,7 +27,8 @@ export const advanceAnalyzerOperations: OperationSpec[] = [
     operationId: 'advanceHealthAnalyzer',
     summary: 'Close the windows up to an instant now',
     description:
-      'Staging: instead of waiting for the alarm a minute after each 5-minute window ends, close every window that ends at or before `until` now (a test or a demo driving time).',
+      'Staging: instead of waiting for the alarm a minute after each 5-minute window ends, close ' +
+      'every window that ends at or before `until` now (a test or a demo driving time).',
     stagingOnly: true,
     body: {
       schema: AdvanceAnalyzerSchema,

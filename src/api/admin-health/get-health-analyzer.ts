@@ -1,14 +1,14 @@
 /** GET /admin/health/analyzer: what the PIX health analyzer has counted and whether it can judge yet. */
 
 import { json } from '../../http/json';
-import type { ApiRequest, RequestContext } from '../../http/request-context';
+import type { Input } from '../../http/pipeline';
 import { example } from '../../openapi/examples';
 import { operator } from '../admin/shared';
 import { route } from '../route-table';
 import { analyzerState } from './handlers';
 import { AnalyzerState, STATE } from './shared';
 
-async function handleAnalyzerState(_request: ApiRequest, { env }: RequestContext): Promise<Response> {
+async function handleAnalyzerState({ env }: Input): Promise<Response> {
   return json(await analyzerState(env));
 }
 

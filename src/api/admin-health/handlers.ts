@@ -4,12 +4,10 @@
  */
 
 import { healthAnalyzer } from '../../../durable-objects/health-stub';
-import { readJsonObject } from '../../http/body';
 import { json } from '../../http/json';
-import type { ApiRequest, RequestContext } from '../../http/request-context';
+import type { Input } from '../../http/pipeline';
 import { requireStaging } from '../../http/staging';
-import { parseWith } from '../../http/validation';
-import { AdvanceAnalyzerSchema } from './schemas';
+import type { AdvanceAnalyzerSchema } from './schemas';
 
 export async function analyzerState(env: Env) {
   const s = await healthAnalyzer(env).stats();
@@ -28,9 +26,13 @@ export async function analyzerState(env: Env) {
   };
 }
 
-export async function handleAdvanceAnalyzer(request: ApiRequest, { env }: RequestContext): Promise<Response> {
+export async function handleAdvanceAnalyzer({
+  request,
+  env,
+  body,
+}: Input<{ body: typeof AdvanceAnalyzerSchema }>): Promise<Response> {
   requireStaging(request, env);
-  const { until } = parseWith(AdvanceAnalyzerSchema, await readJsonObject(request));
+  const { until } = body;
   const changes = await healthAnalyzer(env).advance(Date.parse(until));
   return json({ changes, analyzer: await analyzerState(env) });
 }

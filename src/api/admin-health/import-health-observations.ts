@@ -7,10 +7,9 @@ import { appendAudit } from '../../db/audit';
 import { importTimeProblem } from '../../health/windows/intake';
 import { parseObservation } from '../../health/windows/observation';
 import { changeRecord, recorded } from '../../http/audit';
-import { readJsonObject } from '../../http/body';
 import { json } from '../../http/json';
-import type { ApiRequest, RequestContext } from '../../http/request-context';
-import { parseWith, validationError } from '../../http/validation';
+import type { Input } from '../../http/pipeline';
+import { validationError } from '../../http/validation';
 import { example } from '../../openapi/examples';
 import { named } from '../../schemas/named';
 import { operator } from '../admin/shared';
@@ -27,9 +26,13 @@ const ObservationsQueued = named(
 /** Queue sendBatch takes at most 100 messages. */
 const QUEUE_SEND_MAX = 100;
 
-async function handleImportObservations(request: ApiRequest, rc: RequestContext): Promise<Response> {
+async function handleImportObservations({
+  request,
+  rc,
+  body,
+}: Input<{ body: typeof ImportObservationsSchema }>): Promise<Response> {
   const { env } = rc;
-  const { observations } = parseWith(ImportObservationsSchema, await readJsonObject(request));
+  const { observations } = body;
   const errors: Record<string, string[]> = {};
   const now = Date.now();
   observations.forEach((o, i) => {
@@ -67,7 +70,13 @@ export const importHealthObservations = route(
     operationId: 'importHealthObservations',
     summary: 'Import observations into the PIX health analyzer',
     description:
-      'Up to 250 observations per call go onto the health queue, like the ones every transaction emits. A new deployment imports the platform history it replaces (days of it) so the analyzer starts warm: history older than anything it has seen bootstraps it, and the live traffic waits until the history stops arriving. An id already counted is skipped, so an import can be repeated after a failure. Imports are history: each `at` must be within the last 30 days and at most 5 minutes ahead of the gateway clock, else the whole batch answers 400 `VALIDATION_ERROR` naming `observations.<i>.at`.',
+      'Up to 250 observations per call go onto the health queue, like the ones every transaction ' +
+      'emits. A new deployment imports the platform history it replaces (days of it) so the analyzer ' +
+      'starts warm: history older than anything it has seen bootstraps it, and the live traffic waits ' +
+      'until the history stops arriving. An id already counted is skipped, so an import can be repeated ' +
+      'after a failure. Imports are history: each `at` must be within the last 30 days and at most 5 ' +
+      'minutes ahead of the gateway clock, else the whole batch answers 400 `VALIDATION_ERROR` naming ' +
+      '`observations.<i>.at`.',
     body: {
       schema: ImportObservationsSchema,
       examples: {

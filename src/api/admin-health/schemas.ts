@@ -51,7 +51,9 @@ export const ImportObservationsSchema = named(
   }),
   {
     observations:
-      'Observations (the shape of the health queue), each with a unique `id` (an id already counted is skipped, so a repeated import is harmless). Older than the analyzer has seen, they bootstrap it: recent live traffic waits until the history stops arriving.',
+      'Observations (the shape of the health queue), each with a unique `id` (an id already ' +
+      'counted is skipped, so a repeated import is harmless). Older than the analyzer has seen, they ' +
+      'bootstrap it: recent live traffic waits until the history stops arriving.',
   },
 );
 

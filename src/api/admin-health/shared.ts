@@ -1,6 +1,6 @@
 /** What the analyzer's operator operations share: its state as documented, and an example of it. */
 import * as v from 'valibot';
-import { UtcTimestamp } from '../../openapi/fields';
+import { UtcTimestamp } from '../../schemas/fields';
 import { named } from '../../schemas/named';
 
 export const Count = v.pipe(v.number(), v.integer(), v.minValue(0));

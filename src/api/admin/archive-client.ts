@@ -1,10 +1,8 @@
 /** POST /admin/clients/{clientId}/archive: closed history to R2 on demand (durable-objects/ledger/archive/archive.ts). */
 import { ledgerOf } from '../../../durable-objects/stubs';
 import { changeRecord, recorded } from '../../http/audit';
-import { readJsonObject } from '../../http/body';
 import { json } from '../../http/json';
-import type { ApiRequest, RequestContext } from '../../http/request-context';
-import { parseWith } from '../../http/validation';
+import type { Input } from '../../http/pipeline';
 import { example } from '../../openapi/examples';
 import { clientIdParameter } from '../../openapi/parameters';
 import { route } from '../route-table';
@@ -14,9 +12,13 @@ import { ArchiveSchema } from './schemas';
 import { operator } from './shared';
 
 /** The run spans many object transactions; its record commits with the one that concludes it. */
-async function handleArchiveClient(request: ApiRequest, rc: RequestContext): Promise<Response> {
+async function handleArchiveClient({
+  request,
+  rc,
+  body,
+}: Input<{ body: typeof ArchiveSchema }>): Promise<Response> {
   const client = await requireClient(request, rc.env);
-  const { before } = parseWith(ArchiveSchema, await readJsonObject(request));
+  const { before } = body;
   const audit = changeRecord(rc, 'archiveClient', new URL(request.url).pathname, { after: { before } });
   const archivedTransactions = await ledgerOf(rc.env, client.id).archive(Date.parse(before), audit);
   recorded(rc);
@@ -31,7 +33,12 @@ export const archiveClient = route(
     operationId: 'archiveClient',
     summary: "Move a client's closed history to the archive now",
     description:
-      "Archives every closed Cash-In (PAID and settled, REFUNDED, EXPIRED, CANCELLED) and closed Cash-Out (COMPLETED, CANCELLED, REFUNDED) settled before `before`, and every ledger entry posted before it, ignoring the retention window, into the client's R2 segments, and answers once done with the number of transactions moved. Every read answers exactly as before: GET by any id, the lists, the summaries, statements and balances `at`; a later refund or bank return brings the transaction back. Idempotent: a second call with the same `before` archives 0.",
+      'Archives every closed Cash-In (PAID and settled, REFUNDED, EXPIRED, CANCELLED) and closed ' +
+      'Cash-Out (COMPLETED, CANCELLED, REFUNDED) settled before `before`, and every ledger entry posted ' +
+      "before it, ignoring the retention window, into the client's R2 segments, and answers once done " +
+      'with the number of transactions moved. Every read answers exactly as before: GET by any id, the ' +
+      'lists, the summaries, statements and balances `at`; a later refund or bank return brings the ' +
+      'transaction back. Idempotent: a second call with the same `before` archives 0.',
     parameters: [clientIdParameter],
     body: {
       schema: ArchiveSchema,

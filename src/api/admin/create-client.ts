@@ -5,11 +5,9 @@ import { newAccountNumber } from '../../domain/accounts';
 import { newLocationKey } from '../../domain/ids';
 import { brtDate } from '../../domain/time';
 import { changeRecord, recorded } from '../../http/audit';
-import { readJsonObject } from '../../http/body';
 import { ProblemError } from '../../http/errors';
 import { json } from '../../http/json';
-import type { ApiRequest, RequestContext } from '../../http/request-context';
-import { parseWith } from '../../http/validation';
+import type { Input } from '../../http/pipeline';
 import { example } from '../../openapi/examples';
 import { defaultPartners, settlementPartner } from '../../partners/config';
 import { encryptSecret, newCryptoToken, newWebhookSecret, sha256Hex } from '../../security/secrets';
@@ -19,10 +17,11 @@ import { ClientCreated } from './openapi-responses';
 import { CreateClientSchema, createClientSchema } from './schemas';
 import { ACCOUNTS, CLIENT, operator } from './shared';
 
-async function handleCreateClient(request: ApiRequest, rc: RequestContext): Promise<Response> {
+async function handleCreateClient({
+  rc,
+  body,
+}: Input<{ body: typeof CreateClientSchema }>): Promise<Response> {
   const { env } = rc;
-  const isPartner = (ispb: string) => settlementPartner(env, ispb) !== undefined;
-  const body = parseWith(createClientSchema(isPartner), await readJsonObject(request));
   const now = Date.now();
   const clientId = crypto.randomUUID();
   const clientSecret = crypto.randomUUID();
@@ -126,4 +125,6 @@ export const createClient = route(
     errors: ['VALIDATION_ERROR'],
   }),
   handleCreateClient,
+  // The document lists the catalog's partners; a deployment accepts the ones it declares.
+  { bodySchema: (env) => createClientSchema((ispb) => settlementPartner(env, ispb) !== undefined) },
 );

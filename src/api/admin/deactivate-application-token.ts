@@ -2,13 +2,13 @@
 import { updateClient } from '../../db/clients';
 import { forgetCredentials } from '../../db/credentials';
 import { changeRecord, recorded } from '../../http/audit';
-import type { ApiRequest, RequestContext } from '../../http/request-context';
+import type { Input } from '../../http/pipeline';
 import { clientIdParameter } from '../../openapi/parameters';
 import { route } from '../route-table';
 import { requireClient } from './clients';
 import { noContent, operator } from './shared';
 
-async function handleDeactivateApplicationToken(request: ApiRequest, rc: RequestContext): Promise<Response> {
+async function handleDeactivateApplicationToken({ request, rc }: Input): Promise<Response> {
   const { env } = rc;
   const client = await requireClient(request, env);
   const audit = changeRecord(rc, 'deactivateApplicationToken', new URL(request.url).pathname, {

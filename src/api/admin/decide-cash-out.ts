@@ -6,6 +6,7 @@ import { ledgerOf } from '../../../durable-objects/stubs';
 import { findClient } from '../../db/clients';
 import { changeRecord, recorded } from '../../http/audit';
 import { ProblemError } from '../../http/errors';
+import type { Input } from '../../http/pipeline';
 import type { ApiRequest, RequestContext } from '../../http/request-context';
 import { operationResponse } from '../../http/respond';
 import { pathId } from '../../http/transaction-reads';
@@ -74,8 +75,8 @@ async function decide(
   return operationResponse(result);
 }
 
-const handleApproveCashOut = (request: ApiRequest, rc: RequestContext) => decide(request, rc, 'approve');
-const handleRejectCashOut = (request: ApiRequest, rc: RequestContext) => decide(request, rc, 'reject');
+const handleApproveCashOut = ({ request, rc }: Input) => decide(request, rc, 'approve');
+const handleRejectCashOut = ({ request, rc }: Input) => decide(request, rc, 'reject');
 
 export const approveCashOut = route(decision('approve'), handleApproveCashOut);
 

@@ -1,7 +1,7 @@
 /** GET /admin/clients/{clientId} (docs/contract.md, Operator API): a client, without secrets. */
 import { listClientAccounts } from '../../db/clients';
 import { json } from '../../http/json';
-import type { ApiRequest, RequestContext } from '../../http/request-context';
+import type { Input } from '../../http/pipeline';
 import { example } from '../../openapi/examples';
 import { clientIdParameter } from '../../openapi/parameters';
 import { route } from '../route-table';
@@ -9,7 +9,7 @@ import { clientView, requireClient } from './clients';
 import { Client } from './openapi-responses';
 import { CLIENT, operator } from './shared';
 
-async function handleGetClient(request: ApiRequest, { env }: RequestContext): Promise<Response> {
+async function handleGetClient({ request, env }: Input): Promise<Response> {
   const client = await requireClient(request, env);
   return json(clientView(env, client, await listClientAccounts(env, client.id)));
 }

@@ -5,23 +5,25 @@
  */
 
 import { changeRecord, recorded } from '../../http/audit';
-import { readJsonObject } from '../../http/body';
 import { ProblemError } from '../../http/errors';
 import { json } from '../../http/json';
-import type { ApiRequest, RequestContext } from '../../http/request-context';
+import type { Input } from '../../http/pipeline';
 import { requireStaging } from '../../http/staging';
 import { parseWith } from '../../http/validation';
 import { partnerByIspb } from '../../partners/catalog';
 import { clearFaults, injectFault } from '../../partners/faults';
 import { PartnerPathSchema } from '../../schemas/common';
-import { PartnerFaultSchema } from './schemas';
+import type { PartnerFaultSchema } from './schemas';
 
-export async function handleInjectFault(request: ApiRequest, rc: RequestContext): Promise<Response> {
+export async function handleInjectFault({
+  request,
+  rc,
+  body,
+}: Input<{ body: typeof PartnerFaultSchema }>): Promise<Response> {
   const { env } = rc;
   requireStaging(request, env);
   const { ispb } = parseWith(PartnerPathSchema, { ispb: request.params.ispb ?? '' });
   if (!partnerByIspb(ispb)) throw new ProblemError('NOT_FOUND', `No settlement partner with ISPB ${ispb}`);
-  const body = parseWith(PartnerFaultSchema, await readJsonObject(request));
   const now = Date.now();
   const fault = {
     ispb,
@@ -49,7 +51,7 @@ export async function handleInjectFault(request: ApiRequest, rc: RequestContext)
   );
 }
 
-export async function handleClearFaults(request: ApiRequest, rc: RequestContext): Promise<Response> {
+export async function handleClearFaults({ request, rc }: Input): Promise<Response> {
   const { env } = rc;
   requireStaging(request, env);
   const { ispb } = parseWith(PartnerPathSchema, { ispb: request.params.ispb ?? '' });

@@ -10,7 +10,8 @@ import { ISPB_PATTERN, ISPB_RULE, isIspb } from '../../domain/ispb';
 import { ProblemError } from '../../http/errors';
 import { json } from '../../http/json';
 import { parsePeriodQuery } from '../../http/list-query';
-import type { ApiRequest, RequestContext } from '../../http/request-context';
+import type { Input } from '../../http/pipeline';
+import type { ApiRequest } from '../../http/request-context';
 import { validationError } from '../../http/validation';
 import { example } from '../../openapi/examples';
 import { parameter, periodParameters } from '../../openapi/parameters';
@@ -63,7 +64,7 @@ async function cursorIn(text: string, walk: string, period: { from: number; to: 
   return { time: state.position.time, clientId: state.list.slice(walk.length), seq: state.position.seq };
 }
 
-async function handleListAdminDisputes(request: ApiRequest, { env }: RequestContext): Promise<Response> {
+async function handleListAdminDisputes({ request, env }: Input): Promise<Response> {
   const errors: Record<string, string[]> = {};
   let period: { from: number; to: number } | undefined;
   try {
@@ -113,7 +114,12 @@ export const listAdminDisputes = route(
     role: 'VIEWER',
     summary: 'List MED disputes across clients',
     description:
-      'The newest `limit` disputes (1 to 200, default 50) opened in the period (`from`/`to` on `dispute.openedAt`), across every client or one (`clientId`), optionally of one `status` and one settling partner (`ispb`), whatever their age (archived Cash-Ins too). Each item: the client and the Cash-In as GET /cash-in/{id} (its `dispute.respondBy` is the deadline for the defense). `nextCursor`, when present, gives the next (older) page: send it as `cursor` with the same filters and period; a cursor altered, forged or of other filters answers 400 naming `cursor`.',
+      'The newest `limit` disputes (1 to 200, default 50) opened in the period (`from`/`to` on ' +
+      '`dispute.openedAt`), across every client or one (`clientId`), optionally of one `status` and one ' +
+      'settling partner (`ispb`), whatever their age (archived Cash-Ins too). Each item: the client and ' +
+      'the Cash-In as GET /cash-in/{id} (its `dispute.respondBy` is the deadline for the defense). ' +
+      '`nextCursor`, when present, gives the next (older) page: send it as `cursor` with the same ' +
+      'filters and period; a cursor altered, forged or of other filters answers 400 naming `cursor`.',
     parameters: [
       ...periodParameters,
       parameter('status', 'query', DisputeStatus, 'Only disputes in this status.'),

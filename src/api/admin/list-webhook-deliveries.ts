@@ -1,8 +1,7 @@
 /** GET /admin/clients/{clientId}/webhook-deliveries: what was sent where, how it went, what is waiting. */
 import { ledgerOf } from '../../../durable-objects/stubs';
 import { json } from '../../http/json';
-import type { ApiRequest, RequestContext } from '../../http/request-context';
-import { parseWith } from '../../http/validation';
+import type { Input } from '../../http/pipeline';
 import { example } from '../../openapi/examples';
 import { clientIdParameter, deliveryQueryParameters } from '../../openapi/parameters';
 import * as cashIn from '../cash-in/shared';
@@ -12,16 +11,12 @@ import { WebhookDeliveryPage } from './openapi-responses';
 import { DeliveryQuerySchema } from './schemas';
 import { operator } from './shared';
 
-/** Query parameters given once each, as strings (repeats are a validation error). */
-function queryObject(request: ApiRequest): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(request.query)) out[name] = value;
-  return out;
-}
-
-async function handleListWebhookDeliveries(request: ApiRequest, { env }: RequestContext): Promise<Response> {
+async function handleListWebhookDeliveries({
+  request,
+  env,
+  query,
+}: Input<{ query: typeof DeliveryQuerySchema }>): Promise<Response> {
   const client = await requireClient(request, env);
-  const query = parseWith(DeliveryQuerySchema, queryObject(request));
   const page = await ledgerOf(env, client.id).listWebhookDeliveries({
     ...(query.status !== undefined && { status: query.status }),
     ...(query.aggregateId !== undefined && { aggregateId: query.aggregateId }),
@@ -34,12 +29,18 @@ async function handleListWebhookDeliveries(request: ApiRequest, { env }: Request
 export const listWebhookDeliveries = route(
   operator({
     role: 'VIEWER',
+    query: DeliveryQuerySchema,
     method: 'get',
     path: '/admin/clients/{clientId}/webhook-deliveries',
     operationId: 'listWebhookDeliveries',
     summary: "List a client's webhook deliveries",
     description:
-      "Newest first: what was sent where, how it went, what is waiting. A delivery that ended (DELIVERED, GIVEN_UP, UNDELIVERABLE) is listed for 7 days after it ended, then removed; PENDING, IN_FLIGHT and FAILED ones are listed until they end. DELIVERED and UNDELIVERABLE deliveries of an archived transaction move to the archive with it: a list by aggregateId still shows them (same items, order and fields, same 7 days); a list without aggregateId shows the deliveries still in the client's object (every open or GIVEN_UP one).",
+      'Newest first: what was sent where, how it went, what is waiting. A delivery that ended ' +
+      '(DELIVERED, GIVEN_UP, UNDELIVERABLE) is listed for 7 days after it ended, then removed; PENDING, ' +
+      'IN_FLIGHT and FAILED ones are listed until they end. DELIVERED and UNDELIVERABLE deliveries of ' +
+      'an archived transaction move to the archive with it: a list by aggregateId still shows them ' +
+      '(same items, order and fields, same 7 days); a list without aggregateId shows the deliveries ' +
+      "still in the client's object (every open or GIVEN_UP one).",
     parameters: [clientIdParameter, ...deliveryQueryParameters],
     success: {
       '200': {

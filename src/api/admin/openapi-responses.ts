@@ -7,7 +7,7 @@ import * as v from 'valibot';
 import { FAILURE_CODES } from '../../domain/failure-codes';
 import { PAYER_POLICIES } from '../../domain/payer-rules';
 import { DELIVERY_STATUSES } from '../../domain/webhook-delivery';
-import { AccountType, Ispb, Money, UtcTimestamp } from '../../openapi/fields';
+import { AccountType, Ispb, Money, UtcTimestamp } from '../../schemas/fields';
 import { named } from '../../schemas/named';
 
 const Guid = v.pipe(v.string(), v.uuid());

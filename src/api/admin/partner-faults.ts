@@ -18,7 +18,8 @@ export const partnerFaultOperations: OperationSpec[] = [
     operationId: 'injectPartnerFault',
     summary: 'Make a sandbox partner misbehave',
     description:
-      'For that many minutes the sandbox partner fails or slows down the given operation (it feeds the PIX health engine). An unknown ISPB answers 404 NOT_FOUND.',
+      'For that many minutes the sandbox partner fails or slows down the given operation (it ' +
+      'feeds the PIX health engine). An unknown ISPB answers 404 NOT_FOUND.',
     stagingOnly: true,
     parameters: [ispbParameter],
     body: {

@@ -5,10 +5,8 @@ import { forgetCredentials } from '../../db/credentials';
 import type { ClientLimits } from '../../domain/limits';
 import { centsFromAmount } from '../../domain/money';
 import { changeRecord, recorded } from '../../http/audit';
-import { readJsonObject } from '../../http/body';
 import { json } from '../../http/json';
-import type { ApiRequest, RequestContext } from '../../http/request-context';
-import { parseWith } from '../../http/validation';
+import type { Input } from '../../http/pipeline';
 import { requireAllowedWebhookUrl } from '../../http/webhook-url';
 import { example } from '../../openapi/examples';
 import { clientIdParameter } from '../../openapi/parameters';
@@ -21,10 +19,13 @@ import { CLIENT, operator } from './shared';
 const toCents = (amount: number | null | undefined) =>
   amount === null || amount === undefined ? undefined : (centsFromAmount(amount) as number);
 
-async function handlePatchClient(request: ApiRequest, rc: RequestContext): Promise<Response> {
+async function handlePatchClient({
+  request,
+  rc,
+  body,
+}: Input<{ body: typeof PatchClientSchema }>): Promise<Response> {
   const { env } = rc;
   const client = await requireClient(request, env);
-  const body = parseWith(PatchClientSchema, await readJsonObject(request));
   const changes: Partial<ClientRow> = { updatedAt: Date.now() };
   if (body.limits) {
     const limits: ClientLimits = { ...client.limits };

@@ -3,7 +3,7 @@ import { updateClient } from '../../db/clients';
 import { forgetCredentials } from '../../db/credentials';
 import { changeRecord, recorded } from '../../http/audit';
 import { json } from '../../http/json';
-import type { ApiRequest, RequestContext } from '../../http/request-context';
+import type { Input } from '../../http/pipeline';
 import { example } from '../../openapi/examples';
 import { clientIdParameter } from '../../openapi/parameters';
 import { encryptSecret, newCryptoToken } from '../../security/secrets';
@@ -12,7 +12,7 @@ import { requireClient } from './clients';
 import { CryptoTokenIssued } from './openapi-responses';
 import { operator } from './shared';
 
-async function handleRotateCryptoToken(request: ApiRequest, rc: RequestContext): Promise<Response> {
+async function handleRotateCryptoToken({ request, rc }: Input): Promise<Response> {
   const { env } = rc;
   const client = await requireClient(request, env);
   const cryptoToken = newCryptoToken();

@@ -39,7 +39,11 @@ const MerchantName = merchantText('merchantName', merchantNameText);
 const MerchantCity = merchantText('merchantCity', merchantCityText);
 const PayerPolicySchema = v.picklist(PAYER_POLICIES, 'payerPolicy must be ANY or DECLARED_PAYER');
 const PAYER_POLICY_DOC =
-  "Whose payments the client takes: `ANY` (default), or `DECLARED_PAYER`: only from an account of the Cash-In's `payer.document` (a betting operator's bettor). Under it a Cash-In goes only to a partner that reports who paid (none: POST /cash-in answers 422 RULE_VIOLATION), and a payment from anyone else is refunded automatically (`PAYER_NOT_ALLOWED`), never confirmed with `CASHIN_PAID`.";
+  'Whose payments the client takes: `ANY` (default), or `DECLARED_PAYER`: only from an account ' +
+  "of the Cash-In's `payer.document` (a betting operator's bettor). Under it a Cash-In goes only to " +
+  'a partner that reports who paid (none: POST /cash-in answers 422 RULE_VIOLATION), and a payment ' +
+  'from anyone else is refunded automatically (`PAYER_NOT_ALLOWED`), never confirmed with ' +
+  '`CASHIN_PAID`.';
 
 /** The create body, for a given test of "is a settlement partner" (the catalog plus declared ones). */
 const createClientFields = (isPartner: (ispb: string) => boolean) =>
@@ -91,13 +95,16 @@ export const CreateClientSchema = named(
   {
     name: 'Legal or trade name. Without a merchantName it is BR Code field 59, so it must keep a character a BR Code can carry (400 naming it otherwise).',
     merchantName:
-      'BR Code field 59 (default: name). Rendered transliterated (accents removed, upper case, other characters dropped) and cut to 25 characters; something must remain, else 400 naming it.',
+      'BR Code field 59 (default: name). Rendered transliterated (accents removed, upper case, ' +
+      'other characters dropped) and cut to 25 characters; something must remain, else 400 naming it.',
     merchantCity:
       'BR Code field 60 (default SAO PAULO). Rendered transliterated and cut to 15 characters; something must remain, else 400 naming it.',
     statementStartDate: 'First day with statement data; default today in America/Sao_Paulo.',
     payerPolicy: PAYER_POLICY_DOC,
     partners:
-      'ISPBs of the settlement partners to open accounts at. Default: in staging the sandbox partners, in production every partner the deployment declares (none declared: 503 SERVICE_UNAVAILABLE). Production never accepts a sandbox partner.',
+      'ISPBs of the settlement partners to open accounts at. Default: in staging the sandbox ' +
+      'partners, in production every partner the deployment declares (none declared: 503 ' +
+      'SERVICE_UNAVAILABLE). Production never accepts a sandbox partner.',
   },
 );
 describeCheck(
@@ -142,11 +149,16 @@ export const PatchClientSchema = named(
     payerPolicy: PAYER_POLICY_DOC,
     healthWebhookUrl: 'Receives PIX_INCIDENT_* events; `null` removes it.',
     merchantName:
-      'BR Code field 59 (default: the client name). Rendered transliterated (accents removed, upper case, other characters dropped) and cut to 25 characters; something must remain, else 400 naming it.',
+      'BR Code field 59 (default: the client name). Rendered transliterated (accents removed, ' +
+      'upper case, other characters dropped) and cut to 25 characters; something must remain, else 400 ' +
+      'naming it.',
     merchantCity:
       'BR Code field 60 (default SAO PAULO). Rendered transliterated and cut to 15 characters; something must remain, else 400 naming it.',
     rateLimitPerSecond:
-      "Requests per second the client may make (bursts up to one second's worth, refilled continuously); beyond it every authenticated request and POST /auth/token for this client answers 429 `RATE_LIMITED` with `Retry-After`. A change applies everywhere within 2 s; `null` (the default) removes the limit.",
+      "Requests per second the client may make (bursts up to one second's worth, refilled " +
+      'continuously); beyond it every authenticated request and POST /auth/token for this client ' +
+      'answers 429 `RATE_LIMITED` with `Retry-After`. A change applies everywhere within 2 s; `null` ' +
+      '(the default) removes the limit.',
   },
 );
 
@@ -187,7 +199,11 @@ export const PartnerFaultSchema = named(
       'Share of operations that fail, 0 to 1: Cash-Out payments for CASH_OUT, refund devolutions for CASH_IN.',
     failureCode:
       'Failure code of the failures: Cash-Out payments (CASH_OUT), or refund devolutions (CASH_IN; default PROVIDER_UNAVAILABLE).',
-    latencyMs: `Extra latency per call to the partner. Beyond ${PARTNER_TIMEOUT_MS} ms the gateway stops waiting: a charge registration answers 422 RULE_VIOLATION; a payment or devolution may still have reached the partner, so the gateway asks it, then sends again under the same idempotency id, and the partner makes it once.`,
+    latencyMs:
+      `Extra latency per call to the partner. Beyond ${PARTNER_TIMEOUT_MS} ms the ` +
+      `gateway stops waiting: a charge registration answers 422 RULE_VIOLATION; a payment or devolution ` +
+      `may still have reached the partner, so the gateway asks it, then sends again under the same ` +
+      `idempotency id, and the partner makes it once.`,
     minutes: 'How long the fault lasts.',
   },
 );

@@ -8,9 +8,9 @@ import type { OperationSpec } from '../../openapi/operation';
 export const TAG = 'Operator';
 
 /** An operator operation; `role` is the least one it needs (docs/contract.md, Operators and the audit trail). */
-export const operator = (
-  spec: Omit<OperationSpec, 'tag' | 'auth' | 'role'> & { role: Role },
-): OperationSpec & { auth: 'operator' } => ({
+export const operator = <S extends Omit<OperationSpec, 'tag' | 'auth' | 'role'> & { role: Role }>(
+  spec: S,
+): S & { tag: string; auth: 'operator' } => ({
   ...spec,
   tag: TAG,
   auth: 'operator',

@@ -72,7 +72,8 @@ export const issueToken = route(
     operationId: 'issueToken',
     summary: 'Obtain a JWT',
     description:
-      'Exchanges `clientId` and `clientSecret` for an access token valid 3600 s. Send it as `Authorization: Bearer <JWT>` with the `ApplicationToken` header on every other call.',
+      'Exchanges `clientId` and `clientSecret` for an access token valid 3600 s. Send it as ' +
+      '`Authorization: Bearer <JWT>` with the `ApplicationToken` header on every other call.',
     tag: 'Authentication',
     auth: 'none',
     body: {

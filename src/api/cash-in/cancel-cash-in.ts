@@ -26,7 +26,10 @@ export const cancelCashIn = route(
     operationId: 'cancelCashIn',
     summary: 'Cancel an unpaid Cash-In',
     description:
-      'Only from AWAITING_PAYMENT (else 422 RULE_VIOLATION). The Cash-In becomes CANCELLED with `cancelledAt`; `CASHIN_CANCELLED` is sent. With a real settlement partner the charge is first taken down there, so no payer can pay it afterwards; if the partner reports it already paid, the answer is 422 RULE_VIOLATION and the payment is recorded (the Cash-In becomes PAID).',
+      'Only from AWAITING_PAYMENT (else 422 RULE_VIOLATION). The Cash-In becomes CANCELLED with ' +
+      '`cancelledAt`; `CASHIN_CANCELLED` is sent. With a real settlement partner the charge is first ' +
+      'taken down there, so no payer can pay it afterwards; if the partner reports it already paid, the ' +
+      'answer is 422 RULE_VIOLATION and the payment is recorded (the Cash-In becomes PAID).',
     tag: TAG,
     auth: 'client',
     parameters: [cashInIdParameter],

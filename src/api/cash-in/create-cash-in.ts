@@ -7,14 +7,11 @@ import { ledgerOf } from '../../../durable-objects/stubs';
 import type { CashInCreated as Created } from '../../domain/cash-in';
 import { locationHost } from '../../domain/location';
 import { centsFromAmount } from '../../domain/money';
-import { qrPngBase64 } from '../../domain/qr-png';
 import { requestFingerprint } from '../../http/idempotency';
 import type { Input } from '../../http/pipeline';
 import { operationResponse } from '../../http/respond';
 import { requireAllowedWebhookUrl } from '../../http/webhook-url';
 import { example, type In, type Out } from '../../openapi/examples';
-import { BrtTimestamp, Money } from '../../openapi/fields';
-import { TransactionIdentity } from '../../openapi/responses';
 import {
   AmountSchema,
   DocumentSchema,
@@ -24,7 +21,9 @@ import {
 } from '../../schemas/common';
 import { named } from '../../schemas/named';
 import { route } from '../route-table';
-import { CashInTransactionId, TAG } from './shared';
+import { CashInCreated, TAG, withQrCodeImage } from './shared';
+
+export type { CashInCreatedBody } from './shared';
 
 /** POST /cash-in body (OpenAPI createCashIn). */
 const CreateCashInSchema = named(
@@ -62,49 +61,16 @@ const CreateCashInSchema = named(
     webhookUrl:
       'Receives the events of this Cash-In. Production: https to a public host only; staging also allows http://127.0.0.1 and localhost.',
     payer:
-      "Who pays: `name` and `document` (a CPF of 11 digits or a CNPJ of 14 characters, 12 digits or letters then 2 digits, the alphanumeric CNPJ included; no separators; letters read upper-case; check digits verified). A real partner's PSP receives it as the charge's `devedor` and shows it to the payer.",
+      'Who pays: `name` and `document` (a CPF of 11 digits or a CNPJ of 14 characters, 12 digits ' +
+      'or letters then 2 digits, the alphanumeric CNPJ included; no separators; letters read ' +
+      "upper-case; check digits verified). A real partner's PSP receives it as the charge's `devedor` " +
+      'and shows it to the payer.',
     openFinance:
-      'When present, selects the open-finance flow; `redirectUrl` is where the payer goes after paying. Sandbox partner only (staging): on a real partner 422 RULE_VIOLATION.',
+      'When present, selects the open-finance flow; `redirectUrl` is where the payer goes after ' +
+      'paying. Sandbox partner only (staging): on a real partner 422 RULE_VIOLATION.',
     includeQrCodeImage: 'When true the answer includes the QR code as a Base64 PNG.',
   },
 );
-
-/** POST /cash-in 201 (OpenAPI createCashIn). */
-export const CashInCreated = named(
-  'CashInCreated',
-  v.object({
-    transactionId: CashInTransactionId,
-    ...TransactionIdentity,
-    status: v.literal('AWAITING_PAYMENT'),
-    amount: Money,
-    payer: v.object({ name: v.string(), document: v.string() }),
-    pixData: v.optional(
-      v.pipe(
-        v.object({
-          copyAndPaste: v.pipe(
-            v.string(),
-            v.description(
-              "The full BR Code payment payload: on a real partner exactly its PSP's `pixCopiaECola`; on the sandbox partner one naming the gateway's location.",
-            ),
-          ),
-          qrCodeImageBase64: v.optional(
-            v.pipe(v.string(), v.description('PNG, Base64; only when `includeQrCodeImage` is true.')),
-          ),
-        }),
-        v.description('Standard flow.'),
-      ),
-    ),
-    openFinanceData: v.optional(
-      v.pipe(
-        v.object({ paymentUrl: v.pipe(v.string(), v.url()) }),
-        v.description('Open-finance flow: redirect the payer to `paymentUrl`.'),
-      ),
-    ),
-    requestedAt: BrtTimestamp,
-  }),
-);
-
-export type CashInCreatedBody = v.InferOutput<typeof CashInCreated>;
 
 const createCashInRequest: In<typeof CreateCashInSchema> = {
   amount: 150.25,
@@ -131,7 +97,8 @@ const cashInCreated: Out<typeof CashInCreated> = {
   payer: { name: 'Maria da Silva', document: '12345678909' },
   pixData: {
     copyAndPaste:
-      '00020101021226760014br.gov.bcb.pix2554api.connectpsp.com.br/pix/qr/3f9a2c1bK7Q2M9X5204000053039865406150.255802BR5920Loja Teste Ltda6009Sao Paulo62070503***6304ABCD',
+      '00020101021226760014br.gov.bcb.pix2554api.connectpsp.com.br/pix/qr/3f9a2c1bK7Q2M9X5204000053039865406150.255802BR5920Loja ' +
+      'Teste Ltda6009Sao Paulo62070503***6304ABCD',
   },
   requestedAt: '2026-11-21T10:15:30.123-03:00',
 };
@@ -163,14 +130,8 @@ async function handleCreateCashIn({
     locationKey: key,
     payerPolicy: principal.credentials.payerPolicy,
   });
-  // The QR image is derived from the stored payload, so a replay renders the very same image.
   return operationResponse(result, (created: Created) =>
-    body.includeQrCodeImage && created.pixData
-      ? {
-          ...created,
-          pixData: { ...created.pixData, qrCodeImageBase64: qrPngBase64(created.pixData.copyAndPaste) },
-        }
-      : created,
+    withQrCodeImage(created, 'pixData', body.includeQrCodeImage),
   );
 }
 
@@ -181,7 +142,18 @@ export const createCashIn = route(
     operationId: 'createCashIn',
     summary: 'Create a Cash-In',
     description:
-      "Creates a charge. Standard flow: the answer carries `pixData.copyAndPaste` (a dynamic BR Code whose location serves the signed charge) and, unless `includeQrCodeImage` is false, the QR code of exactly that string as Base64 PNG. On a real partner (a declared `bcb-api-pix` partner) `copyAndPaste` is the `pixCopiaECola` its PSP returned when the charge was registered (`PUT /cob/{txid}`, the payer sent as `devedor`), naming the PSP's own location, where a payer's bank reads the payload signed by that PSP; on the sandbox partner the location is the gateway's (GET /pix/qr/{locator}). With `openFinance` the answer carries `openFinanceData.paymentUrl` instead: the sandbox partner only (a staging consent page); on a real partner 422 RULE_VIOLATION, nothing registered. Under the client's `payerPolicy` DECLARED_PAYER the charge goes only to a partner that reports who paid; with none, 422 RULE_VIOLATION and nothing is sent to any partner. `CASHIN_PAID` is posted to `webhookUrl` when the payment is confirmed (only for a payment the client's payer rules allow: see `paidBy`).",
+      'Creates a charge. Standard flow: the answer carries `pixData.copyAndPaste` (a dynamic BR ' +
+      'Code whose location serves the signed charge) and, unless `includeQrCodeImage` is false, the QR ' +
+      'code of exactly that string as Base64 PNG. On a real partner (a declared `bcb-api-pix` partner) ' +
+      '`copyAndPaste` is the `pixCopiaECola` its PSP returned when the charge was registered (`PUT ' +
+      "/cob/{txid}`, the payer sent as `devedor`), naming the PSP's own location, where a payer's bank " +
+      "reads the payload signed by that PSP; on the sandbox partner the location is the gateway's (GET " +
+      '/pix/qr/{locator}). With `openFinance` the answer carries `openFinanceData.paymentUrl` instead: ' +
+      'the sandbox partner only (a staging consent page); on a real partner 422 RULE_VIOLATION, nothing ' +
+      "registered. Under the client's `payerPolicy` DECLARED_PAYER the charge goes only to a partner " +
+      'that reports who paid; with none, 422 RULE_VIOLATION and nothing is sent to any partner. ' +
+      '`CASHIN_PAID` is posted to `webhookUrl` when the payment is confirmed (only for a payment the ' +
+      "client's payer rules allow: see `paidBy`).",
     tag: TAG,
     auth: 'client',
     idempotent: true,

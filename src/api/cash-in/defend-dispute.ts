@@ -46,7 +46,10 @@ export const defendDispute = route(
     operationId: 'defendDispute',
     summary: 'Defend a Cash-In under a MED dispute',
     description:
-      "Sends the text to the settlement partner as the defense of the Cash-In's open dispute: 202 with `dispute.status` DEFENDED and `defendedAt`, and `CASHIN_DISPUTE_UPDATED` is sent. No open dispute, a defense already sent, or after `respondBy`: 422 RULE_VIOLATION, and nothing is sent.",
+      "Sends the text to the settlement partner as the defense of the Cash-In's open dispute: " +
+      '202 with `dispute.status` DEFENDED and `defendedAt`, and `CASHIN_DISPUTE_UPDATED` is sent. No ' +
+      'open dispute, a defense already sent, or after `respondBy`: 422 RULE_VIOLATION, and nothing is ' +
+      'sent.',
     tag: TAG,
     auth: 'signed',
     parameters: [cashInIdParameter],

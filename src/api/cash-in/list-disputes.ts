@@ -63,7 +63,9 @@ export const listDisputes = route(
     operationId: 'listDisputes',
     summary: 'List Cash-Ins under a MED dispute',
     description:
-      'Your Cash-Ins whose dispute opened in the period (`from`/`to` on `dispute.openedAt`), newest first unless `order=asc`, cursor-paginated like the other lists; each item as GET /cash-in/{id}. `status` keeps one dispute status.',
+      'Your Cash-Ins whose dispute opened in the period (`from`/`to` on `dispute.openedAt`), ' +
+      'newest first unless `order=asc`, cursor-paginated like the other lists; each item as GET ' +
+      '/cash-in/{id}. `status` keeps one dispute status.',
     tag: 'Cash-In',
     auth: 'client',
     parameters: [

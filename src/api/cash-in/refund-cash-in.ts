@@ -10,12 +10,11 @@ import type { Input } from '../../http/pipeline';
 import { operationResponse } from '../../http/respond';
 import { pathId } from '../../http/transaction-reads';
 import { example, type Out } from '../../openapi/examples';
-import { BrtTimestamp, EndToEndId, Money } from '../../openapi/fields';
 import { cashInIdParameter } from '../../openapi/parameters';
-import { TransactionIdentity } from '../../openapi/responses';
 import { named } from '../../schemas/named';
 import { route } from '../route-table';
-import { CashInTransactionId, TAG } from './shared';
+import { RefundAccepted } from './schemas';
+import { TAG } from './shared';
 
 /** POST /cash-in/{id}/refund body (OpenAPI refundCashIn). */
 const RefundSchema = named(
@@ -37,27 +36,6 @@ const RefundSchema = named(
     description: 'Internal audit note; not sent to the payer.',
   },
 );
-
-/** POST /cash-in/{id}/refund 202 (OpenAPI refundCashIn; docs/contract.md, Cash-In lifecycle). */
-export const RefundAccepted = named(
-  'RefundAccepted',
-  v.object({
-    transactionId: CashInTransactionId,
-    ...TransactionIdentity,
-    endToEndId: v.pipe(
-      EndToEndId,
-      v.description(
-        "The devolution id the gateway asked under (starts with `D`). On a real partner, once the devolution settles the Cash-In's `endToEndId` becomes its PSP's `rtrId`, the network's id for it.",
-      ),
-    ),
-    status: v.literal('PROCESSING'),
-    amount: Money,
-    requestedAt: BrtTimestamp,
-    message: v.string(),
-  }),
-);
-
-export type RefundAcceptedBody = v.InferOutput<typeof RefundAccepted>;
 
 const refundAccepted: Out<typeof RefundAccepted> = {
   transactionId: 'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6',
@@ -97,7 +75,12 @@ export const refundCashIn = route(
     operationId: 'refundCashIn',
     summary: 'Refund a paid Cash-In',
     description:
-      'Full refund only. Answers 202 with the devolution `endToEndId` (starts with `D`) and status PROCESSING; the Cash-In stays PAID until the devolution settles, then becomes REFUNDED and `CASHIN_REFUNDED` is sent. A second refund meanwhile answers 422 REFUND_NOT_ALLOWED. If the network fails the devolution, `CASHIN_REFUND_FAILED` is sent and the Cash-In is PAID again with `refundFailure`; the idempotency key of the failed refund is forgotten, so the same key starts a new attempt.',
+      'Full refund only. Answers 202 with the devolution `endToEndId` (starts with `D`) and ' +
+      'status PROCESSING; the Cash-In stays PAID until the devolution settles, then becomes REFUNDED ' +
+      'and `CASHIN_REFUNDED` is sent. A second refund meanwhile answers 422 REFUND_NOT_ALLOWED. If the ' +
+      'network fails the devolution, `CASHIN_REFUND_FAILED` is sent and the Cash-In is PAID again with ' +
+      '`refundFailure`; the idempotency key of the failed refund is forgotten, so the same key starts a ' +
+      'new attempt.',
     tag: TAG,
     auth: 'signed',
     idempotent: true,

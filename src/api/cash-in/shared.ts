@@ -8,11 +8,19 @@
 import * as v from 'valibot';
 import { CASH_IN_FIELDS, DISPUTE_STATUSES } from '../../domain/cash-in';
 import { FAILURE_CODES } from '../../domain/failure-codes';
+import { qrPngBase64 } from '../../domain/qr-png';
 import { type Out, PAYER_BANK, SETTLEMENT } from '../../openapi/examples';
-import { BankData, BrtTimestamp, EndToEndId, Money, PayerBankData } from '../../openapi/fields';
-import { TransactionIdentity } from '../../openapi/responses';
 import { viewSchema } from '../../openapi/view-schema';
+import {
+  BankData,
+  BrtTimestamp,
+  EndToEndId,
+  Money,
+  PayerBankData,
+  TransactionIdentity,
+} from '../../schemas/fields';
 import { named } from '../../schemas/named';
+import { CashInTransactionId } from './schemas';
 
 export const TAG = 'Cash-In';
 /** The Cash-In reads as src/openapi/transaction-operations.ts declares them. */
@@ -32,10 +40,37 @@ const CashInReason = v.pipe(
   v.description('Only when status is REFUNDED.'),
 );
 
-export const CashInTransactionId = v.pipe(
+export const CalendarDate = v.pipe(v.string(), v.isoDate(), v.examples(['2027-01-31']));
+
+export const RecurrenceId = v.pipe(
   v.string(),
-  v.description('Payment-network TxId, alphanumeric (26 to 35 characters).'),
-  v.examples(['a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6']),
+  v.regex(/^R[RN][0-9A-Z]{8}\d{8}[A-Za-z0-9]{11}$/),
+  v.description('API Pix `idRec`: RR (retries allowed) or RN, the ISPB, yyyyMMdd and 11 letters or digits.'),
+  v.examples(['RR3188082620270120abcDEF12345']),
+);
+
+/** A Pix Automático cycle's charge (docs/contract.md, Pix Automático): its recurrence, cycle and attempts. */
+export const RecurringCharge = named(
+  'RecurringCharge',
+  v.object({
+    recurrenceId: RecurrenceId,
+    cycle: v.pipe(
+      v.number(),
+      v.integer(),
+      v.minValue(0),
+      v.description('0 is the cycle due on `startDate`.'),
+    ),
+    dueDate: CalendarDate,
+    failedAttempts: v.pipe(v.number(), v.integer(), v.minValue(0)),
+    attemptsLeft: v.pipe(
+      v.number(),
+      v.integer(),
+      v.minValue(0),
+      v.description(
+        "The payer bank's attempts still allowed: 2 on the due date, 3 more with THREE_IN_SEVEN_DAYS.",
+      ),
+    ),
+  }),
 );
 
 /** Who actually paid (docs/contract.md, Who paid). */
@@ -54,7 +89,9 @@ const PaidBy = named(
       allowed: v.pipe(
         v.boolean(),
         v.description(
-          "The client's payer rules (`blockedPayerDocuments`, `payerPolicy`) on this account. `false`: the payment was never confirmed (no `CASHIN_PAID`), its money is held and returned to the payer; the Cash-In ends REFUNDED with reason PAYER_NOT_ALLOWED and `CASHIN_REFUNDED`.",
+          "The client's payer rules (`blockedPayerDocuments`, `payerPolicy`) on this account. " +
+            '`false`: the payment was never confirmed (no `CASHIN_PAID`), its money is held and returned to ' +
+            'the payer; the Cash-In ends REFUNDED with reason PAYER_NOT_ALLOWED and `CASHIN_REFUNDED`.',
         ),
       ),
     }),
@@ -96,7 +133,8 @@ export const CashIn = named(
     endToEndId: v.pipe(
       EndToEndId,
       v.description(
-        "The payment's end-to-end id; once REFUNDED, the devolution's as the network knows it (a real partner: its PSP's `rtrId`, the id on the payer's receipt).",
+        "The payment's end-to-end id; once REFUNDED, the devolution's as the network knows it (a " +
+          "real partner: its PSP's `rtrId`, the id on the payer's receipt).",
       ),
     ),
     originalEndToEndId: v.pipe(
@@ -111,7 +149,9 @@ export const CashIn = named(
         message: v.pipe(v.string(), v.description('Fixed English text per code; do not parse it.')),
       }),
       v.description(
-        'Only on PAID, after a refund failed at the PIX network (`CASHIN_REFUND_FAILED` was sent): the money is available again and a new refund may be requested (its idempotency key is forgotten, so the same key starts a new attempt).',
+        'Only on PAID, after a refund failed at the PIX network (`CASHIN_REFUND_FAILED` was ' +
+          'sent): the money is available again and a new refund may be requested (its idempotency key is ' +
+          'forgotten, so the same key starts a new attempt).',
       ),
     ),
     amount: Money,
@@ -136,8 +176,50 @@ export const CashIn = named(
     cancelledAt: BrtTimestamp,
     expiredAt: v.pipe(BrtTimestamp, v.description('End of the payment window, in every status.')),
     dispute: DISPUTE_DOCS,
+    recurrence: v.pipe(
+      RecurringCharge,
+      v.description('Only on a Pix Automático charge (POST /recurrences/{id}/charges), in every status.'),
+    ),
   }),
 );
+
+/** POST /cash-in 201 (OpenAPI createCashIn). */
+export const CashInCreated = named(
+  'CashInCreated',
+  v.object({
+    transactionId: CashInTransactionId,
+    ...TransactionIdentity,
+    status: v.literal('AWAITING_PAYMENT'),
+    amount: Money,
+    payer: v.object({ name: v.string(), document: v.string() }),
+    pixData: v.optional(
+      v.pipe(
+        v.object({
+          copyAndPaste: v.pipe(
+            v.string(),
+            v.description(
+              "The full BR Code payment payload: on a real partner exactly its PSP's " +
+                "`pixCopiaECola`; on the sandbox partner one naming the gateway's location.",
+            ),
+          ),
+          qrCodeImageBase64: v.optional(
+            v.pipe(v.string(), v.description('PNG, Base64; only when `includeQrCodeImage` is true.')),
+          ),
+        }),
+        v.description('Standard flow.'),
+      ),
+    ),
+    openFinanceData: v.optional(
+      v.pipe(
+        v.object({ paymentUrl: v.pipe(v.string(), v.url()) }),
+        v.description('Open-finance flow: redirect the payer to `paymentUrl`.'),
+      ),
+    ),
+    requestedAt: BrtTimestamp,
+  }),
+);
+
+export type CashInCreatedBody = v.InferOutput<typeof CashInCreated>;
 
 /** A Cash-In as documented (clients and tests type with it). */
 export type CashInBody = v.InferOutput<typeof CashIn>;
@@ -187,3 +269,14 @@ export const disputeOpen: NonNullable<Out<typeof CashIn>['dispute']> = {
 };
 
 export const cashInDisputed: Out<typeof CashIn> = { ...cashInPaid, dispute: disputeOpen };
+
+/**
+ * A creation's answer whose `key` object holds a BR Code (a Cash-In's `pixData`, a recurrence's
+ * `authorization`), with that code's QR as a Base64 PNG added when asked. The image is derived from
+ * the stored payload, so a replay renders the very same image.
+ */
+export function withQrCodeImage<T extends object, K extends keyof T>(body: T, key: K, include: boolean): T {
+  const holder = body[key] as { copyAndPaste?: string } | undefined;
+  if (!include || !holder?.copyAndPaste) return body;
+  return { ...body, [key]: { ...holder, qrCodeImageBase64: qrPngBase64(holder.copyAndPaste) } };
+}

@@ -12,7 +12,8 @@ const CashInSummary = named(
   'CashInSummary',
   summary(
     ['pending', 'paid', 'refunded', 'cancelled'],
-    '`pending` = awaiting payment and expired; `cancelled` counts Cash-Ins cancelled through POST /cash-in/{id}/cancel. Settlement counts paid transactions only.',
+    '`pending` = awaiting payment and expired; `cancelled` counts Cash-Ins cancelled through ' +
+      'POST /cash-in/{id}/cancel. Settlement counts paid transactions only.',
   ),
 );
 

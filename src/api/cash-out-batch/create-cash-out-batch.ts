@@ -1,8 +1,3 @@
-/**
- * POST /cash-out/batch (docs/contract.md, Batch Cash-Out): up to 1,000 Cash-Outs in one call, all
- * validated before any is created; an extension beyond the v2.2 contract.
- */
-import * as v from 'valibot';
 import { ledgerOf } from '../../../durable-objects/stubs';
 import { ProblemError } from '../../http/errors';
 import { requestFingerprint } from '../../http/idempotency';
@@ -11,40 +6,10 @@ import { operationResponse } from '../../http/respond';
 import { validationError } from '../../http/validation';
 import { requireAllowedWebhookUrl } from '../../http/webhook-url';
 import { example, type In, type Out } from '../../openapi/examples';
-import { BrtTimestamp, Money } from '../../openapi/fields';
-import { TransactionIdentity } from '../../openapi/responses';
-import { named } from '../../schemas/named';
 import { cashOutInput } from '../cash-out/schemas';
 import { TAG } from '../cash-out/shared';
 import { route } from '../route-table';
-import { CreateCashOutBatchSchema } from './schemas';
-import { BatchId } from './shared';
-
-/** POST /cash-out/batch 202: every item accepted, in the request's order. */
-export const CashOutBatchAccepted = named(
-  'CashOutBatchAccepted',
-  v.object({
-    batchId: BatchId,
-    createdAt: BrtTimestamp,
-    count: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1000)),
-    amount: v.pipe(Money, v.description('Sum of the items’ amounts.')),
-    items: v.array(
-      v.object({
-        index: v.pipe(
-          v.number(),
-          v.integer(),
-          v.minValue(0),
-          v.description('Position in `items` of the request.'),
-        ),
-        transactionId: v.pipe(v.string(), v.uuid()),
-        ...TransactionIdentity,
-        status: v.literal('PROCESSING'),
-      }),
-    ),
-  }),
-);
-
-export type CashOutBatchAcceptedBody = v.InferOutput<typeof CashOutBatchAccepted>;
+import { CashOutBatchAccepted, CreateCashOutBatchSchema } from './schemas';
 
 const createCashOutBatchRequest: In<typeof CreateCashOutBatchSchema> = {
   items: [
@@ -145,7 +110,17 @@ export const createCashOutBatch = route(
     operationId: 'createCashOutBatch',
     summary: 'Create up to 1,000 Cash-Outs in one call',
     description:
-      'The same headers as POST /cash-out (`DigitalSignature` computed exactly the same way; `X-Idempotency-Key` covers the whole batch). Each item is a POST /cash-out body.\n\nAll or nothing: every item is validated before anything is created. An invalid item answers 400 `VALIDATION_ERROR` with each problem under `items[<index>].<field>`; an `externalReference` repeated inside the batch or already used by a Cash-Out answers 409 `DUPLICATED_EXTERNAL_REFERENCE` with every offending index under `items[<index>].externalReference`. Nothing is created then.\n\nOnce accepted (202), each item is an ordinary Cash-Out: found by any of its ids, listed, summarized and on the statement, with its own `CASHOUT_*` events to its own `webhookUrl`. Limits, duplicate detection, routing and approval apply in item order exactly as if the items had been sent one by one in that order, so an item can end CANCELLED (for example DAILY_LIMIT_EXCEEDED) while the others complete.',
+      'The same headers as POST /cash-out (`DigitalSignature` computed exactly the same way; ' +
+      '`X-Idempotency-Key` covers the whole batch). Each item is a POST /cash-out body.\n\nAll or ' +
+      'nothing: every item is validated before anything is created. An invalid item answers 400 ' +
+      '`VALIDATION_ERROR` with each problem under `items[<index>].<field>`; an `externalReference` ' +
+      'repeated inside the batch or already used by a Cash-Out answers 409 ' +
+      '`DUPLICATED_EXTERNAL_REFERENCE` with every offending index under ' +
+      '`items[<index>].externalReference`. Nothing is created then.\n\nOnce accepted (202), each item ' +
+      'is an ordinary Cash-Out: found by any of its ids, listed, summarized and on the statement, with ' +
+      'its own `CASHOUT_*` events to its own `webhookUrl`. Limits, duplicate detection, routing and ' +
+      'approval apply in item order exactly as if the items had been sent one by one in that order, so ' +
+      'an item can end CANCELLED (for example DAILY_LIMIT_EXCEEDED) while the others complete.',
     tag: TAG,
     auth: 'signed',
     idempotent: true,

@@ -6,37 +6,10 @@ import { json } from '../../http/json';
 import type { Input } from '../../http/pipeline';
 import { pathId } from '../../http/transaction-reads';
 import { example, type Out } from '../../openapi/examples';
-import { BrtTimestamp, Money } from '../../openapi/fields';
 import { parameter } from '../../openapi/parameters';
-import { named } from '../../schemas/named';
 import { TAG } from '../cash-out/shared';
 import { route } from '../route-table';
-import { BatchId } from './shared';
-
-const Count = v.pipe(v.number(), v.integer(), v.minValue(0));
-
-/** GET /cash-out/batch/{batchId}. */
-const CashOutBatch = named(
-  'CashOutBatch',
-  v.object({
-    batchId: BatchId,
-    createdAt: BrtTimestamp,
-    count: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1000)),
-    amount: Money,
-    byStatus: v.pipe(
-      v.object({
-        PROCESSING: Count,
-        PENDING: Count,
-        COMPLETED: Count,
-        CANCELLED: Count,
-        REFUNDED: Count,
-      }),
-      v.description('How many of the batch’s Cash-Outs are in each status now.'),
-    ),
-  }),
-);
-
-export type CashOutBatchBody = v.InferOutput<typeof CashOutBatch>;
+import { CashOutBatch } from './schemas';
 
 const cashOutBatch: Out<typeof CashOutBatch> = {
   batchId: '0b7e4c52-1a7f-4d0e-9c3b-2f6a8d1e5b90',

@@ -6,8 +6,8 @@ import { operationResponse } from '../../http/respond';
 import { requireAllowedWebhookUrl } from '../../http/webhook-url';
 import { example, type In } from '../../openapi/examples';
 import { route } from '../route-table';
-import { CreateCashOutSchema, cashOutInput } from './schemas';
-import { CashOutAccepted, cashOutAccepted, TAG } from './shared';
+import { CashOutAccepted, CreateCashOutSchema, cashOutInput } from './schemas';
+import { cashOutAccepted, TAG } from './shared';
 
 const toPixKey: In<typeof CreateCashOutSchema> = {
   amount: 250,
@@ -57,7 +57,12 @@ export const createCashOut = route(
     operationId: 'createCashOut',
     summary: 'Create a Cash-Out',
     description:
-      'Accepted asynchronously: 202 only means accepted for processing. Balance, withdrawal limits, PIX key lookup, security rules and the receiving institution are checked after the 202, so an accepted Cash-Out can end CANCELLED with `failure.code` (for example INSUFFICIENT_FUNDS); insufficient balance is never an HTTP error here. The outcome always arrives as an event (`CASHOUT_COMPLETED`, `CASHOUT_FAILED`, later `CASHOUT_REFUNDED`).\n\nStaging: a PIX key of type EMAIL equal to `<failure code in lowercase>@sandbox.pix` ends CANCELLED with that code.',
+      'Accepted asynchronously: 202 only means accepted for processing. Balance, withdrawal ' +
+      'limits, PIX key lookup, security rules and the receiving institution are checked after the 202, ' +
+      'so an accepted Cash-Out can end CANCELLED with `failure.code` (for example INSUFFICIENT_FUNDS); ' +
+      'insufficient balance is never an HTTP error here. The outcome always arrives as an event ' +
+      '(`CASHOUT_COMPLETED`, `CASHOUT_FAILED`, later `CASHOUT_REFUNDED`).\n\nStaging: a PIX key of type ' +
+      'EMAIL equal to `<failure code in lowercase>@sandbox.pix` ends CANCELLED with that code.',
     tag: TAG,
     auth: 'signed',
     idempotent: true,

@@ -9,6 +9,7 @@ import {
   IspbSchema,
   NameSchema,
 } from '../../schemas/common';
+import { BrtTimestamp, TransactionIdentity } from '../../schemas/fields';
 import { describeCheck, named } from '../../schemas/named';
 
 const PIX_KEY_FORMATS: Record<string, [RegExp, string]> = {
@@ -139,7 +140,9 @@ export const CreateCashOutSchema = named(
     description: "May appear on the payee's bank statement.",
     webhookUrl: 'Receives CASHOUT_COMPLETED, CASHOUT_FAILED and CASHOUT_REFUNDED.',
     payee:
-      'Who receives: `name`, `document` (CPF 11 digits or CNPJ 14 characters, alphanumeric included, no separators, letters read upper-case) and `destination` (a CNPJ Pix key likewise; it identifies one payee however its letters are written).',
+      'Who receives: `name`, `document` (CPF 11 digits or CNPJ 14 characters, alphanumeric ' +
+      'included, no separators, letters read upper-case) and `destination` (a CNPJ Pix key likewise; it ' +
+      'identifies one payee however its letters are written).',
   },
 );
 
@@ -156,3 +159,22 @@ export function cashOutInput(body: v.InferOutput<typeof CreateCashOutSchema>) {
     payee: body.payee,
   };
 }
+
+export const CashOutTransactionId = v.pipe(
+  v.string(),
+  v.uuid(),
+  v.examples(['5f0c7c1e-8d4b-4f55-9a51-3f7b1d2c9e10']),
+);
+
+/** POST /cash-out 202 (OpenAPI createCashOut); an operator's approval shows the same fields. */
+export const CashOutAccepted = named(
+  'CashOutAccepted',
+  v.object({
+    transactionId: CashOutTransactionId,
+    ...TransactionIdentity,
+    status: v.literal('PROCESSING'),
+    requestedAt: BrtTimestamp,
+  }),
+);
+
+export type CashOutAcceptedBody = v.InferOutput<typeof CashOutAccepted>;

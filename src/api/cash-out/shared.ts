@@ -9,23 +9,16 @@ import * as v from 'valibot';
 import { CASH_OUT_FIELDS } from '../../domain/cash-out';
 import { FAILURE_CODES, FAILURE_MESSAGES } from '../../domain/failure-codes';
 import { type Out, SETTLEMENT } from '../../openapi/examples';
-import { BankData, BrtTimestamp, EndToEndId, Money } from '../../openapi/fields';
-import { TransactionIdentity } from '../../openapi/responses';
 import { viewSchema } from '../../openapi/view-schema';
+import { BankData, BrtTimestamp, EndToEndId, Money, TransactionIdentity } from '../../schemas/fields';
 import { named } from '../../schemas/named';
-import { CreateCashOutSchema } from './schemas';
+import { type CashOutAccepted, CashOutTransactionId, CreateCashOutSchema } from './schemas';
 
 export const TAG = 'Cash-Out';
 /** The Cash-Out reads as src/openapi/transaction-operations.ts declares them. */
 export const KIND = { label: TAG, path: '/cash-out' } as const;
 
 export const CashOutStatus = v.picklist(['PROCESSING', 'PENDING', 'COMPLETED', 'CANCELLED', 'REFUNDED']);
-
-const CashOutTransactionId = v.pipe(
-  v.string(),
-  v.uuid(),
-  v.examples(['5f0c7c1e-8d4b-4f55-9a51-3f7b1d2c9e10']),
-);
 
 /** The request's destination union, reused so requests and responses cannot disagree. */
 const Destination = CreateCashOutSchema.entries.payee.entries.destination;
@@ -116,19 +109,6 @@ export const cashOutCancelled: Out<typeof CashOut> = {
   requestedAt: '2026-11-21T10:25:00.000-03:00',
   cancelledAt: '2026-11-21T10:25:00.412-03:00',
 };
-
-/** POST /cash-out 202 (OpenAPI createCashOut); an operator's approval shows the same fields. */
-export const CashOutAccepted = named(
-  'CashOutAccepted',
-  v.object({
-    transactionId: CashOutTransactionId,
-    ...TransactionIdentity,
-    status: v.literal('PROCESSING'),
-    requestedAt: BrtTimestamp,
-  }),
-);
-
-export type CashOutAcceptedBody = v.InferOutput<typeof CashOutAccepted>;
 
 export const cashOutAccepted: Out<typeof CashOutAccepted> = {
   transactionId: '5f0c7c1e-8d4b-4f55-9a51-3f7b1d2c9e10',

@@ -54,7 +54,10 @@ export const getPixHealth = route(
     operationId: 'getPixHealth',
     summary: 'PIX health picture',
     description:
-      'The picture of the moment, safe to poll once a minute: status per block plus open incidents, split into `incidents` (origins the client depends on directly: CONNECTPSP, its BANKING_PARTNERs, its own MERCHANT) and `externalIncidents` (PAYER_INSTITUTION, PAYER_COHORT, PIX_SYSTEMIC). 204 before the engine produced its first picture.',
+      'The picture of the moment, safe to poll once a minute: status per block plus open ' +
+      'incidents, split into `incidents` (origins the client depends on directly: CONNECTPSP, its ' +
+      'BANKING_PARTNERs, its own MERCHANT) and `externalIncidents` (PAYER_INSTITUTION, PAYER_COHORT, ' +
+      'PIX_SYSTEMIC). 204 before the engine produced its first picture.',
     tag: TAG,
     auth: 'client',
     success: {

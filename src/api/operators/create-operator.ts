@@ -2,11 +2,9 @@
 import * as v from 'valibot';
 import { insertOperator } from '../../db/operators';
 import { changeRecord, recorded } from '../../http/audit';
-import { readJsonObject } from '../../http/body';
 import { ProblemError } from '../../http/errors';
 import { json } from '../../http/json';
-import type { ApiRequest, RequestContext } from '../../http/request-context';
-import { parseWith } from '../../http/validation';
+import type { Input } from '../../http/pipeline';
 import { example } from '../../openapi/examples';
 import { named } from '../../schemas/named';
 import { toBase64Url } from '../../security/encoding';
@@ -22,8 +20,10 @@ const CreatedOperator = named(
   { token: '`opk_` + 32 random bytes, base64url. Shown only in this answer; store it now.' },
 );
 
-async function handleCreateOperator(request: ApiRequest, rc: RequestContext): Promise<Response> {
-  const body = parseWith(CreateOperatorSchema, await readJsonObject(request));
+async function handleCreateOperator({
+  rc,
+  body,
+}: Input<{ body: typeof CreateOperatorSchema }>): Promise<Response> {
   const token = `opk_${toBase64Url(randomBytes(32))}`;
   const row = {
     id: `op_${crypto.randomUUID().replace(/-/g, '').slice(0, 16)}`,

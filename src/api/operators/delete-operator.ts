@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import { operatorById, deleteOperator as removeOperator } from '../../db/operators';
 import { changeRecord, recorded } from '../../http/audit';
 import { ProblemError } from '../../http/errors';
-import type { ApiRequest, RequestContext } from '../../http/request-context';
+import type { Input } from '../../http/pipeline';
 import { parameter } from '../../openapi/parameters';
 import { noContent, operator } from '../admin/shared';
 import { route } from '../route-table';
@@ -11,7 +11,7 @@ import { operatorView } from './shared';
 
 const OPERATOR_ID = /^op_[0-9a-f]{16}$/;
 
-async function handleDeleteOperator(request: ApiRequest, rc: RequestContext): Promise<Response> {
+async function handleDeleteOperator({ request, rc }: Input): Promise<Response> {
   const id = String(request.params.operatorId ?? '');
   const row = OPERATOR_ID.test(id) ? await operatorById(rc.env, id) : undefined;
   if (!row) throw new ProblemError('NOT_FOUND', 'No operator has this operatorId');

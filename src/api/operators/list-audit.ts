@@ -7,8 +7,8 @@ import { listAudit, type StoredAudit } from '../../db/audit';
 import { decodeCursor, encodeCursor } from '../../domain/cursor';
 import { parseBound } from '../../domain/period';
 import { json } from '../../http/json';
-import type { ApiRequest, RequestContext } from '../../http/request-context';
-import { parseWith, validationError } from '../../http/validation';
+import type { Input } from '../../http/pipeline';
+import { validationError } from '../../http/validation';
 import { example } from '../../openapi/examples';
 import { inlineSchema } from '../../openapi/json-schema';
 import { parameter } from '../../openapi/parameters';
@@ -73,8 +73,7 @@ export const auditView = (row: StoredAudit): AuditRecordBody => ({
 /** Cursors of the trail are bound to it, not to a client. */
 const CURSOR_OWNER = 'operator:audit';
 
-async function handleListAudit(request: ApiRequest, { env }: RequestContext): Promise<Response> {
-  const query = parseWith(AuditQuerySchema, { ...request.query });
+async function handleListAudit({ env, query }: Input<{ query: typeof AuditQuerySchema }>): Promise<Response> {
   const from = query.from === undefined ? undefined : parseBound(query.from, 'from');
   const to = query.to === undefined ? undefined : parseBound(query.to, 'to');
   // The filters are part of the walk, so a cursor cannot be replayed under other ones.
@@ -120,12 +119,15 @@ async function handleListAudit(request: ApiRequest, { env }: RequestContext): Pr
 export const listAuditRecords = route(
   operator({
     role: 'VIEWER',
+    query: AuditQuerySchema,
     method: 'get',
     path: '/admin/audit',
     operationId: 'listAuditRecords',
     summary: 'Read the audit trail',
     description:
-      'Newest first. One record per changing /admin or console request and per request refused for its role, written with the change itself. Records are never edited or deleted and are kept at least 5 years.',
+      'Newest first. One record per changing /admin or console request and per request refused ' +
+      'for its role, written with the change itself. Records are never edited or deleted and are kept ' +
+      'at least 5 years.',
     parameters: Object.entries(AuditQuerySchema.entries).map(([name, schema]) =>
       parameter(name, 'query', schema, NOTES[name] ?? name, false),
     ),

@@ -2,14 +2,14 @@
 import * as v from 'valibot';
 import { listOperators as storedOperators } from '../../db/operators';
 import { json } from '../../http/json';
-import type { ApiRequest, RequestContext } from '../../http/request-context';
+import type { Input } from '../../http/pipeline';
 import { example } from '../../openapi/examples';
 import { inlineSchema } from '../../openapi/json-schema';
 import { operator } from '../admin/shared';
 import { route } from '../route-table';
 import { OPERATOR, Operator, operatorView } from './shared';
 
-async function handleListOperators(_request: ApiRequest, { env }: RequestContext): Promise<Response> {
+async function handleListOperators({ env }: Input): Promise<Response> {
   return json({ items: (await storedOperators(env)).map(operatorView) });
 }
 

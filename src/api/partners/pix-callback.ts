@@ -79,7 +79,15 @@ const Result = inlineSchema(
         outcomes: v.pipe(
           v.array(v.picklist(OUTCOMES)),
           v.description(
-            'What the partner confirmed and what was done: `paid` (Cash-In PAID, `CASHIN_PAID` sent), `already-paid`, `unmatched` (no Cash-In of ours), `amount-mismatch`, `not-payable` and `duplicate` (no Cash-In can take it: held for the payer as an unapplied receipt, see GET /admin/unapplied, and returned through the partner devolution; the Cash-In is untouched), `refund-checked` (our refund read again at the partner), `returned` (a bank return: Cash-In REFUNDED), `devolution-recorded` (a further devolution booked), `already-recorded` (this devolution, or this unapplied receipt, is booked already), `not-confirmed` (the partner does not know this Pix: nothing moved), `deferred` (beyond the first 50 Pix of one callback: not read now; the sweep of received Pix reads it within minutes).',
+            'What the partner confirmed and what was done: `paid` (Cash-In PAID, `CASHIN_PAID` ' +
+              'sent), `already-paid`, `unmatched` (no Cash-In of ours), `amount-mismatch`, `not-payable` and ' +
+              '`duplicate` (no Cash-In can take it: held for the payer as an unapplied receipt, see GET ' +
+              '/admin/unapplied, and returned through the partner devolution; the Cash-In is untouched), ' +
+              '`refund-checked` (our refund read again at the partner), `returned` (a bank return: Cash-In ' +
+              'REFUNDED), `devolution-recorded` (a further devolution booked), `already-recorded` (this ' +
+              'devolution, or this unapplied receipt, is booked already), `not-confirmed` (the partner does not ' +
+              'know this Pix: nothing moved), `deferred` (beyond the first 50 Pix of one callback: not read ' +
+              'now; the sweep of received Pix reads it within minutes).',
           ),
         ),
       }),
@@ -87,7 +95,15 @@ const Result = inlineSchema(
   }),
 );
 
-const DESCRIPTION = `A real partner's API Pix webhook: a POST of \`{ "pix": [ … ] }\` whenever Pix are received or a devolution ends. The body is a **hint** only: each \`endToEndId\` is read again from the partner (\`GET /pix/{e2eid}\`) and only the partner's answer moves money, once (by end-to-end id and devolution id), so a forged or replayed callback moves nothing. An ISPB that is not a declared \`bcb-api-pix\` partner answers 404 \`NOT_FOUND\` like any unknown route; a callback that does not authenticate answers 401 \`UNAUTHORIZED\`; 503 \`SERVICE_UNAVAILABLE\` (\`Retry-After\`) when the partner could not be asked about some Pix (the others are applied), so the PSP sends it again.`;
+const DESCRIPTION =
+  `A real partner's API Pix webhook: a POST of \`{ "pix": [ … ] }\` whenever ` +
+  `Pix are received or a devolution ends. The body is a **hint** only: each \`endToEndId\` is read ` +
+  `again from the partner (\`GET /pix/{e2eid}\`) and only the partner's answer moves money, once ` +
+  `(by end-to-end id and devolution id), so a forged or replayed callback moves nothing. An ISPB ` +
+  `that is not a declared \`bcb-api-pix\` partner answers 404 \`NOT_FOUND\` like any unknown route; ` +
+  `a callback that does not authenticate answers 401 \`UNAUTHORIZED\`; 503 \`SERVICE_UNAVAILABLE\` ` +
+  `(\`Retry-After\`) when the partner could not be asked about some Pix (the others are applied), ` +
+  `so the PSP sends it again.`;
 
 const callback = (spec: Pick<OperationSpec, 'path' | 'operationId' | 'summary' | 'auth' | 'parameters'>) =>
   ({
@@ -95,8 +111,10 @@ const callback = (spec: Pick<OperationSpec, 'path' | 'operationId' | 'summary' |
     tag: 'Settlement partners',
     description: `${DESCRIPTION}\n\n${
       spec.auth === 'partner'
-        ? "Authentication: the partner's client certificate (mTLS at the edge; the partner's `webhookCertSubject`, and `webhookCertIssuer` when set, must match)."
-        : "Authentication: the partner's secret `PARTNER_<ISPB>_WEBHOOK_SECRET` as the `secret` path segment, for partners that cannot present a client certificate."
+        ? "Authentication: the partner's client certificate (mTLS at the edge; the partner's " +
+          '`webhookCertSubject`, and `webhookCertIssuer` when set, must match).'
+        : "Authentication: the partner's secret `PARTNER_<ISPB>_WEBHOOK_SECRET` as the `secret` " +
+          'path segment, for partners that cannot present a client certificate.'
     }`,
     body: {
       schema: PixCallbackSchema,

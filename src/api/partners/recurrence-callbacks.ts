@@ -90,7 +90,12 @@ type Applied = OperationResult<{ outcome: Outcome }>;
 const outcomes = v.pipe(
   v.array(v.picklist(OUTCOMES)),
   v.description(
-    "What the partner confirmed and what was done: `recorded` (the change is ours now, its event sent), `already-recorded` (a redelivery), `waiting` (nothing new: still waiting for the payer or the bank), `unmatched` (no recurrence or charge of ours), `conflict` (our state moved first; logged for an operator), `not-confirmed` (the partner does not know it: nothing moved), `unavailable` (the partner could not be asked: 503, sent again), `deferred` (beyond the first 50 of one callback), and for the Pix that paid a charge the Pix callback's `paid`/`already-paid`.",
+    'What the partner confirmed and what was done: `recorded` (the change is ours now, its event ' +
+      'sent), `already-recorded` (a redelivery), `waiting` (nothing new: still waiting for the payer or ' +
+      'the bank), `unmatched` (no recurrence or charge of ours), `conflict` (our state moved first; ' +
+      'logged for an operator), `not-confirmed` (the partner does not know it: nothing moved), ' +
+      '`unavailable` (the partner could not be asked: 503, sent again), `deferred` (beyond the first 50 ' +
+      "of one callback), and for the Pix that paid a charge the Pix callback's `paid`/`already-paid`.",
   ),
 );
 
@@ -197,7 +202,14 @@ function callback(
     summary: `Pix Automático ${what} callback from a partner (${secret ? 'secret path' : 'mTLS'})`,
     auth,
     parameters: secret ? [ispbParameter, secretParameter] : [ispbParameter],
-    description: `A real partner's API Pix \`webhook${kind}\` callback (bacen/pix-api 2.9.0 \`{webhookUrl}/${kind}\`), registered with its Pix webhook (PUT /admin/partners/{ispb}/webhook). The body is a **hint** only: each ${what} named is read again from the partner and only its answer is recorded, once, so a forged or replayed callback moves nothing. 404 \`NOT_FOUND\` for an ISPB that is not a declared \`bcb-api-pix\` partner; 401 \`UNAUTHORIZED\` when it does not authenticate; 503 \`SERVICE_UNAVAILABLE\` (\`Retry-After\`) when the partner could not be asked about some of them (the others are applied), so the PSP sends it again.\n\n${AUTH[auth]}`,
+    description:
+      `A real partner's API Pix \`webhook${kind}\` callback (bacen/pix-api 2.9.0 ` +
+      `\`{webhookUrl}/${kind}\`), registered with its Pix webhook (PUT /admin/partners/{ispb}/webhook). ` +
+      `The body is a **hint** only: each ${what} named is read again from the partner and only its ` +
+      `answer is recorded, once, so a forged or replayed callback moves nothing. 404 \`NOT_FOUND\` for ` +
+      `an ISPB that is not a declared \`bcb-api-pix\` partner; 401 \`UNAUTHORIZED\` when it does not ` +
+      `authenticate; 503 \`SERVICE_UNAVAILABLE\` (\`Retry-After\`) when the partner could not be asked ` +
+      `about some of them (the others are applied), so the PSP sends it again.\n\n${AUTH[auth]}`,
     body,
     success: result,
     errors: ['VALIDATION_ERROR', 'NOT_FOUND', 'SERVICE_UNAVAILABLE'],

@@ -4,21 +4,21 @@
  */
 import * as v from 'valibot';
 import { appendAudit } from '../../db/audit';
+import { present } from '../../domain/present';
 import { changeRecord, recorded } from '../../http/audit';
-import { readJsonObject } from '../../http/body';
 import { ProblemError } from '../../http/errors';
 import { json } from '../../http/json';
-import type { ApiRequest, RequestContext } from '../../http/request-context';
+import type { Input } from '../../http/pipeline';
 import { parseWith } from '../../http/validation';
 import { requireAllowedWebhookUrl } from '../../http/webhook-url';
 import { log } from '../../infra/log';
 import { example } from '../../openapi/examples';
-import { Ispb, UtcTimestamp } from '../../openapi/fields';
 import { ispbParameter } from '../../openapi/parameters';
 import type { BcbApiPixPartner } from '../../partners/bcb-api-pix/adapter';
 import { declaredPartners, PartnerConfigError, webhookAuthOf } from '../../partners/config';
 import { bcbPartner } from '../../partners/port-registry';
 import { PartnerPathSchema } from '../../schemas/common';
+import { Ispb, UtcTimestamp } from '../../schemas/fields';
 import { named } from '../../schemas/named';
 import { route } from '../route-table';
 
@@ -36,7 +36,9 @@ const PartnerWebhookSchema = named(
   }),
   {
     baseUrl:
-      "This gateway's public origin as the partner reaches it. The partner is told `{baseUrl}/partners/{ispb}/webhook` (mTLS) or `{baseUrl}/partners/{ispb}/webhook/{secret}` (secret path) and posts to it + `/pix`.",
+      "This gateway's public origin as the partner reaches it. The partner is told " +
+      '`{baseUrl}/partners/{ispb}/webhook` (mTLS) or `{baseUrl}/partners/{ispb}/webhook/{secret}` ' +
+      '(secret path) and posts to it + `/pix`.',
   },
 );
 
@@ -63,12 +65,16 @@ const PartnerWebhook = named(
  * built here, never typed by the operator, so it always carries the authentication the partner's
  * declaration configures; one without any is refused rather than registered.
  */
-async function handleRegisterPartnerWebhook(request: ApiRequest, rc: RequestContext): Promise<Response> {
+async function handleRegisterPartnerWebhook({
+  request,
+  rc,
+  body,
+}: Input<{ body: typeof PartnerWebhookSchema }>): Promise<Response> {
   const { env } = rc;
   const { ispb } = parseWith(PartnerPathSchema, { ispb: request.params.ispb ?? '' });
   const declared = declaredPartners(env).find((p) => p.ispb === ispb && p.kind === 'bcb-api-pix');
   if (!declared) throw new ProblemError('NOT_FOUND', `No real settlement partner with ISPB ${ispb}`);
-  const { baseUrl } = parseWith(PartnerWebhookSchema, await readJsonObject(request));
+  const { baseUrl } = body;
   requireAllowedWebhookUrl(env, baseUrl, 'baseUrl');
   const auth = webhookAuthOf(env, declared);
   if (auth.secret === undefined && auth.certSubject === undefined)
@@ -80,7 +86,7 @@ async function handleRegisterPartnerWebhook(request: ApiRequest, rc: RequestCont
   const url = auth.secret === undefined ? base : `${base}/${auth.secret}`;
   let answer: Awaited<ReturnType<BcbApiPixPartner['registerWebhook']>>;
   try {
-    answer = await bcbPartner(env, ispb)!.registerWebhook(url);
+    answer = await present(bcbPartner(env, ispb), `partner ${ispb}'s adapter`).registerWebhook(url);
   } catch (error) {
     if (!(error instanceof PartnerConfigError)) throw error;
     throw new ProblemError('SERVICE_UNAVAILABLE', error.message);
@@ -116,7 +122,12 @@ export const registerPartnerWebhook = route(
     role: 'OPERATOR',
     summary: "Register this gateway's callback URL at a real partner",
     description:
-      "Calls the partner's API Pix `PUT /webhook/{chave}` for its charge key, with the URL its callbacks must use: the secret path when `PARTNER_<ISPB>_WEBHOOK_SECRET` is set, else the mTLS path (which needs `webhookCertSubject`). A partner with neither answers 422 `RULE_VIOLATION` (a URL nobody could authenticate is never registered). An ISPB that is not a declared `bcb-api-pix` partner answers 404 `NOT_FOUND`; a partner that refuses or cannot be reached, 503 `SERVICE_UNAVAILABLE`. Repeating it is harmless.",
+      "Calls the partner's API Pix `PUT /webhook/{chave}` for its charge key, with the URL its " +
+      'callbacks must use: the secret path when `PARTNER_<ISPB>_WEBHOOK_SECRET` is set, else the mTLS ' +
+      'path (which needs `webhookCertSubject`). A partner with neither answers 422 `RULE_VIOLATION` (a ' +
+      'URL nobody could authenticate is never registered). An ISPB that is not a declared `bcb-api-pix` ' +
+      'partner answers 404 `NOT_FOUND`; a partner that refuses or cannot be reached, 503 ' +
+      '`SERVICE_UNAVAILABLE`. Repeating it is harmless.',
     parameters: [ispbParameter],
     body: {
       schema: PartnerWebhookSchema,

@@ -8,8 +8,8 @@ import { ProblemError } from '../../http/errors';
 import type { Input } from '../../http/pipeline';
 import { locatorParameter } from '../../openapi/parameters';
 import { toHex, utf8 } from '../../security/encoding';
-import { signJws } from '../../security/jws';
 import { route } from '../route-table';
+import { SIGNED_PAYLOAD, signedPayloadResponse } from './shared';
 
 /** A stable EVP-shaped receiving key per settlement account. */
 async function receiverKey(accountNumber: string): Promise<string> {
@@ -22,19 +22,13 @@ async function handleChargeLocation({ request, env }: Input): Promise<Response> 
   // A real partner's charge is served by its PSP, signed with the PSP's certificate, never here.
   if (!charge || charge.found.pspLocation !== null)
     throw new ProblemError('NOT_FOUND', 'No charge at this location');
-  const url = new URL(request.url);
   const { found } = charge;
   const payload = chargePayload({
     ...found,
     receiverKey: await receiverKey(found.accountNumber),
     nowMs: Date.now(),
   });
-  const jws = await signJws(
-    payload,
-    env.PIX_SIGNING_KEY,
-    `${url.protocol}//${url.host}/.well-known/jwks.json`,
-  );
-  return new Response(jws, { headers: { 'content-type': 'application/jose', 'cache-control': 'no-store' } });
+  return signedPayloadResponse(env, request.url, payload);
 }
 
 export const getChargePayload = route(
@@ -44,7 +38,14 @@ export const getChargePayload = route(
     operationId: 'getChargePayload',
     summary: 'Charge payload at the BR Code location',
     description:
-      "Sandbox partner only. What a wallet fetches after reading a sandbox Cash-In's dynamic BR Code: the charge as the BCB API Pix defines it (`cob`: calendario, txid, status, devedor, valor, chave), as a compact JWS signed with ES256. Verify it with the key at `/.well-known/jwks.json` (the `jku` header). `{locator}` is the client's random location key and the charge's internalCode; it carries no client id. A real partner's charge (a declared `bcb-api-pix` partner) is not served here: its BR Code is the PSP's own `pixCopiaECola`, whose location is the PSP's, and a payer's bank reads and verifies the payload there against that PSP's certificate; this path answers 404 for it.",
+      "Sandbox partner only. What a wallet fetches after reading a sandbox Cash-In's dynamic BR " +
+      'Code: the charge as the BCB API Pix defines it (`cob`: calendario, txid, status, devedor, valor, ' +
+      'chave), as a compact JWS signed with ES256. Verify it with the key at `/.well-known/jwks.json` ' +
+      "(the `jku` header). `{locator}` is the client's random location key and the charge's " +
+      "internalCode; it carries no client id. A real partner's charge (a declared `bcb-api-pix` " +
+      "partner) is not served here: its BR Code is the PSP's own `pixCopiaECola`, whose location is the " +
+      "PSP's, and a payer's bank reads and verifies the payload there against that PSP's certificate; " +
+      'this path answers 404 for it.',
     tag: 'PIX location',
     auth: 'none',
     parameters: [locatorParameter],
@@ -53,11 +54,7 @@ export const getChargePayload = route(
       '200': {
         description: 'The signed charge.',
         contentType: 'application/jose',
-        schema: {
-          type: 'string',
-          pattern: '^[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+$',
-          description: 'Compact JWS.',
-        },
+        schema: SIGNED_PAYLOAD,
       },
     },
     errors: ['NOT_FOUND'],

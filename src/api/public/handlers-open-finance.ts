@@ -8,7 +8,8 @@ import { ledgerOf } from '../../../durable-objects/stubs';
 import { formatCents } from '../../domain/money';
 import { chargeAt } from '../../http/charge-locator';
 import { ProblemError } from '../../http/errors';
-import type { ApiRequest, RequestContext } from '../../http/request-context';
+import type { Input } from '../../http/pipeline';
+import type { ApiRequest } from '../../http/request-context';
 import { requireStaging } from '../../http/staging';
 import { isSimulatedPartner } from '../../partners/config';
 
@@ -48,7 +49,7 @@ async function charge(request: ApiRequest, env: Env) {
   return located;
 }
 
-export async function handleOpenFinancePage(request: ApiRequest, { env }: RequestContext): Promise<Response> {
+export async function handleOpenFinancePage({ request, env }: Input): Promise<Response> {
   const { found } = await charge(request, env);
   const amount = `R$ ${formatCents(found.amountCents).replace('.', ',')}`;
   if (found.cashIn.status !== 'AWAITING_PAYMENT') {
@@ -70,10 +71,7 @@ export async function handleOpenFinancePage(request: ApiRequest, { env }: Reques
   );
 }
 
-export async function handleOpenFinanceAuthorize(
-  request: ApiRequest,
-  { env }: RequestContext,
-): Promise<Response> {
+export async function handleOpenFinanceAuthorize({ request, env }: Input): Promise<Response> {
   const { locator, found } = await charge(request, env);
   const result = await ledgerOf(env, locator.clientId).settleCashIn({
     id: locator.internalCode,
@@ -93,10 +91,7 @@ export async function handleOpenFinanceAuthorize(
   return new Response(null, { status: 303, headers: { location: target.toString() } });
 }
 
-export async function handleOpenFinanceDecline(
-  request: ApiRequest,
-  { env }: RequestContext,
-): Promise<Response> {
+export async function handleOpenFinanceDecline({ request, env }: Input): Promise<Response> {
   const { found } = await charge(request, env);
   const target = new URL(found.redirectUrl ?? '/', request.url);
   target.searchParams.set('transactionId', found.cashIn.transactionId);

@@ -29,7 +29,10 @@ export const openFinanceOperations: OperationSpec[] = [
     operationId: 'openFinancePage',
     summary: "The payer bank's consent page",
     description:
-      "`openFinanceData.paymentUrl` opens this page, which plays the payer bank's consent screen. Staging and the sandbox partner only: on a real partner POST /cash-in with `openFinance` answers 422 RULE_VIOLATION before the PSP is asked, because a PSP's API Pix registers charges for Pix payment, not payment initiation.",
+      "`openFinanceData.paymentUrl` opens this page, which plays the payer bank's consent " +
+      'screen. Staging and the sandbox partner only: on a real partner POST /cash-in with `openFinance` ' +
+      "answers 422 RULE_VIOLATION before the PSP is asked, because a PSP's API Pix registers charges " +
+      'for Pix payment, not payment initiation.',
     success: {
       '200': {
         description: 'Consent page with Authorize and Cancel buttons.',

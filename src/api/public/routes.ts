@@ -6,10 +6,12 @@ import { type Entry, stagingOnly } from '../route-table';
 import { getDocsPage, getDocsScript, getLandingPage, getOpenApiDocument } from './documentation';
 import { getChargePayload } from './get-charge-payload';
 import { getJwks } from './get-jwks';
+import { getRecurrencePayload } from './get-recurrence-payload';
 import { openFinanceOperations } from './open-finance';
 
 export const publicRoutes: Entry[] = [
   getChargePayload,
+  getRecurrencePayload,
   getJwks,
   ...stagingOnly(openFinanceOperations),
   getOpenApiDocument,

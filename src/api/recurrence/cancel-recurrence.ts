@@ -25,7 +25,8 @@ export const cancelRecurrence = route(
     operationId: 'cancelRecurrence',
     summary: 'Cancel a recurrence',
     description:
-      'From WAITING_AUTHORIZATION or APPROVED (else 422 RULE_VIOLATION): CANCELLED with `cancelledBy` CLIENT; `RECURRENCE_CANCELLED` is sent. No further cycle may be charged.',
+      'From WAITING_AUTHORIZATION or APPROVED (else 422 RULE_VIOLATION): CANCELLED with ' +
+      '`cancelledBy` CLIENT; `RECURRENCE_CANCELLED` is sent. No further cycle may be charged.',
     tag: TAG,
     auth: 'client',
     parameters: [recurrenceIdParameter],

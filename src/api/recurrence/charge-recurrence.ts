@@ -2,50 +2,24 @@
  * POST /recurrences/{id}/charges (docs/contract.md, Pix Automático): a cycle's charge, an ordinary
  * Cash-In that carries its recurrence.
  */
-import * as v from 'valibot';
 import { ledgerOf } from '../../../durable-objects/stubs';
-import { locationHost } from '../../domain/location';
-import { centsFromAmount } from '../../domain/money';
-import { isCalendarDate } from '../../domain/recurrence';
 import { requestFingerprint } from '../../http/idempotency';
 import type { Input } from '../../http/pipeline';
 import { operationResponse } from '../../http/respond';
 import { requireAllowedWebhookUrl } from '../../http/webhook-url';
 import { example, type In } from '../../openapi/examples';
-import { AmountSchema, ExternalReferenceSchema, HttpUrlSchema } from '../../schemas/common';
-import { named } from '../../schemas/named';
-import { CashInCreated } from '../cash-in/create-cash-in';
 import { route } from '../route-table';
 import { recurrencePathId } from './get-recurrence';
-import { RecurringCharge, recurrenceIdParameter, recurringCharge, TAG } from './shared';
+import { ChargeRecurrenceSchema } from './schemas';
+import {
+  chargeLedgerInput,
+  RecurringCashInCreated,
+  recurrenceIdParameter,
+  recurringCharge,
+  TAG,
+} from './shared';
 
-/** POST /recurrences/{id}/charges body (OpenAPI chargeRecurrence). */
-const ChargeRecurrenceSchema = named(
-  'ChargeRecurrence',
-  v.strictObject({
-    amount: AmountSchema,
-    dueDate: v.pipe(
-      v.string('dueDate must be a string'),
-      v.check(isCalendarDate, 'dueDate must be a calendar date YYYY-MM-DD'),
-    ),
-    externalReference: ExternalReferenceSchema,
-    webhookUrl: v.optional(HttpUrlSchema),
-  }),
-  {
-    amount:
-      "Within the recurrence's rules: its fixed amount, or between its minimum and the payer's maximum.",
-    dueDate: 'A due date of the recurrence, 10 to 2 days from today (America/Sao_Paulo).',
-    externalReference: "The Cash-In's reference, unique among your Cash-Ins (409 otherwise).",
-    webhookUrl: "Receives the Cash-In's events; default the recurrence's `webhookUrl`.",
-  },
-);
-
-const RecurringCashInCreated = named(
-  'RecurringCashInCreated',
-  v.object({ ...CashInCreated.entries, recurrence: RecurringCharge }),
-);
-
-export type RecurringCashInCreatedBody = v.InferOutput<typeof RecurringCashInCreated>;
+export type { RecurringCashInCreatedBody } from './shared';
 
 const chargeRequest: In<typeof ChargeRecurrenceSchema> = {
   amount: 29.9,
@@ -62,22 +36,18 @@ async function handleChargeRecurrence({
   body,
 }: Input<{ principal: true; idempotent: true; body: typeof ChargeRecurrenceSchema }>): Promise<Response> {
   const id = recurrencePathId(request);
-  const url = new URL(request.url);
-  const host = locationHost(env.PIX_LOCATION_HOST ?? '', url);
-  const key = principal.credentials.locationKey;
   const result = await ledgerOf(env, principal.clientId).recurrence({
     op: 'charge',
     input: {
       ...(idempotencyKey !== undefined && { idempotencyKey }),
       requestHash: await requestFingerprint('POST /recurrences/{id}/charges', id, raw),
-      id,
-      amountCents: centsFromAmount(body.amount) as number,
-      dueDate: body.dueDate,
-      externalReference: body.externalReference,
-      ...(body.webhookUrl !== undefined && { webhookUrl: body.webhookUrl }),
-      locationPrefix: `${host}/pix/qr/${key}`,
-      paymentUrlPrefix: `${url.protocol}//${host}/open-finance/${key}`,
-      locationKey: key,
+      ...chargeLedgerInput(
+        id,
+        body,
+        request.url,
+        env.PIX_LOCATION_HOST ?? '',
+        principal.credentials.locationKey,
+      ),
     },
   });
   return operationResponse(result);
@@ -90,7 +60,14 @@ export const chargeRecurrence = route(
     operationId: 'chargeRecurrence',
     summary: "Charge a recurrence's cycle",
     description:
-      "Creates the charge of one cycle (API Pix `POST /cobr`) as an ordinary Cash-In carrying `recurrence`: read, listed, summarized, refunded and notified like every Cash-In. Only for an APPROVED recurrence, with an amount within its rules and a `dueDate` that is one of its due dates, 10 to 2 days from today; else 422 RULE_VIOLATION and nothing is sent. One charge per cycle. The payer's bank pays it on the due date (00:00–08:00, again 18:00–21:00, then up to 3 retries within 7 days with THREE_IN_SEVEN_DAYS); each failed attempt is a `RECURRING_CHARGE_ATTEMPT_FAILED` event of the recurrence, and after the last one the Cash-In ends EXPIRED.",
+      'Creates the charge of one cycle (API Pix `POST /cobr`) as an ordinary Cash-In carrying ' +
+      '`recurrence`: read, listed, summarized, refunded and notified like every Cash-In. Only for an ' +
+      'APPROVED recurrence, with an amount within its rules and a `dueDate` that is one of its due ' +
+      'dates, 10 to 2 days from today; else 422 RULE_VIOLATION and nothing is sent. One charge per ' +
+      "cycle. The payer's bank pays it on the due date (00:00–08:00, again 18:00–21:00, then up to 3 " +
+      'retries within 7 days with THREE_IN_SEVEN_DAYS); each failed attempt is a ' +
+      '`RECURRING_CHARGE_ATTEMPT_FAILED` event of the recurrence, and after the last one the Cash-In ' +
+      'ends EXPIRED.',
     tag: TAG,
     auth: 'client',
     idempotent: true,

@@ -7,7 +7,6 @@ import type { RecurrenceView } from '../../../durable-objects/ledger/recurrence/
 import { ledgerOf } from '../../../durable-objects/stubs';
 import { locationHost } from '../../domain/location';
 import { centsFromAmount } from '../../domain/money';
-import { qrPngBase64 } from '../../domain/qr-png';
 import { FREQUENCIES, isCalendarDate, RETRY_POLICIES } from '../../domain/recurrence';
 import { requestFingerprint } from '../../http/idempotency';
 import type { Input } from '../../http/pipeline';
@@ -23,6 +22,7 @@ import {
   NameSchema,
 } from '../../schemas/common';
 import { named } from '../../schemas/named';
+import { withQrCodeImage } from '../cash-in/shared';
 import { route } from '../route-table';
 import { Recurrence, recurrenceWaiting, TAG } from './shared';
 
@@ -154,13 +154,9 @@ async function handleCreateRecurrence({
       locationPrefix: `${host}/pix/rec/${principal.credentials.locationKey}`,
     },
   });
-  return operationResponse(result, (created) => {
-    const view = created as RecurrenceView;
-    const code = view.authorization.journey === 'QR' ? view.authorization.copyAndPaste : undefined;
-    return body.includeQrCodeImage && code
-      ? { ...view, authorization: { ...view.authorization, qrCodeImageBase64: qrPngBase64(code) } }
-      : view;
-  });
+  return operationResponse(result, (created) =>
+    withQrCodeImage(created as RecurrenceView, 'authorization', body.includeQrCodeImage),
+  );
 }
 
 export const createRecurrence = route(
@@ -170,7 +166,12 @@ export const createRecurrence = route(
     operationId: 'createRecurrence',
     summary: 'Create a recurrence (Pix Automático)',
     description:
-      'A recurrence for the payer to authorize once (API Pix `POST /rec`). Without `payer.bankData` the answer carries `authorization.copyAndPaste`, the BR Code the payer reads in their bank app (journey QR); with it the request is pushed to that bank (journey PUSH). The recurrence waits (WAITING_AUTHORIZATION) until the payer approves or rejects it, or it expires. A settlement partner without Pix Automático answers 422 RULE_VIOLATION and nothing is sent to it.',
+      'A recurrence for the payer to authorize once (API Pix `POST /rec`). Without ' +
+      '`payer.bankData` the answer carries `authorization.copyAndPaste`, the BR Code the payer reads in ' +
+      'their bank app (journey QR); with it the request is pushed to that bank (journey PUSH). The ' +
+      'recurrence waits (WAITING_AUTHORIZATION) until the payer approves or rejects it, or it expires. ' +
+      'A settlement partner without Pix Automático answers 422 RULE_VIOLATION and nothing is sent to ' +
+      'it.',
     tag: TAG,
     auth: 'client',
     idempotent: true,

@@ -1,22 +1,25 @@
 /** What the recurrence operations share (docs/contract.md, Pix Automático): the view and its examples. */
 import * as v from 'valibot';
+import type { ChargeRecurrenceInput } from '../../../durable-objects/ledger/recurrence/recurrence-charge-ops';
+import { locationHost } from '../../domain/location';
+import { centsFromAmount } from '../../domain/money';
 import { FREQUENCIES, RETRY_POLICIES } from '../../domain/recurrence';
 import { example, type Out } from '../../openapi/examples';
-import { BrtTimestamp, Ispb, Money } from '../../openapi/fields';
 import { parameter } from '../../openapi/parameters';
+import { BrtTimestamp, Ispb, Money } from '../../schemas/fields';
 import { named } from '../../schemas/named';
-import { CashIn, cashInAwaiting } from '../cash-in/shared';
+import {
+  CalendarDate,
+  CashIn,
+  CashInCreated,
+  cashInAwaiting,
+  RecurrenceId,
+  RecurringCharge,
+} from '../cash-in/shared';
+
+export { RecurrenceId, RecurringCharge };
 
 export const TAG = 'Pix Automático';
-
-const CalendarDate = v.pipe(v.string(), v.isoDate(), v.examples(['2027-01-31']));
-
-export const RecurrenceId = v.pipe(
-  v.string(),
-  v.regex(/^R[RN][0-9A-Z]{8}\d{8}[A-Za-z0-9]{11}$/),
-  v.description('API Pix `idRec`: RR (retries allowed) or RN, the ISPB, yyyyMMdd and 11 letters or digits.'),
-  v.examples(['RR3188082620270120abcDEF12345']),
-);
 
 export const RECURRENCE_STATUSES = [
   'WAITING_AUTHORIZATION',
@@ -95,7 +98,8 @@ export const recurrenceWaiting: Out<typeof Recurrence> = {
   authorization: {
     journey: 'QR',
     copyAndPaste:
-      '00020101021226760014br.gov.bcb.pix2554api.connectpsp.com.br/pix/rec/3f9a2c1bK7Q2M9X520400005303986540529.905802BR5920Loja Teste Ltda6009Sao Paulo62070503***6304ABCD',
+      '00020101021226760014br.gov.bcb.pix2554api.connectpsp.com.br/pix/rec/3f9a2c1bK7Q2M9X520400005303986540529.905802BR5920Loja ' +
+      'Teste Ltda6009Sao Paulo62070503***6304ABCD',
   },
   createdAt: '2027-01-20T10:15:30.123-03:00',
   authorizationExpiresAt: '2027-01-27T10:15:30.123-03:00',
@@ -128,30 +132,6 @@ export const recurrenceIdParameter = parameter(
   'The `recurrenceId`, or your `externalReference`.',
 );
 
-/** What a recurring Cash-In carries besides the Cash-In: its recurrence, cycle and attempts. */
-export const RecurringCharge = named(
-  'RecurringCharge',
-  v.object({
-    recurrenceId: RecurrenceId,
-    cycle: v.pipe(
-      v.number(),
-      v.integer(),
-      v.minValue(0),
-      v.description('0 is the cycle due on `startDate`.'),
-    ),
-    dueDate: CalendarDate,
-    failedAttempts: v.pipe(v.number(), v.integer(), v.minValue(0)),
-    attemptsLeft: v.pipe(
-      v.number(),
-      v.integer(),
-      v.minValue(0),
-      v.description(
-        "The payer bank's attempts still allowed: 2 on the due date, 3 more with THREE_IN_SEVEN_DAYS.",
-      ),
-    ),
-  }),
-);
-
 export const recurringCharge: Out<typeof RecurringCharge> = {
   recurrenceId: recurrenceWaiting.recurrenceId,
   cycle: 1,
@@ -170,3 +150,36 @@ export const recurringCashInFailedOnce: Out<typeof RecurringCashIn> = {
   ...cashInAwaiting,
   recurrence: { ...recurringCharge, failedAttempts: 1, attemptsLeft: 4 },
 };
+
+/** POST /recurrences/{id}/charges 201: the created Cash-In with its recurrence. */
+export const RecurringCashInCreated = named(
+  'RecurringCashInCreated',
+  v.object({ ...CashInCreated.entries, recurrence: RecurringCharge }),
+);
+
+export type RecurringCashInCreatedBody = v.InferOutput<typeof RecurringCashInCreated>;
+
+/**
+ * What the ledger charges for a cycle, from a valid charge body: the Cash-In's locations are the
+ * gateway's, under the client's location key (the same as POST /cash-in's).
+ */
+export function chargeLedgerInput(
+  id: string,
+  body: { amount: number; dueDate: string; externalReference: string; webhookUrl?: string },
+  requestUrl: string,
+  pixLocationHost: string,
+  locationKey: string,
+): ChargeRecurrenceInput {
+  const url = new URL(requestUrl);
+  const host = locationHost(pixLocationHost, url);
+  return {
+    id,
+    amountCents: centsFromAmount(body.amount) as number,
+    dueDate: body.dueDate,
+    externalReference: body.externalReference,
+    ...(body.webhookUrl !== undefined && { webhookUrl: body.webhookUrl }),
+    locationPrefix: `${host}/pix/qr/${locationKey}`,
+    paymentUrlPrefix: `${url.protocol}//${host}/open-finance/${locationKey}`,
+    locationKey,
+  };
+}

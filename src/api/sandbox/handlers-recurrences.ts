@@ -4,15 +4,15 @@
  */
 import { ledgerOf } from '../../../durable-objects/stubs';
 import { centsFromAmount } from '../../domain/money';
-import { authenticate } from '../../http/auth';
-import { readOptionalJsonObject } from '../../http/body';
 import { ProblemError } from '../../http/errors';
-import type { ApiRequest, RequestContext } from '../../http/request-context';
+import { requestFingerprint } from '../../http/idempotency';
+import type { Input } from '../../http/pipeline';
+import type { ApiRequest } from '../../http/request-context';
 import { operationResponse } from '../../http/respond';
-import { requireStaging } from '../../http/staging';
 import { pathId } from '../../http/transaction-reads';
-import { parseWith } from '../../http/validation';
-import { SandboxApproveRecurrenceSchema } from './openapi-recurrences';
+import { requireAllowedWebhookUrl } from '../../http/webhook-url';
+import { chargeLedgerInput } from '../recurrence/shared';
+import type { SandboxApproveRecurrenceSchema, SandboxChargeRecurrenceSchema } from './openapi-recurrences';
 
 function recurrenceId(request: ApiRequest): string {
   const id = pathId(request);
@@ -20,10 +20,12 @@ function recurrenceId(request: ApiRequest): string {
   return id;
 }
 
-export async function handleSandboxApproveRecurrence(request: ApiRequest, { env }: RequestContext) {
-  requireStaging(request, env);
-  const principal = await authenticate(request, env);
-  const body = parseWith(SandboxApproveRecurrenceSchema, await readOptionalJsonObject(request));
+export async function handleSandboxApproveRecurrence({
+  request,
+  env,
+  principal,
+  body,
+}: Input<{ principal: true; body: typeof SandboxApproveRecurrenceSchema }>) {
   const id = recurrenceId(request);
   const max =
     body.payerMaximumAmount === undefined ? undefined : (centsFromAmount(body.payerMaximumAmount) as number);
@@ -36,16 +38,12 @@ export async function handleSandboxApproveRecurrence(request: ApiRequest, { env 
   );
 }
 
-export async function handleSandboxRejectRecurrence(request: ApiRequest, { env }: RequestContext) {
-  requireStaging(request, env);
-  const principal = await authenticate(request, env);
+export async function handleSandboxRejectRecurrence({ request, env, principal }: Input<{ principal: true }>) {
   const id = recurrenceId(request);
   return operationResponse(await ledgerOf(env, principal.clientId).recurrence({ op: 'reject', id }));
 }
 
-export async function handleSandboxCancelRecurrence(request: ApiRequest, { env }: RequestContext) {
-  requireStaging(request, env);
-  const principal = await authenticate(request, env);
+export async function handleSandboxCancelRecurrence({ request, env, principal }: Input<{ principal: true }>) {
   const id = recurrenceId(request);
   return operationResponse(
     await ledgerOf(env, principal.clientId).recurrence({ op: 'cancel', id, by: 'PAYER' }),
@@ -58,20 +56,53 @@ function cashInId(request: ApiRequest): string {
   return id;
 }
 
-export async function handleSandboxFailChargeAttempt(request: ApiRequest, { env }: RequestContext) {
-  requireStaging(request, env);
-  const principal = await authenticate(request, env);
+export async function handleSandboxFailChargeAttempt({
+  request,
+  env,
+  principal,
+}: Input<{ principal: true }>) {
   const cashIn = cashInId(request);
   return operationResponse(
     await ledgerOf(env, principal.clientId).recurrence({ op: 'fail-attempt', cashInId: cashIn }),
   );
 }
 
-export async function handleSandboxPayerCancelCharge(request: ApiRequest, { env }: RequestContext) {
-  requireStaging(request, env);
-  const principal = await authenticate(request, env);
+export async function handleSandboxPayerCancelCharge({
+  request,
+  env,
+  principal,
+}: Input<{ principal: true }>) {
   const cashIn = cashInId(request);
   return operationResponse(
     await ledgerOf(env, principal.clientId).recurrence({ op: 'payer-cancel-charge', cashInId: cashIn }),
+  );
+}
+
+/** POST /sandbox/recurrences/{id}/charges: the client's charge, its window checked as of `asOf`. */
+export async function handleSandboxChargeRecurrence({
+  request,
+  env,
+  principal,
+  raw,
+  body,
+}: Input<{ principal: true; body: typeof SandboxChargeRecurrenceSchema }>) {
+  if (body.webhookUrl !== undefined) requireAllowedWebhookUrl(env, body.webhookUrl);
+  const id = recurrenceId(request);
+  const input = chargeLedgerInput(
+    id,
+    body,
+    request.url,
+    env.PIX_LOCATION_HOST ?? '',
+    principal.credentials.locationKey,
+  );
+  return operationResponse(
+    await ledgerOf(env, principal.clientId).recurrence({
+      op: 'charge',
+      input: {
+        ...input,
+        asOf: body.asOf,
+        requestHash: await requestFingerprint('POST /sandbox/recurrences/{id}/charges', id, raw),
+      },
+    }),
   );
 }

@@ -7,15 +7,12 @@
 import { ledgerOf } from '../../../durable-objects/stubs';
 import { centsFromAmount } from '../../domain/money';
 import { accountNumberParam } from '../../http/account-number';
-import { authenticate } from '../../http/auth';
-import { readJsonObject, readOptionalJsonObject } from '../../http/body';
 import { ProblemError } from '../../http/errors';
-import type { ApiRequest, RequestContext } from '../../http/request-context';
+import type { Input } from '../../http/pipeline';
+import type { ApiRequest } from '../../http/request-context';
 import { operationResponse } from '../../http/respond';
-import { requireStaging } from '../../http/staging';
 import { pathId } from '../../http/transaction-reads';
-import { parseWith } from '../../http/validation';
-import {
+import type {
   SandboxCashInReturnSchema,
   SandboxCashOutReturnSchema,
   SandboxDepositSchema,
@@ -30,10 +27,12 @@ function cashInId(request: ApiRequest): string {
   return id;
 }
 
-export async function handleSandboxPay(request: ApiRequest, { env }: RequestContext): Promise<Response> {
-  requireStaging(request, env);
-  const principal = await authenticate(request, env);
-  const body = parseWith(SandboxPaySchema, await readOptionalJsonObject(request));
+export async function handleSandboxPay({
+  request,
+  env,
+  principal,
+  body,
+}: Input<{ principal: true; body: typeof SandboxPaySchema }>): Promise<Response> {
   return operationResponse(
     await ledgerOf(env, principal.clientId).settleCashIn({
       id: cashInId(request),
@@ -44,23 +43,24 @@ export async function handleSandboxPay(request: ApiRequest, { env }: RequestCont
   );
 }
 
-export async function handleSandboxCashInReturn(
-  request: ApiRequest,
-  { env }: RequestContext,
-): Promise<Response> {
-  requireStaging(request, env);
-  const principal = await authenticate(request, env);
-  const body = parseWith(SandboxCashInReturnSchema, await readJsonObject(request));
+export async function handleSandboxCashInReturn({
+  request,
+  env,
+  principal,
+  body,
+}: Input<{ principal: true; body: typeof SandboxCashInReturnSchema }>): Promise<Response> {
   return operationResponse(
     await ledgerOf(env, principal.clientId).returnCashIn(cashInId(request), body.reason),
   );
 }
 
 /** The payer's bank opens a MED infraction now: the blocked amount is held at once. */
-export async function handleSandboxDispute(request: ApiRequest, { env }: RequestContext): Promise<Response> {
-  requireStaging(request, env);
-  const principal = await authenticate(request, env);
-  const body = parseWith(SandboxDisputeSchema, await readOptionalJsonObject(request));
+export async function handleSandboxDispute({
+  request,
+  env,
+  principal,
+  body,
+}: Input<{ principal: true; body: typeof SandboxDisputeSchema }>): Promise<Response> {
   const amountCents = body.amount === undefined ? undefined : (centsFromAmount(body.amount) as number);
   return operationResponse(
     await ledgerOf(env, principal.clientId).dispute({
@@ -71,13 +71,12 @@ export async function handleSandboxDispute(request: ApiRequest, { env }: Request
   );
 }
 
-export async function handleSandboxDisputeClose(
-  request: ApiRequest,
-  { env }: RequestContext,
-): Promise<Response> {
-  requireStaging(request, env);
-  const principal = await authenticate(request, env);
-  const body = parseWith(SandboxDisputeCloseSchema, await readJsonObject(request));
+export async function handleSandboxDisputeClose({
+  request,
+  env,
+  principal,
+  body,
+}: Input<{ principal: true; body: typeof SandboxDisputeCloseSchema }>): Promise<Response> {
   return operationResponse(
     await ledgerOf(env, principal.clientId).dispute({
       kind: 'sandbox-close',
@@ -87,9 +86,11 @@ export async function handleSandboxDisputeClose(
   );
 }
 
-export async function handleSandboxExpire(request: ApiRequest, { env }: RequestContext): Promise<Response> {
-  requireStaging(request, env);
-  const principal = await authenticate(request, env);
+export async function handleSandboxExpire({
+  request,
+  env,
+  principal,
+}: Input<{ principal: true }>): Promise<Response> {
   return operationResponse(await ledgerOf(env, principal.clientId).expireCashInNow(cashInId(request)));
 }
 
@@ -98,23 +99,24 @@ export async function handleSandboxExpire(request: ApiRequest, { env }: RequestC
  * 201 `{account, entry, balance, available}` where `entry` is the item exactly as the statement
  * shows it. Another client's account answers like a nonexistent one: 404 ACCOUNT_NOT_FOUND.
  */
-export async function handleSandboxDeposit(request: ApiRequest, { env }: RequestContext): Promise<Response> {
-  requireStaging(request, env);
-  const principal = await authenticate(request, env);
+export async function handleSandboxDeposit({
+  request,
+  env,
+  principal,
+  body,
+}: Input<{ principal: true; body: typeof SandboxDepositSchema }>): Promise<Response> {
   const number = accountNumberParam(request);
-  const body = parseWith(SandboxDepositSchema, await readJsonObject(request));
   return operationResponse(
     await ledgerOf(env, principal.clientId).deposit(number, centsFromAmount(body.amount) as number),
   );
 }
 
-export async function handleSandboxCashOutReturn(
-  request: ApiRequest,
-  { env }: RequestContext,
-): Promise<Response> {
-  requireStaging(request, env);
-  const principal = await authenticate(request, env);
-  const body = parseWith(SandboxCashOutReturnSchema, await readJsonObject(request));
+export async function handleSandboxCashOutReturn({
+  request,
+  env,
+  principal,
+  body,
+}: Input<{ principal: true; body: typeof SandboxCashOutReturnSchema }>): Promise<Response> {
   const id = pathId(request);
   if (id === undefined) throw new ProblemError('CASHOUT_NOT_FOUND', 'No Cash-Out matches this id');
   return operationResponse(await ledgerOf(env, principal.clientId).returnCashOut(id, body.reason));

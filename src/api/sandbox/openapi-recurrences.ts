@@ -3,15 +3,18 @@
  * or ending a recurrence, staging only, on the sandbox partner's recurrences.
  */
 import * as v from 'valibot';
+import { isCalendarDate } from '../../domain/recurrence';
 import { example } from '../../openapi/examples';
 import type { OperationSpec } from '../../openapi/operation';
 import { cashInIdParameter } from '../../openapi/parameters';
 import { AmountSchema } from '../../schemas/common';
 import { named } from '../../schemas/named';
 import { cashInAwaiting } from '../cash-in/shared';
+import { ChargeRecurrenceSchema } from '../recurrence/schemas';
 import {
   Recurrence,
   RecurringCashIn,
+  RecurringCashInCreated,
   recurrenceApproved,
   recurrenceCancelled,
   recurrenceIdParameter,
@@ -35,7 +38,7 @@ const answer = (
 ): Omit<OperationSpec, 'tag' | 'auth' | 'stagingOnly'> => ({
   method: 'post',
   path: `/sandbox/recurrences/{id}/${verb}`,
-  operationId: `sandbox${verb[0]!.toUpperCase()}${verb.slice(1)}Recurrence`,
+  operationId: `sandbox${verb.charAt(0).toUpperCase()}${verb.slice(1)}Recurrence`,
   summary,
   description,
   parameters: [recurrenceIdParameter],
@@ -117,7 +120,10 @@ export const sandboxChargeSpecs = [
     'fail-attempt',
     'sandboxFailChargeAttempt',
     "The payer's bank fails an attempt of a recurring charge now",
-    'A recurring Cash-In AWAITING_PAYMENT only (else 422; any other Cash-In 404): `RECURRING_CHARGE_ATTEMPT_FAILED` sent to the recurrence’s `webhookUrl`; after the last attempt the recurrence allows, EXPIRED and `CASHIN_EXPIRED` sent. Pay an attempt with POST /sandbox/cash-in/{id}/pay.',
+    'A recurring Cash-In AWAITING_PAYMENT only (else 422; any other Cash-In 404): ' +
+      '`RECURRING_CHARGE_ATTEMPT_FAILED` sent to the recurrence’s `webhookUrl`; after the last attempt ' +
+      'the recurrence allows, EXPIRED and `CASHIN_EXPIRED` sent. Pay an attempt with POST ' +
+      '/sandbox/cash-in/{id}/pay.',
     recurringCashInFailedOnce,
   ),
   onCharge(
@@ -133,3 +139,66 @@ export const sandboxChargeSpecs = [
     },
   ),
 ];
+
+/** POST /sandbox/recurrences/{id}/charges body: a charge as of a São Paulo date. */
+export const SandboxChargeRecurrenceSchema = named(
+  'SandboxChargeRecurrence',
+  v.strictObject({
+    ...ChargeRecurrenceSchema.entries,
+    asOf: v.pipe(
+      v.string('asOf must be a string'),
+      v.check(isCalendarDate, 'asOf must be a calendar date YYYY-MM-DD'),
+    ),
+  }),
+  {
+    amount: 'As in POST /recurrences/{id}/charges.',
+    dueDate: 'A due date of the recurrence, 10 to 2 days after `asOf`.',
+    externalReference: 'As in POST /recurrences/{id}/charges.',
+    webhookUrl: 'As in POST /recurrences/{id}/charges.',
+    asOf: 'The day (America/Sao_Paulo) the charge is checked as of: past, today or future.',
+  },
+);
+
+export const sandboxChargeAsOfSpec: Omit<OperationSpec, 'tag' | 'auth' | 'stagingOnly'> = {
+  method: 'post',
+  path: '/sandbox/recurrences/{id}/charges',
+  operationId: 'sandboxChargeRecurrence',
+  summary: "Charge a recurrence's cycle as of a date",
+  description:
+    "The sandbox's clock for Pix Automático: POST /recurrences/{id}/charges as if today " +
+    '(America/Sao_Paulo) were `asOf`, so any cycle is reached without waiting for the calendar. Only the ' +
+    '10-to-2-day window is checked as of `asOf`; every other rule is the same, the Cash-In is created now' +
+    ' and its last attempt (`expiredAt`) follows from its due date. A recurrence of a real partner ' +
+    'answers 404.',
+  parameters: [recurrenceIdParameter],
+  body: {
+    schema: SandboxChargeRecurrenceSchema,
+    examples: {
+      february: example('February, charged on the 20th', {
+        amount: 29.9,
+        dueDate: '2027-02-28',
+        externalReference: 'assinatura-42-2027-02',
+        asOf: '2027-02-20',
+      }),
+    },
+  },
+  success: {
+    '201': {
+      description: 'Created: the Cash-In, AWAITING_PAYMENT, with its recurrence.',
+      schema: RecurringCashInCreated,
+      examples: {
+        created: example('Charged', {
+          transactionId: 'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6',
+          internalCode: 'K7Q2M9X',
+          externalReference: 'assinatura-42-2027-02',
+          status: 'AWAITING_PAYMENT',
+          amount: 29.9,
+          payer: { name: 'Maria da Silva', document: '12345678909' },
+          requestedAt: '2026-11-29T10:15:30.123-03:00',
+          recurrence: recurringCharge,
+        }),
+      },
+    },
+  },
+  errors: ['VALIDATION_ERROR', 'RECURRENCE_NOT_FOUND', 'DUPLICATED_EXTERNAL_REFERENCE', 'RULE_VIOLATION'],
+};

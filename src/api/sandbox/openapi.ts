@@ -9,7 +9,7 @@ import { accountNumberParameter, cashInIdParameter, cashOutIdParameter } from '.
 import { Deposit } from '../account/shared';
 import * as cashIn from '../cash-in/shared';
 import * as cashOut from '../cash-out/shared';
-import { sandboxChargeSpecs, sandboxRecurrenceSpecs } from './openapi-recurrences';
+import { sandboxChargeAsOfSpec, sandboxChargeSpecs, sandboxRecurrenceSpecs } from './openapi-recurrences';
 import {
   SandboxCashInReturnSchema,
   SandboxCashOutReturnSchema,
@@ -37,7 +37,14 @@ export const sandboxOperations: OperationSpec[] = [
     operationId: 'sandboxPayCashIn',
     summary: 'Pay a Cash-In now',
     description:
-      "The network confirms the payment now: PAID and `CASHIN_PAID` sent. Only from AWAITING_PAYMENT before `expiredAt`, else 422 RULE_VIOLATION. `payer` is the account that pays: it becomes `paidBy` (each field defaults to the declared payer's, the bank to a sandbox one), and `payer.bankData`; the Cash-In's declared `payer.name` and `payer.document` stay as they were. A payment the client's payer rules do not allow (`paidBy.document` in `blockedPayerDocuments`, or another payer under `payerPolicy` DECLARED_PAYER) is PAID with `paidBy.allowed` false and no `CASHIN_PAID`, and is refunded automatically (`PAYER_NOT_ALLOWED`, then `CASHIN_REFUNDED`). The body is optional; defaults are supplied.",
+      'The network confirms the payment now: PAID and `CASHIN_PAID` sent. Only from ' +
+      'AWAITING_PAYMENT before `expiredAt`, else 422 RULE_VIOLATION. `payer` is the account that pays: ' +
+      "it becomes `paidBy` (each field defaults to the declared payer's, the bank to a sandbox one), " +
+      "and `payer.bankData`; the Cash-In's declared `payer.name` and `payer.document` stay as they " +
+      "were. A payment the client's payer rules do not allow (`paidBy.document` in " +
+      '`blockedPayerDocuments`, or another payer under `payerPolicy` DECLARED_PAYER) is PAID with ' +
+      '`paidBy.allowed` false and no `CASHIN_PAID`, and is refunded automatically (`PAYER_NOT_ALLOWED`, ' +
+      'then `CASHIN_REFUNDED`). The body is optional; defaults are supplied.',
     parameters: [cashInIdParameter],
     body: {
       schema: SandboxPaySchema,
@@ -67,7 +74,13 @@ export const sandboxOperations: OperationSpec[] = [
     operationId: 'sandboxReturnCashIn',
     summary: 'Bank-initiated devolution of a paid Cash-In',
     description:
-      "A MED claim or a customer request at the payer bank: what is left of the Cash-In goes back, PAID → REFUNDED with the given `reason`. A bank's devolution is a fact: it is never refused for a short balance (the TRANSACTIONAL balance goes negative, its statement entry labelled `typeRaw` `DEVOLUCAO PIX PELO BANCO`, and Cash-Outs wait for money to come in) nor while the client's own refund is in flight (the return supersedes it; if the partner settles that refund too, the second outflow is booked as well). Only a Cash-In that is not PAID answers 422 RULE_VIOLATION.",
+      'A MED claim or a customer request at the payer bank: what is left of the Cash-In goes ' +
+      "back, PAID → REFUNDED with the given `reason`. A bank's devolution is a fact: it is never " +
+      'refused for a short balance (the TRANSACTIONAL balance goes negative, its statement entry ' +
+      'labelled `typeRaw` `DEVOLUCAO PIX PELO BANCO`, and Cash-Outs wait for money to come in) nor ' +
+      "while the client's own refund is in flight (the return supersedes it; if the partner settles " +
+      'that refund too, the second outflow is booked as well). Only a Cash-In that is not PAID answers ' +
+      '422 RULE_VIOLATION.',
     parameters: [cashInIdParameter],
     body: {
       schema: SandboxCashInReturnSchema,
@@ -105,7 +118,11 @@ export const sandboxOperations: OperationSpec[] = [
     operationId: 'sandboxOpenDispute',
     summary: 'The payer bank opens a MED dispute',
     description:
-      "On a PAID Cash-In of the sandbox partner: the dispute is recorded with `respondBy` 72 hours from now and `blockedAmount` (the body `amount`, else what is neither refunded nor being refunded) is held on the TRANSACTIONAL account at once; `CASHIN_DISPUTE_OPENED` is sent. An `amount` above what can be blocked answers 400 naming `amount`; a Cash-In not PAID, or already disputed, 422 RULE_VIOLATION. A real partner's Cash-In answers 404.",
+      'On a PAID Cash-In of the sandbox partner: the dispute is recorded with `respondBy` 72 ' +
+      'hours from now and `blockedAmount` (the body `amount`, else what is neither refunded nor being ' +
+      'refunded) is held on the TRANSACTIONAL account at once; `CASHIN_DISPUTE_OPENED` is sent. An ' +
+      '`amount` above what can be blocked answers 400 naming `amount`; a Cash-In not PAID, or already ' +
+      "disputed, 422 RULE_VIOLATION. A real partner's Cash-In answers 404.",
     parameters: [cashInIdParameter],
     body: {
       schema: SandboxDisputeSchema,
@@ -127,7 +144,12 @@ export const sandboxOperations: OperationSpec[] = [
     operationId: 'sandboxCloseDispute',
     summary: 'The payer bank decides a MED dispute',
     description:
-      'REJECTED or CANCELLED: the hold is released and `CASHIN_DISPUTE_CLOSED` is sent. ACCEPTED: the bank returns `blockedAmount` to the payer through the bank-return path in the same transaction (the hold is consumed); the whole Cash-In returned ends it REFUNDED with reason FRAUD (`CASHIN_DISPUTE_CLOSED` then `CASHIN_REFUNDED` are sent), less than the whole leaves it PAID (`CASHIN_DISPUTE_CLOSED` only) until a return of the rest. No open dispute: 422 RULE_VIOLATION.',
+      'REJECTED or CANCELLED: the hold is released and `CASHIN_DISPUTE_CLOSED` is sent. ' +
+      'ACCEPTED: the bank returns `blockedAmount` to the payer through the bank-return path in the same ' +
+      'transaction (the hold is consumed); the whole Cash-In returned ends it REFUNDED with reason ' +
+      'FRAUD (`CASHIN_DISPUTE_CLOSED` then `CASHIN_REFUNDED` are sent), less than the whole leaves it ' +
+      'PAID (`CASHIN_DISPUTE_CLOSED` only) until a return of the rest. No open dispute: 422 ' +
+      'RULE_VIOLATION.',
     parameters: [cashInIdParameter],
     body: {
       schema: SandboxDisputeCloseSchema,
@@ -219,5 +241,6 @@ export const sandboxOperations: OperationSpec[] = [
     errors: ['VALIDATION_ERROR', 'ACCOUNT_NOT_FOUND'],
   }),
   ...sandboxRecurrenceSpecs.map(sandbox),
+  sandbox(sandboxChargeAsOfSpec),
   ...sandboxChargeSpecs.map(sandbox),
 ];

@@ -15,6 +15,7 @@ import {
 import {
   handleSandboxApproveRecurrence,
   handleSandboxCancelRecurrence,
+  handleSandboxChargeRecurrence,
   handleSandboxFailChargeAttempt,
   handleSandboxPayerCancelCharge,
   handleSandboxRejectRecurrence,
@@ -32,6 +33,7 @@ export const sandboxRoutes = bindStagingRoutes(sandboxOperations, {
   sandboxApproveRecurrence: handleSandboxApproveRecurrence,
   sandboxRejectRecurrence: handleSandboxRejectRecurrence,
   sandboxCancelRecurrence: handleSandboxCancelRecurrence,
+  sandboxChargeRecurrence: handleSandboxChargeRecurrence,
   sandboxFailChargeAttempt: handleSandboxFailChargeAttempt,
   sandboxPayerCancelCharge: handleSandboxPayerCancelCharge,
 });

@@ -112,12 +112,12 @@ function buildTemplate(version: number): Template {
   }
   // Alignment patterns, except the three that would overlap the finder patterns.
   const last = alignment.length - 1;
-  for (let a = 0; a <= last; a++) {
-    for (let b = 0; b <= last; b++) {
+  for (const [a, row] of alignment.entries()) {
+    for (const [b, col] of alignment.entries()) {
       if ((a === 0 && b === 0) || (a === 0 && b === last) || (a === last && b === 0)) continue;
       for (let r = -2; r <= 2; r++) {
         for (let c = -2; c <= 2; c++) {
-          set(alignment[a]! + r, alignment[b]! + c, Math.max(Math.abs(r), Math.abs(c)) !== 1);
+          set(row + r, col + c, Math.max(Math.abs(r), Math.abs(c)) !== 1);
         }
       }
     }
@@ -164,13 +164,9 @@ function buildTemplate(version: number): Template {
   for (let mask = 0; mask < 8; mask++) {
     const pattern = value.slice();
     const bits = formatBits(mask);
-    for (let i = 0; i < 15; i++) {
-      const dark = (bits >>> i) & 1;
-      pattern[formatPositions[i]!] = dark;
-      pattern[formatPositions[15 + i]!] = dark;
-    }
-    for (let k = 0; k < count; k++) {
-      const index = dataPositions[k]!;
+    // Both copies of the 15 format bits: positions i and 15 + i carry bit i.
+    for (const [i, position] of formatPositions.entries()) pattern[position] = (bits >>> (i % 15)) & 1;
+    for (const index of dataPositions.subarray(0, count)) {
       pattern[index] = maskInverts(mask, Math.floor(index / size), index % size) ? 1 : 0;
     }
     patterns.push(new Uint32Array(pattern.buffer));

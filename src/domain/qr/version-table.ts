@@ -1,6 +1,7 @@
 // Version parameters of QR Code at error correction level M (ISO/IEC 18004:2015 Tables 9 and E.1).
 
 /** The largest QR Code version. */
+import { present } from '../present';
 export const MAX_VERSION = 40;
 
 /**
@@ -122,7 +123,7 @@ export function versionParams(version: number): VersionParams {
   checkVersion(version);
   let p = params[version];
   if (p === undefined) {
-    const [ecPerBlock, n1, d1, n2, d2] = BLOCKS_M[version - 1]!;
+    const [ecPerBlock, n1, d1, n2, d2] = present(BLOCKS_M[version - 1], `the blocks of version ${version}`);
     const blockData = new Uint16Array(n1 + n2);
     blockData.fill(d1, 0, n1);
     blockData.fill(d2, n1);
@@ -134,7 +135,7 @@ export function versionParams(version: number): VersionParams {
       totalCodewords: dataCodewords + (n1 + n2) * ecPerBlock,
       ecPerBlock,
       blockData,
-      alignment: ALIGNMENT[version - 1]!,
+      alignment: present(ALIGNMENT[version - 1], `the alignment of version ${version}`),
     };
     params[version] = p;
   }

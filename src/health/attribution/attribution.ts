@@ -17,6 +17,7 @@
 //  5. Otherwise, if the platform as a whole is anomalous and the anomaly is broad (two thirds of the
 //     judged partners, institutions and clients hurt), the origin is platform-wide.
 
+import { present } from '../../domain/present';
 import type { AnalyzerConfig } from '../config';
 import { type Eval, evalCount, type Family } from '../scoring/evaluate';
 import type { Operation } from '../types';
@@ -111,8 +112,8 @@ function prune(ctx: WindowContext, family: Family, cands: EntityView[]): EntityV
   const dropped = new Set<EntityView>();
   for (let i = 0; i < cands.length; i++) {
     for (let j = i + 1; j < cands.length; j++) {
-      const s = cands[i]!;
-      const t = cands[j]!;
+      const s = present(cands[i], 'candidate');
+      const t = present(cands[j], 'candidate');
       if (s.kind === t.kind || dropped.has(s) || dropped.has(t)) continue;
       const cells = sharedCells(ctx, s, t);
       if (cells === null) {
@@ -273,9 +274,7 @@ export function attributeFamily(ctx: WindowContext, family: Family): FamilyOrigi
     if (platformSize > 0 && unionSize / platformSize <= cfg.maxCohortShare) {
       if (groupContains(ctx, family, institutionsLeft)) {
         const members = institutionsLeft.map((v) => v.id).sort();
-        for (let i = origins.length - 1; i >= 0; i--) {
-          if (origins[i]!.kind === 'institution') origins.splice(i, 1);
-        }
+        origins.splice(0, origins.length, ...origins.filter((o) => o.kind !== 'institution'));
         origins.push({ kind: 'cohort', id: members.join(','), members });
         const impact = Math.max(...institutionsLeft.map((v) => impactOf(v, family)));
         leftover = leftover.filter((v) => !cohortExplains(ctx, family, institutionsLeft, impact, v));
@@ -305,7 +304,7 @@ export function attributeFamily(ctx: WindowContext, family: Family): FamilyOrigi
       let expected = 0;
       let kappa = 1;
       for (const v of hurt) {
-        const [o, e] = twoWindows(v)!;
+        const [o, e] = present(twoWindows(v), 'two windows of a hurt bank');
         observed += o;
         expected += e;
         kappa = Math.max(kappa, v.k.outcomes);
@@ -323,7 +322,8 @@ export function attributeFamily(ctx: WindowContext, family: Family): FamilyOrigi
         const members = hurt.map((v) => v.id).sort();
         const pooled: Eval = { ...ev, basis: { kind: 'pooled', windows: 2 } };
         for (let i = origins.length - 1; i >= 0; i--) {
-          if (origins[i]!.kind === 'institution' && members.includes(origins[i]!.id)) origins.splice(i, 1);
+          const origin = origins[i];
+          if (origin?.kind === 'institution' && members.includes(origin.id)) origins.splice(i, 1);
         }
         origins.push({ kind: 'cohort', id: members.join(','), members, pooled });
         leftover = leftover.filter((v) => !hurt.includes(v));

@@ -26,14 +26,14 @@ export function originSlice(ctx: WindowContext, o: FamilyOrigin): OriginSlice | 
     entities = v ? [v] : [];
   }
   if (entities.length === 0) return null;
-  const view = entities.length === 1 ? entities[0]! : sumViews(entities);
+  const view = (entities.length === 1 ? entities[0] : undefined) ?? sumViews(entities);
   const codes = new Array<number>(FAILURE_CODE_COUNT).fill(0);
   const codeEw = new Array<number>(FAILURE_CODE_COUNT).fill(0);
   let codeEwN = 0;
   for (const e of entities) {
     for (let k = 0; k < FAILURE_CODE_COUNT; k++) {
-      codes[k]! += e.codes[k] ?? 0;
-      codeEw[k]! += e.codeEw[k] ?? 0;
+      codes[k] = (codes[k] ?? 0) + (e.codes[k] ?? 0);
+      codeEw[k] = (codeEw[k] ?? 0) + (e.codeEw[k] ?? 0);
     }
     codeEwN += e.codeEwN;
   }

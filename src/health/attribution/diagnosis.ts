@@ -14,6 +14,7 @@ export {
 } from './origins';
 
 import { FAILURE_CODES } from '../../domain/failure-codes';
+import { present } from '../../domain/present';
 import {
   type Eval,
   type EvidenceBasis,
@@ -131,7 +132,7 @@ export function diagnose(
   };
   if (!slice) return base;
 
-  const single = slice.entities.length === 1 ? slice.entities[0]! : null;
+  const single = (slice.entities.length === 1 ? slice.entities[0] : undefined) ?? null;
   const evals = new Map<Family, Eval>();
   const families: Family[] = ctx.op === 'CASH_IN' ? [...PRIMARY_FAMILIES, 'expiry'] : [...PRIMARY_FAMILIES];
   for (const f of families) {
@@ -164,7 +165,7 @@ export function diagnose(
   let severity: Severity = 'DEGRADED';
   let headline: Eval | null = null;
   for (const f of primary) {
-    const e = evals.get(f)!;
+    const e = present(evals.get(f), `the ${f} evaluation`);
     const s = severityOf(e);
     severity = maxSeverity(severity, s);
     if (!headline) {
@@ -285,7 +286,8 @@ export function diagnose(
     );
     if (e.evaluated) evidence.push(evidenceItem(ctx, `${METRIC_NAME.errors}:${FAILURE_CODES[k]}`, entity, e));
   }
-  const mainFamily = headline!.family;
+  const head = present(headline, 'the headline signal');
+  const mainFamily = head.family;
   if (o.kind === 'institution' || o.kind === 'client') {
     for (const it of breadth.items) {
       const e = evaluate(it.view, mainFamily, cfg, true);
@@ -331,12 +333,12 @@ export function diagnose(
   base.evidence = evidence;
   base.signal = {
     family: mainFamily,
-    deviation: headline!.deviation,
-    impact: headline!.impact,
-    observed: headline!.observed,
-    expected: headline!.expected,
-    code: code ? FAILURE_CODES[code.index]! : null,
-    basis: headline!.basis ?? null,
+    deviation: head.deviation,
+    impact: head.impact,
+    observed: head.observed,
+    expected: head.expected,
+    code: code ? present(FAILURE_CODES[code.index], `failure code ${code.index}`) : null,
+    basis: head.basis ?? null,
   };
   return base;
 }

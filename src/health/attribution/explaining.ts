@@ -21,7 +21,7 @@ export function explainedByPartner(
   const ids = h.kind === 'cohort' ? h.members : [h.id];
   const views = ids.map((id) => ctx.find(kind, id)).filter((v): v is EntityView => v !== undefined);
   if (views.length === 0) return false;
-  const whole = views.length === 1 ? views[0]! : sumViews(views);
+  const whole = (views.length === 1 ? views[0] : undefined) ?? sumViews(views);
   const cells: CellData[] = [];
   for (const p of partnerIds) {
     for (const id of ids) {

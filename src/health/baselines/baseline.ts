@@ -5,6 +5,8 @@
 // recentLevel: ratio of sums observed/shape over the last `levelWindows` normal windows (today vs usual);
 // dispersion: MAD of recent standardised residuals (x - E) / sqrt(E), floored at 1 (Poisson).
 // Anomalous windows never feed any of these, so an outage does not teach the baseline that silence is normal.
+
+import { present } from '../../domain/present';
 import type { AnalyzerConfig } from '../config';
 import { median, newRing, type Ring, ringPush } from '../windows/stats';
 import { DAY_MS, HOUR_MS, WINDOW_MS, WINDOWS_PER_HOUR } from '../windows/window';
@@ -89,8 +91,8 @@ export function shapeAt(s: SeasonalState, startMs: number, minDays: number, lowe
   const k0 = ((Math.floor(x) % 24) + 24) % 24;
   const k1 = (k0 + 1) % 24;
   const frac = x - Math.floor(x);
-  const a = s.slots[k0]!.v;
-  const b = s.slots[k1]!.v;
+  const a = present(s.slots[k0], `hour slot ${k0}`).v;
+  const b = present(s.slots[k1], `hour slot ${k1}`).v;
   if (a.length < minDays || b.length < minDays) return null;
   const pick = (v: number[]) => (v.length < lowestBelow ? Math.min(...v) : median(v));
   return (1 - frac) * pick(a) + frac * pick(b);
@@ -117,7 +119,7 @@ function trimmedMean(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const cut = Math.floor(sorted.length * TRIM_SHARE);
   let sum = 0;
-  for (let i = cut; i < sorted.length - cut; i++) sum += sorted[i]!;
+  for (const value of sorted.slice(cut, sorted.length - cut)) sum += value;
   return sum / (sorted.length - 2 * cut);
 }
 
@@ -137,14 +139,14 @@ export const BANK_LEVEL_PRIOR = 10;
 export function levelOf(s: SeasonalState, towards: number | null = null, prior = BANK_LEVEL_PRIOR): number {
   const n = s.levelObs.v.length;
   const order = Array.from({ length: n }, (_, i) => i);
-  const ratio = (i: number) => s.levelObs.v[i]! / Math.max(1e-9, s.levelShape.v[i]!);
+  const ratio = (i: number) => (s.levelObs.v[i] ?? 0) / Math.max(1e-9, s.levelShape.v[i] ?? 0);
   order.sort((a, b) => ratio(a) - ratio(b));
   const cut = Math.floor(n * TRIM_SHARE);
   let obs = 0;
   let shape = 0;
-  for (let k = cut; k < n - cut; k++) {
-    obs += s.levelObs.v[order[k]!]!;
-    shape += s.levelShape.v[order[k]!]!;
+  for (const i of order.slice(cut, n - cut)) {
+    obs += s.levelObs.v[i] ?? 0;
+    shape += s.levelShape.v[i] ?? 0;
   }
   if (towards !== null) return Math.max(0.2, Math.min(5, (obs + prior * towards) / (shape + prior)));
   if (shape < 1) return 1;
@@ -181,7 +183,7 @@ export function updateSeasonal(
   if (hour !== s.hour) {
     if (s.hour >= 0 && s.hourN >= WINDOWS_PER_HOUR / 2) {
       const mean = s.hourVals?.length ? trimmedMean(s.hourVals) : s.hourSum / s.hourN;
-      ringPush(s.slots[((s.hour % 24) + 24) % 24]!, mean, cfg.historyDays);
+      ringPush(present(s.slots[((s.hour % 24) + 24) % 24], `hour slot of ${s.hour}`), mean, cfg.historyDays);
     }
     s.hour = hour;
     s.hourSum = 0;

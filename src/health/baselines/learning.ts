@@ -1,4 +1,6 @@
 // What the baselines learn from a closed window (and what they must not).
+
+import { present } from '../../domain/present';
 import type { WindowContext } from '../attribution/attribution';
 import type { AnalyzerConfig } from '../config';
 import type { OpenIncidentState } from '../lifecycle/lifecycle';
@@ -33,9 +35,10 @@ export function learn(
   }
   const allBanks = bankOutcomes(ctx.institutions);
   const views: [Entity, EntityView][] = [[state.platform, ctx.platform]];
-  for (const v of ctx.partners) views.push([state.partners.get(v.id)!.entity, v]);
-  for (const v of ctx.institutions) views.push([state.institutions.get(v.id)!, v]);
-  for (const v of ctx.clients) views.push([state.clients.get(v.id)!, v]);
+  for (const v of ctx.partners) views.push([present(state.partners.get(v.id), `partner ${v.id}`).entity, v]);
+  for (const v of ctx.institutions)
+    views.push([present(state.institutions.get(v.id), `institution ${v.id}`), v]);
+  for (const v of ctx.clients) views.push([present(state.clients.get(v.id), `client ${v.id}`), v]);
   for (const [e, v] of views) {
     const eo = e.ops[op];
     const abnormal = v.suspicious || frozen.has(`${v.kind}:${v.id}`);
@@ -67,7 +70,8 @@ export function learn(
       if (rLat !== null) ringPush(eo.rLat, rLat, cfg.residualWindows);
       const rExp = rawResidual(v, 'expiry', cfg);
       if (rExp !== null) ringPush(eo.rExp, rExp, cfg.residualWindows);
-      for (let k = 0; k < FAILURE_CODE_COUNT; k++) eo.codeEw[k] = eo.codeEw[k]! * decay + eo.codes[k]!;
+      for (let k = 0; k < FAILURE_CODE_COUNT; k++)
+        eo.codeEw[k] = (eo.codeEw[k] ?? 0) * decay + (eo.codes[k] ?? 0);
       eo.codeEwN = eo.codeEwN * decay + v.counts.settled + v.counts.failed;
     }
   }

@@ -288,7 +288,9 @@ export class IncidentTracker {
       for (const m of Object.keys(o.memberStreak)) if (!h.members.includes(m)) o.memberStreak[m] = 0;
       for (const m of h.members) o.memberStreak[m] = (o.memberStreak[m] ?? 0) + 1;
       const young = windowIndex * WINDOW_MS - o.startedAtMs < COHORT_GROWTH_HORIZON_WINDOWS * WINDOW_MS;
-      const steady = Object.keys(o.memberStreak).filter((m) => o.memberStreak[m]! >= COHORT_GROWTH_WINDOWS);
+      const steady = Object.keys(o.memberStreak).filter(
+        (m) => (o.memberStreak[m] ?? 0) >= COHORT_GROWTH_WINDOWS,
+      );
       const members = young ? union(r.cohortIspbs, steady) : r.cohortIspbs;
       if (members.length !== r.cohortIspbs.length) {
         // The cohort grew: name it by all its members (the incidentId stays the same).

@@ -1,5 +1,7 @@
 // One window's view of the traffic for one operation: every entity's counts, expectations (seasonal,
 // scaled by what intake explains), dispersion and evaluations, plus cell access for attribution.
+
+import { present } from '../../domain/present';
 import type { WindowContext } from '../attribution/attribution';
 import { shareExpected } from '../baselines/bank-share';
 import { expectedCount, levelOf, relativeKappa } from '../baselines/baseline';
@@ -188,7 +190,7 @@ export function buildContext(
       ew.add(c.ew[op]);
       if (c.col) accumulate(instSums, c.col, c);
     }
-    for (const c of p.clients.values()) accumulate(clientSums, c.col!, c);
+    for (const c of p.clients.values()) accumulate(clientSums, present(c.col, "a client cell's column"), c);
     platformCounts.add(counts);
     platformEw.add(ew);
     partnerViews.push(entityView(cfg, p.entity, op, counts, ew, startMs));

@@ -1,4 +1,6 @@
 // The analyzer state as plain JSON (Durable Object storage) and back.
+
+import { present } from '../../domain/present';
 import { Counts } from '../windows/counts';
 import { Cell, type Entity, type EntityOp, type HealthState, newState, type Partner } from '../windows/state';
 import type { SliceKind } from '../windows/views';
@@ -61,8 +63,10 @@ export function stateFromJSON(json: StateJSON): HealthState {
   };
   for (const pj of json.partners as PartnerJSON[]) {
     const p: Partner = { entity: entity(pj.entity), inst: new Map(), clients: new Map() };
-    for (const [id, cj] of pj.inst) p.inst.set(id, cell(id === '' ? null : state.institutions.get(id)!, cj));
-    for (const [id, cj] of pj.clients) p.clients.set(id, cell(state.clients.get(id)!, cj));
+    for (const [id, cj] of pj.inst)
+      p.inst.set(id, cell(id === '' ? null : present(state.institutions.get(id), `institution ${id}`), cj));
+    for (const [id, cj] of pj.clients)
+      p.clients.set(id, cell(present(state.clients.get(id), `client ${id}`), cj));
     state.partners.set(p.entity.id, p);
   }
   return state;

@@ -2,6 +2,7 @@
 // to confirm an attribution.
 
 import { FAILURE_CODES, type FailureCode } from '../../domain/failure-codes';
+import { present } from '../../domain/present';
 
 export const FAILURE_CODE_COUNT = FAILURE_CODES.length;
 
@@ -34,7 +35,7 @@ const LAYER: Record<FailureCode, CodeLayer> = {
 };
 
 const INDEX = new Map<string, number>(FAILURE_CODES.map((c, i) => [c, i]));
-const PROCESSING_ERROR_INDEX = INDEX.get('PROCESSING_ERROR')!;
+const PROCESSING_ERROR_INDEX = present(INDEX.get('PROCESSING_ERROR'), 'PROCESSING_ERROR');
 
 /**
  * Index in FAILURE_CODES; an unknown or missing code counts as PROCESSING_ERROR (docs/contract.md, Cash-Out

@@ -12,7 +12,7 @@ import {
 } from '../../support/account';
 import { createCashIn, payCashIn, problemCode } from '../../support/cash-in';
 import { call, Integrator } from '../../support/harness';
-import { sqlRows } from '../../support/ledger';
+import { addEntries } from '../../support/ledger-writes';
 
 const ids = (p: StatementPage) => p.items.map((i) => i.id);
 
@@ -69,14 +69,19 @@ describe('GET /account/{number}/statement (spec §4.12, §2.4)', () => {
       ['ENTE', 0],
     ];
     for (const [id, ms] of rows) {
-      await sqlRows(
-        api.client.clientId,
-        `INSERT INTO ledger_entries (id, account_number, type, type_raw, direction, amount, balance_after, ref, created_at)
-         VALUES (?, ?, 'TRANSFER_IN', 'TRANSFERENCIA RECEBIDA', 'CREDIT', 100, 100, 'test', ?)`,
-        id,
-        account.number,
-        second + ms,
-      );
+      await addEntries(api.client.clientId, [
+        {
+          id,
+          accountNumber: account.number,
+          type: 'TRANSFER_IN',
+          typeRaw: 'TRANSFERENCIA RECEBIDA',
+          direction: 'CREDIT',
+          amount: 100,
+          balanceAfter: 100,
+          ref: 'test',
+          createdAt: second + ms,
+        },
+      ]);
     }
     const expected = ['ENTE', 'ENTB', 'ENTC', 'ENTA', 'ENTD'];
     for (const order of ['asc', 'desc'] as const) {

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { expectDocumented, servedDocument } from '../../openapi/conformance';
 import { cashOutBody } from '../../support/cash-out';
 import { admin, call, cashInBody, Integrator } from '../../support/harness';
-import { sqlRows } from '../../support/ledger';
+import { cashIns, cashOuts, idempotencyKeys, ledgerEntries, outboxRows } from '../../support/ledger-reads';
 
 type Json = Record<string, any>;
 
@@ -169,9 +169,8 @@ describe('per-client rate limiting (decisions §5)', () => {
     const api = await Integrator.create();
     const state = async () =>
       Promise.all(
-        ['cash_ins', 'cash_outs', 'idempotency_keys', 'ledger_entries', 'outbox'].map(
-          async (table) =>
-            (await sqlRows<{ n: number }>(api.client.clientId, `SELECT count(*) AS n FROM ${table}`))[0]?.n,
+        [cashIns, cashOuts, idempotencyKeys, ledgerEntries, outboxRows].map(
+          async (rows) => (await rows(api.client.clientId)).length,
         ),
       );
     const before = await state();

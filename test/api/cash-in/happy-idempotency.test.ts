@@ -1,15 +1,10 @@
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { admin, cashInBody, Integrator } from '../../support/harness';
-import { sqlRows } from '../../support/ledger';
+import { cashIns } from '../../support/ledger-reads';
+import { ageIdempotencyKey } from '../../support/ledger-writes';
 
 const countCashIns = async (clientId: string, reference: string) =>
-  (
-    await sqlRows<{ n: number }>(
-      clientId,
-      'SELECT count(*) AS n FROM cash_ins WHERE external_reference = ?',
-      reference,
-    )
-  )[0]!.n;
+  (await cashIns(clientId)).filter((c) => c.externalReference === reference).length;
 
 /** Slows the client's charge registration so concurrent requests overlap the first one. */
 async function slowPartner(api: Integrator, latencyMs: number) {
@@ -99,12 +94,7 @@ describe('X-Idempotency-Key on POST /cash-in (spec §4.1)', () => {
     const body = cashInBody();
     const key = crypto.randomUUID();
     expect((await api.post('/cash-in', body, { 'x-idempotency-key': key })).status).toBe(201);
-    await sqlRows(
-      api.client.clientId,
-      'UPDATE idempotency_keys SET created_at = created_at - ? WHERE key = ?',
-      24 * 3600 * 1000 + 1,
-      key,
-    );
+    await ageIdempotencyKey(api.client.clientId, key, 24 * 3600 * 1000 + 1);
     const late = await api.post('/cash-in', body, { 'x-idempotency-key': key });
     expect(late.status).toBe(409);
     expect(((await late.json()) as { code: string }).code).toBe('DUPLICATED_EXTERNAL_REFERENCE');

@@ -1,19 +1,19 @@
 import { runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import type { RefundAcceptedBody } from '../../../src/api/cash-in/refund-cash-in';
+import type { RefundAcceptedBody } from '../../../src/api/cash-in/schemas';
 import type { CashInBody } from '../../../src/api/cash-in/shared';
 import { createCashIn, getCashIn, payCashIn, problemCode, waitFor } from '../../support/cash-in';
 import { admin, Integrator } from '../../support/harness';
-import { ledgerStub, sqlRows } from '../../support/ledger';
+import { ledgerStub } from '../../support/ledger';
+import { accountBalance, ledgerEntries } from '../../support/ledger-reads';
+import { addHold, setCashInExpiry, setTasksDue, wakeIn } from '../../support/ledger-writes';
 import { newSink, sinkEvents } from '../../support/webhooks';
 
 const E2E = /^E\d{8}\d{12}[A-Za-z0-9]{11}$/;
 const D2E = /^D\d{8}\d{12}[A-Za-z0-9]{11}$/;
 
 async function balance(clientId: string, number: string) {
-  return (
-    await sqlRows<{ balance: number }>(clientId, 'SELECT balance FROM accounts WHERE number = ?', number)
-  )[0]!.balance;
+  return (await accountBalance(clientId, number))!;
 }
 
 describe('Cash-In payment (AWAITING_PAYMENT → PAID)', () => {
@@ -76,12 +76,7 @@ describe('Cash-In payment (AWAITING_PAYMENT → PAID)', () => {
     );
 
     const c = await createCashIn(api);
-    await sqlRows(
-      api.client.clientId,
-      'UPDATE cash_ins SET expires_at = ? WHERE internal_code = ?',
-      Date.now() - 1000,
-      c.internalCode,
-    );
+    await setCashInExpiry(api.client.clientId, { internalCode: c.internalCode }, Date.now() - 1000);
     expect(await problemCode(await api.post(`/sandbox/cash-in/${c.internalCode}/pay`, {}))).toBe(
       'RULE_VIOLATION',
     );
@@ -154,13 +149,10 @@ describe('POST /cash-in/{id}/refund (spec §4.6)', () => {
     const evts = await sinkEvents(sink, 3);
     expect(evts.map((e) => e.type)).toEqual(['CASHIN_REQUESTED', 'CASHIN_PAID', 'CASHIN_REFUNDED']);
     expect(evts[2]!.data).toEqual(done);
-    const entries = await sqlRows<{ type: string; direction: string; amount: number; balance_after: number }>(
-      api.client.clientId,
-      'SELECT type, direction, amount, balance_after FROM ledger_entries ORDER BY seq',
-    );
-    expect(entries).toEqual([
-      { type: 'PIX_IN', direction: 'CREDIT', amount: 4000, balance_after: 4000 },
-      { type: 'PIX_REFUND_OUT', direction: 'DEBIT', amount: 4000, balance_after: 0 },
+    const entries = await ledgerEntries(api.client.clientId);
+    expect(entries).toMatchObject([
+      { type: 'PIX_IN', direction: 'CREDIT', amount: 4000, balanceAfter: 4000 },
+      { type: 'PIX_REFUND_OUT', direction: 'DEBIT', amount: 4000, balanceAfter: 0 },
     ]);
   });
 
@@ -206,11 +198,13 @@ describe('POST /cash-in/{id}/refund (spec §4.6)', () => {
     await payCashIn(api, created.internalCode);
     const transactional = api.client.accounts.find((a) => a.type === 'TRANSACTIONAL')!;
     // Someone else's money movement took the balance below the refund (e.g. a Cash-Out).
-    await sqlRows(
-      api.client.clientId,
-      "INSERT INTO holds VALUES ('test-hold', ?, 2000, 'test', 0)",
-      transactional.number,
-    );
+    await addHold(api.client.clientId, {
+      id: 'test-hold',
+      accountNumber: transactional.number,
+      amount: 2000,
+      ref: 'test',
+      createdAt: 0,
+    });
     const res = await api.signedPost(`/cash-in/${created.internalCode}/refund`, { reason: 'FRAUD' });
     expect(res.status).toBe(422);
     expect(await problemCode(res)).toBe('RULE_VIOLATION');
@@ -328,15 +322,9 @@ describe('cancellation and expiry (decisions §5)', () => {
     const created = await createCashIn(api, { expirationInMinutes: 1 });
     const windowEnd = Date.now() - 6 * 60_000;
     // Move the clock of this charge back 6 minutes: the window ended, and so did the grace.
-    await runInDurableObject(ledgerStub(api.client.clientId), async (_instance, state) => {
-      state.storage.sql.exec(
-        'UPDATE cash_ins SET expires_at = ? WHERE internal_code = ?',
-        windowEnd,
-        created.internalCode,
-      );
-      state.storage.sql.exec("UPDATE tasks SET due_at = ? WHERE kind = 'expire-cash-in'", Date.now() + 100);
-      await state.storage.setAlarm(Date.now() + 100);
-    });
+    await setCashInExpiry(api.client.clientId, { internalCode: created.internalCode }, windowEnd);
+    await setTasksDue(api.client.clientId, { kind: 'expire-cash-in' }, Date.now() + 100);
+    await wakeIn(api.client.clientId, 100);
     const done = await waitFor(
       () => getCashIn(api, created.internalCode),
       (c) => c.status === 'EXPIRED',
@@ -350,12 +338,7 @@ describe('cancellation and expiry (decisions §5)', () => {
     const api = await Integrator.create();
     const created = await createCashIn(api);
     const windowEnd = Date.now() - 60_000;
-    await sqlRows(
-      api.client.clientId,
-      'UPDATE cash_ins SET expires_at = ? WHERE internal_code = ?',
-      windowEnd,
-      created.internalCode,
-    );
+    await setCashInExpiry(api.client.clientId, { internalCode: created.internalCode }, windowEnd);
     expect((await api.post(`/sandbox/cash-in/${created.internalCode}/pay`, {})).status).toBe(422);
     const stub: any = ledgerStub(api.client.clientId);
     const settle = (instance: any) =>

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { CashInSummaryBody } from '../../../src/api/cash-in/summarize-cash-ins';
 import { createCashIn, payCashIn } from '../../support/cash-in';
 import { Integrator } from '../../support/harness';
-import { sqlRows } from '../../support/ledger';
+import { accountBalance, cashIns } from '../../support/ledger-reads';
 
 type Page = {
   items: { transactionId: string; requestedAt: string }[];
@@ -62,15 +62,12 @@ describe('GET /cash-in cursor walk (spec §4.1, §4.7)', () => {
     const first = await page(api, '');
     expect(first.items).toHaveLength(50);
     expect(first.items.map((i) => i.transactionId)).toEqual(ids.slice(0, 50));
-    const rows = await sqlRows<{ transaction_id: string; requested_at: number }>(
-      api.client.clientId,
-      'SELECT transaction_id, requested_at FROM cash_ins ORDER BY seq',
-    );
-    const at = rows[10]!.requested_at;
+    const rows = await cashIns(api.client.clientId);
+    const at = rows[10]!.requestedAt;
     const exact = new Date(at - 3 * 3600_000).toISOString().slice(0, 23);
     const res = await api.get(`/cash-in?from=${exact}&to=${exact}`);
     const body = (await res.json()) as Page;
-    expect(body.items.map((i) => i.transactionId)).toContain(rows[10]!.transaction_id);
+    expect(body.items.map((i) => i.transactionId)).toContain(rows[10]!.transactionId);
     expect(body.items.every((i) => Date.parse(i.requestedAt) === at)).toBe(true);
     const none = await api.get('/cash-in?from=2020-01-01&to=2020-01-02');
     expect(((await none.json()) as Page).items).toEqual([]);
@@ -145,11 +142,7 @@ describe('GET /cash-in/summary (spec §4.8)', () => {
     expect(body.settlement).toEqual([
       { ispb: transactional.bank.ispb, bank: transactional.bank.name, count: 2, amount: 120.5 },
     ]);
-    const [{ balance }] = (await sqlRows<{ balance: number }>(
-      api.client.clientId,
-      'SELECT balance FROM accounts WHERE number = ?',
-      transactional.number,
-    )) as [{ balance: number }];
+    const balance = (await accountBalance(api.client.clientId, transactional.number))!;
     expect(balance / 100).toBe(body.settlement[0]!.amount);
   });
 

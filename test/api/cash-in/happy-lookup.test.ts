@@ -1,9 +1,10 @@
 import { evictDurableObject, runInDurableObject } from 'cloudflare:test';
-import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { createCashIn, getCashIn, payCashIn, waitFor } from '../../support/cash-in';
 import { Integrator } from '../../support/harness';
-import { ledgerStub, sqlRows } from '../../support/ledger';
+import { ledgerStub } from '../../support/ledger';
+import { holds, ledgerEntries, partnerTransfers } from '../../support/ledger-reads';
+import { addHold, addTask, setCashIn } from '../../support/ledger-writes';
 import { outboxEvents } from '../../support/webhooks';
 
 describe('GET /cash-in/{id} precedence (spec §4.5)', () => {
@@ -51,8 +52,8 @@ describe('crashes between a state change and what follows it', () => {
     expect((await getCashIn(api, created.internalCode)).status).toBe('PAID');
     const events = await outboxEvents(api.client.clientId);
     expect(events.map((e) => e.eventType)).toEqual(['CASHIN_REQUESTED', 'CASHIN_PAID']);
-    const entries = await sqlRows(api.client.clientId, 'SELECT type, amount FROM ledger_entries');
-    expect(entries).toEqual([{ type: 'PIX_IN', amount: 1200 }]);
+    const entries = await ledgerEntries(api.client.clientId);
+    expect(entries.map(({ type, amount }) => ({ type, amount }))).toEqual([{ type: 'PIX_IN', amount: 1200 }]);
   });
 
   it('a refund whose object dies before the devolution was sent is re-sent once and settles once', async () => {
@@ -63,25 +64,19 @@ describe('crashes between a state change and what follows it', () => {
     const refundE2e = `D${transactional.bank.ispb}202611211200CRASHTEST01`;
     // The first transaction of a refund committed (hold, PROCESSING, poll task), then the object died
     // before calling the partner.
-    await runInDurableObject(ledgerStub(api.client.clientId), (_i, state) => {
-      const sql = state.storage.sql;
-      sql.exec(
-        "INSERT INTO holds VALUES (?, ?, 800, 'crash', 0)",
-        `refund:${created.transactionId}`,
-        transactional.number,
-      );
-      sql.exec(
-        "UPDATE cash_ins SET refund_state = 'PROCESSING', refund_end_to_end_id = ?, reason = 'FRAUD' WHERE internal_code = ?",
-        refundE2e,
-        created.internalCode,
-      );
-      sql.exec(
-        "INSERT INTO tasks (id, kind, ref, due_at, attempts) VALUES (?, 'poll-refund', ?, ?, 0)",
-        `poll-refund:${created.transactionId}`,
-        created.transactionId,
-        Date.now(),
-      );
+    await addHold(api.client.clientId, {
+      id: `refund:${created.transactionId}`,
+      accountNumber: transactional.number,
+      amount: 800,
+      ref: 'crash',
+      createdAt: 0,
     });
+    await setCashIn(api.client.clientId, created.internalCode, {
+      refundState: 'PROCESSING',
+      refundEndToEndId: refundE2e,
+      reason: 'FRAUD',
+    });
+    await addTask(api.client.clientId, 'poll-refund', created.transactionId, Date.now());
     await evictDurableObject(ledgerStub(api.client.clientId));
     await runInDurableObject(ledgerStub(api.client.clientId), (_i, state) =>
       state.storage.setAlarm(Date.now() + 50),
@@ -94,15 +89,13 @@ describe('crashes between a state change and what follows it', () => {
     expect(done.status).toBe('REFUNDED');
     expect(done.endToEndId).toBe(refundE2e);
     expect(done.originalEndToEndId).toBe(paid.endToEndId);
-    const sent = await env.DB.prepare('SELECT requests FROM sandbox_transfers WHERE idempotency_id = ?')
-      .bind(refundE2e)
-      .all();
-    expect(sent.results).toEqual([{ requests: 1 }]);
-    const entries = await sqlRows(api.client.clientId, 'SELECT type FROM ledger_entries ORDER BY seq');
+    const sent = await partnerTransfers([refundE2e]);
+    expect(sent.map(({ requests }) => ({ requests }))).toEqual([{ requests: 1 }]);
+    const entries = await ledgerEntries(api.client.clientId);
     expect(entries.map((e) => e.type)).toEqual(['PIX_IN', 'PIX_REFUND_OUT']);
     const events = await outboxEvents(api.client.clientId);
     expect(events.map((e) => e.eventType)).toEqual(['CASHIN_REQUESTED', 'CASHIN_PAID', 'CASHIN_REFUNDED']);
-    expect(await sqlRows(api.client.clientId, 'SELECT * FROM holds')).toEqual([]);
+    expect(await holds(api.client.clientId)).toEqual([]);
   });
 
   it('a refund evicted while in flight settles exactly once after restart', async () => {
@@ -119,7 +112,7 @@ describe('crashes between a state change and what follows it', () => {
       8_000,
     );
     expect(done.status).toBe('REFUNDED');
-    const entries = await sqlRows(api.client.clientId, 'SELECT type FROM ledger_entries ORDER BY seq');
+    const entries = await ledgerEntries(api.client.clientId);
     expect(entries.map((e) => e.type)).toEqual(['PIX_IN', 'PIX_REFUND_OUT']);
   });
 });

@@ -5,8 +5,12 @@
  * omitted fields, number and time formatting or string escaping. Cash-In keys follow the order of
  * the contract's §2.2 table; Cash-Out keys are pinned in the order the gateway has always sent.
  */
+
 import { runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
+import { insertStoredCashIns } from '../../../durable-objects/ledger/cash-in/cash-in-store';
+import { insertStoredCashOuts } from '../../../durable-objects/ledger/cash-out/cash-out-store';
+import type { StoredRow } from '../../../durable-objects/ledger/db';
 import { Integrator } from '../../support/harness';
 import { ledgerStub } from '../../support/ledger';
 
@@ -44,14 +48,11 @@ const ACCOUNT =
 /** Inserts the rows straight into the client's SQLite, at known times one minute apart. */
 async function seed(api: Integrator): Promise<void> {
   await runInDurableObject(ledgerStub(api.client.clientId), (_i, state) => {
-    const sql = state.storage.sql;
-    const insert = (table: string, row: Row) => {
-      const columns = Object.keys(row);
-      sql.exec(
-        `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
-        ...Object.values(row),
-      );
-    };
+    // Each row as stored, column by column, through its store (as the bench's seeding writes rows).
+    const insert = (table: 'cash_ins' | 'cash_outs', row: Row) =>
+      (table === 'cash_ins' ? insertStoredCashIns : insertStoredCashOuts)(state.storage.sql, [
+        row as StoredRow,
+      ]);
     CASH_INS.forEach((row, i) => {
       insert('cash_ins', {
         transaction_id: `TX${i}`,

@@ -8,11 +8,10 @@ import { cashOutBody, createCashOut, deposit, getCashOut, settled } from '../../
 import { batchItems, batchSettled, createBatch, getBatch } from '../../support/cash-out-batch';
 import { admin, Integrator } from '../../support/harness';
 import { assertBooks } from '../../support/invariants';
-import { sqlRows } from '../../support/ledger';
+import { cashOuts } from '../../support/ledger-reads';
 import { outboxEvents } from '../../support/webhooks';
 
-const cashOutCount = async (api: Integrator) =>
-  (await sqlRows<{ n: number }>(api.client.clientId, 'SELECT count(*) AS n FROM cash_outs'))[0]!.n;
+const cashOutCount = async (api: Integrator) => (await cashOuts(api.client.clientId)).length;
 
 describe('POST /cash-out/batch', () => {
   it('accepts 3 items as 3 ordinary Cash-Outs, each completed, with its own events; the batch counts them', async () => {

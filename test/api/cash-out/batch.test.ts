@@ -3,22 +3,20 @@
  * one pass are each reserved, paid once and booked exactly, with one entry each chained on the one
  * before; a partner refusing one of them ends only that one.
  */
-import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { acceptTogether, batchInputs, createCashOut, deposit, settled } from '../../support/cash-out';
 import { Integrator } from '../../support/harness';
 import { assertBooks } from '../../support/invariants';
-import { sqlRows } from '../../support/ledger';
+import { holds, partnerTransfers } from '../../support/ledger-reads';
 import { outboxEvents } from '../../support/webhooks';
 
 async function partnerRows(ids: string[]) {
-  const { results } = await env.DB.prepare(
-    `SELECT idempotency_id, outcome, requests, created_at FROM sandbox_transfers
-     WHERE idempotency_id IN (SELECT value FROM json_each(?))`,
-  )
-    .bind(JSON.stringify(ids))
-    .all<{ idempotency_id: string; outcome: string; requests: number; created_at: number }>();
-  return results;
+  return (await partnerTransfers(ids)).map((t) => ({
+    idempotency_id: t.idempotencyId,
+    outcome: t.outcome,
+    requests: t.requests,
+    created_at: t.createdAt,
+  }));
 }
 
 async function webhookTypes(clientId: string) {
@@ -73,7 +71,7 @@ describe('Cash-Outs executed in one batch', () => {
     const spent = inputs.reduce((sum, input, i) => sum + (i === 5 ? 0 : input.amountCents), 0);
     expect(books.balances.get(api.client.accounts[0]!.number)).toBe(10_000 - spent);
     expect(books.entries.filter((e) => e.type === 'PIX_OUT')).toHaveLength(11);
-    expect(await sqlRows(api.client.clientId, 'SELECT * FROM holds')).toEqual([]);
+    expect(await holds(api.client.clientId)).toEqual([]);
     const events = await webhookTypes(api.client.clientId);
     for (const [i, id] of ids.entries())
       expect(events.get(id)).toEqual(['CASHOUT_REQUESTED', i === 5 ? 'CASHOUT_FAILED' : 'CASHOUT_COMPLETED']);

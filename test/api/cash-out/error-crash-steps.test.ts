@@ -4,7 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { SandboxPartner } from '../../../src/partners/sandbox';
 import { createCashOut, deposit, settled } from '../../support/cash-out';
 import { admin, Integrator } from '../../support/harness';
-import { ledgerStub, sqlRows } from '../../support/ledger';
+import { ledgerStub } from '../../support/ledger';
+import { cashOuts, holds as holdRows, ledgerEntries, partnerTransfers } from '../../support/ledger-reads';
+import { asCashOutDiedAt } from '../../support/ledger-writes';
 import { outboxEvents } from '../../support/webhooks';
 
 /**
@@ -18,11 +20,8 @@ async function crashAt(stage: 'RECEIVED' | 'APPROVED' | 'SENDING' | 'SENT', part
   const accepted = await createCashOut(api, { amount: 25 });
   await settled(api, accepted.transactionId, ['PENDING']);
   await admin(`/admin/clients/${api.client.clientId}`, 'PATCH', { approvalThreshold: null });
-  const [row] = await sqlRows<{ partner_ispb: string }>(
-    api.client.clientId,
-    'SELECT partner_ispb FROM cash_outs',
-  );
-  const ispb = row!.partner_ispb;
+  const [row] = await cashOuts(api.client.clientId);
+  const ispb = row!.partnerIspb!;
   if (partnerReceivedIt) {
     await new SandboxPartner(ispb, env).sendPayment({
       idempotencyId: accepted.transactionId,
@@ -35,37 +34,21 @@ async function crashAt(stage: 'RECEIVED' | 'APPROVED' | 'SENDING' | 'SENT', part
       description: null,
     });
   }
-  await runInDurableObject(ledgerStub(api.client.clientId), (_i, state) => {
-    const sql = state.storage.sql;
-    if (stage === 'RECEIVED') {
-      // Died before the reservation committed: no hold, no partner yet.
-      sql.exec('DELETE FROM holds');
-      sql.exec(
-        "UPDATE cash_outs SET stage = 'RECEIVED', status = 'PROCESSING', partner_ispb = NULL, settlement = NULL",
-      );
-    } else {
-      sql.exec("UPDATE cash_outs SET stage = ?, status = 'PROCESSING'", stage);
-    }
-    // Due for the executor, as it was when the object died.
-    sql.exec('UPDATE cash_outs SET next_at = ?', Date.now());
-    sql.exec(
-      "INSERT OR REPLACE INTO tasks (id, kind, ref, due_at, attempts) VALUES ('cash-out-exec:all', 'cash-out-exec', 'all', ?, 0)",
-      Date.now(),
-    );
-  });
+  // Died at `stage`, and due for the executor as it was then.
+  await asCashOutDiedAt(api.client.clientId, stage);
   await evictDurableObject(ledgerStub(api.client.clientId));
   await runInDurableObject(ledgerStub(api.client.clientId), (_i, state) =>
     state.storage.setAlarm(Date.now() + 20),
   );
   const done = await settled(api, accepted.transactionId, ['COMPLETED', 'CANCELLED'], 15_000);
-  const transfers = await env.DB.prepare('SELECT requests FROM sandbox_transfers WHERE idempotency_id = ?')
-    .bind(accepted.transactionId)
-    .all();
-  const entries = await sqlRows<{ type: string; balance_after: number }>(
-    api.client.clientId,
-    'SELECT type, balance_after FROM ledger_entries ORDER BY seq',
-  );
-  const holds = await sqlRows(api.client.clientId, 'SELECT * FROM holds');
+  const transfers = {
+    results: (await partnerTransfers([accepted.transactionId])).map(({ requests }) => ({ requests })),
+  };
+  const entries = (await ledgerEntries(api.client.clientId)).map((e) => ({
+    type: e.type,
+    balance_after: e.balanceAfter,
+  }));
+  const holds = await holdRows(api.client.clientId);
   const events = await outboxEvents(api.client.clientId);
   return { done, transfers: transfers.results, entries, holds, events: events.map((e) => e.eventType) };
 }

@@ -1,4 +1,3 @@
-import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import type { CashOutPageBody } from '../../../src/api/cash-out/list-cash-outs';
 import type { CashOutBody } from '../../../src/api/cash-out/shared';
@@ -7,7 +6,7 @@ import { FAILURE_CODES, FAILURE_MESSAGES } from '../../../src/domain/failure-cod
 import { problemCode } from '../../support/cash-in';
 import { cashOutBody, createCashOut, deposit, getCashOut, magicKey, settled } from '../../support/cash-out';
 import { admin, Integrator } from '../../support/harness';
-import { sqlRows } from '../../support/ledger';
+import { holds as holdRows, ledgerEntries, partnerTransfers } from '../../support/ledger-reads';
 import { newSink, outboxEvents, sinkEvents } from '../../support/webhooks';
 
 const E2E = /^E\d{8}\d{12}[A-Za-z0-9]{11}$/;
@@ -18,12 +17,9 @@ async function webhookTypes(clientId: string, transactionId: string) {
   return (await outboxEvents(clientId, transactionId)).map((e) => e.eventType);
 }
 
-const ledger = (clientId: string) =>
-  sqlRows<{ type: string; amount: number; balance_after: number }>(
-    clientId,
-    'SELECT type, amount, balance_after FROM ledger_entries ORDER BY seq',
-  );
-const holds = (clientId: string) => sqlRows(clientId, 'SELECT * FROM holds');
+const ledger = async (clientId: string) =>
+  (await ledgerEntries(clientId)).map(({ type, amount, balanceAfter }) => ({ type, amount, balanceAfter }));
+const holds = holdRows;
 
 describe('POST /cash-out acceptance (spec §4.9)', () => {
   it('answers 202 with exactly transactionId, internalCode, externalReference, status, requestedAt', async () => {
@@ -200,8 +196,8 @@ describe('Cash-Out execution outcomes (spec §3.2)', () => {
     for (const id of [accepted.internalCode, accepted.externalReference, done.endToEndId])
       expect(await getCashOut(api, id!)).toEqual(done);
     expect(await ledger(api.client.clientId)).toEqual([
-      { type: 'TRANSFER_IN', amount: 10000, balance_after: 10000 },
-      { type: 'PIX_OUT', amount: 3050, balance_after: 6950 },
+      { type: 'TRANSFER_IN', amount: 10000, balanceAfter: 10000 },
+      { type: 'PIX_OUT', amount: 3050, balanceAfter: 6950 },
     ]);
     expect(await holds(api.client.clientId)).toEqual([]);
     const events = await sinkEvents(sink, 2);
@@ -250,7 +246,7 @@ describe('Cash-Out execution outcomes (spec §3.2)', () => {
     expect(refunded.refundedAt).toMatch(/-03:00$/);
     expect(refunded.settlement).toEqual(completed.settlement);
     expect(await getCashOut(api, refunded.endToEndId!)).toEqual(refunded);
-    expect((await ledger(api.client.clientId)).map((e) => [e.type, e.balance_after])).toEqual([
+    expect((await ledger(api.client.clientId)).map((e) => [e.type, e.balanceAfter])).toEqual([
       ['TRANSFER_IN', 2000],
       ['PIX_OUT', 0],
       ['PIX_REFUND_IN', 2000],
@@ -369,7 +365,7 @@ describe('money safety', () => {
       expect(o.failure!.code).toBe('INSUFFICIENT_FUNDS');
     const entries = await ledger(api.client.clientId);
     expect(entries.filter((e) => e.type === 'PIX_OUT')).toHaveLength(completed.length);
-    expect(entries.at(-1)!.balance_after).toBe(50_000 - total);
+    expect(entries.at(-1)!.balanceAfter).toBe(50_000 - total);
     expect(await holds(api.client.clientId)).toEqual([]);
   });
 
@@ -388,12 +384,8 @@ describe('money safety', () => {
     expect((await admin('/admin/partners/56431109/faults', 'DELETE')).status).toBe(204);
     const ok = await createCashOut(api, { amount: 6 });
     expect((await settled(api, ok.transactionId)).status).toBe('COMPLETED');
-    const sent = await env.DB.prepare(
-      'SELECT count(*) AS n FROM sandbox_transfers WHERE idempotency_id IN (?, ?)',
-    )
-      .bind(failed.transactionId, ok.transactionId)
-      .first<{ n: number }>();
-    expect(sent!.n).toBe(2);
+    const sent = await partnerTransfers([failed.transactionId, ok.transactionId]);
+    expect(sent.length).toBe(2);
   });
 });
 

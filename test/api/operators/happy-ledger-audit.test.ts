@@ -6,10 +6,13 @@
 
 import { runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
+import { keepAudit } from '../../../durable-objects/ledger/audit-outbox-store';
+import type { AuditRow } from '../../../src/db/audit';
 import { createCashOut, deposit, settled } from '../../support/cash-out';
 import { admin, Integrator } from '../../support/harness';
 import { assertBooks } from '../../support/invariants';
-import { ledgerStub, sqlRows } from '../../support/ledger';
+import { ledgerStub } from '../../support/ledger';
+import { auditKept, inLedger } from '../../support/ledger-reads';
 import { auditTrail, recordsOf } from '../../support/operators';
 
 describe('audit records of ClientLedger changes', () => {
@@ -31,7 +34,7 @@ describe('audit records of ClientLedger changes', () => {
       result: 'OK',
     });
     // Forwarded before the answer: nothing is left in the object's outbox.
-    expect(await sqlRows(clientId, 'SELECT id FROM audit_outbox')).toEqual([]);
+    expect(await auditKept(clientId)).toEqual([]);
 
     const again = await admin(`/admin/clients/${clientId}/cash-out/${big.transactionId}/approve`, 'POST');
     expect(again.status).toBe(422);
@@ -64,17 +67,12 @@ describe('audit records of ClientLedger changes', () => {
       requestId: crypto.randomUUID(),
     };
     // As if the object crashed between its transaction and D1.
-    await sqlRows(
-      clientId,
-      'INSERT INTO audit_outbox (id, record) VALUES (?, ?)',
-      id,
-      JSON.stringify(record),
-    );
+    await inLedger(clientId, (l) => keepAudit(l.db, record as unknown as AuditRow));
     expect((await auditTrail()).filter((r) => r.id === id)).toEqual([]);
     const sweep = (instance: unknown) => (instance as { sweep(): Promise<void> }).sweep();
     await runInDurableObject(ledgerStub(clientId), sweep);
     await runInDurableObject(ledgerStub(clientId), sweep);
     expect((await auditTrail()).filter((r) => r.id === id)).toHaveLength(1);
-    expect(await sqlRows(clientId, 'SELECT id FROM audit_outbox')).toEqual([]);
+    expect(await auditKept(clientId)).toEqual([]);
   });
 });

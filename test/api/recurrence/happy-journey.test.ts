@@ -4,43 +4,27 @@
  * attempt fails, its retry pays), then cancelled by the payer; refusals of charges outside the
  * rules on the way; the books end equal to the sandbox partner's, centavo by centavo.
  */
-import { runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
+import type { CashInBody } from '../../../src/api/cash-in/shared';
 import type { RecurringCashInCreatedBody } from '../../../src/api/recurrence/charge-recurrence';
 import type { RecurrenceChargesBody } from '../../../src/api/recurrence/list-recurrence-charges';
 import type { RecurrenceBody } from '../../../src/api/recurrence/shared';
-import { addDays, addMonths, cycleDueDate } from '../../../src/domain/recurrence';
+import { addDays, cycleDueDate } from '../../../src/domain/recurrence';
 import { brtDate } from '../../../src/domain/time';
+import { fullStatement } from '../../support/account';
 import { getCashIn, payCashIn } from '../../support/cash-in';
 import { cashInBody, Integrator } from '../../support/harness';
 import { assertBooks } from '../../support/invariants';
-import { ledgerStub, sqlRows } from '../../support/ledger';
+import { sqlRows } from '../../support/ledger';
 import { recurrenceBody } from '../../support/recurrence';
 import { newSink, outboxEvents, waitForRequests } from '../../support/webhooks';
+
+type SinkEvent = { eventType: string; data: Partial<CashInBody> };
 
 async function charge(api: Integrator, id: string, body: Record<string, unknown>) {
   return api.post(`/recurrences/${id}/charges`, {
     externalReference: `cobr-${crypto.randomUUID()}`,
     ...body,
-  });
-}
-
-/** A month passes for this recurrence: its dates move one month earlier, as the calendar would. */
-async function aMonthLater(api: Integrator, recurrenceId: string): Promise<string> {
-  return runInDurableObject(ledgerStub(api.client.clientId), (_i, state) => {
-    const [row] = state.storage.sql
-      .exec<{ start_date: string }>(
-        'SELECT start_date FROM recurrences WHERE recurrence_id = ?',
-        recurrenceId,
-      )
-      .toArray();
-    const start = addMonths(row!.start_date, -1);
-    state.storage.sql.exec(
-      'UPDATE recurrences SET start_date = ? WHERE recurrence_id = ?',
-      start,
-      recurrenceId,
-    );
-    return start;
   });
 }
 
@@ -105,10 +89,27 @@ describe('Pix Automático journey (docs/integrating.md)', () => {
     });
     expect((await payCashIn(api, one.internalCode)).status).toBe('PAID');
 
-    // A month later: the second cycle, paid at its first attempt.
-    const later = await aMonthLater(api, rec.recurrenceId);
-    const due2 = cycleDueDate(later, 'MONTHLY', 1);
-    const second = await charge(api, rec.recurrenceId, { amount: 29.9, dueDate: due2 });
+    // The Cash-In carries its recurrence wherever it is read: GET by every id, the list, its events.
+    const paidOne = await getCashIn(api, one.externalReference);
+    expect(paidOne.recurrence).toEqual({ ...one.recurrence, failedAttempts: 1, attemptsLeft: 4 });
+    expect(await getCashIn(api, one.internalCode)).toEqual(paidOne);
+    expect(await getCashIn(api, one.transactionId)).toEqual(paidOne);
+
+    // A month later (the sandbox's clock): the second cycle, paid at its first attempt.
+    const due2 = cycleDueDate(start, 'MONTHLY', 1);
+    const tooEarly = await api.post(`/sandbox/recurrences/${rec.recurrenceId}/charges`, {
+      amount: 29.9,
+      dueDate: due2,
+      externalReference: `cobr-${crypto.randomUUID()}`,
+      asOf: addDays(due2, -11),
+    });
+    expect(tooEarly.status).toBe(422);
+    const second = await api.post(`/sandbox/recurrences/${rec.recurrenceId}/charges`, {
+      amount: 29.9,
+      dueDate: due2,
+      externalReference: `cobr-${crypto.randomUUID()}`,
+      asOf: addDays(due2, -5),
+    });
     expect(second.status, await second.clone().text()).toBe(201);
     const two = (await second.json()) as RecurringCashInCreatedBody;
     expect(two.recurrence).toMatchObject({ cycle: 1, dueDate: due2 });
@@ -118,13 +119,20 @@ describe('Pix Automático journey (docs/integrating.md)', () => {
     // The payer cancels in their bank: no further cycle is charged.
     const cancelled = await api.post(`/sandbox/recurrences/${rec.recurrenceId}/cancel`, {});
     expect(await cancelled.json()).toMatchObject({ status: 'CANCELLED', cancelledBy: 'PAYER' });
-    const after = await charge(api, rec.recurrenceId, {
+    const after = await api.post(`/sandbox/recurrences/${rec.recurrenceId}/charges`, {
       amount: 29.9,
-      dueDate: cycleDueDate(later, 'MONTHLY', 2),
+      dueDate: cycleDueDate(start, 'MONTHLY', 2),
+      externalReference: `cobr-${crypto.randomUUID()}`,
+      asOf: addDays(cycleDueDate(start, 'MONTHLY', 2), -5),
     });
     expect(after.status).toBe(422);
+    expect(((await after.json()) as { detail: string }).detail).toMatch(/Only an APPROVED recurrence/);
 
-    const events = (await waitForRequests(sink, 7)).map((r) => JSON.parse(r.body).eventType as string);
+    const delivered = (await waitForRequests(sink, 7)).map((r) => JSON.parse(r.body) as SinkEvent);
+    const events = delivered.map((e) => e.eventType);
+    // Each of the Cash-In's own events carries its recurrence.
+    for (const e of delivered.filter((d) => d.eventType.startsWith('CASHIN')))
+      expect(e.data.recurrence?.recurrenceId, e.eventType).toBe(rec.recurrenceId);
     expect(events.filter((e) => e.startsWith('CASHIN')).sort()).toEqual([
       'CASHIN_PAID',
       'CASHIN_PAID',
@@ -146,6 +154,18 @@ describe('Pix Automático journey (docs/integrating.md)', () => {
     expect(charges.items.map((c) => [c.transactionId, c.cycle, c.status, c.failedAttempts])).toEqual([
       [one.transactionId, 0, 'PAID', 1],
       [two.transactionId, 1, 'PAID', 0],
+    ]);
+    const period = `from=${today}&to=${addDays(today, 1)}`;
+    const listed = (await (await api.get(`/cash-in?${period}`)).json()) as { items: CashInBody[] };
+    expect(listed.items.map((c) => [c.transactionId, c.recurrence?.cycle])).toEqual([
+      [one.transactionId, 0],
+      [two.transactionId, 1],
+    ]);
+    const transactional = api.client.accounts.find((a) => a.type === 'TRANSACTIONAL')!.number;
+    const statement = await fullStatement(api, transactional);
+    expect(statement.filter((i) => i.type === 'PIX_IN').map((i) => i.description)).toEqual([
+      `PIX recebido ${one.internalCode} (Pix Automático ${rec.recurrenceId}, ciclo 0)`,
+      `PIX recebido ${two.internalCode} (Pix Automático ${rec.recurrenceId}, ciclo 1)`,
     ]);
     const books = await assertBooks(api);
     expect(books.entries.filter((e) => e.type === 'PIX_IN').map((e) => e.amount)).toEqual([2990, 2990]);

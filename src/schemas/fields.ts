@@ -71,3 +71,13 @@ export const BankData = named(
     account: v.pipe(v.string(), v.examples(['12345-6'])),
   }),
 );
+
+/** The identity fields every Cash-In and Cash-Out answer carries besides its transactionId. */
+export const TransactionIdentity = {
+  internalCode: v.pipe(
+    v.string(),
+    v.description('Short service code; usable as `{id}` to poll.'),
+    v.examples(['K7Q2M9X']),
+  ),
+  externalReference: v.pipe(v.string(), v.maxLength(50), v.examples(['pedido-1'])),
+};
