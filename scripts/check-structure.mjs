@@ -213,6 +213,7 @@ const STORES = {
     // Created by its migration only (no drizzle object): its SQL name is checked all the same.
     archive_index: 'archiveIndex',
   },
+  'archive/reference-filter.ts': { archive_reference_filters: 'archiveReferenceFilters' },
   'ledger/idempotency.ts': { idempotency_keys: 'idempotencyKeys' },
   'scheduler.ts': { tasks: 'tasks' },
   'cash-in/unapplied-store.ts': {

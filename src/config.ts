@@ -10,6 +10,7 @@ interface ConfigEnv {
   ENVIRONMENT?: unknown;
   PIX_LOCATION_HOST?: unknown;
   ARCHIVE_RETENTION_DAYS?: unknown;
+  ARCHIVE_HOT_BUDGET_BYTES?: unknown;
   OPERATOR_ALERT_URL?: unknown;
   OPERATOR_ALERT_SECRET?: unknown;
 }
@@ -27,11 +28,12 @@ export function configProblems(env: ConfigEnv): string[] {
   if (host && !isValidLocationHost(host))
     problems.push(`PIX_LOCATION_HOST must be a host[:port] that fits the BR Code location, not "${host}"`);
   problems.push(...operatorAlertProblems(env));
-  try {
-    retentionMs(env);
-  } catch (error) {
-    problems.push((error as Error).message);
-  }
+  for (const check of [retentionMs, hotBudgetBytes])
+    try {
+      check(env);
+    } catch (error) {
+      problems.push((error as Error).message);
+    }
   return problems;
 }
 
@@ -76,6 +78,26 @@ export function retentionMs(env: { ARCHIVE_RETENTION_DAYS?: unknown }): number {
   if (!Number.isInteger(days) || days < 1 || days > 3650)
     throw new Error(`ARCHIVE_RETENTION_DAYS must be an integer from 1 to 3650, not ${JSON.stringify(raw)}`);
   return days * DAY_MS;
+}
+
+/**
+ * A client's object is held at or below 2 GB (docs/operating.md, Capacity planning): its live
+ * SQLite bytes past this budget archive closed history early, whatever ARCHIVE_RETENTION_DAYS
+ * says. 1.5 GB leaves room for what never leaves (the archive's filters and manifest, accounts).
+ */
+export const DEFAULT_HOT_BUDGET_BYTES = 1_500_000_000;
+
+/** ARCHIVE_HOT_BUDGET_BYTES (var): absent = 1.5 GB; anything but an integer 64 KiB..10 GB refuses to start. */
+export function hotBudgetBytes(env: object): number {
+  // Optional and absent from wrangler.toml: not on the generated Env type.
+  const raw = (env as { ARCHIVE_HOT_BUDGET_BYTES?: unknown }).ARCHIVE_HOT_BUDGET_BYTES;
+  if (raw === undefined || raw === '') return DEFAULT_HOT_BUDGET_BYTES;
+  const bytes = Number(raw);
+  if (!Number.isInteger(bytes) || bytes < 65_536 || bytes > 10_000_000_000)
+    throw new Error(
+      `ARCHIVE_HOT_BUDGET_BYTES must be an integer from 65536 to 10000000000, not ${JSON.stringify(raw)}`,
+    );
+  return bytes;
 }
 
 /**

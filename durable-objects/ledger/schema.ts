@@ -361,9 +361,8 @@ export const archiveStale = sqliteTable(
 );
 
 /**
- * Transactions archived (or whose delivery ended after they were) whose ended webhook deliveries
- * may still be hot: the delivery archive source walks this, not the deliveries table. WITHOUT ROWID
- * (hand-written migration 0009); an entry goes once none of its ended deliveries is hot.
+ * Transactions archived (or whose delivery ended after they were) whose ended webhook deliveries may still be hot: the
+ * delivery archive source walks this, not the deliveries table. WITHOUT ROWID (migration 0009); it goes once none is hot.
  */
 export const archiveDeliveryQueue = sqliteTable('archive_delivery_queue', {
   aggregateId: text('aggregate_id').primaryKey(),
@@ -377,6 +376,7 @@ export const archiveDeliveryIndex = sqliteTable(
 );
 export * from './schema-audit';
 export { archivedDisputes } from './schema-disputes';
+export * from './schema-filters';
 export * from './schema-recurrence';
 export * from './schema-unapplied';
 

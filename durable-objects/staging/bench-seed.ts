@@ -12,8 +12,19 @@
  */
 import { isBenchSeedEnabled } from '../../src/config';
 import { newCashInTxId, newEndToEndId, newInternalCode } from '../../src/domain/ids';
-import { insertStoredCashIns, internalCodeTaken, storedCashIn } from '../ledger/cash-in/cash-in-store';
-import { cashOutCodeTaken, insertStoredCashOuts, storedCashOut } from '../ledger/cash-out/cash-out-store';
+import { referenceFilterSize, referenceMayBeArchived } from '../ledger/archive/reference-filter';
+import {
+  hotCashIns,
+  insertStoredCashIns,
+  internalCodeTaken,
+  storedCashIn,
+} from '../ledger/cash-in/cash-in-store';
+import {
+  cashOutCodeTaken,
+  hotCashOuts,
+  insertStoredCashOuts,
+  storedCashOut,
+} from '../ledger/cash-out/cash-out-store';
 import { countTowardLimits } from '../ledger/cash-out/limit-totals';
 import type { LedgerDb, StoredRow } from '../ledger/db';
 import {
@@ -51,6 +62,8 @@ export interface SeedCommand {
   from: number;
   stepMs: number;
   payees: number;
+  /** Pair i writes its Cash-Out only when i % cashOutEvery is 0 (bench:footprint: 2, half as many); 1 when absent. */
+  cashOutEvery?: number;
 }
 
 export function readTemplate(sql: SqlStorage, cashInId: string, cashOutId: string): HistoryTemplate {
@@ -126,9 +139,8 @@ export function seedHistory(db: LedgerDb, storage: DurableObjectStorage, command
       const inShift = at - Number(t.cashIn.requested_at);
       const outShift = at + 1 - Number(t.cashOut.requested_at);
       cashIns.push(rewrite(t.cashIn, names, inShift));
-      const cashOut = rewrite(t.cashOut, names, outShift);
-      cashOuts.push(cashOut);
-      for (const e of entries) {
+      const withCashOut = i % (command.cashOutEvery ?? 1) === 0;
+      for (const e of withCashOut ? entries : t.cashInEntries) {
         const row = rewrite(e, names, t.cashInEntries.includes(e) ? inShift : outShift);
         const number = String(row.account_number);
         const amount = Number(row.amount);
@@ -138,6 +150,9 @@ export function seedHistory(db: LedgerDb, storage: DurableObjectStorage, command
         row.id = `ENT${crypto.randomUUID().replace(/-/g, '').slice(0, 24).toUpperCase()}`;
         entryRows.push(row);
       }
+      if (!withCashOut) continue;
+      const cashOut = rewrite(t.cashOut, names, outShift);
+      cashOuts.push(cashOut);
       countTowardLimits(
         db,
         Number(cashOut.requested_at),
@@ -167,7 +182,38 @@ function endToEnd(template: string, at: number): string {
 
 export type BenchOp =
   | { op: 'template'; cashInId: string; cashOutId: string }
-  | ({ op: 'seed' } & SeedCommand);
+  | ({ op: 'seed' } & SeedCommand)
+  | { op: 'footprint'; probes: number };
+
+/** bench:footprint's reading of the object: live bytes, hot rows, the filter and its hit rate on fresh references. */
+export interface Footprint {
+  bytes: number;
+  hotCashIns: number;
+  hotCashOuts: number;
+  filter: { keys: number; bytes: number; ranges: number };
+  /** Of `probes` references never used, how many the filter could not clear (each would cost one look-up). */
+  positives: number;
+  probes: number;
+}
+
+const hotCount = (sql: SqlStorage, kind: 'cash-in' | 'cash-out') =>
+  kind === 'cash-in' ? hotCashIns(sql) : hotCashOuts(sql);
+
+function footprint(storage: DurableObjectStorage, probes: number): Footprint {
+  const sql = storage.sql;
+  const fresh = crypto.randomUUID();
+  let positives = 0;
+  for (let i = 0; i < probes; i++)
+    if (referenceMayBeArchived(sql, 'cash-in', `probe-${fresh}-${i}`)) positives++;
+  return {
+    bytes: sql.databaseSize,
+    hotCashIns: hotCount(sql, 'cash-in'),
+    hotCashOuts: hotCount(sql, 'cash-out'),
+    filter: referenceFilterSize(sql, 'cash-in'),
+    positives,
+    probes,
+  };
+}
 
 /** The ClientLedger's one bench entry point: fails closed unless bench seeding is enabled. */
 export function benchOp(
@@ -175,9 +221,10 @@ export function benchOp(
   db: LedgerDb,
   storage: DurableObjectStorage,
   op: BenchOp,
-): HistoryTemplate | undefined {
+): HistoryTemplate | Footprint | undefined {
   if (!isBenchSeedEnabled(env)) throw new Error('bench seeding is off');
   if (op.op === 'template') return readTemplate(storage.sql, op.cashInId, op.cashOutId);
+  if (op.op === 'footprint') return footprint(storage, op.probes);
   seedHistory(db, storage, op);
   return undefined;
 }

@@ -10,7 +10,7 @@ import { isStaging } from '../../src/config';
 import { ClientLedger } from '../client-ledger';
 import type { CrashPoint } from '../ledger/crash-points';
 import { setBooksTamper } from '../ledger/ledger/books-guard';
-import { type BenchOp, benchOp, type HistoryTemplate } from './bench-seed';
+import { type BenchOp, benchOp, type Footprint, type HistoryTemplate } from './bench-seed';
 import { BooksTampering, type TamperedRule } from './books-tamper';
 import { CrashPoints } from './crash-injection';
 
@@ -25,7 +25,7 @@ export class StagingClientLedger extends ClientLedger {
   }
 
   /** Bench only (./bench-seed.ts): refuses unless bench seeding is enabled. */
-  bench(op: BenchOp): HistoryTemplate | undefined {
+  bench(op: BenchOp): HistoryTemplate | Footprint | undefined {
     return benchOp(this.env, this.db, this.ctx.storage, op);
   }
 

@@ -4,6 +4,7 @@
  * router and its OpenAPI document: when bench seeding is off (any deployment, any test run without
  * BENCH_SEED=on on staging) the path is not special and answers the router's 404.
  */
+import type { HistoryTemplate } from '../../durable-objects/staging/bench-seed';
 import { stagingLedgerOf } from '../../durable-objects/staging/client-ledger';
 import { isBenchSeedEnabled } from '../config';
 import { findClient } from '../db/clients';
@@ -29,19 +30,27 @@ interface SeedRequest {
   from: number;
   stepMs: number;
   payees: number;
+  cashOutEvery?: number;
+  /** bench:footprint: instead of seeding, read the object's footprint (durable-objects/staging/bench-seed.ts). */
+  footprint?: { probes: number };
 }
 
 /** Copies the template pair's rows from one client into `count` pairs of another's history. */
 export async function handleBenchSeed(request: Request, env: Env): Promise<Response> {
   requireOperator(request, env);
   const body = (await readJsonObject(request)) as unknown as SeedRequest;
+  if (body.footprint) {
+    const probes = body.footprint.probes;
+    if (!Number.isSafeInteger(probes) || probes < 0) throw new ProblemError('VALIDATION_ERROR', 'bad probes');
+    return Response.json(await stagingLedgerOf(env, body.clientId).bench({ op: 'footprint', probes }));
+  }
   for (const n of [body.offset, body.count, body.from, body.stepMs, body.payees])
     if (!Number.isSafeInteger(n) || n < 0) throw new ProblemError('VALIDATION_ERROR', 'bad seed numbers');
-  const template = await stagingLedgerOf(env, body.templateClientId).bench({
+  const template = (await stagingLedgerOf(env, body.templateClientId).bench({
     op: 'template',
     cashInId: body.cashInId,
     cashOutId: body.cashOutId,
-  });
+  })) as HistoryTemplate | undefined;
   if (!template) throw new Error('no template');
   const client = await findClient(env, body.clientId);
   if (!client?.locationKey) throw new ProblemError('NOT_FOUND', 'no such client');
@@ -55,6 +64,9 @@ export async function handleBenchSeed(request: Request, env: Env): Promise<Respo
     from: body.from,
     stepMs: body.stepMs,
     payees: Math.max(1, body.payees),
+    ...(Number.isSafeInteger(body.cashOutEvery) && {
+      cashOutEvery: Math.max(1, body.cashOutEvery as number),
+    }),
   });
   return new Response(null, { status: 204 });
 }

@@ -44,6 +44,14 @@ describe('ENVIRONMENT and PIX_LOCATION_HOST (decisions §5)', () => {
       );
   });
 
+  it('ARCHIVE_HOT_BUDGET_BYTES is an integer of bytes from 64 KiB to 10 GB, else the Worker refuses to start', () => {
+    expect(configProblems({ ENVIRONMENT: 'staging', ARCHIVE_HOT_BUDGET_BYTES: '1500000000' })).toEqual([]);
+    for (const bytes of ['0', '65535', '1.5e3', 'x', '10000000001'])
+      expect(configProblems({ ENVIRONMENT: 'staging', ARCHIVE_HOT_BUDGET_BYTES: bytes })[0]).toMatch(
+        /ARCHIVE_HOT_BUDGET_BYTES must be an integer/,
+      );
+  });
+
   it('a misconfigured Worker serves nothing, not even the sandbox', async () => {
     const request = () =>
       new Request('http://127.0.0.1/sandbox/accounts/1/deposit', { method: 'POST' }) as Request<

@@ -8,6 +8,7 @@ import { and, eq, inArray, like, type SQL, sql } from 'drizzle-orm';
 import type { LedgerDb } from '../../durable-objects/ledger/db';
 import {
   accounts,
+  archiveReferenceFilters,
   archiveSegments,
   archiveTotals,
   cashIns,
@@ -138,6 +139,10 @@ export const ageCashIns = (clientId: string, ms: number) =>
       })
       .run(),
   );
+
+/** Forgets the externalReference filter, as a version before it left the archived segments. */
+export const dropReferenceFilters = (clientId: string) =>
+  inLedgerDb(clientId, (db) => db.delete(archiveReferenceFilters).run());
 
 /** Moves every ledger entry `ms` into the past. */
 export const ageEntries = (clientId: string, ms: number) =>

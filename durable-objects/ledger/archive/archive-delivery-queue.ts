@@ -8,7 +8,12 @@ import type { ArchivableRow } from '../archivable';
 import { cashInIsHot } from '../cash-in/cash-in-store';
 import { cashOutIsHot } from '../cash-out/cash-out-store';
 import type { LedgerContext } from '../ledger-context';
-import { endedDeliveriesOf, endedDeliveryArchive, hasEndedDelivery } from '../webhooks/outbox-store';
+import {
+  endedDeliveriesOf,
+  endedDeliveryArchive,
+  hasEndedDelivery,
+  oldestEndedAggregates,
+} from '../webhooks/outbox-store';
 import type { ArchiveSource } from './archive-sources';
 import { hasArchiveOf, queueAggregate, queuedAggregates, unqueueAggregate } from './archive-store';
 
@@ -27,6 +32,17 @@ export function enqueueIfArchived(store: SqlStorage, aggregateId: string): void 
   if (aggregateId.includes(':') || cashInIsHot(store, aggregateId) || cashOutIsHot(store, aggregateId))
     return;
   if (hasArchiveOf(store, 'cash-in') || hasArchiveOf(store, 'cash-out')) queueAggregate(store, aggregateId);
+}
+
+/**
+ * Over the object's size budget (archive.ts): the oldest ended deliveries go to the archive even
+ * while their transaction is hot; the list by aggregateId reads them there (archive-deliveries.ts)
+ * for the same 7 days. Returns how many transactions were queued.
+ */
+export function enqueueOldestEnded(store: SqlStorage, limit: number): number {
+  const ids = oldestEndedAggregates(store, limit);
+  for (const id of ids) queueAggregate(store, id);
+  return ids.length;
 }
 
 /** Queue entries looked at per step (a paid Cash-In has 2 deliveries; ARCHIVE_STEP_ROWS caps the rows). */

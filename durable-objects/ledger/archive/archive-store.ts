@@ -73,6 +73,15 @@ export function hasArchiveOf(sqlApi: SqlStorage, kind: string): boolean {
   return sqlApi.exec('SELECT 1 FROM archive_segments WHERE kind = ? LIMIT 1', kind).toArray().length > 0;
 }
 
+/** Whether a DONE segment of `kind` precedes `id` (any, when `id` is undefined): the reference filter's older generation. */
+export function doneSegmentBefore(sqlApi: SqlStorage, kind: string, id: number | undefined): boolean {
+  const query =
+    id === undefined
+      ? "SELECT 1 FROM archive_segments WHERE kind = ? AND state = 'DONE' LIMIT 1"
+      : "SELECT 1 FROM archive_segments WHERE kind = ? AND state = 'DONE' AND id < ? LIMIT 1";
+  return sqlApi.exec(query, kind, ...(id === undefined ? [] : [id])).toArray().length > 0;
+}
+
 /**
  * Whether any segment is DONE, as a subquery: a GET by id reads it in the statement that looks the
  * hot row up (reads/view-sql.ts), so a miss knows at once whether the archive can hold the row.

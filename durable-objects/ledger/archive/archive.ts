@@ -10,7 +10,8 @@
  * re-puts the same key from the same rows and finishes. Nothing is lost (rows go only with their
  * manifest) and nothing is doubled (a row is read hot or from a DONE segment; WRITING is never read).
  */
-import { retentionMs } from '../../../src/config';
+import { hotBudgetBytes, retentionMs } from '../../../src/config';
+import { DUPLICATE_WINDOW_MS } from '../../../src/domain/cash-out';
 import {
   type ArchivableRow,
   closedCount,
@@ -22,7 +23,7 @@ import {
 import type { LedgerContext } from '../ledger-context';
 import { backfillManifest } from './archive-backfill';
 import { EXPIRE_STEP_SEGMENTS, expireDeliveries, nextExpiryAt } from './archive-deliveries';
-import { deliverySource, enqueueAggregates } from './archive-delivery-queue';
+import { deliverySource, enqueueAggregates, enqueueOldestEnded } from './archive-delivery-queue';
 import { indexIds, registerIds } from './archive-index';
 import { gzipJson, SEGMENT_VERSION, type Segment, utcDay } from './archive-segments';
 import { type ArchiveSource, archiveSources as transactionSources } from './archive-sources';
@@ -36,6 +37,7 @@ import {
   writingSegment,
 } from './archive-store';
 import { manifest } from './archive-totals';
+import { addReferences } from './reference-filter';
 
 /** Rows per step and segment: one put and one SQLite transaction of bounded size. */
 export const ARCHIVE_STEP_ROWS = 200;
@@ -151,6 +153,14 @@ async function archiveStepNow(ledger: LedgerContext, before: number): Promise<Mo
     if (source.idIndex === 'deliveries')
       for (const row of rows) indexIds(ledger.storage.sql, segment.id, source.ids(row), 'deliveries');
     source.removed?.(ledger, rows);
+    // Counted sources are transactions: their references stay taken (reference-filter.ts).
+    if (source.counted)
+      addReferences(
+        ledger.storage.sql,
+        source.kind,
+        segment.id,
+        rows.map((r) => r.externalReference as string),
+      );
     // An archived transaction's ended webhook deliveries follow it (archive-delivery-queue.ts).
     if (source.counted)
       enqueueAggregates(
@@ -207,8 +217,36 @@ function oldestHot(ledger: LedgerContext): number | undefined {
 
 /** Work that cannot wait for the next aging row: queued deliveries (now), a delivery segment expiring. */
 function urgentAt(ledger: LedgerContext, now: number): number | undefined {
-  return anyQueued(ledger.storage.sql) ? now : nextExpiryAt(ledger.storage.sql);
+  return anyQueued(ledger.storage.sql) || earlyWork(ledger, now) ? now : nextExpiryAt(ledger.storage.sql);
 }
+
+/**
+ * The hot window is bounded by size as well as age (docs/operating.md, Capacity planning): while the
+ * object's live bytes exceed its budget, every closed row is eligible, oldest first, down to the
+ * duplicate window (a Cash-Out's twins are read hot). Open work never is (each source's `eligible`).
+ */
+export function overBudget(ledger: LedgerContext): boolean {
+  return ledger.storage.sql.databaseSize > hotBudgetBytes(ledger.env);
+}
+
+/** The archive's cutoff at `now`: the retention, or the duplicate window while over budget. */
+export function archiveCutoff(ledger: LedgerContext, now: number): number {
+  return now - (overBudget(ledger) ? DUPLICATE_WINDOW_MS : retentionMs(ledger.env));
+}
+
+/**
+ * Over budget with closed history to move: archiving cannot wait for the next aging row. Ended
+ * webhook deliveries count too: over budget they go before their transaction (queued here).
+ */
+function earlyWork(ledger: LedgerContext, now: number): boolean {
+  if (!overBudget(ledger)) return false;
+  const before = archiveCutoff(ledger, now);
+  if (transactionSources(ledger).some((source) => nextRows(ledger, source, before).length > 0)) return true;
+  return ledger.storage.transactionSync(() => enqueueOldestEnded(ledger.storage.sql, EARLY_DELIVERIES) > 0);
+}
+
+/** Transactions whose ended deliveries are queued per early step: at most ARCHIVE_STEP_ROWS rows' worth. */
+const EARLY_DELIVERIES = 100;
 
 /** The first of: the oldest hot row aging out (not before `idle`), urgent work; undefined when none. */
 function nextArchiveAt(ledger: LedgerContext, now: number, idle: number): number | undefined {
@@ -242,7 +280,10 @@ export function armArchive(ledger: LedgerContext, now: number): void {
  * or a day later while hot history waits to age, or when a delivery segment expires, or never.
  */
 export async function runArchiveTask(ledger: LedgerContext): Promise<void> {
-  const { moved } = await archiveStep(ledger, Date.now() - retentionMs(ledger.env));
+  const before = archiveCutoff(ledger, Date.now());
+  if (overBudget(ledger))
+    ledger.storage.transactionSync(() => enqueueOldestEnded(ledger.storage.sql, EARLY_DELIVERIES));
+  const { moved } = await archiveStep(ledger, before);
   const expired = await expireDeliveries(ledger, Date.now());
   const now = Date.now();
   const at =

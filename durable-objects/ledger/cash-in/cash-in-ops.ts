@@ -24,6 +24,7 @@ import { reportsPayer } from '../../../src/partners/config';
 import { CHARGE_PAID } from '../../../src/partners/port';
 import { partnerPort } from '../../../src/partners/port-registry';
 import { archivedAmong } from '../archive/archive-index';
+import { referencesToAsk } from '../archive/reference-filter';
 import type { Remember } from '../ledger/idempotency';
 import { firstTransactionalIspb, transactionalAccounts } from '../ledger/ledger';
 import type { LedgerContext } from '../ledger-context';
@@ -105,8 +106,9 @@ export async function createCashIn(
   try {
     // Archived Cash-Ins keep their references and codes (a hash hit counts: refusing is the safe
     // side): asked of the archive registry after the hot check, one call per shard, none while
-    // nothing was ever archived (archive-index.ts).
-    let archived = await archivedAmong(ledger, 'cash-in', [reference, internalCode]);
+    // nothing was ever archived (archive-index.ts); the reference only when the filter cannot clear it.
+    const asked = referencesToAsk(ledger.storage.sql, 'cash-in', [reference]);
+    let archived = await archivedAmong(ledger, 'cash-in', [...asked, internalCode]);
     if (archived.has(reference)) return duplicated(reference);
     // A recurring cycle's charge names its own ids: taken means it was already created.
     if (input.ids && (taken.code || archived.has(internalCode)))

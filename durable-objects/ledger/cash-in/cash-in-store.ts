@@ -154,6 +154,11 @@ export function storedCashIn(sqlApi: SqlStorage, transactionId: string): StoredR
     .toArray()[0];
 }
 
+/** How many rows are hot (bench:footprint). */
+export function hotCashIns(sqlApi: SqlStorage): number {
+  return sqlApi.exec<{ n: number }>('SELECT count(*) AS n FROM cash_ins').one().n;
+}
+
 /** Cash-In rows as stored (seq left to SQLite), set-based: the bench's history seeding. */
 export function insertStoredCashIns(sqlApi: SqlStorage, rows: StoredRow[]): void {
   insertStoredRows(sqlApi, 'cash_ins', rows);

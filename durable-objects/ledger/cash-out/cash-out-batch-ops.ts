@@ -18,6 +18,7 @@ import { amountFromCents } from '../../../src/domain/money';
 import { failure, type OperationResult, success } from '../../../src/domain/result';
 import { formatBrt } from '../../../src/domain/time';
 import { archivedAmong } from '../archive/archive-index';
+import { referencesToAsk } from '../archive/reference-filter';
 import { sqlOf } from '../db';
 import type { Remember } from '../ledger/idempotency';
 import type { LedgerContext } from '../ledger-context';
@@ -109,9 +110,11 @@ export async function acceptCashOutBatch(
   // was registered before it left (archive-index.ts).
   let conflicts = referenceConflicts(ledger, items, none);
   if (Object.keys(conflicts).length > 0) return conflictsFailure(conflicts);
-  const archived = await archivedAmong(ledger, 'cash-out', [
-    ...new Set(items.map((item) => item.externalReference)),
-  ]);
+  const archived = await archivedAmong(
+    ledger,
+    'cash-out',
+    referencesToAsk(sqlOf(ledger.db), 'cash-out', [...new Set(items.map((item) => item.externalReference))]),
+  );
   let codes: string[];
   do {
     codes = await freshCodes(ledger, items.length);

@@ -4,6 +4,7 @@ import { newEndToEndId, newInternalCode } from '../../../src/domain/ids';
 import { failure, type OperationResult, success } from '../../../src/domain/result';
 import { formatBrt } from '../../../src/domain/time';
 import { archivedAmong } from '../archive/archive-index';
+import { referencesToAsk } from '../archive/reference-filter';
 import type { Remember } from '../ledger/idempotency';
 import { accountAt, findHold, postEntry, releaseHold } from '../ledger/ledger';
 import type { LedgerContext } from '../ledger-context';
@@ -67,7 +68,9 @@ export async function acceptCashOut(
     // An archived Cash-Out keeps its reference and code (a hash hit counts: refusing is the safe
     // side): asked of the archive registry after the hot check (archive-index.ts), none while no
     // Cash-Out was ever archived.
-    const archived = await archivedAmong(ledger, 'cash-out', [reference, internalCode]);
+    // The reference only when the filter cannot clear it (reference-filter.ts).
+    const asked = referencesToAsk(ledger.storage.sql, 'cash-out', [reference]);
+    const archived = await archivedAmong(ledger, 'cash-out', [...asked, internalCode]);
     if (archived.has(reference)) return duplicated();
     if (!taken.code && !archived.has(internalCode)) {
       // Hot again, with the write: another request may have taken either during the call.

@@ -347,6 +347,11 @@ export function storedCashOut(sqlApi: SqlStorage, transactionId: string): Stored
     .toArray()[0];
 }
 
+/** How many rows are hot (bench:footprint). */
+export function hotCashOuts(sqlApi: SqlStorage): number {
+  return sqlApi.exec<{ n: number }>('SELECT count(*) AS n FROM cash_outs').one().n;
+}
+
 /** Cash-Out rows as stored (seq left to SQLite), set-based: the bench's history seeding. */
 export function insertStoredCashOuts(sqlApi: SqlStorage, rows: StoredRow[]): void {
   insertStoredRows(sqlApi, 'cash_outs', rows);

@@ -23,6 +23,7 @@ import m0020 from './0020_cash_in_paid_by.sql';
 import m0021 from './0021_cash_in_disputes.sql';
 import m0022 from './0022_archived_disputes.sql';
 import m0023 from './0023_cash_in_recurrence.sql';
+import m0024 from './0024_archive_reference_filters.sql';
 
   export default {
     journal,
@@ -50,7 +51,8 @@ m0019,
 m0020,
 m0021,
 m0022,
-m0023
+m0023,
+m0024
     }
   }
   

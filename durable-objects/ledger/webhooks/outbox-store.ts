@@ -283,6 +283,24 @@ export function hasEndedDelivery(sqlApi: SqlStorage, aggregateId: string): boole
   );
 }
 
+/**
+ * The transactions of the oldest ended (DELIVERED, UNDELIVERABLE) deliveries, by the finished index:
+ * over its size budget the object sends them to the archive before their transaction goes.
+ */
+export function oldestEndedAggregates(sqlApi: SqlStorage, limit: number): string[] {
+  const ids = new Set<string>();
+  for (const status of ENDED)
+    for (const row of sqlApi
+      .exec<{ id: string }>(
+        'SELECT aggregate_id AS id FROM webhook_deliveries WHERE status = ? ORDER BY updated_at LIMIT ?',
+        status,
+        limit,
+      )
+      .toArray())
+      ids.add(row.id);
+  return [...ids];
+}
+
 export type OutboxEventRow = typeof outbox.$inferSelect;
 
 /** Every row, oldest first: what the tests assert on (test/support/ledger-reads.ts), read here so the table keeps one home. */

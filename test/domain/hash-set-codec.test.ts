@@ -1,0 +1,106 @@
+/**
+ * The externalReference filter's set (src/domain/hash-set-codec.ts): Golomb–Rice coding round-trips,
+ * ranges split at SHARD_MAX, no false negative, and the measured false-positive rate and bits per key
+ * at 100,000 keys match n / 2^HASH_BITS and log2(2^HASH_BITS / n) + ~1.5 (docs/storage-schema.md).
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  decodeOffsets,
+  encodeOffsets,
+  HASH_BITS,
+  type HashRange,
+  keyHash,
+  mergeInto,
+  SHARD_MAX,
+} from '../../src/domain/hash-set-codec';
+
+/** The filter as the object keeps it: ranges by `lo`, merged batch by batch. */
+function build(keys: string[], batch = 200): HashRange[] {
+  let ranges: HashRange[] = [{ lo: 0, bits: HASH_BITS, offsets: [] }];
+  for (let i = 0; i < keys.length; i += batch) {
+    const hashes = keys.slice(i, i + batch).map(keyHash);
+    const next: HashRange[] = [];
+    for (const r of ranges) {
+      const inside = hashes.filter((h) => h >= r.lo && h < r.lo + 2 ** r.bits);
+      next.push(...(inside.length > 0 ? mergeInto(r, inside) : [r]));
+    }
+    ranges = next;
+  }
+  return ranges;
+}
+
+function holds(ranges: HashRange[], key: string): boolean {
+  const h = keyHash(key);
+  const r = ranges.find((x) => h >= x.lo && h < x.lo + 2 ** x.bits) as HashRange;
+  const blob = encodeOffsets(r.offsets, 2 ** r.bits);
+  return decodeOffsets(blob, r.offsets.length, h - r.lo).at(-1) === h - r.lo;
+}
+
+describe('hash-set codec', () => {
+  it('round-trips sorted offsets at every density', () => {
+    for (const [n, width] of [
+      [0, 2 ** 34],
+      [1, 2 ** 34],
+      [50, 2 ** 34],
+      [4096, 2 ** 20],
+      [1000, 1000],
+    ] as const) {
+      const set = new Set<number>();
+      while (set.size < n) set.add(Math.floor(Math.random() * width));
+      const offsets = [...set].sort((a, b) => a - b);
+      expect(decodeOffsets(encodeOffsets(offsets, width), offsets.length)).toEqual(offsets);
+    }
+  });
+
+  it('hashes are HASH_BITS wide and spread', () => {
+    const hs = Array.from({ length: 10_000 }, (_, i) => keyHash(`pedido-${i}`));
+    expect(Math.max(...hs)).toBeLessThan(2 ** HASH_BITS);
+    expect(new Set(hs.map((h) => Math.floor(h / 2 ** (HASH_BITS - 4)))).size).toBe(16);
+  });
+
+  it('no false negative; FPR and bits per key as the formula says (100,000 keys, 1,000,000 probes)', () => {
+    const n = 100_000;
+    const keys = Array.from({ length: n }, (_, i) => `order-${i}-${(i * 7919) % 1_000_003}`);
+    const ranges = build(keys, 2_000);
+    expect(Math.max(...ranges.map((r) => r.offsets.length))).toBeLessThanOrEqual(SHARD_MAX);
+    for (let i = 0; i < n; i += 97) expect(holds(ranges, keys[i] as string)).toBe(true);
+    const bytes = ranges.reduce((s, r) => s + encodeOffsets(r.offsets, 2 ** r.bits).length, 0);
+    const bitsPerKey = (bytes * 8) / n;
+    const expectedBits = Math.log2(2 ** HASH_BITS / n) + 1.5;
+    expect(Math.abs(bitsPerKey - expectedBits)).toBeLessThan(1);
+    // FPR at this n is n / 2^34 ≈ 1.2e-5: 1,000,000 fresh probes expect ~6 hits.
+    const probes = 1_000_000;
+    let hits = 0;
+    const byLo = [...ranges].sort((a, b) => a.lo - b.lo);
+    const sets = new Map(byLo.map((r) => [r.lo, new Set(r.offsets)]));
+    const los = byLo.map((r) => r.lo);
+    for (let i = 0; i < probes; i++) {
+      const h = keyHash(`fresh-${i}`);
+      let a = 0;
+      let b = los.length - 1;
+      while (a < b) {
+        const m = (a + b + 1) >> 1;
+        if ((los[m] as number) <= h) a = m;
+        else b = m - 1;
+      }
+      const lo = los[a] as number;
+      if (sets.get(lo)?.has(h - lo)) hits++;
+    }
+    const fpr = hits / probes;
+    const expected = n / 2 ** HASH_BITS;
+    console.log(
+      `reference filter: ${n} keys, ${bitsPerKey.toFixed(2)} bits/key (formula ${expectedBits.toFixed(2)}), ` +
+        `FPR ${fpr.toExponential(2)} (formula ${expected.toExponential(2)}), ${ranges.length} ranges`,
+    );
+    expect(fpr).toBeLessThan(expected * 3);
+    // What a create pays in CPU: one full range decoded to its end (the worst case).
+    const full = ranges.reduce((a, b) => (b.offsets.length > a.offsets.length ? b : a));
+    const blob = encodeOffsets(full.offsets, 2 ** full.bits);
+    const rounds = 2_000;
+    const started = performance.now();
+    for (let i = 0; i < rounds; i++) decodeOffsets(blob, full.offsets.length);
+    console.log(
+      `reference filter: a full range (${full.offsets.length} hashes) decodes in ${((performance.now() - started) / rounds).toFixed(3)} ms`,
+    );
+  });
+});
