@@ -161,6 +161,11 @@ export interface RecurrenceRegistration {
   payerBank: { ispb: string; branch: string; account: string } | null;
   /** When the payer's answer is due (`solicrec.calendario.dataExpiracaoSolicitacao`). */
   authorizationExpiresAt: number;
+  /**
+   * Whether a recurrence at the partner is already one of ours: a creation whose answer was lost
+   * is looked for among the partner's, and one another recurrence claims is not it.
+   */
+  claimed?: (idRec: string) => Promise<boolean>;
 }
 
 export interface RegisteredRecurrence {
