@@ -51,11 +51,15 @@ export default defineConfig(async () => {
             // JWKS stubbed there (the team domain is never reached).
             ACCESS_TEAM_DOMAIN: 'connectpsp-test.cloudflareaccess.com',
             ACCESS_AUD: 'test-access-audience',
-            // One real-bank partner (API Pix) backed by a validating fake PSP: test/setup/fake-psp.ts.
-            ...fakePspEnvironment('TEST_PSP_CERT'),
+            // Two real-bank partners (API Pix), each backed by its own validating fake PSP
+            // (test/setup/fake-psp.ts); only the second offers Pix Automático.
+            ...fakePspEnvironment('TEST_PSP_CERT', 'TEST_REC_PSP_CERT'),
           },
           serviceBindings: {
             TEST_PSP_CERT: fakePspFetcher(
+              path.join(import.meta.dirname, 'test/fixtures/bcb-pix-api/openapi.yaml'),
+            ),
+            TEST_REC_PSP_CERT: fakePspFetcher(
               path.join(import.meta.dirname, 'test/fixtures/bcb-pix-api/openapi.yaml'),
             ),
           },

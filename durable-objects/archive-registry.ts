@@ -55,3 +55,19 @@ export class ArchiveRegistry extends DurableObject<Env> {
     return this.ctx.storage.sql.exec<{ n: number }>('SELECT count(*) AS n FROM archive_ids').one().n;
   }
 }
+
+// ---- What the tests read and stage inside a shard (test/support/archive-registry.ts) ----------
+// Module functions over the shard's storage, not RPC methods, so no caller can reach them.
+
+/** Every (hash, segment) pair this shard holds. */
+export function allPairs(sqlApi: SqlStorage): [hash: number, segment: number][] {
+  return sqlApi
+    .exec<{ hash: number; segment: number }>('SELECT hash, segment FROM archive_ids')
+    .toArray()
+    .map((r): [number, number] => [r.hash, r.segment]);
+}
+
+/** Empties this shard (a registry that lost its pairs). */
+export function clearPairs(sqlApi: SqlStorage): void {
+  sqlApi.exec('DELETE FROM archive_ids');
+}

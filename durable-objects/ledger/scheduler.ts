@@ -29,7 +29,11 @@ export type TaskKind =
   /** The next archiving step: closed Cash-Ins past the retention window to R2 (archive.ts). */
   | 'archive'
   /** A recurrence the payer did not answer in time ends EXPIRED (recurrence-ops.ts). */
-  | 'expire-recurrence';
+  | 'expire-recurrence'
+  /** A real partner's recurrence waiting for the payer, read again (recurrence-rechecks.ts). */
+  | 'recheck-recurrence'
+  /** A real partner's cycle charge read again after each attempt window (recurrence-rechecks.ts). */
+  | 'recheck-recurring-charge';
 export type Task = typeof tasks.$inferSelect;
 
 export class Scheduler {

@@ -14,7 +14,12 @@ import { FAILED_READS_PER_PASS, runReturn, scheduleUnreadFailedReturns } from '.
 import { runCashOutExecutor } from './cash-out/cash-out-exec';
 import { pruneLimitTotals } from './cash-out/limit-totals';
 import type { LedgerContext } from './ledger-context';
-import { expireRecurrence } from './recurrence/recurrence-ops';
+import {
+  expireUnlessAnswered,
+  isPartnerRecurringCharge,
+  recheckRecurrence,
+  recheckRecurringCharge,
+} from './recurrence/recurrence-rechecks';
 import type { Task } from './scheduler';
 import { dropPublished, unpublishedObservations } from './webhooks/events';
 import { dispatchWebhooks } from './webhooks/webhook-deliveries';
@@ -133,6 +138,11 @@ export async function runTask(
 ): Promise<void> {
   switch (task.kind) {
     case 'expire-cash-in': {
+      if (isPartnerRecurringCharge(ledger, task.ref)) {
+        ledger.scheduler.done(task);
+        ledger.scheduler.schedule('recheck-recurring-charge', task.ref, Date.now());
+        return;
+      }
       const again = await expireUnlessPaid(ledger, task.ref, reads);
       if (again === undefined) ledger.scheduler.done(task);
       else ledger.scheduler.schedule('expire-cash-in', task.ref, again);
@@ -189,10 +199,24 @@ export async function runTask(
     case 'archive':
       await runArchiveTask(ledger);
       return;
-    case 'expire-recurrence':
-      ledger.scheduler.done(task);
-      expireRecurrence(ledger, task.ref);
+    case 'expire-recurrence': {
+      const again = await expireUnlessAnswered(ledger, task.ref, reads);
+      if (again === undefined) ledger.scheduler.done(task);
+      else ledger.scheduler.schedule('expire-recurrence', task.ref, again);
       return;
+    }
+    case 'recheck-recurrence': {
+      const again = await recheckRecurrence(ledger, task.ref, reads);
+      if (again === undefined) ledger.scheduler.done(task);
+      else ledger.scheduler.schedule('recheck-recurrence', task.ref, again);
+      return;
+    }
+    case 'recheck-recurring-charge': {
+      const again = await recheckRecurringCharge(ledger, task.ref, reads);
+      if (again === undefined) ledger.scheduler.done(task);
+      else ledger.scheduler.schedule('recheck-recurring-charge', task.ref, again);
+      return;
+    }
     case 'flush-outbox':
       await flushHealthOutbox(ledger);
       ledger.scheduler.done(task);

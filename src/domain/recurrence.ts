@@ -239,3 +239,41 @@ export const DUE_DATE_ATTEMPTS = [
   { from: '00:00', to: '08:00' },
   { from: '18:00', to: '21:00' },
 ] as const;
+
+/** The last day the payer's bank may attempt a cycle's charge: its settlement date, or the last retry day's. */
+export function lastAttemptDay(dueDate: string, retryPolicy: RetryPolicy): string {
+  return settlementDate(retryPolicy === 'NONE' ? dueDate : addDays(dueDate, RETRY_DAYS));
+}
+
+const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
+/** Each attempt window's end in São Paulo (00:00–08:00, 18:00–21:00), with a margin for the PSP's record. */
+const WINDOW_ENDS_MS = [8 * HOUR_MS, 21 * HOUR_MS];
+const WINDOW_MARGIN_MS = 10 * MINUTE_MS;
+/** After the last window, a charge the partner has not ended yet is read this often. */
+export const CHARGE_LATE_RECHECK_MS = 30 * MINUTE_MS;
+/** A recurrence waiting for the payer is read again after half the time it has waited, within these bounds. */
+const REC_RECHECK_MIN_MS = 5 * MINUTE_MS;
+const REC_RECHECK_MAX_MS = 6 * HOUR_MS;
+
+/**
+ * When a real partner's waiting recurrence is read again (its callbacks may be lost): thinning as it
+ * waits, never past its deadline.
+ */
+export function recurrenceRecheckAt(createdAt: number, deadline: number, now: number): number {
+  const delay = Math.min(REC_RECHECK_MAX_MS, Math.max(REC_RECHECK_MIN_MS, Math.round((now - createdAt) / 2)));
+  return Math.max(now + 1, Math.min(now + delay, deadline));
+}
+
+/**
+ * When a real partner's cycle charge is read again: the end of the first attempt window after `now`
+ * from its settlement date to `lastDay`, else half an hour from now.
+ */
+export function chargeRecheckAt(dueDate: string, lastDay: string, now: number): number {
+  for (let day = settlementDate(dueDate); day <= lastDay; day = addDays(day, 1))
+    for (const end of WINDOW_ENDS_MS) {
+      const at = brtStartOfDay(day) + end + WINDOW_MARGIN_MS;
+      if (at > now) return at;
+    }
+  return now + CHARGE_LATE_RECHECK_MS;
+}

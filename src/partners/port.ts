@@ -71,8 +71,8 @@ export type TransferStatus =
   | { state: 'FAILED'; failureCode: string }
   | { state: 'UNKNOWN' };
 
-/** A transfer's status in a batch read: or, for that one only, no answer (it is asked again later). */
-export type BatchedStatus = TransferStatus | { state: 'UNREAD'; reason: string };
+/** A transfer's status read among many: or, for that one only, no answer (it is asked again later). */
+export type StatusOrUnread = TransferStatus | { state: 'UNREAD'; reason: string };
 
 export interface SettlementPartnerPort {
   readonly ispb: string;
@@ -102,14 +102,14 @@ export interface SettlementPartnerPort {
   /** Where a transfer sent with this idempotency id stands at the partner. */
   transferStatus(idempotencyId: string): Promise<TransferStatus>;
   /**
-   * Many payments at once (the Cash-Out executor's batch), answered in the requests' order; one
-   * refused payment never affects the others. A bank without a batch API loops (batch.ts).
+   * Many payments at once (one executor pass to this partner), answered in the requests' order; one
+   * refused payment never affects the others. A bank without a multi-payment API sends them in concurrent rounds (concurrent-calls.ts).
    */
   sendPayments(requests: PaymentRequest[]): Promise<PartnerOutcome<{ acceptedAt: number }>[]>;
   /** Where many transfers stand, in the ids' order; one unreadable status is `UNREAD` alone. */
-  transferStatuses(idempotencyIds: string[]): Promise<BatchedStatus[]>;
-  /** How many calls in a row a batch of `size` takes at this bank (1 with a batch API): its time bound. */
-  batchRounds(size: number): number;
+  transferStatuses(idempotencyIds: string[]): Promise<StatusOrUnread[]>;
+  /** How many rounds of calls `size` payments take at this bank (1 with a multi-payment API): their time bound. */
+  callRounds(size: number): number;
   /**
    * Where a devolution stands. API Pix addresses a devolution under the payment it returns, so
    * refunds ask here rather than `transferStatus`.
@@ -161,6 +161,11 @@ export interface RecurrenceRegistration {
   payerBank: { ispb: string; branch: string; account: string } | null;
   /** When the payer's answer is due (`solicrec.calendario.dataExpiracaoSolicitacao`). */
   authorizationExpiresAt: number;
+  /**
+   * Whether a recurrence at the partner is already one of ours: a creation whose answer was lost
+   * is looked for among the partner's, and one another recurrence claims is not it.
+   */
+  claimed?: (idRec: string) => Promise<boolean>;
 }
 
 export interface RegisteredRecurrence {

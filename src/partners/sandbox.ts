@@ -15,7 +15,6 @@ import { newEndToEndId } from '../domain/ids';
 import { KNOWN_INSTITUTIONS } from './catalog';
 import { activeFaults, type PartnerFault } from './faults';
 import type {
-  BatchedStatus,
   ChargeRegistration,
   DevolutionRequest,
   PartnerOutcome,
@@ -23,6 +22,7 @@ import type {
   ReceivingAccount,
   RegisteredCharge,
   SettlementPartnerPort,
+  StatusOrUnread,
   TransferStatus,
 } from './port';
 
@@ -109,12 +109,12 @@ export class SandboxPartner implements SettlementPartnerPort {
     return (await this.sendPayments([request]))[0] as PartnerOutcome<{ acceptedAt: number }>;
   }
 
-  /** A batch is one call here. */
-  batchRounds(): number {
+  /** Many payments are one call here. */
+  callRounds(): number {
     return 1;
   }
 
-  /** One fault look-up, one delay and one D1 statement for the whole batch. */
+  /** One fault look-up, one delay and one D1 statement for all the payments. */
   async sendPayments(requests: PaymentRequest[]): Promise<PartnerOutcome<{ acceptedAt: number }>[]> {
     const fault = await this.fault('CASH_OUT');
     await this.delay(fault);
@@ -152,7 +152,7 @@ export class SandboxPartner implements SettlementPartnerPort {
     return statusOf(await findSandboxTransfer(this.env, this.ispb, idempotencyId), idempotencyId);
   }
 
-  async transferStatuses(idempotencyIds: string[]): Promise<BatchedStatus[]> {
+  async transferStatuses(idempotencyIds: string[]): Promise<StatusOrUnread[]> {
     const rows = await findSandboxTransfers(this.env, this.ispb, idempotencyIds);
     return idempotencyIds.map((id) => statusOf(rows.get(id), id));
   }

@@ -73,16 +73,16 @@ export function withTimeout(port: SettlementPartnerPort, ms = PARTNER_TIMEOUT_MS
     sendDevolution: (request) => orUnanswered('sendDevolution', port.sendDevolution(request)),
     sendPayment: (request) => orUnanswered('sendPayment', port.sendPayment(request)),
     transferStatus: (idempotencyId) => bounded('transferStatus', port.transferStatus(idempotencyId)),
-    batchRounds: (size) => port.batchRounds(size),
-    // A batch is bounded as the calls it takes in a row; unanswered, every payment of it is a
+    callRounds: (size) => port.callRounds(size),
+    // Many payments at once are bounded by the rounds of calls they take; unanswered, every payment is a
     // retryable failure and every status unread, each asked again later.
     sendPayments: async (requests) => {
-      const batchMs = ms * Math.max(1, port.batchRounds(requests.length));
+      const roundsMs = ms * Math.max(1, port.callRounds(requests.length));
       try {
         return await within(
           port.sendPayments(requests),
-          batchMs,
-          () => new PartnerTimeout(port.ispb, 'sendPayments', batchMs),
+          roundsMs,
+          () => new PartnerTimeout(port.ispb, 'sendPayments', roundsMs),
         );
       } catch {
         // Unanswered or broken: any of them may have reached the bank, so recovery asks first.
@@ -90,12 +90,12 @@ export function withTimeout(port: SettlementPartnerPort, ms = PARTNER_TIMEOUT_MS
       }
     },
     transferStatuses: async (ids) => {
-      const batchMs = ms * Math.max(1, port.batchRounds(ids.length));
+      const roundsMs = ms * Math.max(1, port.callRounds(ids.length));
       try {
         return await within(
           port.transferStatuses(ids),
-          batchMs,
-          () => new PartnerTimeout(port.ispb, 'transferStatuses', batchMs),
+          roundsMs,
+          () => new PartnerTimeout(port.ispb, 'transferStatuses', roundsMs),
         );
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);

@@ -7,14 +7,17 @@ import { describe, expect, it } from 'vitest';
 import { cycleChargeIds } from '../../src/domain/ids';
 import {
   amountRefusal,
+  chargeRecheckAt,
   chargeWindow,
   cycleDueDate,
   cycleOf,
   dueDateRefusal,
   isCalendarDate,
+  lastAttemptDay,
   PERIODICIDADE,
   payerCancelDeadline,
   type RecurrenceTerms,
+  recurrenceRecheckAt,
   retryRefusal,
   settlementDate,
   termsRefusal,
@@ -154,5 +157,36 @@ describe("a real partner's cycle charge ids", () => {
       await cycleChargeIds('ZbCdEfGhIjKlMnOpQrStUv', 'RR0908935620270120abcdefghijk', 0),
     ];
     for (const other of others) expect(other.transactionId).not.toBe(first.transactionId);
+  });
+});
+
+describe('re-reads of a real partner (its callbacks may be lost)', () => {
+  const at = (iso: string) => Date.parse(iso);
+  it('a cycle charge: 10 minutes after each attempt window in São Paulo, weekends to Monday, then half-hourly', () => {
+    // Due Saturday 2027-01-30: settled Monday 2027-02-01; windows end 08:00 and 21:00 BRT (11:00, 00:00 UTC).
+    const last = lastAttemptDay('2027-01-30', 'NONE');
+    expect(last).toBe('2027-02-01');
+    expect(chargeRecheckAt('2027-01-30', last, at('2027-01-25T12:00:00Z'))).toBe(at('2027-02-01T11:10:00Z'));
+    expect(chargeRecheckAt('2027-01-30', last, at('2027-02-01T11:10:00Z'))).toBe(at('2027-02-02T00:10:00Z'));
+    const after = at('2027-02-02T00:10:00Z');
+    expect(chargeRecheckAt('2027-01-30', last, after)).toBe(after + 30 * 60_000);
+    // With retries, every day up to the last retry day (7 days on, its settlement date).
+    const retries = lastAttemptDay('2027-01-30', 'THREE_IN_SEVEN_DAYS');
+    expect(retries).toBe('2027-02-08');
+    expect(chargeRecheckAt('2027-01-30', retries, after)).toBe(at('2027-02-02T11:10:00Z'));
+    expect(chargeRecheckAt('2027-01-30', retries, at('2027-02-08T23:00:00Z'))).toBe(
+      at('2027-02-09T00:10:00Z'),
+    );
+  });
+
+  it('a waiting recurrence: after half the time it waited (5 minutes to 6 hours), never past its deadline', () => {
+    const created = at('2027-01-01T12:00:00Z');
+    const deadline = created + 7 * 86_400_000;
+    expect(recurrenceRecheckAt(created, deadline, created)).toBe(created + 5 * 60_000);
+    const hourLater = created + 3_600_000;
+    expect(recurrenceRecheckAt(created, deadline, hourLater)).toBe(hourLater + 30 * 60_000);
+    const dayLater = created + 86_400_000;
+    expect(recurrenceRecheckAt(created, deadline, dayLater)).toBe(dayLater + 6 * 3_600_000);
+    expect(recurrenceRecheckAt(created, deadline, deadline - 60_000)).toBe(deadline);
   });
 });

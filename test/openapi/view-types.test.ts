@@ -13,7 +13,7 @@ import type { DeliveryView } from '../../durable-objects/ledger/webhooks/deliver
 import type * as balance from '../../src/api/account/get-balance';
 import type * as statement from '../../src/api/account/get-statement';
 import type * as rebalance from '../../src/api/account/rebalance';
-import type * as account from '../../src/api/account/shared';
+import type * as account from '../../src/api/account/schemas';
 import type * as admin from '../../src/api/admin/openapi-responses';
 import type * as cashInSchemas from '../../src/api/cash-in/schemas';
 import type * as cashIn from '../../src/api/cash-in/shared';

@@ -20,7 +20,7 @@ import { bcbPartner } from '../../src/partners/port-registry';
 import { signWebhook } from '../../src/webhooks/signature';
 import { createCashIn, getCashIn, waitFor } from '../support/cash-in';
 import { createCashOut, settled } from '../support/cash-out';
-import { FAKE_PSP_ISPB } from '../support/fake-psp-env';
+import { FAKE_PSP_ISPB, firstPartnerOnly } from '../support/fake-psp-env';
 import { admin, Integrator, issueToken } from '../support/harness';
 import { assertBooks } from '../support/invariants';
 import { ledgerStub } from '../support/ledger';
@@ -35,6 +35,8 @@ afterAll(async () => {
 
 /** Clients that lived on a past day: back in the present, their objects' work must not all fall due at once. */
 const timeTravellers: string[] = [];
+/** The cron's run over the first test partner alone (the second, offering Pix Automático, has no days here). */
+const onePartner = firstPartnerOnly(env);
 afterEach(async () => {
   for (const id of timeTravellers.splice(0))
     await runInDurableObject(ledgerStub(id), async (_i, state) => {
@@ -181,7 +183,7 @@ describe('daily reconciliation', () => {
     await psp('balance', { saldo: brl(prior + 16800) });
 
     vi.setSystemTime(Date.parse(`${day}T12:00:00-03:00`) + 14 * 3_600_000); // 02:00 the next day
-    await reconcileClosedDays(env, Date.now());
+    await reconcileClosedDays(onePartner, Date.now());
     const first = await report(day);
     api = await reauth(api);
     expect(first.status).toBe('BREAKS');
@@ -392,7 +394,7 @@ describe('daily reconciliation', () => {
     await psp('balance', { saldo: brl(await priorBalance()) });
     const sink = newSink();
     const secret = `whsec_${btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))))}`;
-    const alerting = Object.assign(Object.create(env), {
+    const alerting = Object.assign(Object.create(onePartner), {
       OPERATOR_ALERT_URL: sink.url,
       OPERATOR_ALERT_SECRET: secret,
     });
@@ -427,7 +429,7 @@ describe('daily reconciliation', () => {
     await psp('fail-next', { match: `inicio=${first}`, status: 503, name: 'ServicoIndisponivel', times: 6 });
     const noon = Date.parse(`${first}T12:00:00-03:00`);
     vi.setSystemTime(noon + 14 * 3_600_000);
-    await reconcileClosedDays(env, Date.now());
+    await reconcileClosedDays(onePartner, Date.now());
     expect(await report(first)).toMatchObject({ status: 'PENDING', daysBehind: 1 });
     // The cron then does not run for four days: the first day is still owed, and the four after it.
     vi.setSystemTime(noon + 4 * 86_400_000 + 14 * 3_600_000);
@@ -435,7 +437,7 @@ describe('daily reconciliation', () => {
     expect((await report(first)).daysBehind).toBe(5);
     expect(await consoleBooks()).toContain('5 day(s) behind');
     // Oldest first, at most RECON_DAYS_PER_RUN days a run.
-    await reconcileClosedDays(env, Date.now());
+    await reconcileClosedDays(onePartner, Date.now());
     const checked = days.slice(0, RECON_DAYS_PER_RUN);
     for (const day of checked) expect((await report(day)).status, day).not.toBe('PENDING');
     for (const day of days.slice(RECON_DAYS_PER_RUN))
@@ -446,7 +448,7 @@ describe('daily reconciliation', () => {
     ]);
     expect(healed.daysBehind).toBe(days.length - RECON_DAYS_PER_RUN);
     expect((await getCashIn(await reauth(api), a.cashIn.internalCode)).status).toBe('PAID');
-    await reconcileClosedDays(env, Date.now() + 60_000);
+    await reconcileClosedDays(onePartner, Date.now() + 60_000);
     for (const day of days) expect((await report(day)).status, day).not.toBe('PENDING');
     expect((await report(first)).daysBehind).toBe(0);
     expect(await consoleBooks()).toContain('0 day(s) behind');

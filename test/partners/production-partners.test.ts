@@ -9,11 +9,17 @@ import { describe, expect, it } from 'vitest';
 import worker from '../../src/index';
 import { defaultPartners, PartnerConfigError, settlementPartner } from '../../src/partners/config';
 import { partnerPort } from '../../src/partners/port-registry';
-import { FAKE_PSP_ISPB } from '../support/fake-psp-env';
+import { FAKE_PSP_ISPB, firstPartnerOnly } from '../support/fake-psp-env';
 import { ADMIN_TOKEN, BASE } from '../support/harness';
 
 const SANDBOX_ISPB = '31880826';
-const production = { ...env, ENVIRONMENT: 'production', PIX_LOCATION_HOST: 'pix.example.com.br' } as Env;
+// A production deployment declaring the first test partner alone.
+const production = {
+  ...env,
+  ENVIRONMENT: 'production',
+  PIX_LOCATION_HOST: 'pix.example.com.br',
+  PARTNERS: (firstPartnerOnly(env) as { PARTNERS?: unknown }).PARTNERS,
+} as Env;
 
 function onboardInProduction(environment: Env, body: Record<string, unknown>): Promise<Response> {
   const request = new Request(`${BASE}/admin/clients`, {

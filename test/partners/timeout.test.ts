@@ -21,7 +21,7 @@ const silentBank: SettlementPartnerPort = {
   devolutionStatus: never,
   sendPayments: never,
   transferStatuses: never,
-  batchRounds: () => 1,
+  callRounds: () => 1,
 };
 
 const payment = {
@@ -47,7 +47,7 @@ describe('withTimeout', () => {
     expect(await port.registerCharge({ txid: 't', amountCents: 100, expiresAt: 0 })).toEqual(unanswered);
   });
 
-  it('answers an unanswered batch as a retryable failure per payment and an unread status per id', async () => {
+  it('answers unanswered payments at once as a retryable failure per payment and an unread status per id', async () => {
     expect(await port.sendPayments([payment, { ...payment, idempotencyId: 'tx-2' }])).toEqual([
       unanswered,
       unanswered,
@@ -75,7 +75,7 @@ describe('withTimeout', () => {
     await expect(fast.sendPayment(payment)).rejects.toThrow('connection reset');
   });
 
-  it('a looped batch (a bank without a batch API) answers each item alone', async () => {
+  it('payments in concurrent rounds (a bank without a multi-payment API) answer each item alone', async () => {
     const looped = new BcbApiPixPartner({
       ispb: '09089356',
       pixKey: 'k',

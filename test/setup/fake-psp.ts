@@ -30,6 +30,8 @@
  * - `POST /__control/fail-next {match, status, name, times?}`: the next (`times`, default 1) API Pix
  *   requests whose path (query included) contains `match` are answered with that problem (other test files' requests
  *   pass untouched).
+ * - `POST /__control/lose-next {method, match, times?}`: the next (`times`, default 1) requests of that
+ *   method whose path contains `match` are acted on by the PSP, but their answer is lost (503 instead).
  * - `POST /__control/revoke-tokens`: every token issued so far stops working; a call with one is
  *   answered 403 AcessoNegado, the document's answer.
  * - `POST /__control/outage {match, ms}`: for the next `ms` (0 ends it), every request whose path
@@ -42,6 +44,7 @@
  *   `POST /__control/cobr-fail {txid, final?}` (the payer's bank pays or fails the charge's attempt;
  *   `final`: it was the last); `POST /__control/rec-callback {idRecs}`, `/cobr-callback {txids}`:
  *   the `rec`/`cobr` callback bodies (validated); `GET /__control/rec/<idRec>`, `/cobr/<txid>`,
+ *   `/recs` (every recurrence), `/cobrs-of/<idRec>` (a recurrence's charges),
  *   `/webhookrec` (where `PUT /webhookrec` and `/webhookcobr` pointed).
  * - `GET /__control/webhook/<chave>`: the webhook URL registered for a key.
  * - `GET /__control/cob/<txid>`: the charge as the PSP has it.
@@ -68,6 +71,7 @@ export function fakePspFetcher(
   if (options.balanceFollowsBooks) psp.payout.booksBalance = () => psp.booksBalance();
   let refuseNextDevolutionMs: number | undefined;
   let failNext: { match: string; status: number; name: string; times: number } | undefined;
+  let loseNext: { method: string; match: string; times: number } | undefined;
   const outages = new Map<string, number>();
   const slowReads = new Map<string, number>();
   const validator = new OpenApiValidator(doc);
@@ -135,6 +139,10 @@ export function fakePspFetcher(
       failNext = { match: body.match, status: body.status, name: body.name, times: body.times ?? 1 };
       return json({});
     }
+    if (path === 'lose-next') {
+      loseNext = { method: body.method, match: body.match, times: body.times ?? 1 };
+      return json({});
+    }
     if (path === 'payer-in-callback-only') {
       psp.payerInCallbackOnly.add(body.endToEndId);
       return json({});
@@ -157,6 +165,9 @@ export function fakePspFetcher(
       return json(callback);
     }
     if (path === 'webhookrec') return json({ rec: psp.rec.webhookRec, cobr: psp.rec.webhookCobr });
+    if (path === 'recs') return json([...psp.rec.recs.values()]);
+    if (path.startsWith('cobrs-of/'))
+      return json([...psp.rec.cobrs.values()].filter((c) => c.idRec === path.slice(9)));
     if (path.startsWith('rec/')) return json(psp.rec.recs.get(path.slice(4)) ?? null);
     if (path.startsWith('cobr/')) return json(psp.rec.cobrs.get(path.slice(5)) ?? null);
     if (path.startsWith('webhook/'))
@@ -208,6 +219,11 @@ export function fakePspFetcher(
     await validator
       .exchange(sent, response.clone())
       .catch((e) => validator.invalid.push(`${sent.method} ${sent.url}: ${e}`));
+    if (loseNext && request.method === loseNext.method && url.pathname.includes(loseNext.match)) {
+      // The PSP acted; its answer never reaches the gateway (what a dropped connection leaves).
+      if (--loseNext.times === 0) loseNext = undefined;
+      return outage();
+    }
     return response;
   };
 }

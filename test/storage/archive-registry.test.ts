@@ -16,7 +16,9 @@ import { cashOutBody, createCashOut, deposit, getCashOut, settled } from '../sup
 import { armCrash, crashedAt } from '../support/crash';
 import { admin, Integrator as Client, cashInBody, type Integrator } from '../support/harness';
 import { assertBooks } from '../support/invariants';
-import { ledgerStub, sqlRows } from '../support/ledger';
+import { ledgerStub } from '../support/ledger';
+import { archiveSegments, archiveSizesOf, cashIns, cashOuts } from '../support/ledger-reads';
+import { addIndexEntries, dropReservations } from '../support/ledger-writes';
 
 const archive = (api: Integrator) =>
   admin(`/admin/clients/${api.client.clientId}/archive`, 'POST', {
@@ -70,10 +72,7 @@ async function completedCashOuts(api: Integrator, n: number): Promise<string[]> 
  */
 async function asOldGeneration(api: Integrator): Promise<number> {
   const pairs = await registryContents(api.client.clientId);
-  await runInDurableObject(ledgerStub(api.client.clientId), async (_i, state) => {
-    for (const [hash, segment] of pairs)
-      state.storage.sql.exec('INSERT INTO archive_index (hash, segment) VALUES (?, ?)', hash, segment);
-  });
+  await addIndexEntries(api.client.clientId, pairs);
   await clearRegistry(api.client.clientId);
   return pairs.length;
 }
@@ -90,10 +89,9 @@ const balanceText = async (api: Integrator) => {
 const referenceOf = (answers: Map<string, string>, txId: string) =>
   answers.get(`cash-in transactionId ${txId}`)?.match(/"externalReference":"([^"]+)"/)?.[1];
 
-const indexRows = async (api: Integrator) =>
-  (await sqlRows<{ n: number }>(api.client.clientId, 'SELECT count(*) AS n FROM archive_index'))[0]!.n;
+const indexRows = async (api: Integrator) => (await archiveSizesOf(api.client.clientId)).indexEntries;
 const hot = async (api: Integrator, table: 'cash_ins' | 'cash_outs') =>
-  (await sqlRows<{ n: number }>(api.client.clientId, `SELECT count(*) AS n FROM ${table}`))[0]!.n;
+  (await (table === 'cash_ins' ? cashIns : cashOuts)(api.client.clientId)).length;
 
 describe('the archive registry', () => {
   it('GET by every id answers the same bytes across both index generations, and references stay taken', async () => {
@@ -195,10 +193,7 @@ describe('the archive registry', () => {
     // Registered, still hot and reserved: every read is served by the hot rows.
     const registered = await registryPairs(api.client.clientId);
     expect(registered).toBe(3 * 3);
-    const segments = await sqlRows<{ state: string }>(
-      api.client.clientId,
-      'SELECT state FROM archive_segments',
-    );
+    const segments = await archiveSegments(api.client.clientId);
     expect(segments.map((s) => s.state)).toEqual(['WRITING']);
     expect(await hot(api, 'cash_ins')).toBe(3);
     expect(await reads(api, 'cash-in', ins)).toEqual(before);
@@ -220,18 +215,12 @@ describe('the archive registry', () => {
     expect((await archive(api).catch(() => undefined))?.status ?? 500).toBe(500);
     // What archive.ts does when a row changed during the put: the reservation goes, its rows stay
     // hot; its pairs stay in the registry, naming a segment id the manifest never holds again.
-    const dropped = await sqlRows<{ id: number }>(
-      api.client.clientId,
-      "DELETE FROM archive_segments WHERE state = 'WRITING' RETURNING id",
-    );
+    const dropped = await dropReservations(api.client.clientId);
     expect(dropped).toHaveLength(1);
     expect(await registryPairs(api.client.clientId)).toBe(2 * 3);
     expect(await reads(api, 'cash-in', ins)).toEqual(before);
     expect(await (await archive(api)).json()).toEqual({ archivedTransactions: 2 });
-    const segments = await sqlRows<{ id: number }>(
-      api.client.clientId,
-      "SELECT id FROM archive_segments WHERE kind = 'cash-in'",
-    );
+    const segments = (await archiveSegments(api.client.clientId)).filter((s) => s.kind === 'cash-in');
     expect(segments.map((s) => s.id)).not.toContain(dropped[0]!.id);
     expect(await registryPairs(api.client.clientId)).toBe(2 * 2 * 3);
     // One segment read per GET: the dropped id is not read.

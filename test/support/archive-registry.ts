@@ -1,9 +1,11 @@
 /**
  * A client's archive registry (durable-objects/archive-registry.ts) seen from a test: how many
- * (id hash, segment) pairs its shards hold, and every shard emptied (a registry that lost its pairs).
+ * (id hash, segment) pairs its shards hold, and every shard emptied (a registry that lost its pairs),
+ * through the registry's own functions (allPairs, clearPairs).
  */
 import { runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
+import { allPairs, clearPairs } from '../../durable-objects/archive-registry';
 import { REGISTRY_SHARDS } from '../../durable-objects/ledger/archive/archive-index';
 import type { Integrator } from './harness';
 import { ledgerStub } from './ledger';
@@ -23,10 +25,7 @@ export async function registryContents(clientId: string): Promise<[number, numbe
   const out: [number, number][] = [];
   for (let shard = 0; shard < REGISTRY_SHARDS; shard++)
     await runInDurableObject(shardStub(clientId, shard), async (_instance, state) => {
-      for (const r of state.storage.sql
-        .exec<{ hash: number; segment: number }>('SELECT hash, segment FROM archive_ids')
-        .toArray())
-        out.push([r.hash, r.segment]);
+      out.push(...allPairs(state.storage.sql));
     });
   return out;
 }
@@ -35,7 +34,7 @@ export async function registryContents(clientId: string): Promise<[number, numbe
 export async function clearRegistry(clientId: string): Promise<void> {
   for (let shard = 0; shard < REGISTRY_SHARDS; shard++)
     await runInDurableObject(shardStub(clientId, shard), async (_instance, state) => {
-      state.storage.sql.exec('DELETE FROM archive_ids');
+      clearPairs(state.storage.sql);
     });
 }
 

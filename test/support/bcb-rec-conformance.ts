@@ -123,6 +123,15 @@ export async function runRecurrenceConformance(
   validator.callback(psp.rec.recCallback([push.value.idRec]), 'rec');
   const rejected = await recurrences.recurrence(push.value.idRec);
   expect('recurrence REJEITADA', rejected.ok && rejected.value.status === 'REJEITADA');
+  // A POST /rec the PSP did not answer: its list (GET /rec) is read before the recurrence is sent again.
+  psp.failNext(503, 'ServicoIndisponivel');
+  const resent = await recurrences.createRecurrence({
+    ...terms,
+    contract: 'PLANO-MENSAL-43',
+    payerBank: { ispb: '60701190', branch: '0001', account: '123456-7' },
+  });
+  const copies = [...psp.rec.recs.values()].filter((r) => r.vinculo.contrato === 'PLANO-MENSAL-43');
+  expect('a recurrence unanswered is looked for, then sent again once', resent.ok && copies.length === 1);
   // The payer cancels an approved one.
   const third2 = await recurrences.createRecurrence({ ...terms, politicaRetentativa: 'NAO_PERMITE' });
   if (!third2.ok) return void expect('third recurrence created', false);

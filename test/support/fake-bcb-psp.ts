@@ -182,7 +182,7 @@ export class FakeBcbPsp {
     const text = request.method === 'GET' ? '' : await request.text();
     const body = text === '' ? undefined : JSON.parse(text);
     const [, root, a = '', sub, b = ''] = path;
-    if (this.rec.handles(root)) return this.rec.handle(request.method, path, body);
+    if (this.rec.handles(root)) return this.rec.handle(request.method, path, body, url.searchParams);
     if (root === 'cob' && request.method === 'PUT') {
       // The PSP's own location id (not our txid), and the BR Code that names it (2.9.0 CobGerada).
       const location = `psp.test/qr/v2/${crypto.randomUUID().replace(/-/g, '')}`;

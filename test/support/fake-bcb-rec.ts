@@ -40,7 +40,7 @@ export class FakeBcbRecurrences {
     return ['locrec', 'rec', 'solicrec', 'cobr', 'webhookrec', 'webhookcobr'].includes(root ?? '');
   }
 
-  handle(method: string, path: string[], body: any): Response {
+  handle(method: string, path: string[], body: any, query = new URLSearchParams()): Response {
     const [, root, a = '', sub, b = ''] = path;
     if (root === 'webhookrec' || root === 'webhookcobr') {
       if (root === 'webhookrec') this.webhookRec = body.webhookUrl;
@@ -58,6 +58,7 @@ export class FakeBcbRecurrences {
       return json(201, loc);
     }
     if (root === 'rec' && method === 'POST') return this.createRec(body);
+    if (root === 'rec' && a === '' && method === 'GET') return this.listRecs(query);
     if (root === 'rec') {
       const rec = this.recs.get(a);
       if (!rec) return problem(404, 'NaoEncontrado', 'Recorrência não encontrada');
@@ -135,6 +136,36 @@ export class FakeBcbRecurrences {
     };
     this.recs.set(idRec, rec);
     return json(201, rec);
+  }
+
+  /** `GET /rec` (`RecsConsultadas`): by creation time, status and location, one page. */
+  private listRecs(query: URLSearchParams): Response {
+    const inicio = Date.parse(query.get('inicio') ?? '');
+    const fim = Date.parse(query.get('fim') ?? '');
+    const status = query.get('status');
+    const page = Number(query.get('paginacao.paginaAtual') ?? 0);
+    const size = Number(query.get('paginacao.itensPorPagina') ?? 100);
+    const all = [...this.recs.values()].filter((r) => {
+      const created = Date.parse(r.atualizacao[0].data);
+      return created >= inicio && created <= fim && (status === null || r.status === status);
+    });
+    return json(200, {
+      parametros: {
+        inicio: new Date(inicio).toISOString(),
+        fim: new Date(fim).toISOString(),
+        ...(status !== null && { status }),
+        paginacao: {
+          paginaAtual: page,
+          itensPorPagina: size,
+          quantidadeDePaginas: Math.max(1, Math.ceil(all.length / size)),
+          quantidadeTotalDeItens: all.length,
+        },
+      },
+      recs: all.slice(page * size, (page + 1) * size).map((r) => {
+        const { solicitacao: _s, ...view } = r;
+        return view;
+      }),
+    });
   }
 
   /** `RecCompleta`; the QR journey's BR Code as the document's examples carry it (`dadosQR`). */

@@ -5,7 +5,12 @@
  */
 import { runInDurableObject } from 'cloudflare:test';
 import { and, eq, inArray, like, type SQL, sql } from 'drizzle-orm';
-import type { LedgerDb } from '../../durable-objects/ledger/db';
+import {
+  allSegments,
+  dropSegment,
+  insertIndexEntries,
+} from '../../durable-objects/ledger/archive/archive-store';
+import { type LedgerDb, sqlOf } from '../../durable-objects/ledger/db';
 import {
   accounts,
   archiveReferenceFilters,
@@ -230,4 +235,18 @@ export const asCashOutDiedAt = (clientId: string, stage: 'RECEIVED' | 'APPROVED'
       .values({ id: 'cash-out-exec:all', kind: 'cash-out-exec', ref: 'all', dueAt: Date.now(), attempts: 0 })
       .onConflictDoUpdate({ target: tasks.id, set: { dueAt: Date.now(), attempts: 0 } })
       .run();
+  });
+
+/** Pairs of (id hash, segment) in the object's own id index, as the generation before the registry wrote them. */
+export const addIndexEntries = (clientId: string, pairs: [number, number][]) =>
+  inLedgerDb(clientId, (db) => {
+    for (const [hash, segment] of pairs) insertIndexEntries(sqlOf(db), 'main', segment, [hash]);
+  });
+
+/** Drops every reserved (WRITING) segment, as archive.ts does when a row changed during the put; answers them. */
+export const dropReservations = (clientId: string) =>
+  inLedgerDb(clientId, (db) => {
+    const reserved = allSegments(db).filter((s) => s.state === 'WRITING');
+    for (const s of reserved) dropSegment(db, s.id);
+    return reserved;
   });

@@ -6,7 +6,7 @@ import { env } from 'cloudflare:workers';
 import { expect } from 'vitest';
 import { accountOf, fullStatement } from './account';
 import { createCashIn } from './cash-in';
-import { FAKE_PSP_ISPB, fakePspEnvironment } from './fake-psp-env';
+import { FAKE_PSP_ISPB, FAKE_REC_PSP_ISPB, fakePspEnvironment } from './fake-psp-env';
 import { call, Integrator } from './harness';
 
 export const SECRET = fakePspEnvironment('')[`PARTNER_${FAKE_PSP_ISPB}_WEBHOOK_SECRET`] as string;
@@ -63,3 +63,30 @@ export async function paidAtPsp(api: Integrator, amount: number, extra: Record<s
 
 export const onboard = () => Integrator.create({ partners: [FAKE_PSP_ISPB] });
 export const statementOf = (api: Integrator) => fullStatement(api, accountOf(api, 'TRANSACTIONAL').number);
+
+/** The second fake PSP's controls: the partner offering Pix Automático (fake-psp-env.ts). */
+export async function recPsp(path: string, body?: unknown): Promise<any> {
+  const res = await env.TEST_REC_PSP_CERT.fetch(`https://psp.test/__control/${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    ...(body !== undefined && { body: JSON.stringify(body) }),
+  });
+  expect(res.status).toBe(200);
+  return res.json();
+}
+
+export const onboardRec = () => Integrator.create({ partners: [FAKE_REC_PSP_ISPB] });
+
+const REC_SECRET = fakePspEnvironment('')[`PARTNER_${FAKE_REC_PSP_ISPB}_WEBHOOK_SECRET`] as string;
+
+/** The `rec` / `cobr` callback the Pix Automático PSP would post for these ids now; its outcomes. */
+export async function recurrenceCallback(kind: 'rec' | 'cobr', ...ids: string[]): Promise<string[]> {
+  const body = await recPsp(`${kind}-callback`, kind === 'rec' ? { idRecs: ids } : { txids: ids });
+  const res = await call(`/partners/${FAKE_REC_PSP_ISPB}/webhook/${REC_SECRET}/${kind}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  expect(res.status, await res.clone().text()).toBe(200);
+  const answer = (await res.json()) as Record<string, { outcomes: string[] }[]>;
+  return (answer[kind === 'rec' ? 'recs' : 'cobsr'] ?? []).flatMap((i) => i.outcomes);
+}

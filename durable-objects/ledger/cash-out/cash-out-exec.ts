@@ -21,7 +21,7 @@
 
 import type { ClientRow } from '../../../src/db/clients';
 import { log } from '../../../src/infra/log';
-import type { BatchedStatus, PartnerOutcome, SettlementPartnerPort } from '../../../src/partners/port';
+import type { PartnerOutcome, SettlementPartnerPort, StatusOrUnread } from '../../../src/partners/port';
 import { partnerPort } from '../../../src/partners/port-registry';
 import type { LedgerDb } from '../db';
 import type { LedgerContext } from '../ledger-context';
@@ -139,7 +139,7 @@ async function perPartner<R>(
 /** Phase 1: where the payments in flight stand; returns those the partner never got. */
 async function follow(ledger: LedgerContext, rows: CashOutRow[]): Promise<CashOutRow[]> {
   // After a crash in SENDING we do not know whether the partner got it: ask, never guess.
-  const statuses = await perPartner<BatchedStatus>(
+  const statuses = await perPartner<StatusOrUnread>(
     ledger,
     rows,
     (port, group) => port.transferStatuses(group.map((r) => r.transactionId)),
@@ -154,7 +154,7 @@ async function follow(ledger: LedgerContext, rows: CashOutRow[]): Promise<CashOu
   ledger.storage.transactionSync(() => {
     const book = new CashOutBook(ledger, now);
     rows.forEach((row, i) => {
-      const status = statuses[i] as BatchedStatus;
+      const status = statuses[i] as StatusOrUnread;
       if (status.state === 'UNKNOWN') resend.push(row);
       else if (status.state === 'PENDING') pending.push(row.seq);
       else if (status.state === 'UNREAD') unread.push(row.seq);

@@ -1,6 +1,6 @@
+import type { DepositBody } from '../../../src/api/account/schemas';
 import { amountFromCents } from '../../../src/domain/money';
 import { failure, type OperationResult, success } from '../../../src/domain/result';
-import type { StatementItem } from '../../../src/domain/statement';
 import { statementItem } from '../../../src/domain/statement';
 import { formatBrt } from '../../../src/domain/time';
 import {
@@ -87,16 +87,8 @@ export function rebalance(
   });
 }
 
-export interface Deposit {
-  account: {
-    number: string;
-    type: 'TRANSACTIONAL' | 'PROPRIETARY';
-    bank: { ispb: string; name: string | null };
-  };
-  entry: StatementItem;
-  balance: number;
-  available: number;
-}
+/** The deposit's 201 body, as the API documents it. */
+export type Deposit = DepositBody;
 
 /** Sandbox: a transfer from outside lands on one of the client's accounts (TRANSFER_IN). */
 export function deposit(

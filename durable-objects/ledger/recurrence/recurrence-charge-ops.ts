@@ -10,13 +10,13 @@ import { cycleChargeIds } from '../../../src/domain/ids';
 import { amountFromCents } from '../../../src/domain/money';
 import { present } from '../../../src/domain/present';
 import {
-  addDays,
   amountRefusal,
+  chargeRecheckAt,
   cycleOf,
   dueDateRefusal,
+  lastAttemptDay,
   MAX_RETRIES,
   payerCancelDeadline,
-  settlementDate,
 } from '../../../src/domain/recurrence';
 import { failure, type OperationResult, success } from '../../../src/domain/result';
 import { brtStartOfDay } from '../../../src/domain/time';
@@ -104,7 +104,7 @@ export async function chargeRecurrence(
       detail: `The cycle due on ${input.dueDate} is already charged${existing ? ` (${existing.transactionId})` : ''}`,
     });
   // The last attempt: 21:00 on the settlement date, or on the last retry day.
-  const lastDay = settlementDate(rec.retryPolicy === 'NONE' ? input.dueDate : addDays(input.dueDate, 7));
+  const lastDay = lastAttemptDay(input.dueDate, rec.retryPolicy);
   const expiresAt = brtStartOfDay(lastDay) + 21 * HOUR_MS;
   const link = (transactionId: string): RecurrenceChargeRow => ({
     transactionId,
@@ -143,7 +143,16 @@ export async function chargeRecurrence(
       },
       creating.cashIns,
       (status, body) => remember(status, withRecurrence(body)),
-      (transactionId) => insertRecurrenceCharge(ledger.db, link(transactionId)),
+      (transactionId) => {
+        insertRecurrenceCharge(ledger.db, link(transactionId));
+        // Read again after each attempt window, so its outcome never waits on a `cobr` callback.
+        if (real)
+          ledger.scheduler.schedule(
+            'recheck-recurring-charge',
+            transactionId,
+            chargeRecheckAt(input.dueDate, lastDay, Date.now()),
+          );
+      },
     );
     return result.ok ? success(result.status, withRecurrence(result.body)) : result;
   } finally {

@@ -4,7 +4,7 @@
  * transition is one storage transaction with its outbox event; the rules are src/domain/recurrence.ts.
  */
 
-import { recordPartnerRecurrence } from '../../../src/db/partner-recurrences';
+import { clientOfPartnerRecurrence, recordPartnerRecurrence } from '../../../src/db/partner-recurrences';
 import { buildDynamicBrCode } from '../../../src/domain/brcode';
 import { newInternalCode, newRecurrenceId } from '../../../src/domain/ids';
 import { merchantFields } from '../../../src/domain/merchant';
@@ -17,6 +17,7 @@ import {
   POLITICA_RETENTATIVA,
   type RecurrenceTerms,
   type RetryPolicy,
+  recurrenceRecheckAt,
   termsRefusal,
 } from '../../../src/domain/recurrence';
 import { recurrencePayload } from '../../../src/domain/recurrence-payload';
@@ -171,6 +172,7 @@ async function issueAtPartner(
     payer: { name: input.payer.name, document: input.payer.document },
     payerBank: input.payer.bankData ?? null,
     authorizationExpiresAt: expiresAt,
+    claimed: async (idRec) => (await clientOfPartnerRecurrence(ledger.env, partnerIspb, idRec)) !== undefined,
   });
   if (!answer.ok) return refused('The settlement partner refused the recurrence; retry later');
   const push = input.payer.bankData !== undefined;
@@ -272,6 +274,9 @@ export async function createRecurrence(
       authorizationExpiresAt: expiresAt,
     });
     ledger.scheduler.schedule('expire-recurrence', recurrenceId, expiresAt);
+    // A real partner's answer is read again too, so it never waits on a `rec` callback.
+    if (!isSimulatedPartner(ledger.env, partnerIspb))
+      ledger.scheduler.schedule('recheck-recurrence', recurrenceId, recurrenceRecheckAt(now, expiresAt, now));
     const created = recurrenceView(row, now);
     remember(201, created);
     return created;

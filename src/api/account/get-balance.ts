@@ -12,7 +12,8 @@ import { balanceParameters } from '../../openapi/parameters';
 import { AccountType, BrtTimestamp, Ispb, Money } from '../../schemas/fields';
 import { named } from '../../schemas/named';
 import { route } from '../route-table';
-import { AccountNumber, TAG } from './shared';
+import { AccountNumber } from './schemas';
+import { TAG } from './shared';
 
 export const Balance = named(
   'Balance',

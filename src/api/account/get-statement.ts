@@ -12,7 +12,8 @@ import { accountNumberParameter, listParameters } from '../../openapi/parameters
 import { AccountType, BrtTimestamp, Cursor } from '../../schemas/fields';
 import { named } from '../../schemas/named';
 import { route } from '../route-table';
-import { AccountNumber, Bank, StatementItem, TAG } from './shared';
+import { AccountNumber, Bank, StatementItem } from './schemas';
+import { TAG } from './shared';
 
 export const Statement = named(
   'Statement',

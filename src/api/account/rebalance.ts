@@ -16,7 +16,8 @@ import { AMOUNT_MAX_MESSAGE, amountDecimals, IspbSchema } from '../../schemas/co
 import { AccountType, BrtTimestamp, Ispb, Money } from '../../schemas/fields';
 import { named } from '../../schemas/named';
 import { route } from '../route-table';
-import { AccountNumber, TAG } from './shared';
+import { AccountNumber } from './schemas';
+import { TAG } from './shared';
 
 /**
  * A rebalance amount: any JSON number with at most 2 decimal places. Zero and negative amounts

@@ -6,7 +6,7 @@
 import { example } from '../../openapi/examples';
 import type { OperationSpec } from '../../openapi/operation';
 import { accountNumberParameter, cashInIdParameter, cashOutIdParameter } from '../../openapi/parameters';
-import { Deposit } from '../account/shared';
+import { Deposit } from '../account/schemas';
 import * as cashIn from '../cash-in/shared';
 import * as cashOut from '../cash-out/shared';
 import { sandboxChargeAsOfSpec, sandboxChargeSpecs, sandboxRecurrenceSpecs } from './openapi-recurrences';

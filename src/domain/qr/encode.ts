@@ -1,5 +1,7 @@
 // QR Code encoder for byte-mode payloads at error correction level M (ISO/IEC 18004:2015), the smallest
-// version that fits, the mask with the lowest penalty.
+// version that fits, the mask with the lowest penalty. Typed-array reads are within bounds by construction
+// (`?? 0` only tells the compiler so); a table entry that must exist is read through present().
+import { present } from '../present';
 import { template } from './matrix';
 import { packedPenalty, packLines } from './penalty';
 import { reedSolomonRemainder } from './reed-solomon';
@@ -37,8 +39,8 @@ export function dataCodewords(bytes: Uint8Array, version: number): Uint8Array {
     pos = 2;
   }
   for (let i = 0; i < n; i++) {
-    const b = bytes[i]!;
-    out[pos] = out[pos]! | (b >>> 4);
+    const b = bytes[i] ?? 0;
+    out[pos] = (out[pos] ?? 0) | (b >>> 4);
     out[++pos] = (b & 0xf) << 4;
   }
   // out[pos] ends with the terminator's 4 zero bits, which always fit: the capacity is whole codewords and
@@ -54,24 +56,25 @@ export function codewords(bytes: Uint8Array, version: number): Uint8Array {
   const blocks = blockData.length;
   const out = new Uint8Array(totalCodewords);
   const ec = new Uint8Array(blocks * ecPerBlock);
-  const scratch = new Uint8Array(blockData[blocks - 1]! + ecPerBlock);
-  const shortData = blockData[0]!;
+  const longData = present(blockData[blocks - 1], 'the last block');
+  const scratch = new Uint8Array(longData + ecPerBlock);
+  const shortData = present(blockData[0], 'the first block');
   // Blocks of group 2 (if any) come last and hold one data codeword more.
   let firstLong = blocks;
-  while (firstLong > 0 && blockData[firstLong - 1]! > shortData) firstLong--;
+  while (firstLong > 0 && (blockData[firstLong - 1] ?? 0) > shortData) firstLong--;
 
   let start = 0;
   for (let b = 0; b < blocks; b++) {
-    const length = blockData[b]!;
+    const length = blockData[b] ?? 0;
     reedSolomonRemainder(data, start, length, ecPerBlock, ec, b * ecPerBlock, scratch);
     let k = b;
-    for (let i = 0; i < shortData; i++, k += blocks) out[k] = data[start + i]!;
-    if (length > shortData) out[shortData * blocks + b - firstLong] = data[start + shortData]!;
+    for (let i = 0; i < shortData; i++, k += blocks) out[k] = data[start + i] ?? 0;
+    if (length > shortData) out[shortData * blocks + b - firstLong] = data[start + shortData] ?? 0;
     start += length;
   }
   for (let b = 0; b < blocks; b++) {
     let k = dataCount + b;
-    for (let i = 0; i < ecPerBlock; i++, k += blocks) out[k] = ec[b * ecPerBlock + i]!;
+    for (let i = 0; i < ecPerBlock; i++, k += blocks) out[k] = ec[b * ecPerBlock + i] ?? 0;
   }
   return out;
 }
@@ -91,21 +94,21 @@ export function encodeQr(bytes: Uint8Array, forceMask?: number): QrMatrix {
   // The unmasked data modules: 0 on the function pattern area and for the remainder bits.
   const data = new Uint8Array(paddedLength);
   for (let i = 0, p = 0; i < sequence.length; i++, p += 8) {
-    const b = sequence[i]!;
-    data[dataPositions[p]!] = b >>> 7;
-    data[dataPositions[p + 1]!] = (b >>> 6) & 1;
-    data[dataPositions[p + 2]!] = (b >>> 5) & 1;
-    data[dataPositions[p + 3]!] = (b >>> 4) & 1;
-    data[dataPositions[p + 4]!] = (b >>> 3) & 1;
-    data[dataPositions[p + 5]!] = (b >>> 2) & 1;
-    data[dataPositions[p + 6]!] = (b >>> 1) & 1;
-    data[dataPositions[p + 7]!] = b & 1;
+    const b = sequence[i] ?? 0;
+    data[dataPositions[p] ?? 0] = b >>> 7;
+    data[dataPositions[p + 1] ?? 0] = (b >>> 6) & 1;
+    data[dataPositions[p + 2] ?? 0] = (b >>> 5) & 1;
+    data[dataPositions[p + 3] ?? 0] = (b >>> 4) & 1;
+    data[dataPositions[p + 4] ?? 0] = (b >>> 3) & 1;
+    data[dataPositions[p + 5] ?? 0] = (b >>> 2) & 1;
+    data[dataPositions[p + 6] ?? 0] = (b >>> 1) & 1;
+    data[dataPositions[p + 7] ?? 0] = b & 1;
   }
 
   let mask = forceMask ?? 0;
   if (forceMask === undefined) {
     // Score each mask on packed rows and columns: data XOR (function patterns + mask pattern).
-    const packedWords = rowPatterns[0]!.length;
+    const packedWords = present(rowPatterns[0], 'mask 0 rows').length;
     const { rows: dataRows, cols: dataCols } = packLines(
       data,
       size,
@@ -120,11 +123,11 @@ export function encodeQr(bytes: Uint8Array, forceMask?: number): QrMatrix {
     const maskedCols32 = new Uint32Array(cols.buffer);
     let bestScore = Infinity;
     for (let m = 0; m < 8; m++) {
-      const rowPattern = rowPatterns[m]!;
-      const colPattern = colPatterns[m]!;
+      const rowPattern = present(rowPatterns[m], 'mask rows');
+      const colPattern = present(colPatterns[m], 'mask columns');
       for (let j = 0; j < packedWords; j++) {
-        maskedRows32[j] = rows32[j]! ^ rowPattern[j]!;
-        maskedCols32[j] = cols32[j]! ^ colPattern[j]!;
+        maskedRows32[j] = (rows32[j] ?? 0) ^ (rowPattern[j] ?? 0);
+        maskedCols32[j] = (cols32[j] ?? 0) ^ (colPattern[j] ?? 0);
       }
       const score = packedPenalty(rows, cols, size);
       if (score < bestScore) {
@@ -135,7 +138,7 @@ export function encodeQr(bytes: Uint8Array, forceMask?: number): QrMatrix {
   }
 
   const data32 = new Uint32Array(data.buffer);
-  const pattern = patterns[mask]!;
-  for (let j = 0; j < data32.length; j++) data32[j]! ^= pattern[j]!;
+  const pattern = present(patterns[mask], 'mask pattern');
+  for (let j = 0; j < data32.length; j++) data32[j] = (data32[j] ?? 0) ^ (pattern[j] ?? 0);
   return { version, size, mask, modules: data.subarray(0, size * size) };
 }

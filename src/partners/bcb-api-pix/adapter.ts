@@ -9,13 +9,12 @@
  */
 
 import { documentKind, isValidDocument, normalizeDocument } from '../../domain/documents';
-import { BATCH_CONCURRENCY, sendEach, statusEach } from '../batch';
+import { CALLS_IN_FLIGHT, sendEach, statusEach } from '../concurrent-calls';
 import type { DeclaredPayout } from '../config';
 import { EfiPixSendPayout } from '../efi-pix-send/adapter';
 import { EfiInfractions } from '../efi-pix-send/infractions';
 import { mapEfiRefusal } from '../efi-pix-send/refusal-mapping';
 import {
-  type BatchedStatus,
   CHARGE_PAID,
   type ChargeRegistration,
   type DevolutionRequest,
@@ -25,6 +24,7 @@ import {
   type RegisteredCharge,
   type ReportedInfraction,
   type SettlementPartnerPort,
+  type StatusOrUnread,
   type TransferStatus,
 } from '../port';
 import { type BcbAnswer, BcbApiPixClient, type BcbClientConfig } from './client';
@@ -370,16 +370,16 @@ export class BcbApiPixPartner implements SettlementPartnerPort {
     return this.payout ? this.payout.transferStatus(idempotencyId) : { state: 'UNKNOWN' };
   }
 
-  batchRounds(size: number): number {
-    return Math.ceil(size / BATCH_CONCURRENCY);
+  callRounds(size: number): number {
+    return Math.ceil(size / CALLS_IN_FLIGHT);
   }
 
-  /** The payout API takes one payment per request: a batch is looped (batch.ts). */
+  /** The payout API takes one payment per request: many are sent in concurrent rounds (concurrent-calls.ts). */
   sendPayments(requests: PaymentRequest[]): Promise<PartnerOutcome<{ acceptedAt: number }>[]> {
     return sendEach((r) => this.sendPayment(r), requests);
   }
 
-  transferStatuses(idempotencyIds: string[]): Promise<BatchedStatus[]> {
+  transferStatuses(idempotencyIds: string[]): Promise<StatusOrUnread[]> {
     return statusEach((id) => this.transferStatus(id), idempotencyIds);
   }
 

@@ -103,6 +103,46 @@ export function parseCobr(body: unknown): RecurringChargeAtPartner | undefined {
   };
 }
 
+/** `POST /rec` sends at most, each after looking for the one before it. */
+const REC_SENDS = 3;
+/** The creation-time window `findSent` reads beyond the first send (clocks a little apart). */
+const FIND_SENT_MARGIN_MS = 5 * 60_000;
+const FIND_SENT_PAGES = 5;
+
+type RecSent = {
+  vinculo: { contrato: string; devedor: { cpf?: string; cnpj?: string } };
+  calendario: { dataInicial: string; dataFinal?: string; periodicidade: string };
+  valor?: unknown;
+  politicaRetentativa: string;
+  loc?: number;
+};
+
+/** A listed recurrence (`RecCompletaPesquisada`) is the one `sent` created. */
+function sameRec(listed: unknown, sent: RecSent): listed is { idRec: string } {
+  const rec = listed as {
+    idRec?: unknown;
+    vinculo?: { contrato?: unknown; devedor?: { cpf?: unknown; cnpj?: unknown } };
+    calendario?: Record<string, unknown>;
+    politicaRetentativa?: unknown;
+    valor?: unknown;
+    loc?: { id?: unknown };
+  } | null;
+  const devedor = rec?.vinculo?.devedor ?? {};
+  const calendario = rec?.calendario ?? {};
+  return (
+    typeof rec?.idRec === 'string' &&
+    rec.vinculo?.contrato === sent.vinculo.contrato &&
+    devedor.cpf === sent.vinculo.devedor.cpf &&
+    devedor.cnpj === sent.vinculo.devedor.cnpj &&
+    (['dataInicial', 'dataFinal', 'periodicidade'] as const).every(
+      (k) => calendario[k] === sent.calendario[k],
+    ) &&
+    rec.politicaRetentativa === sent.politicaRetentativa &&
+    JSON.stringify(rec.valor ?? {}) === JSON.stringify(sent.valor ?? {}) &&
+    (rec.loc?.id ?? undefined) === sent.loc
+  );
+}
+
 export class BcbRecurrences implements RecurrencePort {
   constructor(
     private readonly client: BcbApiPixClient,
@@ -113,47 +153,113 @@ export class BcbRecurrences implements RecurrencePort {
    * QR journey (`JORNADA_2`): a location first (`POST /locrec`), the recurrence on it (`rec.loc`),
    * then its BR Code as the PSP issues it (`GET /rec/{idRec}` `dadosQR.pixCopiaECola`, the
    * document's examples recResponse3/6/7). PUSH journey (`JORNADA_1`): the recurrence, then the
-   * request pushed to the payer's bank (`POST /solicrec`). The creations are POSTs under the PSP's
-   * ids, so each is sent once: a lost answer leaves at most an unanswered recurrence at the PSP,
-   * which moves no money and expires there.
+   * request pushed to the payer's bank (`POST /solicrec`). 2.9.0 lets no client choose the `idRec`
+   * (`POST /rec` answers the PSP's), so `POST /rec` is not simply sent again: an answer that did not
+   * arrive is first looked for among the PSP's recurrences created since (`findSent`) and only when
+   * none is ours is it sent again. A location is sent again like any read (one left unused is
+   * linked to nothing and moves nothing). Once the recurrence exists, a journey that cannot be
+   * completed cancels it at the PSP (`PATCH /rec/{idRec}`), so no unanswerable recurrence waits there.
    */
   async createRecurrence(r: RecurrenceRegistration): Promise<PartnerOutcome<RegisteredRecurrence>> {
     let loc: { id: number; location: string } | undefined;
     if (r.payerBank === null) {
-      const created = await this.client.call('POST', '/locrec', undefined, { once: true });
+      const created = await this.client.call('POST', '/locrec');
       if (!created.ok) return outcome(created, () => ({ idRec: '' }));
       const body = created.body as { id?: unknown; location?: unknown };
       if (typeof body.id !== 'number' || typeof body.location !== 'string')
         return { ok: false, failureCode: 'PROCESSING_ERROR', retryable: false };
       loc = { id: body.id, location: body.location };
     }
-    const rec = await this.client.call(
-      'POST',
-      '/rec',
-      {
-        vinculo: {
-          contrato: r.contract,
-          devedor: { ...documentOf(r.payer.document), nome: r.payer.name.slice(0, 140) },
-          ...(r.description !== null && { objeto: r.description }),
-        },
-        calendario: {
-          dataInicial: r.startDate,
-          ...(r.endDate !== null && { dataFinal: r.endDate }),
-          periodicidade: r.periodicidade,
-        },
-        ...(r.fixedAmountCents !== null
-          ? { valor: { valorRec: centsToDecimal(r.fixedAmountCents) } }
-          : r.minimumAmountCents !== null
-            ? { valor: { valorMinimoRecebedor: centsToDecimal(r.minimumAmountCents) } }
-            : {}),
-        politicaRetentativa: r.politicaRetentativa,
-        ...(loc && { loc: loc.id }),
+    const sent = {
+      vinculo: {
+        contrato: r.contract,
+        devedor: { ...documentOf(r.payer.document), nome: r.payer.name.slice(0, 140) },
+        ...(r.description !== null && { objeto: r.description }),
       },
-      { once: true },
-    );
-    const idRec = rec.ok ? (rec.body as { idRec?: unknown }).idRec : undefined;
-    if (!rec.ok) return outcome(rec, () => ({ idRec: '' }));
-    if (typeof idRec !== 'string') return { ok: false, failureCode: 'PROCESSING_ERROR', retryable: false };
+      calendario: {
+        dataInicial: r.startDate,
+        ...(r.endDate !== null && { dataFinal: r.endDate }),
+        periodicidade: r.periodicidade,
+      },
+      ...(r.fixedAmountCents !== null
+        ? { valor: { valorRec: centsToDecimal(r.fixedAmountCents) } }
+        : r.minimumAmountCents !== null
+          ? { valor: { valorMinimoRecebedor: centsToDecimal(r.minimumAmountCents) } }
+          : {}),
+      politicaRetentativa: r.politicaRetentativa,
+      ...(loc && { loc: loc.id }),
+    };
+    const created = await this.sendRec(sent, r);
+    if (!created.ok) return created;
+    const idRec = created.value;
+    const finished = await this.journey(idRec, r, loc);
+    // The payer could never answer it: taken down at the PSP (best effort; it expires there anyway).
+    if (!finished.ok) await this.cancelRecurrence(idRec);
+    return finished;
+  }
+
+  /** `POST /rec`, its lost answers looked for before it is sent again; the PSP's `idRec`. */
+  private async sendRec(sent: RecSent, r: RecurrenceRegistration): Promise<PartnerOutcome<string>> {
+    const since = Date.now() - FIND_SENT_MARGIN_MS;
+    let last: PartnerOutcome<string> = { ok: false, failureCode: 'PROVIDER_UNAVAILABLE', retryable: true };
+    for (let attempt = 0; attempt < REC_SENDS; attempt++) {
+      const rec = await this.client.call('POST', '/rec', sent, { once: true });
+      if (rec.ok) {
+        const idRec = (rec.body as { idRec?: unknown }).idRec;
+        return typeof idRec === 'string'
+          ? { ok: true, value: idRec }
+          : { ok: false, failureCode: 'PROCESSING_ERROR', retryable: false };
+      }
+      last = outcome(rec, () => '');
+      if (!rec.retryable) return last;
+      // No answer: the PSP may have created it all the same.
+      const found = await this.findSent(sent, r, since);
+      if (!found.ok) return found;
+      if (found.value !== undefined) return { ok: true, value: found.value };
+    }
+    return last;
+  }
+
+  /**
+   * A recurrence created at the PSP from `sent` since `since` that no recurrence of ours claims
+   * (`GET /rec` by creation time, status CRIADA): the same payer, contract, calendar, amount,
+   * retry policy and location. The list's `cpf` filter is not used: 2.9.0 writes its pattern with
+   * slashes (`/^\d{11}$/`), so the payer is compared here.
+   */
+  private async findSent(
+    sent: RecSent,
+    r: RecurrenceRegistration,
+    since: number,
+  ): Promise<PartnerOutcome<string | undefined>> {
+    const fim = new Date(Date.now() + FIND_SENT_MARGIN_MS).toISOString();
+    for (let page = 0; page < FIND_SENT_PAGES; page++) {
+      const query = new URLSearchParams({
+        inicio: new Date(since).toISOString(),
+        fim,
+        status: 'CRIADA',
+        'paginacao.paginaAtual': String(page),
+        'paginacao.itensPorPagina': '100',
+      });
+      const answer = await this.client.call('GET', `/rec?${query}`);
+      if (!answer.ok) return outcome(answer, () => undefined);
+      const body = answer.body as {
+        recs?: unknown;
+        parametros?: { paginacao?: { quantidadeDePaginas?: unknown } };
+      };
+      for (const rec of Array.isArray(body.recs) ? body.recs : [])
+        if (sameRec(rec, sent) && !(await r.claimed?.(rec.idRec))) return { ok: true, value: rec.idRec };
+      const pages = body.parametros?.paginacao?.quantidadeDePaginas;
+      if (typeof pages !== 'number' || page + 1 >= pages) break;
+    }
+    return { ok: true, value: undefined };
+  }
+
+  /** What the payer authorizes: the request pushed to their bank, or the PSP's BR Code. */
+  private async journey(
+    idRec: string,
+    r: RecurrenceRegistration,
+    loc: { id: number; location: string } | undefined,
+  ): Promise<PartnerOutcome<RegisteredRecurrence>> {
     if (r.payerBank !== null) {
       const solic = await this.client.call(
         'POST',

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ledgerOf } from '../../../durable-objects/stubs';
 import type { RebalanceBody } from '../../../src/api/account/rebalance';
-import type { DepositBody } from '../../../src/api/account/shared';
+import type { DepositBody } from '../../../src/api/account/schemas';
 import {
   accountOf,
   BRT_DATE,

@@ -3,19 +3,20 @@
  * 400, rule violations 422, a real partner without Pix Automático refused before anything is sent,
  * another client's recurrence answering like a nonexistent one, and an unanswered one expiring.
  */
-import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
+import { runDurableObjectAlarm } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import type { RecurrenceBody } from '../../../src/api/recurrence/shared';
 import { addDays } from '../../../src/domain/recurrence';
 import { brtDate } from '../../../src/domain/time';
 import { Integrator } from '../../support/harness';
-import { ledgerStub, sqlRows } from '../../support/ledger';
+import { ledgerStub } from '../../support/ledger';
+import { recurrences, tasks } from '../../support/ledger-reads';
+import { setTasksDue, wakeIn } from '../../support/ledger-writes';
 import { onboard } from '../../support/partner-psp';
 import { recurrenceBody } from '../../support/recurrence';
 import { outboxEvents } from '../../support/webhooks';
 
-const rows = async (api: Integrator) =>
-  (await sqlRows<{ n: number }>(api.client.clientId, 'SELECT count(*) AS n FROM recurrences'))[0]!.n;
+const rows = async (api: Integrator) => (await recurrences(api.client.clientId)).length;
 
 async function refused(api: Integrator, body: Record<string, unknown>, status: number) {
   const res = await api.post('/recurrences', body);
@@ -115,21 +116,12 @@ describe('reads and moves', () => {
     const created = (await (
       await api.post('/recurrences', recurrenceBody({ authorizationExpirationInDays: 1 }))
     ).json()) as RecurrenceBody;
-    const [task] = await sqlRows<{ due_at: number }>(
-      api.client.clientId,
-      'SELECT due_at FROM tasks WHERE id = ?',
-      `expire-recurrence:${created.recurrenceId}`,
-    );
-    expect(task!.due_at).toBe(Date.parse(created.authorizationExpiresAt));
+    const taskId = `expire-recurrence:${created.recurrenceId}`;
+    const task = (await tasks(api.client.clientId)).find((t) => t.id === taskId);
+    expect(task!.dueAt).toBe(Date.parse(created.authorizationExpiresAt));
     const stub = ledgerStub(api.client.clientId);
-    await runInDurableObject(stub, async (_i, state) => {
-      state.storage.sql.exec(
-        'UPDATE tasks SET due_at = ? WHERE id = ?',
-        Date.now(),
-        `expire-recurrence:${created.recurrenceId}`,
-      );
-      await state.storage.setAlarm(Date.now());
-    });
+    await setTasksDue(api.client.clientId, { id: taskId }, Date.now());
+    await wakeIn(api.client.clientId, 0);
     await runDurableObjectAlarm(stub);
     const now = (await (await api.get(`/recurrences/${created.recurrenceId}`)).json()) as RecurrenceBody;
     expect(now.status).toBe('EXPIRED');

@@ -15,7 +15,7 @@ import { fullStatement } from '../../support/account';
 import { getCashIn, payCashIn } from '../../support/cash-in';
 import { cashInBody, Integrator } from '../../support/harness';
 import { assertBooks } from '../../support/invariants';
-import { sqlRows } from '../../support/ledger';
+import { cashIns } from '../../support/ledger-reads';
 import { recurrenceBody } from '../../support/recurrence';
 import { newSink, outboxEvents, waitForRequests } from '../../support/webhooks';
 
@@ -59,7 +59,7 @@ describe('Pix Automático journey (docs/integrating.md)', () => {
       expect(res.status).toBe(422);
       expect(((await res.json()) as { detail: string }).detail).toMatch(detail);
     }
-    expect((await sqlRows(api.client.clientId, 'SELECT * FROM cash_ins')).length).toBe(0);
+    expect((await cashIns(api.client.clientId)).length).toBe(0);
 
     // First cycle: charged, its first attempt fails, the retry pays.
     const first = await charge(api, rec.recurrenceId, { amount: 29.9, dueDate: start });

@@ -1,11 +1,11 @@
 /**
- * Batch calls of the settlement-partner port for banks that take one payment per request: the
- * batch is sent a few calls at a time, and a call that throws answers for its own item only.
+ * Concurrent rounds of partner calls, for banks that take one payment per request: many payments
+ * (or status reads) are sent a few calls at a time, and a call that throws answers for its own item only.
  */
-import type { BatchedStatus, PartnerOutcome, PaymentRequest, TransferStatus } from './port';
+import type { PartnerOutcome, PaymentRequest, StatusOrUnread, TransferStatus } from './port';
 
-/** Calls to one bank in flight at once while a batch is looped. */
-export const BATCH_CONCURRENCY = 4;
+/** Calls to one bank in flight at once: each round of calls is this many wide. */
+export const CALLS_IN_FLIGHT = 4;
 
 async function eachSettled<T, R>(
   items: readonly T[],
@@ -23,7 +23,7 @@ async function eachSettled<T, R>(
       }
     }
   };
-  await Promise.all(Array.from({ length: Math.min(BATCH_CONCURRENCY, items.length) }, worker));
+  await Promise.all(Array.from({ length: Math.min(CALLS_IN_FLIGHT, items.length) }, worker));
   return results;
 }
 
@@ -41,8 +41,8 @@ export const sendEach = (
 export const statusEach = (
   status: (idempotencyId: string) => Promise<TransferStatus>,
   ids: readonly string[],
-): Promise<BatchedStatus[]> =>
-  eachSettled<string, BatchedStatus>(ids, status, (error) => ({
+): Promise<StatusOrUnread[]> =>
+  eachSettled<string, StatusOrUnread>(ids, status, (error) => ({
     state: 'UNREAD',
     reason: error instanceof Error ? error.message : String(error),
   }));
