@@ -95,11 +95,47 @@ export function buildDynamicBrCode(input: DynamicBrCodeInput): string {
   return body + crc16(body);
 }
 
+export interface RecurrenceBrCodeInput {
+  /** The recurrence's location URL (GET /pix/rec), with or without "https://". */
+  location: string;
+  merchantName: string;
+  merchantCity: string;
+  mcc?: string;
+}
+
+/**
+ * A Pix Automático QR that carries only the recurrence (the QR journey without a charge): field 26
+ * holds the GUI alone and field 80 the GUI and the recurrence's location, with no amount. The
+ * layout follows the journey-2 example that docs/contract.md cites (Pix Automático, BR Code).
+ */
+export function buildRecurrenceBrCode(input: RecurrenceBrCodeInput): string {
+  const mcc = input.mcc ?? '0000';
+  if (!/^\d{4}$/.test(mcc)) throw new RangeError('mcc must be 4 digits');
+  const name = merchantNameText(input.merchantName);
+  const city = merchantCityText(input.merchantCity);
+  if (!name || !city)
+    throw new RangeError('merchantName and merchantCity must have ASCII-representable text');
+  const body =
+    encodeTlv('00', '01') +
+    encodeTlv('26', encodeTlv('00', PIX_GUI)) +
+    encodeTlv('52', mcc) +
+    encodeTlv('53', '986') +
+    encodeTlv('58', 'BR') +
+    encodeTlv('59', name) +
+    encodeTlv('60', city) +
+    encodeTlv('62', encodeTlv('05', '***')) +
+    encodeTlv('80', encodeTlv('00', PIX_GUI) + encodeTlv('25', normaliseLocation(input.location))) +
+    '6304';
+  return body + crc16(body);
+}
+
 export interface BrCodeFields {
   payloadFormatIndicator: string;
   /** "11" reusable, "12" single use; absent means reusable. */
   pointOfInitiationMethod?: string;
   merchantAccount: { gui: string; key?: string; url?: string };
+  /** Field 80: a Pix Automático recurrence's location, when the QR carries one. */
+  recurrence?: { gui: string; url: string };
   merchantCategoryCode: string;
   transactionCurrency: string;
   /** Field 54 as written. */
@@ -155,7 +191,13 @@ export function parseBrCode(payload: string): BrCodeParseResult {
   if (!mai || mai.get('00')?.toLowerCase() !== PIX_GUI) return fail('field 26 must carry GUI br.gov.bcb.pix');
   const key = mai.get('01');
   const url = mai.get('25');
-  if (key === undefined && url === undefined) return fail('field 26 needs a key (01) or a location (25)');
+  const recTlvs = top.has('80') ? decodeTlv(top.get('80') ?? '') : undefined;
+  const rec = recTlvs && toMap(recTlvs);
+  if (top.has('80') && (!rec || rec.get('00')?.toLowerCase() !== PIX_GUI || !rec.get('25')))
+    return fail('field 80 must carry GUI br.gov.bcb.pix and a recurrence location (25)');
+  const recUrl = rec?.get('25');
+  if (key === undefined && url === undefined && recUrl === undefined)
+    return fail('field 26 needs a key (01) or a location (25), or field 80 a recurrence location');
 
   const additionalTlvs = decodeTlv(top.get('62') ?? '');
   const txid = additionalTlvs && toMap(additionalTlvs)?.get('05');
@@ -190,6 +232,7 @@ export function parseBrCode(payload: string): BrCodeParseResult {
   if (poi !== undefined) fields.pointOfInitiationMethod = poi;
   if (key !== undefined) fields.merchantAccount.key = key;
   if (url !== undefined) fields.merchantAccount.url = url;
+  if (recUrl !== undefined) fields.recurrence = { gui: PIX_GUI, url: recUrl };
   if (amount !== undefined) fields.amount = amount;
   if (amountCents !== undefined) fields.amountCents = amountCents;
   const postalCode = top.get('61');

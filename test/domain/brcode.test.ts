@@ -1,7 +1,14 @@
 import { hasError, isDynamicPix, parsePix } from 'pix-utils';
 import { parseEmv } from 'pix-utils/dist/module/emvHandler';
 import { describe, expect, it } from 'vitest';
-import { buildDynamicBrCode, decodeTlv, encodeTlv, parseBrCode, pspBrCode } from '../../src/domain/brcode';
+import {
+  buildDynamicBrCode,
+  buildRecurrenceBrCode,
+  decodeTlv,
+  encodeTlv,
+  parseBrCode,
+  pspBrCode,
+} from '../../src/domain/brcode';
 import { crc16 } from '../../src/domain/crc16';
 
 const charge = {
@@ -256,5 +263,40 @@ describe('pspBrCode (a real partner issues the BR Code)', () => {
     expect(
       pspBrCode({ copyAndPaste: '', location: `psp.example/${'x'.repeat(80)}` }, charge),
     ).toBeUndefined();
+  });
+});
+
+describe('buildRecurrenceBrCode (Pix Automático, the QR journey without a charge)', () => {
+  // The journey-2 example that docs/contract.md cites (Pix Automático, BR Code), CRC included.
+  const published =
+    '00020126180014br.gov.bcb.pix5204000053039865802BR5913Fulano de Tal6008BRASILIA62070503***' +
+    '80740014br.gov.bcb.pix2552pix.example.com/rec/2353c790eefb11eaadc10242ac1200026304F2DA';
+
+  it('writes the published layout, fields in its order: GUI alone in 26, the location in 80, no amount', () => {
+    const code = buildRecurrenceBrCode({
+      location: 'https://pix.example.com/rec/2353c790eefb11eaadc10242ac120002',
+      merchantName: 'Fulano de Tal',
+      merchantCity: 'BRASILIA',
+    });
+    // Our names are written in upper case (as in every BR Code we issue), so the CRC differs.
+    const body = published.slice(0, -4).replace('Fulano de Tal', 'FULANO DE TAL');
+    expect(code).toBe(body + crc16(body));
+    expect(parseBrCode(published).ok).toBe(true);
+  });
+
+  it('reads field 80 back and refuses one without a location', () => {
+    const parsed = parseBrCode(published);
+    if (!parsed.ok) throw new Error(parsed.error);
+    expect(parsed.fields.recurrence).toEqual({
+      gui: 'br.gov.bcb.pix',
+      url: 'pix.example.com/rec/2353c790eefb11eaadc10242ac120002',
+    });
+    expect(parsed.fields.amount).toBeUndefined();
+    const body =
+      published.slice(0, published.indexOf('8074')) +
+      encodeTlv('80', encodeTlv('00', 'br.gov.bcb.pix')) +
+      '6304';
+    const parsedBad = parseBrCode(body + crc16(body));
+    expect(parsedBad).toEqual({ ok: false, error: expect.stringContaining('field 80') });
   });
 });

@@ -5,7 +5,7 @@
  */
 
 import { clientOfPartnerRecurrence, recordPartnerRecurrence } from '../../../src/db/partner-recurrences';
-import { buildDynamicBrCode } from '../../../src/domain/brcode';
+import { buildRecurrenceBrCode } from '../../../src/domain/brcode';
 import { newInternalCode, newRecurrenceId } from '../../../src/domain/ids';
 import { merchantFields } from '../../../src/domain/merchant';
 import { amountFromCents, type Cents } from '../../../src/domain/money';
@@ -231,9 +231,8 @@ export async function createRecurrence(
       recurrenceId: newRecurrenceId(input.retryPolicy !== 'NONE', partnerIspb, today),
       copyAndPaste: push
         ? null
-        : buildDynamicBrCode({
+        : buildRecurrenceBrCode({
             location: `${input.locationPrefix}${locationCode}`,
-            amountCents: input.amountCents,
             ...merchantFields(ledger.profile),
           }),
     };

@@ -67,7 +67,7 @@ describe('GET /pix/rec/{locator}', () => {
     const rec = (await created.json()) as RecurrenceBody;
     const parsed = parseBrCode(rec.authorization.copyAndPaste!);
     expect(parsed.ok).toBe(true);
-    const location = parsed.ok ? (parsed.fields.merchantAccount.url ?? '') : '';
+    const location = parsed.ok ? (parsed.fields.recurrence?.url ?? '') : '';
     expect(location.length).toBeLessThanOrEqual(77);
     const path = new URL(`http://${location}`).pathname;
     expect(path).toMatch(/^\/pix\/rec\/[A-Za-z0-9_-]{22}[A-Z0-9]{7}$/);

@@ -37,8 +37,10 @@ describe('recurrences', () => {
     const parsed = parseBrCode(created.authorization.copyAndPaste!);
     if (!parsed.ok) throw new Error(parsed.error);
     const code = parsed.fields;
-    expect(code.merchantAccount.url).toMatch(/\/pix\/rec\/[A-Za-z0-9]{22}[A-Z0-9]{7}$/);
-    expect(code.amount).toBe('29.90');
+    // The QR journey without a charge: the recurrence's location in field 80, no amount, no charge.
+    expect(code.recurrence?.url).toMatch(/\/pix\/rec\/[A-Za-z0-9]{22}[A-Z0-9]{7}$/);
+    expect(code.merchantAccount.url).toBeUndefined();
+    expect(code.amount).toBeUndefined();
     expect(created.authorization.qrCodeImageBase64).toMatch(/^iVBOR/);
 
     const approved = await api.post(`/sandbox/recurrences/${created.recurrenceId}/approve`, {});
