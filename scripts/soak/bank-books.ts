@@ -183,12 +183,30 @@ async function checkReconciliation(
         checked: 1,
         failures: why ? [why] : [],
         notes: report
-          ? [`${date}: ${report.status}, ${report.healed.length} healed, ${report.breaks.length} breaks`]
+          ? [
+              `${date}: ${report.status}, ${report.healed.length} healed, ${report.breaks.length} breaks`,
+              // What broke, so a soak's report says which side saw what (the gateway is gone after).
+              ...report.breaks.map((b: BreakSeen) => `  break: ${describeBreak(b)}`),
+            ]
           : [],
       };
     progress(`bank leg: reconciliation not caught up yet (${why})`);
     await sleep(20_000);
   }
+}
+
+interface BreakSeen {
+  kind: string;
+  subject: string;
+  endToEndId?: string;
+  ours?: { amount: number; status: string };
+  theirs?: { amount: number; status: string };
+}
+
+function describeBreak(b: BreakSeen): string {
+  const side = (name: string, f?: { amount: number; status: string }) =>
+    f ? ` ${name} ${f.amount} centavos ${f.status}` : ` ${name} none`;
+  return `${b.kind} ${b.subject}${b.endToEndId ? ` ${b.endToEndId}` : ''}${side('ours', b.ours)}${side('theirs', b.theirs)}`;
 }
 
 /** Waits for the gateway to catch up with the PSP, then checks the books. */
