@@ -205,7 +205,7 @@ export class ClientLedger extends DurableObject<Env> {
     });
   }
 
-  // ── Cash-In ────────────────────────────────────────────────────────────────
+  // -- Cash-In ----------------------------------------------------------------
 
   createCashIn(command: CreateCashInInput & Idempotent) {
     return this.run(ops.createCashInOp, command);
@@ -285,7 +285,7 @@ export class ClientLedger extends DurableObject<Env> {
     return this.run(ops.expireCashInNowOp, { id });
   }
 
-  // ── Cash-Out ───────────────────────────────────────────────────────────────
+  // -- Cash-Out ---------------------------------------------------------------
 
   createCashOut(command: CreateCashOutInput & Idempotent) {
     return this.run(ops.createCashOutOp, command);
@@ -313,7 +313,7 @@ export class ClientLedger extends DurableObject<Env> {
     return this.run(ops.returnCashOutOp, { id, reason });
   }
 
-  // ── Accounts: statement, balance, rebalance, sandbox deposit ───────────────
+  // -- Accounts: statement, balance, rebalance, sandbox deposit ---------------
   async statement(input: StatementInput) {
     return readStatement(this.ledgerContext(), input);
   }
@@ -330,7 +330,7 @@ export class ClientLedger extends DurableObject<Env> {
     return this.run(ops.depositOp, { number, amountCents });
   }
 
-  // ── Webhook delivery (ledger/webhooks/webhook-deliveries.ts; the POST is the queue consumer's) ─
+  // -- Webhook delivery (ledger/webhooks/webhook-deliveries.ts; the POST is the queue consumer's) -
   async claimWebhook(eventId: string, dispatch: number): Promise<ClaimedWebhook | null> {
     return claimWebhook(this.ledgerContext(), eventId, dispatch, Date.now());
   }
@@ -347,7 +347,7 @@ export class ClientLedger extends DurableObject<Env> {
     return this.run(ops.retryWebhookDeliveryOp, { eventId, ...(audit && { audit }) });
   }
 
-  // ── Request budget (src/http/rate-limit.ts; ledger/request-budget.ts) ──────
+  // -- Request budget (src/http/rate-limit.ts; ledger/request-budget.ts) ------
 
   private readonly requestBudget = new RequestBudget();
 
@@ -355,14 +355,14 @@ export class ClientLedger extends DurableObject<Env> {
     return this.requestBudget.lease(ratePerSecond, want);
   }
 
-  // ── Pix Automático ─────────────────────────────────────────────────────────
+  // -- Pix Automático ---------------------------------------------------------
 
   /** Create, read, list and move recurrences (ledger/recurrence/recurrence-rpc.ts). */
   recurrence(command: RecurrenceCommand) {
     return this.run(ops.recurrenceOp, command);
   }
 
-  // ── PIX health events ──────────────────────────────────────────────────────
+  // -- PIX health events ------------------------------------------------------
 
   emitHealthEvent(event: { eventType: string; incidentId: string; data: unknown; webhookUrl: string }) {
     return this.run(ops.emitHealthEventOp, event);
@@ -373,7 +373,7 @@ export class ClientLedger extends DurableObject<Env> {
     return this.run(ops.archiveOp, { before, ...(audit && { audit }) });
   }
 
-  // ── Time-driven work ───────────────────────────────────────────────────────
+  // -- Time-driven work -------------------------------------------------------
   override async alarm(): Promise<void> {
     this.scheduler.alarmFired();
     if (!this.profile) return;

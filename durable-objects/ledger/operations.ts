@@ -41,7 +41,7 @@ function rulesOf(step: Step): PayerRules {
   return step.payerRules;
 }
 
-// ── Cash-In ──────────────────────────────────────────────────────────────────
+// -- Cash-In ------------------------------------------------------------------
 
 export const createCashInOp = operation<CreateCashInInput & Idempotent>()({
   idempotent: true,
@@ -102,7 +102,7 @@ export const expireCashInNowOp = operation<{ id: string }>()({
   apply: (ledger, input) => expireCashIn(ledger, input.id, true),
 });
 
-// ── Cash-Out ─────────────────────────────────────────────────────────────────
+// -- Cash-Out -----------------------------------------------------------------
 
 export const createCashOutOp = operation<CreateCashOutInput & Idempotent>()({
   idempotent: true,
@@ -130,7 +130,7 @@ export const returnCashOutOp = operation<{ id: string; reason: string }>()({
   apply: (ledger, input) => returnCashOut(ledger, input.id, input.reason),
 });
 
-// ── Accounts ─────────────────────────────────────────────────────────────────
+// -- Accounts -----------------------------------------------------------------
 
 export const rebalanceOp = operation<RebalanceInput & Idempotent>()({
   idempotent: true,
@@ -142,7 +142,7 @@ export const depositOp = operation<{ number: string; amountCents: number }>()({
   apply: (ledger, input) => deposit(ledger, input.number, input.amountCents),
 });
 
-// ── Webhooks ─────────────────────────────────────────────────────────────────
+// -- Webhooks -----------------------------------------------------------------
 
 export const recordWebhookAttemptOp = operation<{
   eventId: string;
@@ -157,7 +157,7 @@ export const retryWebhookDeliveryOp = operation<{ eventId: string; audit?: Audit
     audited(ledger, ledger.env, input.audit, () => retryDelivery(ledger, input.eventId, Date.now())),
 });
 
-// ── Pix Automático ───────────────────────────────────────────────────────────
+// -- Pix Automático -----------------------------------------------------------
 
 /** Create, read, list and move recurrences; each command keeps its own idempotency (recurrence-rpc.ts). */
 export const recurrenceOp = operation<RecurrenceCommand>()({
@@ -189,7 +189,7 @@ export const emitHealthEventOp = operation<{
   },
 });
 
-// ── Archive ──────────────────────────────────────────────────────────────────
+// -- Archive ------------------------------------------------------------------
 
 /** Closed history before `before` to R2; the operator's record is kept in the transaction that concludes the run. */
 export const archiveOp = operation<{ before: number; audit?: AuditRow }>()({
