@@ -71,15 +71,20 @@ export interface DynamicBrCodeInput {
   mcc?: string;
 }
 
-/** The dynamic, single-use PIX payload for a charge served at `location`. */
-export function buildDynamicBrCode(input: DynamicBrCodeInput): string {
+/** Fields 52, 59 and 60 as every BR Code we build writes them; refuses what cannot be written. */
+function merchantTexts(input: { merchantName: string; merchantCity: string; mcc?: string }) {
   const mcc = input.mcc ?? '0000';
   if (!/^\d{4}$/.test(mcc)) throw new RangeError('mcc must be 4 digits');
   const name = merchantNameText(input.merchantName);
   const city = merchantCityText(input.merchantCity);
   if (!name || !city)
     throw new RangeError('merchantName and merchantCity must have ASCII-representable text');
+  return { mcc, name, city };
+}
 
+/** The dynamic, single-use PIX payload for a charge served at `location`. */
+export function buildDynamicBrCode(input: DynamicBrCodeInput): string {
+  const { mcc, name, city } = merchantTexts(input);
   const body =
     encodeTlv('00', '01') +
     encodeTlv('01', '12') +
@@ -109,12 +114,7 @@ export interface RecurrenceBrCodeInput {
  * layout follows the journey-2 example that docs/contract.md cites (Pix Automático, BR Code).
  */
 export function buildRecurrenceBrCode(input: RecurrenceBrCodeInput): string {
-  const mcc = input.mcc ?? '0000';
-  if (!/^\d{4}$/.test(mcc)) throw new RangeError('mcc must be 4 digits');
-  const name = merchantNameText(input.merchantName);
-  const city = merchantCityText(input.merchantCity);
-  if (!name || !city)
-    throw new RangeError('merchantName and merchantCity must have ASCII-representable text');
+  const { mcc, name, city } = merchantTexts(input);
   const body =
     encodeTlv('00', '01') +
     encodeTlv('26', encodeTlv('00', PIX_GUI)) +
