@@ -11,13 +11,7 @@ import { example, type In } from '../../openapi/examples';
 import { route } from '../route-table';
 import { recurrencePathId } from './get-recurrence';
 import { ChargeRecurrenceSchema } from './schemas';
-import {
-  chargeLedgerInput,
-  RecurringCashInCreated,
-  recurrenceIdParameter,
-  recurringCharge,
-  TAG,
-} from './shared';
+import { chargedResponse, chargeLedgerInput, recurrenceIdParameter, TAG } from './shared';
 
 export type { RecurringCashInCreatedBody } from './shared';
 
@@ -76,24 +70,7 @@ export const chargeRecurrence = route(
       schema: ChargeRecurrenceSchema,
       examples: { monthly: example('February of R$ 29,90 a month', chargeRequest) },
     },
-    success: {
-      '201': {
-        description: 'Created: the Cash-In, AWAITING_PAYMENT, with its recurrence.',
-        schema: RecurringCashInCreated,
-        examples: {
-          created: example('Charged', {
-            transactionId: 'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6',
-            internalCode: 'K7Q2M9X',
-            externalReference: 'assinatura-42-2027-02',
-            status: 'AWAITING_PAYMENT',
-            amount: 29.9,
-            payer: { name: 'Maria da Silva', document: '12345678909' },
-            requestedAt: '2027-02-20T10:15:30.123-03:00',
-            recurrence: recurringCharge,
-          }),
-        },
-      },
-    },
+    success: chargedResponse('2027-02-20T10:15:30.123-03:00'),
     errors: ['VALIDATION_ERROR', 'RECURRENCE_NOT_FOUND', 'DUPLICATED_EXTERNAL_REFERENCE', 'RULE_VIOLATION'],
   },
   handleChargeRecurrence,

@@ -159,6 +159,28 @@ export const RecurringCashInCreated = named(
 
 export type RecurringCashInCreatedBody = v.InferOutput<typeof RecurringCashInCreated>;
 
+/** The 201 of a cycle's charge created at `requestedAt`: the client's route and the sandbox clock's. */
+export function chargedResponse(requestedAt: string) {
+  return {
+    '201': {
+      description: 'Created: the Cash-In, AWAITING_PAYMENT, with its recurrence.',
+      schema: RecurringCashInCreated,
+      examples: {
+        created: example('Charged', {
+          transactionId: 'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6',
+          internalCode: 'K7Q2M9X',
+          externalReference: 'assinatura-42-2027-02',
+          status: 'AWAITING_PAYMENT',
+          amount: 29.9,
+          payer: { name: 'Maria da Silva', document: '12345678909' },
+          requestedAt,
+          recurrence: recurringCharge,
+        }),
+      },
+    },
+  };
+}
+
 /**
  * What the ledger charges for a cycle, from a valid charge body: the Cash-In's locations are the
  * gateway's, under the client's location key (the same as POST /cash-in's).

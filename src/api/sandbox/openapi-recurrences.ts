@@ -12,9 +12,9 @@ import { named } from '../../schemas/named';
 import { cashInAwaiting } from '../cash-in/shared';
 import { ChargeRecurrenceSchema } from '../recurrence/schemas';
 import {
+  chargedResponse,
   Recurrence,
   RecurringCashIn,
-  RecurringCashInCreated,
   recurrenceApproved,
   recurrenceCancelled,
   recurrenceIdParameter,
@@ -182,23 +182,6 @@ export const sandboxChargeAsOfSpec: Omit<OperationSpec, 'tag' | 'auth' | 'stagin
       }),
     },
   },
-  success: {
-    '201': {
-      description: 'Created: the Cash-In, AWAITING_PAYMENT, with its recurrence.',
-      schema: RecurringCashInCreated,
-      examples: {
-        created: example('Charged', {
-          transactionId: 'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6',
-          internalCode: 'K7Q2M9X',
-          externalReference: 'assinatura-42-2027-02',
-          status: 'AWAITING_PAYMENT',
-          amount: 29.9,
-          payer: { name: 'Maria da Silva', document: '12345678909' },
-          requestedAt: '2026-11-29T10:15:30.123-03:00',
-          recurrence: recurringCharge,
-        }),
-      },
-    },
-  },
+  success: chargedResponse('2026-11-29T10:15:30.123-03:00'),
   errors: ['VALIDATION_ERROR', 'RECURRENCE_NOT_FOUND', 'DUPLICATED_EXTERNAL_REFERENCE', 'RULE_VIOLATION'],
 };
