@@ -111,7 +111,7 @@ export interface RecurrenceBrCodeInput {
 /**
  * A Pix Automático QR that carries only the recurrence (the QR journey without a charge): field 26
  * holds the GUI alone and field 80 the GUI and the recurrence's location, with no amount. The
- * layout follows the journey-2 example that docs/contract.md cites (Pix Automático, BR Code).
+ * layout follows the JORNADA_2 example that docs/contract.md cites (Pix Automático, BR Code).
  */
 export function buildRecurrenceBrCode(input: RecurrenceBrCodeInput): string {
   const { mcc, name, city } = merchantTexts(input);

@@ -267,7 +267,23 @@ describe('pspBrCode (a real partner issues the BR Code)', () => {
 });
 
 describe('buildRecurrenceBrCode (Pix Automático, the QR journey without a charge)', () => {
-  // The journey-2 example that docs/contract.md cites (Pix Automático, BR Code), CRC included.
+  // bacen/pix-api 2.9.0's own JORNADA_2 example (test/fixtures/bcb-pix-api/openapi.yaml,
+  // dadosQR.pixCopiaECola), CRC included: the layout docs/contract.md cites.
+  const bcb =
+    '00020126180014br.gov.bcb.pix5204000053039865802BR5913Fulano de Tal6008BRASILIA62070503***' +
+    '80800014br.gov.bcb.pix2558pix.example.com/qr/v2/rec/2353c790eefb11eaadc10242ac120002630462C9';
+
+  it("reads bacen/pix-api's JORNADA_2 example: CRC valid, the recurrence's location in field 80", () => {
+    const parsed = parseBrCode(bcb);
+    if (!parsed.ok) throw new Error(parsed.error);
+    expect(crc16(bcb.slice(0, -4))).toBe(bcb.slice(-4));
+    expect(parsed.fields.recurrence).toEqual({
+      gui: 'br.gov.bcb.pix',
+      url: 'pix.example.com/qr/v2/rec/2353c790eefb11eaadc10242ac120002',
+    });
+  });
+
+  // The same layout as published by FitBank's developer documentation, CRC included.
   const published =
     '00020126180014br.gov.bcb.pix5204000053039865802BR5913Fulano de Tal6008BRASILIA62070503***' +
     '80740014br.gov.bcb.pix2552pix.example.com/rec/2353c790eefb11eaadc10242ac1200026304F2DA';

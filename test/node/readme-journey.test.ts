@@ -82,7 +82,7 @@ it('runs the shell journey: pay, refund, Cash-Out, balance and statement, batch 
   expect(stdout).toMatch(/^batch 3 items, 60\.5$/m);
   expect(stdout).toMatch(/^batch COMPLETED 3$/m);
   // Pix Automático: a QR recurrence approved, two cycles paid (the first after a failed attempt), cancelled.
-  expect(stdout).toMatch(/^recurrence WAITING_AUTHORIZATION 00020101021226/m);
+  expect(stdout).toMatch(/^recurrence WAITING_AUTHORIZATION 00020126180014br\.gov/m);
   expect(stdout).toMatch(/^recurrence APPROVED, next due \d{4}-\d{2}-\d{2}$/m);
   expect(stdout).toMatch(/^charge AWAITING_PAYMENT cycle 0, attempts left 5$/m);
   expect(stdout).toMatch(/^attempt failed, attempts left 4$/m);
