@@ -18,6 +18,7 @@ import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'n
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { Agent } from 'undici';
 import { startLocalRuntime } from '../runtime/local-runtime.mjs';
 import { writeDevVars } from '../scripts/dev-vars.mjs';
 import { exitWithUsageIfAsked } from '../scripts/usage.mjs';
@@ -113,9 +114,13 @@ const machine = () =>
     .map((l) => l.toFixed(1))
     .join(' / ')} on ${availableParallelism()} cores`;
 
+// An archive run at a high rate answers after many minutes: no time-out on the answer's headers or body.
+const patient = new Agent({ headersTimeout: 0, bodyTimeout: 0 });
+
 async function api(method, url, { headers = {}, body } = {}) {
   const res = await fetch(`${runtime.url}${url}`, {
     method,
+    dispatcher: patient,
     headers: { 'content-type': 'application/json', ...headers },
     ...(body !== undefined && { body: JSON.stringify(body) }),
   });
