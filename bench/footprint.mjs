@@ -14,9 +14,10 @@
 // load), the extra reads per Cash-In create (the reference and code filters' positives on fresh ones),
 // and last the summary line docs/benchmark.md compares from run to run.
 import { createHmac, randomUUID } from 'node:crypto';
-import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { parseArgs } from 'node:util';
 import { Agent } from 'undici';
 import { startLocalRuntime } from '../runtime/local-runtime.mjs';
@@ -33,6 +34,7 @@ exitWithUsageIfAsked(`Usage: npm run bench:footprint -- [--days N] [--rate N] [-
   --probes N          fresh references asked of the filter (default 100000)
   --companion N       a second client at rate / N a day, for the fit of F and b (default 10; 0: none)
   --warmup N          days after the first archive left out of the fit (default 1)
+  --payees N          the payees Cash-Outs go to, in turn (default 99: each paid every day from 198 Cash-Ins a day)
 
 State goes to BENCH_STATE_DIR, else /dev/shm when there is one (as npm run bench).`);
 
@@ -45,6 +47,7 @@ const { values } = parseArgs({
     probes: { type: 'string', default: '100000' },
     companion: { type: 'string', default: '10' },
     warmup: { type: 'string', default: '1' },
+    payees: { type: 'string', default: '99' },
   },
 });
 const int = (name, least = 1) => {
@@ -59,6 +62,10 @@ const SAMPLES = int('samples');
 const PROBES = int('probes');
 const COMPANION = int('companion', 0);
 const WARMUP = int('warmup', 0);
+// Pair i pays payee i % PAYEES and only even pairs have a Cash-Out: an odd count reaches every payee.
+// Each payee paid every day makes the per-payee-day limit totals a fixed cost per day, the same for
+// both clients (docs/benchmark.md, "Footprint": what they cost when every Cash-Out has its own payee).
+const PAYEES = int('payees');
 const COMPANION_RATE = COMPANION > 0 ? Math.floor(RATE / COMPANION) : 0;
 if (COMPANION > 0 && COMPANION_RATE < 2) throw new Error('--rate / --companion must leave at least 2 a day');
 const DAY = 86_400_000;
@@ -216,6 +223,8 @@ function leastSquares(xs, ys) {
   return { slope, intercept, se: n > 2 ? Math.sqrt(residual / (n - 2) / sxx) : Number.NaN };
 }
 
+let summary = '';
+let disposed = false;
 try {
   const template = await templatePair();
   const main = await onboard();
@@ -234,7 +243,7 @@ try {
   console.log(
     `footprint bench: ${DAYS} days at ${RATE} Cash-Ins and ${RATE / 2} Cash-Outs a day, retention ${RETENTION} d` +
       (COMPANION > 0 ? `; companion client at ${COMPANION_RATE} a day` : '') +
-      `; state in ${stateRoot}; ${machine()}`,
+      `; ${PAYEES} payees; state in ${stateRoot}; ${machine()}`,
   );
   const cpuDays = [];
   for (let d = 0; d < DAYS; d++) {
@@ -251,7 +260,7 @@ try {
           count: Math.min(CHUNK, c.rate - k),
           from: t0,
           stepMs: DAY / c.rate,
-          payees: 1000,
+          payees: PAYEES,
           cashOutEvery: 2,
         });
         if (res.status !== 204)
@@ -417,12 +426,55 @@ try {
       `${f.positives} archived look-ups for ${f.probes} creates with fresh references and codes`,
   );
   const perTx = Number.isFinite(b) ? b : marginal;
-  console.log(
+  summary =
     `footprint: ${DAYS} days at ${RATE}/day, object ${(last.bytes / GB).toFixed(3)} GB, ${perTx.toFixed(2)} B per archived transaction, ` +
-      `years to 2 GB ${yearsTo(2 * GB).toFixed(1)}, years to 10 GB ${yearsTo(10 * GB).toFixed(1)}, ` +
-      `archived GET p99 ${archivedP99.toFixed(1)} ms vs hot ${hotP99.toFixed(1)} ms, extra reads per create ${extra.toFixed(4)}`,
-  );
-} finally {
+    `years to 2 GB ${yearsTo(2 * GB).toFixed(1)}, years to 10 GB ${yearsTo(10 * GB).toFixed(1)}, ` +
+    `archived GET p99 ${archivedP99.toFixed(1)} ms vs hot ${hotP99.toFixed(1)} ms, extra reads per create ${extra.toFixed(4)}`;
   await runtime.dispose();
+  disposed = true;
+  // Read with the runtime down, before the summary: the summary stays the last line.
+  tables();
+  console.log(summary);
+} finally {
+  if (!disposed) await runtime.dispose();
   rmSync(work, { recursive: true, force: true });
+}
+
+/**
+ * Where the bytes are, per table with its indexes (dbstat, as test/node/footprint.test.ts reads it), in
+ * each client object's file once the runtime is down: the largest is the measured client's.
+ */
+function tables() {
+  const root = path.join(work, 'state', 'v3', 'do');
+  const dir = readdirSync(root).find((d) => d.endsWith('-ClientLedger'));
+  if (!dir) return;
+  const files = readdirSync(path.join(root, dir))
+    .filter((f) => f.endsWith('.sqlite'))
+    .map((f) => {
+      const db = new DatabaseSync(path.join(root, dir, f), { readOnly: true });
+      try {
+        const rows = db
+          .prepare(
+            `SELECT coalesce(m.tbl_name, d.name) AS t, sum(d.pgsize) AS b, sum(d.unused) AS u FROM dbstat d
+             LEFT JOIN sqlite_schema m ON m.name = d.name GROUP BY t ORDER BY b DESC`,
+          )
+          .all();
+        return { rows, total: rows.reduce((a, r) => a + r.b, 0) };
+      } finally {
+        db.close();
+      }
+    })
+    .sort((a, b) => b.total - a.total);
+  for (const [name, file] of [
+    ['client', files[0]],
+    ['companion', COMPANION > 0 ? files[1] : undefined],
+  ]) {
+    if (!file) continue;
+    const top = file.rows
+      .slice(0, 12)
+      .map((r) => `${r.t} ${(r.b / 1e3).toFixed(0)} kB (${((100 * r.u) / r.b).toFixed(0)} % unused)`);
+    console.log(
+      `tables of the ${name}'s object at the end, ${(file.total / 1e6).toFixed(1)} MB in pages: ${top.join(', ')}`,
+    );
+  }
 }
