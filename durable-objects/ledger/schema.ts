@@ -375,6 +375,7 @@ export const archiveDeliveryIndex = sqliteTable(
   (t) => [primaryKey({ columns: [t.hash, t.segment] })],
 );
 export * from './schema-audit';
+export * from './schema-codes';
 export { archivedDisputes } from './schema-disputes';
 export * from './schema-filters';
 export * from './schema-recurrence';
