@@ -11,22 +11,13 @@
  * sets); test/storage/bench-seed.test.ts proves a seeded pair's rows equal a real pair's.
  */
 import { isBenchSeedEnabled } from '../../src/config';
-import { newCashInTxId, newEndToEndId, randomCode } from '../../src/domain/ids';
+import { newCashInTxId, newEndToEndId } from '../../src/domain/ids';
 import { referenceFilterSize, referenceMayBeArchived } from '../ledger/archive/reference-filter';
-import {
-  hotCashIns,
-  insertStoredCashIns,
-  internalCodeTaken,
-  storedCashIn,
-} from '../ledger/cash-in/cash-in-store';
-import {
-  cashOutCodeTaken,
-  hotCashOuts,
-  insertStoredCashOuts,
-  storedCashOut,
-} from '../ledger/cash-out/cash-out-store';
+import { hotCashIns, insertStoredCashIns, storedCashIn } from '../ledger/cash-in/cash-in-store';
+import { hotCashOuts, insertStoredCashOuts, storedCashOut } from '../ledger/cash-out/cash-out-store';
 import { countTowardLimits } from '../ledger/cash-out/limit-totals';
 import type { LedgerDb, StoredRow } from '../ledger/db';
+import { takeCodes } from '../ledger/internal-codes';
 import {
   type AccountRow,
   accountAt,
@@ -114,23 +105,23 @@ export function seedHistory(db: LedgerDb, storage: DurableObjectStorage, command
       accounts.set(String(a.number), String(row.number));
       balances.set(String(row.number), Number(row.balance));
     }
-    // This call's rows, inserted set-based after the loop; the codes drawn meanwhile are not in the
-    // tables yet, so each is also checked against the others drawn.
+    // This call's rows, inserted set-based after the loop; their codes from the client's counter, as
+    // the operations take theirs (internal-codes.ts).
     const cashIns: Row[] = [];
     const cashOuts: Row[] = [];
     const entryRows: Row[] = [];
-    const [inCodes, outCodes] = [new Set<string>(), new Set<string>()];
+    const codes = takeCodes(sql, 2 * command.count);
     for (let i = command.offset; i < command.offset + command.count; i++) {
       const at = command.from + i * command.stepMs;
       const payee = seededPixKey(i % command.payees);
-      const cashInCode = freeCode(inCodes, (c) => internalCodeTaken(db, c));
+      const cashInCode = codes[2 * (i - command.offset)] as string;
       const names = new Map<string, string>([
         [String(t.cashIn.transaction_id), newCashInTxId(command.locationKey, cashInCode)],
         [String(t.cashIn.internal_code), cashInCode],
         [String(t.cashIn.external_reference), `seed-in-${i}`],
         [String(t.cashIn.end_to_end_id), endToEnd(String(t.cashIn.end_to_end_id), at)],
         [String(t.cashOut.transaction_id), crypto.randomUUID()],
-        [String(t.cashOut.internal_code), freeCode(outCodes, (c) => cashOutCodeTaken(db, c))],
+        [String(t.cashOut.internal_code), codes[2 * (i - command.offset) + 1] as string],
         [String(t.cashOut.external_reference), `seed-out-${i}`],
         [String(t.cashOut.end_to_end_id), endToEnd(String(t.cashOut.end_to_end_id), at)],
         [pixKey, payee],
@@ -165,17 +156,6 @@ export function seedHistory(db: LedgerDb, storage: DurableObjectStorage, command
     insertStoredEntries(sql, entryRows);
     for (const [number, balance] of balances) cursorSql.setBalance(sql, number, balance);
   });
-}
-
-/**
- * A 7-character service code not taken yet nor drawn in this call, in the random form codes had
- * before the counter (internal-codes.ts): seeded history stands for a client's older transactions.
- */
-function freeCode(drawn: Set<string>, taken: (code: string) => boolean): string {
-  let code = randomCode();
-  while (drawn.has(code) || taken(code)) code = randomCode();
-  drawn.add(code);
-  return code;
 }
 
 /** A new end-to-end id like the template's (same kind and ISPB), stamped at `at`. */

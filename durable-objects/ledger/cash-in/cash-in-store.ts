@@ -23,21 +23,6 @@ export function findCashIn(db: Db, id: string): CashInRow | undefined {
   return findByAnyId<CashInRow>(db, cashIns, cashIns, id);
 }
 
-/**
- * Whether an internalCode is held by a hot Cash-In: the bench's seeded history draws codes of the
- * older random form and keeps them apart (a create's code is unique by construction, internal-codes.ts).
- */
-export function internalCodeTaken(db: Db, internalCode: string): boolean {
-  const query = prepared(db, 'cashIns.byInternalCode', () =>
-    db
-      .select({ seq: cashIns.seq })
-      .from(cashIns)
-      .where(eq(cashIns.internalCode, ph('internalCode')))
-      .prepare(),
-  );
-  return query.get({ internalCode }) !== undefined;
-}
-
 /** Whether a new Cash-In's externalReference is already held by a hot Cash-In (every POST /cash-in). */
 export function referenceTaken(db: Db, externalReference: string): boolean {
   const query = prepared(db, 'cashIns.byExternalReference', () =>

@@ -30,11 +30,6 @@ export function cashOutReferenceTaken(db: LedgerDb, externalReference: string): 
   );
 }
 
-/** Whether a hot Cash-Out holds this internalCode (the bench's seeded history, in the older random form). */
-export function cashOutCodeTaken(db: LedgerDb, internalCode: string): boolean {
-  return sqlOf(db).exec('SELECT 1 FROM cash_outs WHERE internal_code = ?', internalCode).toArray().length > 0;
-}
-
 /** What the API has not decided yet about a new Cash-Out: NULL until the executor decides it. */
 export const NOT_DECIDED = {
   payeeBank: null,
