@@ -6,7 +6,13 @@
  * never changes: it guards no access (codes are no credential), it only keeps codes from telling the
  * client's volume. A value taken and never used (a refused create) is a gap, never reissued.
  */
+import { and, eq } from 'drizzle-orm';
 import { CODE_KEY_BYTES, CODE_SPACE, counterCode } from '../../src/domain/internal-code';
+import { type LedgerDb, sqlOf } from './db';
+import { cycleCodes } from './schema';
+
+// The counter's statements are fixed texts on the SQL API: its upsert with RETURNING runs on every
+// create, and its key is read as the SQL API gives a blob (an ArrayBuffer).
 
 function take(sql: SqlStorage, count: number): { first: number; key: Uint8Array } {
   const fresh = crypto.getRandomValues(new Uint8Array(CODE_KEY_BYTES));
@@ -37,28 +43,29 @@ export function takeCodes(sql: SqlStorage, count: number): string[] {
  * until the charge is stored (releaseCycleCode, in that transaction), so a retry after a crash sends
  * the same `PUT /cobr/{txid}`.
  */
-export function cycleCode(sql: SqlStorage, recurrenceId: string, cycle: number): string {
-  const kept = sql
-    .exec<{ counter: number }>(
-      'SELECT counter FROM cycle_codes WHERE recurrence_id = ? AND cycle = ?',
-      recurrenceId,
-      cycle,
-    )
-    .toArray()[0];
+export function cycleCode(db: LedgerDb, recurrenceId: string, cycle: number): string {
+  const sql = sqlOf(db);
+  const kept = db
+    .select({ counter: cycleCodes.counter })
+    .from(cycleCodes)
+    .where(and(eq(cycleCodes.recurrenceId, recurrenceId), eq(cycleCodes.cycle, cycle)))
+    .get();
   if (kept) return counterCode(keyOf(sql), kept.counter);
   const { first, key } = take(sql, 1);
-  sql.exec(
-    'INSERT INTO cycle_codes (recurrence_id, cycle, counter) VALUES (?, ?, ?)',
-    recurrenceId,
-    cycle,
-    first,
-  );
+  db.insert(cycleCodes).values({ recurrenceId, cycle, counter: first }).run();
   return counterCode(key, first);
 }
 
 /** The cycle's charge is stored (its own transaction): its code needs keeping no longer. */
-export function releaseCycleCode(sql: SqlStorage, recurrenceId: string, cycle: number): void {
-  sql.exec('DELETE FROM cycle_codes WHERE recurrence_id = ? AND cycle = ?', recurrenceId, cycle);
+export function releaseCycleCode(db: LedgerDb, recurrenceId: string, cycle: number): void {
+  db.delete(cycleCodes)
+    .where(and(eq(cycleCodes.recurrenceId, recurrenceId), eq(cycleCodes.cycle, cycle)))
+    .run();
+}
+
+/** Every kept cycle code (tests: none is left once its charge is stored). */
+export function keptCycleCodes(db: LedgerDb): { recurrenceId: string; cycle: number; counter: number }[] {
+  return db.select().from(cycleCodes).all();
 }
 
 function keyOf(sql: SqlStorage): Uint8Array {

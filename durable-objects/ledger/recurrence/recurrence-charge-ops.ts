@@ -124,7 +124,7 @@ export async function chargeRecurrence(
     // At a real partner the payer's bank debits the cycle's `cobr` by itself: its TxId is the
     // cycle's (its code kept until the charge is stored), so a retry after a crash finds the charge
     // it sent rather than sending a second one.
-    const internalCode = real ? cycleCode(ledger.storage.sql, rec.recurrenceId, cycle) : undefined;
+    const internalCode = real ? cycleCode(ledger.db, rec.recurrenceId, cycle) : undefined;
     const ids = internalCode && {
       internalCode,
       transactionId: await cycleChargeTxId(input.locationKey, internalCode, rec.recurrenceId, cycle),
@@ -151,7 +151,7 @@ export async function chargeRecurrence(
       (status, body) => remember(status, withRecurrence(body)),
       (transactionId) => {
         insertRecurrenceCharge(ledger.db, link(transactionId));
-        if (real) releaseCycleCode(ledger.storage.sql, rec.recurrenceId, cycle);
+        if (real) releaseCycleCode(ledger.db, rec.recurrenceId, cycle);
         // Read again after each attempt window, so its outcome never waits on a `cobr` callback.
         if (real)
           ledger.scheduler.schedule(
