@@ -42,8 +42,8 @@ export function idHash(id: string): number {
 }
 
 /**
- * Registry shards per client. At 1.5 million transactions a day for 10 years (~3.3 ids each, ~15 B
- * per pair) a shard holds ~4 GB, within a Durable Object's 10 GB (docs/storage-schema.md, Archive).
+ * Registry shards per client. At 1.5 million transactions a day for 10 years (4 ids each, ~15 B
+ * per pair) a shard holds ~5 GB, within a Durable Object's 10 GB (docs/storage-schema.md, Archive).
  */
 export const REGISTRY_SHARDS = 64;
 
