@@ -11,7 +11,7 @@
 // through both. Prints the object's live bytes after each day with the runtime's CPU for the day's
 // seeding and archive run, the marginal bytes per archived transaction, the fit, the years to 2 GB
 // and 10 GB at this rate, the p99 of GET by each id (archived and hot, interleaved, with the machine's
-// load), the extra reads per Cash-In create (the reference and code filters' positives on fresh ones),
+// load), the extra reads per Cash-In create (the reference filter's positives on fresh ones),
 // and last the summary line docs/benchmark.md compares from run to run.
 import { createHmac, randomUUID } from 'node:crypto';
 import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -294,7 +294,7 @@ try {
     const { f, hot, archivedTx } = perDay.at(-1);
     console.log(
       `day ${d + 1}: object ${(f.bytes / 1e6).toFixed(1)} MB, hot ${hot} transactions, archived ${archivedTx}, ` +
-        `filter ${(f.filter.bytes / 1e6).toFixed(2)} MB (${f.filter.ranges} ranges), codes ${(f.codeFilter.bytes / 1e6).toFixed(2)} MB; ` +
+        `filter ${(f.filter.bytes / 1e6).toFixed(2)} MB (${f.filter.ranges} ranges); ` +
         `seeded in ${((seededAt - started) / 1000).toFixed(1)} s (workerd CPU ${(seedCpu.workerd / 1000).toFixed(1)} s), ` +
         `archived in ${((archivedAt - seededAt) / 1000).toFixed(1)} s (workerd CPU ${(archiveCpu.workerd / 1000).toFixed(1)} s), ` +
         `harness CPU ${((seedCpu.harness + archiveCpu.harness) / 1000).toFixed(1)} s` +
@@ -421,9 +421,8 @@ try {
   const f = await footprint(clientId, PROBES);
   const extra = f.positives / f.probes;
   console.log(
-    `reference filter: ${f.filter.keys} references in ${f.filter.bytes} B (${((f.filter.bytes * 8) / Math.max(1, f.filter.keys)).toFixed(2)} bits each), ` +
-      `code filter: ${f.codeFilter.keys} codes in ${f.codeFilter.bytes} B; ` +
-      `${f.positives} archived look-ups for ${f.probes} creates with fresh references and codes`,
+    `reference filter: ${f.filter.keys} references in ${f.filter.bytes} B (${((f.filter.bytes * 8) / Math.max(1, f.filter.keys)).toFixed(2)} bits each); ` +
+      `${f.positives} archived look-ups for ${f.probes} creates with fresh references (codes need none: unique by construction)`,
   );
   const perTx = Number.isFinite(b) ? b : marginal;
   summary =
