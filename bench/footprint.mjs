@@ -23,6 +23,7 @@ import { Agent } from 'undici';
 import { startLocalRuntime } from '../runtime/local-runtime.mjs';
 import { writeDevVars } from '../scripts/dev-vars.mjs';
 import { exitWithUsageIfAsked } from '../scripts/usage.mjs';
+import { dailySlope, fixedAndPerTransaction } from './footprint-fit.mjs';
 
 exitWithUsageIfAsked(`Usage: npm run bench:footprint -- [--days N] [--rate N] [--retention-days N] [--samples N] [--probes N]
                                 [--companion N] [--warmup N]
@@ -205,24 +206,6 @@ async function templatePair() {
 
 const bench = (body) => api('POST', '/__bench/seed-history', { headers: ADMIN, body });
 
-/** Least squares of ys on xs: slope, intercept and the slope's standard error. */
-function leastSquares(xs, ys) {
-  const n = xs.length;
-  if (n < 2) return { slope: Number.NaN, intercept: Number.NaN, se: Number.NaN };
-  const mx = xs.reduce((a, b) => a + b, 0) / n;
-  const my = ys.reduce((a, b) => a + b, 0) / n;
-  let sxx = 0;
-  let sxy = 0;
-  for (let k = 0; k < n; k++) {
-    sxx += (xs[k] - mx) ** 2;
-    sxy += (xs[k] - mx) * (ys[k] - my);
-  }
-  const slope = sxy / sxx;
-  const intercept = my - slope * mx;
-  const residual = xs.reduce((a, x, k) => a + (ys[k] - intercept - slope * x) ** 2, 0);
-  return { slope, intercept, se: n > 2 ? Math.sqrt(residual / (n - 2) / sxx) : Number.NaN };
-}
-
 let summary = '';
 let disposed = false;
 try {
@@ -321,24 +304,15 @@ try {
   const fitDays = (c) => c.perDay.filter((p) => p.day > RETENTION + WARMUP);
   const slopes = clients.map((c) => {
     const days = fitDays(c);
-    const bytes = leastSquares(
-      days.map((p) => p.day),
-      days.map((p) => p.bytes),
-    );
-    const tx = leastSquares(
-      days.map((p) => p.day),
-      days.map((p) => p.archivedTx),
-    );
+    const slope = dailySlope(days);
     console.log(
-      `${c.name} at ${c.rate}/day: live bytes grow ${(bytes.slope / 1e3).toFixed(1)} ± ${(bytes.se / 1e3).toFixed(1)} kB a day ` +
-        `for ${tx.slope.toFixed(0)} archived transactions a day (days ${days[0]?.day}..${days.at(-1)?.day}, least squares)`,
+      `${c.name} at ${c.rate}/day: live bytes grow ${(slope.s / 1e3).toFixed(1)} ± ${(slope.se / 1e3).toFixed(1)} kB a day ` +
+        `for ${slope.t.toFixed(0)} archived transactions a day (days ${days[0]?.day}..${days.at(-1)?.day}, least squares)`,
     );
-    return { s: bytes.slope, se: bytes.se, t: tx.slope };
+    return slope;
   });
   const [one, two] = slopes;
-  const b = two ? (one.s - two.s) / (one.t - two.t) : Number.NaN;
-  const bSe = two ? Math.sqrt(one.se ** 2 + two.se ** 2) / Math.abs(one.t - two.t) : Number.NaN;
-  const F = two ? one.s - b * one.t : Number.NaN;
+  const { F, b, bSe } = fixedAndPerTransaction(one, two);
   console.log(
     two
       ? `fit: bytes(day) = F + b × transactions, F ${(F / 1e3).toFixed(1)} kB a day, b ${b.toFixed(2)} ± ${bSe.toFixed(2)} B per archived transaction ` +
