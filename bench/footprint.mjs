@@ -26,7 +26,7 @@ import { exitWithUsageIfAsked } from '../scripts/usage.mjs';
 import { dailySlope, fixedAndPerTransaction } from './footprint-fit.mjs';
 
 exitWithUsageIfAsked(`Usage: npm run bench:footprint -- [--days N] [--rate N] [--retention-days N] [--samples N] [--probes N]
-                                [--companion N] [--warmup N]
+                                [--companion N] [--warmup N] [--payees N]
 
   --days N            simulated days (default 30)
   --rate N            Cash-Ins a day; Cash-Outs are half as many (default 1000000)
