@@ -9,23 +9,22 @@
  * anomalous window in a row is the real one). The test signs in, sees a client, sees the incident
  * drawn on Beta's Cash-Out plot, redelivers a FAILED webhook, and saves screenshots (paths printed).
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ROOT } from '../../runtime/local-runtime.mjs';
 import { ClientSession, Gateway, type Onboarded } from '../../scripts/soak/api';
 import { dailyShape, faults, generateArray } from '../support/health';
 import { BETA, cashOutShare, DAY, HOUR, withIds, worldWith } from '../support/health/our-partners';
+import { START_HOOK_MS } from '../support/processes';
+import { ADMIN, launchChromium, SHOTS, signIn } from './support/browser';
 import { startTestRuntime } from './support/runtime';
 
-const ADMIN = 'dev-admin-token';
 const WINDOW_MS = 5 * 60_000;
-const SHOTS = path.join(ROOT, 'test-artifacts', 'console');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const windowStart = (ms: number) => Math.floor(ms / WINDOW_MS) * WINDOW_MS;
 
 let runtime: Awaited<ReturnType<typeof startTestRuntime>>;
@@ -36,8 +35,6 @@ let failHooks = true;
 const work = mkdtempSync(path.join(tmpdir(), 'connectpsp-console-'));
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM} (apt-get install chromium)`);
-  mkdirSync(SHOTS, { recursive: true });
   receiver = createServer((req, res) => {
     req.resume();
     res.writeHead(failHooks ? 500 : 200).end();
@@ -45,8 +42,8 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
   runtime = await startTestRuntime(work);
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-}, 180_000);
+  browser = await launchChromium();
+}, START_HOOK_MS);
 
 afterAll(async () => {
   await browser?.close();
@@ -256,9 +253,7 @@ it('signs in, shows clients, plots an incident from the fault API, redelivers a 
   expect(Date.parse(incident.startedAt)).toBe(faultFrom);
 
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  await page.goto(`${runtime.url}/admin/console`);
-  await page.fill('input[name="token"]', ADMIN);
-  await Promise.all([page.waitForURL(/\/admin\/console$/), page.click('button[type="submit"]')]);
+  await signIn(page, runtime.url);
   await expect.poll(() => page.textContent('#clients')).toContain('Apostas Exemplo Ltda');
   // uPlot drew Beta's Cash-Out plot with the incident band on it.
   const chart = page.locator(`.chart[data-chart="partner:${BETA}:CASH_OUT"]`);

@@ -12,23 +12,21 @@
  * Screenshots go to test-artifacts/console/ (git-ignored); their paths are printed.
  */
 import { spawn } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ROOT } from '../../runtime/local-runtime.mjs';
 import { writeDevVars } from '../../scripts/dev-vars.mjs';
 import { ClientSession, Gateway, type Onboarded } from '../../scripts/soak/api';
 import { startMockPsp } from '../support/mock-psp-server';
+import { ADMIN, launchChromium, SHOTS, signIn } from './support/browser';
 import { startTestRuntime } from './support/runtime';
 
-const ADMIN = 'dev-admin-token';
 const WINDOW_MS = 5 * 60_000;
-const SHOTS = path.join(ROOT, 'test-artifacts', 'console');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const PHONE = { width: 390, height: 844 };
 
 type Runtime = Awaited<ReturnType<typeof startTestRuntime>>;
@@ -41,16 +39,14 @@ const runtimes: Runtime[] = [];
 const shots: string[] = [];
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM} (apt-get install chromium)`);
-  mkdirSync(SHOTS, { recursive: true });
   receiver = createServer((req, res) => {
     req.resume();
     res.writeHead(failHooks ? 500 : 200).end();
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-}, 60_000);
+  browser = await launchChromium();
+}, 180_000);
 
 afterAll(async () => {
   await browser?.close();
@@ -82,11 +78,9 @@ async function freshRuntime(
   return runtime;
 }
 
-async function signIn(runtime: Runtime, viewport = { width: 1280, height: 900 }): Promise<Page> {
+async function signedIn(runtime: Runtime, viewport = { width: 1280, height: 900 }): Promise<Page> {
   const page = await browser.newPage({ viewport });
-  await page.goto(`${runtime.url}/admin/console`);
-  await page.fill('input[name="token"]', ADMIN);
-  await Promise.all([page.waitForURL(/\/admin\/console$/), page.click('button[type="submit"]')]);
+  await signIn(page, runtime.url);
   await page.locator('.chart[data-rendered="true"]').first().waitFor();
   return page;
 }
@@ -207,7 +201,7 @@ it('a fresh deployment: fitted axis, single-window points, BRT, names, payee-ban
     30_000,
   );
 
-  const page = await signIn(runtime);
+  const page = await signedIn(runtime);
   const now = Date.now() / 1000;
   const state = await charts(page);
   expect(state.length).toBeGreaterThan(0);
@@ -347,7 +341,7 @@ it('npm run demo fills a fresh instance with a day of traffic and an incident th
   expect(output).not.toContain('undefined');
   expect(output).toMatch(/analyzer closed the windows up to \S+: \d+ incident change\(s\)/);
 
-  const page = await signIn(runtime);
+  const page = await signedIn(runtime);
   const state = await charts(page);
   const now = Date.now() / 1000;
   // The day: the axis spans the last 24 hours, every partner and the busiest banks have volume.
