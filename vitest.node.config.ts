@@ -7,7 +7,10 @@ export default defineConfig({
     name: 'node',
     include: ['test/node/**/*.test.ts'],
     environment: 'node',
-    testTimeout: 120_000,
-    hookTimeout: 120_000,
+    // A hang still fails, but a busy two-core machine does not: a hook that starts a runtime (bundle,
+    // workerd, migrations) takes 20 s alone and several times that beside other servers; tests that
+    // start one themselves say START_HOOK_MS (test/support/processes.ts).
+    testTimeout: 300_000,
+    hookTimeout: 360_000,
   },
 });
