@@ -7,6 +7,8 @@ export default defineConfig({
     name: 'node',
     include: ['test/node/**/*.test.ts'],
     environment: 'node',
+    // One staging bundle for every file that starts a runtime (test/node/support/runtime.ts).
+    globalSetup: ['./test/node/setup/shared-bundle.ts'],
     // A hang still fails, but a busy two-core machine does not: a hook that starts a runtime (bundle,
     // workerd, migrations) takes 20 s alone and several times that beside other servers; tests that
     // start one themselves say START_HOOK_MS (test/support/processes.ts).
