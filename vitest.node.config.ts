@@ -14,5 +14,8 @@ export default defineConfig({
     // start one themselves say START_HOOK_MS (test/support/processes.ts).
     testTimeout: 300_000,
     hookTimeout: 360_000,
+    // expect.poll waits for an outcome (a page filled, a row shown): 1 s by default, which a page
+    // read under load outlasts; a minute here.
+    expect: { poll: { timeout: 60_000, interval: 250 } },
   },
 });

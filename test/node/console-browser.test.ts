@@ -10,8 +10,6 @@
  * drawn on Beta's Cash-Out plot, redelivers a FAILED webhook, and saves screenshots (paths printed).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -21,7 +19,7 @@ import { ClientSession, Gateway, type Onboarded } from '../../scripts/soak/api';
 import { dailyShape, faults, generateArray } from '../support/health';
 import { BETA, cashOutShare, DAY, HOUR, withIds, worldWith } from '../support/health/our-partners';
 import { START_HOOK_MS } from '../support/processes';
-import { ADMIN, launchChromium, SHOTS, signIn } from './support/browser';
+import { ADMIN, failingReceiver, launchChromium, SHOTS, signIn } from './support/browser';
 import { startTestRuntime } from './support/runtime';
 
 const WINDOW_MS = 5 * 60_000;
@@ -29,18 +27,11 @@ const windowStart = (ms: number) => Math.floor(ms / WINDOW_MS) * WINDOW_MS;
 
 let runtime: Awaited<ReturnType<typeof startTestRuntime>>;
 let browser: Browser;
-let receiver: Server;
-let receiverUrl = '';
-let failHooks = true;
+let receiver: Awaited<ReturnType<typeof failingReceiver>>;
 const work = mkdtempSync(path.join(tmpdir(), 'connectpsp-console-'));
 
 beforeAll(async () => {
-  receiver = createServer((req, res) => {
-    req.resume();
-    res.writeHead(failHooks ? 500 : 200).end();
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+  receiver = await failingReceiver();
   runtime = await startTestRuntime(work);
   browser = await launchChromium();
 }, START_HOOK_MS);
@@ -48,7 +39,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await runtime?.dispose();
-  if (receiver) await new Promise<void>((resolve) => receiver.close(() => resolve()));
+  await receiver?.close();
   rmSync(work, { recursive: true, force: true });
 });
 
@@ -235,7 +226,7 @@ it('signs in, shows clients, plots an incident from the fault API, redelivers a 
       externalReference: `pedido-${crypto.randomUUID()}`,
       payer: { name: 'Maria da Silva', document: '12345678909' },
       includeQrCodeImage: false,
-      webhookUrl: receiverUrl,
+      webhookUrl: receiver.url,
     },
     { expect: [201], headers: { 'x-idempotency-key': crypto.randomUUID() } },
   );
@@ -303,7 +294,7 @@ it('signs in, shows clients, plots an incident from the fault API, redelivers a 
   await chart.screenshot({ path: path.join(SHOTS, 'beta-cash-out-incident.png') });
 
   // Redeliver the failed webhook: the receiver is fixed first, so the redelivery succeeds.
-  failHooks = false;
+  receiver.fix();
   await page.goto(`${runtime.url}/admin/console?client=${affected.client.clientId}`);
   const row = page.locator(`tr[data-event-id="${failed[0].eventId}"]`);
   expect(await row.getAttribute('data-status')).toBe('FAILED');

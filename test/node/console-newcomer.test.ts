@@ -13,8 +13,6 @@
  */
 import { spawn } from 'node:child_process';
 import { appendFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -23,7 +21,7 @@ import { ROOT } from '../../runtime/local-runtime.mjs';
 import { writeDevVars } from '../../scripts/dev-vars.mjs';
 import { ClientSession, Gateway, type Onboarded } from '../../scripts/soak/api';
 import { startMockPsp } from '../support/mock-psp-server';
-import { ADMIN, launchChromium, SHOTS, signIn } from './support/browser';
+import { ADMIN, failingReceiver, launchChromium, SHOTS, signIn } from './support/browser';
 import { startTestRuntime } from './support/runtime';
 
 const WINDOW_MS = 5 * 60_000;
@@ -31,27 +29,20 @@ const PHONE = { width: 390, height: 844 };
 
 type Runtime = Awaited<ReturnType<typeof startTestRuntime>>;
 let browser: Browser;
-let receiver: Server;
-let receiverUrl = '';
-let failHooks = true;
+let receiver: Awaited<ReturnType<typeof failingReceiver>>;
 const work = mkdtempSync(path.join(tmpdir(), 'connectpsp-console-newcomer-'));
 const runtimes: Runtime[] = [];
 const shots: string[] = [];
 
 beforeAll(async () => {
-  receiver = createServer((req, res) => {
-    req.resume();
-    res.writeHead(failHooks ? 500 : 200).end();
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+  receiver = await failingReceiver();
   browser = await launchChromium();
 }, 180_000);
 
 afterAll(async () => {
   await browser?.close();
   for (const runtime of runtimes) await runtime.dispose();
-  await new Promise<void>((resolve) => receiver?.close(() => resolve()));
+  await receiver?.close();
   rmSync(work, { recursive: true, force: true });
   for (const shot of shots) console.log(`console screenshot: ${path.relative(ROOT, shot)}`);
 });
@@ -181,7 +172,7 @@ it('a fresh deployment: fitted axis, single-window points, BRT, names, payee-ban
       externalReference: `fresh-in-${crypto.randomUUID()}`,
       payer: { name: 'Maria da Silva', document: '12345678909' },
       includeQrCodeImage: false,
-      webhookUrl: receiverUrl,
+      webhookUrl: receiver.url,
     },
     { expect: [201] },
   );
@@ -284,7 +275,7 @@ it('a fresh deployment: fitted axis, single-window points, BRT, names, payee-ban
   expect(box.x).toBeGreaterThanOrEqual(0);
   expect(box.x + box.width).toBeLessThanOrEqual(PHONE.width);
   await shot(phone, 'phone-redeliver.png', false);
-  failHooks = false;
+  receiver.fix();
   await Promise.all([phone.waitForURL(/notice=redelivered/), button.click()]);
   const notice = phone.locator('#notice');
   await expect.poll(() => notice.textContent()).toContain('queued again');

@@ -4,6 +4,8 @@
  * over HTTP (./runtime.ts), with screenshots under test-artifacts/console.
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
@@ -22,6 +24,23 @@ export function launchChromium(): Promise<Browser> {
     throw new Error(`Chromium not found at ${executablePath} (apt-get install chromium)`);
   mkdirSync(SHOTS, { recursive: true });
   return chromium.launch({ executablePath, args: ['--no-sandbox'] });
+}
+
+/** A webhook receiver that answers 500 until fixed, then 200: FAILED deliveries for the console to redeliver. */
+export async function failingReceiver(): Promise<{ url: string; fix(): void; close(): Promise<void> }> {
+  let failing = true;
+  const server = createServer((req, res) => {
+    req.resume();
+    res.writeHead(failing ? 500 : 200).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
+    fix: () => {
+      failing = false;
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }
 
 /** Signs `page` in to the console at `base` with the admin token. */
