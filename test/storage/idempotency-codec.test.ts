@@ -10,6 +10,7 @@ import {
   decodeFingerprint,
   encodeAnswer,
   encodeFingerprint,
+  storedKey,
 } from '../../durable-objects/ledger/ledger/idempotency-codec';
 import { problemCode } from '../support/cash-in';
 import { cashInBody, Integrator } from '../support/harness';
@@ -58,7 +59,8 @@ describe('idempotency codec', () => {
     const row = await runInDurableObject(ledgerStub(api.client.clientId), (_i, state) =>
       state.storage.sql
         .exec<{ b: string; h: string; n: number; hb: number }>(
-          "SELECT typeof(body) AS b, typeof(request_hash) AS h, length(body) AS n, length(request_hash) AS hb FROM idempotency_keys WHERE key = 'k-codec-1'",
+          'SELECT typeof(body) AS b, typeof(request_hash) AS h, length(body) AS n, length(request_hash) AS hb FROM idempotency_keys WHERE key = ?',
+          storedKey('k-codec-1'),
         )
         .one(),
     );
@@ -66,29 +68,42 @@ describe('idempotency codec', () => {
     expect(row.n).toBeLessThan(firstText.length);
   });
 
-  it('replays an answer stored in the legacy text form', async () => {
+  it('replays answers stored in the two earlier forms: text key and deflated answer, JSON text and 64 hex digits', async () => {
     const api = await Integrator.create();
-    const body = cashInBody({ externalReference: 'codec-legacy' });
-    const first = await api.post('/cash-in', body, { 'x-idempotency-key': 'k-legacy' });
-    const firstText = await first.text();
-    // Rewrite the row as an object before this change stored it: JSON text and the full hex hash.
-    await runInDurableObject(ledgerStub(api.client.clientId), (_i, state) => {
-      const { body: blob, request_hash: hash } = state.storage.sql
-        .exec<{ body: ArrayBuffer; request_hash: ArrayBuffer }>(
-          "SELECT body, request_hash FROM idempotency_keys WHERE key = 'k-legacy'",
-        )
-        .one();
-      const legacyHash = `${decodeFingerprint(hash)}${'0'.repeat(32)}`;
-      state.storage.sql.exec(
-        "UPDATE idempotency_keys SET body = ?, request_hash = ? WHERE key = 'k-legacy'",
-        JSON.stringify(decodeAnswer(blob)),
-        legacyHash,
-      );
-    });
-    const replay = await api.post('/cash-in', body, { 'x-idempotency-key': 'k-legacy' });
-    expect(replay.status).toBe(201);
-    expect(await replay.text()).toBe(firstText);
-    const other = await api.post('/cash-in', { ...body, amount: 1.5 }, { 'x-idempotency-key': 'k-legacy' });
-    expect(await problemCode(other)).toBe('IDEMPOTENCY_KEY_REUSED');
+    for (const form of ['deflated', 'text'] as const) {
+      const key = `k-legacy-${form}`;
+      const body = cashInBody({ externalReference: `codec-legacy-${form}`, includeQrCodeImage: false });
+      const first = await api.post('/cash-in', body, { 'x-idempotency-key': key });
+      const firstText = await first.text();
+      // Rewrite the row as an object before this change stored it: the key as text, the answer itself.
+      await runInDurableObject(ledgerStub(api.client.clientId), (_i, state) => {
+        const { request_hash: hash } = state.storage.sql
+          .exec<{ request_hash: ArrayBuffer }>(
+            'SELECT request_hash FROM idempotency_keys WHERE key = ?',
+            storedKey(key),
+          )
+          .one();
+        const answer = JSON.parse(firstText);
+        const legacyHash = `${decodeFingerprint(hash)}${'0'.repeat(32)}`;
+        state.storage.sql.exec(
+          'UPDATE idempotency_keys SET key = ?, body = ?, request_hash = ? WHERE key = ?',
+          key,
+          form === 'text' ? JSON.stringify(answer) : encodeAnswer(answer),
+          form === 'text' ? legacyHash : hash,
+          storedKey(key),
+        );
+        expect(
+          state.storage.sql.exec('SELECT typeof(key) AS t FROM idempotency_keys WHERE key = ?', key).one(),
+        ).toEqual({
+          t: 'text',
+        });
+      });
+      const replay = await api.post('/cash-in', body, { 'x-idempotency-key': key });
+      expect(replay.status).toBe(201);
+      expect(replay.headers.get('idempotent-replayed')).toBe('true');
+      expect(await replay.text()).toBe(firstText);
+      const other = await api.post('/cash-in', { ...body, amount: 1.5 }, { 'x-idempotency-key': key });
+      expect(await problemCode(other)).toBe('IDEMPOTENCY_KEY_REUSED');
+    }
   });
 });

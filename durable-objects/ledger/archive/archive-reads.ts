@@ -131,6 +131,16 @@ export async function findCashOutAnywhere(
   return (await findAnywhere(ledger, cashOutSource, findCashOut(ledger.db, id), id))?.row;
 }
 
+/** The transaction of that kind with this internalCode, hot or archived (a stored idempotent answer's). */
+export async function transactionByCode(
+  ledger: LedgerContext,
+  kind: 'cash-in' | 'cash-out',
+  internalCode: string,
+) {
+  const row = await (kind === 'cash-in' ? findCashInAnywhere : findCashOutAnywhere)(ledger, internalCode);
+  return row?.internalCode === internalCode ? row : undefined;
+}
+
 export const rehydrateCashOut = (ledger: LedgerContext, id: string) =>
   rehydrate(ledger, cashOutSource, (x) => findCashOut(ledger.db, x), id);
 

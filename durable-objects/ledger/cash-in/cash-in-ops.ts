@@ -234,7 +234,7 @@ export async function createCashIn(
         ['expire-cash-in', transactionId, expiresAt + LATE_SETTLEMENT_GRACE_MS],
       ]);
       along?.(transactionId);
-      remember(201, created);
+      remember(201, created, { kind: 'cash-in', row });
     });
     return success(201, created);
   } finally {

@@ -137,7 +137,7 @@ export async function startRefund(
       pollAt: now + REFUND_POLL_MS,
       ...(idempotencyKey !== undefined && { idempotencyKey }),
     });
-    remember(202, body);
+    remember(202, body, { kind: 'cash-in', row });
   });
   await ledger.crashes.reach('refund.held');
   const sent = await partnerPort(ledger.env, row.partnerIspb).sendDevolution({

@@ -90,7 +90,7 @@ export async function acceptCashOut(
   const accepted: CashOutAccepted = { ...acceptedCashOut(row), requestedAt: formatBrt(now) };
   ledger.storage.transactionSync(() => {
     writeCashOuts(ledger, [row], now);
-    remember(202, accepted);
+    remember(202, accepted, { kind: 'cash-out', row });
   });
   executorWoken(ledger.db, now);
   return success(202, accepted);

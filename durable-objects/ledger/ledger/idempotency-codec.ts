@@ -5,9 +5,18 @@
  * to refer back to in so little text). The request hash keeps 128 of its 256 bits: a fingerprint only has to
  * tell a client's different bodies for one key apart, and 2^-128 is far past any retry storm.
  *
- * Both columns stay readable when they hold the legacy form (JSON text, 64 hex digits): SQLite keeps
- * each value's own type, so no migration rewrites rows that expire within a day anyway.
+ * An answer about a Cash-In or Cash-Out (its create, a refund) keeps less still: the transaction's fixed
+ * fields (src/domain/fixed-fields.ts) join the dictionary, so the deflated answer refers to them instead
+ * of repeating them, and a replay rebuilds them from the transaction, hot or archived. Its BLOB opens with
+ * REBUILT, a byte no raw deflate stream starts with (block type 11 is reserved), then the kind, the
+ * internalCode (unique per kind forever), and 4 bytes of the answer's SHA-256 that refuse a wrong rebuild.
+ * The key itself is kept as the first 128 bits of its SHA-256: a UUID key was stored three times over.
+ *
+ * Every column stays readable when it holds an older form (a key as text, JSON text, 64 hex digits, a
+ * plain deflated answer): SQLite keeps each value's own type, so no migration rewrites rows that expire
+ * within a day anyway.
  */
+import { createHash } from 'node:crypto';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { customType } from 'drizzle-orm/sqlite-core';
 
@@ -44,7 +53,90 @@ export function encodeAnswer(body: unknown): Uint8Array {
 export function decodeAnswer(stored: unknown): unknown {
   if (typeof stored === 'string') return JSON.parse(stored);
   const bytes = stored instanceof ArrayBuffer ? new Uint8Array(stored) : (stored as Uint8Array);
+  if (bytes[0] === REBUILT) return rebuiltAnswer(bytes);
   return JSON.parse(new TextDecoder().decode(inflateRawSync(bytes, { dictionary: DICTIONARY })));
+}
+
+/** The first byte of an answer rebuilt from its transaction: block type 11, never a deflate stream's. */
+const REBUILT = 0xfe;
+const KINDS = ['cash-in', 'cash-out'] as const;
+const CHECK_BYTES = 4;
+
+export type AnswerKind = (typeof KINDS)[number];
+
+/** An answer stored beside its transaction: `answer` needs that transaction's fixed fields. */
+export class RebuiltAnswer {
+  constructor(
+    readonly kind: AnswerKind,
+    readonly internalCode: string,
+    private readonly check: Uint8Array,
+    private readonly deflated: Uint8Array,
+  ) {}
+
+  /** The first answer, or undefined when these fields are not the ones it was stored with. */
+  answer(fixed: Record<string, unknown>): unknown {
+    let text: string;
+    try {
+      text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(
+        inflateRawSync(this.deflated, { dictionary: dictionaryWith(fixed) }),
+      );
+    } catch {
+      return undefined;
+    }
+    return sameBytes(checkOf(text), this.check) ? JSON.parse(text) : undefined;
+  }
+}
+
+const dictionaryWith = (fixed: Record<string, unknown>) => {
+  const own = new TextEncoder().encode(JSON.stringify(fixed));
+  const joined = new Uint8Array(DICTIONARY.length + own.length);
+  joined.set(DICTIONARY);
+  joined.set(own, DICTIONARY.length); // last: the nearest, so the cheapest to refer to
+  return joined;
+};
+
+const checkOf = (text: string) => createHash('sha256').update(text).digest().subarray(0, CHECK_BYTES);
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && a.every((byte, i) => byte === b[i]);
+}
+
+/** An answer about a transaction: REBUILT, kind, code length and code, check, deflated JSON. */
+export function encodeRebuilt(
+  body: unknown,
+  kind: AnswerKind,
+  internalCode: string,
+  fixed: Record<string, unknown>,
+) {
+  const text = JSON.stringify(body);
+  const code = new TextEncoder().encode(internalCode);
+  const deflated = deflateRawSync(new TextEncoder().encode(text), {
+    dictionary: dictionaryWith(fixed),
+    level: 9,
+  });
+  const head = [REBUILT, KINDS.indexOf(kind), code.length];
+  const out = new Uint8Array(head.length + code.length + CHECK_BYTES + deflated.length);
+  out.set(head);
+  out.set(code, head.length);
+  out.set(checkOf(text), head.length + code.length);
+  out.set(deflated, head.length + code.length + CHECK_BYTES);
+  return out;
+}
+
+function rebuiltAnswer(bytes: Uint8Array): RebuiltAnswer {
+  const length = bytes[2] ?? 0;
+  const at = 3 + length;
+  return new RebuiltAnswer(
+    KINDS[bytes[1] ?? 0] ?? 'cash-in',
+    new TextDecoder().decode(bytes.subarray(3, at)),
+    bytes.subarray(at, at + CHECK_BYTES),
+    bytes.subarray(at + CHECK_BYTES),
+  );
+}
+
+/** How a key is stored: the first 128 bits of its SHA-256 (2^-128 between two keys of a day). */
+export function storedKey(key: string): Uint8Array {
+  return new Uint8Array(createHash('sha256').update(key).digest().subarray(0, 16));
 }
 
 function toHex(bytes: Uint8Array): string {
@@ -68,11 +160,18 @@ export function decodeFingerprint(stored: unknown): string {
   return toHex(stored instanceof ArrayBuffer ? new Uint8Array(stored) : (stored as Uint8Array));
 }
 
-/** The stored answer column: deflated JSON (BLOB), legacy JSON text still read. */
+/** The stored answer column: deflated JSON or a RebuiltAnswer's bytes (BLOB), legacy JSON text still read. */
 export const compressedJson = customType<{ data: unknown; driverData: Uint8Array | string }>({
   dataType: () => 'text', // the column as created; TEXT affinity keeps a BLOB a BLOB
-  toDriver: encodeAnswer,
+  toDriver: (answer) => (answer instanceof Uint8Array ? answer : encodeAnswer(answer)),
   fromDriver: decodeAnswer,
+});
+
+/** The key column: its 16-byte hash (BLOB); a key stored as text before is read as it is. */
+export const idempotencyKeyColumn = customType<{ data: string; driverData: Uint8Array | string }>({
+  dataType: () => 'text', // the column as created
+  toDriver: storedKey,
+  fromDriver: (stored) => (typeof stored === 'string' ? stored : toHex(new Uint8Array(stored as Uint8Array))),
 });
 
 /** The stored request hash column: 16 bytes (BLOB), legacy 64 hex digits still read. */

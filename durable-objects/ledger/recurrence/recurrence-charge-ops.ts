@@ -142,7 +142,7 @@ export async function chargeRecurrence(
         recurringCharge: chargeFields(link(''), rec.retryPolicy),
       },
       creating.cashIns,
-      (status, body) => remember(status, withRecurrence(body)),
+      (status, body, about) => remember(status, withRecurrence(body), about),
       (transactionId) => {
         insertRecurrenceCharge(ledger.db, link(transactionId));
         // Read again after each attempt window, so its outcome never waits on a `cobr` callback.
