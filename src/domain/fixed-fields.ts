@@ -1,6 +1,6 @@
 /**
- * The fields of a transaction's view that never change once it is written: its ids, amount, payer and
- * request time. A stored idempotent answer is rebuilt from them (durable-objects/ledger/ledger/idempotency.ts),
+ * The fields of a transaction's view that never change once it is written: its ids, amount, declared
+ * payer and request time. A stored idempotent answer is rebuilt from them (durable-objects/ledger/ledger/idempotency.ts),
  * so it keeps only what the transaction's later life changes (status, BR Code, refund ids) beside them.
  */
 import { type CashInRecord, cashInView } from './cash-in';
@@ -23,5 +23,7 @@ export function fixedFields(kind: FixedKind, row: CashInRecord | CashOutRecord):
     kind === 'cash-in' ? cashInView(row as CashInRecord) : cashOutView(row as CashOutRecord);
   const fixed: Record<string, unknown> = {};
   for (const key of FIXED) if (key in view) fixed[key] = view[key];
+  // A Cash-In's payer as declared; the view adds the paying bank's data once paid.
+  if ('payerName' in row) fixed.payer = { name: row.payerName, document: row.payerDocument };
   return fixed;
 }

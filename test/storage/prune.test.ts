@@ -7,6 +7,7 @@
  */
 import { runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
+import { storedKey } from '../../durable-objects/ledger/ledger/idempotency-codec';
 import { PRUNE_STEP_ROWS, pruneFull, pruneOnce } from '../../durable-objects/ledger/prune';
 import { createCashIn, payCashIn } from '../support/cash-in';
 import { Integrator } from '../support/harness';
@@ -118,11 +119,11 @@ describe('pruning transient rows', () => {
       state.storage.sql.exec(
         'UPDATE idempotency_keys SET created_at = created_at - ? WHERE key = ?',
         DAY + 1,
-        key,
+        storedKey(key),
       );
     });
     await sweep(clientId);
-    expect(await count(clientId, 'SELECT 1 FROM idempotency_keys WHERE key = ?', key)).toBe(0);
+    expect(await count(clientId, 'SELECT 1 FROM idempotency_keys WHERE key = ?', storedKey(key))).toBe(0);
     const fresh = await api.post(
       '/cash-in',
       { amount: 11, externalReference: `idem2-${key}`, payer: { name: 'Maria', document: '12345678909' } },
