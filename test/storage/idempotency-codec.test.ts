@@ -10,6 +10,8 @@ import {
   decodeFingerprint,
   encodeAnswer,
   encodeFingerprint,
+  encodeRebuilt,
+  RebuiltAnswer,
   storedKey,
 } from '../../durable-objects/ledger/ledger/idempotency-codec';
 import { problemCode } from '../support/cash-in';
@@ -33,6 +35,29 @@ describe('idempotency codec', () => {
     const stored = encodeAnswer(answer);
     expect(decodeAnswer(stored)).toEqual(answer);
     expect(stored.byteLength).toBeLessThan(JSON.stringify(answer).length * 0.6);
+  });
+
+  it('an answer stored beside its transaction is rebuilt only from the fields it was stored with', () => {
+    const fixed = { transactionId: 'a1B2c3', internalCode: 'K7Q2M9X', amount: 150.25 };
+    const answer = {
+      ...fixed,
+      status: 'AWAITING_PAYMENT',
+      pixData: { copyAndPaste: '000201...K7Q2M9X...6304ABCD' },
+    };
+    const stored = encodeRebuilt(answer, 'cash-in', 'K7Q2M9X', fixed);
+    expect(stored[0]).toBe(0xfe); // block type 11: never the first byte of a deflated answer
+    expect(stored.byteLength).toBeLessThan(encodeAnswer(answer).byteLength);
+    const read = decodeAnswer(stored);
+    expect(read).toBeInstanceOf(RebuiltAnswer);
+    const rebuilt = read as RebuiltAnswer;
+    expect({ kind: rebuilt.kind, internalCode: rebuilt.internalCode }).toEqual({
+      kind: 'cash-in',
+      internalCode: 'K7Q2M9X',
+    });
+    expect(JSON.stringify(rebuilt.answer(fixed))).toBe(JSON.stringify(answer));
+    // Another transaction's fields (or a changed one) never rebuild a wrong answer.
+    expect(rebuilt.answer({ ...fixed, amount: 150.26 })).toBeUndefined();
+    expect(rebuilt.answer({})).toBeUndefined();
   });
 
   it('keeps 16 bytes of the request hash and reads the legacy 64-digit form as the same fingerprint', () => {
