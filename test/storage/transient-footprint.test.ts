@@ -1,15 +1,20 @@
 /**
- * What one idempotency key costs in its client's object, table and indexes together, for
+ * What the transient rows of a transaction cost in its client's object. What one idempotency key costs in its client's object, table and indexes together, for
  * N Cash-Ins and N Cash-Outs created over HTTP under UUID keys (the database's live bytes with the keys, less without): as stored now (the key's 128-bit hash, the
  * answer beside its transaction) and, for the same answers, in the form stored before (the key as text,
- * the whole answer deflated), rewritten in place. docs/storage-schema.md (Growth) quotes the figures.
+ * the whole answer deflated), rewritten in place. What a transaction's webhook deliveries cost, its events
+ * delivered to a URL: the database's live bytes with them, less without (the 7 days they stay hot unless
+ * the archive takes them first). docs/storage-schema.md (Growth) quotes the figures.
  */
 import { runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { encodeAnswer, storedKey } from '../../durable-objects/ledger/ledger/idempotency-codec';
-import { cashOutBody, deposit } from '../support/cash-out';
+import { payCashIn, waitFor } from '../support/cash-in';
+import { cashOutBody, deposit, settled } from '../support/cash-out';
 import { cashInBody, Integrator } from '../support/harness';
 import { ledgerStub } from '../support/ledger';
+import { deliveries } from '../support/ledger-reads';
+import { newSink } from '../support/webhooks';
 
 const N = 200;
 type Row = {
@@ -99,5 +104,48 @@ describe('idempotency keys: bytes per key', () => {
     // Measured 174 against 307 (2026-11-29): pages as they fill under random keys, not full ones.
     expect(figures.now.perKey).toBeLessThanOrEqual(190);
     expect(figures.before.perKey - figures.now.perKey).toBeGreaterThanOrEqual(100);
+  });
+
+  it(`a webhook delivery row, and a transaction's deliveries (${N / 2} paid Cash-Ins, ${N / 2} completed Cash-Outs)`, async () => {
+    const api = await Integrator.create();
+    await deposit(api, 1_000);
+    const sink = newSink();
+    const ids: string[] = [];
+    for (let i = 0; i < N / 2; i += 20) {
+      await Promise.all(
+        Array.from({ length: 20 }, async () => {
+          const cashIn = await api.post(
+            '/cash-in',
+            cashInBody({ includeQrCodeImage: false, webhookUrl: sink.url }),
+          );
+          const { internalCode } = (await cashIn.json()) as { internalCode: string };
+          await payCashIn(api, internalCode);
+          const cashOut = await api.signedPost('/cash-out', cashOutBody({ amount: 1, webhookUrl: sink.url }));
+          ids.push(((await cashOut.json()) as { transactionId: string }).transactionId);
+        }),
+      );
+    }
+    for (const id of ids) expect((await settled(api, id)).status).toBe('COMPLETED');
+    const open = async () => (await deliveries(api.client.clientId)).filter((d) => d.dueAt !== null).length;
+    expect(await waitFor(open, (n) => n === 0, 60_000)).toBe(0);
+    const figures = await runInDurableObject(ledgerStub(api.client.clientId), (_i, state) => {
+      const sql = state.storage.sql;
+      const rows = sql
+        .exec<{ n: number; delivered: number }>(
+          "SELECT count(*) AS n, sum(status = 'DELIVERED') AS delivered FROM webhook_deliveries",
+        )
+        .one();
+      const bytes = sql.databaseSize;
+      sql.exec('DELETE FROM webhook_deliveries');
+      return { ...rows, perRow: Math.round((bytes - sql.databaseSize) / rows.n) };
+    });
+    const perTransaction = Math.round((figures.perRow * figures.n) / N);
+    console.log(
+      `webhook deliveries: ${figures.n} for ${N} transactions (${figures.delivered} DELIVERED), ` +
+        `${figures.perRow} B per row with its indexes, ${perTransaction} B per transaction`,
+    );
+    expect(figures).toMatchObject({ n: 2 * N, delivered: 2 * N });
+    // Measured 307 (2026-11-29): a URL, the last answer's status and its times on every row.
+    expect(figures.perRow).toBeLessThanOrEqual(340);
   });
 });
