@@ -45,7 +45,7 @@ const answersByKind = (sql: SqlStorage) =>
 
 const hex = (bytes: Uint8Array) => [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
 
-describe('idempotency keys: bytes per key', () => {
+describe('transient rows: bytes per idempotency key and per webhook delivery', () => {
   it(`keeps a Cash-In's or Cash-Out's key in at most 190 B, 100 fewer than the form before (${N} of each)`, async () => {
     const api = await Integrator.create();
     await deposit(api, 1_000);
@@ -76,8 +76,11 @@ describe('idempotency keys: bytes per key', () => {
       const none = sql.databaseSize;
       // The same answers as an object before this change stored them: the key as text, the answer whole.
       const keyOf = new Map([...answers.keys()].map((key) => [hex(storedKey(key)), key]));
+      const wholeByKind = [0, 0]; // the answers' bytes as stored before: Cash-Ins', Cash-Outs'
       for (const row of rows) {
         const key = keyOf.get(hex(new Uint8Array(row.key))) as string;
+        const kind = new Uint8Array(row.body)[1] as 0 | 1;
+        wholeByKind[kind] = (wholeByKind[kind] ?? 0) + encodeAnswer(answers.get(key)).byteLength / N;
         sql.exec(
           'INSERT INTO idempotency_keys (key, request_hash, status, body, created_at) VALUES (?, ?, ?, ?, ?)',
           key,
@@ -87,7 +90,7 @@ describe('idempotency keys: bytes per key', () => {
           row.created_at,
         );
       }
-      const before = { bytes: sql.databaseSize, ...lengths(sql) };
+      const before = { bytes: sql.databaseSize, ...lengths(sql), byKind: wholeByKind.map(Math.round) };
       const perKey = (bytes: number) => Math.round((bytes - none) / rows.length);
       return {
         now: { ...now, perKey: perKey(now.bytes) },
@@ -97,7 +100,7 @@ describe('idempotency keys: bytes per key', () => {
     console.log(
       `idempotency keys (${2 * N}: Cash-Ins and Cash-Outs): ${figures.now.perKey} B per key in pages ` +
         `(key ${figures.now.k} B, answer ${figures.now.a} B: Cash-In ${figures.now.byKind[0]}, Cash-Out ${figures.now.byKind[1]}); the form before: ${figures.before.perKey} B ` +
-        `(key ${figures.before.k} B, answer ${figures.before.a} B)`,
+        `(key ${figures.before.k} B, answer ${figures.before.a} B: Cash-In ${figures.before.byKind[0]}, Cash-Out ${figures.before.byKind[1]})`,
     );
     expect(figures.now).toMatchObject({ n: 2 * N, k: 16 });
     expect(figures.before).toMatchObject({ n: 2 * N, k: 36 });
