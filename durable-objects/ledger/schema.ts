@@ -221,8 +221,7 @@ export const tasks = sqliteTable(
 export const idempotencyKeys = sqliteTable(
   'idempotency_keys',
   {
-    // The key's 128-bit hash, its request's fingerprint and the deflated answer (idempotency-codec.ts);
-    // the SQL types stay as created.
+    // The key's 128-bit hash, its request's fingerprint, the deflated answer (idempotency-codec.ts); types as created.
     key: idempotencyKeyColumn('key').primaryKey(),
     requestHash: requestFingerprintColumn('request_hash').notNull(),
     status: integer('status').notNull(),
