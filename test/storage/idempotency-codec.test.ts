@@ -90,6 +90,27 @@ describe('idempotency codec', () => {
     expect(rebuilt.answer({})).toBeUndefined();
   });
 
+  it('a replay whose transaction no longer gives back the fields it was stored with answers 500, never another answer', async () => {
+    const api = await Integrator.create();
+    const body = cashInBody({ externalReference: 'codec-damaged', includeQrCodeImage: false });
+    const first = await api.post('/cash-in', body, { 'x-idempotency-key': 'k-damaged' });
+    expect(first.status).toBe(201);
+    // Damage a fixed field of the stored Cash-In: its amount never changes.
+    await runInDurableObject(ledgerStub(api.client.clientId), (_i, state) => {
+      state.storage.sql.exec(
+        "UPDATE cash_ins SET amount = amount + 1 WHERE external_reference = 'codec-damaged'",
+      );
+    });
+    const replay = await api.post('/cash-in', body, { 'x-idempotency-key': 'k-damaged' });
+    expect(replay.status).toBe(500);
+    expect(await problemCode(replay)).toBe('INTERNAL_ERROR');
+    // The object still answers: the next request with another key runs.
+    const next = await api.post('/cash-in', cashInBody({ includeQrCodeImage: false }), {
+      'x-idempotency-key': 'k-next',
+    });
+    expect(next.status).toBe(201);
+  });
+
   it('keeps 16 bytes of the request hash and reads the legacy 64-digit form as the same fingerprint', () => {
     const stored = encodeFingerprint(HASH);
     expect(stored.byteLength).toBe(16);
