@@ -11,7 +11,7 @@ import { accountOf } from '../support/account';
 import { getCashIn, payCashIn, waitFor } from '../support/cash-in';
 import { cashOutBody, deposit, settled } from '../support/cash-out';
 import { batchItems } from '../support/cash-out-batch';
-import { cashInBody, Integrator } from '../support/harness';
+import { admin, cashInBody, Integrator } from '../support/harness';
 import { assertBooks } from '../support/invariants';
 import { archiveNow } from '../support/psp-books';
 import { recurrenceBody } from '../support/recurrence';
@@ -58,6 +58,27 @@ describe('idempotent replays are the first answer, whatever the transaction beca
     expect(await archiveNow(api)).toBeGreaterThan(0);
     expect((await api.get(`/cash-in/${internalCode}`)).status).toBe(200);
     await expectReplay(send, first);
+  });
+
+  it('POST /cash-in: the BR Code of the first answer replayed after the merchant text changed, a new key names the new one', async () => {
+    const api = await Integrator.create({ merchantName: 'Loja Antiga Ltda', merchantCity: 'Sao Paulo' });
+    const key = keyed();
+    const body = cashInBody({ includeQrCodeImage: false });
+    const send = () => api.post('/cash-in', body, key);
+    const first = await answer(await send());
+    expect(first.text).toContain('LOJA ANTIGA LTDA');
+    const patched = await admin(`/admin/clients/${api.client.clientId}`, 'PATCH', {
+      merchantName: 'Loja Nova Ltda',
+      merchantCity: 'Campinas',
+    });
+    expect(patched.status).toBe(200);
+    await expectReplay(send, first);
+    const otherKey = keyed();
+    const other = cashInBody({ includeQrCodeImage: false });
+    const renamed = await answer(await api.post('/cash-in', other, otherKey));
+    expect(renamed.text).toContain('LOJA NOVA LTDA');
+    await expectReplay(send, first);
+    await expectReplay(() => api.post('/cash-in', other, otherKey), renamed);
   });
 
   it('POST /cash-in (open finance): its paymentUrl replayed after PAID and archived', async () => {

@@ -234,7 +234,14 @@ export async function createCashIn(
         ['expire-cash-in', transactionId, expiresAt + LATE_SETTLEMENT_GRACE_MS],
       ]);
       along?.(transactionId);
-      remember(201, created, { kind: 'cash-in', row });
+      // The texts its BR Code or payment page share with the client's other answers, kept once (idempotency-codec.ts).
+      const context = [
+        input.locationPrefix,
+        input.paymentUrlPrefix,
+        merchant.merchantName,
+        merchant.merchantCity,
+      ].join('\n');
+      remember(201, created, { kind: 'cash-in', row, context });
     });
     return success(201, created);
   } finally {

@@ -10,6 +10,9 @@
  * of repeating them, and a replay rebuilds them from the transaction, hot or archived. Its BLOB opens with
  * REBUILT, a byte no raw deflate stream starts with (block type 11 is reserved), then the kind, the
  * internalCode (unique per kind forever), and 4 bytes of the answer's SHA-256 that refuse a wrong rebuild.
+ * An answer whose request brought text of its own (a BR Code's location prefix, the merchant's name and city)
+ * opens with IN_CONTEXT instead and names that text by its index in the client's list of contexts
+ * (settings-store.ts), kept once per client and added to the dictionary before the fixed fields.
  * The key itself is kept as the first 128 bits of its SHA-256: a UUID key was stored three times over.
  *
  * Every column stays readable when it holds an older form (a key as text, JSON text, 64 hex digits, a
@@ -53,32 +56,37 @@ export function encodeAnswer(body: unknown): Uint8Array {
 export function decodeAnswer(stored: unknown): unknown {
   if (typeof stored === 'string') return JSON.parse(stored);
   const bytes = stored instanceof ArrayBuffer ? new Uint8Array(stored) : (stored as Uint8Array);
-  if (bytes[0] === REBUILT) return rebuiltAnswer(bytes);
+  if (bytes[0] === REBUILT || bytes[0] === IN_CONTEXT) return rebuiltAnswer(bytes);
   return JSON.parse(new TextDecoder().decode(inflateRawSync(bytes, { dictionary: DICTIONARY })));
 }
 
-/** The first byte of an answer rebuilt from its transaction: block type 11, never a deflate stream's. */
+/** The first byte of an answer rebuilt from its transaction (block type 11, never a deflate stream's); with a context. */
 const REBUILT = 0xfe;
+const IN_CONTEXT = 0xff;
 const KINDS = ['cash-in', 'cash-out'] as const;
 const CHECK_BYTES = 4;
+/** Contexts a client's answers may name (one byte); past it, answers are stored without one. */
+export const MAX_CONTEXTS = 256;
 
 export type AnswerKind = (typeof KINDS)[number];
 
-/** An answer stored beside its transaction: `answer` needs that transaction's fixed fields. */
+/** An answer stored beside its transaction: `answer` needs that transaction's fixed fields (and its context). */
 export class RebuiltAnswer {
   constructor(
     readonly kind: AnswerKind,
     readonly internalCode: string,
+    /** The index of its context in the client's list, if it names one. */
+    readonly context: number | undefined,
     private readonly check: Uint8Array,
     private readonly deflated: Uint8Array,
   ) {}
 
-  /** The first answer, or undefined when these fields are not the ones it was stored with. */
-  answer(fixed: Record<string, unknown>): unknown {
+  /** The first answer, or undefined when these are not the fields (and context) it was stored with. */
+  answer(fixed: Record<string, unknown>, context = ''): unknown {
     let text: string;
     try {
       text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(
-        inflateRawSync(this.deflated, { dictionary: dictionaryWith(fixed) }),
+        inflateRawSync(this.deflated, { dictionary: dictionaryWith(fixed, context) }),
       );
     } catch {
       return undefined;
@@ -87,8 +95,8 @@ export class RebuiltAnswer {
   }
 }
 
-const dictionaryWith = (fixed: Record<string, unknown>) => {
-  const own = new TextEncoder().encode(JSON.stringify(fixed));
+const dictionaryWith = (fixed: Record<string, unknown>, context: string) => {
+  const own = new TextEncoder().encode(`${context}${JSON.stringify(fixed)}`);
   const joined = new Uint8Array(DICTIONARY.length + own.length);
   joined.set(DICTIONARY);
   joined.set(own, DICTIONARY.length); // last: the nearest, so the cheapest to refer to
@@ -101,20 +109,27 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return a.length === b.length && a.every((byte, i) => byte === b[i]);
 }
 
-/** An answer about a transaction: REBUILT, kind, code length and code, check, deflated JSON. */
+/** Where an answer's context is: its text and its index in the client's list. */
+export interface AnswerContext {
+  index: number;
+  text: string;
+}
+
+/** An answer about a transaction: REBUILT (or IN_CONTEXT and its index), kind, code length and code, check, deflated JSON. */
 export function encodeRebuilt(
   body: unknown,
   kind: AnswerKind,
   internalCode: string,
   fixed: Record<string, unknown>,
+  context?: AnswerContext,
 ) {
   const text = JSON.stringify(body);
   const code = new TextEncoder().encode(internalCode);
-  const deflated = deflateRawSync(new TextEncoder().encode(text), {
-    dictionary: dictionaryWith(fixed),
-    level: 9,
-  });
-  const head = [REBUILT, KINDS.indexOf(kind), code.length];
+  const dictionary = dictionaryWith(fixed, context?.text ?? '');
+  const deflated = deflateRawSync(new TextEncoder().encode(text), { dictionary, level: 9 });
+  const head = context
+    ? [IN_CONTEXT, context.index, KINDS.indexOf(kind), code.length]
+    : [REBUILT, KINDS.indexOf(kind), code.length];
   const out = new Uint8Array(head.length + code.length + CHECK_BYTES + deflated.length);
   out.set(head);
   out.set(code, head.length);
@@ -124,11 +139,14 @@ export function encodeRebuilt(
 }
 
 function rebuiltAnswer(bytes: Uint8Array): RebuiltAnswer {
-  const length = bytes[2] ?? 0;
-  const at = 3 + length;
+  const context = bytes[0] === IN_CONTEXT ? (bytes[1] ?? 0) : undefined;
+  const from = context === undefined ? 1 : 2;
+  const length = bytes[from + 1] ?? 0;
+  const at = from + 2 + length;
   return new RebuiltAnswer(
-    KINDS[bytes[1] ?? 0] ?? 'cash-in',
-    new TextDecoder().decode(bytes.subarray(3, at)),
+    KINDS[bytes[from] ?? 0] ?? 'cash-in',
+    new TextDecoder().decode(bytes.subarray(from + 2, at)),
+    context,
     bytes.subarray(at, at + CHECK_BYTES),
     bytes.subarray(at + CHECK_BYTES),
   );

@@ -11,8 +11,16 @@ import { desc, eq, or, sql } from 'drizzle-orm';
 import type { DrizzleSqliteDODatabase } from 'drizzle-orm/durable-sqlite';
 import { type FixedKind, fixedFields } from '../../../src/domain/fixed-fields';
 import { failure, type OperationResult } from '../../../src/domain/result';
+import type { LedgerDb } from '../db';
 import { idempotencyKeys } from '../schema';
-import { encodeRebuilt, fingerprintOf, RebuiltAnswer } from './idempotency-codec';
+import { readAnswerContexts, storeAnswerContexts } from '../settings-store';
+import {
+  type AnswerContext,
+  encodeRebuilt,
+  fingerprintOf,
+  MAX_CONTEXTS,
+  RebuiltAnswer,
+} from './idempotency-codec';
 
 /** What an idempotent command carries: the client's key, if any, and the request's hash. */
 export interface Idempotent {
@@ -26,6 +34,8 @@ export const REPLAY_WINDOW_MS = 24 * 60 * 60 * 1000;
 export interface AnswerAbout {
   kind: FixedKind;
   row: Parameters<typeof fixedFields>[1];
+  /** Text the request brought that many answers share (a BR Code's location prefix, the merchant's name). */
+  context?: string;
 }
 
 /**
@@ -44,19 +54,36 @@ export class IdempotencyKeys {
   private readonly running = new Map<string, string>();
 
   constructor(
-    private readonly db: DrizzleSqliteDODatabase<Record<string, unknown>>,
+    private readonly db: LedgerDb,
     private readonly find: FindByCode,
   ) {}
 
   /** A stored answer as first given: rebuilt beside its transaction, or as stored. */
   private async replayed(body: unknown): Promise<unknown> {
     if (!(body instanceof RebuiltAnswer)) return body;
+    const context = body.context === undefined ? '' : readAnswerContexts(this.db)[body.context];
     const row = await this.find(body.kind, body.internalCode);
     const answer =
-      row && row.internalCode === body.internalCode ? body.answer(fixedFields(body.kind, row)) : undefined;
+      row && row.internalCode === body.internalCode && context !== undefined
+        ? body.answer(fixedFields(body.kind, row), context)
+        : undefined;
     if (answer === undefined)
       throw new Error(`stored answer of ${body.kind} ${body.internalCode} cannot be rebuilt`);
     return answer;
+  }
+
+  /**
+   * The context's place in the client's list, added in the answer's own transaction when new: read from
+   * storage each time, so a rolled-back answer leaves no index behind. Past MAX_CONTEXTS, none.
+   */
+  private context(text: string): AnswerContext | undefined {
+    const contexts = readAnswerContexts(this.db);
+    let index = contexts.indexOf(text);
+    if (index < 0 && contexts.length < MAX_CONTEXTS) {
+      index = contexts.push(text) - 1;
+      storeAnswerContexts(this.db, contexts);
+    }
+    return index < 0 ? undefined : { index, text };
   }
 
   async run<T>(
@@ -102,7 +129,13 @@ export class IdempotencyKeys {
     try {
       return await operation((status, answer, about) => {
         const body = about
-          ? encodeRebuilt(answer, about.kind, about.row.internalCode, fixedFields(about.kind, about.row))
+          ? encodeRebuilt(
+              answer,
+              about.kind,
+              about.row.internalCode,
+              fixedFields(about.kind, about.row),
+              about.context === undefined ? undefined : this.context(about.context),
+            )
           : answer;
         this.db
           .insert(idempotencyKeys)
