@@ -88,6 +88,18 @@ describe('idempotency codec', () => {
     // Another transaction's fields (or a changed one) never rebuild a wrong answer.
     expect(rebuilt.answer({ ...fixed, amount: 150.26 })).toBeUndefined();
     expect(rebuilt.answer({})).toBeUndefined();
+    // With the context its request brought (kept once per client, named by index): only that one rebuilds it.
+    const context = { index: 3, text: 'host/pix/qr/abc\nLOJA TESTE\nSAO PAULO' };
+    const hosted = {
+      ...answer,
+      pixData: { copyAndPaste: '0002…host/pix/qr/abcK7Q2M9X…LOJA TESTE…SAO PAULO…6304ABCD' },
+    };
+    const inContext = decodeAnswer(
+      encodeRebuilt(hosted, 'cash-in', 'K7Q2M9X', fixed, context),
+    ) as RebuiltAnswer;
+    expect(inContext.context).toBe(3);
+    expect(JSON.stringify(inContext.answer(fixed, context.text))).toBe(JSON.stringify(hosted));
+    expect(inContext.answer(fixed, 'host/pix/qr/abc\nLOJA NOVA\nSAO PAULO')).toBeUndefined();
   });
 
   it('a replay whose transaction no longer gives back the fields it was stored with answers 500, never another answer', async () => {
