@@ -13,7 +13,7 @@
  * An answer whose request brought text of its own (a BR Code's location prefix, the merchant's name and city)
  * opens with IN_CONTEXT instead and names that text by its index in the client's list of contexts
  * (settings-store.ts), kept once per client and added to the dictionary before the fixed fields.
- * The key itself is kept as the first 128 bits of its SHA-256: a UUID key was stored three times over.
+ * The key itself is kept as the first 128 bits of its SHA-256: a UUID key was stored twice (row, primary key).
  *
  * Every column stays readable when it holds an older form (a key as text, JSON text, 64 hex digits, a
  * plain deflated answer): SQLite keeps each value's own type, so no migration rewrites rows that expire
@@ -60,7 +60,7 @@ export function decodeAnswer(stored: unknown): unknown {
   return JSON.parse(new TextDecoder().decode(inflateRawSync(bytes, { dictionary: DICTIONARY })));
 }
 
-/** The first byte of an answer rebuilt from its transaction (block type 11, never a deflate stream's); with a context. */
+/** First bytes no raw deflate stream has (block type 11): an answer rebuilt from its transaction, without and with a context. */
 const REBUILT = 0xfe;
 const IN_CONTEXT = 0xff;
 const KINDS = ['cash-in', 'cash-out'] as const;
