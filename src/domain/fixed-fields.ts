@@ -27,3 +27,13 @@ export function fixedFields(kind: FixedKind, row: CashInRecord | CashOutRecord):
   if ('payerName' in row) fixed.payer = { name: row.payerName, document: row.payerDocument };
   return fixed;
 }
+
+/** What an idempotent answer about this transaction is stored with (durable-objects/ledger/ledger/idempotency.ts). */
+export function answerAbout(kind: FixedKind, row: CashInRecord | CashOutRecord, context?: string) {
+  return {
+    kind,
+    internalCode: row.internalCode,
+    fixed: fixedFields(kind, row),
+    ...(context !== undefined && { context }),
+  };
+}

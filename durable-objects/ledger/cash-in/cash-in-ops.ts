@@ -11,6 +11,7 @@ import {
   type CashInView,
   cashInView,
 } from '../../../src/domain/cash-in';
+import { answerAbout } from '../../../src/domain/fixed-fields';
 import { newCashInTxId, newInternalCode } from '../../../src/domain/ids';
 import { merchantFields } from '../../../src/domain/merchant';
 import { amountFromCents } from '../../../src/domain/money';
@@ -241,7 +242,7 @@ export async function createCashIn(
         merchant.merchantName,
         merchant.merchantCity,
       ].join('\n');
-      remember(201, created, { kind: 'cash-in', row, context });
+      remember(201, created, answerAbout('cash-in', row, context));
     });
     return success(201, created);
   } finally {

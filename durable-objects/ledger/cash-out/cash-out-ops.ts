@@ -1,5 +1,6 @@
 import type { CashOutAcceptedBody } from '../../../src/api/cash-out/schemas';
 import { type CashOutView, cashOutView } from '../../../src/domain/cash-out';
+import { answerAbout } from '../../../src/domain/fixed-fields';
 import { newEndToEndId, newInternalCode } from '../../../src/domain/ids';
 import { failure, type OperationResult, success } from '../../../src/domain/result';
 import { formatBrt } from '../../../src/domain/time';
@@ -90,7 +91,7 @@ export async function acceptCashOut(
   const accepted: CashOutAccepted = { ...acceptedCashOut(row), requestedAt: formatBrt(now) };
   ledger.storage.transactionSync(() => {
     writeCashOuts(ledger, [row], now);
-    remember(202, accepted, { kind: 'cash-out', row });
+    remember(202, accepted, answerAbout('cash-out', row));
   });
   executorWoken(ledger.db, now);
   return success(202, accepted);

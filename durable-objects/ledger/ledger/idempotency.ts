@@ -9,13 +9,13 @@
  */
 import { desc, eq, or, sql } from 'drizzle-orm';
 import type { DrizzleSqliteDODatabase } from 'drizzle-orm/durable-sqlite';
-import { type FixedKind, fixedFields } from '../../../src/domain/fixed-fields';
 import { failure, type OperationResult } from '../../../src/domain/result';
 import type { LedgerDb } from '../db';
 import { idempotencyKeys } from '../schema';
 import { readAnswerContexts, storeAnswerContexts } from '../settings-store';
 import {
   type AnswerContext,
+  type AnswerKind,
   encodeRebuilt,
   fingerprintOf,
   MAX_CONTEXTS,
@@ -30,10 +30,14 @@ export interface Idempotent {
 
 export const REPLAY_WINDOW_MS = 24 * 60 * 60 * 1000;
 
-/** The transaction an answer is about, as just written: the answer is stored beside it. */
+/**
+ * The transaction an answer is about, as just written: the answer is stored beside it. `fixed` are its
+ * fields that never change (src/domain/fixed-fields.ts), which the replay reads back from it.
+ */
 export interface AnswerAbout {
-  kind: FixedKind;
-  row: Parameters<typeof fixedFields>[1];
+  kind: AnswerKind;
+  internalCode: string;
+  fixed: Record<string, unknown>;
   /** Text the request brought that many answers share (a BR Code's location prefix, the merchant's name). */
   context?: string;
 }
@@ -44,8 +48,11 @@ export interface AnswerAbout {
  */
 export type Remember = (status: number, body: unknown, about?: AnswerAbout) => void;
 
-/** Finds a transaction of that kind by its internalCode, hot or archived (the object's finders). */
-export type FindByCode = (kind: FixedKind, internalCode: string) => Promise<AnswerAbout['row'] | undefined>;
+/** The fixed fields of the transaction of that kind with this internalCode, hot or archived (the object's finders). */
+export type FixedFieldsOf = (
+  kind: AnswerKind,
+  internalCode: string,
+) => Promise<Record<string, unknown> | undefined>;
 
 /** A key's rows: its hash, and the text an older version stored it as (read until it expires). */
 const keyIs = (key: string) => or(eq(idempotencyKeys.key, key), sql`${idempotencyKeys.key} = ${key}`);
@@ -55,18 +62,15 @@ export class IdempotencyKeys {
 
   constructor(
     private readonly db: LedgerDb,
-    private readonly find: FindByCode,
+    private readonly fixedOf: FixedFieldsOf,
   ) {}
 
   /** A stored answer as first given: rebuilt beside its transaction, or as stored. */
   private async replayed(body: unknown): Promise<unknown> {
     if (!(body instanceof RebuiltAnswer)) return body;
     const context = body.context === undefined ? '' : readAnswerContexts(this.db)[body.context];
-    const row = await this.find(body.kind, body.internalCode);
-    const answer =
-      row && row.internalCode === body.internalCode && context !== undefined
-        ? body.answer(fixedFields(body.kind, row), context)
-        : undefined;
+    const fixed = await this.fixedOf(body.kind, body.internalCode);
+    const answer = fixed && context !== undefined ? body.answer(fixed, context) : undefined;
     if (answer === undefined)
       throw new Error(`stored answer of ${body.kind} ${body.internalCode} cannot be rebuilt`);
     return answer;
@@ -132,8 +136,8 @@ export class IdempotencyKeys {
           ? encodeRebuilt(
               answer,
               about.kind,
-              about.row.internalCode,
-              fixedFields(about.kind, about.row),
+              about.internalCode,
+              about.fixed,
               about.context === undefined ? undefined : this.context(about.context),
             )
           : answer;
