@@ -2,23 +2,27 @@
  * externalReference stays unique forever (durable-objects/ledger/archive/reference-filter.ts): a
  * reference archived five years ago still answers 409 DUPLICATED_EXTERNAL_REFERENCE, through the
  * filter written with the archive; a fresh reference is cleared by the filter alone (no archived
- * look-up); references archived before the filter existed (an older generation) stay taken. A fresh
- * internal code is cleared the same way, by a filter of archived codes.
+ * look-up); references archived before the filter existed (an older generation) stay taken. Internal
+ * codes need no filter: unique by construction (durable-objects/ledger/internal-codes.ts), no create
+ * asks about its code, and codes of the older random form and of the counter are both found archived.
  */
 import { runInDurableObject } from 'cloudflare:test';
 import { expect, it } from 'vitest';
+import { shardOf } from '../../durable-objects/ledger/archive/archive-index';
 import {
-  codeMayBeArchived,
   referenceFilterSize,
   referenceMayBeArchived,
 } from '../../durable-objects/ledger/archive/reference-filter';
+import { randomCode } from '../../src/domain/ids';
+import { COUNTER_CODE } from '../../src/domain/internal-code';
 import { countReads } from '../support/archive-registry';
 import { createCashIn, payCashIn, problemCode } from '../support/cash-in';
 import { cashOutBody, createCashOut, deposit, settled } from '../support/cash-out';
+import { batchItems, createBatch } from '../support/cash-out-batch';
 import { admin, cashInBody, Integrator } from '../support/harness';
 import { ledgerStub } from '../support/ledger';
 import { cashIns } from '../support/ledger-reads';
-import { ageCashIns, dropReferenceFilters } from '../support/ledger-writes';
+import { ageCashIns, dropReferenceFilters, setOnlyCashInCode } from '../support/ledger-writes';
 
 const YEAR = 365 * 86_400_000;
 
@@ -93,38 +97,86 @@ it('an archived Cash-Out reference answers 409 through the filter too', async ()
   expect(await problemCode(res)).toBe('DUPLICATED_EXTERNAL_REFERENCE');
 });
 
-it('a create on a client with archived history asks the registry nothing when both filters clear it', async () => {
+it('a create on a client with archived history asks the registry nothing for its code; no code filter is kept', async () => {
   const api = await Integrator.create();
   const old = await createCashIn(api);
   await payCashIn(api, old.internalCode as string);
   await archive(api);
-  expect(await filterOf(api, (sql) => codeMayBeArchived(sql, 'cash-in', old.internalCode as string))).toBe(
-    true,
-  );
+  // The archived code is in no filter of the object: codes are unique by construction.
+  expect(await filterOf(api, (sql) => referenceFilterSize(sql, 'cash-in/code'))).toEqual({
+    keys: 0,
+    bytes: 0,
+    ranges: 0,
+  });
   const counted = await countReads(api);
   for (let i = 0; i < 5; i++) {
     const created = await createCashIn(api);
+    expect(created.internalCode).toMatch(COUNTER_CODE);
     expect(created.internalCode).not.toBe(old.internalCode);
   }
   expect(counted.registry).toBe(0);
-  // A code never archived: the filter says no (false is certain).
-  expect(await filterOf(api, (sql) => codeMayBeArchived(sql, 'cash-in', 'ZZZZZZZ'))).toBe(false);
 
-  // Codes archived before the codes' filter began (an older generation): every code is asked.
+  // References archived before their filter began (an older generation): every create asks the
+  // registry, once, for its reference's shard only, never for its code's.
   await dropReferenceFilters(api.client.clientId);
-  expect(await filterOf(api, (sql) => codeMayBeArchived(sql, 'cash-in', 'ZZZZZZZ'))).toBe(true);
-  const before = counted.registry;
-  await createCashIn(api);
-  expect(counted.registry - before).toBeGreaterThan(0);
+  for (let i = 0; i < 5; i++) {
+    const before = counted.registry;
+    await createCashIn(api);
+    expect(counted.registry - before).toBe(1);
+  }
 });
 
-it('a Cash-Out create on a client with archived Cash-Outs asks the registry nothing when both filters clear it', async () => {
+it('Cash-Outs, single and batch, on a client with archived Cash-Outs ask the registry nothing; no code filter is kept', async () => {
   const api = await Integrator.create();
   await deposit(api, 100);
   const out = await createCashOut(api, { amount: 10 });
   await settled(api, out.transactionId);
   await archive(api);
+  expect(await filterOf(api, (sql) => referenceFilterSize(sql, 'cash-out/code'))).toMatchObject({ keys: 0 });
   const counted = await countReads(api);
-  await createCashOut(api, { amount: 10 });
+  const single = await createCashOut(api, { amount: 10 });
+  const batch = await createBatch(api, batchItems(20));
   expect(counted.registry).toBe(0);
+  const codes = [single.internalCode, ...batch.items.map((item) => item.internalCode)];
+  expect(new Set(codes).size).toBe(21);
+  for (const code of codes) expect(code).toMatch(COUNTER_CODE);
+  // With the references' filter gone, the batch asks its references once per shard, its codes never.
+  await dropReferenceFilters(api.client.clientId);
+  const before = counted.registry;
+  const refs = batchItems(3);
+  await createBatch(api, refs);
+  const shards = new Set(refs.map((r) => shardOf(r.externalReference as string)));
+  expect(counted.registry - before).toBe(shards.size);
+});
+
+it('an archived Cash-In with a code of the older random form and one with a counter code are both found by code and TxId', async () => {
+  const api = await Integrator.create();
+  const older = await createCashIn(api);
+  await payCashIn(api, older.internalCode as string);
+  // As codes were drawn before the counter: seven of A-Z0-9, carried by its TxId.
+  const oldCode = randomCode();
+  const oldTxId = `${(older.transactionId as string).slice(0, 22)}${oldCode}${(older.transactionId as string).slice(29)}`;
+  await setOnlyCashInCode(api.client.clientId, oldCode, oldTxId);
+  const newer = await createCashIn(api);
+  await payCashIn(api, newer.internalCode as string);
+  expect(newer.internalCode).toMatch(COUNTER_CODE);
+  const ids = [oldCode, oldTxId, newer.internalCode as string, newer.transactionId as string];
+  const read = async () => {
+    const out: string[] = [];
+    for (const id of ids) {
+      const res = await api.get(`/cash-in/${encodeURIComponent(id)}`);
+      out.push(`${res.status} ${await res.text()}`);
+    }
+    return out;
+  };
+  const before = await read();
+  expect(before.map((a) => a.slice(0, 3))).toEqual(['200', '200', '200', '200']);
+  expect(before[0]).toBe(before[1]);
+  expect(before[2]).toBe(before[3]);
+  expect(await (await archive(api)).json()).toEqual({ archivedTransactions: 2 });
+  expect(await cashIns(api.client.clientId)).toEqual([]);
+  const counted = await countReads(api);
+  expect(await read()).toEqual(before);
+  // One registry call per GET (an old TxId through the code it carries, a new one by itself).
+  expect(counted.registry).toBe(ids.length);
 });

@@ -37,7 +37,7 @@ import {
   writingSegment,
 } from './archive-store';
 import { manifest } from './archive-totals';
-import { addCodes, addReferences } from './reference-filter';
+import { addReferences } from './reference-filter';
 
 /** Rows per step and segment: one put and one SQLite transaction of bounded size. */
 export const ARCHIVE_STEP_ROWS = 200;
@@ -153,22 +153,15 @@ async function archiveStepNow(ledger: LedgerContext, before: number): Promise<Mo
     if (source.idIndex === 'deliveries')
       for (const row of rows) indexIds(ledger.storage.sql, segment.id, source.ids(row), 'deliveries');
     source.removed?.(ledger, rows);
-    // Counted sources are transactions: their references and codes stay taken (reference-filter.ts).
-    if (source.counted) {
-      const sql = ledger.storage.sql;
+    // Counted sources are transactions: their references stay taken (reference-filter.ts); their
+    // codes need nothing (unique by construction, internal-codes.ts).
+    if (source.counted)
       addReferences(
-        sql,
+        ledger.storage.sql,
         source.kind,
         segment.id,
         rows.map((r) => r.externalReference as string),
       );
-      addCodes(
-        sql,
-        source.kind,
-        segment.id,
-        rows.map((r) => r.internalCode as string),
-      );
-    }
     // An archived transaction's ended webhook deliveries follow it (archive-delivery-queue.ts).
     if (source.counted)
       enqueueAggregates(

@@ -1,11 +1,12 @@
 import type { CashOutAcceptedBody } from '../../../src/api/cash-out/schemas';
 import { type CashOutView, cashOutView } from '../../../src/domain/cash-out';
 import { answerAbout } from '../../../src/domain/fixed-fields';
-import { newEndToEndId, newInternalCode } from '../../../src/domain/ids';
+import { newEndToEndId } from '../../../src/domain/ids';
 import { failure, type OperationResult, success } from '../../../src/domain/result';
 import { formatBrt } from '../../../src/domain/time';
 import { archivedAmong } from '../archive/archive-index';
-import { codesToAsk, referencesToAsk } from '../archive/reference-filter';
+import { referencesToAsk } from '../archive/reference-filter';
+import { takeCodes } from '../internal-codes';
 import type { Remember } from '../ledger/idempotency';
 import { accountAt, findHold, postEntry, releaseHold } from '../ledger/ledger';
 import type { LedgerContext } from '../ledger-context';
@@ -13,13 +14,7 @@ import { emitWebhook, observe } from '../webhooks/events';
 import { acceptedCashOut, type CreateCashOutInput, newCashOutRow, writeCashOuts } from './cash-out-accept';
 import { holdId } from './cash-out-book';
 import { executorWoken, wakeExecutor } from './cash-out-exec';
-import {
-  type CashOutRow,
-  cashOutCodeTaken,
-  cashOutKeysTaken,
-  findCashOut,
-  updateCashOut,
-} from './cash-out-store';
+import { type CashOutRow, cashOutReferenceTaken, findCashOut, updateCashOut } from './cash-out-store';
 import { countTowardLimits } from './limit-totals';
 
 export type { CreateCashOutInput } from './cash-out-accept';
@@ -61,37 +56,22 @@ export async function acceptCashOut(
       code: 'DUPLICATED_EXTERNAL_REFERENCE',
       detail: `externalReference '${input.externalReference}' was already used for a Cash-Out`,
     });
-  // The reference and a first candidate code in one statement; another code only on a collision.
-  let internalCode = newInternalCode();
-  let taken = cashOutKeysTaken(ledger.db, reference, internalCode);
-  if (taken.reference) return duplicated();
-  for (;;) {
-    // An archived Cash-Out keeps its reference and code (a hash hit counts: refusing is the safe
-    // side): asked of the archive registry after the hot check (archive-index.ts), none while no
-    // Cash-Out was ever archived.
-    // Each only when its filter cannot clear it (reference-filter.ts).
-    const sql = ledger.storage.sql;
-    const asked = [
-      ...referencesToAsk(sql, 'cash-out', [reference]),
-      ...codesToAsk(sql, 'cash-out', [internalCode]),
-    ];
-    const archived = await archivedAmong(ledger, 'cash-out', asked);
-    if (archived.has(reference)) return duplicated();
-    if (!taken.code && !archived.has(internalCode)) {
-      // Hot again, with the write: another request may have taken either during the call.
-      taken = cashOutKeysTaken(ledger.db, reference, internalCode);
-      if (taken.reference) return duplicated();
-      if (!taken.code) break;
-    }
-    internalCode = newInternalCode();
-    taken = { reference: false, code: cashOutCodeTaken(ledger.db, internalCode) };
-  }
+  const sql = ledger.storage.sql;
+  if (cashOutReferenceTaken(ledger.db, reference)) return duplicated();
+  // An archived Cash-Out keeps its reference (a hash hit counts: refusing is the safe side): asked
+  // of the archive registry after the hot check, only when the filter cannot clear it
+  // (reference-filter.ts), none while no Cash-Out was ever archived (archive-index.ts).
+  const archived = await archivedAmong(ledger, 'cash-out', referencesToAsk(sql, 'cash-out', [reference]));
+  // Hot again, with the write: another request may have taken it during the call.
+  if (archived.has(reference) || cashOutReferenceTaken(ledger.db, reference)) return duplicated();
   const now = Date.now();
-  const row = newCashOutRow(input, internalCode, now);
-  const accepted: CashOutAccepted = { ...acceptedCashOut(row), requestedAt: formatBrt(now) };
-  ledger.storage.transactionSync(() => {
+  const accepted = ledger.storage.transactionSync(() => {
+    // Unique by construction, taken with the row (internal-codes.ts).
+    const row = newCashOutRow(input, takeCodes(sql, 1)[0] as string, now);
+    const body: CashOutAccepted = { ...acceptedCashOut(row), requestedAt: formatBrt(now) };
     writeCashOuts(ledger, [row], now);
-    remember(202, accepted, answerAbout('cash-out', row));
+    remember(202, body, answerAbout('cash-out', row));
+    return body;
   });
   executorWoken(ledger.db, now);
   return success(202, accepted);
