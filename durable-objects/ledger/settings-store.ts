@@ -29,10 +29,16 @@ export function updateProfile(db: LedgerDb, profile: Profile): void {
 /** The key of the client's archive-registry shard count (archive/archive-index.ts). */
 const REGISTRY_SHARDS_KEY = 'archiveRegistryShards';
 
-/** How many archive-registry shards the client's archive was begun with; undefined if none was recorded. */
+/**
+ * How many archive-registry shards the client's archive was begun with; undefined if none was recorded.
+ * A stored value that is no positive integer throws: guessing a count would look for ids in the wrong shards.
+ */
 export function readRegistryShards(db: LedgerDb): number | undefined {
-  const value = db.select().from(settings).where(eq(settings.key, REGISTRY_SHARDS_KEY)).get()?.value;
-  return typeof value === 'number' ? value : undefined;
+  const row = db.select().from(settings).where(eq(settings.key, REGISTRY_SHARDS_KEY)).get();
+  if (row === undefined) return undefined;
+  if (typeof row.value !== 'number' || !Number.isInteger(row.value) || row.value < 1)
+    throw new Error(`archive registry shard count is not a positive integer: ${JSON.stringify(row.value)}`);
+  return row.value;
 }
 
 /** Records the shard count once: a recorded count never changes (its ids are placed by it). */

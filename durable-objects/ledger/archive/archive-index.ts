@@ -4,8 +4,9 @@
  * and of an archived devolution entry is hashed to 47 bits and registered, with the segment that
  * holds it, in the client's archive registry: ARCHIVE_REGISTRY objects outside the client's object,
  * one per hash shard (durable-objects/archive-registry.ts; the client's count, registryShards), so the
- * client's object keeps nothing per archived transaction. A lookup is one call to one shard, then the segment read; a collision only
- * costs reading one more segment: the reader compares the real ids (archive-reads.ts).
+ * client's object keeps nothing per archived transaction. A lookup is one call to one shard, then the
+ * segment read; a collision only costs reading one more segment: the reader compares the real ids
+ * (archive-reads.ts).
  *
  * Two generations: segments archived before the registry keep their ids in the object's own main
  * index (same hash, same pairs, never added to again; archive-store.ts); a lookup reads both.
