@@ -165,7 +165,7 @@ async function payMany(runtime: Runtime, headers: Record<string, string>) {
 
 /** Drained: the analyzer took every observation (created + settled of each). */
 async function drain(runtime: Runtime) {
-  const deadline = Date.now() + 90_000;
+  const deadline = Date.now() + 240_000;
   for (;;) {
     const res = await fetch(`${runtime.url}/admin/health/analyzer`, { headers: ADMIN });
     const analyzer = (await res.json()) as { accepted: number };
