@@ -1,7 +1,7 @@
 /**
  * The `settings` table: the client's profile (name, statement start, merchant text of its BR Codes),
- * read once at start-up and written at onboarding and by PATCH /clients; and the archive registry's
- * shard count, recorded when the client's archive begins (archive/archive-index.ts).
+ * read once at start-up and written at onboarding and by PATCH /clients; the contexts of stored answers;
+ * and the archive registry's shard count, recorded when the client's archive begins (archive/archive-index.ts).
  */
 import { eq } from 'drizzle-orm';
 import type { LedgerDb } from './db';
@@ -49,4 +49,24 @@ export function recordRegistryShards(db: LedgerDb, shards: number): void {
 /** Tests only (test/support/archive-registry.ts): a client whose archive began before counts were recorded. */
 export function forgetRegistryShards(db: LedgerDb): void {
   db.delete(settings).where(eq(settings.key, REGISTRY_SHARDS_KEY)).run();
+}
+
+const CONTEXTS = 'answer-contexts';
+
+/**
+ * The texts a client's stored idempotent answers share beyond their transaction (ledger/ledger/idempotency-codec.ts:
+ * a BR Code's location prefix, the merchant's name and city), in the order first seen; an answer names one by index.
+ */
+export function readAnswerContexts(db: LedgerDb): string[] {
+  return (
+    (db.select().from(settings).where(eq(settings.key, CONTEXTS)).get()?.value as string[] | undefined) ?? []
+  );
+}
+
+/** Appends a context, in the transaction of the answer that first names it. */
+export function storeAnswerContexts(db: LedgerDb, contexts: string[]): void {
+  db.insert(settings)
+    .values({ key: CONTEXTS, value: contexts })
+    .onConflictDoUpdate({ target: settings.key, set: { value: contexts } })
+    .run();
 }
