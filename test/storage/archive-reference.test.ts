@@ -15,7 +15,7 @@ import {
 } from '../../durable-objects/ledger/archive/reference-filter';
 import { randomCode } from '../../src/domain/ids';
 import { COUNTER_CODE } from '../../src/domain/internal-code';
-import { countReads } from '../support/archive-registry';
+import { countReads, shardsOf } from '../support/archive-registry';
 import { createCashIn, payCashIn, problemCode } from '../support/cash-in';
 import { cashOutBody, createCashOut, deposit, settled } from '../support/cash-out';
 import { batchItems, createBatch } from '../support/cash-out-batch';
@@ -145,7 +145,8 @@ it('Cash-Outs, single and batch, on a client with archived Cash-Outs ask the reg
   const before = counted.registry;
   const refs = batchItems(3);
   await createBatch(api, refs);
-  const shards = new Set(refs.map((r) => shardOf(r.externalReference as string)));
+  const count = await shardsOf(api.client.clientId);
+  const shards = new Set(refs.map((r) => shardOf(r.externalReference as string, count)));
   expect(counted.registry - before).toBe(shards.size);
 });
 
