@@ -109,13 +109,13 @@ export class TaskRunner {
         }
       }
       // Each step below has its own shortcut (pruning waits for its next row to age out, limit
-      // totals for a new month); the gate spares a busy object's alarm even their look-ups.
+      // totals for a new day); the gate spares a busy object's alarm even their look-ups.
       if (full || pruneDue || now >= this.housekeepingAt) {
         this.housekeepingAt = now + HOUSEKEEPING_MS;
         this.housekeeping(now, pruneDue);
-        const month = brtDate(now).slice(0, 7);
-        if ((full || this.limitTotalsClean !== month) && pruneLimitTotals(ledger.db, now) === 0)
-          this.limitTotalsClean = month;
+        const day = brtDate(now);
+        if ((full || this.limitTotalsClean !== day) && pruneLimitTotals(ledger.db, now) === 0)
+          this.limitTotalsClean = day;
         armArchive(ledger, now);
       }
     } finally {

@@ -8,10 +8,12 @@
  * Concurrent Cash-Outs racing for a day's and a payee's limit are here too; crashes between steps
  * are covered by test/crash/cash-out.test.ts, whose assertBooks recounts the totals the same way.
  */
+import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createCashOut, deposit, settled } from '../support/cash-out';
 import { admin, Integrator } from '../support/harness';
 import { checkLimitTotals } from '../support/invariants';
+import { ledgerStub } from '../support/ledger';
 import { limitTotals } from '../support/ledger-reads';
 
 const BEFORE_MIDNIGHT = new Date('2026-10-31T23:59:40-03:00');
@@ -122,6 +124,66 @@ describe('limit running totals under concurrent Cash-Outs', () => {
         expect(toP + cents(c)).toBeGreaterThan(10000);
       }
     }
+    await checkLimitTotals(clientId);
+  });
+});
+
+describe('limit running totals leave with their day', () => {
+  it('prunes day and payee-day rows older than yesterday, keeps the month, and a late cancellation gives nothing back to them', async () => {
+    vi.useFakeTimers({
+      toFake: ['Date'],
+      now: new Date('2026-11-04T12:00:00-03:00'),
+      shouldAdvanceTime: true,
+    });
+    let api = await Integrator.create();
+    const clientId = api.client.clientId;
+    await deposit(api, 10_000);
+    await admin(`/admin/clients/${clientId}`, 'PATCH', { limits: { perPayeeDaily: 200 } });
+    const pKey = crypto.randomUUID();
+    const p = payee(pKey);
+    const a = await settled(api, (await createCashOut(api, { amount: 50, payee: p })).transactionId);
+    expect(a.status, JSON.stringify(a.failure)).toBe('COMPLETED');
+    await admin(`/admin/clients/${clientId}`, 'PATCH', { approvalThreshold: 100 });
+    const held = await createCashOut(api, { amount: 100, payee: p });
+    expect((await settled(api, held.transactionId, ['PENDING'])).status).toBe('PENDING');
+    await admin(`/admin/clients/${clientId}`, 'PATCH', { approvalThreshold: null });
+
+    vi.setSystemTime(new Date('2026-11-05T12:00:00-03:00'));
+    api = await api.signedInAgain();
+    const b = await settled(api, (await createCashOut(api, { amount: 60, payee: p })).transactionId);
+    expect(b.status, JSON.stringify(b.failure)).toBe('COMPLETED');
+    expect(await totals(clientId, pKey)).toEqual({
+      'D|2026-11-04': 15000,
+      'P|2026-11-04|P': 15000,
+      'D|2026-11-05': 6000,
+      'P|2026-11-05|P': 6000,
+      'M|2026-11': 21000,
+    });
+
+    // 6 Nov: housekeeping (the object's alarm) drops 4 Nov's rows; yesterday's and the month's stay.
+    vi.setSystemTime(new Date('2026-11-06T12:00:00-03:00'));
+    api = await api.signedInAgain();
+    const stub = ledgerStub(clientId);
+    await runInDurableObject(stub, (_instance, state) => state.storage.setAlarm(Date.now()));
+    await runDurableObjectAlarm(stub);
+    expect(await totals(clientId, pKey)).toEqual({
+      'D|2026-11-05': 6000,
+      'P|2026-11-05|P': 6000,
+      'M|2026-11': 21000,
+    });
+    await checkLimitTotals(clientId);
+
+    // Rejecting the 4 Nov Cash-Out now gives its 100 back to November only: no row comes back for
+    // a day no limit asks for.
+    const rejected = await admin(`/admin/clients/${clientId}/cash-out/${held.transactionId}/reject`, 'POST');
+    expect(rejected.status).toBe(200);
+    expect((await settled(api, held.transactionId)).status).toBe('CANCELLED');
+    expect(await totals(clientId, pKey)).toEqual({
+      'D|2026-11-05': 6000,
+      'P|2026-11-05|P': 6000,
+      'M|2026-11': 11000,
+    });
+    expect((await limitTotals(clientId)).filter((r) => r.key.includes('2026-11-04'))).toEqual([]);
     await checkLimitTotals(clientId);
   });
 });

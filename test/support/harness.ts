@@ -69,6 +69,11 @@ export class Integrator {
     return new Integrator(client, await issueToken(client));
   }
 
+  /** The same client signed in again: a test that moves the clock past the token's lifetime. */
+  async signedInAgain(): Promise<Integrator> {
+    return new Integrator(this.client, await issueToken(this.client));
+  }
+
   headers(extra: Record<string, string> = {}): Record<string, string> {
     return {
       authorization: `Bearer ${this.token}`,

@@ -19,6 +19,7 @@ import { env } from 'cloudflare:workers';
 import { expect } from 'vitest';
 import { allCashIns } from '../../durable-objects/ledger/cash-in/cash-in-store';
 import { allCashOuts } from '../../durable-objects/ledger/cash-out/cash-out-store';
+import { askable } from '../../durable-objects/ledger/cash-out/limit-totals';
 import { allHolds } from '../../durable-objects/ledger/ledger/ledger-store';
 import { allTasks } from '../../durable-objects/ledger/scheduler';
 import {
@@ -449,7 +450,10 @@ async function checkHolds(
  * for: reserved (a partner assigned) and not cancelled, by BRT day, BRT month and payee-day.
  */
 export async function checkLimitTotals(clientId: string): Promise<void> {
-  const stored = (await limitTotals(clientId)).filter((r) => r.cents !== 0);
+  // Only rows a limit can still ask for are kept exact: older ones are pruned (askable).
+  const now = Date.now();
+  const live = (key: string) => askable(key.split('|')[1] as string, now);
+  const stored = (await limitTotals(clientId)).filter((r) => r.cents !== 0 && live(r.key));
   // The recount: each reserved, not cancelled Cash-Out counts on its BRT day, month and payee-day.
   const sums = new Map<string, number>();
   for (const c of await cashOutRows(clientId)) {
@@ -459,6 +463,7 @@ export async function checkLimitTotals(clientId: string): Promise<void> {
       sums.set(key, (sums.get(key) ?? 0) + c.amount);
   }
   const recount = [...sums]
+    .filter(([key]) => live(key))
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([key, cents]) => ({ key, cents }));
   expect(stored, 'limit running totals equal a recount of the Cash-Outs').toEqual(recount);

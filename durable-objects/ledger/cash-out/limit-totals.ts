@@ -3,9 +3,9 @@
  * a limit check reads in O(1) instead of summing the client's Cash-Out history. Every function runs inside
  * the caller's storage transaction: the reservation adds, the cancellation of a reserved Cash-Out subtracts.
  */
-import { lt, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { LimitUsage } from '../../../src/domain/cash-out';
-import { brtDate } from '../../../src/domain/time';
+import { brtDate, brtStartOfDay } from '../../../src/domain/time';
 import { type LedgerDb, sqlOf } from '../db';
 import { ph, prepared } from '../prepared';
 import { limitTotals } from '../schema';
@@ -45,7 +45,9 @@ export function countTowardLimits(
   destinationKey: string,
   cents: number,
 ): void {
-  for (const { key, period } of limitKeys(requestedAt, destinationKey)) addTotal(db, key, period, cents);
+  const now = Date.now();
+  for (const { key, period } of limitKeys(requestedAt, destinationKey))
+    if (cents > 0 || askable(period, now)) addTotal(db, key, period, cents);
 }
 
 /**
@@ -85,7 +87,9 @@ export class LimitBook {
   }
 
   add(requestedAt: number, destinationKey: string, cents: number): void {
+    const now = Date.now();
     for (const { key, period } of limitKeys(requestedAt, destinationKey)) {
+      if (cents < 0 && !askable(period, now)) continue;
       this.cents.set(key, this.read(key) + cents);
       const d = this.delta.get(key);
       this.delta.set(key, { period, cents: (d?.cents ?? 0) + cents });
@@ -134,19 +138,43 @@ function addTotal(db: LedgerDb, key: string, period: string, cents: number): voi
   ).run({ key, period, cents });
 }
 
-/** Rows no limit can ask for any more (before last month), in one bounded batch; how many went. */
-export function pruneLimitTotals(db: LedgerDb, now: number, batch = 500): number {
+/**
+ * The oldest period each kind of row can still be asked for at `now`: day and payee-day rows from
+ * yesterday (a Cash-Out requested before midnight may be reserved or cancelled after it, and counts
+ * on its own day), month rows from last month. A client paying many distinct payees writes one
+ * payee-day row per payee a day, so those must leave with their day, not their month
+ * (docs/storage-schema.md, limit_totals).
+ */
+export function askableSince(now: number): { day: string; month: string } {
   const current = brtDate(now);
   const [year, month] = current.split('-').map(Number) as [number, number];
   const previousMonth = month === 1 ? `${year - 1}-12` : `${year}-${String(month - 1).padStart(2, '0')}`;
-  const stale = db
-    .select({ key: limitTotals.key })
-    .from(limitTotals)
-    .where(lt(limitTotals.period, previousMonth))
-    .limit(batch)
-    .all();
-  for (const { key } of stale) db.delete(limitTotals).where(sql`${limitTotals.key} = ${key}`).run();
-  return stale.length;
+  return { day: brtDate(brtStartOfDay(current) - 1), month: previousMonth };
+}
+
+/**
+ * Whether a limit can still ask for a row of this period. A cancellation days after its Cash-Out's
+ * request gives nothing back to a row no limit asks for (it may be pruned already).
+ */
+export function askable(period: string, now: number): boolean {
+  const since = askableSince(now);
+  return period >= (period.length === 10 ? since.day : since.month);
+}
+
+/** Rows no limit can ask for any more (askableSince), in one bounded statement; how many went. */
+export function pruneLimitTotals(db: LedgerDb, now: number, batch = 5_000): number {
+  const since = askableSince(now);
+  return sqlOf(db)
+    .exec(
+      `DELETE FROM limit_totals WHERE key IN (
+         SELECT key FROM limit_totals
+         WHERE period < ? OR (length(period) = 10 AND period < ?) LIMIT ?)
+       RETURNING key`,
+      since.month,
+      since.day,
+      batch,
+    )
+    .toArray().length;
 }
 
 /** Every row, oldest first: what the tests assert on (test/support/ledger-reads.ts), read here so the table keeps one home. */
