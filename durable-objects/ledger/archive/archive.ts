@@ -153,15 +153,17 @@ async function archiveStepNow(ledger: LedgerContext, before: number): Promise<Mo
     if (source.idIndex === 'deliveries')
       for (const row of rows) indexIds(ledger.storage.sql, segment.id, source.ids(row), 'deliveries');
     source.removed?.(ledger, rows);
-    // Counted sources are transactions: their references and codes stay taken (reference-filter.ts).
+    // Counted sources are transactions: their references and codes stay taken (reference-filter.ts;
+    // a Cash-Out's reference through the registry alone, registered above).
     if (source.counted) {
       const sql = ledger.storage.sql;
-      addReferences(
-        sql,
-        source.kind,
-        segment.id,
-        rows.map((r) => r.externalReference as string),
-      );
+      if (source.filtersReferences)
+        addReferences(
+          sql,
+          source.kind,
+          segment.id,
+          rows.map((r) => r.externalReference as string),
+        );
       addCodes(
         sql,
         source.kind,

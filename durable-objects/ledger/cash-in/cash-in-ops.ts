@@ -24,6 +24,7 @@ import { reportsPayer } from '../../../src/partners/config';
 import { CHARGE_PAID } from '../../../src/partners/port';
 import { partnerPort } from '../../../src/partners/port-registry';
 import { archivedAmong } from '../archive/archive-index';
+import { referencesArchived } from '../archive/archive-reads';
 import { codesToAsk, referencesToAsk } from '../archive/reference-filter';
 import type { Remember } from '../ledger/idempotency';
 import { firstTransactionalIspb, transactionalAccounts } from '../ledger/ledger';
@@ -104,16 +105,17 @@ export async function createCashIn(
   if (creating.has(reference) || taken.reference) return duplicated(reference);
   creating.add(reference);
   try {
-    // Archived Cash-Ins keep their references and codes (a hash hit counts: refusing is the safe
-    // side): asked of the archive registry after the hot check, one call per shard, none while
-    // nothing was ever archived (archive-index.ts); each only when its filter cannot clear it.
+    // Archived Cash-Ins keep their references and codes: asked of the archive registry after the hot
+    // check, one call per shard, none while nothing was ever archived (archive-index.ts); each only
+    // when its filter cannot clear it. A reference the registry holds is confirmed in its segment
+    // (archive-reads.ts); a code's hash hit counts (refusing is the safe side: another is drawn).
     const sql = ledger.storage.sql;
-    const asked = [
-      ...referencesToAsk(sql, 'cash-in', [reference]),
-      ...codesToAsk(sql, 'cash-in', [internalCode]),
-    ];
-    let archived = await archivedAmong(ledger, 'cash-in', asked);
-    if (archived.has(reference)) return duplicated(reference);
+    const [used, codeArchived] = await Promise.all([
+      referencesArchived(ledger, 'cash-in', referencesToAsk(sql, 'cash-in', [reference])),
+      archivedAmong(ledger, 'cash-in', codesToAsk(sql, 'cash-in', [internalCode])),
+    ]);
+    if (used.has(reference)) return duplicated(reference);
+    let archived = codeArchived;
     // A recurring cycle's charge names its own ids: taken means it was already created.
     if (input.ids && (taken.code || archived.has(internalCode)))
       return failure({ code: 'RULE_VIOLATION', detail: 'This charge was already created; read it instead' });

@@ -18,7 +18,8 @@ import { amountFromCents } from '../../../src/domain/money';
 import { failure, type OperationResult, success } from '../../../src/domain/result';
 import { formatBrt } from '../../../src/domain/time';
 import { archivedAmong } from '../archive/archive-index';
-import { codesToAsk, referencesToAsk } from '../archive/reference-filter';
+import { referencesArchived } from '../archive/archive-reads';
+import { codesToAsk } from '../archive/reference-filter';
 import { sqlOf } from '../db';
 import type { Remember } from '../ledger/idempotency';
 import type { LedgerContext } from '../ledger-context';
@@ -107,14 +108,13 @@ export async function acceptCashOutBatch(
   const none = new Set<string>();
   // Hot first, then the archive registry, then hot again with the write (another request may have
   // taken a reference or a code during the calls): a row hot at the first check and archived since
-  // was registered before it left (archive-index.ts).
+  // was registered before it left (archive-index.ts). Every reference is asked of the registry, no
+  // filter in the object: one call per shard the batch touches, all at once (archive-reads.ts).
   let conflicts = referenceConflicts(ledger, items, none);
   if (Object.keys(conflicts).length > 0) return conflictsFailure(conflicts);
-  const archived = await archivedAmong(
-    ledger,
-    'cash-out',
-    referencesToAsk(sqlOf(ledger.db), 'cash-out', [...new Set(items.map((item) => item.externalReference))]),
-  );
+  const archived = await referencesArchived(ledger, 'cash-out', [
+    ...new Set(items.map((item) => item.externalReference)),
+  ]);
   let codes: string[];
   do {
     codes = await freshCodes(ledger, items.length);

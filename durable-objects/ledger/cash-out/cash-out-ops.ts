@@ -4,7 +4,8 @@ import { newEndToEndId, newInternalCode } from '../../../src/domain/ids';
 import { failure, type OperationResult, success } from '../../../src/domain/result';
 import { formatBrt } from '../../../src/domain/time';
 import { archivedAmong } from '../archive/archive-index';
-import { codesToAsk, referencesToAsk } from '../archive/reference-filter';
+import { referencesArchived } from '../archive/archive-reads';
+import { codesToAsk } from '../archive/reference-filter';
 import type { Remember } from '../ledger/idempotency';
 import { accountAt, findHold, postEntry, releaseHold } from '../ledger/ledger';
 import type { LedgerContext } from '../ledger-context';
@@ -64,18 +65,20 @@ export async function acceptCashOut(
   let internalCode = newInternalCode();
   let taken = cashOutKeysTaken(ledger.db, reference, internalCode);
   if (taken.reference) return duplicated();
+  // An archived Cash-Out keeps its reference: asked of the archive registry after the hot check, one
+  // call to the reference's shard (archive-reads.ts referencesArchived; none while no Cash-Out was
+  // ever archived). No filter in the object: a Cash-Out calls its partner anyway, so one object call
+  // is small beside it, and the object keeps nothing per archived Cash-Out (docs/storage-schema.md).
+  const sql = ledger.storage.sql;
+  const [used, codeArchived] = await Promise.all([
+    referencesArchived(ledger, 'cash-out', [reference]),
+    archivedAmong(ledger, 'cash-out', codesToAsk(sql, 'cash-out', [internalCode])),
+  ]);
+  if (used.has(reference)) return duplicated();
+  let archived = codeArchived;
   for (;;) {
-    // An archived Cash-Out keeps its reference and code (a hash hit counts: refusing is the safe
-    // side): asked of the archive registry after the hot check (archive-index.ts), none while no
-    // Cash-Out was ever archived.
-    // Each only when its filter cannot clear it (reference-filter.ts).
-    const sql = ledger.storage.sql;
-    const asked = [
-      ...referencesToAsk(sql, 'cash-out', [reference]),
-      ...codesToAsk(sql, 'cash-out', [internalCode]),
-    ];
-    const archived = await archivedAmong(ledger, 'cash-out', asked);
-    if (archived.has(reference)) return duplicated();
+    // An archived Cash-Out keeps its code too (a hash hit counts: refusing is the safe side), asked
+    // only when the codes' filter cannot clear it (reference-filter.ts).
     if (!taken.code && !archived.has(internalCode)) {
       // Hot again, with the write: another request may have taken either during the call.
       taken = cashOutKeysTaken(ledger.db, reference, internalCode);
@@ -84,6 +87,9 @@ export async function acceptCashOut(
     }
     internalCode = newInternalCode();
     taken = { reference: false, code: cashOutCodeTaken(ledger.db, internalCode) };
+    archived = taken.code
+      ? archived
+      : await archivedAmong(ledger, 'cash-out', codesToAsk(sql, 'cash-out', [internalCode]));
   }
   const now = Date.now();
   const row = newCashOutRow(input, internalCode, now);
