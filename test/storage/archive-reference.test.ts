@@ -1,12 +1,15 @@
 /**
- * externalReference stays unique forever (durable-objects/ledger/archive/reference-filter.ts): a
- * reference archived five years ago still answers 409 DUPLICATED_EXTERNAL_REFERENCE, through the
- * filter written with the archive; a fresh reference is cleared by the filter alone (no archived
- * look-up); references archived before the filter existed (an older generation) stay taken. A fresh
- * internal code is cleared the same way, by a filter of archived codes.
+ * externalReference stays unique forever per kind: a reference archived five years ago still answers
+ * 409 DUPLICATED_EXTERNAL_REFERENCE. A Cash-In's through the filter written with the archive
+ * (durable-objects/ledger/archive/reference-filter.ts): a fresh one is cleared by the filter alone
+ * (no archived look-up); references archived before the filter existed (an older generation) stay
+ * taken. A fresh internal code is cleared the same way, by a filter of archived codes. A Cash-Out's
+ * through the archive registry at every create (archive-reads.ts referencesArchived), single and
+ * batch, with no filter row in the object, confirmed in its segment.
  */
 import { runInDurableObject } from 'cloudflare:test';
-import { expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { shardOf } from '../../durable-objects/ledger/archive/archive-index';
 import {
   codeMayBeArchived,
   referenceFilterSize,
@@ -15,10 +18,12 @@ import {
 import { countReads } from '../support/archive-registry';
 import { createCashIn, payCashIn, problemCode } from '../support/cash-in';
 import { cashOutBody, createCashOut, deposit, settled } from '../support/cash-out';
+import { armCrash, crashedAt } from '../support/crash';
 import { admin, cashInBody, Integrator } from '../support/harness';
+import { assertBooks } from '../support/invariants';
 import { ledgerStub } from '../support/ledger';
-import { cashIns } from '../support/ledger-reads';
-import { ageCashIns, dropReferenceFilters } from '../support/ledger-writes';
+import { cashIns, cashOuts } from '../support/ledger-reads';
+import { ageCashIns, ageCashOuts, dropReferenceFilters } from '../support/ledger-writes';
 
 const YEAR = 365 * 86_400_000;
 
@@ -78,19 +83,82 @@ it('references archived before the filter began (an older generation) stay taken
   expect((await api.post('/cash-in', cashInBody({ externalReference: 'never-used' }))).status).toBe(201);
 });
 
-it('an archived Cash-Out reference answers 409 through the filter too', async () => {
-  const api = await Integrator.create();
-  await deposit(api, 100);
-  const out = await createCashOut(api, { amount: 10 });
-  await settled(api, out.transactionId);
-  await archive(api);
-  expect(await filterOf(api, (sql) => referenceFilterSize(sql, 'cash-out'))).toMatchObject({ keys: 1 });
-  const view = (await (await api.get(`/cash-out/${out.transactionId}`)).json()) as {
-    externalReference: string;
+describe('Cash-Out references: asked of the archive registry, no filter in the object', () => {
+  const archivedCashOut = async (api: Integrator, externalReference: string) => {
+    await deposit(api, 100);
+    const out = await createCashOut(api, { amount: 10, externalReference });
+    await settled(api, out.transactionId);
+    // The books as the partner's (before aging and archiving: invariants.ts reads hot rows as they were made).
+    await assertBooks(api);
+    await ageCashOuts(api.client.clientId, 5 * YEAR);
+    expect(await (await archive(api)).json()).toEqual({ archivedTransactions: 1 });
+    expect(await cashOuts(api.client.clientId)).toEqual([]);
+    return out;
   };
-  const res = await api.signedPost('/cash-out', cashOutBody({ externalReference: view.externalReference }));
-  expect(res.status).toBe(409);
-  expect(await problemCode(res)).toBe('DUPLICATED_EXTERNAL_REFERENCE');
+
+  it('a reference archived five years ago answers 409 on POST /cash-out and on a batch item, through the registry', async () => {
+    const api = await Integrator.create();
+    const reference = `payout-old-${crypto.randomUUID()}`;
+    await archivedCashOut(api, reference);
+    // Nothing of it in the object: no Cash-Out filter row is written.
+    expect(await filterOf(api, (sql) => referenceFilterSize(sql, 'cash-out'))).toEqual({
+      keys: 0,
+      bytes: 0,
+      ranges: 0,
+    });
+    const counted = await countReads(api);
+    const single = await api.signedPost('/cash-out', cashOutBody({ externalReference: reference }));
+    expect(single.status).toBe(409);
+    expect(await problemCode(single)).toBe('DUPLICATED_EXTERNAL_REFERENCE');
+    // One call to the reference's shard, then its segment confirms it.
+    expect(counted.registry).toBe(1);
+    expect(counted.r2).toBeLessThanOrEqual(1);
+
+    const items = [cashOutBody(), cashOutBody({ externalReference: reference }), cashOutBody()];
+    const shards = new Set(items.map((item) => shardOf(item.externalReference as string))).size;
+    const before = counted.registry;
+    const batch = await api.signedPost('/cash-out/batch', { items });
+    expect(batch.status).toBe(409);
+    const problem = (await batch.json()) as { code: string; errors: Record<string, string[]> };
+    expect(problem.code).toBe('DUPLICATED_EXTERNAL_REFERENCE');
+    expect(Object.keys(problem.errors)).toEqual(['items[1].externalReference']);
+    // At most one call per shard the batch touches, made at once.
+    expect(counted.registry - before).toBe(shards);
+    expect(await cashOuts(api.client.clientId)).toEqual([]);
+
+    // A fresh reference is accepted: one registry call, nothing hit.
+    const fresh = before + shards;
+    await createCashOut(api, { amount: 10 });
+    expect(counted.registry - fresh).toBe(1);
+  });
+
+  it('a reference equal to another id of an archived Cash-Out (its transactionId, its internalCode) is no duplicate', async () => {
+    const api = await Integrator.create();
+    const out = await archivedCashOut(api, `payout-${crypto.randomUUID()}`);
+    // The registry holds these ids for GET by id; the segment shows they are no reference.
+    for (const id of [out.transactionId, out.internalCode as string])
+      expect((await api.signedPost('/cash-out', cashOutBody({ externalReference: id }))).status, id).toBe(
+        202,
+      );
+  });
+
+  it('a crash between registering the ids and deleting the rows: the reference is taken at every instant', async () => {
+    const api = await Integrator.create();
+    await deposit(api, 100);
+    const reference = `payout-crash-${crypto.randomUUID()}`;
+    const out = await createCashOut(api, { amount: 10, externalReference: reference });
+    await settled(api, out.transactionId);
+    await assertBooks(api);
+    await armCrash(api, 'archive.ids-registered');
+    expect((await archive(api).catch(() => undefined))?.status ?? 500).toBe(500);
+    expect(await crashedAt(api, 'archive.ids-registered')).toBeDefined();
+    // Registered and still hot: refused by the hot row; then archived: refused through the registry.
+    const again = () => api.signedPost('/cash-out', cashOutBody({ externalReference: reference }));
+    expect((await again()).status).toBe(409);
+    expect(await (await archive(api)).json()).toEqual({ archivedTransactions: 1 });
+    expect(await cashOuts(api.client.clientId)).toEqual([]);
+    expect((await again()).status).toBe(409);
+  });
 });
 
 it('a create on a client with archived history asks the registry nothing when both filters clear it', async () => {
@@ -116,15 +184,4 @@ it('a create on a client with archived history asks the registry nothing when bo
   const before = counted.registry;
   await createCashIn(api);
   expect(counted.registry - before).toBeGreaterThan(0);
-});
-
-it('a Cash-Out create on a client with archived Cash-Outs asks the registry nothing when both filters clear it', async () => {
-  const api = await Integrator.create();
-  await deposit(api, 100);
-  const out = await createCashOut(api, { amount: 10 });
-  await settled(api, out.transactionId);
-  await archive(api);
-  const counted = await countReads(api);
-  await createCashOut(api, { amount: 10 });
-  expect(counted.registry).toBe(0);
 });
