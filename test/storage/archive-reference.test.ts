@@ -9,9 +9,12 @@
  */
 import { runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
+import { overBudget } from '../../durable-objects/ledger/archive/archive';
 import { shardOf } from '../../durable-objects/ledger/archive/archive-index';
 import {
+  codeFilterSize,
   codeMayBeArchived,
+  filterBytes,
   referenceFilterSize,
   referenceMayBeArchived,
 } from '../../durable-objects/ledger/archive/reference-filter';
@@ -21,7 +24,7 @@ import { cashOutBody, createCashOut, deposit, settled } from '../support/cash-ou
 import { armCrash, crashedAt } from '../support/crash';
 import { admin, cashInBody, Integrator } from '../support/harness';
 import { assertBooks } from '../support/invariants';
-import { ledgerStub } from '../support/ledger';
+import { ledgerContextOf, ledgerStub } from '../support/ledger';
 import { cashIns, cashOuts } from '../support/ledger-reads';
 import { ageCashIns, ageCashOuts, dropReferenceFilters } from '../support/ledger-writes';
 
@@ -60,6 +63,30 @@ it('a reference archived five years ago answers 409; a fresh one is cleared by t
     await filterOf(api, (sql) => referenceMayBeArchived(sql, 'cash-in', old.externalReference as string)),
   ).toBe(true);
   expect((await api.post('/cash-in', cashInBody({ externalReference: fresh }))).status).toBe(201);
+});
+
+it("the filters' bytes are kept as a running total, and the hot budget leaves them out", async () => {
+  const api = await Integrator.create();
+  for (let round = 0; round < 3; round++) {
+    const c = await createCashIn(api);
+    await payCashIn(api, c.internalCode as string);
+    await archive(api);
+  }
+  await runInDurableObject(ledgerStub(api.client.clientId), async (instance, state) => {
+    const sql = state.storage.sql;
+    const blobs = referenceFilterSize(sql, 'cash-in').bytes + codeFilterSize(sql, 'cash-in').bytes;
+    expect(blobs).toBeGreaterThan(0);
+    expect(filterBytes(sql)).toBe(blobs);
+    // A budget the hot rows fit but the whole file does not: not over it (the filters stay forever).
+    const ledger = ledgerContextOf(instance);
+    const budget = sql.databaseSize - filterBytes(sql) + 1;
+    expect(budget).toBeLessThan(sql.databaseSize);
+    const env = { ...ledger.env, ARCHIVE_HOT_BUDGET_BYTES: String(budget) } as Env;
+    expect(overBudget({ ...ledger, env })).toBe(false);
+    expect(
+      overBudget({ ...ledger, env: { ...env, ARCHIVE_HOT_BUDGET_BYTES: String(budget - 2) } as Env }),
+    ).toBe(true);
+  });
 });
 
 it('references archived before the filter began (an older generation) stay taken; the next segment starts it', async () => {

@@ -39,6 +39,60 @@ function offsetsOf(row: RangeRow, until?: number): number[] {
 }
 
 /**
+ * The hash width of a filter: its last range ends at 2^width (one probe of the primary key). A new
+ * filter takes HASH_BITS; one started before keeps its own (34 bits), so no stored hash is re-read.
+ */
+function widthOf(sql: SqlStorage, kind: string): number {
+  const last = sql
+    .exec<{ lo: number; bits: number }>(
+      'SELECT lo, bits FROM archive_reference_filters WHERE kind = ? ORDER BY lo DESC LIMIT 1',
+      kind,
+    )
+    .toArray()[0];
+  return last ? Math.round(Math.log2(last.lo + 2 ** last.bits)) : HASH_BITS;
+}
+
+/**
+ * The running total of the filters' blob bytes: one row per filter under kind SIZES (`lo` names the
+ * filter, `count` holds its bytes), kept in the transaction that rewrites its ranges, so the hot
+ * window's budget can leave what the archive keeps forever out (archive.ts overBudget) without
+ * summing millions of ranges.
+ */
+const SIZES = '#bytes';
+const sizeRow = (kind: string) => keyHash(kind, 40);
+
+function bytesOf(sql: SqlStorage, kind: string): number {
+  const row = sql
+    .exec<{ count: number }>(
+      'SELECT count FROM archive_reference_filters WHERE kind = ? AND lo = ?',
+      SIZES,
+      sizeRow(kind),
+    )
+    .toArray()[0];
+  // A filter older than the total: summed once (small then: the total came with the filter's first months).
+  return row?.count ?? referenceFilterSize(sql, kind).bytes;
+}
+
+function setBytes(sql: SqlStorage, kind: string, bytes: number): void {
+  sql.exec(
+    "INSERT OR REPLACE INTO archive_reference_filters (kind, lo, bits, count, codes, since) VALUES (?, ?, 0, ?, X'', 0)",
+    SIZES,
+    sizeRow(kind),
+    bytes,
+  );
+}
+
+/** The blob bytes of every filter: what the archive keeps in the object forever (archive.ts, the hot budget). */
+export function filterBytes(sql: SqlStorage): number {
+  return sql
+    .exec<{ bytes: number }>(
+      'SELECT coalesce(sum(count), 0) AS bytes FROM archive_reference_filters WHERE kind = ?',
+      SIZES,
+    )
+    .one().bytes;
+}
+
+/**
  * The filter of a kind's internal codes, apart from its references' (same coding): a fresh random
  * code is asked of the archive only when this filter cannot clear it.
  */
@@ -55,9 +109,11 @@ export function addCodes(sql: SqlStorage, kind: string, segment: number, codes: 
 }
 
 function addKeys(sql: SqlStorage, kind: string, segment: number, references: string[]): void {
+  const width = widthOf(sql, kind);
+  let bytes = bytesOf(sql, kind);
   const byRange = new Map<number, { row: RangeRow | undefined; hashes: number[] }>();
   for (const reference of references) {
-    const hash = keyHash(reference);
+    const hash = keyHash(reference, width);
     const row = rangeOf(sql, kind, hash);
     const lo = row?.lo ?? 0;
     const entry = byRange.get(lo) ?? { row, hashes: [] };
@@ -67,21 +123,26 @@ function addKeys(sql: SqlStorage, kind: string, segment: number, references: str
   for (const [lo, { row, hashes }] of byRange) {
     const range: HashRange = row
       ? { lo, bits: row.bits, offsets: offsetsOf(row) }
-      : { lo: 0, bits: HASH_BITS, offsets: [] };
+      : { lo: 0, bits: width, offsets: [] };
     // The first references of a kind start the filter: segments before this one are not in it.
     const since = row?.since ?? segment;
+    bytes -= row?.codes.byteLength ?? 0;
     sql.exec('DELETE FROM archive_reference_filters WHERE kind = ? AND lo = ?', kind, lo);
-    for (const part of mergeInto(range, hashes))
+    for (const part of mergeInto(range, hashes)) {
+      const codes = encodeOffsets(part.offsets, 2 ** part.bits);
+      bytes += codes.byteLength;
       sql.exec(
         'INSERT INTO archive_reference_filters (kind, lo, bits, count, codes, since) VALUES (?, ?, ?, ?, ?, ?)',
         kind,
         part.lo,
         part.bits,
         part.offsets.length,
-        encodeOffsets(part.offsets, 2 ** part.bits),
+        codes,
         since,
       );
+    }
   }
+  setBytes(sql, kind, bytes);
 }
 
 /**
@@ -100,7 +161,7 @@ export function codeMayBeArchived(sql: SqlStorage, kind: string, code: string): 
 // `filter` names the filter's rows; `kind` the segments: those archived before the filter began are
 // not in it, so while one is DONE every key may be archived.
 function mayBeIn(sql: SqlStorage, kind: string, filter: string, key: string): boolean {
-  const hash = keyHash(key);
+  const hash = keyHash(key, widthOf(sql, filter));
   const row = rangeOf(sql, filter, hash);
   if (doneSegmentBefore(sql, kind, row?.since)) return true;
   if (!row) return false;
