@@ -73,7 +73,7 @@ function inspect(edit?: (db: DatabaseSync) => void) {
           one('SELECT count(*) FROM sqlite_schema WHERE rootpage > 0')) *
         one('PRAGMA page_size'),
       // The externalReference filter's pages beyond its root pages (table and primary key): it costs
-      // 34 − log2 n + 1.5 bits per archived reference (docs/storage-schema.md), so is bounded apart.
+      // 33 − log2 n + 1.5 bits per archived reference (docs/storage-schema.md), so is bounded apart.
       filterGrown:
         (one(
           "SELECT count(*) FROM dbstat d JOIN sqlite_schema m ON m.name = d.name WHERE m.tbl_name = 'archive_reference_filters'",
@@ -263,7 +263,7 @@ it(`keeps at most 2,100 live bytes per paid Cash-In once the outbox has drained,
   // 248 before the tables added for the audit outbox, recurrences and archived disputes: their root
   // pages are fixed (~20 B each at this N); per-transaction growth is held by the line above. 275
   // before the externalReference filter (archive_reference_filters: its root page and ~25 bits per
-  // reference at this N, 34 − log2 N + 1.5, which fall as N grows; docs/storage-schema.md).
+  // reference at this N, 33 − log2 N + 1.5 (34 then), which fall as N grows; docs/storage-schema.md).
   expect(perTx(archived.bytes)).toBeLessThanOrEqual(290);
 }, 600_000);
 

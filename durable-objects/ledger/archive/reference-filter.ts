@@ -1,10 +1,11 @@
 /**
- * The externalReference filter: every reference of an archived Cash-In or Cash-Out, per kind, in a
- * Golomb–Rice coded hash set (src/domain/hash-set-codec.ts) kept in this object's SQLite as blobs,
- * one row per range of the hash space. A create asks it first: "no" is final (the reference was
- * never archived since the filter began, `since`), "may" costs the one archived look-up that
- * decides (docs/storage-schema.md, "externalReference filter"). Written in the transaction that
- * deletes the archived rows, so a crash never leaves an archived reference out of it.
+ * The externalReference filter: every reference of an archived Cash-In, in a Golomb–Rice coded hash
+ * set (src/domain/hash-set-codec.ts) kept in this object's SQLite as blobs, one row per range of the
+ * hash space. A Cash-In create asks it first: "no" is final (the reference was never archived since
+ * the filter began, `since`), "may" costs the one archived look-up that decides (docs/storage-schema.md,
+ * "externalReference filter"). Written in the transaction that deletes the archived rows, so a crash
+ * never leaves an archived reference out of it. A Cash-Out's reference has no filter: its create asks
+ * the archive registry (archive-reads.ts referencesArchived).
  */
 import {
   decodeOffsets,
