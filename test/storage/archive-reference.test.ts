@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { overBudget } from '../../durable-objects/ledger/archive/archive';
 import { shardOf } from '../../durable-objects/ledger/archive/archive-index';
 import {
+  addReferences,
   codeFilterSize,
   codeMayBeArchived,
   filterBytes,
@@ -86,6 +87,21 @@ it("the filters' bytes are kept as a running total, and the hot budget leaves th
     expect(
       overBudget({ ...ledger, env: { ...env, ARCHIVE_HOT_BUDGET_BYTES: String(budget - 2) } as Env }),
     ).toBe(true);
+  });
+});
+
+it('a range past 1,024 hashes splits in place: every reference still found, the running total exact', async () => {
+  const api = await Integrator.create();
+  const refs = Array.from({ length: 2_600 }, (_, i) => `split-${i}-${crypto.randomUUID()}`);
+  await runInDurableObject(ledgerStub(api.client.clientId), async (_instance, state) => {
+    const sql = state.storage.sql;
+    for (let i = 0; i < refs.length; i += 200)
+      state.storage.transactionSync(() => addReferences(sql, 'cash-in', 1, refs.slice(i, i + 200)));
+    const size = referenceFilterSize(sql, 'cash-in');
+    expect(size.keys).toBe(refs.length);
+    expect(size.ranges).toBeGreaterThanOrEqual(3);
+    expect(filterBytes(sql)).toBe(size.bytes);
+    for (const ref of refs) expect(referenceMayBeArchived(sql, 'cash-in', ref), ref).toBe(true);
   });
 });
 

@@ -76,7 +76,8 @@ function bytesOf(sql: SqlStorage, kind: string): number {
 
 function setBytes(sql: SqlStorage, kind: string, bytes: number): void {
   sql.exec(
-    "INSERT OR REPLACE INTO archive_reference_filters (kind, lo, bits, count, codes, since) VALUES (?, ?, 0, ?, X'', 0)",
+    `INSERT INTO archive_reference_filters (kind, lo, bits, count, codes, since) VALUES (?, ?, 0, ?, X'', 0)
+     ON CONFLICT (kind, lo) DO UPDATE SET count = excluded.count`,
     SIZES,
     sizeRow(kind),
     bytes,
@@ -128,12 +129,15 @@ function addKeys(sql: SqlStorage, kind: string, segment: number, references: str
     // The first references of a kind start the filter: segments before this one are not in it.
     const since = row?.since ?? segment;
     bytes -= row?.codes.byteLength ?? 0;
-    sql.exec('DELETE FROM archive_reference_filters WHERE kind = ? AND lo = ?', kind, lo);
+    // The range's first part keeps its `lo`: updated in place, so the row keeps its page (a delete and
+    // an insert left half-empty pages behind: docs/storage-schema.md, "The 2 GB arithmetic"); a
+    // split's other halves are new rows.
     for (const part of mergeInto(range, hashes)) {
       const codes = encodeOffsets(part.offsets, 2 ** part.bits);
       bytes += codes.byteLength;
       sql.exec(
-        'INSERT INTO archive_reference_filters (kind, lo, bits, count, codes, since) VALUES (?, ?, ?, ?, ?, ?)',
+        `INSERT INTO archive_reference_filters (kind, lo, bits, count, codes, since) VALUES (?, ?, ?, ?, ?, ?)
+         ON CONFLICT (kind, lo) DO UPDATE SET bits = excluded.bits, count = excluded.count, codes = excluded.codes`,
         kind,
         part.lo,
         part.bits,
