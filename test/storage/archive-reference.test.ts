@@ -74,7 +74,8 @@ it("the filters' bytes are kept as a running total, and the hot budget leaves th
     await archive(api);
   }
   await runInDurableObject(ledgerStub(api.client.clientId), async (instance, state) => {
-    const sql = state.storage.sql;
+    // Through the filter's own functions (reference-filter.ts), as filterOf above.
+    const { sql } = state.storage;
     const blobs = referenceFilterSize(sql, 'cash-in').bytes + codeFilterSize(sql, 'cash-in').bytes;
     expect(blobs).toBeGreaterThan(0);
     expect(filterBytes(sql)).toBe(blobs);
@@ -94,7 +95,8 @@ it('a range past 1,024 hashes splits in place: every reference still found, the 
   const api = await Integrator.create();
   const refs = Array.from({ length: 2_600 }, (_, i) => `split-${i}-${crypto.randomUUID()}`);
   await runInDurableObject(ledgerStub(api.client.clientId), async (_instance, state) => {
-    const sql = state.storage.sql;
+    // Through the filter's own functions (reference-filter.ts), as filterOf above.
+    const { sql } = state.storage;
     for (let i = 0; i < refs.length; i += 200)
       state.storage.transactionSync(() => addReferences(sql, 'cash-in', 1, refs.slice(i, i + 200)));
     const size = referenceFilterSize(sql, 'cash-in');
