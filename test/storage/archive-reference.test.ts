@@ -177,6 +177,37 @@ describe('Cash-Out references: asked of the archive registry, no filter in the o
     expect(counted.registry - fresh).toBe(1);
   });
 
+  const api202 = async (api: Integrator, body: Record<string, unknown>) =>
+    expect((await api.signedPost('/cash-out', body)).status).toBe(202);
+
+  it('measures a Cash-Out create with and without the registry call (printed, not asserted: timing is the machine’s)', async () => {
+    const without = await Integrator.create();
+    await deposit(without, 100);
+    const archived = await Integrator.create();
+    await archivedCashOut(archived, `payout-${crypto.randomUUID()}`);
+    await deposit(archived, 100);
+    // Every shard woken first (a reference's shard is its hash's: 150 fresh ones reach all 64), as
+    // under load; then interleaved, so both clients see the same machine.
+    for (let i = 0; i < 150; i += 10)
+      await Promise.all(Array.from({ length: 10 }, () => api202(archived, cashOutBody({ amount: 0.01 }))));
+    const counted = await countReads(archived);
+    const ms: [number[], number[]] = [[], []];
+    for (let i = 0; i < 40; i++)
+      for (const [k, api] of [without, archived].entries()) {
+        const started = performance.now();
+        expect((await api.signedPost('/cash-out', cashOutBody({ amount: 0.01 }))).status).toBe(202);
+        ms[k as 0 | 1].push(performance.now() - started);
+      }
+    expect(counted.registry).toBe(40);
+    const [plain, asking] = ms.map((list) => {
+      list.sort((a, b) => a - b);
+      return `p50 ${list[20]?.toFixed(1)} ms p99 ${list[39]?.toFixed(1)} ms`;
+    });
+    console.log(
+      `POST /cash-out (40 each, interleaved): no archived Cash-Out ${plain}; one registry call each ${asking}`,
+    );
+  });
+
   it('a reference equal to another id of an archived Cash-Out (its transactionId, its internalCode) is no duplicate', async () => {
     const api = await Integrator.create();
     const out = await archivedCashOut(api, `payout-${crypto.randomUUID()}`);
