@@ -221,6 +221,7 @@ const STORES = {
     suspense_entries: 'suspenseEntries',
   },
   'settings-store.ts': { settings: 'settings' },
+  'internal-codes.ts': { code_counter: 'codeCounter', cycle_codes: 'cycleCodes' },
   'audit-outbox-store.ts': { audit_outbox: 'auditOutbox' },
   'recurrence/recurrence-store.ts': { recurrences: 'recurrences', recurrence_charges: 'recurrenceCharges' },
 };

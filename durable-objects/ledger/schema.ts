@@ -375,15 +375,15 @@ export const archiveDeliveryIndex = sqliteTable(
   (t) => [primaryKey({ columns: [t.hash, t.segment] })],
 );
 export * from './schema-audit';
+export * from './schema-codes';
 export { archivedDisputes } from './schema-disputes';
 export * from './schema-filters';
 export * from './schema-recurrence';
 export * from './schema-unapplied';
 
 /**
- * Batch Cash-Outs (POST /cash-out/batch): one row per accepted batch. Its items are ordinary Cash-Outs inserted in
- * the batch's one transaction, so their seqs are the contiguous range `first_seq`..`last_seq` in item order: the
- * batch's status counts read that range, and no column is added to every Cash-Out.
+ * Batch Cash-Outs (POST /cash-out/batch): one row per batch. Its items, inserted in its one transaction, are the contiguous
+ * seqs `first_seq`..`last_seq` in item order: the batch's status counts read that range, no column is added to every Cash-Out.
  */
 export const cashOutBatches = sqliteTable(
   'cash_out_batches',

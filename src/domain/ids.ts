@@ -1,7 +1,10 @@
 /**
  * Identifier generators. Randomness comes from the platform CSPRNG; rejection sampling keeps the
- * alphabet uniform.
+ * alphabet uniform. A transaction's internalCode comes from its client's counter instead
+ * (internal-code.ts); a TxId carries it.
  */
+import { INTERNAL_CODE_SOURCE } from './internal-code';
+
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const UPPER_ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 
@@ -41,33 +44,36 @@ export function newCashInTxId(locationKey: string, internalCode: string): string
 }
 
 /**
- * A real partner's recurring cycle charge: its internal code and TxId derived from the client's
- * location key, the recurrence and the cycle, so every attempt to create that cycle's charge (a
- * retry after a crash) sends the same `PUT /cobr/{txid}` and the partner answers the first charge:
- * a payer's bank never debits a cycle twice.
+ * A real partner's recurring cycle charge: its TxId from the cycle's internal code (taken from the
+ * client's counter once and kept until the charge is stored, recurrence-charge-ops.ts) and a suffix
+ * derived from the client's location key, the recurrence and the cycle, so every attempt to create
+ * that cycle's charge (a retry after a crash) sends the same `PUT /cobr/{txid}` and the partner
+ * answers the first charge: a payer's bank never debits a cycle twice.
  */
-export async function cycleChargeIds(
+export async function cycleChargeTxId(
   locationKey: string,
+  internalCode: string,
   recurrenceId: string,
   cycle: number,
-): Promise<{ internalCode: string; transactionId: string }> {
+): Promise<string> {
+  if (!/^[A-Za-z0-9]{22}$/.test(locationKey))
+    throw new RangeError('a TxId needs an alphanumeric location key');
   const digest = new Uint8Array(
     await crypto.subtle.digest(
       'SHA-256',
       new TextEncoder().encode(`${locationKey}:${recurrenceId}:${cycle}`),
     ),
   );
-  const pick = (alphabet: string, from: number, n: number) =>
-    Array.from(digest.slice(from, from + n), (b) => alphabet[b % alphabet.length]).join('');
-  const internalCode = pick(UPPER_ALNUM, 0, 7);
-  if (!/^[A-Za-z0-9]{22}$/.test(locationKey))
-    throw new RangeError('a TxId needs an alphanumeric location key');
-  return { internalCode, transactionId: locationKey + internalCode + pick(ALNUM, 7, 6) };
+  const suffix = Array.from(digest.slice(7, 13), (b) => ALNUM[b % ALNUM.length]).join('');
+  return locationKey + internalCode + suffix;
 }
+
+/** Location key, internalCode (either form, internal-code.ts), 6 more: a TxId of ours. */
+const TXID_OF_OURS = new RegExp(`^([A-Za-z0-9]{22})(${INTERNAL_CODE_SOURCE})[A-Za-z0-9]{6}$`);
 
 /** The location key a TxId of ours starts with, or undefined for any other txid. */
 export function locationKeyOfTxId(txid: string): string | undefined {
-  return /^([A-Za-z0-9]{22})[A-Z0-9]{7}[A-Za-z0-9]{6}$/.exec(txid)?.[1];
+  return TXID_OF_OURS.exec(txid)?.[1];
 }
 
 /**
@@ -85,7 +91,7 @@ export function newLocationKey(): string {
 
 /** The internalCode a TxId of ours carries (see newCashInTxId), or undefined when it has none. */
 export function internalCodeOfTxId(txid: string): string | undefined {
-  return /^[A-Za-z0-9]{22}([A-Z0-9]{7})[A-Za-z0-9]{6}$/.exec(txid)?.[1];
+  return TXID_OF_OURS.exec(txid)?.[2];
 }
 
 /** The client a legacy TxId (legacyCashInTxId) names, or undefined for any other txid. */
@@ -98,8 +104,12 @@ export function clientIdOfTxId(txid: string): string | undefined {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
-/** 7-character service code used for polling. */
-export function newInternalCode(): string {
+/**
+ * Seven random characters of `A–Z0–9`: a recurrence's QR location code (checked against the hot
+ * recurrences, which never leave the object), and the form internal codes had before the counter
+ * scheme (the bench's seeded history, tests of archived rows of that time).
+ */
+export function randomCode(): string {
   return randomString(UPPER_ALNUM, 7);
 }
 

@@ -8,8 +8,10 @@
  * they still resolve, so a charge already handed out stays payable.
  */
 import { fromBase64Url, toBase64Url } from '../security/encoding';
+import { INTERNAL_CODE_SOURCE } from './internal-code';
 
-const LOCATOR = /^([A-Za-z0-9_-]{22})([A-Z0-9]{7})$/;
+/** A key, then a 7-character code of either form (internal-code.ts; a recurrence's is random). */
+const LOCATOR = new RegExp(`^([A-Za-z0-9_-]{22})(${INTERNAL_CODE_SOURCE})$`);
 
 /** The charge a locator names: its key (a location key, or a legacy client key) and internalCode. */
 export function parseLocator(locator: string): { key: string; internalCode: string } | undefined {

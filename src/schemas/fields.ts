@@ -76,7 +76,10 @@ export const BankData = named(
 export const TransactionIdentity = {
   internalCode: v.pipe(
     v.string(),
-    v.description('Short service code; usable as `{id}` to poll.'),
+    v.description(
+      'Short service code, 7 letters and digits, unique per client, matched case-sensitively; usable as `{id}` to poll. ' +
+        'Codes issued now open with a lowercase letter; earlier ones are 7 of A-Z and 0-9 (both keep answering).',
+    ),
     v.examples(['K7Q2M9X']),
   ),
   externalReference: v.pipe(v.string(), v.maxLength(50), v.examples(['pedido-1'])),

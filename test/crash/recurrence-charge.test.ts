@@ -9,13 +9,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { RecurrenceBody } from '../../src/api/recurrence/shared';
+import { COUNTER_CODE } from '../../src/domain/internal-code';
 import { addDays } from '../../src/domain/recurrence';
 import { brtDate } from '../../src/domain/time';
 import { payCashIn } from '../support/cash-in';
 import { armCrash, crashedAt } from '../support/crash';
 import { Integrator } from '../support/harness';
 import { assertBooks } from '../support/invariants';
-import { cashIns, recurrenceCharges } from '../support/ledger-reads';
+import { cashIns, cycleCodesKept, recurrenceCharges } from '../support/ledger-reads';
 import { onboardRec, recPsp, recurrenceCallback } from '../support/partner-psp';
 import { recurrenceBody } from '../support/recurrence';
 
@@ -79,6 +80,9 @@ describe('recurring charge interrupted', () => {
     expect(await cashIns(api.client.clientId)).toEqual([]);
     const sent = (await recPsp(`cobrs-of/${rec.recurrenceId}`)) as { txid: string }[];
     expect(sent).toHaveLength(1);
+    // The cycle's code, taken from the counter before the PUT, is kept across the crash.
+    expect(await cycleCodesKept(api.client.clientId)).toHaveLength(1);
+    expect(sent[0]?.txid.slice(22, 29)).toMatch(COUNTER_CODE);
 
     // The retry's PUT /cobr is acted on at the PSP and its answer lost: sent again under the same txid.
     await recPsp('lose-next', { method: 'PUT', match: '/cobr/' });
@@ -87,6 +91,7 @@ describe('recurring charge interrupted', () => {
     const charge = (await retry.json()) as { transactionId: string; recurrence: { cycle: number } };
     expect(charge.recurrence.cycle).toBe(0);
     expect(charge.transactionId).toBe(sent[0]?.txid);
+    expect(await cycleCodesKept(api.client.clientId)).toEqual([]);
     expect(
       await api.post(path, { ...body, externalReference: `cobr-${crypto.randomUUID()}` }),
     ).toHaveProperty('status', 422);

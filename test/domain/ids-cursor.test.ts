@@ -9,19 +9,19 @@ import {
   locationKeyOfTxId,
   newCashInTxId,
   newEndToEndId,
-  newInternalCode,
   newLocationKey,
   newUuid,
+  randomCode,
   UUID,
 } from '../../src/domain/ids';
 import { clientKey, legacyClientId, parseLocator } from '../../src/domain/location';
 import { planPage, shapePage } from '../../src/domain/pagination';
 
 describe('identifiers', () => {
-  it('issues TxIds of 26–35 alphanumerics that start with the location key, 7-char internal codes, UUIDs', () => {
+  it('issues TxIds of 26–35 alphanumerics that start with the location key, 7-char random codes, UUIDs', () => {
     const key = newLocationKey();
     expect(key).toMatch(/^[A-Za-z0-9]{22}$/);
-    const code = newInternalCode();
+    const code = randomCode();
     const txid = newCashInTxId(key, code);
     expect(txid).toMatch(/^[A-Za-z0-9]{26,35}$/);
     expect(locationKeyOfTxId(txid)).toBe(key);
@@ -38,7 +38,7 @@ describe('identifiers', () => {
     );
     expect(clientIdOfTxId('abc')).toBeUndefined();
     expect(clientIdOfTxId('z'.repeat(35))).toBeUndefined();
-    expect(newInternalCode()).toMatch(/^[A-Z0-9]{7}$/);
+    expect(randomCode()).toMatch(/^[A-Z0-9]{7}$/);
     expect(newUuid()).toMatch(UUID);
     expect(new Set(Array.from({ length: 1000 }, () => newCashInTxId(key, code))).size).toBe(1000);
   });

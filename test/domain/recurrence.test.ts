@@ -4,7 +4,7 @@
  * deadline, amounts and retries.
  */
 import { describe, expect, it } from 'vitest';
-import { cycleChargeIds } from '../../src/domain/ids';
+import { cycleChargeTxId, internalCodeOfTxId } from '../../src/domain/ids';
 import {
   amountRefusal,
   chargeRecheckAt,
@@ -143,20 +143,21 @@ describe('retries after the due date', () => {
   });
 });
 
-describe("a real partner's cycle charge ids", () => {
+describe("a real partner's cycle charge TxId", () => {
   const key = 'AbCdEfGhIjKlMnOpQrStUv';
-  it('are the same on every attempt for a cycle, and differ between cycles, recurrences and clients', async () => {
-    const first = await cycleChargeIds(key, 'RR0908935620270120abcdefghijk', 0);
-    expect(await cycleChargeIds(key, 'RR0908935620270120abcdefghijk', 0)).toEqual(first);
-    expect(first.internalCode).toMatch(/^[A-Z0-9]{7}$/);
-    expect(first.transactionId).toMatch(/^[A-Za-z0-9]{35}$/);
-    expect(first.transactionId.startsWith(key + first.internalCode)).toBe(true);
+  const code = 'kQ7x2M9';
+  it('is the same on every attempt for a cycle, carries its code, and differs between cycles, recurrences and clients', async () => {
+    const first = await cycleChargeTxId(key, code, 'RR0908935620270120abcdefghijk', 0);
+    expect(await cycleChargeTxId(key, code, 'RR0908935620270120abcdefghijk', 0)).toBe(first);
+    expect(first).toMatch(/^[A-Za-z0-9]{35}$/);
+    expect(first.startsWith(key + code)).toBe(true);
+    expect(internalCodeOfTxId(first)).toBe(code);
     const others = [
-      await cycleChargeIds(key, 'RR0908935620270120abcdefghijk', 1),
-      await cycleChargeIds(key, 'RR0908935620270120abcdefghijl', 0),
-      await cycleChargeIds('ZbCdEfGhIjKlMnOpQrStUv', 'RR0908935620270120abcdefghijk', 0),
+      await cycleChargeTxId(key, code, 'RR0908935620270120abcdefghijk', 1),
+      await cycleChargeTxId(key, code, 'RR0908935620270120abcdefghijl', 0),
+      await cycleChargeTxId('ZbCdEfGhIjKlMnOpQrStUv', code, 'RR0908935620270120abcdefghijk', 0),
     ];
-    for (const other of others) expect(other.transactionId).not.toBe(first.transactionId);
+    for (const other of others) expect(other.slice(29)).not.toBe(first.slice(29));
   });
 });
 

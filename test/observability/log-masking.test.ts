@@ -8,9 +8,10 @@ import {
   legacyCashInTxId,
   newCashInTxId,
   newEndToEndId,
-  newInternalCode,
   newLocationKey,
+  randomCode,
 } from '../../src/domain/ids';
+import { CODE_KEY_BYTES, counterCode } from '../../src/domain/internal-code';
 import { log, loggablePath } from '../../src/infra/log';
 import { FAKE_PSP_ISPB } from '../support/fake-psp-env';
 import { call } from '../support/harness';
@@ -38,14 +39,16 @@ const logged = () =>
   lines.filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
 
 describe('document masking never alters ids', () => {
-  it('10,000 random UUIDs and transaction ids pass through a request log unchanged', () => {
+  it('10,000 random UUIDs and transaction ids (codes of both forms) pass through a request log unchanged', () => {
     const ids: string[] = [];
+    const codeKey = crypto.getRandomValues(new Uint8Array(CODE_KEY_BYTES));
     for (let i = 0; i < 10_000; i++) {
       const uuid = crypto.randomUUID();
       ids.push(
         uuid,
-        newCashInTxId(newLocationKey(), newInternalCode()),
-        legacyCashInTxId(uuid, newInternalCode()),
+        newCashInTxId(newLocationKey(), counterCode(codeKey, i)),
+        newCashInTxId(newLocationKey(), randomCode()),
+        legacyCashInTxId(uuid, randomCode()),
         newEndToEndId('E', '31880826', Date.now()),
       );
     }

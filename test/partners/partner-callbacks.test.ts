@@ -9,6 +9,7 @@
 import { env } from 'cloudflare:workers';
 import { afterAll, describe, expect, it } from 'vitest';
 import { reconcilePartnerPix } from '../../src/cron/partner-notices';
+import { COUNTER_CODE } from '../../src/domain/internal-code';
 import { BANK_RETURN_LABEL } from '../../src/domain/statement';
 import { getBalance, rebalance, sleep } from '../support/account';
 import { createCashIn, getCashIn, waitFor } from '../support/cash-in';
@@ -35,6 +36,9 @@ describe('partner Pix callbacks', () => {
   it('pay a Cash-In only once the partner confirms the Pix, and only once', async () => {
     const api = await onboard();
     const cashIn = await createCashIn(api, { amount: 150.25 });
+    // Its TxId carries a counter code (src/domain/internal-code.ts): the callback naming it reaches it.
+    expect(cashIn.internalCode).toMatch(COUNTER_CODE);
+    expect(cashIn.transactionId.slice(22, 29)).toBe(cashIn.internalCode);
     const e2e = newE2e();
     // Forged: the partner has no such Pix, whatever the body says.
     const forged = {

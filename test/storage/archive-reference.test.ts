@@ -3,9 +3,10 @@
  * 409 DUPLICATED_EXTERNAL_REFERENCE. A Cash-In's through the filter written with the archive
  * (durable-objects/ledger/archive/reference-filter.ts): a fresh one is cleared by the filter alone
  * (no archived look-up); references archived before the filter existed (an older generation) stay
- * taken. A fresh internal code is cleared the same way, by a filter of archived codes. A Cash-Out's
- * through the archive registry at every create (archive-reads.ts referencesArchived), single and
- * batch, with no filter row in the object, confirmed in its segment.
+ * taken. A Cash-Out's through the archive registry at every create (archive-reads.ts
+ * referencesArchived), single and batch, with no filter row in the object, confirmed in its segment.
+ * Internal codes need no filter: unique by construction (durable-objects/ledger/internal-codes.ts), no
+ * create asks about its code, and codes of the older random form and of the counter are both found archived.
  */
 import { runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
@@ -13,21 +14,22 @@ import { overBudget } from '../../durable-objects/ledger/archive/archive';
 import { shardOf } from '../../durable-objects/ledger/archive/archive-index';
 import {
   addReferences,
-  codeFilterSize,
-  codeMayBeArchived,
   filterBytes,
   referenceFilterSize,
   referenceMayBeArchived,
 } from '../../durable-objects/ledger/archive/reference-filter';
+import { randomCode } from '../../src/domain/ids';
+import { COUNTER_CODE } from '../../src/domain/internal-code';
 import { countReads } from '../support/archive-registry';
 import { createCashIn, payCashIn, problemCode } from '../support/cash-in';
 import { cashOutBody, createCashOut, deposit, settled } from '../support/cash-out';
+import { batchItems, createBatch } from '../support/cash-out-batch';
 import { armCrash, crashedAt } from '../support/crash';
 import { admin, cashInBody, Integrator } from '../support/harness';
 import { assertBooks } from '../support/invariants';
 import { ledgerContextOf, ledgerStub } from '../support/ledger';
 import { cashIns, cashOuts } from '../support/ledger-reads';
-import { ageCashIns, ageCashOuts, dropReferenceFilters } from '../support/ledger-writes';
+import { ageCashIns, ageCashOuts, dropReferenceFilters, setOnlyCashInCode } from '../support/ledger-writes';
 
 const YEAR = 365 * 86_400_000;
 
@@ -76,7 +78,7 @@ it("the filters' bytes are kept as a running total, and the hot budget leaves th
   await runInDurableObject(ledgerStub(api.client.clientId), async (instance, state) => {
     // Through the filter's own functions (reference-filter.ts), as filterOf above.
     const { sql } = state.storage;
-    const blobs = referenceFilterSize(sql, 'cash-in').bytes + codeFilterSize(sql, 'cash-in').bytes;
+    const blobs = referenceFilterSize(sql, 'cash-in').bytes;
     expect(blobs).toBeGreaterThan(0);
     expect(filterBytes(sql)).toBe(blobs);
     // A budget the hot rows fit but the whole file does not: not over it (the filters stay forever).
@@ -237,27 +239,84 @@ describe('Cash-Out references: asked of the archive registry, no filter in the o
   });
 });
 
-it('a create on a client with archived history asks the registry nothing when both filters clear it', async () => {
+it('a create on a client with archived history asks the registry nothing for its code; no code filter is kept', async () => {
   const api = await Integrator.create();
   const old = await createCashIn(api);
   await payCashIn(api, old.internalCode as string);
   await archive(api);
-  expect(await filterOf(api, (sql) => codeMayBeArchived(sql, 'cash-in', old.internalCode as string))).toBe(
-    true,
-  );
+  // The archived code is in no filter of the object: codes are unique by construction.
+  expect(await filterOf(api, (sql) => referenceFilterSize(sql, 'cash-in/code'))).toEqual({
+    keys: 0,
+    bytes: 0,
+    ranges: 0,
+  });
   const counted = await countReads(api);
   for (let i = 0; i < 5; i++) {
     const created = await createCashIn(api);
+    expect(created.internalCode).toMatch(COUNTER_CODE);
     expect(created.internalCode).not.toBe(old.internalCode);
   }
   expect(counted.registry).toBe(0);
-  // A code never archived: the filter says no (false is certain).
-  expect(await filterOf(api, (sql) => codeMayBeArchived(sql, 'cash-in', 'ZZZZZZZ'))).toBe(false);
 
-  // Codes archived before the codes' filter began (an older generation): every code is asked.
+  // References archived before their filter began (an older generation): every create asks the
+  // registry, once, for its reference's shard only, never for its code's.
   await dropReferenceFilters(api.client.clientId);
-  expect(await filterOf(api, (sql) => codeMayBeArchived(sql, 'cash-in', 'ZZZZZZZ'))).toBe(true);
-  const before = counted.registry;
-  await createCashIn(api);
-  expect(counted.registry - before).toBeGreaterThan(0);
+  for (let i = 0; i < 5; i++) {
+    const before = counted.registry;
+    await createCashIn(api);
+    expect(counted.registry - before).toBe(1);
+  }
+});
+
+it('Cash-Outs, single and batch, on a client with archived Cash-Outs ask the registry for their references only; no code filter is kept', async () => {
+  const api = await Integrator.create();
+  await deposit(api, 100);
+  const out = await createCashOut(api, { amount: 10 });
+  await settled(api, out.transactionId);
+  await archive(api);
+  expect(await filterOf(api, (sql) => referenceFilterSize(sql, 'cash-out/code'))).toMatchObject({ keys: 0 });
+  const counted = await countReads(api);
+  const single = await createCashOut(api, { amount: 10 });
+  // Its reference only (no Cash-Out filter: archive-reads.ts referencesArchived), never its code.
+  expect(counted.registry).toBe(1);
+  const items = batchItems(20);
+  const batch = await createBatch(api, items);
+  const codes = [single.internalCode, ...batch.items.map((item) => item.internalCode)];
+  expect(new Set(codes).size).toBe(21);
+  for (const code of codes) expect(code).toMatch(COUNTER_CODE);
+  // The batch asks its references once per shard, its codes never.
+  const shards = new Set(items.map((r) => shardOf(r.externalReference as string)));
+  expect(counted.registry - 1).toBe(shards.size);
+});
+
+it('an archived Cash-In with a code of the older random form and one with a counter code are both found by code and TxId', async () => {
+  const api = await Integrator.create();
+  const older = await createCashIn(api);
+  await payCashIn(api, older.internalCode as string);
+  // As codes were drawn before the counter: seven of A-Z0-9, carried by its TxId.
+  const oldCode = randomCode();
+  const oldTxId = `${(older.transactionId as string).slice(0, 22)}${oldCode}${(older.transactionId as string).slice(29)}`;
+  await setOnlyCashInCode(api.client.clientId, oldCode, oldTxId);
+  const newer = await createCashIn(api);
+  await payCashIn(api, newer.internalCode as string);
+  expect(newer.internalCode).toMatch(COUNTER_CODE);
+  const ids = [oldCode, oldTxId, newer.internalCode as string, newer.transactionId as string];
+  const read = async () => {
+    const out: string[] = [];
+    for (const id of ids) {
+      const res = await api.get(`/cash-in/${encodeURIComponent(id)}`);
+      out.push(`${res.status} ${await res.text()}`);
+    }
+    return out;
+  };
+  const before = await read();
+  expect(before.map((a) => a.slice(0, 3))).toEqual(['200', '200', '200', '200']);
+  expect(before[0]).toBe(before[1]);
+  expect(before[2]).toBe(before[3]);
+  expect(await (await archive(api)).json()).toEqual({ archivedTransactions: 2 });
+  expect(await cashIns(api.client.clientId)).toEqual([]);
+  const counted = await countReads(api);
+  expect(await read()).toEqual(before);
+  // One registry call per GET (an old TxId through the code it carries, a new one by itself).
+  expect(counted.registry).toBe(ids.length);
 });

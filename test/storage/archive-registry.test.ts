@@ -191,8 +191,10 @@ describe('the archive registry', () => {
     expect((await archive(api).catch(() => undefined))?.status ?? 500).toBe(500);
     expect(await crashedAt(api, 'archive.ids-registered')).toBeDefined();
     // Registered, still hot and reserved: every read is served by the hot rows.
+    // Four ids per paid Cash-In: internalCode, TxId (a counter code's TxId is registered under itself,
+    // archive-index.ts registeredUnderCode), externalReference, endToEndId.
     const registered = await registryPairs(api.client.clientId);
-    expect(registered).toBe(3 * 3);
+    expect(registered).toBe(3 * 4);
     const segments = await archiveSegments(api.client.clientId);
     expect(segments.map((s) => s.state)).toEqual(['WRITING']);
     expect(await hot(api, 'cash_ins')).toBe(3);
@@ -217,12 +219,12 @@ describe('the archive registry', () => {
     // hot; its pairs stay in the registry, naming a segment id the manifest never holds again.
     const dropped = await dropReservations(api.client.clientId);
     expect(dropped).toHaveLength(1);
-    expect(await registryPairs(api.client.clientId)).toBe(2 * 3);
+    expect(await registryPairs(api.client.clientId)).toBe(2 * 4);
     expect(await reads(api, 'cash-in', ins)).toEqual(before);
     expect(await (await archive(api)).json()).toEqual({ archivedTransactions: 2 });
     const segments = (await archiveSegments(api.client.clientId)).filter((s) => s.kind === 'cash-in');
     expect(segments.map((s) => s.id)).not.toContain(dropped[0]!.id);
-    expect(await registryPairs(api.client.clientId)).toBe(2 * 2 * 3);
+    expect(await registryPairs(api.client.clientId)).toBe(2 * 2 * 4);
     // One segment read per GET: the dropped id is not read.
     const counted = await countReads(api);
     const after = await reads(api, 'cash-in', ins);

@@ -15,6 +15,7 @@ import { storedEntriesOf } from '../../durable-objects/ledger/ledger/ledger-stor
 import { isBenchSeedEnabled } from '../../src/config';
 import { clientOfTxId } from '../../src/db/client-keys';
 import { END_TO_END_ID, UUID } from '../../src/domain/ids';
+import { COUNTER_CODE } from '../../src/domain/internal-code';
 import { BENCH_SEED_PATH } from '../../src/staging/bench-seed';
 import { createCashIn, payCashIn } from '../support/cash-in';
 import { createCashOut, deposit, settled } from '../support/cash-out';
@@ -77,7 +78,8 @@ async function rowsOf(clientId: string, cashInId: string, cashOutId: string) {
   };
   expect(await clientOfTxId(env, cashInId)).toBe(clientId);
   expect(cashOutId).toMatch(UUID);
-  expect(cashIn!.internal_code).toMatch(/^[A-Z0-9]{7}$/);
+  expect(cashIn!.internal_code).toMatch(COUNTER_CODE);
+  expect(cashOut!.internal_code).toMatch(COUNTER_CODE);
   expect(cashIn!.end_to_end_id).toMatch(END_TO_END_ID);
   expect(cashOut!.end_to_end_id).toMatch(END_TO_END_ID);
   expect(entries.length).toBe(2);

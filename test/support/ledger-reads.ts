@@ -20,6 +20,7 @@ import { allSuspenseEntries } from '../../durable-objects/ledger/cash-in/unappli
 import { allCashOuts, findCashOut } from '../../durable-objects/ledger/cash-out/cash-out-store';
 import { allLimitTotals } from '../../durable-objects/ledger/cash-out/limit-totals';
 import { sqlOf } from '../../durable-objects/ledger/db';
+import { keptCycleCodes } from '../../durable-objects/ledger/internal-codes';
 import { allIdempotencyKeys } from '../../durable-objects/ledger/ledger/idempotency';
 import { allAccounts, allEntries, allHolds } from '../../durable-objects/ledger/ledger/ledger-store';
 import type { LedgerContext } from '../../durable-objects/ledger/ledger-context';
@@ -75,6 +76,7 @@ export const archiveSizesOf = (clientId: string, segment?: number) =>
 
 export const recurrences = (clientId: string) => inLedger(clientId, (l) => allRecurrences(l.db));
 export const recurrenceCharges = (clientId: string) => inLedger(clientId, (l) => allRecurrenceCharges(l.db));
+export const cycleCodesKept = (clientId: string) => inLedger(clientId, (l) => keptCycleCodes(l.db));
 export const auditKept = (clientId: string) => inLedger(clientId, (l) => pendingAudit(l.db, 1000));
 export const profileOf = (clientId: string) => inLedger(clientId, (l) => readProfile(l.db));
 

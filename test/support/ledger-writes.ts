@@ -176,6 +176,10 @@ export const ageEntries = (clientId: string, ms: number) =>
 export const setOnlyCashInTxId = (clientId: string, transactionId: string) =>
   inLedgerDb(clientId, (db) => db.update(cashIns).set({ transactionId }).run());
 
+/** Changes every Cash-In's internalCode and TxId (a client with one Cash-In: a code of an older form). */
+export const setOnlyCashInCode = (clientId: string, internalCode: string, transactionId: string) =>
+  inLedgerDb(clientId, (db) => db.update(cashIns).set({ internalCode, transactionId }).run());
+
 /** Segments of `kind` as a version before migration 0007 left them: no range, no count, no totals; and no running totals. */
 export const asLegacySegments = (clientId: string, kind: string) =>
   inLedgerDb(clientId, (db) => {

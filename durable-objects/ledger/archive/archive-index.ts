@@ -13,6 +13,7 @@
  */
 
 import { internalCodeOfTxId } from '../../../src/domain/ids';
+import { RANDOM_CODE } from '../../../src/domain/internal-code';
 import type { LedgerContext } from '../ledger-context';
 import {
   anyIndexed,
@@ -41,17 +42,28 @@ export function idHash(id: string): number {
 }
 
 /**
- * Registry shards per client. At 1.5 million transactions a day for 10 years (~3.3 ids each, ~15 B
- * per pair) a shard holds ~4 GB, within a Durable Object's 10 GB (docs/storage-schema.md, Archive).
+ * Registry shards per client. At 1.5 million transactions a day for 10 years (4 ids each, ~15 B
+ * per pair) a shard holds ~5 GB, within a Durable Object's 10 GB (docs/storage-schema.md, Archive).
  */
 export const REGISTRY_SHARDS = 64;
 
 /**
- * The shard an id is registered in: a TxId of ours goes with the internalCode it carries, so a
- * lookup by TxId, which may be registered under either (keysOf), is one call.
+ * The code a TxId of ours is registered under instead of itself: only a code of the random form
+ * (before the counter, src/domain/internal-code.ts). A TxId carrying a counter code is registered
+ * under itself, like any id: ids of that shape registered before counter codes existed (a
+ * reference, say) were routed by their own hash, and must stay where they are.
+ */
+export function registeredUnderCode(id: string): string | undefined {
+  const code = internalCodeOfTxId(id);
+  return code !== undefined && RANDOM_CODE.test(code) ? code : undefined;
+}
+
+/**
+ * The shard an id is registered in: a TxId of ours with a random code goes with it, so a lookup by
+ * TxId, which may be registered under either (keysOf), is one call.
  */
 export function shardOf(id: string): number {
-  return idHash(internalCodeOfTxId(id) ?? id) % REGISTRY_SHARDS;
+  return idHash(registeredUnderCode(id) ?? id) % REGISTRY_SHARDS;
 }
 
 /** Registers `ids` as held by `segment` (idempotent: a retried step registers the same pairs again). */
@@ -86,7 +98,7 @@ export function indexIds(
  * through the internalCode it carries (archive-sources.ts), one of an older version under itself.
  */
 function keysOf(id: string, kind: string): number[] {
-  const code = kind === 'cash-in' ? internalCodeOfTxId(id) : undefined;
+  const code = kind === 'cash-in' ? registeredUnderCode(id) : undefined;
   return code === undefined ? [idHash(id)] : [idHash(id), idHash(code)];
 }
 
@@ -168,17 +180,4 @@ export async function archivedSegments(
     }),
   );
   return { legacy, segments };
-}
-
-/**
- * Which of `ids` some archived row of `kind` may carry (a hash hit, in a segment in any state): keeps
- * internal codes unique (archivedSegments).
- */
-export async function archivedAmong(
-  ledger: LedgerContext,
-  kind: string,
-  ids: string[],
-): Promise<Set<string>> {
-  const { legacy, segments } = await archivedSegments(ledger, kind, ids);
-  return new Set([...legacy, ...segments.keys()]);
 }

@@ -4,13 +4,13 @@
  * are closed before an instant), the ids a GET finds it by, and how it counts in a summary.
  * archive.ts moves any source the same crash-safe way.
  */
-import { internalCodeOfTxId } from '../../../src/domain/ids';
 import type { ArchivableRow, ArchivableTable } from '../archivable';
 import { cashInArchive, indexArchivedDisputes } from '../cash-in/cash-in-store';
 import { cashOutArchive } from '../cash-out/cash-out-store';
 import type { CrashPoint } from '../crash-points';
 import { allAccounts, entryArchive } from '../ledger/ledger-store';
 import type { LedgerContext } from '../ledger-context';
+import { registeredUnderCode } from './archive-index';
 import type { IdIndex } from './archive-store';
 
 /** One summary contribution: the row's status, settling bank (paid ones only) and amount. */
@@ -82,10 +82,10 @@ export const cashInSource: ArchiveSource = {
   ...cashInArchive,
   kind: 'cash-in',
   timeOf: (row) => row.requestedAt as number,
-  // A TxId carrying the row's internalCode is found through the code's entry (archive-index.ts).
+  // A TxId carrying the row's random-form internalCode is found through the code's entry (archive-index.ts).
   ids: (row) =>
     distinctIds(row, TRANSACTION_IDS).filter(
-      (id) => id !== row.transactionId || internalCodeOfTxId(id) !== row.internalCode,
+      (id) => id !== row.transactionId || registeredUnderCode(id) !== row.internalCode,
     ),
   counted: countedAs('PAID'),
   crashPoint: 'archive.segment-written',

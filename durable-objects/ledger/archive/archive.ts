@@ -37,7 +37,7 @@ import {
   writingSegment,
 } from './archive-store';
 import { manifest } from './archive-totals';
-import { addCodes, addReferences, filterBytes } from './reference-filter';
+import { addReferences, filterBytes } from './reference-filter';
 
 /** Rows per step and segment: one put and one SQLite transaction of bounded size. */
 export const ARCHIVE_STEP_ROWS = 200;
@@ -153,24 +153,16 @@ async function archiveStepNow(ledger: LedgerContext, before: number): Promise<Mo
     if (source.idIndex === 'deliveries')
       for (const row of rows) indexIds(ledger.storage.sql, segment.id, source.ids(row), 'deliveries');
     source.removed?.(ledger, rows);
-    // Counted sources are transactions: their references and codes stay taken (reference-filter.ts;
-    // a Cash-Out's reference through the registry alone, registered above).
-    if (source.counted) {
-      const sql = ledger.storage.sql;
-      if (source.filtersReferences)
-        addReferences(
-          sql,
-          source.kind,
-          segment.id,
-          rows.map((r) => r.externalReference as string),
-        );
-      addCodes(
-        sql,
+    // Counted sources are transactions: their references stay taken (reference-filter.ts; a
+    // Cash-Out's through the registry alone, registered above); their codes need nothing (unique by
+    // construction, internal-codes.ts).
+    if (source.counted && source.filtersReferences)
+      addReferences(
+        ledger.storage.sql,
         source.kind,
         segment.id,
-        rows.map((r) => r.internalCode as string),
+        rows.map((r) => r.externalReference as string),
       );
-    }
     // An archived transaction's ended webhook deliveries follow it (archive-delivery-queue.ts).
     if (source.counted)
       enqueueAggregates(

@@ -94,20 +94,9 @@ export function filterBytes(sql: SqlStorage): number {
     .one().bytes;
 }
 
-/**
- * The filter of a kind's internal codes, apart from its references' (same coding): a fresh random
- * code is asked of the archive only when this filter cannot clear it.
- */
-const codesOf = (kind: string) => `${kind}/code`;
-
 /** Adds the references of rows archived in `segment` (inside the transaction that deletes them). */
 export function addReferences(sql: SqlStorage, kind: string, segment: number, references: string[]): void {
   addKeys(sql, kind, segment, references);
-}
-
-/** Adds the internal codes of rows archived in `segment` (inside the transaction that deletes them). */
-export function addCodes(sql: SqlStorage, kind: string, segment: number, codes: string[]): void {
-  addKeys(sql, codesOf(kind), segment, codes);
 }
 
 function addKeys(sql: SqlStorage, kind: string, segment: number, references: string[]): void {
@@ -158,11 +147,6 @@ export function referenceMayBeArchived(sql: SqlStorage, kind: string, reference:
   return mayBeIn(sql, kind, kind, reference);
 }
 
-/** Whether an archived row of `kind` may carry this internal code (as referenceMayBeArchived). */
-export function codeMayBeArchived(sql: SqlStorage, kind: string, code: string): boolean {
-  return mayBeIn(sql, kind, codesOf(kind), code);
-}
-
 // `filter` names the filter's rows; `kind` the segments: those archived before the filter began are
 // not in it, so while one is DONE every key may be archived.
 function mayBeIn(sql: SqlStorage, kind: string, filter: string, key: string): boolean {
@@ -175,21 +159,13 @@ function mayBeIn(sql: SqlStorage, kind: string, filter: string, key: string): bo
 }
 
 /**
- * Of these references, the ones the archive must be asked about (archive-index.ts archivedAmong):
+ * Of these references, the ones the archive must be asked about (archive-reads.ts referencesArchived):
  * those the filter cannot clear. Read after the hot check with no await between: a row is either hot
  * or in the filter at every instant (written in the transaction that deletes it).
  */
 export function referencesToAsk(sql: SqlStorage, kind: string, references: string[]): string[] {
   return references.filter((reference) => referenceMayBeArchived(sql, kind, reference));
 }
-
-/** Of these internal codes, the ones the archive must be asked about (as referencesToAsk). */
-export function codesToAsk(sql: SqlStorage, kind: string, codes: string[]): string[] {
-  return codes.filter((code) => codeMayBeArchived(sql, kind, code));
-}
-
-/** Keys and bytes of a kind's internal-code filter (as referenceFilterSize). */
-export const codeFilterSize = (sql: SqlStorage, kind: string) => referenceFilterSize(sql, codesOf(kind));
 
 /** Keys and bytes of a kind's filter (the footprint bench and docs/operating.md's figures). */
 export function referenceFilterSize(

@@ -11,7 +11,7 @@ import {
   type CashInView,
   cashInView,
 } from '../../../src/domain/cash-in';
-import { newCashInTxId, newInternalCode } from '../../../src/domain/ids';
+import { newCashInTxId } from '../../../src/domain/ids';
 import { merchantFields } from '../../../src/domain/merchant';
 import { amountFromCents } from '../../../src/domain/money';
 import type { PayerPolicy } from '../../../src/domain/payer-rules';
@@ -23,9 +23,9 @@ import { log } from '../../../src/infra/log';
 import { reportsPayer } from '../../../src/partners/config';
 import { CHARGE_PAID } from '../../../src/partners/port';
 import { partnerPort } from '../../../src/partners/port-registry';
-import { archivedAmong } from '../archive/archive-index';
 import { referencesArchived } from '../archive/archive-reads';
-import { codesToAsk, referencesToAsk } from '../archive/reference-filter';
+import { referencesToAsk } from '../archive/reference-filter';
+import { takeCodes } from '../internal-codes';
 import type { Remember } from '../ledger/idempotency';
 import { firstTransactionalIspb, transactionalAccounts } from '../ledger/ledger';
 import type { LedgerContext } from '../ledger-context';
@@ -37,8 +37,7 @@ import {
   emitCashIn,
   findCashIn,
   insertCashIn,
-  internalCodeTaken,
-  newCashInIdsTaken,
+  referenceTaken,
   updateCashIn,
 } from './cash-in-store';
 
@@ -65,7 +64,7 @@ export interface CreateCashInInput {
   payerPolicy?: PayerPolicy;
   /** A real partner's Pix Automático cycle (`PUT /cobr`): debited under the authorization, no BR Code. */
   recurrence?: { idRec: string; dueDate: string };
-  /** Ids fixed by the caller (a cycle's charge: ids.ts `cycleChargeIds`), the same on every attempt. */
+  /** Ids fixed by the caller (a cycle's charge: internal-codes.ts `cycleCode`), the same on every attempt. */
   ids?: { internalCode: string; transactionId: string };
   /** A Pix Automático cycle's charge, as its view shows it: stored with the Cash-In, so every event carries it. */
   recurringCharge?: CashInRecurrence;
@@ -100,32 +99,17 @@ export async function createCashIn(
 ): Promise<OperationResult<CashInCreated>> {
   const now = Date.now();
   const reference = input.externalReference;
-  let internalCode = input.ids?.internalCode ?? newInternalCode();
-  const taken = newCashInIdsTaken(ledger.db, reference, internalCode);
-  if (creating.has(reference) || taken.reference) return duplicated(reference);
+  if (creating.has(reference) || referenceTaken(ledger.db, reference)) return duplicated(reference);
   creating.add(reference);
   try {
-    // Archived Cash-Ins keep their references and codes: asked of the archive registry after the hot
-    // check, one call per shard, none while nothing was ever archived (archive-index.ts); each only
-    // when its filter cannot clear it. A reference the registry holds is confirmed in its segment
-    // (archive-reads.ts); a code's hash hit counts (refusing is the safe side: another is drawn).
+    // Archived Cash-Ins keep their references: asked of the archive registry after the hot check,
+    // only when the filter cannot clear it, none while nothing was ever archived (archive-index.ts);
+    // a reference the registry holds is confirmed in its segment (archive-reads.ts referencesArchived).
     const sql = ledger.storage.sql;
-    const [used, codeArchived] = await Promise.all([
-      referencesArchived(ledger, 'cash-in', referencesToAsk(sql, 'cash-in', [reference])),
-      archivedAmong(ledger, 'cash-in', codesToAsk(sql, 'cash-in', [internalCode])),
-    ]);
+    const used = await referencesArchived(ledger, 'cash-in', referencesToAsk(sql, 'cash-in', [reference]));
     if (used.has(reference)) return duplicated(reference);
-    let archived = codeArchived;
-    // A recurring cycle's charge names its own ids: taken means it was already created.
-    if (input.ids && (taken.code || archived.has(internalCode)))
-      return failure({ code: 'RULE_VIOLATION', detail: 'This charge was already created; read it instead' });
-    while (taken.code || archived.has(internalCode)) {
-      internalCode = newInternalCode();
-      taken.code = internalCodeTaken(ledger.db, internalCode);
-      archived = taken.code
-        ? archived
-        : await archivedAmong(ledger, 'cash-in', codesToAsk(sql, 'cash-in', [internalCode]));
-    }
+    // Unique by construction (internal-codes.ts): taken now, before the partner sees the TxId.
+    const internalCode = input.ids?.internalCode ?? (takeCodes(sql, 1)[0] as string);
     const transactionId = input.ids?.transactionId ?? newCashInTxId(input.locationKey, internalCode);
     const partnerIspb = chargePartner(ledger, input.payerPolicy);
     if (partnerIspb === undefined)

@@ -23,35 +23,16 @@ export function findCashIn(db: Db, id: string): CashInRow | undefined {
   return findByAnyId<CashInRow>(db, cashIns, cashIns, id);
 }
 
-export function internalCodeTaken(db: Db, internalCode: string): boolean {
-  const query = prepared(db, 'cashIns.byInternalCode', () =>
+/** Whether a new Cash-In's externalReference is already held by a hot Cash-In (every POST /cash-in). */
+export function referenceTaken(db: Db, externalReference: string): boolean {
+  const query = prepared(db, 'cashIns.byExternalReference', () =>
     db
       .select({ seq: cashIns.seq })
       .from(cashIns)
-      .where(eq(cashIns.internalCode, ph('internalCode')))
+      .where(eq(cashIns.externalReference, ph('externalReference')))
       .prepare(),
   );
-  return query.get({ internalCode }) !== undefined;
-}
-
-/**
- * Whether a new Cash-In's externalReference, or the internalCode drawn for it, is already held by a
- * hot Cash-In: both unique indexes in one statement (it runs on every POST /cash-in).
- */
-export function newCashInIdsTaken(
-  db: Db,
-  externalReference: string,
-  internalCode: string,
-): { reference: boolean; code: boolean } {
-  const row = sqlOf(db)
-    .exec<{ reference: number; code: number }>(
-      `SELECT EXISTS (SELECT 1 FROM cash_ins WHERE external_reference = ?) AS reference,
-              EXISTS (SELECT 1 FROM cash_ins WHERE internal_code = ?) AS code`,
-      externalReference,
-      internalCode,
-    )
-    .one();
-  return { reference: row.reference === 1, code: row.code === 1 };
+  return query.get({ externalReference }) !== undefined;
 }
 
 /** The Cash-In event of a transition, for its webhookUrl (same transaction). */

@@ -13,20 +13,19 @@ import {
   type CashOutBatchBody,
   MAX_BATCH_ITEMS,
 } from '../../../src/api/cash-out-batch/schemas';
-import { newInternalCode, newUuid } from '../../../src/domain/ids';
+import { newUuid } from '../../../src/domain/ids';
 import { amountFromCents } from '../../../src/domain/money';
 import { failure, type OperationResult, success } from '../../../src/domain/result';
 import { formatBrt } from '../../../src/domain/time';
-import { archivedAmong } from '../archive/archive-index';
 import { referencesArchived } from '../archive/archive-reads';
-import { codesToAsk } from '../archive/reference-filter';
 import { sqlOf } from '../db';
+import { takeCodes } from '../internal-codes';
 import type { Remember } from '../ledger/idempotency';
 import type { LedgerContext } from '../ledger-context';
 import { acceptedCashOut, type CreateCashOutInput, newCashOutRow, writeCashOuts } from './cash-out-accept';
 import { type BatchRow, batchById, insertBatch, latestBatches } from './cash-out-batch-store';
 import { executorWoken } from './cash-out-exec';
-import { externalReferencesTaken, internalCodesTaken, statusCountsBetween } from './cash-out-store';
+import { externalReferencesTaken, statusCountsBetween } from './cash-out-store';
 
 /** The RPC answers are the API's bodies, typed by its schemas. */
 export type CashOutBatchAccepted = CashOutBatchAcceptedBody;
@@ -64,28 +63,6 @@ function referenceConflicts(
   return errors;
 }
 
-/**
- * `count` internal codes unused by any Cash-Out, live or archived, and distinct from each other:
- * drawn, checked hot, then asked of the archive registry when the codes' filter cannot clear them
- * (archive-index.ts, reference-filter.ts). The caller checks them hot again with its write.
- */
-async function freshCodes(ledger: LedgerContext, count: number): Promise<string[]> {
-  const sql = sqlOf(ledger.db);
-  const codes = new Set<string>();
-  while (codes.size < count) {
-    const candidates: string[] = [];
-    while (codes.size + candidates.length < count) {
-      const code = newInternalCode();
-      if (!codes.has(code) && !candidates.includes(code)) candidates.push(code);
-    }
-    const used = internalCodesTaken(sql, candidates);
-    const free = candidates.filter((code) => !used.has(code));
-    const archived = await archivedAmong(ledger, 'cash-out', codesToAsk(sql, 'cash-out', free));
-    for (const code of free) if (!archived.has(code)) codes.add(code);
-  }
-  return [...codes];
-}
-
 const conflictsFailure = (conflicts: Record<string, string[]>) => {
   const offending = Object.keys(conflicts);
   return failure({
@@ -106,33 +83,32 @@ export async function acceptCashOutBatch(
   if (items.length === 0 || items.length > MAX_BATCH_ITEMS)
     throw new Error(`a batch has 1 to ${MAX_BATCH_ITEMS} items (checked by the API)`);
   const none = new Set<string>();
-  // Hot first, then the archive registry, then hot again with the write (another request may have
-  // taken a reference or a code during the calls): a row hot at the first check and archived since
-  // was registered before it left (archive-index.ts). Every reference is asked of the registry, no
-  // filter in the object: one call per shard the batch touches, all at once (archive-reads.ts).
+  // Hot first, then the archive registry, then hot again with the write: a row hot at the first
+  // check and archived since was registered before it left (archive-index.ts). Every reference is
+  // asked of the registry, no filter in the object: one call per shard the batch touches, all at
+  // once (archive-reads.ts referencesArchived).
   let conflicts = referenceConflicts(ledger, items, none);
   if (Object.keys(conflicts).length > 0) return conflictsFailure(conflicts);
   const archived = await referencesArchived(ledger, 'cash-out', [
     ...new Set(items.map((item) => item.externalReference)),
   ]);
-  let codes: string[];
-  do {
-    codes = await freshCodes(ledger, items.length);
-    conflicts = referenceConflicts(ledger, items, archived);
-    if (Object.keys(conflicts).length > 0) return conflictsFailure(conflicts);
-  } while (internalCodesTaken(sqlOf(ledger.db), codes).size > 0);
+  // Hot again, with the write: another request may have taken a reference during the call.
+  conflicts = referenceConflicts(ledger, items, archived);
+  if (Object.keys(conflicts).length > 0) return conflictsFailure(conflicts);
   const now = Date.now();
   const batchId = newUuid();
-  const rows = items.map((input, index) => newCashOutRow(input, codes[index] as string, now));
-  const amountCents = rows.reduce((sum, row) => sum + row.amount, 0);
-  const accepted: CashOutBatchAccepted = {
-    batchId,
-    createdAt: formatBrt(now),
-    count: items.length,
-    amount: amountFromCents(amountCents),
-    items: rows.map((row, index) => ({ index, ...acceptedCashOut(row) })),
-  };
-  ledger.storage.transactionSync(() => {
+  // Unique by construction, taken with the rows (internal-codes.ts).
+  const accepted = ledger.storage.transactionSync(() => {
+    const codes = takeCodes(sqlOf(ledger.db), items.length);
+    const rows = items.map((input, index) => newCashOutRow(input, codes[index] as string, now));
+    const amountCents = rows.reduce((sum, row) => sum + row.amount, 0);
+    const body: CashOutBatchAccepted = {
+      batchId,
+      createdAt: formatBrt(now),
+      count: items.length,
+      amount: amountFromCents(amountCents),
+      items: rows.map((row, index) => ({ index, ...acceptedCashOut(row) })),
+    };
     const [firstSeq, lastSeq] = writeCashOuts(ledger, rows, now);
     insertBatch(sqlOf(ledger.db), {
       batch_id: batchId,
@@ -142,7 +118,8 @@ export async function acceptCashOutBatch(
       first_seq: firstSeq,
       last_seq: lastSeq,
     });
-    remember(202, accepted);
+    remember(202, body);
+    return body;
   });
   executorWoken(ledger.db, now);
   await ledger.crashes.reach('cash-out-batch.accepted');

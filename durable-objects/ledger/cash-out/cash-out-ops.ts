@@ -1,11 +1,10 @@
 import type { CashOutAcceptedBody } from '../../../src/api/cash-out/schemas';
 import { type CashOutView, cashOutView } from '../../../src/domain/cash-out';
-import { newEndToEndId, newInternalCode } from '../../../src/domain/ids';
+import { newEndToEndId } from '../../../src/domain/ids';
 import { failure, type OperationResult, success } from '../../../src/domain/result';
 import { formatBrt } from '../../../src/domain/time';
-import { archivedAmong } from '../archive/archive-index';
 import { referencesArchived } from '../archive/archive-reads';
-import { codesToAsk } from '../archive/reference-filter';
+import { takeCodes } from '../internal-codes';
 import type { Remember } from '../ledger/idempotency';
 import { accountAt, findHold, postEntry, releaseHold } from '../ledger/ledger';
 import type { LedgerContext } from '../ledger-context';
@@ -13,13 +12,7 @@ import { emitWebhook, observe } from '../webhooks/events';
 import { acceptedCashOut, type CreateCashOutInput, newCashOutRow, writeCashOuts } from './cash-out-accept';
 import { holdId } from './cash-out-book';
 import { executorWoken, wakeExecutor } from './cash-out-exec';
-import {
-  type CashOutRow,
-  cashOutCodeTaken,
-  cashOutKeysTaken,
-  findCashOut,
-  updateCashOut,
-} from './cash-out-store';
+import { type CashOutRow, cashOutReferenceTaken, findCashOut, updateCashOut } from './cash-out-store';
 import { countTowardLimits } from './limit-totals';
 
 export type { CreateCashOutInput } from './cash-out-accept';
@@ -61,42 +54,24 @@ export async function acceptCashOut(
       code: 'DUPLICATED_EXTERNAL_REFERENCE',
       detail: `externalReference '${input.externalReference}' was already used for a Cash-Out`,
     });
-  // The reference and a first candidate code in one statement; another code only on a collision.
-  let internalCode = newInternalCode();
-  let taken = cashOutKeysTaken(ledger.db, reference, internalCode);
-  if (taken.reference) return duplicated();
-  // An archived Cash-Out keeps its reference: asked of the archive registry after the hot check, one
-  // call to the reference's shard (archive-reads.ts referencesArchived; none while no Cash-Out was
-  // ever archived). No filter in the object: a Cash-Out calls its partner anyway, so one object call
-  // is small beside it, and the object keeps nothing per archived Cash-Out (docs/storage-schema.md).
   const sql = ledger.storage.sql;
-  const [used, codeArchived] = await Promise.all([
-    referencesArchived(ledger, 'cash-out', [reference]),
-    archivedAmong(ledger, 'cash-out', codesToAsk(sql, 'cash-out', [internalCode])),
-  ]);
-  if (used.has(reference)) return duplicated();
-  let archived = codeArchived;
-  for (;;) {
-    // An archived Cash-Out keeps its code too (a hash hit counts: refusing is the safe side), asked
-    // only when the codes' filter cannot clear it (reference-filter.ts).
-    if (!taken.code && !archived.has(internalCode)) {
-      // Hot again, with the write: another request may have taken either during the call.
-      taken = cashOutKeysTaken(ledger.db, reference, internalCode);
-      if (taken.reference) return duplicated();
-      if (!taken.code) break;
-    }
-    internalCode = newInternalCode();
-    taken = { reference: false, code: cashOutCodeTaken(ledger.db, internalCode) };
-    archived = taken.code
-      ? archived
-      : await archivedAmong(ledger, 'cash-out', codesToAsk(sql, 'cash-out', [internalCode]));
-  }
+  if (cashOutReferenceTaken(ledger.db, reference)) return duplicated();
+  // An archived Cash-Out keeps its reference: asked of the archive registry after the hot check, one
+  // call to the reference's shard (archive-reads.ts referencesArchived: confirmed in its segment; none
+  // while no Cash-Out was ever archived). No filter in the object: a Cash-Out's payment calls its
+  // partner anyway, so one object call is small beside it, and the object keeps nothing per archived
+  // Cash-Out (docs/storage-schema.md, "externalReference filter").
+  const archived = await referencesArchived(ledger, 'cash-out', [reference]);
+  // Hot again, with the write: another request may have taken it during the call.
+  if (archived.has(reference) || cashOutReferenceTaken(ledger.db, reference)) return duplicated();
   const now = Date.now();
-  const row = newCashOutRow(input, internalCode, now);
-  const accepted: CashOutAccepted = { ...acceptedCashOut(row), requestedAt: formatBrt(now) };
-  ledger.storage.transactionSync(() => {
+  const accepted = ledger.storage.transactionSync(() => {
+    // Unique by construction, taken with the row (internal-codes.ts).
+    const row = newCashOutRow(input, takeCodes(sql, 1)[0] as string, now);
+    const body: CashOutAccepted = { ...acceptedCashOut(row), requestedAt: formatBrt(now) };
     writeCashOuts(ledger, [row], now);
-    remember(202, accepted);
+    remember(202, body);
+    return body;
   });
   executorWoken(ledger.db, now);
   return success(202, accepted);

@@ -22,25 +22,12 @@ export function findCashOut(db: LedgerDb, id: string): CashOutRow | undefined {
 // The 202's statements run on the SQL API directly (fixed texts): drizzle's building and mapping
 // cost more than SQLite takes to run them.
 
-/** Whether a live Cash-Out has this external reference, and whether one has this internal code. */
-export function cashOutKeysTaken(
-  db: LedgerDb,
-  externalReference: string,
-  internalCode: string,
-): { reference: boolean; code: boolean } {
-  const row = sqlOf(db)
-    .exec<{ reference: number; code: number }>(
-      `SELECT EXISTS (SELECT 1 FROM cash_outs WHERE external_reference = ?) AS reference,
-              EXISTS (SELECT 1 FROM cash_outs WHERE internal_code = ?) AS code`,
-      externalReference,
-      internalCode,
-    )
-    .one();
-  return { reference: row.reference === 1, code: row.code === 1 };
-}
-
-export function cashOutCodeTaken(db: LedgerDb, internalCode: string): boolean {
-  return sqlOf(db).exec('SELECT 1 FROM cash_outs WHERE internal_code = ?', internalCode).toArray().length > 0;
+/** Whether a new Cash-Out's externalReference is already held by a hot Cash-Out. */
+export function cashOutReferenceTaken(db: LedgerDb, externalReference: string): boolean {
+  return (
+    sqlOf(db).exec('SELECT 1 FROM cash_outs WHERE external_reference = ?', externalReference).toArray()
+      .length > 0
+  );
 }
 
 /** What the API has not decided yet about a new Cash-Out: NULL until the executor decides it. */
@@ -299,10 +286,6 @@ function valuesTaken(sql: SqlStorage, column: 'external_reference' | 'internal_c
 /** Of `refs`, the external references a live Cash-Out already has (a batch's check, one statement). */
 export const externalReferencesTaken = (sql: SqlStorage, refs: string[]): Set<string> =>
   valuesTaken(sql, 'external_reference', refs);
-
-/** Of `codes`, the internal codes a live Cash-Out already has. */
-export const internalCodesTaken = (sql: SqlStorage, codes: string[]): Set<string> =>
-  valuesTaken(sql, 'internal_code', codes);
 
 /** Cash-Outs by status over a seq range (a batch's items). */
 export function statusCountsBetween(

@@ -6,7 +6,7 @@
  * Cash-In EXPIRED after the last one the recurrence allows.
  */
 import { type CashInRecurrence, cashInView } from '../../../src/domain/cash-in';
-import { cycleChargeIds } from '../../../src/domain/ids';
+import { cycleChargeTxId } from '../../../src/domain/ids';
 import { amountFromCents } from '../../../src/domain/money';
 import { present } from '../../../src/domain/present';
 import {
@@ -23,6 +23,7 @@ import { brtStartOfDay } from '../../../src/domain/time';
 import { isSimulatedPartner } from '../../../src/partners/config';
 import { cancelCashIn, createCashIn, expireCashIn } from '../cash-in/cash-in-ops';
 import { type CashInRow, cashInNotFound, findCashIn, updateCashIn } from '../cash-in/cash-in-store';
+import { cycleCode, releaseCycleCode } from '../internal-codes';
 import type { Remember } from '../ledger/idempotency';
 import type { LedgerContext } from '../ledger-context';
 import { emitWebhook } from '../webhooks/events';
@@ -121,8 +122,13 @@ export async function chargeRecurrence(
   charging.add(key);
   try {
     // At a real partner the payer's bank debits the cycle's `cobr` by itself: its TxId is the
-    // cycle's, so a retry after a crash finds the charge it sent rather than sending a second one.
-    const ids = real ? await cycleChargeIds(input.locationKey, rec.recurrenceId, cycle) : undefined;
+    // cycle's (its code kept until the charge is stored), so a retry after a crash finds the charge
+    // it sent rather than sending a second one.
+    const internalCode = real ? cycleCode(ledger.db, rec.recurrenceId, cycle) : undefined;
+    const ids = internalCode && {
+      internalCode,
+      transactionId: await cycleChargeTxId(input.locationKey, internalCode, rec.recurrenceId, cycle),
+    };
     const result = await createCashIn(
       ledger,
       {
@@ -145,6 +151,7 @@ export async function chargeRecurrence(
       (status, body) => remember(status, withRecurrence(body)),
       (transactionId) => {
         insertRecurrenceCharge(ledger.db, link(transactionId));
+        if (real) releaseCycleCode(ledger.db, rec.recurrenceId, cycle);
         // Read again after each attempt window, so its outcome never waits on a `cobr` callback.
         if (real)
           ledger.scheduler.schedule(

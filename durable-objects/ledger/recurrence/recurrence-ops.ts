@@ -6,7 +6,7 @@
 
 import { clientOfPartnerRecurrence, recordPartnerRecurrence } from '../../../src/db/partner-recurrences';
 import { buildRecurrenceBrCode } from '../../../src/domain/brcode';
-import { newInternalCode, newRecurrenceId } from '../../../src/domain/ids';
+import { newRecurrenceId, randomCode } from '../../../src/domain/ids';
 import { merchantFields } from '../../../src/domain/merchant';
 import { amountFromCents, type Cents } from '../../../src/domain/money';
 import { present } from '../../../src/domain/present';
@@ -225,7 +225,7 @@ export async function createRecurrence(
   let locationCode: string | null = null;
   if (isSimulatedPartner(ledger.env, partnerIspb)) {
     if (!push)
-      do locationCode = newInternalCode();
+      do locationCode = randomCode();
       while (recurrenceByLocationCode(ledger.db, locationCode) !== undefined);
     issued = {
       recurrenceId: newRecurrenceId(input.retryPolicy !== 'NONE', partnerIspb, today),

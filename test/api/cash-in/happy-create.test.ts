@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CashInCreatedBody } from '../../../src/api/cash-in/create-cash-in';
 import type { CashInBody } from '../../../src/api/cash-in/shared';
+import { COUNTER_CODE } from '../../../src/domain/internal-code';
 import { cashInBody, Integrator } from '../../support/harness';
 
 describe('POST /cash-in and GET /cash-in/{id}', () => {
@@ -11,7 +12,7 @@ describe('POST /cash-in and GET /cash-in/{id}', () => {
     const created = (await res.json()) as CashInCreatedBody;
     expect(created.status).toBe('AWAITING_PAYMENT');
     expect(created.amount).toBe(10.5);
-    expect(created.internalCode).toMatch(/^[A-Z0-9]{7}$/);
+    expect(created.internalCode).toMatch(COUNTER_CODE);
     expect(created.transactionId).toMatch(/^[A-Za-z0-9]{26,35}$/);
     expect(created.pixData!.copyAndPaste).toContain('br.gov.bcb.pix');
     expect(created.pixData!.qrCodeImageBase64).toMatch(/^iVBORw0KGgo/);
