@@ -1,7 +1,8 @@
 /**
  * ArchiveRegistry: where the ids of a client's archived transactions are found, outside the client's
  * object (docs/storage-schema.md, "Archive", Lookups). One object per client and shard
- * (`<clientId>/<shard>`, durable-objects/ledger/archive/archive-index.ts picks the shard from the id),
+ * (`<clientId>/<shard>`; durable-objects/ledger/archive/archive-index.ts picks the shard from the id and
+ * the client's shard count, recorded in the client's object),
  * each one table of (47-bit id hash, segment id) pairs: the index the client's object kept for every
  * archived transaction, moved here so that the client's object keeps no state per archived
  * transaction. Entries are only added (idempotent: the same pair again is a no-op) and never change,

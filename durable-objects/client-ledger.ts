@@ -16,7 +16,7 @@ import type { TokenGrant } from '../src/domain/token-bucket';
 import { errorFields, log } from '../src/infra/log';
 import type { AttemptOutcome, ClaimedWebhook } from '../src/webhooks/types';
 import { listDeliveriesAnywhere } from './ledger/archive/archive-deliveries';
-import { rehydrateCashIn, rehydrateCashOut } from './ledger/archive/archive-reads';
+import { fixedFieldsByCode, rehydrateCashIn, rehydrateCashOut } from './ledger/archive/archive-reads';
 import { forwardAudit } from './ledger/audit-ops';
 import type { CreateCashInInput } from './ledger/cash-in/cash-in-ops';
 import type { SettleInput } from './ledger/cash-in/cash-in-settle-ops';
@@ -90,7 +90,9 @@ export class ClientLedger extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.db = drizzle(ctx.storage, { schema });
-    this.idempotency = new IdempotencyKeys(this.db);
+    this.idempotency = new IdempotencyKeys(this.db, (kind, code) =>
+      fixedFieldsByCode(this.ledgerContext(), kind, code),
+    );
     this.scheduler = new Scheduler(this.db, ctx.storage);
     this.tasks = new TaskRunner(
       () => this.ledgerContext(),

@@ -39,6 +39,11 @@ export interface LocalRuntimeOptions {
 
 export const ROOT: string;
 export function bundleWorker(options: { outdir: string; env?: string; quiet?: boolean }): string;
+export function applyLocalD1Migrations(options: {
+  persistTo: string;
+  env?: string;
+  log?: (line: string) => void;
+}): Promise<string[]>;
 export function declaredSecrets(env?: string): string[];
 export function missingSecrets(options: { env?: string; varsFile?: string; devVars?: boolean }): string[];
 export function startLocalRuntime(options: LocalRuntimeOptions): Promise<LocalRuntime>;

@@ -278,9 +278,9 @@ const RAW_SQL_ON_PURPOSE = [
   'test/node/footprint.test.ts', // measures the object's pages (dbstat) in its SQLite file
   'test/partners/daily-reconciliation.test.ts', // books made to differ from the partner's
   'test/security/fixtures.ts', // every table of a client, before and after a refused request
-  'test/storage/idempotency-codec.test.ts', // how a key's answer is stored, and a legacy one
+  'test/storage/idempotency-codec.test.ts', // how a key's answer is stored, a legacy one, and its bytes
   'test/storage/prune-steps.test.ts', // each pruning step's plan and rows made old
-  'test/storage/prune.test.ts', // rows made old, legacy keys written as is, the pruning plan
+  'test/storage/prune.test.ts', // rows made old, legacy keys written as is, the pruning plan, a delivery's bytes
   'test/support/invariants.test.ts', // each invariant shown failing on damaged books
 ];
 // Files left to move onto the helpers (none now; a file arriving with raw SQL waits here, never longer).

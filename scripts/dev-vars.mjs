@@ -2,7 +2,7 @@
 // `npm run serve` (scripts/serve.mjs). When the file is missing it is created with
 // ADMIN_TOKEN=dev-admin-token and fresh random values for every other secret (docs/contract.md, Running it).
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 /** Writes a secrets file in .dev.vars format with fresh random values (ADMIN_TOKEN=dev-admin-token). */
@@ -24,11 +24,22 @@ export function writeDevVars(file) {
   return file;
 }
 
-/** Creates `<root>/.dev.vars` when it does not exist; returns its path. */
+/**
+ * Creates `<root>/.dev.vars` when it does not exist; returns its path. Written aside, then linked
+ * into place, which fails if it exists: two `npm start`s on a fresh clone (test files in parallel)
+ * never read a half-written file nor replace the one the other already serves with.
+ */
 export function ensureDevVars(root) {
   const devVars = path.join(root, '.dev.vars');
   if (existsSync(devVars)) return devVars;
-  writeDevVars(devVars);
-  console.log('Created .dev.vars with ADMIN_TOKEN=dev-admin-token and fresh random secrets.');
+  const aside = writeDevVars(`${devVars}.${process.pid}.tmp`);
+  try {
+    linkSync(aside, devVars);
+    console.log('Created .dev.vars with ADMIN_TOKEN=dev-admin-token and fresh random secrets.');
+  } catch (error) {
+    if (error.code !== 'EEXIST') throw error;
+  } finally {
+    rmSync(aside, { force: true });
+  }
   return devVars;
 }

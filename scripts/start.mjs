@@ -6,18 +6,20 @@
 // Everything time-driven happens by itself (docs/contract.md, Running it): wrangler dev does not fire cron
 // triggers locally, so this process fires each one on the minute, as Cloudflare does in
 // production. It also runs offline: no fetch of the Request.cf template, no telemetry.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { unstable_readConfig } from 'wrangler';
+import { applyLocalD1Migrations } from '../runtime/local-runtime.mjs';
 import { ensureDevVars } from './dev-vars.mjs';
 import { exitWithUsageIfAsked } from './usage.mjs';
 
 exitWithUsageIfAsked(`
 Usage: npm start [-- <wrangler dev options>]
 
-The API on http://127.0.0.1:8787 (PORT overrides) under wrangler dev, ENVIRONMENT=staging: local
-D1 (migrations applied first), Durable Objects, Queues, R2, the cron trigger fired every minute.
+The API on http://127.0.0.1:8787 (PORT overrides; PORT=0 takes a free one, named on the Ready line)
+under wrangler dev, ENVIRONMENT=staging: local D1 (migrations applied first), Durable Objects,
+Queues, R2, the cron trigger fired every minute.
 Creates .dev.vars with fresh secrets (ADMIN_TOKEN=dev-admin-token) when it is missing.
 
 Arguments after -- go to wrangler dev, e.g.
@@ -40,29 +42,26 @@ ensureDevVars(root);
 // partner, see `npm run mock:psp`); a `--persist-to <dir>` among them is the migrations' state too.
 const extra = process.argv.slice(2);
 const persistAt = extra.indexOf('--persist-to');
-const persist = persistAt >= 0 ? ['--persist-to', extra[persistAt + 1]] : [];
+const persistTo = persistAt >= 0 ? extra[persistAt + 1] : path.join(root, '.wrangler', 'state');
 
-// wrangler prints a table per migration (about 200 lines on a fresh state): one line here instead,
-// and its whole output only when it fails.
-const migrate = spawnSync(wrangler, ['d1', 'migrations', 'apply', 'DB', '--local', ...persist], {
-  cwd: root,
-  encoding: 'utf8',
-  env: { ...env, CI: 'true' },
-});
-if (migrate.status !== 0) {
-  process.stdout.write(migrate.stdout ?? '');
-  process.stderr.write(migrate.stderr ?? '');
-  process.exit(migrate.status ?? 1);
+// Applied in this process (runtime/local-runtime.mjs), in wrangler's own d1_migrations table, so
+// `wrangler d1 migrations list DB --local` agrees; one line instead of wrangler's table per migration.
+try {
+  const applied = await applyLocalD1Migrations({ persistTo });
+  console.log(
+    applied.length > 0
+      ? `[start] D1: applied ${applied.length} migration(s), ${applied[0]} … ${applied.at(-1)}`
+      : '[start] D1: migrations up to date',
+  );
+} catch (error) {
+  console.error('[start] D1: the migrations could not be applied:', error);
+  process.exit(1);
 }
-const applied = [...new Set((migrate.stdout ?? '').match(/\b\d{4}_[\w-]+\.sql(?=\s*│\s*✅)/g) ?? [])];
-console.log(
-  applied.length > 0
-    ? `[start] D1: applied ${applied.length} migration(s), ${applied[0]} … ${applied.at(-1)}`
-    : '[start] D1: migrations up to date',
-);
 
+// PORT=0 lets wrangler pick a free port (a test's gateway: no port chosen early that another
+// process could take meanwhile); the "Ready on" line names the address it listens on.
 const port = process.env.PORT || '8787';
-const base = `http://127.0.0.1:${port}`;
+let base = `http://127.0.0.1:${port}`;
 // --test-scheduled: the crons are fired below, so wrangler's "not triggered automatically" hint
 // does not apply.
 const dev = spawn(
@@ -95,7 +94,9 @@ createInterface({ input: dev.stdout }).on('line', (line) => {
     return;
   }
   if (!skipping) process.stdout.write(`${line}\n`);
-  if (line.includes('Ready on http')) {
+  const ready = /Ready on (http:\/\/\S+)/.exec(line);
+  if (ready) {
+    base = new URL(ready[1]).origin;
     console.log(`[start] API documentation: ${base}/docs`);
     console.log(
       `[start] Operator console:    ${base}/admin/console (sign in with ADMIN_TOKEN from .dev.vars)`,

@@ -11,6 +11,7 @@ interface ConfigEnv {
   PIX_LOCATION_HOST?: unknown;
   ARCHIVE_RETENTION_DAYS?: unknown;
   ARCHIVE_HOT_BUDGET_BYTES?: unknown;
+  ARCHIVE_REGISTRY_SHARDS?: unknown;
   OPERATOR_ALERT_URL?: unknown;
   OPERATOR_ALERT_SECRET?: unknown;
 }
@@ -28,7 +29,7 @@ export function configProblems(env: ConfigEnv): string[] {
   if (host && !isValidLocationHost(host))
     problems.push(`PIX_LOCATION_HOST must be a host[:port] that fits the BR Code location, not "${host}"`);
   problems.push(...operatorAlertProblems(env));
-  for (const check of [retentionMs, hotBudgetBytes])
+  for (const check of [retentionMs, hotBudgetBytes, registryShardsConfigured])
     try {
       check(env);
     } catch (error) {
@@ -84,7 +85,7 @@ export function retentionMs(env: { ARCHIVE_RETENTION_DAYS?: unknown }): number {
  * ARCHIVE_HOT_BUDGET_BYTES' default: the object's live SQLite bytes, less the archive's filters
  * (kept forever, ≤ 1.13 GB after 10 years at 1,000,000 Cash-Ins a day), past which closed history is
  * archived early, whatever ARCHIVE_RETENTION_DAYS says. 0.75 GB holds what must stay hot at that
- * volume (a day's idempotency keys, ≈ 0.15 GB; open work, limits, open deliveries) with room to
+ * volume (a day's idempotency keys, ≈ 0.24 GB; open work, limits, open deliveries) with room to
  * spare, and keeps filter + window under the object's 2 GB (docs/operating.md, Capacity planning).
  */
 export const DEFAULT_HOT_BUDGET_BYTES = 750_000_000;
@@ -100,6 +101,34 @@ export function hotBudgetBytes(env: object): number {
       `ARCHIVE_HOT_BUDGET_BYTES must be an integer from 65536 to 10000000000, not ${JSON.stringify(raw)}`,
     );
   return bytes;
+}
+
+/** Archive-registry shards per client unless the deployment says otherwise: every client before the count was recorded. */
+export const DEFAULT_REGISTRY_SHARDS = 64;
+/** Enough for 5 million Cash-Ins and 2.5 million Cash-Outs a day for ten years at ≤ 2 GB per shard (docs/operating.md). */
+export const MAX_REGISTRY_SHARDS = 1024;
+
+/**
+ * ARCHIVE_REGISTRY_SHARDS (var): the shard count a client's archive registry begins with, recorded in
+ * the client's object at its first archive step and never changed after (docs/storage-schema.md,
+ * Archive). Absent = 64; anything but an integer 1..1024 refuses to start.
+ */
+export function registryShardsConfigured(env: object): number {
+  // Optional and absent from wrangler.toml: not on the generated Env type.
+  const raw = (env as { ARCHIVE_REGISTRY_SHARDS?: unknown }).ARCHIVE_REGISTRY_SHARDS;
+  if (raw === undefined || raw === '') return DEFAULT_REGISTRY_SHARDS;
+  // Digits only: Number() would also take ' 64', '0x40' or '6.4e1'.
+  const shards =
+    typeof raw === 'number'
+      ? raw
+      : typeof raw === 'string' && /^[0-9]+$/.test(raw)
+        ? Number(raw)
+        : Number.NaN;
+  if (!Number.isInteger(shards) || shards < 1 || shards > MAX_REGISTRY_SHARDS)
+    throw new Error(
+      `ARCHIVE_REGISTRY_SHARDS must be an integer from 1 to ${MAX_REGISTRY_SHARDS}, not ${JSON.stringify(raw)}`,
+    );
+  return shards;
 }
 
 /**

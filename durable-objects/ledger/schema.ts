@@ -14,7 +14,7 @@ import {
 import type { BankData, CashInRecurrence, PaidBy, PayerBankData } from '../../src/domain/cash-in';
 import type { Destination } from '../../src/domain/cash-out';
 import { DELIVERY_STATUSES } from '../../src/domain/webhook-delivery';
-import { compressedJson, requestFingerprintColumn } from './ledger/idempotency-codec';
+import { compressedJson, idempotencyKeyColumn, requestFingerprintColumn } from './ledger/idempotency-codec';
 import { disputeColumns } from './schema-disputes';
 
 /** Small facts about the object itself (its client id, onboarding data). */
@@ -221,8 +221,8 @@ export const tasks = sqliteTable(
 export const idempotencyKeys = sqliteTable(
   'idempotency_keys',
   {
-    key: text('key').primaryKey(),
-    // 128-bit fingerprint and deflated answer (idempotency-codec.ts); the SQL types stay as created.
+    // The key's 128-bit hash, its request's fingerprint, the deflated answer (idempotency-codec.ts); types as created.
+    key: idempotencyKeyColumn('key').primaryKey(),
     requestHash: requestFingerprintColumn('request_hash').notNull(),
     status: integer('status').notNull(),
     body: compressedJson('body').notNull(),

@@ -74,16 +74,25 @@ export function readTemplate(sql: SqlStorage, cashInId: string, cashOutId: strin
 /** The payee of index k: an EVP key of its own (lower-case, as normalized). */
 export const seededPixKey = (k: number) => `00000000-0000-4000-8000-${String(k).padStart(12, '0')}`;
 
-function rewrite(row: Row, names: Map<string, string>, shift: number): Row {
+/**
+ * The template's names in one pattern, longest first (a TxId carries its internal code): each text is
+ * rewritten in one pass instead of one split per name (a fifth of a seeded pair's CPU before).
+ */
+function namePattern(names: Iterable<string>): RegExp {
+  const escaped = [...names]
+    .sort((a, b) => b.length - a.length)
+    .map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  return new RegExp(escaped.join('|'), 'g');
+}
+
+function rewrite(row: Row, names: Map<string, string>, pattern: RegExp, shift: number): Row {
   const out: Row = {};
+  const rename = (name: string) => names.get(name) ?? name;
   for (const [column, value] of Object.entries(row)) {
     if (column === 'seq') continue;
     if (column.endsWith('_at') && typeof value === 'number') out[column] = value + shift;
-    else if (typeof value === 'string') {
-      let text = value;
-      for (const [from, to] of names) text = text.split(from).join(to);
-      out[column] = text;
-    } else out[column] = value;
+    else if (typeof value === 'string') out[column] = value.replace(pattern, rename);
+    else out[column] = value;
   }
   return out;
 }
@@ -111,6 +120,8 @@ export function seedHistory(db: LedgerDb, storage: DurableObjectStorage, command
     const cashOuts: Row[] = [];
     const entryRows: Row[] = [];
     const codes = takeCodes(sql, 2 * command.count);
+    // The names to replace are the template's, the same for every pair: one pattern for the call.
+    let pattern: RegExp | undefined;
     for (let i = command.offset; i < command.offset + command.count; i++) {
       const at = command.from + i * command.stepMs;
       const payee = seededPixKey(i % command.payees);
@@ -127,12 +138,13 @@ export function seedHistory(db: LedgerDb, storage: DurableObjectStorage, command
         [pixKey, payee],
         ...accounts,
       ]);
+      pattern ??= namePattern(names.keys());
       const inShift = at - Number(t.cashIn.requested_at);
       const outShift = at + 1 - Number(t.cashOut.requested_at);
-      cashIns.push(rewrite(t.cashIn, names, inShift));
+      cashIns.push(rewrite(t.cashIn, names, pattern, inShift));
       const withCashOut = i % (command.cashOutEvery ?? 1) === 0;
       for (const e of withCashOut ? entries : t.cashInEntries) {
-        const row = rewrite(e, names, t.cashInEntries.includes(e) ? inShift : outShift);
+        const row = rewrite(e, names, pattern, t.cashInEntries.includes(e) ? inShift : outShift);
         const number = String(row.account_number);
         const amount = Number(row.amount);
         const balance = (balances.get(number) ?? 0) + (row.direction === 'CREDIT' ? amount : -amount);
@@ -142,7 +154,7 @@ export function seedHistory(db: LedgerDb, storage: DurableObjectStorage, command
         entryRows.push(row);
       }
       if (!withCashOut) continue;
-      const cashOut = rewrite(t.cashOut, names, outShift);
+      const cashOut = rewrite(t.cashOut, names, pattern, outShift);
       cashOuts.push(cashOut);
       countTowardLimits(
         db,

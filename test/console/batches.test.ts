@@ -2,17 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { deposit } from '../support/cash-out';
 import { batchItems, batchSettled, createBatch } from '../support/cash-out-batch';
-import { ADMIN_TOKEN, BASE, call, Integrator } from '../support/harness';
-
-async function cookie(): Promise<string> {
-  const res = await call('/admin/console/login', {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: BASE },
-    body: new URLSearchParams({ token: ADMIN_TOKEN }).toString(),
-    redirect: 'manual',
-  });
-  return (res.headers.get('set-cookie') ?? '').split(';')[0] as string;
-}
+import { consoleCookie } from '../support/console';
+import { call, Integrator } from '../support/harness';
 
 describe('operator console: Cash-Out batches', () => {
   it("shows the selected client's batches, newest first, with each status counted", async () => {
@@ -23,7 +14,9 @@ describe('operator console: Cash-Out batches', () => {
     await batchSettled(api, first.batchId);
     await batchSettled(api, second.batchId);
     const page = async (clientId: string) =>
-      (await call(`/admin/console?client=${clientId}`, { headers: { cookie: await cookie() } })).text();
+      (
+        await call(`/admin/console?client=${clientId}`, { headers: { cookie: await consoleCookie() } })
+      ).text();
     const html = await page(api.client.clientId);
     expect(html).toContain('id="batches"');
     const rows = [...html.matchAll(/<tr data-batch-id="([^"]+)">([\s\S]*?)<\/tr>/g)];

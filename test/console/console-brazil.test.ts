@@ -12,18 +12,9 @@ import { brl, brtText, count, percent } from '../../src/console/format';
 import { saveReport } from '../../src/db/reconciliation-reports';
 import type { CashInView } from '../../src/domain/cash-in';
 import { BREAK_GLASS } from '../../src/domain/operators';
+import { consoleCookie } from '../support/console';
 import { FAKE_PSP_ISPB } from '../support/fake-psp-env';
-import { ADMIN_TOKEN, BASE, call } from '../support/harness';
-
-async function cookie(): Promise<string> {
-  const login = await call('/admin/console/login', {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: BASE },
-    body: new URLSearchParams({ token: ADMIN_TOKEN }).toString(),
-    redirect: 'manual',
-  });
-  return (login.headers.get('set-cookie') ?? '').split(';')[0] as string;
-}
+import { call } from '../support/harness';
 
 const visible = (html: string) => html.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ');
 
@@ -264,7 +255,9 @@ describe('the console, the Brazilian way', () => {
   });
 
   it('the Books page says what fills it when no day has been checked', async () => {
-    const html = await (await call('/admin/console/books', { headers: { cookie: await cookie() } })).text();
+    const html = await (
+      await call('/admin/console/books', { headers: { cookie: await consoleCookie() } })
+    ).text();
     expect(html).toContain('declared partners only');
     expect(html).toContain('npm run mock:psp');
   });
@@ -286,7 +279,9 @@ describe('the console, the Brazilian way', () => {
         },
       ],
     } as never);
-    const html = await (await call('/admin/console/books', { headers: { cookie: await cookie() } })).text();
+    const html = await (
+      await call('/admin/console/books', { headers: { cookie: await consoleCookie() } })
+    ).text();
     const report = html.slice(
       html.indexOf('2020-01-02'),
       html.indexOf('</details>', html.indexOf('2020-01-02')),

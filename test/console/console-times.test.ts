@@ -10,7 +10,8 @@ import { type DashboardModel, dashboardPage } from '../../src/console/dashboard'
 import { createCashIn } from '../support/cash-in';
 import { deposit } from '../support/cash-out';
 import { batchItems, createBatch } from '../support/cash-out-batch';
-import { ADMIN_TOKEN, BASE, call, Integrator } from '../support/harness';
+import { consoleCookie } from '../support/console';
+import { call, Integrator } from '../support/harness';
 import { newSink, outboxEvents, setPlan, waitForDelivery } from '../support/webhooks';
 
 const BRT_TEXT = /^\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}:\d{2} BRT$/;
@@ -52,13 +53,7 @@ describe('console timestamps are BRT', () => {
     await deposit(api, 10);
     const batch = await createBatch(api, batchItems(1));
 
-    const login = await call('/admin/console/login', {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: BASE },
-      body: new URLSearchParams({ token: ADMIN_TOKEN }).toString(),
-      redirect: 'manual',
-    });
-    const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] as string;
+    const cookie = await consoleCookie();
     const page = await (await call(`/admin/console?client=${clientId}`, { headers: { cookie } })).text();
     const deliveries = section(page, 'deliveries');
     const row = deliveries.slice(deliveries.indexOf(`data-event-id="${requested!.eventId}"`));

@@ -9,18 +9,9 @@ import { expect, it } from 'vitest';
 import type { WebhookDeliveryPage } from '../../src/api/admin/openapi-responses';
 import { DELIVERIES_SHOWN } from '../../src/console/data';
 import { createCashIn } from '../support/cash-in';
-import { ADMIN_TOKEN, admin, BASE, call, Integrator } from '../support/harness';
+import { consoleCookie } from '../support/console';
+import { admin, call, Integrator } from '../support/harness';
 import { deliveryRows, newSink, setPlan, waitUntil } from '../support/webhooks';
-
-async function consoleCookie(): Promise<string> {
-  const res = await call('/admin/console/login', {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: BASE },
-    body: new URLSearchParams({ token: ADMIN_TOKEN }).toString(),
-    redirect: 'manual',
-  });
-  return (res.headers.get('set-cookie') ?? '').split(';')[0] as string;
-}
 
 it('every FAILED delivery the operator API lists is on the console, page by page, with its button', async () => {
   const api = await Integrator.create();

@@ -5,17 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import type { CashInBody } from '../../src/api/cash-in/shared';
 import { createCashIn, payCashIn } from '../support/cash-in';
-import { ADMIN_TOKEN, admin, BASE, call, Integrator } from '../support/harness';
-
-async function cookie(): Promise<string> {
-  const res = await call('/admin/console/login', {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: BASE },
-    body: new URLSearchParams({ token: ADMIN_TOKEN }).toString(),
-    redirect: 'manual',
-  });
-  return (res.headers.get('set-cookie') ?? '').split(';')[0] as string;
-}
+import { consoleCookie } from '../support/console';
+import { admin, call, Integrator } from '../support/harness';
 
 async function disputed(api: Integrator, amount: number) {
   const created = await createCashIn(api, { amount });
@@ -32,7 +23,7 @@ describe('open disputes for the operator', () => {
     const api = await Integrator.create();
     const a = await disputed(api, 12);
     const b = await disputed(api, 13);
-    const html = await (await call('/admin/console', { headers: { cookie: await cookie() } })).text();
+    const html = await (await call('/admin/console', { headers: { cookie: await consoleCookie() } })).text();
     expect(html.indexOf('id="disputes"')).toBeGreaterThan(-1);
     expect(html.indexOf('id="disputes"')).toBeLessThan(html.indexOf('id="clients"'));
     const section = html.slice(html.indexOf('id="disputes"'), html.indexOf('id="clients"'));
@@ -43,7 +34,7 @@ describe('open disputes for the operator', () => {
       outcome: 'REJECTED',
     });
     expect(closed.status).toBe(200);
-    const after = await (await call('/admin/console', { headers: { cookie: await cookie() } })).text();
+    const after = await (await call('/admin/console', { headers: { cookie: await consoleCookie() } })).text();
     const rest = after.slice(after.indexOf('id="disputes"'), after.indexOf('id="clients"'));
     expect(rest).not.toContain(a.internalCode);
     expect(rest).toContain(b.internalCode);

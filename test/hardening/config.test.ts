@@ -5,7 +5,7 @@
  */
 import { env, exports } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { assertConfig, configProblems, isStaging } from '../../src/config';
+import { assertConfig, configProblems, isStaging, registryShardsConfigured } from '../../src/config';
 import { requireAllowedWebhookUrl } from '../../src/http/webhook-url';
 import worker from '../../src/index';
 
@@ -50,6 +50,22 @@ describe('ENVIRONMENT and PIX_LOCATION_HOST (decisions §5)', () => {
       expect(configProblems({ ENVIRONMENT: 'staging', ARCHIVE_HOT_BUDGET_BYTES: bytes })[0]).toMatch(
         /ARCHIVE_HOT_BUDGET_BYTES must be an integer/,
       );
+  });
+
+  it('ARCHIVE_REGISTRY_SHARDS is an integer from 1 to 1024 (absent: 64), else the Worker refuses to start', async () => {
+    expect(configProblems({ ENVIRONMENT: 'staging', ARCHIVE_REGISTRY_SHARDS: '256' })).toEqual([]);
+    expect(registryShardsConfigured({ ARCHIVE_REGISTRY_SHARDS: '256' })).toBe(256);
+    expect(registryShardsConfigured({ ARCHIVE_REGISTRY_SHARDS: 1024 })).toBe(1024);
+    expect(registryShardsConfigured({})).toBe(64);
+    for (const shards of ['0', '-64', '64.5', '1025', ' 64', '0x40', '6.4e1', 'many', 2048, true])
+      expect(configProblems({ ENVIRONMENT: 'staging', ARCHIVE_REGISTRY_SHARDS: shards })[0]).toMatch(
+        /ARCHIVE_REGISTRY_SHARDS must be an integer from 1 to 1024/,
+      );
+    const ctx = { waitUntil() {}, passThroughOnException() {}, props: {} } as unknown as ExecutionContext;
+    const request = new Request('http://127.0.0.1/health') as Request<unknown, IncomingRequestCfProperties>;
+    await expect(
+      worker.fetch(request, { ...env, ARCHIVE_REGISTRY_SHARDS: '4096' } as unknown as Env, ctx),
+    ).rejects.toThrow(/refuses to start: ARCHIVE_REGISTRY_SHARDS/);
   });
 
   it('a misconfigured Worker serves nothing, not even the sandbox', async () => {

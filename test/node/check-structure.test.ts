@@ -21,14 +21,20 @@ function check(root: string) {
   return { status: run.status, out: `${run.stdout}${run.stderr}` };
 }
 
-describe('check:structure, table ownership', () => {
-  let copy: string;
+/** A copy of the tree the check reads, made before the describe's tests, removed after them. */
+function treeCopy(prefix: string): { dir: string } {
+  const tree = { dir: '' };
   beforeAll(() => {
-    copy = mkdtempSync(path.join(tmpdir(), 'structure-'));
+    tree.dir = mkdtempSync(path.join(tmpdir(), prefix));
     for (const dir of ['src', 'durable-objects', 'scripts', 'test'])
-      cpSync(path.join(ROOT, dir), path.join(copy, dir), { recursive: true });
+      cpSync(path.join(ROOT, dir), path.join(tree.dir, dir), { recursive: true });
   });
-  afterAll(() => rmSync(copy, { recursive: true, force: true }));
+  afterAll(() => rmSync(tree.dir, { recursive: true, force: true }));
+  return tree;
+}
+
+describe('check:structure, table ownership', () => {
+  const tree = treeCopy('structure-');
 
   it('passes on the tree: every table named only in its store', () => {
     const { status, out } = check(ROOT);
@@ -54,11 +60,11 @@ describe('check:structure, table ownership', () => {
       /view-sql\.ts names the table cash_ins \(its drizzle object cashIns\) outside its store durable-objects\/ledger\/cash-in\/cash-in-store\.ts/,
     ],
   ])('fails when %s names a table outside its store', (file, line, message) => {
-    const target = path.join(copy, file);
+    const target = path.join(tree.dir, file);
     cpSync(path.join(ROOT, file), target);
     appendFileSync(target, `\n${line}\n`);
     try {
-      const { status, out } = check(copy);
+      const { status, out } = check(tree.dir);
       expect(status, out).toBe(1);
       expect(out).toMatch(message);
     } finally {
@@ -70,11 +76,11 @@ describe('check:structure, table ownership', () => {
     ['src/api/cash-out-batch/create-cash-out-batch.ts', `export const probe = '${'x'.repeat(140)}';`],
     ['scripts/serve.mjs', `// ${'x'.repeat(158)}`],
   ])('fails on a line over 160 characters in %s, naming the file and line', (file, line) => {
-    const target = path.join(copy, file);
+    const target = path.join(tree.dir, file);
     cpSync(path.join(ROOT, file), target);
     appendFileSync(target, `\n${line}\n`);
     try {
-      const { status, out } = check(copy);
+      const { status, out } = check(tree.dir);
       expect(status, out).toBe(1);
       expect(out).toContain(`${file}:`);
       expect(out).toContain(`: ${line.length} characters (at most 160)`);
@@ -85,13 +91,7 @@ describe('check:structure, table ownership', () => {
 });
 
 describe('check:structure, raw SQL in tests', () => {
-  let copy: string;
-  beforeAll(() => {
-    copy = mkdtempSync(path.join(tmpdir(), 'structure-raw-'));
-    for (const dir of ['src', 'durable-objects', 'scripts', 'test'])
-      cpSync(path.join(ROOT, dir), path.join(copy, dir), { recursive: true });
-  });
-  afterAll(() => rmSync(copy, { recursive: true, force: true }));
+  const tree = treeCopy('structure-raw-');
 
   it('passes on the tree: at most 10 test files run raw SQL, each named on purpose', () => {
     const { status, out } = check(ROOT);
@@ -106,10 +106,10 @@ describe('check:structure, raw SQL in tests', () => {
     ["await env.DB.prepare('SELECT 1 FROM clients').all();", 'a D1 prepare'],
   ])('fails when a test file not on the list runs raw SQL (%s)', (line) => {
     const file = 'test/api/cash-in/happy-lists.test.ts';
-    const target = path.join(copy, file);
+    const target = path.join(tree.dir, file);
     appendFileSync(target, `\n${line}\n`);
     try {
-      const { status, out } = check(copy);
+      const { status, out } = check(tree.dir);
       expect(status, out).toBe(1);
       expect(out).toMatch(/happy-lists\.test\.ts runs raw SQL: read through test\/support\/ledger-reads\.ts/);
     } finally {
@@ -119,10 +119,10 @@ describe('check:structure, raw SQL in tests', () => {
 
   it('fails when a listed file no longer runs raw SQL, so the list cannot rot', () => {
     const file = 'test/storage/idempotency-codec.test.ts';
-    const target = path.join(copy, file);
+    const target = path.join(tree.dir, file);
     writeFileSync(target, '// moved onto the helpers\n');
     try {
-      const { status, out } = check(copy);
+      const { status, out } = check(tree.dir);
       expect(status, out).toBe(1);
       expect(out).toMatch(/idempotency-codec\.test\.ts no longer runs raw SQL: take it off the list/);
     } finally {

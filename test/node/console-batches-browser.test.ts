@@ -3,37 +3,16 @@
  * playwright-core) against the real runtime over HTTP: a signed batch of 3 sent through the API
  * completes, and the selected client's view shows it with its items counted by status.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { type Browser, chromium } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ROOT } from '../../runtime/local-runtime.mjs';
+import { expect, it } from 'vitest';
 import { ClientSession, Gateway, type Onboarded } from '../../scripts/soak/api';
-import { startTestRuntime } from './support/runtime';
+import { waitFor } from '../support/processes';
+import { ADMIN, consoleInBrowser, SHOTS, signIn } from './support/browser';
 
-const ADMIN = 'dev-admin-token';
-const SHOTS = path.join(ROOT, 'test-artifacts', 'console');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
-let runtime: Awaited<ReturnType<typeof startTestRuntime>>;
-let browser: Browser;
-const work = mkdtempSync(path.join(tmpdir(), 'connectpsp-console-batches-'));
-
-beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM} (apt-get install chromium)`);
-  mkdirSync(SHOTS, { recursive: true });
-  runtime = await startTestRuntime(work);
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-}, 180_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await runtime?.dispose();
-  rmSync(work, { recursive: true, force: true });
-});
+const ui = consoleInBrowser('console-batches');
 
 it('shows a completed batch of 3 on the client view, counted by status', async () => {
+  const { runtime, browser } = ui;
   const gw = new Gateway((request) => fetch(request), runtime.url, ADMIN);
   const onboarded = await gw.admin('onboard', 'POST', '/admin/clients', { name: 'Apostas Lote Ltda' }, [201]);
   const session = new ClientSession(gw, onboarded.body as Onboarded);
@@ -55,16 +34,18 @@ it('shows a completed batch of 3 on the client view, counted by status', async (
   }));
   const accepted = await session.post('batch', '/cash-out/batch', { items }, { expect: [202], signed: true });
   const batchId = accepted.body.batchId as string;
-  const deadline = Date.now() + 30_000;
-  while ((await session.get('batch', `/cash-out/batch/${batchId}`)).body.byStatus.COMPLETED !== 3) {
-    if (Date.now() > deadline) throw new Error('the batch did not complete');
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  let byStatus: unknown;
+  await waitFor(
+    'the batch of 3 COMPLETED',
+    async () => {
+      byStatus = (await session.get('batch', `/cash-out/batch/${batchId}`)).body.byStatus;
+      return (byStatus as { COMPLETED: number }).COMPLETED === 3 || undefined;
+    },
+    { ms: 120_000, last: () => byStatus },
+  );
 
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  await page.goto(`${runtime.url}/admin/console`);
-  await page.fill('input[name="token"]', ADMIN);
-  await Promise.all([page.waitForURL(/\/admin\/console$/), page.click('button[type="submit"]')]);
+  await signIn(page, runtime.url);
   await page.goto(`${runtime.url}/admin/console?client=${session.client.clientId}#batches`);
   const row = page.locator(`#batches tr[data-batch-id="${batchId}"]`);
   await expect.poll(() => row.count()).toBe(1);

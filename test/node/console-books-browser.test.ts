@@ -5,36 +5,14 @@
  * runtime declares no real partner, so both lists are empty here; the rows themselves are asserted
  * in the Workers tests (test/partners/unapplied-receipts.test.ts, daily-reconciliation.test.ts).
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { type Browser, chromium } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ROOT } from '../../runtime/local-runtime.mjs';
-import { startTestRuntime } from './support/runtime';
+import { expect, it } from 'vitest';
+import { ADMIN, consoleInBrowser, SHOTS } from './support/browser';
 
-const ADMIN = 'dev-admin-token';
-const SHOTS = path.join(ROOT, 'test-artifacts', 'console');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
-let runtime: Awaited<ReturnType<typeof startTestRuntime>>;
-let browser: Browser;
-const work = mkdtempSync(path.join(tmpdir(), 'connectpsp-books-'));
-
-beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM} (apt-get install chromium)`);
-  mkdirSync(SHOTS, { recursive: true });
-  runtime = await startTestRuntime(work);
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-}, 180_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await runtime?.dispose();
-  rmSync(work, { recursive: true, force: true });
-});
+const ui = consoleInBrowser('books');
 
 it('shows unapplied receipts and reconciliation reports to a signed-in operator, under the CSP', async () => {
+  const { runtime, browser } = ui;
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   const violations: string[] = [];
   page.on('console', (m) => {

@@ -9,49 +9,37 @@
  * anomalous window in a row is the real one). The test signs in, sees a client, sees the incident
  * drawn on Beta's Cash-Out plot, redelivers a FAILED webhook, and saves screenshots (paths printed).
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ROOT } from '../../runtime/local-runtime.mjs';
 import { ClientSession, Gateway, type Onboarded } from '../../scripts/soak/api';
 import { dailyShape, faults, generateArray } from '../support/health';
 import { BETA, cashOutShare, DAY, HOUR, withIds, worldWith } from '../support/health/our-partners';
+import { START_HOOK_MS } from '../support/processes';
+import { ADMIN, failingReceiver, launchChromium, SHOTS, signIn } from './support/browser';
 import { startTestRuntime } from './support/runtime';
 
-const ADMIN = 'dev-admin-token';
 const WINDOW_MS = 5 * 60_000;
-const SHOTS = path.join(ROOT, 'test-artifacts', 'console');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const windowStart = (ms: number) => Math.floor(ms / WINDOW_MS) * WINDOW_MS;
 
 let runtime: Awaited<ReturnType<typeof startTestRuntime>>;
 let browser: Browser;
-let receiver: Server;
-let receiverUrl = '';
-let failHooks = true;
+let receiver: Awaited<ReturnType<typeof failingReceiver>>;
 const work = mkdtempSync(path.join(tmpdir(), 'connectpsp-console-'));
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM} (apt-get install chromium)`);
-  mkdirSync(SHOTS, { recursive: true });
-  receiver = createServer((req, res) => {
-    req.resume();
-    res.writeHead(failHooks ? 500 : 200).end();
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+  receiver = await failingReceiver();
   runtime = await startTestRuntime(work);
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-}, 180_000);
+  browser = await launchChromium();
+}, START_HOOK_MS);
 
 afterAll(async () => {
   await browser?.close();
   await runtime?.dispose();
-  if (receiver) await new Promise<void>((resolve) => receiver.close(() => resolve()));
+  await receiver?.close();
   rmSync(work, { recursive: true, force: true });
 });
 
@@ -238,7 +226,7 @@ it('signs in, shows clients, plots an incident from the fault API, redelivers a 
       externalReference: `pedido-${crypto.randomUUID()}`,
       payer: { name: 'Maria da Silva', document: '12345678909' },
       includeQrCodeImage: false,
-      webhookUrl: receiverUrl,
+      webhookUrl: receiver.url,
     },
     { expect: [201], headers: { 'x-idempotency-key': crypto.randomUUID() } },
   );
@@ -256,9 +244,7 @@ it('signs in, shows clients, plots an incident from the fault API, redelivers a 
   expect(Date.parse(incident.startedAt)).toBe(faultFrom);
 
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  await page.goto(`${runtime.url}/admin/console`);
-  await page.fill('input[name="token"]', ADMIN);
-  await Promise.all([page.waitForURL(/\/admin\/console$/), page.click('button[type="submit"]')]);
+  await signIn(page, runtime.url);
   await expect.poll(() => page.textContent('#clients')).toContain('Apostas Exemplo Ltda');
   // uPlot drew Beta's Cash-Out plot with the incident band on it.
   const chart = page.locator(`.chart[data-chart="partner:${BETA}:CASH_OUT"]`);
@@ -308,7 +294,7 @@ it('signs in, shows clients, plots an incident from the fault API, redelivers a 
   await chart.screenshot({ path: path.join(SHOTS, 'beta-cash-out-incident.png') });
 
   // Redeliver the failed webhook: the receiver is fixed first, so the redelivery succeeds.
-  failHooks = false;
+  receiver.fix();
   await page.goto(`${runtime.url}/admin/console?client=${affected.client.clientId}`);
   const row = page.locator(`tr[data-event-id="${failed[0].eventId}"]`);
   expect(await row.getAttribute('data-status')).toBe('FAILED');

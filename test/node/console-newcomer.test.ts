@@ -12,50 +12,37 @@
  * Screenshots go to test-artifacts/console/ (git-ignored); their paths are printed.
  */
 import { spawn } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ROOT } from '../../runtime/local-runtime.mjs';
 import { writeDevVars } from '../../scripts/dev-vars.mjs';
 import { ClientSession, Gateway, type Onboarded } from '../../scripts/soak/api';
 import { startMockPsp } from '../support/mock-psp-server';
+import { ADMIN, failingReceiver, launchChromium, SHOTS, signIn } from './support/browser';
 import { startTestRuntime } from './support/runtime';
 
-const ADMIN = 'dev-admin-token';
 const WINDOW_MS = 5 * 60_000;
-const SHOTS = path.join(ROOT, 'test-artifacts', 'console');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const PHONE = { width: 390, height: 844 };
 
 type Runtime = Awaited<ReturnType<typeof startTestRuntime>>;
 let browser: Browser;
-let receiver: Server;
-let receiverUrl = '';
-let failHooks = true;
+let receiver: Awaited<ReturnType<typeof failingReceiver>>;
 const work = mkdtempSync(path.join(tmpdir(), 'connectpsp-console-newcomer-'));
 const runtimes: Runtime[] = [];
 const shots: string[] = [];
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM} (apt-get install chromium)`);
-  mkdirSync(SHOTS, { recursive: true });
-  receiver = createServer((req, res) => {
-    req.resume();
-    res.writeHead(failHooks ? 500 : 200).end();
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-}, 60_000);
+  receiver = await failingReceiver();
+  browser = await launchChromium();
+}, 180_000);
 
 afterAll(async () => {
   await browser?.close();
   for (const runtime of runtimes) await runtime.dispose();
-  await new Promise<void>((resolve) => receiver?.close(() => resolve()));
+  await receiver?.close();
   rmSync(work, { recursive: true, force: true });
   for (const shot of shots) console.log(`console screenshot: ${path.relative(ROOT, shot)}`);
 });
@@ -82,11 +69,9 @@ async function freshRuntime(
   return runtime;
 }
 
-async function signIn(runtime: Runtime, viewport = { width: 1280, height: 900 }): Promise<Page> {
+async function signedIn(runtime: Runtime, viewport = { width: 1280, height: 900 }): Promise<Page> {
   const page = await browser.newPage({ viewport });
-  await page.goto(`${runtime.url}/admin/console`);
-  await page.fill('input[name="token"]', ADMIN);
-  await Promise.all([page.waitForURL(/\/admin\/console$/), page.click('button[type="submit"]')]);
+  await signIn(page, runtime.url);
   await page.locator('.chart[data-rendered="true"]').first().waitFor();
   return page;
 }
@@ -187,7 +172,7 @@ it('a fresh deployment: fitted axis, single-window points, BRT, names, payee-ban
       externalReference: `fresh-in-${crypto.randomUUID()}`,
       payer: { name: 'Maria da Silva', document: '12345678909' },
       includeQrCodeImage: false,
-      webhookUrl: receiverUrl,
+      webhookUrl: receiver.url,
     },
     { expect: [201] },
   );
@@ -207,7 +192,7 @@ it('a fresh deployment: fitted axis, single-window points, BRT, names, payee-ban
     30_000,
   );
 
-  const page = await signIn(runtime);
+  const page = await signedIn(runtime);
   const now = Date.now() / 1000;
   const state = await charts(page);
   expect(state.length).toBeGreaterThan(0);
@@ -290,7 +275,7 @@ it('a fresh deployment: fitted axis, single-window points, BRT, names, payee-ban
   expect(box.x).toBeGreaterThanOrEqual(0);
   expect(box.x + box.width).toBeLessThanOrEqual(PHONE.width);
   await shot(phone, 'phone-redeliver.png', false);
-  failHooks = false;
+  receiver.fix();
   await Promise.all([phone.waitForURL(/notice=redelivered/), button.click()]);
   const notice = phone.locator('#notice');
   await expect.poll(() => notice.textContent()).toContain('queued again');
@@ -347,7 +332,7 @@ it('npm run demo fills a fresh instance with a day of traffic and an incident th
   expect(output).not.toContain('undefined');
   expect(output).toMatch(/analyzer closed the windows up to \S+: \d+ incident change\(s\)/);
 
-  const page = await signIn(runtime);
+  const page = await signedIn(runtime);
   const state = await charts(page);
   const now = Date.now() / 1000;
   // The day: the axis spans the last 24 hours, every partner and the busiest banks have volume.

@@ -4,39 +4,17 @@
  * rule, frequency and next charge (due date and the day its window opens), in pt-BR money and the
  * console's date style.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { type Browser, chromium } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ROOT } from '../../runtime/local-runtime.mjs';
+import { expect, it } from 'vitest';
 import { ClientSession, Gateway, type Onboarded } from '../../scripts/soak/api';
-import { startTestRuntime } from './support/runtime';
+import { ADMIN, consoleInBrowser, SHOTS, signIn } from './support/browser';
 
-const ADMIN = 'dev-admin-token';
-const SHOTS = path.join(ROOT, 'test-artifacts', 'console');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
-let runtime: Awaited<ReturnType<typeof startTestRuntime>>;
-let browser: Browser;
-const work = mkdtempSync(path.join(tmpdir(), 'connectpsp-console-recurrences-'));
-
-beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM} (apt-get install chromium)`);
-  mkdirSync(SHOTS, { recursive: true });
-  runtime = await startTestRuntime(work);
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-}, 180_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await runtime?.dispose();
-  rmSync(work, { recursive: true, force: true });
-});
+const ui = consoleInBrowser('console-recurrences');
 
 const payer = { name: 'Maria da Silva', document: '12345678909' };
 
 it("shows each recurrence's state, amount rule, frequency and next charge", async () => {
+  const { runtime, browser } = ui;
   const gw = new Gateway((request) => fetch(request), runtime.url, ADMIN);
   const onboarded = await gw.admin(
     'onboard',
@@ -90,9 +68,7 @@ it("shows each recurrence's state, amount rule, frequency and next charge", asyn
   await session.post('cancel', `/sandbox/recurrences/${cancelled}/cancel`, {}, { expect: [200] });
 
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  await page.goto(`${runtime.url}/admin/console`);
-  await page.fill('input[name="token"]', ADMIN);
-  await Promise.all([page.waitForURL(/\/admin\/console$/), page.click('button[type="submit"]')]);
+  await signIn(page, runtime.url);
   await page.goto(`${runtime.url}/admin/console?client=${session.client.clientId}#recurrences`);
   const cells = async (id: string) =>
     page.evaluate<Record<string, string>>(

@@ -166,7 +166,7 @@ async function payMany(runtime: Runtime, headers: Record<string, string>) {
 
 /** Drained: the analyzer took every observation (created + settled of each). */
 async function drain(runtime: Runtime) {
-  const deadline = Date.now() + 90_000;
+  const deadline = Date.now() + 240_000;
   for (;;) {
     const res = await fetch(`${runtime.url}/admin/health/analyzer`, { headers: ADMIN });
     const analyzer = (await res.json()) as { accepted: number };
@@ -197,6 +197,9 @@ it(`keeps at most 2,100 live bytes per paid Cash-In once the outbox has drained,
   // UNDELIVERABLE at once); the deliveries (7 days) and idempotency keys (24 h) are still there.
   const drained = inspect();
   expect(drained).toMatchObject({ outbox: 0, deliveries: 2 * N, keys: N, cashIns: N });
+  // A Cash-In's idempotency key with its indexes: 177 B measured (2026-11-29), 347 while its answer was
+  // stored whole (docs/storage-schema.md, Idempotency keys and delivery lists).
+  expect(drained.tables.idempotency_keys).toBeLessThanOrEqual(200);
 
   /** Time moves on (rows back-dated while the runtime is down), then cron sweeps prune. */
   async function later(backdate: (db: DatabaseSync) => void) {

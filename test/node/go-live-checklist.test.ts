@@ -12,6 +12,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ROOT } from '../../runtime/local-runtime.mjs';
+import { START_HOOK_MS } from '../support/processes';
 import { startTestRuntime } from './support/runtime';
 
 const run = promisify(execFile);
@@ -48,7 +49,7 @@ let runtime: Awaited<ReturnType<typeof startTestRuntime>>;
 const work = mkdtempSync(path.join(tmpdir(), 'connectpsp-go-live-'));
 beforeAll(async () => {
   runtime = await startTestRuntime(work);
-}, 180_000);
+}, START_HOOK_MS);
 afterAll(async () => {
   await runtime?.dispose();
   rmSync(work, { recursive: true, force: true });

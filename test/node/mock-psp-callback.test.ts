@@ -5,9 +5,7 @@
  * npm script runs it (scripts/mock-psp.ts, its own process); the gateway is the deploy bundle in
  * workerd (runtime/local-runtime.mjs, staging) with the mock declared as a bcb-api-pix partner.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -16,27 +14,25 @@ import { writeDevVars } from '../../scripts/dev-vars.mjs';
 import { ClientSession, Gateway, type Onboarded } from '../../scripts/soak/api';
 import { FAKE_PSP_ISPB } from '../support/fake-psp-env';
 import { startMockPsp } from '../support/mock-psp-server';
+import { START_HOOK_MS, spawnNode, type Watched, waitFor, waitForOutput } from '../support/processes';
 import { startTestRuntime } from './support/runtime';
 
 const ADMIN = 'dev-admin-token';
 const work = mkdtempSync(path.join(tmpdir(), 'connectpsp-mock-psp-'));
-let mock: ChildProcess;
-let mockOutput = '';
+let mock: Watched;
 let mockUrl = '';
 let runtime: Awaited<ReturnType<typeof startTestRuntime>>;
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
 beforeAll(async () => {
-  const port = await freePort();
-  mockUrl = `http://127.0.0.1:${port}`;
-  // The partner declaration the script prints, made for the same URL (no server started here).
+  // The mock first, on a port it takes itself (PORT=0) and prints: no port chosen here can be taken
+  // by another process before it listens.
+  mock = spawnNode([path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), 'scripts/mock-psp.ts'], {
+    env: { ...process.env, PORT: '0', GATEWAY_URL: 'http://127.0.0.1:1' },
+  });
+  mockUrl = (
+    await waitForOutput(mock, 'the mock PSP to listen', /mock PSP .* on (http:\/\/\S+)/)
+  )[1] as string;
+  // The partner declaration the script prints, made for its URL (no server started here).
   const declaration = await startMockPsp(0);
   await declaration.close();
   const vars = writeDevVars(path.join(work, 'partner.vars'));
@@ -44,26 +40,10 @@ beforeAll(async () => {
     appendFileSync(vars, `${name}='${value.replaceAll(declaration.url, mockUrl)}'\n`);
   }
   runtime = await startTestRuntime(work, { varsFile: vars });
-  mock = spawn(process.execPath, [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), 'scripts/mock-psp.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, PORT: String(port), GATEWAY_URL: 'http://127.0.0.1:1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  mock.stdout?.on('data', (d) => (mockOutput += d));
-  mock.stderr?.on('data', (d) => (mockOutput += d));
-  const deadline = Date.now() + 60_000;
-  while (!mockOutput.includes('mock PSP')) {
-    if (mock.exitCode !== null || Date.now() > deadline) throw new Error(mockOutput);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}, 180_000);
+}, START_HOOK_MS);
 
 afterAll(async () => {
-  if (mock && mock.exitCode === null) {
-    const exited = new Promise((r) => mock.once('exit', r));
-    mock.kill('SIGTERM');
-    await exited;
-  }
+  await mock?.stop();
   await runtime?.dispose();
   rmSync(work, { recursive: true, force: true });
 });
@@ -118,7 +98,7 @@ it('pays a Cash-In by the callback the mock posts itself: PAID in under 5 s, no 
   }
   const elapsed = Date.now() - paidAt;
   console.log(`mock PSP callback: PAID ${elapsed} ms after /__control/pay`);
-  expect(status, mockOutput).toBe('PAID');
+  expect(status, mock.output()).toBe('PAID');
   expect(elapsed).toBeLessThan(5_000);
   const { callbacks } = await control('callbacks');
   expect(callbacks).toMatchObject([{ endToEndId, outcome: 200, attempts: 1 }]);
@@ -140,17 +120,16 @@ it('the daily reconciliation after the mock flow reports MATCHED, the balance in
   const url = `/admin/reconciliation?date=${yesterday}&ispb=${FAKE_PSP_ISPB}`;
   expect((await gw.admin('none yet', 'GET', url, undefined, [404])).status).toBe(404);
   expect(await runtime.scheduled()).toEqual(['ok']);
-  const deadline = Date.now() + 60_000;
   let report: any;
-  for (;;) {
-    const res = await fetch(`${runtime.url}${url}`, { headers: { authorization: `Bearer ${ADMIN}` } });
-    if (res.status === 200) {
-      report = await res.json();
-      if (report.status !== 'PENDING') break;
-    }
-    if (Date.now() > deadline) throw new Error(`no final report: ${JSON.stringify(report)}`);
-    await new Promise((r) => setTimeout(r, 500));
-  }
+  await waitFor(
+    'a final reconciliation report',
+    async () => {
+      const res = await fetch(`${runtime.url}${url}`, { headers: { authorization: `Bearer ${ADMIN}` } });
+      if (res.status === 200) report = await res.json();
+      return report?.status !== undefined && report.status !== 'PENDING' ? report : undefined;
+    },
+    { ms: 120_000, every: 500, last: () => report },
+  );
   expect(report.breaks).toEqual([]);
   expect(report.status).toBe('MATCHED');
-}, 120_000);
+}, 180_000);

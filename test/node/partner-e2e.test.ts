@@ -113,7 +113,6 @@ describe('a bcb-api-pix partner through npm start', () => {
       'Cash-Out COMPLETED',
       () => api.get(`/cash-out/${transactionId}`),
       (c) => c.status === 'COMPLETED',
-      30_000,
     );
     expect(done.endToEndId).toBe((await control(`sent/${transactionId}`)).endToEndId);
 

@@ -14,6 +14,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ROOT } from '../../runtime/local-runtime.mjs';
+import { START_HOOK_MS } from '../support/processes';
 import { readmeParts } from './support/readme';
 import { startTestRuntime } from './support/runtime';
 
@@ -33,7 +34,7 @@ beforeAll(async () => {
   runtime = await startTestRuntime(work);
   rmSync(snippetsDir, { recursive: true, force: true });
   mkdirSync(snippetsDir, { recursive: true });
-}, 180_000);
+}, START_HOOK_MS);
 
 afterAll(async () => {
   await runtime?.dispose();
@@ -202,7 +203,7 @@ it('runs the webhook receiver snippet: a real delivery verifies, a forged one is
       headers,
     });
     expect(paid.status, await paid.text()).toBe(200);
-    const deadline = Date.now() + 30_000;
+    const deadline = Date.now() + 120_000;
     while (!events.some((e) => e.eventType === 'CASHIN_PAID') && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 200));
     }

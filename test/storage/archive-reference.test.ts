@@ -20,7 +20,7 @@ import {
 } from '../../durable-objects/ledger/archive/reference-filter';
 import { randomCode } from '../../src/domain/ids';
 import { COUNTER_CODE } from '../../src/domain/internal-code';
-import { countReads } from '../support/archive-registry';
+import { countReads, shardsOf } from '../support/archive-registry';
 import { createCashIn, payCashIn, problemCode } from '../support/cash-in';
 import { cashOutBody, createCashOut, deposit, settled } from '../support/cash-out';
 import { batchItems, createBatch } from '../support/cash-out-batch';
@@ -162,7 +162,8 @@ describe('Cash-Out references: asked of the archive registry, no filter in the o
     expect(counted.r2).toBeLessThanOrEqual(1);
 
     const items = [cashOutBody(), cashOutBody({ externalReference: reference }), cashOutBody()];
-    const shards = new Set(items.map((item) => shardOf(item.externalReference as string))).size;
+    const count = await shardsOf(api.client.clientId);
+    const shards = new Set(items.map((item) => shardOf(item.externalReference as string, count))).size;
     const before = counted.registry;
     const batch = await api.signedPost('/cash-out/batch', { items });
     expect(batch.status).toBe(409);
@@ -285,7 +286,8 @@ it('Cash-Outs, single and batch, on a client with archived Cash-Outs ask the reg
   expect(new Set(codes).size).toBe(21);
   for (const code of codes) expect(code).toMatch(COUNTER_CODE);
   // The batch asks its references once per shard, its codes never.
-  const shards = new Set(items.map((r) => shardOf(r.externalReference as string)));
+  const count = await shardsOf(api.client.clientId);
+  const shards = new Set(items.map((r) => shardOf(r.externalReference as string, count)));
   expect(counted.registry - 1).toBe(shards.size);
 });
 

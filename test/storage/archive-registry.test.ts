@@ -10,13 +10,23 @@
 import { runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { clearRegistry, countReads, registryContents, registryPairs } from '../support/archive-registry';
+import { archiveAll } from '../../durable-objects/ledger/archive/archive';
+import { idHash } from '../../durable-objects/ledger/archive/archive-index';
+import {
+  clearRegistry,
+  countReads,
+  forgetShards,
+  recordedShards,
+  registryContents,
+  registryPairs,
+  registryShardContents,
+} from '../support/archive-registry';
 import { createCashIn, payCashIn, problemCode, waitFor } from '../support/cash-in';
 import { cashOutBody, createCashOut, deposit, getCashOut, settled } from '../support/cash-out';
 import { armCrash, crashedAt } from '../support/crash';
 import { admin, Integrator as Client, cashInBody, type Integrator } from '../support/harness';
 import { assertBooks } from '../support/invariants';
-import { ledgerStub } from '../support/ledger';
+import { ledgerContextOf, ledgerStub } from '../support/ledger';
 import { archiveSegments, archiveSizesOf, cashIns, cashOuts } from '../support/ledger-reads';
 import { addIndexEntries, dropReservations } from '../support/ledger-writes';
 
@@ -259,5 +269,130 @@ describe('the archive registry', () => {
       `archive registry GET by id (${archived.length} ids each): archived first ${cold.first.toFixed(1)} ms, p50 ${cold.p50.toFixed(1)} ms p99 ${cold.p99.toFixed(1)} ms, ` +
         `hot p50 ${warm.p50.toFixed(1)} ms p99 ${warm.p99.toFixed(1)} ms`,
     );
+  });
+});
+
+/**
+ * Archives everything closed, as the admin call does, in an object whose deployment sets
+ * ARCHIVE_REGISTRY_SHARDS to `shards`; the HTTP requests of the test see the suite's configuration
+ * (none: 64), so a lookup that answered by the configuration instead of the client's count would miss.
+ */
+const archiveWithShards = (api: Integrator, shards: number) =>
+  runInDurableObject(ledgerStub(api.client.clientId), async (instance) => {
+    const ledger = ledgerContextOf(instance);
+    const env = { ...ledger.env, ARCHIVE_REGISTRY_SHARDS: String(shards) } as Env;
+    return archiveAll({ ...ledger, env }, Date.now() + 1);
+  });
+
+/** Every id of `answers`, asked again: the same bytes, one registry call and at most 3 reads each. */
+async function sameThroughRegistry(api: Integrator, answers: Map<string, string>): Promise<void> {
+  const counted = await countReads(api);
+  for (const [key, answer] of answers) {
+    const [kind, , id] = key.split(' ') as [string, string, string];
+    const start = { ...counted };
+    const res = await api.get(`/${kind}/${encodeURIComponent(id)}`);
+    expect(`${res.status} ${await res.text()}`, key).toBe(answer);
+    expect(counted.registry - start.registry, key).toBe(1);
+    expect(counted.r2 - start.r2 + (counted.registry - start.registry), key).toBeLessThanOrEqual(3);
+  }
+}
+
+/** Its references stay taken: a Cash-In, a Cash-Out and a batch naming one answer 409. */
+async function referencesTaken(
+  api: Integrator,
+  answers: Map<string, string>,
+  cashIn: string,
+  cashOut: string,
+) {
+  const inReference = referenceOf(answers, cashIn);
+  expect(inReference).toBeDefined();
+  const again = await api.post('/cash-in', cashInBody({ externalReference: inReference }));
+  expect(again.status, inReference).toBe(409);
+  expect(await problemCode(again)).toBe('DUPLICATED_EXTERNAL_REFERENCE');
+  const outReference = answers
+    .get(`cash-out transactionId ${cashOut}`)
+    ?.match(/"externalReference":"([^"]+)"/)?.[1];
+  expect(outReference).toBeDefined();
+  const out = await api.signedPost('/cash-out', cashOutBody({ externalReference: outReference }));
+  expect(out.status, outReference).toBe(409);
+  expect(await problemCode(out)).toBe('DUPLICATED_EXTERNAL_REFERENCE');
+  const batch = await api.signedPost('/cash-out/batch', {
+    items: [cashOutBody(), cashOutBody({ externalReference: outReference })],
+  });
+  expect(batch.status).toBe(409);
+}
+
+describe('a client’s registry shard count', () => {
+  it('is fixed at its first archive: every id registers and is found through its shard among 128, whatever the deployment says later', async () => {
+    const api = await Client.create();
+    await deposit(api, 100);
+    const ins = await paidCashIns(api, 4);
+    const outs = await completedCashOuts(api, 3);
+    const answers = new Map([...(await reads(api, 'cash-in', ins)), ...(await reads(api, 'cash-out', outs))]);
+    expect(answers.size).toBe(4 * 4 + 3 * 4);
+    // The books are checked hot (assertBooks reads the hot ledger); archived, the balance must not move.
+    await assertBooks(api);
+    const balance = await balanceText(api);
+    expect(await recordedShards(api.client.clientId)).toBeUndefined();
+    expect(await archiveWithShards(api, 128)).toBe(7);
+    expect(await recordedShards(api.client.clientId)).toBe(128);
+    // Each id's pair lies in the shard its hash names among 128 (a TxId of ours carries a counter
+    // code: registered under itself), and half of them lie where 64 shards never look.
+    const pairs = await registryShardContents(api.client.clientId, 256);
+    const ids = [...answers.keys()].map((key) => key.split(' ')[2] as string);
+    for (const id of ids)
+      expect(
+        pairs.some(([hash, , shard]) => hash === idHash(id) && shard === idHash(id) % 128),
+        id,
+      ).toBe(true);
+    for (const [hash, , shard] of pairs) expect(shard).toBe(hash % 128);
+    expect(pairs.some(([, , shard]) => shard >= 64)).toBe(true);
+    await sameThroughRegistry(api, answers);
+    await referencesTaken(api, answers, ins[0] as string, outs[0] as string);
+    expect(await balanceText(api)).toBe(balance);
+
+    // The deployment's count (none here: 64) no longer applies: a later archive keeps 128.
+    const later = await paidCashIns(api, 2);
+    const laterAnswers = await reads(api, 'cash-in', later);
+    const laterBalance = await balanceText(api);
+    expect(await (await archive(api)).json()).toEqual({ archivedTransactions: 2 });
+    expect(await recordedShards(api.client.clientId)).toBe(128);
+    for (const [hash, , shard] of await registryShardContents(api.client.clientId, 256))
+      expect(shard).toBe(hash % 128);
+    await sameThroughRegistry(api, new Map([...answers, ...laterAnswers]));
+    expect(await balanceText(api)).toBe(laterBalance);
+  });
+
+  it('a client archived before counts were recorded keeps 64, whatever the deployment says, and finds its old ids', async () => {
+    const api = await Client.create();
+    await deposit(api, 100);
+    const oldIns = await paidCashIns(api, 3);
+    const oldOuts = await completedCashOuts(api, 2);
+    const answers = new Map([
+      ...(await reads(api, 'cash-in', oldIns)),
+      ...(await reads(api, 'cash-out', oldOuts)),
+    ]);
+    await assertBooks(api);
+    const balance = await balanceText(api);
+    expect(await (await archive(api)).json()).toEqual({ archivedTransactions: 5 });
+    // As an older version left it: pairs in 64 shards, no count recorded.
+    await forgetShards(api.client.clientId);
+    expect(await recordedShards(api.client.clientId)).toBeUndefined();
+    const oldPairs = await registryPairs(api.client.clientId, 64);
+    expect(oldPairs).toBeGreaterThanOrEqual(5 * 4);
+    await sameThroughRegistry(api, answers);
+    expect(await balanceText(api)).toBe(balance);
+
+    // Its next archive, on a deployment that now begins archives with 128 shards, records 64.
+    const newIns = await paidCashIns(api, 3);
+    for (const [k, v] of await reads(api, 'cash-in', newIns)) answers.set(k, v);
+    const newBalance = await balanceText(api);
+    expect(await archiveWithShards(api, 128)).toBe(3);
+    expect(await recordedShards(api.client.clientId)).toBe(64);
+    expect(await registryPairs(api.client.clientId, 64)).toBe(oldPairs + 3 * 4);
+    expect(await registryPairs(api.client.clientId, 128)).toBe(oldPairs + 3 * 4);
+    await sameThroughRegistry(api, answers);
+    await referencesTaken(api, answers, oldIns[0] as string, oldOuts[0] as string);
+    expect(await balanceText(api)).toBe(newBalance);
   });
 });

@@ -9,6 +9,7 @@ import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
 import { type SQL, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { REPLAY_WINDOW_MS } from '../../durable-objects/ledger/ledger/idempotency';
+import { storedKey } from '../../durable-objects/ledger/ledger/idempotency-codec';
 import {
   FINISHED_DELIVERY_KEEP_MS,
   nextPruneAt,
@@ -74,7 +75,7 @@ describe('pruning steps', () => {
         `SELECT (SELECT created_at FROM idempotency_keys WHERE key = ?) AS keyAt,
                 (SELECT min(updated_at) FROM webhook_deliveries WHERE status = 'UNDELIVERABLE') AS ended,
                 (SELECT count(*) FROM webhook_deliveries WHERE status = 'UNDELIVERABLE') AS deliveries`,
-        key,
+        storedKey(key),
       )
     )[0]!;
     expect(heads.deliveries).toBeGreaterThanOrEqual(1);

@@ -7,10 +7,13 @@
  */
 import { runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
+import { storedKey } from '../../durable-objects/ledger/ledger/idempotency-codec';
 import { PRUNE_STEP_ROWS, pruneFull, pruneOnce } from '../../durable-objects/ledger/prune';
-import { createCashIn, payCashIn } from '../support/cash-in';
-import { Integrator } from '../support/harness';
+import { createCashIn, payCashIn, waitFor } from '../support/cash-in';
+import { cashOutBody, deposit, settled } from '../support/cash-out';
+import { cashInBody, Integrator } from '../support/harness';
 import { ledgerStub, sqlRows } from '../support/ledger';
+import { deliveries } from '../support/ledger-reads';
 import { recordObservations } from '../support/observations';
 import { newSink, outboxEvents, setPlan, waitForDelivery, waitUntil } from '../support/webhooks';
 
@@ -118,11 +121,11 @@ describe('pruning transient rows', () => {
       state.storage.sql.exec(
         'UPDATE idempotency_keys SET created_at = created_at - ? WHERE key = ?',
         DAY + 1,
-        key,
+        storedKey(key),
       );
     });
     await sweep(clientId);
-    expect(await count(clientId, 'SELECT 1 FROM idempotency_keys WHERE key = ?', key)).toBe(0);
+    expect(await count(clientId, 'SELECT 1 FROM idempotency_keys WHERE key = ?', storedKey(key))).toBe(0);
     const fresh = await api.post(
       '/cash-in',
       { amount: 11, externalReference: `idem2-${key}`, payer: { name: 'Maria', document: '12345678909' } },
@@ -161,5 +164,56 @@ describe('pruning transient rows', () => {
     expect(pruneFull(result.first)).toBe(true);
     expect(result.second.idempotencyKeys).toBe(20);
     expect(pruneFull(result.second)).toBe(false);
+  });
+});
+
+/**
+ * What a transaction's webhook deliveries cost while they are kept, its events delivered to a URL: the
+ * database's live bytes with them, less without. docs/storage-schema.md (Idempotency keys and delivery
+ * lists) quotes the figures.
+ */
+describe('webhook deliveries: bytes per row', () => {
+  const N = 200;
+  it(`a webhook delivery row, and a transaction's deliveries (${N / 2} paid Cash-Ins, ${N / 2} completed Cash-Outs)`, async () => {
+    const api = await Integrator.create();
+    await deposit(api, 1_000);
+    const sink = newSink();
+    const ids: string[] = [];
+    for (let i = 0; i < N / 2; i += 20) {
+      await Promise.all(
+        Array.from({ length: 20 }, async () => {
+          const cashIn = await api.post(
+            '/cash-in',
+            cashInBody({ includeQrCodeImage: false, webhookUrl: sink.url }),
+          );
+          const { internalCode } = (await cashIn.json()) as { internalCode: string };
+          await payCashIn(api, internalCode);
+          const cashOut = await api.signedPost('/cash-out', cashOutBody({ amount: 1, webhookUrl: sink.url }));
+          ids.push(((await cashOut.json()) as { transactionId: string }).transactionId);
+        }),
+      );
+    }
+    for (const id of ids) expect((await settled(api, id)).status).toBe('COMPLETED');
+    const open = async () => (await deliveries(api.client.clientId)).filter((d) => d.dueAt !== null).length;
+    expect(await waitFor(open, (n) => n === 0, 60_000)).toBe(0);
+    const figures = await runInDurableObject(ledgerStub(api.client.clientId), (_i, state) => {
+      const sql = state.storage.sql;
+      const rows = sql
+        .exec<{ n: number; delivered: number }>(
+          "SELECT count(*) AS n, sum(status = 'DELIVERED') AS delivered FROM webhook_deliveries",
+        )
+        .one();
+      const bytes = sql.databaseSize;
+      sql.exec('DELETE FROM webhook_deliveries');
+      return { ...rows, perRow: Math.round((bytes - sql.databaseSize) / rows.n) };
+    });
+    const perTransaction = Math.round((figures.perRow * figures.n) / N);
+    console.log(
+      `webhook deliveries: ${figures.n} for ${N} transactions (${figures.delivered} DELIVERED), ` +
+        `${figures.perRow} B per row with its indexes, ${perTransaction} B per transaction`,
+    );
+    expect(figures).toMatchObject({ n: 2 * N, delivered: 2 * N });
+    // Measured 307 (2026-11-29): a URL, the last answer's status and its times on every row.
+    expect(figures.perRow).toBeLessThanOrEqual(340);
   });
 });

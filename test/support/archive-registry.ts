@@ -1,38 +1,69 @@
 /**
- * A client's archive registry (durable-objects/archive-registry.ts) seen from a test: how many
- * (id hash, segment) pairs its shards hold, and every shard emptied (a registry that lost its pairs),
- * through the registry's own functions (allPairs, clearPairs).
+ * A client's archive registry (durable-objects/archive-registry.ts) seen from a test: its shard count
+ * (recorded in the client's object), how many (id hash, segment) pairs its shards hold, and every shard
+ * emptied (a registry that lost its pairs), through the registry's own functions (allPairs, clearPairs).
  */
 import { runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { allPairs, clearPairs } from '../../durable-objects/archive-registry';
-import { REGISTRY_SHARDS } from '../../durable-objects/ledger/archive/archive-index';
+import { registryShards } from '../../durable-objects/ledger/archive/archive-index';
+import { forgetRegistryShards, readRegistryShards } from '../../durable-objects/ledger/settings-store';
 import type { Integrator } from './harness';
-import { ledgerStub } from './ledger';
+import { ledgerContextOf, ledgerStub } from './ledger';
 
 const shardStub = (clientId: string, shard: number) => env.ARCHIVE_REGISTRY.getByName(`${clientId}/${shard}`);
 
-/** Pairs in every shard of the client's registry. */
-export async function registryPairs(clientId: string): Promise<number> {
+/** The client's shard count as its lookups use it (64 while none is recorded). */
+export function shardsOf(clientId: string): Promise<number> {
+  return runInDurableObject(ledgerStub(clientId), (instance) => registryShards(ledgerContextOf(instance)));
+}
+
+/** The shard count recorded in the client's object, undefined while none is. */
+export function recordedShards(clientId: string): Promise<number | undefined> {
+  return runInDurableObject(ledgerStub(clientId), (instance) =>
+    readRegistryShards(ledgerContextOf(instance).db),
+  );
+}
+
+/** Forgets the client's recorded count: a client whose archive began before counts were recorded. */
+export function forgetShards(clientId: string): Promise<void> {
+  return runInDurableObject(ledgerStub(clientId), (instance) =>
+    forgetRegistryShards(ledgerContextOf(instance).db),
+  );
+}
+
+/** Pairs in every shard of the client's registry (the first `shards`, by default the client's count). */
+export async function registryPairs(clientId: string, shards?: number): Promise<number> {
+  const count = shards ?? (await shardsOf(clientId));
   const sizes = await Promise.all(
-    Array.from({ length: REGISTRY_SHARDS }, (_, shard) => shardStub(clientId, shard).size()),
+    Array.from({ length: count }, (_, shard) => shardStub(clientId, shard).size()),
   );
   return sizes.reduce((a, b) => a + b, 0);
 }
 
-/** Every pair of the client's registry as [hash, segment], read from each shard's table. */
-export async function registryContents(clientId: string): Promise<[number, number][]> {
-  const out: [number, number][] = [];
-  for (let shard = 0; shard < REGISTRY_SHARDS; shard++)
+/** Every pair of the client's registry as [hash, segment, shard], read from each shard's table. */
+export async function registryShardContents(
+  clientId: string,
+  shards?: number,
+): Promise<[number, number, number][]> {
+  const count = shards ?? (await shardsOf(clientId));
+  const out: [number, number, number][] = [];
+  for (let shard = 0; shard < count; shard++)
     await runInDurableObject(shardStub(clientId, shard), async (_instance, state) => {
-      out.push(...allPairs(state.storage.sql));
+      for (const [hash, segment] of allPairs(state.storage.sql)) out.push([hash, segment, shard]);
     });
   return out;
 }
 
+/** Every pair of the client's registry as [hash, segment], read from each shard's table. */
+export async function registryContents(clientId: string): Promise<[number, number][]> {
+  return (await registryShardContents(clientId)).map(([hash, segment]): [number, number] => [hash, segment]);
+}
+
 /** Empties every shard of the client's registry. */
 export async function clearRegistry(clientId: string): Promise<void> {
-  for (let shard = 0; shard < REGISTRY_SHARDS; shard++)
+  const shards = await shardsOf(clientId);
+  for (let shard = 0; shard < shards; shard++)
     await runInDurableObject(shardStub(clientId, shard), async (_instance, state) => {
       clearPairs(state.storage.sql);
     });

@@ -21,31 +21,14 @@ export function fakePspEnvironment(certificateBinding: string, recCertificateBin
     pixKey: 'cobranca@connectpsp.example',
     webhookCertSubject: 'CN=webhooks.psp.test,O=PSP de Testes S.A.,C=BR',
     webhookCertIssuer: 'CN=PSP de Testes CA,O=PSP de Testes S.A.,C=BR',
+    // Reports who paid each Pix as Efí does (gnExtras.pagador, enabled through /v2/gn/config).
     reportsPayer: true,
+    // Cash-Outs through the same PSP's payout API (Efí Pix Send, test/support/fake-efi-payout.ts).
     payout: { kind: 'efi-pix-send', baseUrl: 'https://psp.test', payerKey: 'pagamentos@connectpsp.example' },
   };
   return {
     PARTNERS: JSON.stringify([
-      {
-        ispb: FAKE_PSP_ISPB,
-        name: 'PSP de Testes S.A.',
-        branch: '0001',
-        kind: 'bcb-api-pix',
-        baseUrl: 'https://psp.test/api/v2',
-        tokenUrl: 'https://psp.test/oauth/token',
-        pixKey: 'cobranca@connectpsp.example',
-        certificate: certificateBinding,
-        webhookCertSubject: 'CN=webhooks.psp.test,O=PSP de Testes S.A.,C=BR',
-        webhookCertIssuer: 'CN=PSP de Testes CA,O=PSP de Testes S.A.,C=BR',
-        // Reports who paid each Pix as Efí does (gnExtras.pagador, enabled through /v2/gn/config).
-        reportsPayer: true,
-        // Cash-Outs through the same PSP's payout API (Efí Pix Send, test/support/fake-efi-payout.ts).
-        payout: {
-          kind: 'efi-pix-send',
-          baseUrl: 'https://psp.test',
-          payerKey: 'pagamentos@connectpsp.example',
-        },
-      },
+      { ispb: FAKE_PSP_ISPB, ...declaration, certificate: certificateBinding },
       {
         ...declaration,
         ispb: FAKE_REC_PSP_ISPB,

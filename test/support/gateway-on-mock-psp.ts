@@ -3,10 +3,8 @@
  * `bcb-api-pix` partner declared on the command line and pointed at the mock PSP
  * (`npm run mock:psp`), for a Node test file: started before its tests, stopped after them.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseEnv } from 'node:util';
@@ -14,72 +12,61 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import { ROOT } from '../../runtime/local-runtime.mjs';
 import { FAKE_PSP_ISPB } from './fake-psp-env';
 import { type MockPsp, startMockPsp } from './mock-psp-server';
+import { START_HOOK_MS, spawnNode, type Watched, waitFor, waitForOutput } from './processes';
 
 /** `label` names the file's state directory. */
 export function gatewayOnMockPsp(label: string) {
   let psp: MockPsp;
-  let gateway: ChildProcess;
+  let gateway: Watched | undefined;
   let base: string;
-  let output = '';
   const state = mkdtempSync(path.join(tmpdir(), `connectpsp-${label}-`));
 
-  function freePort(): Promise<number> {
-    return new Promise((resolve) => {
-      const server = createServer().listen(0, '127.0.0.1', () => {
-        const { port } = server.address() as { port: number };
-        server.close(() => resolve(port));
-      });
-    });
-  }
-
+  /** Reads until `ok` holds (an outcome the gateway reaches by itself: generous on a busy machine). */
   async function until<T>(
     what: string,
     read: () => Promise<T>,
     ok: (v: T) => boolean,
-    ms = 15_000,
+    ms = 120_000,
   ): Promise<T> {
-    const end = Date.now() + ms;
-    for (;;) {
-      const value = await read().catch(() => undefined as T);
-      if (value !== undefined && ok(value)) return value;
-      if (Date.now() > end) throw new Error(`${what}: last ${JSON.stringify(value)}\n${output.slice(-3000)}`);
-      await new Promise((r) => setTimeout(r, 250));
-    }
+    let last: T | undefined;
+    return waitFor(
+      what,
+      async () => {
+        last = await read();
+        return ok(last) ? last : undefined;
+      },
+      { ms, watched: gateway, last: () => last },
+    );
   }
 
   beforeAll(async () => {
     psp = await startMockPsp();
-    const port = await freePort();
     const vars = Object.entries(psp.partnerVars).flatMap(([k, v]) => ['--var', `${k}:${v}`]);
-    gateway = spawn(process.execPath, ['scripts/start.mjs', ...vars, '--persist-to', state], {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        PORT: String(port),
-        PATH: `${path.join(ROOT, 'node_modules', '.bin')}:${process.env.PATH}`,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    // PORT=0: wrangler takes a free port when it listens and the Ready line names it, so no port
+    // picked here can be taken by another process during the start.
+    gateway = spawnNode(['scripts/start.mjs', ...vars, '--persist-to', state], {
+      env: { ...process.env, PORT: '0' },
     });
-    gateway.stdout?.on('data', (d) => (output += d));
-    gateway.stderr?.on('data', (d) => (output += d));
-    base = `http://127.0.0.1:${port}`;
-    await until(
-      'npm start serving',
-      () => fetch(`${base}/openapi.json`).then((r) => r.status),
-      (s) => s === 200,
-      150_000,
+    const docs = await waitForOutput(
+      gateway,
+      'npm start to name its address',
+      /API documentation: (http:\/\/\S+)\/docs/,
     );
-  }, 180_000);
+    base = docs[1] as string;
+    await waitFor(
+      'npm start serving /openapi.json',
+      () => fetch(`${base}/openapi.json`).then((r) => r.ok || undefined),
+      {
+        watched: gateway,
+      },
+    );
+  }, START_HOOK_MS);
 
   afterAll(async () => {
-    if (gateway && gateway.exitCode === null) {
-      const exited = new Promise((r) => gateway.once('exit', r));
-      gateway.kill('SIGTERM');
-      await exited;
-    }
+    await gateway?.stop();
     await psp?.close();
     rmSync(state, { recursive: true, force: true });
-  }, 30_000);
+  }, 60_000);
 
   const ADMIN = () => parseEnv(readFileSync(path.join(ROOT, '.dev.vars'), 'utf8')).ADMIN_TOKEN as string;
   const control = async (name: string, body?: unknown) => {

@@ -54,6 +54,38 @@ export async function startMockPsp(port = 0, options: MockPspOptions = {}): Prom
         ...(body !== undefined && { body: JSON.stringify(body) }),
       }),
     ).then((r) => r.json())) as any;
+  const secret = () => partnerVars[`PARTNER_${FAKE_PSP_ISPB}_WEBHOOK_SECRET`];
+  /** Where a callback goes: the URL the gateway registered, else the fallback's webhook path. */
+  const callbackBase = (registered: string | null | undefined) =>
+    registered ??
+    (options.callbacks?.fallbackBase &&
+      `${options.callbacks.fallbackBase.replace(/\/$/, '')}/partners/${FAKE_PSP_ISPB}/webhook/${secret()}`);
+  /** Posts one callback as a PSP does: recorded, retried on CALLBACK_RETRY_MS until a 200. */
+  async function post(id: string, label: string, url: string, body: string): Promise<void> {
+    const record: PostedCallback = { endToEndId: id, url, outcome: 0, attempts: 0, at: '' };
+    posted.push(record);
+    for (let attempt = 0; ; attempt++) {
+      record.attempts = attempt + 1;
+      record.at = new Date().toISOString();
+      try {
+        const res = await fetch(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body,
+        });
+        await res.arrayBuffer();
+        record.outcome = res.status;
+      } catch (error) {
+        record.outcome = String((error as { cause?: { code?: string } }).cause?.code ?? error);
+      }
+      options.callbacks?.log?.(
+        `callback ${label} -> ${url.replace(secret() ?? '\0', '<secret>')}: ${record.outcome}`,
+      );
+      const delay = CALLBACK_RETRY_MS[attempt];
+      if (record.outcome === 200 || delay === undefined) return;
+      await new Promise((r) => setTimeout(r, delay));
+    }
+  }
   /** The callback a PSP posts for one Pix, to the URL registered for its charge's key. */
   async function postCallback(endToEndId: string): Promise<void> {
     const pix = await control(`pix/${endToEndId}`);
@@ -62,78 +94,19 @@ export async function startMockPsp(port = 0, options: MockPspOptions = {}): Prom
     const registered = cob?.chave
       ? (await control(`webhook/${encodeURIComponent(cob.chave)}`)).webhookUrl
       : null;
-    const secret = partnerVars[`PARTNER_${FAKE_PSP_ISPB}_WEBHOOK_SECRET`];
-    const base =
-      registered ??
-      (options.callbacks?.fallbackBase &&
-        `${options.callbacks.fallbackBase.replace(/\/$/, '')}/partners/${FAKE_PSP_ISPB}/webhook/${secret}`);
+    const base = callbackBase(registered);
     if (!base) return;
     const body = JSON.stringify(await control('callback', { endToEndIds: [endToEndId] }));
-    const record: PostedCallback = { endToEndId, url: `${base}/pix`, outcome: 0, attempts: 0, at: '' };
-    posted.push(record);
-    for (let attempt = 0; ; attempt++) {
-      record.attempts = attempt + 1;
-      record.at = new Date().toISOString();
-      try {
-        const res = await fetch(record.url, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body,
-        });
-        await res.arrayBuffer();
-        record.outcome = res.status;
-      } catch (error) {
-        record.outcome = String((error as { cause?: { code?: string } }).cause?.code ?? error);
-      }
-      options.callbacks?.log?.(
-        `callback ${endToEndId} -> ${record.url.replace(secret ?? '\0', '<secret>')}: ${record.outcome}`,
-      );
-      const delay = CALLBACK_RETRY_MS[attempt];
-      if (record.outcome === 200 || delay === undefined) return;
-      await new Promise((r) => setTimeout(r, delay));
-    }
+    await post(endToEndId, endToEndId, `${base}/pix`, body);
   }
   /** The `rec` or `cobr` callback a PSP posts after the payer's side changed one (webhookrec/cobr). */
   async function postRecurrenceCallback(kind: 'rec' | 'cobr', id: string): Promise<void> {
-    const registered = (await control('webhookrec'))[kind] as string | null;
-    const secret = partnerVars[`PARTNER_${FAKE_PSP_ISPB}_WEBHOOK_SECRET`];
-    const base =
-      registered ??
-      (options.callbacks?.fallbackBase &&
-        `${options.callbacks.fallbackBase.replace(/\/$/, '')}/partners/${FAKE_PSP_ISPB}/webhook/${secret}`);
+    const base = callbackBase((await control('webhookrec'))[kind] as string | null);
     if (!base) return;
     const body = JSON.stringify(
       await control(`${kind}-callback`, kind === 'rec' ? { idRecs: [id] } : { txids: [id] }),
     );
-    const record: PostedCallback = {
-      endToEndId: id,
-      url: `${base}/${kind}`,
-      outcome: 0,
-      attempts: 0,
-      at: '',
-    };
-    posted.push(record);
-    for (let attempt = 0; ; attempt++) {
-      record.attempts = attempt + 1;
-      record.at = new Date().toISOString();
-      try {
-        const res = await fetch(record.url, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body,
-        });
-        await res.arrayBuffer();
-        record.outcome = res.status;
-      } catch (error) {
-        record.outcome = String((error as { cause?: { code?: string } }).cause?.code ?? error);
-      }
-      options.callbacks?.log?.(
-        `callback ${kind} ${id} -> ${record.url.replace(secret ?? '\0', '<secret>')}: ${record.outcome}`,
-      );
-      const delay = CALLBACK_RETRY_MS[attempt];
-      if (record.outcome === 200 || delay === undefined) return;
-      await new Promise((r) => setTimeout(r, delay));
-    }
+    await post(id, `${kind} ${id}`, `${base}/${kind}`, body);
   }
   const server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];

@@ -7,8 +7,9 @@ import { expect } from 'vitest';
 import { returnPartnerHeld } from '../../src/cron/partner-unapplied';
 import { unappliedNextAt } from '../../src/db/unapplied';
 import { waitFor } from './cash-in';
+import { consoleCookie } from './console';
 import { FAKE_PSP_ISPB } from './fake-psp-env';
-import { ADMIN_TOKEN, admin, BASE, call } from './harness';
+import { admin, call } from './harness';
 import { callback, newE2e, onboard, paidAtPsp, psp } from './partner-psp';
 
 export interface UnappliedItem {
@@ -72,13 +73,7 @@ export async function waitForDevolution(psp: (p: string) => Promise<any>, endToE
 
 /** The console's books page as a signed-in operator sees it (HTML). */
 export async function consoleBooks(query = ''): Promise<string> {
-  const signIn = await call('/admin/console/login', {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: BASE },
-    body: new URLSearchParams({ token: ADMIN_TOKEN }).toString(),
-    redirect: 'manual',
-  });
-  const cookie = (signIn.headers.get('set-cookie') ?? '').split(';')[0] as string;
+  const cookie = await consoleCookie();
   const res = await call(`/admin/console/books${query}`, { headers: { cookie } });
   expect(res.status).toBe(200);
   return res.text();

@@ -3,20 +3,24 @@
  * (internalCode, transactionId, externalReference, endToEndId, refund endToEndId; archive-sources.ts)
  * and of an archived devolution entry is hashed to 47 bits and registered, with the segment that
  * holds it, in the client's archive registry: ARCHIVE_REGISTRY objects outside the client's object,
- * one per hash shard (durable-objects/archive-registry.ts), so the client's object keeps nothing per
- * archived transaction. A lookup is one call to one shard, then the segment read; a collision only
- * costs reading one more segment: the reader compares the real ids (archive-reads.ts).
+ * one per hash shard (durable-objects/archive-registry.ts; the client's count, registryShards), so the
+ * client's object keeps nothing per archived transaction. A lookup is one call to one shard, then the
+ * segment read; a collision only costs reading one more segment: the reader compares the real ids
+ * (archive-reads.ts).
  *
  * Two generations: segments archived before the registry keep their ids in the object's own main
  * index (same hash, same pairs, never added to again; archive-store.ts); a lookup reads both.
  * Archived deliveries keep their own index in the object: it empties whole 7 days after they ended.
  */
 
+import { DEFAULT_REGISTRY_SHARDS, registryShardsConfigured } from '../../../src/config';
 import { internalCodeOfTxId } from '../../../src/domain/ids';
 import { RANDOM_CODE } from '../../../src/domain/internal-code';
 import type { LedgerContext } from '../ledger-context';
+import { readRegistryShards, recordRegistryShards } from '../settings-store';
 import {
   anyIndexed,
+  anySegment,
   hasArchiveOf,
   type IdIndex,
   insertIndexEntries,
@@ -42,10 +46,27 @@ export function idHash(id: string): number {
 }
 
 /**
- * Registry shards per client. At 1.5 million transactions a day for 10 years (4 ids each, ~15 B
- * per pair) a shard holds ~5 GB, within a Durable Object's 10 GB (docs/storage-schema.md, Archive).
+ * How many registry shards the client's ids are spread over: recorded in the client's object when its
+ * archive began and fixed since, since an id's shard depends on it. A client archived before counts were
+ * recorded has 64 (every id it registered is there). Sizing: docs/operating.md, Capacity planning.
  */
-export const REGISTRY_SHARDS = 64;
+export function registryShards(ledger: LedgerContext): number {
+  return readRegistryShards(ledger.db) ?? DEFAULT_REGISTRY_SHARDS;
+}
+
+/**
+ * Fixes the client's shard count before its archive's first reservation (archive.ts reserve, in the
+ * same synchronous block): the deployment's ARCHIVE_REGISTRY_SHARDS for a client that never archived,
+ * 64 for one that did before counts were recorded. Once recorded, the configuration no longer applies
+ * to it (re-sharding a client is not built: docs/storage-schema.md, Archive).
+ */
+export function fixRegistryShards(ledger: LedgerContext): void {
+  if (readRegistryShards(ledger.db) !== undefined) return;
+  const shards = anySegment(ledger.storage.sql)
+    ? DEFAULT_REGISTRY_SHARDS
+    : registryShardsConfigured(ledger.env);
+  recordRegistryShards(ledger.db, shards);
+}
 
 /**
  * The code a TxId of ours is registered under instead of itself: only a code of the random form
@@ -59,18 +80,19 @@ export function registeredUnderCode(id: string): string | undefined {
 }
 
 /**
- * The shard an id is registered in: a TxId of ours with a random code goes with it, so a lookup by
- * TxId, which may be registered under either (keysOf), is one call.
+ * The shard an id is registered in, among the client's `shards` (registryShards): a TxId of ours with a
+ * random code goes with it, so a lookup by TxId, which may be registered under either (keysOf), is one call.
  */
-export function shardOf(id: string): number {
-  return idHash(registeredUnderCode(id) ?? id) % REGISTRY_SHARDS;
+export function shardOf(id: string, shards: number): number {
+  return idHash(registeredUnderCode(id) ?? id) % shards;
 }
 
 /** Registers `ids` as held by `segment` (idempotent: a retried step registers the same pairs again). */
 export async function registerIds(ledger: LedgerContext, segment: number, ids: string[]): Promise<void> {
+  const shards = registryShards(ledger);
   const byShard = new Map<number, number[]>();
   for (const id of ids) {
-    const shard = shardOf(id);
+    const shard = shardOf(id, shards);
     const pairs = byShard.get(shard) ?? [];
     pairs.push(idHash(id), segment);
     byShard.set(shard, pairs);
@@ -131,7 +153,7 @@ export async function segmentsFor(
   const sql = ledger.storage.sql;
   if (!hasArchiveOf(sql, kind)) return [];
   const keys = keysOf(id, kind);
-  const pairs = await registered(ledger, shardOf(id), keys);
+  const pairs = await registered(ledger, shardOf(id, registryShards(ledger)), keys);
   const found = new Map(segmentsByHash(sql, 'main', keys, kind).map((s) => [s.id, s]));
   const segments = [...new Set(pairs.map(([, segment]) => segment))];
   for (const s of segmentsAmong(sql, segments, kind, true)) found.set(s.id, s);
@@ -161,8 +183,9 @@ export async function archivedSegments(
   const segments = new Map<string, SegmentRef[]>();
   if (ids.length === 0 || !hasArchiveOf(sql, kind)) return { legacy, segments };
   for (const id of ids) if (anyIndexed(sql, [idHash(id)], kind)) legacy.add(id);
+  const shards = registryShards(ledger);
   const byShard = new Map<number, string[]>();
-  for (const id of ids) byShard.set(shardOf(id), [...(byShard.get(shardOf(id)) ?? []), id]);
+  for (const id of ids) byShard.set(shardOf(id, shards), [...(byShard.get(shardOf(id, shards)) ?? []), id]);
   await Promise.all(
     [...byShard].map(async ([shard, some]) => {
       const pairs = await registered(

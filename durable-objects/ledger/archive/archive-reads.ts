@@ -3,6 +3,7 @@
  * precedence (ledger/lookup.ts), whether its row is hot or in an R2 segment; a rehydration brings an
  * archived row back hot before a change.
  */
+import { type FixedKind, fixedFields } from '../../../src/domain/fixed-fields';
 import { insertRow, isHot } from '../archivable';
 import { type CashInRow, findCashIn } from '../cash-in/cash-in-store';
 import { type CashOutRow, findCashOut } from '../cash-out/cash-out-store';
@@ -156,6 +157,12 @@ export async function findCashOutAnywhere(
   id: string,
 ): Promise<CashOutRow | undefined> {
   return (await findAnywhere(ledger, cashOutSource, findCashOut(ledger.db, id), id))?.row;
+}
+
+/** The fixed fields of the transaction of that kind with this internalCode, hot or archived (a stored idempotent answer's). */
+export async function fixedFieldsByCode(ledger: LedgerContext, kind: FixedKind, internalCode: string) {
+  const row = await (kind === 'cash-in' ? findCashInAnywhere : findCashOutAnywhere)(ledger, internalCode);
+  return row?.internalCode === internalCode ? fixedFields(kind, row) : undefined;
 }
 
 export const rehydrateCashOut = (ledger: LedgerContext, id: string) =>

@@ -68,6 +68,11 @@ export function setManifest(db: LedgerDb, id: number, fields: ManifestFields): v
   db.update(archiveSegments).set(fields).where(sql`${archiveSegments.id} = ${id}`).run();
 }
 
+/** Some segment of any kind exists (written or being written). */
+export function anySegment(sqlApi: SqlStorage): boolean {
+  return sqlApi.exec('SELECT 1 FROM archive_segments LIMIT 1').toArray().length > 0;
+}
+
 /** Some segment of `kind` exists (written or being written). */
 export function hasArchiveOf(sqlApi: SqlStorage, kind: string): boolean {
   return sqlApi.exec('SELECT 1 FROM archive_segments WHERE kind = ? LIMIT 1', kind).toArray().length > 0;

@@ -24,7 +24,7 @@ import type { LedgerContext } from '../ledger-context';
 import { backfillManifest } from './archive-backfill';
 import { EXPIRE_STEP_SEGMENTS, expireDeliveries, nextExpiryAt } from './archive-deliveries';
 import { deliverySource, enqueueAggregates, enqueueOldestEnded } from './archive-delivery-queue';
-import { indexIds, registerIds } from './archive-index';
+import { fixRegistryShards, indexIds, registerIds } from './archive-index';
 import { gzipJson, SEGMENT_VERSION, type Segment, utcDay } from './archive-segments';
 import { type ArchiveSource, archiveSources as transactionSources } from './archive-sources';
 import {
@@ -92,6 +92,8 @@ function reserve(ledger: LedgerContext, before: number) {
     let key = `${base}.json.gz`;
     for (let n = 2; segmentKeyTaken(ledger.storage.sql, key); n++) key = `${base}.${n}.json.gz`;
     const seqs = rows.map((r) => r.seq);
+    // The registry's shard count is fixed before the first segment that registers ids with it.
+    fixRegistryShards(ledger);
     const reserved = reserveSegment(ledger.db, { key, seqs, kind: source.kind, ...manifest(source, rows) });
     return { segment: { id: reserved.id, key, seqs, kind: source.kind }, rows, source };
   }

@@ -11,6 +11,7 @@ import {
   type CashInView,
   cashInView,
 } from '../../../src/domain/cash-in';
+import { answerAbout } from '../../../src/domain/fixed-fields';
 import { newCashInTxId } from '../../../src/domain/ids';
 import { merchantFields } from '../../../src/domain/merchant';
 import { amountFromCents } from '../../../src/domain/money';
@@ -220,7 +221,14 @@ export async function createCashIn(
         ['expire-cash-in', transactionId, expiresAt + LATE_SETTLEMENT_GRACE_MS],
       ]);
       along?.(transactionId);
-      remember(201, created);
+      // The texts its BR Code or payment page share with the client's other answers, kept once (idempotency-codec.ts).
+      const context = [
+        input.locationPrefix,
+        input.paymentUrlPrefix,
+        merchant.merchantName,
+        merchant.merchantCity,
+      ].join('\n');
+      remember(201, created, answerAbout('cash-in', row, context));
     });
     return success(201, created);
   } finally {

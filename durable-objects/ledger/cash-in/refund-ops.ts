@@ -6,6 +6,7 @@
  */
 
 import type { RefundAcceptedBody } from '../../../src/api/cash-in/schemas';
+import { answerAbout } from '../../../src/domain/fixed-fields';
 import { newEndToEndId } from '../../../src/domain/ids';
 import { amountFromCents } from '../../../src/domain/money';
 import { holdViolation } from '../../../src/domain/money-invariants';
@@ -137,7 +138,7 @@ export async function startRefund(
       pollAt: now + REFUND_POLL_MS,
       ...(idempotencyKey !== undefined && { idempotencyKey }),
     });
-    remember(202, body);
+    remember(202, body, answerAbout('cash-in', row));
   });
   await ledger.crashes.reach('refund.held');
   const sent = await partnerPort(ledger.env, row.partnerIspb).sendDevolution({

@@ -1,5 +1,6 @@
 import type { CashOutAcceptedBody } from '../../../src/api/cash-out/schemas';
 import { type CashOutView, cashOutView } from '../../../src/domain/cash-out';
+import { answerAbout } from '../../../src/domain/fixed-fields';
 import { newEndToEndId } from '../../../src/domain/ids';
 import { failure, type OperationResult, success } from '../../../src/domain/result';
 import { formatBrt } from '../../../src/domain/time';
@@ -70,7 +71,7 @@ export async function acceptCashOut(
     const row = newCashOutRow(input, takeCodes(sql, 1)[0] as string, now);
     const body: CashOutAccepted = { ...acceptedCashOut(row), requestedAt: formatBrt(now) };
     writeCashOuts(ledger, [row], now);
-    remember(202, body);
+    remember(202, body, answerAbout('cash-out', row));
     return body;
   });
   executorWoken(ledger.db, now);

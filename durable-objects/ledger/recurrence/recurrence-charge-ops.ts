@@ -148,7 +148,7 @@ export async function chargeRecurrence(
         recurringCharge: chargeFields(link(''), rec.retryPolicy),
       },
       creating.cashIns,
-      (status, body) => remember(status, withRecurrence(body)),
+      (status, body, about) => remember(status, withRecurrence(body), about),
       (transactionId) => {
         insertRecurrenceCharge(ledger.db, link(transactionId));
         if (real) releaseCycleCode(ledger.db, rec.recurrenceId, cycle);

@@ -1,6 +1,7 @@
 import { env } from 'cloudflare:workers';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { storedKey } from '../../../durable-objects/ledger/ledger/idempotency-codec';
 import { ledgerOf } from '../../../durable-objects/stubs';
 import type { RebalanceBody } from '../../../src/api/account/rebalance';
 import type { DepositBody } from '../../../src/api/account/schemas';
@@ -317,7 +318,7 @@ describe('POST /account/rebalance/top-up and /sweep (decisions §5)', () => {
     const stored = await sqlRows(
       api.client.clientId,
       'SELECT status FROM idempotency_keys WHERE key = ?',
-      key,
+      storedKey(key),
     );
     expect(stored).toEqual([{ status: 201 }]);
     const replay = await rebalance(api, 'top-up', { amount: 10 }, { 'x-idempotency-key': key });

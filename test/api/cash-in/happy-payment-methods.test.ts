@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { CashInCreatedBody } from '../../../src/api/cash-in/create-cash-in';
 import { parseBrCode } from '../../../src/domain/brcode';
-import { fromBase64Url } from '../../../src/security/encoding';
 import { createCashIn, getCashIn } from '../../support/cash-in';
 import { call, cashInBody, Integrator } from '../../support/harness';
+import { verifiedLocationPayload } from '../../support/location-jws';
 
 describe('BR Code location (decisions §5)', () => {
   it('serves the charge as an ES256 JWS verifiable with /.well-known/jwks.json', async () => {
@@ -14,27 +14,7 @@ describe('BR Code location (decisions §5)', () => {
     const location = parsed.ok ? (parsed.fields.merchantAccount.url ?? '') : '';
     expect(location.length).toBeLessThanOrEqual(77);
     const url = new URL(`http://${location}`);
-    const res = await call(url.pathname);
-    expect(res.status).toBe(200);
-    expect(res.headers.get('content-type')).toBe('application/jose');
-    const jws = await res.text();
-    const [header, payload, signature] = jws.split('.') as [string, string, string];
-    const jwks = (await (await call('/.well-known/jwks.json')).json()) as { keys: JsonWebKey[] };
-    const key = await crypto.subtle.importKey(
-      'jwk',
-      jwks.keys[0]!,
-      { name: 'ECDSA', namedCurve: 'P-256' },
-      false,
-      ['verify'],
-    );
-    const valid = await crypto.subtle.verify(
-      { name: 'ECDSA', hash: 'SHA-256' },
-      key,
-      fromBase64Url(signature)!,
-      new TextEncoder().encode(`${header}.${payload}`),
-    );
-    expect(valid).toBe(true);
-    const body = JSON.parse(new TextDecoder().decode(fromBase64Url(payload)));
+    const body = await verifiedLocationPayload(url.pathname);
     expect(body.txid).toBe(created.transactionId);
     expect(body.valor.original).toBe('12.34');
     expect(body.status).toBe('ATIVA');

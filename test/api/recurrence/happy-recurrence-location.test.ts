@@ -8,9 +8,9 @@ import yaml from 'js-yaml';
 import { describe, expect, it } from 'vitest';
 import type { RecurrenceBody } from '../../../src/api/recurrence/shared';
 import { parseBrCode } from '../../../src/domain/brcode';
-import { fromBase64Url } from '../../../src/security/encoding';
 import openapi from '../../fixtures/bcb-pix-api/openapi.yaml?raw';
 import { call, Integrator } from '../../support/harness';
+import { verifiedLocationPayload } from '../../support/location-jws';
 import { recurrenceBody } from '../../support/recurrence';
 
 type Doc = { components: { schemas: Record<string, unknown>; examples: Record<string, { value: unknown }> } };
@@ -34,29 +34,6 @@ const recPayload = new Validator(
   false,
 );
 
-async function verifiedPayload(path: string): Promise<Record<string, any>> {
-  const res = await call(path);
-  expect(res.status).toBe(200);
-  expect(res.headers.get('content-type')).toBe('application/jose');
-  const [header, payload, signature] = (await res.text()).split('.') as [string, string, string];
-  const jwks = (await (await call('/.well-known/jwks.json')).json()) as { keys: JsonWebKey[] };
-  const key = await crypto.subtle.importKey(
-    'jwk',
-    jwks.keys[0]!,
-    { name: 'ECDSA', namedCurve: 'P-256' },
-    false,
-    ['verify'],
-  );
-  const valid = await crypto.subtle.verify(
-    { name: 'ECDSA', hash: 'SHA-256' },
-    key,
-    fromBase64Url(signature)!,
-    new TextEncoder().encode(`${header}.${payload}`),
-  );
-  expect(valid).toBe(true);
-  return JSON.parse(new TextDecoder().decode(fromBase64Url(payload)));
-}
-
 describe('GET /pix/rec/{locator}', () => {
   it("serves the recurrence as the vendored RecPayload, signed; its history follows the payer's answer", async () => {
     const api = await Integrator.create();
@@ -72,7 +49,7 @@ describe('GET /pix/rec/{locator}', () => {
     const path = new URL(`http://${location}`).pathname;
     expect(path).toMatch(/^\/pix\/rec\/[A-Za-z0-9_-]{22}[A-Z0-9]{7}$/);
 
-    const waiting = await verifiedPayload(path);
+    const waiting = await verifiedLocationPayload(path);
     const account = api.client.accounts.find((a) => a.type === 'TRANSACTIONAL')!;
     expect(waiting).toEqual({
       idRec: rec.recurrenceId,
@@ -104,7 +81,7 @@ describe('GET /pix/rec/{locator}', () => {
 
     expect((await api.post(`/sandbox/recurrences/${rec.recurrenceId}/approve`, {})).status).toBe(200);
     expect((await api.post(`/recurrences/${rec.recurrenceId}/cancel`, {})).status).toBe(200);
-    const ended = await verifiedPayload(path);
+    const ended = await verifiedLocationPayload(path);
     expect(ended.atualizacao.map((a: { status: string }) => a.status)).toEqual([
       'CRIADA',
       'APROVADA',
