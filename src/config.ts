@@ -82,13 +82,15 @@ export function retentionMs(env: { ARCHIVE_RETENTION_DAYS?: unknown }): number {
 }
 
 /**
- * A client's object is held at or below 2 GB (docs/operating.md, Capacity planning): its live
- * SQLite bytes past this budget archive closed history early, whatever ARCHIVE_RETENTION_DAYS
- * says. 1.5 GB leaves room for what never leaves (the archive's filters and manifest, accounts).
+ * ARCHIVE_HOT_BUDGET_BYTES' default: the object's live SQLite bytes, less the archive's filters
+ * (kept forever, ≤ 1.13 GB after 10 years at 1,000,000 Cash-Ins a day), past which closed history is
+ * archived early, whatever ARCHIVE_RETENTION_DAYS says. 0.75 GB holds what must stay hot at that
+ * volume (a day's idempotency keys, ≈ 0.24 GB; open work, limits, open deliveries) with room to
+ * spare, and keeps filter + window under the object's 2 GB (docs/operating.md, Capacity planning).
  */
-export const DEFAULT_HOT_BUDGET_BYTES = 1_500_000_000;
+export const DEFAULT_HOT_BUDGET_BYTES = 750_000_000;
 
-/** ARCHIVE_HOT_BUDGET_BYTES (var): absent = 1.5 GB; anything but an integer 64 KiB..10 GB refuses to start. */
+/** ARCHIVE_HOT_BUDGET_BYTES (var): absent = 0.75 GB; anything but an integer 64 KiB..10 GB refuses to start. */
 export function hotBudgetBytes(env: object): number {
   // Optional and absent from wrangler.toml: not on the generated Env type.
   const raw = (env as { ARCHIVE_HOT_BUDGET_BYTES?: unknown }).ARCHIVE_HOT_BUDGET_BYTES;

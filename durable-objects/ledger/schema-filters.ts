@@ -2,9 +2,10 @@
 import { blob, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 
 /**
- * The externalReference filter of archived transactions (archive/reference-filter.ts): per kind, one
- * row per range of the 34-bit hash space from `lo` (2^bits wide), its `count` hashes Golomb–Rice
- * coded in `codes`; `since`: the first segment whose references it holds.
+ * The externalReference filter of archived Cash-Ins (archive/reference-filter.ts): per kind, one row
+ * per range of the filter's hash space (33 bits; 34 for one started before 2026-11-29) from `lo`
+ * (2^bits wide), its `count` hashes Golomb–Rice coded in `codes`; `since`: the first segment whose
+ * references it holds. Kind `#bytes`: each filter's running total of blob bytes (`count`).
  */
 export const archiveReferenceFilters = sqliteTable(
   'archive_reference_filters',

@@ -3,20 +3,23 @@
  * durable-objects/ledger/archive/reference-filter.ts): each key is hashed to HASH_BITS bits and the
  * sorted hashes of one range of that space are stored Golomb–Rice coded (the gaps between sorted
  * hashes are near-geometric: a unary quotient and `r` low bits each). Membership is exact on the
- * hashes, so a key never added answers "may hold" only when its hash equals a stored one: a false
- * positive rate of n / 2^HASH_BITS for n keys, at about log2(2^HASH_BITS / n) + 1.5 bits per key
- * (docs/storage-schema.md, "externalReference filter"). Ranges split in halves past SHARD_MAX keys,
- * so adding a key rewrites at most one small blob.
+ * hashes, so a key never added answers "may hold" only when its hash equals a stored one: for n keys
+ * over 2^w hashes a false-positive rate of 1 − e^(−n / 2^w) (≈ n / 2^w while small), at about
+ * log2(2^w / d) + 1.5 bits per distinct hash d (docs/storage-schema.md, "externalReference filter").
+ * Ranges split in halves past SHARD_MAX keys, so adding a key rewrites at most one small blob.
  */
 
-/** Hash width: 34 bits keeps 10 years at 1,000,000 Cash-Ins a day (3.65 × 10^9 keys) near 3.7 bits a key. */
-export const HASH_BITS = 34;
-export const HASH_SPACE = 2 ** HASH_BITS;
+/**
+ * Hash width of a new filter: 33 bits keeps 10 years at 1,000,000 Cash-Ins a day (3.65 × 10^9 keys)
+ * near 1.1 GB, beside a 0.75 GB hot window under the object's 2 GB (docs/storage-schema.md). A
+ * filter keeps the width it was started with (34 bits before 2026-11-29): its ranges say it.
+ */
+export const HASH_BITS = 33;
 /** Keys per range before it splits: a blob of at most ~2.5 KB, at most 1,024 gaps decoded per create. */
 export const SHARD_MAX = 1024;
 
-/** cyrb53 (a public-domain 53-bit string hash: two 32-bit multiply-xor lanes), cut to HASH_BITS. */
-export function keyHash(key: string): number {
+/** cyrb53 (a public-domain 53-bit string hash: two 32-bit multiply-xor lanes), cut to `bits` (≤ 53). */
+export function keyHash(key: string, bits = HASH_BITS): number {
   let h1 = 0xdeadbeef;
   let h2 = 0x41c6ce57;
   for (let i = 0; i < key.length; i++) {
@@ -27,7 +30,7 @@ export function keyHash(key: string): number {
   h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
   h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
   const h53 = 4294967296 * (2097151 & h2) + (h1 >>> 0);
-  return Math.floor(h53 / 2 ** (53 - HASH_BITS));
+  return Math.floor(h53 / 2 ** (53 - bits));
 }
 
 /** The Rice parameter for `count` values spread over `width`: the gaps' mean, rounded down to a power of two. */

@@ -76,7 +76,7 @@ it('a burst past the budget archives closed history early; open work stays; read
   expect(start.open).toBe(2); // the unpaid one of the history and `open`
   expect(start.pending).toBe(1); // waiting for approval
 
-  // Within the default budget (1.5 GB) and the 35 days of retention nothing is old enough to move.
+  // Within the default budget (0.75 GB) and the 35 days of retention nothing is old enough to move.
   await archiveUnder(api, undefined);
   expect(await hot(api)).toEqual(start);
 

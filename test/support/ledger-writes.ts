@@ -145,6 +145,20 @@ export const ageCashIns = (clientId: string, ms: number) =>
       .run(),
   );
 
+/** Moves every Cash-Out's stored times `ms` into the past (the archive's age rules read them). */
+export const ageCashOuts = (clientId: string, ms: number) =>
+  inLedgerDb(clientId, (db) =>
+    db
+      .update(cashOuts)
+      .set({
+        requestedAt: sql`${cashOuts.requestedAt} - ${ms}`,
+        completedAt: sql`${cashOuts.completedAt} - ${ms}`,
+        cancelledAt: sql`${cashOuts.cancelledAt} - ${ms}`,
+        refundedAt: sql`${cashOuts.refundedAt} - ${ms}`,
+      })
+      .run(),
+  );
+
 /** Forgets the externalReference filter, as a version before it left the archived segments. */
 export const dropReferenceFilters = (clientId: string) =>
   inLedgerDb(clientId, (db) => db.delete(archiveReferenceFilters).run());

@@ -160,21 +160,29 @@ export async function segmentsFor(
   return [...found.values()].sort((a, b) => b.id - a.id);
 }
 
+/** A segment of the client's manifest (its id and R2 key). */
+export interface SegmentRef {
+  id: number;
+  key: string;
+}
+
 /**
- * Which of `ids` some archived row of `kind` may carry (a hash hit, in a segment in any state): keeps
- * references and codes unique. One call per distinct shard, made at once; none while nothing of
- * `kind` was ever archived. Ask after the hot check: a row hot then and archived since was
+ * The registry's hits for `ids` among segments of `kind` in any state (a hash hit: the reader
+ * compares the real ids): each id hit → those segments, newest first; `legacy`, the ids hit in the
+ * object's own first-generation index. One call per distinct shard, made at once; none while nothing
+ * of `kind` was ever archived. Ask after the hot check: a row hot then and archived since was
  * registered before it left (archive.ts), so it is found here.
  */
-export async function archivedAmong(
+export async function archivedSegments(
   ledger: LedgerContext,
   kind: string,
   ids: string[],
-): Promise<Set<string>> {
+): Promise<{ legacy: Set<string>; segments: Map<string, SegmentRef[]> }> {
   const sql = ledger.storage.sql;
-  const hit = new Set<string>();
-  if (ids.length === 0 || !hasArchiveOf(sql, kind)) return hit;
-  for (const id of ids) if (anyIndexed(sql, [idHash(id)], kind)) hit.add(id);
+  const legacy = new Set<string>();
+  const segments = new Map<string, SegmentRef[]>();
+  if (ids.length === 0 || !hasArchiveOf(sql, kind)) return { legacy, segments };
+  for (const id of ids) if (anyIndexed(sql, [idHash(id)], kind)) legacy.add(id);
   const shards = registryShards(ledger);
   const byShard = new Map<number, string[]>();
   for (const id of ids) byShard.set(shardOf(id, shards), [...(byShard.get(shardOf(id, shards)) ?? []), id]);
@@ -186,13 +194,13 @@ export async function archivedAmong(
         some.map((id) => idHash(id)),
       );
       if (pairs.length === 0) return;
-      const segments = [...new Set(pairs.map(([, segment]) => segment))];
-      const ofKind = new Set(segmentsAmong(sql, segments, kind, false).map((s) => s.id));
+      const ofKind = segmentsAmong(sql, [...new Set(pairs.map(([, segment]) => segment))], kind, false);
       for (const id of some) {
         const hash = idHash(id);
-        if (pairs.some(([h, s]) => h === hash && ofKind.has(s))) hit.add(id);
+        const held = ofKind.filter((s) => pairs.some(([h, segment]) => h === hash && segment === s.id));
+        if (held.length > 0) segments.set(id, held);
       }
     }),
   );
-  return hit;
+  return { legacy, segments };
 }

@@ -8,7 +8,7 @@ import { insertRow, isHot } from '../archivable';
 import { type CashInRow, findCashIn } from '../cash-in/cash-in-store';
 import { type CashOutRow, findCashOut } from '../cash-out/cash-out-store';
 import type { LedgerContext } from '../ledger-context';
-import { segmentsFor } from './archive-index';
+import { archivedSegments, segmentsFor } from './archive-index';
 import { gunzipJson, type Segment, segmentRows, utcDay } from './archive-segments';
 import { type ArchiveSource, cashInSource, cashOutSource } from './archive-sources';
 import { addDayTotals, markStale, staleSeqs } from './archive-store';
@@ -40,6 +40,33 @@ export async function readSegment(env: Env, key: string): Promise<Row[]> {
   cache.set(key, rows);
   if (cache.size > CACHE_SEGMENTS) cache.delete(cache.keys().next().value as string);
   return rows;
+}
+
+/**
+ * Which of `references` an archived row of `kind` carries as its externalReference (unique forever
+ * per kind: docs/storage-schema.md, "externalReference filter"). The registry's hits (one call per
+ * shard) are confirmed in their segments, so neither a 47-bit collision nor a reference equal to
+ * another archived id (a client's "ABC1234" and some Cash-Out's internalCode) refuses a fresh one: a
+ * confirmed reference costs one R2 read more, on the way to its 409. The first generation's hits
+ * count as they are (its index is small and no longer grows).
+ */
+export async function referencesArchived(
+  ledger: LedgerContext,
+  kind: string,
+  references: string[],
+): Promise<Set<string>> {
+  const { legacy, segments } = await archivedSegments(ledger, kind, references);
+  const used = new Set(legacy);
+  await Promise.all(
+    [...segments].map(async ([reference, held]) => {
+      for (const segment of held)
+        if ((await readSegment(ledger.env, segment.key)).some((row) => row.externalReference === reference)) {
+          used.add(reference);
+          return;
+        }
+    }),
+  );
+  return used;
 }
 
 export interface Found<R> {

@@ -35,6 +35,11 @@ export interface ArchiveSource extends ArchivableTable {
   nextRows?(ledger: LedgerContext): ArchivableRow[];
   /** Where its ids are indexed (archive-index.ts); `main` when unset. */
   idIndex?: IdIndex;
+  /**
+   * Its externalReferences go to the object's filter (reference-filter.ts): Cash-Ins only. A
+   * Cash-Out's create asks the archive registry instead (docs/storage-schema.md, "externalReference filter").
+   */
+  filtersReferences?: boolean;
   /** More to change in the transaction that deletes the rows. */
   removed?(ledger: LedgerContext, rows: Record<string, unknown>[]): void;
 }
@@ -84,6 +89,7 @@ export const cashInSource: ArchiveSource = {
     ),
   counted: countedAs('PAID'),
   crashPoint: 'archive.segment-written',
+  filtersReferences: true,
   removed: indexArchivedDisputes,
 };
 

@@ -37,7 +37,7 @@ import {
   writingSegment,
 } from './archive-store';
 import { manifest } from './archive-totals';
-import { addReferences } from './reference-filter';
+import { addReferences, filterBytes } from './reference-filter';
 
 /** Rows per step and segment: one put and one SQLite transaction of bounded size. */
 export const ARCHIVE_STEP_ROWS = 200;
@@ -155,9 +155,10 @@ async function archiveStepNow(ledger: LedgerContext, before: number): Promise<Mo
     if (source.idIndex === 'deliveries')
       for (const row of rows) indexIds(ledger.storage.sql, segment.id, source.ids(row), 'deliveries');
     source.removed?.(ledger, rows);
-    // Counted sources are transactions: their references stay taken (reference-filter.ts); their
-    // codes need nothing (unique by construction, internal-codes.ts).
-    if (source.counted)
+    // Counted sources are transactions: their references stay taken (reference-filter.ts; a
+    // Cash-Out's through the registry alone, registered above); their codes need nothing (unique by
+    // construction, internal-codes.ts).
+    if (source.counted && source.filtersReferences)
       addReferences(
         ledger.storage.sql,
         source.kind,
@@ -225,11 +226,14 @@ function urgentAt(ledger: LedgerContext, now: number): number | undefined {
 
 /**
  * The hot window is bounded by size as well as age (docs/operating.md, Capacity planning): while the
- * object's live bytes exceed its budget, every closed row is eligible, oldest first, down to the
- * duplicate window (a Cash-Out's twins are read hot). Open work never is (each source's `eligible`).
+ * object's live bytes, less the filters the archive keeps forever (their blobs: reference-filter.ts),
+ * exceed its budget, every closed row is eligible, oldest first, down to the duplicate window (a
+ * Cash-Out's twins are read hot). Open work never is (each source's `eligible`). Without leaving the
+ * filters out, a filter grown past the budget would keep the window at 10 s for good.
  */
 export function overBudget(ledger: LedgerContext): boolean {
-  return ledger.storage.sql.databaseSize > hotBudgetBytes(ledger.env);
+  const sql = ledger.storage.sql;
+  return sql.databaseSize - filterBytes(sql) > hotBudgetBytes(ledger.env);
 }
 
 /** The archive's cutoff at `now`: the retention, or the duplicate window while over budget. */

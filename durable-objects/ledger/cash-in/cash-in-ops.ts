@@ -24,7 +24,7 @@ import { log } from '../../../src/infra/log';
 import { reportsPayer } from '../../../src/partners/config';
 import { CHARGE_PAID } from '../../../src/partners/port';
 import { partnerPort } from '../../../src/partners/port-registry';
-import { archivedAmong } from '../archive/archive-index';
+import { referencesArchived } from '../archive/archive-reads';
 import { referencesToAsk } from '../archive/reference-filter';
 import { takeCodes } from '../internal-codes';
 import type { Remember } from '../ledger/idempotency';
@@ -103,12 +103,12 @@ export async function createCashIn(
   if (creating.has(reference) || referenceTaken(ledger.db, reference)) return duplicated(reference);
   creating.add(reference);
   try {
-    // Archived Cash-Ins keep their references (a hash hit counts: refusing is the safe side): asked
-    // of the archive registry after the hot check, only when the filter cannot clear it, none while
-    // nothing was ever archived (archive-index.ts).
+    // Archived Cash-Ins keep their references: asked of the archive registry after the hot check,
+    // only when the filter cannot clear it, none while nothing was ever archived (archive-index.ts);
+    // a reference the registry holds is confirmed in its segment (archive-reads.ts referencesArchived).
     const sql = ledger.storage.sql;
-    const archived = await archivedAmong(ledger, 'cash-in', referencesToAsk(sql, 'cash-in', [reference]));
-    if (archived.has(reference)) return duplicated(reference);
+    const used = await referencesArchived(ledger, 'cash-in', referencesToAsk(sql, 'cash-in', [reference]));
+    if (used.has(reference)) return duplicated(reference);
     // Unique by construction (internal-codes.ts): taken now, before the partner sees the TxId.
     const internalCode = input.ids?.internalCode ?? (takeCodes(sql, 1)[0] as string);
     const transactionId = input.ids?.transactionId ?? newCashInTxId(input.locationKey, internalCode);

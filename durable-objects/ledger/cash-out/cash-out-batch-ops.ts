@@ -17,8 +17,7 @@ import { newUuid } from '../../../src/domain/ids';
 import { amountFromCents } from '../../../src/domain/money';
 import { failure, type OperationResult, success } from '../../../src/domain/result';
 import { formatBrt } from '../../../src/domain/time';
-import { archivedAmong } from '../archive/archive-index';
-import { referencesToAsk } from '../archive/reference-filter';
+import { referencesArchived } from '../archive/archive-reads';
 import { sqlOf } from '../db';
 import { takeCodes } from '../internal-codes';
 import type { Remember } from '../ledger/idempotency';
@@ -85,14 +84,14 @@ export async function acceptCashOutBatch(
     throw new Error(`a batch has 1 to ${MAX_BATCH_ITEMS} items (checked by the API)`);
   const none = new Set<string>();
   // Hot first, then the archive registry, then hot again with the write: a row hot at the first
-  // check and archived since was registered before it left (archive-index.ts).
+  // check and archived since was registered before it left (archive-index.ts). Every reference is
+  // asked of the registry, no filter in the object: one call per shard the batch touches, all at
+  // once (archive-reads.ts referencesArchived).
   let conflicts = referenceConflicts(ledger, items, none);
   if (Object.keys(conflicts).length > 0) return conflictsFailure(conflicts);
-  const archived = await archivedAmong(
-    ledger,
-    'cash-out',
-    referencesToAsk(sqlOf(ledger.db), 'cash-out', [...new Set(items.map((item) => item.externalReference))]),
-  );
+  const archived = await referencesArchived(ledger, 'cash-out', [
+    ...new Set(items.map((item) => item.externalReference)),
+  ]);
   // Hot again, with the write: another request may have taken a reference during the call.
   conflicts = referenceConflicts(ledger, items, archived);
   if (Object.keys(conflicts).length > 0) return conflictsFailure(conflicts);

@@ -4,8 +4,7 @@ import { answerAbout } from '../../../src/domain/fixed-fields';
 import { newEndToEndId } from '../../../src/domain/ids';
 import { failure, type OperationResult, success } from '../../../src/domain/result';
 import { formatBrt } from '../../../src/domain/time';
-import { archivedAmong } from '../archive/archive-index';
-import { referencesToAsk } from '../archive/reference-filter';
+import { referencesArchived } from '../archive/archive-reads';
 import { takeCodes } from '../internal-codes';
 import type { Remember } from '../ledger/idempotency';
 import { accountAt, findHold, postEntry, releaseHold } from '../ledger/ledger';
@@ -58,10 +57,12 @@ export async function acceptCashOut(
     });
   const sql = ledger.storage.sql;
   if (cashOutReferenceTaken(ledger.db, reference)) return duplicated();
-  // An archived Cash-Out keeps its reference (a hash hit counts: refusing is the safe side): asked
-  // of the archive registry after the hot check, only when the filter cannot clear it
-  // (reference-filter.ts), none while no Cash-Out was ever archived (archive-index.ts).
-  const archived = await archivedAmong(ledger, 'cash-out', referencesToAsk(sql, 'cash-out', [reference]));
+  // An archived Cash-Out keeps its reference: asked of the archive registry after the hot check, one
+  // call to the reference's shard (archive-reads.ts referencesArchived: confirmed in its segment; none
+  // while no Cash-Out was ever archived). No filter in the object: a Cash-Out's payment calls its
+  // partner anyway, so one object call is small beside it, and the object keeps nothing per archived
+  // Cash-Out (docs/storage-schema.md, "externalReference filter").
+  const archived = await referencesArchived(ledger, 'cash-out', [reference]);
   // Hot again, with the write: another request may have taken it during the call.
   if (archived.has(reference) || cashOutReferenceTaken(ledger.db, reference)) return duplicated();
   const now = Date.now();

@@ -25,6 +25,7 @@ import m0022 from './0022_archived_disputes.sql';
 import m0023 from './0023_cash_in_recurrence.sql';
 import m0024 from './0024_archive_reference_filters.sql';
 import m0025 from './0025_internal_code_counter.sql';
+import m0026 from './0026_drop_cash_out_reference_filter.sql';
 
   export default {
     journal,
@@ -54,7 +55,8 @@ m0021,
 m0022,
 m0023,
 m0024,
-m0025
+m0025,
+m0026
     }
   }
   
