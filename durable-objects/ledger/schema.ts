@@ -176,8 +176,7 @@ export const cashOuts = sqliteTable(
  * (reserved, not cancelled), per BRT day (`D|2026-11-24`), BRT month (`M|2026-11`) and payee-day
  * (`P|2026-11-24|<destinationKey>`). Kept in the reservation's and the cancellation's transaction,
  * so a limit check reads three rows whatever the client's history. `period` (the day or month)
- * lets old rows be pruned once no limit can ask for them: day rows after yesterday, month rows
- * after last month (limit-totals.ts, askableSince).
+ * lets old rows be pruned once no limit can ask for them (limit-totals.ts, askableSince).
  */
 export const limitTotals = sqliteTable(
   'limit_totals',
