@@ -256,7 +256,8 @@ describe('idempotency keys: bytes per key', () => {
     });
     console.log(
       `idempotency keys (${2 * N}: Cash-Ins and Cash-Outs): ${figures.now.perKey} B per key in pages ` +
-        `(key ${figures.now.k} B, answer ${figures.now.a} B: Cash-In ${figures.now.byKind[0]}, Cash-Out ${figures.now.byKind[1]}); the form before: ${figures.before.perKey} B ` +
+        `(key ${figures.now.k} B, answer ${figures.now.a} B: Cash-In ${figures.now.byKind[0]}, ` +
+        `Cash-Out ${figures.now.byKind[1]}); the form before: ${figures.before.perKey} B ` +
         `(key ${figures.before.k} B, answer ${figures.before.a} B: Cash-In ${figures.before.byKind[0]}, Cash-Out ${figures.before.byKind[1]})`,
     );
     expect(figures.now).toMatchObject({ n: 2 * N, k: 16 });
