@@ -9,39 +9,19 @@
  * anomalous window in a row is the real one). The test signs in, sees a client, sees the incident
  * drawn on Beta's Cash-Out plot, redelivers a FAILED webhook, and saves screenshots (paths printed).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { expect, it } from 'vitest';
 import { ROOT } from '../../runtime/local-runtime.mjs';
 import { ClientSession, Gateway, type Onboarded } from '../../scripts/soak/api';
 import { dailyShape, faults, generateArray } from '../support/health';
 import { BETA, cashOutShare, DAY, HOUR, withIds, worldWith } from '../support/health/our-partners';
-import { START_HOOK_MS } from '../support/processes';
-import { ADMIN, failingReceiver, launchChromium, SHOTS, signIn } from './support/browser';
-import { startTestRuntime } from './support/runtime';
+import { ADMIN, consoleInBrowser, SHOTS, signIn } from './support/browser';
 
 const WINDOW_MS = 5 * 60_000;
 const windowStart = (ms: number) => Math.floor(ms / WINDOW_MS) * WINDOW_MS;
 
-let runtime: Awaited<ReturnType<typeof startTestRuntime>>;
-let browser: Browser;
-let receiver: Awaited<ReturnType<typeof failingReceiver>>;
-const work = mkdtempSync(path.join(tmpdir(), 'connectpsp-console-'));
-
-beforeAll(async () => {
-  receiver = await failingReceiver();
-  runtime = await startTestRuntime(work);
-  browser = await launchChromium();
-}, START_HOOK_MS);
-
-afterAll(async () => {
-  await browser?.close();
-  await runtime?.dispose();
-  await receiver?.close();
-  rmSync(work, { recursive: true, force: true });
-});
+const ui = consoleInBrowser('console', { failingReceiver: true });
 
 /** Money with a centavos part written like `R$ 1.234,56`; any `R$` that is not so is US-formatted. */
 const BRL = /R\$\s?\d{1,3}(\.\d{3})*,\d{2}(?!\d)/g;
@@ -65,7 +45,7 @@ async function readsBrazilian(page: Page, what: string): Promise<string> {
   return text;
 }
 
-const gateway = () => new Gateway((request) => fetch(request), runtime.url, ADMIN);
+const gateway = () => new Gateway((request) => fetch(request), ui.runtime.url, ADMIN);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function until<T>(probe: () => Promise<T>, done: (v: T) => boolean, ms: number): Promise<T> {
@@ -226,7 +206,7 @@ it('signs in, shows clients, plots an incident from the fault API, redelivers a 
       externalReference: `pedido-${crypto.randomUUID()}`,
       payer: { name: 'Maria da Silva', document: '12345678909' },
       includeQrCodeImage: false,
-      webhookUrl: receiver.url,
+      webhookUrl: ui.receiver.url,
     },
     { expect: [201], headers: { 'x-idempotency-key': crypto.randomUUID() } },
   );
@@ -243,8 +223,8 @@ it('signs in, shows clients, plots an incident from the fault API, redelivers a 
   expect(incident, JSON.stringify(incidents)).toBeDefined();
   expect(Date.parse(incident.startedAt)).toBe(faultFrom);
 
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  await signIn(page, runtime.url);
+  const page = await ui.browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await signIn(page, ui.runtime.url);
   await expect.poll(() => page.textContent('#clients')).toContain('Apostas Exemplo Ltda');
   // uPlot drew Beta's Cash-Out plot with the incident band on it.
   const chart = page.locator(`.chart[data-chart="partner:${BETA}:CASH_OUT"]`);
@@ -294,8 +274,8 @@ it('signs in, shows clients, plots an incident from the fault API, redelivers a 
   await chart.screenshot({ path: path.join(SHOTS, 'beta-cash-out-incident.png') });
 
   // Redeliver the failed webhook: the receiver is fixed first, so the redelivery succeeds.
-  receiver.fix();
-  await page.goto(`${runtime.url}/admin/console?client=${affected.client.clientId}`);
+  ui.receiver.fix();
+  await page.goto(`${ui.runtime.url}/admin/console?client=${affected.client.clientId}`);
   const row = page.locator(`tr[data-event-id="${failed[0].eventId}"]`);
   expect(await row.getAttribute('data-status')).toBe('FAILED');
   expect(await row.locator('td[data-label="When"] time').textContent()).toMatch(DATE_STYLE);
@@ -319,9 +299,9 @@ it('signs in, shows clients, plots an incident from the fault API, redelivers a 
   await page.screenshot({ path: path.join(SHOTS, 'redelivered.png'), fullPage: true });
 
   // Readable on a phone: one column, nothing wider than the screen.
-  const phone = await browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true });
+  const phone = await ui.browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true });
   await phone.context().addCookies(await page.context().cookies());
-  await phone.goto(`${runtime.url}/admin/console`);
+  await phone.goto(`${ui.runtime.url}/admin/console`);
   await phone.locator('.chart[data-rendered="true"]').first().waitFor();
   // A string, evaluated in the page: this file is type-checked without the DOM library.
   const overflow = await phone.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
@@ -334,10 +314,10 @@ it('signs in, shows clients, plots an incident from the fault API, redelivers a 
   expect(unlabelled).toEqual([]);
   expect((await phone.locator('#incidents').boundingBox())!.y).toBeLessThan(844);
   // The Books page reads the same way.
-  await phone.goto(`${runtime.url}/admin/console/books`);
+  await phone.goto(`${ui.runtime.url}/admin/console/books`);
   await readsBrazilian(phone, 'books');
   await phone.screenshot({ path: path.join(SHOTS, 'books-phone.png'), fullPage: true });
-  await phone.goto(`${runtime.url}/admin/console?client=${affected.client.clientId}`);
+  await phone.goto(`${ui.runtime.url}/admin/console?client=${affected.client.clientId}`);
   await phone.screenshot({ path: path.join(SHOTS, 'phone.png'), fullPage: true });
   for (const name of ['dashboard.png', 'beta-cash-out-incident.png', 'redelivered.png', 'phone.png']) {
     console.log(`console screenshot: ${path.relative(ROOT, path.join(SHOTS, name))}`);

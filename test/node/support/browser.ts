@@ -51,20 +51,23 @@ export async function signIn(page: Page, base: string): Promise<void> {
 }
 
 /**
- * A runtime and a browser for the file's tests: started before them (`label` names the work
- * directory), closed after them.
+ * A runtime and a browser for the file's tests (and, when asked, a webhook receiver that fails until
+ * fixed): started before them (`label` names the work directory), closed after them.
  */
-export function consoleInBrowser(label: string) {
+export function consoleInBrowser(label: string, options: { failingReceiver?: boolean } = {}) {
   let runtime: Awaited<ReturnType<typeof startTestRuntime>>;
   let browser: Browser;
+  let receiver: Awaited<ReturnType<typeof failingReceiver>> | undefined;
   const work = mkdtempSync(path.join(tmpdir(), `connectpsp-${label}-`));
   beforeAll(async () => {
+    if (options.failingReceiver) receiver = await failingReceiver();
     runtime = await startTestRuntime(work);
     browser = await launchChromium();
   }, START_HOOK_MS);
   afterAll(async () => {
     await browser?.close();
     await runtime?.dispose();
+    await receiver?.close();
     rmSync(work, { recursive: true, force: true });
   }, 60_000);
   return {
@@ -73,6 +76,10 @@ export function consoleInBrowser(label: string) {
     },
     get browser() {
       return browser;
+    },
+    get receiver() {
+      if (!receiver) throw new Error('consoleInBrowser: ask for { failingReceiver: true }');
+      return receiver;
     },
   };
 }
