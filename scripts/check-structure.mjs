@@ -206,9 +206,12 @@ const STORES = {
   'webhooks/outbox-store.ts': { outbox: 'outbox', webhook_deliveries: 'webhookDeliveries' },
   'archive/archive-store.ts': {
     archive_segments: 'archiveSegments',
-    archive_totals: 'archiveTotals',
-    archive_stale: 'archiveStale',
-    archive_delivery_queue: 'archiveDeliveryQueue',
+  },
+  'archive/archive-totals-store.ts': { archive_totals: 'archiveTotals' },
+  'archive/archive-runs-store.ts': { archive_runs: 'archiveRuns' },
+  'archive/archive-stale-store.ts': { archive_stale: 'archiveStale' },
+  'archive/archive-queue-store.ts': { archive_delivery_queue: 'archiveDeliveryQueue' },
+  'archive/archive-index-store.ts': {
     archive_delivery_index: 'archiveDeliveryIndex',
     // Created by its migration only (no drizzle object): its SQL name is checked all the same.
     archive_index: 'archiveIndex',

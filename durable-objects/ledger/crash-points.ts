@@ -45,6 +45,8 @@ export const CRASH_POINTS = [
   'archive.ids-registered',
   /** A segment of ended webhook deliveries is in R2; they and their payloads were not deleted. */
   'archive.deliveries-written',
+  /** A manifest run's body is in R2; its segments' rows were not deleted from the object. */
+  'archive.run-written',
 ] as const;
 
 export type CrashPoint = (typeof CRASH_POINTS)[number];

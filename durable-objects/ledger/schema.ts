@@ -304,9 +304,8 @@ export const webhookDeliveries = sqliteTable(
 );
 
 /**
- * Archive segments of this client in R2 (ledger/archive/archive.ts). A row is reserved as WRITING with its
- * deterministic key and the seqs it holds before the put; it becomes DONE in the same transaction
- * that deletes those rows and writes their index entries, so a crash in between re-puts the same key.
+ * Archive segments in R2 (ledger/archive/archive.ts), reserved WRITING with their key and seqs before the put, DONE in
+ * the transaction that deletes those rows; a closed day's DONE rows are later folded into archive_runs (schema-runs.ts).
  */
 export const archiveSegments = sqliteTable(
   'archive_segments',
@@ -379,6 +378,7 @@ export * from './schema-codes';
 export { archivedDisputes } from './schema-disputes';
 export * from './schema-filters';
 export * from './schema-recurrence';
+export * from './schema-runs';
 export * from './schema-unapplied';
 
 /**

@@ -12,7 +12,7 @@ import { cashInSource } from '../../durable-objects/ledger/archive/archive-sourc
 import type { PageInput } from '../../durable-objects/ledger/reads/keyset';
 import { createCashIn, payCashIn } from '../support/cash-in';
 import { admin, Integrator } from '../support/harness';
-import { ledgerStub } from '../support/ledger';
+import { ledgerContextOf, ledgerStub } from '../support/ledger';
 import { archiveSegments } from '../support/ledger-reads';
 
 it('a one-item page opens at most two of six segments, in both orders and after a cursor', async () => {
@@ -28,7 +28,7 @@ it('a one-item page opens at most two of six segments, in both orders and after 
   }
   const segments = (await archiveSegments(api.client.clientId)).filter((s) => s.kind === 'cash-in');
   expect(segments).toHaveLength(6);
-  await runInDurableObject(ledgerStub(api.client.clientId), async (_instance, state) => {
+  await runInDurableObject(ledgerStub(api.client.clientId), async (instance) => {
     const opened: string[] = [];
     const read = async (key: string) => {
       opened.push(key);
@@ -38,7 +38,7 @@ it('a one-item page opens at most two of six segments, in both orders and after 
     const page = async (input: Omit<PageInput, 'from' | 'to' | 'limit'>) => {
       opened.length = 0;
       const rows = await mergeArchived(
-        state.storage.sql,
+        ledgerContextOf(instance),
         cashInSource,
         { from: 0, to: Date.now(), limit: 1, ...input },
         [],

@@ -5,11 +5,9 @@
  */
 import { runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
-import {
-  allArchiveTotals,
-  allSegments,
-  archiveSizes,
-} from '../../durable-objects/ledger/archive/archive-store';
+import { allRuns } from '../../durable-objects/ledger/archive/archive-runs-store';
+import { allSegments, archiveSizes } from '../../durable-objects/ledger/archive/archive-store';
+import { allArchiveTotals } from '../../durable-objects/ledger/archive/archive-totals-store';
 import { pendingAudit } from '../../durable-objects/ledger/audit-outbox-store';
 import {
   allCashIns,
@@ -70,6 +68,8 @@ export const deliveries = (clientId: string) => inLedger(clientId, (l) => allDel
 
 export const archiveSegments = (clientId: string) => inLedger(clientId, (l) => allSegments(l.db));
 export const archiveTotals = (clientId: string) => inLedger(clientId, (l) => allArchiveTotals(l.db));
+/** The folded manifest's runs (archive-fold.ts), by kind, day and first id. */
+export const archiveRuns = (clientId: string) => inLedger(clientId, (l) => allRuns(l.db));
 /** Row counts of the archive's id indexes and delivery queue (the delivery index of one segment when named). */
 export const archiveSizesOf = (clientId: string, segment?: number) =>
   inLedger(clientId, (l) => archiveSizes(sqlOf(l.db), segment));

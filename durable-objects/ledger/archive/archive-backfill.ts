@@ -8,8 +8,10 @@ import type { LedgerContext } from '../ledger-context';
 import { readSegment } from './archive-reads';
 import { utcDay } from './archive-segments';
 import { cashInSource } from './archive-sources';
-import { addDayTotals, legacySegment, markStale, setManifest, type TotalRow } from './archive-store';
+import { markStale } from './archive-stale-store';
+import { legacySegment, setManifest } from './archive-store';
 import { manifest } from './archive-totals';
+import { addDayTotals, type TotalRow } from './archive-totals-store';
 
 export async function backfillManifest(ledger: LedgerContext): Promise<void> {
   const legacy = legacySegment(ledger.db);

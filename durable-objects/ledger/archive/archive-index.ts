@@ -18,13 +18,13 @@ import { internalCodeOfTxId } from '../../../src/domain/ids';
 import { RANDOM_CODE } from '../../../src/domain/internal-code';
 import type { LedgerContext } from '../ledger-context';
 import { readRegistryShards, recordRegistryShards } from '../settings-store';
+import { manifestSegments } from './archive-manifest';
 import {
   anyIndexed,
   anySegment,
   hasArchiveOf,
   type IdIndex,
   insertIndexEntries,
-  segmentsAmong,
   segmentsByHash,
 } from './archive-store';
 
@@ -156,7 +156,7 @@ export async function segmentsFor(
   const pairs = await registered(ledger, shardOf(id, registryShards(ledger)), keys);
   const found = new Map(segmentsByHash(sql, 'main', keys, kind).map((s) => [s.id, s]));
   const segments = [...new Set(pairs.map(([, segment]) => segment))];
-  for (const s of segmentsAmong(sql, segments, kind, true)) found.set(s.id, s);
+  for (const s of await manifestSegments(ledger, segments, kind, true)) found.set(s.id, s);
   return [...found.values()].sort((a, b) => b.id - a.id);
 }
 
@@ -194,7 +194,12 @@ export async function archivedSegments(
         some.map((id) => idHash(id)),
       );
       if (pairs.length === 0) return;
-      const ofKind = segmentsAmong(sql, [...new Set(pairs.map(([, segment]) => segment))], kind, false);
+      const ofKind = await manifestSegments(
+        ledger,
+        [...new Set(pairs.map(([, segment]) => segment))],
+        kind,
+        false,
+      );
       for (const id of some) {
         const hash = idHash(id);
         const held = ofKind.filter((s) => pairs.some(([h, segment]) => h === hash && segment === s.id));

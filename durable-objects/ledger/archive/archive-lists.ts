@@ -4,10 +4,12 @@
  * opened in the scan order of their start and only while one could still land on the page.
  */
 import { planPage } from '../../../src/domain/pagination';
+import type { LedgerContext } from '../ledger-context';
 import type { KeyedRow, PageInput } from '../reads/keyset';
+import { candidates } from './archive-manifest';
 import { type SegmentMeta, segmentStart } from './archive-segments';
 import type { ArchiveSource } from './archive-sources';
-import { candidateSegments, staleSeqs } from './archive-store';
+import { staleSeqs } from './archive-stale-store';
 
 type ReadSegment = (key: string) => Promise<Record<string, unknown>[]>;
 
@@ -16,7 +18,7 @@ type ReadSegment = (key: string) => Promise<Record<string, unknown>[]>;
  * place (a rehydrated row's old copy is stale); equal seqs (a row archived during the read) count once.
  */
 export async function mergeArchived<Row extends Record<string, unknown>, Item = Row>(
-  sql: SqlStorage,
+  ledger: LedgerContext,
   source: ArchiveSource,
   input: PageInput,
   hot: KeyedRow<Item>[],
@@ -38,11 +40,11 @@ export async function mergeArchived<Row extends Record<string, unknown>, Item = 
   let rows: Entry[] = hot;
   let after: SegmentMeta | undefined;
   for (;;) {
-    const chunk = candidateSegments(sql, source.kind, plan.scan, input.from, input.to, position, after);
+    const chunk = await candidates(ledger, source.kind, plan.scan, input.from, input.to, position, after);
     for (const segment of chunk) {
       const last = rows[want - 1];
       if (last && cmp(last, segmentStart(segment, plan.scan)) < 0) return done(rows);
-      const stale = staleSeqs(sql, segment.id);
+      const stale = staleSeqs(ledger.storage.sql, segment.id);
       const found: Entry[] = [];
       for (const row of (await read(segment.key)) as Row[]) {
         const key = { time: source.timeOf(row), seq: row.seq as number };

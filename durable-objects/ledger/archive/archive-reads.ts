@@ -11,8 +11,9 @@ import type { LedgerContext } from '../ledger-context';
 import { archivedSegments, segmentsFor } from './archive-index';
 import { gunzipJson, type Segment, segmentRows, utcDay } from './archive-segments';
 import { type ArchiveSource, cashInSource, cashOutSource } from './archive-sources';
-import { addDayTotals, markStale, staleSeqs } from './archive-store';
+import { markStale, staleSeqs } from './archive-stale-store';
 import { totalsOf } from './archive-totals';
+import { addDayTotals } from './archive-totals-store';
 
 type Row = Record<string, unknown>;
 

@@ -1,16 +1,23 @@
 /**
- * The archive store: every statement on the archive's own tables — archive_segments (the manifest),
- * archive_stale, archive_totals, archive_index and archive_delivery_index (the id indexes) and
- * archive_delivery_queue. Drizzle for ordinary statements; fixed texts on the SQL API for the index
- * and manifest range look-ups (row values, a table chosen per kind) and two subqueries other
+ * The archive store: every statement on archive_segments (the manifest's loose rows; the folded runs
+ * are archive-runs-store.ts's, the id indexes archive-index-store.ts's). Drizzle for
+ * ordinary statements; fixed texts on the SQL API for the index and manifest range look-ups (row values, a table chosen per kind) and two subqueries other
  * stores embed in one statement of theirs (ANY_SEGMENT_DONE, ledgerArchivedUntil). Every function
  * runs inside the caller's storage transaction.
  */
-import { eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { Position } from '../../../src/domain/pagination';
 import type { LedgerDb } from '../db';
-import { archiveDeliveryQueue, archiveSegments, archiveTotals } from '../schema';
+import { archiveSegments } from '../schema';
+import { dropIndexEntries, type IdIndex, indexSizes, segmentIdsByHash } from './archive-index-store';
+import { queuedCount } from './archive-queue-store';
+import { ANY_RUN, anyRun, runBefore, runsUntil } from './archive-runs-store';
 import { DAY_MS, dayStart, type SegmentMeta } from './archive-segments';
+import { dropStale } from './archive-stale-store';
+
+export { type IdIndex, insertIndexEntries } from './archive-index-store';
+// The delivery queue's statements, where archive-delivery-queue.ts has always imported them.
+export { anyQueued, queueAggregate, queuedAggregates, unqueueAggregate } from './archive-queue-store';
 
 export type SegmentRow = typeof archiveSegments.$inferSelect;
 /** A segment's manifest fields (archive-totals.ts manifest). */
@@ -26,18 +33,24 @@ export function writingSegment(db: LedgerDb): SegmentRow | undefined {
   return db.select().from(archiveSegments).where(sql`${archiveSegments.state} = 'WRITING'`).get();
 }
 
-export function segmentKeyTaken(sqlApi: SqlStorage, key: string): boolean {
-  return sqlApi.exec('SELECT 1 FROM archive_segments WHERE key = ?', key).toArray().length > 0;
-}
-
-/** Reserves a segment (WRITING) with the seqs it will hold. */
+/**
+ * Reserves a segment (WRITING) with the seqs it will hold, under the key `keyOf` its id gives: ids are
+ * AUTOINCREMENT, never reused, so a key carrying one is never another segment's, loose or folded.
+ */
 export function reserveSegment(
   db: LedgerDb,
-  values: { key: string; seqs: number[]; kind: string } & ManifestFields,
+  values: { keyOf: (id: number) => string; seqs: number[]; kind: string } & ManifestFields,
 ): SegmentRow {
-  return db
+  const { keyOf, ...rest } = values;
+  const { id } = db
     .insert(archiveSegments)
-    .values({ ...values, state: 'WRITING' })
+    .values({ ...rest, key: '#reserving', state: 'WRITING' })
+    .returning({ id: archiveSegments.id })
+    .get();
+  return db
+    .update(archiveSegments)
+    .set({ key: keyOf(id) })
+    .where(sql`${archiveSegments.id} = ${id}`)
     .returning()
     .get();
 }
@@ -68,14 +81,15 @@ export function setManifest(db: LedgerDb, id: number, fields: ManifestFields): v
   db.update(archiveSegments).set(fields).where(sql`${archiveSegments.id} = ${id}`).run();
 }
 
-/** Some segment of any kind exists (written or being written). */
+/** Some segment of any kind exists (written or being written, loose or folded). */
 export function anySegment(sqlApi: SqlStorage): boolean {
-  return sqlApi.exec('SELECT 1 FROM archive_segments LIMIT 1').toArray().length > 0;
+  return sqlApi.exec('SELECT 1 FROM archive_segments LIMIT 1').toArray().length > 0 || anyRun(sqlApi);
 }
 
-/** Some segment of `kind` exists (written or being written). */
+/** Some segment of `kind` exists (written or being written, loose or folded). */
 export function hasArchiveOf(sqlApi: SqlStorage, kind: string): boolean {
-  return sqlApi.exec('SELECT 1 FROM archive_segments WHERE kind = ? LIMIT 1', kind).toArray().length > 0;
+  const loose = sqlApi.exec('SELECT 1 FROM archive_segments WHERE kind = ? LIMIT 1', kind).toArray();
+  return loose.length > 0 || anyRun(sqlApi, kind);
 }
 
 /** Whether a DONE segment of `kind` precedes `id` (any, when `id` is undefined): the reference filter's older generation. */
@@ -84,21 +98,24 @@ export function doneSegmentBefore(sqlApi: SqlStorage, kind: string, id: number |
     id === undefined
       ? "SELECT 1 FROM archive_segments WHERE kind = ? AND state = 'DONE' LIMIT 1"
       : "SELECT 1 FROM archive_segments WHERE kind = ? AND state = 'DONE' AND id < ? LIMIT 1";
-  return sqlApi.exec(query, kind, ...(id === undefined ? [] : [id])).toArray().length > 0;
+  if (sqlApi.exec(query, kind, ...(id === undefined ? [] : [id])).toArray().length > 0) return true;
+  return id === undefined ? anyRun(sqlApi, kind) : runBefore(sqlApi, kind, id);
 }
 
 /**
  * Whether any segment is DONE, as a subquery: a GET by id reads it in the statement that looks the
  * hot row up (reads/view-sql.ts), so a miss knows at once whether the archive can hold the row.
  */
-export const ANY_SEGMENT_DONE = "EXISTS (SELECT 1 FROM archive_segments WHERE state = 'DONE')";
+export const ANY_SEGMENT_DONE = `(EXISTS (SELECT 1 FROM archive_segments WHERE state = 'DONE') OR ${ANY_RUN})`;
 
 /**
- * The latest archived entry time of the account bound as `param`, as a subquery
- * (archive_segments_last_idx): EntryCursor reads it with the hot one in one statement.
+ * The latest archived entry time of the account bound as `param`, loose (archive_segments_last_idx)
+ * or folded, as a subquery: EntryCursor reads it with the hot one in one statement. The aggregate
+ * max skips a NULL side (the scalar max(NULL, x) would be NULL).
  */
 export const ledgerArchivedUntil = (param: string) =>
-  `(SELECT max(last_time) FROM archive_segments WHERE kind = 'ledger:' || ${param})`;
+  `(SELECT max(t) FROM (SELECT max(last_time) AS t FROM archive_segments WHERE kind = 'ledger:' || ${param}
+    UNION ALL SELECT ${runsUntil(`'ledger:' || ${param}`)}))`;
 
 const COLUMNS = `id, key, first_time AS firstTime, first_seq AS firstSeq, last_time AS lastTime,
   last_seq AS lastSeq`;
@@ -158,17 +175,15 @@ export function candidateSegments(
     .toArray();
 }
 
-export interface DaySegment extends SegmentMeta {
+export interface DayRow extends SegmentMeta {
   totals: string | null;
-  stale: number;
 }
 
 /** DONE segments of `kind` whose rows lie on the UTC day starting at `start` (a summary's edge day). */
-export function segmentsOfDay(sqlApi: SqlStorage, kind: string, start: number): DaySegment[] {
+export function segmentsOfDay(sqlApi: SqlStorage, kind: string, start: number): DayRow[] {
   return sqlApi
-    .exec<DaySegment & Record<string, SqlStorageValue>>(
-      `SELECT ${COLUMNS}, totals, (SELECT count(*) FROM archive_stale st WHERE st.segment = s.id) AS stale
-       FROM archive_segments s WHERE kind = ? AND state = 'DONE' AND first_time >= ? AND first_time < ?`,
+    .exec<DayRow & Record<string, SqlStorageValue>>(
+      `SELECT ${COLUMNS}, totals FROM archive_segments WHERE kind = ? AND state = 'DONE' AND first_time >= ? AND first_time < ?`,
       kind,
       start,
       start + DAY_MS,
@@ -204,65 +219,107 @@ export function oldestDeliverySegmentEnd(sqlApi: SqlStorage): number | undefined
 
 /** A delivery segment leaves: its index entries (by primary key), stale marks and manifest row. */
 export function dropDeliverySegment(sqlApi: SqlStorage, segment: number, hashes: number[]): void {
-  for (const hash of hashes)
-    sqlApi.exec('DELETE FROM archive_delivery_index WHERE hash = ? AND segment = ?', hash, segment);
-  sqlApi.exec('DELETE FROM archive_stale WHERE segment = ?', segment);
+  dropIndexEntries(sqlApi, 'deliveries', segment, hashes);
+  dropStale(sqlApi, segment);
   sqlApi.exec('DELETE FROM archive_segments WHERE id = ?', segment);
 }
 
-// ---- Stale copies (archive_stale) -----------------------------------------------------------
+// ---- Folding closed days into runs (archive-fold.ts) ----------------------------------------
 
-/** Seqs of a segment whose copy was superseded by a rehydration. */
-export function staleSeqs(sqlApi: SqlStorage, segment: number): Set<number> {
-  const rows = sqlApi
-    .exec<{ seq: number }>('SELECT seq FROM archive_stale WHERE segment = ?', segment)
-    .toArray();
-  return new Set(rows.map((r) => r.seq));
-}
-
-export function markStale(sqlApi: SqlStorage, segment: number, seq: number): void {
-  sqlApi.exec('INSERT OR IGNORE INTO archive_stale (segment, seq) VALUES (?, ?)', segment, seq);
-}
-
-// ---- The id indexes (archive_index, archive_delivery_index) ---------------------------------
-
-/**
- * Which id index: archived deliveries have their own table (same shape), so that when they expire
- * after 7 days it empties whole instead of leaving half-full pages in the lasting one (`main`:
- * transactions and ledger entries).
- */
-export type IdIndex = 'main' | 'deliveries';
-const INDEX_TABLE: Record<IdIndex, string> = {
-  main: 'archive_index',
-  deliveries: 'archive_delivery_index',
-};
-
-export function insertIndexEntries(
+/** The first time of the oldest foldable loose row of `kind`: DONE, with its manifest, before `until`, above `floor`. */
+export function foldableTime(
   sqlApi: SqlStorage,
-  index: IdIndex,
-  segment: number,
-  hashes: number[],
-): void {
-  for (const hash of hashes)
-    sqlApi.exec(`INSERT OR IGNORE INTO ${INDEX_TABLE[index]} (hash, segment) VALUES (?, ?)`, hash, segment);
+  kind: string,
+  until: number,
+  floor: number,
+): number | undefined {
+  return sqlApi
+    .exec<{ t: number }>(
+      `SELECT first_time AS t FROM archive_segments WHERE kind = ? AND first_time < ? AND state = 'DONE' AND id > ?
+       ORDER BY first_time LIMIT 1`,
+      kind,
+      until,
+      floor,
+    )
+    .toArray()[0]?.t;
 }
 
-/** DONE segments of `kind` indexed under any of `hashes`, newest first. */
+/** A loose row as a run's body holds it (archive-fold.ts). */
+export type LooseRow = SegmentMeta & { count: number; totals: string | null };
+
+/** The DONE rows of `kind` on the UTC day starting at `start` above `floor`, by id, at most `limit`. */
+export function looseOfDay(
+  sqlApi: SqlStorage,
+  kind: string,
+  start: number,
+  floor: number,
+  limit: number,
+): LooseRow[] {
+  return sqlApi
+    .exec<LooseRow & Record<string, SqlStorageValue>>(
+      `SELECT ${COLUMNS}, count, totals FROM archive_segments WHERE kind = ? AND first_time >= ? AND first_time < ?
+       AND state = 'DONE' AND id > ? ORDER BY id LIMIT ?`,
+      kind,
+      start,
+      start + DAY_MS,
+      floor,
+      limit,
+    )
+    .toArray();
+}
+
+/** The first row of `kind` with an id in [lo, hi] that is not a DONE row of the day starting at `start`. */
+export function otherSegmentIn(
+  sqlApi: SqlStorage,
+  kind: string,
+  lo: number,
+  hi: number,
+  start: number,
+): number | undefined {
+  return sqlApi
+    .exec<{ id: number }>(
+      `SELECT id FROM archive_segments WHERE id >= ? AND id <= ? AND kind = ?
+       AND (state <> 'DONE' OR first_time IS NULL OR first_time < ? OR first_time >= ?) ORDER BY id LIMIT 1`,
+      lo,
+      hi,
+      kind,
+      start,
+      start + DAY_MS,
+    )
+    .toArray()[0]?.id;
+}
+
+/** The rows `ids` leave (a run's body holds them), only if every one is still a DONE row of `kind`. */
+export function takeSegments(sqlApi: SqlStorage, kind: string, ids: number[]): boolean {
+  const chunks = Array.from({ length: Math.ceil(ids.length / 90) }, (_, i) => ids.slice(i * 90, i * 90 + 90));
+  const marks = (chunk: number[]) => chunk.map(() => '?').join(', ');
+  let done = 0;
+  for (const chunk of chunks)
+    done += Number(
+      sqlApi
+        .exec(
+          `SELECT count(*) AS n FROM archive_segments WHERE id IN (${marks(chunk)}) AND kind = ? AND state = 'DONE'`,
+          ...chunk,
+          kind,
+        )
+        .one().n,
+    );
+  if (done !== ids.length) return false;
+  for (const chunk of chunks)
+    sqlApi.exec(`DELETE FROM archive_segments WHERE id IN (${marks(chunk)})`, ...chunk);
+  return true;
+}
+
+// ---- Segments found through the id indexes (archive-index-store.ts) -------------------------
+
+/** DONE segments of `kind` indexed under any of `hashes` (loose rows: an indexed segment is never folded), newest first. */
 export function segmentsByHash(
   sqlApi: SqlStorage,
   index: IdIndex,
   hashes: number[],
   kind: string,
 ): { id: number; key: string }[] {
-  return sqlApi
-    .exec<{ id: number; key: string }>(
-      `SELECT DISTINCT s.id AS id, s.key AS key FROM ${INDEX_TABLE[index]} i JOIN archive_segments s ON s.id = i.segment
-       WHERE i.hash IN (${hashes.map(() => '?').join(', ')}) AND s.state = 'DONE' AND s.kind = ?
-       ORDER BY s.id DESC`,
-      ...hashes,
-      kind,
-    )
-    .toArray();
+  return segmentsAmong(sqlApi, segmentIdsByHash(sqlApi, index, hashes), kind, true);
 }
 
 /**
@@ -294,79 +351,9 @@ export function segmentsAmong(
   return out.sort((a, b) => b.id - a.id);
 }
 
-/** Some segment of `kind` (in any state) is indexed under any of `hashes`. */
+/** Some segment of `kind` (in any state) is in the object's own main index under any of `hashes`. */
 export function anyIndexed(sqlApi: SqlStorage, hashes: number[], kind: string): boolean {
-  return (
-    sqlApi
-      .exec(
-        `SELECT 1 FROM archive_index i JOIN archive_segments s ON s.id = i.segment
-         WHERE i.hash IN (${hashes.map(() => '?').join(', ')}) AND s.kind = ? LIMIT 1`,
-        ...hashes,
-        kind,
-      )
-      .toArray().length > 0
-  );
-}
-
-// ---- Running totals (archive_totals) --------------------------------------------------------
-
-/** [status, ispb ('' = none), bank, count, amount in centavos] */
-export type TotalRow = [string, string, string | null, number, number];
-
-/** Adds (sign 1) or takes out (sign -1) totals of one day; a bucket that reaches zero goes. */
-export function addDayTotals(
-  sqlApi: SqlStorage,
-  kind: string,
-  day: string,
-  totals: TotalRow[],
-  sign: 1 | -1,
-) {
-  for (const [status, ispb, bank, count, amount] of totals) {
-    sqlApi.exec(
-      `INSERT INTO archive_totals (kind, day, status, ispb, bank, count, amount) VALUES (?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (kind, day, status, ispb) DO UPDATE SET count = count + excluded.count, amount = amount + excluded.amount`,
-      kind,
-      day,
-      status,
-      ispb,
-      bank,
-      sign * count,
-      sign * amount,
-    );
-  }
-  sqlApi.exec('DELETE FROM archive_totals WHERE kind = ? AND day = ? AND count = 0', kind, day);
-}
-
-/** Totals of `kind` over the whole UTC days [fromDay, toDay], by status and settling bank. */
-export function totalsOfDays(sqlApi: SqlStorage, kind: string, fromDay: string, toDay: string): TotalRow[] {
-  return sqlApi
-    .exec<{ status: string; ispb: string; bank: string | null; count: number; amount: number }>(
-      `SELECT status, ispb, max(bank) AS bank, sum(count) AS count, sum(amount) AS amount FROM archive_totals
-       WHERE kind = ? AND day >= ? AND day <= ? GROUP BY status, ispb`,
-      kind,
-      fromDay,
-      toDay,
-    )
-    .toArray()
-    .map((r) => [r.status, r.ispb, r.bank, r.count, r.amount]);
-}
-
-// ---- The delivery queue (archive_delivery_queue) --------------------------------------------
-
-export function queueAggregate(sqlApi: SqlStorage, aggregateId: string): void {
-  sqlApi.exec('INSERT OR IGNORE INTO archive_delivery_queue (aggregate_id) VALUES (?)', aggregateId);
-}
-
-export function queuedAggregates(db: LedgerDb, limit: number): { aggregateId: string }[] {
-  return db.select().from(archiveDeliveryQueue).limit(limit).all();
-}
-
-export function unqueueAggregate(db: LedgerDb, aggregateId: string): void {
-  db.delete(archiveDeliveryQueue).where(eq(archiveDeliveryQueue.aggregateId, aggregateId)).run();
-}
-
-export function anyQueued(sqlApi: SqlStorage): boolean {
-  return sqlApi.exec('SELECT 1 FROM archive_delivery_queue LIMIT 1').toArray().length > 0;
+  return segmentsAmong(sqlApi, segmentIdsByHash(sqlApi, 'main', hashes), kind, false).length > 0;
 }
 
 // ---- What the tests assert on (test/support/ledger-reads.ts) --------------------------------
@@ -378,18 +365,5 @@ export function allSegments(db: LedgerDb): SegmentRow[] {
 
 /** How many rows the id indexes and the delivery queue hold (the delivery index: of one segment, when named). */
 export function archiveSizes(sqlApi: SqlStorage, segment?: number) {
-  const n = (text: string, ...binds: SqlStorageValue[]) => Number(sqlApi.exec(text, ...binds).one().n);
-  return {
-    indexEntries: n('SELECT count(*) AS n FROM archive_index'),
-    deliveryIndexEntries:
-      segment === undefined
-        ? n('SELECT count(*) AS n FROM archive_delivery_index')
-        : n('SELECT count(*) AS n FROM archive_delivery_index WHERE segment = ?', segment),
-    queuedAggregates: n('SELECT count(*) AS n FROM archive_delivery_queue'),
-  };
-}
-
-/** Every running total, by kind and day. */
-export function allArchiveTotals(db: LedgerDb): (typeof archiveTotals.$inferSelect)[] {
-  return db.select().from(archiveTotals).orderBy(archiveTotals.kind, archiveTotals.day).all();
+  return { ...indexSizes(sqlApi, segment), queuedAggregates: queuedCount(sqlApi) };
 }

@@ -6,9 +6,11 @@
  * the edge or lost a row to a rehydration). Cost grows with the period's days, never with history.
  */
 import type { SettlementRow, StatusRow } from '../../../src/domain/summary';
+import type { LedgerContext } from '../ledger-context';
+import { segmentsOfDays } from './archive-manifest';
 import { DAY_MS, dayStart, utcDay } from './archive-segments';
 import type { ArchiveSource, Counted } from './archive-sources';
-import { segmentsOfDay, staleSeqs, type TotalRow, totalsOfDays } from './archive-store';
+import { type TotalRow, totalsOfDays } from './archive-totals-store';
 
 export function totalsOf(counted: Counted[]): TotalRow[] {
   const byKey = new Map<string, TotalRow>();
@@ -45,7 +47,7 @@ type ReadSegment = (key: string) => Promise<Record<string, unknown>[]>;
 
 /** Archived totals of the rows of `source` whose time lies in [from, to]. */
 export async function archivedTotals(
-  sql: SqlStorage,
+  ledger: LedgerContext,
   source: ArchiveSource,
   from: number,
   to: number,
@@ -57,18 +59,19 @@ export async function archivedTotals(
   const covered = (start: number) => start >= from && start + DAY_MS - 1 <= to;
   const firstFull = covered(dayStart(from)) ? dayStart(from) : dayStart(from) + DAY_MS;
   const lastFull = covered(dayStart(to)) ? dayStart(to) : dayStart(to) - DAY_MS;
+  const sql = ledger.storage.sql;
   if (firstFull <= lastFull) out.push(...totalsOfDays(sql, source.kind, utcDay(firstFull), utcDay(lastFull)));
   const edges = new Set([dayStart(from), dayStart(to)].filter((d) => !covered(d)));
-  // Every manifest read before the first await: the caller's hot aggregates are of this same
-  // instant, so a segment written meanwhile (its rows counted hot) is never counted twice.
+  // Every object-side manifest read (loose rows, the list of runs, stale marks) before the first
+  // await: the caller's hot aggregates are of this same instant, so a segment written meanwhile (its
+  // rows counted hot) is never counted twice; run bodies, read after, are immutable.
   const toOpen: { key: string; stale: Set<number> }[] = [];
-  for (const day of edges)
-    for (const s of segmentsOfDay(sql, source.kind, day)) {
-      if (s.lastTime < from || s.firstTime > to) continue;
-      if (s.firstTime >= from && s.lastTime <= to && s.stale === 0 && s.totals)
-        out.push(...(JSON.parse(s.totals) as TotalRow[]));
-      else toOpen.push({ key: s.key, stale: staleSeqs(sql, s.id) });
-    }
+  for (const s of await segmentsOfDays(ledger, source.kind, [...edges])) {
+    if (s.lastTime < from || s.firstTime > to) continue;
+    if (s.firstTime >= from && s.lastTime <= to && s.stale.size === 0 && s.totals)
+      out.push(...(JSON.parse(s.totals) as TotalRow[]));
+    else toOpen.push({ key: s.key, stale: s.stale });
+  }
   for (const { key, stale } of toOpen) {
     const rows = (await read(key)).filter((row) => {
       const t = source.timeOf(row);

@@ -24,19 +24,13 @@ import type { LedgerContext } from '../ledger-context';
 import { backfillManifest } from './archive-backfill';
 import { EXPIRE_STEP_SEGMENTS, expireDeliveries, nextExpiryAt } from './archive-deliveries';
 import { deliverySource, enqueueAggregates, enqueueOldestEnded } from './archive-delivery-queue';
+import { foldStep, nextRun } from './archive-fold';
 import { fixRegistryShards, indexIds, registerIds } from './archive-index';
 import { gzipJson, SEGMENT_VERSION, type Segment, utcDay } from './archive-segments';
 import { type ArchiveSource, archiveSources as transactionSources } from './archive-sources';
-import {
-  addDayTotals,
-  anyQueued,
-  dropSegment,
-  reserveSegment,
-  segmentDone,
-  segmentKeyTaken,
-  writingSegment,
-} from './archive-store';
+import { anyQueued, dropSegment, reserveSegment, segmentDone, writingSegment } from './archive-store';
 import { manifest } from './archive-totals';
+import { addDayTotals } from './archive-totals-store';
 import { addReferences, filterBytes } from './reference-filter';
 
 /** Rows per step and segment: one put and one SQLite transaction of bounded size. */
@@ -88,14 +82,14 @@ function reserve(ledger: LedgerContext, before: number) {
     if (!head || !last) continue;
     const day = utcDay(source.timeOf(head));
     const base = `${ledger.profile.clientId}/${source.kind.replace(':', '/')}/${day}/${head.seq}-${last.seq}`;
-    // A rehydrated row archived again alone would reuse its old one-row segment's key: never overwrite.
-    let key = `${base}.json.gz`;
-    for (let n = 2; segmentKeyTaken(ledger.storage.sql, key); n++) key = `${base}.${n}.json.gz`;
+    // The key carries the segment's id (never reused): a rehydrated row archived again alone, even
+    // once its old segment's manifest row is folded into R2, never overwrites that segment.
+    const keyOf = (id: number) => `${base}.s${id}.json.gz`;
     const seqs = rows.map((r) => r.seq);
     // The registry's shard count is fixed before the first segment that registers ids with it.
     fixRegistryShards(ledger);
-    const reserved = reserveSegment(ledger.db, { key, seqs, kind: source.kind, ...manifest(source, rows) });
-    return { segment: { id: reserved.id, key, seqs, kind: source.kind }, rows, source };
+    const reserved = reserveSegment(ledger.db, { keyOf, seqs, kind: source.kind, ...manifest(source, rows) });
+    return { segment: { id: reserved.id, key: reserved.key, seqs, kind: source.kind }, rows, source };
   }
   return undefined;
 }
@@ -194,6 +188,11 @@ export async function archiveAll(
       if (pendingSegment(ledger)) continue;
       if (archiveSources(ledger).some((source) => nextRows(ledger, source, before).length > 0)) continue;
       if (anyQueued(ledger.storage.sql)) continue;
+      // Then the manifest of the days now closed leaves the object (archive-fold.ts).
+      if (nextRun(ledger, before)) {
+        await foldStep(ledger, before);
+        continue;
+      }
       // The run ends here: what concludes it (an operator's audit record) commits in its own
       // transaction, with nothing awaited since the check that found nothing left to move.
       if (concluded) ledger.storage.transactionSync(() => concluded({ archivedTransactions: total }));
@@ -283,7 +282,8 @@ export function armArchive(ledger: LedgerContext, now: number): void {
 }
 
 /**
- * The scheduled step (tasks.ts): one bounded step of rows and expired delivery segments, then soon again,
+ * The scheduled step (tasks.ts): one bounded step of rows and expired delivery segments (or, with no
+ * row to move, one fold of a closed day's manifest: archive-fold.ts), then soon again,
  * or a day later while hot history waits to age, or when a delivery segment expires, or never.
  */
 export async function runArchiveTask(ledger: LedgerContext): Promise<void> {
@@ -292,9 +292,11 @@ export async function runArchiveTask(ledger: LedgerContext): Promise<void> {
     ledger.storage.transactionSync(() => enqueueOldestEnded(ledger.storage.sql, EARLY_DELIVERIES));
   const { moved } = await archiveStep(ledger, before);
   const expired = await expireDeliveries(ledger, Date.now());
+  // A step with nothing to move folds a closed day's manifest instead, and comes back soon while one remains.
+  const folded = moved === 0 ? await foldStep(ledger, before) : undefined;
   const now = Date.now();
   const at =
-    moved > 0 || expired >= EXPIRE_STEP_SEGMENTS
+    moved > 0 || expired >= EXPIRE_STEP_SEGMENTS || folded !== undefined
       ? now + ARCHIVE_AGAIN_MS
       : nextArchiveAt(ledger, now, now + ARCHIVE_IDLE_MS);
   if (at !== undefined) ledger.scheduler.schedule('archive', 'all', at);

@@ -53,9 +53,7 @@ export function accountNotFound() {
 /** The account's entries of a page, hot and archived merged in statement order (limit + 1 rows). */
 async function entryRows(ledger: LedgerContext, number: string, input: PageInput) {
   const hot = hotEntryRows(ledger.db, number, input);
-  return mergeArchived(ledger.storage.sql, ledgerSource(number), input, hot, (key) =>
-    readSegment(ledger.env, key),
-  );
+  return mergeArchived(ledger, ledgerSource(number), input, hot, (key) => readSegment(ledger.env, key));
 }
 
 export async function readStatement(

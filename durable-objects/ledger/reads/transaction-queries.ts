@@ -53,7 +53,7 @@ export async function listTransactions(
     JSON_SQL[kind].seq,
   );
   const rows = await mergeArchived<Record<string, unknown>, Pending>(
-    ledger.storage.sql,
+    ledger,
     source,
     input,
     hot.map((h) => ({ ...h, row: { hot: h.row } })),
@@ -93,8 +93,6 @@ export async function summarizeTransactions(
     settlement: table.settlement,
   };
   const hot = summarize(ledger.db, table, cols, from, to, SETTLED[kind]);
-  const archived = await archivedTotals(ledger.storage.sql, source, from, to, (key) =>
-    readSegment(ledger.env, key),
-  );
+  const archived = await archivedTotals(ledger, source, from, to, (key) => readSegment(ledger.env, key));
   return mergeTotals(hot, archived, SETTLED[kind]);
 }
