@@ -28,12 +28,15 @@ export const FOLD_SEGMENTS = 10_000;
 
 const legacyMax = new WeakMap<DurableObjectStorage, number>();
 
-/** The first-generation index's greatest segment, read once per object: that index never grows. */
+/**
+ * The first-generation index's greatest segment, read once per object once found (that index never
+ * grows; the max scans it): an empty index is asked again, a cheap look.
+ */
 function legacyFloor(ledger: LedgerContext): number {
   const known = legacyMax.get(ledger.storage);
   if (known !== undefined) return known;
   const max = legacyIndexMax(ledger.storage.sql);
-  legacyMax.set(ledger.storage, max);
+  if (max > 0) legacyMax.set(ledger.storage, max);
   return max;
 }
 

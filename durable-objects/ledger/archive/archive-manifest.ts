@@ -46,6 +46,9 @@ export const runEntry = (s: LooseRow): RunEntry => [
 const cache = new Map<string, LooseRow[]>();
 const RUN_CACHE = 8;
 
+/** Forgets the decoded run bodies (a test counting a cold read's R2 gets). */
+export const forgetRuns = () => cache.clear();
+
 /** The segments a run holds, by id (one R2 read unless cached). */
 export async function runSegments(ledger: LedgerContext, run: RunRow): Promise<LooseRow[]> {
   const key = runKey(ledger.profile.clientId, run);

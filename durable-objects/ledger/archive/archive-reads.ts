@@ -9,6 +9,7 @@ import { type CashInRow, findCashIn } from '../cash-in/cash-in-store';
 import { type CashOutRow, findCashOut } from '../cash-out/cash-out-store';
 import type { LedgerContext } from '../ledger-context';
 import { archivedSegments, segmentsFor } from './archive-index';
+import { forgetRuns } from './archive-manifest';
 import { gunzipJson, type Segment, segmentRows, utcDay } from './archive-segments';
 import { type ArchiveSource, cashInSource, cashOutSource } from './archive-sources';
 import { markStale, staleSeqs } from './archive-stale-store';
@@ -30,6 +31,12 @@ export function matchLevel(row: Row, id: string): number | undefined {
 /** Decoded segment rows by key: segments are immutable, so a cached copy never goes stale. */
 const cache = new Map<string, Row[]>();
 const CACHE_SEGMENTS = 8;
+
+/** Forgets every decoded segment and run body (a test counting a cold read's R2 gets). */
+export function forgetDecoded(): void {
+  cache.clear();
+  forgetRuns();
+}
 
 export async function readSegment(env: Env, key: string): Promise<Row[]> {
   const hit = cache.get(key);

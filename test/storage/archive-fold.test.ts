@@ -1,0 +1,204 @@
+/**
+ * The manifest of closed days leaves the object (durable-objects/ledger/archive/archive-fold.ts,
+ * docs/storage-schema.md "Archive (R2)"): a closed day's archive_segments rows fold into one
+ * archive_runs row per kind and day, their rows in an R2 body. Every read answers the same bytes
+ * across the boundary of every generation (the object's first-generation index, registry + loose
+ * rows, registry + runs, hot rows) with at most 3 reads of R2 or calls to other objects per GET;
+ * references stay taken; a crash between the body's put and the object's transaction loses and
+ * doubles nothing; a folded Cash-In is refunded and archived again without overwriting its old segment.
+ */
+import { runInDurableObject } from 'cloudflare:test';
+import { env } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+import { foldAll } from '../../durable-objects/ledger/archive/archive-fold';
+import { forgetDecoded } from '../../durable-objects/ledger/archive/archive-reads';
+import { everything, history, same } from '../support/archive-history';
+import { clearRegistry, countReads, registryContents } from '../support/archive-registry';
+import { createCashIn, payCashIn, problemCode, waitFor } from '../support/cash-in';
+import { cashOutBody, createCashOut, getCashOut, settled } from '../support/cash-out';
+import { armCrash, crashedAt } from '../support/crash';
+import { admin, cashInBody, Integrator } from '../support/harness';
+import { ledgerContextOf, ledgerStub } from '../support/ledger';
+import { archiveRuns, archiveSegments } from '../support/ledger-reads';
+import { addIndexEntries } from '../support/ledger-writes';
+
+const DAY = 86_400_000;
+
+/** The operator's archive run; a `before` days ahead also folds today (a day folds once it ended a day before the cutoff). */
+const archive = (api: Integrator, aheadMs = 1) =>
+  admin(`/admin/clients/${api.client.clientId}/archive`, 'POST', {
+    before: new Date(Date.now() + aheadMs).toISOString(),
+  });
+
+async function paidCashIn(api: Integrator): Promise<string> {
+  const c = await createCashIn(api);
+  await payCashIn(api, c.internalCode as string);
+  return c.transactionId as string;
+}
+
+/** GET by each id of the transactions, answered bytes, each GET's reads of R2 and the registry counted. */
+async function idReads(api: Integrator, kind: 'cash-in' | 'cash-out', txIds: string[]) {
+  const ids: string[] = [];
+  for (const txId of txIds) {
+    const view = (await (await api.get(`/${kind}/${txId}`)).json()) as Record<string, unknown>;
+    for (const key of ['internalCode', 'transactionId', 'endToEndId', 'externalReference'])
+      if (typeof view[key] === 'string') ids.push(view[key] as string);
+  }
+  const counted = await countReads(api);
+  const answers = new Map<string, string>();
+  let most = 0;
+  for (const id of ids) {
+    // Cold: no decoded segment or run body cached, so every read the GET needs is counted.
+    await runInDurableObject(ledgerStub(api.client.clientId), () => forgetDecoded());
+    const start = counted.r2 + counted.registry;
+    const res = await api.get(`/${kind}/${encodeURIComponent(id)}`);
+    answers.set(`${kind} ${id}`, `${res.status} ${await res.text()}`);
+    most = Math.max(most, counted.r2 + counted.registry - start);
+  }
+  return { answers, most, r2: counted.r2, registry: counted.registry };
+}
+
+const fold = (api: Integrator, cutoff: number) =>
+  runInDurableObject(ledgerStub(api.client.clientId), (instance) =>
+    foldAll(ledgerContextOf(instance), cutoff),
+  );
+
+/** Every R2 object under a prefix and its bytes. */
+async function objects(prefix: string): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (const o of (await env.ARCHIVE.list({ prefix })).objects) {
+    const body = await env.ARCHIVE.get(o.key);
+    out.set(o.key, body ? [...new Uint8Array(await body.arrayBuffer())].join(',') : '');
+  }
+  return out;
+}
+
+/** The balance body without its `asOf` instant (every entry archived: the books' hot chain is empty). */
+const balanceText = async (api: Integrator) => {
+  const { asOf: _asOf, ...rest } = (await (await api.get('/account/balance')).json()) as Record<
+    string,
+    unknown
+  >;
+  return JSON.stringify(rest);
+};
+
+const looseOf = async (api: Integrator) =>
+  (await archiveSegments(api.client.clientId)).filter((s) => s.kind !== 'delivery');
+
+describe('the archive manifest folded into R2', () => {
+  it('every read answers the same bytes across every generation, ≤ 3 reads a GET; references stay taken; a folded Cash-In is refunded', async () => {
+    const api = await Integrator.create();
+    // The first generation: ids in the object's own index (never folded).
+    const legacy = [await paidCashIn(api)];
+    expect(await (await archive(api)).json()).toEqual({ archivedTransactions: 1 });
+    const pairs = await registryContents(api.client.clientId);
+    await addIndexEntries(api.client.clientId, pairs);
+    await clearRegistry(api.client.clientId);
+    const floor = Math.max(...pairs.map(([, segment]) => segment));
+    // Its indexed segments (a ledger segment indexes no id: it may fold).
+    const firstGeneration = (await looseOf(api)).filter((s) => s.id <= floor);
+    expect(firstGeneration.length).toBeGreaterThan(0);
+    // To be folded: one Cash-In archived alone (its segment's key is its seqs), then a whole history.
+    const alone = await paidCashIn(api);
+    expect(await (await archive(api)).json()).toEqual({ archivedTransactions: 1 });
+    const h = await history(api);
+    expect(
+      ((await (await archive(api)).json()) as { archivedTransactions: number }).archivedTransactions,
+    ).toBeGreaterThan(5);
+    // To stay loose: archived after the fold. Hot: a charge not paid.
+    const late = [await paidCashIn(api), await paidCashIn(api)];
+    const lateOut = (await createCashOut(api, { amount: 7 })).transactionId;
+    await settled(api, lateOut);
+    const open = (await createCashIn(api)).transactionId as string;
+    const ins = [...legacy, alone, ...late, open];
+    const before = await everything(api, h);
+    const inBefore = await idReads(api, 'cash-in', ins);
+    const outBefore = await idReads(api, 'cash-out', [...h.outs, lateOut]);
+
+    await fold(api, Date.now() + 3 * DAY);
+    const runs = await archiveRuns(api.client.clientId);
+    const kinds = new Set(runs.map((r) => r.kind));
+    expect(kinds.has('cash-in') && kinds.has('cash-out')).toBe(true);
+    expect([...kinds].some((k) => k.startsWith('ledger:'))).toBe(true);
+    // What stays loose: the first generation's segments only.
+    expect(await looseOf(api)).toEqual(firstGeneration);
+    expect(await (await archive(api)).json()).toEqual({ archivedTransactions: 3 });
+    const loose = await looseOf(api);
+    expect(loose.filter((s) => s.id > floor).map((s) => s.kind)).toEqual(
+      expect.arrayContaining(['cash-in', 'cash-out']),
+    );
+    expect(await archiveRuns(api.client.clientId)).toEqual(runs);
+
+    same(await everything(api, h), before);
+    const inAfter = await idReads(api, 'cash-in', ins);
+    const outAfter = await idReads(api, 'cash-out', [...h.outs, lateOut]);
+    expect(inAfter.answers).toEqual(inBefore.answers);
+    expect(outAfter.answers).toEqual(outBefore.answers);
+    // A folded transaction's GET: the registry, the run's body, the segment.
+    expect(inAfter.most).toBe(3);
+    expect(outAfter.most).toBe(3);
+
+    // References archived long ago (folded) stay taken, Cash-In and Cash-Out.
+    const inRef = (await (await api.get(`/cash-in/${alone}`)).json()) as { externalReference: string };
+    const again = await api.post('/cash-in', cashInBody({ externalReference: inRef.externalReference }));
+    expect(again.status).toBe(409);
+    expect(await problemCode(again)).toBe('DUPLICATED_EXTERNAL_REFERENCE');
+    const outRef = (await getCashOut(api, h.outs[0]!)) as unknown as { externalReference: string };
+    const out = await api.signedPost(
+      '/cash-out',
+      cashOutBody({ externalReference: outRef.externalReference }),
+    );
+    expect(out.status).toBe(409);
+    expect(await problemCode(out)).toBe('DUPLICATED_EXTERNAL_REFERENCE');
+
+    // A folded Cash-In refunded (it comes back hot) and archived again alone: a segment of its own,
+    // and the old one (same seqs) keeps its bytes.
+    const segmentsBefore = await objects(`${api.client.clientId}/cash-in/`);
+    const balanceBeforeRefund = await balanceText(api);
+    expect((await api.signedPost(`/cash-in/${alone}/refund`, { reason: 'FRAUD' })).status).toBe(202);
+    await waitFor(
+      async () => ((await (await api.get(`/cash-in/${alone}`)).json()) as { status: string }).status,
+      (s) => s === 'REFUNDED',
+      30_000,
+    );
+    const refunded = await idReads(api, 'cash-in', [alone]);
+    // (assertBooks reads the hot chain only: with earlier entries archived it cannot start it.)
+    const balance = await balanceText(api);
+    expect(balance).not.toBe(balanceBeforeRefund);
+    expect(await (await archive(api)).json()).toEqual({ archivedTransactions: 1 });
+    const segmentsAfter = await objects(`${api.client.clientId}/cash-in/`);
+    for (const [key, bytes] of segmentsBefore) expect(segmentsAfter.get(key), key).toBe(bytes);
+    expect(segmentsAfter.size).toBe(segmentsBefore.size + 1);
+    expect((await idReads(api, 'cash-in', [alone])).answers).toEqual(refunded.answers);
+    expect(await balanceText(api)).toBe(balance);
+  });
+
+  it('a crash between the run’s put and the object’s transaction loses and doubles nothing', async () => {
+    const api = await Integrator.create();
+    const ins = [await paidCashIn(api), await paidCashIn(api), await paidCashIn(api)];
+    expect(await (await archive(api)).json()).toEqual({ archivedTransactions: 3 });
+    const before = await idReads(api, 'cash-in', ins);
+    const list = async () => (await api.get('/cash-in?limit=10')).text();
+    const listed = await list();
+    const balance = await balanceText(api);
+    const loose = await looseOf(api);
+    await armCrash(api, 'archive.run-written');
+    expect((await archive(api, 3 * DAY).catch(() => undefined))?.status ?? 500).toBe(500);
+    expect(await crashedAt(api, 'archive.run-written')).toBeDefined();
+    // The body is in R2, unreferenced; the rows are all still loose and serve every read.
+    expect((await env.ARCHIVE.list({ prefix: `${api.client.clientId}/manifest/` })).objects).toHaveLength(1);
+    expect(await archiveRuns(api.client.clientId)).toEqual([]);
+    expect(await looseOf(api)).toEqual(loose);
+    expect((await idReads(api, 'cash-in', ins)).answers).toEqual(before.answers);
+    // The re-run folds every loose row once; the retried body overwrote the orphan (same key).
+    expect(await (await archive(api, 3 * DAY)).json()).toEqual({ archivedTransactions: 0 });
+    const runs = await archiveRuns(api.client.clientId);
+    expect(runs.reduce((n, r) => n + r.segments, 0)).toBe(loose.length);
+    expect(await looseOf(api)).toEqual([]);
+    const bodies = (await env.ARCHIVE.list({ prefix: `${api.client.clientId}/manifest/` })).objects;
+    expect(bodies).toHaveLength(runs.length);
+    expect((await idReads(api, 'cash-in', ins)).answers).toEqual(before.answers);
+    expect(await list()).toBe(listed);
+    expect(await balanceText(api)).toBe(balance);
+  });
+});
