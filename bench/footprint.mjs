@@ -406,7 +406,7 @@ try {
   await runtime.dispose();
   disposed = true;
   // Read with the runtime down, before the summary: the summary stays the last line.
-  tables();
+  tables(last.archivedTx);
   console.log(summary);
 } finally {
   if (!disposed) await runtime.dispose();
@@ -417,7 +417,7 @@ try {
  * Where the bytes are, per table with its indexes (dbstat, as test/node/footprint.test.ts reads it), in
  * each client object's file once the runtime is down: the largest is the measured client's.
  */
-function tables() {
+function tables(archivedTx) {
   const root = path.join(work, 'state', 'v3', 'do');
   const dir = readdirSync(root).find((d) => d.endsWith('-ClientLedger'));
   if (!dir) return;
@@ -448,6 +448,15 @@ function tables() {
       .map((r) => `${r.t} ${(r.b / 1e3).toFixed(0)} kB (${((100 * r.u) / r.b).toFixed(0)} % unused)`);
     console.log(
       `tables of the ${name}'s object at the end, ${(file.total / 1e6).toFixed(1)} MB in pages: ${top.join(', ')}`,
+    );
+    if (name !== 'client') continue;
+    // The archive's manifest: loose segment rows (days not folded yet) and the folded runs.
+    const kB = (t) => file.rows.find((r) => r.t === t)?.b ?? 0;
+    const manifest = kB('archive_segments') + kB('archive_runs');
+    console.log(
+      `manifest of the client's object: archive_segments ${(kB('archive_segments') / 1e3).toFixed(1)} kB, ` +
+        `archive_runs ${(kB('archive_runs') / 1e3).toFixed(1)} kB, ${(manifest / archivedTx).toFixed(3)} B per archived transaction ` +
+        `(${archivedTx} archived)`,
     );
   }
 }

@@ -51,8 +51,8 @@ describe('check:structure, table ownership', () => {
     ],
     [
       'durable-objects/ledger/archive/archive.ts',
-      "export const probe = 'archive_stale';",
-      /archive\.ts names the table archive_stale \(its SQL name\) outside its store durable-objects\/ledger\/archive\/archive-store\.ts/,
+      "export const probe = 'archive_segments';",
+      /archive\.ts names the table archive_segments \(its SQL name\) outside its store durable-objects\/ledger\/archive\/archive-store\.ts/,
     ],
     [
       'durable-objects/ledger/reads/view-sql.ts',

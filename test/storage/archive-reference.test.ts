@@ -157,9 +157,10 @@ describe('Cash-Out references: asked of the archive registry, no filter in the o
     const single = await api.signedPost('/cash-out', cashOutBody({ externalReference: reference }));
     expect(single.status).toBe(409);
     expect(await problemCode(single)).toBe('DUPLICATED_EXTERNAL_REFERENCE');
-    // One call to the reference's shard, then its segment confirms it.
+    // One call to the reference's shard, then its segment confirms it (and, its day being long closed,
+    // the run holding its manifest row is read first: archive-fold.ts).
     expect(counted.registry).toBe(1);
-    expect(counted.r2).toBeLessThanOrEqual(1);
+    expect(counted.r2).toBeLessThanOrEqual(2);
 
     const items = [cashOutBody(), cashOutBody({ externalReference: reference }), cashOutBody()];
     const count = await shardsOf(api.client.clientId);
