@@ -13,6 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { foldAll } from '../../durable-objects/ledger/archive/archive-fold';
 import { forgetDecoded } from '../../durable-objects/ledger/archive/archive-reads';
 import { everything, history, same } from '../support/archive-history';
+import { allReads, brtDate, ledgerReads } from '../support/archive-reads';
 import { clearRegistry, countReads, registryContents } from '../support/archive-registry';
 import { createCashIn, payCashIn, problemCode, waitFor } from '../support/cash-in';
 import { cashOutBody, createCashOut, getCashOut, settled } from '../support/cash-out';
@@ -20,7 +21,7 @@ import { armCrash, crashedAt } from '../support/crash';
 import { admin, cashInBody, Integrator } from '../support/harness';
 import { ledgerContextOf, ledgerStub } from '../support/ledger';
 import { archiveRuns, archiveSegments } from '../support/ledger-reads';
-import { addIndexEntries } from '../support/ledger-writes';
+import { addIndexEntries, ageCashIns, ageEntries } from '../support/ledger-writes';
 
 const DAY = 86_400_000;
 
@@ -200,5 +201,51 @@ describe('the archive manifest folded into R2', () => {
     expect((await idReads(api, 'cash-in', ins)).answers).toEqual(before.answers);
     expect(await list()).toBe(listed);
     expect(await balanceText(api)).toBe(balance);
+  });
+
+  it('lists, statements and summaries over folded days, a loose day and hot rows answer as before the fold', async () => {
+    const api = await Integrator.create();
+    const times: number[] = [];
+    const codes: string[] = [];
+    /** Paid Cash-Ins, then everything (stored times, entries) moved `days` into the past. */
+    const day = async (n: number, days: number) => {
+      for (let i = 0; i < n; i++) {
+        const c = await createCashIn(api, { amount: 10 + i });
+        await payCashIn(api, c.internalCode as string);
+        codes.push(c.internalCode as string);
+      }
+      await ageCashIns(api.client.clientId, days * DAY);
+      await ageEntries(api.client.clientId, days * DAY);
+      for (let i = 0; i < times.length; i++) times[i] = (times[i] as number) - days * DAY;
+      times.push(Date.now() - days * DAY);
+    };
+    await day(4, 4); // 7 days ago once the next day moves it 3 more
+    await day(3, 3); // 3 days ago
+    await day(3, 0); // today: archived, not folded (its day is not over)
+    codes.push((await createCashIn(api)).internalCode as string); // hot
+    expect(await (await archive(api)).json()).toEqual({ archivedTransactions: 10 });
+    const iso = (ms: number) => new Date(ms).toISOString();
+    const periods: [string, string][] = [
+      [brtDate(-9), brtDate(1)],
+      [brtDate(-7), brtDate(-3)],
+      [iso((times[0] as number) - 60_000), iso((times[1] as number) + 1)],
+      [iso(times[1] as number), iso(Date.now() + 60_000)],
+    ];
+    const accounts = api.client.accounts.map((a) => a.number);
+    const instants = [...times, Date.now()];
+    const reads = async () =>
+      new Map([
+        ...(await allReads(api, 'cash-in', periods, codes)),
+        ...(await ledgerReads(api, accounts, periods, instants)),
+      ]);
+    const before = await reads();
+
+    await fold(api, Date.now());
+    const runs = (await archiveRuns(api.client.clientId)).filter((r) => r.kind === 'cash-in');
+    expect(new Set(runs.map((r) => r.dayStart)).size).toBe(2);
+    expect(runs.reduce((n, r) => n + r.rows, 0)).toBe(7);
+    const loose = (await looseOf(api)).filter((s) => s.kind === 'cash-in');
+    expect(loose.reduce((n, s) => n + (s.count ?? 0), 0)).toBe(3);
+    same(await reads(), before);
   });
 });
