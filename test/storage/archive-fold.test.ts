@@ -7,7 +7,7 @@
  * references stay taken; a crash between the body's put and the object's transaction loses and
  * doubles nothing; a folded Cash-In is refunded and archived again without overwriting its old segment.
  */
-import { runInDurableObject } from 'cloudflare:test';
+import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { foldAll } from '../../durable-objects/ledger/archive/archive-fold';
@@ -20,8 +20,8 @@ import { cashOutBody, createCashOut, getCashOut, settled } from '../support/cash
 import { armCrash, crashedAt } from '../support/crash';
 import { admin, cashInBody, Integrator } from '../support/harness';
 import { ledgerContextOf, ledgerStub } from '../support/ledger';
-import { archiveRuns, archiveSegments } from '../support/ledger-reads';
-import { addIndexEntries, ageCashIns, ageEntries } from '../support/ledger-writes';
+import { archiveRuns, archiveSegments, cashIns, tasks } from '../support/ledger-reads';
+import { addIndexEntries, ageCashIns, ageEntries, setTasksDue, wakeIn } from '../support/ledger-writes';
 
 const DAY = 86_400_000;
 
@@ -247,5 +247,31 @@ describe('the archive manifest folded into R2', () => {
     const loose = (await looseOf(api)).filter((s) => s.kind === 'cash-in');
     expect(loose.reduce((n, s) => n + (s.count ?? 0), 0)).toBe(3);
     same(await reads(), before);
+  });
+
+  it('the scheduled archive task folds the closed days once it has nothing to move, then waits', async () => {
+    const api = await Integrator.create();
+    const { clientId } = api.client;
+    const ins = [await paidCashIn(api), await paidCashIn(api)];
+    await ageCashIns(clientId, 40 * DAY);
+    await ageEntries(clientId, 40 * DAY);
+    const before = await idReads(api, 'cash-in', ins);
+    const alarm = async () => {
+      await setTasksDue(clientId, { id: 'archive:all' }, Date.now() - 1);
+      await wakeIn(clientId, -1);
+      await runDurableObjectAlarm(ledgerStub(clientId));
+    };
+    // Steps move the rows, then fold one run per step (cash-in, then each account's entries).
+    for (let i = 0; i < 12 && (await looseOf(api)).length + (await cashIns(clientId)).length > 0; i++)
+      await alarm();
+    expect(await looseOf(api)).toEqual([]);
+    const runs = await archiveRuns(clientId);
+    expect(runs.map((r) => r.kind)).toContain('cash-in');
+    expect(runs.some((r) => r.kind.startsWith('ledger:'))).toBe(true);
+    expect((await idReads(api, 'cash-in', ins)).answers).toEqual(before.answers);
+    // Nothing left to move or fold: the task waits (a day at least), it does not spin.
+    await alarm();
+    const due = (await tasks(clientId)).find((t) => t.id === 'archive:all')?.dueAt;
+    expect(due === undefined || due > Date.now() + 60_000).toBe(true);
   });
 });

@@ -3,7 +3,8 @@
  * time (archive-sources.ts: Cash-Ins, then the rest).
  *
  * A step takes at most ARCHIVE_STEP_ROWS eligible rows of one source and one UTC day (by list time), and
- * writes them as one immutable gzip segment `<clientId>/<kind>/<day>/<first>-<last>.json.gz`.
+ * writes them as one immutable gzip segment `<clientId>/<kind>/<day>/<first>-<last>.s<id>.json.gz`
+ * (the id: a key is never reused); once its day is closed its manifest row folds into R2 (archive-fold.ts).
  * Crash safety: the key and the seqs are reserved (WRITING) in the object before the put; the rows'
  * ids are registered (archive-index.ts) after it; deleting the rows, writing their totals and
  * marking the segment DONE are one SQLite transaction after that. A crash in between leaves the rows hot and the reservation: the next step
