@@ -83,6 +83,8 @@ const balanceText = async (api: Integrator) => {
   return JSON.stringify(rest);
 };
 
+const clientIdOf = (api: Integrator) => api.client.clientId;
+
 const looseOf = async (api: Integrator) =>
   (await archiveSegments(api.client.clientId)).filter((s) => s.kind !== 'delivery');
 
@@ -247,6 +249,14 @@ describe('the archive manifest folded into R2', () => {
     const loose = (await looseOf(api)).filter((s) => s.kind === 'cash-in');
     expect(loose.reduce((n, s) => n + (s.count ?? 0), 0)).toBe(3);
     same(await reads(), before);
+    // A one-item page reads one day's runs: its run's body and its segment, not every folded day's.
+    for (const order of ['asc', 'desc']) {
+      await runInDurableObject(ledgerStub(clientIdOf(api)), () => forgetDecoded());
+      const counted = await countReads(api);
+      const page = await api.get(`/cash-in?from=${brtDate(-9)}&to=${brtDate(-2)}&order=${order}&limit=1`);
+      expect(page.status).toBe(200);
+      expect(counted.r2, order).toBe(2);
+    }
   });
 
   it('the scheduled archive task folds the closed days once it has nothing to move, then waits', async () => {

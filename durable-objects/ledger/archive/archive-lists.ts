@@ -40,7 +40,17 @@ export async function mergeArchived<Row extends Record<string, unknown>, Item = 
   let rows: Entry[] = hot;
   let after: SegmentMeta | undefined;
   for (;;) {
-    const chunk = await candidates(ledger, source.kind, plan.scan, input.from, input.to, position, after);
+    const full = rows[want - 1];
+    const chunk = await candidates(
+      ledger,
+      source.kind,
+      plan.scan,
+      input.from,
+      input.to,
+      position,
+      after,
+      full,
+    );
     for (const segment of chunk) {
       const last = rows[want - 1];
       if (last && cmp(last, segmentStart(segment, plan.scan)) < 0) return done(rows);

@@ -150,11 +150,13 @@ function candidateRule(
 }
 
 /**
- * The next CANDIDATE_CHUNK segments of `kind` a list page may need (archive-store.ts candidateSegments'
- * rule and order), loose and folded together. Every segment lies in one UTC day, so a day's segments
- * all come before the next day's in scan order: runs are read day by day, only up to the day of the
- * chunk's last loose row, and only until a chunk's worth is known. A fold between two of those reads
- * can show a segment both loose and in its run (kept once), never hide one the chunk needs.
+ * The next segments of `kind` a list page may need, at most CANDIDATE_CHUNK (archive-store.ts
+ * candidateSegments' rule and order), loose and folded together. Every segment lies in one UTC day,
+ * so a day's segments all come before the next day's in scan order: runs are read day by day, only up
+ * to the day of the chunk's last loose row, and stop at the first day that gives a candidate; then
+ * the chunk ends with that day (a shorter chunk: the next one starts after it), so a page reads one
+ * day's runs at a time, as it needs them, and none of a day wholly past its last wanted row once full. A fold between two of those reads can show a segment both
+ * loose and in its run (kept once), never hide one the chunk needs.
  */
 export async function candidates(
   ledger: LedgerContext,
@@ -164,23 +166,37 @@ export async function candidates(
   to: number,
   position: Position | undefined,
   after: SegmentMeta | undefined,
+  full?: { time: number },
 ): Promise<SegmentMeta[]> {
   const sql = ledger.storage.sql;
   const loose = candidateSegments(sql, kind, scan, from, to, position, after);
   const rule = candidateRule(scan, from, to, position, after);
   const lastLoose = loose.length === CANDIDATE_CHUNK ? loose.at(-1) : undefined;
   const stop = lastLoose && rule.dayOf(lastLoose);
+  const beyond = (a: number, b: number) => (scan === 'ASC' ? a > b : a < b);
   const folded: SegmentMeta[] = [];
-  const step = scan === 'ASC' ? DAY_MS : -DAY_MS;
-  for (let day = rule.first; folded.length < CANDIDATE_CHUNK; ) {
+  let last: number | undefined;
+  for (let day = rule.first; folded.length === 0; day += scan === 'ASC' ? DAY_MS : -DAY_MS) {
     const next = nextRunDay(sql, kind, scan, day, rule.bound, from, to);
-    if (next === undefined || (stop !== undefined && (scan === 'ASC' ? next > stop : next < stop))) break;
+    // A day wholly past the page's last wanted row (`full`) cannot add to it: nor can what follows.
+    const past =
+      full !== undefined &&
+      (scan === 'ASC'
+        ? next !== undefined && next > full.time
+        : next !== undefined && next + DAY_MS <= full.time);
+    if (next === undefined || past || (stop !== undefined && beyond(next, stop))) {
+      last = undefined;
+      break;
+    }
     for (const run of runsOfDay(sql, kind, next))
       for (const s of await runSegments(ledger, run)) if (rule.keep(s)) folded.push(s);
-    day = next + step;
+    [last, day] = [next, next];
   }
   const byId = new Map([...loose, ...folded].map((s) => [s.id, s]));
-  return [...byId.values()].sort(rule.order).slice(0, CANDIDATE_CHUNK);
+  const merged = [...byId.values()].sort(rule.order);
+  // Runs of later days are unread: the chunk ends with the last day read.
+  const known = last === undefined ? merged : merged.filter((s) => !beyond(rule.dayOf(s), last));
+  return known.slice(0, CANDIDATE_CHUNK);
 }
 
 /** A summary edge day's segment: its manifest, totals and the seqs a rehydration made stale. */
