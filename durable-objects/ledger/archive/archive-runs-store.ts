@@ -37,19 +37,7 @@ export function insertRun(sqlApi: SqlStorage, run: RunRow): void {
   );
 }
 
-/** The run of `kind` whose id range holds `id`, if any (archive_runs_max_idx). */
-export function runHolding(sqlApi: SqlStorage, kind: string, id: number): RunRow | undefined {
-  const run = sqlApi
-    .exec<Rows>(
-      `SELECT ${COLUMNS} FROM archive_runs WHERE kind = ? AND max_id >= ? ORDER BY max_id LIMIT 1`,
-      kind,
-      id,
-    )
-    .toArray()[0];
-  return run && run.minId <= id ? run : undefined;
-}
-
-/** The first run of `kind` whose range ends at or after `id` (where a fold of ids from `id` up must stop). */
+/** The first run of `kind` whose range ends at or after `id` (archive_runs_max_idx): where a fold from `id` up stops. */
 export function runFrom(sqlApi: SqlStorage, kind: string, id: number): RunRow | undefined {
   return sqlApi
     .exec<Rows>(
@@ -58,6 +46,12 @@ export function runFrom(sqlApi: SqlStorage, kind: string, id: number): RunRow | 
       id,
     )
     .toArray()[0];
+}
+
+/** The run of `kind` whose id range holds `id`, if any: runs of a kind never overlap. */
+export function runHolding(sqlApi: SqlStorage, kind: string, id: number): RunRow | undefined {
+  const run = runFrom(sqlApi, kind, id);
+  return run && run.minId <= id ? run : undefined;
 }
 
 /** The runs of `kind` on the UTC day starting at `start`. */
