@@ -104,7 +104,7 @@ export function decodeOffsets(blob: Uint8Array, count: number, until = Number.PO
     let rest = 0;
     for (let need = r; need > 0; ) {
       const avail = 8 - (at & 7);
-      const take = need < avail ? need : avail;
+      const take = Math.min(need, avail);
       rest = rest * (1 << take) + (((blob[at >> 3] ?? 0) >> (avail - take)) & ((1 << take) - 1));
       at += take;
       need -= take;
@@ -139,7 +139,7 @@ export function mergeInto(range: HashRange, hashes: number[]): HashRange[] {
   while (i < old.length || j < added.length) {
     const a = old[i] ?? Number.POSITIVE_INFINITY;
     const b = added[j] ?? Number.POSITIVE_INFINITY;
-    const next = a <= b ? a : b;
+    const next = Math.min(a, b);
     if (a === next) i++;
     if (b === next) j++;
     if (next !== last) all.push(next);
