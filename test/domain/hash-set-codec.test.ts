@@ -94,7 +94,7 @@ describe('hash-set codec', () => {
       [20, 4096],
       [12, 4000],
       [34, 1024],
-    ])
+    ] as const)
       cases.push([
         sortedDistinct(Array.from({ length: n }, () => Math.floor(random() * 2 ** bits))),
         2 ** bits,
