@@ -28,12 +28,26 @@ interface RangeRow {
 }
 
 /**
- * Hashes wait in the pending buffer until it holds more than this many; then each archiving step
- * merges ranges, from where the last merge stopped, until it is back at this size: each range is
- * rewritten once for all the hashes that reached it since its last merge (≈ PENDING_MAX / ranges of
- * them) instead of once per hash. ≈ 1.4 MB of rows, counted as hot (docs/storage-schema.md).
+ * Hashes wait in the pending buffer until it holds more than PENDING_PER_RANGE per range of the filter,
+ * and at most PENDING_MAX; then each archiving step merges ranges, from where the last merge stopped,
+ * until it is back at that bound: a range is rewritten once for all the hashes that reached it since
+ * its last merge instead of once per hash. The buffer's rows (≈ 20 B a hash, ≤ 1.4 MB) count as hot:
+ * bounded, they need no running total (docs/storage-schema.md, "externalReference filter").
  */
 export const PENDING_MAX = 65_536;
+export const PENDING_PER_RANGE = 32;
+
+/** The buffer's bound: PENDING_PER_RANGE per range up to PENDING_MAX (the ranges counted up to PENDING_MAX / PENDING_PER_RANGE). */
+function boundOf(sql: SqlStorage, kind: string): number {
+  const { ranges } = sql
+    .exec<{ ranges: number }>(
+      'SELECT count(*) AS ranges FROM (SELECT 1 FROM archive_reference_filters WHERE kind = ? LIMIT ?)',
+      kind,
+      PENDING_MAX / PENDING_PER_RANGE,
+    )
+    .one();
+  return ranges * PENDING_PER_RANGE;
+}
 
 function rangeOf(sql: SqlStorage, kind: string, hash: number): RangeRow | undefined {
   return sql
@@ -123,7 +137,7 @@ export function filterBytes(sql: SqlStorage): number {
 
 /**
  * Adds the references of rows archived in `segment` (inside the transaction that deletes them) to the
- * pending buffer, then merges while it holds more than `bound` (PENDING_MAX; 0 merges it all). The
+ * pending buffer, then merges while it holds more than `bound` (boundOf; 0 merges it all). The
  * first references of a kind start the filter's ranges at once: their `since` is its beginning.
  */
 export function addReferences(
@@ -131,7 +145,7 @@ export function addReferences(
   kind: string,
   segment: number,
   references: string[],
-  bound = PENDING_MAX,
+  bound?: number,
 ): void {
   const { width, started } = widthOf(sql, kind);
   const hashes = references.map((reference) => keyHash(reference, width));
@@ -152,7 +166,8 @@ export function addReferences(
   // From the cursor on, range after range (wrapping at the end of the hash space), each range's
   // pending hashes merged and deleted together, in this transaction: a crash leaves them pending.
   let bytes: number | undefined;
-  while (count > bound) {
+  const most = bound ?? (count > PENDING_PER_RANGE ? boundOf(sql, kind) : PENDING_PER_RANGE);
+  while (count > most) {
     const next = pendingFrom(sql, kind, cursor) ?? pendingFrom(sql, kind, 0);
     if (next === undefined) break;
     const row = present(rangeOf(sql, kind, next), 'the range of a pending hash');
