@@ -38,7 +38,8 @@ export const DATABASES: Database[] = [
     expected: {
       'archive_index.hash': 'archive_index is read and written as raw SQL only (archive-index-store.ts)',
       'archive_index.segment': 'archive_index is read and written as raw SQL only (archive-index-store.ts)',
-      'archive_index primary key': 'archive_index is read and written as raw SQL only (archive-index-store.ts)',
+      'archive_index primary key':
+        'archive_index is read and written as raw SQL only (archive-index-store.ts)',
       'archive_index without rowid': WITHOUT_ROWID,
       'archive_delivery_index without rowid': WITHOUT_ROWID,
       'archive_delivery_queue without rowid': WITHOUT_ROWID,

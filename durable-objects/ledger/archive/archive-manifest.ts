@@ -155,8 +155,9 @@ function candidateRule(
  * so a day's segments all come before the next day's in scan order: runs are read day by day, only up
  * to the day of the chunk's last loose row, and stop at the first day that gives a candidate; then
  * the chunk ends with that day (a shorter chunk: the next one starts after it), so a page reads one
- * day's runs at a time, as it needs them, and none of a day wholly past its last wanted row once full. A fold between two of those reads can show a segment both
- * loose and in its run (kept once), never hide one the chunk needs.
+ * day's runs at a time, as it needs them, and none of a day wholly past its last wanted row once
+ * full. A fold between two of those reads can show a segment both loose and in its run (kept once),
+ * never hide one the chunk needs.
  */
 export async function candidates(
   ledger: LedgerContext,
