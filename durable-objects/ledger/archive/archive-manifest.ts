@@ -96,7 +96,8 @@ export async function manifestSegments(
     const run = runHolding(sql, kind, id);
     if (!run) continue;
     const entry = runs.get(run.minId) ?? { run, ids: new Set<number>() };
-    runs.set(run.minId, entry.ids.add(id) && entry);
+    entry.ids.add(id);
+    runs.set(run.minId, entry);
   }
   for (const { run, ids: held } of runs.values())
     for (const s of await runSegments(ledger, run)) if (held.has(s.id)) out.push({ id: s.id, key: s.key });
