@@ -5,7 +5,9 @@
  * across the boundary of every generation (the object's first-generation index, registry + loose
  * rows, registry + runs, hot rows) with at most 3 reads of R2 or calls to other objects per GET;
  * references stay taken; a crash between the body's put and the object's transaction loses and
- * doubles nothing; a folded Cash-In is refunded and archived again without overwriting its old segment.
+ * doubles nothing; a folded Cash-In is refunded (and archived again without overwriting its old
+ * segment) or bank-returned; lists, statements and summaries read folded days one at a time; the
+ * scheduled archive task folds once it has nothing to move.
  */
 import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
@@ -176,7 +178,7 @@ describe('the archive manifest folded into R2', () => {
     expect(await balanceText(api)).toBe(balance);
   });
 
-  it('a crash between the run’s put and the object’s transaction loses and doubles nothing', async () => {
+  it('a crash between the run’s put and the object’s transaction loses and doubles nothing; a folded Cash-In is bank-returned', async () => {
     const api = await Integrator.create();
     const ins = [await paidCashIn(api), await paidCashIn(api), await paidCashIn(api)];
     expect(await (await archive(api)).json()).toEqual({ archivedTransactions: 3 });
@@ -203,6 +205,13 @@ describe('the archive manifest folded into R2', () => {
     expect((await idReads(api, 'cash-in', ins)).answers).toEqual(before.answers);
     expect(await list()).toBe(listed);
     expect(await balanceText(api)).toBe(balance);
+    // A bank return (MED) of a Cash-In whose manifest row is folded: it comes back hot, then REFUNDED.
+    const view = (await (await api.get(`/cash-in/${ins[0]}`)).json()) as { internalCode: string };
+    const returned = await api.post(`/sandbox/cash-in/${view.internalCode}/return`, { reason: 'FRAUD' });
+    expect(returned.status).toBe(200);
+    expect(((await returned.json()) as { status: string }).status).toBe('REFUNDED');
+    expect(await cashIns(api.client.clientId)).toHaveLength(1);
+    expect(await balanceText(api)).not.toBe(balance);
   });
 
   it('lists, statements and summaries over folded days, a loose day and hot rows answer as before the fold', async () => {
