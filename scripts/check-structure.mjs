@@ -214,6 +214,7 @@ const STORES = {
     archive_index: 'archiveIndex',
   },
   'archive/reference-filter.ts': { archive_reference_filters: 'archiveReferenceFilters' },
+  'archive/given-up-store.ts': { archive_given_up: 'archiveGivenUp' },
   'ledger/idempotency.ts': { idempotency_keys: 'idempotencyKeys' },
   'scheduler.ts': { tasks: 'tasks' },
   'cash-in/unapplied-store.ts': {

@@ -288,6 +288,11 @@ export const webhookDeliveries = sqliteTable(
     /** When the event happened (the outbox `occurredAt`). */
     createdAt: integer('created_at').notNull(),
     updatedAt: integer('updated_at').notNull(),
+    /**
+     * A GIVEN_UP delivery's event payload, moved here from the outbox when it was given up, so the row
+     * alone goes to the archive and comes back for a retry (migration 0027). Null otherwise.
+     */
+    payload: text('payload', { mode: 'json' }),
   },
   (t) => [
     // The rowid is the seq: each index below is in seq order within its key (migration 0012).
@@ -373,6 +378,21 @@ export const archiveDeliveryIndex = sqliteTable(
   'archive_delivery_index',
   { hash: integer('hash').notNull(), segment: integer('segment').notNull() },
   (t) => [primaryKey({ columns: [t.hash, t.segment] })],
+);
+
+/**
+ * Archived delivery segments that hold GIVEN_UP deliveries, with the seq range of those (migration
+ * 0027): the operator list by status and the retry by event id find archived GIVEN_UP ones here.
+ */
+export const archiveGivenUp = sqliteTable(
+  'archive_given_up',
+  {
+    segment: integer('segment').primaryKey(),
+    key: text('key').notNull(),
+    firstSeq: integer('first_seq').notNull(),
+    lastSeq: integer('last_seq').notNull(),
+  },
+  (t) => [index('archive_given_up_last_idx').on(t.lastSeq)],
 );
 export * from './schema-audit';
 export * from './schema-codes';
