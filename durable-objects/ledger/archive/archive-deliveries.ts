@@ -119,7 +119,7 @@ export async function readBackGivenUp(ledger: LedgerContext, eventId: string, no
   for (const segment of givenUpSegmentsHolding(ledger.storage.sql, seq)) {
     const where = { id: segment.segment, key: segment.key };
     const row = (await currentRows(ledger, where)).find((r) => r.seq === seq && r.eventId === eventId);
-    if (!row || row.status !== 'GIVEN_UP' || row.updatedAt < now - FINISHED_DELIVERY_KEEP_MS) continue;
+    if (row?.status !== 'GIVEN_UP' || row.updatedAt < now - FINISHED_DELIVERY_KEEP_MS) continue;
     ledger.storage.transactionSync(() => {
       if (deliveryIsHot(ledger.db, seq)) return;
       insertDeliveryRow(ledger.db, row);
