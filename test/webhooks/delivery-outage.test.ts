@@ -6,15 +6,18 @@
  * the first attempt's body, signed, under the same webhook-id. The schedule's hours are travelled by
  * making each retry due now (makeDueNow).
  */
+import { runInDurableObject } from 'cloudflare:test';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
+import { runArchiveTask } from '../../durable-objects/ledger/archive/archive';
 import { MAX_ATTEMPTS } from '../../src/webhooks/retry-schedule';
 import { createCashIn, payCashIn } from '../support/cash-in';
 import { createCashOut, deposit, settled } from '../support/cash-out';
 import { armCrash, crashedAt } from '../support/crash';
 import { admin, Integrator } from '../support/harness';
 import { assertBooks } from '../support/invariants';
-import { deliveries } from '../support/ledger-reads';
+import { ledgerContextOf, ledgerStub } from '../support/ledger';
+import { cashIns, deliveries } from '../support/ledger-reads';
 import {
   makeDueNow,
   newSink,
@@ -25,6 +28,22 @@ import {
   setPlan,
   waitForDelivery,
 } from '../support/webhooks';
+
+/** Drives each event through its whole schedule to GIVEN_UP, the retries made due now. */
+async function giveUp(clientId: string, eventIds: string[]) {
+  // A 5 s retry may fire on its own while another event is being driven: each step waits for the
+  // attempt after the one it saw.
+  for (const eventId of eventIds)
+    for (;;) {
+      const row = await waitForDelivery(clientId, eventId, (r) => ['FAILED', 'GIVEN_UP'].includes(r.status));
+      if (row.status === 'GIVEN_UP') {
+        expect(row.attempts).toBe(MAX_ATTEMPTS);
+        break;
+      }
+      await makeDueNow(clientId, eventId);
+      await waitForDelivery(clientId, eventId, (r) => r.attempts > row.attempts && r.status !== 'IN_FLIGHT');
+    }
+}
 
 /** Two paid Cash-Ins and a completed Cash-Out whose endpoint answers 503, each event given up. */
 async function outage(api: Integrator, sink: Sink) {
@@ -43,24 +62,10 @@ async function outage(api: Integrator, sink: Sink) {
   // Events of one transaction in order: the second starts its schedule once the first is given up.
   const events = (await outboxEvents(clientId)).filter((e) => ids.includes(e.aggregateId));
   expect(events).toHaveLength(6);
-  // A 5 s retry may fire on its own while another event is being driven: each step waits for the
-  // attempt after the one it saw.
-  for (const event of events)
-    for (;;) {
-      const row = await waitForDelivery(clientId, event.eventId, (r) =>
-        ['FAILED', 'GIVEN_UP'].includes(r.status),
-      );
-      if (row.status === 'GIVEN_UP') {
-        expect(row.attempts).toBe(MAX_ATTEMPTS);
-        break;
-      }
-      await makeDueNow(clientId, event.eventId);
-      await waitForDelivery(
-        clientId,
-        event.eventId,
-        (r) => r.attempts > row.attempts && r.status !== 'IN_FLIGHT',
-      );
-    }
+  await giveUp(
+    clientId,
+    events.map((e) => e.eventId),
+  );
   // The money is as the partner has it, before the archive moves anything (the books read hot rows).
   await assertBooks(api);
   return { ids, eventIds: events.map((e) => e.eventId) };
@@ -166,4 +171,38 @@ describe('a webhook endpoint down for days', () => {
     expect(ofIt.length).toBeGreaterThanOrEqual(MAX_ATTEMPTS + 1);
     expect(new Set(ofIt.map((r) => JSON.stringify(envelopeOf(r).data)))).toHaveProperty('size', 1);
   }, 180_000);
+
+  it('over the hot budget a GIVEN_UP delivery leaves though its transaction stays hot, and comes back for a retry', async () => {
+    const api = await Integrator.create();
+    const { clientId } = api.client;
+    const sink = newSink();
+    await setPlan(sink, [503]);
+    // Waiting for payment: open work, never archived.
+    const open = await createCashIn(api, { webhookUrl: sink.url });
+    const [requested] = (await outboxEvents(clientId, open.transactionId)).map((e) => e.eventId);
+    await giveUp(clientId, [requested!]);
+    const first = (await received(sink))[0]!;
+    const before = await lists(api, [open.transactionId]);
+    // The archive's task as the alarm runs it, over a budget the object is always past.
+    await runInDurableObject(ledgerStub(clientId), async (instance) => {
+      const ledger = ledgerContextOf(instance);
+      const env = { ...ledger.env, ARCHIVE_HOT_BUDGET_BYTES: '65536' } as Env;
+      for (let i = 0; i < 5; i++) await runArchiveTask({ ...ledger, env });
+    });
+    expect((await cashIns(clientId)).map((c) => [c.transactionId, c.status])).toEqual([
+      [open.transactionId, 'AWAITING_PAYMENT'],
+    ]);
+    expect(await deliveries(clientId)).toEqual([]);
+    expect(await lists(api, [open.transactionId])).toEqual(before);
+    await setPlan(sink, [200]);
+    const base = `/admin/clients/${clientId}/webhook-deliveries`;
+    expect((await admin(`${base}/${requested}/retry`, 'POST')).status).toBe(200);
+    await waitForDelivery(clientId, requested!, (r) => r.status === 'DELIVERED');
+    const last = (await received(sink)).at(-1)!;
+    expect([last.headers['webhook-id'], last.body.includes('"status":"AWAITING_PAYMENT"')]).toEqual([
+      requested,
+      true,
+    ]);
+    expect(JSON.stringify(envelopeOf(last).data)).toBe(JSON.stringify(envelopeOf(first).data));
+  }, 120_000);
 });
