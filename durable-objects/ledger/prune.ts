@@ -5,7 +5,7 @@
  * its delivery is DELIVERED or UNDELIVERABLE (webhook-deliveries.ts: never sent again), finished tasks (the
  * scheduler). The rest age out here:
  * - webhook deliveries that ended (DELIVERED, GIVEN_UP, UNDELIVERABLE), a GIVEN_UP one with its event's
- *   payload (on its row since migration 0027): 7 days after they
+ *   payload (on its row since migration 0028): 7 days after they
  *   ended, the window the operator API and the console show (a GIVEN_UP one can be retried until
  *   then), unless the archive took them first; PENDING, IN_FLIGHT and FAILED ones stay, whatever their age;
  * - idempotency keys: 24 h after they were stored, the replay window (docs/contract.md, Idempotency).

@@ -2,7 +2,7 @@ import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 
 /**
  * Archived delivery segments that hold GIVEN_UP deliveries, with the seq range of those (migration
- * 0027): the operator list by status and the retry by event id find archived GIVEN_UP ones here
+ * 0028): the operator list by status and the retry by event id find archived GIVEN_UP ones here
  * (archive/given-up-store.ts).
  */
 export const archiveGivenUp = sqliteTable(

@@ -285,7 +285,7 @@ export const webhookDeliveries = sqliteTable(
     deliveredAt: integer('delivered_at'),
     createdAt: integer('created_at').notNull(), // when the event happened (the outbox `occurredAt`)
     updatedAt: integer('updated_at').notNull(),
-    payload: text('payload', { mode: 'json' }), // a GIVEN_UP one's, moved from the outbox: the row alone is archived (0027)
+    payload: text('payload', { mode: 'json' }), // a GIVEN_UP one's, moved from the outbox: the row alone is archived (0028)
   },
   (t) => [
     // The rowid is the seq: each index below is in seq order within its key (migration 0012).

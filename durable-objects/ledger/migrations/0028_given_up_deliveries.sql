@@ -1,6 +1,6 @@
 -- A GIVEN_UP delivery keeps its event's payload on its own row (the outbox row goes), so it can go to
 -- the archive like DELIVERED ones and an operator retry reads it back from there
--- (archive/archive-deliveries.ts). Hand-written like 0006-0026; the UPDATE and DELETE move the
+-- (archive/archive-deliveries.ts). Hand-written like 0006-0027; the UPDATE and DELETE move the
 -- payloads of deliveries given up before it.
 ALTER TABLE `webhook_deliveries` ADD `payload` text;--> statement-breakpoint
 UPDATE `webhook_deliveries` SET `payload` = (SELECT o.`data` FROM `outbox` o WHERE o.`seq` = `webhook_deliveries`.`seq`)
