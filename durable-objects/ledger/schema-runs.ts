@@ -1,4 +1,4 @@
-/** The folded manifest's table (ClientLedger; migration 0028). */
+/** The folded manifest's table (ClientLedger; migration 0029). */
 import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 
 /**
@@ -6,7 +6,7 @@ import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlit
  * per (kind, UTC day) run of segment ids `min_id`..`max_id` (no other segment of that kind in between),
  * whose per-segment rows are the gzip JSON body in R2 at the key its row derives (archive-runs-store.ts).
  * Runs of one kind never overlap, so the run of a segment id is the first of its kind ending at or after
- * it (archive_runs_max_idx). WITHOUT ROWID (hand-written migration 0028).
+ * it (archive_runs_max_idx). WITHOUT ROWID (hand-written migration 0029).
  */
 export const archiveRuns = sqliteTable(
   'archive_runs',

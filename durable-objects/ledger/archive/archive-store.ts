@@ -16,8 +16,9 @@ import { DAY_MS, dayStart, type SegmentMeta } from './archive-segments';
 import { dropStale } from './archive-stale-store';
 
 export { type IdIndex, insertIndexEntries } from './archive-index-store';
-// The delivery queue's statements, where archive-delivery-queue.ts has always imported them.
+// The delivery queue's and stale marks' statements, where the delivery modules import them.
 export { anyQueued, queueAggregate, queuedAggregates, unqueueAggregate } from './archive-queue-store';
+export { markStale, staleSeqs } from './archive-stale-store';
 
 export type SegmentRow = typeof archiveSegments.$inferSelect;
 /** A segment's manifest fields (archive-totals.ts manifest). */

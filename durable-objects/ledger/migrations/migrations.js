@@ -27,7 +27,8 @@ import m0024 from './0024_archive_reference_filters.sql';
 import m0025 from './0025_internal_code_counter.sql';
 import m0026 from './0026_drop_cash_out_reference_filter.sql';
 import m0027 from './0027_archive_reference_pending.sql';
-import m0028 from './0028_archive_runs.sql';
+import m0028 from './0028_given_up_deliveries.sql';
+import m0029 from './0029_archive_runs.sql';
 
   export default {
     journal,
@@ -60,7 +61,8 @@ m0024,
 m0025,
 m0026,
 m0027,
-m0028
+m0028,
+m0029
     }
   }
   
