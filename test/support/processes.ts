@@ -94,19 +94,23 @@ export async function waitFor<T>(
  */
 export const OUTCOME_DEADLINE_MS = 120_000;
 
-/** Reads `probe()` until `done` holds for its value, and returns that value; fails like waitFor. */
+/**
+ * Reads `probe()` until `done` holds for its value, and returns that value; fails like waitFor (at
+ * once when `watched`, the process serving what is read, exits).
+ */
 export async function until<T>(
   what: string,
   probe: () => Promise<T>,
   done: (value: T) => boolean,
-  ms = OUTCOME_DEADLINE_MS,
+  options: { ms?: number; watched?: Watched } = {},
 ): Promise<T> {
   let last: T | undefined;
   const read = async () => {
     last = await probe();
     return done(last) ? { value: last } : undefined;
   };
-  return (await waitFor(what, read, { ms, last: () => last })).value;
+  const { ms = OUTCOME_DEADLINE_MS, watched } = options;
+  return (await waitFor(what, read, { ms, last: () => last, ...(watched && { watched }) })).value;
 }
 
 /** The first match of `pattern` in the process's output, waited for like waitFor. */
