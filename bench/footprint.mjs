@@ -277,7 +277,7 @@ try {
     const { f, hot, archivedTx } = perDay.at(-1);
     console.log(
       `day ${d + 1}: object ${(f.bytes / 1e6).toFixed(1)} MB, hot ${hot} transactions, archived ${archivedTx}, ` +
-        `filter ${(f.filter.bytes / 1e6).toFixed(2)} MB (${f.filter.ranges} ranges); ` +
+        `filter ${(f.filter.bytes / 1e6).toFixed(2)} MB (${f.filter.ranges} ranges, ${f.pending} pending); ` +
         `seeded in ${((seededAt - started) / 1000).toFixed(1)} s (workerd CPU ${(seedCpu.workerd / 1000).toFixed(1)} s), ` +
         `archived in ${((archivedAt - seededAt) / 1000).toFixed(1)} s (workerd CPU ${(archiveCpu.workerd / 1000).toFixed(1)} s), ` +
         `harness CPU ${((seedCpu.harness + archiveCpu.harness) / 1000).toFixed(1)} s` +
@@ -395,7 +395,8 @@ try {
   const f = await footprint(clientId, PROBES);
   const extra = f.positives / f.probes;
   console.log(
-    `reference filter: ${f.filter.keys} references in ${f.filter.bytes} B (${((f.filter.bytes * 8) / Math.max(1, f.filter.keys)).toFixed(2)} bits each); ` +
+    `reference filter: ${f.filter.keys} references in ${f.filter.bytes} B (${((f.filter.bytes * 8) / Math.max(1, f.filter.keys)).toFixed(2)} bits each), ` +
+      `${f.pending} pending; ` +
       `${f.positives} archived look-ups for ${f.probes} creates with fresh references (codes need none: unique by construction)`,
   );
   const perTx = Number.isFinite(b) ? b : marginal;

@@ -213,7 +213,10 @@ const STORES = {
     // Created by its migration only (no drizzle object): its SQL name is checked all the same.
     archive_index: 'archiveIndex',
   },
-  'archive/reference-filter.ts': { archive_reference_filters: 'archiveReferenceFilters' },
+  'archive/reference-filter.ts': {
+    archive_reference_filters: 'archiveReferenceFilters',
+    archive_reference_pending: 'archiveReferencePending',
+  },
   'ledger/idempotency.ts': { idempotency_keys: 'idempotencyKeys' },
   'scheduler.ts': { tasks: 'tasks' },
   'cash-in/unapplied-store.ts': {

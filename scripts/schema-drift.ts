@@ -45,6 +45,7 @@ export const DATABASES: Database[] = [
       'archive_stale without rowid': WITHOUT_ROWID,
       'archive_totals without rowid': WITHOUT_ROWID,
       'cash_out_batches without rowid': WITHOUT_ROWID,
+      'archive_reference_pending without rowid': WITHOUT_ROWID,
     },
   },
   {

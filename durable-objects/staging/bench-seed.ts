@@ -12,7 +12,11 @@
  */
 import { isBenchSeedEnabled } from '../../src/config';
 import { newCashInTxId, newEndToEndId } from '../../src/domain/ids';
-import { referenceFilterSize, referenceMayBeArchived } from '../ledger/archive/reference-filter';
+import {
+  pendingReferences,
+  referenceFilterSize,
+  referenceMayBeArchived,
+} from '../ledger/archive/reference-filter';
 import { hotCashIns, insertStoredCashIns, storedCashIn } from '../ledger/cash-in/cash-in-store';
 import { hotCashOuts, insertStoredCashOuts, storedCashOut } from '../ledger/cash-out/cash-out-store';
 import { countTowardLimits } from '../ledger/cash-out/limit-totals';
@@ -186,6 +190,8 @@ export interface Footprint {
   hotCashIns: number;
   hotCashOuts: number;
   filter: { keys: number; bytes: number; ranges: number };
+  /** Hashes of the filter waiting in its pending buffer, not yet merged into `filter`'s ranges. */
+  pending: number;
   /**
    * What is left of the Cash-In internal-code filter an older version kept beside it: nothing after
    * ledger migration 0025 (codes are unique by construction, internal-codes.ts).
@@ -210,6 +216,7 @@ function footprint(storage: DurableObjectStorage, probes: number): Footprint {
     hotCashIns: hotCount(sql, 'cash-in'),
     hotCashOuts: hotCount(sql, 'cash-out'),
     filter: referenceFilterSize(sql, 'cash-in'),
+    pending: pendingReferences(sql, 'cash-in').hashes,
     codeFilter: referenceFilterSize(sql, 'cash-in/code'),
     positives,
     probes,

@@ -38,33 +38,45 @@ function riceBits(width: number, count: number): number {
   return count === 0 ? 0 : Math.max(0, Math.floor(Math.log2(width / count)));
 }
 
-/** Sorted, distinct offsets in [0, width) → [r, bits…]. */
+/**
+ * Sorted, distinct offsets in [0, width) → [r, bits…]. Bits are packed a field at a time into a
+ * preallocated buffer (not a bit at a time: this runs for every range an archiving step merges).
+ */
 export function encodeOffsets(offsets: number[], width: number): Uint8Array {
   const r = riceBits(width, offsets.length);
   const unit = 2 ** r;
-  const bytes: number[] = [r];
-  let byte = 0;
+  const last = offsets.at(-1) ?? -1;
+  // Each code is its quotient's ones, a zero and r bits; the quotients sum to at most (last + 1) / unit.
+  const out = new Uint8Array(1 + Math.ceil((offsets.length * (r + 1) + Math.floor((last + 1) / unit)) / 8));
+  out[0] = r;
+  let pos = 1;
+  let acc = 0;
   let used = 0;
-  const put = (bit: number) => {
-    byte = (byte << 1) | bit;
-    if (++used === 8) {
-      bytes.push(byte);
-      byte = 0;
-      used = 0;
+  // At most 24 bits at a time: `acc` holds < 8 bits between calls, so it stays within 32.
+  const put = (value: number, n: number) => {
+    acc = (acc << n) | value;
+    used += n;
+    while (used >= 8) {
+      used -= 8;
+      out[pos++] = (acc >>> used) & 0xff;
     }
+    acc &= (1 << used) - 1;
   };
   let previous = -1;
   for (const value of offsets) {
     const gap = value - previous - 1;
     previous = value;
-    const q = Math.floor(gap / unit);
-    for (let i = 0; i < q; i++) put(1);
-    put(0);
+    let q = Math.floor(gap / unit);
     const rest = gap - q * unit;
-    for (let bit = r - 1; bit >= 0; bit--) put(Math.floor(rest / 2 ** bit) % 2);
+    for (; q >= 24; q -= 24) put(0xffffff, 24);
+    put(((1 << q) - 1) * 2, q + 1);
+    if (r > 16) {
+      put(Math.floor(rest / 65_536), r - 16);
+      put(rest % 65_536, 16);
+    } else if (r > 0) put(rest, r);
   }
-  if (used > 0) bytes.push(byte << (8 - used));
-  return Uint8Array.from(bytes);
+  if (used > 0) out[pos++] = (acc << (8 - used)) & 0xff;
+  return out.subarray(0, pos);
 }
 
 /** The offsets of an encoded blob (`count` of them), in order; stops early once `until` is passed. */
@@ -73,17 +85,30 @@ export function decodeOffsets(blob: Uint8Array, count: number, until = Number.PO
   const unit = 2 ** r;
   const out: number[] = [];
   let at = 8;
-  const bit = () => {
-    const b = ((blob[at >> 3] ?? 0) >> (7 - (at & 7))) & 1;
-    at++;
-    return b;
-  };
   let previous = -1;
   while (out.length < count) {
+    // The quotient: the ones before the next zero, a byte at a time (a missing byte reads as zeros).
     let q = 0;
-    while (bit() === 1) q++;
+    for (;;) {
+      const shift = at & 7;
+      const ones = Math.clz32(~((((blob[at >> 3] ?? 0) << shift) & 0xff) << 24));
+      const avail = 8 - shift;
+      if (ones < avail) {
+        q += ones;
+        at += ones + 1;
+        break;
+      }
+      q += avail;
+      at += avail;
+    }
     let rest = 0;
-    for (let i = 0; i < r; i++) rest = rest * 2 + bit();
+    for (let need = r; need > 0; ) {
+      const avail = 8 - (at & 7);
+      const take = Math.min(need, avail);
+      rest = rest * (1 << take) + (((blob[at >> 3] ?? 0) >> (avail - take)) & ((1 << take) - 1));
+      at += take;
+      need -= take;
+    }
     previous += q * unit + rest + 1;
     out.push(previous);
     if (previous >= until) break;
@@ -99,15 +124,34 @@ export interface HashRange {
   offsets: number[];
 }
 
-/** The range, merged with new hashes (inside it), split in halves until each holds at most SHARD_MAX. */
+/**
+ * The range, merged with new hashes (inside it, in any order, repeats allowed), split in halves until
+ * each holds at most SHARD_MAX. Two sorted lists merged in one pass: the range's offsets are sorted
+ * and distinct already.
+ */
 export function mergeInto(range: HashRange, hashes: number[]): HashRange[] {
-  const all = [...new Set([...range.offsets, ...hashes.map((h) => h - range.lo)])].sort((a, b) => a - b);
+  const added = hashes.map((h) => h - range.lo).sort((a, b) => a - b);
+  const old = range.offsets;
+  const all: number[] = [];
+  let i = 0;
+  let j = 0;
+  let last = -1;
+  while (i < old.length || j < added.length) {
+    const a = old[i] ?? Number.POSITIVE_INFINITY;
+    const b = added[j] ?? Number.POSITIVE_INFINITY;
+    const next = Math.min(a, b);
+    if (a === next) i++;
+    if (b === next) j++;
+    if (next !== last) all.push(next);
+    last = next;
+  }
   const split = (lo: number, bits: number, offsets: number[]): HashRange[] => {
     if (offsets.length <= SHARD_MAX || bits === 0) return [{ lo, bits, offsets }];
     const half = 2 ** (bits - 1);
-    const low = offsets.filter((o) => o < half);
-    const high = offsets.filter((o) => o >= half).map((o) => o - half);
-    return [...split(lo, bits - 1, low), ...split(lo + half, bits - 1, high)];
+    let cut = 0;
+    while ((offsets[cut] ?? half) < half) cut++;
+    const high = offsets.slice(cut).map((o) => o - half);
+    return [...split(lo, bits - 1, offsets.slice(0, cut)), ...split(lo + half, bits - 1, high)];
   };
   return split(range.lo, range.bits, all);
 }

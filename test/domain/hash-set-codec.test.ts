@@ -2,6 +2,8 @@
  * The externalReference filter's set (src/domain/hash-set-codec.ts): Golomb–Rice coding round-trips,
  * ranges split at SHARD_MAX, no false negative, and the measured false-positive rate and bits per key
  * at 100,000 keys match n / 2^HASH_BITS and log2(2^HASH_BITS / n) + ~1.5 (docs/storage-schema.md).
+ * The coder packs fields, not bits: its bytes are those of the bit-at-a-time coder it replaced (kept
+ * here as the reference), so every stored blob reads as before.
  */
 import { describe, expect, it } from 'vitest';
 import {
@@ -36,7 +38,91 @@ function holds(ranges: HashRange[], key: string): boolean {
   return decodeOffsets(blob, r.offsets.length, h - r.lo).at(-1) === h - r.lo;
 }
 
+/** The coder as first written, a bit at a time: the format's reference. */
+function encodeBitwise(offsets: number[], width: number): Uint8Array {
+  const r = offsets.length === 0 ? 0 : Math.max(0, Math.floor(Math.log2(width / offsets.length)));
+  const unit = 2 ** r;
+  const bytes: number[] = [r];
+  let byte = 0;
+  let used = 0;
+  const put = (bit: number) => {
+    byte = (byte << 1) | bit;
+    if (++used === 8) {
+      bytes.push(byte);
+      byte = 0;
+      used = 0;
+    }
+  };
+  let previous = -1;
+  for (const value of offsets) {
+    const gap = value - previous - 1;
+    previous = value;
+    const q = Math.floor(gap / unit);
+    for (let i = 0; i < q; i++) put(1);
+    put(0);
+    const rest = gap - q * unit;
+    for (let bit = r - 1; bit >= 0; bit--) put(Math.floor(rest / 2 ** bit) % 2);
+  }
+  if (used > 0) bytes.push(byte << (8 - used));
+  return Uint8Array.from(bytes);
+}
+
+const sortedDistinct = (values: number[]) => [...new Set(values)].sort((a, b) => a - b);
+
 describe('hash-set codec', () => {
+  it('writes the bytes of the bit-at-a-time coder, and reads them back, at every Rice parameter', () => {
+    let seed = 42;
+    const random = () => {
+      seed = (Math.imul(seed, 1_103_515_245) + 12_345) >>> 0;
+      return seed / 2 ** 32;
+    };
+    const cases: [number[], number][] = [
+      [[], 2 ** 33],
+      [[0], 2 ** 34],
+      [[2 ** 34 - 1], 2 ** 34],
+      [[5, 2 ** 33 - 2], 2 ** 33],
+      // Mostly small gaps and one huge one: a quotient far past 24 ones.
+      [[...Array.from({ length: 999 }, (_, i) => i * 3), 2 ** 34 - 7], 2 ** 34],
+      [Array.from({ length: 1000 }, (_, i) => i), 1000],
+    ];
+    for (const [bits, n] of [
+      [33, 1],
+      [33, 2],
+      [33, 50],
+      [22, 1024],
+      [21, 700],
+      [20, 4096],
+      [12, 4000],
+      [34, 1024],
+    ] as const)
+      cases.push([
+        sortedDistinct(Array.from({ length: n }, () => Math.floor(random() * 2 ** bits))),
+        2 ** bits,
+      ]);
+    for (const [offsets, width] of cases) {
+      const blob = encodeOffsets(offsets, width);
+      expect([...blob], `${offsets.length} over ${width}`).toEqual([...encodeBitwise(offsets, width)]);
+      expect(decodeOffsets(blob, offsets.length)).toEqual(offsets);
+    }
+  });
+
+  it('merges as the sorted union of the range and the new hashes, repeats once, split past SHARD_MAX', () => {
+    const lo = 3 * 2 ** 20;
+    const range: HashRange = { lo, bits: 20, offsets: sortedDistinct([7, 9, 1_000, 2 ** 20 - 1]) };
+    expect(mergeInto(range, [lo + 9, lo + 8, lo + 8, lo])).toEqual([
+      { lo, bits: 20, offsets: [0, 7, 8, 9, 1_000, 2 ** 20 - 1] },
+    ]);
+    const many = Array.from({ length: 3_000 }, (_, i) => lo + ((i * 7_919) % 2 ** 20));
+    const parts = mergeInto(range, many);
+    const union = sortedDistinct([...range.offsets, ...many.map((h) => h - lo)]);
+    expect(parts.flatMap((p) => p.offsets.map((o) => p.lo - lo + o))).toEqual(union);
+    for (const p of parts) {
+      expect(p.offsets.length).toBeLessThanOrEqual(SHARD_MAX);
+      expect(p.offsets.every((o) => o >= 0 && o < 2 ** p.bits)).toBe(true);
+    }
+    expect(parts.map((p) => p.lo)).toEqual(parts.map((p) => p.lo).sort((a, b) => a - b));
+  });
+
   it('round-trips sorted offsets at every density', () => {
     for (const [n, width] of [
       [0, 2 ** 34],

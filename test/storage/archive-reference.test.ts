@@ -97,10 +97,11 @@ it('a range past 1,024 hashes splits in place: every reference still found, the 
   const api = await Integrator.create();
   const refs = Array.from({ length: 2_600 }, (_, i) => `split-${i}-${crypto.randomUUID()}`);
   await runInDurableObject(ledgerStub(api.client.clientId), async (_instance, state) => {
-    // Through the filter's own functions (reference-filter.ts), as filterOf above.
+    // Through the filter's own functions (reference-filter.ts), as filterOf above; a pending buffer
+    // of 0, so every step merges its references into the ranges and splits them as they fill.
     const { sql } = state.storage;
     for (let i = 0; i < refs.length; i += 200)
-      state.storage.transactionSync(() => addReferences(sql, 'cash-in', 1, refs.slice(i, i + 200)));
+      state.storage.transactionSync(() => addReferences(sql, 'cash-in', 1, refs.slice(i, i + 200), 0));
     const size = referenceFilterSize(sql, 'cash-in');
     expect(size.keys).toBe(refs.length);
     expect(size.ranges).toBeGreaterThanOrEqual(3);

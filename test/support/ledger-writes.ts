@@ -14,6 +14,7 @@ import { type LedgerDb, sqlOf } from '../../durable-objects/ledger/db';
 import {
   accounts,
   archiveReferenceFilters,
+  archiveReferencePending,
   archiveSegments,
   archiveTotals,
   cashIns,
@@ -161,7 +162,10 @@ export const ageCashOuts = (clientId: string, ms: number) =>
 
 /** Forgets the externalReference filter, as a version before it left the archived segments. */
 export const dropReferenceFilters = (clientId: string) =>
-  inLedgerDb(clientId, (db) => db.delete(archiveReferenceFilters).run());
+  inLedgerDb(clientId, (db) => {
+    db.delete(archiveReferenceFilters).run();
+    db.delete(archiveReferencePending).run();
+  });
 
 /** Moves every ledger entry `ms` into the past. */
 export const ageEntries = (clientId: string, ms: number) =>

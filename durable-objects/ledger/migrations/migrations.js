@@ -26,6 +26,7 @@ import m0023 from './0023_cash_in_recurrence.sql';
 import m0024 from './0024_archive_reference_filters.sql';
 import m0025 from './0025_internal_code_counter.sql';
 import m0026 from './0026_drop_cash_out_reference_filter.sql';
+import m0027 from './0027_archive_reference_pending.sql';
 
   export default {
     journal,
@@ -56,7 +57,8 @@ m0022,
 m0023,
 m0024,
 m0025,
-m0026
+m0026,
+m0027
     }
   }
   
