@@ -217,6 +217,7 @@ const STORES = {
     archive_reference_filters: 'archiveReferenceFilters',
     archive_reference_pending: 'archiveReferencePending',
   },
+  'archive/given-up-store.ts': { archive_given_up: 'archiveGivenUp' },
   'ledger/idempotency.ts': { idempotency_keys: 'idempotencyKeys' },
   'scheduler.ts': { tasks: 'tasks' },
   'cash-in/unapplied-store.ts': {

@@ -9,6 +9,7 @@ import type { PayerRules } from '../../src/domain/payer-rules';
 import { failure } from '../../src/domain/result';
 import type { AttemptOutcome } from '../../src/webhooks/types';
 import { archiveAll } from './archive/archive';
+import { readBackGivenUp } from './archive/archive-deliveries';
 import { audited, auditedRun } from './audit-ops';
 import { bankReturn } from './cash-in/bank-returns';
 import type { CreateCashInInput } from './cash-in/cash-in-ops';
@@ -153,8 +154,11 @@ export const recordWebhookAttemptOp = operation<{
 });
 
 export const retryWebhookDeliveryOp = operation<{ eventId: string; audit?: AuditRow }>()({
-  apply: (ledger, input) =>
-    audited(ledger, ledger.env, input.audit, () => retryDelivery(ledger, input.eventId, Date.now())),
+  // An archived GIVEN_UP delivery comes back hot first, so the retry answers as for a hot one.
+  apply: async (ledger, input) => {
+    await readBackGivenUp(ledger, input.eventId, Date.now());
+    return audited(ledger, ledger.env, input.audit, () => retryDelivery(ledger, input.eventId, Date.now()));
+  },
 });
 
 // -- Pix Automático -----------------------------------------------------------

@@ -4,9 +4,10 @@
  * ends, not here: health observations as the queue takes them (tasks.ts), the payload of a webhook event once
  * its delivery is DELIVERED or UNDELIVERABLE (webhook-deliveries.ts: never sent again), finished tasks (the
  * scheduler). The rest age out here:
- * - webhook deliveries that ended (DELIVERED, GIVEN_UP, UNDELIVERABLE), with a GIVEN_UP event's
- *   payload: 7 days after they ended, the window the operator API and the console show (a GIVEN_UP
- *   one can be retried until then); PENDING, IN_FLIGHT and FAILED ones stay, whatever their age;
+ * - webhook deliveries that ended (DELIVERED, GIVEN_UP, UNDELIVERABLE), a GIVEN_UP one with its event's
+ *   payload (on its row since migration 0028): 7 days after they
+ *   ended, the window the operator API and the console show (a GIVEN_UP one can be retried until
+ *   then), unless the archive took them first; PENDING, IN_FLIGHT and FAILED ones stay, whatever their age;
  * - idempotency keys: 24 h after they were stored, the replay window (docs/contract.md, Idempotency).
  * What no rule names stays: unpublished observations, webhook events not yet adopted by a delivery,
  * open deliveries, running idempotency keys (memory only, idempotency.ts), and everything money is

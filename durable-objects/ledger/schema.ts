@@ -252,14 +252,12 @@ export const outbox = sqliteTable(
   (t) => [index('outbox_unpublished_idx').on(t.channel, t.publishedAt, t.seq)],
 );
 
-/**
- * An event id of an older version, which carries no seq (ids.ts eventSeqOf): the only rows
- * webhook_deliveries_legacy_id_idx holds. A look-up names this same term to use that index.
- */
+/** An event id of an older version, which carries no seq (ids.ts eventSeqOf): the only rows
+ * webhook_deliveries_legacy_id_idx holds. A look-up names this same term to use that index. */
 export const legacyEventId = (eventId: SQLiteColumn): SQL => sql`${eventId} NOT GLOB 'evt_[0-9]*_*'`;
 
 /**
- * Delivery state of each `webhook` outbox event (the payload stays in the outbox). `dueAt` is when
+ * Delivery state of each `webhook` outbox event (the payload stays in the outbox until given up). `dueAt` is when
  * the dispatcher must look at it again: the next attempt (PENDING, FAILED) or the end of the lease
  * of a dispatch that has not reported (IN_FLIGHT); null once final. Events of one aggregate go
  * out in `seq` order, one at a time. See docs/storage-schema.md.
@@ -285,9 +283,9 @@ export const webhookDeliveries = sqliteTable(
     lastError: text('last_error'),
     lastAttemptAt: integer('last_attempt_at'),
     deliveredAt: integer('delivered_at'),
-    /** When the event happened (the outbox `occurredAt`). */
-    createdAt: integer('created_at').notNull(),
+    createdAt: integer('created_at').notNull(), // when the event happened (the outbox `occurredAt`)
     updatedAt: integer('updated_at').notNull(),
+    payload: text('payload', { mode: 'json' }), // a GIVEN_UP one's, moved from the outbox: the row alone is archived (0028)
   },
   (t) => [
     // The rowid is the seq: each index below is in seq order within its key (migration 0012).
@@ -376,6 +374,7 @@ export const archiveDeliveryIndex = sqliteTable(
 );
 export * from './schema-audit';
 export * from './schema-codes';
+export * from './schema-deliveries';
 export { archivedDisputes } from './schema-disputes';
 export * from './schema-filters';
 export * from './schema-recurrence';

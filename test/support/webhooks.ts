@@ -137,8 +137,8 @@ export async function makeDueNow(clientId: string, eventId: string): Promise<voi
 
 /**
  * The webhook events of one transaction (or of all, without `aggregateId`), in order: those still in
- * the outbox with their payload (`data`), and those whose payload left when their delivery ended
- * (DELIVERED, UNDELIVERABLE) from their delivery row, without it.
+ * the outbox with their payload (`data`), and those adopted by a delivery from its row, with the
+ * payload it holds until it ends DELIVERED or UNDELIVERABLE, then without it.
  */
 export async function outboxEvents(clientId: string, aggregateId?: string) {
   const rows = await inLedger(clientId, (l) => {
@@ -158,7 +158,7 @@ export async function outboxEvents(clientId: string, aggregateId?: string) {
         eventId: d.eventId,
         aggregateId: d.aggregateId,
         eventType: d.eventType,
-        data: undefined,
+        data: d.payload ?? undefined,
       })),
     ];
   });

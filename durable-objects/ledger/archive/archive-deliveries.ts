@@ -1,12 +1,18 @@
 /**
- * Archived webhook deliveries (kind `delivery`, archive-delivery-queue.ts) for the operator: the
- * list by aggregateId answers as if nothing had been archived, and a segment leaves the manifest,
- * the id index and R2 once all its deliveries are past the 7-day operator window (the rule that
- * prunes hot ones, prune.ts). An unfiltered list (or one by status only) stays hot-only: which
- * segments hold the newest deliveries of every transaction is not bounded by an index, and the
- * operator window of those is the same 7 days the hot list keeps for transactions still hot.
+ * Archived webhook deliveries (kind `delivery`, archive-delivery-queue.ts) for the operator: lists
+ * answer as if nothing had been archived, a retry of an archived GIVEN_UP delivery reads it back,
+ * and a segment leaves the manifest, the id indexes and R2 once all its deliveries are past the
+ * 7-day operator window (the rule that prunes hot ones, prune.ts).
+ *
+ * Which lists read the archive: the one by aggregateId (the id index, then its segments), and the
+ * ones that show GIVEN_UP deliveries (unfiltered, or by status GIVEN_UP), through the segments that
+ * hold GIVEN_UP ones (given-up-store.ts). DELIVERED and UNDELIVERABLE ones of archived transactions
+ * stay out of those two, as before: which segments hold the newest of every transaction is not
+ * bounded by an index, and the operator window of those is the same 7 days the hot list keeps for
+ * transactions still hot. Open deliveries are never archived.
  */
 
+import { eventSeqOf } from '../../../src/domain/ids';
 import type { LedgerContext } from '../ledger-context';
 import { FINISHED_DELIVERY_KEEP_MS } from '../prune';
 import {
@@ -16,11 +22,71 @@ import {
   deliveryPage,
   deliveryRows,
 } from '../webhooks/delivery-view';
+import { deliveryIsHot, insertDeliveryRow } from '../webhooks/outbox-store';
 import { deliverySegmentsFor, idHash } from './archive-index';
 import { readSegment } from './archive-reads';
-import { deliverySegmentsEndedBefore, dropDeliverySegment, oldestDeliverySegmentEnd } from './archive-store';
+import {
+  deliverySegmentsEndedBefore,
+  dropDeliverySegment,
+  markStale,
+  oldestDeliverySegmentEnd,
+  staleSeqs,
+} from './archive-store';
+import {
+  dropGivenUpSegment,
+  type GivenUpSegment,
+  givenUpSegmentsDown,
+  givenUpSegmentsHolding,
+} from './given-up-store';
 
-/** The operator list: hot rows, and for one transaction its archived ones still inside the window. */
+/** An archived segment's rows still current: not superseded by a read-back (archive_stale). */
+async function currentRows(
+  ledger: LedgerContext,
+  segment: { id: number; key: string },
+): Promise<DeliveryRow[]> {
+  const rows = (await readSegment(ledger.env, segment.key)) as DeliveryRow[];
+  const stale = staleSeqs(ledger.storage.sql, segment.id);
+  return stale.size === 0 ? rows : rows.filter((r) => !stale.has(r.seq));
+}
+
+/** Whether an archived row belongs on the page: inside the window, the filters, below the cursor, not hot. */
+function listable(ledger: LedgerContext, row: DeliveryRow, input: DeliveryListInput, since: number): boolean {
+  if (row.updatedAt < since) return false;
+  if (input.status !== undefined && row.status !== input.status) return false;
+  if (input.before !== undefined && row.seq >= input.before) return false;
+  return !deliveryIsHot(ledger.db, row.seq);
+}
+
+/** Segments of GIVEN_UP deliveries opened per manifest read of a list page. */
+const GIVEN_UP_BATCH = 8;
+
+/**
+ * Archived GIVEN_UP rows of a list page (unfiltered or by status GIVEN_UP): segments in the order of
+ * their newest seq, opened while one could still land among the page's limit + 1 newest.
+ */
+async function archivedGivenUp(
+  ledger: LedgerContext,
+  input: DeliveryListInput,
+  rows: Map<number, DeliveryRow>,
+  since: number,
+): Promise<void> {
+  const cutoff = () => [...rows.keys()].sort((a, b) => b - a)[input.limit] ?? 0;
+  let after: GivenUpSegment | undefined;
+  for (;;) {
+    const batch = givenUpSegmentsDown(ledger.storage.sql, GIVEN_UP_BATCH, after);
+    for (const segment of batch) {
+      if (segment.lastSeq < cutoff()) return;
+      if (input.before !== undefined && segment.firstSeq >= input.before) continue;
+      for (const row of await currentRows(ledger, { id: segment.segment, key: segment.key }))
+        if (row.status === 'GIVEN_UP' && !rows.has(row.seq) && listable(ledger, row, input, since))
+          rows.set(row.seq, row);
+    }
+    after = batch.at(-1);
+    if (batch.length < GIVEN_UP_BATCH) return;
+  }
+}
+
+/** The operator list: hot rows, and the archived ones it showed before they were archived (above). */
 export async function listDeliveriesAnywhere(
   ledger: LedgerContext,
   input: DeliveryListInput,
@@ -28,18 +94,39 @@ export async function listDeliveriesAnywhere(
 ): Promise<{ items: DeliveryView[]; nextCursor?: string }> {
   const hot = deliveryRows(ledger.db, input);
   const id = input.aggregateId;
-  if (id === undefined) return deliveryPage(hot, input.limit);
+  const givenUp = input.status === undefined || input.status === 'GIVEN_UP';
+  if (id === undefined && !givenUp) return deliveryPage(hot, input.limit);
   const since = now - FINISHED_DELIVERY_KEEP_MS;
   const rows = new Map(hot.map((r) => [r.seq, r]));
-  for (const segment of deliverySegmentsFor(ledger.storage.sql, id))
-    for (const row of (await readSegment(ledger.env, segment.key)) as DeliveryRow[]) {
-      if (row.aggregateId !== id || rows.has(row.seq) || row.updatedAt < since) continue;
-      if (input.status !== undefined && row.status !== input.status) continue;
-      if (input.before !== undefined && row.seq >= input.before) continue;
-      rows.set(row.seq, row);
-    }
+  if (id === undefined) await archivedGivenUp(ledger, input, rows, since);
+  else
+    for (const segment of deliverySegmentsFor(ledger.storage.sql, id))
+      for (const row of await currentRows(ledger, segment))
+        if (row.aggregateId === id && !rows.has(row.seq) && listable(ledger, row, input, since))
+          rows.set(row.seq, row);
   const page = [...rows.values()].sort((a, b) => b.seq - a.seq).slice(0, input.limit + 1);
   return deliveryPage(page, input.limit);
+}
+
+/**
+ * Before an operator retry: an archived GIVEN_UP delivery inside the window comes back hot, exactly
+ * as archived (its payload on its row), and its archived copy is marked stale in the same write, so
+ * every list shows the hot one alone. The retry then answers as for one that never left.
+ */
+export async function readBackGivenUp(ledger: LedgerContext, eventId: string, now: number): Promise<void> {
+  const seq = eventSeqOf(eventId);
+  if (seq === undefined || deliveryIsHot(ledger.db, seq)) return;
+  for (const segment of givenUpSegmentsHolding(ledger.storage.sql, seq)) {
+    const where = { id: segment.segment, key: segment.key };
+    const row = (await currentRows(ledger, where)).find((r) => r.seq === seq && r.eventId === eventId);
+    if (row?.status !== 'GIVEN_UP' || row.updatedAt < now - FINISHED_DELIVERY_KEEP_MS) continue;
+    ledger.storage.transactionSync(() => {
+      if (deliveryIsHot(ledger.db, seq)) return;
+      insertDeliveryRow(ledger.db, row);
+      markStale(ledger.storage.sql, segment.segment, seq);
+    });
+    return;
+  }
 }
 
 /** Segments expired per step (each one R2 read, one transaction, one R2 delete). */
@@ -47,8 +134,9 @@ export const EXPIRE_STEP_SEGMENTS = 20;
 
 /**
  * Drops delivery segments whose newest end is past the window: their index entries (the hash of
- * each aggregateId, by primary key) and manifest row in one transaction, then the R2 object. A crash
- * between the two leaves an unreferenced object in R2 (never read, nothing lost). Returns how many.
+ * each aggregateId, by primary key), GIVEN_UP note and manifest row in one transaction, then the R2
+ * object. A crash between the two leaves an unreferenced object in R2 (never read, nothing lost).
+ * Returns how many.
  */
 export async function expireDeliveries(ledger: LedgerContext, now: number): Promise<number> {
   const sql = ledger.storage.sql;
@@ -56,7 +144,10 @@ export async function expireDeliveries(ledger: LedgerContext, now: number): Prom
   for (const segment of old) {
     const rows = await readSegment(ledger.env, segment.key);
     const hashes = [...new Set(rows.map((r) => r.aggregateId as string))].map((id) => idHash(id));
-    ledger.storage.transactionSync(() => dropDeliverySegment(sql, segment.id, hashes));
+    ledger.storage.transactionSync(() => {
+      dropGivenUpSegment(sql, segment.id);
+      dropDeliverySegment(sql, segment.id, hashes);
+    });
     await ledger.env.ARCHIVE.delete(segment.key);
   }
   return old.length;

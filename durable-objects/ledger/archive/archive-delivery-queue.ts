@@ -1,7 +1,7 @@
 /**
  * Which transactions may have ended webhook deliveries to archive (the archive store's delivery
  * queue): every Cash-In and Cash-Out archived is queued in the transaction that archives it, and so
- * is one whose delivery ends (DELIVERED, UNDELIVERABLE) after it was archived. The delivery source
+ * is one whose delivery ends (DELIVERED, UNDELIVERABLE, GIVEN_UP) after it was archived. The delivery source
  * (archive-deliveries.ts) walks the queue and the deliveries' aggregate index, never the table.
  */
 import type { ArchivableRow } from '../archivable';
@@ -15,7 +15,14 @@ import {
   oldestEndedAggregates,
 } from '../webhooks/outbox-store';
 import type { ArchiveSource } from './archive-sources';
-import { hasArchiveOf, queueAggregate, queuedAggregates, unqueueAggregate } from './archive-store';
+import {
+  hasArchiveOf,
+  queueAggregate,
+  queuedAggregates,
+  unqueueAggregate,
+  writingSegment,
+} from './archive-store';
+import { addGivenUpSegment } from './given-up-store';
 
 /** Queues the archived transactions that have ended deliveries (one index probe each). */
 export function enqueueAggregates(store: SqlStorage, aggregateIds: string[]): void {
@@ -79,14 +86,26 @@ function queuedRows(ledger: LedgerContext): ArchivableRow[] {
 /**
  * In the transaction that deletes the rows: a transaction with no ended delivery left leaves the
  * queue. Their outbox payloads are gone already: they leave as a delivery ends DELIVERED or
- * UNDELIVERABLE (webhook-deliveries.ts recordAttempt, adoption without a URL).
+ * UNDELIVERABLE, and a GIVEN_UP one's is on its row (webhook-deliveries.ts recordAttempt, adoption
+ * without a URL). A segment holding GIVEN_UP ones is noted with their seq range, so the operator
+ * list by status and the retry by event id find them (archive-deliveries.ts).
  */
 function removedDeliveries(ledger: LedgerContext, rows: Record<string, unknown>[]): void {
   for (const id of new Set(rows.map((r) => r.aggregateId as string)))
     if (endedOf(ledger, id).length === 0) unqueueAggregate(ledger.db, id);
+  const givenUp = rows.filter((r) => r.status === 'GIVEN_UP').map((r) => r.seq as number);
+  // The segment being finished is the one reserved (WRITING) until this transaction marks it DONE.
+  const segment = writingSegment(ledger.db);
+  if (givenUp.length > 0 && segment)
+    addGivenUpSegment(ledger.storage.sql, {
+      segment: segment.id,
+      key: segment.key,
+      firstSeq: Math.min(...givenUp),
+      lastSeq: Math.max(...givenUp),
+    });
 }
 
-/** Ended webhook deliveries of archived transactions, in segments found by their aggregateId. */
+/** Ended webhook deliveries (GIVEN_UP ones too) of archived transactions, in segments found by their aggregateId. */
 export const deliverySource: ArchiveSource = {
   ...endedDeliveryArchive,
   kind: 'delivery',

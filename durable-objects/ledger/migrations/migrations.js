@@ -27,6 +27,7 @@ import m0024 from './0024_archive_reference_filters.sql';
 import m0025 from './0025_internal_code_counter.sql';
 import m0026 from './0026_drop_cash_out_reference_filter.sql';
 import m0027 from './0027_archive_reference_pending.sql';
+import m0028 from './0028_given_up_deliveries.sql';
 
   export default {
     journal,
@@ -58,7 +59,8 @@ m0023,
 m0024,
 m0025,
 m0026,
-m0027
+m0027,
+m0028
     }
   }
   

@@ -195,6 +195,31 @@ export function deleteEvent(db: LedgerDb, seq: number): void {
   db.delete(outbox).where(eq(outbox.seq, seq)).run();
 }
 
+/**
+ * A delivery just given up takes its event's payload onto its row and the outbox row goes: the row
+ * alone then goes to the archive and comes back for a retry (archive/archive-deliveries.ts).
+ */
+export function keepPayloadOnRow(sqlApi: SqlStorage, seq: number): void {
+  sqlApi.exec(
+    'UPDATE webhook_deliveries SET payload = (SELECT data FROM outbox WHERE seq = ?) WHERE seq = ? AND payload IS NULL',
+    seq,
+    seq,
+  );
+  sqlApi.exec('DELETE FROM outbox WHERE seq = ?', seq);
+}
+
+/** Whether the delivery of this seq is hot (one primary-key probe). */
+export function deliveryIsHot(db: LedgerDb, seq: number): boolean {
+  return (
+    db.select({ seq: deliveries.seq }).from(deliveries).where(eq(deliveries.seq, seq)).get() !== undefined
+  );
+}
+
+/** An archived delivery back hot, exactly as it was written (its seq and payload included). */
+export function insertDeliveryRow(db: LedgerDb, row: DeliveryRow): void {
+  db.insert(deliveries).values(row).onConflictDoNothing().run();
+}
+
 export interface DeliveryListInput {
   status?: DeliveryStatus;
   aggregateId?: string;
@@ -247,8 +272,12 @@ export function oldestEndedExpiry(status: DeliveryStatus, keepMs: number): SQL {
           WHERE status = ${status} ORDER BY updated_at LIMIT 1`;
 }
 
-/** Ended for good: never sent again (the operator retry takes FAILED and GIVEN_UP only). */
-const ENDED = ['DELIVERED', 'UNDELIVERABLE'] as const;
+/**
+ * Ended: no attempt is due. DELIVERED and UNDELIVERABLE are never sent again; GIVEN_UP waits only for
+ * an operator's retry, which reads it back from the archive (archive/archive-deliveries.ts), payload
+ * and all (keepPayloadOnRow).
+ */
+const ENDED = ['DELIVERED', 'UNDELIVERABLE', 'GIVEN_UP'] as const;
 
 /** Ended deliveries as the archive moves them (archivable.ts), by when they ended. */
 export const endedDeliveryArchive: ArchivableTable = {
@@ -275,7 +304,7 @@ export function hasEndedDelivery(sqlApi: SqlStorage, aggregateId: string): boole
     sqlApi
       .exec(
         `SELECT 1 FROM webhook_deliveries WHERE substr(aggregate_id, -8) = substr(?, -8)
-         AND +aggregate_id = ? AND status IN ('DELIVERED', 'UNDELIVERABLE') LIMIT 1`,
+         AND +aggregate_id = ? AND status IN ('DELIVERED', 'UNDELIVERABLE', 'GIVEN_UP') LIMIT 1`,
         aggregateId,
         aggregateId,
       )
@@ -284,7 +313,7 @@ export function hasEndedDelivery(sqlApi: SqlStorage, aggregateId: string): boole
 }
 
 /**
- * The transactions of the oldest ended (DELIVERED, UNDELIVERABLE) deliveries, by the finished index:
+ * The transactions of the oldest ended (DELIVERED, UNDELIVERABLE, GIVEN_UP) deliveries, by the finished index:
  * over its size budget the object sends them to the archive before their transaction goes.
  */
 export function oldestEndedAggregates(sqlApi: SqlStorage, limit: number): string[] {

@@ -24,6 +24,7 @@ import {
   eventData,
   findDelivery,
   insertDeliveries,
+  keepPayloadOnRow,
   markPublished,
   newWebhookEvents,
   nextHeadDueAt,
@@ -150,10 +151,11 @@ export function claimWebhook(
 ): ClaimedWebhook | null {
   const row = findDelivery(ledger.db, eventId);
   if (row?.status !== 'IN_FLIGHT' || row.dispatches !== dispatch || row.url === null) return null;
-  const event = eventData(ledger.db, row.seq);
-  if (!event) return null;
+  // A delivery given up and retried carries its payload on its row (keepPayloadOnRow).
+  const data = eventData(ledger.db, row.seq)?.data ?? row.payload;
+  if (data === null || data === undefined) return null;
   updateDelivery(ledger.db, row.seq, { dueAt: now + LEASE_MS, updatedAt: now });
-  return { eventId, eventType: row.eventType, data: event.data, url: row.url };
+  return { eventId, eventType: row.eventType, data, url: row.url };
 }
 
 /**
@@ -185,12 +187,19 @@ export function recordAttempt(
       deliveredAt: now,
       lastResponseStatus: outcome.status,
       lastError: null,
+      payload: null,
     };
   } else if (!live) {
     return;
   } else if (outcome.kind === 'refused') {
     // Nothing was sent, so no attempt is counted.
-    changes = { status: 'UNDELIVERABLE', dueAt: null, lastError: outcome.error, updatedAt: now };
+    changes = {
+      status: 'UNDELIVERABLE',
+      dueAt: null,
+      lastError: outcome.error,
+      updatedAt: now,
+      payload: null,
+    };
   } else {
     const delay = retryDelayAfter(attempted.attempts);
     changes = {
@@ -208,9 +217,12 @@ export function recordAttempt(
       // an ended delivery is acknowledged unread): the payload goes with the outcome (docs/storage-schema.md,
       // Growth).
       deleteEvent(ledger.db, row.seq);
-      // Ended for good after its transaction was archived: it follows it (archive-delivery-queue.ts).
-      enqueueIfArchived(ledger.storage.sql, row.aggregateId);
     }
+    // Given up, only an operator retry sends it again: its payload moves onto its row, which can
+    // then go to the archive alone (docs/storage-schema.md, Idempotency keys and delivery lists).
+    if (changes.status === 'GIVEN_UP') keepPayloadOnRow(ledger.storage.sql, row.seq);
+    // Ended after its transaction was archived: it follows it (archive-delivery-queue.ts).
+    if (changes.dueAt === null) enqueueIfArchived(ledger.storage.sql, row.aggregateId);
     dispatchSoon(ledger, now);
   });
 }
