@@ -24,10 +24,11 @@ A local PSP (API Pix + Efí Pix Send, every exchange validated) for the local re
 
 Control API (POST JSON to http://127.0.0.1:<port>/__control/<name>): pay, return, devolution,
 infraction, infraction-decide (MED disputes, as Efí lists them),
-payout, fail-next, refuse-next-devolution, callback; Pix Automático: rec-approve, rec-reject,
+payout, fail-next, refuse-next-devolution, hold-next-devolution, release-devolution, callback;
+Pix Automático: rec-approve, rec-reject,
 rec-payer-cancel, cobr-pay, cobr-fail, cobr-payer-cancel, rec-callback, cobr-callback;
 GET callbacks, cob/<txid>, pix/<e2eid>, sent/<transactionId>, webhook/<key>, rec/<idRec>,
-cobr/<txid>, webhookrec, invalid. See docs/operating.md, "Local real-partner flow".
+cobr/<txid>, webhookrec, devolution-held, invalid. See docs/operating.md, "Local real-partner flow".
 `);
 
 const { values } = parseArgs({

@@ -139,7 +139,6 @@ describe('one view per transaction kind', () => {
     await waitFor(
       () => agree.check('cash-in', refunded.transactionId),
       (c) => c.status === 'REFUNDED',
-      10_000,
     );
     await agree.check('cash-in', refunded.transactionId, 'REFUNDED');
     const returned = await createCashIn(api, { amount: 16 });
@@ -192,14 +191,12 @@ describe('one view per transaction kind', () => {
     await waitFor(
       () => agree.check('cash-in', recurring.transactionId),
       (c) => c.status === 'REFUNDED',
-      10_000,
     );
     const failedRefund = await createCashIn(api, { amount: 17 });
     await payCashIn(api, failedRefund.internalCode);
     await waitFor(
       () => agree.check('cash-in', failedRefund.transactionId),
       (c) => c.endToEndId !== undefined,
-      5_000,
     );
     const fault = await admin(`/admin/partners/${GAMA}/faults`, 'POST', {
       operation: 'CASH_IN',
@@ -214,7 +211,6 @@ describe('one view per transaction kind', () => {
     const afterFailure = await waitFor(
       () => agree.check('cash-in', failedRefund.transactionId),
       (c) => c.refundFailure !== undefined,
-      10_000,
     );
     expect(afterFailure.status).toBe('PAID');
     expect((await admin(`/admin/partners/${GAMA}/faults`, 'DELETE')).status).toBe(204);
@@ -254,7 +250,7 @@ describe('one view per transaction kind', () => {
     const pending = await createCashOut(api, { amount: 150 });
     const rejected = await createCashOut(api, { amount: 160 });
     for (const id of [toKey, toAccount].map((c) => c.transactionId)) {
-      expect((await settled(api, id, undefined, 30_000)).status).toBe('COMPLETED');
+      expect((await settled(api, id, undefined)).status).toBe('COMPLETED');
       await agree.check('cash-out', id, 'COMPLETED');
     }
     expect((await settled(api, failed.transactionId)).status).toBe('CANCELLED');

@@ -7,12 +7,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { type DashboardModel, dashboardPage } from '../../src/console/dashboard';
-import { createCashIn } from '../support/cash-in';
 import { deposit } from '../support/cash-out';
 import { batchItems, createBatch } from '../support/cash-out-batch';
 import { consoleCookie } from '../support/console';
 import { call, Integrator } from '../support/harness';
-import { newSink, outboxEvents, setPlan, waitForDelivery } from '../support/webhooks';
+import { failedFirstEvent } from '../support/webhooks';
 
 const BRT_TEXT = /^\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}:\d{2} BRT$/;
 
@@ -45,18 +44,14 @@ describe('console timestamps are BRT', () => {
   it("a webhook delivery's attempt and a batch's creation show in BRT, the instant in datetime", async () => {
     const api = await Integrator.create();
     const { clientId } = api.client;
-    const sink = newSink();
-    await setPlan(sink, [500]);
-    const cashIn = await createCashIn(api, { webhookUrl: sink.url });
-    const [requested] = await outboxEvents(clientId, cashIn.transactionId);
-    await waitForDelivery(clientId, requested!.eventId, (r) => r.status === 'FAILED');
+    const { eventId } = await failedFirstEvent(api);
     await deposit(api, 10);
     const batch = await createBatch(api, batchItems(1));
 
     const cookie = await consoleCookie();
     const page = await (await call(`/admin/console?client=${clientId}`, { headers: { cookie } })).text();
     const deliveries = section(page, 'deliveries');
-    const row = deliveries.slice(deliveries.indexOf(`data-event-id="${requested!.eventId}"`));
+    const row = deliveries.slice(deliveries.indexOf(`data-event-id="${eventId}"`));
     const cell = /<td data-label="When">(.*?)<\/td>/s.exec(row)?.[1] ?? '';
     const [shown] = times(cell);
     expect(shown, cell).toBeDefined();

@@ -5,9 +5,8 @@
  * PENDING again. The browser-level test (plots, screenshots) is test/node/console-browser.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { createCashIn } from '../support/cash-in';
 import { ADMIN_TOKEN, admin, BASE, call, Integrator } from '../support/harness';
-import { newSink, outboxEvents, setPlan, waitForDelivery } from '../support/webhooks';
+import { failedFirstEvent, waitForDelivery } from '../support/webhooks';
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded', origin: BASE };
 
@@ -117,12 +116,7 @@ describe('operator console: clients and deliveries', () => {
   it('redelivers a FAILED delivery only with the session, the same origin and its CSRF token', async () => {
     const api = await Integrator.create();
     const { clientId } = api.client;
-    const sink = newSink();
-    await setPlan(sink, [500]);
-    const cashIn = await createCashIn(api, { webhookUrl: sink.url });
-    const [requested] = await outboxEvents(clientId, cashIn.transactionId);
-    const eventId = requested!.eventId;
-    await waitForDelivery(clientId, eventId, (r) => r.status === 'FAILED');
+    const { eventId } = await failedFirstEvent(api);
 
     const { cookie, csrf } = await session();
     const page = await (await call(`/admin/console?client=${clientId}`, { headers: { cookie } })).text();

@@ -26,7 +26,6 @@ const refunded = (api: Integrator, id: string) =>
   waitFor(
     () => getCashIn(api, id),
     (c) => c.status === 'REFUNDED',
-    10_000,
   );
 
 async function paidCashIn(api: Integrator, amount = 40) {

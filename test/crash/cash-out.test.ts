@@ -44,7 +44,7 @@ describe('a Cash-Out whose object dies between two steps', () => {
       await deposit(api, 100);
       await armCrash(api, point);
       const accepted = await createCashOut(api, { amount: 25 });
-      const done = await settled(api, accepted.transactionId, ['COMPLETED', 'CANCELLED'], 20_000);
+      const done = await settled(api, accepted.transactionId, ['COMPLETED', 'CANCELLED']);
       expect(await crashedAt(api, point)).toBeDefined();
       expect(done.status).toBe('COMPLETED');
       expect(await partnerRequests(accepted.transactionId)).toEqual([
@@ -71,7 +71,7 @@ describe('a Cash-Out whose object dies between two steps', () => {
         amount: 25,
         payee: { name: 'Ana', document: '12345678909', destination: magicKey('PAYEE_ACCOUNT_UNAVAILABLE') },
       });
-      const done = await settled(api, accepted.transactionId, ['COMPLETED', 'CANCELLED'], 20_000);
+      const done = await settled(api, accepted.transactionId, ['COMPLETED', 'CANCELLED']);
       expect(await crashedAt(api, point)).toBeDefined();
       expect(done).toMatchObject({ status: 'CANCELLED', failure: { code: 'PAYEE_ACCOUNT_UNAVAILABLE' } });
       expect(await partnerRequests(accepted.transactionId)).toEqual([
@@ -94,7 +94,7 @@ describe('a Cash-Out whose object dies between two steps', () => {
       await armCrash(api, point);
       const inputs = batchInputs(6, 2);
       const ids = await acceptTogether(api, inputs);
-      const done = await Promise.all(ids.map((id) => settled(api, id, ['COMPLETED', 'CANCELLED'], 20_000)));
+      const done = await Promise.all(ids.map((id) => settled(api, id, ['COMPLETED', 'CANCELLED'])));
       expect(await crashedAt(api, point)).toBeDefined();
       expect(done.map((d) => d.status)).toEqual(ids.map((_, i) => (i === 2 ? 'CANCELLED' : 'COMPLETED')));
       for (const [i, id] of ids.entries()) {
@@ -121,7 +121,7 @@ describe('a Cash-Out whose object dies between two steps', () => {
     const first = await waitForCrash(api, 'cash-out.status-read');
     await armCrash(api, 'cash-out.status-read');
     const second = await waitForCrash(api, 'cash-out.status-read', first);
-    const done = await settled(api, accepted.transactionId, ['COMPLETED', 'CANCELLED'], 20_000);
+    const done = await settled(api, accepted.transactionId, ['COMPLETED', 'CANCELLED']);
     expect(done.status).toBe('COMPLETED');
     const { settlesAt: settles_at } = (await partnerTransfer(accepted.transactionId))!;
     // However the first death fell, the second one came after the partner had settled it (the
@@ -150,7 +150,7 @@ describe('a Cash-Out whose object dies between two steps', () => {
       'POST',
     );
     expect(approve.status).toBe(200);
-    const done = await settled(api, accepted.transactionId, ['COMPLETED', 'CANCELLED'], 20_000);
+    const done = await settled(api, accepted.transactionId, ['COMPLETED', 'CANCELLED']);
     expect(await crashedAt(api, 'cash-out.approved')).toBeDefined();
     expect(done.status).toBe('COMPLETED');
     expect(await partnerRequests(accepted.transactionId)).toEqual([

@@ -64,13 +64,12 @@ describe('a sandbox partner that is slow, late or asked twice', () => {
     expect((await getCashOut(api, accepted.transactionId)).status).toBe('PROCESSING');
     expect(await partnerRow(accepted.transactionId)).toBeUndefined();
     await clearFaults();
-    const done = await settled(api, accepted.transactionId, ['COMPLETED', 'CANCELLED'], 20_000);
+    const done = await settled(api, accepted.transactionId, ['COMPLETED', 'CANCELLED']);
     expect(done.status).toBe('COMPLETED');
     // The first, late request reaches the partner after the second one: same payment, asked twice.
     const row = await waitFor(
       () => partnerRow(accepted.transactionId),
       (r) => (r?.requests ?? 0) >= 2,
-      15_000,
     );
     expect(row).toMatchObject({ kind: 'PAYMENT', amount: 4000, outcome: 'SETTLED', requests: 2 });
     const books = await assertBooks(api);
@@ -95,7 +94,7 @@ describe('a sandbox partner that is slow, late or asked twice', () => {
     await clearFaults();
     expect(pending!.settles_at).toBeGreaterThan(Date.now());
     expect((await getCashOut(api, accepted.transactionId)).status).toBe('PROCESSING');
-    const done = await settled(api, accepted.transactionId, ['COMPLETED', 'CANCELLED'], 20_000);
+    const done = await settled(api, accepted.transactionId, ['COMPLETED', 'CANCELLED']);
     expect(done.status).toBe('COMPLETED');
     expect(await partnerRow(accepted.transactionId)).toMatchObject({ outcome: 'SETTLED', requests: 1 });
     await assertBooks(api);

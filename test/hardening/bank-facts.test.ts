@@ -18,7 +18,6 @@ async function bankReturn(api: Integrator, id: string, reason: string) {
   return waitFor(
     () => api.post(`/sandbox/cash-in/${id}/return`, { reason }),
     (res) => res.status !== 422,
-    5_000,
   );
 }
 
@@ -85,7 +84,6 @@ describe('bank returns are facts', () => {
       () =>
         api.get(`/cash-in/${cashIn.internalCode}`).then((r) => r.json() as Promise<{ endToEndId?: string }>),
       (c) => c.endToEndId !== undefined,
-      5_000,
     );
     const refund = await api.signedPost(`/cash-in/${cashIn.internalCode}/refund`, {
       reason: 'MERCHANT_ERROR',
@@ -107,7 +105,6 @@ describe('bank returns are facts', () => {
     const outs = await waitFor(
       async () => (await fullStatement(api, account)).filter((i) => i.type === 'PIX_REFUND_OUT'),
       (list) => list.length === 2,
-      10_000,
     );
     expect(outs.map((i) => [i.endToEndId, i.typeRaw, i.amount])).toEqual([
       [view.endToEndId, BANK_RETURN_LABEL, 50],

@@ -104,7 +104,6 @@ describe('PIX health in the Worker', () => {
       () => received(sink),
       (list) =>
         list.some((r) => (verify.verify(r.body, r.headers) as any).data.incidentId === incident.incidentId),
-      15_000,
     );
     const envelope = requests
       .map((r) => verify.verify(r.body, r.headers) as any)

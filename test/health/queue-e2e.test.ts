@@ -69,7 +69,6 @@ async function delivered(ids: string[]): Promise<void> {
   await waitUntil(
     () => platform().countSeen(ids),
     (n) => n === ids.length,
-    30_000,
   );
 }
 

@@ -32,7 +32,6 @@ const spoiled = (api: Integrator) =>
   waitFor(
     () => ledger(api).tamperedWrites(),
     (n) => n > 0,
-    30_000,
   );
 
 const transactional = (api: Integrator) => api.client.accounts.find((a) => a.type === 'TRANSACTIONAL')!;

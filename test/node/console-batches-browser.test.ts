@@ -67,4 +67,4 @@ it('shows a completed batch of 3 on the client view, counted by status', async (
   expect(cards).toContainEqual(['"COMPLETED"', '3']);
   for (const [label] of cards) expect(label).not.toMatch(/^(none|normal|"")$/);
   await phone.locator('#batches').screenshot({ path: path.join(SHOTS, 'batches-phone.png') });
-}, 120_000);
+});

@@ -41,4 +41,4 @@ it('shows unapplied receipts and reconciliation reports to a signed-in operator,
   expect(await phone.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
   await phone.screenshot({ path: path.join(SHOTS, 'books-phone.png'), fullPage: true });
   expect(violations).toEqual([]);
-}, 120_000);
+});

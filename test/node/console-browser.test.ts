@@ -16,6 +16,7 @@ import { ROOT } from '../../runtime/local-runtime.mjs';
 import { ClientSession, Gateway, type Onboarded } from '../../scripts/soak/api';
 import { dailyShape, faults, generateArray } from '../support/health';
 import { BETA, cashOutShare, DAY, HOUR, withIds, worldWith } from '../support/health/our-partners';
+import { until } from '../support/processes';
 import { ADMIN, consoleInBrowser, SHOTS, signIn } from './support/browser';
 
 const WINDOW_MS = 5 * 60_000;
@@ -48,16 +49,6 @@ async function readsBrazilian(page: Page, what: string): Promise<string> {
 const gateway = () => new Gateway((request) => fetch(request), ui.runtime.url, ADMIN);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function until<T>(probe: () => Promise<T>, done: (v: T) => boolean, ms: number): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out: ${JSON.stringify(value)}`);
-    await sleep(250);
-  }
-}
-
 async function onboard(gw: Gateway, name: string): Promise<ClientSession> {
   const res = await gw.admin('onboard', 'POST', '/admin/clients', { name, partners: [BETA] }, [201]);
   return new ClientSession(gw, res.body as Onboarded);
@@ -81,9 +72,9 @@ async function importObservations(gw: Gateway, observations: unknown[]): Promise
     );
   }
   await until(
+    'the analyzer to take the imported observations',
     () => analyzerState(gw),
     (s) => s.accepted - before.accepted >= observations.length,
-    60_000,
   );
 }
 
@@ -132,9 +123,9 @@ async function makeIncident(gw: Gateway, affected: ClientSession, peer: ClientSe
   const outcomes = await Promise.all(
     ids.map((id, i) =>
       until(
+        'the Cash-Out to end COMPLETED or CANCELLED',
         async () => (await senders[i]!.get('get', `/cash-out/${id}`)).body,
         (c) => ['COMPLETED', 'CANCELLED'].includes(c.status),
-        60_000,
       ),
     ),
   );
@@ -142,9 +133,9 @@ async function makeIncident(gw: Gateway, affected: ClientSession, peer: ClientSe
   expect(outcomes.filter((o) => o.status === 'CANCELLED').length).toBeGreaterThanOrEqual(20);
   // Their observations (created + outcome) leave through the ledger outboxes and the queue.
   await until(
+    'the analyzer to take the live Cash-Outs’ observations',
     () => analyzerState(gw),
     (s) => s.accepted - afterHistory.accepted >= 2 * ids.length,
-    30_000,
   );
   // 3. The rest of the history: Beta failing in the window before the real failures, normal elsewhere.
   const faultFrom = liveWindow - WINDOW_MS;
@@ -212,9 +203,9 @@ it('signs in, shows clients, plots an incident from the fault API, redelivers a 
   );
   const deliveries = `/admin/clients/${affected.client.clientId}/webhook-deliveries`;
   const failed: any[] = await until(
+    'the Cash-In’s webhook delivery to be FAILED',
     async () => (await gw.admin('list', 'GET', `${deliveries}?status=FAILED`, undefined, [200])).body.items,
     (items: any[]) => items.length === 1,
-    20_000,
   );
   expect(failed[0].aggregateId).toBe(cashIn.body.transactionId);
   const faultFrom = await makeIncident(gw, affected, peer);
@@ -283,6 +274,7 @@ it('signs in, shows clients, plots an incident from the fault API, redelivers a 
   await Promise.all([page.waitForURL(/notice=redelivered/), row.locator('button').click()]);
   await expect.poll(() => page.textContent('.notice')).toContain('queued again');
   await until(
+    'the redelivered webhook to be DELIVERED',
     async () =>
       (
         await gw.admin(
@@ -294,7 +286,6 @@ it('signs in, shows clients, plots an incident from the fault API, redelivers a 
         )
       ).body.items,
     (items: any[]) => items.some((d) => d.eventId === failed[0].eventId && d.status === 'DELIVERED'),
-    20_000,
   );
   await page.screenshot({ path: path.join(SHOTS, 'redelivered.png'), fullPage: true });
 

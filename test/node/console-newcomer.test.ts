@@ -21,6 +21,7 @@ import { ROOT } from '../../runtime/local-runtime.mjs';
 import { writeDevVars } from '../../scripts/dev-vars.mjs';
 import { ClientSession, Gateway, type Onboarded } from '../../scripts/soak/api';
 import { startMockPsp } from '../support/mock-psp-server';
+import { until } from '../support/processes';
 import { ADMIN, failingReceiver, launchChromium, SHOTS, signIn } from './support/browser';
 import { startTestRuntime } from './support/runtime';
 
@@ -48,16 +49,6 @@ afterAll(async () => {
 });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until<T>(probe: () => Promise<T>, done: (v: T) => boolean, ms: number): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out: ${JSON.stringify(value).slice(0, 500)}`);
-    await sleep(250);
-  }
-}
 
 async function freshRuntime(
   name: string,
@@ -156,9 +147,9 @@ it('a fresh deployment: fitted axis, single-window points, BRT, names, payee-ban
   const outcomes = await Promise.all(
     ids.map((id) =>
       until(
+        'the Cash-Out to end COMPLETED or CANCELLED',
         async () => (await client.get('get', `/cash-out/${id}`)).body,
         (c) => ['COMPLETED', 'CANCELLED'].includes(c.status),
-        60_000,
       ),
     ),
   );
@@ -180,16 +171,16 @@ it('a fresh deployment: fitted axis, single-window points, BRT, names, payee-ban
   // FAILED after its second attempt: the next one is 5 minutes away, so it is still FAILED (not
   // IN_FLIGHT in its 5-second retry, which Redeliver refuses) when the phone presses the button.
   const failed = await until(
+    'the Cash-In’s webhook delivery to be FAILED after two attempts',
     async () => (await gw.admin('list', 'GET', `${deliveries}?status=FAILED`, undefined, [200])).body.items,
     (items: any[]) => items.length === 1 && items[0].attempts >= 2,
-    60_000,
   );
   expect(failed[0].aggregateId).toBe(cashIn.body.transactionId);
   // Every observation (10 created + 10 outcomes + the Cash-In) reached the analyzer's series.
   await until(
+    'the analyzer to take all 21 observations',
     async () => (await gw.admin('analyzer', 'GET', '/admin/health/analyzer', undefined, [200])).body,
     (s) => s.accepted >= 21,
-    30_000,
   );
 
   const page = await signedIn(runtime);
@@ -376,6 +367,7 @@ it('npm run demo fills a fresh instance with a day of traffic and an incident th
     )
     .toBeGreaterThan(0);
   const failedOnes = await until(
+    'a FAILED webhook delivery of the demo’s client',
     async () =>
       (
         await gw.admin(
@@ -387,7 +379,6 @@ it('npm run demo fills a fresh instance with a day of traffic and an incident th
         )
       ).body as { items: unknown[] },
     (body) => body.items.length > 0,
-    60_000,
   );
   expect(failedOnes.items.length).toBeGreaterThan(0);
   await shot(page, 'demo-deliveries.png');

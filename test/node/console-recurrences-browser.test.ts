@@ -106,4 +106,4 @@ it("shows each recurrence's state, amount rule, frequency and next charge", asyn
   expect(order).toEqual([cancelled, waiting, variable, monthly]);
   expect(await page.locator('#recurrences').isVisible()).toBe(true);
   await page.locator('#recurrences').screenshot({ path: path.join(SHOTS, 'recurrences.png') });
-}, 120_000);
+});

@@ -117,5 +117,5 @@ describe('a bcb-api-pix partner through npm start', () => {
     expect(done.endToEndId).toBe((await control(`sent/${transactionId}`)).endToEndId);
 
     expect((await control('invalid')).invalid).toEqual([]);
-  }, 120_000);
+  });
 });

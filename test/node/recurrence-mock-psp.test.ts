@@ -114,5 +114,5 @@ describe('Pix Automático on a bcb-api-pix partner through npm start', () => {
     expect(cents(transactional.available)).toBe(cents(pix.valor));
     expect(cents((await control('balance')).saldo)).toBe(cents(transactional.balance));
     expect((await control('invalid')).invalid).toEqual([]);
-  }, 120_000);
+  });
 });

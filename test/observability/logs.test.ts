@@ -10,6 +10,7 @@ import { errorFields, redact, redactText } from '../../src/infra/log';
 import { waitFor } from '../support/cash-in';
 import { cashOutBody, deposit, settled } from '../support/cash-out';
 import { ADMIN_TOKEN, admin, call, cashInBody, Integrator, sign } from '../support/harness';
+import { outboxRows } from '../support/ledger-reads';
 import { withLedgerTableGone } from '../support/storage-faults';
 import {
   deliveryRows,
@@ -148,11 +149,11 @@ describe('request logs (observability)', () => {
       const broken = await api.post('/cash-in', cashInBody({ payer: { name: 'Maria', document: CPF } }));
       expect(broken.status).toBe(500);
     });
-    // Background work (webhooks, health observations) logs too: let it run.
+    // Background work (webhooks, health observations) logs too: wait until all of it has left the
+    // client's outbox, so its lines are among those read below.
     await waitFor(
-      async () => lines.length,
-      () => false,
-      500,
+      () => outboxRows(client.clientId as string),
+      (rows) => rows.length === 0,
     );
 
     expect(requestLines().length).toBeGreaterThanOrEqual(12);
@@ -240,7 +241,7 @@ describe('a full flow leaves no secret in the logs (issue 9, item 4)', () => {
     expect(cashOut.status).toBe(202);
 
     // Deliveries: CASHIN_REQUESTED, CASHIN_PAID, CASHOUT_REQUESTED, CASHOUT_COMPLETED; and a retry.
-    const delivered = await waitForRequests(ok, 4, 15_000);
+    const delivered = await waitForRequests(ok, 4);
     await waitForRequests(failing, 1);
     const [first] = (await deliveryRows(client.clientId as string)).filter((d) => d.url === failing.url);
     await waitForDelivery(

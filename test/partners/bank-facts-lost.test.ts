@@ -56,7 +56,6 @@ describe('a MED that overtakes the client refund', () => {
     const balance = await waitFor(
       () => transactional(api),
       (a) => a.balance === -100,
-      10_000,
     );
     expect(balance).toMatchObject({ balance: -100, available: -100 });
     expect((await statementOf(api)).map((e) => [e.type, e.amount, e.balanceAfter])).toEqual([
@@ -95,7 +94,6 @@ describe('a MED that overtakes the client refund', () => {
       const final = await waitFor(
         async () => (await api.get(`/cash-out/${id}`)).json() as Promise<{ status: string }>,
         (c) => c.status !== 'PROCESSING',
-        10_000,
       );
       expect(final.status).toBe('CANCELLED');
     } else expect(out.status).toBe(422);
@@ -103,7 +101,6 @@ describe('a MED that overtakes the client refund', () => {
     const after = await waitFor(
       () => transactional(api),
       (a) => a.balance === 900,
-      10_000,
     );
     expect(after).toMatchObject({ balance: 900, available: 900 });
     expect(await pspCents(e2e)).toBe(-10000); // and the 1,000 payment still there: 900 in all
@@ -122,7 +119,6 @@ describe('a MED that overtakes the client refund', () => {
     const after = await waitFor(
       () => transactional(api),
       (a) => a.available === 0,
-      10_000,
     );
     expect(after).toMatchObject({ balance: 0, available: 0 });
     expect(await tasksOf(api, 'poll-superseded-devolution')).toEqual([]);
@@ -142,14 +138,12 @@ describe('a refund sent while the PSP is down', () => {
     const failed = await waitFor(
       () => getCashIn(api, cashIn.internalCode),
       (c) => c.refundFailure !== undefined,
-      10_000,
     );
     expect(failed).toMatchObject({ status: 'PAID', refundFailure: { code: 'PAYEE_BANK_REJECTED' } });
     await runTasksNow(api, 'recheck-returns');
     await waitFor(
       () => transactional(api),
       (a) => a.balance === 60,
-      10_000,
     );
     await expectPspBooks(api, [e2e]);
     await assertBooks(api);
@@ -174,7 +168,6 @@ describe('a charge paid in time while the PSP is down at its expiry', () => {
     const tasks = await waitFor(
       () => tasksOf(api, 'expire-cash-in'),
       (t) => t.length === 1 && t[0]!.due_at > Date.now() + 10_000,
-      10_000,
     );
     // Asked again later, never expired blind.
     expect(tasks[0]!.due_at).toBeGreaterThan(Date.now() + 10_000);
@@ -185,7 +178,6 @@ describe('a charge paid in time while the PSP is down at its expiry', () => {
     const view = await waitFor(
       () => getCashIn(api, created.internalCode),
       (c) => c.status !== 'AWAITING_PAYMENT',
-      10_000,
     );
     expect(view).toMatchObject({ status: 'PAID', endToEndId: e2e });
     expect((await callback(e2e))[0]?.outcomes).toEqual(['already-paid']);
@@ -205,7 +197,6 @@ describe('a charge paid in time while the PSP is down at its expiry', () => {
     const view = await waitFor(
       () => getCashIn(api, created.internalCode),
       (c) => c.status !== 'AWAITING_PAYMENT',
-      10_000,
     );
     expect(view.status).toBe('EXPIRED');
     expect(await tasksOf(api, 'expire-cash-in')).toEqual([]);
@@ -230,7 +221,6 @@ describe('a MED whose callback never came', () => {
     await waitFor(
       () => transactional(api),
       (a) => a.balance === 20,
-      10_000,
     );
     expect(await getCashIn(api, hot.cashIn.internalCode)).toMatchObject({
       status: 'REFUNDED',
@@ -243,7 +233,6 @@ describe('a MED whose callback never came', () => {
     await waitFor(
       () => tasksOf(api, 'recheck-returns'),
       (t) => t.length === 2 && t.every((x) => x.due_at > Date.now() + 30_000),
-      10_000,
     );
     expect((await transactional(api)).balance).toBe(20);
     await medReturn(cold.e2e, `MEDrest${Date.now() % 1e6}`, '20.00');
@@ -251,7 +240,6 @@ describe('a MED whose callback never came', () => {
     await waitFor(
       () => transactional(api),
       (a) => a.balance === 0,
-      10_000,
     );
     expect(await getCashIn(api, cold.cashIn.internalCode)).toMatchObject({
       status: 'REFUNDED',
@@ -275,7 +263,6 @@ describe('a MED whose callback never came', () => {
     const [later] = await waitFor(
       () => tasksOf(api, 'recheck-returns'),
       (t) => t.length === 1 && t[0]!.due_at > Date.now() + 30_000,
-      10_000,
     );
     expect(later!.due_at).toBeGreaterThan(Date.now() + 30_000);
     await psp('outage', { match: e2e, ms: 0 });
@@ -291,14 +278,12 @@ describe('a MED whose callback never came', () => {
     const after = await waitFor(
       () => tasksOf(api, 'recheck-returns'),
       (t) => t.every((x) => x.due_at > Date.now()),
-      10_000,
     );
     const deferred = after.filter((x) => x.due_at < Date.now() + 10_000);
     expect(deferred).toHaveLength(total - RECHECKS_PER_RUN);
     await waitFor(
       () => tasksOf(api, 'recheck-returns'),
       (t) => t.every((x) => x.due_at > Date.now() + 10_000),
-      15_000,
     );
     expect((await tasksOf(api, 'recheck-returns')).every((x) => x.due_at > Date.now() + 10_000)).toBe(true);
   });

@@ -277,7 +277,7 @@ describe('daily reconciliation', () => {
     await assertBooks(api);
   });
 
-  it('a day with thousands of Pix: every page read, a bounded number of them, in bounded time', async () => {
+  it('a day with thousands of Pix: every page read, a bounded number of them, few item lookups', async () => {
     const day = pastDay(4);
     liveOn(day);
     const prior = await priorBalance();
@@ -315,12 +315,8 @@ describe('daily reconciliation', () => {
     });
     await psp('balance', { saldo: brl(prior + count * 100) });
     vi.setSystemTime(start + 25 * 3_600_000);
-    const startedAt = performance.now();
+    // Its cost is counted in pages and item lookups, not milliseconds (speed is npm run bench's).
     const result = await reconcileDay(env, partner(), day);
-    const elapsedMs = performance.now() - startedAt;
-    console.log(
-      `reconciliation of ${count} Pix: ${elapsedMs.toFixed(0)} ms, ${result.counts.receivedPages} pages`,
-    );
     expect(result.status).toBe('MATCHED');
     expect(result.counts).toMatchObject({
       receivedTheirs: count,
@@ -330,7 +326,6 @@ describe('daily reconciliation', () => {
     // tests' days booked near its midnight), never the day's thousands.
     expect(result.counts.lookups).toBeLessThan(10);
     expect(result.counts.matched).toBeGreaterThanOrEqual(count);
-    expect(elapsedMs).toBeLessThan(20_000);
     // A day beyond a run's pages is not half-read: it stays PENDING, to be read again.
     const bounded = await reconcileDay(env, partner(), day, 3);
     expect(bounded).toMatchObject({ status: 'PENDING', pendingReason: 'received Pix: more than 3 pages' });

@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { reconcilePartnerPix } from '../../src/cron/partner-notices';
 import { COUNTER_CODE } from '../../src/domain/internal-code';
 import { BANK_RETURN_LABEL } from '../../src/domain/statement';
-import { getBalance, rebalance, sleep } from '../support/account';
+import { getBalance, rebalance } from '../support/account';
 import { createCashIn, getCashIn, waitFor } from '../support/cash-in';
 import { FAKE_PSP_ISPB } from '../support/fake-psp-env';
 import { assertBooks, quiesce } from '../support/invariants';
@@ -26,6 +26,7 @@ import {
   SECRET,
   statementOf,
 } from '../support/partner-psp';
+import { OUTCOME_MS } from '../support/wait';
 import { newSink, received, waitUntil } from '../support/webhooks';
 
 afterAll(async () => {
@@ -149,7 +150,6 @@ describe('partner Pix callbacks', () => {
     const events = await waitUntil(
       async () => (await received(sink)).map((r) => JSON.parse(r.body) as { eventType: string; data: any }),
       (list) => list.some((e) => e.eventType === 'CASHIN_REFUND_FAILED'),
-      15_000,
     );
     expect(events.find((e) => e.eventType === 'CASHIN_REFUND_FAILED')?.data).toMatchObject({
       status: 'PAID',
@@ -208,9 +208,15 @@ describe('bank returns through partner callbacks', () => {
     const api = await onboard();
     const { cashIn, e2e } = await paidAtPsp(api, 25);
     await callback(e2e);
-    await psp('refuse-next-devolution', { ms: 600 });
+    await psp('hold-next-devolution', {});
     const refunding = api.signedPost(`/cash-in/${cashIn.internalCode}/refund`, { reason: 'MERCHANT_ERROR' });
-    await sleep(200); // the refund now waits on the partner, its money held
+    // The refund now waits on the partner, its money held.
+    await waitUntil(
+      () => psp('devolution-held'),
+      (p) => p.held === true,
+      OUTCOME_MS,
+      'the refund’s devolution request to be held at the PSP',
+    );
     const med = await psp('return', {
       endToEndId: e2e,
       id: 'MEDfraude0002',
@@ -218,6 +224,8 @@ describe('bank returns through partner callbacks', () => {
       natureza: 'MED_FRAUDE',
     });
     expect((await callback(e2e))[0]?.outcomes).toEqual(['already-paid', 'returned']);
+    // Only now does the partner refuse the devolution.
+    expect(await psp('release-devolution', {})).toEqual({ released: true });
     // The refund the call started was overtaken, not refused: nothing of the return is reset.
     expect((await refunding).status).toBe(202);
     expect(await getCashIn(api, cashIn.internalCode)).toMatchObject({

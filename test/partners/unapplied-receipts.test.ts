@@ -198,7 +198,6 @@ describe('unapplied receipts', () => {
     const [read] = await waitFor(
       () => tasksOf(api, 'return-unapplied'),
       (t) => t.length === 1 && (t[0]?.due_at ?? 0) > Date.now(),
-      10_000,
     );
     expect(read?.due_at).toBeGreaterThan(Date.now());
     // A read that finds it still NAO_REALIZADO changes nothing and asks for nothing.
@@ -206,7 +205,6 @@ describe('unapplied receipts', () => {
     await waitFor(
       () => tasksOf(api, 'return-unapplied'),
       (t) => t.length === 1 && (t[0]?.due_at ?? 0) > Date.now(),
-      10_000,
     );
     expect((await unappliedOf(second))?.return.status).toBe('FAILED');
     expect(await suspenseHeld(api.client.clientId)).toBe(6170);
@@ -235,7 +233,6 @@ describe('unapplied receipts', () => {
     await waitFor(
       () => tasksOf(api, 'return-unapplied'),
       (t) => t.length === 0,
-      10_000,
     );
     expect((await statementOf(api)).map((x) => [x.type, x.amount])).toEqual([['PIX_IN', 61.7]]);
     await assertBooks(api);
@@ -291,7 +288,6 @@ describe('unapplied receipts', () => {
       await waitFor(
         () => tasksOf(api, 'return-unapplied'),
         (t) => t.length === 1 && (t[0]?.due_at ?? 0) > Date.now(),
-        10_000,
       );
     }
     await sweep();

@@ -61,7 +61,7 @@ describe('rebalances, refunds and Cash-Outs racing over one balance', () => {
         if (op.kind === 'cashOut') {
           expect(res.status).toBe(202);
           const { transactionId } = (await res.json()) as { transactionId: string };
-          const done = await settled(api, transactionId, undefined, 20_000);
+          const done = await settled(api, transactionId, undefined);
           if (done.status === 'COMPLETED') tBalance -= op.amount;
           else {
             refused++;

@@ -32,6 +32,7 @@ import { setCashInExpiry } from '../support/ledger-writes';
 import { callback, newE2e, psp } from '../support/partner-psp';
 import { archiveNow, expectPspBooks, runTasksNow, tasksOf, transactional } from '../support/psp-books';
 import { unappliedOf } from '../support/unapplied';
+import { OUTCOME_MS } from '../support/wait';
 
 type Step =
   | { kind: 'refund' }
@@ -109,7 +110,6 @@ async function world(refuseFirst: boolean, thirdParty: boolean): Promise<World> 
       await waitFor(
         () => psp(`pix/${dup}`),
         (p) => (p?.devolucoes ?? []).length > 0,
-        20_000,
       )
     ).devolucoes as { id: string }[];
     await psp('devolution', { endToEndId: dup, id: asked?.id, ok: false });
@@ -298,7 +298,6 @@ async function expectReceiptAsPsp(w: World): Promise<void> {
   const receipt = await waitFor(
     () => unappliedOf(w.dup),
     (r) => r?.return.status === (returned ? 'RETURNED' : 'FAILED'),
-    20_000,
   );
   expect(receipt?.return.status, JSON.stringify(devolutions)).toBe(returned ? 'RETURNED' : 'FAILED');
   const suspense = await suspenseEntries(w.api.client.clientId);
@@ -334,21 +333,23 @@ async function settleAll(w: World, lateSettle: boolean): Promise<void> {
     await waitFor(
       () => psp(`pix/${w.dup}`),
       (p) => (p?.devolucoes ?? []).length > 0,
-      20_000,
     )
   ).devolucoes as { id: string; status: string }[];
   if (asked?.status === 'EM_PROCESSAMENTO' || (lateSettle && asked?.status === 'NAO_REALIZADO'))
     await psp('devolution', { endToEndId: w.dup, id: asked.id, ok: true });
-  const pix = await psp(`pix/${w.e2e}`);
-  for (const d of pix.devolucoes as { id: string; status: string }[])
-    if (d.status === 'EM_PROCESSAMENTO') await psp('devolution', { endToEndId: w.e2e, id: d.id, ok: true });
-  // Our devolutions still unsent reach the PSP on the next poll: give them time, then settle them.
-  await quiesce(w.api, 20_000).catch(async () => {
-    const again = await psp(`pix/${w.e2e}`);
-    for (const d of again.devolucoes as { id: string; status: string }[])
+  // Our devolutions reach the PSP now or on a later poll: each is settled as it arrives, until
+  // nothing is in flight (however long a busy machine takes to send them).
+  for (const deadline = Date.now() + OUTCOME_MS; ; ) {
+    const pix = await psp(`pix/${w.e2e}`);
+    for (const d of pix.devolucoes as { id: string; status: string }[])
       if (d.status === 'EM_PROCESSAMENTO') await psp('devolution', { endToEndId: w.e2e, id: d.id, ok: true });
-    await quiesce(w.api, 20_000);
-  });
+    const quiet = await quiesce(w.api, 1_000).then(
+      () => true,
+      () => false,
+    );
+    if (quiet) break;
+    if (Date.now() > deadline) await quiesce(w.api, 0); // fails, naming what is still in flight
+  }
   await runTasksNow(w.api, 'expire-cash-in');
   await runTasksNow(w.api, 'recheck-returns');
   await runTasksNow(w.api, 'return-unapplied');
@@ -357,9 +358,8 @@ async function settleAll(w: World, lateSettle: boolean): Promise<void> {
   await waitFor(
     async () => [...(await tasksOf(w.api, 'expire-cash-in')), ...(await tasksOf(w.api, 'recheck-returns'))],
     (t) => t.every((x) => x.due_at > Date.now()),
-    10_000,
   );
-  await quiesce(w.api, 20_000);
+  await quiesce(w.api);
 }
 
 describe('bank facts in any order', () => {

@@ -11,6 +11,7 @@ import { batchItems, batchSettled, createBatch } from '../support/cash-out-batch
 import { Integrator } from '../support/harness';
 import { sqlRows } from '../support/ledger';
 import { recurrenceBody } from '../support/recurrence';
+import { OUTCOME_MS } from '../support/wait';
 
 type Row = Record<string, any>;
 
@@ -112,7 +113,7 @@ export async function clientState(clientId: string): Promise<Record<string, Row[
  */
 export async function quietState(clientId: string): Promise<Record<string, Row[]>> {
   let previous = JSON.stringify(await clientState(clientId));
-  for (let i = 0; i < 50; i++) {
+  for (const deadline = Date.now() + OUTCOME_MS; Date.now() < deadline; ) {
     await new Promise((r) => setTimeout(r, 200));
     const state = await clientState(clientId);
     const text = JSON.stringify(state);
@@ -120,5 +121,5 @@ export async function quietState(clientId: string): Promise<Record<string, Row[]
     if (text === previous && !pending) return state;
     previous = text;
   }
-  throw new Error(`client ${clientId} never went quiet`);
+  throw new Error(`client ${clientId} did not go quiet within ${OUTCOME_MS / 1000} s`);
 }

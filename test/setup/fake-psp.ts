@@ -25,6 +25,9 @@
  * - `POST /__control/callback {endToEndIds}`: the callback body the PSP would post (validated).
  * - `POST /__control/refuse-next-devolution {ms}`: the next devolution request is answered, after
  *   `ms`, with the standard's PixDevolucaoInvalida (a slow refusal other events can overtake).
+ * - `POST /__control/hold-next-devolution`: the next devolution request waits, unanswered, until
+ *   `POST /__control/release-devolution`, then is refused like the one above: other events overtake it
+ *   on the test's word, not on a clock; `GET /__control/devolution-held` says whether one waits now.
  * - `POST /__control/payout {transactionId, ok, at?}`: the network settles (REALIZADO) or refuses
  *   (NAO_REALIZADO) the Cash-Out sent through the payout API (Efí Pix Send).
  * - `POST /__control/fail-next {match, status, name, times?}`: the next (`times`, default 1) API Pix
@@ -70,6 +73,8 @@ export function fakePspFetcher(
   // The local mock (npm run mock:psp) is one bank with one account: its balance is its books'.
   if (options.balanceFollowsBooks) psp.payout.booksBalance = () => psp.booksBalance();
   let refuseNextDevolutionMs: number | undefined;
+  let holdNextDevolution = false;
+  let releaseHeld: (() => void) | undefined;
   let failNext: { match: string; status: number; name: string; times: number } | undefined;
   let loseNext: { method: string; match: string; times: number } | undefined;
   const outages = new Map<string, number>();
@@ -126,6 +131,16 @@ export function fakePspFetcher(
       const callback = psp.callbackBody(body.endToEndIds);
       validator.callback(callback);
       return json(callback);
+    }
+    if (path === 'hold-next-devolution') {
+      holdNextDevolution = true;
+      return json({});
+    }
+    if (path === 'devolution-held') return json({ held: releaseHeld !== undefined });
+    if (path === 'release-devolution') {
+      const held = releaseHeld !== undefined;
+      releaseHeld?.();
+      return json({ released: held });
     }
     if (path === 'refuse-next-devolution') {
       refuseNextDevolutionMs = body.ms;
@@ -203,6 +218,14 @@ export function fakePspFetcher(
     ) {
       await new Promise((r) => setTimeout(r, refuseNextDevolutionMs));
       refuseNextDevolutionMs = undefined;
+      psp.failNext(400, 'PixDevolucaoInvalida');
+    }
+    if (holdNextDevolution && request.method === 'PUT' && url.pathname.includes('/devolucao/')) {
+      holdNextDevolution = false;
+      await new Promise<void>((release) => {
+        releaseHeld = release;
+      });
+      releaseHeld = undefined;
       psp.failNext(400, 'PixDevolucaoInvalida');
     }
     if (failNext && (url.pathname + url.search).includes(failNext.match)) {

@@ -13,6 +13,13 @@ import { ADMIN_TOKEN, BASE } from '../support/harness';
 
 const ALFA = '31880826';
 const GAMA = '56431109';
+/**
+ * How long the transactions may take to end once the traffic stops: a hang guard, not a bound (a
+ * busy two-core machine takes several times what the run alone does). The test's own time-out adds
+ * the traffic's 20 s and a margin for collecting and checking.
+ */
+const FINALITY_MS = 120_000;
+const SOAK = { timeout: 20_000 + FINALITY_MS + 120_000 };
 
 const failed = (snapshot: Parameters<typeof checkInvariants>[0]) =>
   checkInvariants(snapshot)
@@ -36,7 +43,7 @@ function watchConsole() {
   return { log, restore };
 }
 
-it('a short soak with partner faults keeps every invariant', async () => {
+it('a short soak with partner faults keeps every invariant', SOAK, async () => {
   const watch = watchConsole();
   const result = await runSoak({
     fetch: (request) => exports.default.fetch(request),
@@ -61,7 +68,7 @@ it('a short soak with partner faults keeps every invariant', async () => {
       { ispb: GAMA, operation: 'CASH_IN', failureRate: 0, latencyMs: 120 },
     ],
     readPartnerBooks: d1PartnerBooks(env.DB),
-    finalityTimeoutMs: 30_000,
+    finalityTimeoutMs: FINALITY_MS,
     archiveEveryMs: 3_000,
     workerLog: () => watch.log,
   }).finally(watch.restore);

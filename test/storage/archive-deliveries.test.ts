@@ -135,7 +135,6 @@ describe('webhook deliveries across the archive', () => {
     const events = await waitUntil(
       () => outboxEvents(api.client.clientId, delivered!),
       (e) => e.length > 0,
-      15_000,
     );
     expect(events.map((e) => e.eventType)).toEqual(['CASHIN_REFUNDED']);
     for (const e of events) await waitForDelivery(api.client.clientId, e.eventId, () => true);

@@ -183,7 +183,6 @@ describe('the archive registry', () => {
     await waitFor(
       async () => ((await (await api.get(`/cash-in/${txId}`)).json()) as { status: string }).status,
       (s) => s === 'REFUNDED',
-      30_000,
     );
     const refunded = await reads(api, 'cash-in', [txId!]);
     expect(await (await archive(api)).json()).toEqual({ archivedTransactions: 1 });

@@ -67,7 +67,6 @@ describe('pruning steps', () => {
     await waitUntil(
       () => sqlRows<{ id: string }>(clientId, "SELECT id FROM tasks WHERE id != 'archive:all'"),
       (rows) => rows.length === 1 && rows[0]!.id === 'prune:all',
-      15_000,
     );
     const heads = (
       await sqlRows<{ keyAt: number; ended: number; deliveries: number }>(

@@ -80,7 +80,6 @@ describe('pruning transient rows', () => {
     await waitUntil(
       async () => sent.map((o) => o.event),
       (events) => events.length === 2,
-      15_000,
     );
     expect(sent.map((o) => o.event)).toEqual(['CREATED', 'SETTLED']);
     expect(await count(clientId, "SELECT 1 FROM outbox WHERE channel = 'health'")).toBe(0);

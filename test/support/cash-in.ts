@@ -22,18 +22,8 @@ export async function getCashIn(api: Integrator, id: string) {
   return (await res.json()) as CashInBody;
 }
 
-export async function waitFor<T>(
-  probe: () => Promise<T>,
-  done: (value: T) => boolean,
-  timeoutMs = 30_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+/** Waits for an outcome (test/support/wait.ts); the name the Cash-In tests have always used. */
+export { waitUntil as waitFor } from './wait';
 
 export async function problemCode(res: Response): Promise<string> {
   return ((await res.json()) as { code: string }).code;

@@ -4,6 +4,7 @@ import type { CashOutBatchAcceptedBody, CashOutBatchBody } from '../../src/api/c
 import { waitFor } from './cash-in';
 import { cashOutBody } from './cash-out';
 import type { Integrator } from './harness';
+import { OUTCOME_MS } from './wait';
 
 /** `count` valid POST /cash-out bodies, each to a fresh EVP key, amounts 1.00, 1.01, … */
 export function batchItems(count: number, overrides: (i: number) => Record<string, unknown> = () => ({})) {
@@ -23,10 +24,11 @@ export async function getBatch(api: Integrator, batchId: string) {
 }
 
 /** Waits until no item of the batch is PROCESSING any more. */
-export function batchSettled(api: Integrator, batchId: string, timeoutMs = 30_000) {
+export function batchSettled(api: Integrator, batchId: string, timeoutMs = OUTCOME_MS) {
   return waitFor(
     () => getBatch(api, batchId),
     (b) => b.byStatus.PROCESSING === 0,
     timeoutMs,
+    `batch ${batchId} to have no item PROCESSING`,
   );
 }

@@ -7,6 +7,7 @@ import type { CashOutBody } from '../../src/api/cash-out/shared';
 import { waitFor } from './cash-in';
 import type { Integrator } from './harness';
 import { ledgerContextOf, ledgerStub } from './ledger';
+import { OUTCOME_MS } from './wait';
 
 let counter = 0;
 
@@ -55,11 +56,12 @@ export async function getCashOut(api: Integrator, id: string) {
 
 const FINAL = ['COMPLETED', 'CANCELLED', 'REFUNDED'];
 
-export function settled(api: Integrator, id: string, statuses = FINAL, timeoutMs = 30_000) {
+export function settled(api: Integrator, id: string, statuses = FINAL, timeoutMs = OUTCOME_MS) {
   return waitFor(
     () => getCashOut(api, id),
     (c) => statuses.includes(c.status),
     timeoutMs,
+    `Cash-Out ${id} to be ${statuses.join(' or ')}`,
   );
 }
 

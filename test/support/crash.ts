@@ -6,9 +6,9 @@
 import { runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import type { CrashPoint } from '../../durable-objects/ledger/crash-points';
-import { waitFor } from './cash-in';
 import type { Integrator } from './harness';
 import { ledgerStub } from './ledger';
+import { OUTCOME_MS, waitUntil } from './wait';
 
 const ledger = (api: Integrator) => env.CLIENT_LEDGER.getByName(api.client.clientId);
 
@@ -30,11 +30,11 @@ export function crashedAt(api: Integrator, point: CrashPoint): Promise<number | 
 
 /** Waits until the object dies at `point` (later than `after`); returns when it did. */
 export async function waitForCrash(api: Integrator, point: CrashPoint, after = 0): Promise<number> {
-  const at = await waitFor(
+  const at = await waitUntil(
     () => crashedAt(api, point),
     (t) => t !== undefined && t > after,
-    15_000,
+    OUTCOME_MS,
+    `the object to die at ${point}`,
   );
-  if (at === undefined || at <= after) throw new Error(`the object never died at ${point}`);
-  return at;
+  return at as number;
 }

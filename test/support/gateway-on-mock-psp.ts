@@ -12,7 +12,15 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import { ROOT } from '../../runtime/local-runtime.mjs';
 import { FAKE_PSP_ISPB } from './fake-psp-env';
 import { type MockPsp, startMockPsp } from './mock-psp-server';
-import { START_HOOK_MS, spawnNode, type Watched, waitFor, waitForOutput } from './processes';
+import {
+  OUTCOME_DEADLINE_MS,
+  START_HOOK_MS,
+  spawnNode,
+  type Watched,
+  waitFor,
+  waitForOutput,
+  until as waitUntilDone,
+} from './processes';
 
 /** `label` names the file's state directory. */
 export function gatewayOnMockPsp(label: string) {
@@ -22,22 +30,8 @@ export function gatewayOnMockPsp(label: string) {
   const state = mkdtempSync(path.join(tmpdir(), `connectpsp-${label}-`));
 
   /** Reads until `ok` holds (an outcome the gateway reaches by itself: generous on a busy machine). */
-  async function until<T>(
-    what: string,
-    read: () => Promise<T>,
-    ok: (v: T) => boolean,
-    ms = 120_000,
-  ): Promise<T> {
-    let last: T | undefined;
-    return waitFor(
-      what,
-      async () => {
-        last = await read();
-        return ok(last) ? last : undefined;
-      },
-      { ms, watched: gateway, last: () => last },
-    );
-  }
+  const until = <T>(what: string, read: () => Promise<T>, ok: (v: T) => boolean, ms = OUTCOME_DEADLINE_MS) =>
+    waitUntilDone(what, read, ok, { ms, ...(gateway && { watched: gateway }) });
 
   beforeAll(async () => {
     psp = await startMockPsp();

@@ -49,6 +49,7 @@ import {
   suspenseEntries,
   tasks,
 } from './ledger-reads';
+import { OUTCOME_MS } from './wait';
 import { outboxEvents } from './webhooks';
 
 interface EntryRow {
@@ -519,7 +520,7 @@ export async function assertBooks(api: Integrator, { settled = true } = {}): Pro
  * Waits until nothing is in flight: no Cash-Out PROCESSING, no refund PROCESSING or overtaken
  * devolution still followed, no holds.
  */
-export async function quiesce(api: Integrator, timeoutMs = 30_000): Promise<void> {
+export async function quiesce(api: Integrator, timeoutMs = OUTCOME_MS): Promise<void> {
   const clientId = api.client.clientId;
   // One look inside the object, so the four counts are of one moment.
   const busy = () =>
@@ -535,8 +536,12 @@ export async function quiesce(api: Integrator, timeoutMs = 30_000): Promise<void
         allHolds(db).filter((h) => notPending.has(h.ref)).length
       );
     });
-  const left = await waitFor(busy, (n) => n === 0, timeoutMs);
-  expect(left, 'operations still in flight').toBe(0);
+  await waitFor(
+    busy,
+    (n) => n === 0,
+    timeoutMs,
+    'no operation of the client in flight (Cash-Outs, refunds, holds)',
+  );
 }
 
 /** Sum of a list of entry amounts of one type. */

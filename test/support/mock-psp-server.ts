@@ -27,6 +27,8 @@ export interface PostedCallback {
   url: string;
   /** HTTP status of the last attempt, or the network error. */
   outcome: number | string;
+  /** The gateway's answer to the last attempt (JSON when it is JSON): what the callback did. */
+  answer?: unknown;
   attempts: number;
   at: string;
 }
@@ -73,10 +75,16 @@ export async function startMockPsp(port = 0, options: MockPspOptions = {}): Prom
           headers: { 'content-type': 'application/json' },
           body,
         });
-        await res.arrayBuffer();
+        const text = await res.text();
         record.outcome = res.status;
+        try {
+          record.answer = JSON.parse(text);
+        } catch {
+          record.answer = text;
+        }
       } catch (error) {
         record.outcome = String((error as { cause?: { code?: string } }).cause?.code ?? error);
+        delete record.answer;
       }
       options.callbacks?.log?.(
         `callback ${label} -> ${url.replace(secret() ?? '\0', '<secret>')}: ${record.outcome}`,

@@ -88,6 +88,31 @@ export async function waitFor<T>(
   }
 }
 
+/**
+ * How long an outcome of a running server may take (a queue's delivery, an alarm's work, the health
+ * analyzer's intake) before it is called a hang: seconds on a busy two-core machine, never minutes.
+ */
+export const OUTCOME_DEADLINE_MS = 120_000;
+
+/**
+ * Reads `probe()` until `done` holds for its value, and returns that value; fails like waitFor (at
+ * once when `watched`, the process serving what is read, exits).
+ */
+export async function until<T>(
+  what: string,
+  probe: () => Promise<T>,
+  done: (value: T) => boolean,
+  options: { ms?: number; watched?: Watched } = {},
+): Promise<T> {
+  let last: T | undefined;
+  const read = async () => {
+    last = await probe();
+    return done(last) ? { value: last } : undefined;
+  };
+  const { ms = OUTCOME_DEADLINE_MS, watched } = options;
+  return (await waitFor(what, read, { ms, last: () => last, ...(watched && { watched }) })).value;
+}
+
 /** The first match of `pattern` in the process's output, waited for like waitFor. */
 export function waitForOutput(watched: Watched, what: string, pattern: RegExp, ms?: number) {
   return waitFor(what, () => pattern.exec(watched.output()) ?? undefined, {

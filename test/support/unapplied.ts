@@ -6,11 +6,11 @@ import { env } from 'cloudflare:workers';
 import { expect } from 'vitest';
 import { returnPartnerHeld } from '../../src/cron/partner-unapplied';
 import { unappliedNextAt } from '../../src/db/unapplied';
-import { waitFor } from './cash-in';
 import { consoleCookie } from './console';
 import { FAKE_PSP_ISPB } from './fake-psp-env';
 import { admin, call } from './harness';
 import { callback, newE2e, onboard, paidAtPsp, psp } from './partner-psp';
+import { OUTCOME_MS, waitUntil } from './wait';
 
 export interface UnappliedItem {
   id: string;
@@ -53,20 +53,22 @@ export async function unappliedOf(endToEndId: string): Promise<UnappliedItem | u
 }
 
 /** Waits until the receipt's return reaches `status` (the ledger's alarm or the cron moves it). */
-export async function waitForReturn(endToEndId: string, status: string, timeoutMs = 30_000) {
-  return waitFor(
+export async function waitForReturn(endToEndId: string, status: string, timeoutMs = OUTCOME_MS) {
+  return waitUntil(
     () => unappliedOf(endToEndId),
     (i) => i?.return.status === status,
     timeoutMs,
+    `the return of unapplied receipt ${endToEndId} to be ${status}`,
   );
 }
 
 /** Waits until the PSP has the receipt's devolution (asked for by its return). */
 export async function waitForDevolution(psp: (p: string) => Promise<any>, endToEndId: string) {
-  const pix = await waitFor(
+  const pix = await waitUntil(
     () => psp(`pix/${endToEndId}`),
     (p) => (p?.devolucoes ?? []).length > 0,
-    15_000,
+    OUTCOME_MS,
+    `a devolution of ${endToEndId} at the PSP`,
   );
   return pix.devolucoes as { id: string; status: string; valor: string }[];
 }

@@ -7,9 +7,12 @@ import { expect, inject } from 'vitest';
 import type { DeliveryRow as StoredDelivery } from '../../durable-objects/ledger/webhooks/outbox-store';
 import { allDeliveries, allOutbox } from '../../durable-objects/ledger/webhooks/outbox-store';
 import type { ReceivedRequest } from '../setup/webhook-receiver';
+import { createCashIn } from './cash-in';
+import type { Integrator } from './harness';
 import { ledgerStub } from './ledger';
 import { deliveries, inLedger } from './ledger-reads';
 import { addTask, setDelivery } from './ledger-writes';
+import { OUTCOME_MS, waitUntil } from './wait';
 
 export type { ReceivedRequest };
 
@@ -36,21 +39,14 @@ export async function received(sink: Sink): Promise<ReceivedRequest[]> {
   return (await fetch(`${inject('webhookReceiverUrl')}/requests/${sink.id}`)).json();
 }
 
-export async function waitUntil<T>(probe: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting; last value: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+export { waitUntil };
 
-export function waitForRequests(sink: Sink, count: number, timeoutMs = 30_000) {
+export function waitForRequests(sink: Sink, count: number, timeoutMs = OUTCOME_MS) {
   return waitUntil(
     () => received(sink),
     (list) => list.length >= count,
     timeoutMs,
+    `${count} requests at webhook sink ${sink.id}`,
   );
 }
 
@@ -58,7 +54,7 @@ export function waitForRequests(sink: Sink, count: number, timeoutMs = 30_000) {
  * The first `count` webhooks a sink received, as an integrator reads them (type and data), in the
  * order they arrived: one transaction's events arrive in order.
  */
-export async function sinkEvents(sink: Sink, count: number, timeoutMs = 30_000) {
+export async function sinkEvents(sink: Sink, count: number, timeoutMs = OUTCOME_MS) {
   const requests = await waitForRequests(sink, count, timeoutMs);
   return requests.slice(0, count).map((r) => {
     const envelope = JSON.parse(r.body) as { eventType: string; data: any };
@@ -122,10 +118,11 @@ export async function waitForDelivery(
   clientId: string,
   eventId: string,
   done: (row: DeliveryRow) => boolean,
-  timeoutMs = 30_000,
+  timeoutMs = OUTCOME_MS,
 ): Promise<DeliveryRow> {
   const probe = async () => (await deliveriesOfEvent(clientId, eventId))[0];
-  return (await waitUntil(probe, (row) => row !== undefined && done(row), timeoutMs)) as DeliveryRow;
+  const what = `the delivery of event ${eventId} to satisfy ${done.toString()}`;
+  return (await waitUntil(probe, (row) => row !== undefined && done(row), timeoutMs, what)) as DeliveryRow;
 }
 
 /** Travels to the scheduled retry of `eventId`: it becomes due now and the alarm runs. */
@@ -174,4 +171,18 @@ export async function outboxEvents(clientId: string, aggregateId?: string) {
       eventType: r.eventType,
       data: r.data as any,
     }));
+}
+
+/**
+ * A Cash-In whose first event (CASHIN_REQUESTED) the client's sink answered with `plan` until its
+ * delivery was FAILED: the sink, the Cash-In and that event's id.
+ */
+export async function failedFirstEvent(api: Integrator, plan: number[] = [500]) {
+  const sink = newSink();
+  await setPlan(sink, plan);
+  const cashIn = await createCashIn(api, { webhookUrl: sink.url });
+  const [requested] = await outboxEvents(api.client.clientId, cashIn.transactionId);
+  const eventId = requested!.eventId;
+  await waitForDelivery(api.client.clientId, eventId, (r) => r.status === 'FAILED');
+  return { sink, cashIn, eventId };
 }

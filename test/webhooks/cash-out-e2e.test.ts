@@ -26,7 +26,7 @@ describe('Cash-Out webhooks over HTTP', () => {
       reason: 'FRAUD',
     });
     const refunded = await returned.json();
-    const requests = await waitForRequests(sink, 3, 15_000);
+    const requests = await waitForRequests(sink, 3);
     const got = envelopes(api, requests);
     expect(got.map((e) => e.eventType)).toEqual([
       'CASHOUT_REQUESTED',
@@ -49,7 +49,7 @@ describe('Cash-Out webhooks over HTTP', () => {
       payee: { name: 'A', document: '12345678909', destination: magicKey('PIX_KEY_NOT_FOUND') },
     });
     const failed = await settled(api, accepted.transactionId);
-    const got = envelopes(api, await waitForRequests(sink, 2, 15_000));
+    const got = envelopes(api, await waitForRequests(sink, 2));
     expect(got.map((e) => e.eventType)).toEqual(['CASHOUT_REQUESTED', 'CASHOUT_FAILED']);
     expect(got[1]!.data).toEqual(failed);
     expect(got[1]!.data.failure.code).toBe('PIX_KEY_NOT_FOUND');

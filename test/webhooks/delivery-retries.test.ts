@@ -44,7 +44,7 @@ describe('webhook retries', () => {
     expect(failed.last_error).toBe('HTTP 500');
     expect(failed.due_at! - failed.last_attempt_at!).toBe(RETRY_DELAYS_MS[0]);
 
-    const requests = await waitForRequests(sink, 2, 15_000);
+    const requests = await waitForRequests(sink, 2);
     const done = await waitForDelivery(api.client.clientId, requested!, (r) => r.status === 'DELIVERED');
     expect(done.attempts).toBe(2);
     expect(done.last_response_status).toBe(200);
@@ -65,15 +65,10 @@ describe('webhook retries', () => {
     const created = await createCashIn(api, { webhookUrl: sink.url });
     const [requested] = await eventIds(api.client.clientId, created.transactionId);
 
-    const failed = await waitForDelivery(
-      api.client.clientId,
-      requested!,
-      (r) => r.status === 'FAILED',
-      20_000,
-    );
+    const failed = await waitForDelivery(api.client.clientId, requested!, (r) => r.status === 'FAILED');
     expect(failed.last_error).toBe('no answer within 10 s');
     expect(failed.last_response_status).toBeNull();
-    const requests = await waitForRequests(sink, 2, 15_000);
+    const requests = await waitForRequests(sink, 2);
     await waitForDelivery(api.client.clientId, requested!, (r) => r.status === 'DELIVERED');
     // 10 s time-out, then the 5 s retry delay.
     expect(requests[1]!.receivedAt - requests[0]!.receivedAt).toBeGreaterThanOrEqual(15_000);
@@ -207,7 +202,7 @@ describe('webhook delivery is at least once, never lost', () => {
       Array.from({ length: 12 }, () => createCashIn(api, { webhookUrl: sink.url })),
     );
     await Promise.all(created.map((c) => payCashIn(api, c.internalCode)));
-    const requests = await waitForRequests(sink, 24, 20_000);
+    const requests = await waitForRequests(sink, 24);
     expect(requests).toHaveLength(24);
     for (const c of created) {
       const ids = await eventIds(api.client.clientId, c.transactionId);

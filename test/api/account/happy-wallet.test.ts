@@ -18,6 +18,7 @@ import {
 import { createCashIn, payCashIn, problemCode } from '../../support/cash-in';
 import { admin, call, Integrator, sign } from '../../support/harness';
 import { sqlRows } from '../../support/ledger';
+import { OUTCOME_MS, waitUntil } from '../../support/wait';
 
 const PARTNERS = ['31880826', '42273459', '56431109'];
 
@@ -74,10 +75,12 @@ describe('GET /account/balance (decisions §5)', () => {
     const sweep = await rebalance(api, 'sweep', { amount: 35.61 });
     expect(await problemCode(sweep)).toBe('INSUFFICIENT_TRANSACTIONAL_FUNDS');
     // Once the devolution settles the debit replaces the hold.
-    for (let i = 0; i < 50; i++) {
-      if (balanceOf(await getBalance(api), t0.number).balance !== 65.6) break;
-      await sleep(100);
-    }
+    await waitUntil(
+      () => getBalance(api),
+      (b) => balanceOf(b, t0.number).balance !== 65.6,
+      OUTCOME_MS,
+      'the devolution to settle (its debit replacing the hold)',
+    );
     expect(balanceOf(await getBalance(api), t0.number)).toMatchObject({ balance: 35.6, available: 35.6 });
   });
 

@@ -328,7 +328,6 @@ describe('cancellation and expiry (decisions §5)', () => {
     const done = await waitFor(
       () => getCashIn(api, created.internalCode),
       (c) => c.status === 'EXPIRED',
-      5_000,
     );
     expect(done.status).toBe('EXPIRED');
     expect(Date.parse(done.expiredAt)).toBe(windowEnd);

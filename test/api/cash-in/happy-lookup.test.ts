@@ -84,7 +84,6 @@ describe('crashes between a state change and what follows it', () => {
     const done = await waitFor(
       () => getCashIn(api, created.internalCode),
       (c) => c.status === 'REFUNDED',
-      8_000,
     );
     expect(done.status).toBe('REFUNDED');
     expect(done.endToEndId).toBe(refundE2e);
@@ -109,7 +108,6 @@ describe('crashes between a state change and what follows it', () => {
     const done = await waitFor(
       () => getCashIn(api, created.internalCode),
       (c) => c.status === 'REFUNDED',
-      8_000,
     );
     expect(done.status).toBe('REFUNDED');
     const entries = await ledgerEntries(api.client.clientId);

@@ -166,7 +166,7 @@ describe('POST /cash-out/batch', () => {
     );
     const ids = accepted.items.map((i) => i.transactionId);
     const outcomes = await Promise.all(
-      ids.map((id) => settled(api, id, ['COMPLETED', 'CANCELLED', 'PENDING'], 20_000)),
+      ids.map((id) => settled(api, id, ['COMPLETED', 'CANCELLED', 'PENDING'])),
     );
     expect(outcomes.map((o) => o.failure?.code ?? o.status)).toEqual([
       'COMPLETED',

@@ -32,7 +32,7 @@ describe('Cash-Outs executed in one batch', () => {
     await deposit(api, 1_000);
     const amounts = Array.from({ length: 40 }, (_, i) => (100 + i) / 100); // 1.00 … 1.39, all different
     const accepted = await Promise.all(amounts.map((amount) => createCashOut(api, { amount })));
-    const done = await Promise.all(accepted.map((a) => settled(api, a.transactionId, undefined, 20_000)));
+    const done = await Promise.all(accepted.map((a) => settled(api, a.transactionId, undefined)));
     expect(done.map((d) => d.status)).toEqual(amounts.map(() => 'COMPLETED'));
     const ids = accepted.map((a) => a.transactionId);
     const partner = await partnerRows(ids);
@@ -60,7 +60,7 @@ describe('Cash-Outs executed in one batch', () => {
     await deposit(api, 100);
     const inputs = batchInputs(12, 5);
     const ids = await acceptTogether(api, inputs);
-    const done = await Promise.all(ids.map((id) => settled(api, id, undefined, 20_000)));
+    const done = await Promise.all(ids.map((id) => settled(api, id, undefined)));
     expect(done.map((d) => d.status)).toEqual(ids.map((_, i) => (i === 5 ? 'CANCELLED' : 'COMPLETED')));
     expect(done[5]).toMatchObject({ failure: { code: 'PAYEE_ACCOUNT_UNAVAILABLE' } });
     const partner = await partnerRows(ids);

@@ -40,7 +40,7 @@ async function crashAt(stage: 'RECEIVED' | 'APPROVED' | 'SENDING' | 'SENT', part
   await runInDurableObject(ledgerStub(api.client.clientId), (_i, state) =>
     state.storage.setAlarm(Date.now() + 20),
   );
-  const done = await settled(api, accepted.transactionId, ['COMPLETED', 'CANCELLED'], 15_000);
+  const done = await settled(api, accepted.transactionId, ['COMPLETED', 'CANCELLED']);
   const transfers = {
     results: (await partnerTransfers([accepted.transactionId])).map(({ requests }) => ({ requests })),
   };

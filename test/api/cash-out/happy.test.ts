@@ -356,7 +356,7 @@ describe('money safety', () => {
       accepted.map(async (r) => ((await r.json()) as { transactionId: string }).transactionId),
     );
     const outcomes = [];
-    for (const id of ids) outcomes.push(await settled(api, id, undefined, 20_000));
+    for (const id of ids) outcomes.push(await settled(api, id, undefined));
     const completed = outcomes.filter((o) => o.status === 'COMPLETED');
     const total = completed.reduce((sum, o) => sum + Math.round(o.amount * 100), 0);
     expect(total).toBeLessThanOrEqual(50_000);

@@ -135,7 +135,6 @@ describe('a recurring charge is an ordinary Cash-In', () => {
     const refunded = await waitFor(
       () => getCashIn(api, first.transactionId),
       (c) => c.status === 'REFUNDED',
-      10_000,
     );
     expect(refunded.recurrence).toEqual(first.recurrence);
 
