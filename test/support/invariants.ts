@@ -81,11 +81,20 @@ interface CashInRow {
 }
 
 /** A dispute holds its blocked amount while open, and once ACCEPTED until the bank's return is booked. */
-const disputeHolds = (c: CashInRow) =>
+const disputeHolds = (c: CashInRow, entries: EntryRow[]) =>
   (c.dispute_status === 'OPEN' ||
     c.dispute_status === 'DEFENDED' ||
-    (c.dispute_status === 'ACCEPTED' && c.status === 'PAID')) &&
+    (c.dispute_status === 'ACCEPTED' && c.status === 'PAID' && !returnedSinceClose(c, entries))) &&
   (c.dispute_blocked_amount ?? 0) > 0;
+
+/** Whether a bank return of the Cash-In was booked at or after its dispute closed (a partial one leaves it PAID). */
+const returnedSinceClose = (c: CashInRow, entries: EntryRow[]) =>
+  entries.some(
+    (e) =>
+      e.ref === `cash-in:${c.transaction_id}` &&
+      e.type === 'PIX_REFUND_OUT' &&
+      e.created_at >= (c.dispute_closed_at ?? 0),
+  );
 
 interface CashOutRow {
   transaction_id: string;
@@ -419,7 +428,7 @@ async function checkHolds(
   const holds = (await holdRows(clientId)).map(({ id, ref, amount }) => ({ id, ref, amount }));
   const superseded = (await tasks(clientId, 'poll-superseded-devolution')).map((t) => t.ref);
   // Every dispute that holds money holds exactly its blocked amount, under its own hold.
-  for (const c of books.cashIns.filter(disputeHolds))
+  for (const c of books.cashIns.filter((x) => disputeHolds(x, books.entries)))
     expect(
       holds.find((h) => h.id === `dispute:${c.transaction_id}`)?.amount,
       `dispute hold of ${c.transaction_id}`,
@@ -428,7 +437,7 @@ async function checkHolds(
     const [kind, id] = h.ref.split(':') as [string, string];
     if (h.id.startsWith('dispute:')) {
       const c = books.cashIns.find((x) => x.transaction_id === id);
-      expect(c && disputeHolds(c), `hold ${h.id} without an open dispute`).toBe(true);
+      expect(c && disputeHolds(c, books.entries), `hold ${h.id} without an open dispute`).toBe(true);
     } else if (kind === 'cash-out') {
       const c = books.cashOuts.find((x) => x.transaction_id === id);
       expect(c && c.stage !== 'DONE', `hold ${h.id} of a finished Cash-Out`).toBe(true);

@@ -8,7 +8,7 @@
 
 import { type CashInView, cashInView, type DisputeStatus, OPEN_DISPUTE } from '../../../src/domain/cash-in';
 import { failure, type OperationResult, success } from '../../../src/domain/result';
-import { accountAt, placeHold, releaseHold } from '../ledger/ledger';
+import { accountAt, placeHold, releaseHold, returnedSince } from '../ledger/ledger';
 import type { LedgerContext } from '../ledger-context';
 import { type CashInRow, cashInNotFound, emitCashIn, findCashIn, updateCashIn } from './cash-in-store';
 
@@ -43,6 +43,19 @@ export function blockable(_ledger: LedgerContext, row: CashInRow): number {
   return Math.max(0, row.amount - (row.bankReturned ?? 0));
 }
 
+/**
+ * What the partner still blocks of an infraction it reports: its amount less the bank's returns of the
+ * payment booked at or after it opened, which left from that block (docs/contract.md, Disputes). An
+ * infraction first seen after its MED return was booked (the partner was down meanwhile) holds none
+ * of it again: no later return would consume that hold. Without an amount, `most` already excludes
+ * every return.
+ */
+function stillBlocked(ledger: LedgerContext, row: CashInRow, opened: OpenedDispute, most: number): number {
+  if (opened.amountCents === undefined) return most;
+  const returned = row.endToEndId === null ? 0 : returnedSince(ledger.db, row.endToEndId, opened.openedAt);
+  return Math.max(0, Math.min(opened.amountCents - returned, most));
+}
+
 function transactionalOf(ledger: LedgerContext, row: CashInRow): string {
   const account = accountAt(ledger.db, row.partnerIspb, 'TRANSACTIONAL');
   if (!account) throw new Error(`no TRANSACTIONAL account at ${row.partnerIspb}`);
@@ -75,7 +88,7 @@ export function openDispute(
       errors: { amount: [`must be at most ${most / 100}`] },
     });
   }
-  const blocked = Math.min(opened.amountCents ?? most, most);
+  const blocked = stillBlocked(ledger, row, opened, most);
   const accountNumber = transactionalOf(ledger, row);
   const disputed = ledger.storage.transactionSync(() => {
     if (blocked > 0) {

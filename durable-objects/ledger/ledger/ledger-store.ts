@@ -133,6 +133,18 @@ export function refundedOutOf(db: LedgerDb, endToEndId: string): number {
     .one().total;
 }
 
+/** Centavos of one payment's devolutions booked at or after `since`, among the hot entries. */
+export function returnedSince(db: LedgerDb, endToEndId: string, since: number): number {
+  return sqlOf(db)
+    .exec<{ total: number }>(
+      `SELECT coalesce(sum(amount), 0) AS total FROM ledger_entries
+       WHERE original_end_to_end_id = ? AND type = 'PIX_REFUND_OUT' AND created_at >= ?`,
+      endToEndId,
+      since,
+    )
+    .one().total;
+}
+
 /** The client's accounts at one partner with their balances (the daily reconciliation). */
 export function accountsAtPartner(db: LedgerDb, ispb: string): { number: string; balance: number }[] {
   return sqlOf(db)

@@ -28,6 +28,7 @@ export {
   refundedOutOf,
   refundHoldsAt,
   releaseHold,
+  returnedSince,
   transactionalAccounts,
 } from './ledger-store';
 
