@@ -13,7 +13,7 @@ import { getCashIn } from '../support/cash-in';
 import type { Integrator } from '../support/harness';
 import { assertBooks } from '../support/invariants';
 import { callback, onboard, paidAtPsp, psp } from '../support/partner-psp';
-import { expectPspBooks, transactional } from '../support/psp-books';
+import { archiveNow, expectPspBooks, transactional } from '../support/psp-books';
 
 afterAll(async () => {
   expect((await psp('invalid')).invalid).toEqual([]);
@@ -118,6 +118,24 @@ describe('an infraction first seen after its return was booked', () => {
     await sweep();
     expect(await transactional(api)).toMatchObject({ balance: 80, available: 80, blocked: 0 });
     await assertBooks(api);
+    await expectPspBooks(api, [e2e]);
+  });
+
+  it('its return archived before the infraction is seen (an early archive run): nothing held, books equal', async () => {
+    const api = await onboard();
+    const { cashIn, e2e } = await paid(api, 100);
+    const infraction = await psp('infraction', { endToEndId: e2e, valor: '50.00' });
+    await psp('infraction-decide', { idInfracao: infraction.idInfracao, status: 'ACEITA' });
+    await medReturned(e2e, '50.00');
+    // Archived with its entries: the infraction brings the Cash-In back hot, its return stays archived.
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(await archiveNow(api)).toBe(1);
+    await sweep();
+    expect(await getCashIn(api, cashIn.internalCode)).toMatchObject({
+      status: 'PAID',
+      dispute: { status: 'ACCEPTED', blockedAmount: 0 },
+    });
+    expect(await transactional(api)).toMatchObject({ balance: 50, available: 50, blocked: 0 });
     await expectPspBooks(api, [e2e]);
   });
 });

@@ -133,16 +133,26 @@ export function refundedOutOf(db: LedgerDb, endToEndId: string): number {
     .one().total;
 }
 
-/** Centavos of one payment's devolutions booked at or after `since`, among the hot entries. */
-export function returnedSince(db: LedgerDb, endToEndId: string, since: number): number {
+/**
+ * Centavos of one payment's devolutions on the account booked at or after `since`, among the hot
+ * entries, and the latest archived entry's time of the account (null: none archived).
+ */
+export function returnedSince(
+  db: LedgerDb,
+  accountNumber: string,
+  endToEndId: string,
+  since: number,
+): { hot: number; archivedUntil: number | null } {
   return sqlOf(db)
-    .exec<{ total: number }>(
-      `SELECT coalesce(sum(amount), 0) AS total FROM ledger_entries
-       WHERE original_end_to_end_id = ? AND type = 'PIX_REFUND_OUT' AND created_at >= ?`,
+    .exec<{ hot: number; archivedUntil: number | null }>(
+      `SELECT (SELECT coalesce(sum(amount), 0) FROM ledger_entries
+               WHERE original_end_to_end_id = ?2 AND type = 'PIX_REFUND_OUT' AND created_at >= ?3) AS hot,
+              ${ledgerArchivedUntil('?1')} AS archivedUntil`,
+      accountNumber,
       endToEndId,
       since,
     )
-    .one().total;
+    .one();
 }
 
 /** The client's accounts at one partner with their balances (the daily reconciliation). */
