@@ -13,7 +13,7 @@ import { createCashIn, getCashIn, waitFor } from '../support/cash-in';
 import type { Integrator } from '../support/harness';
 import { assertBooks } from '../support/invariants';
 import { setCashInExpiry } from '../support/ledger-writes';
-import { callback, newE2e, onboard, paidAtPsp, psp, statementOf } from '../support/partner-psp';
+import { callback, newE2e, onboard, paidByCallback, psp, statementOf } from '../support/partner-psp';
 import {
   archiveNow,
   expectPspBooks,
@@ -33,12 +33,6 @@ async function refund(api: Integrator, internalCode: string): Promise<string> {
   return ((await res.json()) as { endToEndId: string }).endToEndId;
 }
 
-async function paidWithCallback(api: Integrator, amount: number) {
-  const paid = await paidAtPsp(api, amount);
-  expect((await callback(paid.e2e))[0]?.outcomes).toEqual(['paid']);
-  return paid;
-}
-
 async function medReturn(e2e: string, id: string, valor: string) {
   return psp('return', { endToEndId: e2e, id, valor, natureza: 'MED_FRAUDE' });
 }
@@ -46,7 +40,7 @@ async function medReturn(e2e: string, id: string, valor: string) {
 describe('a MED that overtakes the client refund', () => {
   it('keeps the Cash-In hot while the overtaken devolution is in flight, so its settlement is booked (−100)', async () => {
     const api = await onboard();
-    const { cashIn, e2e } = await paidWithCallback(api, 100);
+    const { cashIn, e2e } = await paidByCallback(api, 100);
     const devolutionId = await refund(api, cashIn.internalCode);
     await medReturn(e2e, `MEDarch${Date.now() % 1e6}`, '100.00');
     expect((await callback(e2e))[0]?.outcomes).toEqual(['already-paid', 'refund-checked', 'returned']);
@@ -71,8 +65,8 @@ describe('a MED that overtakes the client refund', () => {
 
   it('keeps the refund hold until the overtaken devolution settles: no Cash-Out can spend it twice', async () => {
     const api = await onboard();
-    await paidWithCallback(api, 1000);
-    const { cashIn, e2e } = await paidWithCallback(api, 100);
+    await paidByCallback(api, 1000);
+    const { cashIn, e2e } = await paidByCallback(api, 100);
     const devolutionId = await refund(api, cashIn.internalCode);
     expect(await transactional(api)).toMatchObject({ balance: 1100, available: 1000 });
     await medReturn(e2e, `MEDhold${Date.now() % 1e6}`, '100.00');
@@ -109,7 +103,7 @@ describe('a MED that overtakes the client refund', () => {
 
   it('releases the refund hold once when the overtaken devolution fails', async () => {
     const api = await onboard();
-    const { cashIn, e2e } = await paidWithCallback(api, 60);
+    const { cashIn, e2e } = await paidByCallback(api, 60);
     const devolutionId = await refund(api, cashIn.internalCode);
     await medReturn(e2e, `MEDfail${Date.now() % 1e6}`, '60.00');
     await callback(e2e);
@@ -129,7 +123,7 @@ describe('a MED that overtakes the client refund', () => {
 describe('a refund sent while the PSP is down', () => {
   it('fails, its hold released, when the PSP refuses it once reachable (a lost MED came first)', async () => {
     const api = await onboard();
-    const { cashIn, e2e } = await paidWithCallback(api, 90);
+    const { cashIn, e2e } = await paidByCallback(api, 90);
     await psp('outage', { match: e2e, ms: 60_000 });
     await refund(api, cashIn.internalCode); // accepted: the PSP did not answer, the poll sends it again
     await medReturn(e2e, `MEDfirst${Date.now() % 1e6}`, '30.00'); // its callback lost (PSP down)
@@ -206,8 +200,8 @@ describe('a charge paid in time while the PSP is down at its expiry', () => {
 describe('a MED whose callback never came', () => {
   it('is found by re-reading the paid Cash-In, hot or archived, and booked once', async () => {
     const api = await onboard();
-    const hot = await paidWithCallback(api, 70);
-    const cold = await paidWithCallback(api, 30);
+    const hot = await paidByCallback(api, 70);
+    const cold = await paidByCallback(api, 30);
     const scheduled = await tasksOf(api, 'recheck-returns');
     expect(scheduled).toHaveLength(2);
     // The first re-read comes a minute after the payment.
@@ -257,7 +251,7 @@ describe('a MED whose callback never came', () => {
 
   it('keeps re-reading a paid Cash-In through an outage, at a schedule that thins out with age', async () => {
     const api = await onboard();
-    const { e2e } = await paidWithCallback(api, 12);
+    const { e2e } = await paidByCallback(api, 12);
     await psp('outage', { match: e2e, ms: 60_000 });
     await runTasksNow(api, 'recheck-returns');
     const [later] = await waitFor(
@@ -272,7 +266,7 @@ describe('a MED whose callback never came', () => {
   it('makes at most RECHECKS_PER_RUN re-reads in one run, the rest moments later', async () => {
     const api = await onboard();
     const total = RECHECKS_PER_RUN + 5;
-    for (let i = 0; i < total; i++) await paidWithCallback(api, 1 + i);
+    for (let i = 0; i < total; i++) await paidByCallback(api, 1 + i);
     await runTasksNow(api, 'recheck-returns');
     // One run: RECHECKS_PER_RUN read and rescheduled after the payment's age, the rest deferred 5 s.
     const after = await waitFor(

@@ -5,41 +5,30 @@
  * HTTP; the return arrives as the partner's callback. Each ends with our books equal to the PSP's,
  * centavo by centavo.
  */
-import { env } from 'cloudflare:workers';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CashInBody } from '../../src/api/cash-in/shared';
-import { sweepPartnerInfractions } from '../../src/cron/partner-infractions';
 import { getCashIn, problemCode } from '../support/cash-in';
-import type { Integrator } from '../support/harness';
 import { assertBooks } from '../support/invariants';
-import { callback, onboard, paidAtPsp, psp } from '../support/partner-psp';
+import { callback, onboard, paidByCallback, psp, sweepInfractions } from '../support/partner-psp';
 import { archiveNow, expectPspBooks, transactional } from '../support/psp-books';
 
 afterAll(async () => {
   expect((await psp('invalid')).invalid).toEqual([]);
 });
 
-async function paid(api: Integrator, amount: number) {
-  const p = await paidAtPsp(api, amount);
-  expect((await callback(p.e2e))[0]?.outcomes).toEqual(['paid']);
-  return p;
-}
-
-const sweep = () => sweepPartnerInfractions(env as unknown as Env);
-
 describe('MED disputes at a real partner', () => {
   it('infraction → hold → defense → ACCEPTED → MED return: the hold is consumed, money leaves once', async () => {
     const api = await onboard();
-    const { cashIn, e2e } = await paid(api, 100);
-    const other = await paid(api, 30);
+    const { cashIn, e2e } = await paidByCallback(api, 100);
+    const other = await paidByCallback(api, 30);
     const infraction = await psp('infraction', { endToEndId: e2e, valor: '100.00' });
-    await sweep();
+    await sweepInfractions();
     const opened = await getCashIn(api, cashIn.internalCode);
     expect(opened.dispute).toMatchObject({ id: infraction.idInfracao, status: 'OPEN', blockedAmount: 100 });
     expect(Date.parse(opened.dispute!.respondBy)).toBe(Date.parse(infraction.dadosAnalise.prazoFinalizacao));
     expect(await transactional(api)).toMatchObject({ balance: 130, available: 30, blocked: 100 });
     // Read again by the next sweep: nothing moves twice.
-    await sweep();
+    await sweepInfractions();
     expect(await transactional(api)).toMatchObject({ balance: 130, available: 30, blocked: 100 });
 
     const defense = await api.signedPost(`/cash-in/${cashIn.internalCode}/dispute/defense`, {
@@ -53,7 +42,7 @@ describe('MED disputes at a real partner', () => {
     });
 
     await psp('infraction-decide', { idInfracao: infraction.idInfracao, status: 'ACEITA' });
-    await sweep();
+    await sweepInfractions();
     const accepted = await getCashIn(api, cashIn.internalCode);
     expect(accepted).toMatchObject({ status: 'PAID', dispute: { status: 'ACCEPTED' } });
     // Still blocked until the money has left.
@@ -74,7 +63,7 @@ describe('MED disputes at a real partner', () => {
 
   it('REJECTED releases the hold; a defense after the deadline is refused and nothing is sent', async () => {
     const api = await onboard();
-    const { cashIn, e2e } = await paid(api, 40);
+    const { cashIn, e2e } = await paidByCallback(api, 40);
     // The sandbox never acts on a real partner's Cash-In: it answers like a nonexistent one.
     for (const path of ['dispute', 'dispute/close']) {
       const res = await api.post(`/sandbox/cash-in/${cashIn.internalCode}/${path}`, { outcome: 'ACCEPTED' });
@@ -84,7 +73,7 @@ describe('MED disputes at a real partner', () => {
       'CASHIN_NOT_FOUND',
     );
     const infraction = await psp('infraction', { endToEndId: e2e, valor: '25.00', respondMs: 1 });
-    await sweep();
+    await sweepInfractions();
     expect(await transactional(api)).toMatchObject({ balance: 40, available: 15, blocked: 25 });
     const late = await api.signedPost(`/cash-in/${cashIn.internalCode}/dispute/defense`, {
       text: 'Too late',
@@ -93,7 +82,7 @@ describe('MED disputes at a real partner', () => {
     expect((await psp(`infraction/${infraction.idInfracao}`)).status).toBe('ABERTA');
 
     await psp('infraction-decide', { idInfracao: infraction.idInfracao, status: 'REJEITADA' });
-    await sweep();
+    await sweepInfractions();
     expect((await getCashIn(api, cashIn.internalCode)).dispute).toMatchObject({
       status: 'REJECTED',
       blockedAmount: 25,
@@ -105,9 +94,9 @@ describe('MED disputes at a real partner', () => {
 
   it('two defenses at once: one reaches the partner, the other is refused before anything is sent', async () => {
     const api = await onboard();
-    const { cashIn, e2e } = await paid(api, 20);
+    const { cashIn, e2e } = await paidByCallback(api, 20);
     const infraction = await psp('infraction', { endToEndId: e2e, valor: '20.00' });
-    await sweep();
+    await sweepInfractions();
     const answers = await Promise.all(
       ['first', 'second'].map((text) =>
         api.signedPost(`/cash-in/${cashIn.internalCode}/dispute/defense`, { text }),
@@ -118,7 +107,7 @@ describe('MED disputes at a real partner', () => {
     expect(atPsp).toMatchObject({ status: 'EM_DEFESA', defenseRequests: 1 });
     expect((await getCashIn(api, cashIn.internalCode)).dispute?.status).toBe('DEFENDED');
     await psp('infraction-decide', { idInfracao: infraction.idInfracao, status: 'CANCELADA_EFI' });
-    await sweep();
+    await sweepInfractions();
     expect(await transactional(api)).toMatchObject({ balance: 20, available: 20, blocked: 0 });
     await assertBooks(api);
     await expectPspBooks(api, [e2e]);
@@ -126,10 +115,10 @@ describe('MED disputes at a real partner', () => {
 
   it('an infraction on an archived Cash-In brings it back; ACCEPTED and returned, books equal', async () => {
     const api = await onboard();
-    const { cashIn, e2e } = await paid(api, 55);
+    const { cashIn, e2e } = await paidByCallback(api, 55);
     expect(await archiveNow(api)).toBe(1);
     const infraction = await psp('infraction', { endToEndId: e2e, valor: '55.00' });
-    await sweep();
+    await sweepInfractions();
     expect((await getCashIn(api, cashIn.internalCode)).dispute?.status).toBe('OPEN');
     expect(await transactional(api)).toMatchObject({ balance: 55, available: 0, blocked: 55 });
     await psp('infraction-decide', { idInfracao: infraction.idInfracao, status: 'ACEITA' });
@@ -140,7 +129,7 @@ describe('MED disputes at a real partner', () => {
       natureza: 'MED_FRAUDE',
     });
     expect((await callback(e2e))[0]?.outcomes).toContain('returned');
-    await sweep();
+    await sweepInfractions();
     expect(await getCashIn(api, cashIn.internalCode)).toMatchObject({
       status: 'REFUNDED',
       dispute: { status: 'ACCEPTED' },

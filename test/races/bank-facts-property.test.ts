@@ -18,7 +18,6 @@
 import { env } from 'cloudflare:workers';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { sweepPartnerInfractions } from '../../src/cron/partner-infractions';
 import { reconcileDay } from '../../src/cron/reconcile-day';
 import { brtDate } from '../../src/domain/time';
 import { bcbPartner } from '../../src/partners/port-registry';
@@ -29,7 +28,7 @@ import { Integrator } from '../support/harness';
 import { quiesce } from '../support/invariants';
 import { suspenseEntries } from '../support/ledger-reads';
 import { setCashInExpiry } from '../support/ledger-writes';
-import { callback, newE2e, psp } from '../support/partner-psp';
+import { callback, newE2e, psp, sweepInfractions } from '../support/partner-psp';
 import { archiveNow, expectPspBooks, runTasksNow, tasksOf, transactional } from '../support/psp-books';
 import { unappliedOf } from '../support/unapplied';
 import { OUTCOME_MS } from '../support/wait';
@@ -68,8 +67,6 @@ const step: fc.Arbitrary<Step> = fc.oneof(
     lost: fc.boolean(),
   }),
 );
-
-const sweepInfractions = () => sweepPartnerInfractions(env as unknown as Env);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -4,6 +4,7 @@
  */
 import { env } from 'cloudflare:workers';
 import { expect } from 'vitest';
+import { sweepPartnerInfractions } from '../../src/cron/partner-infractions';
 import { accountOf, fullStatement } from './account';
 import { createCashIn } from './cash-in';
 import { FAKE_PSP_ISPB, FAKE_REC_PSP_ISPB, fakePspEnvironment } from './fake-psp-env';
@@ -60,6 +61,16 @@ export async function paidAtPsp(api: Integrator, amount: number, extra: Record<s
   await psp('pay', { txid: cashIn.transactionId, endToEndId: e2e });
   return { cashIn, e2e };
 }
+
+/** A Cash-In paid at the PSP and booked by the partner's callback (it answers `paid`). */
+export async function paidByCallback(api: Integrator, amount: number) {
+  const paid = await paidAtPsp(api, amount);
+  expect((await callback(paid.e2e))[0]?.outcomes).toEqual(['paid']);
+  return paid;
+}
+
+/** One run of the cron's MED infraction sweep over the declared partners. */
+export const sweepInfractions = () => sweepPartnerInfractions(env as unknown as Env);
 
 export const onboard = () => Integrator.create({ partners: [FAKE_PSP_ISPB] });
 export const statementOf = (api: Integrator) => fullStatement(api, accountOf(api, 'TRANSACTIONAL').number);
