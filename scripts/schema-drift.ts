@@ -48,6 +48,7 @@ export const DATABASES: Database[] = [
       'cash_out_batches without rowid': WITHOUT_ROWID,
       'archive_reference_pending without rowid': WITHOUT_ROWID,
       'archive_runs without rowid': WITHOUT_ROWID,
+      'webhook_parked without rowid': WITHOUT_ROWID,
     },
   },
   {

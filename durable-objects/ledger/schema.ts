@@ -376,6 +376,7 @@ export * from './schema-codes';
 export * from './schema-deliveries';
 export { archivedDisputes } from './schema-disputes';
 export * from './schema-filters';
+export * from './schema-parking';
 export * from './schema-recurrence';
 export * from './schema-runs';
 export * from './schema-unapplied';

@@ -29,6 +29,7 @@ import m0026 from './0026_drop_cash_out_reference_filter.sql';
 import m0027 from './0027_archive_reference_pending.sql';
 import m0028 from './0028_given_up_deliveries.sql';
 import m0029 from './0029_archive_runs.sql';
+import m0030 from './0030_webhook_parking.sql';
 
   export default {
     journal,
@@ -62,7 +63,8 @@ m0025,
 m0026,
 m0027,
 m0028,
-m0029
+m0029,
+m0030
     }
   }
   
