@@ -204,6 +204,10 @@ const STORES = {
   'ledger/ledger-store.ts': { ledger_entries: 'ledgerEntries', accounts: 'accounts', holds: 'holds' },
   'cash-out/limit-totals.ts': { limit_totals: 'limitTotals' },
   'webhooks/outbox-store.ts': { outbox: 'outbox', webhook_deliveries: 'webhookDeliveries' },
+  'webhooks/parking-store.ts': {
+    webhook_parked_segments: 'webhookParkedSegments',
+    webhook_parked: 'webhookParked',
+  },
   'archive/archive-store.ts': {
     archive_segments: 'archiveSegments',
   },

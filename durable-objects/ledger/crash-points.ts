@@ -35,6 +35,8 @@ export const CRASH_POINTS = [
   'outbox.health-sent',
   /** Webhook dispatches are leased; their messages were not put on the queue. */
   'webhooks.leased',
+  /** A segment of parked webhook deliveries is in R2; they and their payloads were not deleted. */
+  'webhooks.parked-written',
   /** An archive segment is in R2; its rows were not deleted nor indexed. */
   'archive.segment-written',
   /** A Cash-Out archive segment is in R2; its rows were not deleted nor indexed. */

@@ -31,6 +31,7 @@ import type { Idempotent } from './ledger/idempotency';
 import { deposit, type RebalanceInput, rebalance } from './ledger/transfer-ops';
 import { operation, type Step } from './operation';
 import { type RecurrenceCommand, recurrenceCommand } from './recurrence/recurrence-rpc';
+import { readBackHolding } from './webhooks/delivery-parking';
 import { emitWebhook } from './webhooks/events';
 import { recordAttempt, retryDelivery } from './webhooks/webhook-deliveries';
 
@@ -154,9 +155,10 @@ export const recordWebhookAttemptOp = operation<{
 });
 
 export const retryWebhookDeliveryOp = operation<{ eventId: string; audit?: AuditRow }>()({
-  // An archived GIVEN_UP delivery comes back hot first, so the retry answers as for a hot one.
+  // An archived GIVEN_UP or a parked FAILED delivery comes back hot first, so the retry answers as for a hot one.
   apply: async (ledger, input) => {
     await readBackGivenUp(ledger, input.eventId, Date.now());
+    await readBackHolding(ledger, input.eventId);
     return audited(ledger, ledger.env, input.audit, () => retryDelivery(ledger, input.eventId, Date.now()));
   },
 });

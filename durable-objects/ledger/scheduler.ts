@@ -16,6 +16,8 @@ export type TaskKind =
   /** Every due Cash-Out, in one pass (cash-out-exec.ts). */
   | 'cash-out-exec'
   | 'dispatch-webhooks'
+  /** Open webhook deliveries waiting long for their next attempt go to R2 while over budget (delivery-parking.ts). */
+  | 'park-webhooks'
   /** A client devolution a bank return overtook, followed to its end (refund-ops.ts). */
   | 'poll-superseded-devolution'
   /** The next pruning step: soon if the last was full, else when the oldest kept row ages out (prune.ts). */

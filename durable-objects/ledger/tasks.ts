@@ -2,7 +2,7 @@ import { findClient } from '../../src/db/clients';
 import { brtDate } from '../../src/domain/time';
 import { errorFields, log } from '../../src/infra/log';
 import { PartnerTimeout } from '../../src/partners/timeout';
-import { armArchive, runArchiveTask } from './archive/archive';
+import { armArchive, overBudget, runArchiveTask } from './archive/archive';
 import { pollSupersededDevolution } from './cash-in/bank-returns';
 import { expireUnlessPaid } from './cash-in/cash-in-expiry';
 import { assignEndToEndId } from './cash-in/cash-in-settle-ops';
@@ -21,6 +21,7 @@ import {
   recheckRecurringCharge,
 } from './recurrence/recurrence-rechecks';
 import type { Task } from './scheduler';
+import { parkingDue, parkWebhooks } from './webhooks/delivery-parking';
 import { dropPublished, unpublishedObservations } from './webhooks/events';
 import { dispatchWebhooks } from './webhooks/webhook-deliveries';
 
@@ -199,6 +200,15 @@ export async function runTask(
     case 'archive':
       await runArchiveTask(ledger);
       return;
+    case 'park-webhooks': {
+      // Over the object's size budget only: below it, open deliveries stay hot as they always did.
+      const more = overBudget(ledger) && (await parkWebhooks(ledger, Date.now()));
+      // Deliveries that failed while the step ran may wait to be parked too.
+      if (more || (overBudget(ledger) && parkingDue(ledger, Date.now())))
+        ledger.scheduler.schedule('park-webhooks', 'all', Date.now() + 1_000);
+      else ledger.scheduler.done(task);
+      return;
+    }
     case 'expire-recurrence': {
       const again = await expireUnlessAnswered(ledger, task.ref, reads);
       if (again === undefined) ledger.scheduler.done(task);

@@ -15,6 +15,7 @@
 import { eventSeqOf } from '../../../src/domain/ids';
 import type { LedgerContext } from '../ledger-context';
 import { FINISHED_DELIVERY_KEEP_MS } from '../prune';
+import { addParkedRows, somethingParked } from '../webhooks/delivery-parking';
 import {
   type DeliveryListInput,
   type DeliveryRow,
@@ -95,15 +96,21 @@ export async function listDeliveriesAnywhere(
   const hot = deliveryRows(ledger.db, input);
   const id = input.aggregateId;
   const givenUp = input.status === undefined || input.status === 'GIVEN_UP';
-  if (id === undefined && !givenUp) return deliveryPage(hot, input.limit);
+  const parked = somethingParked(ledger);
+  if (id === undefined && !givenUp && !parked) return deliveryPage(hot, input.limit);
   const since = now - FINISHED_DELIVERY_KEEP_MS;
   const rows = new Map(hot.map((r) => [r.seq, r]));
-  if (id === undefined) await archivedGivenUp(ledger, input, rows, since);
-  else
+  if (id === undefined && givenUp) await archivedGivenUp(ledger, input, rows, since);
+  else if (id !== undefined)
     for (const segment of deliverySegmentsFor(ledger.storage.sql, id))
       for (const row of await currentRows(ledger, segment))
         if (row.aggregateId === id && !rows.has(row.seq) && listable(ledger, row, input, since))
           rows.set(row.seq, row);
+  if (parked) {
+    await addParkedRows(ledger, input, rows);
+    // Rows parked or read back while the page read R2 are in one of the two reads: the later hot one wins.
+    for (const row of deliveryRows(ledger.db, input)) rows.set(row.seq, row);
+  }
   const page = [...rows.values()].sort((a, b) => b.seq - a.seq).slice(0, input.limit + 1);
   return deliveryPage(page, input.limit);
 }

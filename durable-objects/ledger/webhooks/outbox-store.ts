@@ -341,3 +341,53 @@ export function allOutbox(db: LedgerDb): OutboxEventRow[] {
 export function allDeliveries(db: LedgerDb): DeliveryRow[] {
   return db.select().from(deliveries).orderBy(deliveries.seq).all();
 }
+
+/**
+ * Transactions to park (delivery-parking.ts), earliest next attempt first: their head (oldest open
+ * delivery) is FAILED and not due before `dueFrom`, and none of their deliveries is IN_FLIGHT.
+ * Both look-ups per row read webhook_deliveries_open_idx.
+ */
+export function parkCandidates(sqlApi: SqlStorage, dueFrom: number, limit: number) {
+  return sqlApi
+    .exec<{ id: string; due: number }>(
+      `SELECT d.aggregate_id AS id, d.due_at AS due FROM webhook_deliveries d
+       WHERE d.status = 'FAILED' AND d.due_at >= ?
+         AND d.seq = (SELECT min(o.seq) FROM webhook_deliveries o WHERE o.aggregate_id = d.aggregate_id AND o.due_at IS NOT NULL)
+         AND NOT EXISTS (SELECT 1 FROM webhook_deliveries o WHERE o.aggregate_id = d.aggregate_id
+           AND o.due_at IS NOT NULL AND o.status = 'IN_FLIGHT')
+       ORDER BY d.due_at LIMIT ?`,
+      dueFrom,
+      limit,
+    )
+    .toArray();
+}
+
+/** The open deliveries of one aggregate, by seq, each with its payload (on its row, else its event's). */
+export function openDeliveriesOf(db: LedgerDb, aggregateId: string): DeliveryRow[] {
+  const rows = db
+    .select()
+    .from(deliveries)
+    .where(and(eq(deliveries.aggregateId, aggregateId), isNotNull(deliveries.dueAt)))
+    .orderBy(deliveries.seq)
+    .all();
+  return rows.map((row) => ({ ...row, payload: row.payload ?? eventData(db, row.seq)?.data ?? null }));
+}
+
+/**
+ * Events of `aggregateId` waiting behind its head whose due time was moved past `now` while the head
+ * was parked (delivery-parking.ts) are due again from `now`, as they were before.
+ */
+export function undeferWaiting(sqlApi: SqlStorage, aggregateId: string, now: number): void {
+  sqlApi.exec(
+    `UPDATE webhook_deliveries SET due_at = ? WHERE aggregate_id = ? AND due_at > ? AND status = 'PENDING' AND attempts = 0`,
+    now,
+    aggregateId,
+    now,
+  );
+}
+
+/** Deletes the deliveries of `seqsJson` (a JSON array) with their events. */
+export function deleteDeliveriesBySeq(sqlApi: SqlStorage, seqsJson: string): void {
+  sqlApi.exec('DELETE FROM outbox WHERE seq IN (SELECT value FROM json_each(?))', seqsJson);
+  sqlApi.exec('DELETE FROM webhook_deliveries WHERE seq IN (SELECT value FROM json_each(?))', seqsJson);
+}

@@ -16,6 +16,14 @@ import { enqueueIfArchived } from '../archive/archive-delivery-queue';
 import { hasArchiveOf } from '../archive/archive-store';
 import { type LedgerDb, sqlOf } from '../db';
 import type { LedgerContext } from '../ledger-context';
+import {
+  deferHeadIfParked,
+  nextReadBackAt,
+  PARK_BATCH_MS,
+  PARK_MIN_WAIT_MS,
+  readBackDue,
+  somethingParked,
+} from './delivery-parking';
 import { type DeliveryRow, type DeliveryView, deliveryView } from './delivery-view';
 import {
   deleteEvent,
@@ -79,9 +87,17 @@ function adoptNewEvents(db: LedgerDb, now: number): boolean {
   return events.length === ADOPT_PER_DRAIN;
 }
 
-/** Marks the due head events IN_FLIGHT under a fresh lease; returns their queue messages. */
-function takeDueHeads(db: LedgerDb, clientId: string, now: number): DeliveryMessage[] {
-  const due = dueHeads(db, now, DISPATCH_PER_DRAIN);
+/**
+ * Marks the due head events IN_FLIGHT under a fresh lease; returns their queue messages. A head whose
+ * transaction is parked (a new event of it) waits for its segment instead (delivery-parking.ts).
+ */
+function takeDueHeads(ledger: LedgerContext, now: number): DeliveryMessage[] {
+  const { db } = ledger;
+  const clientId = ledger.profile.clientId;
+  const parked = somethingParked(ledger);
+  const due = dueHeads(db, now, DISPATCH_PER_DRAIN).filter(
+    (row) => !deferHeadIfParked(ledger, row, now, parked),
+  );
   return due.map((row) => {
     if (row.status === 'IN_FLIGHT') {
       log('warn', 'webhook dispatch got no report in time; sending again', {
@@ -101,18 +117,20 @@ function takeDueHeads(db: LedgerDb, clientId: string, now: number): DeliveryMess
   });
 }
 
-/** When the dispatcher must run next: the earliest due head, if any. */
-function nextDueAt(db: LedgerDb): number | undefined {
-  return nextHeadDueAt(db);
+/** When the dispatcher must run next: the earliest due head, or a parked segment's read-back, if any. */
+function nextDueAt(ledger: LedgerContext, now: number): number | undefined {
+  const ats = [nextHeadDueAt(ledger.db), nextReadBackAt(ledger, now)].filter((at) => at !== undefined);
+  return ats.length === 0 ? undefined : Math.min(...ats);
 }
 
-/** The `dispatch-webhooks` task: adopt, send what is due, schedule the next run. */
+/** The `dispatch-webhooks` task: read back what is due soon, adopt, send what is due, schedule the next run. */
 export async function dispatchWebhooks(ledger: LedgerContext): Promise<void> {
+  await readBackDue(ledger, Date.now());
   const now = Date.now();
   const messages = ledger.storage.transactionSync(() => {
     const more = adoptNewEvents(ledger.db, now);
-    const taken = takeDueHeads(ledger.db, ledger.profile.clientId, now);
-    const wake = more ? now : nextDueAt(ledger.db);
+    const taken = takeDueHeads(ledger, now);
+    const wake = more ? now : nextDueAt(ledger, now);
     if (wake === undefined) ledger.scheduler.cancel('dispatch-webhooks', 'all');
     else ledger.scheduler.schedule('dispatch-webhooks', 'all', wake);
     return taken;
@@ -223,6 +241,9 @@ export function recordAttempt(
     if (changes.status === 'GIVEN_UP') keepPayloadOnRow(ledger.storage.sql, row.seq);
     // Ended after its transaction was archived: it follows it (archive-delivery-queue.ts).
     if (changes.dueAt === null) enqueueIfArchived(ledger.storage.sql, row.aggregateId);
+    // A long wait ahead: the delivery may be parked meanwhile (delivery-parking.ts), with others failing about now.
+    if (changes.status === 'FAILED' && (changes.dueAt as number) - now >= PARK_MIN_WAIT_MS)
+      ledger.scheduler.scheduleAll([['park-webhooks', 'all', now + PARK_BATCH_MS]]);
     dispatchSoon(ledger, now);
   });
 }
