@@ -9,10 +9,12 @@ import { runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { storedKey } from '../../durable-objects/ledger/ledger/idempotency-codec';
 import { PRUNE_STEP_ROWS, pruneFull, pruneOnce } from '../../durable-objects/ledger/prune';
+import { parkWebhooks, readBackDue } from '../../durable-objects/ledger/webhooks/delivery-parking';
+import { parkingSizes } from '../../durable-objects/ledger/webhooks/parking-store';
 import { createCashIn, payCashIn, waitFor } from '../support/cash-in';
 import { cashOutBody, deposit, settled } from '../support/cash-out';
 import { admin, cashInBody, Integrator } from '../support/harness';
-import { ledgerStub, sqlRows } from '../support/ledger';
+import { ledgerContextOf, ledgerStub, sqlRows } from '../support/ledger';
 import { deliveries } from '../support/ledger-reads';
 import { recordObservations } from '../support/observations';
 import { newSink, outboxEvents, setPlan, waitForDelivery, waitUntil } from '../support/webhooks';
@@ -273,6 +275,57 @@ describe('webhook deliveries of a dead endpoint: bytes per delivery', () => {
     });
     const open = await runInDurableObject(ledgerStub(clientId), (_i, state) => without(state, DELIVERIES));
 
+    // Parked (webhooks/delivery-parking.ts): each first event failed a third time by the real code
+    // (its next attempt 30 min away), then the parking step over a budget the object is past. What
+    // stays is a mark per transaction and a row per segment; the read-back brings every row back.
+    const stub = ledgerStub(clientId) as unknown as {
+      recordWebhookAttempt(id: string, dispatch: number, outcome: unknown): Promise<void>;
+    };
+    const third = await runInDurableObject(ledgerStub(clientId), (_i, state) =>
+      (state.storage.sql as Sql)
+        .exec<{ event_id: string; dispatches: number }>(
+          `UPDATE webhook_deliveries SET status = 'IN_FLIGHT', attempts = 2, dispatches = dispatches + 1
+           WHERE status = 'FAILED' RETURNING event_id, dispatches`,
+        )
+        .toArray(),
+    );
+    expect(third).toHaveLength(N);
+    for (const row of third)
+      await stub.recordWebhookAttempt(row.event_id, row.dispatches, {
+        kind: 'failed',
+        status: 503,
+        error: 'HTTP 503',
+      });
+    const parking = await runInDurableObject(ledgerStub(clientId), async (instance, state) => {
+      const ledger = ledgerContextOf(instance);
+      const ctx = { ...ledger, env: { ...ledger.env, ARCHIVE_HOT_BUDGET_BYTES: '65536' } as Env };
+      await parkWebhooks(ctx, Date.now());
+      const hot = state.storage.sql.exec('SELECT count(*) AS n FROM webhook_deliveries').one().n;
+      const sizes = parkingSizes(state.storage.sql);
+      // A mark's bytes at scale: 20,000 more, on pages of their own, measured and rolled back.
+      const before = state.storage.sql.databaseSize;
+      let grown = 0;
+      try {
+        state.storage.transactionSync(() => {
+          state.storage.sql.exec(
+            `WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 20000)
+             INSERT INTO webhook_parked (hash, segment) SELECT abs(random()) % 140737488355328, 1000 + i / 200 FROM c`,
+          );
+          grown = state.storage.sql.databaseSize - before;
+          throw new Error('roll back');
+        });
+      } catch {}
+      const bytes = grown / 20_000;
+      await readBackDue(ctx, Date.now() + 3_600_000);
+      return {
+        hot,
+        sizes,
+        bytes,
+        back: state.storage.sql.exec('SELECT count(*) AS n FROM webhook_deliveries').one().n,
+      };
+    });
+    expect(parking).toMatchObject({ hot: 0, sizes: { segments: 1, marks: N }, back: 2 * N });
+
     // Every delivery given up by the real code: its eighth failure reported for its live dispatch.
     const leased = await runInDurableObject(ledgerStub(clientId), (_i, state) =>
       (state.storage.sql as Sql)
@@ -284,9 +337,6 @@ describe('webhook deliveries of a dead endpoint: bytes per delivery', () => {
         .toArray(),
     );
     expect(leased).toHaveLength(2 * N);
-    const stub = ledgerStub(clientId) as unknown as {
-      recordWebhookAttempt(id: string, dispatch: number, outcome: unknown): Promise<void>;
-    };
     for (const row of leased)
       await stub.recordWebhookAttempt(row.event_id, row.dispatches, {
         kind: 'failed',
@@ -322,8 +372,10 @@ describe('webhook deliveries of a dead endpoint: bytes per delivery', () => {
     console.log(
       `dead endpoint, ${2 * N} deliveries: ${per(open)} B each open (row + payload in the outbox), ` +
         `${per(givenUp)} B GIVEN_UP hot (payload on the row); archived, the object keeps ${JSON.stringify(left.rows)}: ` +
-        `${per(left.bytes)} B each (pages)`,
+        `${per(left.bytes)} B each (pages); parked, ${parking.bytes.toFixed(1)} B per transaction (its mark; a segment row per 200)`,
     );
+    // Measured 2026-11-29: a mark ≈ 15 B, like an index entry (two integers, WITHOUT ROWID).
+    expect(parking.bytes).toBeLessThanOrEqual(20);
     // Measured 2026-11-29: 1,331 open, 840 GIVEN_UP hot; archived, one index entry per transaction
     // (≈ 15 B: 7.5 B a delivery) and one note and manifest row per segment of up to 200: 0 new pages here.
     expect(left.rows.indexed).toBe(N);
