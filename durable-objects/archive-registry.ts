@@ -5,9 +5,11 @@
  * the client's shard count, recorded in the client's object),
  * each one table of (47-bit id hash, segment id) pairs: the index the client's object kept for every
  * archived transaction, moved here so that the client's object keeps no state per archived
- * transaction. Entries are only added (idempotent: the same pair again is a no-op) and never change,
- * so a crash between adding them and the archive step's own transaction leaves them ready for the
- * step's retry; an entry naming a segment the client's manifest does not hold as DONE is ignored there.
+ * transaction, and the transactions of archived webhook-delivery segments (under a key of their own).
+ * Entries are added (idempotent: the same pair again is a no-op) and never change; a delivery
+ * segment's leave with it after its 7 days. A crash between adding them and the archive step's own
+ * transaction leaves them ready for the step's retry; an entry naming a segment the client's manifest
+ * does not hold as DONE is ignored there.
  *
  * The table is created here, not by migrations: it is this object's only table, keyed and shaped like
  * the client's object kept before (its first-generation index), and nothing else reads or writes it.
@@ -28,6 +30,21 @@ export class ArchiveRegistry extends DurableObject<Env> {
       for (let i = 0; i + 1 < pairs.length; i += 2)
         this.ctx.storage.sql.exec(
           'INSERT OR IGNORE INTO archive_ids (hash, segment) VALUES (?, ?)',
+          pairs[i] as number,
+          pairs[i + 1] as number,
+        );
+    });
+  }
+
+  /**
+   * Removes (hash, segment) pairs, flat like add: a segment of webhook deliveries leaving the archive
+   * after its 7 days (ledger/archive/archive-deliveries.ts). Idempotent.
+   */
+  remove(pairs: number[]): void {
+    this.ctx.storage.transactionSync(() => {
+      for (let i = 0; i + 1 < pairs.length; i += 2)
+        this.ctx.storage.sql.exec(
+          'DELETE FROM archive_ids WHERE hash = ? AND segment = ?',
           pairs[i] as number,
           pairs[i + 1] as number,
         );

@@ -10,9 +10,16 @@ import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { type SQL, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { listDeliveriesAnywhere } from '../../durable-objects/ledger/archive/archive-deliveries';
+import {
+  expireDeliveries,
+  listDeliveriesAnywhere,
+} from '../../durable-objects/ledger/archive/archive-deliveries';
+import { deliveriesId, idHash, unregisterIds } from '../../durable-objects/ledger/archive/archive-index';
+import { readSegment } from '../../durable-objects/ledger/archive/archive-reads';
+import { insertIndexEntries } from '../../durable-objects/ledger/archive/archive-store';
 import type { LedgerDb } from '../../durable-objects/ledger/db';
 import { aggregateIs } from '../../durable-objects/ledger/webhooks/outbox-store';
+import { registryPairsOf } from '../support/archive-registry';
 import { createCashIn, payCashIn } from '../support/cash-in';
 import { armCrash, crashedAt } from '../support/crash';
 import { admin, Integrator } from '../support/harness';
@@ -157,8 +164,12 @@ describe('webhook deliveries across the archive', () => {
     // The list keeps the hot rule: ended more than 7 days ago is not listed.
     expect((await listedAt(Date.now() + 6 * DAY, ids[0]!)).items).toHaveLength(2);
     expect((await listedAt(Date.now() + 8 * DAY, ids[0]!)).items).toHaveLength(0);
-    const indexed = () => archiveSizesOf(clientId, segment.id).then((s) => s.deliveryIndexEntries);
+    // Its transactions' pairs in the archive registry (one each), none in the object's own index.
+    const indexed = async () =>
+      (await registryPairsOf(clientId, segment.id)) +
+      (await archiveSizesOf(clientId, segment.id).then((s) => s.deliveryIndexEntries));
     expect(await indexed()).toBe(2);
+    expect(await archiveSizesOf(clientId, segment.id).then((s) => s.deliveryIndexEntries)).toBe(0);
     // 8 days on (the manifest's times moved back): the object's own alarm drops the segment.
     await ageSegments(clientId, 'delivery', 8 * DAY);
     // No task is moved: the alarm's own arming pulls `archive:all` to the segment's expiry.
@@ -174,6 +185,46 @@ describe('webhook deliveries across the archive', () => {
     expect(await res.json()).toEqual({ items: [] });
     // The Cash-Ins themselves stay archived and findable.
     expect((await api.get(`/cash-in/${ids[0]}`)).status).toBe(200);
+  });
+
+  it('a segment an older version indexed in the object itself is still listed, and expires as before', async () => {
+    const api = await Integrator.create();
+    const { clientId } = api.client;
+    const ids = await history(api);
+    const before = await lists(api, ids);
+    await archive(api);
+    const segment = (await segmentsOf(api, 'delivery'))[0]!;
+    // As an older version left it: the transactions' hashes in the object's own index, none in the registry.
+    await runInDurableObject(ledgerStub(clientId), async (instance) => {
+      const ledger = ledgerContextOf(instance);
+      const held = [
+        ...new Set((await readSegment(ledger.env, segment.key)).map((r) => r.aggregateId as string)),
+      ];
+      await unregisterIds(
+        ledger,
+        segment.id,
+        held.map((id) => deliveriesId(id)),
+      );
+      ledger.storage.transactionSync(() =>
+        insertIndexEntries(
+          ledger.storage.sql,
+          'deliveries',
+          segment.id,
+          held.map((id) => idHash(id)),
+        ),
+      );
+    });
+    expect(await registryPairsOf(clientId, segment.id)).toBe(0);
+    const legacy = () => archiveSizesOf(clientId, segment.id).then((s) => s.deliveryIndexEntries);
+    expect(await legacy()).toBe(2);
+    expect(await lists(api, ids)).toEqual(before);
+    // Past the window the segment, its object and the object's entries leave.
+    await ageSegments(clientId, 'delivery', 8 * DAY);
+    expect(
+      await runInDurableObject(ledgerStub(clientId), (i) => expireDeliveries(ledgerContextOf(i), Date.now())),
+    ).toBe(1);
+    expect(await legacy()).toBe(0);
+    expect(await env.ARCHIVE.head(segment.key)).toBeNull();
   });
 
   it("finds a transaction's deliveries through webhook_deliveries_aggregate_idx, never a table scan", async () => {

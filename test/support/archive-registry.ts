@@ -55,6 +55,11 @@ export async function registryShardContents(
   return out;
 }
 
+/** How many pairs of the client's registry name `segment` (a delivery segment's: one per transaction). */
+export async function registryPairsOf(clientId: string, segment: number): Promise<number> {
+  return (await registryShardContents(clientId)).filter(([, s]) => s === segment).length;
+}
+
 /** Every pair of the client's registry as [hash, segment], read from each shard's table. */
 export async function registryContents(clientId: string): Promise<[number, number][]> {
   return (await registryShardContents(clientId)).map(([hash, segment]): [number, number] => [hash, segment]);

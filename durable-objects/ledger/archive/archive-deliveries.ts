@@ -24,7 +24,7 @@ import {
   deliveryRows,
 } from '../webhooks/delivery-view';
 import { deliveryIsHot, insertDeliveryRow } from '../webhooks/outbox-store';
-import { deliverySegmentsFor, idHash } from './archive-index';
+import { deliveriesId, deliverySegmentsFor, idHash, unregisterIds } from './archive-index';
 import { readSegment } from './archive-reads';
 import {
   deliverySegmentsEndedBefore,
@@ -102,7 +102,7 @@ export async function listDeliveriesAnywhere(
   const rows = new Map(hot.map((r) => [r.seq, r]));
   if (id === undefined && givenUp) await archivedGivenUp(ledger, input, rows, since);
   else if (id !== undefined)
-    for (const segment of deliverySegmentsFor(ledger.storage.sql, id))
+    for (const segment of await deliverySegmentsFor(ledger, id))
       for (const row of await currentRows(ledger, segment))
         if (row.aggregateId === id && !rows.has(row.seq) && listable(ledger, row, input, since))
           rows.set(row.seq, row);
@@ -140,17 +140,24 @@ export async function readBackGivenUp(ledger: LedgerContext, eventId: string, no
 export const EXPIRE_STEP_SEGMENTS = 20;
 
 /**
- * Drops delivery segments whose newest end is past the window: their index entries (the hash of
- * each aggregateId, by primary key), GIVEN_UP note and manifest row in one transaction, then the R2
- * object. A crash between the two leaves an unreferenced object in R2 (never read, nothing lost).
- * Returns how many.
+ * Drops delivery segments whose newest end is past the window: their registry pairs, then in one
+ * transaction their GIVEN_UP note, manifest row and any entries of the object's older index (the hash
+ * of each aggregateId, by primary key), then the R2 object. Every row of such a segment is past the
+ * window, so no list shows it meanwhile; a crash between two steps leaves a pair or an object that
+ * names nothing (never read, nothing lost) and the retry removes the rest. Returns how many.
  */
 export async function expireDeliveries(ledger: LedgerContext, now: number): Promise<number> {
   const sql = ledger.storage.sql;
   const old = deliverySegmentsEndedBefore(sql, now - FINISHED_DELIVERY_KEEP_MS, EXPIRE_STEP_SEGMENTS);
   for (const segment of old) {
     const rows = await readSegment(ledger.env, segment.key);
-    const hashes = [...new Set(rows.map((r) => r.aggregateId as string))].map((id) => idHash(id));
+    const ids = [...new Set(rows.map((r) => r.aggregateId as string))];
+    await unregisterIds(
+      ledger,
+      segment.id,
+      ids.map((id) => deliveriesId(id)),
+    );
+    const hashes = ids.map((id) => idHash(id));
     ledger.storage.transactionSync(() => {
       dropGivenUpSegment(sql, segment.id);
       dropDeliverySegment(sql, segment.id, hashes);

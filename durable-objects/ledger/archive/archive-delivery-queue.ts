@@ -14,6 +14,7 @@ import {
   hasEndedDelivery,
   oldestEndedAggregates,
 } from '../webhooks/outbox-store';
+import { deliveriesId } from './archive-index';
 import type { ArchiveSource } from './archive-sources';
 import {
   hasArchiveOf,
@@ -111,8 +112,8 @@ export const deliverySource: ArchiveSource = {
   kind: 'delivery',
   // When it ended: the operator window (7 days) counts from there, per segment (archive-deliveries.ts).
   timeOf: (row) => row.updatedAt as number,
-  ids: (row) => [row.aggregateId as string],
-  idIndex: 'deliveries',
+  // Registered under its transaction (archive-index.ts deliveriesId): the list by aggregateId finds it there.
+  ids: (row) => [deliveriesId(row.aggregateId as string)],
   crashPoint: 'archive.deliveries-written',
   nextRows: queuedRows,
   removed: removedDeliveries,

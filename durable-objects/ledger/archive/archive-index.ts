@@ -19,14 +19,7 @@ import { RANDOM_CODE } from '../../../src/domain/internal-code';
 import type { LedgerContext } from '../ledger-context';
 import { readRegistryShards, recordRegistryShards } from '../settings-store';
 import { manifestSegments } from './archive-manifest';
-import {
-  anyIndexed,
-  anySegment,
-  hasArchiveOf,
-  type IdIndex,
-  insertIndexEntries,
-  segmentsByHash,
-} from './archive-store';
+import { anyIndexed, anySegment, hasArchiveOf, segmentsByHash } from './archive-store';
 
 /** One shard of the client's archive registry (an RPC stub). */
 const registryShard = (ledger: LedgerContext, shard: number) =>
@@ -87,8 +80,8 @@ export function shardOf(id: string, shards: number): number {
   return idHash(registeredUnderCode(id) ?? id) % shards;
 }
 
-/** Registers `ids` as held by `segment` (idempotent: a retried step registers the same pairs again). */
-export async function registerIds(ledger: LedgerContext, segment: number, ids: string[]): Promise<void> {
+/** `ids`' (hash, segment) pairs, flat, per shard of the client's registry. */
+function pairsByShard(ledger: LedgerContext, segment: number, ids: string[]): Map<number, number[]> {
   const shards = registryShards(ledger);
   const byShard = new Map<number, number[]>();
   for (const id of ids) {
@@ -97,23 +90,26 @@ export async function registerIds(ledger: LedgerContext, segment: number, ids: s
     pairs.push(idHash(id), segment);
     byShard.set(shard, pairs);
   }
+  return byShard;
+}
+
+/** Registers `ids` as held by `segment` (idempotent: a retried step registers the same pairs again). */
+export async function registerIds(ledger: LedgerContext, segment: number, ids: string[]): Promise<void> {
+  const byShard = pairsByShard(ledger, segment, ids);
   await Promise.all([...byShard].map(([shard, pairs]) => registryShard(ledger, shard).add(pairs)));
 }
 
-/** Archived deliveries' in-object index (archive-deliveries.ts). */
-export function indexIds(
-  sql: SqlStorage,
-  segment: number,
-  ids: string[],
-  index: IdIndex = 'deliveries',
-): void {
-  insertIndexEntries(
-    sql,
-    index,
-    segment,
-    ids.map((id) => idHash(id)),
-  );
+/** Unregisters `ids` of `segment`: a delivery segment leaving after its 7 days (idempotent). */
+export async function unregisterIds(ledger: LedgerContext, segment: number, ids: string[]): Promise<void> {
+  const byShard = pairsByShard(ledger, segment, ids);
+  await Promise.all([...byShard].map(([shard, pairs]) => registryShard(ledger, shard).remove(pairs)));
 }
+
+/**
+ * The id an archived delivery segment is registered under for each transaction it holds deliveries
+ * of: not the transactionId itself, so a GET by transactionId never meets a delivery segment's pair.
+ */
+export const deliveriesId = (aggregateId: string) => `deliveries:${aggregateId}`;
 
 /**
  * The index keys a row of `kind` named by `id` may be under: a Cash-In TxId of ours is indexed
@@ -124,9 +120,23 @@ function keysOf(id: string, kind: string): number[] {
   return code === undefined ? [idHash(id)] : [idHash(id), idHash(code)];
 }
 
-/** DONE delivery segments that may hold `id`'s deliveries, newest first (the object's own index). */
-export function deliverySegmentsFor(sql: SqlStorage, id: string): { id: number; key: string }[] {
-  return segmentsByHash(sql, 'deliveries', [idHash(id)], 'delivery');
+/**
+ * DONE delivery segments that may hold `id`'s deliveries, newest first: the registry's (one call),
+ * and the object's own index of segments archived before deliveries were registered (7 days' worth).
+ * Delivery segments are never folded, so the manifest look-up reads no R2.
+ */
+export async function deliverySegmentsFor(
+  ledger: LedgerContext,
+  id: string,
+): Promise<{ id: number; key: string }[]> {
+  const sql = ledger.storage.sql;
+  if (!hasArchiveOf(sql, 'delivery')) return [];
+  const key = deliveriesId(id);
+  const pairs = await registered(ledger, shardOf(key, registryShards(ledger)), [idHash(key)]);
+  const found = new Map(segmentsByHash(sql, 'deliveries', [idHash(id)], 'delivery').map((s) => [s.id, s]));
+  const segments = [...new Set(pairs.map(([, segment]) => segment))];
+  for (const s of await manifestSegments(ledger, segments, 'delivery', true)) found.set(s.id, s);
+  return [...found.values()].sort((a, b) => b.id - a.id);
 }
 
 /** The registry's pairs for `hashes`, all in `shard`: [hash, segment] each. */

@@ -11,7 +11,6 @@ import type { CrashPoint } from '../crash-points';
 import { allAccounts, entryArchive } from '../ledger/ledger-store';
 import type { LedgerContext } from '../ledger-context';
 import { registeredUnderCode } from './archive-index';
-import type { IdIndex } from './archive-store';
 
 /** One summary contribution: the row's status, settling bank (paid ones only) and amount. */
 export interface Counted {
@@ -26,15 +25,13 @@ export interface ArchiveSource extends ArchivableTable {
   /** Segment kind in the manifest (archive-store.ts) and its key prefix in R2. */
   kind: string;
   timeOf(row: Record<string, unknown>): number;
-  /** Every id a GET by id may name the row by (archive-index.ts). */
+  /** Every id the row is found by, registered in the archive registry (archive-index.ts): a GET's ids, a delivery's transaction. */
   ids(row: Record<string, unknown>): string[];
   /** Summary contribution; undefined for rows no summary counts (ledger entries). */
   counted?(row: Record<string, unknown>): Counted;
   crashPoint: CrashPoint;
   /** A source that picks its own rows (deliveries: from a queue), not by (time, seq) before an instant. */
   nextRows?(ledger: LedgerContext): ArchivableRow[];
-  /** Where its ids are indexed (archive-index.ts); `main` when unset. */
-  idIndex?: IdIndex;
   /**
    * Its externalReferences go to the object's filter (reference-filter.ts): Cash-Ins only. A
    * Cash-Out's create asks the archive registry instead (docs/storage-schema.md, "externalReference filter").

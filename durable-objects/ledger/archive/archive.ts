@@ -26,7 +26,7 @@ import { backfillManifest } from './archive-backfill';
 import { EXPIRE_STEP_SEGMENTS, expireDeliveries, nextExpiryAt } from './archive-deliveries';
 import { deliverySource, enqueueAggregates, enqueueOldestEnded } from './archive-delivery-queue';
 import { foldStep, nextRun } from './archive-fold';
-import { fixRegistryShards, indexIds, registerIds } from './archive-index';
+import { fixRegistryShards, registerIds } from './archive-index';
 import { gzipJson, SEGMENT_VERSION, type Segment, utcDay } from './archive-segments';
 import { type ArchiveSource, archiveSources as transactionSources } from './archive-sources';
 import { anyQueued, dropSegment, reserveSegment, segmentDone, writingSegment } from './archive-store';
@@ -131,14 +131,12 @@ async function archiveStepNow(ledger: LedgerContext, before: number): Promise<Mo
   await ledger.crashes.reach(source.crashPoint);
   // Their ids go to the registry before the rows leave, so every row is findable at every instant:
   // hot until the transaction below, registered from before it (archive-index.ts).
-  if (source.idIndex !== 'deliveries') {
-    await registerIds(
-      ledger,
-      segment.id,
-      rows.flatMap((row) => source.ids(row)),
-    );
-    await ledger.crashes.reach('archive.ids-registered');
-  }
+  await registerIds(
+    ledger,
+    segment.id,
+    rows.flatMap((row) => source.ids(row)),
+  );
+  await ledger.crashes.reach('archive.ids-registered');
   return ledger.storage.transactionSync(() => {
     // A request may have changed a row while the put was in flight: drop the reservation; the
     // next step writes the rows as they are now (same key if the same rows, overwritten: not DONE).
@@ -147,8 +145,6 @@ async function archiveStepNow(ledger: LedgerContext, before: number): Promise<Mo
       return NONE;
     }
     deleteBySeq(ledger.db, source, segment.seqs);
-    if (source.idIndex === 'deliveries')
-      for (const row of rows) indexIds(ledger.storage.sql, segment.id, source.ids(row), 'deliveries');
     source.removed?.(ledger, rows);
     // Counted sources are transactions: their references stay taken (reference-filter.ts; a
     // Cash-Out's through the registry alone, registered above); their codes need nothing (unique by
