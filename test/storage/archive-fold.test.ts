@@ -176,6 +176,12 @@ describe('the archive manifest folded into R2', () => {
     expect(segmentsAfter.size).toBe(segmentsBefore.size + 1);
     expect((await idReads(api, 'cash-in', [alone])).answers).toEqual(refunded.answers);
     expect(await balanceText(api)).toBe(balance);
+    // Its old copy's registry pairs left with the rehydration: a GET reads the registry, the new
+    // segment's run once folded too, and the segment, never the stale copy.
+    await fold(api, Date.now() + 3 * DAY);
+    const rearchived = await idReads(api, 'cash-in', [alone]);
+    expect(rearchived.answers).toEqual(refunded.answers);
+    expect(rearchived.most).toBe(3);
   });
 
   it('a crash between the run’s put and the object’s transaction loses and doubles nothing; a folded Cash-In is bank-returned', async () => {

@@ -4,11 +4,12 @@
  * archived row back hot before a change.
  */
 import { type FixedKind, fixedFields } from '../../../src/domain/fixed-fields';
+import { errorFields, log } from '../../../src/infra/log';
 import { insertRow, isHot } from '../archivable';
 import { type CashInRow, findCashIn } from '../cash-in/cash-in-store';
 import { type CashOutRow, findCashOut } from '../cash-out/cash-out-store';
 import type { LedgerContext } from '../ledger-context';
-import { archivedSegments, segmentsFor } from './archive-index';
+import { archivedSegments, idHash, segmentsFor, unregisterIds } from './archive-index';
 import { forgetRuns } from './archive-manifest';
 import { gunzipJson, type Segment, segmentRows, utcDay } from './archive-segments';
 import { type ArchiveSource, cashInSource, cashOutSource } from './archive-sources';
@@ -79,8 +80,9 @@ export async function referencesArchived(
 
 export interface Found<R> {
   row: R;
-  /** The segment it was read from; undefined when hot. */
+  /** The segment it was read from, and its key; undefined when hot. */
   segment?: number;
+  key?: string;
 }
 
 /** The row of `source` that `id` names, hot or archived: best level first, then the newest. */
@@ -103,7 +105,7 @@ export async function findAnywhere<R extends Row>(
         level < bestLevel ||
         (level === bestLevel && best && (row.seq as number) > (best.row.seq as number))
       ) {
-        best = { row, segment: segment.id };
+        best = { row, segment: segment.id, key: segment.key };
         bestLevel = level;
       }
     }
@@ -132,7 +134,7 @@ export async function rehydrate(
   if (!found || found.segment === undefined) return false;
   const { row, segment } = found;
   const seq = row.seq as number;
-  return ledger.storage.transactionSync(() => {
+  const back = ledger.storage.transactionSync(() => {
     // Another request may have brought it back during the segment read.
     if (isHot(ledger.db, source, seq)) return false;
     insertRow(ledger.db, source, row);
@@ -147,6 +149,38 @@ export async function rehydrate(
       );
     return true;
   });
+  if (back) await unregisterStaleCopy(ledger, source, row, segment, found.key as string);
+  return back;
+}
+
+/**
+ * A rehydrated row's archived copy is stale for good (every read skips it), so the registry pairs that
+ * lead to it go: once archived again, a GET reads the new segment alone (the registry, its run if
+ * folded, the segment: ≤ 3 reads). A pair stays when another row of that segment has an id of the
+ * same hash, which it still finds. A failure only costs later GETs a read, as before: logged.
+ */
+async function unregisterStaleCopy(
+  ledger: LedgerContext,
+  source: ArchiveSource,
+  row: Row,
+  segment: number,
+  key: string,
+): Promise<void> {
+  try {
+    const others = new Set(
+      (await readSegment(ledger.env, key))
+        .filter((r) => r.seq !== row.seq)
+        .flatMap((r) => source.ids(r).map((id) => idHash(id))),
+    );
+    const ids = source.ids(row).filter((id) => !others.has(idHash(id)));
+    await unregisterIds(ledger, segment, ids);
+  } catch (error) {
+    log('warn', 'registry pairs of a rehydrated row were kept', {
+      clientId: ledger.profile.clientId,
+      segment,
+      ...errorFields(error),
+    });
+  }
 }
 
 /** Whether an archived entry of the account has this id (a devolution booked once, bank-returns.ts). */
