@@ -200,11 +200,7 @@ describe('webhook deliveries across the archive', () => {
       const held = [
         ...new Set((await readSegment(ledger.env, segment.key)).map((r) => r.aggregateId as string)),
       ];
-      await unregisterIds(
-        ledger,
-        segment.id,
-        held.map((id) => deliveriesId(id)),
-      );
+      await unregisterIds(ledger, [[segment.id, held.map((id) => deliveriesId(id))]]);
       ledger.storage.transactionSync(() =>
         insertIndexEntries(
           ledger.storage.sql,

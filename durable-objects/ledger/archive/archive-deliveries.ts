@@ -149,14 +149,17 @@ export const EXPIRE_STEP_SEGMENTS = 20;
 export async function expireDeliveries(ledger: LedgerContext, now: number): Promise<number> {
   const sql = ledger.storage.sql;
   const old = deliverySegmentsEndedBefore(sql, now - FINISHED_DELIVERY_KEEP_MS, EXPIRE_STEP_SEGMENTS);
+  const held: { segment: (typeof old)[number]; ids: string[] }[] = [];
   for (const segment of old) {
     const rows = await readSegment(ledger.env, segment.key);
-    const ids = [...new Set(rows.map((r) => r.aggregateId as string))];
-    await unregisterIds(
-      ledger,
-      segment.id,
-      ids.map((id) => deliveriesId(id)),
-    );
+    held.push({ segment, ids: [...new Set(rows.map((r) => r.aggregateId as string))] });
+  }
+  // All the step's segments in one call per shard.
+  await unregisterIds(
+    ledger,
+    held.map(({ segment, ids }) => [segment.id, ids.map((id) => deliveriesId(id))] as const),
+  );
+  for (const { segment, ids } of held) {
     const hashes = ids.map((id) => idHash(id));
     ledger.storage.transactionSync(() => {
       dropGivenUpSegment(sql, segment.id);

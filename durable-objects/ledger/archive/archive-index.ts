@@ -80,28 +80,38 @@ export function shardOf(id: string, shards: number): number {
   return idHash(registeredUnderCode(id) ?? id) % shards;
 }
 
-/** `ids`' (hash, segment) pairs, flat, per shard of the client's registry. */
-function pairsByShard(ledger: LedgerContext, segment: number, ids: string[]): Map<number, number[]> {
+/** The (hash, segment) pairs of each segment's ids, flat, per shard of the client's registry. */
+function pairsByShard(
+  ledger: LedgerContext,
+  held: readonly (readonly [number, string[]])[],
+): Map<number, number[]> {
   const shards = registryShards(ledger);
   const byShard = new Map<number, number[]>();
-  for (const id of ids) {
-    const shard = shardOf(id, shards);
-    const pairs = byShard.get(shard) ?? [];
-    pairs.push(idHash(id), segment);
-    byShard.set(shard, pairs);
-  }
+  for (const [segment, ids] of held)
+    for (const id of ids) {
+      const shard = shardOf(id, shards);
+      const pairs = byShard.get(shard) ?? [];
+      pairs.push(idHash(id), segment);
+      byShard.set(shard, pairs);
+    }
   return byShard;
 }
 
 /** Registers `ids` as held by `segment` (idempotent: a retried step registers the same pairs again). */
 export async function registerIds(ledger: LedgerContext, segment: number, ids: string[]): Promise<void> {
-  const byShard = pairsByShard(ledger, segment, ids);
+  const byShard = pairsByShard(ledger, [[segment, ids]]);
   await Promise.all([...byShard].map(([shard, pairs]) => registryShard(ledger, shard).add(pairs)));
 }
 
-/** Unregisters `ids` of `segment`: a delivery segment leaving after its 7 days (idempotent). */
-export async function unregisterIds(ledger: LedgerContext, segment: number, ids: string[]): Promise<void> {
-  const byShard = pairsByShard(ledger, segment, ids);
+/**
+ * Unregisters each segment's ids: delivery segments leaving after their 7 days, a rehydrated row's
+ * stale copy. One call per shard for all of them (idempotent).
+ */
+export async function unregisterIds(
+  ledger: LedgerContext,
+  held: readonly (readonly [number, string[]])[],
+): Promise<void> {
+  const byShard = pairsByShard(ledger, held);
   await Promise.all([...byShard].map(([shard, pairs]) => registryShard(ledger, shard).remove(pairs)));
 }
 

@@ -173,7 +173,7 @@ async function unregisterStaleCopy(
         .flatMap((r) => source.ids(r).map((id) => idHash(id))),
     );
     const ids = source.ids(row).filter((id) => !others.has(idHash(id)));
-    await unregisterIds(ledger, segment, ids);
+    await unregisterIds(ledger, [[segment, ids]]);
   } catch (error) {
     log('warn', 'registry pairs of a rehydrated row were kept', {
       clientId: ledger.profile.clientId,
