@@ -16,6 +16,17 @@
  */
 import { DurableObject } from 'cloudflare:workers';
 
+/**
+ * Runs `statement` with (hash, segment) for each flat pair, in one transaction. A module function, not
+ * a method: every method of the class is callable over RPC.
+ */
+function eachPair(storage: DurableObjectStorage, pairs: number[], statement: string): void {
+  storage.transactionSync(() => {
+    for (let i = 0; i + 1 < pairs.length; i += 2)
+      storage.sql.exec(statement, pairs[i] as number, pairs[i + 1] as number);
+  });
+}
+
 export class ArchiveRegistry extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -26,14 +37,7 @@ export class ArchiveRegistry extends DurableObject<Env> {
 
   /** Adds (hash, segment) pairs, given flat: [hash0, segment0, hash1, segment1, …]. */
   add(pairs: number[]): void {
-    this.ctx.storage.transactionSync(() => {
-      for (let i = 0; i + 1 < pairs.length; i += 2)
-        this.ctx.storage.sql.exec(
-          'INSERT OR IGNORE INTO archive_ids (hash, segment) VALUES (?, ?)',
-          pairs[i] as number,
-          pairs[i + 1] as number,
-        );
-    });
+    eachPair(this.ctx.storage, pairs, 'INSERT OR IGNORE INTO archive_ids (hash, segment) VALUES (?, ?)');
   }
 
   /**
@@ -41,14 +45,7 @@ export class ArchiveRegistry extends DurableObject<Env> {
    * after its 7 days (ledger/archive/archive-deliveries.ts). Idempotent.
    */
   remove(pairs: number[]): void {
-    this.ctx.storage.transactionSync(() => {
-      for (let i = 0; i + 1 < pairs.length; i += 2)
-        this.ctx.storage.sql.exec(
-          'DELETE FROM archive_ids WHERE hash = ? AND segment = ?',
-          pairs[i] as number,
-          pairs[i + 1] as number,
-        );
-    });
+    eachPair(this.ctx.storage, pairs, 'DELETE FROM archive_ids WHERE hash = ? AND segment = ?');
   }
 
   /** The pairs registered under any of `hashes`, flat: [hash, segment, …] (the caller filters its manifest). */

@@ -8,7 +8,7 @@ import type { DeliveryRow as StoredDelivery } from '../../durable-objects/ledger
 import { allDeliveries, allOutbox } from '../../durable-objects/ledger/webhooks/outbox-store';
 import type { ReceivedRequest } from '../setup/webhook-receiver';
 import { createCashIn } from './cash-in';
-import type { Integrator } from './harness';
+import { admin, type Integrator } from './harness';
 import { ledgerStub } from './ledger';
 import { deliveries, inLedger } from './ledger-reads';
 import { addTask, setDelivery } from './ledger-writes';
@@ -185,4 +185,49 @@ export async function failedFirstEvent(api: Integrator, plan: number[] = [500]) 
   const eventId = requested!.eventId;
   await waitForDelivery(api.client.clientId, eventId, (r) => r.status === 'FAILED');
   return { sink, cashIn, eventId };
+}
+
+/**
+ * Drives each event through failed attempts, each next one made due now, until `stop` holds for its
+ * row (FAILED or GIVEN_UP): through the schedule's hours without waiting for them.
+ */
+export async function failUntil(
+  clientId: string,
+  eventIds: readonly string[],
+  stop: (row: DeliveryRow) => boolean,
+): Promise<void> {
+  // A 5 s retry may fire on its own while another event is being driven: each step waits for the
+  // attempt after the one it saw.
+  for (const eventId of eventIds)
+    for (;;) {
+      const row = await waitForDelivery(clientId, eventId, (r) => ['FAILED', 'GIVEN_UP'].includes(r.status));
+      if (stop(row)) break;
+      await makeDueNow(clientId, eventId);
+      await waitForDelivery(clientId, eventId, (r) => r.attempts > row.attempts && r.status !== 'IN_FLIGHT');
+    }
+}
+
+/**
+ * The operator's delivery lists at `paths`, and page by page (limit 2, cursors followed) for each
+ * of `paged` (a query suffix, '' for none): each answer's status and bytes by its path.
+ */
+export async function deliveryLists(
+  api: Integrator,
+  paths: readonly string[],
+  paged: readonly string[],
+): Promise<Map<string, string>> {
+  const base = `/admin/clients/${api.client.clientId}/webhook-deliveries`;
+  const out = new Map<string, string>();
+  for (const path of paths) {
+    const res = await admin(path);
+    out.set(path, `${res.status} ${await res.text()}`);
+  }
+  for (const filter of paged)
+    for (let cursor: string | undefined, i = 0; i === 0 || cursor; i++) {
+      const path = `${base}?limit=2${filter}${cursor ? `&cursor=${cursor}` : ''}`;
+      const res = await admin(path);
+      out.set(path, `${res.status} ${await res.clone().text()}`);
+      cursor = ((await res.json()) as { nextCursor?: string }).nextCursor;
+    }
+  return out;
 }

@@ -19,7 +19,9 @@ import { assertBooks } from '../support/invariants';
 import { ledgerContextOf, ledgerStub } from '../support/ledger';
 import { cashIns, deliveries } from '../support/ledger-reads';
 import {
-  makeDueNow,
+  deliveryLists,
+  deliveryOf,
+  failUntil,
   newSink,
   outboxEvents,
   type ReceivedRequest,
@@ -31,18 +33,8 @@ import {
 
 /** Drives each event through its whole schedule to GIVEN_UP, the retries made due now. */
 async function giveUp(clientId: string, eventIds: string[]) {
-  // A 5 s retry may fire on its own while another event is being driven: each step waits for the
-  // attempt after the one it saw.
-  for (const eventId of eventIds)
-    for (;;) {
-      const row = await waitForDelivery(clientId, eventId, (r) => ['FAILED', 'GIVEN_UP'].includes(r.status));
-      if (row.status === 'GIVEN_UP') {
-        expect(row.attempts).toBe(MAX_ATTEMPTS);
-        break;
-      }
-      await makeDueNow(clientId, eventId);
-      await waitForDelivery(clientId, eventId, (r) => r.attempts > row.attempts && r.status !== 'IN_FLIGHT');
-    }
+  await failUntil(clientId, eventIds, (row) => row.status === 'GIVEN_UP');
+  for (const eventId of eventIds) expect((await deliveryOf(clientId, eventId)).attempts).toBe(MAX_ATTEMPTS);
 }
 
 /** Two paid Cash-Ins and a completed Cash-Out whose endpoint answers 503, each event given up. */
@@ -72,23 +64,11 @@ async function outage(api: Integrator, sink: Sink) {
 }
 
 /** Every operator list an operator reads these by: all, by status, by transaction, page by page. */
-async function lists(api: Integrator, ids: string[]): Promise<Map<string, string>> {
+function lists(api: Integrator, ids: string[]): Promise<Map<string, string>> {
   const base = `/admin/clients/${api.client.clientId}/webhook-deliveries`;
   const paths = [base, `${base}?status=GIVEN_UP`, `${base}?status=DELIVERED`, `${base}?status=FAILED`];
   for (const id of ids) paths.push(`${base}?aggregateId=${id}`, `${base}?aggregateId=${id}&status=GIVEN_UP`);
-  const out = new Map<string, string>();
-  for (const path of paths) {
-    const res = await admin(path);
-    out.set(path, `${res.status} ${await res.text()}`);
-  }
-  for (const filter of ['', '&status=GIVEN_UP'])
-    for (let cursor: string | undefined, i = 0; i === 0 || cursor; i++) {
-      const path = `${base}?limit=2${filter}${cursor ? `&cursor=${cursor}` : ''}`;
-      const res = await admin(path);
-      out.set(path, `${res.status} ${await res.clone().text()}`);
-      cursor = ((await res.json()) as { nextCursor?: string }).nextCursor;
-    }
-  return out;
+  return deliveryLists(api, paths, ['', '&status=GIVEN_UP']);
 }
 
 const archive = (api: Integrator) =>

@@ -28,7 +28,9 @@ import { assertBooks } from '../support/invariants';
 import { ledgerContextOf, ledgerStub } from '../support/ledger';
 import { deliveries } from '../support/ledger-reads';
 import {
+  deliveryLists,
   deliveryOf,
+  failUntil,
   makeDueNow,
   newSink,
   outboxEvents,
@@ -57,16 +59,11 @@ async function inObject<T>(
 
 /** Drives each event's failures until its next attempt is 30 min away. */
 async function failUntilLongWait(clientId: string, eventIds: string[]) {
+  await failUntil(clientId, eventIds, (row) => row.status === 'FAILED' && row.attempts >= LONG_WAIT_AFTER);
   for (const eventId of eventIds)
-    for (;;) {
-      const row = await waitForDelivery(clientId, eventId, (r) => r.status === 'FAILED');
-      if (row.attempts >= LONG_WAIT_AFTER) {
-        expect(row.due_at! - Date.now()).toBeGreaterThan(3 * PARK_MIN_WAIT_MS - 60_000);
-        break;
-      }
-      await makeDueNow(clientId, eventId);
-      await waitForDelivery(clientId, eventId, (r) => r.attempts > row.attempts && r.status !== 'IN_FLIGHT');
-    }
+    expect((await deliveryOf(clientId, eventId)).due_at! - Date.now()).toBeGreaterThan(
+      3 * PARK_MIN_WAIT_MS - 60_000,
+    );
 }
 
 /** Paid Cash-Ins whose endpoint answers 503, and one waiting for payment: each head waiting 30 min. */
@@ -92,25 +89,13 @@ async function outage(api: Integrator, sink: Sink) {
  * Every operator list these are read by: by transaction and, unless `byTransaction`, all and by
  * status, page by page.
  */
-async function lists(api: Integrator, ids: string[], byTransaction = false): Promise<Map<string, string>> {
+function lists(api: Integrator, ids: string[], byTransaction = false): Promise<Map<string, string>> {
   const base = `/admin/clients/${api.client.clientId}/webhook-deliveries`;
   const paths = byTransaction
     ? []
     : [base, `${base}?status=FAILED`, `${base}?status=PENDING`, `${base}?status=IN_FLIGHT`];
   for (const id of ids) paths.push(`${base}?aggregateId=${id}`, `${base}?aggregateId=${id}&status=PENDING`);
-  const out = new Map<string, string>();
-  for (const path of paths) {
-    const res = await admin(path);
-    out.set(path, `${res.status} ${await res.text()}`);
-  }
-  for (const filter of byTransaction ? [] : ['', '&status=FAILED'])
-    for (let cursor: string | undefined, i = 0; i === 0 || cursor; i++) {
-      const path = `${base}?limit=2${filter}${cursor ? `&cursor=${cursor}` : ''}`;
-      const res = await admin(path);
-      out.set(path, `${res.status} ${await res.clone().text()}`);
-      cursor = ((await res.json()) as { nextCursor?: string }).nextCursor;
-    }
-  return out;
+  return deliveryLists(api, paths, byTransaction ? [] : ['', '&status=FAILED']);
 }
 
 /** What an attempt sent, less its time: the event's type and data. */
