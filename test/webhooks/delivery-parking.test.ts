@@ -303,4 +303,31 @@ describe('open webhook deliveries parked in R2 during an endpoint outage', () =>
     expect((await inObject(clientId, async (ctx) => parkingSizes(ctx.storage.sql))).segments).toBe(1);
     expect((await admin(`${base}/evt_999999_AAAAAAAAAAAAAA/retry`, 'POST')).status).toBe(404);
   }, 240_000);
+
+  it("an operator's retry of a given-up event goes at once, ahead of its transaction's later event parked meanwhile", async () => {
+    const api = await Integrator.create();
+    const { clientId } = api.client;
+    const sink = newSink();
+    await setPlan(sink, [503]);
+    const cashIn = await createCashIn(api, { webhookUrl: sink.url });
+    await payCashIn(api, cashIn.internalCode as string);
+    const [requested, paid] = (await outboxEvents(clientId, cashIn.transactionId)).map((e) => e.eventId);
+    await failUntil(clientId, [requested!], (row) => row.status === 'GIVEN_UP');
+    await failUntilLongWait(clientId, [paid!]);
+    await inObject(clientId, (ctx) => parkWebhooks(ctx, Date.now()));
+    expect((await hotOf(clientId, [cashIn.transactionId])).map((d) => [d.eventId, d.status])).toEqual([
+      [requested, 'GIVEN_UP'],
+    ]);
+
+    await setPlan(sink, [200]);
+    const base = `/admin/clients/${clientId}/webhook-deliveries`;
+    expect((await admin(`${base}/${requested}/retry`, 'POST')).status).toBe(200);
+    await waitForDelivery(clientId, requested!, (r) => r.status === 'DELIVERED');
+    // Its later event came back with it and follows on its own schedule.
+    expect(await inObject(clientId, async (ctx) => parkingSizes(ctx.storage.sql))).toEqual({
+      segments: 0,
+      marks: 0,
+    });
+    expect((await deliveryOf(clientId, paid!)).status).toBe('FAILED');
+  }, 240_000);
 });

@@ -27,7 +27,7 @@ import type { LedgerContext } from '../ledger-context';
 import type { DeliveryListInput, DeliveryRow } from './delivery-view';
 import {
   deleteDeliveriesBySeq,
-  deliveryIsHot,
+  findDelivery,
   insertDeliveryRow,
   openDeliveriesOf,
   parkCandidates,
@@ -244,10 +244,20 @@ export function deferHeadIfParked(
 /** Whether anything is parked: the dispatcher checks marks only then. */
 export const somethingParked = (ledger: LedgerContext) => anyParked(ledger.storage.sql);
 
-/** Before an operator retry: the segment holding the delivery comes back hot, the others of it too. */
+/**
+ * Before an operator retry: the segment holding the delivery comes back hot, the others of it too.
+ * A hot one (a GIVEN_UP one read back from the archive) brings its transaction's parked segments back,
+ * so it goes now, ahead of its later events, instead of waiting for them.
+ */
 export async function readBackHolding(ledger: LedgerContext, eventId: string): Promise<void> {
   const seq = eventSeqOf(eventId);
-  if (seq === undefined || deliveryIsHot(ledger.db, seq)) return;
+  if (seq === undefined) return;
+  const hot = findDelivery(ledger.db, eventId);
+  if (hot) {
+    for (const segment of parkedSegmentsOf(ledger.storage.sql, idHash(hot.aggregateId)))
+      await readBack(ledger, segment);
+    return;
+  }
   for (const segment of parkedSegmentsHolding(ledger.storage.sql, seq)) {
     const rows = await readParked(ledger, segment.id);
     if (rows.some((r) => r.seq === seq && r.eventId === eventId)) return readBack(ledger, segment, rows);
