@@ -57,10 +57,14 @@ export function waitForRequests(sink: Sink, count: number, timeoutMs = OUTCOME_M
 export async function sinkEvents(sink: Sink, count: number, timeoutMs = OUTCOME_MS) {
   const requests = await waitForRequests(sink, count, timeoutMs);
   return requests.slice(0, count).map((r) => {
-    const envelope = JSON.parse(r.body) as { eventType: string; data: any };
+    const envelope = envelopeOf(r);
     return { type: envelope.eventType, data: envelope.data };
   });
 }
+
+/** A received request's envelope: its event type, the attempt's time and the event's data. */
+export const envelopeOf = (r: ReceivedRequest) =>
+  JSON.parse(r.body) as { eventType: string; eventAt: string; data: any };
 
 export interface DeliveryRow {
   event_id: string;

@@ -21,10 +21,10 @@ import { cashIns, deliveries } from '../support/ledger-reads';
 import {
   deliveryLists,
   deliveryOf,
+  envelopeOf,
   failUntil,
   newSink,
   outboxEvents,
-  type ReceivedRequest,
   received,
   type Sink,
   setPlan,
@@ -75,8 +75,6 @@ const archive = (api: Integrator) =>
   admin(`/admin/clients/${api.client.clientId}/archive`, 'POST', {
     before: new Date(Date.now() + 1).toISOString(),
   });
-
-const envelopeOf = (r: ReceivedRequest) => JSON.parse(r.body) as { eventType: string; data: unknown };
 
 describe('a webhook endpoint down for days', () => {
   it('gives every event up on schedule; GIVEN_UP ones leave the object and are listed and retried as before', async () => {

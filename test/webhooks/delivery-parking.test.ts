@@ -30,6 +30,7 @@ import { deliveries } from '../support/ledger-reads';
 import {
   deliveryLists,
   deliveryOf,
+  envelopeOf,
   failUntil,
   makeDueNow,
   newSink,
@@ -100,7 +101,7 @@ function lists(api: Integrator, ids: string[], byTransaction = false): Promise<M
 
 /** What an attempt sent, less its time: the event's type and data. */
 const sent = (r: ReceivedRequest) => {
-  const { eventType, data } = JSON.parse(r.body) as { eventType: string; data: unknown };
+  const { eventType, data } = envelopeOf(r);
   return JSON.stringify({ eventType, data });
 };
 

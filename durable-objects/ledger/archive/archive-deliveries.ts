@@ -15,8 +15,9 @@
 import { eventSeqOf } from '../../../src/domain/ids';
 import type { LedgerContext } from '../ledger-context';
 import { FINISHED_DELIVERY_KEEP_MS } from '../prune';
-import { addParkedRows, somethingParked } from '../webhooks/delivery-parking';
+import { addParkedRows, earliestParked } from '../webhooks/delivery-parking';
 import {
+  addFromSegmentsDown,
   type DeliveryListInput,
   type DeliveryRow,
   type DeliveryView,
@@ -71,20 +72,16 @@ async function archivedGivenUp(
   rows: Map<number, DeliveryRow>,
   since: number,
 ): Promise<void> {
-  const cutoff = () => [...rows.keys()].sort((a, b) => b - a)[input.limit] ?? 0;
-  let after: GivenUpSegment | undefined;
-  for (;;) {
-    const batch = givenUpSegmentsDown(ledger.storage.sql, GIVEN_UP_BATCH, after);
-    for (const segment of batch) {
-      if (segment.lastSeq < cutoff()) return;
-      if (input.before !== undefined && segment.firstSeq >= input.before) continue;
-      for (const row of await currentRows(ledger, { id: segment.segment, key: segment.key }))
-        if (row.status === 'GIVEN_UP' && !rows.has(row.seq) && listable(ledger, row, input, since))
-          rows.set(row.seq, row);
-    }
-    after = batch.at(-1);
-    if (batch.length < GIVEN_UP_BATCH) return;
-  }
+  await addFromSegmentsDown<GivenUpSegment>(
+    input,
+    rows,
+    GIVEN_UP_BATCH,
+    (after) => givenUpSegmentsDown(ledger.storage.sql, GIVEN_UP_BATCH, after),
+    async (segment) =>
+      (await currentRows(ledger, { id: segment.segment, key: segment.key })).filter(
+        (row) => row.status === 'GIVEN_UP' && !rows.has(row.seq) && listable(ledger, row, input, since),
+      ),
+  );
 }
 
 /** The operator list: hot rows, and the archived ones it showed before they were archived (above). */
@@ -96,7 +93,7 @@ export async function listDeliveriesAnywhere(
   const hot = deliveryRows(ledger.db, input);
   const id = input.aggregateId;
   const givenUp = input.status === undefined || input.status === 'GIVEN_UP';
-  const parked = somethingParked(ledger);
+  const parked = earliestParked(ledger) !== undefined;
   if (id === undefined && !givenUp && !parked) return deliveryPage(hot, input.limit);
   const since = now - FINISHED_DELIVERY_KEEP_MS;
   const rows = new Map(hot.map((r) => [r.seq, r]));

@@ -24,7 +24,7 @@ import { errorFields, log } from '../../../src/infra/log';
 import { idHash } from '../archive/archive-index';
 import { gunzipJson, gzipJson } from '../archive/archive-segments';
 import type { LedgerContext } from '../ledger-context';
-import type { DeliveryListInput, DeliveryRow } from './delivery-view';
+import { addFromSegmentsDown, type DeliveryListInput, type DeliveryRow } from './delivery-view';
 import {
   deleteDeliveriesBySeq,
   findDelivery,
@@ -35,7 +35,6 @@ import {
   updateDelivery,
 } from './outbox-store';
 import {
-  anyParked,
   dropParkedSegment,
   earliestParkedDue,
   isParked,
@@ -101,11 +100,12 @@ function reserveNext(ledger: LedgerContext, now: number) {
   const candidates = parkCandidates(sql, now + PARK_MIN_WAIT_MS, SEGMENT_TRANSACTIONS);
   // A mark under the same hash (another transaction's, 47 bits) leaves this one hot: never two
   // segments for one hash, so a read-back never lets a later event pass an earlier one.
-  const ids = candidates.filter((c) => parkedSegmentsOf(sql, idHash(c.id)).length === 0).map((c) => c.id);
-  if (ids.length === 0) return undefined;
+  const kept = candidates.filter((c) => parkedSegmentsOf(sql, idHash(c.id)).length === 0);
+  if (kept.length === 0) return undefined;
+  const ids = kept.map((c) => c.id);
   const rows = openRowsOf(ledger, ids);
   const seqs = rows.map((r) => r.seq);
-  const dueAt = Math.min(...candidates.filter((c) => ids.includes(c.id)).map((c) => c.due));
+  const dueAt = Math.min(...kept.map((c) => c.due));
   const id = reserveParkedSegment(sql, {
     dueAt,
     firstSeq: Math.min(...seqs),
@@ -217,9 +217,11 @@ export async function readBackDue(ledger: LedgerContext, now: number): Promise<v
   }
 }
 
-/** When the dispatcher must run to read a segment back, if any is parked. */
-export function nextReadBackAt(ledger: LedgerContext, now: number): number | undefined {
-  const due = earliestParkedDue(ledger.storage.sql);
+/** The earliest due parked segment's due time; undefined when nothing is parked. */
+export const earliestParked = (ledger: LedgerContext) => earliestParkedDue(ledger.storage.sql);
+
+/** When the dispatcher must run to read back the segment due at `due` (earliestParked), if any. */
+export function nextReadBackAt(due: number | undefined, now: number): number | undefined {
   if (due === undefined) return undefined;
   return due - READ_BACK_LEAD_MS > now ? due - READ_BACK_LEAD_MS : now + READ_BACK_RETRY_MS;
 }
@@ -240,9 +242,6 @@ export function deferHeadIfParked(
   updateDelivery(ledger.db, row.seq, { dueAt: Math.max(segment.dueAt, now + READ_BACK_LEAD_MS) });
   return true;
 }
-
-/** Whether anything is parked: the dispatcher checks marks only then. */
-export const somethingParked = (ledger: LedgerContext) => anyParked(ledger.storage.sql);
 
 /**
  * Before an operator retry: the segment holding the delivery comes back hot, the others of it too.
@@ -293,16 +292,11 @@ export async function addParkedRows(
       add(await readParked(ledger, segment.id));
     return;
   }
-  const cutoff = () => [...rows.keys()].sort((a, b) => b - a)[input.limit] ?? 0;
-  let after: ParkedSegment | undefined;
-  for (;;) {
-    const batch = parkedSegmentsDown(sql, LIST_BATCH, after);
-    for (const segment of batch) {
-      if (segment.lastSeq < cutoff()) return;
-      if (input.before !== undefined && segment.firstSeq >= input.before) continue;
-      add(await readParked(ledger, segment.id));
-    }
-    after = batch.at(-1);
-    if (batch.length < LIST_BATCH) return;
-  }
+  await addFromSegmentsDown<ParkedSegment>(
+    input,
+    rows,
+    LIST_BATCH,
+    (after) => parkedSegmentsDown(sql, LIST_BATCH, after),
+    async (segment) => (await readParked(ledger, segment.id)).filter((row) => listable(row, input)),
+  );
 }

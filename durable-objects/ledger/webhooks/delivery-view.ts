@@ -46,6 +46,8 @@ export function deliveryView(row: DeliveryRow): DeliveryView {
   };
 }
 
+import type { DeliveryListInput } from './outbox-store';
+
 export { type DeliveryListInput, deliveryRows } from './outbox-store';
 
 /** A page from its limit + 1 rows, newest first. */
@@ -59,4 +61,31 @@ export function deliveryPage(
     items: page.map(deliveryView),
     ...(rows.length > limit && last && { nextCursor: String(last.seq) }),
   };
+}
+
+/**
+ * Adds to a page's `rows` (seq → row) the rows of segments of deliveries kept outside the table
+ * (archived GIVEN_UP ones, parked ones), met in the order of their newest seq, descending: `next`
+ * gives the batch after `after` (fewer than `batch` at the end), and each is opened while it could
+ * still land among the page's limit + 1 newest. `read` gives a segment's rows that belong on the page.
+ */
+export async function addFromSegmentsDown<S extends { firstSeq: number; lastSeq: number }>(
+  input: DeliveryListInput,
+  rows: Map<number, DeliveryRow>,
+  batch: number,
+  next: (after: S | undefined) => S[],
+  read: (segment: S) => Promise<DeliveryRow[]>,
+): Promise<void> {
+  const cutoff = () => [...rows.keys()].sort((a, b) => b - a)[input.limit] ?? 0;
+  let after: S | undefined;
+  for (;;) {
+    const found = next(after);
+    for (const segment of found) {
+      if (segment.lastSeq < cutoff()) return;
+      if (input.before !== undefined && segment.firstSeq >= input.before) continue;
+      for (const row of await read(segment)) if (!rows.has(row.seq)) rows.set(row.seq, row);
+    }
+    after = found.at(-1);
+    if (found.length < batch) return;
+  }
 }

@@ -80,13 +80,6 @@ export function earliestParkedDue(sql: SqlStorage): number | undefined {
   return row.at ?? undefined;
 }
 
-/** Whether anything is parked (one probe). */
-export function anyParked(sql: SqlStorage): boolean {
-  return (
-    sql.exec(`SELECT 1 FROM webhook_parked_segments WHERE status = 'PARKED' LIMIT 1`).toArray().length > 0
-  );
-}
-
 /** The parked segments holding the transaction of `hash`, earliest due first. */
 export function parkedSegmentsOf(sql: SqlStorage, hash: number): ParkedSegment[] {
   return sql

@@ -18,11 +18,11 @@ import { type LedgerDb, sqlOf } from '../db';
 import type { LedgerContext } from '../ledger-context';
 import {
   deferHeadIfParked,
+  earliestParked,
   nextReadBackAt,
   PARK_BATCH_MS,
   PARK_MIN_WAIT_MS,
   readBackDue,
-  somethingParked,
 } from './delivery-parking';
 import { type DeliveryRow, type DeliveryView, deliveryView } from './delivery-view';
 import {
@@ -91,10 +91,9 @@ function adoptNewEvents(db: LedgerDb, now: number): boolean {
  * Marks the due head events IN_FLIGHT under a fresh lease; returns their queue messages. A head whose
  * transaction is parked (a new event of it) waits for its segment instead (delivery-parking.ts).
  */
-function takeDueHeads(ledger: LedgerContext, now: number): DeliveryMessage[] {
+function takeDueHeads(ledger: LedgerContext, now: number, parked: boolean): DeliveryMessage[] {
   const { db } = ledger;
   const clientId = ledger.profile.clientId;
-  const parked = somethingParked(ledger);
   const due = dueHeads(db, now, DISPATCH_PER_DRAIN).filter(
     (row) => !deferHeadIfParked(ledger, row, now, parked),
   );
@@ -117,9 +116,12 @@ function takeDueHeads(ledger: LedgerContext, now: number): DeliveryMessage[] {
   });
 }
 
-/** When the dispatcher must run next: the earliest due head, or a parked segment's read-back, if any. */
-function nextDueAt(ledger: LedgerContext, now: number): number | undefined {
-  const ats = [nextHeadDueAt(ledger.db), nextReadBackAt(ledger, now)].filter((at) => at !== undefined);
+/**
+ * When the dispatcher must run next: the earliest due head, or the read-back of the parked segment due
+ * at `parkedDue`, if any.
+ */
+function nextDueAt(ledger: LedgerContext, now: number, parkedDue: number | undefined): number | undefined {
+  const ats = [nextHeadDueAt(ledger.db), nextReadBackAt(parkedDue, now)].filter((at) => at !== undefined);
   return ats.length === 0 ? undefined : Math.min(...ats);
 }
 
@@ -129,8 +131,10 @@ export async function dispatchWebhooks(ledger: LedgerContext): Promise<void> {
   const now = Date.now();
   const messages = ledger.storage.transactionSync(() => {
     const more = adoptNewEvents(ledger.db, now);
-    const taken = takeDueHeads(ledger, now);
-    const wake = more ? now : nextDueAt(ledger, now);
+    // One look-up says both whether a head may wait for its segment and when the next read-back is.
+    const parkedDue = earliestParked(ledger);
+    const taken = takeDueHeads(ledger, now, parkedDue !== undefined);
+    const wake = more ? now : nextDueAt(ledger, now, parkedDue);
     if (wake === undefined) ledger.scheduler.cancel('dispatch-webhooks', 'all');
     else ledger.scheduler.schedule('dispatch-webhooks', 'all', wake);
     return taken;
